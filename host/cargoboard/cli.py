@@ -1,0 +1,135 @@
+"""The `cargoboard` command: one entry point for the host tools.
+
+Exit codes: 0 success, 1 the command ran and found a problem (bad position, illegal action,
+a failed script line), 2 wrong usage (argparse).
+"""
+
+import argparse
+import sys
+
+from shared_rules import cargocube as cc
+
+
+class CommandError(Exception):
+    """A failure the user can act on: printed as one line, exit code 1."""
+
+
+def load_position(text, players=2, cards=False):
+    """A position from the rulings notation, or the start for the word 'polygon'."""
+    if text.strip().lower() == "polygon":
+        return cc.start_position(players=players, layout="polygon", cards=cards)
+    if cards:
+        raise CommandError("--cards applies to the 'polygon' start only; "
+                           "write the cards into the position notation")
+    return cc.Position.parse(text)
+
+
+def _add_position_args(p):
+    p.add_argument("position", metavar="POSITION",
+                   help="a position in the rulings notation (quote it), or 'polygon' for the start")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
+                   help="players for the 'polygon' start (default 2)")
+    p.add_argument("--cards", action="store_true",
+                   help="with 'polygon': lay each player's base cards in the default places")
+
+
+def cmd_perft(args):
+    pos = load_position(args.position, args.players, args.cards)
+    if args.depth < 0:
+        raise CommandError("DEPTH must be 0 or more")
+    if args.divide and args.depth >= 1:
+        total = 0
+        for a in pos.legal_actions():
+            pos.push(a)
+            n = cc.perft(pos, args.depth - 1)
+            pos.pop()
+            total += n
+            print("%s %d" % (cc.format_action(a), n))
+        print(total)
+    else:
+        print(cc.perft(pos, args.depth))
+    return 0
+
+
+def cmd_legal(args):
+    pos = load_position(args.position, args.players, args.cards)
+    for a in pos.legal_actions():
+        print(cc.format_action(a))
+    return 0
+
+
+def cmd_show(args):
+    pos = load_position(args.position, args.players, args.cards)
+    for text in args.actions:
+        pos.push(pos.parse_action(text))
+    print(pos.notation())
+    sc = pos.scores()
+    print("scores " + " ".join("%s=%d" % ("SWNE"[s], sc[s]) for s in pos.seats))
+    if pos.is_over():
+        print("over, winners " + "".join("SWNE"[s] for s in pos.winners()))
+    return 0
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="cargoboard",
+        description="Cargoboard host tools: the Cargocube rules, the virtual board and more.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("perft", help="count legal action sequences of a given depth",
+                       description="Print perft(POSITION, DEPTH) on the last line.")
+    _add_position_args(p)
+    p.add_argument("depth", metavar="DEPTH", type=int)
+    p.add_argument("--divide", action="store_true", help="also print the count below each action")
+    p.set_defaults(func=cmd_perft)
+
+    p = sub.add_parser("legal", help="list the legal actions, one per line",
+                       description="List the legal actions of POSITION in the action notation.")
+    _add_position_args(p)
+    p.set_defaults(func=cmd_legal)
+
+    p = sub.add_parser("show", help="apply actions to a position and print the result",
+                       description="Apply ACTIONS (action notation) to POSITION; print the "
+                                   "position, the scores and whether the game is over.")
+    _add_position_args(p)
+    p.add_argument("actions", metavar="ACTION", nargs="*")
+    p.set_defaults(func=cmd_show)
+
+    for register in _plugin_parsers():
+        register(sub)
+    return parser
+
+
+def _plugin_parsers():
+    """Subcommands that live in their own modules (virtual board, ...)."""
+    found = []
+    try:
+        from cargoboard.sim import add_sim_parser
+        found.append(add_sim_parser)
+    except ImportError:
+        pass
+    try:
+        from cargoboard.demo import add_demo_parser
+        found.append(add_demo_parser)
+    except ImportError:
+        pass
+    return found
+
+
+def main(argv=None):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args) or 0
+    except (cc.RulesError, CommandError) as exc:
+        print("cargoboard: error: %s" % exc, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

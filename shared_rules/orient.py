@@ -1,0 +1,82 @@
+# The 24 orientations of a cargo cube and how rolling changes them.
+#
+# Faces: B (back), O (blank) and the pip faces 1..4; opposite pairs B-O, 1-3, 2-4. With B on top
+# the pips run 1, 2, 3, 4 clockwise seen from above. An orientation is named by the face on top and
+# the face toward the south: the start orientation is "B1" (B up, 1 south, 2 west, 3 north, 4 east).
+# Orientations are small ints 0..23 (indices into NAMES, which is sorted) so that a stack of cubes
+# is a list of small ints and a roll is one table look-up.
+
+FACE_CHARS = "B1234O"  # face ids 0..5
+PIPS = (0, 1, 2, 3, 4, 0)  # pips per face id: B and O count nothing
+FACE_B = 0
+FACE_O = 5
+
+# A full orientation as a 6-tuple of face ids: (up, down, north, east, south, west).
+_UP = 0
+_DOWN = 1
+_SIDE = (2, 3, 4, 5)  # by direction N, E, S, W
+
+
+def _roll_faces(f, d):
+    # The face toward d goes down, the face up now faces d, the face down now faces away from d,
+    # the face away from d comes up; the two perpendicular faces stay.
+    g = list(f)
+    toward = _SIDE[d]
+    away = _SIDE[(d + 2) % 4]
+    g[_DOWN] = f[toward]
+    g[toward] = f[_UP]
+    g[away] = f[_DOWN]
+    g[_UP] = f[away]
+    return tuple(g)
+
+
+_START_FACES = (0, 5, 3, 4, 1, 2)  # B up, O down, 3 north, 4 east, 1 south, 2 west
+
+
+def _all_faces():
+    seen = [_START_FACES]
+    i = 0
+    while i < len(seen):
+        for d in range(4):
+            g = _roll_faces(seen[i], d)
+            if g not in seen:
+                seen.append(g)
+        i += 1
+    return seen
+
+
+def _name(f):
+    return FACE_CHARS[f[_UP]] + FACE_CHARS[f[4]]
+
+
+_faces = _all_faces()
+_faces.sort(key=_name)
+FACES = tuple(_faces)  # FACES[o]: the 6-tuple of orientation o
+NAMES = tuple(_name(f) for f in FACES)
+COUNT = len(FACES)  # 24
+START = NAMES.index("B1")
+
+# TOP[o]: face id on top; DOWN[o]: face id underneath; VALUE[o]: pips on top (0 for B and O).
+TOP = bytes(f[_UP] for f in FACES)
+DOWN = bytes(f[_DOWN] for f in FACES)
+VALUE = bytes(PIPS[f[_UP]] for f in FACES)
+
+# ROLL[o * 4 + d]: the orientation after rolling toward direction d (N, E, S, W).
+ROLL = bytes(FACES.index(_roll_faces(f, d)) for f in FACES for d in range(4))
+
+# TURN_CW[o]: the orientation after a quarter turn clockwise seen from above (for spiral-like cards).
+TURN_CW = bytes(FACES.index((f[0], f[1], f[5], f[2], f[3], f[4])) for f in FACES)
+del _faces
+
+
+def parse(text):
+    """Orientation id of a two-character name such as 'B1'; -1 if no such orientation."""
+    try:
+        return NAMES.index(text)
+    except ValueError:
+        return -1
+
+
+def faces(o):
+    """(up, down, north, east, south, west) as face characters, for display and tests."""
+    return "".join(FACE_CHARS[i] for i in FACES[o])
