@@ -1,0 +1,30 @@
+# Cargoboard: `make demo`, `make test`, `make bench`. The first run creates .venv and installs.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: test demo bench venv clean
+
+venv: $(STAMP)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Re-install whenever pyproject.toml changes (editable: the repo's own files are used).
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[test]'
+	touch $@
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q -n 2
+
+demo: $(STAMP)
+	$(BIN)/cargoboard perft polygon 2 --players 2
+
+bench: $(STAMP)
+	$(BIN)/python bench/perft.py
+
+clean:
+	rm -rf $(VENV) *.egg-info host/*.egg-info .pytest_cache .hypothesis
+	find . \( -path ./.git -o -path ./$(VENV) \) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,35 @@
+"""Shared pytest fixtures. The MicroPython harness lives in tests/mpy.py."""
+
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import mpy  # noqa: E402
+
+
+def _require(find):
+    try:
+        find()
+    except mpy.ToolMissing as e:
+        message = str(e)
+    else:
+        return
+    # Fail, never skip: CI must not silently drop the device-side tests.
+    pytest.fail(message, pytrace=False)
+
+
+@pytest.fixture
+def micropython():
+    """run_micropython(script, heapsize="192k", args=(), timeout=..., path=()) -> stdout."""
+    _require(mpy.find_micropython)
+    return mpy.run_micropython
+
+
+@pytest.fixture
+def mpy_cross():
+    """mpy_cross_compile(path, out_dir=None) -> .mpy bytes; raises mpy.MpyCrossError."""
+    _require(mpy.find_mpy_cross)
+    return mpy.mpy_cross_compile
