@@ -1,0 +1,370 @@
+"""Cargoboard main loop: HAL -> scanner -> game plug-in -> painter -> HAL.show, plus the
+serial command handler (line protocol, docs/serial-protocol.md).
+
+The app knows nothing of any particular game: games come from firmware.games by name and
+follow the plug-in interface in docs/firmware.md.
+"""
+
+import sys
+from firmware import hal as H
+from firmware import games
+from firmware.scanner import Scanner, Buttons
+from firmware.leds import Painter, WHITE, MAGENTA, RED, BLINK_SLOW, BLINK_FAST
+
+VERSION = "0.1"
+PROTO = 1
+
+IDLE = 0
+SETUP = 1
+PLAY = 2
+STATE_NAMES = ("idle", "setup", "play")
+
+_LINE_MAX = 160
+
+HELP = ("commands: hello help status occ mask new press events bright budget abort; "
+        "game commands (e.g. pos candidates) go to the game")
+
+
+def _hex(bitmap):
+    return "".join(["%02x" % b for b in bitmap])
+
+
+def _cells(bitmap):
+    out = []
+    for c in range(H.N_CELLS):
+        if H.bit_get(bitmap, c):
+            out.append(H.cell_name(c))
+    return out
+
+
+class App:
+    def __init__(self, hal, stable_ms=30, cap=96, budget_ma=400):
+        self.hal = hal
+        self.scanner = Scanner(stable_ms)
+        self.buttons = Buttons(stable_ms)
+        self.painter = Painter(cap, budget_ma)
+        self.raw = bytearray(H.BITMAP_BYTES)
+        self.mask = bytearray(H.BITMAP_BYTES)
+        self.state = IDLE
+        self.game = None
+        self.game_name = ""
+        self.options = None
+        self.frame_no = 0
+        self.now = 0
+        self.errors = 0
+        self.events = True
+        self._injected = 0
+        self._line = bytearray(_LINE_MAX)
+        self._line_len = 0
+        self._line_bad = 0  # 1 too long, 2 bad character
+
+    # --- output ------------------------------------------------------------------------------
+    def write_line(self, text):
+        self.hal.serial_write(text.encode() + b"\n")
+
+    def emit(self, text):
+        """Asynchronous event line `evt <text>` (plug-ins get this as options['emit'])."""
+        if self.events:
+            self.write_line("evt " + text)
+
+    def _error(self, where, e):
+        self.errors += 1
+        self.emit("error %s: %s: %s" % (where, type(e).__name__, e))
+
+    # --- game lifecycle ------------------------------------------------------------------------
+    def new_game(self, name, options):
+        """Create a game and enter setup. Raises ValueError on failure (message for `err`)."""
+        cls = games.load(name)
+        opts = {}
+        for k in options:
+            opts[k] = options[k]
+        opts["emit"] = self.emit
+        opts["game"] = name
+        try:
+            g = cls(opts)
+            m = g.setup_mask()
+        except ValueError:
+            raise
+        except Exception as e:
+            raise ValueError("%s: %s" % (type(e).__name__, e))
+        self.game = g
+        self.game_name = name
+        self.options = opts
+        for i in range(H.BITMAP_BYTES):
+            self.mask[i] = m[i] if m is not None else 0
+        self.mask[15] &= 1
+        self.state = SETUP
+        self.emit("game %s setup missing=%d extra=%d" % (name, self._missing(), self._extra()))
+        if m is None:
+            self._start()
+        else:
+            self._check_setup()
+
+    def abort(self):
+        self.game = None
+        self.game_name = ""
+        self.state = IDLE
+
+    def _missing(self):
+        n = 0
+        st = self.scanner.stable
+        for i in range(H.BITMAP_BYTES):
+            b = self.mask[i] & ~st[i] & 0xFF
+            while b:
+                b &= b - 1
+                n += 1
+        return n
+
+    def _extra(self):
+        n = 0
+        st = self.scanner.stable
+        for i in range(H.BITMAP_BYTES):
+            b = st[i] & ~self.mask[i] & 0xFF
+            while b:
+                b &= b - 1
+                n += 1
+        return n
+
+    def _check_setup(self):
+        st = self.scanner.stable
+        for i in range(H.BITMAP_BYTES):
+            if st[i] != self.mask[i]:
+                return
+        self._start()
+
+    def _start(self):
+        self.state = PLAY
+        try:
+            self.game.start()
+        except Exception as e:
+            self._error("start", e)
+        self.emit("game %s started" % self.game_name)
+
+    # --- frame -----------------------------------------------------------------------------------
+    def run(self):
+        while True:
+            self.step()
+
+    def step(self):
+        """One frame: wait for it, scan, dispatch, paint, show."""
+        hal = self.hal
+        hal.wait_frame()
+        now = hal.ticks_ms()
+        self.now = now
+        hal.read_sensors(self.raw)
+        braw = hal.read_buttons()
+        data = hal.serial_read()
+        if data:
+            self._feed(data)
+        n = self.scanner.update(self.raw, now)
+        presses = self.buttons.update(braw, now) | self._injected
+        self._injected = 0
+        if n:
+            self._on_change(now)
+        if presses:
+            for j in range(H.N_BUTTONS):
+                bit = 1 << j
+                if presses & bit:
+                    self._on_button(bit, now)
+        if self.state == PLAY:
+            try:
+                self.game.tick(now)
+            except Exception as e:
+                self._error("tick", e)
+        self._paint()
+        hal.show(self.painter.frame)
+        self.frame_no += 1
+
+    def _on_change(self, now):
+        if self.events:
+            ch = self.scanner.changed
+            st = self.scanner.stable
+            parts = []
+            for c in range(H.N_CELLS):
+                if H.bit_get(ch, c):
+                    parts.append(("+" if H.bit_get(st, c) else "-") + H.cell_name(c))
+            self.emit("change " + " ".join(parts))
+        if self.state == SETUP:
+            self._check_setup()
+        elif self.state == PLAY:
+            try:
+                self.game.on_change(self.scanner.stable, now)
+            except Exception as e:
+                self._error("on_change", e)
+
+    def _on_button(self, bit, now):
+        self.emit("button " + H.button_name(bit))
+        if self.state == PLAY:
+            try:
+                self.game.on_button(bit, now)
+            except Exception as e:
+                self._error("on_button", e)
+
+    def _paint(self):
+        p = self.painter
+        p.begin(self.frame_no)
+        st = self.state
+        if st == PLAY:
+            try:
+                self.game.paint(p, self.frame_no)
+            except Exception as e:
+                self._error("paint", e)
+        elif st == SETUP:
+            # setup assist: white slow blink = put a piece here, magenta fast blink = remove
+            m = self.mask
+            s = self.scanner.stable
+            for i in range(H.BITMAP_BYTES):
+                miss = m[i] & ~s[i] & 0xFF
+                extra = s[i] & ~m[i] & 0xFF
+                if miss | extra:
+                    for j in range(8):
+                        bit = 1 << j
+                        if miss & bit:
+                            p.cell((i << 3) + j, WHITE, 255, BLINK_SLOW)
+                        elif extra & bit:
+                            p.cell((i << 3) + j, MAGENTA, 255, BLINK_FAST)
+        if self.errors and st != PLAY:
+            p.led(H.SCORE_BASE, RED, 255, BLINK_FAST)
+        p.finish()
+
+    # --- serial --------------------------------------------------------------------------------
+    def _feed(self, data):
+        for ch in data:
+            if ch == 10:  # \n
+                bad = self._line_bad
+                n = self._line_len
+                self._line_len = 0
+                self._line_bad = 0
+                if bad == 1:
+                    self.write_line("err line too long (max %d characters)" % (_LINE_MAX - 1))
+                elif bad == 2:
+                    self.write_line("err bad character in line (printable ASCII only)")
+                else:
+                    self._line_cmd(bytes(self._line[:n]).decode())
+            elif ch == 13:
+                pass
+            elif ch == 8 or ch == 127:
+                if self._line_len:
+                    self._line_len -= 1
+            elif ch == 9 or 32 <= ch < 127:
+                if self._line_len >= _LINE_MAX - 1:
+                    self._line_bad = 1
+                else:
+                    self._line[self._line_len] = ch
+                    self._line_len += 1
+            else:
+                if not self._line_bad:
+                    self._line_bad = 2
+
+    def _line_cmd(self, line):
+        words = line.split()
+        if not words:
+            return
+        try:
+            r = self.command(words)
+        except Exception as e:
+            self.errors += 1
+            r = "err %s: %s" % (type(e).__name__, e)
+        if r is not None:
+            self.write_line(r)
+
+    def command(self, words):
+        """Handle one command line (split in words). Returns the reply text."""
+        cmd = words[0].lower()
+        if cmd == "hello":
+            return "ok cargoboard fw=%s proto=%d hal=%s games=%s" % (
+                VERSION, PROTO, self.hal.name, ",".join(games.names()))
+        if cmd == "help":
+            return "ok " + HELP
+        if cmd == "status":
+            return self._status()
+        if cmd == "occ":
+            return "ok %d %s" % (H.bit_count(self.scanner.stable), _hex(self.scanner.stable))
+        if cmd == "mask":
+            if self.game is None:
+                return "err no game (new GAME ...)"
+            return "ok %d %s" % (H.bit_count(self.mask), _hex(self.mask))
+        if cmd == "new":
+            return self._cmd_new(words)
+        if cmd == "press":
+            if len(words) != 2:
+                return "err usage: press confirm|next|undo|hint|end"
+            bit = H.button_bit(words[1].lower())
+            if bit < 0:
+                return "err unknown button '%s' (confirm next undo hint end)" % words[1]
+            self._injected |= bit
+            return "ok"
+        if cmd == "events":
+            if len(words) != 2 or words[1] not in ("on", "off"):
+                return "err usage: events on|off"
+            self.events = words[1] == "on"
+            return "ok"
+        if cmd == "bright":
+            return self._cmd_int(words, "cap", 0, 255)
+        if cmd == "budget":
+            return self._cmd_int(words, "budget_ma", 0, 10000)
+        if cmd == "abort":
+            self.abort()
+            return "ok"
+        if self.game is None:
+            return "err unknown command '%s' (no game running; %s)" % (words[0], HELP)
+        try:
+            r = self.game.command(words)
+        except Exception as e:
+            return "err %s" % (e,) if isinstance(e, ValueError) else "err %s: %s" % (type(e).__name__, e)
+        if r is None:
+            return "err unknown command '%s' (%s)" % (words[0], HELP)
+        if r.startswith("ok") or r.startswith("err") or "\n" in r:
+            return r
+        return "ok " + r
+
+    def _cmd_int(self, words, attr, lo, hi):
+        if len(words) == 1:
+            return "ok %d" % getattr(self.painter, attr)
+        try:
+            v = int(words[1])
+        except ValueError:
+            v = -1
+        if len(words) != 2 or v < lo or v > hi:
+            return "err usage: %s %d..%d" % (words[0], lo, hi)
+        setattr(self.painter, attr, v)
+        return "ok %d" % v
+
+    def _cmd_new(self, words):
+        if len(words) < 2:
+            return "err usage: new GAME [LAYOUT [SEATS]] [key=value ...] (games: %s)" % " ".join(games.names())
+        opts = {}
+        pos = ("layout", "seats")
+        k = 0
+        for w in words[2:]:
+            i = w.find("=")
+            if i > 0:
+                opts[w[:i]] = w[i + 1:]
+            elif k < len(pos):
+                opts[pos[k]] = w
+                k += 1
+            else:
+                return "err too many words: '%s'" % w
+        try:
+            self.new_game(words[1].lower(), opts)
+        except ValueError as e:
+            return "err %s" % (e,)
+        if self.state == PLAY:
+            return "ok started"
+        return "ok setup missing=%d extra=%d" % (self._missing(), self._extra())
+
+    def _status(self):
+        sc = "0,0,0,0"
+        if self.game is not None and self.state == PLAY:
+            try:
+                s = self.game.scores()
+                sc = ",".join([str(x) for x in s])
+            except Exception as e:
+                self._error("scores", e)
+        extra = ""
+        if self.state == SETUP:
+            extra = " missing=%d extra=%d" % (self._missing(), self._extra())
+        return "ok state=%s game=%s t=%d frame=%d occ=%d pending=%d scores=%s errors=%d ma=%d%s" % (
+            STATE_NAMES[self.state], self.game_name or "-", self.now, self.frame_no,
+            H.bit_count(self.scanner.stable), self.scanner.pending(), sc, self.errors,
+            self.painter.last_ma, extra)

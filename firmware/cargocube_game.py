@@ -1,0 +1,276 @@
+# Cargocube on the board: the game plug-in (interface in docs/firmware.md).
+#
+# The rules come from shared_rules; move inference from firmware.tracker. This module turns the
+# tracker's state into LED overlays and answers the game's serial commands. The overlay (what to
+# light besides the score bars) is rebuilt only when something changes, so paint() per frame is
+# a short loop over a prepared list.
+
+from shared_rules import cargocube as cc
+from shared_rules import geometry as g
+from shared_rules import orient
+from firmware import tracker as T
+from firmware import leds as L
+from firmware import hal as H
+
+# Activation values 1..4 as colour + level, so that values differ in hue and in brightness.
+VALUE_COLOUR = (L.OFF, L.BLUE, L.CYAN, L.YELLOW, L.WHITE)
+VALUE_LEVEL = (0, 90, 140, 200, 255)
+
+HINT_MS = 4000  # how long a hint stays lit
+MISMATCH_MS = 500  # a difference must last this long before it lights red (hands are slow)
+
+
+def _seats(text):
+    if not text:
+        return "SN"
+    return text.upper()
+
+
+class Game:
+    name = "cargocube"
+
+    def __init__(self, options):
+        self.emit = options.get("emit") or (lambda text: None)
+        layout = options.get("layout") or "polygon"
+        seats = _seats(options.get("seats"))
+        players = len(seats)
+        if cc.layouts.SEATS_BY_PLAYERS.get(players) != seats:
+            raise ValueError("seats %s: play SN, SWN or SWNE" % seats)
+        cards = options.get("cards") in ("1", "yes", "base", True)
+        start = options.get("position")
+        if start:
+            self.pos = cc.Position.parse(start)
+        else:
+            self.pos = cc.start_position(players, layout, cards)
+        self.tracker = T.Tracker(self.pos)
+        self.overlay = []  # (cell, colour, level, blink) lit besides the score bars
+        self.hint = None
+        self.hint_until = 0
+        self.mismatch_since = -1
+        self.now = 0
+        self._shown_state = -1
+        self.started = False
+        self._rebuild()
+
+    # -- plug-in interface ------------------------------------------------------------------------
+
+    def setup_mask(self):
+        return bytearray(self.tracker.expected)
+
+    def start(self):
+        self.started = True
+        self.emit("cargocube start %s" % self.pos.notation())
+        self._rebuild()
+
+    def on_change(self, occ, now_ms):
+        self.now = now_ms
+        self.hint = None
+        self.tracker.observe(occ)
+        self._after(now_ms)
+
+    def on_button(self, bit, now_ms):
+        self.now = now_ms
+        t = self.tracker
+        if bit == H.CONFIRM:
+            t.press_confirm()
+        elif bit == H.NEXT:
+            t.press_next()
+        elif bit == H.UNDO:
+            t.press_undo()
+        elif bit == H.END:
+            t.press_end()
+        elif bit == H.HINT:
+            self.hint = best_action(self.pos)
+            self.hint_until = now_ms + HINT_MS
+        self._after(now_ms)
+
+    def tick(self, now_ms):
+        self.now = now_ms
+        changed = False
+        if self.hint is not None and now_ms >= self.hint_until:
+            self.hint = None
+            changed = True
+        if self.tracker.state == T.MISMATCH and self.mismatch_since >= 0:
+            if now_ms - self.mismatch_since >= MISMATCH_MS and self._shown_state != T.MISMATCH:
+                changed = True
+        if changed:
+            self._rebuild()
+
+    def paint(self, painter, frame_no):
+        for c, colour, level, blink in self.overlay:
+            painter.cell(c, colour, level, blink)
+        pos = self.pos
+        sc = pos._score
+        for s in pos.seats:
+            painter.score(s, sc[s], cc.MAX_SCORE)
+        if self.tracker.state != T.OVER:
+            painter.turn(pos.to_move)
+
+    def scores(self):
+        return self.pos.scores()
+
+    def command(self, words):
+        cmd = words[0].lower()
+        t = self.tracker
+        if cmd == "pos":
+            return "ok " + self.pos.notation()
+        if cmd == "state":
+            return "ok state=%s diff=%s actions=%d" % (
+                T.STATE_NAMES[t.state], ",".join([g.cell_name(c) for c in t.diff]) or "-",
+                len(self.pos.history()))
+        if cmd == "candidates":
+            lines = ["ok n=%d shown=%d state=%s" % (len(t.candidates), t.index,
+                                                   T.STATE_NAMES[t.state])]
+            for a in t.candidates:
+                self.pos.push(a)
+                after = self.pos.notation()
+                self.pos.pop()
+                lines.append("cand %s %s" % (cc.format_action(a), after))
+            return "\n".join(lines)
+        if cmd == "history":
+            return "ok " + " ".join([cc.format_action(a) for a in self.pos.history()])
+        if cmd == "legal":
+            return "ok " + " ".join([cc.format_action(a) for a in t.legal()])
+        if cmd == "hint":
+            a = best_action(self.pos)
+            return "ok " + (cc.format_action(a) if a is not None else "-")
+        return None
+
+    # -- internals ------------------------------------------------------------------------------
+
+    def _after(self, now_ms):
+        t = self.tracker
+        for how, a in t.take_log():
+            self.emit("%s %s -> %s" % (how, cc.format_action(a), self.pos.notation()))
+        if t.state == T.MISMATCH:
+            if self.mismatch_since < 0:
+                self.mismatch_since = now_ms
+        else:
+            self.mismatch_since = -1
+        if t.state == T.OVER:
+            w = "".join([g.SEAT_LETTERS[s] for s in self.pos.winners()])
+            self.emit("over winners=%s scores=%s" % (w, ",".join([str(x) for x in self.pos.scores()])))
+        self._rebuild()
+
+    def _rebuild(self):
+        """Prepare the overlay for the current state (not per frame)."""
+        t = self.tracker
+        pos = self.pos
+        out = []
+        state = t.state
+        if state == T.MISMATCH and self.mismatch_since >= 0 and self.now - self.mismatch_since < MISMATCH_MS:
+            state = T.MOVING  # not yet: a hand may still be on its way
+        self._shown_state = state
+        if state == T.OVER:
+            for s in pos.winners():
+                for c in g.TERMINAL_CELLS[s]:
+                    out.append((c, L.SEAT_COLOUR[s], 255, L.BLINK_SLOW))
+        elif state == T.MISMATCH:
+            colour = L.CYAN if t.undone else L.RED
+            for c in t.diff:
+                out.append((c, colour, 255, L.BLINK_FAST))
+        elif state == T.ASKING:
+            for i in range(len(t.candidates)):
+                a = t.candidates[i]
+                if i == t.index:
+                    out.append((a[1], L.CYAN, 255, L.BLINK_SLOW))
+                    out.append((a[3], L.YELLOW, 255, L.BLINK_FAST))
+                else:
+                    out.append((a[3], L.YELLOW, 60, 0))
+        elif state == T.MOVING:
+            activating = pos.actions_left == 0
+            for a in t.legal():
+                if a[3] in t.targets and a[0] != cc.END:
+                    if activating:
+                        v = orient.VALUE[a[4]]
+                        out.append((a[3], VALUE_COLOUR[v], VALUE_LEVEL[v], 0))
+                    else:
+                        out.append((a[3], L.YELLOW, 200, 0))
+            for c in t.diff:
+                if c not in t.targets:
+                    out.append((c, L.CYAN, 120, L.BLINK_WINK))
+        else:
+            self._idle_overlay(out)
+        if self.hint is not None and state in (T.IDLE, T.MOVING):
+            a = self.hint
+            if a[0] != cc.END:
+                out.append((a[1], L.YELLOW, 255, L.BLINK_WINK))
+                out.append((a[3], L.YELLOW, 255, L.BLINK_FAST))
+        self.overlay = out
+
+    def _idle_overlay(self, out):
+        t = self.tracker
+        pos = self.pos
+        mover = pos.to_move
+        colour = L.SEAT_COLOUR[mover]
+        if t.undone:
+            # What a take-back asks the player to put back, when the sensors cannot show it.
+            a = t.undone[-1]
+            if a[0] != cc.END:
+                out.append((a[3], L.CYAN, 255, L.BLINK_SLOW))
+                out.append((a[1], L.CYAN, 255, L.BLINK_WINK))
+        if pos.actions_left == 0:
+            # Activation candidates, each in the colour of the best value it can give.
+            best = {}
+            for a in t.legal():
+                v = orient.VALUE[a[4]]
+                if v > best.get(a[1], 0):
+                    best[a[1]] = v
+            for c in best:
+                v = best[c]
+                out.append((c, VALUE_COLOUR[v], VALUE_LEVEL[v], L.BLINK_WINK))
+        else:
+            seen = []
+            for a in t.legal():
+                if a[0] != cc.END and a[1] not in seen:
+                    seen.append(a[1])
+                    out.append((a[1], colour, 60, 0))
+        # Corners: whose turn, and the actions left (1-4 corners lit; activation: all blink).
+        corners = (0, 10, 110, 120)
+        for i in range(4):
+            if pos.actions_left == 0:
+                out.append((corners[i], colour, 255, L.BLINK_SLOW))
+            elif i < pos.actions_left:
+                out.append((corners[i], colour, 255, 0))
+
+
+def best_action(pos):
+    """A good action for the player to move: the best by a one-ply look (score first, then cubes
+    brought toward the own terminal, then the activation value). Bounded: one push/pop per
+    legal action, no search tree, so it fits the board's time budget."""
+    actions = pos.legal_actions()
+    if not actions:
+        return None
+    me = pos.to_move
+    best = None
+    best_key = None
+    for a in actions:
+        pos.push(a)
+        sc = pos._score
+        other = 0
+        for s in pos.seats:
+            if s != me and sc[s] > other:
+                other = sc[s]
+        key = (sc[me] - other) * 100
+        pos.pop()
+        if a[0] == cc.ACTIVATE:
+            key += orient.VALUE[a[4]] * 4
+        elif a[0] == cc.ROLL:
+            key += _closeness(a[3], me) - _closeness(a[1], me)
+        elif a[0] == cc.END:
+            key -= 1
+        if best_key is None or key > best_key:
+            best = a
+            best_key = key
+    return best
+
+
+def _closeness(c, seat):
+    """10 minus the distance of cell c from the seat's terminal edge (the centre portal counts as
+    in the terminal: it sends cubes there)."""
+    if c == g.ENTRY_PORTAL:
+        return 10
+    x = c % 11
+    y = c // 11
+    d = (y, x, 10 - y, 10 - x)[seat]
+    return 10 - d

@@ -1,0 +1,46 @@
+"""Game plug-in registry: name -> module path. The app knows games only through this table.
+
+A plug-in module defines `Game(options)`; the interface is documented in docs/firmware.md.
+Cargocube is the first entry (and the default boot game on the board); Cephalopod will be
+added here later. Extra plug-ins (e.g. the test plug-in) are added with register().
+"""
+
+import sys
+
+REGISTRY = [
+    ["cargocube", "firmware.cargocube_game"],
+]
+
+
+def register(name, module):
+    for e in REGISTRY:
+        if e[0] == name:
+            e[1] = module
+            return
+    REGISTRY.append([name, module])
+
+
+def names():
+    return [e[0] for e in REGISTRY]
+
+
+def module_for(name):
+    for e in REGISTRY:
+        if e[0] == name:
+            return e[1]
+    return None
+
+
+def load(name):
+    """The plug-in's Game class. Raises ValueError with a clear message on failure."""
+    mod = module_for(name)
+    if mod is None:
+        raise ValueError("unknown game '%s' (have: %s)" % (name, " ".join(names())))
+    try:
+        m = __import__(mod, None, None, ["Game"])
+    except ImportError as e:
+        raise ValueError("game '%s' not available (%s: %s)" % (name, mod, e))
+    g = getattr(m, "Game", None)
+    if g is None:
+        raise ValueError("module %s has no Game class" % mod)
+    return g

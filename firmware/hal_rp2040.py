@@ -1,0 +1,137 @@
+"""Real HAL for the Raspberry Pi Pico (RP2040). Pins come from hardware/pinmap.py; the wiring is
+in docs/hardware.md.
+
+- Sensors and buttons: a chain of 16 x 74HC165 read over hardware SPI (mode 2, 1 MHz): pulse
+  PL low to latch all inputs, pull CE low, read 16 bytes, CE high. The first byte comes from
+  chip 0 (nearest the Pico) and, MSB first, bit j of byte k is input Dj of chip k = cell 8k+j.
+  Inputs are active low, so the bytes are inverted. Byte 15: D0 = cell 120, D1..D5 = buttons.
+- LEDs: WS2812B through a PIO state machine (the rp2 ws2812 example program, 800 kHz). The RGB
+  frame is packed into GRB words in a preallocated array and sent with sm.put(words, 8); this
+  blocks for ~4.7 ms while the FIFO drains (interrupts stay enabled, USB keeps working), so
+  show() skips the transfer when the frame did not change.
+- USB serial: the MicroPython USB CDC stdio. Reading polls sys.stdin (select.poll, timeout 0)
+  and reads sys.stdin.buffer byte by byte, at most 64 bytes a frame. Ctrl-C (0x03) on the
+  serial still interrupts the firmware (kept for development with mpremote); the line
+  protocol never sends it. Output goes to sys.stdout.buffer.
+"""
+
+import sys
+import time
+import select
+import array
+import machine
+import rp2
+from machine import Pin, SPI
+
+from firmware.hal import Hal, BITMAP_BYTES, FRAME_BYTES, N_LEDS, FRAME_MS
+from hardware import pinmap as PM
+
+
+@rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT,
+             autopull=True, pull_thresh=24)
+def _ws2812():
+    # 10 PIO cycles per bit at 8 MHz = 1.25 us: '1' = 7 high + 3 low, '0' = 2 high + 8 low.
+    wrap_target()
+    label("bitloop")
+    out(x, 1).side(0)[2]
+    jmp(not_x, "do_zero").side(1)[1]
+    jmp("bitloop").side(1)[4]
+    label("do_zero")
+    nop().side(0)[4]
+    wrap()
+
+
+class Rp2040Hal(Hal):
+    name = "rp2040"
+
+    def __init__(self):
+        self._pl = Pin(PM.PL, Pin.OUT, value=1)
+        self._ce = Pin(PM.CE, Pin.OUT, value=1)
+        self._spi = SPI(PM.SPI_ID, baudrate=PM.SPI_BAUD, polarity=PM.SPI_POLARITY,
+                        phase=PM.SPI_PHASE, bits=8, firstbit=SPI.MSB,
+                        sck=Pin(PM.SPI_SCK), mosi=Pin(PM.SPI_MOSI), miso=Pin(PM.SPI_MISO))
+        self._chain = bytearray(PM.CHAIN_BYTES)
+        self._buttons = 0
+        self._sm = rp2.StateMachine(PM.WS2812_SM, _ws2812, freq=8000000,
+                                    sideset_base=Pin(PM.WS2812_PIN))
+        self._sm.active(1)
+        self._words = array.array("I", [0] * N_LEDS)
+        self._last = bytearray(FRAME_BYTES)
+        self._shown = False
+        self._poll = select.poll()
+        self._poll.register(sys.stdin, select.POLLIN)
+        self._rx = bytearray(64)
+        self._in = sys.stdin.buffer
+        self._out = sys.stdout.buffer
+        self._next = time.ticks_add(time.ticks_ms(), FRAME_MS)
+        self._led = Pin(PM.STATUS_LED, Pin.OUT, value=0)
+        self._frames = 0
+
+    # --- sensors and buttons ----------------------------------------------------------------
+    def read_sensors(self, buf):
+        pl = self._pl
+        pl.value(0)          # latch all 128 inputs (t_w >= 20 ns; a Python call is ~us)
+        pl.value(1)
+        self._ce.value(0)
+        self._spi.readinto(self._chain, 0x00)
+        self._ce.value(1)
+        c = self._chain
+        inv = 0xFF if PM.ACTIVE_LOW else 0
+        for i in range(BITMAP_BYTES):
+            buf[i] = c[i] ^ inv
+        b15 = buf[15]
+        self._buttons = (b15 >> PM.BUTTON_SHIFT) & 0x1F
+        buf[15] = b15 & 0x01
+
+    def read_buttons(self):
+        return self._buttons
+
+    # --- LEDs ----------------------------------------------------------------------------------
+    def show(self, frame):
+        if self._shown and frame == self._last:
+            return
+        self._last[:] = frame
+        self._shown = True
+        w = self._words
+        o = 0
+        for i in range(N_LEDS):
+            # WS2812 wants G, R, B; put(w, 8) shifts each word left by 8 before output.
+            w[i] = (frame[o + 1] << 16) | (frame[o] << 8) | frame[o + 2]
+            o += 3
+        self._sm.put(w, 8)
+
+    # --- time ----------------------------------------------------------------------------------
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def ticks_us(self):
+        return time.ticks_us()
+
+    def wait_frame(self):
+        d = time.ticks_diff(self._next, time.ticks_ms())
+        if d > 0:
+            time.sleep_ms(d)
+            self._next = time.ticks_add(self._next, FRAME_MS)
+        else:
+            # overrun: do not try to catch up, start a fresh 10 ms grid from now
+            self._next = time.ticks_add(time.ticks_ms(), FRAME_MS)
+        self._frames += 1
+        if self._frames % 50 == 0:
+            self._led.toggle()
+
+    # --- USB serial ------------------------------------------------------------------------------
+    def serial_read(self):
+        n = 0
+        rx = self._rx
+        while n < 64 and self._poll.poll(0):
+            b = self._in.read(1)
+            if not b:
+                break
+            rx[n] = b[0]
+            n += 1
+        if n == 0:
+            return None
+        return bytes(rx[:n])
+
+    def serial_write(self, b):
+        self._out.write(b)

@@ -1,0 +1,108 @@
+"""Cargoboard firmware entry point.
+
+On the board (sys.platform == 'rp2') this file is copied to the flash root as /main.py and
+runs the real HAL. Under the MicroPython unix port run it as
+
+    micropython -X heapsize=192k firmware/main.py --sim [--game NAME|none]
+        [--layout L] [--seats S] [--plugin NAME=MODULE ...]
+
+(with MICROPYPATH=.frozen:<repo> so `firmware.*` and `shared_rules.*` import); --sim (or the
+environment variable CARGOBOARD_SIM=1) selects the simulated HAL speaking the binary channel
+of docs/sim-protocol.md on stdin/stdout.
+"""
+
+import sys
+
+
+def _args():
+    a = {"sim": False, "game": None, "layout": None, "seats": None, "plugins": []}
+    argv = sys.argv[1:] if hasattr(sys, "argv") else []
+    i = 0
+    while i < len(argv):
+        w = argv[i]
+        if w == "--sim":
+            a["sim"] = True
+        elif w in ("--game", "--layout", "--seats", "--plugin") and i + 1 < len(argv):
+            i += 1
+            if w == "--plugin":
+                a["plugins"].append(argv[i])
+            else:
+                a[w[2:]] = argv[i]
+        else:
+            raise ValueError("bad argument '%s'" % w)
+        i += 1
+    try:
+        import os
+        if os.getenv("CARGOBOARD_SIM") == "1":
+            a["sim"] = True
+    except (ImportError, AttributeError):
+        pass
+    return a
+
+
+def main():
+    try:
+        a = _args()
+    except ValueError as e:
+        sys.stderr.write("main.py: %s\n" % e)
+        sys.stderr.write("usage: main.py --sim [--game NAME|none] [--layout L] [--seats S] "
+                         "[--plugin NAME=MODULE]\n")
+        sys.exit(2)
+    if a["sim"]:
+        from firmware.hal_sim import SimHal
+        hal = SimHal()
+    elif sys.platform == "rp2":
+        from firmware.hal_rp2040 import Rp2040Hal
+        hal = Rp2040Hal()
+    else:
+        sys.stderr.write("main.py: not on the board; use --sim\n")
+        sys.exit(2)
+
+    from firmware import games
+    from firmware.app import App
+    for p in a["plugins"]:
+        i = p.find("=")
+        if i <= 0:
+            sys.stderr.write("main.py: --plugin wants NAME=MODULE, got '%s'\n" % p)
+            sys.exit(2)
+        games.register(p[:i], p[i + 1:])
+
+    app = App(hal)
+    game = a["game"]
+    if game is None:
+        game = "none" if a["sim"] else games.names()[0]
+    app.emit("boot cargoboard fw=%s hal=%s" % ("0.1", hal.name))
+    if game != "none":
+        opts = {}
+        if a["layout"]:
+            opts["layout"] = a["layout"]
+        if a["seats"]:
+            opts["seats"] = a["seats"]
+        try:
+            app.new_game(game, opts)
+        except ValueError as e:
+            app.errors += 1
+            app.emit("error boot: %s" % e)
+    try:
+        app.run()
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        raise
+    except Exception as e:
+        # Last resort: never die silently. In the simulator the trace goes over the channel.
+        try:
+            import io
+            s = io.StringIO()
+            sys.print_exception(e, s)
+            msg = s.getvalue()
+        except Exception:
+            msg = "%s: %s" % (type(e).__name__, e)
+        if hasattr(hal, "log"):
+            hal.log("fatal: " + msg)
+        else:
+            sys.stderr.write(msg)
+        sys.exit(1)
+
+
+main()

@@ -1,0 +1,357 @@
+# Move inference: from stable occupancy changes to committed rules actions.
+#
+# The sensors see only whether a cell holds something magnetic (cube, keeper or card), so the
+# tracker compares the stable occupancy with the occupancy the tracked position implies. The
+# cells that differ (the diff) are the evidence; an action explains the evidence when the cells
+# it toggles equal the diff. Rules of inference (docs/firmware.md, "Move inference"):
+#   - exactly one action explains the diff and no other legal action could still grow out of it
+#     (the hand may be on its way): commit it;
+#   - several explain it: ask (candidates are shown; `next` cycles, `confirm` commits);
+#   - the diff is part of some actions' evidence (a cube lifted, a cube put down before the source
+#     is lifted): in progress, show where the item may go;
+#   - nothing explains it, but an action that completed without a visible trace (put onto a stack,
+#     taken from a stack) followed by one more action does: commit the first, go on with the rest;
+#   - nothing at all: a mismatch; the differing cells light red, nothing is committed.
+# Nothing is ever guessed: with two explanations the player is asked.
+#
+# Works on any position object of shared_rules.cargocube (stacks, cards, legal_actions, push, pop).
+
+from shared_rules import cargocube as cc
+from shared_rules import geometry as g
+
+IDLE = 0  # the board equals the tracked position
+MOVING = 1  # evidence of an action in progress
+ASKING = 2  # several actions fit: the player picks with next/confirm
+MISMATCH = 3  # no legal continuation fits the board
+OVER = 4  # the game has ended
+
+STATE_NAMES = ("idle", "moving", "asking", "mismatch", "over")
+
+
+def occupancy(pos, out):
+    """Fill bytearray(16) out with the occupancy pos implies (bit c: cell c holds something)."""
+    stacks = pos.stacks
+    cards = pos.cards
+    for i in range(16):
+        out[i] = 0
+    for c in range(121):
+        if stacks[c] or cards[c]:
+            out[c >> 3] |= 1 << (c & 7)
+
+
+def action_delta(pos, action):
+    """The cells whose occupancy the action toggles, as a sorted tuple."""
+    kind, src, d, dst, code, hops = action
+    if kind == cc.END:
+        return ()
+    if kind == cc.BOOST:
+        return (src, dst) if src < dst else (dst, src)
+    if src == dst:
+        return ()
+    src_toggles = len(pos.stacks[src]) == 1 and not pos.cards[src]
+    dst_toggles = not pos.stacks[dst] and not pos.cards[dst]
+    if src_toggles:
+        if dst_toggles:
+            return (src, dst) if src < dst else (dst, src)
+        return (src,)
+    if dst_toggles:
+        return (dst,)
+    return ()
+
+
+def may_grow(action, diff):
+    """Whether evidence diff can be the start of action (whose delta strictly contains diff).
+    A lifted piece can go anywhere; a piece seen on its new cell before its old cell empties
+    can only be a cube tipped over its edge or a keeper stepped: an orthogonal neighbour,
+    nothing carried further (no hop, no slide, no teleport, no card)."""
+    kind, src, d, dst, code, hops = action
+    if src in diff:
+        return True
+    if kind == cc.BOOST or kind == cc.END or hops:
+        return False
+    return dst == g.NEIGHBOUR[src * 4 + d]
+
+
+def _is_subset(small, big):
+    for c in small:
+        if c not in big:
+            return False
+    return True
+
+
+class Tracker:
+    def __init__(self, pos):
+        self.pos = pos
+        self.expected = bytearray(16)
+        self.occ = bytearray(16)
+        self.state = IDLE
+        self.diff = ()  # cells where the board differs from the tracked position
+        self.candidates = []  # actions shown for the player to pick (ASKING)
+        self.index = 0  # the candidate shown now
+        self.targets = []  # cells an item in progress may go to (MOVING)
+        self.pending = []  # actions that may have completed without a trace (put on a stack)
+        self.touched = []  # cells whose occupancy changed since the last commit (even if restored)
+        self.undone = []  # actions taken back, newest last (the LEDs show what to put back)
+        self.log = []  # (event, action) pairs since the last read, for the host and the log file
+        self._legal = None
+        self._deltas = None
+        self._refresh()
+        self.occ[:] = self.expected
+
+    # -- cached per position ---------------------------------------------------------------------
+
+    def _refresh(self):
+        occupancy(self.pos, self.expected)
+        self._legal = None
+        self._deltas = None
+
+    def legal(self):
+        if self._legal is None:
+            self._legal = self.pos.legal_actions()
+            pos = self.pos
+            self._deltas = [action_delta(pos, a) for a in self._legal]
+        return self._legal
+
+    def deltas(self):
+        self.legal()
+        return self._deltas
+
+    def _diff(self):
+        out = []
+        occ = self.occ
+        exp = self.expected
+        for i in range(16):
+            x = occ[i] ^ exp[i]
+            if x:
+                for b in range(8):
+                    if x & (1 << b):
+                        out.append(i * 8 + b)
+        return tuple(out)
+
+    # -- inputs ---------------------------------------------------------------------------------
+
+    def observe(self, occ):
+        """A new stable occupancy (bytearray(16)); returns the number of actions committed."""
+        old = self.occ
+        touched = self.touched
+        for i in range(16):
+            x = old[i] ^ occ[i]
+            if x:
+                for b in range(8):
+                    if x & (1 << b) and (i * 8 + b) not in touched:
+                        touched.append(i * 8 + b)
+        self.occ[:] = occ
+        return self._infer()
+
+    def _infer(self):
+        committed = 0
+        while True:
+            if self.pos.is_over():
+                self.state = OVER
+                self.diff = self._diff()
+                return committed
+            diff = self._diff()
+            self.diff = diff
+            self.targets = []
+            if not diff:
+                self.state = IDLE
+                self.candidates = []
+                self.pending = []  # whatever was in the air is back where it was
+                return committed
+            legal = self.legal()
+            deltas = self._deltas
+            match = []
+            growing = []
+            for i in range(len(legal)):
+                dl = deltas[i]
+                if dl == diff:
+                    if legal[i][0] != cc.END:
+                        match.append(legal[i])
+                elif len(dl) > len(diff) and _is_subset(diff, dl) and may_grow(legal[i], diff):
+                    growing.append(legal[i])
+            if match and not growing:
+                if len(match) == 1:
+                    self._commit(match[0], "auto")
+                    committed += 1
+                    continue
+                self._ask(match)
+                return committed
+            if growing:
+                # A move in progress; actions that already fit may have ended on a stack.
+                self.state = MOVING
+                self.pending = match
+                self.candidates = []
+                seen = []
+                for a in growing:
+                    if a[3] not in seen:
+                        seen.append(a[3])
+                for a in match:
+                    if a[3] not in seen:
+                        seen.append(a[3])
+                self.targets = seen
+                return committed
+            complete, partial, targets = self._explain_in_two(diff)
+            firsts = complete + [x for x in partial if x not in complete]
+            if len(firsts) == 1 and complete:
+                # One earlier move (left without a trace) explains it: take it, go on.
+                self._commit(firsts[0], "auto")
+                committed += 1
+                continue
+            if partial:
+                self.state = MOVING
+                self.candidates = []
+                self.targets = targets
+                return committed
+            if complete:
+                self._ask(complete)
+                return committed
+            self.state = MISMATCH
+            self.candidates = []
+            return committed
+
+    def _explain_in_two(self, diff):
+        """Explanations of diff by two moves: a first one that left no visible trace (onto or off
+        a stack; or the move still pending) and a second one, complete or in progress.
+        Returns (firsts with a complete second, firsts with a second in progress, the cells the
+        moves in progress may go to)."""
+        legal = self.legal()
+        deltas = self._deltas
+        complete = []
+        partial = []
+        targets = []
+        pos = self.pos
+        occ = self.occ
+        exp = bytearray(16)
+        for i in range(len(legal)):
+            a1 = legal[i]
+            if a1[0] == cc.END:
+                continue
+            if deltas[i] and a1 not in self.pending:
+                continue
+            if not _is_subset(deltas[i], diff):
+                continue
+            pos.push(a1)
+            occupancy(pos, exp)
+            rest = []
+            for j in range(16):
+                x = occ[j] ^ exp[j]
+                if x:
+                    for b in range(8):
+                        if x & (1 << b):
+                            rest.append(j * 8 + b)
+            rest = tuple(rest)
+            if rest and not pos.is_over():
+                for a2 in pos.legal_actions():
+                    if a2[0] == cc.END:
+                        continue
+                    dl = action_delta(pos, a2)
+                    if dl == rest:
+                        if a1 not in complete:
+                            complete.append(a1)
+                    elif len(dl) > len(rest) and _is_subset(rest, dl) and may_grow(a2, rest):
+                        if a1 not in partial:
+                            partial.append(a1)
+                        if a2[3] not in targets:
+                            targets.append(a2[3])
+            pos.pop()
+        return complete, partial, targets
+
+    def _ask(self, actions):
+        self.state = ASKING
+        self.candidates = actions
+        self.index = 0
+        self.pending = []
+
+    def _commit(self, action, how):
+        self.pos.push(action)
+        self.log.append((how, action))
+        self.undone = []
+        self.pending = []
+        self.candidates = []
+        self.touched = []
+        self._refresh()
+
+    # -- buttons --------------------------------------------------------------------------------
+
+    def press_next(self):
+        if self.state == ASKING and self.candidates:
+            self.index = (self.index + 1) % len(self.candidates)
+            return True
+        if self.state != OVER:
+            return self._offer_hidden()
+        return False
+
+    def press_confirm(self):
+        if self.state == ASKING and self.candidates:
+            self._commit(self.candidates[self.index], "confirm")
+            self._infer()
+            return True
+        if self.state != OVER:
+            return self._offer_hidden()
+        return False
+
+    def _offer_hidden(self):
+        """The player says: I made a move the board has not registered (one that left no trace,
+        onto or off a stack, or one it was still waiting on). Offer the actions that fit: those
+        that explain the difference, those pending, and those that leave no trace at all."""
+        legal = self.legal()
+        deltas = self._deltas
+        hidden = []
+        for i in range(len(legal)):
+            a = legal[i]
+            if a[0] == cc.END:
+                continue
+            dl = deltas[i]
+            if dl == self.diff or not dl or a in self.pending or _is_subset(dl, self.touched):
+                if a not in hidden:
+                    hidden.append(a)
+        if not hidden:
+            return False
+        self._ask(hidden)
+        return True
+
+    def press_end(self):
+        """End the turn with actions left. A move still pending (it may have ended on a stack)
+        is settled first: committed if only one fits, else the player is asked."""
+        if self.state == MOVING and self.pending:
+            if len(self.pending) > 1:
+                self._ask(self.pending)
+                return False
+            self._commit(self.pending[0], "auto")
+            self._infer()
+        if self.state in (IDLE, ASKING) and self.pos.actions_left > 0 and not self.pos.is_over():
+            if self.state == ASKING:
+                self.candidates = []
+            self._commit(cc.END_ACTION, "end")
+            self._infer()
+            return True
+        return False
+
+    def press_undo(self):
+        if self.state == ASKING:
+            # Back out of the question, not out of the game.
+            self.candidates = []
+            self.state = IDLE
+            self._infer()
+            return True
+        if not self.pos.history():
+            return False
+        action = self.pos.pop()
+        self.undone.append(action)
+        self.log.append(("undo", action))
+        self.pending = []
+        self.candidates = []
+        self._refresh()
+        self._infer()
+        return True
+
+    def shown(self):
+        """The candidate shown now (ASKING), else None."""
+        if self.state == ASKING and self.candidates:
+            return self.candidates[self.index]
+        return None
+
+    def take_log(self):
+        out = self.log
+        self.log = []
+        return out

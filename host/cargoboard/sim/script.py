@@ -1,0 +1,345 @@
+"""`cargoboard sim --script FILE`: drive the simulated board from a script.
+
+One command per line; `#` starts a comment (at the line start or after a space). Verbs:
+
+    new-game GAME LAYOUT SEATS   e.g. `new-game cargocube polygon SN`: sends `new ...` to the
+                                 firmware, lays out the start stacks in the world (cargocube:
+                                 shared_rules.cargocube.start_position; other games: one token
+                                 on each cell of the firmware's setup mask) and waits (up to
+                                 5 s sim time) until the firmware reports state=play.
+    lift CELL                    take the top item of CELL into the hand, then 100 ms pass.
+    place CELL                   put the item lifted last on top of CELL, then 100 ms pass.
+    press BUTTON                 confirm|next|undo|hint|end: the button is held 50 ms and
+                                 released 50 ms (goes through the firmware's debounce).
+    wait MS                      let MS milliseconds of sim time pass (rounded up to frames).
+    expect POSITION              the tracked position (serial `pos`) must equal POSITION (the
+                                 rest of the line).
+    resolve POSITION             pick the candidate reading leading to POSITION: asks
+                                 `candidates`, presses `next` until it is shown, then `confirm`;
+                                 fails if no candidate leads there. Counts the presses.
+    bounce CELL                  contact bounce: CELL's sensor toggles every frame for 60 ms
+                                 (each state 10 ms < stable_ms) and returns to the true
+                                 reading; then 50 ms pass. Must produce no accepted change.
+    slide CELL CELL... CELL      lift from the first cell, drag across the middle cells (each
+                                 reads occupied for 20 ms < stable_ms), place on the last;
+                                 then 100 ms pass.
+    send TEXT                    send a raw serial command line and print the reply.
+
+Output: the board's serial events with sim time, committed actions, replies to `send`, and the
+button presses each line used. Exit status 0 only if every line held; errors name the line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import shlex
+import sys
+
+from cargoboard.sim.runner import Runner, FirmwareError, FRAME_MS
+from cargoboard.sim.world import World, WorldError, parse_cell
+
+HAND_MS = 100
+PRESS_MS = 50
+BOUNCE_MS = 60
+SETTLE_MS = 50
+SLIDE_CROSS_MS = 20
+SETUP_TIMEOUT_MS = 5000
+BUTTONS = {"confirm": 1, "next": 2, "undo": 4, "hint": 8, "end": 16}
+
+
+class ScriptError(Exception):
+    """A line did not hold (message says why)."""
+
+
+def default_resolve(session: "Session", position: str) -> int:
+    """Generic resolve: `candidates` -> press next until shown -> confirm. Returns presses.
+
+    The serial reply of `candidates` is lines `cand I ACTION POSITION...` followed by
+    `ok N shown=I` (docs/serial-protocol.md)."""
+    data, final = session.query("candidates")
+    if final.startswith("err"):
+        raise ScriptError(f"candidates: {final}")
+    m = re.match(r"ok\s+(\d+)\s+shown=(\d+)", final)
+    if not m:
+        raise ScriptError(f"candidates: unexpected reply '{final}'")
+    n, shown = int(m.group(1)), int(m.group(2))
+    cands = []
+    for line in data:
+        parts = line.split(" ", 3)
+        if len(parts) == 4 and parts[0] == "cand":
+            cands.append((int(parts[1]), parts[2], parts[3].strip()))
+    target = [c for c in cands if c[2] == position]
+    if not target or n == 0:
+        listing = "; ".join(f"{a} -> {p}" for _, a, p in cands) or "none"
+        raise ScriptError(f"position unreachable from the candidates ({listing})")
+    idx, action, _ = target[0]
+    presses = 0
+    for _ in range((idx - shown) % n):
+        session.press("next")
+        presses += 1
+    session.press("confirm")
+    presses += 1
+    got = session.position()
+    if got != position:
+        raise ScriptError(f"after confirming {action}: position is '{got}', not '{position}'")
+    session.out(f"  resolved {action}: {presses} press(es), next x{presses - 1} + confirm")
+    return presses
+
+
+# The lead may replace this with the tracker-aware version (same signature).
+RESOLVE_HOOK = default_resolve
+
+
+class Session:
+    """A running simulated board: firmware process + world + pyserial on the pty."""
+
+    def __init__(self, out=print, **runner_kwargs):
+        import serial  # pyserial
+        self.out = out
+        self.world = World()
+        self.runner = Runner(**runner_kwargs)
+        self.runner.start()
+        self.ser = serial.Serial(self.runner.port, 115200, timeout=0)
+        self._rx = bytearray()
+        self._rx_count = 0
+        self._tx_count = 0
+        self.replies: list[str] = []
+        self.events: list[str] = []
+        self.override: dict[int, int] = {}
+        self.buttons = 0
+        self.presses = 0
+        self.step(1)
+
+    def close(self):
+        try:
+            self.ser.close()
+        finally:
+            self.runner.stop()
+
+    # --- time and I/O ------------------------------------------------------------------------
+    def step(self, frames=1):
+        r = self.runner
+        for _ in range(frames):
+            s = self.world.sensors()
+            for c, v in self.override.items():
+                if v:
+                    s[c >> 3] |= 1 << (c & 7)
+                else:
+                    s[c >> 3] &= ~(1 << (c & 7)) & 0xFF
+            r.sensors[:] = s
+            r.buttons = self.buttons
+            r.step(1)
+            self._sync()
+
+    def wait(self, ms):
+        self.step(max(0, (ms + FRAME_MS - 1) // FRAME_MS))
+
+    def _sync(self):
+        """Read from the pty slave everything the firmware has written so far."""
+        target = len(self.runner.serial_log)
+        fd = self.ser.fileno()
+        while self._rx_count < target:
+            rd, _, _ = select.select([fd], [], [], 2.0)
+            if not rd:
+                raise ScriptError("serial bytes from the firmware did not arrive on the pty")
+            data = self.ser.read(4096)
+            self._rx_count += len(data)
+            self._rx += data
+        while b"\n" in self._rx:
+            line, _, rest = bytes(self._rx).partition(b"\n")
+            self._rx = bytearray(rest)
+            text = line.decode(errors="replace").rstrip("\r")
+            if text.startswith("evt "):
+                self.events.append(text)
+                self.out(f"  [{self.runner.t / 1000:8.2f}s] {text}")
+            else:
+                self.replies.append(text)
+
+    def query(self, command: str, max_frames=50):
+        """Send a command line over the pty; returns (data lines, final ok/err line)."""
+        self.replies.clear()
+        self.ser.write(command.encode() + b"\n")
+        self.ser.flush()
+        self.runner.wait_serial_input(2.0)
+        data = []
+        for _ in range(max_frames):
+            self.step(1)
+            while self.replies:
+                line = self.replies.pop(0)
+                if line == "ok" or line.startswith("ok ") or line == "err" or line.startswith("err "):
+                    return data, line
+                data.append(line)
+        raise ScriptError(f"no reply to '{command}' within {max_frames} frames")
+
+    def position(self) -> str:
+        data, final = self.query("pos")
+        if not final.startswith("ok"):
+            raise ScriptError(f"pos: {final}")
+        return final[3:].strip()
+
+    # --- physical actions ----------------------------------------------------------------------
+    def press(self, name: str):
+        bit = BUTTONS.get(name.lower())
+        if bit is None:
+            raise ScriptError(f"unknown button '{name}' (confirm next undo hint end)")
+        self.buttons |= bit
+        self.wait(PRESS_MS)
+        self.buttons &= ~bit
+        self.wait(PRESS_MS)
+        self.presses += 1
+
+    def lift(self, cell: int):
+        self.world.lift(cell)
+        self.wait(HAND_MS)
+
+    def place(self, cell: int):
+        self.world.place(cell)
+        self.wait(HAND_MS)
+
+    def bounce(self, cell: int):
+        true = self.world.occupied(cell)
+        v = not true
+        for _ in range(BOUNCE_MS // FRAME_MS):
+            self.override[cell] = int(v)
+            self.step(1)
+            v = not v
+        self.override.pop(cell, None)
+        self.wait(SETTLE_MS)
+
+    def slide(self, cells: list[int]):
+        if len(cells) < 2:
+            raise ScriptError("slide needs at least two cells (from ... to)")
+        self.world.lift(cells[0])
+        for c in cells[1:-1]:
+            self.override[c] = 1
+            self.wait(SLIDE_CROSS_MS)
+            self.override.pop(c, None)
+        self.world.place(cells[-1])
+        self.wait(HAND_MS)
+
+    def new_game(self, game: str, layout: str, seats: str):
+        data, final = self.query(f"new {game} {layout} {seats}")
+        if not final.startswith("ok"):
+            raise ScriptError(f"new {game}: {final}")
+        if game == "cargocube":
+            self.world.setup_cargocube(layout, seats)
+        else:
+            _, m = self.query("mask")
+            parts = m.split()
+            if len(parts) != 3 or parts[0] != "ok":
+                raise ScriptError(f"mask: {m}")
+            self.world.setup_mask(bytes.fromhex(parts[2]))
+        for _ in range(SETUP_TIMEOUT_MS // 100):
+            self.wait(100)
+            _, st = self.query("status")
+            if "state=play" in st:
+                return
+        raise ScriptError(f"the board did not start the game after setup: {st}")
+
+    # --- one script line -----------------------------------------------------------------------
+    def execute(self, line: str) -> int:
+        """Run one script line; returns the button presses it used. Raises ScriptError."""
+        line = strip_comment(line).strip()
+        if not line:
+            return 0
+        verb, _, rest = line.partition(" ")
+        rest = rest.strip()
+        args = rest.split()
+        before = self.presses
+        try:
+            if verb == "new-game":
+                if len(args) != 3:
+                    raise ScriptError("usage: new-game GAME LAYOUT SEATS")
+                self.new_game(*args)
+            elif verb in ("lift", "place"):
+                if len(args) != 1:
+                    raise ScriptError(f"usage: {verb} CELL")
+                getattr(self, verb)(parse_cell(args[0]))
+            elif verb == "press":
+                if len(args) != 1:
+                    raise ScriptError("usage: press confirm|next|undo|hint|end")
+                self.press(args[0])
+            elif verb == "wait":
+                if len(args) != 1 or not args[0].isdigit():
+                    raise ScriptError("usage: wait MS (a whole number of milliseconds)")
+                self.wait(int(args[0]))
+            elif verb == "expect":
+                if not rest:
+                    raise ScriptError("usage: expect POSITION")
+                got = self.position()
+                if got != rest:
+                    raise ScriptError(f"expected position\n    {rest}\n  but the board tracks\n    {got}")
+            elif verb == "resolve":
+                if not rest:
+                    raise ScriptError("usage: resolve POSITION")
+                RESOLVE_HOOK(self, rest)
+            elif verb == "bounce":
+                if len(args) != 1:
+                    raise ScriptError("usage: bounce CELL")
+                self.bounce(parse_cell(args[0]))
+            elif verb == "slide":
+                self.slide([parse_cell(a) for a in args])
+            elif verb == "send":
+                if not rest:
+                    raise ScriptError("usage: send TEXT")
+                data, final = self.query(rest)
+                for d in data:
+                    self.out(f"  {d}")
+                self.out(f"  {final}")
+            else:
+                raise ScriptError(f"unknown verb '{verb}' (new-game lift place press wait expect "
+                                  "resolve bounce slide send)")
+        except WorldError as e:
+            raise ScriptError(str(e)) from None
+        return self.presses - before
+
+
+def strip_comment(line: str) -> str:
+    if line.lstrip().startswith("#"):
+        return ""
+    m = re.search(r"\s#", line)
+    return line[:m.start()] if m else line
+
+
+def run_script(path, out=print, **runner_kwargs) -> int:
+    """Run a script file; returns the exit status (0 = every line held)."""
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        out(f"{path}: cannot read: {e.strerror}")
+        return 2
+    try:
+        session = Session(out=out, **runner_kwargs)
+    except (FirmwareError, OSError) as e:
+        out(f"{path}: cannot start the simulated board: {e}")
+        return 2
+    total = 0
+    status = 0
+    try:
+        for no, raw in enumerate(lines, 1):
+            text = strip_comment(raw).strip()
+            if not text:
+                continue
+            out(f"{path}:{no}: {text}")
+            try:
+                used = session.execute(text)
+            except ScriptError as e:
+                out(f"{path}:{no}: FAILED: {e}")
+                status = 1
+                break
+            except FirmwareError as e:
+                out(f"{path}:{no}: FAILED: the firmware broke down: {e}")
+                status = 1
+                break
+            if used:
+                out(f"  buttons used: {used}")
+            total += used
+    finally:
+        session.close()
+    errs = [e for e in session.events if e.startswith("evt error")]
+    out(f"{path}: {'ok' if status == 0 else 'FAILED'}; {total} button press(es); "
+        f"{len(errs)} firmware error event(s); sim time {session.runner.t / 1000:.2f}s")
+    return status

@@ -1,0 +1,186 @@
+"""Scanner/Buttons cases, MicroPython-compatible: run by tests/test_scanner.py under CPython
+(each case a pytest test) and under the MicroPython unix port (run_all())."""
+
+from firmware.scanner import Scanner, Buttons
+from firmware import hal as H
+
+
+def _feed(sc, raw, t0, t1):
+    """Feed the same raw bitmap every 10 ms from t0 to t1 inclusive; total accepted changes."""
+    n = 0
+    t = t0
+    while t <= t1:
+        n += sc.update(raw, t)
+        t += 10
+    return n
+
+
+def case_accepts_after_stable_ms():
+    sc = Scanner(30)
+    raw = bytearray(16)
+    sc.update(raw, 0)
+    H.bit_set(raw, 60, 1)
+    assert sc.update(raw, 10) == 0
+    assert sc.update(raw, 20) == 0
+    assert sc.update(raw, 30) == 0
+    assert sc.pending() == 1
+    assert sc.update(raw, 40) == 1          # stable 10..40 = 30 ms
+    assert H.bit_get(sc.changed, 60) == 1
+    assert H.bit_get(sc.stable, 60) == 1
+    assert sc.update(raw, 50) == 0          # reported once
+    assert H.bit_get(sc.changed, 60) == 0
+    assert sc.pending() == 0
+
+
+def case_boot_state_is_accepted():
+    sc = Scanner()
+    raw = bytearray(16)
+    H.bit_set(raw, 5, 1)
+    assert sc.update(raw, 0) == 0
+    assert H.bit_get(sc.stable, 5) == 1
+
+
+def case_bounce_rejected():
+    sc = Scanner(30)
+    raw = bytearray(16)
+    sc.update(raw, 0)
+    t = 10
+    for i in range(20):                    # toggles every frame for 200 ms
+        H.bit_set(raw, 33, i & 1 == 0)
+        assert sc.update(raw, t) == 0
+        t += 10
+    H.bit_set(raw, 33, 0)
+    assert _feed(sc, raw, t, t + 200) == 0
+    assert H.bit_get(sc.stable, 33) == 0
+
+
+def case_bounce_then_settle_accepted_once():
+    sc = Scanner(30)
+    raw = bytearray(16)
+    sc.update(raw, 0)
+    t = 10
+    for i in range(5):
+        H.bit_set(raw, 33, i & 1 == 0)
+        sc.update(raw, t)
+        t += 10
+    H.bit_set(raw, 33, 1)                  # settles occupied
+    assert _feed(sc, raw, t, t + 100) == 1
+    assert H.bit_get(sc.stable, 33) == 1
+
+
+def case_slide_across_cells_no_change():
+    sc = Scanner(30)
+    raw = bytearray(16)
+    H.bit_set(raw, 12, 1)
+    sc.update(raw, 0)
+    t = 10
+    n = 0
+    H.bit_set(raw, 12, 0)                  # slid away from b2 (a real change: accepted)
+    for c in (13, 14, 15):                 # crosses c2, d2, e2, 20 ms each
+        H.bit_set(raw, c, 1)
+        n += sc.update(raw, t)
+        n += sc.update(raw, t + 10)
+        for x in (13, 14, 15):
+            assert H.bit_get(sc.changed, x) == 0
+        H.bit_set(raw, c, 0)
+        t += 20
+    H.bit_set(raw, 16, 1)                  # lands on f2
+    n += _feed(sc, raw, t, t + 100)
+    for c in (13, 14, 15):
+        assert H.bit_get(sc.stable, c) == 0
+    assert H.bit_get(sc.stable, 12) == 0
+    assert H.bit_get(sc.stable, 16) == 1
+    assert n == 2                          # -b2 and +f2 only
+
+
+def case_hover_short_blip_rejected():
+    sc = Scanner(30)
+    raw = bytearray(16)
+    sc.update(raw, 0)
+    H.bit_set(raw, 120, 1)                 # 20 ms blip on k11 (last cell, byte 15)
+    sc.update(raw, 10)
+    sc.update(raw, 20)
+    H.bit_set(raw, 120, 0)
+    assert _feed(sc, raw, 30, 300) == 0
+
+
+def case_per_cell_independent():
+    sc = Scanner(30)
+    raw = bytearray(16)
+    sc.update(raw, 0)
+    H.bit_set(raw, 1, 1)
+    sc.update(raw, 10)
+    H.bit_set(raw, 2, 1)                   # 10 ms later, same byte
+    assert sc.update(raw, 20) == 0
+    assert sc.update(raw, 30) == 0
+    assert sc.update(raw, 40) == 1         # cell 1 only
+    assert H.bit_get(sc.changed, 1) == 1 and H.bit_get(sc.changed, 2) == 0
+    assert sc.update(raw, 50) == 1         # then cell 2
+    assert H.bit_get(sc.changed, 2) == 1
+
+
+def case_ticks_wrap():
+    sc = Scanner(30)
+    raw = bytearray(16)
+    t = H.TICKS_PERIOD - 20
+    sc.update(raw, t)
+    H.bit_set(raw, 7, 1)
+    n = 0
+    for i in range(1, 6):
+        n += sc.update(raw, (t + 10 * i) & H.TICKS_MASK)
+    assert n == 1
+
+
+def case_buttons_edge_and_debounce():
+    b = Buttons(30)
+    assert b.update(0, 0) == 0
+    assert b.update(H.CONFIRM, 10) == 0
+    assert b.update(0, 20) == 0            # bounce
+    assert b.update(H.CONFIRM, 30) == 0
+    assert b.update(H.CONFIRM, 40) == 0
+    assert b.update(H.CONFIRM, 50) == 0
+    assert b.update(H.CONFIRM, 60) == H.CONFIRM   # held 30 ms
+    assert b.update(H.CONFIRM, 70) == 0    # edge only
+    assert b.update(0, 80) == 0
+    assert b.update(0, 110) == 0           # release accepted, no press
+    assert b.update(H.NEXT | H.END, 120) == 0
+    assert b.update(H.NEXT | H.END, 150) == (H.NEXT | H.END)
+
+
+def case_no_allocation_per_frame():
+    try:
+        import micropython
+        lock = micropython.heap_lock
+        unlock = micropython.heap_unlock
+    except (ImportError, AttributeError):
+        return                             # CPython: nothing to check
+    sc = Scanner(30)
+    b = Buttons(30)
+    raw = bytearray(16)
+    sc.update(raw, 0)
+    lock()
+    try:
+        t = 10
+        for i in range(40):
+            H.bit_set(raw, (i * 7) % 121, i & 1)
+            sc.update(raw, t)
+            b.update(i & 3, t)
+            t += 10
+    finally:
+        unlock()
+
+
+CASES = [k for k in sorted(globals()) if k.startswith("case_")]
+
+
+def run_all():
+    g = globals()
+    passed = failed = 0
+    for name in CASES:
+        try:
+            g[name]()
+            passed += 1
+        except Exception as e:
+            failed += 1
+            print("FAIL", name, type(e).__name__, e)
+    print("%d passed, %d failed" % (passed, failed))

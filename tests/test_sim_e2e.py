@@ -1,0 +1,195 @@
+"""Simulator end to end: firmware under the MicroPython unix port (192k heap), the binary
+channel, a real pseudo-terminal driven by real pyserial, the test plug-in (tests/sim_testgame.py)."""
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "host"))
+sys.path.insert(0, str(ROOT))
+
+serial = pytest.importorskip("serial")
+
+from cargoboard.sim.runner import Runner, FirmwareError  # noqa: E402
+from cargoboard.sim.script import Session, ScriptError, run_script  # noqa: E402
+from cargoboard.sim import add_sim_parser  # noqa: E402
+
+PLUGIN = ["test=tests.sim_testgame"]
+
+
+def _ask(r, ser, line, frames=3):
+    ser.write(line)
+    ser.flush()
+    r.wait_serial_input(2.0)
+    r.step(frames)
+    out = b""
+    deadline = time.time() + 2
+    while time.time() < deadline:
+        out += ser.read(4096)
+        if out.endswith(b"\n") and b"\nok" in b"\n" + out or b"\nerr" in b"\n" + out:
+            break
+        time.sleep(0.01)
+    return out.decode()
+
+
+@pytest.fixture
+def board():
+    r = Runner(plugins=PLUGIN).start()
+    ser = serial.Serial(r.port, 115200, timeout=0)
+    r.step(1)
+    yield r, ser
+    ser.close()
+    r.stop()
+
+
+def test_hello_status_and_errors_over_pty(board):
+    r, ser = board
+    out = _ask(r, ser, b"hello\n")
+    assert "ok cargoboard fw=0.1 proto=1 hal=sim games=cargocube,test" in out
+    out = _ask(r, ser, b"status\n")
+    assert "ok state=idle game=-" in out
+    assert "err unknown command 'frobnicate'" in _ask(r, ser, b"frobnicate\n")
+    assert "err unknown button 'x'" in _ask(r, ser, b"press x\n")
+    assert "err unknown game 'nope'" in _ask(r, ser, b"new nope\n")
+    assert "err line too long" in _ask(r, ser, b"a" * 500 + b"\n")
+    assert "err bad character" in _ask(r, ser, b"\xff\xfe\x00hello\n")
+    assert "err usage: bright" in _ask(r, ser, b"bright 999\n")
+    assert "Traceback" not in r.serial_log.decode(errors="replace")
+    # still alive and answering
+    assert "ok cargoboard" in _ask(r, ser, b"hello\r\n")
+
+
+def test_plugin_exception_is_an_err_line_not_a_crash(board):
+    r, ser = board
+    assert "ok setup" in _ask(r, ser, b"new test pair SN\n")
+    assert "err unknown layout" in _ask(r, ser, b"new test hexagon SN\n")
+    r.sensors[1] = 0x30                       # b2, c2 occupied -> setup complete
+    r.step(5)
+    out = _ask(r, ser, b"boom\n")
+    assert "err RuntimeError: test plug-in exploded on purpose" in out
+    assert "ok state=play game=test" in _ask(r, ser, b"status\n")
+
+
+def test_led_frames_sent_only_when_changed(board):
+    r, ser = board
+    n0 = r.led_updates
+    r.step(50)
+    assert r.led_updates == n0               # idle board: nothing changes
+    _ask(r, ser, b"new test pair SN\n")
+    r.step(40)                                # setup assist blinks: missing cells
+    assert r.led_updates > n0
+    o = 3 * 12                                # b2 blinks white while missing
+    seen = {bytes(r.leds[o:o + 3])}
+    for _ in range(70):
+        r.step(1)
+        seen.add(bytes(r.leds[o:o + 3]))
+    assert bytes(3) in seen and len(seen) == 2
+
+
+def test_firmware_deterministic_time(board):
+    r, ser = board
+    r.step(100)
+    out = _ask(r, ser, b"status\n", frames=1)
+    assert " t=1010 " in out or " t=1020 " in out or " t=1000 " in out, out
+
+
+def test_quit_ends_process_cleanly():
+    r = Runner(plugins=PLUGIN).start()
+    r.step(3)
+    proc = r.proc
+    r.stop()
+    assert proc.returncode == 0
+
+
+def test_bad_plugin_module_reported_not_crash():
+    with Runner(plugins=["ghost=tests.no_such_module"]) as r:
+        s = serial.Serial(r.port, 115200, timeout=0)
+        out = _ask(r, s, b"new ghost\n")
+        s.close()
+    assert "err game 'ghost' not available" in out
+
+
+SCRIPT = """\
+# end-to-end with the test plug-in
+new-game test row SN
+bounce g5                      # no accepted change
+slide b2 b3 b4 b5              # b2 -> b5 crossing b3, b4
+resolve c2,d2,e2,f2,b5:N:2.0   # candidate +2: next x1 + confirm
+expect c2,d2,e2,f2,b5:N:2.0
+lift c2
+place c4
+resolve d2,e2,f2,c4,b5:S:2.3   # candidate +3: next x2 + confirm
+press undo
+expect c2,d2,e2,f2,b5:N:2.0
+"""
+
+
+def test_script_runs_and_counts_presses(tmp_path):
+    p = tmp_path / "game.txt"
+    p.write_text(SCRIPT)
+    lines = []
+    assert run_script(str(p), out=lines.append, plugins=PLUGIN) == 0
+    text = "\n".join(lines)
+    assert "evt action b2-b5+2" in text
+    assert "evt action c2-c4+3" in text
+    assert "change +g5" not in text and "change -g5" not in text
+    assert "+b3" not in text and "+b4" not in text
+    assert "resolved b2-b5+2: 2 press(es)" in text
+    assert "resolved c2-c4+3: 3 press(es)" in text
+    assert "ok; 6 button press(es)" in text
+
+
+def test_script_failure_names_the_line(tmp_path):
+    p = tmp_path / "bad.txt"
+    p.write_text("new-game test pair SN\n\n# c\nexpect b2,c2:S:0.1\nwait 10\n")
+    lines = []
+    assert run_script(str(p), out=lines.append, plugins=PLUGIN) == 1
+    text = "\n".join(lines)
+    assert f"{p}:4: FAILED: expected position" in text
+    assert "b2,c2:S:0.0" in text
+
+
+@pytest.mark.parametrize("line,msg", [
+    ("lift a1", "a1 is a corner"),
+    ("lift e5", "e5 is empty"),
+    ("place e5", "the hand is empty"),
+    ("lift z9", "'z9' is not a cell"),
+    ("press fire", "unknown button 'fire'"),
+    ("dance", "unknown verb 'dance'"),
+    ("wait soon", "usage: wait MS"),
+    ("resolve nowhere", "no candidate" if False else "unreachable"),
+])
+def test_script_bad_lines(tmp_path, line, msg):
+    p = tmp_path / "s.txt"
+    p.write_text("new-game test pair SN\n" + line + "\n")
+    lines = []
+    assert run_script(str(p), out=lines.append, plugins=PLUGIN) == 1
+    text = "\n".join(lines)
+    assert f"{p}:2: FAILED:" in text and msg in text, text
+
+
+def test_add_sim_parser_cli(tmp_path):
+    p = tmp_path / "ok.txt"
+    p.write_text("new-game test pair SN\nexpect b2,c2:S:0.0\n")
+    ap = argparse.ArgumentParser(prog="cargoboard")
+    sub = ap.add_subparsers(dest="cmd")
+    add_sim_parser(sub)
+    args = ap.parse_args(["sim", "--script", str(p), "--plugin", PLUGIN[0]])
+    assert args.func(args) == 0
+    args = ap.parse_args(["sim", "--script", str(tmp_path / "missing.txt")])
+    assert args.func(args) == 2
+
+
+def test_cargocube_setup_from_start_position(tmp_path):
+    """new-game cargocube lays out shared_rules start stacks and the firmware starts the game."""
+    p = tmp_path / "cc.txt"
+    p.write_text("new-game cargocube polygon SN\nsend status\n")
+    lines = []
+    rc = run_script(str(p), out=lines.append)
+    text = "\n".join(lines)
+    assert rc == 0, text
+    assert "state=play game=cargocube" in text
