@@ -25,6 +25,8 @@ ASKING = 2  # several actions fit: the player picks with next/confirm
 MISMATCH = 3  # no legal continuation fits the board
 OVER = 4  # the game has ended
 
+TOUCHED_MAX = 8  # cells remembered for "the board missed a move" offers
+
 STATE_NAMES = ("idle", "moving", "asking", "mismatch", "over")
 
 
@@ -90,7 +92,8 @@ class Tracker:
         self.index = 0  # the candidate shown now
         self.targets = []  # cells an item in progress may go to (MOVING)
         self.pending = []  # actions that may have completed without a trace (put on a stack)
-        self.touched = []  # cells whose occupancy changed since the last commit (even if restored)
+        self.end_requested = False  # `end` pressed while the board was asking
+        self.touched = []  # the last TOUCHED_MAX cells whose occupancy changed (even if restored)
         self.undone = []  # actions taken back, newest last (the LEDs show what to put back)
         self.log = []  # (event, action) pairs since the last read, for the host and the log file
         self._legal = None
@@ -138,8 +141,13 @@ class Tracker:
             x = old[i] ^ occ[i]
             if x:
                 for b in range(8):
-                    if x & (1 << b) and (i * 8 + b) not in touched:
-                        touched.append(i * 8 + b)
+                    c = i * 8 + b
+                    if x & (1 << b):
+                        if c in touched:
+                            touched.remove(c)
+                        elif len(touched) >= TOUCHED_MAX:
+                            touched.pop(0)
+                        touched.append(c)
         self.occ[:] = occ
         return self._infer()
 
@@ -160,8 +168,8 @@ class Tracker:
                 return committed
             legal = self.legal()
             deltas = self._deltas
-            match = []
-            growing = []
+            match = []  # complete explanations by one action
+            growing = []  # actions in progress that this diff may be the start of
             for i in range(len(legal)):
                 dl = deltas[i]
                 if dl == diff:
@@ -169,49 +177,59 @@ class Tracker:
                         match.append(legal[i])
                 elif len(dl) > len(diff) and _is_subset(diff, dl) and may_grow(legal[i], diff):
                     growing.append(legal[i])
-            if match and not growing:
-                if len(match) == 1:
-                    self._commit(match[0], "auto")
+            # A move that may already have ended on a stack (pending) followed by another one
+            # explains the diff too: it competes with the one-action explanations.
+            if self.pending:
+                complete, partial, targets = self._explain_in_two(diff, True)
+            else:
+                complete, partial, targets = [], [], []
+            fits = list(match)
+            for x in complete:
+                if x not in fits:
+                    fits.append(x)
+            if fits and not growing and not partial:
+                if len(fits) == 1:
+                    self._commit(fits[0], "auto")
                     committed += 1
                     continue
-                self._ask(match)
+                self._ask(fits)
                 return committed
-            if growing:
+            if growing or partial:
                 # A move in progress; actions that already fit may have ended on a stack.
                 self.state = MOVING
-                self.pending = match
+                still = []
+                for x in self.pending:
+                    if x in complete or x in partial:
+                        still.append(x)
+                for x in match:
+                    if x not in still:
+                        still.append(x)
+                self.pending = still
                 self.candidates = []
-                seen = []
-                for a in growing:
-                    if a[3] not in seen:
-                        seen.append(a[3])
-                for a in match:
-                    if a[3] not in seen:
-                        seen.append(a[3])
-                self.targets = seen
+                for a in growing + match:
+                    if a[3] not in targets:
+                        targets.append(a[3])
+                self.targets = targets
                 return committed
-            complete, partial, targets = self._explain_in_two(diff)
-            firsts = complete + [x for x in partial if x not in complete]
-            if len(firsts) == 1 and complete:
-                # One earlier move (left without a trace) explains it: take it, go on.
-                self._commit(firsts[0], "auto")
-                committed += 1
-                continue
+            # Nothing the board saw explains it: a move that left no trace at all, then one
+            # more. The board cannot know which traceless move it was: it asks.
+            complete, partial, targets = self._explain_in_two(diff, False)
+            if complete:
+                self._ask(complete)
+                return committed
             if partial:
                 self.state = MOVING
                 self.candidates = []
                 self.targets = targets
                 return committed
-            if complete:
-                self._ask(complete)
-                return committed
             self.state = MISMATCH
             self.candidates = []
             return committed
 
-    def _explain_in_two(self, diff):
-        """Explanations of diff by two moves: a first one that left no visible trace (onto or off
-        a stack; or the move still pending) and a second one, complete or in progress.
+    def _explain_in_two(self, diff, pending_only):
+        """Explanations of diff by two moves: a first one that left no visible trace of its own
+        (pending: its evidence was seen but it may have ended on a stack; or, unless
+        pending_only, one onto and off stacks) and a second one, complete or in progress.
         Returns (firsts with a complete second, firsts with a second in progress, the cells the
         moves in progress may go to)."""
         legal = self.legal()
@@ -226,8 +244,9 @@ class Tracker:
             a1 = legal[i]
             if a1[0] == cc.END:
                 continue
-            if deltas[i] and a1 not in self.pending:
-                continue
+            if pending_only or deltas[i]:
+                if a1 not in self.pending:
+                    continue
             if not _is_subset(deltas[i], diff):
                 continue
             pos.push(a1)
@@ -257,6 +276,7 @@ class Tracker:
         return complete, partial, targets
 
     def _ask(self, actions):
+        self.end_requested = False
         self.state = ASKING
         self.candidates = actions
         self.index = 0
@@ -268,7 +288,6 @@ class Tracker:
         self.undone = []
         self.pending = []
         self.candidates = []
-        self.touched = []
         self._refresh()
 
     # -- buttons --------------------------------------------------------------------------------
@@ -285,6 +304,11 @@ class Tracker:
         if self.state == ASKING and self.candidates:
             self._commit(self.candidates[self.index], "confirm")
             self._infer()
+            if self.end_requested and self.state == IDLE:
+                self.end_requested = False
+                if self.pos.actions_left > 0:
+                    self._commit(cc.END_ACTION, "end")
+                    self._infer()
             return True
         if self.state != OVER:
             return self._offer_hidden()
@@ -292,40 +316,52 @@ class Tracker:
 
     def _offer_hidden(self):
         """The player says: I made a move the board has not registered (one that left no trace,
-        onto or off a stack, or one it was still waiting on). Offer the actions that fit: those
-        that explain the difference, those pending, and those that leave no trace at all."""
+        onto or off a stack, or one it was still waiting on). Offer the actions that fit, most
+        likely first: those that explain the difference, those pending, those within the cells
+        touched lately, those that leave no trace at all."""
         legal = self.legal()
         deltas = self._deltas
-        hidden = []
+        groups = ([], [], [], [])
         for i in range(len(legal)):
             a = legal[i]
             if a[0] == cc.END:
                 continue
             dl = deltas[i]
-            if dl == self.diff or not dl or a in self.pending or _is_subset(dl, self.touched):
-                if a not in hidden:
-                    hidden.append(a)
+            if dl == self.diff:
+                groups[0].append(a)
+            elif a in self.pending:
+                groups[1].append(a)
+            elif dl and _is_subset(dl, self.touched):
+                groups[2].append(a)
+            elif not dl:
+                groups[3].append(a)
+        hidden = groups[0] + groups[1] + groups[2] + groups[3]
         if not hidden:
             return False
         self._ask(hidden)
         return True
 
     def press_end(self):
-        """End the turn with actions left. A move still pending (it may have ended on a stack)
-        is settled first: committed if only one fits, else the player is asked."""
+        """End the turn with actions left. The turn's last move must be complete by now: a move
+        still pending (it may have ended on a stack) is committed if only one fits, else the
+        player is asked first and the turn ends after the answer."""
+        if self.state == OVER:
+            return False
         if self.state == MOVING and self.pending:
             if len(self.pending) > 1:
                 self._ask(self.pending)
-                return False
+                self.end_requested = True
+                return True
             self._commit(self.pending[0], "auto")
             self._infer()
-        if self.state in (IDLE, ASKING) and self.pos.actions_left > 0 and not self.pos.is_over():
-            if self.state == ASKING:
-                self.candidates = []
-            self._commit(cc.END_ACTION, "end")
-            self._infer()
+        if self.state == ASKING:
+            self.end_requested = True
             return True
-        return False
+        if self.state != IDLE or self.pos.actions_left == 0:
+            return False
+        self._commit(cc.END_ACTION, "end")
+        self._infer()
+        return True
 
     def press_undo(self):
         if self.state == ASKING:

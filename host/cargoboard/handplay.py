@@ -30,6 +30,7 @@ class GameStats:
         self.reasons = {}  # why a button was needed -> count
         self.ended_naturally = 0
         self.games = 0
+        self.failures = []
 
     def add(self, other):
         self.actions += other.actions
@@ -37,6 +38,7 @@ class GameStats:
         self.wrong += other.wrong
         self.ended_naturally += other.ended_naturally
         self.games += other.games
+        self.failures.extend(other.failures)
         for k, v in other.by_kind.items():
             mine = self.by_kind.setdefault(k, [0, 0, 0])
             for i in range(3):
@@ -103,16 +105,15 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None):
         if action[0] == cc.END:
             # `end` also tells the board the last move is complete; a player answers only what
             # the board still asks after that.
-            if tracker.state == T.MOVING and len(tracker.pos.history()) == len(presses) - 2:
-                table.press(H.END)
-            else:
+            if len(tracker.pos.history()) < len(presses) - 2 or tracker.state == T.MISMATCH:
                 _answer(table, tracker, truth, presses, reasons, len(presses) - 1, final=True)
-                table.press(H.END)
+            table.press(H.END)
             _answer(table, tracker, truth, presses, reasons, len(presses), final=True)
         else:
             _answer(table, tracker, truth, presses, reasons, len(presses), final=False)
         if not _consistent(tracker, truth):
             st.wrong += 1
+            st.failures.append(_divergence(tracker, truth, seed))
             break
     else:
         pass
@@ -120,6 +121,7 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None):
         _answer(table, tracker, truth, presses, reasons, len(presses), final=True)
         if not _consistent(tracker, truth) or tracker.pos.notation() != truth.notation():
             st.wrong += 1
+            st.failures.append(_divergence(tracker, truth, seed))
     history = truth.history()
     for i in range(len(presses)):
         kind = KIND_NAMES[history[i][0]]
@@ -135,6 +137,18 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None):
         else:
             st.no_button += 1
     return st
+
+
+def _divergence(tracker, truth, seed):
+    mine = tracker.pos.history()
+    true = truth.history()
+    i = 0
+    while i < len(mine) and i < len(true) and mine[i] == true[i]:
+        i += 1
+    fmt = cc.format_action
+    return "seed %d: after %d actions the board has %s, the hand did %s (board state %s)" % (
+        seed, i, " ".join(fmt(a) for a in mine[i:i + 3]) or "-",
+        " ".join(fmt(a) for a in true[i:i + 3]) or "-", T.STATE_NAMES[tracker.state])
 
 
 def _consistent(tracker, truth):
