@@ -282,7 +282,8 @@ def main():
         base, legal, perft2, n_legal, grown, kept, n_p2 = heap_rows
         print()
         print("MicroPython heap in the mid-game position (unix port, 64-bit: 8-byte words and")
-        print("32-byte GC blocks, so the RP2040's 32-bit build needs roughly half of this).")
+        print("32-byte GC blocks; the RP2040's 32-bit build has half-size words and 16-byte blocks,")
+        print("so it needs less there: measure on the board for the real figure).")
         print("Smallest -X heapsize that runs, by bisection down to MemoryError (step %d B);"
               % BISECT_STEP)
         print("rules modules loaded as .mpy (mpy-cross), as on the board:")

@@ -119,13 +119,16 @@ class Game:
                 T.STATE_NAMES[t.state], ",".join([g.cell_name(c) for c in t.diff]) or "-",
                 len(self.pos.history()))
         if cmd == "candidates":
-            lines = ["ok n=%d shown=%d state=%s" % (len(t.candidates), t.index,
-                                                   T.STATE_NAMES[t.state])]
-            for a in t.candidates:
+            # Lines `cand I ACTION POSITION-AFTER`, then `ok N shown=I state=STATE`.
+            lines = []
+            for i in range(len(t.candidates)):
+                a = t.candidates[i]
                 self.pos.push(a)
                 after = self.pos.notation()
                 self.pos.pop()
-                lines.append("cand %s %s" % (cc.format_action(a), after))
+                lines.append("cand %d %s %s" % (i, cc.format_action(a), after))
+            lines.append("ok %d shown=%d state=%s" % (len(t.candidates), t.index,
+                                                     T.STATE_NAMES[t.state]))
             return "\n".join(lines)
         if cmd == "history":
             return "ok " + " ".join([cc.format_action(a) for a in self.pos.history()])

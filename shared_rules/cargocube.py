@@ -109,9 +109,10 @@ def _seat_tuple(text):
         if seats and s <= seats[-1]:
             raise RulesError("seats %r must be distinct and in turn order S, W, N, E" % text)
         seats.append(s)
-    if len(seats) < 2:
-        raise RulesError("seats %r: at least two seats play" % text)
-    return tuple(seats)
+    seats = tuple(seats)
+    if seats not in ((g.S, g.N), (g.S, g.W, g.N), (g.S, g.W, g.N, g.E)):
+        raise RulesError("seats %r: 2 players sit SN, 3 players SWN, 4 players SWNE" % text)
+    return seats
 
 
 class Position:
@@ -165,6 +166,8 @@ class Position:
             raise RulesError("phase %r must be 'a' or actions left 1-4 with an optional 'b'" % text)
         self.actions_left = int(digits)
         self.booster_used = text.endswith("b")
+        if self.actions_left == 4 and self.booster_used:
+            raise RulesError("phase %r is impossible: a booster use leaves at most 3 actions" % text)
 
     def _parse_cell_entry(self, entry, seen):
         eq = entry.find("=")

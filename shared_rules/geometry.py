@@ -105,7 +105,7 @@ del _neighbour, _neighbour8, _around
 
 
 def terminal_cells(seat):
-    """The 9 cells of a seat's terminal, from its left to its right as seen from the seat."""
+    """The 9 cells of a seat's terminal, in cell-index order."""
     out = []
     for c in range(N_CELLS):
         if CELL_KIND[c] == TERMINAL + seat:

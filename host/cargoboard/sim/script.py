@@ -53,29 +53,54 @@ class ScriptError(Exception):
     """A line did not hold (message says why)."""
 
 
-def default_resolve(session: "Session", position: str) -> int:
-    """Generic resolve: `candidates` -> press next until shown -> confirm. Returns presses.
+def canonical(position: str, game: str = "cargocube") -> str:
+    """POSITION in the canonical form (the rulings notation accepts cells in any order);
+    positions of other games are compared as written."""
+    if game != "cargocube":
+        return position
+    from shared_rules import cargocube as cc
+    try:
+        return cc.Position.parse(position).notation()
+    except cc.RulesError as e:
+        raise ScriptError(f"bad position: {e}") from None
 
-    The serial reply of `candidates` is lines `cand I ACTION POSITION...` followed by
-    `ok N shown=I` (docs/serial-protocol.md)."""
+
+def _candidates(session: "Session"):
     data, final = session.query("candidates")
     if final.startswith("err"):
         raise ScriptError(f"candidates: {final}")
     m = re.match(r"ok\s+(\d+)\s+shown=(\d+)", final)
     if not m:
         raise ScriptError(f"candidates: unexpected reply '{final}'")
-    n, shown = int(m.group(1)), int(m.group(2))
     cands = []
     for line in data:
         parts = line.split(" ", 3)
         if len(parts) == 4 and parts[0] == "cand":
             cands.append((int(parts[1]), parts[2], parts[3].strip()))
+    return int(m.group(1)), int(m.group(2)), cands
+
+
+def default_resolve(session: "Session", position: str) -> int:
+    """The player makes sure the board has the action leading to POSITION, with buttons only,
+    the way the LEDs lead: nothing if the board has it already; if the board shows candidates,
+    `next` until the right one is shown, then `confirm`; if it shows none (the move left no
+    trace, or the board still waits for the move to settle), `confirm` first to ask for them.
+    Returns the presses used; raises ScriptError if the board cannot get there."""
+    presses = 0
+    position = canonical(position, session.game)
+    if session.position() == position:
+        session.out("  resolved: the board has it, 0 presses")
+        return 0
+    n, shown, cands = _candidates(session)
+    if n == 0:
+        session.press("confirm")  # "I made a move you did not see": the board offers moves
+        presses += 1
+        n, shown, cands = _candidates(session)
     target = [c for c in cands if c[2] == position]
     if not target or n == 0:
-        listing = "; ".join(f"{a} -> {p}" for _, a, p in cands) or "none"
+        listing = "; ".join(f"{a} -> {p}" for _, a, p in cands[:12]) or "none"
         raise ScriptError(f"position unreachable from the candidates ({listing})")
     idx, action, _ = target[0]
-    presses = 0
     for _ in range((idx - shown) % n):
         session.press("next")
         presses += 1
@@ -84,7 +109,7 @@ def default_resolve(session: "Session", position: str) -> int:
     got = session.position()
     if got != position:
         raise ScriptError(f"after confirming {action}: position is '{got}', not '{position}'")
-    session.out(f"  resolved {action}: {presses} press(es), next x{presses - 1} + confirm")
+    session.out(f"  resolved {action}: {presses} press(es)")
     return presses
 
 
@@ -110,6 +135,7 @@ class Session:
         self.override: dict[int, int] = {}
         self.buttons = 0
         self.presses = 0
+        self.game = ""
         self.step(1)
 
     def close(self):
@@ -220,6 +246,7 @@ class Session:
         self.wait(HAND_MS)
 
     def new_game(self, game: str, layout: str, seats: str):
+        self.game = game
         data, final = self.query(f"new {game} {layout} {seats}")
         if not final.startswith("ok"):
             raise ScriptError(f"new {game}: {final}")
@@ -268,6 +295,7 @@ class Session:
             elif verb == "expect":
                 if not rest:
                     raise ScriptError("usage: expect POSITION")
+                rest = canonical(rest, self.game)
                 got = self.position()
                 if got != rest:
                     raise ScriptError(f"expected position\n    {rest}\n  but the board tracks\n    {got}")

@@ -1,0 +1,141 @@
+"""The `cargoboard` console script (from the venv's bin/) for the rules: perft, legal, show, errors.
+
+Expected counts and action lists are worked out by hand from the rulings page (see
+test_rules_rulings.py for the derivations of the polygon perft numbers).
+"""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import mpy
+
+POLYGON_CELLS = ["c3", "d3", "e3", "f3", "g3", "h3", "i3", "c4", "d4", "e4", "f4", "g4", "h4",
+                 "i4", "c5", "d5", "h5", "i5", "c6", "d6", "h6", "i6", "c7", "d7", "h7", "i7",
+                 "c8", "d8", "e8", "f8", "g8", "h8", "i8", "c9", "d9", "e9", "f9", "g9", "h9",
+                 "i9"]
+
+
+def cargoboard_exe():
+    exe = Path(sys.executable).parent / "cargoboard"
+    assert exe.is_file() and os.access(exe, os.X_OK), (
+        "console script %s missing: install the project (`make venv`)" % exe)
+    return str(exe)
+
+
+def run(*args, check_rc=0):
+    proc = subprocess.run([cargoboard_exe(), *args], cwd=str(mpy.REPO_ROOT),
+                          capture_output=True, text=True, timeout=120)
+    if check_rc is not None:
+        assert proc.returncode == check_rc, (proc.returncode, proc.stdout, proc.stderr)
+    return proc
+
+
+@pytest.mark.parametrize("position,depth,count", [
+    ("e5=B1 SN S a", 0, 1),
+    ("e5=B1 SN S a", 1, 4),
+    ("e5=B1 SN S a", 2, 4),
+    ("e5=B1 SN S a", 3, 0),  # N cannot activate: the game is over
+    ("e5=21,b11=41 SN S a", 2, 0),
+    ("d4=21.1O,e4=*wS,f4=*wN SN S 2", 1, 19),
+    ("polygon", 1, 160),
+    ("polygon", 2, 1120),
+])
+def test_perft_prints_count_on_last_line(position, depth, count):
+    proc = run("perft", position, str(depth))
+    lines = proc.stdout.splitlines()
+    assert lines and lines[-1] == str(count)
+    assert proc.stderr == ""
+
+
+@pytest.mark.parametrize("players,extra,count", [
+    (3, [], 1120), (4, [], 1120), (2, ["--cards"], 40240),
+])
+def test_perft_polygon_players_and_cards(players, extra, count):
+    proc = run("perft", "polygon", "2", "--players", str(players), *extra)
+    assert proc.stdout.splitlines()[-1] == str(count)
+
+
+def test_perft_divide_lists_each_action_then_total():
+    proc = run("perft", "e5=B1 SN S a", "2", "--divide")
+    lines = proc.stdout.splitlines()
+    assert lines[-1] == "4"
+    assert set(lines[:-1]) == {"e5n 1", "e5e 1", "e5s 1", "e5w 1"}
+
+
+def test_legal_one_action_per_line():
+    proc = run("legal", "d5=21.1O,e5=*wS SN S 2")
+    lines = proc.stdout.splitlines()
+    hops = {"d6", "e6", "f6", "f5", "f4", "e4", "d4", "d5"}
+    assert len(lines) == len(set(lines))
+    assert set(lines) == {"d5n", "d5s", "d5w", "end"} | {"d5e/" + t for t in hops}
+    assert proc.stdout.endswith("\n")
+
+
+def test_legal_game_over_prints_nothing():
+    proc = run("legal", "e5=21,b11=41 SN S a")
+    assert proc.stdout == ""
+
+
+def test_legal_polygon_three_players():
+    proc = run("legal", "polygon", "--players", "3")
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 160
+    assert set(lines) == {c + d for c in POLYGON_CELLS for d in "nesw"}
+    assert all(re.fullmatch(r"[c-i][3-9][nesw]", line) for line in lines)
+
+
+def test_show_polygon_three_players():
+    # Options before the positionals: argparse cannot take ACTIONs after `--players 3`.
+    proc = run("show", "--players", "3", "polygon", "e4s", "end")
+    lines = proc.stdout.splitlines()
+    fields = lines[0].split()
+    assert fields[1:] == ["SWN", "W", "a"]
+    cells = set(fields[0].split(","))
+    assert {"f1=KS", "a6=KW", "f11=KN", "e3=B1.3B"} <= cells
+    assert len(cells) == 39 + 3
+    assert not any(c.startswith("e4=") or c.startswith("k") for c in cells)
+    assert lines[1] == "scores S=0 W=0 N=0"
+
+
+def test_show_reports_game_over_and_winners():
+    proc = run("show", "e5=21,b1=41,b11=41 SN S a")
+    assert proc.stdout.splitlines() == ["b1=41,e5=21,b11=41 SN S a", "scores S=4 N=4",
+                                        "over, winners SN"]
+
+
+@pytest.mark.parametrize("args", [
+    ["perft", "e5=B1 SN", "1"],
+    ["perft", "a1=B1 SN S a", "1"],
+    ["perft", "e5=13 SN S a", "2"],
+    ["legal", "e5=B1,e5=B1 SN S a"],
+    ["legal", "e5=B1 NS S a"],
+    ["legal", "f6=B1 SN S a"],
+    ["show", "e5=B1 SN S a", "e5q"],
+    ["show", "e5=B1 SN S a", "end"],
+    ["show", "e5=B1 SN S a", "e5n", "e6n"],
+    ["perft", "e5=B1 SN S a", "-1"],
+    ["legal", "e5=B1 SN S a", "--cards"],
+])
+def test_errors_exit_1_with_one_line_and_no_traceback(args):
+    proc = run(*args, check_rc=1)
+    assert proc.stdout == ""
+    err = proc.stderr.splitlines()
+    assert len(err) == 1, proc.stderr
+    assert err[0].startswith("cargoboard: error: ") and len(err[0]) > len("cargoboard: error: ")
+    assert "Traceback" not in proc.stderr
+
+
+def test_malformed_position_error_names_the_problem():
+    proc = run("legal", "a1=B1 SN S a", check_rc=1)
+    assert "a1" in proc.stderr and "corner" in proc.stderr
+
+
+def test_wrong_usage_exits_2():
+    proc = run("perft", check_rc=2)
+    assert "usage" in proc.stderr
+    assert "Traceback" not in proc.stderr
