@@ -370,7 +370,7 @@ class Tracker:
             self.state = IDLE
             self._infer()
             return True
-        if not self.pos.history():
+        if not self.pos.ply():
             return False
         action = self.pos.pop()
         self.undone.append(action)

@@ -127,7 +127,9 @@ class Position:
         self.booster_used = False
         self._keeper = [-1, -1, -1, -1]
         self._score = [0, 0, 0, 0]
-        self._undo = []
+        self._undo = bytearray(64)  # undo records, see push(); used up to _ulen
+        self._ulen = 0
+        self._count = 0
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -489,7 +491,28 @@ class Position:
             if kind == STEP:
                 self._keeper[m] = dst
             self._rescore(src, dst)
-        self._undo.append((action, old_item, self.actions_left, self.booster_used, m))
+        # Undo record, 10 bytes after the hop cells (a game of hundreds of actions must fit the
+        # board's heap): kind, src, dir, dst, code, old item, actions left, booster, mover, hops.
+        log = self._undo
+        i = self._ulen
+        n = len(hops)
+        if len(log) < i + n + 10:
+            log.extend(bytearray(n + 10 + 64))
+        for h in hops:
+            log[i] = h
+            i += 1
+        log[i] = kind
+        log[i + 1] = src
+        log[i + 2] = d
+        log[i + 3] = dst
+        log[i + 4] = code
+        log[i + 5] = old_item & 0xFF
+        log[i + 6] = self.actions_left
+        log[i + 7] = 1 if self.booster_used else 0
+        log[i + 8] = m
+        log[i + 9] = n
+        self._ulen = i + 10
+        self._count += 1
         if kind == ACTIVATE:
             self.actions_left = o.VALUE[code]
             return
@@ -520,9 +543,27 @@ class Position:
         if k2 >= g.TERMINAL and k2 != k:
             self._score[k2 - g.TERMINAL] = self._terminal_score(k2 - g.TERMINAL)
 
+    def _record(self, end):
+        """(action, old item, actions left, booster used, mover, start) of the undo record
+        that ends at byte end of the undo log."""
+        log = self._undo
+        r = end - 10
+        n = log[r + 9]
+        start = r - n
+        action = (log[r], log[r + 1], log[r + 2], log[r + 3], log[r + 4],
+                  tuple(log[start:r]) if n else ())
+        old_item = log[r + 5]
+        if old_item == 0xFF:
+            old_item = -1
+        return action, old_item, log[r + 6], log[r + 7] == 1, log[r + 8], start
+
     def pop(self):
         """Undo the last pushed action and return it."""
-        action, old_item, actions_left, booster_used, to_move = self._undo.pop()
+        if not self._count:
+            raise RulesError("no action to take back")
+        action, old_item, actions_left, booster_used, to_move, start = self._record(self._ulen)
+        self._ulen = start
+        self._count -= 1
         kind, src, d, dst, code, hops = action
         if kind == BOOST:
             self.cards[src] = self.cards[dst]
@@ -545,7 +586,24 @@ class Position:
 
     def history(self):
         """The actions pushed so far, oldest first."""
-        return [u[0] for u in self._undo]
+        out = []
+        end = self._ulen
+        while end:
+            rec = self._record(end)
+            out.append(rec[0])
+            end = rec[5]
+        out.reverse()
+        return out
+
+    def last_action(self):
+        """The action pushed last, or None."""
+        if not self._count:
+            return None
+        return self._record(self._ulen)[0]
+
+    def ply(self):
+        """How many actions have been pushed."""
+        return self._count
 
     def _describe(self, action):
         try:
