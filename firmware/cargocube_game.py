@@ -50,6 +50,7 @@ class Game:
         self.now = 0
         self._shown_state = -1
         self.started = False
+        self.paint_version = 0  # bumped whenever what paint() draws changes (docs/firmware.md)
         self._rebuild()
 
     # -- plug-in interface ------------------------------------------------------------------------
@@ -65,7 +66,7 @@ class Game:
     def on_change(self, occ, now_ms):
         self.now = now_ms
         self.hint = None
-        self.tracker.observe(occ)
+        self.tracker.observe(occ, now_ms)
         self._after(now_ms)
 
     def on_button(self, bit, now_ms):
@@ -86,6 +87,12 @@ class Game:
 
     def tick(self, now_ms):
         self.now = now_ms
+        t = self.tracker
+        if t.settling:
+            t.tick(now_ms)
+            if not t.settling:
+                self._after(now_ms)
+                return
         changed = False
         if self.hint is not None and now_ms >= self.hint_until:
             self.hint = None
@@ -117,19 +124,9 @@ class Game:
         if cmd == "state":
             return "ok state=%s diff=%s actions=%d" % (
                 T.STATE_NAMES[t.state], ",".join([g.cell_name(c) for c in t.diff]) or "-",
-                len(self.pos.history()))
+                self.pos.ply())
         if cmd == "candidates":
-            # Lines `cand I ACTION POSITION-AFTER`, then `ok N shown=I state=STATE`.
-            lines = []
-            for i in range(len(t.candidates)):
-                a = t.candidates[i]
-                self.pos.push(a)
-                after = self.pos.notation()
-                self.pos.pop()
-                lines.append("cand %d %s %s" % (i, cc.format_action(a), after))
-            lines.append("ok %d shown=%d state=%s" % (len(t.candidates), t.index,
-                                                     T.STATE_NAMES[t.state]))
-            return "\n".join(lines)
+            return self._candidate_lines()
         if cmd == "history":
             return "ok " + " ".join([cc.format_action(a) for a in self.pos.history()])
         if cmd == "legal":
@@ -138,6 +135,19 @@ class Game:
             a = best_action(self.pos)
             return "ok " + (cc.format_action(a) if a is not None else "-")
         return None
+
+    def _candidate_lines(self):
+        """Reply lines `cand I ACTION POSITION-AFTER`, then `ok N shown=I state=STATE`, made
+        one at a time (a position is a few hundred bytes; the board keeps one in memory)."""
+        t = self.tracker
+        cands = list(t.candidates)
+        for i in range(len(cands)):
+            a = cands[i]
+            self.pos.push(a)
+            after = self.pos.notation()
+            self.pos.pop()
+            yield "cand %d %s %s" % (i, cc.format_action(a), after)
+        yield "ok %d shown=%d state=%s" % (len(cands), t.index, T.STATE_NAMES[t.state])
 
     # -- internals ------------------------------------------------------------------------------
 
@@ -200,6 +210,9 @@ class Game:
                 out.append((a[1], L.YELLOW, 255, L.BLINK_WINK))
                 out.append((a[3], L.YELLOW, 255, L.BLINK_FAST))
         self.overlay = out
+        # Scores, the seat to move and the over state change only with commits/undos, which
+        # all come through _after() and so through here: one version covers all of paint().
+        self.paint_version += 1
 
     def _idle_overlay(self, out):
         t = self.tracker

@@ -25,6 +25,7 @@ ASKING = 2  # several actions fit: the player picks with next/confirm
 MISMATCH = 3  # no legal continuation fits the board
 OVER = 4  # the game has ended
 
+SETTLE_MS = 400  # the board must be still this long before a move that fits is committed
 TOUCHED_MAX = 8  # cells remembered for "the board missed a move" offers
 
 STATE_NAMES = ("idle", "moving", "asking", "mismatch", "over")
@@ -82,13 +83,17 @@ def _is_subset(small, big):
 
 
 class Tracker:
-    def __init__(self, pos):
+    def __init__(self, pos, settle_ms=SETTLE_MS):
         self.pos = pos
+        self.settle_ms = settle_ms  # stillness before a move that fits is taken (0: at once)
+        self.settling = False
+        self.changed_at = 0
         self.expected = bytearray(16)
         self.occ = bytearray(16)
         self.state = IDLE
         self.diff = ()  # cells where the board differs from the tracked position
         self.candidates = []  # actions shown for the player to pick (ASKING)
+        self.fitting = 0  # how many of the candidates fit what the sensors saw
         self.index = 0  # the candidate shown now
         self.targets = []  # cells an item in progress may go to (MOVING)
         self.pending = []  # actions that may have completed without a trace (put on a stack)
@@ -133,8 +138,11 @@ class Tracker:
 
     # -- inputs ---------------------------------------------------------------------------------
 
-    def observe(self, occ):
-        """A new stable occupancy (bytearray(16)); returns the number of actions committed."""
+    def observe(self, occ, now_ms=0):
+        """A new stable occupancy (bytearray(16)) at time now_ms; returns the number of actions
+        committed. A move that fits is committed only once the board has been still for
+        settle_ms (see tick): hands put pieces down and pick them up again."""
+        self.changed_at = now_ms
         old = self.occ
         touched = self.touched
         for i in range(16):
@@ -149,10 +157,29 @@ class Tracker:
                             touched.pop(0)
                         touched.append(c)
         self.occ[:] = occ
-        return self._infer()
+        return self._infer(self.settle_ms == 0)
 
-    def _infer(self):
+    def tick(self, now_ms):
+        """Time passes: commit a move that fits once the board has been still long enough."""
+        if self.settling and now_ms - self.changed_at >= self.settle_ms:
+            self.settling = False
+            return self._infer(True)
+        return 0
+
+    def _hold(self, actions):
+        """A move fits but the hand may not be done: show it as in progress, commit later."""
+        self.settling = True
+        self.state = MOVING
+        self.candidates = []
+        targets = []
+        for a in actions:
+            if a[3] not in targets:
+                targets.append(a[3])
+        self.targets = targets
+
+    def _infer(self, may_commit=True):
         committed = 0
+        self.settling = False
         while True:
             if self.pos.is_over():
                 self.state = OVER
@@ -188,6 +215,9 @@ class Tracker:
                 if x not in fits:
                     fits.append(x)
             if fits and not growing and not partial:
+                if not may_commit:
+                    self._hold(fits)
+                    return committed
                 if len(fits) == 1:
                     self._commit(fits[0], "auto")
                     committed += 1
@@ -214,6 +244,9 @@ class Tracker:
             # Nothing the board saw explains it: a move that left no trace at all, then one
             # more. The board cannot know which traceless move it was: it asks.
             complete, partial, targets = self._explain_in_two(diff, False)
+            if complete and not may_commit:
+                self._hold(complete)
+                return committed
             if complete:
                 self._ask(complete)
                 return committed
@@ -276,9 +309,14 @@ class Tracker:
         return complete, partial, targets
 
     def _ask(self, actions):
+        """Show actions (the ones that fit what was seen) for the player to pick; `next` goes on
+        past them into the other moves the board may have missed, so the player's move is
+        always among the choices."""
         self.end_requested = False
         self.state = ASKING
-        self.candidates = actions
+        self.fitting = len(actions)
+        more = self._offers() if actions else []
+        self.candidates = actions + [a for a in more if a not in actions]
         self.index = 0
         self.pending = []
 
@@ -315,10 +353,18 @@ class Tracker:
         return False
 
     def _offer_hidden(self):
-        """The player says: I made a move the board has not registered (one that left no trace,
-        onto or off a stack, or one it was still waiting on). Offer the actions that fit, most
-        likely first: those that explain the difference, those pending, those within the cells
-        touched lately, those that leave no trace at all."""
+        """The player says: I made a move the board has not registered. Offer what fits."""
+        offers = self._offers()
+        if not offers:
+            return False
+        self._ask([])
+        self.candidates = offers
+        return True
+
+    def _offers(self):
+        """Moves the board may have missed, most likely first: those that explain the whole
+        difference, those pending, those within the cells touched lately (a move whose trace a
+        later move undid), those that leave no trace at all (onto and off stacks)."""
         legal = self.legal()
         deltas = self._deltas
         groups = ([], [], [], [])
@@ -335,11 +381,7 @@ class Tracker:
                 groups[2].append(a)
             elif not dl:
                 groups[3].append(a)
-        hidden = groups[0] + groups[1] + groups[2] + groups[3]
-        if not hidden:
-            return False
-        self._ask(hidden)
-        return True
+        return groups[0] + groups[1] + groups[2] + groups[3]
 
     def press_end(self):
         """End the turn with actions left. The turn's last move must be complete by now: a move

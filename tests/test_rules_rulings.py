@@ -145,7 +145,6 @@ def test_start_seats_and_first_mover(players, seats):
     ("SN", "S", "N"), ("SN", "N", "S"),
     ("SWN", "S", "W"), ("SWN", "W", "N"), ("SWN", "N", "S"),
     ("SWNE", "S", "W"), ("SWNE", "W", "N"), ("SWNE", "N", "E"), ("SWNE", "E", "S"),
-    ("SE", "E", "S"), ("WE", "W", "E"),
 ])
 def test_turn_passes_clockwise_over_seats_in_play(seats, mover, nxt):
     pos = P("- %s %s 2b" % (seats, mover))
@@ -156,11 +155,10 @@ def test_turn_passes_clockwise_over_seats_in_play(seats, mover, nxt):
     assert pos.actions_left == 0 and not pos.booster_used
 
 
-def test_seats_must_be_in_turn_order():
-    with pytest.raises(cc.RulesError):
-        P("- NS S a")
-    with pytest.raises(cc.RulesError):
-        P("- SWEN S a")
+def test_seats_must_be_in_turn_order_and_as_the_rulings_seat_players():
+    for seats in ("NS", "SWEN", "NSWE", "SE", "WE", "SW", "WNE", "SWE", "SNE"):
+        with pytest.raises(cc.RulesError):
+            P("- %s S a" % seats)
 
 
 def test_terminal_of_seat_not_in_play_cannot_be_entered_by_rolls():
@@ -912,7 +910,10 @@ BAD_POSITIONS = [
     ("e5=B1 SX S a", "X"),
     ("e5=B1 NS S a", "order"),
     ("e5=B1 SS S a", "distinct"),
-    ("e5=B1 S S a", "two seats"),
+    ("e5=B1 S S a", "players"),
+    ("e5=B1 SE S a", "players"),   # 2 players sit S and N
+    ("e5=B1 SWE S a", "players"),  # 3 players sit S, W, N
+    ("e5=B1 SN S 4b", "4b"),       # a booster use costs an action: at most 3 left
     ("e5=B1 SN W a", "W"),
     ("e5=B1 SN S 5", "phase"),
     ("e5=B1 SN S 0", "phase"),

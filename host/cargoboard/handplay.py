@@ -77,8 +77,9 @@ class Table:
         self.settle(40)
 
 
-def play_game(seed, players=2, cards=True, max_actions=400, hand=None):
-    """Play one seeded game; return its GameStats."""
+def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None):
+    """Play one seeded game; return its GameStats. pick(pos, legal, rng) chooses the actions
+    (default: uniformly at random)."""
     rng = random.Random(seed)
     truth = cc.start_position(players, cards=cards)
     game = Game({"seats": cc.layouts.SEATS_BY_PLAYERS[players], "cards": "base" if cards else ""})
@@ -94,14 +95,14 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None):
         if not acts:
             st.ended_naturally = 1
             break
-        action = acts[rng.randrange(len(acts))]
+        action = pick(truth, acts, rng) if pick else acts[rng.randrange(len(acts))]
         segs = hand.segments(truth, physical_steps(truth, action))
         truth.push(action)
         presses.append(0)
         reasons.append("")
         for raw, ms in segs:
             table.feed(raw, ms)
-        table.settle(100)
+        table.settle(T.SETTLE_MS + 100)  # the player looks at the board once it is still
         if action[0] == cc.END:
             # `end` also tells the board the last move is complete; a player answers only what
             # the board still asks after that.
@@ -178,7 +179,7 @@ def _answer(table, tracker, truth, presses, reasons, upto, final):
             presses[done] += 1
             reasons[done] = reasons[done] or why
             continue
-        reasons[done] = reasons[done] or ("%d fit" % min(len(tracker.candidates), 3)).replace("3 fit", "3+ fit")
+        reasons[done] = reasons[done] or ("%d fit" % min(tracker.fitting, 3)).replace("3 fit", "3+ fit").replace("0 fit", "asked")
         n = 0
         while tracker.shown() != target and n < len(tracker.candidates):
             table.press(H.NEXT)
