@@ -20,10 +20,12 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2
 
 demo: $(STAMP)
-	$(BIN)/cargoboard perft polygon 2 --players 2
+	$(BIN)/cargoboard demo
 
 bench: $(STAMP)
 	$(BIN)/python bench/perft.py
+	$(BIN)/python bench/frame.py
+	$(BIN)/python bench/inference.py
 
 clean:
 	rm -rf $(VENV) *.egg-info host/*.egg-info .pytest_cache .hypothesis

@@ -272,9 +272,9 @@ def best_action(pos):
         if a[0] == cc.ACTIVATE:
             key += orient.VALUE[a[4]] * 4
         elif a[0] == cc.ROLL:
-            key += _closeness(a[3], me) - _closeness(a[1], me)
-        elif a[0] == cc.END:
-            key -= 1
+            key += (_closeness(a[3], me) - _closeness(a[1], me)) * 2
+        elif a[0] != cc.END:
+            key -= 1  # a step or a card with nothing to show for it: ending is as good
         if best_key is None or key > best_key:
             best = a
             best_key = key

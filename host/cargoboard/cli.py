@@ -119,7 +119,13 @@ def _plugin_parsers():
 
 def main(argv=None):
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # `show POSITION --players 3 e4s end`: actions may also follow the options.
+        if getattr(args, "func", None) is cmd_show and not any(x.startswith("-") for x in extra):
+            args.actions = list(args.actions) + extra
+        else:
+            parser.error("unrecognized arguments: %s" % " ".join(extra))
     try:
         return args.func(args) or 0
     except (cc.RulesError, CommandError) as exc:

@@ -13,10 +13,16 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  released 50 ms (goes through the firmware's debounce).
     wait MS                      let MS milliseconds of sim time pass (rounded up to frames).
     expect POSITION              the tracked position (serial `pos`) must equal POSITION (the
-                                 rest of the line).
-    resolve POSITION             pick the candidate reading leading to POSITION: asks
-                                 `candidates`, presses `next` until it is shown, then `confirm`;
-                                 fails if no candidate leads there. Counts the presses.
+                                 rest of the line; cells in any order). The board commits a
+                                 move once the pieces have been still for a moment, so
+                                 expect gives it up to 1 s of sim time first.
+    resolve POSITION             the player gets the board to register the action leading to
+                                 POSITION with buttons only, as the LEDs lead: nothing if the
+                                 board has it (after up to 1 s to settle); if it shows
+                                 candidates, `next` until the right one is shown, then
+                                 `confirm`; if it shows none (a move without a trace),
+                                 `confirm` first to ask for them. Fails if no candidate
+                                 leads there. Counts the presses.
     bounce CELL                  contact bounce: CELL's sensor toggles every frame for 60 ms
                                  (each state 10 ms < stable_ms) and returns to the true
                                  reading; then 50 ms pass. Must produce no accepted change.
@@ -46,6 +52,7 @@ BOUNCE_MS = 60
 SETTLE_MS = 50
 SLIDE_CROSS_MS = 20
 SETUP_TIMEOUT_MS = 5000
+SETTLE_WAIT_MS = 1000  # resolve/expect give the board this long to commit a settled move
 BUTTONS = {"confirm": 1, "next": 2, "undo": 4, "hint": 8, "end": 16}
 
 
@@ -88,7 +95,7 @@ def default_resolve(session: "Session", position: str) -> int:
     Returns the presses used; raises ScriptError if the board cannot get there."""
     presses = 0
     position = canonical(position, session.game)
-    if session.position() == position:
+    if session.settle(position):
         session.out("  resolved: the board has it, 0 presses")
         return 0
     n, shown, cands = _candidates(session)
@@ -199,6 +206,19 @@ class Session:
                 data.append(line)
         raise ScriptError(f"no reply to '{command}' within {max_frames} frames")
 
+    def settle(self, position: str, max_ms=SETTLE_WAIT_MS) -> bool:
+        """Let time pass (up to max_ms) while the board is still taking in the last move (it
+        commits a move once the pieces have been still for a moment); True once it tracks
+        POSITION."""
+        waited = 0
+        while True:
+            if self.position() == position:
+                return True
+            if waited >= max_ms:
+                return False
+            self.wait(100)
+            waited += 100
+
     def position(self) -> str:
         data, final = self.query("pos")
         if not final.startswith("ok"):
@@ -296,6 +316,7 @@ class Session:
                 if not rest:
                     raise ScriptError("usage: expect POSITION")
                 rest = canonical(rest, self.game)
+                self.settle(rest)
                 got = self.position()
                 if got != rest:
                     raise ScriptError(f"expected position\n    {rest}\n  but the board tracks\n    {got}")
