@@ -5,6 +5,7 @@ The app knows nothing of any particular game: games come from firmware.games by 
 follow the plug-in interface in docs/firmware.md.
 """
 
+import gc
 import sys
 from firmware import hal as H
 from firmware import games
@@ -57,6 +58,14 @@ class App:
         self._line = bytearray(_LINE_MAX)
         self._line_len = 0
         self._line_bad = 0  # 1 too long, 2 bad character
+        # Render on change (docs/firmware.md): what the last render showed.
+        self._repaint = True        # force the next frame to render (new game, bright, ...)
+        self._versioned = False     # the game has paint_version
+        self._painted_state = -1
+        self._painted_version = -1
+        self._painted_errors = False
+        self._shown = bytearray(H.FRAME_BYTES)  # the last frame given to hal.show
+        self._shown_any = False
 
     # --- output ------------------------------------------------------------------------------
     def write_line(self, text):
@@ -90,6 +99,8 @@ class App:
         self.game = g
         self.game_name = name
         self.options = opts
+        self._versioned = hasattr(g, "paint_version")
+        self._repaint = True
         for i in range(H.BITMAP_BYTES):
             self.mask[i] = m[i] if m is not None else 0
         self.mask[15] &= 1
@@ -104,6 +115,7 @@ class App:
         self.game = None
         self.game_name = ""
         self.state = IDLE
+        self._repaint = True
 
     def _missing(self):
         n = 0
@@ -142,11 +154,21 @@ class App:
 
     # --- frame -----------------------------------------------------------------------------------
     def run(self):
+        """Frames forever. A failure inside one frame (even running out of memory) is counted,
+        reported as an `evt error` line and the board goes on: a game is never lost to it."""
         while True:
-            self.step()
+            try:
+                self.step()
+            except (SystemExit, KeyboardInterrupt):
+                raise
+            except MemoryError as e:
+                gc.collect()
+                self._error("frame", e)
+            except Exception as e:
+                self._error("frame", e)
 
     def step(self):
-        """One frame: wait for it, scan, dispatch, paint, show."""
+        """One frame: wait for it, scan, dispatch, render or animate, show if changed."""
         hal = self.hal
         hal.wait_frame()
         now = hal.ticks_ms()
@@ -171,9 +193,37 @@ class App:
                 self.game.tick(now)
             except Exception as e:
                 self._error("tick", e)
-        self._paint()
-        hal.show(self.painter.frame)
+        p = self.painter
+        if self._needs_render(n):
+            self._paint()
+            dirty = True
+        else:
+            dirty = p.animate(self.frame_no)
+        if dirty:
+            # a render may give the same frame again (e.g. a plug-in without paint_version):
+            # compared in C, so that the HAL is called only for a frame that differs
+            f = p.frame
+            if f != self._shown or not self._shown_any:
+                self._shown[:] = f
+                self._shown_any = True
+                hal.show(f)
         self.frame_no += 1
+
+    def _needs_render(self, n):
+        """Whether this frame must be rendered from scratch: something the frame shows changed
+        (app state, the game's paint_version, the stable occupancy in setup, the error LED,
+        brightness/budget, a new game); else the painter only animates the blinking."""
+        st = self.state
+        if self._repaint or st != self._painted_state:
+            return True
+        if st == PLAY:
+            if not self._versioned or self.game.paint_version != self._painted_version:
+                return True
+        elif st == SETUP and n:
+            return True
+        if st != PLAY and (self.errors > 0) != self._painted_errors:
+            return True
+        return False
 
     def _on_change(self, now):
         if self.events:
@@ -204,6 +254,8 @@ class App:
         p = self.painter
         p.begin(self.frame_no)
         st = self.state
+        ver = self.game.paint_version if st == PLAY and self._versioned else -1
+        errs = self.errors > 0
         if st == PLAY:
             try:
                 self.game.paint(p, self.frame_no)
@@ -226,6 +278,12 @@ class App:
         if self.errors and st != PLAY:
             p.led(H.SCORE_BASE, RED, 255, BLINK_FAST)
         p.finish()
+        # what this render showed (only once it is complete: a frame that failed half-way
+        # renders again next time)
+        self._repaint = False
+        self._painted_state = st
+        self._painted_version = ver
+        self._painted_errors = errs
 
     # --- serial --------------------------------------------------------------------------------
     def _feed(self, data):
@@ -265,8 +323,19 @@ class App:
         except Exception as e:
             self.errors += 1
             r = "err %s: %s" % (type(e).__name__, e)
-        if r is not None:
+        if r is None:
+            return
+        if isinstance(r, str):
             self.write_line(r)
+        else:
+            # Long replies come as an iterable of lines, written one by one so that only one
+            # line is in memory at a time.
+            try:
+                for line in r:
+                    self.write_line(line)
+            except Exception as e:
+                self.errors += 1
+                self.write_line("err %s: %s" % (type(e).__name__, e))
 
     def command(self, words):
         """Handle one command line (split in words). Returns the reply text."""
@@ -314,6 +383,8 @@ class App:
             return "err %s" % (e,) if isinstance(e, ValueError) else "err %s: %s" % (type(e).__name__, e)
         if r is None:
             return "err unknown command '%s' (%s)" % (words[0], HELP)
+        if not isinstance(r, str):
+            return r  # an iterable of reply lines, the last one ok/err
         if r.startswith("ok") or r.startswith("err") or "\n" in r:
             return r
         return "ok " + r
@@ -328,6 +399,7 @@ class App:
         if len(words) != 2 or v < lo or v > hi:
             return "err usage: %s %d..%d" % (words[0], lo, hi)
         setattr(self.painter, attr, v)
+        self._repaint = True
         return "ok %d" % v
 
     def _cmd_new(self, words):

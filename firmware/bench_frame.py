@@ -1,15 +1,29 @@
-"""Frame-time benchmark: scan -> debounce -> plug-in on_change/tick/paint -> painter.finish
-(-> HAL read/show on the board). Runs on the board (`mpremote run firmware/bench_frame.py`,
-with firmware/ and shared_rules/ on the board) and under the unix port:
+"""Frame-time benchmark of the real frame loop (App.step: scan -> debounce -> app -> plug-in ->
+render or blink animation -> show when changed). Runs on the board (`mpremote run
+firmware/bench_frame.py`, with firmware/ and shared_rules/ on the board) and under the unix
+port (bench/frame.py does that and prints the ratio to the target):
 
     MICROPYPATH=.frozen:. micropython -X heapsize=192k firmware/bench_frame.py [GAME] [FRAMES]
 
-GAME defaults to "cargocube" (options in OPTIONS); if that plug-in cannot be loaded the
-built-in "paintall" plug-in (lights every occupied cell, scores, blinks) is used instead, and
-the output says so. Synthetic input: the game's setup occupancy, with a cell lifted and put
-back every 20 frames, a bounce every 50 frames, and a 3-cell slide every 100 frames.
-Printed: `core_us` (scanner + painter only, no plug-in), `alloc_bytes_per_frame`, and on the
-last line `frame_us max=... p95=...` for the full frame.
+GAME defaults to "cargocube", started from a busy mid-game position (4 players, base cards):
+cc.start_position(4, cards=True), then MID_ACTIONS actions picked by a tiny LCG (seed MID_SEED)
+from legal_actions(), booster uses preferred for the first BOOST_FIRST actions so that cards
+lie on the board; the plug-in gets it as options['position']. If the plug-in cannot be loaded
+the built-in "paintall" plug-in (lights every occupied cell, scores, blinks; no paint_version,
+so it is painted every frame) is used instead, and the output says so.
+
+On the board the HAL's sensor/button reads and show() run for their cost, but the input is
+synthetic: the game's setup occupancy (the position), with light noise (a one-frame bounce on
+a cell every 50 frames, never accepted by the debounce).
+
+Printed:
+  `render_us`   a full render (begin, game.paint, finish) of the position, forced
+  `lift_us`     the frame in which the lift of a movable cube is accepted (tracker on_change,
+                overlay rebuild, render of the destinations); LIFTS lifts cycling over the
+                movable cubes, each put back and settled before the next
+  `back_us`     the frame in which the cube put back is accepted
+  `alloc_bytes_per_frame`  gc.mem_alloc() growth per steady frame (gc disabled while timed)
+  `frame_us`    steady frames (last line), FRAMES of them (default 1000)
 """
 
 import sys
@@ -17,12 +31,15 @@ import time
 import gc
 from array import array
 from firmware import hal as H
-from firmware.scanner import Scanner, Buttons
-from firmware.leds import Painter, SEAT_COLOUR, YELLOW, BLINK_SLOW
+from firmware.leds import SEAT_COLOUR, YELLOW, BLINK_SLOW
 
 GAME = "cargocube"
-OPTIONS = {"layout": "polygon", "seats": "SN"}
-N_FRAMES = 600
+N_FRAMES = 1000
+LIFTS = 32
+MID_SEED = 6
+MID_ACTIONS = 40
+BOOST_FIRST = 20
+BOUNCE_CELL = 60
 ON_BOARD = sys.platform == "rp2"
 
 
@@ -72,48 +89,177 @@ class PaintAll:
         return [0, 0, 0, 0]
 
 
-def load(name):
+class _PaintAllModule:
+    Game = PaintAll
+
+
+class BenchHal:
+    """Synthetic input at 10 ms per frame; on the board the real reads and show() run too."""
+
+    name = "bench"
+
+    def __init__(self, real):
+        self.real = real
+        self.raw = bytearray(16)
+        self.t = 0
+        self.shows = 0
+        self._dummy = bytearray(16)
+
+    def wait_frame(self):
+        self.t += H.FRAME_MS
+
+    def ticks_ms(self):
+        return self.t
+
+    def ticks_us(self):
+        return time.ticks_us()
+
+    def read_sensors(self, buf):
+        if self.real is not None:
+            self.real.read_sensors(self._dummy)
+        raw = self.raw
+        for i in range(16):
+            buf[i] = raw[i]
+
+    def read_buttons(self):
+        if self.real is not None:
+            self.real.read_buttons()
+        return 0
+
+    def show(self, frame):
+        self.shows += 1
+        if self.real is not None:
+            self.real.show(frame)
+
+    def serial_read(self):
+        return None
+
+    def serial_write(self, b):
+        pass
+
+
+def mid_game_notation():
+    """The busy mid-game position (module docstring), as notation."""
+    from shared_rules import cargocube as cc
+    pos = cc.start_position(4, cards=True)
+    x = MID_SEED
+    for i in range(MID_ACTIONS):
+        if pos.is_over():
+            break
+        legal = pos.legal_actions()
+        if i < BOOST_FIRST:
+            boosts = [a for a in legal if a[0] == cc.BOOST]
+            if boosts:
+                legal = boosts
+            boosts = None
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        a = legal[(x >> 8) % len(legal)]
+        legal = None
+        gc.collect()
+        pos.push(a)
+    return pos.notation()
+
+
+def make_app(name, hal):
+    """An App in play with the game `name` (cargocube: the mid-game position) and the board
+    holding its setup occupancy. Returns (game name, app, base occupancy)."""
+    from firmware.app import App
+    from firmware import games
+    gname = name
+    opts = {}
     if name != "paintall":
         try:
-            from firmware import games
-            cls = games.load(name)
-            g = cls(dict(OPTIONS))
-            return name, g
+            games.load(name)                # import (compile) the plug-in while RAM is free
         except Exception as e:
-            print("bench: game %s not usable (%s: %s); using paintall" % (name, type(e).__name__, e))
-    return "paintall", PaintAll({})
+            print("bench: game %s not loadable (%s: %s)" % (name, type(e).__name__, e))
+            gname = "paintall"
+        gc.collect()
+    if gname == "cargocube":
+        try:
+            opts = {"seats": "SWNE", "position": mid_game_notation()}
+        except Exception as e:
+            print("bench: no mid-game position (%s: %s)" % (type(e).__name__, e))
+            gname = "paintall"
+    gc.collect()
+    app = App(hal)
+    hal.app = app
+    app.step()                              # the scanner takes the (empty) board as it is
+    if gname != "paintall":
+        try:
+            app.new_game(gname, opts)
+        except Exception as e:
+            print("bench: game %s not usable (%s: %s); using paintall" % (gname, type(e).__name__, e))
+            gname = "paintall"
+            app.abort()
+    if gname == "paintall":
+        sys.modules["_bench_paintall"] = _PaintAllModule
+        games.register("paintall", "_bench_paintall")
+        app.new_game("paintall", {})
+    opts = None
+    gc.collect()
+    # the pieces are put on the board: setup is complete once the debounce accepts them
+    for i in range(16):
+        hal.raw[i] = app.mask[i]
+    for f in range(5):
+        app.step()
+    if app.state != 2:
+        raise RuntimeError("game %s did not start (setup incomplete)" % gname)
+    return gname, app, bytearray(hal.raw)
+
+
+def lift_cells(app, gname, base):
+    """Cells whose lift is the start of a legal action (cargocube), else the occupied cells."""
+    out = []
+    if gname == "cargocube":
+        from shared_rules import cargocube as cc
+        from firmware import tracker as T
+        pos = app.game.pos
+        for a in pos.legal_actions():
+            if a[0] != cc.END and a[0] != cc.BOOST and a[1] not in out:
+                if a[1] in T.action_delta(pos, a):
+                    out.append(a[1])
+    else:
+        for c in range(H.N_CELLS):
+            if H.bit_get(base, c):
+                out.append(c)
+    return out
+
+
+def _sort(a, n):
+    """In-place heapsort of a[:n] (no allocation: the heap may be too fragmented for a list)."""
+    def sift(start, end):
+        root = start
+        while True:
+            child = 2 * root + 1
+            if child > end:
+                return
+            if child + 1 <= end and a[child] < a[child + 1]:
+                child += 1
+            if a[root] < a[child]:
+                a[root], a[child] = a[child], a[root]
+                root = child
+            else:
+                return
+    start = (n - 2) // 2
+    while start >= 0:
+        sift(start, n - 1)
+        start -= 1
+    end = n - 1
+    while end > 0:
+        a[end], a[0] = a[0], a[end]
+        end -= 1
+        sift(0, end)
 
 
 def stats(name, arr, n):
-    s = sorted(arr)
+    gc.collect()
+    _sort(arr, n)
+    s = arr
     p95 = s[(n * 95) // 100]
     tot = 0
-    for v in s:
-        tot += v
-    return "%s max=%d p95=%d mean=%d min=%d n=%d" % (name, s[-1], p95, tot // n, s[0], n)
-
-
-_cells = []
-
-
-def synth(raw, base, f):
-    """Raw bitmap for frame f: base occupancy with scripted disturbances."""
-    for i in range(16):
-        raw[i] = base[i]
-    cells = _cells
-    if not cells:
-        for c in range(H.N_CELLS):
-            if H.bit_get(base, c):
-                cells.append(c)
-    phase = f % 20
-    if cells and phase < 10:
-        c = cells[(f // 20) % len(cells)]
-        H.bit_set(raw, c, 0)              # lifted for 100 ms, then put back
-    if f % 50 in (5, 7, 9):
-        H.bit_set(raw, 60, 1 - H.bit_get(base, 60))   # bounce on f6
-    k = f % 100
-    if 40 <= k < 46:
-        H.bit_set(raw, 11 + (k - 40) // 2, 1)         # slide across a2, b2, c2 (20 ms each)
+    for i in range(n):
+        tot += s[i]
+    return "%s max=%d p95=%d mean=%d min=%d n=%d" % (name, s[n - 1], p95, tot // n, s[0], n)
 
 
 def main():
@@ -121,78 +267,102 @@ def main():
     args = sys.argv[1:] if hasattr(sys, "argv") else []
     name = args[0] if args else GAME
     n = int(args[1]) if len(args) > 1 else N_FRAMES
-    gname, game = load(name)
-    base = game.setup_mask() or bytearray(16)
-    raw = bytearray(16)
-    hal = None
+    real = None
     if ON_BOARD:
         from firmware.hal_rp2040 import Rp2040Hal
-        hal = Rp2040Hal()
-    dummy = bytearray(16)
+        real = Rp2040Hal()
+    hal = BenchHal(real)
+    gname, app, base = make_app(name, hal)
+    raw = hal.raw
+    step = app.step
+    ticks_us = time.ticks_us
+    ticks_diff = time.ticks_diff
+    for f in range(20):        # settle
+        step()
 
-    # 1) scanner + painter only
-    sc = Scanner(30)
-    p = Painter()
-    sc.reset(base)
-    core = array("I", range(n))  # 4 bytes a sample, no big list
+    # 1) a full render of the position (what every frame cost before render-on-change)
+    nr = 100
+    rend = array("I", range(nr))
+    p = app.painter
+    for k in range(nr):
+        t0 = ticks_us()
+        app._paint()
+        rend[k] = ticks_diff(ticks_us(), t0)
+
+    # 2) lifts: the frame in which a lift is accepted, then the put-back, then settle
+    cells = lift_cells(app, gname, base)
+    nl = LIFTS if cells else 0
+    lift = array("I", range(max(nl, 1)))
+    back = array("I", range(max(nl, 1)))
+    states = ""
+    for k in range(nl):
+        c = cells[k % len(cells)]
+        H.bit_set(raw, c, 0)
+        r0 = p.renders
+        for f in range(8):
+            t0 = ticks_us()
+            step()
+            dt = ticks_diff(ticks_us(), t0)
+            if app.scanner.changed[c >> 3]:
+                lift[k] = dt
+                break
+        if k < 4 and gname == "cargocube":
+            states += " %s:%s/%d" % (H.cell_name(c), ("idle", "moving", "asking", "mismatch", "over")[
+                app.game.tracker.state], len(app.game.tracker.targets))
+        for i in range(16):
+            raw[i] = base[i]
+        for f in range(8):
+            t0 = ticks_us()
+            step()
+            dt = ticks_diff(ticks_us(), t0)
+            if app.scanner.changed[c >> 3]:
+                back[k] = dt
+                break
+        for f in range(10):
+            step()
+        if p.renders == r0:
+            print("bench: lift of %s was not rendered" % H.cell_name(c))
     gc.collect()
-    for f in range(n):
-        synth(raw, base, f)
-        t0 = time.ticks_us()
-        sc.update(raw, f * 10)
-        p.begin(f)
-        st = sc.stable
-        for c in range(H.N_CELLS):
-            if (st[c >> 3] >> (c & 7)) & 1:
-                p.cell(c, SEAT_COLOUR[c & 3], 128)
-        p.finish()
-        core[f] = time.ticks_diff(time.ticks_us(), t0)
 
-    # 2) full frame with the plug-in
-    sc = Scanner(30)
-    bt = Buttons(30)
-    p = Painter()
-    sc.reset(base)
-    game.start()
-    game.on_change(sc.stable, 0)
+    # 3) steady frames with light noise, gc off while timed (in chunks of 50 frames)
     full = array("I", range(n))
-    changes = 0
-    gc.collect()
     alloc = 0
-    for f in range(n):
-        now = f * 10
-        synth(raw, base, f)
+    shows0 = hal.shows
+    renders0 = p.renders
+    f = 0
+    while f < n:
+        gc.collect()
+        gc.disable()
+        end = f + 50
+        if end > n:
+            end = n
         m0 = gc.mem_alloc()
-        t0 = time.ticks_us()
-        if hal is not None:
-            hal.read_sensors(dummy)
-            hal.read_buttons()
-        k = sc.update(raw, now)
-        bt.update(0, now)
-        if k:
-            changes += 1
-            game.on_change(sc.stable, now)
-        game.tick(now)
-        p.begin(f)
-        game.paint(p, f)
-        p.finish()
-        if hal is not None:
-            hal.show(p.frame)
-        full[f] = time.ticks_diff(time.ticks_us(), t0)
-        m1 = gc.mem_alloc()
-        if m1 > m0:
-            alloc += m1 - m0
-        if f % 50 == 49:
-            gc.collect()
-    print("bench: game=%s frames=%d accepted_changes=%d platform=%s hal=%s" % (
-        gname, n, changes, sys.platform, "rp2040" if hal else "none"))
-    print(stats("core_us", core, n))
+        while f < end:
+            for i in range(16):
+                raw[i] = base[i]
+            if f % 50 == 25:
+                raw[BOUNCE_CELL >> 3] ^= 1 << (BOUNCE_CELL & 7)  # one-frame bounce
+            t0 = ticks_us()
+            step()
+            full[f] = ticks_diff(ticks_us(), t0)
+            f += 1
+        alloc += gc.mem_alloc() - m0
+        gc.enable()
+    print("bench: game=%s frames=%d platform=%s hal=%s lift_cells=%d blinking=%d" % (
+        gname, n, sys.platform, "rp2040" if real else "none", len(cells), p.blinking()))
+    print("bench: steady renders=%d shows=%d; lifts%s" % (
+        p.renders - renders0, hal.shows - shows0, states))
+    print(stats("render_us", rend, nr))
+    if nl:
+        print(stats("back_us", back, nl))
+        print(stats("lift_us", lift, nl))
     print("alloc_bytes_per_frame=%d" % (alloc // n))
     print(stats("frame_us", full, n))
 
 
-try:
-    main()
-except MemoryError:
-    print("bench: out of memory (fewer frames? e.g. `bench_frame.py cargocube 300`)")
-    print("frame_us max=-1 p95=-1")
+if __name__ == "__main__":
+    try:
+        main()
+    except MemoryError:
+        print("bench: out of memory (fewer frames? e.g. `bench_frame.py cargocube 300`)")
+        print("frame_us max=-1 p95=-1")

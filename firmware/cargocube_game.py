@@ -126,7 +126,7 @@ class Game:
                 T.STATE_NAMES[t.state], ",".join([g.cell_name(c) for c in t.diff]) or "-",
                 self.pos.ply())
         if cmd == "candidates":
-            return self._candidate_lines()
+            return self._candidate_lines(len(words) > 1 and words[1] == "full")
         if cmd == "history":
             return "ok " + " ".join([cc.format_action(a) for a in self.pos.history()])
         if cmd == "legal":
@@ -136,18 +136,24 @@ class Game:
             return "ok " + (cc.format_action(a) if a is not None else "-")
         return None
 
-    def _candidate_lines(self):
-        """Reply lines `cand I ACTION POSITION-AFTER`, then `ok N shown=I state=STATE`, made
-        one at a time (a position is a few hundred bytes; the board keeps one in memory)."""
+    def _candidate_lines(self, full):
+        """Reply lines `cand I ACTION` (with `full`: `cand I ACTION POSITION-AFTER`), then
+        `ok N shown=I fit=F state=STATE` (the first F candidates fit what the sensors saw; the
+        rest are other moves the board may have missed). Made one line at a time: a position
+        is a few hundred bytes and the board keeps only one in memory."""
         t = self.tracker
         cands = list(t.candidates)
         for i in range(len(cands)):
             a = cands[i]
-            self.pos.push(a)
-            after = self.pos.notation()
-            self.pos.pop()
-            yield "cand %d %s %s" % (i, cc.format_action(a), after)
-        yield "ok %d shown=%d state=%s" % (len(cands), t.index, T.STATE_NAMES[t.state])
+            if full:
+                self.pos.push(a)
+                after = self.pos.notation()
+                self.pos.pop()
+                yield "cand %d %s %s" % (i, cc.format_action(a), after)
+            else:
+                yield "cand %d %s" % (i, cc.format_action(a))
+        yield "ok %d shown=%d fit=%d state=%s" % (len(cands), t.index, t.fitting,
+                                                  T.STATE_NAMES[t.state])
 
     # -- internals ------------------------------------------------------------------------------
 

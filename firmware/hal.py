@@ -15,6 +15,8 @@ Interface (duck-typed; `Hal` below documents it and both implementations subclas
                         1 = pressed, sampled at the last read_sensors().
     show(frame)         bytearray(3 * N_LEDS), R,G,B per LED, LED order below. May return
                         before the LEDs are updated; may skip the transfer if unchanged.
+                        The app calls it only in frames where the frame changed (rendered
+                        or a blink toggled), so no call = keep showing the last frame.
     ticks_ms()          ms, wraps at TICKS_PERIOD (2**30); use ticks_diff().
     ticks_us()          us, wraps at TICKS_PERIOD; for benchmarks only.
     wait_frame()        returns when the next frame is due (FRAME_MS on hardware; in the

@@ -627,7 +627,7 @@ class Position:
         raise RulesError("action %r is not legal in %s" % (text, self.notation()))
 
 
-_GREY_CELLS = tuple(c for c in range(g.N_CELLS) if g.CELL_KIND[c] == g.GREY)
+_GREY_CELLS = bytes([c for c in range(g.N_CELLS) if g.CELL_KIND[c] == g.GREY])
 
 
 def format_action(action):

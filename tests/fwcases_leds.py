@@ -40,6 +40,7 @@ def case_blink_patterns():
         for f in range(64):
             p.begin(f)
             p.cell(0, L.YELLOW, 255, mode)
+            p.finish()                     # the blink phase is applied at the end of a render
             if p.frame[0]:
                 n += 1
         on[mode] = n
@@ -86,9 +87,11 @@ def case_over_value_blinks():
     p = L.Painter(cap=255, budget_ma=100000)
     p.begin(8)
     p.score(0, 50, 36)
+    p.finish()
     a = _rgb(p, H.SCORE_BASE + 8)
     p.begin(0)
     p.score(0, 50, 36)
+    p.finish()
     b = _rgb(p, H.SCORE_BASE + 8)
     assert (a == (0, 0, 0)) != (b == (0, 0, 0))
 
@@ -136,9 +139,137 @@ def case_no_allocation_per_frame():
             for s in range(4):
                 p.score(s, f, 36)
             p.finish()
+        changed = 0
+        for f in range(20, 150):          # frames between renders: animation only
+            if p.animate(f):
+                changed += 1
     finally:
         unlock()
     assert p.scaled
+    assert changed > 0
+
+
+def _draw_mixed(p):
+    """A busy frame: steady, SLOW, FAST and WINK cells at full white, score bars, turn."""
+    for c in range(H.N_CELLS):
+        p.cell(c, L.WHITE if c % 5 else L.YELLOW, 255, c & 3)
+    p.turn(1)
+    p.score(0, 20, 36)
+    p.score(1, 50, 36)                     # over max: the bar blinks fast
+
+
+def case_blink_animates_without_render():
+    # A painter rendered once at frame 0 and then only animated shows, at every frame, exactly
+    # what a painter rendering from scratch at that frame shows (under budget scaling too).
+    for budget in (100000, 400):
+        p = L.Painter(cap=255, budget_ma=budget)
+        p.begin(0)
+        _draw_mixed(p)
+        p.finish()
+        ref = L.Painter(cap=255, budget_ma=budget)
+        for f in range(1, 200):
+            p.animate(f)
+            ref.begin(f)
+            _draw_mixed(ref)
+            ref.finish()
+            assert p.frame == ref.frame, (budget, f)
+        assert p.renders == 1
+        assert ref.renders == 199
+
+
+def case_blink_toggles_at_pattern_boundaries():
+    # animate() changes the frame only when the LED's pattern changes phase:
+    # FAST every 8 frames, SLOW every 32, WINK at 56 and 64 (mod 64); steady never.
+    expect = {
+        L.BLINK_NONE: [],
+        L.BLINK_FAST: [f for f in range(1, 200) if f % 8 == 0],
+        L.BLINK_SLOW: [f for f in range(1, 200) if f % 32 == 0],
+        L.BLINK_WINK: [f for f in range(1, 200) if f % 64 in (0, 56)],
+    }
+    for mode in expect:
+        p = L.Painter(cap=255, budget_ma=100000)
+        p.begin(0)
+        p.cell(7, L.CYAN, 255, mode)
+        p.cell(8, L.BLUE, 100)             # steady neighbour: never touched
+        p.finish()
+        steady = _rgb(p, 8)
+        got = []
+        for f in range(1, 200):
+            before = bytes(p.frame)
+            changed = p.animate(f)
+            assert changed == (bytes(p.frame) != before), (mode, f)
+            if changed:
+                got.append(f)
+            assert _rgb(p, 8) == steady
+            lit = max(_rgb(p, 7)) != 0
+            assert lit == ((L.phase_bits(f) >> (mode - 1)) & 1 == 1 if mode else True), (mode, f)
+        assert got == expect[mode], (mode, got)
+        assert p.renders == 1
+
+
+def case_animate_idle_is_noop():
+    p = L.Painter(cap=255, budget_ma=400)
+    p.begin(0)
+    p.cell(3, L.WHITE)
+    p.score(0, 10, 36)
+    p.finish()
+    assert p.blinking() == 0
+    before = bytes(p.frame)
+    for f in range(1, 130):
+        assert not p.animate(f)
+    assert bytes(p.frame) == before
+
+
+def case_budget_holds_in_every_phase():
+    # The current is estimated and scaled on the all-on frame: every blink phase lights a
+    # subset of it, so the budget holds whatever the phase; at an all-on frame the estimate is
+    # that of the scaled all-on frame.
+    p = L.Painter(cap=255, budget_ma=400)
+    p.begin(0)
+    _draw_mixed(p)
+    p.finish()
+    assert p.scaled and p.last_ma > 400
+    all_on = p.estimate_ma()
+    assert 360 <= all_on <= 400
+    top = 0
+    for f in range(1, 130):
+        p.animate(f)
+        ma = p.estimate_ma()
+        assert ma <= 400, f
+        top = max(top, ma)
+        if L.phase_bits(f) == 7:
+            assert ma == all_on
+    assert top == all_on
+    # rendered at an off phase: the estimate is still that of the all-on frame
+    q = L.Painter(cap=255, budget_ma=400)
+    q.begin(60)                            # SLOW and WINK off
+    _draw_mixed(q)
+    q.finish()
+    assert q.last_ma == p.last_ma and q.estimate_ma() < all_on
+    q.animate(64)                          # all on again (p was last animated at 129: all on)
+    assert L.phase_bits(64) == 7 and L.phase_bits(129) == 7
+    assert q.frame == p.frame
+    assert q.estimate_ma() == all_on
+
+
+def case_blink_entry_overwritten():
+    # A later steady draw of the same LED cancels its blinking (and the reverse).
+    p = L.Painter(cap=255, budget_ma=100000)
+    p.begin(0)
+    p.cell(4, L.YELLOW, 255, L.BLINK_FAST)
+    p.cell(4, L.BLUE)                      # steady now
+    p.cell(5, L.BLUE)
+    p.cell(5, L.YELLOW, 255, L.BLINK_FAST) # blinking now
+    p.cell(6, L.YELLOW, 255, L.BLINK_FAST)
+    p.cell(6, L.OFF)                       # off now
+    p.finish()
+    assert p.blinking() == 1
+    p.animate(8)
+    assert _rgb(p, 4) == (0, 40, 255)
+    assert _rgb(p, 5) == (0, 0, 0)
+    assert _rgb(p, 6) == (0, 0, 0)
+    p.animate(16)
+    assert _rgb(p, 5) == (255, 190, 0)
 
 
 CASES = [k for k in sorted(globals()) if k.startswith("case_")]

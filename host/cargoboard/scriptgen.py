@@ -10,15 +10,16 @@ from shared_rules import geometry as g
 from cargoboard.hand import physical_steps
 
 
-def game_script(seed=1, players=2, actions=40, check_every=10, pick=None):
-    """(script text, final position) for a seeded game on the Polygon start without cards
-    (what `new-game cargocube polygon SEATS` lays out). pick(pos, legal, rng) may choose the
+def game_script(seed=1, players=2, actions=40, check_every=10, pick=None, cards=False):
+    """(script text, final position) for a seeded game on the Polygon start, with the base
+    cards in their default places if cards (what `new-game cargocube polygon SEATS [cards]`
+    lays out). pick(pos, legal, rng) may choose the
     action; by default it is uniform among the legal actions."""
     rng = random.Random(seed)
     seats = cc.layouts.SEATS_BY_PLAYERS[players]
-    pos = cc.start_position(players)
+    pos = cc.start_position(players, cards=cards)
     lines = ["# seeded game: seed %d, %d players, up to %d actions" % (seed, players, actions),
-             "new-game cargocube polygon %s" % seats]
+             "new-game cargocube polygon %s%s" % (seats, " cards" if cards else "")]
     for n in range(actions):
         legal = pos.legal_actions()
         if not legal:

@@ -48,8 +48,9 @@ def find_micropython() -> str:
 
 class Runner:
     def __init__(self, heapsize="192k", game="none", plugins=(), extra_path=(), args=(),
-                 micropython=None):
+                 micropython=None, compiled=True):
         self.heapsize = heapsize
+        self.compiled = compiled  # run the .mpy build, as on the board (source if no mpy-cross)
         self.game = game
         self.plugins = list(plugins)      # ["test=tests.sim_testgame", ...]
         self.extra_path = [str(p) for p in extra_path]
@@ -76,7 +77,15 @@ class Runner:
         os.set_blocking(self.master, False)
         self.port = os.ttyname(self.slave)
         env = dict(os.environ)
-        env["MICROPYPATH"] = ":".join([".frozen", *self.extra_path, str(REPO_ROOT)])
+        build_dir = None
+        if self.compiled:
+            from cargoboard.build import cached_build, BuildError
+            try:
+                build_dir = cached_build()
+            except BuildError as e:
+                raise FirmwareError(f"device build failed: {e}") from None
+        first = [str(build_dir)] if build_dir else []
+        env["MICROPYPATH"] = ":".join([".frozen", *first, *self.extra_path, str(REPO_ROOT)])
         cmd = [self.micropython]
         if self.heapsize:
             cmd += ["-X", f"heapsize={self.heapsize}"]

