@@ -159,8 +159,8 @@ class Game:
 
     def _after(self, now_ms):
         t = self.tracker
-        for how, a in t.take_log():
-            self.emit("%s %s -> %s" % (how, cc.format_action(a), self.pos.notation()))
+        for how, a, after in t.take_log():
+            self.emit("%s %s -> %s" % (how, cc.format_action(a), after))
         if t.state == T.MISMATCH:
             if self.mismatch_since < 0:
                 self.mismatch_since = now_ms
@@ -184,10 +184,20 @@ class Game:
             for s in pos.winners():
                 for c in g.TERMINAL_CELLS[s]:
                     out.append((c, L.SEAT_COLOUR[s], 255, L.BLINK_SLOW))
-        elif state == T.MISMATCH:
-            colour = L.CYAN if t.undone else L.RED
+        elif t.undone and t.barred and state in (T.MOVING, T.MISMATCH):
+            # Taken back: put the piece back where it came from (slow blink), from where it
+            # went (wink); other differing cells as mistakes.
+            a = t.undone[-1]
             for c in t.diff:
-                out.append((c, colour, 255, L.BLINK_FAST))
+                if c == a[1]:
+                    out.append((c, L.CYAN, 255, L.BLINK_SLOW))
+                elif c == a[3]:
+                    out.append((c, L.CYAN, 255, L.BLINK_WINK))
+                else:
+                    out.append((c, L.RED, 255, L.BLINK_FAST))
+        elif state == T.MISMATCH:
+            for c in t.diff:
+                out.append((c, L.RED, 255, L.BLINK_FAST))
         elif state == T.ASKING:
             for i in range(len(t.candidates)):
                 a = t.candidates[i]
@@ -229,8 +239,8 @@ class Game:
             # What a take-back asks the player to put back, when the sensors cannot show it.
             a = t.undone[-1]
             if a[0] != cc.END:
-                out.append((a[3], L.CYAN, 255, L.BLINK_SLOW))
-                out.append((a[1], L.CYAN, 255, L.BLINK_WINK))
+                out.append((a[1], L.CYAN, 255, L.BLINK_SLOW))
+                out.append((a[3], L.CYAN, 255, L.BLINK_WINK))
         if pos.actions_left == 0:
             # Activation candidates, each in the colour of the best value it can give.
             best = {}

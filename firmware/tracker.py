@@ -75,6 +75,20 @@ def may_grow(action, diff):
     return dst == g.NEIGHBOUR[src * 4 + d]
 
 
+def passes_portal(pos, action):
+    """Whether the cube of action is sent through the entry portal (it lands on f6, and the
+    hand puts it there before taking it on to the exit portal)."""
+    kind, src, d, dst, code, hops = action
+    if kind != cc.ROLL or dst != g.EXIT_PORTAL[pos.to_move]:
+        return False
+    if g.ENTRY_PORTAL in hops:
+        return True
+    first = g.NEIGHBOUR[src * 4 + d]
+    if first == g.ENTRY_PORTAL:
+        return True
+    return not hops and first >= 0 and g.NEIGHBOUR[first * 4 + d] == g.ENTRY_PORTAL
+
+
 def _is_subset(small, big):
     for c in small:
         if c not in big:
@@ -100,6 +114,7 @@ class Tracker:
         self.end_requested = False  # `end` pressed while the board was asking
         self.touched = []  # the last TOUCHED_MAX cells whose occupancy changed (even if restored)
         self.undone = []  # actions taken back, newest last (the LEDs show what to put back)
+        self.barred = []  # taken back: not read again from the board until it is put right
         self.log = []  # (event, action) pairs since the last read, for the host and the log file
         self._legal = None
         self._deltas = None
@@ -192,18 +207,23 @@ class Tracker:
                 self.state = IDLE
                 self.candidates = []
                 self.pending = []  # whatever was in the air is back where it was
+                self.barred = []  # taken-back moves are restored on the board
                 return committed
             legal = self.legal()
             deltas = self._deltas
+            portal = g.ENTRY_PORTAL
             match = []  # complete explanations by one action
             growing = []  # actions in progress that this diff may be the start of
             for i in range(len(legal)):
                 dl = deltas[i]
                 if dl == diff:
-                    if legal[i][0] != cc.END:
+                    if legal[i][0] != cc.END and legal[i] not in self.barred:
                         match.append(legal[i])
                 elif len(dl) > len(diff) and _is_subset(diff, dl) and may_grow(legal[i], diff):
                     growing.append(legal[i])
+                elif portal in diff and passes_portal(self.pos, legal[i]) and \
+                        _is_subset(diff, dl + (portal,)):
+                    growing.append(legal[i])  # the cube waits on the portal: on to the exit
             # A move that may already have ended on a stack (pending) followed by another one
             # explains the diff too: it competes with the one-action explanations.
             if self.pending:
@@ -322,7 +342,7 @@ class Tracker:
 
     def _commit(self, action, how):
         self.pos.push(action)
-        self.log.append((how, action))
+        self.log.append((how, action, self.pos.notation()))
         self.undone = []
         self.pending = []
         self.candidates = []
@@ -407,16 +427,17 @@ class Tracker:
 
     def press_undo(self):
         if self.state == ASKING:
-            # Back out of the question, not out of the game.
+            # Back out of the question, not out of the game: the difference stays shown until
+            # the player puts the pieces right or moves on.
             self.candidates = []
-            self.state = IDLE
-            self._infer()
+            self.state = MISMATCH if self.diff else IDLE
             return True
         if not self.pos.ply():
             return False
         action = self.pos.pop()
         self.undone.append(action)
-        self.log.append(("undo", action))
+        self.barred.append(action)
+        self.log.append(("undo", action, self.pos.notation()))
         self.pending = []
         self.candidates = []
         self._refresh()
