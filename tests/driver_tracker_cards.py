@@ -222,7 +222,7 @@ def play(seed, cap):
     x = seed & 0x7FFFFFFF
     n = 0
     true = []
-    low = free()
+    first = low = free()
     while n < cap:
         actions = truth.legal_actions()
         if not actions:
@@ -247,7 +247,7 @@ def play(seed, cap):
     if board.tracker.pos.notation() != truth.notation():
         return "FAIL game %d: final position differs" % seed
     return "ok game %d actions=%d presses=%d over=%d" % (seed, n, board.presses,
-                                                       1 if truth.is_over() else 0), low
+                                                       1 if truth.is_over() else 0), first, low
 
 
 
@@ -262,7 +262,7 @@ def main(argv):
         result = play(int(argv[1]), int(argv[2]))
         if isinstance(result, tuple):
             out.append(result[0])
-            print("%s lowest-free=%d" % result)
+            print("%s free-at-start=%d lowest-free=%d" % result)
         else:
             out.append(result)
             print(result)

@@ -143,13 +143,6 @@ def run_text(tmp_path, text, name="scenario.txt"):
     return res
 
 
-def after(notation, *actions):
-    pos = cc.Position.parse(notation)
-    for text in actions:
-        pos.push(pos.parse_action(text))
-    return pos.notation()
-
-
 # 1 -------------------------------------------------------------------------------------------
 
 def test_lift_then_place_on_empty_cell_commits_without_button(tmp_path):
@@ -267,29 +260,8 @@ def test_next_visible_action_tells_which_hidden_activation_it_was(tmp_path):
     res = s.run(tmp_path)
     assert res.rc == 0, res.text
     assert res.buttons() == []
-    # Both are committed in the same frame; the events carry the position after the last one
-    # (see EVENT_POSITION_BUG), so only the actions and the final position are compared.
-    ev = res.events()
-    assert [e[:2] for e in ev] == [("auto", "d5n"), ("auto", "d6e")], res.text
-    assert ev[-1][2] == p2 and p1 != p2
-    assert "ok d5n d6e" in res.text
-
-
-EVENT_POSITION_BUG = (
-    "firmware/cargocube_game.py Game._after emits every logged commit as "
-    "'HOW ACTION -> self.pos.notation()', the position after the LAST commit of the batch: when "
-    "one sensor change commits two actions (or undo + re-commit), the first event names the "
-    "wrong position")
-
-
-@pytest.mark.xfail(strict=True, reason=EVENT_POSITION_BUG)
-def test_each_commit_event_carries_the_position_after_its_action(tmp_path):
-    s = Script()
-    p1 = s.act("d5n")
-    p2 = s.act("d6e")
-    res = s.run(tmp_path)
-    assert res.rc == 0, res.text
     assert res.events() == [("auto", "d5n", p1), ("auto", "d6e", p2)], res.text
+    assert "ok d5n d6e" in res.text
 
 
 # 5 -------------------------------------------------------------------------------------------
@@ -350,29 +322,26 @@ def test_undo_of_a_move_without_trace_then_play_on(tmp_path):
     assert res.resolves()[-1] == 0
 
 
-UNDO_BUG = ("firmware/tracker.py Tracker.press_undo pops the action and calls _infer(), which "
-            "sees the board still showing the undone move and commits it again at once "
-            "('evt undo Kn' immediately followed by 'evt auto Kn'); restoring the piece first "
-            "does not help either (it is read as the reverse move)")
-
-
-@pytest.mark.xfail(strict=True, reason=UNDO_BUG)
 def test_undo_of_a_visible_move_then_restore(tmp_path):
+    """Regression: undo used to re-commit the undone move at once (the board still showed it),
+    and putting the piece back was then read as the reverse move."""
     s = Script()
     p1 = s.act("c3s")
     s.resolve()
     s.act("Kn")                          # f1 -> f2: committed with no button
     s.resolve()
     s.pos.pop()
-    s.add("press undo").expect(p1)       # the tracked position goes back at once
+    s.add("press undo", "send state").expect(p1)   # the tracked position goes back at once
     s.add("lift f2", "place f1", WAIT, "send state").expect(p1)   # the keeper put back: idle
     s.act("Kw")                          # the game goes on: f1 -> e1
     s.resolve().expect()
     res = s.run(tmp_path)
     assert res.rc == 0, res.text
-    assert res.states() == [("idle", "-", 1)], res.text
+    # after the undo the board shows the keeper to put back (a difference, nothing read from it)
+    assert res.states() == [("mismatch", "f1,f2", 1), ("idle", "-", 1)], res.text
     assert [e[:2] for e in res.events()] == [("auto", "c3s"), ("auto", "Kn"), ("undo", "Kn"),
                                             ("auto", "Kw")], res.text
+    assert res.events()[2][2] == p1, res.text
 
 
 # 8 -------------------------------------------------------------------------------------------
