@@ -130,7 +130,7 @@ class Game:
         if cmd == "history":
             return "ok " + " ".join([cc.format_action(a) for a in self.pos.history()])
         if cmd == "legal":
-            return "ok " + " ".join([cc.format_action(a) for a in t.legal()])
+            return "ok " + " ".join([cc.format_action(a) for a in self.pos.legal_actions()])
         if cmd == "hint":
             a = best_action(self.pos)
             return "ok " + (cc.format_action(a) if a is not None else "-")
@@ -207,14 +207,15 @@ class Game:
                 else:
                     out.append((a[3], L.YELLOW, 60, 0))
         elif state == T.MOVING:
-            activating = pos.actions_left == 0
-            for a in t.legal():
-                if a[3] in t.targets and a[0] != cc.END:
-                    if activating:
+            if pos.actions_left == 0:
+                # Activation: each destination in the colour of the value it gives.
+                for a in t.legal():
+                    if a[3] in t.targets:
                         v = orient.VALUE[a[4]]
                         out.append((a[3], VALUE_COLOUR[v], VALUE_LEVEL[v], 0))
-                    else:
-                        out.append((a[3], L.YELLOW, 200, 0))
+            else:
+                for c in t.targets:
+                    out.append((c, L.YELLOW, 200, 0))
             for c in t.diff:
                 if c not in t.targets:
                     out.append((c, L.CYAN, 120, L.BLINK_WINK))
@@ -252,11 +253,12 @@ class Game:
                 v = best[c]
                 out.append((c, VALUE_COLOUR[v], VALUE_LEVEL[v], L.BLINK_WINK))
         else:
-            seen = []
+            seen = pos.boost_sources()
             for a in t.legal():
                 if a[0] != cc.END and a[1] not in seen:
                     seen.append(a[1])
-                    out.append((a[1], colour, 60, 0))
+            for c in seen:
+                out.append((c, colour, 60, 0))
         # Corners: whose turn, and the actions left (1-4 corners lit; activation: all blink).
         corners = (0, 10, 110, 120)
         for i in range(4):

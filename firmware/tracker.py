@@ -96,6 +96,43 @@ def _is_subset(small, big):
     return True
 
 
+def explain(pos, legal, deltas, diff, barred):
+    """(match, growing) for the evidence diff in pos: the actions whose cells toggled equal
+    diff (not `end`, not barred), and those of which diff can be the start (a piece lifted, a
+    cube tipped onto its new cell, a cube waiting on the entry portal). legal: pos's legal
+    actions without booster uses, deltas: their action_delta() or None; booster uses are
+    explained here from the cards that may be used, without listing them all."""
+    match = []
+    growing = []
+    portal = g.ENTRY_PORTAL
+    n = len(diff)
+    for i in range(len(legal)):
+        a = legal[i]
+        dl = deltas[i] if deltas is not None else action_delta(pos, a)
+        if dl == diff:
+            if a[0] != cc.END and a not in barred:
+                match.append(a)
+        elif len(dl) > n and _is_subset(diff, dl) and may_grow(a, diff):
+            growing.append(a)
+        elif portal in diff and passes_portal(pos, a) and _is_subset(diff, dl + (portal,)):
+            growing.append(a)  # the cube waits on the portal: on to the exit portal
+    if n <= 2:
+        srcs = pos.boost_sources()
+        if srcs:
+            if n == 2:
+                for src, dst in ((diff[0], diff[1]), (diff[1], diff[0])):
+                    if src in srcs and pos.is_boost_target(dst):
+                        a = (cc.BOOST, src, 0, dst, pos.cards[src], ())
+                        if a not in barred:
+                            match.append(a)
+            elif diff[0] in srcs:
+                src = diff[0]
+                for dst in range(121):
+                    if pos.is_boost_target(dst):
+                        growing.append((cc.BOOST, src, 0, dst, pos.cards[src], ()))
+    return match, growing
+
+
 class Tracker:
     def __init__(self, pos, settle_ms=SETTLE_MS):
         self.pos = pos
@@ -129,8 +166,9 @@ class Tracker:
         self._deltas = None
 
     def legal(self):
+        """The legal actions but booster uses (see explain()), cached per position."""
         if self._legal is None:
-            self._legal = self.pos.legal_actions()
+            self._legal = self.pos.legal_actions(False)
             pos = self.pos
             self._deltas = [action_delta(pos, a) for a in self._legal]
         return self._legal
@@ -209,21 +247,7 @@ class Tracker:
                 self.pending = []  # whatever was in the air is back where it was
                 self.barred = []  # taken-back moves are restored on the board
                 return committed
-            legal = self.legal()
-            deltas = self._deltas
-            portal = g.ENTRY_PORTAL
-            match = []  # complete explanations by one action
-            growing = []  # actions in progress that this diff may be the start of
-            for i in range(len(legal)):
-                dl = deltas[i]
-                if dl == diff:
-                    if legal[i][0] != cc.END and legal[i] not in self.barred:
-                        match.append(legal[i])
-                elif len(dl) > len(diff) and _is_subset(diff, dl) and may_grow(legal[i], diff):
-                    growing.append(legal[i])
-                elif portal in diff and passes_portal(self.pos, legal[i]) and \
-                        _is_subset(diff, dl + (portal,)):
-                    growing.append(legal[i])  # the cube waits on the portal: on to the exit
+            match, growing = explain(self.pos, self.legal(), self._deltas, diff, self.barred)
             # A move that may already have ended on a stack (pending) followed by another one
             # explains the diff too: it competes with the one-action explanations.
             if self.pending:
@@ -313,18 +337,14 @@ class Tracker:
                             rest.append(j * 8 + b)
             rest = tuple(rest)
             if rest and not pos.is_over():
-                for a2 in pos.legal_actions():
-                    if a2[0] == cc.END:
-                        continue
-                    dl = action_delta(pos, a2)
-                    if dl == rest:
-                        if a1 not in complete:
-                            complete.append(a1)
-                    elif len(dl) > len(rest) and _is_subset(rest, dl) and may_grow(a2, rest):
-                        if a1 not in partial:
-                            partial.append(a1)
-                        if a2[3] not in targets:
-                            targets.append(a2[3])
+                match2, growing2 = explain(pos, pos.legal_actions(False), None, rest, ())
+                if match2 and a1 not in complete:
+                    complete.append(a1)
+                if growing2 and a1 not in partial:
+                    partial.append(a1)
+                for a2 in growing2:
+                    if a2[3] not in targets:
+                        targets.append(a2[3])
             pos.pop()
         return complete, partial, targets
 
@@ -401,6 +421,18 @@ class Tracker:
                 groups[2].append(a)
             elif not dl:
                 groups[3].append(a)
+        pos = self.pos
+        for src in pos.boost_sources():
+            if src not in self.diff and src not in self.touched:
+                continue
+            for t in self.diff + tuple(self.touched):
+                if t != src and pos.is_boost_target(t):
+                    a = (cc.BOOST, src, 0, t, pos.cards[src], ())
+                    dl = (src, t) if src < t else (t, src)
+                    if dl == self.diff:
+                        groups[0].append(a)
+                    elif _is_subset(dl, self.touched) and a not in groups[2]:
+                        groups[2].append(a)
         return groups[0] + groups[1] + groups[2] + groups[3]
 
     def press_end(self):

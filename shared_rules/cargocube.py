@@ -349,8 +349,10 @@ class Position:
 
     # -- move generation ------------------------------------------------------------------------
 
-    def legal_actions(self):
-        """All legal actions of the player to move, in a fixed order; [] once the game is over."""
+    def legal_actions(self, boosts=True):
+        """All legal actions of the player to move, in a fixed order; [] once the game is over.
+        boosts=False leaves out the booster uses (up to 6 cards x every empty grey cell): the
+        board's tracker handles them apart, from boost_sources(), to save memory."""
         out = []
         if self._max_reached():
             return out
@@ -359,10 +361,26 @@ class Position:
             return out
         self._gen_cube_moves(out, ROLL)
         self._gen_steps(out)
-        if not self.booster_used:
+        if boosts and not self.booster_used:
             self._gen_boosts(out)
         out.append(END_ACTION)
         return out
+
+    def boost_sources(self):
+        """The cells of the cards the player to move may use now (booster use allowed, own card
+        in the own terminal, nothing on it); [] otherwise."""
+        if self.actions_left == 0 or self.booster_used or self._max_reached():
+            return []
+        out = []
+        for src in g.TERMINAL_CELLS[self.to_move]:
+            if self.cards[src] and not self.stacks[src]:
+                out.append(src)
+        return out
+
+    def is_boost_target(self, c):
+        """Whether a card may be put on cell c (an empty grey cell, no card, not the portal)."""
+        return (g.CELL_KIND[c] == g.GREY and not self.stacks[c] and not self.cards[c]
+                and c != g.ENTRY_PORTAL)
 
     def _may_enter(self, n, kind):
         """Entry rule for a cargo cube moving onto cell n (not the climb limit)."""
@@ -464,10 +482,9 @@ class Position:
             out.append((STEP, kc, d, n, KEEPER + m, ()))
 
     def _gen_boosts(self, out):
-        m = self.to_move
         stacks = self.stacks
         cards = self.cards
-        for src in g.TERMINAL_CELLS[m]:
+        for src in g.TERMINAL_CELLS[self.to_move]:
             cd = cards[src]
             if not cd or stacks[src]:
                 continue
