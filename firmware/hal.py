@@ -65,7 +65,6 @@ FRAME_MS = const(10)
 TICKS_PERIOD = const(0x40000000)
 TICKS_MASK = const(0x3FFFFFFF)
 
-_COLS = "abcdefghijk"
 
 
 def ticks_diff(a, b):
@@ -95,24 +94,8 @@ def button_name(bit):
     return "?"
 
 
-def cell_name(c):
-    """Board cell index -> 'e5' (column a..k, row 1..11)."""
-    return _COLS[c % 11] + str(c // 11 + 1)
-
-
-def parse_cell(s):
-    """'e5' -> index, -1 if not a cell name."""
-    if len(s) < 2 or len(s) > 3:
-        return -1
-    x = _COLS.find(s[0])
-    if x < 0:
-        return -1
-    if not s[1:].isdigit():
-        return -1
-    y = int(s[1:]) - 1
-    if y < 0 or y >= SIZE:
-        return -1
-    return y * SIZE + x
+# Cell names are board geometry, shared with every grid game (shared_rules/geometry.py).
+from shared_rules.geometry import cell_name, parse_cell  # noqa: E402,F401
 
 
 def bit_get(bitmap, c):

@@ -42,6 +42,18 @@ def occupancy(pos, out):
             out[c >> 3] |= 1 << (c & 7)
 
 
+def diff_cells(a, b):
+    """The cells whose bits differ between two occupancy bitmaps, as a sorted tuple."""
+    out = []
+    for i in range(16):
+        x = a[i] ^ b[i]
+        if x:
+            for bit in range(8):
+                if x & (1 << bit):
+                    out.append(i * 8 + bit)
+    return tuple(out)
+
+
 def action_delta(pos, action):
     """The cells whose occupancy the action toggles, as a sorted tuple."""
     kind, src, d, dst, code, hops = action
@@ -178,16 +190,7 @@ class Tracker:
         return self._deltas
 
     def _diff(self):
-        out = []
-        occ = self.occ
-        exp = self.expected
-        for i in range(16):
-            x = occ[i] ^ exp[i]
-            if x:
-                for b in range(8):
-                    if x & (1 << b):
-                        out.append(i * 8 + b)
-        return tuple(out)
+        return diff_cells(self.occ, self.expected)
 
     # -- inputs ---------------------------------------------------------------------------------
 
@@ -196,19 +199,13 @@ class Tracker:
         committed. A move that fits is committed only once the board has been still for
         settle_ms (see tick): hands put pieces down and pick them up again."""
         self.changed_at = now_ms
-        old = self.occ
         touched = self.touched
-        for i in range(16):
-            x = old[i] ^ occ[i]
-            if x:
-                for b in range(8):
-                    c = i * 8 + b
-                    if x & (1 << b):
-                        if c in touched:
-                            touched.remove(c)
-                        elif len(touched) >= TOUCHED_MAX:
-                            touched.pop(0)
-                        touched.append(c)
+        for c in diff_cells(self.occ, occ):
+            if c in touched:
+                touched.remove(c)
+            elif len(touched) >= TOUCHED_MAX:
+                touched.pop(0)
+            touched.append(c)
         self.occ[:] = occ
         return self._infer(self.settle_ms == 0)
 
@@ -328,14 +325,7 @@ class Tracker:
                 continue
             pos.push(a1)
             occupancy(pos, exp)
-            rest = []
-            for j in range(16):
-                x = occ[j] ^ exp[j]
-                if x:
-                    for b in range(8):
-                        if x & (1 << b):
-                            rest.append(j * 8 + b)
-            rest = tuple(rest)
+            rest = diff_cells(occ, exp)
             if rest and not pos.is_over():
                 match2, growing2 = explain(pos, pos.legal_actions(False), None, rest, ())
                 if match2 and a1 not in complete:

@@ -3,6 +3,7 @@ CPython (each case a pytest test) and under the MicroPython unix port (run_all()
 
 The module is also a tiny game plug-in (class Game, with paint_version) for these cases."""
 
+from fwcases import list_cases, run_cases
 from firmware import hal as H
 from firmware import games
 from firmware import leds as L
@@ -253,17 +254,8 @@ def case_steady_frames_do_not_allocate():
     assert app.painter.renders == 1
 
 
-CASES = [k for k in sorted(globals()) if k.startswith("case_")]
+CASES = list_cases(globals())
 
 
 def run_all():
-    g = globals()
-    passed = failed = 0
-    for name in CASES:
-        try:
-            g[name]()
-            passed += 1
-        except Exception as e:
-            failed += 1
-            print("FAIL", name, type(e).__name__, e)
-    print("%d passed, %d failed" % (passed, failed))
+    run_cases(globals())

@@ -1,6 +1,7 @@
 """Painter cases, MicroPython-compatible: run by tests/test_leds.py under CPython (each case a
 pytest test) and under the MicroPython unix port (run_all())."""
 
+from fwcases import list_cases, run_cases
 from firmware import leds as L
 from firmware import hal as H
 
@@ -272,17 +273,8 @@ def case_blink_entry_overwritten():
     assert _rgb(p, 5) == (255, 190, 0)
 
 
-CASES = [k for k in sorted(globals()) if k.startswith("case_")]
+CASES = list_cases(globals())
 
 
 def run_all():
-    g = globals()
-    passed = failed = 0
-    for name in CASES:
-        try:
-            g[name]()
-            passed += 1
-        except Exception as e:
-            failed += 1
-            print("FAIL", name, type(e).__name__, e)
-    print("%d passed, %d failed" % (passed, failed))
+    run_cases(globals())

@@ -1,6 +1,7 @@
 """Scanner/Buttons cases, MicroPython-compatible: run by tests/test_scanner.py under CPython
 (each case a pytest test) and under the MicroPython unix port (run_all())."""
 
+from fwcases import list_cases, run_cases
 from firmware.scanner import Scanner, Buttons
 from firmware import hal as H
 
@@ -170,17 +171,8 @@ def case_no_allocation_per_frame():
         unlock()
 
 
-CASES = [k for k in sorted(globals()) if k.startswith("case_")]
+CASES = list_cases(globals())
 
 
 def run_all():
-    g = globals()
-    passed = failed = 0
-    for name in CASES:
-        try:
-            g[name]()
-            passed += 1
-        except Exception as e:
-            failed += 1
-            print("FAIL", name, type(e).__name__, e)
-    print("%d passed, %d failed" % (passed, failed))
+    run_cases(globals())

