@@ -46,6 +46,25 @@ def min_heap(path, lo=16, hi=192, step=4):
     return hi
 
 
+def live_peak(kw):
+    """Peak and start of the live heap (after a collection, serial `mem`) along the game, at
+    192k: (bytes in use once set up, the most in use after any action)."""
+    script, final = game_script(check_every=0, **kw)
+    lines = []
+    for line in script.splitlines():
+        lines.append(line)
+        if line.startswith("resolve ") or line.startswith("new-game "):
+            lines.append("send mem")
+    fd, path = tempfile.mkstemp(suffix=".txt")
+    with os.fdopen(fd, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    out = []
+    run_script(path, out=out.append)
+    os.unlink(path)
+    used = [int(m.group(1)) for m in (re.search(r"ok alloc=(\d+)", x) for x in out) if m]
+    return used[0], max(used)
+
+
 def main():
     games = [
         ("2 players, no cards", dict(seed=3, players=2, actions=150, cards=False)),
@@ -53,6 +72,12 @@ def main():
     ]
     print("Smallest -X heapsize with which the firmware plays the whole game without an error")
     print("(micropython unix port, 64-bit; the Pico's 32-bit objects are smaller)")
+    fd, path = tempfile.mkstemp(suffix=".txt")
+    with os.fdopen(fd, "w") as f:
+        f.write("wait 100\nsend status\n")
+    boot = min_heap(path)
+    os.unlink(path)
+    print("firmware booted, no game: %d KB" % boot)
     print("%-24s %8s %10s %14s %12s %8s" % ("game", "actions", "min heap", "set up, idle",
                                              "the game", "time s"))
     for name, kw in games:
@@ -71,6 +96,14 @@ def main():
             name, final.ply(), "%d KB" % total if total else "> 192 KB",
             "%d KB" % idle if idle else "?", "%d KB" % (total - idle) if total and idle else "?",
             time.time() - t0))
+    print()
+    print("Live heap (in use after a collection, serial `mem`), sampled after every action:")
+    print("%-24s %12s %12s %10s" % ("game", "set up", "peak", "playing"))
+    for name, kw in games:
+        start, peak = live_peak(kw)
+        print("%-24s %9.1f KB %9.1f KB %7.1f KB" % (name, start / 1024, peak / 1024,
+                                                  (peak - start) / 1024))
+    print()
     print("min heap: the whole firmware with its modules loaded (.mpy, as deployed);")
     print("set up, idle: the same with the game set up and no move made; the game: the difference,")
     print("what playing the game adds at its peak. Goal (issue 3): <= 64 KB on the board.")

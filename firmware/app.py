@@ -22,7 +22,7 @@ STATE_NAMES = ("idle", "setup", "play")
 
 _LINE_MAX = 160
 
-HELP = ("commands: hello help status occ mask new press events bright budget abort; "
+HELP = ("commands: hello help status mem occ mask new press events bright budget abort; "
         "game commands (e.g. pos candidates) go to the game")
 
 
@@ -347,6 +347,9 @@ class App:
             return "ok " + HELP
         if cmd == "status":
             return self._status()
+        if cmd == "mem":
+            gc.collect()
+            return "ok alloc=%d free=%d" % (gc.mem_alloc(), gc.mem_free())
         if cmd == "occ":
             return "ok %d %s" % (H.bit_count(self.scanner.stable), _hex(self.scanner.stable))
         if cmd == "mask":

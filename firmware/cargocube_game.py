@@ -60,7 +60,9 @@ class Game:
 
     def start(self):
         self.started = True
-        self.emit("cargocube start %s" % self.pos.notation())
+        # The start position is what `pos` answers; not repeated here (a 4-player layout with
+        # cards is over 500 bytes, a large block on a busy heap).
+        self.emit("cargocube start ply=%d" % self.pos.ply())
         self._rebuild()
 
     def on_change(self, occ, now_ms):

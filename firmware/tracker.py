@@ -42,6 +42,25 @@ def occupancy(pos, out):
             out[c >> 3] |= 1 << (c & 7)
 
 
+def pack(cells):
+    """A delta of at most two cells as one small int (no heap on the board): 0 for none,
+    c + 1 for one, (c1 + 1) | (c2 + 1) << 8 for two (c1 < c2)."""
+    if not cells:
+        return 0
+    if len(cells) == 1:
+        return cells[0] + 1
+    return (cells[0] + 1) | ((cells[1] + 1) << 8)
+
+
+def unpack(d):
+    """The cells of a packed delta, as a sorted tuple."""
+    if not d:
+        return ()
+    if d < 256:
+        return (d - 1,)
+    return ((d & 255) - 1, (d >> 8) - 1)
+
+
 def diff_cells(a, b):
     """The cells whose bits differ between two occupancy bitmaps, as a sorted tuple."""
     out = []
@@ -112,21 +131,24 @@ def explain(pos, legal, deltas, diff, barred):
     """(match, growing) for the evidence diff in pos: the actions whose cells toggled equal
     diff (not `end`, not barred), and those of which diff can be the start (a piece lifted, a
     cube tipped onto its new cell, a cube waiting on the entry portal). legal: pos's legal
-    actions without booster uses, deltas: their action_delta() or None; booster uses are
+    actions without booster uses, deltas: their packed action_delta() or None; booster uses are
     explained here from the cards that may be used, without listing them all."""
     match = []
     growing = []
     portal = g.ENTRY_PORTAL
     n = len(diff)
+    key = pack(diff) if n <= 2 else -1
+    one = diff[0] + 1 if n == 1 else -1
+    at_portal = portal in diff
     for i in range(len(legal)):
         a = legal[i]
-        dl = deltas[i] if deltas is not None else action_delta(pos, a)
-        if dl == diff:
+        d = deltas[i] if deltas is not None else pack(action_delta(pos, a))
+        if d == key:
             if a[0] != cc.END and a not in barred:
                 match.append(a)
-        elif len(dl) > n and _is_subset(diff, dl) and may_grow(a, diff):
-            growing.append(a)
-        elif portal in diff and passes_portal(pos, a) and _is_subset(diff, dl + (portal,)):
+        elif d > 255 and ((d & 255) == one or (d >> 8) == one) and may_grow(a, diff):
+            growing.append(a)  # one cell of a two-cell move seen so far
+        elif at_portal and passes_portal(pos, a) and _is_subset(diff, unpack(d) + (portal,)):
             growing.append(a)  # the cube waits on the portal: on to the exit portal
     if n <= 2:
         srcs = pos.boost_sources()
@@ -182,12 +204,8 @@ class Tracker:
         if self._legal is None:
             self._legal = self.pos.legal_actions(False)
             pos = self.pos
-            self._deltas = [action_delta(pos, a) for a in self._legal]
+            self._deltas = [pack(action_delta(pos, a)) for a in self._legal]
         return self._legal
-
-    def deltas(self):
-        self.legal()
-        return self._deltas
 
     def _diff(self):
         return diff_cells(self.occ, self.expected)
@@ -321,7 +339,7 @@ class Tracker:
             if pending_only or deltas[i]:
                 if a1 not in self.pending:
                     continue
-            if not _is_subset(deltas[i], diff):
+            if not _is_subset(unpack(deltas[i]), diff):
                 continue
             pos.push(a1)
             occupancy(pos, exp)
@@ -402,7 +420,7 @@ class Tracker:
             a = legal[i]
             if a[0] == cc.END:
                 continue
-            dl = deltas[i]
+            dl = unpack(deltas[i])
             if dl == self.diff:
                 groups[0].append(a)
             elif a in self.pending:
