@@ -26,6 +26,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/perft.py
 	$(BIN)/python bench/frame.py
 	$(BIN)/python bench/inference.py
+	$(BIN)/python bench/hint.py
+	$(BIN)/python bench/heap.py
 
 clean:
 	rm -rf $(VENV) *.egg-info host/*.egg-info .pytest_cache .hypothesis
