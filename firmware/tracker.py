@@ -3,14 +3,18 @@
 # The sensors see only whether a cell holds something magnetic (cube, keeper or card), so the
 # tracker compares the stable occupancy with the occupancy the tracked position implies. The
 # cells that differ (the diff) are the evidence; an action explains the evidence when the cells
-# it toggles equal the diff. Rules of inference (docs/firmware.md, "Move inference"):
-#   - exactly one action explains the diff and no other legal action could still grow out of it
-#     (the hand may be on its way): commit it;
-#   - several explain it: ask (candidates are shown; `next` cycles, `confirm` commits);
-#   - the diff is part of some actions' evidence (a cube lifted, a cube put down before the source
-#     is lifted): in progress, show where the item may go;
-#   - nothing explains it, but an action that completed without a visible trace (put onto a stack,
-#     taken from a stack) followed by one more action does: commit the first, go on with the rest;
+# it toggles equal the diff. Rules of inference (docs/board-cargocube.md):
+#   - exactly one action explains the diff, no other could still grow out of it (the hand may
+#     be on its way), and the board has been still for settle_ms: commit it;
+#   - several explain it: ask (candidates are shown; `next` cycles, `confirm` commits; past the
+#     fitting ones `next` goes on through the other moves the board may have missed);
+#   - the diff is the start of some actions (a piece lifted, a cube tipped onto its new cell
+#     before it leaves the old one, a cube on the entry portal): in progress, show where the
+#     piece may go; the actions that already fit are pending (they may have ended on a stack);
+#   - a pending action followed by one more explains the diff: it competes with the one-action
+#     explanations, and is committed only when it is the only explanation;
+#   - only a move that left no trace at all (onto and off stacks) followed by one more explains
+#     it: ask (the board cannot know which traceless move it was);
 #   - nothing at all: a mismatch; the differing cells light red, nothing is committed.
 # Nothing is ever guessed: with two explanations the player is asked.
 #
