@@ -124,6 +124,14 @@ def passes_portal(pos, action):
     return not hops and first >= 0 and g.NEIGHBOUR[first * 4 + d] == g.ENTRY_PORTAL
 
 
+def _meets(a, b):
+    """Whether two cell tuples share a cell."""
+    for c in a:
+        if c in b:
+            return True
+    return False
+
+
 def _is_subset(small, big):
     for c in small:
         if c not in big:
@@ -188,6 +196,7 @@ class Tracker:
         self.pending = []  # actions that may have completed without a trace (put on a stack)
         self.end_requested = False  # `end` pressed while the board was asking
         self.touched = []  # the last TOUCHED_MAX cells whose occupancy changed (even if restored)
+        self.recent = []  # cells whose occupancy changed since the last commit
         self.undone = []  # actions taken back, newest last (the LEDs show what to put back)
         self.barred = []  # taken back: not read again from the board until it is put right
         self.log = []  # (event, action) pairs since the last read, for the host and the log file
@@ -222,7 +231,10 @@ class Tracker:
         settle_ms (see tick): hands put pieces down and pick them up again."""
         self.changed_at = now_ms
         touched = self.touched
+        recent = self.recent
         for c in diff_cells(self.occ, occ):
+            if c not in recent:
+                recent.append(c)
             if c in touched:
                 touched.remove(c)
             elif len(touched) >= TOUCHED_MAX:
@@ -269,8 +281,9 @@ class Tracker:
             match, growing = explain(self.pos, self.legal(), self._deltas, diff, self.barred)
             # A move that may already have ended on a stack (pending) followed by another one
             # explains the diff too: it competes with the one-action explanations.
-            if self.pending:
-                complete, partial, targets = self._explain_in_two(diff, True)
+            erased = tuple([c for c in self.recent if c not in diff])
+            if self.pending or erased:
+                complete, partial, targets = self._explain_in_two(diff, True, erased)
             else:
                 complete, partial, targets = [], [], []
             fits = list(match)
@@ -322,10 +335,13 @@ class Tracker:
             self.candidates = []
             return committed
 
-    def _explain_in_two(self, diff, pending_only):
+    def _explain_in_two(self, diff, seen_only, erased=()):
         """Explanations of diff by two moves: a first one that left no visible trace of its own
-        (pending: its evidence was seen but it may have ended on a stack; or, unless
-        pending_only, one onto and off stacks) and a second one, complete or in progress.
+        and a second one, complete or in progress. With seen_only the first must have been
+        seen: pending (its evidence was seen but it may have ended on a stack), or a move on
+        cells that changed since the last commit and are back as expected (erased: the next
+        move undid its trace, e.g. a cube teleported to the exit portal and rolled on from
+        there). Without, the first is a move that never shows (onto and off stacks).
         Returns (firsts with a complete second, firsts with a second in progress, the cells the
         moves in progress may go to)."""
         legal = self.legal()
@@ -340,10 +356,14 @@ class Tracker:
             a1 = legal[i]
             if a1[0] == cc.END:
                 continue
-            if pending_only or deltas[i]:
-                if a1 not in self.pending:
+            dl = unpack(deltas[i])
+            if a1 in self.pending:
+                if not _is_subset(dl, diff):
                     continue
-            if not _is_subset(unpack(deltas[i]), diff):
+            elif seen_only:
+                if not dl or not _meets(dl, erased) or not _is_subset(dl, diff + erased):
+                    continue
+            elif dl:
                 continue
             pos.push(a1)
             occupancy(pos, exp)
@@ -373,6 +393,7 @@ class Tracker:
         self.pending = []
 
     def _commit(self, action, how):
+        self.recent = []
         self.pos.push(action)
         self.log.append((how, action, self.pos.notation()))
         self.undone = []
