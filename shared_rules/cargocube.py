@@ -67,7 +67,12 @@ def _arrive_wind_rose(pos, out, kind, src, d, cell, level, item, hops, used, how
     own = g.TERMINAL + m
     used = used + (cell,)
     hopped = False
-    for t in g.NEIGHBOUR8[cell]:
+    ring = g.AROUND
+    base = cell * 8
+    for k in range(8):
+        t = ring[base + k]
+        if t == 255:
+            break
         tk = kinds[t]
         if kind == ACTIVATE:
             # An activation must end on a grey cell that is no entry portal.

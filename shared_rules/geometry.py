@@ -84,7 +84,7 @@ for _c in range(N_CELLS):
     CELL_KIND[_c] = _cell_kind(_c % SIZE, _c // SIZE)
 
 # NEIGHBOUR[c * 4 + d]: the orthogonal neighbour of c toward d, or -1 off the board.
-# NEIGHBOUR8[c]: the up to 8 surrounding cells, in a fixed order (N, NE, E, SE, S, SW, W, NW).
+# The up to 8 surrounding cells of each cell, in a fixed order (N, NE, E, SE, S, SW, W, NW).
 _neighbour = []
 _neighbour8 = []
 _D8 = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
@@ -108,8 +108,22 @@ if sys.implementation.name == "micropython":
     NEIGHBOUR = array("b", _neighbour)
 else:
     NEIGHBOUR = tuple(_neighbour)
-NEIGHBOUR8 = tuple(bytes(a) for a in _neighbour8)
+# AROUND[c * 8 + k]: the k-th surrounding cell of c, 255 past the last (one flat table: 121
+# little objects would cost ~8 KB of the board's heap). around(c) lists them.
+AROUND = bytes([a[k] if k < len(a) else 255 for a in _neighbour8 for k in range(8)])
 del _neighbour, _neighbour8, _around
+
+
+def around(c):
+    """The surrounding cells of c, in the order N, NE, E, SE, S, SW, W, NW (off-board left out)."""
+    base = c * 8
+    out = []
+    for k in range(8):
+        t = AROUND[base + k]
+        if t == 255:
+            break
+        out.append(t)
+    return out
 
 
 def terminal_cells(seat):

@@ -76,7 +76,7 @@ def test_rose_hop_targets_shown_while_the_cube_is_in_the_air():
     table.feed(raw, 150)                    # lifted from i1, put on the rose, lifted again
     table.feed(raw, 1000)                   # held in the air: the board keeps waiting
     assert t.state == T.MOVING and t.pos.ply() == 0
-    hop_targets = [x for x in g.NEIGHBOUR8[i2] if x != i1]
+    hop_targets = [x for x in g.around(i2) if x != i1]
     assert sorted(hop_targets) == sorted(cells("i3", "j3", "j2", "j1", "h1", "h2", "h3"))
     for c in hop_targets:
         assert c in t.targets, g.cell_name(c)

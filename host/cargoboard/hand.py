@@ -99,7 +99,7 @@ class Hand:
                     out.append((bitmap((c,)), rng.randint(5, 20)))
                     out.append((bitmap(), rng.randint(5, 15)))
             if rng.random() < self.hover:
-                around = g.NEIGHBOUR8[b]
+                around = g.around(b)
                 c = around[rng.randrange(len(around))]
                 out.append((bitmap((c,)), rng.randint(5, 20)))
                 out.append((bitmap(), rng.randint(10, 60)))
