@@ -197,6 +197,7 @@ class Tracker:
         self.end_requested = False  # `end` pressed while the board was asking
         self.touched = []  # the last TOUCHED_MAX cells whose occupancy changed (even if restored)
         self.recent = []  # cells whose occupancy changed since the last commit
+        self.undone_by_next = []  # moves that were pending when the board looked right again
         self.undone = []  # actions taken back, newest last (the LEDs show what to put back)
         self.barred = []  # taken back: not read again from the board until it is put right
         self.log = []  # (event, action) pairs since the last read, for the host and the log file
@@ -265,7 +266,7 @@ class Tracker:
         committed = 0
         self.settling = False
         while True:
-            if self.pos.is_over():
+            if not self.legal():  # the game is over (cached: is_over() would generate again)
                 self.state = OVER
                 self.diff = self._diff()
                 return committed
@@ -275,21 +276,33 @@ class Tracker:
             if not diff:
                 self.state = IDLE
                 self.candidates = []
-                self.pending = []  # whatever was in the air is back where it was
+                # Back as expected: put back, or done and then undone by a next move.
+                self.undone_by_next = self.pending
+                self.pending = []
                 self.barred = []  # taken-back moves are restored on the board
                 return committed
             match, growing = explain(self.pos, self.legal(), self._deltas, diff, self.barred)
             # A move that may already have ended on a stack (pending) followed by another one
             # explains the diff too: it competes with the one-action explanations.
-            erased = tuple([c for c in self.recent if c not in diff])
-            if self.pending or erased:
-                complete, partial, targets = self._explain_in_two(diff, True, erased)
+            if self.pending:
+                complete, partial, targets = self._explain_in_two(diff, True)
             else:
                 complete, partial, targets = [], [], []
             fits = list(match)
             for x in complete:
                 if x not in fits:
                     fits.append(x)
+            if fits and not growing and not partial and self.undone_by_next:
+                # About to take a move: first, could one that was waiting to settle and whose
+                # trace this move erased have happened before it? Then that is a second reading.
+                erased = tuple([c for c in self.recent if c not in diff])
+                if erased:
+                    c2, p2, t2 = self._explain_in_two(diff, True, erased)
+                    for x in c2:
+                        if x not in fits:
+                            fits.append(x)
+                    partial = p2
+                    targets = t2
             if fits and not growing and not partial:
                 if not may_commit:
                     self._hold(fits)
@@ -337,11 +350,12 @@ class Tracker:
 
     def _explain_in_two(self, diff, seen_only, erased=()):
         """Explanations of diff by two moves: a first one that left no visible trace of its own
-        and a second one, complete or in progress. With seen_only the first must have been
-        seen: pending (its evidence was seen but it may have ended on a stack), or a move on
-        cells that changed since the last commit and are back as expected (erased: the next
-        move undid its trace, e.g. a cube teleported to the exit portal and rolled on from
-        there). Without, the first is a move that never shows (onto and off stacks).
+        and a second one, complete or in progress. The first is, with erased: a move that was
+        waiting to settle before the board looked as expected again (undone_by_next), on those
+        cells that changed since the last commit and are back as expected (the next move undid
+        its trace, e.g. a cube teleported to an empty exit portal and rolled on from there);
+        else with seen_only: a pending move (its evidence was seen but it may have ended on a
+        stack); else a move that never shows (onto and off stacks).
         Returns (firsts with a complete second, firsts with a second in progress, the cells the
         moves in progress may go to)."""
         legal = self.legal()
@@ -357,18 +371,21 @@ class Tracker:
             if a1[0] == cc.END:
                 continue
             dl = unpack(deltas[i])
-            if a1 in self.pending:
+            if erased:
+                if a1 not in self.undone_by_next or not _meets(dl, erased) or \
+                        not _is_subset(dl, diff + erased):
+                    continue
+            elif a1 in self.pending:
                 if not _is_subset(dl, diff):
                     continue
-            elif seen_only:
-                if not dl or not _meets(dl, erased) or not _is_subset(dl, diff + erased):
-                    continue
-            elif dl:
+            elif seen_only or dl:
                 continue
             pos.push(a1)
             occupancy(pos, exp)
             rest = diff_cells(occ, exp)
-            if rest and not pos.is_over():
+            # One more action changes at most 2 cells (3 with a cube waiting on the portal).
+            if rest and len(rest) <= 3 and (len(rest) < 3 or g.ENTRY_PORTAL in rest) and \
+                    not pos.is_over():
                 match2, growing2 = explain(pos, pos.legal_actions(False), None, rest, ())
                 if match2 and a1 not in complete:
                     complete.append(a1)
@@ -394,6 +411,7 @@ class Tracker:
 
     def _commit(self, action, how):
         self.recent = []
+        self.undone_by_next = []
         self.pos.push(action)
         self.log.append((how, action, self.pos.notation()))
         self.undone = []
