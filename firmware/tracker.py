@@ -111,17 +111,9 @@ def may_grow(action, diff):
 
 
 def passes_portal(pos, action):
-    """Whether the cube of action is sent through the entry portal (it lands on f6, and the
-    hand puts it there before taking it on to the exit portal)."""
-    kind, src, d, dst, code, hops = action
-    if kind != cc.ROLL or dst != g.EXIT_PORTAL[pos.to_move]:
-        return False
-    if g.ENTRY_PORTAL in hops:
-        return True
-    first = g.NEIGHBOUR[src * 4 + d]
-    if first == g.ENTRY_PORTAL:
-        return True
-    return not hops and first >= 0 and g.NEIGHBOUR[first * 4 + d] == g.ENTRY_PORTAL
+    """Whether the cube of action is sent through the entry portal (the hand puts it there
+    before taking it on to the exit portal)."""
+    return action[0] == cc.ROLL and g.ENTRY_PORTAL in cc.action_path(pos, action)
 
 
 def _meets(a, b):

@@ -649,6 +649,31 @@ class Position:
         raise RulesError("action %r is not legal in %s" % (text, self.notation()))
 
 
+def action_path(pos, action):
+    """The cells the moving piece stands on in turn during action in pos (before it is
+    pushed), its source excluded: for a cube the cell it rolls onto, then the cell an
+    acceleration slides it to, the wind-rose hop targets, and the exit portal after the entry
+    portal; for a keeper step or a card its destination; () for `end`. A hand moving real
+    pieces follows this path; the board's tracker reads a cube waiting on the portal by it."""
+    kind, src, d, dst, code, hops = action
+    if kind == END:
+        return ()
+    if kind == STEP or kind == BOOST:
+        return (dst,)
+    first = g.NEIGHBOUR[src * 4 + d]
+    path = [first]
+    cd = pos.cards[first]
+    if cd and g.CELL_KIND[first] == g.GREY and card_kind(cd) == "a" and (hops or dst != first):
+        # Rolled onto an acceleration and went on: it slid one cell further (onto the wind
+        # rose the hops start from, onto the portal, or simply to the next cell).
+        path.append(g.NEIGHBOUR[first * 4 + d])
+    for h in hops:
+        path.append(h)
+    if path[-1] == g.ENTRY_PORTAL:
+        path.append(dst)
+    return tuple(path)
+
+
 _GREY_CELLS = bytes([c for c in range(g.N_CELLS) if g.CELL_KIND[c] == g.GREY])
 
 

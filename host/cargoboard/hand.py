@@ -17,24 +17,11 @@ from shared_rules import geometry as g
 def physical_steps(pos, action):
     """The hand's moves for action in pos (before it is pushed): a list of ("move", a, b),
     meaning take the top item of a and put it on b, or [("press", "end")] for `end`."""
-    kind, src, d, dst, code, hops = action
-    if kind == cc.END:
+    if action[0] == cc.END:
         return [("press", "end")]
-    if kind in (cc.STEP, cc.BOOST):
-        return [("move", src, dst)]
-    first = g.NEIGHBOUR[src * 4 + d]
-    waypoints = [first]
-    card = pos.cards[first]
-    if card and g.CELL_KIND[first] == g.GREY and cc.card_kind(card) == "a" and (hops or dst != first):
-        # Rolled onto an acceleration and went on: it slid one cell further (onto the wind rose
-        # the hops start from, onto the portal, or simply to the next cell).
-        waypoints.append(g.NEIGHBOUR[first * 4 + d])
-    waypoints.extend(hops)
-    if waypoints[-1] == g.ENTRY_PORTAL:
-        waypoints.append(dst)
     steps = []
-    at = src
-    for w in waypoints:
+    at = action[1]
+    for w in cc.action_path(pos, action):
         steps.append(("move", at, w))
         at = w
     return steps
