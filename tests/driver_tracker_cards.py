@@ -17,11 +17,10 @@ from shared_rules import cargocube as cc
 from shared_rules import geometry as g
 from firmware import hal as H
 from firmware import tracker as T
-from firmware.scanner import Scanner
 from firmware.cargocube_game import Game
 from cargoboard.hand import physical_steps
+from cargoboard.handplay import Table
 
-FRAME_MS = 10
 SETTLE_MS = 600  # the hand is still this long after a move (> the tracker's settle time)
 
 
@@ -74,31 +73,22 @@ CASES = (
 )
 
 
-class Board:
-    """Scanner + Cargocube plug-in, frame by frame (10 ms)."""
+class Board(Table):
+    """The in-process board of cargoboard.handplay, recording (state, targets) after every
+    held reading."""
 
     def __init__(self, notation):
         self.events = []
         seats = notation.split()[1]
-        self.game = Game({"position": notation, "seats": seats, "emit": self.events.append})
+        Table.__init__(self, Game({"position": notation, "seats": seats,
+                                   "emit": self.events.append}))
         self.tracker = self.game.tracker
-        self.scanner = Scanner(30)
-        self.now = 0
-        self.raw = bytearray(self.tracker.expected)
-        self.scanner.reset(self.raw)
-        self.game.start()
         self.presses = 0
         self.record = True  # keep (state, targets) after every held reading in self.seen
         self.seen = []
 
     def feed(self, raw, ms):
-        end = self.now + ms
-        while self.now < end:
-            self.now += FRAME_MS
-            if self.scanner.update(raw, self.now):
-                self.game.on_change(self.scanner.stable, self.now)
-            self.game.tick(self.now)
-        self.raw = raw
+        Table.feed(self, raw, ms)
         if self.record:
             self.seen.append((self.tracker.state, list(self.tracker.targets)))
 
