@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -85,6 +86,11 @@ def cached_build():
         return None
     sources = device_sources()
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cargoboard"
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        base = Path(tempfile.gettempdir()) / ("cargoboard-%d" % os.getuid())
+        base.mkdir(parents=True, exist_ok=True)
     out = base / ("mpy-" + _fingerprint(cmd, sources))
     if (out / ".complete").is_file():
         return out
