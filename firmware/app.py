@@ -55,6 +55,7 @@ class App:
         self.errors = 0
         self.events = True
         self._injected = 0
+        self._scanned = False  # the first full scan has been taken
         self._line = bytearray(_LINE_MAX)
         self._line_len = 0
         self._line_bad = 0  # 1 too long, 2 bad character
@@ -183,6 +184,11 @@ class App:
         self._injected = 0
         if n:
             self._on_change(now)
+        elif not self._scanned and self.state == SETUP:
+            # The first scan is taken as it is (no change reported): a board already set up
+            # at power-on must still start its game.
+            self._check_setup()
+        self._scanned = True
         if presses:
             for j in range(H.N_BUTTONS):
                 bit = 1 << j

@@ -254,6 +254,22 @@ def case_steady_frames_do_not_allocate():
     assert app.painter.renders == 1
 
 
+def case_board_set_up_at_power_on_starts_the_game():
+    # The pieces already stand as the layout wants before the first scan: the game must start
+    # although the first scan reports no change.
+    games.register("test", "sim_testgame")
+    hal = FakeHal()
+    app = App(hal)
+    hal.app = app
+    app.new_game("test", {})
+    assert app.state == SETUP
+    m = app.mask
+    for i in range(16):
+        hal.sensors[i] = m[i]
+    app.step()
+    assert app.state == PLAY
+
+
 CASES = list_cases(globals())
 
 
