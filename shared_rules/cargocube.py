@@ -617,12 +617,6 @@ class Position:
         out.reverse()
         return out
 
-    def last_action(self):
-        """The action pushed last, or None."""
-        if not self._count:
-            return None
-        return self._record(self._ulen)[0]
-
     def ply(self):
         """How many actions have been pushed."""
         return self._count
@@ -820,6 +814,3 @@ def start_position(players=2, layout="polygon", cards=False):
         pos._score[s] = pos._terminal_score(s)
     return pos
 
-
-def parse_position(text):
-    return Position.parse(text)

@@ -149,6 +149,3 @@ def rotate(c, quarter_turns):
         x, y = y, -x
     return (y + 5) * SIZE + x + 5
 
-
-def seat_of_letter(ch):
-    return SEAT_LETTERS.find(ch)

@@ -64,8 +64,6 @@ VALUE = bytes(PIPS[f[_UP]] for f in FACES)
 # ROLL[o * 4 + d]: the orientation after rolling toward direction d (N, E, S, W).
 ROLL = bytes(FACES.index(_roll_faces(f, d)) for f in FACES for d in range(4))
 
-# TURN_CW[o]: the orientation after a quarter turn clockwise seen from above (for spiral-like cards).
-TURN_CW = bytes(FACES.index((f[0], f[1], f[5], f[2], f[3], f[4])) for f in FACES)
 del _faces
 
 
