@@ -109,11 +109,11 @@ class Game:
         for c, colour, level, blink in self.overlay:
             painter.cell(c, colour, level, blink)
         pos = self.pos
+        if self.tracker.state != T.OVER:
+            painter.turn(pos.to_move)  # first: the mover's score bar is drawn over its glow
         sc = pos._score
         for s in pos.seats:
             painter.score(s, sc[s], cc.MAX_SCORE)
-        if self.tracker.state != T.OVER:
-            painter.turn(pos.to_move)
 
     def scores(self):
         return self.pos.scores()
