@@ -201,13 +201,16 @@ class Game:
             for c in t.diff:
                 out.append((c, L.RED, 255, L.BLINK_FAST))
         elif state == T.ASKING:
-            for i in range(len(t.candidates)):
+            # The candidate shown, and dimly the other moves that fit what the sensors saw (not
+            # the long tail of moves the board may have missed: `next` reaches those one by one).
+            shown = t.candidates[t.index]
+            for i in range(t.fitting):
                 a = t.candidates[i]
-                if i == t.index:
-                    out.append((a[1], L.CYAN, 255, L.BLINK_SLOW))
-                    out.append((a[3], L.YELLOW, 255, L.BLINK_FAST))
-                else:
+                if a is not shown and a[0] != cc.END:
                     out.append((a[3], L.YELLOW, 60, 0))
+            if shown[0] != cc.END:
+                out.append((shown[1], L.CYAN, 255, L.BLINK_SLOW))
+                out.append((shown[3], L.YELLOW, 255, L.BLINK_FAST))
         elif state == T.MOVING:
             if pos.actions_left == 0:
                 # Activation: each destination in the colour of the value it gives.

@@ -28,3 +28,33 @@ def test_the_movers_score_stays_visible_over_the_turn_glow():
     assert s_bar[1][0] == s_bar[1][1] == s_bar[1][2] > 0, s_bar
     # N is not to move: its empty bar is dark
     assert all(v == (0, 0, 0) for v in bar(p, 2))
+
+
+def test_a_question_shows_the_candidate_and_next_moves_on():
+    # S activates d4 onto one of its neighbours; all four are occupied, so only d4 changes and
+    # four activations fit: once the hand is still the board asks.
+    from shared_rules import cargocube as cc
+    from shared_rules import geometry as g
+    from firmware import tracker as T
+    pos_text = "f1=KS,c4=B1,d3=B1,d4=B1,d5=B1,e4=B1,f11=KN SN S a"
+    game = Game({"seats": "SN", "position": pos_text})
+    game.start()
+    occ = bytearray(game.tracker.expected)
+    d4 = g.parse_cell("d4")
+    occ[d4 >> 3] &= ~(1 << (d4 & 7))  # the cube leaves d4 and lands on a stack: only d4 shows
+    game.on_change(occ, 1000)
+    game.tick(1000 + T.SETTLE_MS)
+    t = game.tracker
+    assert t.state == T.ASKING and t.fitting == 4
+    lit = {(c, colour, blink) for c, colour, level, blink in game.overlay}
+    shown = t.shown()
+    assert (shown[1], L.CYAN, L.BLINK_SLOW) in lit
+    assert (shown[3], L.YELLOW, L.BLINK_FAST) in lit
+    version = game.paint_version
+    game.on_button(H.NEXT, 1100)
+    assert t.shown() != shown and game.paint_version > version
+    lit = {(c, colour, blink) for c, colour, level, blink in game.overlay}
+    assert (t.shown()[3], L.YELLOW, L.BLINK_FAST) in lit
+    game.on_button(H.CONFIRM, 1200)
+    assert game.pos.ply() == 1 and game.pos.history()[0] == t.pos.history()[0]
+    assert cc.format_action(game.pos.history()[0]).startswith("d4")
