@@ -49,7 +49,6 @@ class Game:
         self.mismatch_since = -1
         self.now = 0
         self._shown_state = -1
-        self.started = False
         self.paint_version = 0  # bumped whenever what paint() draws changes (docs/firmware.md)
         self._rebuild()
 
@@ -59,7 +58,6 @@ class Game:
         return bytearray(self.tracker.expected)
 
     def start(self):
-        self.started = True
         # The start position is what `pos` answers; not repeated here (a 4-player layout with
         # cards is over 500 bytes, a large block on a busy heap).
         self.emit("cargocube start ply=%d" % self.pos.ply())
