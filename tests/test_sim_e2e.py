@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "host"))
 sys.path.insert(0, str(ROOT))
 
-serial = pytest.importorskip("serial")
+import serial  # noqa: E402,F401  (pyserial is a runtime dependency: missing it must fail, not skip)
 
 from cargoboard.sim.runner import Runner, FirmwareError  # noqa: E402
 from cargoboard.sim.script import Session, ScriptError, run_script  # noqa: E402

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "host"))
 sys.path.insert(0, str(ROOT))
 
-serial = pytest.importorskip("serial")
+import serial  # noqa: E402,F401  (pyserial is a runtime dependency: missing it must fail, not skip)
 
 from shared_rules import cargocube as cc  # noqa: E402
 from shared_rules import geometry as g  # noqa: E402

@@ -24,7 +24,9 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  board has it (after up to 1 s to settle); if it shows
                                  candidates, `next` until the right one is shown, then
                                  `confirm`; if it shows none (a move without a trace),
-                                 `confirm` first to ask for them. Fails if no candidate
+                                 `confirm` first to ask for them. If the board is a move
+                                 behind (an earlier move it could not see), the earlier
+                                 move is picked first the same way. Fails if no candidate
                                  leads there. Counts the presses.
     bounce CELL                  contact bounce: CELL's sensor toggles every frame for 60 ms
                                  (each state 10 ms < stable_ms) and returns to the true
@@ -125,32 +127,60 @@ def default_resolve(session: "Session", position: str) -> int:
     the way the LEDs lead: nothing if the board has it already; if the board shows candidates,
     `next` until the right one is shown, then `confirm`; if it shows none (the move left no
     trace, or the board still waits for the move to settle), `confirm` first to ask for them.
+    If the board is a move behind (an earlier move it could not see), the player first picks
+    that earlier move, then the one leading to POSITION.
     Returns the presses used; raises ScriptError if the board cannot get there."""
-    presses = 0
     position = canonical(position, session.game)
     if session.settle(position):
         session.out("  resolved: the board has it, 0 presses")
         return 0
-    n, shown, cands = _candidates(session)
-    if n == 0:
-        session.press("confirm")  # "I made a move you did not see": the board offers moves
-        presses += 1
+    presses = 0
+    for _ in range(2):
         n, shown, cands = _candidates(session)
-    target = [c for c in cands if c[2] == position]
-    if not target or n == 0:
-        listing = "; ".join(f"{a} -> {p}" for _, a, p in cands[:12]) or "none"
-        raise ScriptError(f"position unreachable from the candidates ({listing})")
-    idx, action, _ = target[0]
-    for _ in range((idx - shown) % n):
-        session.press("next")
+        if n == 0:
+            session.press("confirm")  # "I made a move you did not see": the board offers moves
+            presses += 1
+            n, shown, cands = _candidates(session)
+        target = [c for c in cands if c[2] == position]
+        final = bool(target)
+        if not target and session.game == "cargocube":
+            target = [c for c in cands if _one_move_from(c[2], position)]
+        if not target or n == 0:
+            listing = "; ".join(f"{a} -> {p}" for _, a, p in cands[:12]) or "none"
+            raise ScriptError(f"position unreachable from the candidates ({listing})")
+        idx, action, _ = target[0]
+        for _ in range((idx - shown) % n):
+            session.press("next")
+            presses += 1
+        session.press("confirm")
         presses += 1
-    session.press("confirm")
-    presses += 1
+        if final:
+            break
+        session.out(f"  resolved the earlier {action} first")
+        if session.settle(position):
+            final = True
+            break
     got = session.position()
     if got != position:
         raise ScriptError(f"after confirming {action}: position is '{got}', not '{position}'")
     session.out(f"  resolved {action}: {presses} press(es)")
     return presses
+
+
+def _one_move_from(before: str, after: str) -> bool:
+    """Whether one legal action leads from position `before` to position `after`."""
+    from shared_rules import cargocube as cc
+    try:
+        pos = cc.Position.parse(before)
+    except cc.RulesError:
+        return False
+    for a in pos.legal_actions():
+        pos.push(a)
+        hit = pos.notation() == after
+        pos.pop()
+        if hit:
+            return True
+    return False
 
 
 # The lead may replace this with the tracker-aware version (same signature).
