@@ -67,6 +67,40 @@ def run(name, pick, games):
     return tot, time.time() - t0
 
 
+def on_virtual_board(games=10, actions=80):
+    """The same measure through the virtual board: the firmware under the MicroPython unix port,
+    the script hand (lift, place, press; no habits), `resolve` after every action."""
+    import re
+    import tempfile
+    from cargoboard.scriptgen import game_script
+    from cargoboard.sim.script import run_script
+    total = no_button = 0
+    t0 = time.time()
+    for seed in range(games):
+        players = (2, 3, 4)[seed % 3]
+        script, final = game_script(seed=seed, players=players, actions=actions, check_every=0)
+        kinds = [a[0] for a in final.history()]
+        fd, path = tempfile.mkstemp(suffix=".txt")
+        with os.fdopen(fd, "w") as f:
+            f.write(script)
+        out = []
+        status = run_script(path, out=out.append)
+        os.unlink(path)
+        if status != 0:
+            print("  virtual board game %d FAILED" % seed)
+            continue
+        presses = []
+        for line in out:
+            m = re.search(r"resolved.*?(\d+) press", line)
+            if m:
+                presses.append(int(m.group(1)))
+        for kind, p in zip(kinds, presses):
+            if kind != cc.END:
+                total += 1
+                no_button += p == 0
+    return games, total, no_button, time.time() - t0
+
+
 def main():
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     print("Move inference: %d games per chooser, 2/3/4 players, 3 in 4 with base cards" % games)
@@ -97,6 +131,11 @@ def main():
                                                                    key=lambda kv: -kv[1])))
         for f in tot.failures[:5]:
             print("  failure: " + f)
+    print()
+    n, total, nob, secs = on_virtual_board()
+    print("On the virtual board (firmware under MicroPython, script hand, random play): %d games,"
+          " %d actions, %.1f%% with no button (%.0f s)" % (n, total, 100.0 * nob / max(1, total),
+                                                          secs))
     print()
     print("What the sensors allow (occupancy only): share of chosen actions that")
     for name, pick in (("random", pick_random), ("purposeful", pick_purposeful)):
