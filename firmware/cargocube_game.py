@@ -210,18 +210,20 @@ class Game:
                 out.append((shown[1], L.CYAN, 255, L.BLINK_SLOW))
                 out.append((shown[3], L.YELLOW, 255, L.BLINK_FAST))
         elif state == T.MOVING:
-            if pos.actions_left == 0:
-                # Activation: each destination in the colour of the value it gives.
-                for a in t.legal():
-                    if a[3] in t.targets:
-                        v = orient.VALUE[a[4]]
-                        out.append((a[3], VALUE_COLOUR[v], VALUE_LEVEL[v], 0))
-            else:
-                for c in t.targets:
+            # Where the piece may go; during activation each destination in the colour of the
+            # value that activation gives.
+            done = []
+            for a in t.moves:
+                if a[0] == cc.ACTIVATE and a[3] not in done:
+                    v = orient.VALUE[a[4]]
+                    out.append((a[3], VALUE_COLOUR[v], VALUE_LEVEL[v], 0))
+                    done.append(a[3])
+            for c in t.targets:
+                if c not in done:
                     out.append((c, L.YELLOW, 200, 0))
             for c in t.diff:
                 if c not in t.targets:
-                    out.append((c, L.CYAN, 120, L.BLINK_WINK))
+                    out.append((c, L.ORANGE, 120, L.BLINK_WINK))  # where the piece came from
         else:
             self._idle_overlay(out)
         if self.hint is not None and state in (T.IDLE, T.MOVING):

@@ -185,6 +185,7 @@ class Tracker:
         self.fitting = 0  # how many of the candidates fit what the sensors saw
         self.index = 0  # the candidate shown now
         self.targets = []  # cells an item in progress may go to (MOVING)
+        self.moves = []  # the actions in progress those targets come from (MOVING)
         self.pending = []  # actions that may have completed without a trace (put on a stack)
         self.end_requested = False  # `end` pressed while the board was asking
         self.touched = []  # the last TOUCHED_MAX cells whose occupancy changed (even if restored)
@@ -248,6 +249,7 @@ class Tracker:
         self.settling = True
         self.state = MOVING
         self.candidates = []
+        self.moves = list(actions)
         targets = []
         for a in actions:
             if a[3] not in targets:
@@ -265,6 +267,7 @@ class Tracker:
             diff = self._diff()
             self.diff = diff
             self.targets = []
+            self.moves = []
             if not diff:
                 self.state = IDLE
                 self.candidates = []
@@ -317,7 +320,8 @@ class Tracker:
                         still.append(x)
                 self.pending = still
                 self.candidates = []
-                for a in growing + match:
+                self.moves = growing + match
+                for a in self.moves:
                     if a[3] not in targets:
                         targets.append(a[3])
                 self.targets = targets

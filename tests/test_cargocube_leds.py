@@ -58,3 +58,24 @@ def test_a_question_shows_the_candidate_and_next_moves_on():
     game.on_button(H.CONFIRM, 1200)
     assert game.pos.ply() == 1 and game.pos.history()[0] == t.pos.history()[0]
     assert cc.format_action(game.pos.history()[0]).startswith("d4")
+
+
+def test_a_lifted_cube_shows_each_destination_in_the_colour_of_its_value():
+    # From the start, the cube on d4 (B1) is lifted: rolled north it shows 1, east 2, south 3,
+    # west 4 (the rulings' example: toward face 2, i.e. west, gives 4).
+    from shared_rules import cargocube as cc
+    from shared_rules import geometry as g
+    from firmware.cargocube_game import VALUE_COLOUR
+    game = Game({"seats": "SN"})
+    game.start()
+    occ = bytearray(game.tracker.expected)
+    d4 = g.parse_cell("d4")
+    occ[d4 >> 3] &= ~(1 << (d4 & 7))
+    game.on_change(occ, 1000)
+    colour_at = {}
+    for c, colour, level, blink in game.overlay:
+        colour_at.setdefault(c, colour)
+    for cell, value in (("d5", 1), ("e4", 2), ("d3", 3), ("c4", 4)):
+        assert colour_at[g.parse_cell(cell)] == VALUE_COLOUR[value], cell
+    assert colour_at[d4] == L.ORANGE  # where it came from
+    assert len(colour_at) == 5  # nothing else but the destinations and the source
