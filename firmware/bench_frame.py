@@ -262,6 +262,18 @@ def stats(name, arr, n):
     return "%s max=%d p95=%d mean=%d min=%d n=%d" % (name, s[n - 1], p95, tot // n, s[0], n)
 
 
+def _accepted_frame_us(app, c):
+    """Step frames until the scanner accepts the change of cell c; the time of that frame, us
+    (0 if it was not accepted within 8 frames)."""
+    for f in range(8):
+        t0 = time.ticks_us()
+        app.step()
+        dt = time.ticks_diff(time.ticks_us(), t0)
+        if app.scanner.changed[c >> 3]:
+            return dt
+    return 0
+
+
 def main():
     gc.collect()
     args = sys.argv[1:] if hasattr(sys, "argv") else []
@@ -299,25 +311,14 @@ def main():
         c = cells[k % len(cells)]
         H.bit_set(raw, c, 0)
         r0 = p.renders
-        for f in range(8):
-            t0 = ticks_us()
-            step()
-            dt = ticks_diff(ticks_us(), t0)
-            if app.scanner.changed[c >> 3]:
-                lift[k] = dt
-                break
+        lift[k] = _accepted_frame_us(app, c)
         if k < 4 and gname == "cargocube":
-            states += " %s:%s/%d" % (H.cell_name(c), ("idle", "moving", "asking", "mismatch", "over")[
-                app.game.tracker.state], len(app.game.tracker.targets))
+            from firmware.tracker import STATE_NAMES
+            states += " %s:%s/%d" % (H.cell_name(c), STATE_NAMES[app.game.tracker.state],
+                                     len(app.game.tracker.targets))
         for i in range(16):
             raw[i] = base[i]
-        for f in range(8):
-            t0 = ticks_us()
-            step()
-            dt = ticks_diff(ticks_us(), t0)
-            if app.scanner.changed[c >> 3]:
-                back[k] = dt
-                break
+        back[k] = _accepted_frame_us(app, c)
         for f in range(10):
             step()
         if p.renders == r0:

@@ -49,9 +49,8 @@ END = const(16)
 N_BUTTONS = const(5)
 BUTTON_NAMES = ("confirm", "next", "undo", "hint", "end")  # index = bit number
 
-# Board geometry.
-SIZE = const(11)
-N_CELLS = const(121)
+# Board geometry (one place for it: shared_rules/geometry.py, used by every grid game).
+from shared_rules.geometry import SIZE, N_CELLS  # noqa: E402,F401
 BITMAP_BYTES = const(16)
 
 # LEDs.
