@@ -16,7 +16,7 @@ import serial  # noqa: E402,F401  (pyserial is a runtime dependency: missing it 
 
 from cargoboard.sim.runner import Runner, FirmwareError  # noqa: E402
 from cargoboard.sim.script import Session, ScriptError, run_script  # noqa: E402
-from cargoboard.sim import add_sim_parser  # noqa: E402
+from cargoboard.sim import add_parser  # noqa: E402
 
 PLUGIN = ["test=tests.sim_testgame"]
 
@@ -172,12 +172,12 @@ def test_script_bad_lines(tmp_path, line, msg):
     assert f"{p}:2: FAILED:" in text and msg in text, text
 
 
-def test_add_sim_parser_cli(tmp_path):
+def test_add_parser_cli(tmp_path):
     p = tmp_path / "ok.txt"
     p.write_text("new-game test pair SN\nexpect b2,c2:S:0.0\n")
     ap = argparse.ArgumentParser(prog="cargoboard")
     sub = ap.add_subparsers(dest="cmd")
-    add_sim_parser(sub)
+    add_parser(sub)
     args = ap.parse_args(["sim", "--script", str(p), "--plugin", PLUGIN[0]])
     assert args.func(args) == 0
     args = ap.parse_args(["sim", "--script", str(tmp_path / "missing.txt")])

@@ -101,20 +101,16 @@ def build_parser():
     return parser
 
 
+# Subcommands that live in their own modules: each module has `add_parser(sub)`.
+PLUGIN_MODULES = (
+    "cargoboard.sim",
+    "cargoboard.demo",
+)
+
+
 def _plugin_parsers():
-    """Subcommands that live in their own modules (virtual board, ...)."""
-    found = []
-    try:
-        from cargoboard.sim import add_sim_parser
-        found.append(add_sim_parser)
-    except ImportError:
-        pass
-    try:
-        from cargoboard.demo import add_demo_parser
-        found.append(add_demo_parser)
-    except ImportError:
-        pass
-    return found
+    import importlib
+    return [importlib.import_module(name).add_parser for name in PLUGIN_MODULES]
 
 
 def main(argv=None):

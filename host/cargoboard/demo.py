@@ -74,7 +74,7 @@ def cmd_demo(args):
     return status
 
 
-def add_demo_parser(sub):
+def add_parser(sub):
     p = sub.add_parser("demo", help="play a seeded game on the virtual board",
                        description=__doc__.strip().splitlines()[0])
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)

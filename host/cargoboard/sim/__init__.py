@@ -1,8 +1,8 @@
 """The simulated Cargoboard: firmware under the MicroPython unix port, a physical world model,
-scripted and interactive drivers. `add_sim_parser(subparsers)` registers `cargoboard sim`."""
+scripted and interactive drivers. `add_parser(subparsers)` registers `cargoboard sim`."""
 
 
-def add_sim_parser(subparsers):
+def add_parser(subparsers):
     p = subparsers.add_parser(
         "sim", help="run the firmware on a simulated board",
         description="Run the firmware (MicroPython unix port) on a simulated board: "

@@ -1,0 +1,29 @@
+"""Which rules module plays which game kind (the host's side of firmware/games.py).
+
+Every module named here has the python-chess-like face of shared_rules.cargocube:
+`Position.parse(text)`, `pos.notation()`, `pos.legal_actions()`, `pos.push/pop`,
+`pos.parse_action(text)`, `pos.format_action(action)`, `pos.is_over()`, `pos.scores()`,
+`pos.winners()`, `encode_action(a)`, `decode_action(pos, buf, offset)`, `perft(pos, depth)`.
+"""
+
+import importlib
+
+MODULES = {
+    "cargocube": "shared_rules.cargocube",
+}
+
+
+class UnknownGame(ValueError):
+    pass
+
+
+def kinds():
+    return sorted(MODULES)
+
+
+def rules_for(kind):
+    """The rules module for a game kind; UnknownGame (a ValueError) names the known kinds."""
+    name = MODULES.get(kind)
+    if name is None:
+        raise UnknownGame("unknown game '%s' (known: %s)" % (kind, ", ".join(kinds())))
+    return importlib.import_module(name)

@@ -1,0 +1,217 @@
+"""The game store: one SQLite file of synced (and imported) games.
+
+A stored game is its start position plus the actions played, in the action notation, as the
+rules core replays them; games synced from a board also keep the board's raw log bytes, so a
+re-sync can be checked byte for byte. Each game is written in one transaction.
+
+Default location: $CARGOBOARD_DB, else $XDG_DATA_HOME/cargoboard/games.sqlite
+(~/.local/share/cargoboard/games.sqlite).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import sqlite3
+from pathlib import Path
+
+from cargoboard.rules import rules_for
+
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games(
+    id INTEGER PRIMARY KEY,
+    source TEXT NOT NULL,          -- board id, or 'import'
+    source_game INTEGER NOT NULL,  -- the board's game number (imports: a running number)
+    kind TEXT NOT NULL,            -- 'cargocube', ...
+    variant TEXT NOT NULL,         -- layout, e.g. 'polygon'
+    seats TEXT NOT NULL,           -- e.g. 'SN'
+    start TEXT NOT NULL,           -- start position, rules notation
+    actions TEXT NOT NULL,         -- actions in order, action notation, separated by one blank
+    n_actions INTEGER NOT NULL,
+    final TEXT NOT NULL,           -- position after the last action
+    scores TEXT NOT NULL,          -- e.g. 'S=12 N=9'
+    winners TEXT NOT NULL,         -- seat letters, '' while not over
+    played TEXT,                   -- when the game began (board's counter or clock), free text
+    stored TEXT NOT NULL,          -- when it entered this store (UTC ISO 8601)
+    log BLOB,                      -- the board's raw log bytes (NULL for imports)
+    UNIQUE(source, source_game)
+);
+CREATE TABLE IF NOT EXISTS rejected(
+    id INTEGER PRIMARY KEY,
+    source TEXT NOT NULL,
+    source_game INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    log BLOB,
+    stored TEXT NOT NULL,
+    UNIQUE(source, source_game)
+);
+CREATE TABLE IF NOT EXISTS transfers(  -- half-done reads, to resume
+    source TEXT NOT NULL,
+    source_game INTEGER NOT NULL,
+    total INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY(source, source_game)
+);
+"""
+
+
+class StoreError(Exception):
+    """A store problem the user can act on (bad file, unknown game)."""
+
+
+def default_path() -> Path:
+    env = os.environ.get("CARGOBOARD_DB")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "cargoboard" / "games.sqlite"
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+
+
+class GameRecord:
+    """A game: where it came from, how it started, what was played."""
+
+    def __init__(self, kind, variant, seats, start, actions, source="import", source_game=0,
+                 played=None, log=None, id=None, stored=None):
+        self.kind = kind
+        self.variant = variant
+        self.seats = seats
+        self.start = start
+        self.actions = list(actions)
+        self.source = source
+        self.source_game = source_game
+        self.played = played
+        self.log = log
+        self.id = id
+        self.stored = stored
+
+    @property
+    def rules(self):
+        return rules_for(self.kind)
+
+    def start_position(self):
+        return self.rules.Position.parse(self.start)
+
+    def positions(self):
+        """The positions before the first action and after each (len = actions + 1).
+        Raises the rules' error if an action is illegal."""
+        pos = self.start_position()
+        out = [pos.copy()]
+        for text in self.actions:
+            pos.push(pos.parse_action(text))
+            out.append(pos.copy())
+        return out
+
+    def final_position(self):
+        pos = self.start_position()
+        for text in self.actions:
+            pos.push(pos.parse_action(text))
+        return pos
+
+    def __repr__(self):
+        return "GameRecord(%s %s %s, %d actions, %s#%s)" % (
+            self.kind, self.variant, self.seats, len(self.actions), self.source, self.source_game)
+
+
+def score_text(pos) -> str:
+    sc = pos.scores()
+    return " ".join("%s=%d" % ("SWNE"[s], sc[s]) for s in pos.seats)
+
+
+class Store:
+    def __init__(self, path=None):
+        self.path = Path(path) if path else default_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(str(self.path))
+            self.db.executescript(SCHEMA)
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
+            self.db.commit()
+        except sqlite3.DatabaseError as e:
+            raise StoreError("%s is not a usable game store: %s" % (self.path, e)) from None
+
+    def close(self):
+        self.db.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # --- games -----------------------------------------------------------------------------
+    def has(self, source, source_game) -> bool:
+        row = self.db.execute("SELECT 1 FROM games WHERE source=? AND source_game=?",
+                              (source, source_game)).fetchone()
+        return row is not None
+
+    def add(self, rec: GameRecord) -> int:
+        """Replay the record through the rules core and store it in one transaction.
+        Returns the new id. The rules' error propagates if the game does not replay."""
+        final = rec.final_position()
+        if rec.source == "import" and not rec.source_game:
+            row = self.db.execute("SELECT COALESCE(MAX(source_game), 0) + 1 FROM games "
+                                  "WHERE source='import'").fetchone()
+            rec.source_game = row[0]
+        winners = "".join("SWNE"[s] for s in final.winners()) if final.is_over() else ""
+        with self.db:
+            cur = self.db.execute(
+                "INSERT INTO games(source, source_game, kind, variant, seats, start, actions, "
+                "n_actions, final, scores, winners, played, stored, log) "
+                "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (rec.source, rec.source_game, rec.kind, rec.variant, rec.seats, rec.start,
+                 " ".join(rec.actions), len(rec.actions), final.notation(), score_text(final),
+                 winners, rec.played, _now(), rec.log))
+            self.db.execute("DELETE FROM transfers WHERE source=? AND source_game=?",
+                            (rec.source, rec.source_game))
+        rec.id = cur.lastrowid
+        return rec.id
+
+    def get(self, ref) -> GameRecord:
+        """A game by its store id (an int or a decimal string). StoreError if unknown."""
+        try:
+            gid = int(ref)
+        except (TypeError, ValueError):
+            raise StoreError("game id must be a number, not '%s' (see `cargoboard games`)" % ref) from None
+        row = self.db.execute(
+            "SELECT id, kind, variant, seats, start, actions, source, source_game, played, log, "
+            "stored FROM games WHERE id=?", (gid,)).fetchone()
+        if row is None:
+            raise StoreError("no game %d in %s (see `cargoboard games`)" % (gid, self.path))
+        return GameRecord(row[1], row[2], row[3], row[4], row[5].split() if row[5] else [],
+                          source=row[6], source_game=row[7], played=row[8], log=row[9],
+                          id=row[0], stored=row[10])
+
+    def list(self):
+        """Rows (id, source, source_game, kind, variant, seats, n_actions, scores, winners,
+        played, stored), oldest first."""
+        return self.db.execute(
+            "SELECT id, source, source_game, kind, variant, seats, n_actions, scores, winners, "
+            "played, stored FROM games ORDER BY id").fetchall()
+
+    # --- rejected games and half-done transfers -------------------------------------------
+    def reject(self, source, source_game, reason, log):
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO rejected(source, source_game, reason, log, "
+                            "stored) VALUES(?,?,?,?,?)", (source, source_game, reason, log, _now()))
+
+    def rejected(self):
+        return self.db.execute("SELECT source, source_game, reason, length(log), stored "
+                               "FROM rejected ORDER BY id").fetchall()
+
+    def transfer(self, source, source_game):
+        """(total, bytes so far) of a half-done read, or None."""
+        row = self.db.execute("SELECT total, data FROM transfers WHERE source=? AND source_game=?",
+                              (source, source_game)).fetchone()
+        return (row[0], bytes(row[1])) if row else None
+
+    def save_transfer(self, source, source_game, total, data):
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO transfers VALUES(?,?,?,?)",
+                            (source, source_game, total, bytes(data)))
