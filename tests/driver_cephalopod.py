@@ -1,0 +1,75 @@
+# Seeded Cephalopod games, perft counts and engine choices, printed line by line, for comparing
+# CPython with the MicroPython unix port (tests/test_cephalopod_micropython.py). Runs under both:
+# only the MicroPython subset, no `random` (a tiny LCG picks the actions, the same everywhere).
+#
+# Usage:
+#   driver_cephalopod.py games GAME...        GAME = gid:seed:rows:cols:engine_depth
+#                                             (engine_depth 0: both sides LCG; d > 0: white
+#                                             plays best_action(pos, d), black the LCG)
+#   driver_cephalopod.py perft DEPTH POSITION [DEPTH POSITION ...]
+# Output of `games`, per game:
+#   G gid rows cols seed depth
+#   S step | legal actions | chosen action | encoded hex | notation after
+#   E gid steps scores(w,b) winners
+# Output of `perft`: "P index depth count notation" per pair.
+
+import sys
+
+from shared_rules import cephalopod as ce
+from shared_rules import cephalopod_engine as engine
+
+
+def lcg(x):
+    return (x * 1103515245 + 12345) & 0x7FFFFFFF
+
+
+def run_games(specs):
+    write = sys.stdout.write
+    for spec in specs:
+        gid, seed, rows, cols, depth = spec.split(":")
+        depth = int(depth)
+        pos = ce.start_position(int(rows), int(cols))
+        print("G %s %s %s %s %d" % (gid, rows, cols, seed, depth))
+        x = int(seed) & 0x7FFFFFFF
+        step = 0
+        while not pos.is_over():
+            actions = pos.legal_actions()
+            if depth and pos.to_move == ce.WHITE:
+                a = engine.best_action(pos, depth)
+            else:
+                x = lcg(x)
+                a = actions[(x >> 8) % len(actions)]
+            write("S %d |" % step)
+            for b in actions:
+                write(" ")
+                write(pos.format_action(b))
+            text = pos.format_action(a)
+            enc = ce.encode_action(a)
+            pos.push(a)
+            write(" | %s | %02x%02x | %s\n" % (text, enc[0], enc[1], pos.notation()))
+            step += 1
+        sc = pos.scores()
+        print("E %s %d %d,%d %s" % (gid, step, sc[0], sc[1],
+                                    "".join(ce.SEAT_LETTERS[s] for s in pos.winners())))
+
+
+def run_perft(args):
+    i = 0
+    while i + 1 < len(args):
+        pos = ce.Position.parse(args[i + 1])
+        depth = int(args[i])
+        print("P %d %d %d %s" % (i // 2, depth, ce.perft(pos, depth), pos.notation()))
+        i += 2
+
+
+def main(argv):
+    if argv and argv[0] == "games":
+        run_games(argv[1:])
+    elif argv and argv[0] == "perft":
+        run_perft(argv[1:])
+    else:
+        print("usage: driver_cephalopod.py games GAME... | perft DEPTH POSITION ...")
+        sys.exit(2)
+
+
+main(sys.argv[1:])
