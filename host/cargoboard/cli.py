@@ -7,6 +7,7 @@ a failed script line), 2 wrong usage (argparse).
 import argparse
 import sys
 
+from cargoboard import rules as game_rules
 from shared_rules import cargocube as cc
 
 
@@ -14,8 +15,15 @@ class CommandError(Exception):
     """A failure the user can act on: printed as one line, exit code 1."""
 
 
-def load_position(text, players=2, cards=False):
-    """A position from the rulings notation, or the start for the word 'polygon'."""
+def load_position(text, players=2, cards=False, game="cargocube"):
+    """A position from the rulings notation, or the start for the word 'polygon' (Cephalopod:
+    its notation, or a board size such as '5x5' for the empty board)."""
+    if game != "cargocube":
+        rules = game_rules.rules_for(game)
+        if players != 2 or cards:
+            raise CommandError("--players and --cards apply to cargocube only")
+        named = rules.named_position(text.strip().lower())
+        return named if named is not None else rules.Position.parse(text)
     if text.strip().lower() == "polygon":
         return cc.start_position(players=players, layout="polygon", cards=cards)
     if cards:
@@ -26,47 +34,56 @@ def load_position(text, players=2, cards=False):
 
 def _add_position_args(p):
     p.add_argument("position", metavar="POSITION",
-                   help="a position in the rulings notation (quote it), or 'polygon' for the start")
+                   help="a position in the rulings notation (quote it), or 'polygon' for the start "
+                        "(cephalopod: its notation, or 5x5, 3x5, 5x3, 3x3 for the empty board)")
+    p.add_argument("--game", choices=game_rules.kinds(), default="cargocube",
+                   help="the game whose rules apply (default cargocube)")
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
                    help="players for the 'polygon' start (default 2)")
     p.add_argument("--cards", action="store_true",
                    help="with 'polygon': lay each player's base cards in the default places")
 
 
+def _load(args):
+    return load_position(args.position, args.players, args.cards, args.game)
+
+
 def cmd_perft(args):
-    pos = load_position(args.position, args.players, args.cards)
+    pos = _load(args)
+    perft = game_rules.rules_for(args.game).perft
     if args.depth < 0:
         raise CommandError("DEPTH must be 0 or more")
     if args.divide and args.depth >= 1:
         total = 0
         for a in pos.legal_actions():
             pos.push(a)
-            n = cc.perft(pos, args.depth - 1)
+            n = perft(pos, args.depth - 1)
             pos.pop()
             total += n
-            print("%s %d" % (cc.format_action(a), n))
+            print("%s %d" % (pos.format_action(a), n))
         print(total)
     else:
-        print(cc.perft(pos, args.depth))
+        print(perft(pos, args.depth))
     return 0
 
 
 def cmd_legal(args):
-    pos = load_position(args.position, args.players, args.cards)
+    pos = _load(args)
     for a in pos.legal_actions():
-        print(cc.format_action(a))
+        print(pos.format_action(a))
     return 0
 
 
 def cmd_show(args):
-    pos = load_position(args.position, args.players, args.cards)
+    pos = _load(args)
     for text in args.actions:
         pos.push(pos.parse_action(text))
     print(pos.notation())
     sc = pos.scores()
-    print("scores " + " ".join("%s=%d" % ("SWNE"[s], sc[s]) for s in pos.seats))
+    letters = game_rules.seat_letters(pos)
+    print("scores " + " ".join("%s=%d" % (letters[s], sc[s]) for s in pos.seats))
     if pos.is_over():
-        print("over, winners " + "".join("SWNE"[s] for s in pos.winners()))
+        print("over, winners " + "".join(letters[s] for s in pos.winners()))
     return 0
 
 
@@ -105,6 +122,7 @@ def build_parser():
 PLUGIN_MODULES = (
     "cargoboard.sim",
     "cargoboard.demo",
+    "cargoboard.cephalopod_cli",
 )
 
 
@@ -124,7 +142,7 @@ def main(argv=None):
             parser.error("unrecognized arguments: %s" % " ".join(extra))
     try:
         return args.func(args) or 0
-    except (cc.RulesError, CommandError) as exc:
+    except (CommandError,) + game_rules.rules_errors() as exc:
         print("cargoboard: error: %s" % exc, file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -10,6 +10,7 @@ import importlib
 
 MODULES = {
     "cargocube": "shared_rules.cargocube",
+    "cephalopod": "shared_rules.cephalopod",
 }
 
 
@@ -27,3 +28,15 @@ def rules_for(kind):
     if name is None:
         raise UnknownGame("unknown game '%s' (known: %s)" % (kind, ", ".join(kinds())))
     return importlib.import_module(name)
+
+
+def seat_letters(pos):
+    """Letters naming pos's seats by seat int: 'SWNE' (Cargocube), 'wb' (Cephalopod: 0 white,
+    1 black). A rules module's Position may set SEAT_LETTERS; Cargocube's does not."""
+    return getattr(pos, "SEAT_LETTERS", "SWNE")
+
+
+def rules_errors():
+    """The RulesError classes of every registered rules module (the CLI reports them as one
+    line)."""
+    return tuple(importlib.import_module(name).RulesError for name in MODULES.values())

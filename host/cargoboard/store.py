@@ -15,7 +15,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from cargoboard.rules import rules_for
+from cargoboard.rules import rules_for, seat_letters
 
 SCHEMA_VERSION = 1
 
@@ -27,12 +27,12 @@ CREATE TABLE IF NOT EXISTS games(
     source_game INTEGER NOT NULL,  -- the board's game number (imports: a running number)
     kind TEXT NOT NULL,            -- 'cargocube', ...
     variant TEXT NOT NULL,         -- layout, e.g. 'polygon'
-    seats TEXT NOT NULL,           -- e.g. 'SN'
+    seats TEXT NOT NULL,           -- e.g. 'SN' (Cephalopod: 'wb')
     start TEXT NOT NULL,           -- start position, rules notation
     actions TEXT NOT NULL,         -- actions in order, action notation, separated by one blank
     n_actions INTEGER NOT NULL,
     final TEXT NOT NULL,           -- position after the last action
-    scores TEXT NOT NULL,          -- e.g. 'S=12 N=9'
+    scores TEXT NOT NULL,          -- e.g. 'S=12 N=9' (Cephalopod: 'w=13 b=12')
     winners TEXT NOT NULL,         -- seat letters, '' while not over
     played TEXT,                   -- when the game began (board's counter or clock), free text
     stored TEXT NOT NULL,          -- when it entered this store (UTC ISO 8601)
@@ -121,7 +121,8 @@ class GameRecord:
 
 def score_text(pos) -> str:
     sc = pos.scores()
-    return " ".join("%s=%d" % ("SWNE"[s], sc[s]) for s in pos.seats)
+    letters = seat_letters(pos)
+    return " ".join("%s=%d" % (letters[s], sc[s]) for s in pos.seats)
 
 
 class Store:
@@ -159,7 +160,8 @@ class Store:
             row = self.db.execute("SELECT COALESCE(MAX(source_game), 0) + 1 FROM games "
                                   "WHERE source='import'").fetchone()
             rec.source_game = row[0]
-        winners = "".join("SWNE"[s] for s in final.winners()) if final.is_over() else ""
+        letters = seat_letters(final)
+        winners = "".join(letters[s] for s in final.winners()) if final.is_over() else ""
         with self.db:
             cur = self.db.execute(
                 "INSERT INTO games(source, source_game, kind, variant, seats, start, actions, "
