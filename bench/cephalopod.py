@@ -23,7 +23,8 @@ from cargoboard import cephalopod_paths as paths_mod  # noqa: E402
 from shared_rules import cephalopod as ce  # noqa: E402
 from shared_rules import cephalopod_engine as engine  # noqa: E402
 
-# (depth, board, published answer)
+# (depth, board, published answer): the puzzle's 12 test cases as public solutions transcribe them
+# (the issue quotes the two depth-1 cases).
 OFFICIAL = [
     (20, "0 6 0/2 2 2/1 6 1", 322444322),
     (20, "5 0 6/4 5 0/0 6 4", 951223336),

@@ -83,9 +83,9 @@ def test_hint_prints_a_legal_action():
 
 # -- paths ---------------------------------------------------------------------------------------
 
-# The CodinGame puzzle's test cases as published with it (depth, board, answer). The two depth-1
-# cases are the ones the issue quotes; the others were checked against this implementation and,
-# for the deeper ones, are run by bench/cephalopod.py rather than here (seconds each).
+# The CodinGame puzzle's test cases (depth, board, answer), as several public solutions transcribe
+# them; the two depth-1 cases are the ones the issue quotes. The deeper ones (around a second
+# each) are run by bench/cephalopod.py rather than here.
 OFFICIAL = [
     (20, "0 6 0/2 2 2/1 6 1", 322444322),
     (20, "5 0 6/4 5 0/0 6 4", 951223336),
