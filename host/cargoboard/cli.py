@@ -8,6 +8,8 @@ import argparse
 import sys
 
 from shared_rules import cargocube as cc
+from cargoboard.link import LinkError
+from cargoboard.store import StoreError
 
 
 class CommandError(Exception):
@@ -105,6 +107,7 @@ def build_parser():
 PLUGIN_MODULES = (
     "cargoboard.sim",
     "cargoboard.demo",
+    "cargoboard.sync_cli",
 )
 
 
@@ -124,7 +127,7 @@ def main(argv=None):
             parser.error("unrecognized arguments: %s" % " ".join(extra))
     try:
         return args.func(args) or 0
-    except (cc.RulesError, CommandError) as exc:
+    except (cc.RulesError, CommandError, LinkError, StoreError) as exc:
         print("cargoboard: error: %s" % exc, file=sys.stderr)
         return 1
     except KeyboardInterrupt:
