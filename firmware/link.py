@@ -229,11 +229,11 @@ class Link:
         self.send(LIST | 0x80, seq, out)
 
     def _read(self, seq, body):
-        log = self._log(seq)
-        if log is None:
-            return
         if len(body) != 10:
             self.error(seq, E_REQUEST, "READ wants game u32, offset u32, length u16")
+            return
+        log = self._log(seq)
+        if log is None:
             return
         game_no = F.u32(body, 0)
         off = F.u32(body, 4)
@@ -258,11 +258,11 @@ class Link:
         self.send(READ | 0x80, seq, out)
 
     def _confirm(self, seq, body):
-        log = self._log(seq)
-        if log is None:
-            return
         if len(body) != 8:
             self.error(seq, E_REQUEST, "CONFIRM wants game u32, crc32 u32")
+            return
+        log = self._log(seq)
+        if log is None:
             return
         game_no = F.u32(body, 0)
         crc = F.u32(body, 4)
