@@ -81,6 +81,7 @@ class Link:
         self._seq = 0
         self._rx = bytearray()
         self._blocks = []
+        self.damaged = 0       # damaged blocks seen
         self._last_send = 0.0
         try:
             self.ser = serial_port or serial.Serial(port, baudrate=baudrate, timeout=0.02,
@@ -126,13 +127,14 @@ class Link:
         self._last_send = time.monotonic()
 
     def _next_frame(self):
-        """The next decoded frame (type, seq, body) read from the port, or None if nothing
-        complete arrived within the serial timeout. Garbage and damaged frames are skipped."""
+        """The next decoded frame (type, seq, body) read from the port, None if nothing
+        complete arrived within the serial timeout, (None, None, None) for a damaged one."""
         while True:
             if self._blocks:
                 r = F.decode(self._blocks.pop(0))
                 if isinstance(r, int):
-                    continue  # garbage or a damaged frame: a retry covers it
+                    self.damaged += 1  # garbage or a damaged frame (maybe our reply)
+                    return (None, None, None)
                 return r
             try:
                 chunk = self.ser.read(max(1, self.ser.in_waiting))
@@ -169,6 +171,8 @@ class Link:
                 if r is None:
                     continue
                 rtyp, rseq, rbody = r
+                if rtyp is None:
+                    break  # a damaged frame, likely the reply: ask again now, not at the timeout
                 if rseq == 0 and rtyp in (L.EVENT, L.LEDS):
                     self._dispatch_unsolicited(rtyp, rbody)
                 elif rseq != seq:
@@ -188,7 +192,7 @@ class Link:
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             r = self._next_frame()
-            if r is not None and r[1] == 0:
+            if r is not None and r[1] == 0 and r[0] is not None:
                 self._dispatch_unsolicited(r[0], r[2])
 
     # --- requests -----------------------------------------------------------------------------
