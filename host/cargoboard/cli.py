@@ -10,6 +10,7 @@ import sys
 from shared_rules import cargocube as cc
 from cargoboard.link import LinkError
 from cargoboard.store import StoreError
+from cargoboard.deploy import DeployError
 
 
 class CommandError(Exception):
@@ -108,6 +109,7 @@ PLUGIN_MODULES = (
     "cargoboard.sim",
     "cargoboard.demo",
     "cargoboard.sync_cli",
+    "cargoboard.deploy",
 )
 
 
@@ -127,7 +129,7 @@ def main(argv=None):
             parser.error("unrecognized arguments: %s" % " ".join(extra))
     try:
         return args.func(args) or 0
-    except (cc.RulesError, CommandError, LinkError, StoreError) as exc:
+    except (cc.RulesError, CommandError, LinkError, StoreError, DeployError) as exc:
         print("cargoboard: error: %s" % exc, file=sys.stderr)
         return 1
     except KeyboardInterrupt:
