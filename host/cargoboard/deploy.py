@@ -80,7 +80,7 @@ def read_stamp(staged) -> dict:
 def mpremote_command(port, stage_dir) -> list:
     d = Path(stage_dir)
     cmd = ["mpremote", "connect", port, "fs", "cp", "-r"]
-    cmd += [str(d / pkg) for pkg in ("firmware", "shared_rules", "hardware") if (d / pkg).is_dir()]
+    cmd += [str(d / pkg) for pkg in ("firmware", "shared_rules", "hardware")]
     cmd += [":", "+", "fs", "cp", str(d / "main.py"), ":main.py",
             "+", "fs", "cp", str(d / STAMP), ":" + STAMP, "+", "reset"]
     return cmd
