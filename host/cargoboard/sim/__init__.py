@@ -7,7 +7,9 @@ def add_parser(subparsers):
         "sim", help="run the firmware on a simulated board",
         description="Run the firmware (MicroPython unix port) on a simulated board: "
                     "--script FILE runs a script (docs in cargoboard.sim.script), "
-                    "--interactive shows the LEDs and takes the same verbs at a prompt.")
+                    "--interactive shows the LEDs and takes the same verbs at a prompt.",
+        epilog="examples:\n  cargoboard sim --script game.txt\n  cargoboard sim --interactive\n"
+               "  cargoboard sim --pty /tmp/cargoboard-pty --flash /tmp/board")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--script", metavar="FILE", help="run a sim script; exit 0 only if every line held")
     mode.add_argument("--interactive", action="store_true", help="interactive terminal mode")
