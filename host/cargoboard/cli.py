@@ -135,6 +135,7 @@ PLUGIN_MODULES = (
     "cargoboard.demo",
     "cargoboard.sync_cli",
     "cargoboard.deploy",
+    "cargoboard.export_cli",
 )
 
 

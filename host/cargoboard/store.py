@@ -195,6 +195,13 @@ class Store:
             raise StoreError("no game %s#%s in %s" % (source, source_game, self.path))
         return self.get(row[0])
 
+    def find(self, kind, start, actions):
+        """The id of a stored game (any source) with this start and these actions, or None:
+        how an import recognises a game it already holds."""
+        row = self.db.execute("SELECT id FROM games WHERE kind=? AND start=? AND actions=? "
+                              "ORDER BY id LIMIT 1", (kind, start, " ".join(actions))).fetchone()
+        return row[0] if row else None
+
     def list(self):
         """Rows (id, source, source_game, kind, variant, seats, n_actions, scores, winners,
         played, stored), oldest first."""
