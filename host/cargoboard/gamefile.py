@@ -95,6 +95,9 @@ def from_json(text, name="<json>"):
         raise GameFileError("%s: not valid JSON (%s)" % (name, e)) from None
     if not isinstance(doc, dict):
         raise _json_error(name, "", "expected a JSON object with 'header' and 'actions'")
+    for key in doc:
+        if key not in ("format", "version", "header", "start_scores", "actions", "final"):
+            raise _json_error(name, "", "unknown field %r" % key)
     if doc.get("format", FORMAT) != FORMAT:
         raise _json_error(name, "", "format %r is not %r" % (doc.get("format"), FORMAT))
     if doc.get("version", VERSION) != VERSION:
@@ -128,6 +131,9 @@ def from_json(text, name="<json>"):
         if not isinstance(item, dict) or not isinstance(item.get("action"), str):
             raise _json_error(name, where, "expected an action string or an object with "
                                            "an 'action' string")
+        for key in item:
+            if key not in ("ply", "seat", "action", "position", "scores"):
+                raise _json_error(name, where, "unknown field %r" % key)
         if "ply" in item and item["ply"] != i + 1:
             raise _json_error(name, where, "'ply' is %r" % (item["ply"],))
         actions.append(item["action"])
