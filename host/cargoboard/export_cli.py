@@ -128,8 +128,9 @@ def cmd_replay(args):
 
 
 def _db_arg(p):
-    p.add_argument("--db", metavar="PATH", default=None,
-                   help="the game store (default $CARGOBOARD_DB, else %s)" % store.default_path())
+    p.add_argument("--db", metavar="FILE", default=None,
+                   help="the game store (default $CARGOBOARD_DB or "
+                        "~/.local/share/cargoboard/games.sqlite)")
 
 
 def add_parser(sub):
