@@ -11,9 +11,11 @@ from firmware import hal as H
 from firmware import games
 from firmware.scanner import Scanner, Buttons
 from firmware.leds import Painter, WHITE, MAGENTA, RED, BLINK_SLOW, BLINK_FAST
+from firmware.link import Link
+from firmware.frames import MAX_WIRE, PROTOCOL_VERSION
 
-VERSION = "0.1"
-PROTO = 1
+VERSION = "0.2"
+PROTO = 1  # the text console (docs/serial-protocol.md); frames: PROTOCOL_VERSION (docs/protocol.md)
 
 IDLE = 0
 SETUP = 1
@@ -21,6 +23,7 @@ PLAY = 2
 STATE_NAMES = ("idle", "setup", "play")
 
 _LINE_MAX = 160
+FRAME_OPEN_MS = 250  # a frame arrives in one burst; one open longer than this is dropped
 
 HELP = ("commands: hello help status mem occ mask new press events bright budget abort; "
         "game commands (e.g. pos candidates) go to the game")
@@ -59,6 +62,13 @@ class App:
         self._line = bytearray(_LINE_MAX)
         self._line_len = 0
         self._line_bad = 0  # 1 too long, 2 bad character
+        # Binary frames (docs/protocol.md) share the serial with the text console: a zero byte
+        # opens a frame, the next zero closes it.
+        self.link = Link(self)
+        self.log = None  # the game log store, when the board has a flash filesystem
+        self._frame = bytearray(MAX_WIRE)
+        self._frame_len = -1  # -1: not inside a frame, -2: skipping a too long one; else length
+        self._frame_t0 = 0     # when the open frame began
         # Render on change (docs/firmware.md): what the last render showed.
         self._repaint = True        # force the next frame to render (new game, bright, ...)
         self._versioned = False     # the game has paint_version
@@ -73,8 +83,11 @@ class App:
         self.hal.serial_write(text.encode() + b"\n")
 
     def emit(self, text):
-        """Asynchronous event line `evt <text>` (plug-ins get this as options['emit'])."""
-        if self.events:
+        """Asynchronous event `evt <text>` (plug-ins get this as options['emit']): a line on
+        the console, an EVENT frame once a host subscribed to them."""
+        if self.link.events & 1:
+            self.link.event(text)
+        elif self.events and not self.link.events:
             self.write_line("evt " + text)
 
     def _error(self, where, e):
@@ -111,6 +124,66 @@ class App:
             self._start()
         else:
             self._check_setup()
+
+    def info(self):
+        """The HELLO text: versions, board, space (docs/protocol.md)."""
+        from shared_rules import cargocube
+        log = self.log
+        bid = self.hal.board_id() if hasattr(self.hal, "board_id") else "-"
+        if log is not None:
+            extra = " free=%d games=%d" % (log.free_bytes(), len(log.games()))
+        else:
+            extra = " free=0 games=0"
+        return "cargoboard fw=%s proto=%d rules=cargocube/%d board=%s hal=%s state=%s%s" % (
+            VERSION, PROTOCOL_VERSION, cargocube.RULES_VERSION, bid, self.hal.name,
+            STATE_NAMES[self.state], extra)
+
+    def configure(self, text):
+        """`bright=N budget=MA debounce=MS` (any of them; none: just report). Reply text."""
+        p = self.painter
+        for w in text.split():
+            i = w.find("=")
+            try:
+                v = int(w[i + 1:]) if i > 0 else -1
+            except ValueError:
+                v = -1
+            key = w[:i] if i > 0 else w
+            if key == "bright" and 0 <= v <= 255:
+                p.cap = v
+            elif key == "budget" and 0 <= v <= 10000:
+                p.budget_ma = v
+            elif key == "debounce" and 0 <= v <= 1000:
+                self.scanner.stable_ms = v
+                self.buttons.stable_ms = v
+            else:
+                return "err bad setting '%s' (bright=0..255 budget=0..10000 debounce=0..1000)" % w
+            self._repaint = True
+        return "ok bright=%d budget=%d debounce=%d" % (p.cap, p.budget_ma, self.scanner.stable_ms)
+
+    def load_position(self, text):
+        """Resync: the game goes on from POSITION (the host's). Reply text."""
+        g = self.game
+        if g is None:
+            return "err no game (new GAME ... first)"
+        if not hasattr(g, "load"):
+            return "err game %s cannot load a position" % self.game_name
+        try:
+            g.load(text)
+        except ValueError as e:
+            return "err %s" % (e,)
+        self.state = PLAY
+        try:
+            g.on_change(self.scanner.stable, self.now)  # compare the board with it at once
+        except Exception as e:
+            self._error("on_change", e)
+        self._repaint = True
+        self.emit("load %s" % self.game_name)
+        return "ok loaded"
+
+    def resend_leds(self):
+        """The LED frame subscriber gets the frame now, not at the next change."""
+        if self._shown_any:
+            self.link.leds(self._shown)
 
     def abort(self):
         self.game = None
@@ -179,6 +252,12 @@ class App:
         data = hal.serial_read()
         if data:
             self._feed(data)
+        if self._frame_len != -1 and ((now - self._frame_t0) & 0x3FFFFFFF) > FRAME_OPEN_MS:
+            # a stray zero (or a cut cable) left a frame open: back to the text console
+            if self._frame_len > 0:
+                self.link.error(0, 1, "incomplete frame dropped")
+            self._frame_len = -1
+        self.link.tick(now)
         n = self.scanner.update(self.raw, now)
         presses = self.buttons.update(braw, now) | self._injected
         self._injected = 0
@@ -213,6 +292,8 @@ class App:
                 self._shown[:] = f
                 self._shown_any = True
                 hal.show(f)
+                if self.link.events:
+                    self.link.leds(f)
         self.frame_no += 1
 
     def _needs_render(self, n):
@@ -293,8 +374,33 @@ class App:
 
     # --- serial --------------------------------------------------------------------------------
     def _feed(self, data):
+        fr = self._frame
         for ch in data:
-            if ch == 10:  # \n
+            n = self._frame_len
+            if n >= 0:
+                # inside a frame: collect up to the closing zero
+                if ch == 0:
+                    if n:
+                        self._frame_len = -1
+                        self.link.handle_block(memoryview(fr)[:n])
+                    # an empty block (two zeros): stay in frame mode
+                elif n < len(fr):
+                    fr[n] = ch
+                    self._frame_len = n + 1
+                else:
+                    self._frame_len = -2  # too long: dropped up to the closing zero
+                    self.link.error(0, 1, "frame too long")
+                continue
+            if n == -2:
+                if ch == 0:
+                    self._frame_len = -1
+                continue
+            if ch == 0:
+                self._frame_len = 0
+                self._frame_t0 = self.now
+                self._line_len = 0
+                self._line_bad = 0
+            elif ch == 10:  # \n
                 bad = self._line_bad
                 n = self._line_len
                 self._line_len = 0
@@ -324,6 +430,7 @@ class App:
         words = line.split()
         if not words:
             return
+        self.link.line_seen()
         try:
             r = self.command(words)
         except Exception as e:

@@ -54,6 +54,19 @@ class Game:
 
     # -- plug-in interface ------------------------------------------------------------------------
 
+    def load(self, text):
+        """Resync (the host's LOAD): the game goes on from this position; what the sensors
+        see is compared with it at the next on_change. ValueError if it does not parse."""
+        try:
+            pos = cc.Position.parse(text)
+        except cc.RulesError as e:
+            raise ValueError("bad position: %s" % (e,))
+        self.pos = pos
+        self.tracker = T.Tracker(pos)
+        self.hint = None
+        self.mismatch_since = -1
+        self._rebuild()
+
     def setup_mask(self):
         return bytearray(self.tracker.expected)
 

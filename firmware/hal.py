@@ -26,6 +26,9 @@ Interface (duck-typed; `Hal` below documents it and both implementations subclas
     serial_write(b)     queue bytes for the USB serial (never blocks for long; may drop
                         output when the host is not reading).
     name                short implementation name ("rp2040", "sim").
+    set_ctrl_c(on)      whether a 0x03 byte on the USB serial interrupts the firmware (the
+                        REPL's Ctrl-C); off while the host speaks binary frames.
+    has_repl            True where a REPL follows when the firmware exits (the board).
 
 LED layout (N_LEDS = 157):
     0..120    cell LEDs, LED c under cell c (c = y * 11 + x).
@@ -145,3 +148,9 @@ class Hal:
 
     def serial_write(self, b):
         raise NotImplementedError
+
+    has_repl = False
+
+    def set_ctrl_c(self, on):
+        """Default: nothing to switch (no REPL behind the serial)."""
+        self.ctrl_c = on

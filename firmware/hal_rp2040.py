@@ -133,5 +133,12 @@ class Rp2040Hal(Hal):
             return None
         return bytes(rx[:n])
 
+    has_repl = True
+
+    def set_ctrl_c(self, on):
+        # 3 = Ctrl-C interrupts (the REPL's default); -1 = the byte is plain data
+        import micropython
+        micropython.kbd_intr(3 if on else -1)
+
     def serial_write(self, b):
         self._out.write(b)

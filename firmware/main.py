@@ -71,7 +71,8 @@ def main():
     game = a["game"]
     if game is None:
         game = "none" if a["sim"] else games.names()[0]
-    app.emit("boot cargoboard fw=%s hal=%s" % ("0.1", hal.name))
+    from firmware.app import VERSION
+    app.emit("boot cargoboard fw=%s hal=%s" % (VERSION, hal.name))
     if game != "none":
         opts = {}
         if a["layout"]:

@@ -16,6 +16,10 @@ from shared_rules import geometry as g
 from shared_rules import orient as o
 from shared_rules import layouts
 
+# Bumped whenever a change makes an old game replay differently (a game log names the version
+# it was played under).
+RULES_VERSION = 1
+
 KEEPER = 24  # item code of seat s's keeper is KEEPER + s
 
 # Action kinds.

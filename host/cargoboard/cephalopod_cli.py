@@ -44,8 +44,13 @@ def cmd_hint(args):
 
 
 def add_parser(sub):
+    from cargoboard.cli import HelpFormatter
+
     p = sub.add_parser("cephalopod", help="Cephalopod analysis: paths, hint",
-                       description=__doc__.strip().splitlines()[0])
+                       description=__doc__.strip().splitlines()[0],
+                       epilog="examples:\n  cargoboard cephalopod paths 20 '0 6 0/2 2 2/1 6 1'\n"
+                              "  cargoboard cephalopod hint 5x5\n"
+                              "  cargoboard perft --game cephalopod 5x5 3")
     csub = p.add_subparsers(dest="cephalopod_command", metavar="WHAT")
     csub.required = True
 
@@ -54,7 +59,10 @@ def add_parser(sub):
         description="CodinGame Spring Challenge 2025 on a 3x3 board (dice without colour): "
                     "every sequence of up to DEPTH placements (a sequence ends early when the "
                     "board is full); each final board read left to right, top to bottom as a "
-                    "9-digit number (empty = 0); print the sum modulo 2^30.")
+                    "9-digit number (empty = 0); print the sum modulo 2^30.",
+        formatter_class=HelpFormatter,
+        epilog="examples:\n  cargoboard cephalopod paths 1 '5 5 5/0 0 5/5 5 5'\n"
+               "  cargoboard cephalopod paths 24 300/362/102 --time")
     q.add_argument("depth", metavar="DEPTH", type=int)
     q.add_argument("rows", metavar="ROWS", nargs="+",
                    help="the board as '0 6 0/2 2 2/1 6 1' (or '060/222/161'), values 0-6")
@@ -63,7 +71,10 @@ def add_parser(sub):
 
     q = csub.add_parser("hint", help="the engine's action for the side to move",
                         description="Print the action the engine (shared_rules."
-                                    "cephalopod_engine) chooses in POSITION.")
+                                    "cephalopod_engine) chooses in POSITION.",
+                        formatter_class=HelpFormatter,
+                        epilog="examples:\n  cargoboard cephalopod hint 5x5\n"
+                               "  cargoboard cephalopod hint '.w1./b1.b1/.w1. w' --depth 3")
     q.add_argument("position", metavar="POSITION",
                    help="a Cephalopod position (quote it), or 5x5, 3x5, 5x3, 3x3 for the start")
     q.add_argument("--depth", type=int, default=2, help="search depth in plies (default 2)")

@@ -1,14 +1,29 @@
 """The `cargoboard` command: one entry point for the host tools.
 
 Exit codes: 0 success, 1 the command ran and found a problem (bad position, illegal action,
-a failed script line), 2 wrong usage (argparse).
+a failed script line, an unknown game, a malformed file), 2 wrong usage (argparse). A problem is
+one line on stderr; `--debug` shows its traceback instead.
 """
 
 import argparse
+import sqlite3
 import sys
 
 from cargoboard import rules as game_rules
 from shared_rules import cargocube as cc
+from cargoboard.link import LinkError
+from cargoboard.store import StoreError
+from cargoboard.deploy import DeployError
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Wraps descriptions and epilogs as usual but keeps indented lines (the examples) as
+    written. Every subcommand gets it (build_parser), so modules only write `epilog=`."""
+
+    def _fill_text(self, text, width, indent):
+        return "\n".join(indent + line if line.startswith("  ") else
+                         super(HelpFormatter, self)._fill_text(line, width, indent)
+                         for line in text.splitlines())
 
 
 class CommandError(Exception):
@@ -89,32 +104,45 @@ def cmd_show(args):
 
 def build_parser():
     parser = argparse.ArgumentParser(
-        prog="cargoboard",
-        description="Cargoboard host tools: the Cargocube rules, the virtual board and more.")
+        prog="cargoboard", formatter_class=HelpFormatter,
+        description="Cargoboard host tools: the Cargocube rules, the virtual board and more.",
+        epilog="example:\n  cargoboard perft polygon 2\n"
+               "`cargoboard COMMAND --help` shows each command's options and examples.")
+    parser.add_argument("--debug", action="store_true",
+                        help="on an error, show the traceback instead of one line")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
     p = sub.add_parser("perft", help="count legal action sequences of a given depth",
-                       description="Print perft(POSITION, DEPTH) on the last line.")
+                       description="Print perft(POSITION, DEPTH) on the last line.",
+                       epilog="examples:\n  cargoboard perft polygon 3 --cards\n"
+                              "  cargoboard perft 'd4=B1,e4=B1,f1=KS,f11=KN SN S a' 2 --divide")
     _add_position_args(p)
     p.add_argument("depth", metavar="DEPTH", type=int)
     p.add_argument("--divide", action="store_true", help="also print the count below each action")
     p.set_defaults(func=cmd_perft)
 
     p = sub.add_parser("legal", help="list the legal actions, one per line",
-                       description="List the legal actions of POSITION in the action notation.")
+                       description="List the legal actions of POSITION in the action notation.",
+                       epilog="examples:\n  cargoboard legal polygon --players 3\n"
+                              "  cargoboard legal 'd5=21.1O,e5=*wS SN S 2'")
     _add_position_args(p)
     p.set_defaults(func=cmd_legal)
 
     p = sub.add_parser("show", help="apply actions to a position and print the result",
                        description="Apply ACTIONS (action notation) to POSITION; print the "
-                                   "position, the scores and whether the game is over.")
+                                   "position, the scores and whether the game is over.",
+                       epilog="example:\n  cargoboard show --players 3 polygon e4s end")
     _add_position_args(p)
     p.add_argument("actions", metavar="ACTION", nargs="*")
     p.set_defaults(func=cmd_show)
 
     for register in _plugin_parsers():
         register(sub)
+    for p in sub.choices.values():  # --debug also after the command name
+        p.formatter_class = HelpFormatter
+        p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                       help="on an error, show the traceback instead of one line")
     return parser
 
 
@@ -122,6 +150,9 @@ def build_parser():
 PLUGIN_MODULES = (
     "cargoboard.sim",
     "cargoboard.demo",
+    "cargoboard.sync_cli",
+    "cargoboard.deploy",
+    "cargoboard.export_cli",
     "cargoboard.cephalopod_cli",
 )
 
@@ -142,13 +173,17 @@ def main(argv=None):
             parser.error("unrecognized arguments: %s" % " ".join(extra))
     try:
         return args.func(args) or 0
-    except (CommandError,) + game_rules.rules_errors() as exc:
-        print("cargoboard: error: %s" % exc, file=sys.stderr)
+    except BrokenPipeError:  # an OSError: before the clause below
+        return 0
+    except (CommandError, LinkError, StoreError, DeployError, ValueError, OSError,
+            sqlite3.Error) + game_rules.rules_errors() as exc:
+        if args.debug:
+            raise
+        print("cargoboard: error: %s" % (str(exc).splitlines() or [type(exc).__name__])[0],
+              file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0
 
 
 if __name__ == "__main__":

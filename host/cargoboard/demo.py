@@ -76,7 +76,9 @@ def cmd_demo(args):
 
 def add_parser(sub):
     p = sub.add_parser("demo", help="play a seeded game on the virtual board",
-                       description=__doc__.strip().splitlines()[0])
+                       description=__doc__.strip().splitlines()[0],
+                       epilog="examples:\n  cargoboard demo\n"
+                              "  cargoboard demo --players 3 --actions 60 --seed 2 --purposeful")
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     p.add_argument("--actions", type=int, default=30, help="actions to play (default 30)")
     p.add_argument("--seed", type=int, default=7)

@@ -190,6 +190,20 @@ class Store:
                           source=row[6], source_game=row[7], played=row[8], log=row[9],
                           id=row[0], stored=row[10])
 
+    def get_by_source(self, source, source_game) -> GameRecord:
+        row = self.db.execute("SELECT id FROM games WHERE source=? AND source_game=?",
+                              (source, source_game)).fetchone()
+        if row is None:
+            raise StoreError("no game %s#%s in %s" % (source, source_game, self.path))
+        return self.get(row[0])
+
+    def find(self, kind, start, actions):
+        """The id of a stored game (any source) with this start and these actions, or None:
+        how an import recognises a game it already holds."""
+        row = self.db.execute("SELECT id FROM games WHERE kind=? AND start=? AND actions=? "
+                              "ORDER BY id LIMIT 1", (kind, start, " ".join(actions))).fetchone()
+        return row[0] if row else None
+
     def list(self):
         """Rows (id, source, source_game, kind, variant, seats, n_actions, scores, winners,
         played, stored), oldest first."""
@@ -202,6 +216,12 @@ class Store:
         with self.db:
             self.db.execute("INSERT OR REPLACE INTO rejected(source, source_game, reason, log, "
                             "stored) VALUES(?,?,?,?,?)", (source, source_game, reason, log, _now()))
+
+    def rejected_log(self, source, source_game):
+        """The log bytes of a game kept aside, or None."""
+        row = self.db.execute("SELECT log FROM rejected WHERE source=? AND source_game=?",
+                              (source, source_game)).fetchone()
+        return bytes(row[0]) if row and row[0] is not None else None
 
     def rejected(self):
         return self.db.execute("SELECT source, source_game, reason, length(log), stored "

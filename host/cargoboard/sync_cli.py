@@ -1,0 +1,83 @@
+"""`cargoboard ports`, `cargoboard sync`, `cargoboard games`."""
+
+from __future__ import annotations
+
+import argparse
+
+from cargoboard.link import Link, candidate_ports, find_port
+from cargoboard.store import Store
+
+
+def _add_port(p):
+    p.add_argument("--port", metavar="PATH",
+                   help="the board's serial port (default: the single connected board)")
+
+
+def _add_db(p):
+    p.add_argument("--db", metavar="FILE",
+                   help="the game store (default $CARGOBOARD_DB or ~/.local/share/cargoboard/games.sqlite)")
+
+
+def cmd_ports(args):
+    found = candidate_ports()
+    for dev, desc in found:
+        print("%s\t%s" % (dev, desc))
+    if not found:
+        print("no board found (a Pico running MicroPython shows up as USB 2e8a:0005)")
+        return 1
+    return 0
+
+
+def cmd_sync(args):
+    from cargoboard.sync import sync
+    port = find_port(args.port)
+    with Store(args.db) as store, Link(port) as link:
+        progress = True if args.progress else None
+        res = sync(link, store, progress=progress, say=print)
+    print("%s: %s (store: %s)" % (port, res.summary(), store.path))
+    return 1 if res.rejected or res.conflicts else 0
+
+
+def cmd_games(args):
+    with Store(args.db) as store:
+        rows = store.list()
+        if not rows:
+            print("no games in %s (cargoboard sync fetches them from the board)" % store.path)
+            return 0
+        print("%-4s %-20s %-10s %-8s %-5s %7s  %-16s %s" % (
+            "id", "stored", "game", "layout", "seats", "actions", "scores", "result"))
+        for (gid, source, source_game, kind, variant, seats, n, scores, winners, played,
+             stored) in rows:
+            result = ("won by " + winners) if winners else "not over"
+            print("%-4d %-20s %-10s %-8s %-5s %7d  %-16s %s" % (
+                gid, stored.replace("T", " ")[:19], kind, variant, seats, n, scores, result))
+    return 0
+
+
+def add_parser(sub):
+    fmt = argparse.RawDescriptionHelpFormatter
+    p = sub.add_parser("ports", help="list connected boards", formatter_class=fmt,
+                       description="List serial ports that look like a Cargoboard "
+                                   "(a Raspberry Pi Pico running MicroPython).",
+                       epilog="example:\n  cargoboard ports")
+    p.set_defaults(func=cmd_ports)
+
+    p = sub.add_parser("sync", help="fetch the board's games into the store", formatter_class=fmt,
+                       description="Fetch every game the store lacks from the board, check and "
+                                   "replay it, store it, then let the board delete it. "
+                                   "Safe to interrupt and to run again.",
+                       epilog="examples:\n  cargoboard sync\n"
+                              "  cargoboard sync --port /dev/ttyACM0 --db games.sqlite\n"
+                              "  cargoboard sim --script game.txt --pty /tmp/board &  "
+                              "cargoboard sync --port /tmp/board")
+    _add_port(p)
+    _add_db(p)
+    p.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
+    p.set_defaults(func=cmd_sync)
+
+    p = sub.add_parser("games", help="list the stored games", formatter_class=fmt,
+                       description="List the games in the store: id, date, game, players, "
+                                   "length, scores.",
+                       epilog="example:\n  cargoboard games --db games.sqlite")
+    _add_db(p)
+    p.set_defaults(func=cmd_games)

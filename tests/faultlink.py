@@ -1,0 +1,110 @@
+"""A fault-injecting link: a pseudo-terminal for the host, joined to the board's pty through a
+thread that copies bytes both ways and, seeded, drops bytes, flips bits, truncates chunks and
+finally cuts the connection (closes the host's side: pyserial then fails on its next read or
+write, as when a cable is pulled)."""
+
+from __future__ import annotations
+
+import os
+import random
+import select
+import threading
+import tty
+
+
+class FaultLink:
+    def __init__(self, board_port, seed, drop=0.001, flip=0.001, truncate=0.01,
+                 cut_after=None):
+        """Per byte: `drop` and `flip` probabilities; per chunk: `truncate` (the rest of
+        the chunk is lost). `cut_after`: close the host side after that many bytes have
+        passed in both directions together (None: never)."""
+        self.rnd = random.Random(seed)
+        self.drop, self.flip, self.truncate = drop, flip, truncate
+        self.cut_after = cut_after
+        self.passed = 0
+        self.faults = 0
+        self.cut = False
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.port = os.ttyname(self.slave)
+        self.board = os.open(board_port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        tty.setraw(self.board)
+        os.set_blocking(self.master, False)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _mangle(self, data: bytes) -> bytes:
+        out = bytearray()
+        rnd = self.rnd
+        for b in data:
+            r = rnd.random()
+            if r < self.drop:
+                self.faults += 1
+                continue
+            if r < self.drop + self.flip:
+                self.faults += 1
+                b ^= 1 << rnd.randrange(8)
+            out.append(b)
+        if out and rnd.random() < self.truncate:
+            self.faults += 1
+            del out[rnd.randrange(len(out)):]
+        return bytes(out)
+
+    def _write_all(self, fd, data):
+        view = memoryview(data)
+        while view and not self._stop.is_set():
+            try:
+                n = os.write(fd, view)
+                view = view[n:]
+            except BlockingIOError:
+                select.select([], [fd], [], 0.05)
+            except OSError:
+                return
+
+    def _run(self):
+        while not self._stop.is_set():
+            try:
+                r, _, _ = select.select([self.master, self.board], [], [], 0.05)
+            except (OSError, ValueError):
+                return
+            for fd in r:
+                try:
+                    data = os.read(fd, 4096)
+                except (BlockingIOError, OSError):
+                    continue
+                if not data:
+                    continue
+                if self.cut_after is not None and self.passed + len(data) >= self.cut_after:
+                    keep = max(0, self.cut_after - self.passed)
+                    data = data[:keep]
+                    self._deliver(fd, data)
+                    self._cut()
+                    return
+                self.passed += len(data)
+                self._deliver(fd, data)
+
+    def _deliver(self, fd, data):
+        data = self._mangle(data)
+        if data:
+            self._write_all(self.board if fd == self.master else self.master, data)
+
+    def _cut(self):
+        self.cut = True
+        for fd in (self.master,):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.master = -1
+
+    def close(self):
+        self._stop.set()
+        self._thread.join(2)
+        for fd in (self.master, self.slave, self.board):
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self.master = self.slave = self.board = -1

@@ -1,0 +1,270 @@
+"""Export and import of stored games (docs/export.md): export then import is the identity on
+many seeded games (2, 3, 4 players, with and without cards, one that ends), in both forms,
+through a real SQLite store; import refuses what the rules core does not accept, with one line
+naming the file and the line or action; importing a game already stored adds nothing."""
+
+import json
+
+import pytest
+
+import exportgames
+from cargoboard import cli, export_cli, gamefile
+from cargoboard.store import Store
+
+# Header fields that say where a stored copy lives, not what the game is.
+WHERE = ("id", "source", "source_game", "stored")
+WHERE_TAGS = ("Id", "Source", "SourceGame", "Stored")
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory):
+    """(path of a store holding many games, their ids)."""
+    path = tmp_path_factory.mktemp("store") / "games.sqlite"
+    with Store(path) as st:
+        ids = [st.add(rec) for rec in exportgames.many_games()]
+    return path, ids
+
+
+def _what(doc):
+    doc = json.loads(json.dumps(doc))
+    for key in WHERE:
+        doc["header"].pop(key)
+    return doc
+
+
+def _same_game(a, b):
+    assert (a.kind, a.variant, a.seats, a.start, a.actions, a.played) == \
+           (b.kind, b.variant, b.seats, b.start, b.actions, b.played)
+    assert a.final_position().notation() == b.final_position().notation()
+
+
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_export_then_import_is_the_identity(stored, tmp_path, fmt):
+    path, ids = stored
+    with Store(path) as src, Store(tmp_path / "other.sqlite") as dst:
+        for gid in ids:
+            rec = src.get(gid)
+            text = export_cli.render(rec, fmt)
+            new_id, new = export_cli.import_game(dst, text, "game%d" % gid)
+            assert new
+            back = dst.get(new_id)
+            _same_game(rec, back)
+            assert back.source == "import" and back.log is None
+            again = export_cli.render(back, fmt)
+            if fmt == "json":
+                assert _what(json.loads(again)) == _what(json.loads(text))
+            else:
+                def strip(t):
+                    return [ln for ln in t.splitlines() if ln.split(" ")[0][1:] not in WHERE_TAGS]
+                assert strip(again) == strip(text)
+
+
+def test_json_form_holds_every_position_and_score(stored):
+    path, ids = stored
+    with Store(path) as st:
+        rec = st.get(ids[2])
+    doc = json.loads(export_cli.render(rec, "json"))
+    positions = rec.positions()
+    assert doc["format"] == "cargoboard-game" and doc["version"] == 1
+    assert doc["header"]["kind"] == "cargocube" and doc["header"]["id"] == ids[2]
+    assert [a["action"] for a in doc["actions"]] == rec.actions
+    assert [a["ply"] for a in doc["actions"]] == list(range(1, len(rec.actions) + 1))
+    for a, before, after in zip(doc["actions"], positions, positions[1:]):
+        assert a["position"] == after.notation()
+        assert a["seat"] == "SWNE"[before.to_move]
+        assert a["scores"] == {"SWNE"[s]: after.scores()[s] for s in after.seats}
+    assert doc["final"]["position"] == positions[-1].notation()
+
+
+def test_finished_game_carries_its_result(stored):
+    path, ids = stored
+    with Store(path) as st:
+        rec = st.get(ids[-1])
+    doc = json.loads(export_cli.render(rec, "json"))
+    assert doc["final"] == {"position": rec.final_position().notation(),
+                            "scores": {"S": 36, "N": 0}, "over": True, "winners": "S"}
+    text = export_cli.render(rec, "text")
+    assert '[Result "S=36 N=0"]' in text and '[Winners "S"]' in text
+    assert text.splitlines()[-3:] == ["; turn 1: S", "e5w", "f2s"]
+
+
+def test_text_form_reads_by_hand(tmp_path):
+    """Comments, blank lines, several actions on a line, cells in any order, few tags."""
+    text = ('[Game "cargocube"]\n[Variant "custom"]  \n[Seats "SN"]\n'
+            '[Start "f11=KN,e5=B1,f2=B1.B2,b1=41,c1=41,d1=41,e1=41,g1=41,h1=41,i1=41,j1=41 '
+            'SN S a"]\n\n; S activates\ne5w   f2s ; and wins\n')
+    rec = gamefile.read_game(text, "hand.txt")
+    assert rec.actions == exportgames.FINISHED_ACTIONS
+    assert rec.start == gamefile.read_game(text, "x").start  # canonical notation
+    assert rec.final_position().is_over()
+
+
+def test_import_twice_adds_nothing(stored, tmp_path, capsys):
+    path, ids = stored
+    out = tmp_path / "g.json"
+    assert cli.main(["export", str(ids[1]), "--db", str(path), "-o", str(out)]) == 0
+    db = tmp_path / "new.sqlite"
+    assert cli.main(["import", str(out), "--db", str(db)]) == 0
+    assert capsys.readouterr().out == ("imported %s as game 1 (cargocube polygon SN, 25 actions)\n"
+                                       % out)
+    text_file = tmp_path / "g.txt"
+    assert cli.main(["export", "1", "--db", str(db), "-o", str(text_file)]) == 0
+    for again in (out, text_file):
+        assert cli.main(["import", str(again), "--db", str(db)]) == 0
+        assert "already stored as game 1" in capsys.readouterr().out
+    # A game from a board is recognised as well: the store it came from refuses it.
+    assert cli.main(["import", str(text_file), "--db", str(path)]) == 0
+    assert "already stored as game %d" % ids[1] in capsys.readouterr().out
+    with Store(db) as st:
+        assert len(st.list()) == 1
+    with Store(path) as st:
+        assert len(st.list()) == len(ids)
+
+
+def test_export_suffix_picks_format_and_stdin_import(stored, tmp_path, capsys, monkeypatch):
+    path, ids = stored
+    for suffix, head in ((".json", "{"), (".txt", "[Game"), (".svg", "<svg"),
+                         (".html", "<!DOCTYPE html>")):
+        out = tmp_path / ("g" + suffix)
+        assert cli.main(["export", str(ids[0]), "--db", str(path), "-o", str(out)]) == 0
+        assert out.read_text(encoding="utf-8").startswith(head)
+    capsys.readouterr()
+    assert cli.main(["export", str(ids[3]), "--db", str(path), "--format", "text"]) == 0
+    text = capsys.readouterr().out
+    import io
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    assert cli.main(["import", "-", "--db", str(tmp_path / "s.sqlite")]) == 0
+    assert capsys.readouterr().out.startswith("imported <stdin> as game 1")
+
+
+# -- bad input: one line, exit 1, no traceback --------------------------------------------------
+
+def _lines(stored_path, tmp_path):
+    """The text record of the 25-action game, as lines."""
+    with Store(stored_path) as st:
+        rec = st.get(2)
+    return export_cli.render(rec, "text").splitlines(), rec
+
+
+def _error(capsys, argv):
+    rc = cli.main(argv)
+    cap = capsys.readouterr()
+    assert rc == 1, (rc, cap)
+    assert cap.out == ""
+    lines = cap.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cargoboard: error: "), cap.err
+    return lines[0][len("cargoboard: error: "):]
+
+
+def test_import_names_the_line_of_an_illegal_action(stored, tmp_path, capsys):
+    path, ids = stored
+    lines, rec = _lines(path, tmp_path)
+    # Replace the 5th action by one that is well formed but not legal there.
+    idx = [i for i, ln in enumerate(lines) if ln and not ln.startswith(("[", ";"))][4]
+    lines[idx] = "b2n"
+    bad = tmp_path / "bad.txt"
+    bad.write_text("\n".join(lines) + "\n")
+    msg = _error(capsys, ["import", str(bad), "--db", str(tmp_path / "db.sqlite")])
+    assert msg.startswith("%s line %d: action 'b2n' is not legal in " % (bad, idx + 1))
+
+
+@pytest.mark.parametrize("edit,expect", [
+    (lambda t: t.replace("[Seats", '[Colour "red"]\n[Seats'), "line 3: unknown tag [Colour]"),
+    (lambda t: t.replace('[Variant "polygon"]\n', ""), "missing tag [Variant]"),
+    (lambda t: t.replace('[Result "S=0 N=0"]', '[Result "S=3 N=0"]'),
+     "[Result] says 'S=3 N=0', the replay gives 'S=0 N=0'"),
+    (lambda t: t.replace('[Game "cargocube"]', '[Game "chess"]'), "unknown game 'chess'"),
+    (lambda t: t.replace('[Seats "SN"]', '[Seats "SWN"]'),
+     "seats 'SWN' do not match the start position's 'SN'"),
+    (lambda t: t.replace("[Start \"", "[Start \"a1=B1,"), "bad start position: corner a1"),
+    (lambda t: t + "[Played \"later\"]\n", "tag [Played] after the actions"),
+    (lambda t: t.replace('[Actions "25"]', '[Actions "26"]'),
+     "[Actions] says 26, the file holds 25"),
+    (lambda t: t.replace("[Game", "[Game cargocube]\n[X"), "line 1: malformed tag"),
+    (lambda t: t + "e5x\n", "action 'e5x': expected a roll"),
+])
+def test_import_text_errors(stored, tmp_path, capsys, edit, expect):
+    path, ids = stored
+    lines, rec = _lines(path, tmp_path)
+    bad = tmp_path / "bad.txt"
+    bad.write_text(edit("\n".join(lines) + "\n"))
+    msg = _error(capsys, ["import", str(bad), "--db", str(tmp_path / "db.sqlite")])
+    assert msg.startswith(str(bad)) and expect in msg
+
+
+@pytest.mark.parametrize("edit,expect", [
+    (lambda d: "{\"header\": ", "not valid JSON"),
+    (lambda d: [1, 2], "expected a JSON object"),
+    (lambda d: {**d, "version": 7}, "version 7 not supported"),
+    (lambda d: {**d, "comment": "hi"}, ": unknown field 'comment'"),
+    (lambda d: {**d, "actions": [dict(d["actions"][0], note="x")]},
+     "action 1: unknown field 'note'"),
+    (lambda d: {**d, "header": {**d["header"], "colour": "red"}}, "header: unknown field 'colour'"),
+    (lambda d: {**d, "header": {**d["header"], "start": ""}}, "'start' must be a non-empty"),
+    (lambda d: {**d, "actions": d["actions"][:3] + [{"ply": 4, "action": "b2n"}]},
+     "action 4 (b2n): action 'b2n' is not legal"),
+    (lambda d: {**d, "actions": [dict(d["actions"][0], position="e5=B1 SN S a")]},
+     "action 1 (%s): the position is"),
+    (lambda d: {**d, "actions": [dict(d["actions"][0], scores={"S": 1, "N": 0})]},
+     "scores are S=0 N=0 by the rules, the file says S=1 N=0"),
+    (lambda d: {**d, "actions": [dict(d["actions"][0], seat="N")]},
+     "played by N, but S is to move"),
+    (lambda d: {**d, "final": dict(d["final"], over=True)}, "final: the game is not over"),
+    (lambda d: {**d, "final": dict(d["final"], winners="N")},
+     "final: winners are '' by the rules"),
+])
+def test_import_json_errors(stored, tmp_path, capsys, edit, expect):
+    path, ids = stored
+    with Store(path) as st:
+        rec = st.get(ids[1])
+    doc = json.loads(export_cli.render(rec, "json"))
+    new = edit(doc)
+    bad = tmp_path / "bad.json"
+    bad.write_text(new if isinstance(new, str) else json.dumps(new))
+    msg = _error(capsys, ["import", str(bad), "--db", str(tmp_path / "db.sqlite")])
+    if "%s" in expect:
+        expect = expect % rec.actions[0]
+    assert msg.startswith(str(bad)) and expect in msg, msg
+    assert not (tmp_path / "db.sqlite").exists() or not Store(tmp_path / "db.sqlite").list()
+
+
+def test_command_errors_are_one_line(stored, tmp_path, capsys):
+    path, ids = stored
+    db = str(path)
+    assert "no game 999 in" in _error(capsys, ["export", "999", "--db", db])
+    assert "game id must be a number, not 'x'" in _error(capsys, ["replay", "x", "--db", db])
+    missing = tmp_path / "none.sqlite"
+    assert _error(capsys, ["export", "1", "--db", str(missing)]).startswith("no game store at")
+    assert not missing.exists()
+    assert "--at must be 0..25" in _error(capsys, ["export", "2", "--db", db, "-f", "svg",
+                                                   "--at", "26"])
+    assert "--at applies to --format svg only" in _error(capsys, ["export", "2", "--db", db,
+                                                                  "--at", "3"])
+    assert _error(capsys, ["import", str(tmp_path / "nofile.json"), "--db", db]) == \
+        "no such file: %s" % (tmp_path / "nofile.json")
+    binary = tmp_path / "b.json"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    assert "is not UTF-8 text" in _error(capsys, ["import", str(binary), "--db", db])
+    notdb = tmp_path / "not.sqlite"
+    notdb.write_text("this is no database, " * 100)
+    assert "is not a usable game store" in _error(capsys, ["export", "1", "--db", str(notdb)])
+
+
+def test_debug_shows_the_traceback(stored):
+    from cargoboard.store import StoreError
+    path, ids = stored
+    for argv in (["--debug", "export", "999", "--db", str(path)],
+                 ["export", "999", "--db", str(path), "--debug"]):
+        with pytest.raises(StoreError):
+            cli.main(argv)
+
+
+def test_every_command_help_has_an_example(capsys):
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    assert {"export", "import", "replay", "perft", "legal", "show", "sim", "demo"} <= set(
+        sub.choices)
+    assert "example" in parser.format_help()
+    for name, p in sub.choices.items():
+        text = p.format_help()
+        assert "example" in text and "\n  cargoboard %s" % name in text, name

@@ -1,0 +1,217 @@
+"""The binary serial protocol (docs/protocol.md): framing on both interpreters, and the
+board's answers over a real pseudo-terminal with pyserial (the virtual board runs the
+firmware under the MicroPython unix port)."""
+
+import os
+import random
+import sys
+import threading
+import time
+
+import pytest
+import serial
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "host"))
+
+from firmware import frames as F  # noqa: E402
+from firmware import link as FL  # noqa: E402
+from cargoboard.link import Link, BoardError, LinkError, parse_info  # noqa: E402
+from cargoboard.sim.runner import Runner  # noqa: E402
+from shared_rules import cargocube as cc  # noqa: E402
+
+
+def test_crc_and_cobs_known_vectors():
+    assert F.crc16(b"123456789") == 0x29B1
+    assert bytes(F.cobs_encode(b"\x00")) == b"\x01\x01"
+    assert bytes(F.cobs_encode(b"\x11\x22\x00\x33")) == b"\x03\x11\x22\x02\x33"
+    assert bytes(F.cobs_encode(bytes(range(1, 255)))) == b"\xff" + bytes(range(1, 255)) + b"\x01"
+
+
+def test_cobs_round_trip_and_no_zero():
+    rnd = random.Random(5)
+    for n in list(range(0, 600)) + [F.MAX_PAYLOAD]:
+        data = bytes(rnd.choice((0, 0, 1, 255, rnd.randrange(256))) for _ in range(n))
+        enc = F.cobs_encode(data)
+        assert 0 not in enc
+        assert len(enc) <= n + n // 254 + 1
+        assert F.cobs_decode(enc) == data
+
+
+def test_decode_refuses_damage():
+    frame = F.encode(3, 9, b"\x00\x01\x02hello\x00")
+    assert F.decode(frame[1:-1]) == (3, 9, b"\x00\x01\x02hello\x00")
+    for i in range(1, len(frame) - 1):
+        for bit in (1, 0x80):
+            bad = bytearray(frame[1:-1])
+            bad[i - 1] ^= bit
+            if 0 in bad:
+                continue  # a zero would end the frame on the wire
+            assert isinstance(F.decode(bad), int), (i, bit)
+    assert F.decode(b"\x01") == F.BAD_LENGTH
+    assert F.decode(b"\x05ab") == F.BAD_COBS
+    with pytest.raises(ValueError):
+        F.encode(1, 1, bytes(F.MAX_BODY + 1))
+
+
+def test_same_frames_under_micropython(micropython):
+    rnd = random.Random(11)
+    cases = [(rnd.randrange(256), rnd.randrange(256),
+              bytes(rnd.choice((0, rnd.randrange(256))) for _ in range(rnd.randrange(0, 700))))
+             for _ in range(40)]
+    script = "from firmware import frames as F\nimport binascii\n"
+    script += "cases = %r\n" % ([(t, s, b.hex()) for t, s, b in cases],)
+    script += ("for t, s, h in cases:\n"
+               "    f = F.encode(t, s, binascii.unhexlify(h))\n"
+               "    r = F.decode(f[1:-1])\n"
+               "    assert r == (t, s, binascii.unhexlify(h)), r\n"
+               "    print(binascii.hexlify(f).decode())\n")
+    out = micropython(script).split()
+    assert out == [F.encode(t, s, b).hex() for t, s, b in cases]
+
+
+# --- over the virtual board ---------------------------------------------------------------------
+
+class Board:
+    """The virtual board served in a thread, pyserial + Link on its pty."""
+
+    def __init__(self, **kw):
+        self.runner = Runner(**kw).start()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.runner.serve, args=(self.stop,), daemon=True)
+        self.thread.start()
+        self.link = Link(self.runner.port, timeout=0.5)
+
+    def close(self):
+        self.link.close()
+        self.stop.set()
+        self.thread.join(5)
+        self.runner.stop()
+
+    def raw_exchange(self, data, wait=0.3):
+        """Write raw bytes, collect the frames that come back."""
+        ser = self.link.ser
+        ser.reset_input_buffer()
+        ser.write(data)
+        end = time.monotonic() + wait
+        got = bytearray()
+        while time.monotonic() < end:
+            got += ser.read(4096)
+        return [F.decode(b) for b in bytes(got).split(b"\x00") if b]
+
+
+@pytest.fixture
+def board():
+    b = Board()
+    yield b
+    b.close()
+
+
+def test_hello_reports_versions(board):
+    info = board.link.hello()
+    from firmware.app import VERSION
+    assert info["fw"] == VERSION
+    assert info["proto"] == str(F.PROTOCOL_VERSION)
+    assert info["rules"] == "cargocube/%d" % cc.RULES_VERSION
+    assert info["hal"] == "sim" and info["state"] == "idle"
+
+
+def test_every_bad_frame_gets_an_error_frame(board):
+    # damaged CRC
+    good = F.encode(FL.HELLO, 7)
+    bad = bytearray(good)
+    bad[3] ^= 0x40
+    replies = board.raw_exchange(bytes(bad))
+    assert (FL.ERROR, 0, bytes((FL.E_FRAME,)) + b"bad CRC") in replies
+    # not COBS, too short
+    assert any(r[0] == FL.ERROR and r[2][0] == FL.E_FRAME for r in board.raw_exchange(b"\x00\x05ab\x00"))
+    assert any(r[0] == FL.ERROR and r[2][0] == FL.E_FRAME for r in board.raw_exchange(b"\x00\x01\x00"))
+    # too long
+    replies = board.raw_exchange(b"\x00" + b"\x01" * 3000 + b"\x00")
+    assert any(r[0] == FL.ERROR and b"too long" in r[2] for r in replies)
+    # unknown type, bad bodies
+    with pytest.raises(BoardError) as e:
+        board.link.request(0x33)
+    assert e.value.code == FL.E_UNKNOWN
+    with pytest.raises(BoardError) as e:
+        board.link.request(FL.READ, b"\x00\x01")
+    assert e.value.code == FL.E_REQUEST
+    with pytest.raises(BoardError) as e:
+        board.link.request(FL.EVENTS, b"")
+    assert e.value.code == FL.E_REQUEST
+    with pytest.raises(BoardError) as e:
+        board.link.request(FL.TEXT, b"\xff\xfe")
+    assert e.value.code == FL.E_REQUEST
+    with pytest.raises(BoardError) as e:
+        board.link.repl()
+    assert "no REPL" in str(e.value)
+    # and the board is still there, on both sides of the serial
+    assert board.link.hello()["proto"] == "2"
+    assert board.link.text("status").startswith("ok state=idle")
+    assert "Traceback" not in board.runner.serial_log.decode(errors="replace")
+
+
+def test_garbage_before_a_frame_is_skipped(board):
+    board.link.ser.write(b"\x13\x37 noise \x00\xff\xff\xff")
+    assert board.link.hello()["proto"] == "2"
+
+
+def test_new_config_load_text_and_events(board):
+    link = board.link
+    events = []
+    link.on_event = events.append
+    assert link.events(FL.EV_TEXT) == b"\x01"
+    assert link.new_game("cargocube polygon SN").startswith("ok setup")
+    assert link.configure("bright=40 debounce=20") == {"bright": "40", "budget": "400", "debounce": "20"}
+    assert link.configure("") == {"bright": "40", "budget": "400", "debounce": "20"}
+    with pytest.raises(BoardError):
+        link.configure("bright=999")
+    pos = cc.start_position(2)
+    pos.push(pos.legal_actions()[3])
+    with pytest.raises(BoardError) as e:
+        link.load("not a position")
+    assert "bad position" in str(e.value)
+    assert link.load(pos.notation()) == "ok loaded"
+    assert link.text("pos") == "ok " + pos.notation()
+    assert link.text("status").startswith("ok state=play")
+    link.poll(0.3)
+    assert any(e.startswith("game cargocube setup") for e in events)
+    assert "load cargocube" in events
+    # console errors come back as ERROR 4 with the console's message
+    with pytest.raises(BoardError) as e:
+        link.text("frobnicate")
+    assert e.value.code == FL.E_FAILED and "unknown command" in str(e.value)
+
+
+def test_led_frames_follow_the_leds(board):
+    link = board.link
+    frames = []
+    link.on_leds = frames.append
+    link.events(FL.EV_LEDS)
+    link.new_game("cargocube polygon SN")
+    link.poll(0.4)
+    assert frames and all(len(f) == 471 for f in frames)
+    assert frames[-1] == bytes(board.runner.leds)
+
+
+def test_board_id_mismatch_of_protocol_version_is_refused(board, monkeypatch):
+    monkeypatch.setattr(F, "PROTOCOL_VERSION", 99)
+    with pytest.raises(LinkError) as e:
+        board.link.hello()
+    assert "protocol 2" in str(e.value)
+
+
+def test_no_answer_is_a_clear_error(tmp_path):
+    master, slave = os.openpty()
+    try:
+        link = Link(os.ttyname(slave), timeout=0.1, retries=2)
+        with pytest.raises(LinkError) as e:
+            link.hello()
+        assert "no answer" in str(e.value)
+        link.close()
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_parse_info():
+    assert parse_info("cargoboard a=1 b=x=y c") == {"a": "1", "b": "x=y"}
