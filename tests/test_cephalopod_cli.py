@@ -205,3 +205,24 @@ def test_store_names_cephalopod_seats(tmp_path):
     sc = final.scores()
     assert row[0] == "w=%d b=%d" % (sc[0], sc[1])
     assert row[1] == "wb"[final.winners()[0]]
+
+
+def test_game_files_name_cephalopod_seats():
+    from cargoboard import gamefile
+
+    start = ".../.../... w"
+    pos = ce.Position.parse(start)
+    actions = []
+    while not pos.is_over():
+        a = pos.legal_actions()[-1]
+        actions.append(pos.format_action(a))
+        pos.push(a)
+    rec = GameRecord("cephalopod", "3x3", "wb", start, actions)
+    data = gamefile.to_dict(rec)
+    assert data["actions"][0]["seat"] == "w" and data["actions"][1]["seat"] == "b"
+    for text, read in ((gamefile.to_json(rec), gamefile.from_json),
+                       (gamefile.to_text(rec), gamefile.from_text)):
+        back = read(text)
+        assert (back.kind, back.seats, back.start, back.actions) == (
+            "cephalopod", "wb", start, actions)
+    assert "w=" in gamefile.to_text(rec) and "SWNE" not in gamefile.to_text(rec)

@@ -11,12 +11,12 @@ Nothing here knows Cargocube: the rules module comes from the record's kind.
 import json
 import re
 
-from cargoboard.rules import rules_for
+from cargoboard.rules import rules_for, seat_letters
 from cargoboard.store import GameRecord
 
 FORMAT = "cargoboard-game"
 VERSION = 1
-SEAT_LETTERS = "SWNE"
+SEAT_LETTERS = "SWNE"  # Cargocube's; a game's own come from rules.seat_letters(pos)
 
 
 class GameFileError(ValueError):
@@ -26,22 +26,22 @@ class GameFileError(ValueError):
 # -- helpers shared by both forms ------------------------------------------------------------------
 
 def seats_of(pos):
-    return "".join(SEAT_LETTERS[s] for s in pos.seats)
+    return "".join(seat_letters(pos)[s] for s in pos.seats)
 
 
 def scores_of(pos):
     sc = pos.scores()
-    return {SEAT_LETTERS[s]: sc[s] for s in pos.seats}
+    return {seat_letters(pos)[s]: sc[s] for s in pos.seats}
 
 
 def result_of(pos):
-    """'S=12 N=9' (the store's score text)."""
+    """'S=12 N=9' (the store's score text; Cephalopod 'w=13 b=12')."""
     sc = pos.scores()
-    return " ".join("%s=%d" % (SEAT_LETTERS[s], sc[s]) for s in pos.seats)
+    return " ".join("%s=%d" % (seat_letters(pos)[s], sc[s]) for s in pos.seats)
 
 
 def winners_of(pos):
-    return "".join(SEAT_LETTERS[s] for s in pos.winners()) if pos.is_over() else ""
+    return "".join(seat_letters(pos)[s] for s in pos.winners()) if pos.is_over() else ""
 
 
 # -- JSON ------------------------------------------------------------------------------------------
@@ -55,7 +55,7 @@ def to_dict(rec, positions=None):
     actions = []
     for i, text in enumerate(rec.actions):
         after = positions[i + 1]
-        actions.append({"ply": i + 1, "seat": SEAT_LETTERS[positions[i].to_move],
+        actions.append({"ply": i + 1, "seat": seat_letters(positions[i])[positions[i].to_move],
                         "action": text, "position": after.notation(),
                         "scores": scores_of(after)})
     header = {"kind": rec.kind, "variant": rec.variant, "seats": rec.seats, "start": rec.start,
@@ -202,9 +202,10 @@ def _replay(rec, name, start_where, where_of, claims, check, start_claim=None):
     for i, text in enumerate(rec.actions):
         claim = claims[i]
         seat = claim.get("seat")
-        if seat is not None and seat != SEAT_LETTERS[pos.to_move]:
+        mover = seat_letters(pos)[pos.to_move]
+        if seat is not None and seat != mover:
             raise GameFileError("%s %s: played by %s, but %s is to move"
-                                % (name, where_of(i), seat, SEAT_LETTERS[pos.to_move]))
+                                % (name, where_of(i), seat, mover))
         try:
             pos.push(pos.parse_action(text))
         except rules.RulesError as e:
@@ -254,7 +255,7 @@ def to_text(rec, positions=None):
     mover = None
     turn = 0
     for i, text in enumerate(rec.actions):
-        seat = SEAT_LETTERS[positions[i].to_move]
+        seat = seat_letters(positions[i])[positions[i].to_move]
         if seat != mover:
             turn += 1
             if mover is not None:
