@@ -8,13 +8,13 @@ What is wired here (docs/hardware.md explains the choices):
   file that generates the firmware's hardware/pinmap.py); unused pins are marked no-connect.
 - 121 cell sensors HS1..HS121 (DRV5032FC omnipolar Hall switches, open drain, 100 nF each):
   cell c = y * 11 + x is HS(c+1), its output on input D(c % 8) of shift register c // 8.
-- 16 x 74HC165 (U2..U17, chip k = U(k+2)) in one chain read over SPI0: chip k's SER takes QH
+- 16 x 74HC165 (U3..U18, chip k = U(k+3)) in one chain read over SPI0: chip k's SER takes QH
   of chip k+1, chip 15's SER is tied high, QH of chip 0 goes to SPI_MISO. Every input has a
   47 k pull-up (one bussed 8-resistor network per chip, RN(k+1)). The buttons confirm, next,
   undo, hint, end (order of firmware.hal.BUTTON_NAMES) pull inputs D1..D5 of chip 15 low
   (BUTTON_BYTE / BUTTON_SHIFT of the pin map); D6, D7 stay pulled up (spare).
 - CLK, SH/LD and CLK INH reach 16 chips along the board: a 74LVC3G17 Schmitt buffer next to
-  the Pico drives them through 33 ohm series resistors.
+  the Pico (U2) drives them through 33 ohm series resistors.
 - 157 x WS2812B (D1..D157; LED i = D(i+1), firmware LED order: 121 cells then 4 x 9 score
   bars) on one data line: GP22 -> 74AHCT1G125 (5 V, TTL input: the LEDs need 3.5 V highs) ->
   330 ohm -> DIN of D1; DOUT of each LED -> DIN of the next. 100 nF per LED.
@@ -244,7 +244,7 @@ def build(pinmap=None, tamper=None):
         # --- Power: USB 5 V -> fuse -> soft start -> +5V_LED --------------------------------------
         f = part("f750", role="LED rail fuse")
         q = part("ao3401a", role="LED rail soft start")
-        rg = part("r100k", role="soft-start gate pull-down")
+        rg = part("r220k", role="soft-start gate pull-down")
         cg = part("c100n50", role="soft-start gate-drain capacitor")
         cb = part("c1000u", role="LED rail bulk capacitor")
         b.fuse, b.fet, b.bulk = f, q, cb

@@ -267,13 +267,13 @@ def table(a):
         ("one orthogonal neighbour, worst", "%.2f mT" % a["neighbour_max_mt"]),
         ("one diagonal neighbour, worst", "%.2f mT" % a["neighbour_diag_max_mt"]),
         ("8 neighbours all in their worst orientation", "%.2f mT" % a["surrounded_max_mt"]),
+        ("card magnet", CARD_MAGNET["name"] + ", in a %.1f mm card" % CARD_MM),
         ("card alone / under a cube (worst) / at the next cell", "%.1f / %.1f / %.2f mT"
          % (a["card_mt"], a["card_under_cube_min_mt"], a["card_neighbour_mt"])),
         ("largest magnetic lift on a cube: on a cube / on a card", "%.3f / %.3f N (cube weight "
          "%.3f N)" % (a["stack_lift_n"], a["card_lift_n"], a["cube_weight_n"])),
         ("neighbouring cubes: largest sideways force", "%.3f N" % a["neighbour_force_n"]),
     ]
-    w = max(len(k) for k, _ in rows)
     lines = ["| quantity | value |", "|---|---|"]
     for k, v in rows:
         lines.append("| %s | %s |" % (k, v))

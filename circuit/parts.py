@@ -173,9 +173,9 @@ R_330 = Spec(
     "r330", "R", "R", "330", "Resistor_SMD:R_0603_1608Metric", "Yageo", "RC0603FR-07330RL",
     "330 Ohm 1% 0603 (LED data series resistor)", _passive("1", "2"), None, None,
 )
-R_100K = Spec(
-    "r100k", "R", "R", "100k", "Resistor_SMD:R_0603_1608Metric", "Yageo", "RC0603FR-07100KL",
-    "100 kOhm 1% 0603 (soft-start gate resistor)", _passive("1", "2"), None, None,
+R_220K = Spec(
+    "r220k", "R", "R", "220k", "Resistor_SMD:R_0603_1608Metric", "Yageo", "RC0603FR-07220KL",
+    "220 kOhm 1% 0603 (soft-start gate resistor)", _passive("1", "2"), None, None,
 )
 C_100N = Spec(
     "c100n", "C", "C", "100n", "Capacitor_SMD:C_0402_1005Metric", "Murata", "GRM155R71C104KA88D",
@@ -209,7 +209,7 @@ BUTTON = Spec(
     None, None,
 )
 
-ALL = (PICO, HC165, LVC3G17, AHCT1G125, DRV5032, WS2812B, R_47K_ARRAY, R_33, R_330, R_100K,
+ALL = (PICO, HC165, LVC3G17, AHCT1G125, DRV5032, WS2812B, R_47K_ARRAY, R_33, R_330, R_220K,
        C_100N, C_100N_50V, C_BULK, POLYFUSE, PFET, BUTTON)
 BY_KEY = {s.key: s for s in ALL}
 
