@@ -31,7 +31,9 @@ pull-ups on open-drain nets, power pins on rails. Any warning counts as a failur
 import contextlib
 import io
 import logging
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 from circuit import parts as P
@@ -49,16 +51,28 @@ _sk = None
 
 
 def skidl():
-    """The skidl module, imported once, quietly and without the per-part stack trace.
+    """The skidl module, imported once, quietly, without log files and without the per-part
+    stack trace.
 
-    SKiDL warns at import that no KiCad libraries are installed (none are needed: every part is
-    defined here) and records the Python call stack of every part it creates (inspect.stack(),
-    about 10 ms a part under pytest); we keep neither."""
+    At import SKiDL warns that no KiCad libraries are installed (none are needed: every part is
+    defined here) and opens log files named after the script in the current directory, which it
+    deletes again when file output is switched off: two test processes in one directory race on
+    that. So it is imported inside a private temporary directory and file output is stopped
+    there. It also records the Python call stack of every part it creates (inspect.stack(),
+    about 10 ms a part under pytest); we keep none of it."""
     global _sk
     if _sk is None:
-        with contextlib.redirect_stderr(io.StringIO()):
-            import skidl as sk
-            import skidl.circuit as skc
+        cwd = os.getcwd()
+        with tempfile.TemporaryDirectory(prefix="skidl-") as tmp:
+            os.chdir(tmp)
+            try:
+                with contextlib.redirect_stderr(io.StringIO()):
+                    import skidl as sk
+                    import skidl.circuit as skc
+                    from skidl.logger import stop_log_file_output
+                    stop_log_file_output(True)
+            finally:
+                os.chdir(cwd)
         skc.get_skidl_trace = lambda: []
         _sk = sk
     return _sk
