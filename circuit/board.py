@@ -172,7 +172,8 @@ def build(pinmap=None, tamper=None):
             n = N(name)
             n += pins
 
-        gnd, v3, vbus, v5 = N("GND"), N("+3V3"), N("VBUS"), N("+5V_LED")
+        gnd, vbus, v5 = N("GND"), N("VBUS"), N("+5V_LED")
+        N("+3V3")
         gnd.drive = sk.POWER          # power flag: every GND pin is a power input
         bulk = {"GND": [], "+3V3": [], "+5V_LED": []}   # big nets: connected in one go (fast)
 
@@ -424,20 +425,22 @@ def board_rules(board):
     for name, pins in sorted(nets.items()):
         if name in P.RAILS:
             continue
-        drivers = []
-        pullup_rails = [v for v in (_pullup_rail(pin) for pin in pins) if v is not None]
+        # sources of a high level: push-pull outputs (their supply) and pull-ups (their rail);
+        # an open-drain output only pulls low, its high comes from the pull-ups
+        pushpull = []
+        pullups = []
         for pin in pins:
             ps = _pin_spec(pin)
-            if ps.type in ("out", "tri", "bidir"):
-                drivers.append((pin, _supply_volts(pin.part)))
-            elif ps.type == "oc":
-                if not pullup_rails:
+            rail = _pullup_rail(pin)
+            if rail is not None:
+                pullups.append(("pull-up %s" % pin.part.ref, rail))
+            elif ps.type in ("out", "tri", "bidir"):
+                pushpull.append(("%s/%s" % (pin.part.ref, ps.name), _supply_volts(pin.part), pin))
+        if any(_pin_spec(pin).type == "oc" for pin in pins) and not pullups:
+            for pin in pins:
+                if _pin_spec(pin).type == "oc":
                     out.append(("ERROR", "open-drain %s/%s on net %s has no pull-up to a rail" % (
-                        pin.part.ref, ps.name, name)))
-                else:
-                    drivers.append((pin, min(pullup_rails)))
-        if pullup_rails and not drivers:
-            drivers.append((None, min(pullup_rails)))
+                        pin.part.ref, pin.name, name)))
         for pin in pins:
             ps = _pin_spec(pin)
             if ps.type not in ("in", "bidir") or ps.vih is None:
@@ -445,13 +448,15 @@ def board_rules(board):
             supply = _supply_volts(pin.part)
             vih = _vih(ps.vih, supply)
             vmax = _vmax(ps.vmax, supply) if ps.vmax else None
-            for drv, high in drivers:
-                if drv is pin or high is None:
-                    continue
-                who = "%s/%s" % (drv.part.ref, drv.name) if drv is not None else "pull-up"
+            others = [(who, v) for who, v, drv in pushpull if drv is not pin and v is not None]
+            # the high an input sees: its push-pull drivers', or else the pull-ups'
+            highs = others if others else pullups
+            for who, high in highs:
                 if vih is not None and high < vih:
-                    out.append(("ERROR", "net %s: %s drives %.1f V, below VIH %.2f V of %s/%s (%s)" % (
-                        name, who, high, vih, pin.part.ref, ps.name, _spec(pin.part).mpn)))
+                    out.append(("ERROR", "net %s: %s drives %.1f V, below VIH %.2f V of %s/%s (%s)"
+                                % (name, who, high, vih, pin.part.ref, ps.name,
+                                   _spec(pin.part).mpn)))
+            for who, high in others + pullups:
                 if vmax is not None and high > vmax:
                     out.append(("ERROR", "net %s: %s drives %.1f V, above the %.2f V maximum of "
                                 "%s/%s (%s)" % (name, who, high, vmax, pin.part.ref, ps.name,

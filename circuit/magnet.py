@@ -31,6 +31,7 @@ A stack is two (or more) magnets on one axis, one cube height apart: the sensor 
 whose sign per magnet depends on each cube's orientation; the bottom one dominates.
 """
 
+import itertools
 import math
 import sys
 
@@ -127,7 +128,6 @@ FACE_AXES = ((0, 0, 1), (0, 0, -1), (1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0)
 def cube_orientations():
     """The 24 rotations of a cube, as 3x3 matrices (rows)."""
     out = []
-    import itertools
     for perm in itertools.permutations(range(3)):
         for signs in itertools.product((1, -1), repeat=3):
             m = [[0, 0, 0] for _ in range(3)]

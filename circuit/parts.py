@@ -123,8 +123,8 @@ AHCT1G125 = Spec(
     "ahct1g125", "74AHCT1G125", "U", "74AHCT1G125", "Package_TO_SOT_SMD:SOT-23-5",
     "Texas Instruments", "SN74AHCT1G125DBVR", "single buffer, TTL inputs: 3.3 V -> 5 V LED data",
     [
-        _pin(1, "~OE", "in", ("abs", 2.0), ("rel", 0.5)), _pin(2, "A", "in", ("abs", 2.0),
-                                                              ("rel", 0.5)),
+        _pin(1, "~OE", "in", ("abs", 2.0), ("rel", 0.5)),
+        _pin(2, "A", "in", ("abs", 2.0), ("rel", 0.5)),
         _pin(3, "GND", "pwr_in"), _pin(4, "Y", "tri"), _pin(5, "VCC", "pwr_in"),
     ],
     "VCC",
