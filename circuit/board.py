@@ -1,0 +1,491 @@
+"""The Cargoboard circuit as code (SKiDL), with electrical rules checks.
+
+    python -m circuit.board     # build, ERC, write circuit/build/cargoboard.net (KiCad netlist)
+
+What is wired here (docs/hardware.md explains the choices):
+
+- U1 Raspberry Pi Pico: USB power and data. Its pins come from hardware/pins.json (the same
+  file that generates the firmware's hardware/pinmap.py); unused pins are marked no-connect.
+- 121 cell sensors HS1..HS121 (DRV5032FC omnipolar Hall switches, open drain, 100 nF each):
+  cell c = y * 11 + x is HS(c+1), its output on input D(c % 8) of shift register c // 8.
+- 16 x 74HC165 (U3..U18, chip k = U(k+3)) in one chain read over SPI0: chip k's SER takes QH
+  of chip k+1, chip 15's SER is tied high, QH of chip 0 goes to SPI_MISO. Every input has a
+  47 k pull-up (one bussed 8-resistor network per chip, RN(k+1)). The buttons confirm, next,
+  undo, hint, end (order of firmware.hal.BUTTON_NAMES) pull inputs D1..D5 of chip 15 low
+  (BUTTON_BYTE / BUTTON_SHIFT of the pin map); D6, D7 stay pulled up (spare).
+- CLK, SH/LD and CLK INH reach 16 chips along the board: a 74LVC3G17 Schmitt buffer next to
+  the Pico (U2) drives them through 33 ohm series resistors.
+- 157 x WS2812B (D1..D157; LED i = D(i+1), firmware LED order: 121 cells then 4 x 9 score
+  bars) on one data line: GP22 -> 74AHCT1G125 (5 V, TTL input: the LEDs need 3.5 V highs) ->
+  330 ohm -> DIN of D1; DOUT of each LED -> DIN of the next. 100 nF per LED.
+- Power: USB 5 V from the Pico's VBUS pin -> 0.75 A polyfuse -> P-MOSFET soft start (gate RC,
+  so the 1000 uF bulk capacitor does not pull a large inrush from the USB port) -> +5V_LED
+  (LEDs, level shifter, bulk capacitor). The logic and the sensors run from the Pico's 3V3
+  (the RP2040 is not 5 V tolerant, so nothing that drives a GPIO may sit on 5 V).
+
+SKiDL's own ERC (unconnected pins, single-pin nets, driver conflicts, undriven inputs and power
+pins) runs together with the board's rules (`board_rules`): logic levels across voltage domains,
+pull-ups on open-drain nets, power pins on rails. Any warning counts as a failure.
+"""
+
+import contextlib
+import io
+import logging
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from circuit import parts as P
+from circuit import pins as PINS
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD_DIR = Path(__file__).resolve().parent / "build"
+NETLIST = BUILD_DIR / "cargoboard.net"
+
+N_CELLS = 121
+SIZE = 11
+CELL_LETTERS = "abcdefghijk"
+
+_sk = None
+
+
+def skidl():
+    """The skidl module, imported once, quietly, without log files and without the per-part
+    stack trace.
+
+    At import SKiDL warns that no KiCad libraries are installed (none are needed: every part is
+    defined here) and opens log files named after the script in the current directory, which it
+    deletes again when file output is switched off: two test processes in one directory race on
+    that. So it is imported inside a private temporary directory and file output is stopped
+    there. It also records the Python call stack of every part it creates (inspect.stack(),
+    about 10 ms a part under pytest); we keep none of it."""
+    global _sk
+    if _sk is None:
+        cwd = os.getcwd()
+        with tempfile.TemporaryDirectory(prefix="skidl-") as tmp:
+            os.chdir(tmp)
+            try:
+                with contextlib.redirect_stderr(io.StringIO()):
+                    import skidl as sk
+                    import skidl.circuit as skc
+                    from skidl.logger import stop_log_file_output
+                    stop_log_file_output(True)
+            finally:
+                os.chdir(cwd)
+        skc.get_skidl_trace = lambda: []
+        _sk = sk
+    return _sk
+
+
+def cell_name(c):
+    return "%s%d" % (CELL_LETTERS[c % SIZE], c // SIZE + 1)
+
+
+def button_names():
+    sys.path.insert(0, str(ROOT))
+    from firmware.hal import BUTTON_NAMES
+    return BUTTON_NAMES
+
+
+def led_role(i, n_cells=N_CELLS):
+    """What LED i shows (firmware LED layout, firmware/hal.py)."""
+    if i < n_cells:
+        return "cell " + cell_name(i)
+    k = i - n_cells
+    return "score %s %d" % ("SWNE"[k // 9], k % 9)
+
+
+class Board:
+    """The built circuit and handles on its parts (lists indexed like the firmware's)."""
+
+    def __init__(self, circuit):
+        self.circuit = circuit
+        self.pico = None
+        self.chips = []      # 74HC165, chip k
+        self.networks = []   # pull-up network of chip k
+        self.sensors = []    # sensor of cell c
+        self.leds = []       # LED i
+        self.buttons = []    # button i (firmware.hal.BUTTON_NAMES order)
+        self.buffer = None
+        self.shifter = None
+        self.bulk = None
+        self.fuse = None
+        self.fet = None
+        self.nets = {}
+        self.pinmap = None
+
+
+_FUNC = {
+    "in": "INPUT", "out": "OUTPUT", "tri": "TRISTATE", "oc": "OPENCOLL", "bidir": "BIDIR",
+    "pwr_in": "PWRIN", "pwr_out": "PWROUT", "passive": "PASSIVE",
+}
+
+
+def _templates():
+    sk = skidl()
+    out = {}
+    for spec in P.ALL:
+        pins = [sk.Pin(num=p.num, name=p.name, func=getattr(sk.Pin.types, _FUNC[p.type]))
+                for p in spec.pins]
+        out[spec.key] = sk.Part(name=spec.name, tool=sk.SKIDL, dest=sk.TEMPLATE,
+                                ref_prefix=spec.ref, footprint=spec.footprint, pins=pins)
+    return out
+
+
+def build(pinmap=None, tamper=None):
+    """Build the circuit. pinmap: a pins.json dict (default: hardware/pins.json). tamper(board),
+    if given, runs after wiring (tests use it to break the circuit on purpose)."""
+    sk = skidl()
+    data = pinmap if pinmap is not None else PINS.load()
+    pm = PINS.values(data)
+    buttons = button_names()
+    circuit = sk.Circuit()
+    circuit.no_files = True
+    b = Board(circuit)
+    b.pinmap = data
+    t = _templates()
+    counters = {}
+
+    def part(key, **fields):
+        spec = P.BY_KEY[key]
+        n = counters.get(spec.ref, 0) + 1
+        counters[spec.ref] = n
+        p = t[key](ref="%s%d" % (spec.ref, n), value=spec.value)
+        p.tag = p.ref           # stable schematic <-> PCB association (SKiDL makes random ones)
+        p.fields["MPN"] = spec.mpn
+        p.fields["Manufacturer"] = spec.manufacturer
+        for k, v in fields.items():
+            p.fields[k] = v
+        p.spec_key = key
+        return p
+
+    with circuit:
+        net = {}
+
+        def N(name):
+            if name not in net:
+                net[name] = sk.Net(name)
+            return net[name]
+
+        def connect(name, *pins):
+            n = N(name)
+            n += pins
+
+        gnd, vbus, v5 = N("GND"), N("VBUS"), N("+5V_LED")
+        N("+3V3")
+        gnd.drive = sk.POWER          # power flag: every GND pin is a power input
+        bulk = {"GND": [], "+3V3": [], "+5V_LED": []}   # big nets: connected in one go (fast)
+
+        def rail(name, pin):
+            bulk[name].append(pin)
+
+        def decouple(rail_name, **fields):
+            c = part("c100n", **fields)
+            rail(rail_name, c[1])
+            rail("GND", c[2])
+            return c
+
+        # --- Pico ---------------------------------------------------------------------------
+        pico = part("pico", role="MCU")
+        b.pico = pico
+        gpio_net = PINS.pin_nets(data)
+        for num, name in P.PICO_PINOUT.items():
+            pin = pico[str(num)]
+            if name in ("GND", "AGND"):
+                rail("GND", pin)
+            elif name == "3V3":
+                rail("+3V3", pin)
+            elif name == "VBUS":
+                vbus += pin
+            elif name.startswith("GP") and int(name[2:]) in gpio_net:
+                connect(gpio_net[int(name[2:])], pin)
+            else:
+                circuit.NC += pin  # VSYS, RUN, 3V3_EN, ADC_VREF, unused GPIOs
+
+        # --- Shift-register chain -----------------------------------------------------------
+        n_chips = pm["CHAIN_BYTES"]
+        buf = part("lvc3g17", role="shift-register clock buffer")
+        b.buffer = buf
+        rail("+3V3", buf["VCC"])
+        rail("GND", buf["GND"])
+        decouple("+3V3", role="decoupling " + buf.ref)
+        mcu_side = {"1A": "SPI_SCK", "2A": "PL", "3A": "CE"}
+        bus = {"1Y": "SR_CLK", "2Y": "SR_PL", "3Y": "SR_INH"}
+        for a, pin_name in mcu_side.items():
+            connect(gpio_net[pm[pin_name]], buf[a])
+        for y, bus_name in bus.items():
+            r = part("r33", role="series termination " + bus_name)
+            connect(bus_name + "_DRV", buf[y], r[1])
+            connect(bus_name, r[2])
+        for k in range(n_chips):
+            chip = part("hc165", role="sensor chain chip %d" % k)
+            rn = part("rn47k", role="pull-ups of chip %d" % k)
+            b.chips.append(chip)
+            b.networks.append(rn)
+            rail("+3V3", chip["VCC"])
+            rail("GND", chip["GND"])
+            decouple("+3V3", role="decoupling " + chip.ref)
+            connect("SR_CLK", chip["CLK"])
+            connect("SR_PL", chip["SH/LD"])
+            connect("SR_INH", chip["CLK_INH"])
+            connect("SR_QH" if k == 0 else "SR_Q%d" % k, chip["QH"])
+            if k + 1 < n_chips:
+                connect("SR_Q%d" % (k + 1), chip["SER"])
+            else:
+                rail("+3V3", chip["SER"])   # last chip: ones shift in
+            circuit.NC += chip["~QH"]
+            rail("+3V3", rn["COM"])
+            for j in range(8):
+                connect(input_net(k, j, pm, buttons), chip[P.HC165_INPUT_PINS[j]], rn["R%d" % (j + 1)])
+
+        # --- Cell sensors --------------------------------------------------------------------
+        for c in range(N_CELLS):
+            s = part("drv5032", cell=cell_name(c), role="sensor cell " + cell_name(c))
+            b.sensors.append(s)
+            rail("+3V3", s["VCC"])
+            rail("GND", s["GND"])
+            connect(input_net(c >> 3, c & 7, pm, buttons), s["OUT"])
+            decouple("+3V3", cell=cell_name(c), role="decoupling " + s.ref)
+
+        # --- Buttons ---------------------------------------------------------------------------
+        for i, name in enumerate(buttons):
+            sw = part("b3f", role="button " + name)
+            b.buttons.append(sw)
+            connect(input_net(pm["BUTTON_BYTE"], pm["BUTTON_SHIFT"] + i, pm, buttons), sw["1"], sw["2"])
+            rail("GND", sw["3"])
+            rail("GND", sw["4"])
+
+        # --- Power: USB 5 V -> fuse -> soft start -> +5V_LED --------------------------------------
+        f = part("f750", role="LED rail fuse")
+        q = part("ao3401a", role="LED rail soft start")
+        rg = part("r220k", role="soft-start gate pull-down")
+        cg = part("c100n50", role="soft-start gate-drain capacitor")
+        cb = part("c1000u", role="LED rail bulk capacitor")
+        b.fuse, b.fet, b.bulk = f, q, cb
+        vbus += f[1]
+        connect("VBUS_F", f[2], q["S"])
+        connect("FET_GATE", q["G"], rg[1], cg[1])
+        rail("GND", rg[2])
+        v5 += q["D"], cg[2], cb["+"]
+        v5.drive = sk.POWER           # power flag: the rail comes through the MOSFET
+        rail("GND", cb["-"])
+
+        # --- LED chain --------------------------------------------------------------------------
+        ls = part("ahct1g125", role="LED data level shifter")
+        b.shifter = ls
+        rail("+5V_LED", ls["VCC"])
+        rail("GND", ls["GND"])
+        rail("GND", ls["~OE"])
+        decouple("+5V_LED", role="decoupling " + ls.ref)
+        connect(gpio_net[pm["WS2812_PIN"]], ls["A"])
+        rd = part("r330", role="LED data series resistor")
+        connect("LED_DATA_5V", ls["Y"], rd[1])
+        n_leds = pm["N_LEDS"]
+        prev = rd[2]
+        for i in range(n_leds):
+            cell = {"cell": cell_name(i)} if i < N_CELLS else {}
+            led = part("ws2812b", role="LED %d: %s" % (i, led_role(i)), **cell)
+            b.leds.append(led)
+            rail("+5V_LED", led["VDD"])
+            rail("GND", led["VSS"])
+            connect("LED_DIN_%d" % i, prev, led["DIN"])
+            prev = led["DOUT"]
+            decouple("+5V_LED", role="decoupling " + led.ref, **cell)
+        circuit.NC += prev   # DOUT of the last LED
+
+        for name, pins in bulk.items():
+            if pins:
+                connect(name, *pins)
+        b.nets = net
+
+    if tamper is not None:
+        tamper(b)
+    return b
+
+
+def input_net(chip, j, pm, buttons):
+    """Net name of input D(j) of shift register `chip`."""
+    bit = chip * 8 + j
+    if bit < N_CELLS:
+        return "CELL_" + cell_name(bit).upper()
+    if chip == pm["BUTTON_BYTE"]:
+        i = j - pm["BUTTON_SHIFT"]
+        if 0 <= i < len(buttons):
+            return "BTN_" + buttons[i].upper()
+    return "SPARE_%d_%d" % (chip, j)
+
+
+# --- Rules checks ----------------------------------------------------------------------------------
+
+class _Collect(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.records = []
+
+    def emit(self, record):
+        self.records.append((record.levelname, record.getMessage()))
+
+
+def skidl_erc(board):
+    """SKiDL's ERC; returns [(level, message)] of its warnings and errors."""
+    sk = skidl()
+    h = _Collect()
+    logger = sk.erc_logger
+    logger.addHandler(h)
+    try:
+        board.circuit.ERC()
+    finally:
+        logger.removeHandler(h)
+    out = []
+    for level, msg in h.records:
+        if level in ("WARNING", "ERROR", "CRITICAL") and not msg.strip().endswith(" found while running ERC."):
+            out.append((level, msg))
+    return out
+
+
+def _spec(part):
+    return P.BY_KEY[part.spec_key]
+
+
+def _pin_spec(pin):
+    for p in _spec(pin.part).pins:
+        if p.num == str(pin.num):
+            return p
+    raise KeyError(pin)
+
+
+def _rail_of(net):
+    return net.name if net is not None and net.name in P.RAILS else None
+
+
+def _supply_volts(part):
+    spec = _spec(part)
+    if spec.supply_pin is None:
+        return None
+    r = _rail_of(part[spec.supply_pin].net)
+    return P.RAILS.get(r)
+
+
+def _vih(level, supply):
+    kind, v = level
+    if kind == "abs":
+        return v
+    return None if supply is None else supply * v      # ("rel", k): k x supply
+
+
+def _vmax(level, supply):
+    kind, v = level
+    if kind == "abs":
+        return v
+    return None if supply is None else supply + v      # ("rel", dv): supply + dv
+
+
+def _pullup_rail(pin):
+    """Rail voltage that the resistor owning `pin` pulls it to, or None."""
+    spec = _spec(pin.part)
+    if spec.key == "rn47k":
+        if pin.name == "COM":
+            return None
+        r = _rail_of(pin.part["COM"].net)
+    elif spec.name == "R":
+        others = [q for q in pin.part.pins if q is not pin]
+        r = _rail_of(others[0].net)
+    else:
+        return None
+    return P.RAILS[r] if r and r != "GND" else None
+
+
+def board_rules(board):
+    """The board's own rules; returns [(level, message)].
+
+    - every power pin of an IC sits on a rail (its supply) or on GND;
+    - an open-drain output's net has a pull-up resistor to a rail;
+    - logic levels: on every net, the high level of each driver (its supply, or the pull-up
+      rail for open drain) reaches each input's VIH and stays below its maximum (e.g. a WS2812B
+      on 5 V needs 3.5 V; an RP2040 GPIO takes at most 3.63 V).
+    """
+    out = []
+    nets = {}
+    for p in board.circuit.parts:
+        for pin in p.pins:
+            if pin.net is not None and pin.net.name != board.circuit.NC.name:
+                nets.setdefault(pin.net.name, []).append(pin)
+    for p in board.circuit.parts:
+        spec = _spec(p)
+        for ps in spec.pins:
+            if ps.type == "pwr_in":
+                pin = p[ps.num]
+                r = _rail_of(pin.net)
+                want_gnd = ps.name in ("GND", "VSS", "AGND")
+                if r is None or (r == "GND") != want_gnd:
+                    out.append(("ERROR", "power pin %s/%s of %s on net %s, not on %s" % (
+                        p.ref, ps.name, spec.mpn, pin.net.name if pin.net else "-",
+                        "GND" if want_gnd else "a supply rail")))
+    for name, pins in sorted(nets.items()):
+        if name in P.RAILS:
+            continue
+        # sources of a high level: push-pull outputs (their supply) and pull-ups (their rail);
+        # an open-drain output only pulls low, its high comes from the pull-ups
+        pushpull = []
+        pullups = []
+        for pin in pins:
+            ps = _pin_spec(pin)
+            rail = _pullup_rail(pin)
+            if rail is not None:
+                pullups.append(("pull-up %s" % pin.part.ref, rail))
+            elif ps.type in ("out", "tri", "bidir"):
+                pushpull.append(("%s/%s" % (pin.part.ref, ps.name), _supply_volts(pin.part), pin))
+        if any(_pin_spec(pin).type == "oc" for pin in pins) and not pullups:
+            for pin in pins:
+                if _pin_spec(pin).type == "oc":
+                    out.append(("ERROR", "open-drain %s/%s on net %s has no pull-up to a rail" % (
+                        pin.part.ref, pin.name, name)))
+        for pin in pins:
+            ps = _pin_spec(pin)
+            if ps.type not in ("in", "bidir") or ps.vih is None:
+                continue
+            supply = _supply_volts(pin.part)
+            vih = _vih(ps.vih, supply)
+            vmax = _vmax(ps.vmax, supply) if ps.vmax else None
+            others = [(who, v) for who, v, drv in pushpull if drv is not pin and v is not None]
+            # the high an input sees: its push-pull drivers', or else the pull-ups'
+            highs = others if others else pullups
+            for who, high in highs:
+                if vih is not None and high < vih:
+                    out.append(("ERROR", "net %s: %s drives %.1f V, below VIH %.2f V of %s/%s (%s)"
+                                % (name, who, high, vih, pin.part.ref, ps.name,
+                                   _spec(pin.part).mpn)))
+            for who, high in others + pullups:
+                if vmax is not None and high > vmax:
+                    out.append(("ERROR", "net %s: %s drives %.1f V, above the %.2f V maximum of "
+                                "%s/%s (%s)" % (name, who, high, vmax, pin.part.ref, ps.name,
+                                                _spec(pin.part).mpn)))
+    return out
+
+
+def check(board):
+    """All rules: SKiDL's ERC and the board's. [] means the design passes."""
+    return skidl_erc(board) + board_rules(board)
+
+
+def netlist_text(board):
+    sk = skidl()
+    return str(board.circuit.generate_netlist(tool=sk.KICAD, do_backup=False))
+
+
+def main(argv=None):
+    b = build()
+    problems = check(b)
+    for level, msg in problems:
+        print("%s: %s" % (level, msg))
+    BUILD_DIR.mkdir(exist_ok=True)
+    NETLIST.write_text(netlist_text(b))
+    print("%d parts, %d nets; ERC: %d problems; wrote %s" % (
+        len(b.circuit.parts), len(b.circuit.get_nets()), len(problems),
+        NETLIST.relative_to(ROOT)))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

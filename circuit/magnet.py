@@ -1,0 +1,293 @@
+"""Magnet, cube and cell geometry, and the field a cell sensor sees: the numbers behind the
+sensor choice in docs/hardware.md.
+
+    python -m circuit.magnet         # print the design table (the doc quotes it)
+
+Model
+-----
+A cylinder magnet (diameter D, length L, remanence Br) magnetised along its axis is a thin
+solenoid: a surface current K = Br / mu0 around its side. On its axis, at distance z from its
+centre, the field is exact and closed-form:
+
+    Bz(z) = Br/2 * [ (z + L/2) / sqrt(R^2 + (z + L/2)^2) - (z - L/2) / sqrt(R^2 + (z - L/2)^2) ]
+
+Off the axis (neighbouring cells, a cube off-centre, a tilted magnet) we integrate Biot-Savart
+over rings of that surface current numerically (`field`); a test checks it against the formula.
+The Hall switch measures Bz, the component normal to its package (vertical).
+
+Orientation. A cube can lie on any of its 6 faces, 24 orientations in all. A magnet whose axis is
+a face axis of the cube is vertical for 2 faces and horizontal for the other 4: then the field
+straight below it is horizontal (Bz = 0 under a point dipole) and the sensor sees nothing. So
+the magnet sits at the cube's centre with its axis along a BODY DIAGONAL of the cube: every
+orientation puts one of the 8 diagonals vertical-ish, at arccos(1/sqrt 3) = 54.7 deg from
+vertical, so the vertical component of the moment is always 1/sqrt 3 = 0.577 of it, up or down
+(hence an omnipolar sensor: cubes roll, the pole that faces down changes). Directly below the
+cube centre the field is the same for all 24 orientations: 0.58 x the on-axis value for a point
+dipole, 0.66 x for the 7 x 3 mm disc 13 mm away (its near field); off-centre
+the tilted moment makes it depend on the orientation, which is why cubes must sit centred on
+their cell within `PLACEMENT_TOL_MM` (a cell recess in the top plate, docs/hardware.md).
+
+A stack is two (or more) magnets on one axis, one cube height apart: the sensor sees their sum,
+whose sign per magnet depends on each cube's orientation; the bottom one dominates.
+"""
+
+import itertools
+import math
+import sys
+
+MU0 = 4e-7 * math.pi
+G = 9.81
+
+# --- Design values (docs/hardware.md) ----------------------------------------------------------
+CUBE_MM = 20.0              # cargo cube edge (keepers: same cube, never rolled)
+CELL_PITCH_MM = 32.0        # cell centre to cell centre (board play area 11 x 32 = 352 mm)
+CELL_RECESS_MM = 21.0       # square recess in the top plate per cell (1 mm deep): centres cubes
+PLACEMENT_TOL_MM = 1.0      # cube centre within this of the cell centre ((21 - 20) / 2 + play)
+TOP_PLATE_MM = 1.5          # top plate under the recess floor (2.5 mm opal acrylic, 1 mm recesses)
+LED_GAP_MM = 2.0            # spacer between PCB top and top plate (WS2812B is 1.6 mm tall)
+HALL_ELEMENT_MM = 0.5       # Hall element height above the PCB (SOT-23 on the top side)
+CUBE_DENSITY = 1.24e3       # kg/m^3: PLA, printed solid (a beech cube: ~0.7e3)
+
+MAGNET = {"name": "N52 disc 7 x 3 mm, axis on the cube's body diagonal",
+          "d_mm": 7.0, "l_mm": 3.0, "br_min": 1.42, "br_max": 1.48, "density": 7.5e3}
+
+# Booster cards lie flat in a cell (a 20 x 20 x 1.5 mm tile), a disc magnet in the middle with a
+# vertical axis (which side is up is not defined: either pole may face down).
+CARD_MM = 1.5
+CARD_MAGNET = {"name": "N35 disc 3 x 1 mm, axis vertical", "d_mm": 3.0, "l_mm": 1.0,
+               "br_min": 1.17, "br_max": 1.21}
+
+# Sensor: DRV5032FC (omnipolar). Guaranteed thresholds (datasheet): it operates (output low) at
+# |B| >= BOP_MAX and releases at |B| <= BRP_MIN; somewhere in between for a given part.
+BOP_MAX_MT = 4.8
+BRP_MIN_MT = 0.5
+OWN_MARGIN = 1.2            # own field must reach 1.2 x BOP_MAX in the worst case
+
+
+def sensor_depth_mm(cube_mm=CUBE_MM):
+    """Vertical distance from the magnet (cube centre) to the Hall element under the cell."""
+    return cube_mm / 2 + TOP_PLATE_MM + LED_GAP_MM - HALL_ELEMENT_MM
+
+
+# --- Field -----------------------------------------------------------------------------------------
+
+def on_axis_mt(br, d_mm, l_mm, z_mm):
+    """Exact Bz on the axis of a cylinder magnet, z from its centre (mm), in mT."""
+    r = d_mm / 2
+    a = z_mm + l_mm / 2
+    b = z_mm - l_mm / 2
+    return 1e3 * br / 2 * (a / math.hypot(r, a) - b / math.hypot(r, b))
+
+
+def _basis(m):
+    e3 = m
+    t = (1.0, 0.0, 0.0) if abs(m[0]) < 0.9 else (0.0, 1.0, 0.0)
+    e1 = (t[1] * e3[2] - t[2] * e3[1], t[2] * e3[0] - t[0] * e3[2], t[0] * e3[1] - t[1] * e3[0])
+    n = math.sqrt(sum(x * x for x in e1))
+    e1 = tuple(x / n for x in e1)
+    e2 = (e3[1] * e1[2] - e3[2] * e1[1], e3[2] * e1[0] - e3[0] * e1[2],
+          e3[0] * e1[1] - e3[1] * e1[0])
+    return e1, e2, e3
+
+
+def field(br, d_mm, l_mm, axis, p_mm, rings=8, segments=48):
+    """B (mT, vector) at point p (mm, from the magnet centre) of a cylinder magnet whose
+    magnetisation points along the unit vector `axis`: Biot-Savart over `rings` rings of the
+    side surface current, each cut in `segments` straight pieces."""
+    e1, e2, e3 = _basis(axis)
+    x = sum(a * b for a, b in zip(p_mm, e1))
+    y = sum(a * b for a, b in zip(p_mm, e2))
+    z = sum(a * b for a, b in zip(p_mm, e3))
+    r = d_mm / 2
+    dz = l_mm / rings
+    dphi = 2 * math.pi / segments
+    cs = [(math.cos((j + 0.5) * dphi), math.sin((j + 0.5) * dphi)) for j in range(segments)]
+    bx = by = bz = 0.0
+    for i in range(rings):
+        rz = z - (-l_mm / 2 + (i + 0.5) * dz)
+        for c, s in cs:
+            dlx = -r * s * dphi
+            dly = r * c * dphi
+            rx = x - r * c
+            ry = y - r * s
+            r2 = rx * rx + ry * ry + rz * rz
+            k = 1.0 / (r2 * math.sqrt(r2))
+            bx += dly * rz * k
+            by -= dlx * rz * k
+            bz += (dlx * ry - dly * rx) * k
+    k = 1e3 * br * dz / (4 * math.pi)    # mm units cancel: (mm * mm) / mm^3 * mm = 1
+    bl = (bx * k, by * k, bz * k)
+    return tuple(bl[0] * e1[i] + bl[1] * e2[i] + bl[2] * e3[i] for i in range(3))
+
+
+S3 = 1 / math.sqrt(3)
+DIAGONALS = tuple((a * S3, b * S3, c * S3) for a in (1, -1) for b in (1, -1) for c in (1, -1))
+FACE_AXES = ((0, 0, 1), (0, 0, -1), (1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0))
+
+
+def cube_orientations():
+    """The 24 rotations of a cube, as 3x3 matrices (rows)."""
+    out = []
+    for perm in itertools.permutations(range(3)):
+        for signs in itertools.product((1, -1), repeat=3):
+            m = [[0, 0, 0] for _ in range(3)]
+            for i in range(3):
+                m[i][perm[i]] = signs[i]
+            det = (m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+                   - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+                   + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]))
+            if det == 1:
+                out.append(m)
+    return out
+
+
+def rotate(m, v):
+    return tuple(sum(m[i][j] * v[j] for j in range(3)) for i in range(3))
+
+
+def dipole_force(m1, m2, r_mm):
+    """Force (N, vector) on dipole m2 (A m^2) at r (mm) from dipole m1."""
+    r = [x * 1e-3 for x in r_mm]
+    rn = math.sqrt(sum(x * x for x in r))
+    rh = [x / rn for x in r]
+    a = sum(p * q for p, q in zip(m1, rh))
+    b = sum(p * q for p, q in zip(m2, rh))
+    c = sum(p * q for p, q in zip(m1, m2))
+    k = 3 * MU0 / (4 * math.pi * rn ** 4)
+    return tuple(k * (a * m2[i] + b * m1[i] + c * rh[i] - 5 * a * b * rh[i]) for i in range(3))
+
+
+# --- The analysis ---------------------------------------------------------------------------------
+
+def analyse(magnet=MAGNET, pitch=CELL_PITCH_MM, cube=CUBE_MM, tol=PLACEMENT_TOL_MM, fast=False):
+    """Worst cases over the 8 diagonal moment directions (all 24 orientations) and the
+    placement tolerance. Returns a dict of numbers (fields in mT, forces in N)."""
+    d, l_ = magnet["d_mm"], magnet["l_mm"]
+    lo, hi = magnet["br_min"], magnet["br_max"]
+    h = sensor_depth_mm(cube)
+    angles = [k * math.pi / (4 if fast else 8) for k in range(8 if fast else 16)]
+
+    def bz(br, axis, dx, dy, dz=0.0):
+        return field(br, d, l_, axis, (dx, dy, -h - dz))[2]
+
+    centre = abs(bz(lo, DIAGONALS[0], 0, 0))
+    own = min(abs(bz(lo, a, tol * math.cos(t), tol * math.sin(t))) for a in DIAGONALS for t in angles)
+    # the same magnet with its axis on a face axis: worst face
+    face = min(abs(bz(lo, a, 0, 0)) for a in FACE_AXES)
+    # one neighbour, placed tol towards us, worst orientation
+    near = pitch - tol
+    neighbour = max(abs(bz(hi, a, near * math.cos(t), near * math.sin(t)))
+                    for a in DIAGONALS for t in (0.0, math.pi / 4))
+    diag = math.sqrt(2) * pitch - tol
+    neighbour_diag = max(abs(bz(hi, a, diag * math.cos(t), diag * math.sin(t)))
+                         for a in DIAGONALS for t in (0.0, math.pi / 4))
+    # stacks: bottom cube and one more on top, every pair of orientations
+    top = [bz(lo, a, 0, 0, cube) for a in DIAGONALS]
+    bottom = [bz(lo, a, 0, 0) for a in DIAGONALS]
+    stack2_min = min(abs(b + t) for b in bottom for t in top)
+    stack2_max = max(abs(b + t) for b in bottom for t in top)
+    # forces: moment m = Br V / mu0
+    vol = math.pi * (d / 2) ** 2 * l_ * 1e-9
+    m = hi * vol / MU0
+    fz = max(dipole_force([m * x for x in a], [m * x for x in b], (0, 0, cube))[2]
+             for a in DIAGONALS for b in DIAGONALS)
+    fh = max(math.hypot(*dipole_force([m * x for x in a], [m * x for x in b], (pitch, 0, 0))[:2])
+             for a in DIAGONALS for b in DIAGONALS)
+    # a card (vertical moment, close to the sensor), alone and under a cube
+    cm = CARD_MAGNET
+    ch = CARD_MM / 2 + TOP_PLATE_MM + LED_GAP_MM - HALL_ELEMENT_MM
+    card = abs(field(cm["br_min"], cm["d_mm"], cm["l_mm"], (0, 0, 1),
+                     (tol, 0, -ch))[2])
+    card_neighbour = max(abs(field(cm["br_max"], cm["d_mm"], cm["l_mm"], (0, 0, 1),
+                                   (near, 0, -ch))[2]), 0.0)
+    cube_on_card = [abs(bz(hi, a, 0, 0, CARD_MM)) for a in DIAGONALS]
+    card_cube_min = min(abs(card - c) for c in cube_on_card)
+    card_m = cm["br_max"] * math.pi * (cm["d_mm"] / 2) ** 2 * cm["l_mm"] * 1e-9 / MU0
+    card_lift = max(dipole_force((0, 0, sg * card_m), [m * x for x in a],
+                                 (0, 0, cube / 2 + CARD_MM / 2))[2]
+                    for a in DIAGONALS for sg in (1, -1))
+    weight = (CUBE_DENSITY * (cube * 1e-3) ** 3 + magnet["density"] * vol) * G
+    return {
+        "depth_mm": h,
+        "on_axis_mt": on_axis_mt(lo, d, l_, h),
+        "centre_mt": centre,
+        "own_min_mt": own,
+        "face_axis_min_mt": face,
+        "neighbour_max_mt": neighbour,
+        "neighbour_diag_max_mt": neighbour_diag,
+        "surrounded_max_mt": 4 * neighbour + 4 * neighbour_diag,
+        "stack2_min_mt": stack2_min,
+        "stack2_max_mt": stack2_max,
+        "top_alone_mt": max(abs(t) for t in top),
+        "moment_am2": m,
+        "stack_lift_n": fz,
+        "neighbour_force_n": fh,
+        "cube_weight_n": weight,
+        "card_mt": card,
+        "card_neighbour_mt": card_neighbour,
+        "card_under_cube_min_mt": card_cube_min,
+        "card_lift_n": card_lift,
+    }
+
+
+def requirements(a):
+    """(name, ok, text) for each design rule on an analyse() result."""
+    return [
+        ("own", a["own_min_mt"] >= OWN_MARGIN * BOP_MAX_MT,
+         "own cell, worst orientation and placement: %.2f mT >= %.1f x BOP max %.1f mT"
+         % (a["own_min_mt"], OWN_MARGIN, BOP_MAX_MT)),
+        ("stack", a["stack2_min_mt"] >= OWN_MARGIN * BOP_MAX_MT,
+         "2-stack, worst pair of orientations: %.2f mT >= %.2f mT"
+         % (a["stack2_min_mt"], OWN_MARGIN * BOP_MAX_MT)),
+        ("neighbour", a["neighbour_max_mt"] <= BRP_MIN_MT,
+         "one neighbouring cube, worst case: %.2f mT <= BRP min %.1f mT (the empty cell's sensor "
+         "always releases)" % (a["neighbour_max_mt"], BRP_MIN_MT)),
+        ("card", a["card_under_cube_min_mt"] >= OWN_MARGIN * BOP_MAX_MT
+         and a["card_neighbour_mt"] <= BRP_MIN_MT,
+         "a card: %.1f mT alone, %.1f mT with a cube of the opposite pole on it, %.2f mT at the "
+         "next cell" % (a["card_mt"], a["card_under_cube_min_mt"], a["card_neighbour_mt"])),
+        ("lift", max(a["stack_lift_n"], a["card_lift_n"]) <= 0.5 * a["cube_weight_n"],
+         "magnetic lift on a cube on a cube %.3f N, on a card %.3f N <= half its weight %.3f N"
+         % (a["stack_lift_n"], a["card_lift_n"], 0.5 * a["cube_weight_n"])),
+    ]
+
+
+def table(a):
+    rows = [
+        ("magnet", MAGNET["name"] + ", Br %.2f..%.2f T" % (MAGNET["br_min"], MAGNET["br_max"])),
+        ("cube / pitch / recess", "%.0f mm / %.0f mm / %.0f mm" % (CUBE_MM, CELL_PITCH_MM,
+                                                                   CELL_RECESS_MM)),
+        ("magnet centre to Hall element", "%.1f mm" % a["depth_mm"]),
+        ("on-axis field at the sensor (formula)", "%.1f mT" % a["on_axis_mt"]),
+        ("centred cube, any of 24 orientations", "%.2f mT" % a["centre_mt"]),
+        ("worst orientation, cube %.0f mm off centre" % PLACEMENT_TOL_MM, "%.2f mT" % a["own_min_mt"]),
+        ("same magnet on a face axis, worst face", "%.2f mT" % a["face_axis_min_mt"]),
+        ("2-stack, worst / best pair", "%.2f / %.2f mT" % (a["stack2_min_mt"], a["stack2_max_mt"])),
+        ("second cube of a stack alone (1 cube up)", "%.2f mT" % a["top_alone_mt"]),
+        ("one orthogonal neighbour, worst", "%.2f mT" % a["neighbour_max_mt"]),
+        ("one diagonal neighbour, worst", "%.2f mT" % a["neighbour_diag_max_mt"]),
+        ("8 neighbours all in their worst orientation", "%.2f mT" % a["surrounded_max_mt"]),
+        ("card magnet", CARD_MAGNET["name"] + ", in a %.1f mm card" % CARD_MM),
+        ("card alone / under a cube (worst) / at the next cell", "%.1f / %.1f / %.2f mT"
+         % (a["card_mt"], a["card_under_cube_min_mt"], a["card_neighbour_mt"])),
+        ("largest magnetic lift on a cube: on a cube / on a card", "%.3f / %.3f N (cube weight "
+         "%.3f N)" % (a["stack_lift_n"], a["card_lift_n"], a["cube_weight_n"])),
+        ("neighbouring cubes: largest sideways force", "%.3f N" % a["neighbour_force_n"]),
+    ]
+    lines = ["| quantity | value |", "|---|---|"]
+    for k, v in rows:
+        lines.append("| %s | %s |" % (k, v))
+    return "\n".join(lines)
+
+
+def main():
+    a = analyse()
+    print(table(a))
+    print()
+    for name, ok, text in requirements(a):
+        print("%-9s %s  %s" % (name, "ok  " if ok else "FAIL", text))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

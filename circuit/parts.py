@@ -1,0 +1,217 @@
+"""Part library of the board: pins, footprints, manufacturer part numbers, supply currents.
+
+Plain data, no SKiDL here: circuit/board.py turns each spec into a SKiDL part of its own
+(tool SKIDL, so no KiCad symbol library is needed), circuit/bom.py reads the commercial fields,
+circuit/power.py the currents.
+
+Pin types: in, out, tri (tri-state output), oc (open drain), bidir, pwr_in, pwr_out, passive.
+Logic levels for the voltage-domain ERC (circuit/board.py): `vih` is the input-high threshold
+(("rel", k): k x the part's own supply, ("abs", v): v volts), `vmax` the highest voltage the
+input survives (("rel", dv): supply + dv, ("abs", v)). A driving pin's high level is its own
+supply; an open-drain output's is the rail of the pull-up on its net.
+
+Currents (mA) are per part and come from the datasheets where stated ("ds"); "budget" values are
+our own conservative allowances where a datasheet gives only a typical figure.
+"""
+
+from collections import namedtuple
+
+Spec = namedtuple("Spec", "key name ref value footprint manufacturer mpn description pins "
+                          "supply_pin current")
+Pin = namedtuple("Pin", "num name type vih vmax")
+Current = namedtuple("Current", "rail typ_ma max_ma source")
+
+
+def _pin(num, name, typ, vih=None, vmax=None):
+    return Pin(str(num), name, typ, vih, vmax)
+
+
+def _passive(*names):
+    return [_pin(i + 1, n, "passive") for i, n in enumerate(names)]
+
+
+# --- Raspberry Pi Pico (module, 40 castellated pins) ---------------------------------------------
+# Header pin -> function, Raspberry Pi Pico datasheet pinout.
+PICO_PINOUT = {
+    1: "GP0", 2: "GP1", 3: "GND", 4: "GP2", 5: "GP3", 6: "GP4", 7: "GP5", 8: "GND",
+    9: "GP6", 10: "GP7", 11: "GP8", 12: "GP9", 13: "GND", 14: "GP10", 15: "GP11", 16: "GP12",
+    17: "GP13", 18: "GND", 19: "GP14", 20: "GP15", 21: "GP16", 22: "GP17", 23: "GND", 24: "GP18",
+    25: "GP19", 26: "GP20", 27: "GP21", 28: "GND", 29: "GP22", 30: "RUN", 31: "GP26",
+    32: "GP27", 33: "AGND", 34: "GP28", 35: "ADC_VREF", 36: "3V3", 37: "3V3_EN", 38: "GND",
+    39: "VSYS", 40: "VBUS",
+}
+# RP2040 at IOVDD = 3.3 V: VIH >= 2.0 V; the pads are not 5 V tolerant (IOVDD + 0.3 V max).
+_GPIO_VIH = ("abs", 2.0)
+_GPIO_VMAX = ("abs", 3.63)
+
+
+def _pico_pins():
+    pins = []
+    for num in sorted(PICO_PINOUT):
+        name = PICO_PINOUT[num]
+        if name.startswith("GP"):
+            pins.append(_pin(num, name, "bidir", _GPIO_VIH, _GPIO_VMAX))
+        elif name in ("GND", "AGND"):
+            pins.append(_pin(num, name, "pwr_in"))
+        elif name in ("3V3", "VBUS"):
+            pins.append(_pin(num, name, "pwr_out"))  # 3V3: on-module regulator; VBUS: USB 5 V
+        elif name == "VSYS":
+            pins.append(_pin(num, name, "pwr_out"))  # VBUS through the module's Schottky diode
+        else:  # RUN, 3V3_EN (pulled up on the module), ADC_VREF
+            pins.append(_pin(num, name, "in"))
+    return pins
+
+
+def pico_pin_of_gpio(gpio):
+    """Header pin number of GPn on the Pico (None if not brought out)."""
+    for num, name in PICO_PINOUT.items():
+        if name == "GP%d" % gpio:
+            return num
+    return None
+
+
+PICO = Spec(
+    "pico", "RPi_Pico", "U", "Raspberry Pi Pico", "RPi_Pico:RPi_Pico_SMD_TH",
+    "Raspberry Pi", "SC0915", "Raspberry Pi Pico (RP2040) module; USB power and data",
+    _pico_pins(), "3V3",
+    # RP2040, flash and regulator running MicroPython at 125 MHz: ~25 mA typical at 5 V;
+    # 50 mA is our allowance (to be measured at bring-up, docs/bringup.md).
+    Current("VBUS", 25.0, 50.0, "budget"),
+)
+
+# --- Logic -----------------------------------------------------------------------------------
+# 74HC165 (SOIC-16). A..H are the parallel inputs D0..D7 (QH = H after the load; A shifts last).
+HC165_INPUT_PINS = ("11", "12", "13", "14", "3", "4", "5", "6")  # D0..D7 = A..H
+_HC_VIH = ("rel", 0.7)      # HC CMOS input: VIH = 0.7 x VCC
+_HC_VMAX = ("rel", 0.5)     # VCC + 0.5 V
+
+HC165 = Spec(
+    "hc165", "74HC165", "U", "74HC165", "Package_SO:SOIC-16_3.9x9.9mm_P1.27mm",
+    "Texas Instruments", "SN74HC165DR", "8-bit parallel-in serial-out shift register",
+    [
+        _pin(1, "SH/LD", "in", _HC_VIH, _HC_VMAX), _pin(2, "CLK", "in", _HC_VIH, _HC_VMAX),
+        _pin(3, "E", "in", _HC_VIH, _HC_VMAX), _pin(4, "F", "in", _HC_VIH, _HC_VMAX),
+        _pin(5, "G", "in", _HC_VIH, _HC_VMAX), _pin(6, "H", "in", _HC_VIH, _HC_VMAX),
+        _pin(7, "~QH", "out"), _pin(8, "GND", "pwr_in"), _pin(9, "QH", "out"),
+        _pin(10, "SER", "in", _HC_VIH, _HC_VMAX), _pin(11, "A", "in", _HC_VIH, _HC_VMAX),
+        _pin(12, "B", "in", _HC_VIH, _HC_VMAX), _pin(13, "C", "in", _HC_VIH, _HC_VMAX),
+        _pin(14, "D", "in", _HC_VIH, _HC_VMAX), _pin(15, "CLK_INH", "in", _HC_VIH, _HC_VMAX),
+        _pin(16, "VCC", "pwr_in"),
+    ],
+    "VCC",
+    # ICC 8 uA max at 25 C, 160 uA max over -40..125 C (static); the 128-bit read at 1 MHz
+    # every 10 ms adds nothing measurable.
+    Current("+3V3", 0.008, 0.160, "ds"),
+)
+
+# Triple Schmitt-trigger buffer for CLK / SH/LD / CLK INH (16 loads each along the board).
+LVC3G17 = Spec(
+    "lvc3g17", "74LVC3G17", "U", "74LVC3G17", "Package_SO:VSSOP-8_2.3x2mm_P0.5mm",
+    "Texas Instruments", "SN74LVC3G17DCUR", "triple Schmitt-trigger buffer (shift-register clocks)",
+    [
+        _pin(1, "1A", "in", ("abs", 2.0), ("abs", 5.5)), _pin(2, "3Y", "out"),
+        _pin(3, "2A", "in", ("abs", 2.0), ("abs", 5.5)), _pin(4, "GND", "pwr_in"),
+        _pin(5, "2Y", "out"), _pin(6, "3A", "in", ("abs", 2.0), ("abs", 5.5)),
+        _pin(7, "1Y", "out"), _pin(8, "VCC", "pwr_in"),
+    ],
+    "VCC",
+    Current("+3V3", 0.0001, 0.010, "ds"),
+)
+
+# Level shifter for the LED data line: TTL-level input (VIH 2.0 V) on a 5 V supply.
+AHCT1G125 = Spec(
+    "ahct1g125", "74AHCT1G125", "U", "74AHCT1G125", "Package_TO_SOT_SMD:SOT-23-5",
+    "Texas Instruments", "SN74AHCT1G125DBVR", "single buffer, TTL inputs: 3.3 V -> 5 V LED data",
+    [
+        _pin(1, "~OE", "in", ("abs", 2.0), ("rel", 0.5)),
+        _pin(2, "A", "in", ("abs", 2.0), ("rel", 0.5)),
+        _pin(3, "GND", "pwr_in"), _pin(4, "Y", "tri"), _pin(5, "VCC", "pwr_in"),
+    ],
+    "VCC",
+    # ICC 10 uA max, plus delta-ICC 1.35 mA max while its input sits at a 3.3 V high.
+    Current("+5V_LED", 0.001, 1.36, "ds"),
+)
+
+# --- Sensors and LEDs --------------------------------------------------------------------------
+# DRV5032FC: omnipolar, open drain, 20 Hz sampling; BOP <= 4.8 mT (operates above), BRP >= 0.5 mT
+# (releases below); 1.6 uA typical at 3 V.
+DRV5032 = Spec(
+    "drv5032", "DRV5032FC", "HS", "DRV5032FC", "Package_TO_SOT_SMD:SOT-23",
+    "Texas Instruments", "DRV5032FCDBZR",
+    "omnipolar Hall switch, open drain, 20 Hz, BOP 4.8 mT max (cell sensor)",
+    [_pin(1, "VCC", "pwr_in"), _pin(2, "OUT", "oc"), _pin(3, "GND", "pwr_in")],
+    "VCC",
+    # 1.6 uA typical (ds); 5 uA is our allowance for the maximum.
+    Current("+3V3", 0.0016, 0.005, "ds typ / budget max"),
+)
+
+# WS2812B-V5 (5050): VDD 5 V, DIN needs VIH >= 0.7 x VDD = 3.5 V (hence the level shifter).
+WS2812B = Spec(
+    "ws2812b", "WS2812B", "D", "WS2812B", "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm",
+    "Worldsemi", "WS2812B-V5", "RGB LED with driver (cell light / score bar)",
+    [
+        _pin(1, "VDD", "pwr_in"), _pin(2, "DOUT", "out"), _pin(3, "VSS", "pwr_in"),
+        _pin(4, "DIN", "in", ("rel", 0.7), ("rel", 0.5)),
+    ],
+    "VDD",
+    None,  # the LED current comes from the firmware's model (circuit/power.py)
+)
+
+# --- Passives and the rest -----------------------------------------------------------------------
+R_47K_ARRAY = Spec(
+    "rn47k", "R_Network08", "RN", "8x47k", "Resistor_THT:R_Array_SIP9",
+    "Bourns", "4609X-101-473LF", "8 x 47 kOhm bussed resistor network (pull-ups of one 74HC165)",
+    _passive("COM", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8"),
+    None, None,
+)
+R_33 = Spec(
+    "r33", "R", "R", "33", "Resistor_SMD:R_0603_1608Metric", "Yageo", "RC0603FR-0733RL",
+    "33 Ohm 1% 0603 (series termination of the shift-register clocks)", _passive("1", "2"),
+    None, None,
+)
+R_330 = Spec(
+    "r330", "R", "R", "330", "Resistor_SMD:R_0603_1608Metric", "Yageo", "RC0603FR-07330RL",
+    "330 Ohm 1% 0603 (LED data series resistor)", _passive("1", "2"), None, None,
+)
+R_220K = Spec(
+    "r220k", "R", "R", "220k", "Resistor_SMD:R_0603_1608Metric", "Yageo", "RC0603FR-07220KL",
+    "220 kOhm 1% 0603 (soft-start gate resistor)", _passive("1", "2"), None, None,
+)
+C_100N = Spec(
+    "c100n", "C", "C", "100n", "Capacitor_SMD:C_0402_1005Metric", "Murata", "GRM155R71C104KA88D",
+    "100 nF 16 V X7R 0402 (decoupling: one per LED, sensor and logic chip)", _passive("1", "2"),
+    None, None,
+)
+C_100N_50V = Spec(
+    "c100n50", "C", "C", "100n", "Capacitor_SMD:C_0603_1608Metric", "Murata", "GRM188R71H104KA93D",
+    "100 nF 50 V X7R 0603 (soft-start gate-drain capacitor)", _passive("1", "2"), None, None,
+)
+C_BULK = Spec(
+    "c1000u", "CP", "C", "1000u", "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm",
+    "Panasonic", "EEU-FR1A102", "1000 uF 10 V electrolytic (bulk capacitor at the LED chain input)",
+    [_pin(1, "+", "passive"), _pin(2, "-", "passive")], None, None,
+)
+POLYFUSE = Spec(
+    "f750", "Polyfuse", "F", "0.75A", "Fuse:Fuse_1812_4532Metric", "Bourns", "MF-MSMF075-2",
+    "PTC resettable fuse, 0.75 A hold / 1.5 A trip (short protection of the LED rail)", _passive("1", "2"),
+    None, None,
+)
+PFET = Spec(
+    "ao3401a", "Q_PMOS_GSD", "Q", "AO3401A", "Package_TO_SOT_SMD:SOT-23",
+    "Alpha & Omega Semiconductor", "AO3401A",
+    "P-MOSFET -30 V -4 A (soft-start switch of the LED rail: limits the bulk capacitor's inrush)",
+    [_pin(1, "G", "passive"), _pin(2, "S", "passive"), _pin(3, "D", "passive")], None, None,
+)
+BUTTON = Spec(
+    "b3f", "SW_Push", "SW", "B3F-1000", "Button_Switch_THT:SW_PUSH_6mm", "Omron", "B3F-1000",
+    "tactile switch 6x6 mm (confirm / next / undo / hint / end)",
+    _passive("1", "2", "3", "4"),  # 1-2 and 3-4 are joined inside; pressing joins the pairs
+    None, None,
+)
+
+ALL = (PICO, HC165, LVC3G17, AHCT1G125, DRV5032, WS2812B, R_47K_ARRAY, R_33, R_330, R_220K,
+       C_100N, C_100N_50V, C_BULK, POLYFUSE, PFET, BUTTON)
+BY_KEY = {s.key: s for s in ALL}
+
+# Rail voltages (nominal), for the voltage-domain ERC.
+RAILS = {"VBUS": 5.0, "VBUS_F": 5.0, "+5V_LED": 5.0, "+3V3": 3.3, "GND": 0.0}

@@ -1,0 +1,83 @@
+"""The numbers behind the hardware choices: magnet field model, sensing margins, power budget on
+USB (with the firmware's own LED limits), and that docs/hardware.md quotes the current tables."""
+
+import math
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from circuit import magnet as M  # noqa: E402
+from circuit import power as PW  # noqa: E402
+from firmware import leds  # noqa: E402
+from firmware.app import App  # noqa: E402
+
+DOC = (ROOT / "docs" / "hardware.md").read_text()
+
+
+def test_field_model_matches_the_on_axis_formula_and_the_dipole_far_field():
+    mag = M.MAGNET
+    for z in (3.0, 8.0, 13.0, 30.0):
+        exact = M.on_axis_mt(1.45, mag["d_mm"], mag["l_mm"], z)
+        num = M.field(1.45, mag["d_mm"], mag["l_mm"], (0, 0, 1), (0, 0, z))[2]
+        assert abs(num - exact) <= 0.01 * exact, (z, num, exact)
+    # far away a magnet is a dipole: B = mu0 m / (4 pi r^3) * (3 cos^2 - 1) along z at 60 deg
+    r = 100.0
+    vol = math.pi * (mag["d_mm"] / 2) ** 2 * mag["l_mm"]
+    k = 1.45 * vol / (4 * math.pi * r ** 3) * 1e3          # mT
+    th = math.radians(60)
+    num = M.field(1.45, mag["d_mm"], mag["l_mm"], (0, 0, 1), (r * math.sin(th), 0, r * math.cos(th)))
+    assert abs(num[2] - k * (3 * math.cos(th) ** 2 - 1)) < 0.02 * k
+    # the magnet's field turns with it
+    a = M.field(1.45, 7, 3, (1, 0, 0), (0, 0, -13))
+    b = M.field(1.45, 7, 3, (0, 0, 1), (13, 0, 0))
+    assert abs(a[0] - b[2]) < 1e-9 and abs(a[2] + b[0]) < 1e-9
+
+
+def test_body_diagonal_gives_every_orientation_the_same_field_below():
+    mag = M.MAGNET
+    h = M.sensor_depth_mm()
+    seen = set()
+    for rot in M.cube_orientations():
+        axis = M.rotate(rot, M.DIAGONALS[0])
+        bz = M.field(1.45, mag["d_mm"], mag["l_mm"], axis, (0, 0, -h))[2]
+        seen.add(round(abs(bz), 6))
+    assert len(M.cube_orientations()) == 24 and len(seen) == 1
+    on_axis = M.on_axis_mt(1.45, mag["d_mm"], mag["l_mm"], h)
+    # 1/sqrt(3) = 0.577 of the on-axis field for a point dipole; the finite magnet at 13 mm
+    # gives a little more (0.66)
+    assert 1 / math.sqrt(3) <= seen.pop() / on_axis < 0.7
+    # a face-axis magnet would vanish for 4 of the 6 faces
+    face = [abs(M.field(1.45, 7, 3, M.rotate(r, (0, 0, 1)), (0, 0, -h))[2])
+            for r in M.cube_orientations()]
+    assert sum(1 for f in face if f < 1e-6) == 16
+
+
+def test_design_meets_its_sensing_and_force_rules():
+    a = M.analyse(fast=True)
+    for name, ok, text in M.requirements(a):
+        assert ok, text
+
+
+def test_power_budget_stays_within_usb_with_margin():
+    b = PW.budget()
+    cap, budget_ma, idle, ch, n = PW.firmware_led_limits()
+    # the budget uses the firmware's numbers, not copies of them
+    assert (idle, ch) == (leds.IDLE_MA, leds.CH_MA)
+    assert budget_ma == App.__init__.__defaults__[-1] == 400
+    assert cap == 96
+    assert b["total_ma"] <= PW.USB_LIMIT_MA * (1 - PW.MARGIN), PW.table(b)
+    assert b["max_led_budget_ma"] >= budget_ma
+    # the painter really keeps an all-white frame at the cap within that budget
+    p = leds.Painter(cap, budget_ma)
+    p.begin(0)
+    for i in range(n):
+        p.rgb(i, 255, 255, 255)
+    p.finish()
+    assert p.scaled and p.estimate_ma() <= budget_ma
+
+
+def test_docs_quote_the_current_tables():
+    assert PW.table() in DOC, "docs/hardware.md: paste `python -m circuit.power`"
+    assert M.table(M.analyse()) in DOC, "docs/hardware.md: paste `python -m circuit.magnet`"

@@ -1,0 +1,176 @@
+"""The bring-up self-test (firmware/selftest_game.py) on the virtual board: the real firmware under
+the MicroPython unix port (192k heap), started with `new selftest` over a real pty. Sensors are
+set, the LED frames the firmware sends are read back: every cell's LED follows its own sensor,
+coverage and buttons are shown, the LED test steps through red, green, blue, white and a chase."""
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "host"))
+sys.path.insert(0, str(ROOT))
+
+import serial  # noqa: E402
+
+from cargoboard.sim.runner import Runner  # noqa: E402
+from firmware import hal as H  # noqa: E402
+
+SETTLE = 5          # frames: > the 30 ms debounce
+
+
+def ask(r, ser, line, frames=3):
+    ser.write(line.encode() + b"\n")
+    ser.flush()
+    r.wait_serial_input(2.0)
+    r.step(frames)
+    out = b""
+    deadline = time.time() + 3
+    while time.time() < deadline:
+        out += ser.read(4096)
+        text = out.decode(errors="replace")
+        done = [ln for ln in text.splitlines() if ln.startswith(("ok", "err"))]
+        if done and text.endswith("\n"):
+            return text
+        r.step(1)
+        time.sleep(0.005)
+    raise AssertionError("no reply to %r: %r" % (line, out))
+
+
+def reply(text):
+    return [ln for ln in text.splitlines() if ln.startswith(("ok", "err"))][-1]
+
+
+@pytest.fixture
+def board():
+    r = Runner().start()
+    ser = serial.Serial(r.port, 115200, timeout=0)
+    r.step(1)
+    yield r, ser
+    ser.close()
+    r.stop()
+
+
+def set_cells(r, cells):
+    r.sensors[:] = bytes(16)
+    for c in cells:
+        H.bit_set(r.sensors, c, 1)
+    r.step(SETTLE)
+
+
+def press(r, name):
+    r.buttons = H.button_bit(name)
+    r.step(SETTLE)
+    r.buttons = 0
+    r.step(SETTLE)
+
+
+def kind(r, i):
+    """What LED i shows: off, white (occupied), cyan (seen), orange (never seen), yellow, red,
+    green, blue."""
+    red, green, blue = r.led(i)
+    if red == green == blue == 0:
+        return "off"
+    if red and green and blue and red == green == blue:
+        return "white"
+    if red == 0 and green and blue:
+        return "cyan"
+    if red and green and blue == 0:
+        return "orange" if red > 2 * green else "yellow"
+    if red and not green and not blue:
+        return "red"
+    if green and not red and not blue:
+        return "green"
+    if blue and not red and not green:
+        return "blue"
+    return "?%r" % ((red, green, blue),)
+
+
+def cells_of(r, what):
+    return {c for c in range(H.N_CELLS) if kind(r, c) == what}
+
+
+def test_led_phase_then_every_cell_lights_its_own_led(board):
+    r, ser = board
+    out = ask(r, ser, "new selftest")
+    assert reply(out) == "ok started", out
+    r.step(2)
+    assert "selftest leds red" in r.serial_log.decode()
+    for colour, button in (("red", "next"), ("green", "confirm"), ("blue", "undo"),
+                           ("white", "hint")):
+        assert {kind(r, i) for i in range(H.N_LEDS)} == {colour}, colour
+        press(r, button)
+    # chase: one LED at a time, walking along the chain
+    lit = [i for i in range(H.N_LEDS) if kind(r, i) != "off"]
+    assert len(lit) == 1 and lit[0] <= 1, lit
+    r.step(16)                                     # 160 ms later: the next LED
+    lit2 = [i for i in range(H.N_LEDS) if kind(r, i) != "off"]
+    assert len(lit2) == 1 and lit2[0] == lit[0] + 1, (lit, lit2)
+    assert reply(ask(r, ser, "selftest")) == "ok phase=leds step=chase"
+    press(r, "end")                                # -> sensor phase
+    assert reply(ask(r, ser, "pos")) == "ok selftest phase=sensors seen=0"
+    assert cells_of(r, "orange") == set(range(H.N_CELLS))
+
+    # every cell, one at a time: its own LED lights white, no other
+    for c in range(H.N_CELLS):
+        set_cells(r, [c])
+        assert cells_of(r, "white") == {c}, (H.cell_name(c), cells_of(r, "white"))
+    set_cells(r, [])
+    assert cells_of(r, "cyan") == set(range(H.N_CELLS))
+    assert reply(ask(r, ser, "seen")) == "ok seen=121 unseen=0 occupied=0"
+    # the N score bar is the coverage gauge: full
+    n_bar = [H.SCORE_BASE + 2 * H.SCORE_LEN + k for k in range(H.SCORE_LEN)]
+    assert {kind(r, i) for i in n_bar} == {"white"}
+    text = r.serial_log.decode()
+    assert "evt selftest seen a1 n=1" in text and "evt selftest seen k11 n=121" in text
+    assert "evt error" not in text and "Traceback" not in text
+
+
+def test_sensor_coverage_buttons_and_commands(board):
+    r, ser = board
+    assert reply(ask(r, ser, "new selftest sensors")) == "ok started"
+    cells = [0, 5, 17, 60, 119, 120]
+    set_cells(r, cells)
+    assert cells_of(r, "white") == set(cells)
+    assert cells_of(r, "orange") == set(range(H.N_CELLS)) - set(cells)
+    set_cells(r, [60])                             # the others lifted: seen, now empty
+    assert cells_of(r, "white") == {60}
+    assert cells_of(r, "cyan") == set(cells) - {60}
+    assert reply(ask(r, ser, "seen")) == "ok seen=6 unseen=115 occupied=1"
+    out = ask(r, ser, "unseen")
+    listed = " ".join(ln[len("unseen "):] for ln in out.splitlines() if ln.startswith("unseen "))
+    assert listed.split() == [H.cell_name(c) for c in range(H.N_CELLS) if c not in cells]
+    assert reply(out) == "ok 115"
+    # buttons: dim until pressed once, then yellow
+    s_bar = [H.SCORE_BASE + k for k in range(H.N_BUTTONS)]
+    assert [kind(r, i) for i in s_bar] == ["white"] * 5
+    press(r, "undo")
+    press(r, "undo")
+    press(r, "hint")
+    assert [kind(r, i) for i in s_bar] == ["white", "white", "yellow", "yellow", "white"]
+    assert reply(ask(r, ser, "buttons")) == "ok confirm=0 next=0 undo=2 hint=1 end=0"
+    assert reply(ask(r, ser, "seen reset")) == "ok seen=1 unseen=120 occupied=1"
+    assert reply(ask(r, ser, "selftest leds")) == "ok phase=leds step=red"
+    r.step(2)
+    assert {kind(r, i) for i in range(H.N_LEDS)} == {"red"}
+    assert "err usage" in reply(ask(r, ser, "selftest bogus"))
+    assert reply(ask(r, ser, "new selftest upside")).startswith("err selftest: start phase")
+
+
+def test_a_cell_reading_occupied_blocks_the_start_and_blinks(board):
+    """A sensor stuck 'occupied' (or a piece left on the board) shows before the test starts:
+    the app's setup assist blinks it (magenta, fast) until it reads empty."""
+    r, ser = board
+    set_cells(r, [H.parse_cell("c4")])
+    assert reply(ask(r, ser, "new selftest")) == "ok setup missing=0 extra=1"
+    seen = set()
+    for _ in range(20):
+        r.step(1)
+        seen.add(r.led(H.parse_cell("c4")))
+    assert (0, 0, 0) in seen and len(seen) == 2      # blinking
+    set_cells(r, [])
+    r.step(2)
+    assert "evt game selftest started" in r.serial_log.decode()
+    assert reply(ask(r, ser, "new selftest empty=no")) == "ok started"
