@@ -1,15 +1,17 @@
 """Game plug-in registry: name -> module path. The app knows games only through this table.
 
 A plug-in module defines `Game(options)`; the interface is documented in docs/firmware.md.
-Cargocube is the first entry (and the default boot game on the board); `selftest` is the
-bring-up test (docs/bringup.md); Cephalopod will be added here later. Extra plug-ins (e.g. the
-test plug-in) are added with register().
+Cargocube is the first entry (and the default boot game on the board); `cephalopod` plays
+Cephalopod on a block in the middle of the grid (docs/board-cephalopod.md); `selftest` is the
+bring-up test (docs/bringup.md). Extra plug-ins (e.g. the test plug-in) are added with
+register().
 """
 
 import sys
 
 REGISTRY = [
     ["cargocube", "firmware.cargocube_game"],
+    ["cephalopod", "firmware.cephalopod_game"],
     ["selftest", "firmware.selftest_game"],   # bring-up: LED and sensor test (docs/bringup.md)
 ]
 

@@ -25,10 +25,11 @@ Blink patterns (second channel), from the frame counter (10 ms frames):
                 (a short dark wink: "steady but special")
 Levels: `level` 0..255 scales the colour (e.g. 64 = dim "background", 255 = full).
 
-Score bars (score(seat, value, max)): 9 LEDs, k = 0 at the seat player's left. The bar is a
-proportional gauge in quarter-LED steps: q = round(value * 36 / max); LEDs k < q // 4 are lit
-at full level, LED q // 4 is lit at level (q % 4) / 4 (dimmer = partial), the rest are off
-(or dim white if that seat is to move, see turn()). If max <= 9 each point is one LED.
+Score bars (score(seat, value, max[, colour])): 9 LEDs, k = 0 at the seat player's left, in the
+seat's colour unless a colour is given. The bar is a proportional gauge in quarter-LED steps:
+q = round(value * 36 / max); LEDs k < q // 4 are lit at full level, LED q // 4 is lit at level
+(q % 4) / 4 (dimmer = partial), the rest are off (or dim white if that seat is to move, see
+turn()). If max <= 9 each point is one LED.
 value > max: the whole bar blinks fast; value < 0 is shown as 0.
 
 turn(seat): the seat to move has its bar's unlit LEDs at dim white (level 24), so the bar of
@@ -202,12 +203,14 @@ class Painter:
         for k in range(SCORE_LEN):
             self.led(base + k, WHITE, TURN_LEVEL)
 
-    def score(self, seat, value, max_value):
-        """Show value/max_value on the seat's 9-LED bar (encoding in the module doc)."""
+    def score(self, seat, value, max_value, colour=0):
+        """Show value/max_value on the seat's 9-LED bar (encoding in the module doc), in the
+        seat's colour unless another palette colour is given."""
         if seat < 0 or seat > 3:
             return
         base = SCORE_BASE + seat * SCORE_LEN
-        colour = SEAT_COLOUR[seat]
+        if not colour:
+            colour = SEAT_COLOUR[seat]
         blink = 0
         if max_value <= 0:
             max_value = 1

@@ -12,6 +12,10 @@
 # - An action is a small int: c * 16 + mask, mask the set of captured neighbours
 #   (bit 0 north, 1 east, 2 south, 3 west); mask 0 is a plain placement (the die shows 1).
 
+# Bumped whenever a change makes an old game replay differently (a game log names the version
+# it was played under): other legal actions in some position, another action encoding.
+RULES_VERSION = 1
+
 WHITE = 0
 BLACK = 1
 SEAT_LETTERS = "wb"  # seat 0 is white (moves first), seat 1 black
