@@ -100,6 +100,7 @@ class Tracker:
         self.barred = []  # taken back: not read again from the board until it is put right
         self.log = []  # (event, action, position after) since the last take_log()
         self.order = []  # the plus cells in the order their dice appeared
+        self.last = 0  # the cells that changed in the latest observation
         self._legal = None
         self._pbits = None
         self._sbits = None
@@ -134,6 +135,7 @@ class Tracker:
         """A new stable occupancy (bitmask of the game's cells) at now_ms; returns the number of
         actions committed."""
         self.changed_at = now_ms
+        self.last = self.occ ^ occ
         self.occ = occ
         return self._infer(self.settle_ms == 0)
 
@@ -244,8 +246,8 @@ class Tracker:
         return False
 
     def _explained_after(self, action):
-        """Whether the evidence is explained once action is done: a single action after it
-        (complete or begun), or a pair."""
+        """Whether the evidence is explained once action is done by one action after it,
+        complete or begun."""
         pos = self.pos
         order = self.order
         self.order = list(order)
@@ -253,7 +255,7 @@ class Tracker:
         self._refresh()
         self._evidence()
         complete, partial = self.singles(self.plus, self.minus)
-        found = complete is not None or partial or self.explain_pairs(self.plus, self.minus)
+        found = complete is not None or partial
         pos.pop()
         self._refresh()
         self.order = order
@@ -431,7 +433,8 @@ class Tracker:
 
     def culprits(self):
         """The differing cells each of which, put right alone, leaves a board that legal play
-        explains (the mistake to undo); all differing cells if there is none such."""
+        explains (the mistake to undo), those that changed last if some did; all differing
+        cells if there is none such."""
         d = self.plus | self.minus
         out = []
         for c in bit_list(d):
@@ -451,7 +454,8 @@ class Tracker:
             self.occ = saved
             if found:
                 out.append(c)
-        return out or bit_list(d)
+        latest = [c for c in out if self.last >> c & 1]
+        return latest or out or bit_list(d)
 
     def shown(self):
         """The action the board shows as the one to commit (READY or ASKING), else None."""

@@ -10,13 +10,21 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  5 s sim time) until the firmware reports state=play.
                                  With `cards` (an extension), each seat's base cards lie in
                                  their default places too (each card carries a magnet).
+                                 SEATS may be left out for a game that has fixed seats:
+                                 `new-game cephalopod 5x5` (white and black, the board empty).
     lift CELL                    take the top item of CELL into the hand, then 100 ms pass.
     place CELL                   put the item lifted last on top of CELL, then 100 ms pass.
+    drop CELL                    put a new die from the supply on the empty CELL (Cephalopod),
+                                 then 100 ms pass.
+    take CELL                    take the die on CELL off the board, back to the supply
+                                 (a Cephalopod capture), then 100 ms pass.
     press BUTTON                 confirm|next|undo|hint|end: the button is held 50 ms and
                                  released 50 ms (goes through the firmware's debounce).
     wait MS                      let MS milliseconds of sim time pass (rounded up to frames).
     expect POSITION              the tracked position (serial `pos`) must equal POSITION (the
-                                 rest of the line; cells in any order). The board commits a
+                                 rest of the line; cells in any order; in the game's own
+                                 notation, e.g. Cephalopod's `...../...../..w1../...../..... b`,
+                                 or its size word `5x5` for the empty board). The board commits a
                                  move once the pieces have been still for a moment, so
                                  expect gives it up to 1 s of sim time first.
     resolve POSITION             the player gets the board to register the action leading to
@@ -65,15 +73,29 @@ class ScriptError(Exception):
     """A line did not hold (message says why)."""
 
 
-def canonical(position: str, game: str = "cargocube") -> str:
-    """POSITION in the canonical form (the rulings notation accepts cells in any order);
-    positions of other games are compared as written."""
-    if game != "cargocube":
-        return position
-    from shared_rules import cargocube as cc
+def _rules(game: str):
+    """The rules module of a game kind, None for a kind the host has no rules for (a test
+    plug-in)."""
+    from cargoboard.rules import rules_for, UnknownGame
     try:
-        return cc.Position.parse(position).notation()
-    except cc.RulesError as e:
+        return rules_for(game or "cargocube")
+    except UnknownGame:
+        return None
+
+
+def canonical(position: str, game: str = "cargocube") -> str:
+    """POSITION in the canonical form of the game's rules core (the rulings notation accepts
+    cells in any order; Cephalopod also takes a size word such as 5x5); positions of games the
+    host has no rules for are compared as written."""
+    rules = _rules(game)
+    if rules is None:
+        return position
+    named = getattr(rules, "named_position", None)
+    if named is not None and named(position.strip()) is not None:
+        return named(position.strip()).notation()
+    try:
+        return rules.Position.parse(position).notation()
+    except rules.RulesError as e:
         raise ScriptError(f"bad position: {e}") from None
 
 
@@ -95,25 +117,26 @@ def _candidates(session: "Session"):
                 # Cargocube lists actions only: the position after each is computed here from
                 # the board's tracked position with the same rules core.
                 if board is None:
-                    board = _rules_position(session.position())
+                    board = _rules_position(session.position(), session.game)
                 after = _after(board, parts[2])
             cands.append((int(parts[1]), parts[2], after))
     return int(m.group(1)), int(m.group(2)), cands
 
 
-def _rules_position(text):
-    from shared_rules import cargocube as cc
+def _rules_position(text, game="cargocube"):
+    rules = _rules(game)
+    if rules is None:
+        raise ScriptError(f"no rules for game '{game}' on the host: candidates need `full`")
     try:
-        return cc.Position.parse(text)
-    except cc.RulesError as e:
+        return rules.Position.parse(text)
+    except rules.RulesError as e:
         raise ScriptError(f"the board's position does not parse: {e}") from None
 
 
 def _after(pos, action_text):
-    from shared_rules import cargocube as cc
     try:
         a = pos.parse_action(action_text)
-    except cc.RulesError as e:
+    except Exception as e:  # the rules core's RulesError
         return f"(unreadable candidate: {e})"
     pos.push(a)
     try:
@@ -143,8 +166,8 @@ def default_resolve(session: "Session", position: str) -> int:
             n, shown, cands = _candidates(session)
         target = [c for c in cands if c[2] == position]
         final = bool(target)
-        if not target and session.game == "cargocube":
-            target = [c for c in cands if _one_move_from(c[2], position)]
+        if not target and _rules(session.game) is not None:
+            target = [c for c in cands if _one_move_from(c[2], position, session.game)]
         if not target or n == 0:
             listing = "; ".join(f"{a} -> {p}" for _, a, p in cands[:12]) or "none"
             raise ScriptError(f"position unreachable from the candidates ({listing})")
@@ -167,12 +190,12 @@ def default_resolve(session: "Session", position: str) -> int:
     return presses
 
 
-def _one_move_from(before: str, after: str) -> bool:
+def _one_move_from(before: str, after: str, game: str = "cargocube") -> bool:
     """Whether one legal action leads from position `before` to position `after`."""
-    from shared_rules import cargocube as cc
+    rules = _rules(game)
     try:
-        pos = cc.Position.parse(before)
-    except cc.RulesError:
+        pos = rules.Position.parse(before)
+    except rules.RulesError:
         return False
     for a in pos.legal_actions():
         pos.push(a)
@@ -307,6 +330,14 @@ class Session:
         self.world.place(cell)
         self.wait(HAND_MS)
 
+    def drop(self, cell: int):
+        self.world.drop(cell)
+        self.wait(HAND_MS)
+
+    def take(self, cell: int):
+        self.world.take(cell)
+        self.wait(HAND_MS)
+
     def bounce(self, cell: int):
         true = self.world.occupied(cell)
         v = not true
@@ -328,10 +359,11 @@ class Session:
         self.world.place(cells[-1])
         self.wait(HAND_MS)
 
-    def new_game(self, game: str, layout: str, seats: str, cards: bool = False):
+    def new_game(self, game: str, layout: str, seats: str | None, cards: bool = False):
         self.game = game
         extra = " cards=base" if cards else ""
-        data, final = self.query(f"new {game} {layout} {seats}{extra}")
+        words = f"{layout} {seats}" if seats else layout
+        data, final = self.query(f"new {game} {words}{extra}")
         if not final.startswith("ok"):
             raise ScriptError(f"new {game}: {final}")
         if game == "cargocube":
@@ -361,10 +393,13 @@ class Session:
         before = self.presses
         try:
             if verb == "new-game":
-                if len(args) not in (3, 4) or (len(args) == 4 and args[3] != "cards"):
-                    raise ScriptError("usage: new-game GAME LAYOUT SEATS [cards]")
-                self.new_game(args[0], args[1], args[2], len(args) == 4)
-            elif verb in ("lift", "place"):
+                cards = len(args) > 2 and args[-1] == "cards"
+                words = args[:-1] if cards else args
+                if len(words) not in (2, 3) or (len(words) == 2 and args[0] == "cargocube"):
+                    raise ScriptError("usage: new-game GAME LAYOUT SEATS [cards] (SEATS may be "
+                                      "left out for a game with fixed seats)")
+                self.new_game(words[0], words[1], words[2] if len(words) == 3 else None, cards)
+            elif verb in ("lift", "place", "drop", "take"):
                 if len(args) != 1:
                     raise ScriptError(f"usage: {verb} CELL")
                 getattr(self, verb)(parse_cell(args[0]))
@@ -402,8 +437,8 @@ class Session:
                     self.out(f"  {d}")
                 self.out(f"  {final}")
             else:
-                raise ScriptError(f"unknown verb '{verb}' (new-game lift place press wait expect "
-                                  "resolve bounce slide send)")
+                raise ScriptError(f"unknown verb '{verb}' (new-game lift place drop take press "
+                                  "wait expect resolve bounce slide send)")
         except WorldError as e:
             raise ScriptError(str(e)) from None
         return self.presses - before

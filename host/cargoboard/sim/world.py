@@ -4,7 +4,8 @@ Each cell holds a stack of physical items, bottom to top: a booster card lies fl
 bottom, cargo cubes and keepers on top of it. Items are the rules core's small ints (0..23 a
 cargo cube's orientation, 24 + seat a keeper) and CARD_BASE + card code for a card. The hand
 holds what was lifted (a stack too: `place` puts down the item lifted last). A cell's sensor
-reads occupied when its stack is non-empty (every piece carries a magnet).
+reads occupied when its stack is non-empty (every piece carries a magnet). Games whose pieces
+come from a supply and go back to it (Cephalopod's dice) use `drop` and `take`.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from shared_rules import geometry as g
 
 CARD_BASE = 100
 TOKEN = 0          # generic piece for games without a physical model here (item 0)
+DIE = 200          # a die from the supply (Cephalopod: the board never sees colour or pips)
 N_CELLS = 121
 
 
@@ -28,6 +30,8 @@ def parse_cell(text: str) -> int:
 
 
 def item_name(item: int) -> str:
+    if item == DIE:
+        return "die"
     if item >= CARD_BASE:
         code = item - CARD_BASE
         try:
@@ -83,6 +87,22 @@ class World:
         else:
             st.append(item)
         return item
+
+    def drop(self, cell: int, item: int = DIE) -> int:
+        """Put a new piece from the supply on cell (not from the hand)."""
+        if self.is_corner(cell):
+            raise WorldError(f"{g.cell_name(cell)} is a corner: pieces cannot go there")
+        if self.stacks[cell]:
+            raise WorldError(f"{g.cell_name(cell)} is occupied: a die goes on an empty cell")
+        self.stacks[cell].append(item)
+        return item
+
+    def take(self, cell: int) -> int:
+        """Take the top piece of cell off the board, back to the supply (not into the hand)."""
+        st = self.stacks[cell]
+        if not st:
+            raise WorldError(f"{g.cell_name(cell)} is empty: nothing to take")
+        return st.pop()
 
     def occupied(self, cell: int) -> bool:
         return bool(self.stacks[cell])
