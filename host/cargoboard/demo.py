@@ -1,89 +1,182 @@
-"""`cargoboard demo`: a game on the virtual board.
+"""`cargoboard demo`: a whole game on the virtual board, synced and exported.
 
-The firmware runs as its own process under the MicroPython unix port with the simulated HAL;
-a modelled player moves the pieces of a seeded game (cargoboard.scriptgen) through the physical
-world, reads the board and presses buttons only when the board asks. The board's own account
-of the game comes back over the pseudo-terminal and is checked against the true position.
+1. The firmware runs as its own process under the MicroPython unix port with the simulated HAL
+   and a fresh flash image. A modelled hand moves the pieces of a seeded game through the
+   physical world; the players mostly play what the hint engine suggests (otherwise a random
+   legal action, so seeds differ); the player presses buttons only when the board asks. The LED
+   grid is drawn in the terminal as the game goes.
+2. The board's game log is synced over the pseudo-terminal (the binary protocol, pyserial)
+   into a fresh SQLite store, exactly as `cargoboard sync` does with a real board.
+3. The stored game is exported as an HTML replay and an SVG of the final position.
+Everything goes into --out (default ./demo-out); nothing is left running.
 """
 
 import os
-import tempfile
+import shutil
+import sys
+import threading
+import time
+from pathlib import Path
 
-from shared_rules import cargocube as cc
 from cargoboard.scriptgen import game_script
 
 
-def _purposeful(pos, legal, rng):
-    from firmware.cargocube_game import best_action
-    if rng.random() < 0.8:
-        return best_action(pos)
-    return legal[rng.randrange(len(legal))]
+def _hinted(share):
+    def pick(pos, legal, rng):
+        from firmware.cargocube_game import best_action
+        if rng.random() < share:
+            return best_action(pos)
+        return legal[rng.randrange(len(legal))]
+    return pick
 
 
-class _Condensed:
-    """Prints the script's account briefly: moves, what the board committed, button presses."""
+class _Screen:
+    """Draws the LED grid: in place on a terminal, every `every` actions otherwise."""
 
-    def __init__(self, verbose):
-        self.verbose = verbose
-        self.presses = 0
+    def __init__(self, session, every, tty):
+        self.session = session
+        self.every = every
+        self.tty = tty
+        self.actions = 0
+        self.lines = 0
 
-    def __call__(self, line):
-        if self.verbose:
-            print(line)
-            return
-        text = line.strip()
-        if text.startswith("[") and "] evt " in text:
-            evt = text.split("] evt ", 1)[1]
-            word = evt.split(" ", 1)[0]
-            if word in ("auto", "confirm", "end", "undo"):
-                print("    board: %s" % evt.split(" -> ")[0])
-            elif word in ("over", "error"):
-                print("    board: %s" % evt)
-            return
-        verb = text.split(": ", 1)[1].split(" ")[0] if ": " in text else ""
-        if verb in ("lift", "place", "press") and not text.startswith("resolved"):
-            print("  hand: " + text.split(": ", 1)[1])
-        elif text.startswith("resolved"):
-            if not text.endswith("0 presses"):
-                print("    player: " + text)
-        elif "FAILED" in text or text.endswith("sim time") or ": ok;" in text:
-            print(text.split(": ", 1)[-1] if ": " in text else text)
+    def action_done(self, text, last=False):
+        from cargoboard.sim.interactive import render
+        self.actions += 1
+        if self.tty:
+            grid = render(self.session) + "\n" + text
+            if self.lines:
+                sys.stdout.write("\x1b[%dA\x1b[J" % self.lines)
+            sys.stdout.write(grid + "\n")
+            sys.stdout.flush()
+            self.lines = grid.count("\n") + 1
+        elif last or self.actions % self.every == 0:
+            print(render(self.session))
+            print(text)
+
+
+def play(script, flash, out=print, screen_every=20, tty=False):
+    """Run the script on a board with the given flash image; returns (status, session)
+    with the board still running (the caller closes it)."""
+    from cargoboard.sim.script import Session, ScriptError, strip_comment
+    from cargoboard.sim.runner import FirmwareError
+
+    events = []
+    session = Session(out=lambda line: events.append(line), flash=flash)
+    screen = _Screen(session, screen_every, tty)
+    total = 0
+    pending = ""
+    lines = script.splitlines()
+    try:
+        for no, raw in enumerate(lines, 1):
+            if raw.startswith("# ") and ". " in raw:
+                pending = raw[2:]  # "12. S e4n"
+            text = strip_comment(raw).strip()
+            if not text:
+                continue
+            used = session.execute(text)
+            total += used
+            if text.startswith("resolve"):
+                screen.action_done("%-28s presses so far: %d" % (pending, total),
+                                   last=no >= len(lines) - 2)
+    except (ScriptError, FirmwareError) as e:
+        out("demo: the board lost the game at line %d (%s): %s" % (no, text, e))
+        return 1, session, total
+    return 0, session, total
+
+
+def sync_and_export(session, out_dir, out=print):
+    """Sync the board's log into out_dir/games.sqlite, export the game; returns paths."""
+    from cargoboard.link import Link
+    from cargoboard.store import Store
+    from cargoboard.sync import sync
+    from cargoboard.export_cli import render
+
+    session.ser.close()  # the script's console connection; the sync opens the pty afresh
+    runner = session.runner
+    stop = threading.Event()
+    server = threading.Thread(target=runner.serve, args=(stop,), daemon=True)
+    server.start()
+    db_path = out_dir / "games.sqlite"
+    try:
+        with Store(db_path) as store, Link(runner.port) as link:
+            t0 = time.monotonic()
+            res = sync(link, store)
+            took = time.monotonic() - t0
+            out("synced over %s: %s in %.2f s (%d log bytes)"
+                % (runner.port, res.summary(), took, res.bytes))
+            if not res.stored:
+                raise RuntimeError("the sync stored no game")
+            rec = store.get(res.stored[-1][1])
+    finally:
+        stop.set()
+        server.join(5)
+    html = out_dir / ("game-%d.html" % rec.id)
+    svg = out_dir / ("game-%d-final.svg" % rec.id)
+    positions = rec.positions()
+    html.write_text(render(rec, "html", positions=positions))
+    svg.write_text(render(rec, "svg", positions=positions))
+    return rec, db_path, html, svg
 
 
 def cmd_demo(args):
-    from cargoboard.sim.script import run_script
+    out_dir = Path(args.out).resolve()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    flash_dir = out_dir / "flash"
+    shutil.rmtree(flash_dir, ignore_errors=True)
+    flash_dir.mkdir()
+    for old in ("games.sqlite",):
+        try:
+            os.unlink(out_dir / old)
+        except FileNotFoundError:
+            pass
     script, final = game_script(seed=args.seed, players=args.players, actions=args.actions,
-                                check_every=0, pick=_purposeful if args.purposeful else None)
-    fd, path = tempfile.mkstemp(prefix="cargoboard-demo-", suffix=".txt")
-    with os.fdopen(fd, "w") as f:
-        f.write(script)
-    print("Cargoboard demo: %d players, %d actions of a seeded game (seed %d) on the virtual "
-          "board;" % (args.players, args.actions, args.seed))
-    print("the firmware runs under the MicroPython unix port, the hand moves real-world pieces.")
+                                check_every=0, pick=_hinted(args.hint_share))
     if args.keep_script:
-        print("script: %s" % path)
+        (out_dir / "demo-script.txt").write_text(script)
+    print("Cargoboard demo: a %d-player game (seed %d) on the virtual board: the firmware runs "
+          "under the MicroPython unix port," % (args.players, args.seed))
+    print("a modelled hand moves the pieces; the players mostly follow the hint engine.")
+    tty = sys.stdout.isatty() and not args.no_screen
+    t0 = time.monotonic()
+    status, session, presses = play(script, str(flash_dir / "flash.img"), tty=tty,
+                                    screen_every=args.screen_every)
     try:
-        status = run_script(path, out=_Condensed(args.verbose))
+        if status:
+            return status
+        sc = final.scores()
+        print("played %d actions in %.1f s; %d button press(es); true final position reached%s"
+              % (final.ply(), time.monotonic() - t0, presses,
+                 "; game over" if final.is_over() else ""))
+        print("scores: " + " ".join("%s=%d" % ("SWNE"[s], sc[s]) for s in final.seats))
+        rec, db_path, html, svg = sync_and_export(session, out_dir)
+        if rec.final_position().notation() != final.notation():
+            print("demo FAILED: the synced game does not end in the true position")
+            return 1
     finally:
-        if not args.keep_script:
-            os.unlink(path)
-    sc = final.scores()
-    print("true position: %s" % final.notation())
-    print("scores: " + " ".join("%s=%d" % ("SWNE"[s], sc[s]) for s in final.seats))
-    print("demo %s" % ("ok: the board tracked every move" if status == 0 else "FAILED"))
-    return status
+        session.close()
+    print("store:       %s (game %d; `cargoboard games --db %s`)" % (db_path, rec.id, db_path))
+    print("HTML replay: %s" % html)
+    print("final SVG:   %s" % svg)
+    print("demo ok")
+    return 0
 
 
 def add_parser(sub):
-    p = sub.add_parser("demo", help="play a seeded game on the virtual board",
+    import argparse
+    p = sub.add_parser("demo", help="play, sync and export a game on the virtual board",
                        description=__doc__.strip().splitlines()[0],
-                       epilog="examples:\n  cargoboard demo\n"
-                              "  cargoboard demo --players 3 --actions 60 --seed 2 --purposeful")
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog="examples:\n  cargoboard demo\n  cargoboard demo --players 3 --seed 4 --out /tmp/demo")
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
-    p.add_argument("--actions", type=int, default=30, help="actions to play (default 30)")
-    p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--purposeful", action="store_true",
-                   help="play mostly the hint's choice (default: legal actions at random)")
-    p.add_argument("--verbose", action="store_true", help="print everything the script prints")
-    p.add_argument("--keep-script", action="store_true", help="keep the generated sim script")
+    p.add_argument("--actions", type=int, default=400,
+                   help="stop after this many actions if the game is not over (default 400)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--hint-share", type=float, default=0.8,
+                   help="share of actions the players take from the hint engine (default 0.8)")
+    p.add_argument("--out", default="demo-out", help="where the store and exports go (default ./demo-out)")
+    p.add_argument("--screen-every", type=int, default=20,
+                   help="when not on a terminal, draw the LEDs every N actions (default 20)")
+    p.add_argument("--no-screen", action="store_true", help="do not redraw the LEDs in place")
+    p.add_argument("--keep-script", action="store_true", help="keep the generated sim script in --out")
     p.set_defaults(func=cmd_demo)
