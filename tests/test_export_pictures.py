@@ -147,8 +147,8 @@ def test_svg_draws_hops_stacks_and_cards():
 
 
 def test_no_diagram_for_another_kind():
-    with pytest.raises(diagram.NoDiagram, match="no diagram for game kind 'cephalopod' yet"):
-        diagram.for_kind("cephalopod")
+    with pytest.raises(diagram.NoDiagram, match="no diagram for game kind 'xiangqi' yet"):
+        diagram.for_kind("xiangqi")
 
 
 # -- HTML --------------------------------------------------------------------------------------

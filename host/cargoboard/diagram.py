@@ -12,6 +12,7 @@ import importlib
 
 MODULES = {
     "cargocube": "cargoboard.draw_cargocube",
+    "cephalopod": "cargoboard.draw_cephalopod",
 }
 
 

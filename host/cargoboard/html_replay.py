@@ -14,7 +14,8 @@ import json
 from xml.sax.saxutils import escape
 
 from cargoboard import diagram
-from cargoboard.gamefile import SEAT_LETTERS, result_of, scores_of, winners_of
+from cargoboard.gamefile import result_of, scores_of, winners_of
+from cargoboard.rules import seat_letters
 
 CSS = """
 body{font-family:DejaVu Sans,Arial,sans-serif;margin:1em;color:#222;background:#fafafa}
@@ -123,7 +124,7 @@ def replay_data(rec, positions, draw):
     for n, pos in enumerate(positions):
         before = positions[n - 1] if n else None
         action = rec.actions[n - 1] if n else None
-        mover = SEAT_LETTERS[before.to_move] if n else None
+        mover = seat_letters(before)[before.to_move] if n else None
         cur = {k: frag(v) for k, v in draw.pieces(pos).items()}
         changes = [[k, v] for k, v in sorted(cur.items()) if prev.get(k) != v]
         changes += [[k, -1] for k in sorted(prev) if k not in cur]
@@ -163,7 +164,7 @@ def game_html(rec, positions=None):
     turn = []
     start_button = '<button type="button" data-step="0">start</button>'
     for n, text in enumerate(rec.actions, 1):
-        seat = SEAT_LETTERS[positions[n - 1].to_move]
+        seat = seat_letters(positions[n - 1])[positions[n - 1].to_move]
         if seat != mover and turn:
             moves.append("<li>%s: %s</li>" % (mover, " ".join(turn)))
             turn = []

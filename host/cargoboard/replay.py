@@ -9,7 +9,8 @@ once, top to bottom.
 import textwrap
 
 from cargoboard import diagram
-from cargoboard.gamefile import SEAT_LETTERS, result_of
+from cargoboard.gamefile import result_of
+from cargoboard.rules import seat_letters
 
 HELP = "keys: Enter/n next, p back, NUMBER go to that step, f first, l last, q quit"
 
@@ -19,7 +20,8 @@ def frame(rec, positions, n, draw=None, color=False):
     pos = positions[n]
     total = len(rec.actions)
     if n:
-        mover = SEAT_LETTERS[positions[n - 1].to_move]
+        before = positions[n - 1]
+        mover = seat_letters(before)[before.to_move]
         head = "step %d of %d: %s played %s" % (n, total, mover, rec.actions[n - 1])
     else:
         head = "step 0 of %d: the start" % total
