@@ -335,8 +335,6 @@ class Game:
                     seen |= 1 << (a >> 4)
                 for c in T.bit_list(seen):
                     out.append((block[c], L.YELLOW, 200, 0))
-            for a1, a2, whole in t.pairs:
-                out.append((block[a2 >> 4], L.YELLOW, 200, 0))
         elif state == T.IDLE:
             self._idle(out, mover)
         if self.hint is not None and state in (T.IDLE, T.MOVING):
@@ -348,16 +346,18 @@ class Game:
 
     def _idle(self, out, mover):
         """Where the player to move may place: dim where the die shows 1, bright and winking
-        where it must capture."""
-        pos = self.pos
-        cells = pos.cells
+        where it must capture (from the legal actions the tracker keeps)."""
         block = self.block
-        for c in range(len(cells)):
-            if not cells[c]:
-                if pos.capture_masks(c):
-                    out.append((block[c], mover, 255, L.BLINK_WINK))
-                else:
-                    out.append((block[c], mover, PLAIN_LEVEL, 0))
+        last = -1
+        for a in self.tracker.legal():
+            c = a >> 4
+            if c == last:
+                continue  # the other captures on the same cell
+            last = c
+            if a & 15:
+                out.append((block[c], mover, 255, L.BLINK_WINK))
+            else:
+                out.append((block[c], mover, PLAIN_LEVEL, 0))
 
     def _evidence(self, out, mover, skip):
         """The move so far: the new die (steady, the mover's colour), the dice taken (orange,

@@ -81,8 +81,9 @@ class DiceHand:
 class Table:
     """The board in this process: scanner + Cephalopod plug-in, driven frame by frame."""
 
-    def __init__(self, game):
+    def __init__(self, game, trace=None):
         self.game = game
+        self.trace = trace  # a list: ("feed", raw, ms) and ("press", bit), to replay elsewhere
         self.scanner = Scanner(30)
         self.now = 0
         self.raw = bytearray(game.setup_mask())
@@ -90,6 +91,8 @@ class Table:
         game.start()
 
     def feed(self, raw, ms):
+        if self.trace is not None:
+            self.trace.append(("feed", bytes(raw), ms))
         end = self.now + ms
         while self.now < end:
             self.now += FRAME_MS
@@ -102,6 +105,8 @@ class Table:
         self.feed(self.raw, ms)
 
     def press(self, bit):
+        if self.trace is not None:
+            self.trace.append(("press", bit))
         self.game.on_button(bit, self.now)
         self.settle(40)
 
@@ -144,14 +149,16 @@ def _consistent(tracker, truth):
     return mine == truth.history()[:len(mine)]
 
 
-def play_game(seed, size="5x5", pick=None, hand=None, confirm_captures=False, max_actions=200):
+def play_game(seed, size="5x5", pick=None, hand=None, confirm_captures=False, max_actions=400,
+              trace=None):
     """Play one seeded game on the plug-in; returns Stats (wrong > 0 if the board ever held an
-    action the hand did not make, or did not end on the true position)."""
+    action the hand did not make, or did not end on the true position). trace: a list to record
+    what the board got (Table.trace)."""
     rng = random.Random(seed)
     pick = pick or pick_random
     game = Game({"layout": size})
     truth = ce.named_position(size)
-    table = Table(game)
+    table = Table(game, trace)
     tracker = game.tracker
     hand = hand or DiceHand(seed)
     st = Stats()
@@ -178,12 +185,12 @@ def play_game(seed, size="5x5", pick=None, hand=None, confirm_captures=False, ma
         if confirm_captures and a & 15 and tracker.state == T.READY:
             table.press(H.CONFIRM)
             presses[-1] += 1
-        _answer(table, tracker, truth, presses)
+        st.asked += _answer(table, tracker, truth, presses)
         if not _consistent(tracker, truth):
             break
     if _consistent(tracker, truth):
         table.settle(T.SETTLE_MS + 200)
-        _answer(table, tracker, truth, presses)
+        st.asked += _answer(table, tracker, truth, presses)
     if not _consistent(tracker, truth) or tracker.pos.notation() != truth.notation():
         st.wrong += 1
         st.failures.append(_divergence(tracker, truth, seed, size))
@@ -199,11 +206,13 @@ def play_game(seed, size="5x5", pick=None, hand=None, confirm_captures=False, ma
 
 def _answer(table, tracker, truth, presses):
     """What a player reading the LEDs presses: when the board asks, `next` until the action
-    that was played is shown, then `confirm`."""
+    that was played is shown, then `confirm`. Returns how many questions were answered."""
     true = truth.history()
+    asked = 0
     for _ in range(8):
         if tracker.state != T.ASKING or not _consistent(tracker, truth):
-            return
+            return asked
+        asked += 1
         done = len(tracker.pos.history())
         target = true[done]
         n = 0
@@ -212,9 +221,10 @@ def _answer(table, tracker, truth, presses):
             presses[done] += 1
             n += 1
         if tracker.shown() != target:
-            return
+            return asked
         table.press(H.CONFIRM)
         presses[done] += 1
+    return asked
 
 
 def _divergence(tracker, truth, seed, size):
