@@ -136,12 +136,16 @@ class Game:
         Raises the rules' error if a record does not replay."""
         from firmware import logformat as LF
         pos = self.pos
+        undone = []  # taken back last, not yet played again: the board may still show them
         for kind, payload in records:
             if kind == LF.ACTION:
                 pos.push(ce.decode_action(pos, payload, 0)[0])
+                undone = []
             elif kind == LF.UNDO:
-                pos.pop()
+                undone.append(pos.pop())
         self._set(pos)
+        self.tracker.undone = undone
+        self.tracker.barred = list(undone)
         self.emit("cephalopod resumed ply=%d" % pos.ply())
 
     def on_change(self, occ, now_ms):

@@ -7,16 +7,20 @@
 # (-). Rules of inference (docs/board-cephalopod.md):
 #   - one action explains the evidence exactly (plus = {c}, minus = S): complete. Only one
 #     action can: the cell and the captured set are the evidence itself. A plain placement is
-#     committed once the board has been still for settle_ms; a capture waits (READY) for the
-#     player's `confirm` or for the next action to start (issue 7), since more dice may still
-#     be taken;
+#     committed once the board has been still for settle_ms; a capture is READY and waits for the
+#     player's `confirm` or for the next action to start (issue 7): more dice may still be taken;
+#   - a capture shown READY since the last commit, and the next action begun after it: a die is
+#     down on a cell the capture emptied (whoever's it is: that counts as the next placement),
+#     or the capture was left as it was (its die lifted, another die taken) and one action
+#     after it explains the board. The capture is committed; if several READY captures (two
+#     dice taken, then a third) fit that way, the board asks;
 #   - the evidence is the start of some actions (a die placed where it must capture, a die
 #     taken before the new one is put down, some of the dice taken): MOVING, the LEDs show how
 #     it may go on;
 #   - no one action fits, but an action followed by the start (or the whole) of the next one
-#     does: if every such explanation begins with the same action, it is committed at once (the
-#     next placement has started); if they begin differently, the board asks (once still, or
-#     when the player presses confirm);
+#     does (the first action's die is the first of the new dice to appear): if every such
+#     explanation begins with the same action, it is committed at once; if they begin
+#     differently, the board asks once still (or when the player presses confirm);
 #   - nothing fits: MISMATCH; the game shows the cells to put right.
 # Nothing is guessed: an action is committed only when it is the one explanation, or when the
 # player picks it.
@@ -90,7 +94,6 @@ class Tracker:
         self.minus = 0  # cells without the die the position has
         self.ready = None  # READY: the action that fits exactly
         self.readies = []  # the captures shown READY since the last commit
-        self.wait_ms = settle_ms  # how long the board must be still before it acts
         self.moves = []  # MOVING/READY: the actions the evidence may still grow into
         self.pairs = []  # (first, second, second complete) when two actions explain it
         self.candidates = []  # ASKING: the actions offered
@@ -141,7 +144,7 @@ class Tracker:
 
     def tick(self, now_ms):
         """Time passes: commit a plain placement once the board has been still long enough."""
-        if self.settling and now_ms - self.changed_at >= self.wait_ms:
+        if self.settling and (now_ms - self.changed_at) & 0x3FFFFFFF >= self.settle_ms:
             self.settling = False
             return self._infer(True)
         return 0
@@ -265,7 +268,6 @@ class Tracker:
     def _infer(self, may_commit=True):
         committed = 0
         self.settling = False
-        self.wait_ms = self.settle_ms
         while True:
             self.pairs = []
             self.moves = []
