@@ -29,6 +29,11 @@ END_ACTION = (END, 0, 0, 0, 0, ())
 
 MAX_SCORE = 36
 
+# The rules' version, written into every game log (docs/log-format.md). Bump it when a change
+# makes an old log replay differently: other legal actions in some position, another order of
+# the notation's fields, another binary action encoding.
+RULES_VERSION = 1
+
 # How a cube arrived on a cell (cards react differently).
 _ROLLED = 0
 _SLID = 1
