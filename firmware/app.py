@@ -10,7 +10,8 @@ import sys
 from firmware import hal as H
 from firmware import games
 from firmware.scanner import Scanner, Buttons
-from firmware.leds import Painter, WHITE, MAGENTA, RED, BLINK_SLOW, BLINK_FAST
+from firmware.leds import Painter, WHITE, MAGENTA, RED, ORANGE, BLINK_SLOW, BLINK_FAST
+from firmware import logformat as LF
 
 VERSION = "0.1"
 PROTO = 1
@@ -22,8 +23,12 @@ STATE_NAMES = ("idle", "setup", "play")
 
 _LINE_MAX = 160
 
-HELP = ("commands: hello help status mem occ mask new press events bright budget abort; "
-        "game commands (e.g. pos candidates) go to the game")
+HELP = ("commands: hello help status mem occ mask new press events bright budget abort "
+        "games logread logdel; game commands (e.g. pos candidates) go to the game")
+
+CORNERS = (0, 10, 110, 120)  # out of play in every game: the flash-low warning in idle/setup
+LOG_STATE_NAMES = ("open", "", "", "over", "abandoned")  # by logformat record kind
+LOGREAD_MAX = 256
 
 
 def _hex(bitmap):
@@ -39,8 +44,15 @@ def _cells(bitmap):
 
 
 class App:
-    def __init__(self, hal, stable_ms=30, cap=96, budget_ma=400):
+    def __init__(self, hal, stable_ms=30, cap=96, budget_ma=400, gamelog=None):
         self.hal = hal
+        # The game log on the flash (firmware/gamelog.py), None without one. Games whose
+        # plug-in has log_header() are logged: the header when the game starts, every action
+        # and take-back the plug-in reports through options['record'] / ['record_undo'], the
+        # end through options['record_over'].
+        self.glog = gamelog
+        self.flash_low = False
+        self._resumed = False  # the game was resumed from the log: compare the first scan
         self.scanner = Scanner(stable_ms)
         self.buttons = Buttons(stable_ms)
         self.painter = Painter(cap, budget_ma)
@@ -81,14 +93,152 @@ class App:
         self.errors += 1
         self.emit("error %s: %s: %s" % (where, type(e).__name__, e))
 
+    # --- game log ------------------------------------------------------------------------------
+    def _check_flash(self):
+        """Whether the flash is low (a new logged game would be refused); the idle/setup LEDs
+        show it."""
+        if self.glog is None:
+            return
+        try:
+            low = self.glog.low()
+        except Exception as e:
+            self._error("log flash", e)
+            return
+        if low != self.flash_low:
+            self.flash_low = low
+            self._repaint = True
+            if low:
+                self.emit("log flash low free=%d" % self.glog.free_bytes())
+
+    def _logged(self):
+        """The number of the game being logged, 0 if none."""
+        return self.glog.cur if self.glog is not None else 0
+
+    def _record(self, payload):
+        if self._logged():
+            try:
+                self.glog.append(payload)
+            except Exception as e:
+                self._error("log append", e)
+
+    def _record_undo(self):
+        if self._logged():
+            try:
+                self.glog.undo()
+            except Exception as e:
+                self._error("log undo", e)
+
+    def _record_over(self):
+        n = self._logged()
+        if n and not self.glog.closed:
+            try:
+                self.glog.finish()
+                self.emit("log finished game=%d" % n)
+            except Exception as e:
+                self._error("log finish", e)
+
+    def _close_log(self):
+        """The app drops the current game: its log is closed (abandoned if still open)."""
+        n = self._logged()
+        if not n:
+            return
+        was_open = not self.glog.closed
+        try:
+            self.glog.close()
+            if was_open:
+                self.emit("log abandoned game=%d" % n)
+        except Exception as e:
+            self.glog.cur = 0
+            self._error("log close", e)
+        self._check_flash()
+
+    def _begin_log(self):
+        g = self.game
+        if self.glog is None or not hasattr(g, "log_header"):
+            return
+        try:
+            variant, seats, start, rules = g.log_header()
+            t = self.hal.wall_time() if hasattr(self.hal, "wall_time") else 0
+            n = self.glog.begin(self.game_name, variant, seats, start, None, rules, t)
+            self.emit("log begin game=%d" % n)
+        except Exception as e:
+            self._error("log begin", e)
+        self._check_flash()
+
+    def _log_options(self, opts):
+        opts["emit"] = self.emit
+        opts["record"] = self._record
+        opts["record_undo"] = self._record_undo
+        opts["record_over"] = self._record_over
+
+    def resume(self):
+        """At boot: go on with the newest game if its log is still open (the pieces are still
+        on the board). Returns True if a game was resumed; then the game is in play."""
+        self._check_flash()
+        if self.glog is None:
+            return False
+        try:
+            r = self.glog.resume()
+        except Exception as e:
+            self._error("log resume", e)
+            return False
+        if r is None:
+            return False
+        h, records, dropped = r
+        n_records = len(records)
+        standing = 0
+        for kind, payload in records:
+            if kind == LF.ACTION:
+                standing += 1
+            elif kind == LF.UNDO:
+                standing -= 1
+        opts = {"game": h.kind, "variant": h.variant, "seats": h.seats, "position": h.start}
+        self._log_options(opts)
+        try:
+            cls = games.load(h.kind)
+            if not hasattr(cls, "log_header") or not hasattr(cls, "resume"):
+                raise ValueError("game '%s' cannot resume a log" % h.kind)
+            g = cls(opts)
+            rules = g.log_header()[3]
+            if rules != h.rules:
+                raise ValueError("log has rules version %d, this firmware %d" % (h.rules, rules))
+            g.resume(records)
+            m = g.setup_mask()
+        except Exception as e:
+            records = None
+            self.emit("log resume-failed game=%d: %s: %s" % (h.game, type(e).__name__, e))
+            self._close_log()
+            return False
+        records = None
+        self.game = g
+        self.game_name = h.kind
+        self.options = opts
+        self._versioned = hasattr(g, "paint_version")
+        self._repaint = True
+        for i in range(H.BITMAP_BYTES):
+            self.mask[i] = m[i] if m is not None else 0
+        self.mask[15] &= 1
+        self.state = PLAY
+        self._resumed = True
+        self.emit("log resumed game=%d actions=%d records=%d dropped=%d" % (
+            h.game, standing, n_records, dropped))
+        return True
+
     # --- game lifecycle ------------------------------------------------------------------------
     def new_game(self, name, options):
         """Create a game and enter setup. Raises ValueError on failure (message for `err`)."""
         cls = games.load(name)
+        if self.glog is not None and hasattr(cls, "log_header"):
+            # Refuse rather than ever drop an unsynced game to make room.
+            try:
+                self.glog.check_room()
+            except Exception as e:
+                self._check_flash()
+                raise ValueError(str(e))
         opts = {}
         for k in options:
             opts[k] = options[k]
-        opts["emit"] = self.emit
+        self._log_options(opts)
         opts["game"] = name
         try:
             g = cls(opts)
@@ -97,6 +247,8 @@ class App:
             raise
         except Exception as e:
             raise ValueError("%s: %s" % (type(e).__name__, e))
+        self._close_log()
+        self._resumed = False
         self.game = g
         self.game_name = name
         self.options = opts
@@ -113,6 +265,8 @@ class App:
             self._check_setup()
 
     def abort(self):
+        self._close_log()
+        self._resumed = False
         self.game = None
         self.game_name = ""
         self.state = IDLE
@@ -147,6 +301,7 @@ class App:
 
     def _start(self):
         self.state = PLAY
+        self._begin_log()
         try:
             self.game.start()
         except Exception as e:
@@ -184,10 +339,17 @@ class App:
         self._injected = 0
         if n:
             self._on_change(now)
-        elif not self._scanned and self.state == SETUP:
+        elif not self._scanned:
             # The first scan is taken as it is (no change reported): a board already set up
-            # at power-on must still start its game.
-            self._check_setup()
+            # at power-on must still start its game, and a game resumed from the log compares
+            # the board with its position (a difference shows as the game shows mistakes).
+            if self.state == SETUP:
+                self._check_setup()
+            elif self.state == PLAY and self._resumed:
+                try:
+                    self.game.on_change(self.scanner.stable, now)
+                except Exception as e:
+                    self._error("on_change", e)
         self._scanned = True
         if presses:
             for j in range(H.N_BUTTONS):
@@ -267,7 +429,12 @@ class App:
                 self.game.paint(p, self.frame_no)
             except Exception as e:
                 self._error("paint", e)
-        elif st == SETUP:
+        if self.flash_low and st != PLAY:
+            # the flash is low: a new game would be refused (the setup assist, drawn after,
+            # wins on a corner that holds a piece to remove)
+            for c in CORNERS:
+                p.cell(c, ORANGE, 255, BLINK_SLOW)
+        if st == SETUP:
             # setup assist: white slow blink = put a piece here, magenta fast blink = remove
             m = self.mask
             s = self.scanner.stable
@@ -347,8 +514,9 @@ class App:
         """Handle one command line (split in words). Returns the reply text."""
         cmd = words[0].lower()
         if cmd == "hello":
-            return "ok cargoboard fw=%s proto=%d hal=%s games=%s" % (
-                VERSION, PROTO, self.hal.name, ",".join(games.names()))
+            return "ok cargoboard fw=%s proto=%d hal=%s games=%s board=%s" % (
+                VERSION, PROTO, self.hal.name, ",".join(games.names()),
+                (self.glog.board if self.glog is not None else "") or "-")
         if cmd == "help":
             return "ok " + HELP
         if cmd == "status":
@@ -384,6 +552,12 @@ class App:
         if cmd == "abort":
             self.abort()
             return "ok"
+        if cmd == "games":
+            return self._cmd_games()
+        if cmd == "logread":
+            return self._cmd_logread(words)
+        if cmd == "logdel":
+            return self._cmd_logdel(words)
         if self.game is None:
             return "err unknown command '%s' (no game running; %s)" % (words[0], HELP)
         try:
@@ -397,6 +571,55 @@ class App:
         if r.startswith("ok") or r.startswith("err") or "\n" in r:
             return r
         return "ok " + r
+
+    def _cmd_games(self):
+        if self.glog is None:
+            return "err no game log (no flash filesystem)"
+        return self._games_lines()
+
+    def _games_lines(self):
+        glog = self.glog
+        cur = glog.cur
+        nums = glog.numbers()
+        for n in nums:
+            size = glog.size(n)
+            yield "game %d %d %s%s" % (n, size, LOG_STATE_NAMES[glog.state(n, size)],
+                                       " current" if n == cur else "")
+        yield "ok %d free=%d low=%d current=%d board=%s" % (
+            len(nums), glog.free_bytes(), 1 if glog.low() else 0, cur, glog.board or "-")
+
+    def _game_number(self, words, n_args, usage):
+        if self.glog is None:
+            raise ValueError("no game log (no flash filesystem)")
+        vals = []
+        try:
+            for w in words[1:]:
+                vals.append(int(w))
+        except ValueError:
+            vals = []
+        if len(words) != n_args + 1 or len(vals) != n_args or min(vals) < 0:
+            raise ValueError("usage: " + usage)
+        return vals
+
+    def _cmd_logread(self, words):
+        try:
+            n, off, count = self._game_number(words, 3, "logread GAME OFFSET COUNT (COUNT <= %d)"
+                                              % LOGREAD_MAX)
+            if count > LOGREAD_MAX:
+                raise ValueError("COUNT at most %d" % LOGREAD_MAX)
+            data = self.glog.read(n, off, count)
+        except ValueError as e:
+            return "err %s" % (e,)
+        return "ok " + _hex(data) if data else "ok"
+
+    def _cmd_logdel(self, words):
+        try:
+            n = self._game_number(words, 1, "logdel GAME")[0]
+            self.glog.delete(n)
+        except ValueError as e:
+            return "err %s" % (e,)
+        self._check_flash()
+        return "ok"
 
     def _cmd_int(self, words, attr, lo, hi):
         if len(words) == 1:
