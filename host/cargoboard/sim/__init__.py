@@ -14,12 +14,18 @@ def add_parser(subparsers):
     p.add_argument("--heapsize", default="192k", help="MicroPython heap (default 192k, the Pico's)")
     p.add_argument("--plugin", action="append", default=[], metavar="NAME=MODULE",
                    help="register an extra game plug-in module in the firmware (repeatable)")
+    p.add_argument("--flash", metavar="DIR",
+                   help="keep the board's flash (its game logs) in DIR/flash.img across runs")
     p.set_defaults(func=run_sim)
     return p
 
 
 def run_sim(args) -> int:
     kwargs = {"heapsize": args.heapsize, "plugins": args.plugin}
+    if args.flash:
+        import os
+        os.makedirs(args.flash, exist_ok=True)
+        kwargs["flash"] = os.path.join(args.flash, "flash.img")
     if args.script:
         from cargoboard.sim.script import run_script
         return run_script(args.script, **kwargs)

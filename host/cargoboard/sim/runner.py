@@ -48,13 +48,14 @@ def find_micropython() -> str:
 
 class Runner:
     def __init__(self, heapsize="192k", game="none", plugins=(), extra_path=(), args=(),
-                 micropython=None, compiled=True):
+                 micropython=None, compiled=True, flash=None):
         self.heapsize = heapsize
         self.compiled = compiled  # run the .mpy build, as on the board (source if no mpy-cross)
         self.game = game
         self.plugins = list(plugins)      # ["test=tests.sim_testgame", ...]
         self.extra_path = [str(p) for p in extra_path]
         self.args = list(args)
+        self.flash = str(flash) if flash else None  # littlefs image file kept across runs
         self.micropython = micropython or find_micropython()
         self.t = 0                        # sim time of the next frame, ms
         self.frames = 0
@@ -92,6 +93,8 @@ class Runner:
         cmd += [str(REPO_ROOT / "firmware" / "main.py"), "--sim", "--game", self.game]
         for p in self.plugins:
             cmd += ["--plugin", p]
+        if self.flash:
+            cmd += ["--flash", self.flash]
         cmd += self.args
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, cwd=str(REPO_ROOT), env=env,
@@ -132,6 +135,20 @@ class Runner:
                 except OSError:
                     pass
         self.master = self.slave = -1
+
+    def kill(self):
+        """Power cut: end the firmware process at once (no quit message); what it had written
+        to its flash image stays."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            for f in (self.proc.stdin, self.proc.stdout):
+                try:
+                    f.close()
+                except (OSError, ValueError):
+                    pass
+            self.proc = None
+        self.stop()
 
     def __enter__(self):
         return self.start()
