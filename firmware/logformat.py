@@ -6,11 +6,13 @@ A log is a header, then records:
 
     header   magic "CBGL", format version, header length, game number, start time, rules
              version, kind, variant, seats, board id, start position; CRC-16 at its end.
-    record   tag byte, payload, CRC-8 byte. Tags: 0x01..0x3F an action whose payload is that
-             many bytes (the rules core's encode_action), 0x40 undo (a take-back), 0x41 finish
-             (over by the rules), 0x42 abandon (dropped before the end); the last two carry
+    record   tag byte, payload, CRC-8 byte. The tag says the kind and the payload's length:
+             an action of 1..12 bytes (the rules core's encode_action), undo (a take-back),
+             finish (over by the rules) or abandon (dropped before the end); the last two carry
              their own offset (u16 LE, mod 65536) so a listing can tell a closed log from its
-             last 4 bytes.
+             last 4 bytes. The 16 tag values are the codewords of the extended Hamming
+             (8,4) code (any two differ in at least 4 bits) XOR 0x5A, so a tag damaged in up
+             to 3 bits is no tag, and a record's framing cannot change unnoticed.
 
 The CRC-8 of a record is chained: it starts from the previous record's CRC (the first record
 from a seed taken from the header's CRC), so a record checks everything before it too.
@@ -28,11 +30,38 @@ FINISH = 3
 ABANDON = 4
 KIND_NAMES = ("", "action", "undo", "finish", "abandon")
 
-# Record tags.
-TAG_UNDO = 0x40
-TAG_FINISH = 0x41
-TAG_ABANDON = 0x42
-MAX_PAYLOAD = 0x3F
+# Record tags: tag value v (0..15) -> the tag byte TAGS[v]. v = 1..12: an action of v bytes;
+# V_UNDO, V_FINISH, V_ABANDON; 15 is reserved (a later format version may use it).
+V_UNDO = 0
+V_FINISH = 13
+V_ABANDON = 14
+MAX_PAYLOAD = 12
+TAG_MASK = 0x5A  # not a codeword: 0x00 and 0xFF (blank or erased bytes) are no tags
+
+
+def _codeword(v):
+    d0 = v & 1
+    d1 = (v >> 1) & 1
+    d2 = (v >> 2) & 1
+    d3 = (v >> 3) & 1
+    p = (d1 ^ d2 ^ d3) | ((d0 ^ d2 ^ d3) << 1) | ((d0 ^ d1 ^ d3) << 2) | ((d0 ^ d1 ^ d2) << 3)
+    return (v | (p << 4)) ^ TAG_MASK
+
+
+TAGS = bytes([_codeword(v) for v in range(16)])
+
+
+def _tag_values():
+    t = bytearray(b"\xff" * 256)
+    for v in range(15):  # 15: reserved, no tag in this version
+        t[TAGS[v]] = v
+    return bytes(t)
+
+
+TAG_VALUE = _tag_values()  # tag byte -> v, 0xFF if the byte is no tag
+TAG_UNDO = TAGS[V_UNDO]
+TAG_FINISH = TAGS[V_FINISH]
+TAG_ABANDON = TAGS[V_ABANDON]
 
 _HEAD_FIXED = 17  # magic 4, version 1, header length 2, game 4, time 4, rules version 2
 
@@ -210,7 +239,7 @@ def encode_record(kind, payload, crc, offset=0):
         if n < 1 or n > MAX_PAYLOAD:
             raise ValueError("action payload must be 1..%d bytes, got %d" % (MAX_PAYLOAD, n))
         out = bytearray(n + 2)
-        out[0] = n
+        out[0] = TAGS[n]
         out[1:n + 1] = payload
     elif kind == UNDO:
         out = bytearray(2)
@@ -228,25 +257,9 @@ def encode_record(kind, payload, crc, offset=0):
     return bytes(out), crc
 
 
-def _record_size(tag):
-    """Bytes of a record with this tag (tag and CRC included), 0 if the tag is invalid."""
-    if 1 <= tag <= MAX_PAYLOAD:
-        return tag + 2
-    if tag == TAG_UNDO:
-        return 2
-    if tag == TAG_FINISH or tag == TAG_ABANDON:
-        return 4
-    return 0
-
-
-def _kind_of(tag):
-    if tag <= MAX_PAYLOAD:
-        return ACTION
-    if tag == TAG_UNDO:
-        return UNDO
-    if tag == TAG_FINISH:
-        return FINISH
-    return ABANDON
+# By tag value: the record's kind and its size in bytes (tag and CRC included).
+_KIND = bytes([UNDO] + [ACTION] * MAX_PAYLOAD + [FINISH, ABANDON, 0])
+_SIZE = bytes([2] + [v + 2 for v in range(1, MAX_PAYLOAD + 1)] + [4, 4, 0])
 
 
 class Reader:
@@ -273,7 +286,8 @@ class Reader:
         crc = self.crc
         while i < n:
             tag = raw[i]
-            size = _record_size(tag)
+            v = TAG_VALUE[tag]
+            size = _SIZE[v] if v < 16 else 0
             if size == 0:
                 self.problem = "bad record tag 0x%02x at byte %d (record %d)" % (
                     tag, i, self.count + 1)
@@ -286,7 +300,7 @@ class Reader:
             if c != raw[i + size - 1]:
                 self.problem = "bad checksum at byte %d (record %d)" % (i, self.count + 1)
                 break
-            kind = _kind_of(tag)
+            kind = _KIND[v]
             if (kind == FINISH or kind == ABANDON) and _u16(raw, i + 1) != (i & 0xFFFF):
                 self.problem = "bad end record at byte %d (record %d)" % (i, self.count + 1)
                 break
