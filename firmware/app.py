@@ -235,6 +235,7 @@ class App:
             except Exception as e:
                 self._check_flash()
                 raise ValueError(str(e))
+            self._check_flash()
         opts = {}
         for k in options:
             opts[k] = options[k]

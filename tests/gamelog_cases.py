@@ -10,18 +10,25 @@ from firmware import gamelog as GL
 from firmware import logformat as LF
 
 MICRO = sys.implementation.name == "micropython"
-_roots = [0]
+_roots = [0, None]
 
 START = "f1=B1,g1=B1 SN S a"
 
 
 def new_root(blocks=40):
     """A fresh empty directory: a littlefs image (4 KB blocks, the Pico's progsize) under
-    MicroPython, a temporary directory under CPython."""
+    MicroPython (the previous one is unmounted), a temporary directory under CPython."""
     _roots[0] += 1
     if MICRO:
         from firmware import flashdev
+        try:
+            import vfs
+        except ImportError:
+            import os as vfs
+        if _roots[1]:
+            vfs.umount(_roots[1])  # the last case's image goes (it lives in the heap)
         path = "/lfs%d" % _roots[0]
+        _roots[1] = path
         return flashdev.mount(flashdev.RamBlockDev(4096, blocks), path, True)
     import tempfile
     return tempfile.mkdtemp(prefix="gamelog-")
