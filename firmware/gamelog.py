@@ -89,7 +89,12 @@ class GameLog:
     # --- space -------------------------------------------------------------------------------
     def free_bytes(self):
         st = os.statvfs(self.dir)
-        return st[1] * st[4]
+        free = st[4]
+        if free < 0 or free > st[2]:
+            # littlefs counts the blocks in use best-effort (a block can be counted twice), so
+            # near full MicroPython's free count goes below zero and wraps around
+            free = 0
+        return st[1] * free
 
     def low(self):
         """True if a new game would be refused (fewer than `reserve` bytes free)."""
