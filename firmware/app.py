@@ -185,13 +185,6 @@ class App:
         if r is None:
             return False
         h, records, dropped = r
-        n_records = len(records)
-        standing = 0
-        for kind, payload in records:
-            if kind == LF.ACTION:
-                standing += 1
-            elif kind == LF.UNDO:
-                standing -= 1
         opts = {"game": h.kind, "variant": h.variant, "seats": h.seats, "position": h.start}
         self._log_options(opts)
         try:
@@ -202,13 +195,24 @@ class App:
             rules = g.log_header()[3]
             if rules != h.rules:
                 raise ValueError("log has rules version %d, this firmware %d" % (h.rules, rules))
+            gc.collect()
             g.resume(records)
             m = g.setup_mask()
+        except MemoryError as e:
+            # Not the log's fault: leave it open (the next boot tries again; the host can
+            # still fetch it), no game now.
+            g = records = None
+            self.glog.cur = 0
+            gc.collect()
+            self._error("log resume game=%d" % h.game, e)
+            return False
         except Exception as e:
-            records = None
+            g = records = None
             self.emit("log resume-failed game=%d: %s: %s" % (h.game, type(e).__name__, e))
             self._close_log()
             return False
+        n_records = records.count
+        standing = records.actions - records.undos
         records = None
         self.game = g
         self.game_name = h.kind

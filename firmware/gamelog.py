@@ -183,10 +183,13 @@ class GameLog:
     # --- boot ----------------------------------------------------------------------------------
     def resume(self):
         """At boot: the newest game if it is still open, as (header, records, dropped), else
-        None. records: [(kind, payload)] in order (logformat.ACTION / UNDO ...); dropped: bytes
-        of a bad tail cut off (the file is rewritten without them, so new records follow the
-        last good one). The game becomes the current one. A log whose header is unreadable is
-        left alone (the host gets it as it is)."""
+        None. records: a logformat.Reader over the log's good records, to iterate once:
+        (kind, payload) in order (logformat.ACTION / UNDO ...), read from the log as they are
+        replayed (no list of them in RAM: on the board's heap a long game's records as
+        objects would fragment it); afterwards its .count, .actions and .undos are set.
+        dropped: bytes of a bad tail cut off (the file is rewritten without them, so new
+        records follow the last good one). The game becomes the current one. A log whose
+        header is unreadable is left alone (the host gets it as it is)."""
         nums = self.numbers()
         if not nums:
             return None
@@ -198,18 +201,19 @@ class GameLog:
         if h is None:
             return None
         rd = LF.Reader(raw, hl, h.seed())
-        records = list(rd)
+        for rec in rd:
+            pass
         if rd.last == LF.FINISH or rd.last == LF.ABANDON:
             return None
         dropped = rd.dropped()
         if dropped:
-            self._write_atomic(path, raw[:rd.good])
-        raw = None
+            raw = raw[:rd.good]
+            self._write_atomic(path, raw)
         self.cur = n
         self.closed = 0
         self._crc = rd.crc
         self._size = rd.good
-        return h, records, dropped
+        return h, LF.Reader(raw, hl, h.seed()), dropped
 
     # --- for the host ----------------------------------------------------------------------------
     def size(self, n):

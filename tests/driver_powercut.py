@@ -235,6 +235,7 @@ def check(dev, bs, blocks, prog, steps, inflight, old_no, old_raw, k):
         if r is None:
             return "the open game did not resume"
         h, recs, dropped = r
+        recs = list(recs)
         if h.game != game or recs != expected_records(steps, have) or dropped:
             return "resume gave game %d, %d records, %d dropped" % (h.game, len(recs), dropped)
         if k % 8 == 0:

@@ -289,6 +289,33 @@ def case_a_log_that_does_not_replay_is_abandoned():
     assert events(hal)[0].startswith("resume-failed game=3: ValueError: unknown game")
 
 
+class Game:
+    """A plug-in whose resume runs out of memory (registered as 'memgame')."""
+
+    def __init__(self, options):
+        pass
+
+    def log_header(self):
+        return ("v", "SN", "-", 1)
+
+    def resume(self, records):
+        raise MemoryError("memory allocation failed")
+
+
+def case_out_of_memory_on_resume_keeps_the_log_open():
+    root = new_root()
+    games.register("memgame", "fwcases_log")
+    gl = GameLog(root, "board-1")
+    gl.begin("memgame", "v", "SN", "-", None, 1, 0)
+    gl.append(b"\x01")
+    hal, app = boot(root)
+    assert app.state == IDLE and app.errors == 1
+    assert "error log resume game=1: MemoryError" in bytes(hal.out).decode()
+    assert app.glog.state(1) == 0 and app.glog.current() == 0  # open, for the next boot
+    hal, app = boot(root)
+    assert app.glog.state(1) == 0
+
+
 CASES = list_cases(globals())
 
 

@@ -5,6 +5,7 @@ it resumes the game and tracks the same position; the host's reading of the log
 (cargoboard.logfile) gives the same game."""
 
 import argparse
+import random
 import re
 import sys
 from pathlib import Path
@@ -18,6 +19,9 @@ from cargoboard.scriptgen import game_script  # noqa: E402
 from cargoboard.sim.script import Session, run_script  # noqa: E402
 from cargoboard.sim import add_parser  # noqa: E402
 from cargoboard.logfile import record_from_log  # noqa: E402
+
+
+DRIVER = ROOT / "tests" / "driver_mkflash.py"
 
 
 def script_lines(seed, actions):
@@ -94,3 +98,42 @@ def test_restart_verb_and_cli_flash_dir(tmp_path):
     assert "evt log resumed game=1 actions=5 records=5 dropped=0" in text, text
     assert re.search(r"game 1 \d+ open current", text), text
     assert "ok " + final.notation() in text, text
+
+
+def test_long_four_player_game_resumes_in_the_pico_heap(micropython, tmp_path):
+    """A long 4-player game with the cards (the largest positions), written to a flash image
+    by the board's store, resumes on the virtual board with the Pico's 192 KiB heap."""
+    rng = random.Random(9)
+    pos = cc.start_position(4, cards=True)
+    start = pos.notation()
+    steps = []
+    while len(steps) < 200:
+        if pos.ply() and rng.random() < 0.05:
+            pos.pop()
+            steps.append("u")
+            continue
+        pos.push(rng.choice(pos.legal_actions()))
+        steps.append("a " + cc.encode_action(pos.history()[-1]).hex())
+        if pos.is_over():
+            pos.pop()
+            steps.append("u")
+    (tmp_path / "start.txt").write_text(start + "\n")
+    (tmp_path / "steps.txt").write_text("\n".join(steps) + "\n")
+    image = tmp_path / "flash.img"
+    micropython(DRIVER, heapsize="1m", path=[str(ROOT / "tests")],
+                args=[image, "cargocube", "polygon+cards", "SWNE", tmp_path / "start.txt",
+                      tmp_path / "steps.txt"])
+    out = []
+    s = Session(out=out.append, flash=image)
+    try:
+        s.wait(100)
+        undos = steps.count("u")
+        assert ("evt log resumed game=1 actions=%d records=%d dropped=0" % (
+            len(steps) - 2 * undos, len(steps))) in s.events, s.events
+        assert s.position() == pos.notation()
+        _, mem = s.query("mem")
+    finally:
+        s.close()
+    text = "\n".join(out)
+    assert "evt error" not in text, text
+    print("resumed %d actions of a 4-player game; heap after: %s" % (pos.ply(), mem))
