@@ -114,28 +114,43 @@ class App:
         """The number of the game being logged, 0 if none."""
         return self.glog.cur if self.glog is not None else 0
 
+    def _log_write(self, where, fn, arg=None):
+        """One write to the current game's log. Out of memory: once more after a collection.
+        If it still fails the game goes on unlogged from here (the log stays a true prefix of
+        the game, so it still replays): `evt error log ...` and `evt log stopped game=N`."""
+        err = None
+        for attempt in range(2):
+            try:
+                if arg is None:
+                    fn()
+                else:
+                    fn(arg)
+                return True
+            except MemoryError as e:
+                err = e
+                gc.collect()
+            except Exception as e:
+                err = e
+                break
+        n = self.glog.cur
+        self.glog.cur = 0
+        self._error("log " + where, err)
+        self.emit("log stopped game=%d" % n)
+        return False
+
     def _record(self, payload):
         if self._logged():
-            try:
-                self.glog.append(payload)
-            except Exception as e:
-                self._error("log append", e)
+            self._log_write("append", self.glog.append, payload)
 
     def _record_undo(self):
         if self._logged():
-            try:
-                self.glog.undo()
-            except Exception as e:
-                self._error("log undo", e)
+            self._log_write("undo", self.glog.undo)
 
     def _record_over(self):
         n = self._logged()
         if n and not self.glog.closed:
-            try:
-                self.glog.finish()
+            if self._log_write("finish", self.glog.finish):
                 self.emit("log finished game=%d" % n)
-            except Exception as e:
-                self._error("log finish", e)
 
     def _close_log(self):
         """The app drops the current game: its log is closed (abandoned if still open)."""

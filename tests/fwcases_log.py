@@ -316,6 +316,26 @@ def case_out_of_memory_on_resume_keeps_the_log_open():
     assert app.glog.state(1) == 0
 
 
+def case_a_failing_flash_stops_the_log_not_the_game():
+    root = new_root()
+    hal, app = start_game(root)
+    act(hal, app, pick(app.game.pos, 0))
+    gl = app.glog
+
+    def broken(payload):
+        raise OSError(5)
+
+    gl.append = broken
+    act(hal, app, pick(app.game.pos, 1))  # the game goes on
+    ev = events(hal)
+    assert ev[-1] == "stopped game=1" and app.errors == 1, ev
+    assert gl.current() == 0
+    del gl.append
+    act(hal, app, pick(app.game.pos, 2))
+    h, recs = logged(app, 1)
+    assert len(recs) == 1  # a true prefix of the game: nothing after the gap
+
+
 CASES = list_cases(globals())
 
 
