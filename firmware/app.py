@@ -11,7 +11,6 @@ from firmware import hal as H
 from firmware import games
 from firmware.scanner import Scanner, Buttons
 from firmware.leds import Painter, WHITE, MAGENTA, RED, ORANGE, BLINK_SLOW, BLINK_FAST
-from firmware import logformat as LF
 
 VERSION = "0.1"
 PROTO = 1
@@ -27,8 +26,6 @@ HELP = ("commands: hello help status mem occ mask new press events bright budget
         "games logread logdel; game commands (e.g. pos candidates) go to the game")
 
 CORNERS = (0, 10, 110, 120)  # out of play in every game: the flash-low warning in idle/setup
-LOG_STATE_NAMES = ("open", "", "", "over", "abandoned")  # by logformat record kind
-LOGREAD_MAX = 256
 
 
 def _hex(bitmap):
@@ -188,60 +185,19 @@ class App:
 
     def resume(self):
         """At boot: go on with the newest game if its log is still open (the pieces are still
-        on the board). Returns True if a game was resumed; then the game is in play."""
+        on the board). Returns True if a game was resumed; then the game is in play. The code
+        that reads logs is loaded for this and dropped again (firmware/logboot.py)."""
         self._check_flash()
         if self.glog is None:
             return False
+        from firmware import logboot
         try:
-            r = self.glog.resume()
-        except Exception as e:
-            self._error("log resume", e)
-            return False
-        if r is None:
-            return False
-        h, records, dropped = r
-        opts = {"game": h.kind, "variant": h.variant, "seats": h.seats, "position": h.start}
-        self._log_options(opts)
-        try:
-            cls = games.load(h.kind)
-            if not hasattr(cls, "log_header") or not hasattr(cls, "resume"):
-                raise ValueError("game '%s' cannot resume a log" % h.kind)
-            g = cls(opts)
-            rules = g.log_header()[3]
-            if rules != h.rules:
-                raise ValueError("log has rules version %d, this firmware %d" % (h.rules, rules))
+            return logboot.resume(self)
+        finally:
+            logboot = None
+            games.unload("firmware.logboot")
+            games.unload("firmware.logformat")
             gc.collect()
-            g.resume(records)
-            m = g.setup_mask()
-        except MemoryError as e:
-            # Not the log's fault: leave it open (the next boot tries again; the host can
-            # still fetch it), no game now.
-            g = records = None
-            self.glog.cur = 0
-            gc.collect()
-            self._error("log resume game=%d" % h.game, e)
-            return False
-        except Exception as e:
-            g = records = None
-            self.emit("log resume-failed game=%d: %s: %s" % (h.game, type(e).__name__, e))
-            self._close_log()
-            return False
-        n_records = records.count
-        standing = records.actions - records.undos
-        records = None
-        self.game = g
-        self.game_name = h.kind
-        self.options = opts
-        self._versioned = hasattr(g, "paint_version")
-        self._repaint = True
-        for i in range(H.BITMAP_BYTES):
-            self.mask[i] = m[i] if m is not None else 0
-        self.mask[15] &= 1
-        self.state = PLAY
-        self._resumed = True
-        self.emit("log resumed game=%d actions=%d records=%d dropped=%d" % (
-            h.game, standing, n_records, dropped))
-        return True
 
     # --- game lifecycle ------------------------------------------------------------------------
     def new_game(self, name, options):
@@ -572,12 +528,13 @@ class App:
         if cmd == "abort":
             self.abort()
             return "ok"
-        if cmd == "games":
-            return self._cmd_games()
-        if cmd == "logread":
-            return self._cmd_logread(words)
-        if cmd == "logdel":
-            return self._cmd_logdel(words)
+        if cmd == "games" or cmd == "logread" or cmd == "logdel":
+            from firmware import logcmd  # loaded for the command, then dropped
+            try:
+                return logcmd.command(self, words)
+            finally:
+                logcmd = None
+                games.unload("firmware.logcmd")
         if self.game is None:
             return "err unknown command '%s' (no game running; %s)" % (words[0], HELP)
         try:
@@ -591,55 +548,6 @@ class App:
         if r.startswith("ok") or r.startswith("err") or "\n" in r:
             return r
         return "ok " + r
-
-    def _cmd_games(self):
-        if self.glog is None:
-            return "err no game log (no flash filesystem)"
-        return self._games_lines()
-
-    def _games_lines(self):
-        glog = self.glog
-        cur = glog.cur
-        nums = glog.numbers()
-        for n in nums:
-            size = glog.size(n)
-            yield "game %d %d %s%s" % (n, size, LOG_STATE_NAMES[glog.state(n, size)],
-                                       " current" if n == cur else "")
-        yield "ok %d free=%d low=%d current=%d board=%s" % (
-            len(nums), glog.free_bytes(), 1 if glog.low() else 0, cur, glog.board or "-")
-
-    def _game_number(self, words, n_args, usage):
-        if self.glog is None:
-            raise ValueError("no game log (no flash filesystem)")
-        vals = []
-        try:
-            for w in words[1:]:
-                vals.append(int(w))
-        except ValueError:
-            vals = []
-        if len(words) != n_args + 1 or len(vals) != n_args or min(vals) < 0:
-            raise ValueError("usage: " + usage)
-        return vals
-
-    def _cmd_logread(self, words):
-        try:
-            n, off, count = self._game_number(words, 3, "logread GAME OFFSET COUNT (COUNT <= %d)"
-                                              % LOGREAD_MAX)
-            if count > LOGREAD_MAX:
-                raise ValueError("COUNT at most %d" % LOGREAD_MAX)
-            data = self.glog.read(n, off, count)
-        except ValueError as e:
-            return "err %s" % (e,)
-        return "ok " + _hex(data) if data else "ok"
-
-    def _cmd_logdel(self, words):
-        try:
-            n = self._game_number(words, 1, "logdel GAME")[0]
-            self.glog.delete(n)
-        except ValueError as e:
-            return "err %s" % (e,)
-        self._check_flash()
-        return "ok"
 
     def _cmd_int(self, words, attr, lo, hi):
         if len(words) == 1:

@@ -11,7 +11,7 @@ from shared_rules import orient
 from firmware import tracker as T
 from firmware import leds as L
 from firmware import hal as H
-from firmware import logformat as LF
+from firmware import logwrite as LF
 
 # Activation values 1..4 as colour + level, so that values differ in hue and in brightness.
 VALUE_COLOUR = (L.OFF, L.BLUE, L.CYAN, L.YELLOW, L.WHITE)
@@ -85,6 +85,9 @@ class Game:
         as firmware.logformat reports them, through the rules core from the start position.
         Raises the rules' error if a record does not replay."""
         pos = self.pos
+        n = getattr(records, "expected_actions", 0)
+        if n:
+            pos.reserve(n)
         for kind, payload in records:
             if kind == LF.ACTION:
                 pos.push(cc.decode_action(pos, payload, 0)[0])

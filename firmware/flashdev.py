@@ -10,7 +10,8 @@ ioctl 6 = erase) with the Pico's geometry by default: 4096-byte blocks, 352 of t
   --flash PATH`): the virtual board's flash survives runs. Reads past the end of the file read
   as erased (0xFF), so a new image costs only the blocks written.
 
-`mount(dev, path, mkfs)` mounts a device (formatting it first if mkfs) and returns the path.
+`mount(dev, path, mkfs)` mounts a device (formatting it first if mkfs) and returns the path;
+`open_flash(image)` is the simulator's flash: mounted at /flash, with its board id.
 """
 
 try:
@@ -133,3 +134,30 @@ def mount(dev, path, mkfs=False, progsize=PROG_SIZE):
         vfs.VfsLfs2.mkfs(dev, progsize=progsize)
     vfs.mount(vfs.VfsLfs2(dev, progsize=progsize), path)
     return path
+
+
+def open_flash(image=None, path="/flash"):
+    """The simulator's flash: the littlefs image file `image` (created and formatted if new), or
+    without one a temporary file removed at once (it lives as long as the process). Mounted at
+    path. Returns (path, board id): the id is kept in the image (<path>/board_id), made on the
+    first boot ("sim-" + 8 hex digits)."""
+    import os
+    if image:
+        dev = FileBlockDev.open(image)
+    else:
+        image = "/tmp/cargoboard-flash-%s.img" % "".join(["%02x" % b for b in os.urandom(6)])
+        dev = FileBlockDev.open(image)
+        os.remove(image)  # the open file stays usable until the process ends
+    try:
+        mount(dev, path, dev.is_new())
+    except OSError as e:
+        raise OSError("%s holds no littlefs image (%s)" % (image, e))
+    p = path + "/board_id"
+    try:
+        with open(p) as f:
+            bid = f.read().strip()
+    except OSError:
+        bid = "sim-" + "".join(["%02x" % b for b in os.urandom(4)])
+        with open(p, "w") as f:
+            f.write(bid + "\n")
+    return path, bid

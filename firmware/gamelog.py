@@ -21,7 +21,8 @@ are never dropped to make room; the host deletes games only after it has them (`
 """
 
 import os
-from firmware import logformat as LF
+from firmware import logwrite as LF  # what appends need; firmware.logformat only for a moment
+from firmware.games import unload
 
 DIR = "games"
 RESERVE = 48 * 1024
@@ -118,13 +119,17 @@ class GameLog:
         if nums and nums[-1] >= n:
             n = nums[-1] + 1
         self._write_atomic(self.dir + "/next", b"%d\n" % (n + 1))
-        h = LF.Header(kind, variant, seats, start, self.board if board is None else board, n,
-                      rules, time)
-        self._write_atomic(self.path(n), h.encode())
+        from firmware import logformat
+        raw, c = logformat.encode_header(kind, variant, seats, start,
+                                         self.board if board is None else board, n, rules, time)
+        seed = logformat.seed_of(c)
+        logformat = None
+        unload("firmware.logformat")
+        self._write_atomic(self.path(n), raw)
         self.cur = n
         self.closed = 0
-        self._crc = h.seed()
-        self._size = h.length
+        self._crc = seed
+        self._size = len(raw)
         return n
 
     def _append(self, kind, payload=b""):
@@ -188,19 +193,22 @@ class GameLog:
         replayed (no list of them in RAM: on the board's heap a long game's records as
         objects would fragment it); afterwards its .count, .actions and .undos are set.
         dropped: bytes of a bad tail cut off (the file is rewritten without them, so new
-        records follow the last good one). The game becomes the current one. A log whose
+        records follow the last good one); records.expected_actions is the number of action
+        records, known before the replay. The game becomes the current one. A log whose
         header is unreadable is left alone (the host gets it as it is)."""
         nums = self.numbers()
         if not nums:
             return None
         n = nums[-1]
         path = self.path(n)
+        size = os.stat(path)[6]
         with open(path, "rb") as f:
-            raw = f.read()
-        h, hl, problem = LF.decode_header(raw)
+            raw = f.read(size)  # one allocation of its size (read() grows a buffer by doubling)
+        from firmware import logformat as LR
+        h, hl, problem = LR.decode_header(raw)
         if h is None:
             return None
-        rd = LF.Reader(raw, hl, h.seed())
+        rd = LR.Reader(raw, hl, h.seed())
         for rec in rd:
             pass
         if rd.last == LF.FINISH or rd.last == LF.ABANDON:
@@ -213,7 +221,9 @@ class GameLog:
         self.closed = 0
         self._crc = rd.crc
         self._size = rd.good
-        return h, LF.Reader(raw, hl, h.seed()), dropped
+        records = LR.Reader(raw, hl, h.seed())
+        records.expected_actions = rd.actions  # known before the replay (to reserve room)
+        return h, records, dropped
 
     # --- for the host ----------------------------------------------------------------------------
     def size(self, n):

@@ -150,42 +150,19 @@ class SimHal(Hal):
     def flash_root(self):
         if self._flash_root == 0:
             self._flash_root = None
+            from firmware import flashdev
+            from firmware.games import unload
             try:
-                self._flash_root = self._mount()
+                self._flash_root, self._board_id = flashdev.open_flash(self._flash_path)
             except Exception as e:
                 self.log("flash: %s: %s; the board runs without a game log" % (
                     type(e).__name__, e))
+            # The device object keeps its class; the rest of the module leaves the heap (the
+            # Pico has none of it: MicroPython mounts its flash itself).
+            flashdev = None
+            unload("firmware.flashdev")
         return self._flash_root
 
-    def _mount(self):
-        import os
-        from firmware import flashdev
-        path = self._flash_path
-        if path:
-            dev = flashdev.FileBlockDev.open(path)
-        else:
-            path = "/tmp/cargoboard-flash-%s.img" % "".join(
-                ["%02x" % b for b in os.urandom(6)])
-            dev = flashdev.FileBlockDev.open(path)
-            os.remove(path)  # the open file stays usable until the process ends
-        try:
-            return flashdev.mount(dev, "/flash", dev.is_new())
-        except OSError as e:
-            raise OSError("%s holds no littlefs image (%s)" % (path, e))
-
     def board_id(self):
-        if self._board_id is None:
-            root = self.flash_root()
-            bid = "sim"
-            if root is not None:
-                p = root + "/board_id"
-                try:
-                    with open(p) as f:
-                        bid = f.read().strip()
-                except OSError:
-                    import os
-                    bid = "sim-" + "".join(["%02x" % b for b in os.urandom(4)])
-                    with open(p, "w") as f:
-                        f.write(bid + "\n")
-            self._board_id = bid
-        return self._board_id
+        self.flash_root()
+        return self._board_id or "sim"

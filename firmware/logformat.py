@@ -18,77 +18,17 @@ The CRC-8 of a record is chained: it starts from the previous record's CRC (the 
 from a seed taken from the header's CRC), so a record checks everything before it too.
 `parse(raw)` stops at the first record that is incomplete or fails its check and reports it;
 what comes before is good.
+
+The writing half lives in firmware/logwrite.py (re-exported here): the board keeps only that
+loaded while it plays.
 """
+
+from firmware.logwrite import *  # noqa: F401,F403 (kinds, tags, CRC-8, encode_record, ...)
+from firmware.logwrite import _u16
 
 MAGIC = b"CBGL"
 FORMAT_VERSION = 1
-
-# Record kinds (as parse() and Reader report them).
-ACTION = 1
-UNDO = 2
-FINISH = 3
-ABANDON = 4
-KIND_NAMES = ("", "action", "undo", "finish", "abandon")
-
-# Record tags: tag value v (0..15) -> the tag byte TAGS[v]. v = 1..12: an action of v bytes;
-# V_UNDO, V_FINISH, V_ABANDON; 15 is reserved (a later format version may use it).
-V_UNDO = 0
-V_FINISH = 13
-V_ABANDON = 14
-MAX_PAYLOAD = 12
-TAG_MASK = 0x5A  # not a codeword: 0x00 and 0xFF (blank or erased bytes) are no tags
-
-
-def _codeword(v):
-    d0 = v & 1
-    d1 = (v >> 1) & 1
-    d2 = (v >> 2) & 1
-    d3 = (v >> 3) & 1
-    p = (d1 ^ d2 ^ d3) | ((d0 ^ d2 ^ d3) << 1) | ((d0 ^ d1 ^ d3) << 2) | ((d0 ^ d1 ^ d2) << 3)
-    return (v | (p << 4)) ^ TAG_MASK
-
-
-TAGS = bytes([_codeword(v) for v in range(16)])
-
-
-def _tag_values():
-    t = bytearray(b"\xff" * 256)
-    for v in range(15):  # 15: reserved, no tag in this version
-        t[TAGS[v]] = v
-    return bytes(t)
-
-
-TAG_VALUE = _tag_values()  # tag byte -> v, 0xFF if the byte is no tag
-TAG_UNDO = TAGS[V_UNDO]
-TAG_FINISH = TAGS[V_FINISH]
-TAG_ABANDON = TAGS[V_ABANDON]
-
 _HEAD_FIXED = 17  # magic 4, version 1, header length 2, game 4, time 4, rules version 2
-
-
-# --- checksums -------------------------------------------------------------------------------
-
-def _crc8_table():
-    t = bytearray(256)
-    for i in range(256):
-        c = i
-        for _ in range(8):
-            c = ((c << 1) ^ 0x2F) & 0xFF if c & 0x80 else (c << 1) & 0xFF
-        t[i] = c
-    return bytes(t)
-
-
-CRC8_TABLE = _crc8_table()  # polynomial 0x2F (CRC-8/AUTOSAR's), MSB first
-
-
-def crc8(data, crc=0, start=0, end=-1):
-    """CRC-8 (poly 0x2F, no reflection, no final xor) of data[start:end], from register crc."""
-    t = CRC8_TABLE
-    if end < 0:
-        end = len(data)
-    for i in range(start, end):
-        crc = t[crc ^ data[i]]
-    return crc
 
 
 _CRC16_NIBBLE = (0x0000, 0x1021, 0x2042, 0x3063, 0x4084, 0x50A5, 0x60C6, 0x70E7,
@@ -112,6 +52,53 @@ def seed_of(header_crc):
     return (header_crc ^ (header_crc >> 8)) & 0xFF
 
 
+def encode_header(kind, variant, seats, start, board, game, rules, time):
+    """(header bytes, its CRC-16)."""
+    out = bytearray(MAGIC)
+    out.append(FORMAT_VERSION)
+    out.extend(b"\x00\x00")  # header length, filled in below
+    _put_u32(out, game)
+    _put_u32(out, time)
+    _put_u16(out, rules)
+    for text in (kind, variant, seats, board):
+        b = text.encode()
+        if len(b) > 255:
+            raise ValueError("header field too long: %r" % text)
+        out.append(len(b))
+        out.extend(b)
+    b = start.encode()
+    if len(b) > 0xFFFF - 64:
+        raise ValueError("start position too long")
+    _put_u16(out, len(b))
+    out.extend(b)
+    n = len(out) + 2
+    out[5] = n & 0xFF
+    out[6] = n >> 8
+    c = crc16(out)
+    _put_u16(out, c)
+    return bytes(out), c
+
+
+def _put_u16(out, v):
+    out.append(v & 0xFF)
+    out.append((v >> 8) & 0xFF)
+
+
+def _put_u32(out, v):
+    for k in range(4):
+        out.append((v >> (8 * k)) & 0xFF)
+
+
+def _tag_values():
+    t = bytearray(b"\xff" * 256)
+    for v in range(15):  # 15: reserved, no tag in this version
+        t[TAGS[v]] = v
+    return bytes(t)
+
+
+TAG_VALUE = _tag_values()  # tag byte -> v, 0xFF if the byte is no tag
+
+
 # --- header ----------------------------------------------------------------------------------
 
 class Header:
@@ -132,31 +119,10 @@ class Header:
         self.length = 0
 
     def encode(self):
-        out = bytearray(MAGIC)
-        out.append(FORMAT_VERSION)
-        out.extend(b"\x00\x00")  # header length, filled in below
-        _put_u32(out, self.game)
-        _put_u32(out, self.time)
-        _put_u16(out, self.rules)
-        for text in (self.kind, self.variant, self.seats, self.board):
-            b = text.encode()
-            if len(b) > 255:
-                raise ValueError("header field too long: %r" % text)
-            out.append(len(b))
-            out.extend(b)
-        b = self.start.encode()
-        if len(b) > 0xFFFF - 64:
-            raise ValueError("start position too long")
-        _put_u16(out, len(b))
-        out.extend(b)
-        n = len(out) + 2
-        out[5] = n & 0xFF
-        out[6] = n >> 8
-        c = crc16(out)
-        _put_u16(out, c)
-        self.crc = c
-        self.length = n
-        return bytes(out)
+        raw, self.crc = encode_header(self.kind, self.variant, self.seats, self.start, self.board,
+                                      self.game, self.rules, self.time)
+        self.length = len(raw)
+        return raw
 
     def seed(self):
         return seed_of(self.crc)
@@ -164,20 +130,6 @@ class Header:
     def __repr__(self):
         return "Header(%s %s %s game=%d board=%s rules=%d time=%d)" % (
             self.kind, self.variant, self.seats, self.game, self.board, self.rules, self.time)
-
-
-def _put_u16(out, v):
-    out.append(v & 0xFF)
-    out.append((v >> 8) & 0xFF)
-
-
-def _put_u32(out, v):
-    for k in range(4):
-        out.append((v >> (8 * k)) & 0xFF)
-
-
-def _u16(raw, i):
-    return raw[i] | (raw[i + 1] << 8)
 
 
 def _u32(raw, i):
@@ -230,32 +182,6 @@ def decode_header(raw):
 
 
 # --- records ---------------------------------------------------------------------------------
-
-def encode_record(kind, payload, crc, offset=0):
-    """(record bytes, CRC register after it). kind: ACTION (payload: 1..63 bytes), UNDO,
-    FINISH or ABANDON (offset: where the record starts in the log)."""
-    if kind == ACTION:
-        n = len(payload)
-        if n < 1 or n > MAX_PAYLOAD:
-            raise ValueError("action payload must be 1..%d bytes, got %d" % (MAX_PAYLOAD, n))
-        out = bytearray(n + 2)
-        out[0] = TAGS[n]
-        out[1:n + 1] = payload
-    elif kind == UNDO:
-        out = bytearray(2)
-        out[0] = TAG_UNDO
-    elif kind == FINISH or kind == ABANDON:
-        out = bytearray(4)
-        out[0] = TAG_FINISH if kind == FINISH else TAG_ABANDON
-        out[1] = offset & 0xFF
-        out[2] = (offset >> 8) & 0xFF
-    else:
-        raise ValueError("unknown record kind %r" % (kind,))
-    last = len(out) - 1
-    crc = crc8(out, crc, 0, last)
-    out[last] = crc
-    return bytes(out), crc
-
 
 # By tag value: the record's kind and its size in bytes (tag and CRC included).
 _KIND = bytes([UNDO] + [ACTION] * MAX_PAYLOAD + [FINISH, ABANDON, 0])
@@ -337,13 +263,3 @@ def parse(raw):
     return h, records, rd.good, rd.problem
 
 
-def closed_tail(tail, size):
-    """What the last 4 bytes `tail` of a log of `size` bytes say: FINISH or ABANDON if they are
-    a finish/abandon record at its right offset (a quick check for listings; parse() decides),
-    else 0 (still open)."""
-    if len(tail) < 4 or size < 4:
-        return 0
-    t = tail[-4]
-    if (t == TAG_FINISH or t == TAG_ABANDON) and _u16(tail, len(tail) - 3) == ((size - 4) & 0xFFFF):
-        return FINISH if t == TAG_FINISH else ABANDON
-    return 0
