@@ -33,6 +33,7 @@ def _seats(text):
 
 class Game:
     name = "cargocube"
+    rules_version = cc.RULES_VERSION  # in the log's header; a log of another one is not resumed
 
     def __init__(self, options):
         self.emit = options.get("emit") or _nothing
@@ -78,7 +79,7 @@ class Game:
         """(variant, seats, start position, rules version) for the game log's header; asked
         once, before start()."""
         return (self.variant, "".join([g.SEAT_LETTERS[s] for s in self.pos.seats]),
-                self.pos.notation(), cc.RULES_VERSION)
+                self.pos.notation(), self.rules_version)
 
     def resume(self, records):
         """Go on with a logged game (instead of start()): replay its records, (kind, payload)

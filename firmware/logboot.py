@@ -24,7 +24,9 @@ def resume(app):
         if not hasattr(cls, "log_header") or not hasattr(cls, "resume"):
             raise ValueError("game '%s' cannot resume a log" % h.kind)
         g = cls(opts)
-        rules = g.log_header()[3]
+        rules = getattr(g, "rules_version", None)
+        if rules is None:
+            rules = g.log_header()[3]
         if rules != h.rules:
             raise ValueError("log has rules version %d, this firmware %d" % (h.rules, rules))
         gc.collect()
