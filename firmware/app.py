@@ -10,9 +10,7 @@ import sys
 from firmware import hal as H
 from firmware import games
 from firmware.scanner import Scanner, Buttons
-from firmware.leds import Painter, WHITE, MAGENTA, RED, BLINK_SLOW, BLINK_FAST
-from firmware.link import Link
-from firmware.frames import MAX_WIRE, PROTOCOL_VERSION
+from firmware.leds import Painter, WHITE, MAGENTA, RED, ORANGE, BLINK_SLOW, BLINK_FAST
 
 VERSION = "0.2"
 PROTO = 1  # the text console (docs/serial-protocol.md); frames: PROTOCOL_VERSION (docs/protocol.md)
@@ -25,8 +23,10 @@ STATE_NAMES = ("idle", "setup", "play")
 _LINE_MAX = 160
 FRAME_OPEN_MS = 250  # a frame arrives in one burst; one open longer than this is dropped
 
-HELP = ("commands: hello help status mem occ mask new press events bright budget abort; "
-        "game commands (e.g. pos candidates) go to the game")
+HELP = ("commands: hello help status mem occ mask new press events bright budget abort "
+        "games logread logdel; game commands (e.g. pos candidates) go to the game")
+
+CORNERS = (0, 10, 110, 120)  # out of play in every game: the flash-low warning in idle/setup
 
 
 def _hex(bitmap):
@@ -42,8 +42,15 @@ def _cells(bitmap):
 
 
 class App:
-    def __init__(self, hal, stable_ms=30, cap=96, budget_ma=400):
+    def __init__(self, hal, stable_ms=30, cap=96, budget_ma=400, gamelog=None):
         self.hal = hal
+        # The game log on the flash (firmware/gamelog.py), None without one. Games whose
+        # plug-in has log_header() are logged: the header when the game starts, every action
+        # and take-back the plug-in reports through options['record'] / ['record_undo'], the
+        # end through options['record_over'].
+        self.glog = gamelog
+        self.flash_low = False
+        self._resumed = False  # the game was resumed from the log: compare the first scan
         self.scanner = Scanner(stable_ms)
         self.buttons = Buttons(stable_ms)
         self.painter = Painter(cap, budget_ma)
@@ -64,9 +71,10 @@ class App:
         self._line_bad = 0  # 1 too long, 2 bad character
         # Binary frames (docs/protocol.md) share the serial with the text console: a zero byte
         # opens a frame, the next zero closes it.
-        self.link = Link(self)
-        self.log = None  # the game log store, when the board has a flash filesystem
-        self._frame = bytearray(MAX_WIRE)
+        # Loaded at the first zero byte (a host tool speaking frames), not at boot: a board
+        # resuming a long game from its log needs the heap more than an idle protocol does.
+        self.link = None
+        self._frame = None
         self._frame_len = -1  # -1: not inside a frame, -2: skipping a too long one; else length
         self._frame_t0 = 0     # when the open frame began
         # Render on change (docs/firmware.md): what the last render showed.
@@ -85,23 +93,141 @@ class App:
     def emit(self, text):
         """Asynchronous event `evt <text>` (plug-ins get this as options['emit']): a line on
         the console, an EVENT frame once a host subscribed to them."""
-        if self.link.events & 1:
-            self.link.event(text)
-        elif self.events and not self.link.events:
+        link = self.link
+        if link is not None and link.events & 1:
+            link.event(text)
+        elif self.events and (link is None or not link.events):
             self.write_line("evt " + text)
 
     def _error(self, where, e):
         self.errors += 1
         self.emit("error %s: %s: %s" % (where, type(e).__name__, e))
 
+    # --- game log ------------------------------------------------------------------------------
+    def _check_flash(self):
+        """Whether the flash is low (a new logged game would be refused); the idle/setup LEDs
+        show it."""
+        if self.glog is None:
+            return
+        try:
+            low = self.glog.low()
+        except Exception as e:
+            self._error("log flash", e)
+            return
+        if low != self.flash_low:
+            self.flash_low = low
+            self._repaint = True
+            if low:
+                self.emit("log flash low free=%d" % self.glog.free_bytes())
+
+    def _logged(self):
+        """The number of the game being logged, 0 if none."""
+        return self.glog.cur if self.glog is not None else 0
+
+    def _log_write(self, where, fn, arg=None):
+        """One write to the current game's log. Out of memory: once more after a collection.
+        If it still fails the game goes on unlogged from here (the log stays a true prefix of
+        the game, so it still replays): `evt error log ...` and `evt log stopped game=N`."""
+        err = None
+        for attempt in range(2):
+            try:
+                if arg is None:
+                    fn()
+                else:
+                    fn(arg)
+                return True
+            except MemoryError as e:
+                err = e
+                gc.collect()
+            except Exception as e:
+                err = e
+                break
+        n = self.glog.cur
+        self.glog.cur = 0
+        self._error("log " + where, err)
+        self.emit("log stopped game=%d" % n)
+        return False
+
+    def _record(self, payload):
+        if self._logged():
+            self._log_write("append", self.glog.append, payload)
+
+    def _record_undo(self):
+        if self._logged():
+            self._log_write("undo", self.glog.undo)
+
+    def _record_over(self):
+        n = self._logged()
+        if n and not self.glog.closed:
+            if self._log_write("finish", self.glog.finish):
+                self.emit("log finished game=%d" % n)
+
+    def _close_log(self):
+        """The app drops the current game: its log is closed (abandoned if still open)."""
+        n = self._logged()
+        if not n:
+            return
+        was_open = not self.glog.closed
+        try:
+            self.glog.close()
+            if was_open:
+                self.emit("log abandoned game=%d" % n)
+        except Exception as e:
+            self.glog.cur = 0
+            self._error("log close", e)
+        self._check_flash()
+
+    def _begin_log(self):
+        g = self.game
+        if self.glog is None or not hasattr(g, "log_header"):
+            return
+        try:
+            variant, seats, start, rules = g.log_header()
+            t = self.hal.wall_time() if hasattr(self.hal, "wall_time") else 0
+            n = self.glog.begin(self.game_name, variant, seats, start, None, rules, t)
+            self.emit("log begin game=%d" % n)
+        except Exception as e:
+            self._error("log begin", e)
+        self._check_flash()
+
+    def _log_options(self, opts):
+        opts["emit"] = self.emit
+        opts["record"] = self._record
+        opts["record_undo"] = self._record_undo
+        opts["record_over"] = self._record_over
+
+    def resume(self):
+        """At boot: go on with the newest game if its log is still open (the pieces are still
+        on the board). Returns True if a game was resumed; then the game is in play. The code
+        that reads logs is loaded for this and dropped again (firmware/logboot.py)."""
+        self._check_flash()
+        if self.glog is None:
+            return False
+        from firmware import logboot
+        try:
+            return logboot.resume(self)
+        finally:
+            logboot = None
+            games.unload("firmware.logboot")
+            games.unload("firmware.logformat")
+            gc.collect()
+
     # --- game lifecycle ------------------------------------------------------------------------
     def new_game(self, name, options):
         """Create a game and enter setup. Raises ValueError on failure (message for `err`)."""
         cls = games.load(name)
+        if self.glog is not None and hasattr(cls, "log_header"):
+            # Refuse rather than ever drop an unsynced game to make room.
+            try:
+                self.glog.check_room()
+            except Exception as e:
+                self._check_flash()
+                raise ValueError(str(e))
+            self._check_flash()
         opts = {}
         for k in options:
             opts[k] = options[k]
-        opts["emit"] = self.emit
+        self._log_options(opts)
         opts["game"] = name
         try:
             g = cls(opts)
@@ -110,6 +236,8 @@ class App:
             raise
         except Exception as e:
             raise ValueError("%s: %s" % (type(e).__name__, e))
+        self._close_log()
+        self._resumed = False
         self.game = g
         self.game_name = name
         self.options = opts
@@ -128,15 +256,30 @@ class App:
     def info(self):
         """The HELLO text: versions, board, space (docs/protocol.md)."""
         from shared_rules import cargocube
-        log = self.log
-        bid = self.hal.board_id() if hasattr(self.hal, "board_id") else "-"
+        from firmware import frames as F
+        log = self.glog
+        bid = (log.board if log is not None else "") or "-"
         if log is not None:
             extra = " free=%d games=%d" % (log.free_bytes(), len(log.games()))
         else:
             extra = " free=0 games=0"
-        return "cargoboard fw=%s proto=%d rules=cargocube/%d board=%s hal=%s state=%s%s" % (
-            VERSION, PROTOCOL_VERSION, cargocube.RULES_VERSION, bid, self.hal.name,
-            STATE_NAMES[self.state], extra)
+        return "cargoboard fw=%s proto=%d rules=cargocube/%d build=%s board=%s hal=%s state=%s%s" % (
+            VERSION, F.PROTOCOL_VERSION, cargocube.RULES_VERSION, self._build(), bid,
+            self.hal.name, STATE_NAMES[self.state], extra)
+
+    def _build(self):
+        """The build id `cargoboard deploy` stamped on the flash (cargoboard.ver), or '-'."""
+        root = self.hal.flash_root()
+        if not root:
+            return "-"
+        try:
+            with open(root.rstrip("/") + "/cargoboard.ver") as f:
+                for w in f.read().split():
+                    if w.startswith("build="):
+                        return w[6:]
+        except OSError:
+            pass
+        return "-"
 
     def configure(self, text):
         """`bright=N budget=MA debounce=MS` (any of them; none: just report). Reply text."""
@@ -182,10 +325,12 @@ class App:
 
     def resend_leds(self):
         """The LED frame subscriber gets the frame now, not at the next change."""
-        if self._shown_any:
+        if self._shown_any and self.link is not None:
             self.link.leds(self._shown)
 
     def abort(self):
+        self._close_log()
+        self._resumed = False
         self.game = None
         self.game_name = ""
         self.state = IDLE
@@ -220,6 +365,7 @@ class App:
 
     def _start(self):
         self.state = PLAY
+        self._begin_log()
         try:
             self.game.start()
         except Exception as e:
@@ -255,18 +401,26 @@ class App:
         if self._frame_len != -1 and ((now - self._frame_t0) & 0x3FFFFFFF) > FRAME_OPEN_MS:
             # a stray zero (or a cut cable) left a frame open: back to the text console
             if self._frame_len > 0:
-                self.link.error(0, 1, "incomplete frame dropped")
+                self.link.error(0, 1, "incomplete frame dropped")  # link exists: a frame opened
             self._frame_len = -1
-        self.link.tick(now)
+        if self.link is not None:
+            self.link.tick(now)
         n = self.scanner.update(self.raw, now)
         presses = self.buttons.update(braw, now) | self._injected
         self._injected = 0
         if n:
             self._on_change(now)
-        elif not self._scanned and self.state == SETUP:
+        elif not self._scanned:
             # The first scan is taken as it is (no change reported): a board already set up
-            # at power-on must still start its game.
-            self._check_setup()
+            # at power-on must still start its game, and a game resumed from the log compares
+            # the board with its position (a difference shows as the game shows mistakes).
+            if self.state == SETUP:
+                self._check_setup()
+            elif self.state == PLAY and self._resumed:
+                try:
+                    self.game.on_change(self.scanner.stable, now)
+                except Exception as e:
+                    self._error("on_change", e)
         self._scanned = True
         if presses:
             for j in range(H.N_BUTTONS):
@@ -292,7 +446,7 @@ class App:
                 self._shown[:] = f
                 self._shown_any = True
                 hal.show(f)
-                if self.link.events:
+                if self.link is not None and self.link.events:
                     self.link.leds(f)
         self.frame_no += 1
 
@@ -348,7 +502,12 @@ class App:
                 self.game.paint(p, self.frame_no)
             except Exception as e:
                 self._error("paint", e)
-        elif st == SETUP:
+        if self.flash_low and st != PLAY:
+            # the flash is low: a new game would be refused (the setup assist, drawn after,
+            # wins on a corner that holds a piece to remove)
+            for c in CORNERS:
+                p.cell(c, ORANGE, 255, BLINK_SLOW)
+        if st == SETUP:
             # setup assist: white slow blink = put a piece here, magenta fast blink = remove
             m = self.mask
             s = self.scanner.stable
@@ -373,6 +532,12 @@ class App:
         self._painted_errors = errs
 
     # --- serial --------------------------------------------------------------------------------
+    def _start_link(self):
+        from firmware.link import Link
+        from firmware.frames import MAX_WIRE
+        self.link = Link(self)
+        self._frame = bytearray(MAX_WIRE)
+
     def _feed(self, data):
         fr = self._frame
         for ch in data:
@@ -396,6 +561,9 @@ class App:
                     self._frame_len = -1
                 continue
             if ch == 0:
+                if self.link is None:
+                    self._start_link()
+                    fr = self._frame
                 self._frame_len = 0
                 self._frame_t0 = self.now
                 self._line_len = 0
@@ -430,7 +598,8 @@ class App:
         words = line.split()
         if not words:
             return
-        self.link.line_seen()
+        if self.link is not None:
+            self.link.line_seen()
         try:
             r = self.command(words)
         except Exception as e:
@@ -454,8 +623,9 @@ class App:
         """Handle one command line (split in words). Returns the reply text."""
         cmd = words[0].lower()
         if cmd == "hello":
-            return "ok cargoboard fw=%s proto=%d hal=%s games=%s" % (
-                VERSION, PROTO, self.hal.name, ",".join(games.names()))
+            return "ok cargoboard fw=%s proto=%d hal=%s games=%s board=%s" % (
+                VERSION, PROTO, self.hal.name, ",".join(games.names()),
+                (self.glog.board if self.glog is not None else "") or "-")
         if cmd == "help":
             return "ok " + HELP
         if cmd == "status":
@@ -491,6 +661,13 @@ class App:
         if cmd == "abort":
             self.abort()
             return "ok"
+        if cmd == "games" or cmd == "logread" or cmd == "logdel":
+            from firmware import logcmd  # loaded for the command, then dropped
+            try:
+                return logcmd.command(self, words)
+            finally:
+                logcmd = None
+                games.unload("firmware.logcmd")
         if self.game is None:
             return "err unknown command '%s' (no game running; %s)" % (words[0], HELP)
         try:

@@ -11,6 +11,7 @@ from shared_rules import orient
 from firmware import tracker as T
 from firmware import leds as L
 from firmware import hal as H
+from firmware import logwrite as LF
 
 # Activation values 1..4 as colour + level, so that values differ in hue and in brightness.
 VALUE_COLOUR = (L.OFF, L.BLUE, L.CYAN, L.YELLOW, L.WHITE)
@@ -18,6 +19,10 @@ VALUE_LEVEL = (0, 90, 140, 200, 255)
 
 HINT_MS = 4000  # how long a hint stays lit
 MISMATCH_MS = 500  # a difference must last this long before it lights red (hands are slow)
+
+
+def _nothing(*args):
+    pass
 
 
 def _seats(text):
@@ -28,9 +33,14 @@ def _seats(text):
 
 class Game:
     name = "cargocube"
+    rules_version = cc.RULES_VERSION  # in the log's header; a log of another one is not resumed
 
     def __init__(self, options):
-        self.emit = options.get("emit") or (lambda text: None)
+        self.emit = options.get("emit") or _nothing
+        # The app's game log (docs/firmware.md): every committed action, take-back and the end.
+        self.record = options.get("record") or _nothing
+        self.record_undo = options.get("record_undo") or _nothing
+        self.record_over = options.get("record_over") or _nothing
         layout = options.get("layout") or "polygon"
         seats = _seats(options.get("seats"))
         players = len(seats)
@@ -40,8 +50,10 @@ class Game:
         start = options.get("position")
         if start:
             self.pos = cc.Position.parse(start)
+            self.variant = options.get("variant") or "position"
         else:
             self.pos = cc.start_position(players, layout, cards)
+            self.variant = layout + ("+cards" if cards else "")
         self.tracker = T.Tracker(self.pos)
         self.overlay = []  # (cell, colour, level, blink) lit besides the score bars
         self.hint = None
@@ -74,6 +86,29 @@ class Game:
         # The start position is what `pos` answers; not repeated here (a 4-player layout with
         # cards is over 500 bytes, a large block on a busy heap).
         self.emit("cargocube start ply=%d" % self.pos.ply())
+        self._rebuild()
+
+    def log_header(self):
+        """(variant, seats, start position, rules version) for the game log's header; asked
+        once, before start()."""
+        return (self.variant, "".join([g.SEAT_LETTERS[s] for s in self.pos.seats]),
+                self.pos.notation(), self.rules_version)
+
+    def resume(self, records):
+        """Go on with a logged game (instead of start()): replay its records, (kind, payload)
+        as firmware.logformat reports them, through the rules core from the start position.
+        Raises the rules' error if a record does not replay."""
+        pos = self.pos
+        n = getattr(records, "expected_actions", 0)
+        if n:
+            pos.reserve(n)
+        for kind, payload in records:
+            if kind == LF.ACTION:
+                pos.push(cc.decode_action(pos, payload, 0)[0])
+            elif kind == LF.UNDO:
+                pos.pop()
+        self.tracker = T.Tracker(pos)
+        self.emit("cargocube resumed ply=%d" % pos.ply())
         self._rebuild()
 
     def on_change(self, occ, now_ms):
@@ -174,6 +209,10 @@ class Game:
         t = self.tracker
         for how, a, after in t.take_log():
             self.emit("%s %s -> %s" % (how, cc.format_action(a), after))
+            if how == "undo":
+                self.record_undo()
+            else:
+                self.record(cc.encode_action(a))
         if t.state == T.MISMATCH:
             if self.mismatch_since < 0:
                 self.mismatch_since = now_ms
@@ -182,6 +221,7 @@ class Game:
         if t.state == T.OVER:
             w = "".join([g.SEAT_LETTERS[s] for s in self.pos.winners()])
             self.emit("over winners=%s scores=%s" % (w, ",".join([str(x) for x in self.pos.scores()])))
+            self.record_over()
         self._rebuild()
 
     def _rebuild(self):

@@ -14,6 +14,7 @@ from shared_rules.cephalopod_engine import best_action
 from firmware import cephalopod_tracker as T
 from firmware import leds as L
 from firmware import hal as H
+from firmware import logwrite as LF
 
 HINT_MS = 4000  # how long a hint stays lit
 MISMATCH_MS = 500  # a difference must last this long before it lights red (hands are slow)
@@ -46,6 +47,7 @@ def block_cells(rows, cols):
 
 class Game:
     name = "cephalopod"
+    rules_version = ce.RULES_VERSION  # in the log's header; a log of another one is not resumed
 
     def __init__(self, options):
         self.emit = options.get("emit") or _nothing
@@ -128,13 +130,12 @@ class Game:
     def log_header(self):
         """(variant, seats, start position, rules version) for the game log's header; asked
         once, before start()."""
-        return (self.variant, "wb", self.pos.notation(), ce.RULES_VERSION)
+        return (self.variant, "wb", self.pos.notation(), self.rules_version)
 
     def resume(self, records):
         """Go on with a logged game (instead of start()): replay its records, (kind, payload)
         as firmware.logformat reports them, through the rules core from the start position.
         Raises the rules' error if a record does not replay."""
-        from firmware import logformat as LF
         pos = self.pos
         undone = []  # taken back last, not yet played again: the board may still show them
         for kind, payload in records:

@@ -35,6 +35,21 @@ def module_for(name):
     return None
 
 
+def unload(module):
+    """Drop a loaded module (e.g. "firmware.logformat") on MicroPython, where its bytecode
+    would otherwise stay in the heap: code needed only now and then is imported when needed
+    and dropped after. Nothing on CPython."""
+    if sys.implementation.name != "micropython":
+        return
+    sys.modules.pop(module, None)
+    i = module.rfind(".")
+    if i > 0:
+        pkg = sys.modules.get(module[:i])
+        short = module[i + 1:]
+        if pkg is not None and short in dir(pkg):
+            delattr(pkg, short)
+
+
 def load(name):
     """The plug-in's Game class. Raises ValueError with a clear message on failure."""
     mod = module_for(name)

@@ -25,6 +25,13 @@ Interface (duck-typed; `Hal` below documents it and both implementations subclas
     serial_read()       bytes received on the USB serial since the last call, or None.
     serial_write(b)     queue bytes for the USB serial (never blocks for long; may drop
                         output when the host is not reading).
+    flash_root()        the directory of the mounted flash filesystem (littlefs) that keeps
+                        the game logs ("/" on the Pico, "/flash" in the simulator), or None
+                        if there is none (then games are not logged).
+    board_id()          a short text naming this board for good (the host files its games
+                        under it): the RP2040's unique id in hex; in the simulator an id kept
+                        in the flash image.
+    wall_time()         seconds since 1970-01-01 UTC, 0 if the board does not know the time.
     name                short implementation name ("rp2040", "sim").
     set_ctrl_c(on)      whether a 0x03 byte on the USB serial interrupts the firmware (the
                         REPL's Ctrl-C); off while the host speaks binary frames.
@@ -154,3 +161,12 @@ class Hal:
     def set_ctrl_c(self, on):
         """Default: nothing to switch (no REPL behind the serial)."""
         self.ctrl_c = on
+
+    def flash_root(self):
+        return None
+
+    def board_id(self):
+        return ""
+
+    def wall_time(self):
+        return 0

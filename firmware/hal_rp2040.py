@@ -9,6 +9,8 @@ in docs/hardware.md.
   frame is packed into GRB words in a preallocated array and sent with sm.put(words, 8); this
   blocks for ~4.7 ms while the FIFO drains (interrupts stay enabled, USB keeps working), so
   show() skips the transfer when the frame did not change.
+- Flash: MicroPython's _boot.py mounts the littlefs filesystem at "/" (1408 KiB on a 2 MB
+  Pico, 4096-byte blocks, progsize 256); the game logs live under /games.
 - USB serial: the MicroPython USB CDC stdio. Reading polls sys.stdin (select.poll, timeout 0)
   and reads sys.stdin.buffer byte by byte, at most 64 bytes a frame. Ctrl-C (0x03) on the
   serial still interrupts the firmware (kept for development with mpremote); the line
@@ -142,3 +144,20 @@ class Rp2040Hal(Hal):
 
     def serial_write(self, b):
         self._out.write(b)
+
+    # --- flash, identity, clock ------------------------------------------------------------------
+    def flash_root(self):
+        return "/"
+
+    def board_id(self):
+        return "".join(["%02x" % b for b in machine.unique_id()])
+
+    def wall_time(self):
+        """The RTC as seconds since 1970, 0 while it has not been set (it starts in 2021 at
+        power-on; mpremote or the host can set it)."""
+        t = time.time()
+        if time.gmtime(0)[0] == 2000:
+            t += 946684800  # ports with the 2000 epoch
+        if t < 1704067200:  # before 2024: never set
+            return 0
+        return int(t)

@@ -13,6 +13,12 @@ Firmware -> host:
         blocks for the next 'F'; the host reads until 'D'.
 Time is the host's only: ticks_ms() is the time of the current 'F' frame (masked to 30 bits),
 ticks_us() = ticks_ms() * 1000. No wall clock.
+
+Flash: a littlefs image in a file (firmware/flashdev.py, the Pico's geometry) mounted at /flash:
+the file given as `flash` (`main.py --sim --flash PATH`), written through at once, so the
+virtual board's games survive runs; without it a temporary file that is removed at once (the
+image then lives as long as the process; it is kept out of the heap, as the Pico's flash is).
+The board id is kept in the image (/flash/board_id, made on the first boot).
 """
 
 import sys
@@ -26,7 +32,10 @@ _MAX_SERIAL_OUT = 4096
 class SimHal(Hal):
     name = "sim"
 
-    def __init__(self, inp=None, out=None):
+    def __init__(self, inp=None, out=None, flash=None):
+        self._flash_path = flash
+        self._flash_root = 0  # 0: not mounted yet; None: no flash
+        self._board_id = None
         self._in = inp if inp is not None else sys.stdin.buffer
         self._out = out if out is not None else sys.stdout.buffer
         self._hdr = bytearray(4)
@@ -136,3 +145,24 @@ class SimHal(Hal):
     def serial_write(self, b):
         if len(self._serial_out) + len(b) <= _MAX_SERIAL_OUT:
             self._serial_out.extend(b)
+
+    # --- flash, identity ---------------------------------------------------------------------------
+    def flash_root(self):
+        if self._flash_root == 0:
+            self._flash_root = None
+            from firmware import flashdev
+            from firmware.games import unload
+            try:
+                self._flash_root, self._board_id = flashdev.open_flash(self._flash_path)
+            except Exception as e:
+                self.log("flash: %s: %s; the board runs without a game log" % (
+                    type(e).__name__, e))
+            # The device object keeps its class; the rest of the module leaves the heap (the
+            # Pico has none of it: MicroPython mounts its flash itself).
+            flashdev = None
+            unload("firmware.flashdev")
+        return self._flash_root
+
+    def board_id(self):
+        self.flash_root()
+        return self._board_id or "sim"

@@ -36,20 +36,25 @@ READ_MAX = 512   # largest READ chunk
 CTRL_C_IDLE_MS = 3000  # Ctrl-C comes back this long after the last frame
 
 
-def _crc32_file(log, game_no, size, buf):
-    try:
-        from binascii import crc32
-    except ImportError:  # pragma: no cover
-        crc32 = None
+def _crc32_file(log, game_no, size):
+    from binascii import crc32
     c = 0
     off = 0
     while off < size:
-        n = log.read_into(game_no, off, buf)
-        if n <= 0:
+        b = log.read(game_no, off, READ_MAX)
+        if not b:
             break
-        c = crc32(memoryview(buf)[:n], c)
-        off += n
+        c = crc32(b, c)
+        off += len(b)
     return c & 0xFFFFFFFF
+
+
+def _size(log, game_no):
+    """Bytes in a game's log, -1 if there is no such game."""
+    try:
+        return log.size(game_no)
+    except ValueError:
+        return -1
 
 
 class Link:
@@ -59,7 +64,6 @@ class Link:
         self.last_frame_ms = -1  # time of the last good frame (-1: no session)
         self.frames_in = 0
         self.bad_frames = 0
-        self._buf = bytearray(READ_MAX)
         self._crc_cache = {}     # game_no -> (size, crc32) of finished games
 
     # --- output -----------------------------------------------------------------------------
@@ -188,7 +192,7 @@ class Link:
 
     # --- the game log -------------------------------------------------------------------------
     def _log(self, seq):
-        log = self.app.log
+        log = self.app.glog
         if log is None:
             self.error(seq, E_FAILED, "no game log on this board (flash not mounted)")
         return log
@@ -197,7 +201,7 @@ class Link:
         c = self._crc_cache.get(game_no)
         if c is not None and c[0] == size:
             return c[1]
-        crc = _crc32_file(log, game_no, size, self._buf)
+        crc = _crc32_file(log, game_no, size)
         self._crc_cache[game_no] = (size, crc)
         return crc
 
@@ -209,19 +213,20 @@ class Link:
         out = bytearray(2)
         n = 0
         more = 0
-        current = log.current_game()
+        current = log.current()
         for g in log.games():
-            game_no, size, finished = g[0], g[1], g[2]
+            game_no, size, closed = g[0], g[1], g[2]
             if game_no < start:
                 continue
             if n == LIST_PAGE:
                 more = 1
                 break
-            flags = (1 if finished else 0) | (2 if game_no == current else 0)
+            playing = game_no == current and not closed
+            flags = (1 if closed else 0) | (2 if playing else 0)
             F.put_u32(out, game_no)
             F.put_u32(out, size)
             # a game still being written has no final checksum yet
-            F.put_u32(out, 0 if game_no == current else self._crc(log, game_no, size))
+            F.put_u32(out, 0 if playing else self._crc(log, game_no, size))
             out.append(flags)
             n += 1
         out[0] = n
@@ -240,7 +245,7 @@ class Link:
         n = (body[8] << 8) | body[9]
         if n > READ_MAX:
             n = READ_MAX
-        size = log.size(game_no)
+        size = _size(log, game_no)
         if size < 0:
             self.error(seq, E_FAILED, "no game %d on the board" % game_no)
             return
@@ -252,9 +257,7 @@ class Link:
             out[o] = (size >> sh) & 0xFF
             o += 1
         if off < size and n > 0:
-            mv = memoryview(self._buf)[:n]
-            k = log.read_into(game_no, off, mv)
-            out += mv[:k]
+            out += log.read(game_no, off, n)
         self.send(READ | 0x80, seq, out)
 
     def _confirm(self, seq, body):
@@ -266,17 +269,19 @@ class Link:
             return
         game_no = F.u32(body, 0)
         crc = F.u32(body, 4)
-        size = log.size(game_no)
+        size = _size(log, game_no)
         if size < 0:
             # already deleted (a confirm whose reply was lost): done all the same
             self.send(CONFIRM | 0x80, seq, b"\x00")
             return
-        if game_no == log.current_game():
+        playing = game_no == log.current() and not log.state(game_no, size)
+        if playing:
             self.error(seq, E_FAILED, "game %d is still being played" % game_no)
             return
         if self._crc(log, game_no, size) != crc:
             self.error(seq, E_FAILED, "game %d: checksum differs, not deleted" % game_no)
             return
-        log.delete(game_no)
+        # a finished game may still be the app's current one (its board shows the end)
+        log.delete(game_no, True)
         self._crc_cache.pop(game_no, None)
         self.send(CONFIRM | 0x80, seq, b"\x01")

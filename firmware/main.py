@@ -4,25 +4,29 @@ On the board (sys.platform == 'rp2') this file is copied to the flash root as /m
 runs the real HAL. Under the MicroPython unix port run it as
 
     micropython -X heapsize=192k firmware/main.py --sim [--game NAME|none]
-        [--layout L] [--seats S] [--plugin NAME=MODULE ...]
+        [--layout L] [--seats S] [--plugin NAME=MODULE ...] [--flash IMAGE]
 
 (with MICROPYPATH=.frozen:<repo> so `firmware.*` and `shared_rules.*` import); --sim (or the
 environment variable CARGOBOARD_SIM=1) selects the simulated HAL speaking the binary channel
-of docs/sim-protocol.md on stdin/stdout.
+of docs/sim-protocol.md on stdin/stdout; --flash IMAGE keeps the simulated flash (the game
+logs) in that littlefs image file (created if missing), else in a temporary one.
+
+At boot an unfinished game in the log is resumed (docs/log-format.md); only without one the
+boot game (--game; on the board the first game in firmware/games.py) is set up.
 """
 
 import sys
 
 
 def _args():
-    a = {"sim": False, "game": None, "layout": None, "seats": None, "plugins": []}
+    a = {"sim": False, "game": None, "layout": None, "seats": None, "plugins": [], "flash": None}
     argv = sys.argv[1:] if hasattr(sys, "argv") else []
     i = 0
     while i < len(argv):
         w = argv[i]
         if w == "--sim":
             a["sim"] = True
-        elif w in ("--game", "--layout", "--seats", "--plugin") and i + 1 < len(argv):
+        elif w in ("--game", "--layout", "--seats", "--plugin", "--flash") and i + 1 < len(argv):
             i += 1
             if w == "--plugin":
                 a["plugins"].append(argv[i])
@@ -46,11 +50,11 @@ def main():
     except ValueError as e:
         sys.stderr.write("main.py: %s\n" % e)
         sys.stderr.write("usage: main.py --sim [--game NAME|none] [--layout L] [--seats S] "
-                         "[--plugin NAME=MODULE]\n")
+                         "[--plugin NAME=MODULE] [--flash IMAGE]\n")
         sys.exit(2)
     if a["sim"]:
         from firmware.hal_sim import SimHal
-        hal = SimHal()
+        hal = SimHal(flash=a["flash"])
     elif sys.platform == "rp2":
         from firmware.hal_rp2040 import Rp2040Hal
         hal = Rp2040Hal()
@@ -67,13 +71,26 @@ def main():
             sys.exit(2)
         games.register(p[:i], p[i + 1:])
 
-    app = App(hal)
+    glog = None
+    glog_error = None
+    root = hal.flash_root()
+    if root is not None:
+        try:
+            from firmware.gamelog import GameLog
+            glog = GameLog(root, hal.board_id())
+        except Exception as e:
+            glog_error = e
+    app = App(hal, gamelog=glog)
     game = a["game"]
     if game is None:
         game = "none" if a["sim"] else games.names()[0]
     from firmware.app import VERSION
     app.emit("boot cargoboard fw=%s hal=%s" % (VERSION, hal.name))
-    if game != "none":
+    if glog_error is not None:
+        app._error("log open", glog_error)
+    if app.resume():
+        pass  # the unfinished game goes on
+    elif game != "none":
         opts = {}
         if a["layout"]:
             opts["layout"] = a["layout"]

@@ -33,6 +33,11 @@ END_ACTION = (END, 0, 0, 0, 0, ())
 
 MAX_SCORE = 36
 
+# The rules' version, written into every game log (docs/log-format.md). Bump it when a change
+# makes an old log replay differently: other legal actions in some position, another order of
+# the notation's fields, another binary action encoding.
+RULES_VERSION = 1
+
 # How a cube arrived on a cell (cards react differently).
 _ROLLED = 0
 _SLID = 1
@@ -605,6 +610,14 @@ class Position:
         self.to_move = to_move
         return action
 
+    def reserve(self, n):
+        """Make room for n more actions in the undo record in one allocation (before replaying
+        a long game: growing it action by action among the replay's other allocations
+        fragments a small heap until a large enough block cannot be found)."""
+        need = self._ulen + 12 * n + 64  # 10 bytes an action, hops and slack
+        if len(self._undo) < need:
+            self._undo.extend(bytearray(need - len(self._undo)))
+
     def push_checked(self, action):
         if action not in self.legal_actions():
             raise RulesError("illegal action %s in %s" % (self._describe(action), self.notation()))
@@ -746,7 +759,16 @@ def decode_action(pos, buf, offset=0):
     w = (buf[offset] << 8) | buf[offset + 1]
     top = w >> 14
     nxt = offset + 2
-    legal = pos.legal_actions()
+    if top == 2:
+        # A booster use is checked as legal_actions() would list it, without listing them all
+        # (up to 6 cards x every empty grey cell: a large list on the board's heap).
+        src = (w >> 7) & 0x7F
+        dst = w & 0x7F
+        if src in pos.boost_sources() and dst < g.N_CELLS and pos.is_boost_target(dst):
+            return (BOOST, src, 0, dst, pos.cards[src], ()), nxt
+        raise RulesError("encoded action %04x at byte %d is not legal in %s" % (
+            w, offset, pos.notation()))
+    legal = pos.legal_actions(False)
     if top == 0:
         src = (w >> 7) & 0x7F
         d = (w >> 5) & 3
@@ -766,12 +788,6 @@ def decode_action(pos, buf, offset=0):
             for a in legal:
                 if a[0] == STEP and a[2] == (w & 3):
                     return a, nxt
-    elif top == 2:
-        src = (w >> 7) & 0x7F
-        dst = w & 0x7F
-        for a in legal:
-            if a[0] == BOOST and a[1] == src and a[3] == dst:
-                return a, nxt
     raise RulesError("encoded action %04x at byte %d is not legal in %s" % (w, offset,
                                                                              pos.notation()))
 

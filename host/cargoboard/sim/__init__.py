@@ -17,10 +17,14 @@ def add_parser(subparsers):
                    help="serve the board's USB serial on a pseudo-terminal linked at PATH until "
                         "interrupted (after the script, if any), e.g. for cargoboard sync --port PATH")
     p.add_argument("--flash", metavar="DIR",
-                   help="keep the board's flash (a littlefs image, DIR/flash.img) across runs")
+                   help="keep the board's flash (a littlefs image: game logs, deployed firmware) "
+                        "in DIR/flash.img across runs")
     p.add_argument("--heapsize", default="192k", help="MicroPython heap (default 192k, the Pico's)")
     p.add_argument("--plugin", action="append", default=[], metavar="NAME=MODULE",
                    help="register an extra game plug-in module in the firmware (repeatable)")
+    p.add_argument("--from-flash", action="store_true",
+                   help="with --flash: run the firmware deployed on that flash (cargoboard deploy "
+                        "--flash DIR), not this checkout's")
     p.set_defaults(func=run_sim)
     return p
 
@@ -31,6 +35,11 @@ def run_sim(args) -> int:
         import os
         os.makedirs(args.flash, exist_ok=True)
         kwargs["flash"] = os.path.join(args.flash, "flash.img")
+        kwargs["boot_from_flash"] = args.from_flash
+    elif args.from_flash:
+        import sys
+        print("cargoboard sim: error: --from-flash needs --flash DIR", file=sys.stderr)
+        return 2
     if args.script:
         from cargoboard.sim.script import run_script
         return run_script(args.script, serve=args.pty, **kwargs)

@@ -46,15 +46,67 @@ def find_micropython() -> str:
         "(it is in the test extra of this project)")
 
 
+_WRITE_FLASH = """
+import os, sys
+from firmware import flashdev
+dev = flashdev.FileBlockDev.open(sys.argv[1])
+flashdev.mount(dev, "/flash", dev.is_new())
+def mkdirs(path):
+    cur = "/flash"
+    for part in path.split("/")[:-1]:
+        cur += "/" + part
+        try:
+            os.mkdir(cur)
+        except OSError:
+            pass
+for line in open(sys.argv[2]):
+    board_path, local = line.rstrip("\\n").split("\\t")
+    mkdirs(board_path)
+    with open(local, "rb") as src:
+        data = src.read()
+    with open("/flash/" + board_path + ".tmp", "wb") as dst:
+        dst.write(data)
+    try:
+        os.remove("/flash/" + board_path)
+    except OSError:
+        pass
+    os.rename("/flash/" + board_path + ".tmp", "/flash/" + board_path)
+    print(board_path, len(data))
+"""
+
+
+def write_flash_files(image, files, micropython=None):
+    """Copy host files into the virtual board's littlefs image (created if missing), each
+    written beside its old version and renamed over it, as a deploy to the board would leave
+    them: files = [(path on the board, local path)]. Other files (the game logs) stay."""
+    import tempfile
+    mp = micropython or find_micropython()
+    with tempfile.TemporaryDirectory() as tmp:
+        listing = Path(tmp) / "files.txt"
+        listing.write_text("".join(f"{bp}\t{lp}\n" for bp, lp in files))
+        script = Path(tmp) / "write_flash.py"
+        script.write_text(_WRITE_FLASH)
+        env = dict(os.environ, MICROPYPATH=f".frozen:{REPO_ROOT}")
+        r = subprocess.run([mp, str(script), str(image), str(listing)], capture_output=True,
+                           text=True, env=env, timeout=120)
+    if r.returncode != 0:
+        raise FirmwareError(f"writing {image} failed: {(r.stdout + r.stderr).strip()}")
+    return r.stdout.split("\n")
+
+
 class Runner:
     def __init__(self, heapsize="192k", game="none", plugins=(), extra_path=(), args=(),
-                 micropython=None, compiled=True):
+                 micropython=None, compiled=True, flash=None, boot_from_flash=False):
         self.heapsize = heapsize
         self.compiled = compiled  # run the .mpy build, as on the board (source if no mpy-cross)
         self.game = game
         self.plugins = list(plugins)      # ["test=tests.sim_testgame", ...]
         self.extra_path = [str(p) for p in extra_path]
         self.args = list(args)
+        self.flash = str(flash) if flash else None  # littlefs image file kept across runs
+        # run the firmware files deployed on the flash image (cargoboard deploy --flash), not
+        # the repository's: host/cargoboard/sim/rom.py mounts the image and runs its main.py
+        self.boot_from_flash = boot_from_flash
         self.micropython = micropython or find_micropython()
         self.t = 0                        # sim time of the next frame, ms
         self.frames = 0
@@ -89,9 +141,18 @@ class Runner:
         cmd = [self.micropython]
         if self.heapsize:
             cmd += ["-X", f"heapsize={self.heapsize}"]
-        cmd += [str(REPO_ROOT / "firmware" / "main.py"), "--sim", "--game", self.game]
+        if self.boot_from_flash:
+            if not self.flash:
+                raise FirmwareError("boot_from_flash needs a flash image")
+            env["MICROPYPATH"] = ".frozen"
+            cmd += [str(Path(__file__).with_name("rom.py")), self.flash]
+        else:
+            cmd += [str(REPO_ROOT / "firmware" / "main.py")]
+        cmd += ["--sim", "--game", self.game]
         for p in self.plugins:
             cmd += ["--plugin", p]
+        if self.flash:
+            cmd += ["--flash", "mounted" if self.boot_from_flash else self.flash]
         cmd += self.args
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, cwd=str(REPO_ROOT), env=env,
@@ -132,6 +193,20 @@ class Runner:
                 except OSError:
                     pass
         self.master = self.slave = -1
+
+    def kill(self):
+        """Power cut: end the firmware process at once (no quit message); what it had written
+        to its flash image stays."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            for f in (self.proc.stdin, self.proc.stdout):
+                try:
+                    f.close()
+                except (OSError, ValueError):
+                    pass
+            self.proc = None
+        self.stop()
 
     def __enter__(self):
         return self.start()

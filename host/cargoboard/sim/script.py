@@ -43,6 +43,11 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  reads occupied for 20 ms < stable_ms), place on the last;
                                  then 100 ms pass.
     send TEXT                    send a raw serial command line and print the reply.
+    restart                      power cut and power on: the firmware process is killed
+                                 between two frames and started again on the same flash
+                                 image (`cargoboard sim --flash DIR`; without it the flash
+                                 starts empty); the pieces stay where they are. A game in
+                                 play resumes from its log (docs/log-format.md).
 
 Output: the board's serial events with sim time, committed actions, replies to `send`, and the
 button presses each line used. Exit status 0 only if every line held; errors name the line.
@@ -217,6 +222,7 @@ class Session:
         import serial  # pyserial
         self.out = out
         self.world = World()
+        self._runner_kwargs = runner_kwargs
         self.runner = Runner(**runner_kwargs)
         self.runner.start()
         self.ser = serial.Serial(self.runner.port, 115200, timeout=0)
@@ -236,6 +242,21 @@ class Session:
             self.ser.close()
         finally:
             self.runner.stop()
+
+    def restart(self):
+        """Power cut and power on: kill the firmware, start it again (same flash image, same
+        pieces on the board; sim time goes on)."""
+        import serial  # pyserial
+        t = self.runner.t
+        self.ser.close()
+        self.runner.kill()
+        self.runner = Runner(**self._runner_kwargs)
+        self.runner.t = t
+        self.runner.start()
+        self.ser = serial.Serial(self.runner.port, 115200, timeout=0)
+        self._rx = bytearray()
+        self._rx_count = 0
+        self.step(1)
 
     # --- time and I/O ------------------------------------------------------------------------
     def step(self, frames=1):
@@ -429,6 +450,10 @@ class Session:
                 self.bounce(parse_cell(args[0]))
             elif verb == "slide":
                 self.slide([parse_cell(a) for a in args])
+            elif verb == "restart":
+                if args:
+                    raise ScriptError("usage: restart")
+                self.restart()
             elif verb == "send":
                 if not rest:
                     raise ScriptError("usage: send TEXT")
@@ -438,7 +463,7 @@ class Session:
                 self.out(f"  {final}")
             else:
                 raise ScriptError(f"unknown verb '{verb}' (new-game lift place drop take press "
-                                  "wait expect resolve bounce slide send)")
+                                  "wait expect resolve bounce slide send restart)")
         except WorldError as e:
             raise ScriptError(str(e)) from None
         return self.presses - before

@@ -1,0 +1,29 @@
+# Writes a flash image with one open game log, under the MicroPython unix port (the board's own
+# store code on a littlefs image file): tests/test_sim_log.py then boots the virtual board on it.
+#
+#   driver_mkflash.py IMAGE KIND VARIANT SEATS START_FILE STEPS_FILE
+#
+# STEPS_FILE: `a HEX` an action's encoding, `u` a take-back, one a line. Prints the log's size.
+
+import sys
+from firmware import flashdev
+from firmware.gamelog import GameLog
+
+image, kind, variant, seats, start_file, steps_file = sys.argv[1:7]
+dev = flashdev.FileBlockDev.open(image)
+root = flashdev.mount(dev, "/flash", dev.is_new())
+gl = GameLog(root, "sim-made")
+with open(start_file) as f:
+    start = f.read().strip()
+n = gl.begin(kind, variant, seats, start, None, 1, 0)
+with open(steps_file) as f:
+    for line in f:
+        w = line.split()
+        if not w:
+            continue
+        if w[0] == "u":
+            gl.undo()
+        else:
+            h = w[1]
+            gl.append(bytes([int(h[i:i + 2], 16) for i in range(0, len(h), 2)]))
+print(gl.size(n))

@@ -1,0 +1,343 @@
+"""The app's game log (firmware/app.py with firmware/gamelog.py), MicroPython-compatible cases:
+run by tests/test_app_log.py under CPython (a temporary directory) and under the MicroPython
+unix port (littlefs on a RAM block device). The Cargocube plug-in is driven the way the board
+drives it: the sensors show the pieces where an action leaves them, frames pass, the tracker
+commits; a reboot is a new App on the same flash with the pieces where they were."""
+
+from fwcases import list_cases, run_cases
+from fwcases_app import FakeHal
+from gamelog_cases import new_root
+from firmware import hal as H
+from firmware import games
+from firmware import leds as L
+from firmware import tracker as T
+from firmware import logformat as LF
+from firmware.gamelog import GameLog
+from firmware.app import App, PLAY, IDLE, SETUP, CORNERS
+from shared_rules import cargocube as cc
+
+
+def boot(root, sensors=None, reserve=None):
+    """A board powered on with the flash at root: (hal, app), resumed if there was a game."""
+    hal = FakeHal()
+    if sensors is not None:
+        hal.sensors[:] = sensors
+    gl = GameLog(root, "board-1") if reserve is None else GameLog(root, "board-1", reserve)
+    app = App(hal, gamelog=gl)
+    hal.app = app
+    app.resume()
+    app.step()
+    return hal, app
+
+
+def events(hal, prefix="evt log "):
+    out = []
+    for line in bytes(hal.out).decode().split("\n"):
+        if line.startswith(prefix):
+            out.append(line[len(prefix):])
+    return out
+
+
+def ask(hal, app, line):
+    """Send a command line, run a frame, return the reply lines."""
+    n = len(hal.out)
+    hal.inp = line.encode() + b"\n"
+    app.step()
+    return [x for x in bytes(hal.out[n:]).decode().split("\n") if x and not x.startswith("evt ")]
+
+
+def start_game(root):
+    hal, app = boot(root)
+    app.new_game("cargocube", {"seats": "SN"})
+    hal.sensors[:] = app.mask
+    for f in range(5):
+        app.step()
+    assert app.state == PLAY
+    return hal, app
+
+
+def frames(app, n):
+    for f in range(n):
+        app.step()
+
+
+def press(app, bit):
+    app._injected |= bit
+    app.step()
+
+
+def act(hal, app, a):
+    """Do action a on the board: the pieces move, the board commits it (asked: the right
+    candidate is confirmed; a move without a trace: confirm first to be offered it)."""
+    g = app.game
+    pos = g.pos
+    ply = pos.ply()
+    if a[0] == cc.END:
+        press(app, H.END)
+    else:
+        pos.push(a)
+        T.occupancy(pos, hal.sensors)
+        pos.pop()
+        frames(app, 60)  # debounce + the tracker's settle time
+        if pos.ply() == ply:
+            t = g.tracker
+            if t.state != T.ASKING:
+                press(app, H.CONFIRM)
+            assert t.state == T.ASKING and a in t.candidates, (cc.format_action(a), t.state)
+            while t.candidates[t.index] != a:
+                press(app, H.NEXT)
+            press(app, H.CONFIRM)
+    assert pos.ply() == ply + 1 and pos.history()[-1] == a, cc.format_action(a)
+    frames(app, 3)
+
+
+def undo(hal, app):
+    ply = app.game.pos.ply()
+    press(app, H.UNDO)
+    assert app.game.pos.ply() == ply - 1
+    T.occupancy(app.game.pos, hal.sensors)  # the player puts the piece back
+    frames(app, 60)
+
+
+def pick(pos, i):
+    legal = [a for a in pos.legal_actions() if a[0] != cc.END]
+    return legal[(i * 7) % len(legal)]
+
+
+def logged(app, n):
+    gl = app.glog
+    h, recs, good, problem = LF.parse(gl.read(n, 0, gl.size(n)))
+    assert problem is None, problem
+    return h, recs
+
+
+def case_game_is_logged_and_resumed_after_a_reboot():
+    root = new_root()
+    hal, app = start_game(root)
+    assert events(hal) == ["begin game=1"]
+    pos = app.game.pos
+    done = []
+    for i in range(4):
+        a = pick(pos, i)
+        act(hal, app, a)
+        done.append(a)
+    undo(hal, app)
+    done.pop()
+    for i in range(4, 6):
+        a = pick(pos, i)
+        act(hal, app, a)
+        done.append(a)
+    h, recs = logged(app, 1)
+    assert (h.kind, h.variant, h.seats, h.rules, h.board) == (
+        "cargocube", "polygon", "SN", cc.RULES_VERSION, "board-1")
+    assert h.start == cc.start_position(2).notation()
+    assert [r[0] for r in recs] == [LF.ACTION] * 4 + [LF.UNDO] + [LF.ACTION] * 2
+    before = pos.notation()
+    history = pos.history()
+    assert history == done
+    # Power cut; power on with the pieces where they are.
+    hal2, app2 = boot(root, hal.sensors)
+    assert app2.state == PLAY and app2.game_name == "cargocube"
+    assert events(hal2) == ["resumed game=1 actions=5 records=7 dropped=0"]
+    frames(app2, 5)
+    g2 = app2.game
+    assert g2.pos.notation() == before and g2.pos.history() == history
+    assert g2.tracker.state == T.IDLE  # the board agrees with the position
+    assert ask(hal2, app2, "mask") == ["ok %d %s" % (H.bit_count(hal.sensors),
+                                                     "".join(["%02x" % b for b in hal.sensors]))]
+    # The game goes on and the log with it.
+    a = pick(g2.pos, 9)
+    act(hal2, app2, a)
+    h, recs = logged(app2, 1)
+    assert len(recs) == 8 and recs[-1] == (LF.ACTION, cc.encode_action(a))
+
+
+def case_board_disagreeing_after_a_reboot_shows_it():
+    root = new_root()
+    hal, app = start_game(root)
+    act(hal, app, pick(app.game.pos, 0))
+    sensors = bytearray(hal.sensors)
+    c = 0
+    while not H.bit_get(sensors, c) or c in CORNERS:
+        c += 1
+    H.bit_set(sensors, c, 0)  # a piece fell off while the power was out
+    hal2, app2 = boot(root, sensors)
+    frames(app2, 80)
+    t = app2.game.tracker
+    # a missing piece reads as a piece lifted (moving) or a mistake: the LEDs show it
+    assert app2.state == PLAY and t.state in (T.MOVING, T.MISMATCH) and c in t.diff, (
+        t.state, t.diff)
+
+
+def case_abort_and_new_abandon_the_open_game():
+    root = new_root()
+    hal, app = start_game(root)
+    act(hal, app, pick(app.game.pos, 0))
+    assert ask(hal, app, "abort") == ["ok"]
+    assert events(hal)[-1] == "abandoned game=1"
+    assert app.glog.state(1) == LF.ABANDON and app.glog.current() == 0
+    hal2, app2 = boot(root, hal.sensors)
+    assert app2.state == IDLE and events(hal2) == []  # nothing to resume
+    # A new game while one is in play: the old one is abandoned once the new one is made.
+    hal3, app3 = start_game(root)
+    assert app3.glog.current() == 2
+    app3.new_game("cargocube", {"seats": "SN"})  # the pieces stand as it wants: it starts
+    assert app3.glog.state(2) == LF.ABANDON
+    assert events(hal3)[-2:] == ["abandoned game=2", "begin game=3"]
+    try:
+        app3.new_game("cargocube", {"seats": "XY"})
+        assert False, "bad seats refused"
+    except ValueError:
+        pass
+
+
+def case_end_of_game_is_logged_once_and_undo_reopens():
+    root = new_root()
+    hal, app = start_game(root)
+    act(hal, app, pick(app.game.pos, 0))
+    g = app.game
+    g.record_over()  # what the plug-in reports when the tracker finds the game over
+    g.record_over()
+    h, recs = logged(app, 1)
+    assert [r[0] for r in recs] == [LF.ACTION, LF.FINISH]
+    assert events(hal)[-1] == "finished game=1"
+    assert app.glog.state(1) == LF.FINISH
+    undo(hal, app)
+    h, recs = logged(app, 1)
+    assert [r[0] for r in recs] == [LF.ACTION, LF.FINISH, LF.UNDO]
+    assert app.glog.state(1) == 0
+    ask(hal, app, "abort")
+    assert app.glog.state(1) == LF.ABANDON
+
+
+def case_games_logread_logdel_commands():
+    root = new_root()
+    hal, app = start_game(root)
+    act(hal, app, pick(app.game.pos, 0))
+    size = app.glog.size(1)
+    lines = ask(hal, app, "games")
+    assert lines[0] == "game 1 %d open current" % size
+    assert lines[1].startswith("ok 1 free=") and " low=0 current=1 board=board-1" in lines[1]
+    assert ask(hal, app, "logread 1 0 5") == ["ok 4342474c01"]
+    assert ask(hal, app, "logread 1 %d 10" % size) == ["ok"]
+    assert ask(hal, app, "logread 1 0 999")[0].startswith("err COUNT at most")
+    assert ask(hal, app, "logread 7 0 4") == ["err no game 7 on the board"]
+    assert ask(hal, app, "logread x")[0].startswith("err usage: logread")
+    assert ask(hal, app, "logdel 1") == ["err game 1 is being played (abort it first)"]
+    ask(hal, app, "abort")
+    assert ask(hal, app, "games")[0] == "game 1 %d abandoned" % (size + 4)
+    assert ask(hal, app, "logdel 1") == ["ok"]
+    assert ask(hal, app, "games")[0].startswith("ok 0 free=")
+    assert ask(hal, app, "hello")[0].endswith(" board=board-1")
+
+
+def case_flash_low_refuses_new_games_and_warns():
+    root = new_root()
+    hal, app = boot(root, None, 1 << 60)
+    assert app.flash_low and events(hal)[0].startswith("flash low free=")
+    r = ask(hal, app, "new cargocube polygon SN")
+    assert r[0].startswith("err flash low:") and "sync" in r[0], r
+    assert app.state == IDLE and app.glog.games() == []
+    frames(app, 2)
+    f = hal.shown
+    for c in CORNERS:  # the corners blink orange (slow): on in the first half of 64 frames
+        on = max(f[3 * c:3 * c + 3]) != 0
+        assert on == (((app.frame_no - 1) & 63) < 32), c
+    assert f[3 * 5:3 * 5 + 3] == b"\x00\x00\x00"
+    assert ask(hal, app, "games")[0].endswith("low=1 current=0 board=board-1")
+    # A game that is not logged is not refused.
+    games.register("test", "sim_testgame")
+    assert ask(hal, app, "new test")[0].startswith("ok setup")
+    assert app.state == SETUP
+    # Room again (the host deleted synced games): the warning goes.
+    app.glog.reserve = 0
+    ask(hal, app, "abort")
+    assert ask(hal, app, "new cargocube polygon SN")[0].startswith("ok setup")
+    assert not app.flash_low
+
+
+def case_plugins_without_log_header_are_not_logged():
+    root = new_root()
+    games.register("test", "sim_testgame")
+    hal, app = boot(root)
+    app.new_game("test", {})
+    hal.sensors[:] = app.mask
+    frames(app, 5)
+    assert app.state == PLAY
+    assert app.glog.games() == [] and events(hal) == []
+
+
+def case_a_log_that_does_not_replay_is_abandoned():
+    root = new_root()
+    gl = GameLog(root, "board-1")
+    gl.begin("cargocube", "polygon", "SN", cc.start_position(2).notation(), None,
+             cc.RULES_VERSION, 0)
+    gl.append(b"\x7f\x7f")  # no legal action
+    hal, app = boot(root)
+    ev = events(hal)
+    assert app.state == IDLE and ev[0].startswith("resume-failed game=1: RulesError"), ev
+    assert ev[1] == "abandoned game=1"
+    assert app.glog.state(1) == LF.ABANDON
+    gl = GameLog(root, "board-1")
+    gl.begin("cargocube", "polygon", "SN", cc.start_position(2).notation(), None,
+             cc.RULES_VERSION + 1, 0)
+    hal, app = boot(root)
+    assert "rules version" in events(hal)[0]
+    gl = GameLog(root, "board-1")
+    gl.begin("nosuchgame", "x", "SN", "-", None, 1, 0)
+    hal, app = boot(root)
+    assert events(hal)[0].startswith("resume-failed game=3: ValueError: unknown game")
+
+
+class Game:
+    """A plug-in whose resume runs out of memory (registered as 'memgame')."""
+
+    def __init__(self, options):
+        pass
+
+    def log_header(self):
+        return ("v", "SN", "-", 1)
+
+    def resume(self, records):
+        raise MemoryError("memory allocation failed")
+
+
+def case_out_of_memory_on_resume_keeps_the_log_open():
+    root = new_root()
+    games.register("memgame", "fwcases_log")
+    gl = GameLog(root, "board-1")
+    gl.begin("memgame", "v", "SN", "-", None, 1, 0)
+    gl.append(b"\x01")
+    hal, app = boot(root)
+    assert app.state == IDLE and app.errors == 1
+    assert "error log resume game=1: MemoryError" in bytes(hal.out).decode()
+    assert app.glog.state(1) == 0 and app.glog.current() == 0  # open, for the next boot
+    hal, app = boot(root)
+    assert app.glog.state(1) == 0
+
+
+def case_a_failing_flash_stops_the_log_not_the_game():
+    root = new_root()
+    hal, app = start_game(root)
+    act(hal, app, pick(app.game.pos, 0))
+    gl = app.glog
+
+    def broken(payload):
+        raise OSError(5)
+
+    gl.append = broken
+    act(hal, app, pick(app.game.pos, 1))  # the game goes on
+    ev = events(hal)
+    assert ev[-1] == "stopped game=1" and app.errors == 1, ev
+    assert gl.current() == 0
+    del gl.append
+    act(hal, app, pick(app.game.pos, 2))
+    h, recs = logged(app, 1)
+    assert len(recs) == 1  # a true prefix of the game: nothing after the gap
+
+
+CASES = list_cases(globals())
+
+
+def run_all():
+    run_cases(globals())

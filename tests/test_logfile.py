@@ -1,0 +1,86 @@
+"""The host's reading of a board's game log (cargoboard.logfile): into the store, with the
+take-backs applied, a torn tail reported, logs that do not replay refused with a clear error."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "host"))
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from firmware import logformat as LF  # noqa: E402
+from firmware.gamelog import GameLog  # noqa: E402
+from shared_rules import cargocube as cc  # noqa: E402
+from cargoboard.logfile import record_from_log, LogError  # noqa: E402
+from cargoboard.store import Store  # noqa: E402
+from test_logformat import build, random_steps, sample_header  # noqa: E402
+
+
+def board_log(tmp_path, seed=2, n=80, finish=True):
+    """A game logged by the board's store; (raw log, final position, standing actions)."""
+    gl = GameLog(str(tmp_path), "e6614c31")
+    pos = cc.start_position(2, cards=True)
+    gl.begin("cargocube", "polygon+cards", "SN", pos.notation(), None, cc.RULES_VERSION,
+             1767225600)
+    steps, final = random_steps(seed, n)
+    for s in steps:
+        if s is None:
+            gl.undo()
+        else:
+            gl.append(s)
+    if finish:
+        gl.finish()
+    n = gl.current()
+    return gl.read(n, 0, gl.size(n)), final
+
+
+def test_record_replays_and_goes_into_the_store(tmp_path):
+    raw, final = board_log(tmp_path)
+    rec = record_from_log(raw)
+    assert (rec.kind, rec.variant, rec.seats, rec.source, rec.source_game) == (
+        "cargocube", "polygon+cards", "SN", "e6614c31", 1)
+    assert rec.start == cc.start_position(2, cards=True).notation()
+    assert rec.actions == [cc.format_action(a) for a in final.history()]
+    assert rec.final_position().notation() == final.notation()
+    assert rec.status == "over" and rec.problem is None and rec.dropped == 0
+    assert rec.undos > 0 and rec.played == "2026-01-01T00:00:00Z" and rec.log == raw
+    with Store(tmp_path / "games.sqlite") as st:
+        gid = st.add(rec)
+        back = st.get(gid)
+        assert back.actions == rec.actions and bytes(back.log) == raw
+        assert st.has("e6614c31", 1)
+    assert record_from_log(raw, source="other").source == "other"
+
+
+def test_torn_tail_and_open_games_are_reported(tmp_path):
+    raw, final = board_log(tmp_path, finish=False)
+    rec = record_from_log(raw + bytes([LF.TAGS[2], 0x01]))
+    assert rec.status == "open" and rec.dropped == 2
+    assert rec.problem.startswith("torn tail")
+    assert rec.final_position().notation() == final.notation()
+    assert len(rec.log) == len(raw) + 2  # kept as read
+    a = cc.encode_action(cc.start_position(2).legal_actions()[0])
+    ab = build([a, "x"], sample_header())
+    assert record_from_log(ab).status == "abandoned"
+
+
+def test_logs_that_do_not_replay_are_refused(tmp_path):
+    start = cc.start_position(2).notation()
+    with pytest.raises(LogError, match="not a usable game log: empty log"):
+        record_from_log(b"")
+    with pytest.raises(LogError, match="record 1 .*does not replay"):
+        record_from_log(build([b"\x7f\x7f"], sample_header(start=start)))
+    with pytest.raises(LogError, match="takes back an action that is not there"):
+        record_from_log(build([None], sample_header(start=start)))
+    with pytest.raises(LogError, match="unknown game 'chess'"):
+        record_from_log(build([], sample_header(kind="chess")))
+    with pytest.raises(LogError, match="rules version 99"):
+        record_from_log(build([], sample_header(rules=99)))
+    with pytest.raises(LogError, match="bad start position"):
+        record_from_log(build([], sample_header(start="nonsense")))
+    a = cc.encode_action(cc.start_position(2).legal_actions()[0])
+    with pytest.raises(LogError, match="left over"):
+        record_from_log(build([a + b"\x00"], sample_header(start=start)))

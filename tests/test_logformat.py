@@ -1,0 +1,227 @@
+"""The game log codec (firmware/logformat.py): round trips, the same bytes on CPython and on
+the MicroPython unix port, torn and corrupt logs give a named problem and the good prefix,
+never an exception."""
+
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from firmware import logformat as LF  # noqa: E402
+from shared_rules import cargocube as cc  # noqa: E402
+
+START = cc.start_position(2).notation()
+
+
+def sample_header(**kw):
+    args = dict(kind="cargocube", variant="polygon", seats="SN", start=START, board="e6614c31",
+                game=42, rules=cc.RULES_VERSION, time=1767225600)
+    args.update(kw)
+    return LF.Header(**args)
+
+
+def build(steps, header=None):
+    """A log from steps: bytes payload = action, None = undo, 'f' finish, 'x' abandon."""
+    h = header or sample_header()
+    out = bytearray(h.encode())
+    crc = h.seed()
+    for s in steps:
+        if s is None:
+            rec, crc = LF.encode_record(LF.UNDO, b"", crc)
+        elif s == "f":
+            rec, crc = LF.encode_record(LF.FINISH, b"", crc, len(out))
+        elif s == "x":
+            rec, crc = LF.encode_record(LF.ABANDON, b"", crc, len(out))
+        else:
+            rec, crc = LF.encode_record(LF.ACTION, s, crc)
+        out += rec
+    return bytes(out)
+
+
+def as_records(steps):
+    out = []
+    for s in steps:
+        if s is None:
+            out.append((LF.UNDO, b""))
+        elif s == "f":
+            out.append((LF.FINISH, b""))
+        elif s == "x":
+            out.append((LF.ABANDON, b""))
+        else:
+            out.append((LF.ACTION, s))
+    return out
+
+
+def random_steps(seed=1, n=120, cards=True, undo_rate=0.06):
+    """A random Cargocube game with take-backs, as log steps (the rules core's encodings)."""
+    rng = random.Random(seed)
+    pos = cc.start_position(2, cards=cards)
+    steps = []
+    while len(steps) < n and not pos.is_over():
+        if pos.ply() and rng.random() < undo_rate:
+            pos.pop()
+            steps.append(None)
+            continue
+        a = rng.choice(pos.legal_actions())
+        pos.push(a)
+        steps.append(cc.encode_action(a))
+    return steps, pos
+
+
+def test_header_round_trip():
+    h = sample_header()
+    raw = h.encode()
+    assert raw[:4] == b"CBGL" and raw[4] == LF.FORMAT_VERSION
+    h2, n, problem = LF.decode_header(raw + b"\x02\x00\x00\x00")
+    assert problem is None and n == len(raw) == h.length
+    for f in ("kind", "variant", "seats", "start", "board", "game", "rules", "time", "crc"):
+        assert getattr(h2, f) == getattr(h, f), f
+
+
+def test_records_round_trip_and_sizes():
+    steps, _ = random_steps(3)
+    steps += ["f"]
+    raw = build(steps)
+    h, recs, good, problem = LF.parse(raw)
+    assert problem is None and good == len(raw)
+    assert recs == as_records(steps)
+    # The common action: 2 bytes of the rules' encoding + tag + CRC = 4 bytes; an undo 2.
+    a = cc.encode_action(cc.start_position(2).legal_actions()[0])
+    assert len(LF.encode_record(LF.ACTION, a, 0)[0]) == 4
+    assert len(LF.encode_record(LF.UNDO, b"", 0)[0]) == 2
+    assert len(LF.encode_record(LF.FINISH, b"", 0, 500)[0]) == 4
+
+
+def test_every_truncation_keeps_the_good_prefix():
+    steps, _ = random_steps(5, n=60)
+    steps += ["f"]
+    raw = build(steps)
+    hl = sample_header().encode().__len__()
+    ends = [hl]
+    for s in steps:
+        ends.append(ends[-1] + (2 if s is None else 4 if s in ("f", "x") else len(s) + 2))
+    assert ends[-1] == len(raw)
+    for cut in range(len(raw) + 1):
+        h, recs, good, problem = LF.parse(raw[:cut])
+        if cut < hl:
+            assert h is None and recs == [] and good == 0 and problem
+            continue
+        complete = max(i for i, e in enumerate(ends) if e <= cut)
+        assert recs == as_records(steps[:complete])
+        assert good == ends[complete]
+        if cut == good:
+            assert problem is None
+        else:
+            assert problem.startswith("torn tail") and "%d byte(s) dropped" % (cut - good) in problem
+
+
+def test_every_bit_flip_in_the_records_is_found():
+    steps, _ = random_steps(7, n=40)
+    raw = build(steps)
+    hl = sample_header().encode().__len__()
+    for i in range(hl, len(raw)):
+        for bit in range(8):
+            bad = bytearray(raw)
+            bad[i] ^= 1 << bit
+            h, recs, good, problem = LF.parse(bytes(bad))
+            assert problem is not None, (i, bit)
+            assert good <= i  # nothing from the damaged record on is taken as good
+            assert recs == as_records(steps)[:len(recs)]
+
+
+def test_tags_differ_in_four_bits():
+    tags = list(LF.TAGS)
+    assert min(bin(a ^ b).count("1") for a in tags for b in tags if a != b) == 4
+    assert LF.TAG_VALUE[0x00] == LF.TAG_VALUE[0xFF] == 0xFF  # blank bytes are no tag
+    assert LF.TAG_VALUE[LF.TAGS[15]] == 0xFF  # reserved
+    assert sum(1 for v in LF.TAG_VALUE if v != 0xFF) == 15
+
+
+def test_every_error_of_up_to_three_bits_in_a_record_is_found():
+    from itertools import combinations
+    small = sample_header(start="f1=B1 SN S a")
+    for middle in (b"\x12\x34", None, "f", b"\x01\x02\x03\x04\x05"):
+        steps = [b"\x00\x10", middle, b"\x23\x45"]
+        raw = build(steps, small)
+        lo = len(build(steps[:1], small))
+        hi = len(build(steps[:2], small))
+        bits = range(lo * 8, hi * 8)
+        for k in ((1, 2) if middle == b"\x01\x02\x03\x04\x05" else (1, 2, 3)):
+            for flip in combinations(bits, k):
+                bad = bytearray(raw)
+                for b in flip:
+                    bad[b >> 3] ^= 1 << (b & 7)
+                h, recs, good, problem = LF.parse(bytes(bad))
+                assert problem is not None and good == lo, (middle, flip)
+
+
+def test_header_problems_are_named():
+    raw = build([b"\x00\x10"])
+    assert LF.parse(b"")[3] == "empty log"
+    assert "no CBGL magic" in LF.parse(b"PK\x03\x04" + raw[4:])[3]
+    assert "version 9" in LF.parse(raw[:4] + b"\x09" + raw[5:])[3]
+    bad = bytearray(raw)
+    bad[20] ^= 0x40
+    assert "header checksum" in LF.parse(bytes(bad))[3]
+    assert LF.parse(raw[:30])[3].startswith("torn header")
+    assert LF.parse(raw[:2])[3].startswith("torn header")
+    # Records of another game (another header) do not check: the chain starts from the header.
+    other = build([b"\x00\x10"], sample_header(game=43))
+    h, recs, good, problem = LF.parse(other[:len(other) - 4] + raw[len(raw) - 4:])
+    assert recs == [] and "bad checksum" in problem
+
+
+def test_closed_tail():
+    for steps, want in (([b"\x00\x10", "f"], LF.FINISH), ([b"\x00\x10", "x"], LF.ABANDON),
+                        ([b"\x00\x10"], 0), ([b"\x41\x41"], 0), ([], 0), (["f", None], 0)):
+        raw = build(steps)
+        assert LF.closed_tail(raw[-4:], len(raw)) == want, steps
+
+
+def test_bad_input_never_raises():
+    rng = random.Random(11)
+    raw = build(random_steps(13, n=30)[0])
+    for _ in range(300):
+        bad = bytearray(raw)
+        for _ in range(rng.randrange(1, 6)):
+            bad[rng.randrange(len(bad))] = rng.randrange(256)
+        h, recs, good, problem = LF.parse(bytes(bad[:rng.randrange(len(bad) + 1)]))
+        assert good == 0 or h is not None
+
+
+MPY_SCRIPT = r"""
+from firmware import logformat as LF
+h = LF.Header("cargocube", "polygon+cards", "SWNE", %r, "e6614c31", 7, 1, 1767225600)
+raw = bytearray(h.encode())
+crc = h.seed()
+steps = %r
+for s in steps:
+    if s is None:
+        rec, crc = LF.encode_record(LF.UNDO, b"", crc)
+    elif s == "f":
+        rec, crc = LF.encode_record(LF.FINISH, b"", crc, len(raw))
+    else:
+        rec, crc = LF.encode_record(LF.ACTION, bytes(s), crc)
+    raw.extend(rec)
+print("".join(["%%02x" %% b for b in raw]))
+for cut in (len(raw), len(raw) - 1, len(raw) - 3, 40, 0):
+    h2, recs, good, problem = LF.parse(bytes(raw[:cut]))
+    print(cut, len(recs), good, problem)
+"""
+
+
+def test_same_bytes_on_micropython(micropython):
+    start = cc.start_position(4, cards=True).notation()
+    steps, _ = random_steps(17, n=50)
+    steps += ["f"]
+    listed = [s if s is None or s == "f" else list(s) for s in steps]
+    out = micropython(MPY_SCRIPT % (start, listed), heapsize="192k").strip().splitlines()
+    h = LF.Header("cargocube", "polygon+cards", "SWNE", start, "e6614c31", 7, 1, 1767225600)
+    raw = build(steps, h)
+    assert out[0] == raw.hex()
+    for line in out[1:]:
+        cut, n, good, problem = line.split(" ", 3)
+        h2, recs, good2, problem2 = LF.parse(raw[:int(cut)])
+        assert (int(n), int(good), problem) == (len(recs), good2, str(problem2))
