@@ -53,9 +53,9 @@ def colour_of(rgb):
 class Game:
     """A Cephalopod game on the virtual board, the truth followed in the rules core."""
 
-    def __init__(self, size="5x5", seats=""):
+    def __init__(self, size="5x5", seats="", **session_kwargs):
         self.out = []
-        self.s = Session(out=self.out.append)
+        self.s = Session(out=self.out.append, **session_kwargs)
         self.s.execute(("new-game cephalopod %s %s" % (size, seats)).strip())
         self.pos = ce.named_position(size)
         self.block = block_cells(self.pos.rows, self.pos.cols)
@@ -158,8 +158,8 @@ class Game:
 def game():
     games = []
 
-    def make(size="5x5", seats=""):
-        gm = Game(size, seats)
+    def make(size="5x5", seats="", **kwargs):
+        gm = Game(size, seats, **kwargs)
         games.append(gm)
         return gm
 
@@ -402,3 +402,72 @@ def test_other_sizes_are_centred(game):
     assert gm.events() == [("auto", "e3", p)] and gm.bname("e3") == "h7"
     gm2 = game("5x3")
     assert gm2.query("block") == "ok 5x3 a1=e4 c5=g8"
+
+
+# 6 -------------------------------------------------------------------------------------------
+
+def test_power_cut_resumes_the_game_from_its_log(game, tmp_path):
+    """The game log: the power goes (the firmware killed, booted again on the same flash image,
+    the dice where they were). The board resumes the game, a capture half made is still shown
+    ready, a take-back still shows what to put back."""
+    gm = game(flash=tmp_path / "flash.img")
+    _play(gm, ["b3", "d3", "c2", "c4", "a1"])
+    gm.run("restart")
+    assert "evt log resumed game=1 actions=5 records=5 dropped=0" in gm.s.events
+    assert gm.position() == gm.pos.notation() and gm.state() == ("idle", "-", 5)
+    # black takes three round c3 (not committed yet: it waits for confirm or white's move)
+    gm.drop("c3")
+    for c in ("b3", "d3", "c4"):
+        gm.take(c)
+    gm.run("restart")
+    assert gm.state() == ("ready", "b3,c3,d3,c4", 5)      # read again from the board
+    gm.pos.push(gm.pos.parse_action("c3:c4,d3,b3"))
+    after = gm.pos.notation()
+    gm.act("e5")                                         # white's move commits black's capture
+    assert gm.position() == gm.pos.notation()
+    # a take-back of white's e5, and the power goes before the die is lifted
+    gm.run("press undo", WAIT)
+    gm.pos.pop()
+    assert gm.position() == after
+    gm.run("restart")
+    assert "evt log resumed game=1 actions=6 records=8 dropped=0" in gm.s.events
+    assert gm.position() == after
+    assert gm.cell_leds(["e5"])["e5"] == ("magenta", "fast")    # still: take it away
+    gm.take("e5")
+    gm.run(WAIT)
+    assert gm.state() == ("idle", "-", 6)
+
+
+def test_finished_game_is_synced_and_exported(game, tmp_path):
+    """A whole 3x3 game on the board, its log read over the pty by `cargoboard sync`'s code
+    into a store, and exported: the SVG shows the board's final dice."""
+    import threading
+    from cargoboard.link import Link
+    from cargoboard.store import Store
+    from cargoboard.sync import sync
+    from cargoboard.export_cli import render
+    from test_export_cephalopod import check_svg
+
+    gm = game("3x3", flash=tmp_path / "flash.img")
+    _whole_game(gm, 3)
+    assert "evt log finished game=1" in gm.s.events
+    gm.s.ser.close()
+    runner = gm.s.runner
+    stop = threading.Event()
+    server = threading.Thread(target=runner.serve, args=(stop,), daemon=True)
+    server.start()
+    try:
+        with Store(tmp_path / "games.sqlite") as store, Link(runner.port) as link:
+            res = sync(link, store)
+            assert len(res.stored) == 1, res.summary()
+            rec = store.get(res.stored[0][1])
+    finally:
+        stop.set()
+        server.join(5)
+    assert (rec.kind, rec.variant, rec.seats) == ("cephalopod", "3x3", "wb")
+    assert rec.actions == [gm.pos.format_action(a) for a in gm.pos.history()]
+    positions = rec.positions()
+    assert positions[-1].notation() == gm.pos.notation() and positions[-1].is_over()
+    text = render(rec, "svg", positions=positions)
+    check_svg(text, positions[-1], positions[-2], rec.actions[-1])
+    assert "<li>w: " in render(rec, "html", positions=positions)
