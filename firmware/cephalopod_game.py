@@ -94,6 +94,7 @@ class Game:
         self.hint = None
         self.mismatch_since = -1
         self._shown_state = -1
+        self._over_told = False
         n = pos.rows * pos.cols
         self.max_count = 9 if n <= 9 else 36  # one LED a cell on 3x3, else a quarter LED a cell
         self._rebuild()
@@ -172,7 +173,7 @@ class Game:
             t.press_undo()
         elif bit == H.HINT:
             self.hint = best_action(self.pos, HINT_DEPTH)
-            self.hint_until = now_ms + HINT_MS
+            self.hint_until = (now_ms + HINT_MS) & H.TICKS_MASK
         self._after(now_ms)
 
     def tick(self, now_ms):
@@ -282,10 +283,14 @@ class Game:
         else:
             self.mismatch_since = -1
         if t.state == T.OVER:
-            w = "".join([ce.SEAT_LETTERS[s] for s in pos.winners()])
-            sc = pos.scores()
-            self.emit("over winners=%s scores=%d,%d" % (w, sc[0], sc[1]))
-            self.record_over()
+            if not self._over_told:
+                self._over_told = True
+                w = "".join([ce.SEAT_LETTERS[s] for s in pos.winners()])
+                sc = pos.scores()
+                self.emit("over winners=%s scores=%d,%d" % (w, sc[0], sc[1]))
+                self.record_over()
+        else:
+            self._over_told = False  # a take-back reopens the game
         self._rebuild()
 
     def _rebuild(self):
