@@ -30,6 +30,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/heap.py
 	$(BIN)/python bench/cephalopod.py
 	$(BIN)/python bench/log.py
+	$(BIN)/python bench/sync.py
 
 clean:
 	rm -rf $(VENV) *.egg-info host/*.egg-info .pytest_cache .hypothesis

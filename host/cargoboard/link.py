@@ -20,6 +20,12 @@ from firmware import link as L
 PICO_VID = 0x2E8A
 PICO_PIDS = (0x0005,)
 
+try:
+    import termios
+    _IO_ERRORS = (serial.SerialException, OSError, termios.error)
+except ImportError:  # not on a POSIX system
+    _IO_ERRORS = (serial.SerialException, OSError)
+
 QUIET_S = 2.0  # after this long without a frame the board may have Ctrl-C back (it waits 3 s)
 
 
@@ -86,13 +92,13 @@ class Link:
         try:
             self.ser = serial_port or serial.Serial(port, baudrate=baudrate, timeout=0.02,
                                                     write_timeout=2)
-        except (serial.SerialException, OSError) as e:
+        except _IO_ERRORS as e:
             raise LinkError("cannot open %s: %s" % (port, e)) from None
 
     def close(self):
         try:
             self.ser.close()
-        except (serial.SerialException, OSError):
+        except _IO_ERRORS:
             pass
 
     def __enter__(self):
@@ -121,7 +127,7 @@ class Link:
         try:
             self.ser.write(data)
             self.ser.flush()
-        except (serial.SerialException, OSError) as e:
+        except _IO_ERRORS as e:
             raise LinkError("connection to %s lost: %s" % (self.port, e)) from None
         self.sent += len(data)
         self._last_send = time.monotonic()
@@ -138,7 +144,7 @@ class Link:
                 return r
             try:
                 chunk = self.ser.read(max(1, self.ser.in_waiting))
-            except (serial.SerialException, OSError) as e:
+            except _IO_ERRORS as e:
                 raise LinkError("connection to %s lost: %s" % (self.port, e)) from None
             if not chunk:
                 return None
