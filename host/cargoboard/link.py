@@ -137,8 +137,11 @@ class Link:
         complete arrived within the serial timeout, (None, None, None) for a damaged one."""
         while True:
             if self._blocks:
-                r = F.decode(self._blocks.pop(0))
+                block = self._blocks.pop(0)
+                r = F.decode(block)
                 if isinstance(r, int):
+                    if _is_console_text(block):
+                        continue  # the text console's output between frames (evt lines, ...)
                     self.damaged += 1  # garbage or a damaged frame (maybe our reply)
                     return (None, None, None)
                 return r
@@ -254,6 +257,15 @@ class Link:
 
     def repl(self):
         return self.request(L.REPL)
+
+
+_TEXT_BYTES = frozenset(range(32, 127)) | {9, 10, 13}
+
+
+def _is_console_text(block):
+    """Text lines of the console (docs/serial-protocol.md) that came between two frames: a
+    COBS block ends in CRC bytes, almost never in a newline after printable text."""
+    return block.endswith(b"\n") and all(b in _TEXT_BYTES for b in block)
 
 
 def _u32(v):
