@@ -144,6 +144,7 @@ class Link:
                 self.error(seq, E_FAILED, "this board (%s) has no REPL" % app.hal.name)
                 return
             self.send(REPL | 0x80, seq)
+            self.last_frame_ms = -1
             app.hal.set_ctrl_c(True)
             raise SystemExit  # out of App.run and main.py: the REPL prompt follows
         else:

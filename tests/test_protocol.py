@@ -215,3 +215,52 @@ def test_no_answer_is_a_clear_error(tmp_path):
 
 def test_parse_info():
     assert parse_info("cargoboard a=1 b=x=y c") == {"a": "1", "b": "x=y"}
+
+
+def test_console_text_between_frames_is_not_taken_for_damage(board):
+    """Without an event subscription the board's events stay text lines on the same serial;
+    the host skips them and does not resend (a resent NEW would set the game up twice)."""
+    link = board.link
+    assert link.new_game("cargocube polygon SN").startswith("ok setup")
+    assert link.text("status").startswith("ok state=setup")
+    log = board.runner.serial_log.decode(errors="replace")
+    assert log.count("evt game cargocube setup") == 1
+    assert link.resent == 0 and link.damaged == 0
+
+
+class _ReplHal:
+    """The smallest HAL with a REPL behind it (as the board has), for the REPL request."""
+    name = "fake"
+    has_repl = True
+
+    def __init__(self):
+        self.out = bytearray()
+        self.ctrl_c = []
+
+    def serial_write(self, b):
+        self.out += b
+
+    def set_ctrl_c(self, on):
+        self.ctrl_c.append(on)
+
+    def flash_root(self):
+        return None
+
+
+def test_repl_request_hands_the_board_over_with_ctrl_c_on():
+    from firmware.app import App
+    hal = _ReplHal()
+    app = App(hal)
+    with pytest.raises(SystemExit):
+        app._feed(F.encode(FL.REPL, 9))
+    replies = [F.decode(b) for b in bytes(hal.out).split(b"\x00") if b]
+    assert replies == [(FL.REPL | 0x80, 9, b"")]
+    assert hal.ctrl_c == [False, True]  # off for the frame, back on for the REPL
+    # a frame session switches Ctrl-C off, and 3 s of silence gives it back
+    hal.ctrl_c.clear()
+    app._feed(F.encode(FL.EVENTS, 1, b"\x00"))
+    app.now = 10
+    app.link.tick(2000)
+    assert hal.ctrl_c == [False]
+    app.link.tick(3500)
+    assert hal.ctrl_c == [False, True]

@@ -55,7 +55,7 @@ class _Screen:
             print(text)
 
 
-def play(script, flash, out=print, screen_every=20, tty=False):
+def play(script, flash, out=print, screen_every=20, tty=False, pace=0.0):
     """Run the script on a board with the given flash image; returns (status, session)
     with the board still running (the caller closes it)."""
     from cargoboard.sim.script import Session, ScriptError, strip_comment
@@ -79,13 +79,15 @@ def play(script, flash, out=print, screen_every=20, tty=False):
             if text.startswith("resolve"):
                 screen.action_done("%-28s presses so far: %d" % (pending, total),
                                    last=no >= len(lines) - 2)
+                if pace:
+                    time.sleep(pace)
     except (ScriptError, FirmwareError) as e:
         out("demo: the board lost the game at line %d (%s): %s" % (no, text, e))
         return 1, session, total
     return 0, session, total
 
 
-def sync_and_export(session, out_dir, out=print):
+def sync_and_export(session, out_dir, final_over, out=print):
     """Sync the board's log into out_dir/games.sqlite, export the game; returns paths."""
     from cargoboard.link import Link
     from cargoboard.store import Store
@@ -100,6 +102,10 @@ def sync_and_export(session, out_dir, out=print):
     db_path = out_dir / "games.sqlite"
     try:
         with Store(db_path) as store, Link(runner.port) as link:
+            if not final_over:
+                # a game cut short is still open on the board: the players leave it (its log is
+                # closed as abandoned), so that the sync takes it
+                link.text("abort")
             t0 = time.monotonic()
             res = sync(link, store)
             took = time.monotonic() - t0
@@ -140,7 +146,8 @@ def cmd_demo(args):
     tty = sys.stdout.isatty() and not args.no_screen
     t0 = time.monotonic()
     status, session, presses = play(script, str(flash_dir / "flash.img"), tty=tty,
-                                    screen_every=args.screen_every)
+                                    screen_every=args.screen_every,
+                                    pace=args.pace if tty else 0.0)
     try:
         if status:
             return status
@@ -149,7 +156,7 @@ def cmd_demo(args):
               % (final.ply(), time.monotonic() - t0, presses,
                  "; game over" if final.is_over() else ""))
         print("scores: " + " ".join("%s=%d" % ("SWNE"[s], sc[s]) for s in final.seats))
-        rec, db_path, html, svg = sync_and_export(session, out_dir)
+        rec, db_path, html, svg = sync_and_export(session, out_dir, final.is_over())
         if rec.final_position().notation() != final.notation():
             print("demo FAILED: the synced game does not end in the true position")
             return 1
@@ -177,6 +184,8 @@ def add_parser(sub):
     p.add_argument("--out", default="demo-out", help="where the store and exports go (default ./demo-out)")
     p.add_argument("--screen-every", type=int, default=20,
                    help="when not on a terminal, draw the LEDs every N actions (default 20)")
+    p.add_argument("--pace", type=float, default=0.05,
+                   help="on a terminal, pause this many seconds after each action (default 0.05)")
     p.add_argument("--no-screen", action="store_true", help="do not redraw the LEDs in place")
     p.add_argument("--keep-script", action="store_true", help="keep the generated sim script in --out")
     p.set_defaults(func=cmd_demo)

@@ -20,6 +20,12 @@ from firmware import link as L
 PICO_VID = 0x2E8A
 PICO_PIDS = (0x0005,)
 
+try:
+    import termios
+    _IO_ERRORS = (serial.SerialException, OSError, termios.error)
+except ImportError:  # not on a POSIX system
+    _IO_ERRORS = (serial.SerialException, OSError)
+
 QUIET_S = 2.0  # after this long without a frame the board may have Ctrl-C back (it waits 3 s)
 
 
@@ -86,13 +92,13 @@ class Link:
         try:
             self.ser = serial_port or serial.Serial(port, baudrate=baudrate, timeout=0.02,
                                                     write_timeout=2)
-        except (serial.SerialException, OSError) as e:
+        except _IO_ERRORS as e:
             raise LinkError("cannot open %s: %s" % (port, e)) from None
 
     def close(self):
         try:
             self.ser.close()
-        except (serial.SerialException, OSError):
+        except _IO_ERRORS:
             pass
 
     def __enter__(self):
@@ -121,7 +127,7 @@ class Link:
         try:
             self.ser.write(data)
             self.ser.flush()
-        except (serial.SerialException, OSError) as e:
+        except _IO_ERRORS as e:
             raise LinkError("connection to %s lost: %s" % (self.port, e)) from None
         self.sent += len(data)
         self._last_send = time.monotonic()
@@ -131,14 +137,17 @@ class Link:
         complete arrived within the serial timeout, (None, None, None) for a damaged one."""
         while True:
             if self._blocks:
-                r = F.decode(self._blocks.pop(0))
+                block = self._blocks.pop(0)
+                r = F.decode(block)
                 if isinstance(r, int):
+                    if _is_console_text(block):
+                        continue  # the text console's output between frames (evt lines, ...)
                     self.damaged += 1  # garbage or a damaged frame (maybe our reply)
                     return (None, None, None)
                 return r
             try:
                 chunk = self.ser.read(max(1, self.ser.in_waiting))
-            except (serial.SerialException, OSError) as e:
+            except _IO_ERRORS as e:
                 raise LinkError("connection to %s lost: %s" % (self.port, e)) from None
             if not chunk:
                 return None
@@ -248,6 +257,15 @@ class Link:
 
     def repl(self):
         return self.request(L.REPL)
+
+
+_TEXT_BYTES = frozenset(range(32, 127)) | {9, 10, 13}
+
+
+def _is_console_text(block):
+    """Text lines of the console (docs/serial-protocol.md) that came between two frames: a
+    COBS block ends in CRC bytes, almost never in a newline after printable text."""
+    return block.endswith(b"\n") and all(b in _TEXT_BYTES for b in block)
 
 
 def _u32(v):

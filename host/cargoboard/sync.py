@@ -69,7 +69,8 @@ class Progress:
             self.stream.flush()
 
 
-def fetch_log(link: Link, store: Store, board: str, game_no: int, size: int, progress=None):
+def fetch_log(link: Link, store: Store, board: str, game_no: int, size: int, progress=None,
+              chunk=512):
     """The whole log of one game, resuming a transfer the store kept."""
     data = bytearray()
     kept = store.transfer(board, game_no)
@@ -77,24 +78,21 @@ def fetch_log(link: Link, store: Store, board: str, game_no: int, size: int, pro
         data += kept[1]
         if progress:
             progress.add(len(data))
-    since_save = 0
     while len(data) < size:
-        total, chunk = link.read(game_no, len(data))
+        total, part = link.read(game_no, len(data), chunk)
         if total != size:
             raise LinkError("game %d changed size on the board during the sync" % game_no)
-        if not chunk:
+        if not part:
             raise LinkError("the board sent no data for game %d at offset %d" % (game_no, len(data)))
-        data += chunk
-        since_save += len(chunk)
+        data += part
         if progress:
-            progress.add(len(chunk), "game %d" % game_no)
-        if since_save >= 4096 and len(data) < size:
+            progress.add(len(part), "game %d" % game_no)
+        if len(data) < size:
             store.save_transfer(board, game_no, size, data)  # a cut from here resumes here
-            since_save = 0
     return bytes(data)
 
 
-def sync(link: Link, store: Store, progress=None, say=None) -> SyncResult:
+def sync(link: Link, store: Store, progress=None, say=None, chunk=512) -> SyncResult:
     """One sync run; raises LinkError if the board stops answering (run it again: it
     resumes)."""
     from cargoboard.logfile import record_from_log, LogError
@@ -127,7 +125,7 @@ def sync(link: Link, store: Store, progress=None, say=None) -> SyncResult:
                 res.rejected.append((game_no, "kept aside earlier"))
                 say("game %d: kept aside earlier (does not replay); left on the board" % game_no)
                 continue
-            data = fetch_log(link, store, board, game_no, size, bar)
+            data = fetch_log(link, store, board, game_no, size, bar, chunk)
             res.bytes += len(data)
             if zlib.crc32(data) != crc:
                 store.save_transfer(board, game_no, size, b"")  # start this one afresh

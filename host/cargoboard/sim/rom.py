@@ -65,7 +65,9 @@ def boot():
     sys.path[:] = ["/flash"]
     sys.argv[:] = ["main.py"] + sys.argv[2:]
     with open("/flash/main.py") as f:
-        code = f.read()
+        code = compile(f.read(), "main.py", "exec")
+    import gc
+    gc.collect()  # the source text is garbage now: the firmware gets the heap, as on the Pico
     exec(code, {"__name__": "__main__"})
 
 

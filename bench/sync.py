@@ -1,0 +1,161 @@
+"""Sync throughput: 100 games stored on the virtual board, fetched with `sync` over the
+pseudo-terminal (the binary protocol, pyserial, a real SQLite file). Printed, never asserted.
+
+    .venv/bin/python bench/sync.py [GAMES]
+
+The games are random legal games (2-4 players, with and without cards) written onto a littlefs
+image with the Pico's geometry by the board's own log code (firmware/gamelog.py) under the
+MicroPython unix port; the virtual board then boots on that image and serves them.
+
+Beside it, the cost of fetching the same files with `mpremote fs cp`: mpremote cannot run
+against the virtual board (it has no raw REPL), so that cost is computed from mpremote's own
+transfer code (mpremote/transport.py fs_readfile: one `print(repr(r(256)))` evaluation per
+256 bytes, plus stat, open and close; each evaluation in raw-paste mode is two round trips),
+at the round-trip time and byte rate measured on this same pty in this run.
+"""
+
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [ROOT, os.path.join(ROOT, "host")]
+
+from shared_rules import cargocube as cc  # noqa: E402
+from cargoboard.link import Link  # noqa: E402
+from cargoboard.sim.runner import Runner, find_micropython  # noqa: E402
+from cargoboard.store import Store  # noqa: E402
+from cargoboard.sync import sync  # noqa: E402
+
+WRITE_GAMES = """
+import sys, binascii
+from firmware import flashdev
+from firmware.gamelog import GameLog
+dev = flashdev.FileBlockDev.open(sys.argv[1])
+flashdev.mount(dev, "/flash", True)
+log = GameLog("/flash", "sim-bench")
+with open("/flash/board_id", "w") as f:
+    f.write("sim-bench\\n")
+for line in open(sys.argv[2]):
+    w = line.split("|")
+    log.begin("cargocube", "polygon", w[0], w[1], None, %d, 0)
+    for h in w[2].split():
+        log.append(binascii.unhexlify(h))
+    log.finish()
+print("ok")
+""" % cc.RULES_VERSION
+
+
+def random_game(seed):
+    rng = random.Random(seed)
+    players = (2, 3, 4)[seed % 3]
+    pos = cc.start_position(players, cards=seed % 2 == 1)
+    start = pos.notation()
+    payloads = []
+    while not pos.is_over() and pos.ply() < 400:
+        a = rng.choice(pos.legal_actions())
+        pos.push(a)
+        payloads.append(bytes(cc.encode_action(a)).hex())
+    return "%s|%s|%s\n" % ("".join("SWNE"[s] for s in pos.seats), start, " ".join(payloads))
+
+
+def mpremote_cost(sizes, rtt_s, byte_s):
+    """(round trips, bytes on the wire, seconds) for `mpremote fs cp :g.log .` of each file,
+    following mpremote's fs_readfile: stat, open, r(256) until empty, close; raw-paste mode:
+    each exec is 2 round trips ("\\x05A\\x01" -> "R\\x01" + window, then the code -> output)."""
+    trips = 0
+    wire = 0
+    path = "'/games/g00001.log'"
+
+    def exec_cost(code, output_len):
+        nonlocal trips, wire
+        trips += 2
+        wire += 3 + 4 + len(code) + 1 + 1 + 2 + output_len + 1 + 1 + 1  # paste, OK, output, EOFs, >
+
+    rnd = random.Random(1)
+    for size in sizes:
+        exec_cost("import os\nprint(repr(os.stat(%s)))" % path, 60)
+        exec_cost("f=open(%s,'rb')\nr=f.read" % path, 0)
+        left = size
+        while True:
+            n = min(256, left)
+            # repr() of a log chunk: printable bytes stay one character, others become \\xNN
+            chunk = bytes(rnd.randrange(256) for _ in range(n))
+            exec_cost("print(repr(r(256)))", len(repr(chunk)) + 2)
+            left -= n
+            if n == 0:
+                break
+        exec_cost("f.close()", 0)
+    return trips, wire, trips * rtt_s + wire * byte_s
+
+
+def main():
+    n_games = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    with tempfile.TemporaryDirectory() as tmp:
+        image = os.path.join(tmp, "flash.img")
+        specs = os.path.join(tmp, "games.txt")
+        with open(specs, "w") as f:
+            for seed in range(n_games):
+                f.write(random_game(seed))
+        script = os.path.join(tmp, "write.py")
+        with open(script, "w") as f:
+            f.write(WRITE_GAMES)
+        env = dict(os.environ, MICROPYPATH=".frozen:" + ROOT)
+        t0 = time.monotonic()
+        r = subprocess.run([find_micropython(), script, image, specs], capture_output=True,
+                           text=True, env=env)
+        if r.returncode:
+            print(r.stdout, r.stderr)
+            return 1
+        print("wrote %d games onto the flash image in %.1f s" % (n_games, time.monotonic() - t0))
+
+        runner = Runner(flash=image).start()
+        stop = threading.Event()
+        th = threading.Thread(target=runner.serve, args=(stop,), daemon=True)
+        th.start()
+        try:
+            with Link(runner.port) as link:
+                rtts = []
+                for _ in range(50):
+                    t = time.perf_counter()
+                    link.request(0x05, b"\x00")  # EVENTS off: the cheapest request
+                    rtts.append(time.perf_counter() - t)
+                rtt = statistics.median(rtts)
+                sent0, recv0 = link.sent, link.received
+                with Store(os.path.join(tmp, "games.sqlite")) as store:
+                    t = time.perf_counter()
+                    res = sync(link, store)
+                    took = time.perf_counter() - t
+                    sizes = [len(store.get(gid).log) for _, gid in res.stored]
+                wire = (link.sent - sent0) + (link.received - recv0)
+        finally:
+            stop.set()
+            th.join(5)
+            runner.stop()
+
+    payload = sum(sizes)
+    byte_s = took / max(1, wire)  # seconds per byte on this pty, as the sync saw it
+    trips, m_wire, m_time = mpremote_cost(sizes, rtt, byte_s)
+    print("games synced: %d (%d rejected), log bytes %d (mean %.0f per game)"
+          % (len(res.stored), len(res.rejected), payload, payload / max(1, len(sizes))))
+    print()
+    print("%-34s %12s %12s %10s %10s" % ("", "time s", "KB/s payload", "wire bytes", "payload %"))
+    print("%-34s %12.2f %12.1f %10d %9.1f%%" % (
+        "cargoboard sync (frames, measured)", took, payload / took / 1024, wire, 100.0 * payload / wire))
+    print("%-34s %12.2f %12.1f %10d %9.1f%%" % (
+        "mpremote fs cp (computed)", m_time, payload / m_time / 1024, m_wire, 100.0 * payload / m_wire))
+    print()
+    print("ratio mpremote/sync: time %.1fx, wire bytes %.1fx" % (m_time / took, m_wire / wire))
+    print("pty round trip (EVENTS request, median of 50): %.2f ms; mpremote needs %d round trips" % (rtt * 1000, trips))
+    print("(sync includes the SQLite writes, the replay of every game through the rules core "
+          "and the confirms; mpremote's figure is the copy alone)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,157 @@
+"""`cargoboard deploy` (dry run, and for real onto the virtual board's flash image with the
+version check), `cargoboard ports`, and `cargoboard demo` with a short game."""
+
+import html.parser
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "host"))
+
+from cargoboard import deploy  # noqa: E402
+from cargoboard.link import candidate_ports, find_port, LinkError  # noqa: E402
+
+EXE = str(Path(sys.executable).parent / "cargoboard")
+
+
+def run(*args, timeout=120):
+    return subprocess.run([EXE, *args], capture_output=True, text=True, timeout=timeout)
+
+
+def test_dry_run_lists_the_files_and_the_mpremote_command():
+    r = run("deploy", "--dry-run", "--port", "/dev/ttyACM7")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    files = [x.split(":", 1)[1] for x in lines if x.strip().split()[1:2] and x.split()[1].startswith(":")]
+    assert "main.py" in files and "cargoboard.ver" in files
+    assert "shared_rules/cargocube.mpy" in files and "firmware/app.mpy" in files
+    assert "firmware/hal_rp2040.mpy" in files
+    assert "firmware/hal_sim.mpy" not in files  # the simulator's HAL stays off the board
+    cmd = [x for x in lines if x.startswith("would run: ")][0]
+    assert cmd.startswith("would run: mpremote connect /dev/ttyACM7 fs cp -r ")
+    assert cmd.endswith("+ reset")
+    want = [x for x in lines if x.startswith("then check that the board reports ")][0]
+    v = deploy.versions()
+    assert "fw=%s rules=%s proto=%s build=" % (v["fw"], v["rules"], v["proto"]) in want
+
+
+def test_deploy_onto_the_virtual_board_and_check_its_versions(tmp_path):
+    flash = tmp_path / "vboard"
+    r = run("deploy", "--flash", str(flash))
+    assert r.returncode == 0, r.stderr
+    assert "runs fw=" in r.stdout
+    build = r.stdout.split("build=")[1].split()[0]
+    # the virtual board now boots the deployed files (not this checkout's) and says so
+    from cargoboard.sim.runner import Runner
+    import threading
+    from cargoboard.link import Link
+    with Runner(flash=flash / "flash.img", boot_from_flash=True) as runner:
+        stop = threading.Event()
+        t = threading.Thread(target=runner.serve, args=(stop,), daemon=True)
+        t.start()
+        try:
+            with Link(runner.port) as link:
+                info = link.hello()
+                # the game logs on the same flash survive a deploy: play, then deploy again
+                assert link.new_game("cargocube polygon SN").startswith("ok")
+        finally:
+            stop.set()
+            t.join(5)
+    assert info["build"] == build
+    assert deploy.check_versions(info, dict(info)) == []
+    assert deploy.check_versions(info, dict(info, build="0123456789ab")) == [
+        "build: board %s, deployed 0123456789ab" % build]
+
+
+def test_deploy_version_mismatch_is_an_error(tmp_path, monkeypatch):
+    """The check fails when the board reports other versions than the ones deployed (here: the
+    stamp written says another firmware version than the code that runs)."""
+    real_stage = deploy.stage
+
+    def stage_with_wrong_stamp(out_dir, target="rp2"):
+        staged = real_stage(out_dir, target)
+        for board_path, local, _ in staged:
+            if board_path == deploy.STAMP:
+                local.write_text(local.read_text().replace("fw=", "fw=9"))
+        return staged
+
+    monkeypatch.setattr(deploy, "stage", stage_with_wrong_stamp)
+
+    class Args:
+        dry_run = False
+        port = None
+        flash = str(tmp_path / "vb")
+
+    try:
+        deploy.run(Args(), out=lambda text: None)
+    except deploy.DeployError as e:
+        assert "runs other firmware than deployed: fw: board" in str(e)
+    else:
+        raise AssertionError("a version mismatch passed the check")
+
+
+def test_no_board_attached_is_said_plainly():
+    if candidate_ports():
+        return  # a real board is plugged in on this machine: nothing to check
+    try:
+        find_port(None)
+    except LinkError as e:
+        assert str(e).startswith("no board found")
+    r = run("deploy")
+    assert r.returncode == 1 and r.stderr.startswith("cargoboard: error: no board found")
+    assert "Traceback" not in r.stderr
+    r = run("ports")
+    assert r.returncode == 1 and "no board found" in r.stdout
+
+
+def test_ports_filter_by_the_picos_usb_ids(monkeypatch):
+    from serial.tools import list_ports_common
+    from cargoboard import link as L
+
+    def port(dev, vid, pid):
+        p = list_ports_common.ListPortInfo(dev, skip_link_detection=True)
+        p.vid, p.pid, p.description = vid, pid, "dev " + dev
+        return p
+
+    monkeypatch.setattr(L.list_ports, "comports", lambda: [
+        port("/dev/ttyACM0", 0x2E8A, 0x0005), port("/dev/ttyUSB0", 0x0403, 0x6001)])
+    assert candidate_ports() == [("/dev/ttyACM0", "dev /dev/ttyACM0")]
+    assert find_port(None) == "/dev/ttyACM0"
+    monkeypatch.setattr(L.list_ports, "comports", lambda: [
+        port("/dev/ttyACM0", 0x2E8A, 0x0005), port("/dev/ttyACM1", 0x2E8A, 0x0005)])
+    try:
+        find_port(None)
+    except LinkError as e:
+        assert "several boards" in str(e)
+    else:
+        raise AssertionError
+
+
+class _Collect(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+
+
+def test_demo_with_a_short_game(tmp_path):
+    out = tmp_path / "demo"
+    r = run("demo", "--actions", "14", "--out", str(out), "--no-screen", timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "demo ok" in r.stdout and "1 new game stored" in r.stdout
+    html_file = out / "game-1.html"
+    svg_file = out / "game-1-final.svg"
+    assert str(html_file) in r.stdout and str(svg_file) in r.stdout
+    ET.parse(svg_file)  # valid XML
+    p = _Collect()
+    p.feed(html_file.read_text())
+    assert "svg" in p.tags or "script" in p.tags
+    r = run("games", "--db", str(out / "games.sqlite"))
+    assert r.returncode == 0 and "cargocube" in r.stdout
+    # nothing left running: no micropython child of ours survives
+    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert str(out) not in ps

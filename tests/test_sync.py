@@ -1,0 +1,313 @@
+"""`cargoboard sync` end to end: games played on the virtual board (the firmware under the
+MicroPython unix port, its flash a littlefs image), fetched over a real pseudo-terminal with
+pyserial into a real SQLite file; also through a link that drops, flips, truncates and cuts."""
+
+import os
+import random
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import zlib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "host"))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from cargoboard.link import Link, LinkError  # noqa: E402
+from cargoboard.logfile import record_from_log  # noqa: E402
+from cargoboard.scriptgen import game_script  # noqa: E402
+from cargoboard.sim.runner import Runner  # noqa: E402
+from cargoboard.sim.script import Session, strip_comment  # noqa: E402
+from cargoboard.store import Store  # noqa: E402
+from cargoboard.sync import sync  # noqa: E402
+from faultlink import FaultLink  # noqa: E402
+
+GAMES = 3
+
+
+def play_games(image, games=GAMES, actions=(9, 14, 6)):
+    """Play `games` short games on the virtual board with that flash; the last one is left
+    open (being played). Returns the true final position of each."""
+    finals = []
+    s = Session(out=lambda line: None, flash=image)
+    try:
+        for k in range(games):
+            text, final = game_script(seed=40 + k, actions=actions[k % len(actions)], check_every=0)
+            for raw in text.splitlines():
+                line = strip_comment(raw).strip()
+                if line:
+                    s.execute(line)
+            finals.append(final.notation())
+    finally:
+        s.close()
+    return finals
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    d = tmp_path_factory.mktemp("played")
+    image = d / "flash.img"
+    finals = play_games(image)
+    return image, finals
+
+
+class Served:
+    def __init__(self, image):
+        self.runner = Runner(flash=image).start()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.runner.serve, args=(self.stop,), daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.stop.set()
+        self.thread.join(5)
+        self.runner.stop()
+
+
+def board_logs(port):
+    """{game_no: (flags, bytes)} read straight from the board."""
+    out = {}
+    with Link(port) as link:
+        for game_no, size, crc, flags in link.games():
+            data = b""
+            while len(data) < size:
+                total, chunk = link.read(game_no, len(data))
+                data += chunk
+            assert len(data) == size
+            if not flags & 2:
+                assert zlib.crc32(data) == crc
+            out[game_no] = (flags, data)
+    return out
+
+
+def dump(db):
+    con = sqlite3.connect(str(db))
+    try:
+        return list(con.iterdump())
+    finally:
+        con.close()
+
+
+def test_sync_stores_each_game_once_then_the_board_forgets_it(played, tmp_path):
+    image = tmp_path / "flash.img"
+    shutil.copy(played[0], image)
+    finals = played[1]
+    b = Served(image)
+    try:
+        before = board_logs(b.runner.port)
+        assert len(before) == GAMES
+        current = [n for n, (flags, _) in before.items() if flags & 2]
+        assert len(current) == 1  # the last game is still being played
+        db = tmp_path / "games.sqlite"
+        with Store(db) as store, Link(b.runner.port) as link:
+            res = sync(link, store)
+            assert res.skipped == current
+            assert len(res.stored) == GAMES - 1 and res.confirmed == [n for n, _ in res.stored]
+            for game_no, gid in res.stored:
+                rec = store.get(gid)
+                assert rec.log == before[game_no][1]  # byte-identical
+                assert rec.source_game == game_no
+                assert rec.final_position().notation() == finals[game_no - 1]
+        after = board_logs(b.runner.port)
+        assert list(after) == current  # the stored games are gone from the board
+        # a second run changes nothing
+        snapshot = dump(db)
+        with Store(db) as store, Link(b.runner.port) as link:
+            res = sync(link, store)
+            assert res.stored == [] and res.confirmed == []
+        assert dump(db) == snapshot
+        # the game in play ends (abandoned), and the next sync takes it
+        with Link(b.runner.port) as link:
+            assert link.text("abort") == "ok"
+        with Store(db) as store, Link(b.runner.port) as link:
+            res = sync(link, store)
+            assert [n for n, _ in res.stored] == current
+            assert len(store.list()) == GAMES
+        assert board_logs(b.runner.port) == {}
+    finally:
+        b.close()
+
+
+def test_a_game_that_does_not_replay_is_kept_aside_not_deleted(played, tmp_path, micropython):
+    image = tmp_path / "flash.img"
+    shutil.copy(played[0], image)
+    # a log whose second action is illegal (the first action again), with valid checksums
+    from shared_rules import cargocube as cc
+    pos = cc.start_position(2)
+    a = pos.legal_actions()[0]
+    enc = cc.encode_action(a)
+    script = (
+        "from firmware import flashdev\n"
+        "from firmware.gamelog import GameLog\n"
+        "dev = flashdev.FileBlockDev.open(%r)\n"
+        "flashdev.mount(dev, '/flash')\n"
+        "log = GameLog('/flash', 'sim-bad')\n"
+        "n = log.begin('cargocube', 'polygon', 'SN', %r, None, 1, 0)\n"
+        "log.append(%r)\n"
+        "log.append(%r)\n"
+        "log.close()\n"
+        "print(n)\n" % (str(image), pos.notation(), enc, enc))
+    bad_no = int(micropython(script).split()[-1])
+    db = tmp_path / "games.sqlite"
+    b = Served(image)
+    try:
+        with Store(db) as store, Link(b.runner.port) as link:
+            res = sync(link, store)
+            assert [n for n, _ in res.rejected] == [bad_no]
+            assert "does not replay" in res.rejected[0][1]
+            assert bad_no not in [n for n, _ in res.stored]
+            assert [r[1] for r in store.rejected()] == [bad_no]
+        assert bad_no in board_logs(b.runner.port)  # never silently dropped
+        snapshot = dump(db)
+        with Store(db) as store, Link(b.runner.port) as link:
+            res = sync(link, store)
+            assert [n for n, _ in res.rejected] == [bad_no] and res.stored == []
+        assert dump(db) == snapshot
+    finally:
+        b.close()
+
+
+def test_a_cut_transfer_resumes_where_it_stopped(played, tmp_path):
+    image = tmp_path / "flash.img"
+    shutil.copy(played[0], image)
+    db = tmp_path / "games.sqlite"
+    b = Served(image)
+    try:
+        originals = board_logs(b.runner.port)
+        # cut once the first game's log is partly through
+        first = min(originals)
+        size = len(originals[first][1])
+        assert size > 200
+        # 64-byte reads: the first log takes several; the cut comes after a few of them
+        fl = FaultLink(b.runner.port, seed=1, drop=0, flip=0, truncate=0, cut_after=600)
+        with Store(db) as store:
+            link = Link(fl.port, timeout=0.3, retries=3)
+            with pytest.raises(LinkError):
+                sync(link, store, chunk=64)
+            link.close()
+            rows = store.db.execute("SELECT source_game, length(data), total FROM transfers").fetchall()
+            assert len(rows) == 1 and rows[0][0] == first and 0 < rows[0][1] < rows[0][2]
+            resumed_from = rows[0][1]
+        fl.close()
+        with Store(db) as store, Link(b.runner.port) as link:
+            reads = []
+            real_read = link.read
+            link.read = lambda g, off, n=512: reads.append((g, off)) or real_read(g, off, n)
+            res = sync(link, store, chunk=64)
+            assert reads[0] == (first, resumed_from)  # not from 0
+            assert first in [n for n, _ in res.stored]
+            assert store.db.execute("SELECT COUNT(*) FROM transfers").fetchone()[0] == 0
+            rec = store.get_by_source(link.hello()["board"], first)
+            assert rec.log == originals[first][1]
+    finally:
+        b.close()
+
+
+def test_faulty_link_trials_every_game_arrives_once_byte_identical(played, tmp_path):
+    """Seeded trials over a link that drops and flips bytes, truncates chunks and cuts the
+    connection at a random point; sync is run again after every cut until it succeeds."""
+    trials = 10
+    attempts_total = 0
+    cuts = 0
+    faults = 0
+    for trial in range(trials):
+        rnd = random.Random(trial)
+        image = tmp_path / ("flash-%d.img" % trial)
+        shutil.copy(played[0], image)
+        db = tmp_path / ("games-%d.sqlite" % trial)
+        b = Served(image)
+        try:
+            with Link(b.runner.port) as link:
+                link.text("abort")  # every game finished: all of them are to be synced
+            originals = board_logs(b.runner.port)
+            assert len(originals) == GAMES
+            done = False
+            for attempt in range(30):
+                attempts_total += 1
+                cut = rnd.randrange(200, 6000) if attempt < 4 else None
+                fl = FaultLink(b.runner.port, seed=trial * 100 + attempt, drop=0.003,
+                               flip=0.003, truncate=0.03, cut_after=cut)
+                try:
+                    with Store(db) as store:
+                        link = Link(fl.port, timeout=0.25, retries=12)
+                        try:
+                            sync(link, store)
+                            done = True
+                        except LinkError:
+                            cuts += fl.cut
+                        finally:
+                            link.close()
+                finally:
+                    faults += fl.faults
+                    fl.close()
+                if done:
+                    break
+            assert done, "trial %d: no sync got through in 30 attempts" % trial
+            with Store(db) as store:
+                rows = store.db.execute(
+                    "SELECT source_game, COUNT(*) FROM games GROUP BY source, source_game").fetchall()
+                assert sorted(rows) == [(n, 1) for n in sorted(originals)]  # exactly once
+                for n, (_, data) in originals.items():
+                    rec = store.get_by_source(store.list()[0][1], n)
+                    assert rec.log == data  # byte-identical
+                    assert rec.final_position().notation() == record_from_log(data).final_position().notation()
+            assert board_logs(b.runner.port) == {}
+        finally:
+            b.close()
+    print("fault trials: %d trials, %d sync attempts, %d cuts, %d byte faults"
+          % (trials, attempts_total, cuts, faults))
+    assert cuts > 0 and faults > 0
+
+
+def test_cli_sync_from_sim_serving_a_script(tmp_path):
+    """The user's path: `cargoboard sim --script FILE --pty PATH --flash DIR` plays and keeps
+    serving; `cargoboard sync --port PATH` fetches; `cargoboard games` lists."""
+    text, final = game_script(seed=5, actions=10, check_every=0)
+    script = tmp_path / "game.txt"
+    script.write_text(text + "send abort\n")
+    pty = tmp_path / "board"
+    flash = tmp_path / "flash"
+    db = tmp_path / "games.sqlite"
+    exe = str(Path(sys.executable).parent / "cargoboard")
+    sim = subprocess.Popen([exe, "sim", "--script", str(script), "--pty", str(pty),
+                            "--flash", str(flash)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    try:
+        for _ in range(300):
+            if pty.is_symlink() or sim.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert pty.is_symlink(), sim.communicate(timeout=5)
+        r = subprocess.run([exe, "sync", "--port", str(pty), "--db", str(db)], capture_output=True,
+                           text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        assert "1 new game stored" in r.stdout
+        r = subprocess.run([exe, "games", "--db", str(db)], capture_output=True, text=True)
+        assert r.returncode == 0 and "cargocube" in r.stdout and "polygon" in r.stdout
+        r = subprocess.run([exe, "sync", "--port", str(pty), "--db", str(db)], capture_output=True,
+                           text=True, timeout=60)
+        assert r.returncode == 0 and "0 new games stored" in r.stdout
+    finally:
+        sim.send_signal(signal.SIGTERM)
+        out, err = sim.communicate(timeout=10)
+    assert sim.returncode == 0, err
+    assert not pty.exists() and not pty.is_symlink()  # the link is removed
+    assert (flash / "flash.img").stat().st_size > 0
+    with Store(db) as store:
+        rec = store.get(1)
+        assert rec.final_position().notation() == final.notation()
+
+
+def test_cli_sync_without_a_board_says_so(tmp_path):
+    exe = str(Path(sys.executable).parent / "cargoboard")
+    r = subprocess.run([exe, "sync", "--port", str(tmp_path / "nothing"), "--db",
+                        str(tmp_path / "g.sqlite")], capture_output=True, text=True)
+    assert r.returncode == 1
+    assert r.stderr.startswith("cargoboard: error: cannot open") and "Traceback" not in r.stderr
