@@ -20,7 +20,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -114,29 +113,20 @@ def main():
             return 1
         print("wrote %d games onto the flash image in %.1f s" % (n_games, time.monotonic() - t0))
 
-        runner = Runner(flash=image).start()
-        stop = threading.Event()
-        th = threading.Thread(target=runner.serve, args=(stop,), daemon=True)
-        th.start()
-        try:
-            with Link(runner.port) as link:
-                rtts = []
-                for _ in range(50):
-                    t = time.perf_counter()
-                    link.request(0x05, b"\x00")  # EVENTS off: the cheapest request
-                    rtts.append(time.perf_counter() - t)
-                rtt = statistics.median(rtts)
-                sent0, recv0 = link.sent, link.received
-                with Store(os.path.join(tmp, "games.sqlite")) as store:
-                    t = time.perf_counter()
-                    res = sync(link, store)
-                    took = time.perf_counter() - t
-                    sizes = [len(store.get(gid).log) for _, gid in res.stored]
-                wire = (link.sent - sent0) + (link.received - recv0)
-        finally:
-            stop.set()
-            th.join(5)
-            runner.stop()
+        with Runner(flash=image) as runner, runner.serving(), Link(runner.port) as link:
+            rtts = []
+            for _ in range(50):
+                t = time.perf_counter()
+                link.request(0x05, b"\x00")  # EVENTS off: the cheapest request
+                rtts.append(time.perf_counter() - t)
+            rtt = statistics.median(rtts)
+            sent0, recv0 = link.sent, link.received
+            with Store(os.path.join(tmp, "games.sqlite")) as store:
+                t = time.perf_counter()
+                res = sync(link, store)
+                took = time.perf_counter() - t
+                sizes = [len(store.get(gid).log) for _, gid in res.stored]
+            wire = (link.sent - sent0) + (link.received - recv0)
 
     payload = sum(sizes)
     byte_s = took / max(1, wire)  # seconds per byte on this pty, as the sync saw it

@@ -314,7 +314,11 @@ class App:
             g.load(text)
         except ValueError as e:
             return "err %s" % (e,)
+        # the game goes on from the host's position: the old log ends (abandoned if open) and
+        # a new one starts there, so every log replays from its own start
+        self._close_log()
         self.state = PLAY
+        self._begin_log()
         try:
             g.on_change(self.scanner.stable, self.now)  # compare the board with it at once
         except Exception as e:

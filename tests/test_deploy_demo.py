@@ -45,20 +45,20 @@ def test_deploy_onto_the_virtual_board_and_check_its_versions(tmp_path):
     build = r.stdout.split("build=")[1].split()[0]
     # the virtual board now boots the deployed files (not this checkout's) and says so
     from cargoboard.sim.runner import Runner
-    import threading
     from cargoboard.link import Link
-    with Runner(flash=flash / "flash.img", boot_from_flash=True) as runner:
-        stop = threading.Event()
-        t = threading.Thread(target=runner.serve, args=(stop,), daemon=True)
-        t.start()
-        try:
-            with Link(runner.port) as link:
-                info = link.hello()
-                # the game logs on the same flash survive a deploy: play, then deploy again
-                assert link.new_game("cargocube polygon SN").startswith("ok")
-        finally:
-            stop.set()
-            t.join(5)
+    with Runner(flash=flash / "flash.img", boot_from_flash=True) as runner, runner.serving(), \
+            Link(runner.port) as link:
+        info = link.hello()
+        assert link.new_game("cargocube polygon SN").startswith("ok")
+        from shared_rules import cargocube as cc
+        assert link.load(cc.start_position(2).notation()) == "ok loaded"  # play: a log begins
+        assert link.text("abort") == "ok"  # the game log on the flash: abandoned, kept
+    # deploying again keeps the game logs
+    r = run("deploy", "--flash", str(flash))
+    assert r.returncode == 0, r.stderr
+    with Runner(flash=flash / "flash.img", boot_from_flash=True) as runner, runner.serving(), \
+            Link(runner.port) as link:
+        assert len(link.games()) == 1
     assert info["build"] == build
     assert deploy.check_versions(info, dict(info)) == []
     assert deploy.check_versions(info, dict(info, build="0123456789ab")) == [

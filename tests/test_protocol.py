@@ -5,7 +5,6 @@ firmware under the MicroPython unix port)."""
 import os
 import random
 import sys
-import threading
 import time
 
 import pytest
@@ -76,15 +75,13 @@ class Board:
 
     def __init__(self, **kw):
         self.runner = Runner(**kw).start()
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self.runner.serve, args=(self.stop,), daemon=True)
-        self.thread.start()
+        self._serving = self.runner.serving()
+        self._serving.__enter__()
         self.link = Link(self.runner.port, timeout=0.5)
 
     def close(self):
         self.link.close()
-        self.stop.set()
-        self.thread.join(5)
+        self._serving.__exit__(None, None, None)
         self.runner.stop()
 
     def raw_exchange(self, data, wait=0.3):

@@ -9,7 +9,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 import zlib
 from pathlib import Path
@@ -61,13 +60,11 @@ def played(tmp_path_factory):
 class Served:
     def __init__(self, image):
         self.runner = Runner(flash=image).start()
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self.runner.serve, args=(self.stop,), daemon=True)
-        self.thread.start()
+        self._serving = self.runner.serving()
+        self._serving.__enter__()
 
     def close(self):
-        self.stop.set()
-        self.thread.join(5)
+        self._serving.__exit__(None, None, None)
         self.runner.stop()
 
 

@@ -14,7 +14,6 @@ Everything goes into --out (default ./demo-out); nothing is left running.
 import os
 import shutil
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -96,27 +95,20 @@ def sync_and_export(session, out_dir, final_over, out=print):
 
     session.ser.close()  # the script's console connection; the sync opens the pty afresh
     runner = session.runner
-    stop = threading.Event()
-    server = threading.Thread(target=runner.serve, args=(stop,), daemon=True)
-    server.start()
     db_path = out_dir / "games.sqlite"
-    try:
-        with Store(db_path) as store, Link(runner.port) as link:
-            if not final_over:
-                # a game cut short is still open on the board: the players leave it (its log is
-                # closed as abandoned), so that the sync takes it
-                link.text("abort")
-            t0 = time.monotonic()
-            res = sync(link, store)
-            took = time.monotonic() - t0
-            out("synced over %s: %s in %.2f s (%d log bytes)"
-                % (runner.port, res.summary(), took, res.bytes))
-            if not res.stored:
-                raise RuntimeError("the sync stored no game")
-            rec = store.get(res.stored[-1][1])
-    finally:
-        stop.set()
-        server.join(5)
+    with runner.serving(), Store(db_path) as store, Link(runner.port) as link:
+        if not final_over:
+            # a game cut short is still open on the board: the players leave it (its log is
+            # closed as abandoned), so that the sync takes it
+            link.text("abort")
+        t0 = time.monotonic()
+        res = sync(link, store)
+        took = time.monotonic() - t0
+        out("synced over %s: %s in %.2f s (%d log bytes)"
+            % (runner.port, res.summary(), took, res.bytes))
+        if not res.stored:
+            raise RuntimeError("the sync stored no game")
+        rec = store.get(res.stored[-1][1])
     html = out_dir / ("game-%d.html" % rec.id)
     svg = out_dir / ("game-%d-final.svg" % rec.id)
     positions = rec.positions()

@@ -146,7 +146,6 @@ def deploy_board(port, staged, stage_dir, out=print):
 def deploy_flash(flash_dir, staged, out=print, heapsize="192k"):
     """Write the staged files into the virtual board's flash image, boot it from there and
     ask it for its versions."""
-    import threading
     from cargoboard.link import Link
     from cargoboard.sim.runner import FirmwareError, Runner, write_flash_files
     image = Path(flash_dir) / "flash.img"
@@ -155,16 +154,9 @@ def deploy_flash(flash_dir, staged, out=print, heapsize="192k"):
     try:
         write_flash_files(image, [(bp, str(lp)) for bp, lp, _ in staged])
         out("wrote %d files into %s" % (len(staged), image))
-        with Runner(flash=str(image), boot_from_flash=True, heapsize=heapsize) as runner:
-            stop = threading.Event()
-            t = threading.Thread(target=runner.serve, args=(stop,), daemon=True)
-            t.start()
-            try:
-                with Link(runner.port) as link:
-                    info = link.hello()
-            finally:
-                stop.set()
-                t.join(5)
+        with Runner(flash=str(image), boot_from_flash=True, heapsize=heapsize) as runner, \
+                runner.serving(), Link(runner.port) as link:
+            info = link.hello()
     except FirmwareError as e:
         raise DeployError("the virtual board did not boot from %s: %s" % (image, e)) from None
     return want, info

@@ -301,6 +301,23 @@ class Runner:
             select.select([self.master], [], [], idle_s)
             self.step()
 
+    def serving(self):
+        """Context manager: the board is served (see serve) in a background thread while the
+        block runs, e.g. for a Link on self.port in this process."""
+        import contextlib
+
+        @contextlib.contextmanager
+        def _serving():
+            stop = threading.Event()
+            thread = threading.Thread(target=self.serve, args=(stop,), daemon=True)
+            thread.start()
+            try:
+                yield self
+            finally:
+                stop.set()
+                thread.join(5)
+        return _serving()
+
     def serve_on(self, path, out=print):
         """Make `path` a symlink to the pty and serve until interrupted (Ctrl-C or SIGTERM);
         the link is removed afterwards. Returns 0."""
