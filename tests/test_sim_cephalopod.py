@@ -441,7 +441,6 @@ def test_power_cut_resumes_the_game_from_its_log(game, tmp_path):
 def test_finished_game_is_synced_and_exported(game, tmp_path):
     """A whole 3x3 game on the board, its log read over the pty by `cargoboard sync`'s code
     into a store, and exported: the SVG shows the board's final dice."""
-    import threading
     from cargoboard.link import Link
     from cargoboard.store import Store
     from cargoboard.sync import sync
@@ -451,19 +450,20 @@ def test_finished_game_is_synced_and_exported(game, tmp_path):
     gm = game("3x3", flash=tmp_path / "flash.img")
     _whole_game(gm, 3)
     assert "evt log finished game=1" in gm.s.events
-    gm.s.ser.close()
+    gm.s.ser.close()  # the script's console; the sync opens the pty afresh
     runner = gm.s.runner
-    stop = threading.Event()
-    server = threading.Thread(target=runner.serve, args=(stop,), daemon=True)
-    server.start()
-    try:
-        with Store(tmp_path / "games.sqlite") as store, Link(runner.port) as link:
-            res = sync(link, store)
-            assert len(res.stored) == 1, res.summary()
-            rec = store.get(res.stored[0][1])
-    finally:
-        stop.set()
-        server.join(5)
+    with runner.serving(), Store(tmp_path / "games.sqlite") as store, \
+            Link(runner.port) as link:
+        res = sync(link, store)
+        assert len(res.stored) == 1, res.summary()
+        rec = store.get(res.stored[0][1])
+        # the host resyncs the board to a position (LOAD): a new game log starts there
+        assert link.new_game("cephalopod 3x3").startswith("ok")
+        assert link.load("w1../.b2./... b") == "ok loaded"
+        assert link.text("pos") == "ok w1../.b2./... b"
+        assert link.text("block") == "ok 3x3 a1=e5 c3=g7"
+        logs = link.games()
+        assert len(logs) == 1 and logs[0][3] & 2  # the new log, being written
     assert (rec.kind, rec.variant, rec.seats) == ("cephalopod", "3x3", "wb")
     assert rec.actions == [gm.pos.format_action(a) for a in gm.pos.history()]
     positions = rec.positions()
