@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+from shared_rules import cargocube as cc
 from cargoboard.scriptgen import game_script
 
 
@@ -74,9 +75,9 @@ def play(script, flash, out=print, screen_every=20, tty=False, pace=0.0):
             if not text:
                 continue
             used = session.execute(text)
-            total += used
             if text.startswith("resolve"):
-                screen.action_done("%-28s presses so far: %d" % (pending, total),
+                total += used  # presses the board asked for (not `end`, which is a move)
+                screen.action_done("%-28s presses the board asked for: %d" % (pending, total),
                                    last=no >= len(lines) - 2)
                 if pace:
                     time.sleep(pace)
@@ -144,8 +145,10 @@ def cmd_demo(args):
         if status:
             return status
         sc = final.scores()
-        print("played %d actions in %.1f s; %d button press(es); true final position reached%s"
-              % (final.ply(), time.monotonic() - t0, presses,
+        ends = sum(1 for a in final.history() if a[0] == cc.END)
+        print("played %d actions (%d of them `end`, a button by the rules) in %.1f s; the board "
+              "asked for %d button press(es); it reached the true final position%s"
+              % (final.ply(), ends, time.monotonic() - t0, presses,
                  "; game over" if final.is_over() else ""))
         print("scores: " + " ".join("%s=%d" % ("SWNE"[s], sc[s]) for s in final.seats))
         rec, db_path, html, svg = sync_and_export(session, out_dir, final.is_over())
