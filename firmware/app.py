@@ -21,6 +21,9 @@ PLAY = 2
 STATE_NAMES = ("idle", "setup", "play")
 
 _LINE_MAX = 160
+# Settings a host or the console may change: name, lowest, highest (bright: the LED brightness
+# cap, budget: the LED current budget in mA, debounce: the scanner's stable time in ms).
+SETTINGS = (("bright", 0, 255), ("budget", 0, 10000), ("debounce", 0, 1000))
 FRAME_OPEN_MS = 250  # a frame arrives in one burst; one open longer than this is dropped
 
 HELP = ("commands: hello help status mem occ mask new press events bright budget abort "
@@ -253,84 +256,29 @@ class App:
         else:
             self._check_setup()
 
-    def info(self):
-        """The HELLO text: versions, board, space (docs/protocol.md)."""
-        from shared_rules import cargocube
-        from firmware import frames as F
-        log = self.glog
-        bid = (log.board if log is not None else "") or "-"
-        if log is not None:
-            extra = " free=%d games=%d" % (log.free_bytes(), len(log.games()))
+    def setting(self, name):
+        if name == "bright":
+            return self.painter.cap
+        if name == "budget":
+            return self.painter.budget_ma
+        return self.scanner.stable_ms
+
+    def change_setting(self, name, v):
+        """Set one of SETTINGS; False if the name is unknown or v out of its range."""
+        for key, lo, hi in SETTINGS:
+            if key == name and lo <= v <= hi:
+                break
         else:
-            extra = " free=0 games=0"
-        return "cargoboard fw=%s proto=%d rules=cargocube/%d build=%s board=%s hal=%s state=%s%s" % (
-            VERSION, F.PROTOCOL_VERSION, cargocube.RULES_VERSION, self._build(), bid,
-            self.hal.name, STATE_NAMES[self.state], extra)
-
-    def _build(self):
-        """The build id `cargoboard deploy` stamped on the flash (cargoboard.ver), or '-'."""
-        root = self.hal.flash_root()
-        if not root:
-            return "-"
-        try:
-            with open(root.rstrip("/") + "/cargoboard.ver") as f:
-                for w in f.read().split():
-                    if w.startswith("build="):
-                        return w[6:]
-        except OSError:
-            pass
-        return "-"
-
-    def configure(self, text):
-        """`bright=N budget=MA debounce=MS` (any of them; none: just report). Reply text."""
-        p = self.painter
-        for w in text.split():
-            i = w.find("=")
-            try:
-                v = int(w[i + 1:]) if i > 0 else -1
-            except ValueError:
-                v = -1
-            key = w[:i] if i > 0 else w
-            if key == "bright" and 0 <= v <= 255:
-                p.cap = v
-            elif key == "budget" and 0 <= v <= 10000:
-                p.budget_ma = v
-            elif key == "debounce" and 0 <= v <= 1000:
-                self.scanner.stable_ms = v
-                self.buttons.stable_ms = v
-            else:
-                return "err bad setting '%s' (bright=0..255 budget=0..10000 debounce=0..1000)" % w
-            self._repaint = True
-        return "ok bright=%d budget=%d debounce=%d" % (p.cap, p.budget_ma, self.scanner.stable_ms)
-
-    def load_position(self, text):
-        """Resync: the game goes on from POSITION (the host's). Reply text."""
-        g = self.game
-        if g is None:
-            return "err no game (new GAME ... first)"
-        if not hasattr(g, "load"):
-            return "err game %s cannot load a position" % self.game_name
-        try:
-            g.load(text)
-        except ValueError as e:
-            return "err %s" % (e,)
-        # the game goes on from the host's position: the old log ends (abandoned if open) and
-        # a new one starts there, so every log replays from its own start
-        self._close_log()
-        self.state = PLAY
-        self._begin_log()
-        try:
-            g.on_change(self.scanner.stable, self.now)  # compare the board with it at once
-        except Exception as e:
-            self._error("on_change", e)
+            return False
+        if name == "bright":
+            self.painter.cap = v
+        elif name == "budget":
+            self.painter.budget_ma = v
+        else:
+            self.scanner.stable_ms = v
+            self.buttons.stable_ms = v
         self._repaint = True
-        self.emit("load %s" % self.game_name)
-        return "ok loaded"
-
-    def resend_leds(self):
-        """The LED frame subscriber gets the frame now, not at the next change."""
-        if self._shown_any and self.link is not None:
-            self.link.leds(self._shown)
+        return True
 
     def abort(self):
         self._close_log()
@@ -659,9 +607,9 @@ class App:
             self.events = words[1] == "on"
             return "ok"
         if cmd == "bright":
-            return self._cmd_int(words, "cap", 0, 255)
+            return self._cmd_setting(words)
         if cmd == "budget":
-            return self._cmd_int(words, "budget_ma", 0, 10000)
+            return self._cmd_setting(words)
         if cmd == "abort":
             self.abort()
             return "ok"
@@ -686,17 +634,18 @@ class App:
             return r
         return "ok " + r
 
-    def _cmd_int(self, words, attr, lo, hi):
+    def _cmd_setting(self, words):
+        name = words[0].lower()
         if len(words) == 1:
-            return "ok %d" % getattr(self.painter, attr)
+            return "ok %d" % self.setting(name)
         try:
             v = int(words[1])
         except ValueError:
             v = -1
-        if len(words) != 2 or v < lo or v > hi:
-            return "err usage: %s %d..%d" % (words[0], lo, hi)
-        setattr(self.painter, attr, v)
-        self._repaint = True
+        if len(words) != 2 or not self.change_setting(name, v):
+            for key, lo, hi in SETTINGS:
+                if key == name:
+                    return "err usage: %s %d..%d" % (words[0], lo, hi)
         return "ok %d" % v
 
     def _cmd_new(self, words):

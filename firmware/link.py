@@ -32,6 +32,9 @@ EV_TEXT = 1      # EVENTS mask: event frames (the `evt` texts)
 EV_LEDS = 2      # EVENTS mask: LED frames whenever the LEDs change
 
 LIST_PAGE = 64   # games per LIST reply
+LIST_ENTRY = 13  # bytes per game in a LIST reply: game u32, size u32, crc32 u32, flags u8
+FLAG_CLOSED = 1  # LIST flags: the log is finished (over or abandoned)
+FLAG_PLAYING = 2 # the game is being played (its log still grows)
 READ_MAX = 512   # largest READ chunk
 CTRL_C_IDLE_MS = 3000  # Ctrl-C comes back this long after the last frame
 
@@ -122,7 +125,7 @@ class Link:
     def _dispatch(self, typ, seq, body):
         app = self.app
         if typ == HELLO:
-            self.send(HELLO | 0x80, seq, app.info().encode())
+            self.send(HELLO | 0x80, seq, self.info().encode())
         elif typ == LIST:
             self._list(seq, body)
         elif typ == READ:
@@ -134,8 +137,8 @@ class Link:
                 self.error(seq, E_REQUEST, "EVENTS wants one byte (1 events, 2 LED frames)")
                 return
             self.events = body[0] & (EV_TEXT | EV_LEDS)
-            if self.events & EV_LEDS:
-                app.resend_leds()
+            if self.events & EV_LEDS and app._shown_any:
+                self.leds(app._shown)  # the subscriber gets the frame now, not at the next change
             self.send(EVENTS | 0x80, seq, bytes((self.events,)))
         elif typ == NEW or typ == CONFIG or typ == LOAD or typ == TEXT:
             self._text(typ, seq, body)
@@ -160,11 +163,11 @@ class Link:
         if typ == NEW:
             words = ["new"] + text.split()
         elif typ == CONFIG:
-            r = app.configure(text)
+            r = self.configure(text)
             self._reply_text(typ, seq, r)
             return
         elif typ == LOAD:
-            r = app.load_position(text.strip())
+            r = self.load_position(text.strip())
             self._reply_text(typ, seq, r)
             return
         else:
@@ -190,6 +193,77 @@ class Link:
             self.error(seq, E_FAILED, last[4:] if len(last) > 4 else last)
             return
         self.send(typ | 0x80, seq, b)
+
+    # --- what only the host asks (kept here, not in the resident app: loaded with the link) ----
+    def info(self):
+        """The HELLO text: versions, board, space (docs/protocol.md)."""
+        from shared_rules import versions
+        from firmware.app import VERSION, STATE_NAMES
+        app = self.app
+        log = app.glog
+        bid = (log.board if log is not None else "") or "-"
+        if log is not None:
+            extra = " free=%d games=%d" % (log.free_bytes(), len(log.games()))
+        else:
+            extra = " free=0 games=0"
+        return "cargoboard fw=%s proto=%d rules=%s build=%s board=%s hal=%s state=%s%s" % (
+            VERSION, F.PROTOCOL_VERSION, versions.text(), self._build(), bid,
+            app.hal.name, STATE_NAMES[app.state], extra)
+
+    def _build(self):
+        """The build id `cargoboard deploy` stamped on the flash (cargoboard.ver), or '-'."""
+        root = self.app.hal.flash_root()
+        if not root:
+            return "-"
+        try:
+            with open(root.rstrip("/") + "/cargoboard.ver") as f:
+                for w in f.read().split():
+                    if w.startswith("build="):
+                        return w[6:]
+        except OSError:
+            pass
+        return "-"
+
+    def configure(self, text):
+        """CONFIG: `bright=N budget=MA debounce=MS` (any of them; none: just report)."""
+        from firmware.app import SETTINGS
+        app = self.app
+        for w in text.split():
+            i = w.find("=")
+            try:
+                v = int(w[i + 1:]) if i > 0 else -1
+            except ValueError:
+                v = -1
+            if not app.change_setting(w[:i] if i > 0 else w, v):
+                return "err bad setting '%s' (%s)" % (
+                    w, " ".join(["%s=%d..%d" % r for r in SETTINGS]))
+        return "ok " + " ".join(["%s=%d" % (r[0], app.setting(r[0])) for r in SETTINGS])
+
+    def load_position(self, text):
+        """LOAD (resync): the game goes on from the host's position."""
+        from firmware.app import PLAY
+        app = self.app
+        g = app.game
+        if g is None:
+            return "err no game (new GAME ... first)"
+        if not hasattr(g, "load"):
+            return "err game %s cannot load a position" % app.game_name
+        try:
+            g.load(text)
+        except ValueError as e:
+            return "err %s" % (e,)
+        # the old log ends (abandoned if open) and a new one starts at the loaded position, so
+        # every log replays from its own start
+        app._close_log()
+        app.state = PLAY
+        app._begin_log()
+        try:
+            g.on_change(app.scanner.stable, app.now)  # compare the board with it at once
+        except Exception as e:
+            app._error("on_change", e)
+        app._repaint = True
+        app.emit("load %s" % app.game_name)
+        return "ok loaded"
 
     # --- the game log -------------------------------------------------------------------------
     def _log(self, seq):
@@ -223,7 +297,7 @@ class Link:
                 more = 1
                 break
             playing = game_no == current and not closed
-            flags = (1 if closed else 0) | (2 if playing else 0)
+            flags = (FLAG_CLOSED if closed else 0) | (FLAG_PLAYING if playing else 0)
             F.put_u32(out, game_no)
             F.put_u32(out, size)
             # a game still being written has no final checksum yet
@@ -234,43 +308,43 @@ class Link:
         out[1] = more
         self.send(LIST | 0x80, seq, out)
 
-    def _read(self, seq, body):
-        if len(body) != 10:
-            self.error(seq, E_REQUEST, "READ wants game u32, offset u32, length u16")
-            return
+    def _game_request(self, seq, body, length, usage):
+        """(log, game number, its log's size or -1) for a request about one game whose body
+        starts with the game number; None (an error frame sent) if the body or the log is
+        missing."""
+        if len(body) != length:
+            self.error(seq, E_REQUEST, usage)
+            return None
         log = self._log(seq)
         if log is None:
-            return
+            return None
         game_no = F.u32(body, 0)
+        return log, game_no, _size(log, game_no)
+
+    def _read(self, seq, body):
+        r = self._game_request(seq, body, 10, "READ wants game u32, offset u32, length u16")
+        if r is None:
+            return
+        log, game_no, size = r
+        if size < 0:
+            self.error(seq, E_FAILED, "no game %d on the board" % game_no)
+            return
         off = F.u32(body, 4)
         n = (body[8] << 8) | body[9]
         if n > READ_MAX:
             n = READ_MAX
-        size = _size(log, game_no)
-        if size < 0:
-            self.error(seq, E_FAILED, "no game %d on the board" % game_no)
-            return
-        out = bytearray(12)
-        out[0:4] = body[0:4]
-        out[4:8] = body[4:8]
-        o = 8
-        for sh in (24, 16, 8, 0):
-            out[o] = (size >> sh) & 0xFF
-            o += 1
+        out = bytearray(body[0:8])
+        F.put_u32(out, size)
         if off < size and n > 0:
             out += log.read(game_no, off, n)
         self.send(READ | 0x80, seq, out)
 
     def _confirm(self, seq, body):
-        if len(body) != 8:
-            self.error(seq, E_REQUEST, "CONFIRM wants game u32, crc32 u32")
+        r = self._game_request(seq, body, 8, "CONFIRM wants game u32, crc32 u32")
+        if r is None:
             return
-        log = self._log(seq)
-        if log is None:
-            return
-        game_no = F.u32(body, 0)
+        log, game_no, size = r
         crc = F.u32(body, 4)
-        size = _size(log, game_no)
         if size < 0:
             # already deleted (a confirm whose reply was lost): done all the same
             self.send(CONFIRM | 0x80, seq, b"\x00")

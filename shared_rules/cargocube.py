@@ -15,10 +15,7 @@
 from shared_rules import geometry as g
 from shared_rules import orient as o
 from shared_rules import layouts
-
-# Bumped whenever a change makes an old game replay differently (a game log names the version
-# it was played under).
-RULES_VERSION = 1
+from shared_rules import versions as _versions
 
 KEEPER = 24  # item code of seat s's keeper is KEEPER + s
 
@@ -33,10 +30,8 @@ END_ACTION = (END, 0, 0, 0, 0, ())
 
 MAX_SCORE = 36
 
-# The rules' version, written into every game log (docs/log-format.md). Bump it when a change
-# makes an old log replay differently: other legal actions in some position, another order of
-# the notation's fields, another binary action encoding.
-RULES_VERSION = 1
+# The rules' version, written into every game log; bumped in shared_rules/versions.py.
+RULES_VERSION = _versions.version("cargocube")
 
 # How a cube arrived on a cell (cards react differently).
 _ROLLED = 0

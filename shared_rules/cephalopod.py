@@ -12,9 +12,10 @@
 # - An action is a small int: c * 16 + mask, mask the set of captured neighbours
 #   (bit 0 north, 1 east, 2 south, 3 west); mask 0 is a plain placement (the die shows 1).
 
-# Bumped whenever a change makes an old game replay differently (a game log names the version
-# it was played under): other legal actions in some position, another action encoding.
-RULES_VERSION = 1
+from shared_rules import versions as _versions
+
+# The rules' version, written into every game log; bumped in shared_rules/versions.py.
+RULES_VERSION = _versions.version("cephalopod")
 
 WHITE = 0
 BLACK = 1

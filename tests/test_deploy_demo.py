@@ -60,7 +60,9 @@ def test_deploy_onto_the_virtual_board_and_check_its_versions(tmp_path):
             Link(runner.port) as link:
         assert len(link.games()) == 1
     assert info["build"] == build
-    assert deploy.check_versions(info, dict(info)) == []
+    v = deploy.versions()
+    assert (info["fw"], info["rules"], info["proto"]) == (v["fw"], v["rules"], v["proto"])
+    assert deploy.check_versions(info, dict(v, build=build)) == []
     assert deploy.check_versions(info, dict(info, build="0123456789ab")) == [
         "build: board %s, deployed 0123456789ab" % build]
 

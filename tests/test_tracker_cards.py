@@ -140,12 +140,8 @@ def _strip_mem(text):
 
 
 def test_driver_cases_under_micropython(micropython, capsys):
-    """The card scenarios on the device interpreter. The heap is 224k, not the Pico's 192k: the
-    driver compiles the firmware, the rules and its own host-side hand model from source in the
-    heap (the board runs precompiled modules); since the game log and resync code joined the
-    plug-in, 192k runs out while compiling. The firmware's own heap on the virtual board (.mpy,
-    192k) is measured by bench/heap.py and exercised by the sim tests."""
-    out = micropython(DRIVER, args=["cases"], path=[ROOT / "host"], heapsize="224k")
+    """The card scenarios on the device interpreter, on the Pico's 192 KiB heap."""
+    out = micropython(DRIVER, args=["cases"], path=[ROOT / "host"])
     D.main(["cases"])
     assert out == capsys.readouterr().out
     assert out.strip().splitlines()[-1] == "done 0 fails", out

@@ -46,8 +46,8 @@ def board_sources(target="rp2"):
 def versions():
     from firmware.app import VERSION
     from firmware.frames import PROTOCOL_VERSION
-    from shared_rules import cargocube
-    return {"fw": VERSION, "rules": "cargocube/%d" % cargocube.RULES_VERSION,
+    from shared_rules import versions as rules_versions
+    return {"fw": VERSION, "rules": rules_versions.text(),
             "proto": str(PROTOCOL_VERSION)}
 
 

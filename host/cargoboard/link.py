@@ -222,7 +222,7 @@ class Link:
             body = self.request(L.LIST, _u32(start))
             n, more = body[0], body[1]
             for i in range(n):
-                o = 2 + 13 * i
+                o = 2 + L.LIST_ENTRY * i
                 out.append((F.u32(body, o), F.u32(body, o + 4), F.u32(body, o + 8), body[o + 12]))
             if not more or not n:
                 return out

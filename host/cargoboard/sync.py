@@ -19,8 +19,7 @@ import zlib
 
 from cargoboard.link import Link, LinkError
 from cargoboard.store import Store
-
-CURRENT = 2  # LIST flag: the game being played
+from firmware.link import FLAG_PLAYING
 
 
 class SyncResult:
@@ -102,12 +101,12 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=512) -> SyncRe
     info = link.hello()
     board = info.get("board", "-")
     games = link.games()
-    todo = [g for g in games if not (g[3] & CURRENT) and not store.has(board, g[0])
+    todo = [g for g in games if not (g[3] & FLAG_PLAYING) and not store.has(board, g[0])
             and store.rejected_log(board, g[0]) is None]
     bar = Progress(sum(g[1] for g in todo), enabled=progress)
     try:
         for game_no, size, crc, flags in games:
-            if flags & CURRENT:
+            if flags & FLAG_PLAYING:
                 res.skipped.append(game_no)
                 continue
             if store.has(board, game_no):
