@@ -22,23 +22,8 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests")]
 from cargoboard import cephalopod_paths as paths_mod  # noqa: E402
 from shared_rules import cephalopod as ce  # noqa: E402
 from shared_rules import cephalopod_engine as engine  # noqa: E402
+from codingame_cases import OFFICIAL  # noqa: E402  (the puzzle's 12 cases, from tests/)
 
-# (depth, board, published answer): the puzzle's 12 test cases as public solutions transcribe them
-# (the issue quotes the two depth-1 cases).
-OFFICIAL = [
-    (20, "0 6 0/2 2 2/1 6 1", 322444322),
-    (20, "5 0 6/4 5 0/0 6 4", 951223336),
-    (1, "5 5 5/0 0 5/5 5 5", 36379286),
-    (1, "6 1 6/1 0 1/6 1 6", 264239762),
-    (8, "6 0 6/0 0 0/6 1 5", 76092874),
-    (24, "3 0 0/3 6 2/1 0 2", 661168294),
-    (36, "6 0 4/2 0 2/4 0 0", 350917228),
-    (32, "0 0 0/0 5 4/1 0 5", 999653138),
-    (40, "0 0 4/0 2 4/1 3 4", 521112022),
-    (40, "0 5 4/0 3 0/0 3 0", 667094338),
-    (20, "0 5 1/0 0 0/4 0 1", 738691369),
-    (20, "1 0 0/3 5 2/1 0 0", 808014757),
-]
 RUST_BEST = 0.27  # seconds, the 12 official tests together (published)
 DEEP = [(20, "0 0 0/0 0 0/0 0 0"), (30, "0 0 0/0 0 0/0 0 0")]
 

@@ -29,6 +29,7 @@
 # 25 bits, a small int on the board: no allocation to compare two boards).
 
 from shared_rules import cephalopod as ce
+from firmware.hal import TICKS_MASK
 
 IDLE = 0  # the board equals the tracked position
 MOVING = 1  # evidence of an action in progress
@@ -144,7 +145,7 @@ class Tracker:
 
     def tick(self, now_ms):
         """Time passes: commit a plain placement once the board has been still long enough."""
-        if self.settling and (now_ms - self.changed_at) & 0x3FFFFFFF >= self.settle_ms:
+        if self.settling and (now_ms - self.changed_at) & TICKS_MASK >= self.settle_ms:
             self.settling = False
             return self._infer(True)
         return 0

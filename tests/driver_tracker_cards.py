@@ -19,7 +19,7 @@ from firmware import hal as H
 from firmware import tracker as T
 from firmware.cargocube_game import Game
 from cargoboard.hand import physical_steps
-from cargoboard.handplay import Table
+from cargoboard.table import Table
 
 SETTLE_MS = 600  # the hand is still this long after a move (> the tracker's settle time)
 
@@ -74,7 +74,7 @@ CASES = (
 
 
 class Board(Table):
-    """The in-process board of cargoboard.handplay, recording (state, targets) after every
+    """The in-process board of cargoboard.table, recording (state, targets) after every
     held reading."""
 
     def __init__(self, notation):

@@ -177,6 +177,25 @@ def run_micropython(
     return proc.stdout
 
 
+def run_cpython(script, args=(), timeout=120) -> str:
+    """Run the driver `script` (a path) under this CPython with the repo root as PYTHONPATH and
+    return its stdout, for comparing with run_micropython's; asserts it exits 0."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO_ROOT)
+    proc = subprocess.run([sys.executable, str(script), *map(str, args)], cwd=str(REPO_ROOT),
+                          env=env, capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
+    return proc.stdout
+
+
+def first_difference(a, b) -> str:
+    """Where two drivers' output lines (CPython's a, MicroPython's b) first differ."""
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return "line %d:\nCPython:     %s\nMicroPython: %s" % (i, x[:600], y[:600])
+    return "lengths %d vs %d" % (len(a), len(b))
+
+
 def mpy_cross_compile(path, out_dir=None, extra_args=(), timeout=DEFAULT_TIMEOUT) -> bytes:
     """Compile `path` with mpy-cross and return the .mpy bytes.
 

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+import codingame_cases
 from cargoboard import cephalopod_paths as paths_mod
 from cargoboard.store import GameRecord, Store
 from shared_rules import cephalopod as ce
@@ -83,18 +84,8 @@ def test_hint_prints_a_legal_action():
 
 # -- paths ---------------------------------------------------------------------------------------
 
-# The CodinGame puzzle's test cases (depth, board, answer), as several public solutions transcribe
-# them; the two depth-1 cases are the ones the issue quotes. The deeper ones (around a second
-# each) are run by bench/cephalopod.py rather than here.
-OFFICIAL = [
-    (20, "0 6 0/2 2 2/1 6 1", 322444322),
-    (20, "5 0 6/4 5 0/0 6 4", 951223336),
-    (1, "5 5 5/0 0 5/5 5 5", 36379286),
-    (1, "6 1 6/1 0 1/6 1 6", 264239762),
-    (8, "6 0 6/0 0 0/6 1 5", 76092874),
-    (24, "3 0 0/3 6 2/1 0 2", 661168294),
-    (36, "6 0 4/2 0 2/4 0 0", 350917228),
-]
+# The deeper official cases (around a second each) are run by bench/cephalopod.py rather than here.
+OFFICIAL = codingame_cases.OFFICIAL[:codingame_cases.FAST]
 
 
 @pytest.mark.parametrize("depth,rows,answer", OFFICIAL)

@@ -3,29 +3,13 @@ unix port with a 192 KiB heap (the Pico budget): seeded whole games on every boa
 legal list, the chosen action, its encoding and the position after it, the scores and winner),
 games where white follows the engine, and perft counts."""
 
-import os
-import subprocess
-import sys
-
 import mpy
 
 DRIVER = mpy.REPO_ROOT / "tests" / "driver_cephalopod.py"
 
 
 def run_cpython(args):
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(mpy.REPO_ROOT)
-    proc = subprocess.run([sys.executable, str(DRIVER), *args], cwd=str(mpy.REPO_ROOT), env=env,
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
-    return proc.stdout
-
-
-def first_difference(a, b):
-    for i, (x, y) in enumerate(zip(a, b)):
-        if x != y:
-            return "line %d:\nCPython:     %s\nMicroPython: %s" % (i, x[:600], y[:600])
-    return "lengths %d vs %d" % (len(a), len(b))
+    return mpy.run_cpython(DRIVER, args)
 
 
 GAMES = (["r%d:%d:5:5:0" % (i, 11 + 7919 * i) for i in range(8)]
@@ -39,7 +23,7 @@ def test_same_games_on_cpython_and_micropython(micropython):
     args = ["games", *GAMES]
     cp = run_cpython(args).splitlines()
     mp = micropython(DRIVER, args=args, heapsize="192k", timeout=120).splitlines()
-    assert cp == mp, first_difference(cp, mp)
+    assert cp == mp, mpy.first_difference(cp, mp)
     ends = [line.split() for line in cp if line.startswith("E ")]
     assert [e[1] for e in ends] == [g.split(":")[0] for g in GAMES]
     for e in ends:

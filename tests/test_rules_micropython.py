@@ -8,9 +8,6 @@ with the first differing line shown on a mismatch).
 """
 
 import hashlib
-import os
-import subprocess
-import sys
 
 import pytest
 
@@ -21,12 +18,7 @@ CAP = 400
 
 
 def run_cpython(args):
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(mpy.REPO_ROOT)
-    proc = subprocess.run([sys.executable, str(DRIVER), *args], cwd=str(mpy.REPO_ROOT), env=env,
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
-    return proc.stdout
+    return mpy.run_cpython(DRIVER, args)
 
 
 def split_games(out):
@@ -40,13 +32,6 @@ def split_games(out):
         assert current is not None, line
         games[current].append(line)
     return games
-
-
-def first_difference(a, b):
-    for i, (x, y) in enumerate(zip(a, b)):
-        if x != y:
-            return "line %d:\nCPython:     %s\nMicroPython: %s" % (i, x[:600], y[:600])
-    return "lengths %d vs %d" % (len(a), len(b))
 
 
 def digest(lines):
@@ -73,7 +58,7 @@ def test_same_random_games_on_cpython_and_micropython(micropython, name, record_
     lengths = []
     for gid in cp:
         a, b = cp[gid], mp[gid]
-        assert digest(a) == digest(b), "game %s differs at %s" % (gid, first_difference(a, b))
+        assert digest(a) == digest(b), "game %s differs at %s" % (gid, mpy.first_difference(a, b))
         end = a[-1].split()
         assert end[0] == "E" and end[1] == gid
         steps = int(end[2])

@@ -22,7 +22,7 @@ from firmware import hal as H  # noqa: E402
 from firmware import tracker as T  # noqa: E402
 from firmware.cargocube_game import Game  # noqa: E402
 from cargoboard.hand import Hand, physical_steps  # noqa: E402
-from cargoboard.handplay import Table  # noqa: E402
+from cargoboard.table import Table  # noqa: E402
 
 import driver_tracker_cards as D  # noqa: E402
 

@@ -18,9 +18,8 @@ from shared_rules.cephalopod_engine import best_action
 from firmware import hal as H
 from firmware import cephalopod_tracker as T
 from firmware.cephalopod_game import Game
-from firmware.scanner import Scanner
+from cargoboard.table import Table
 
-FRAME_MS = 10
 ORDERS = ("place-first", "take-first", "mixed")
 
 
@@ -76,39 +75,6 @@ class DiceHand:
 
     def gap(self):
         return self.rng.randint(*self.next_gap)
-
-
-class Table:
-    """The board in this process: scanner + Cephalopod plug-in, driven frame by frame."""
-
-    def __init__(self, game, trace=None):
-        self.game = game
-        self.trace = trace  # a list: ("feed", raw, ms) and ("press", bit), to replay elsewhere
-        self.scanner = Scanner(30)
-        self.now = 0
-        self.raw = bytearray(game.setup_mask())
-        self.scanner.reset(self.raw)
-        game.start()
-
-    def feed(self, raw, ms):
-        if self.trace is not None:
-            self.trace.append(("feed", bytes(raw), ms))
-        end = self.now + ms
-        while self.now < end:
-            self.now += FRAME_MS
-            if self.scanner.update(raw, self.now):
-                self.game.on_change(self.scanner.stable, self.now)
-            self.game.tick(self.now)
-        self.raw = bytearray(raw)
-
-    def settle(self, ms=100):
-        self.feed(self.raw, ms)
-
-    def press(self, bit):
-        if self.trace is not None:
-            self.trace.append(("press", bit))
-        self.game.on_button(bit, self.now)
-        self.settle(40)
 
 
 class Stats:

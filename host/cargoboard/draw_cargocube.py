@@ -21,6 +21,9 @@ from shared_rules import cargocube as cc
 from shared_rules import geometry as g
 from shared_rules import orient as o
 
+from cargoboard.diagram import attr as _attr, caption_line, num as _num, tag as _tag
+from cargoboard.diagram import text as _text
+
 SEAT_COLOUR = ("#c0392b", "#1e8449", "#2471a3", "#b9770e")  # S W N E
 SEAT_TINT = ("#f6dcd8", "#d5efdf", "#d6e6f3", "#f8e7c9")
 SEAT_NAME = ("South", "West", "North", "East")
@@ -52,25 +55,6 @@ STYLE = (
     ".cb .cap{font-size:14px;fill:#222}.cb .sc{font-size:15px;font-weight:bold}"
     ".cb .path{fill:none;stroke:#7d3c98;stroke-width:3;stroke-opacity:.8}"
 )
-
-
-def _attr(value):
-    return '"%s"' % escape(str(value), {'"': "&quot;"})
-
-
-def _tag(name, attrs, body=None):
-    a = "".join(" %s=%s" % (k, _attr(v)) for k, v in attrs)
-    if body is None:
-        return "<%s%s/>" % (name, a)
-    return "<%s%s>%s</%s>" % (name, a, body, name)
-
-
-def _text(x, y, cls, body, extra=()):
-    return _tag("text", [("x", _num(x)), ("y", _num(y)), ("class", cls)] + list(extra), escape(body))
-
-
-def _num(v):
-    return ("%.1f" % v).rstrip("0").rstrip(".")
 
 
 def _points(pts):
@@ -310,11 +294,7 @@ def phase_text(pos):
 
 def caption(pos, ply, total, action_text=None, mover=None):
     """One line under the diagram: where in the game, the last action, whose turn."""
-    parts = ["ply %d of %d" % (ply, total)]
-    if action_text:
-        parts.append("%s played %s" % (mover, action_text) if mover else action_text)
-    parts.append(phase_text(pos))
-    return " \u00b7 ".join(parts)
+    return caption_line(phase_text(pos), ply, total, action_text, mover)
 
 
 def scores_svg(pos):

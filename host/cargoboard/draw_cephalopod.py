@@ -15,6 +15,9 @@ from xml.sax.saxutils import escape
 
 from shared_rules import cephalopod as ce
 
+from cargoboard.diagram import attr as _attr, caption_line, num as _num, tag as _tag
+from cargoboard.diagram import text as _text
+
 SEAT_NAME = ("white", "black")
 LETTERS = ce.SEAT_LETTERS  # "wb"
 DIE_FILL = ("#fbfbf8", "#23272e")
@@ -46,26 +49,6 @@ PIPS = {
     5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
     6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
 }
-
-
-def _attr(value):
-    return '"%s"' % escape(str(value), {'"': "&quot;"})
-
-
-def _tag(name, attrs, body=None):
-    a = "".join(" %s=%s" % (k, _attr(v)) for k, v in attrs)
-    if body is None:
-        return "<%s%s/>" % (name, a)
-    return "<%s%s>%s</%s>" % (name, a, body, name)
-
-
-def _num(v):
-    return ("%.1f" % v).rstrip("0").rstrip(".")
-
-
-def _text(x, y, cls, body, extra=()):
-    return _tag("text", [("x", _num(x)), ("y", _num(y)), ("class", cls)] + list(extra),
-                escape(body))
 
 
 def size(pos):
@@ -167,11 +150,7 @@ def phase_text(pos):
 
 def caption(pos, ply, total, action_text=None, mover=None):
     """One line under the diagram: where in the game, the last action, whose turn."""
-    parts = ["ply %d of %d" % (ply, total)]
-    if action_text:
-        parts.append("%s played %s" % (mover, action_text) if mover else action_text)
-    parts.append(phase_text(pos))
-    return " \u00b7 ".join(parts)
+    return caption_line(phase_text(pos), ply, total, action_text, mover)
 
 
 def scores_svg(pos):

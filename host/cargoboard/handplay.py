@@ -13,11 +13,10 @@ import random
 from shared_rules import cargocube as cc
 from firmware import hal as H
 from firmware import tracker as T
-from firmware.scanner import Scanner
 from firmware.cargocube_game import Game
 from cargoboard.hand import Hand, physical_steps
+from cargoboard.table import Table
 
-FRAME_MS = 10
 KIND_NAMES = ("activation", "roll", "step", "booster", "end")
 
 
@@ -45,36 +44,6 @@ class GameStats:
                 mine[i] += v[i]
         for k, v in other.reasons.items():
             self.reasons[k] = self.reasons.get(k, 0) + v
-
-
-class Table:
-    """The board in this process: scanner + Cargocube plug-in, driven frame by frame."""
-
-    def __init__(self, game):
-        self.game = game
-        self.scanner = Scanner(30)
-        self.now = 0
-        raw = bytearray(game.tracker.expected)
-        self.scanner.reset(raw)
-        self.raw = raw
-        game.start()
-
-    def feed(self, raw, ms):
-        """Hold raw for ms, one scan per frame."""
-        end = self.now + ms
-        while self.now < end:
-            self.now += FRAME_MS
-            if self.scanner.update(raw, self.now):
-                self.game.on_change(self.scanner.stable, self.now)
-            self.game.tick(self.now)
-        self.raw = raw
-
-    def settle(self, ms=100):
-        self.feed(self.raw, ms)
-
-    def press(self, bit):
-        self.game.on_button(bit, self.now)
-        self.settle(40)
 
 
 def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None):
