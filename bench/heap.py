@@ -65,6 +65,16 @@ def live_peak(kw):
     return used[0], max(used)
 
 
+def game_setup_cost(words):
+    """Bytes the live heap grows by when the virtual board sets up `new WORDS`."""
+    from cargoboard.link import Link
+    from cargoboard.sim.runner import Runner
+    with Runner() as r, r.serving(), Link(r.port) as link:
+        before = int(link.text("mem").split("alloc=")[1].split()[0])
+        link.new_game(words)
+        return int(link.text("mem").split("alloc=")[1].split()[0]) - before
+
+
 def main():
     games = [
         ("2 players, no cards", dict(seed=3, players=2, actions=150, cards=False)),
@@ -103,6 +113,11 @@ def main():
         start, peak = live_peak(kw)
         print("%-24s %9.1f KB %9.1f KB %7.1f KB" % (name, start / 1024, peak / 1024,
                                                   (peak - start) / 1024))
+    print()
+    print("What setting a game up adds to the live heap (serial `mem` before and after `new`,")
+    print("the game's modules and state; the firmware booted with no game):")
+    for words in ("cargocube polygon SN", "cephalopod 5x5"):
+        print("  %-24s %7.1f KB" % (words, game_setup_cost(words) / 1024))
     print()
     print("min heap: the whole firmware with its modules loaded (.mpy, as deployed);")
     print("set up, idle: the same with the game set up and no move made; the game: the difference,")
