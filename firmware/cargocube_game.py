@@ -59,6 +59,7 @@ class Game:
         self.hint = None
         self.hint_until = 0
         self.mismatch_since = -1
+        self._over_told = False  # the `over` event and the log's finish are sent once
         self.now = 0
         self._shown_state = -1
         self.paint_version = 0  # bumped whenever what paint() draws changes (docs/firmware.md)
@@ -77,6 +78,7 @@ class Game:
         self.tracker = T.Tracker(pos)
         self.hint = None
         self.mismatch_since = -1
+        self._over_told = False
         self._rebuild()
 
     def setup_mask(self):
@@ -130,7 +132,7 @@ class Game:
             t.press_end()
         elif bit == H.HINT:
             self.hint = best_action(self.pos)
-            self.hint_until = now_ms + HINT_MS
+            self.hint_until = (now_ms + HINT_MS) & H.TICKS_MASK
         self._after(now_ms)
 
     def tick(self, now_ms):
@@ -142,11 +144,12 @@ class Game:
                 self._after(now_ms)
                 return
         changed = False
-        if self.hint is not None and now_ms >= self.hint_until:
+        if self.hint is not None and H.ticks_diff(now_ms, self.hint_until) >= 0:
             self.hint = None
             changed = True
         if self.tracker.state == T.MISMATCH and self.mismatch_since >= 0:
-            if now_ms - self.mismatch_since >= MISMATCH_MS and self._shown_state != T.MISMATCH:
+            if (H.ticks_diff(now_ms, self.mismatch_since) >= MISMATCH_MS
+                    and self._shown_state != T.MISMATCH):
                 changed = True
         if changed:
             self._rebuild()
@@ -219,9 +222,13 @@ class Game:
         else:
             self.mismatch_since = -1
         if t.state == T.OVER:
-            w = "".join([g.SEAT_LETTERS[s] for s in self.pos.winners()])
-            self.emit("over winners=%s scores=%s" % (w, ",".join([str(x) for x in self.pos.scores()])))
-            self.record_over()
+            if not self._over_told:  # once: _after runs on every change and press
+                self._over_told = True
+                w = "".join([g.SEAT_LETTERS[s] for s in self.pos.winners()])
+                self.emit("over winners=%s scores=%s" % (w, ",".join([str(x) for x in self.pos.scores()])))
+                self.record_over()
+        else:
+            self._over_told = False  # a take-back reopens the game
         self._rebuild()
 
     def _rebuild(self):
@@ -230,7 +237,8 @@ class Game:
         pos = self.pos
         out = []
         state = t.state
-        if state == T.MISMATCH and self.mismatch_since >= 0 and self.now - self.mismatch_since < MISMATCH_MS:
+        if (state == T.MISMATCH and self.mismatch_since >= 0
+                and H.ticks_diff(self.now, self.mismatch_since) < MISMATCH_MS):
             state = T.MOVING  # not yet: a hand may still be on its way
         self._shown_state = state
         if state == T.OVER:
