@@ -87,10 +87,6 @@ def centre(c):
     return x + CELL / 2, y + CELL / 2
 
 
-def seat_letters(pos):
-    return "".join(g.SEAT_LETTERS[s] for s in pos.seats)
-
-
 def cell_kind(c, seats):
     """'corner', 'grey', 'portal' (f6), 'terminal-S', 'exit-S' (an exit portal) or 'out' (the
     terminal of a seat not in play)."""
@@ -256,13 +252,9 @@ def _stack(c, st):
 
 @functools.lru_cache(maxsize=8192)
 def _fragment(c, stack, card):
+    """The SVG of what lies on cell c: its card, then its stack. It depends on the cell's
+    contents only (a replay page reuses it from step to step)."""
     return (_card(c, card) if card else "") + (_stack(c, stack) if stack else "")
-
-
-def cell_fragment(pos, c):
-    """The SVG of what lies on cell c ('' if nothing): its card, then its stack. It depends
-    on the cell's contents only (a replay page reuses it from step to step)."""
-    return _fragment(c, tuple(pos.stacks[c]), pos.cards[c])
 
 
 def pieces(pos):
