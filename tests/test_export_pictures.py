@@ -407,3 +407,17 @@ def test_docs_picture_is_the_export_of_its_game():
         "cargoboard import docs/img/example-game.txt --db /tmp/ex.sqlite && "
         "cargoboard export 1 --db /tmp/ex.sqlite --format svg --at %d "
         "-o docs/img/example-position.svg" % DOCS_AT)
+
+
+def test_docs_html_page_size_is_measured():
+    """docs/export.md quotes the size of the docs game's HTML replay page: it must be the size
+    the exporter makes now (within 5 %), not a figure from an older page."""
+    doc = (Path(mpy.REPO_ROOT) / "docs" / "export.md").read_text(encoding="utf-8")
+    m = re.search(r"The page of the (\d+)-action\s+docs\s+game\s+is\s+about\s+(\d+)\s+KB", doc)
+    assert m, "docs/export.md no longer quotes the HTML page size: update this test"
+    _, rec = docs_svg()
+    size = len(export_cli.render(rec, "html").encode("utf-8"))
+    assert int(m.group(1)) == len(rec.actions)
+    claimed = int(m.group(2)) * 1000
+    assert abs(size - claimed) <= 0.05 * claimed, (
+        "docs/export.md says about %s KB, the page is %d bytes" % (m.group(2), size))
