@@ -11,12 +11,12 @@ import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
 import exportgames
+from exportgames import parse_page, pieces_of
 import mpy
 from cargoboard import cli, diagram, draw_cargocube, export_cli, gamefile, replay
 from cargoboard.html_replay import game_html
@@ -152,75 +152,6 @@ def test_no_diagram_for_another_kind():
 
 
 # -- HTML --------------------------------------------------------------------------------------
-
-VOID = {"meta", "input", "br", "img", "link", "hr", "source"}
-
-
-class _Page(HTMLParser):
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.stack = []
-        self.errors = []
-        self.ids = {}
-        self.urls = []
-        self.steps = []
-        self.scripts = []
-        self._script = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if "id" in a:
-            assert a["id"] not in self.ids, "duplicate id %s" % a["id"]
-            self.ids[a["id"]] = (tag, a)
-        for k in ("src", "href", "xlink:href"):
-            if k in a:
-                self.urls.append(a[k])
-        if a.get("style") and "url(" in a["style"]:
-            self.urls.append(a["style"])
-        if tag == "button" and "data-step" in a:
-            self.steps.append(int(a["data-step"]))
-        if tag == "script":
-            self._script = (a, [])
-        if tag not in VOID:
-            self.stack.append(tag)
-
-    def handle_startendtag(self, tag, attrs):
-        self.handle_starttag(tag, attrs)
-        if tag not in VOID:
-            self.stack.pop()
-
-    def handle_endtag(self, tag):
-        if not self.stack or self.stack[-1] != tag:
-            self.errors.append("</%s> closes %s" % (tag, self.stack[-1:] or "nothing"))
-            return
-        self.stack.pop()
-        if tag == "script":
-            self.scripts.append((self._script[0], "".join(self._script[1])))
-            self._script = None
-
-    def handle_data(self, data):
-        if self._script is not None:
-            self._script[1].append(data)
-
-
-def parse_page(text):
-    page = _Page()
-    page.feed(text)
-    page.close()
-    assert page.errors == [] and page.stack == []
-    return page
-
-
-def pieces_of(frames, fragments, n):
-    state = {}
-    for f in frames[:n + 1]:
-        for k, v in f:
-            if v < 0:
-                del state[k]
-            else:
-                state[k] = v
-    return "".join(fragments[state[k]] for k in sorted(state))
-
 
 def test_html_replay_is_valid_self_contained_and_holds_every_step(games):
     for rec in games:
