@@ -272,6 +272,16 @@ def test_replay_all_prints_every_step(games):
     assert "step 3 of 25: %s played %s" % ("SWNE"[positions[2].to_move], rec.actions[2]) in text
 
 
+def test_replay_without_a_diagram_shows_notation_and_scores_once(games):
+    """A kind with no drawing module still replays: the notation and the scores, each once."""
+    rec = games[1]
+    positions = rec.positions()
+    text = replay.frame(rec, positions, 3, draw=None)
+    assert text.splitlines()[0].startswith("step 3 of 25: ")
+    assert text.count(positions[3].notation()) == 1
+    assert text.count("scores ") == 1
+
+
 def test_replay_keys(games):
     rec = games[1]
     keys = "\n".join(["", "n", "p", "p", "p", "12", "99", "l", "n", "f", "what", "q", "n"]) + "\n"

@@ -26,7 +26,7 @@ def frame(rec, positions, n, draw=None, color=False):
     else:
         head = "step 0 of %d: the start" % total
     if draw is None:
-        body = "%s\nscores %s" % (pos.notation(), score_text(pos))
+        body = "scores %s" % score_text(pos)   # the notation follows
     else:
         body = draw.text_board(pos, color=color)
     return "%s\n%s\n%s\n" % (head, body, pos.notation())
