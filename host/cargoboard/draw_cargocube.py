@@ -17,6 +17,8 @@ slabs below it, and the height is written at the top right when it is 2 or more.
 import functools
 from xml.sax.saxutils import escape
 
+from cargoboard.diagram import caption_line, svg_document
+from cargoboard.diagram import svg_num as _num, svg_tag as _tag, svg_text as _text
 from shared_rules import cargocube as cc
 from shared_rules import geometry as g
 from shared_rules import orient as o
@@ -52,25 +54,10 @@ STYLE = (
     ".cb .cap{font-size:14px;fill:#222}.cb .sc{font-size:15px;font-weight:bold}"
     ".cb .path{fill:none;stroke:#7d3c98;stroke-width:3;stroke-opacity:.8}"
 )
-
-
-def _attr(value):
-    return '"%s"' % escape(str(value), {'"': "&quot;"})
-
-
-def _tag(name, attrs, body=None):
-    a = "".join(" %s=%s" % (k, _attr(v)) for k, v in attrs)
-    if body is None:
-        return "<%s%s/>" % (name, a)
-    return "<%s%s>%s</%s>" % (name, a, body, name)
-
-
-def _text(x, y, cls, body, extra=()):
-    return _tag("text", [("x", _num(x)), ("y", _num(y)), ("class", cls)] + list(extra), escape(body))
-
-
-def _num(v):
-    return ("%.1f" % v).rstrip("0").rstrip(".")
+# the arrow head of the last action's path
+ARROW_DEFS = ('<defs><marker id="cb-arrow" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="5" '
+              'markerHeight="5" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#7d3c98"/>'
+              '</marker></defs>')
 
 
 def _points(pts):
@@ -302,11 +289,7 @@ def phase_text(pos):
 
 def caption(pos, ply, total, action_text=None, mover=None):
     """One line under the diagram: where in the game, the last action, whose turn."""
-    parts = ["ply %d of %d" % (ply, total)]
-    if action_text:
-        parts.append("%s played %s" % (mover, action_text) if mover else action_text)
-    parts.append(phase_text(pos))
-    return " \u00b7 ".join(parts)
+    return caption_line(phase_text(pos), ply, total, action_text, mover)
 
 
 def scores_svg(pos):
@@ -331,26 +314,10 @@ def svg(pos, before=None, action_text=None, ply=None, total=None, title=None):
     mover = g.SEAT_LETTERS[before.to_move] if before is not None else None
     if ply is None:
         ply = total = pos.ply()
-    cap = caption(pos, ply, total, action_text, mover)
-    parts = [
-        '<svg xmlns="http://www.w3.org/2000/svg" class="cb" width="%d" height="%d" '
-        'viewBox="0 0 %d %d" data-position=%s>' % (WIDTH, HEIGHT, WIDTH, HEIGHT,
-                                                     _attr(pos.notation())),
-        "<title>%s</title>" % escape(title or "Cargocube position: " + pos.notation()),
-        "<style>%s</style>" % STYLE,
-        '<defs><marker id="cb-arrow" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="5" '
-        'markerHeight="5" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#7d3c98"/>'
-        '</marker></defs>',
-        '<rect width="%d" height="%d" fill="#fff"/>' % (WIDTH, HEIGHT),
-        '<g id="cb-board">%s</g>' % background(pos.seats),
-        '<g id="cb-pieces">%s</g>' % "".join(f for _, f in sorted(pieces(pos).items())),
-        '<g id="cb-overlay">%s</g>' % overlay(before, action_text),
-        '<g id="cb-scores">%s</g>' % scores_svg(pos),
-        _text(WIDTH / 2, HEIGHT - 14, "cap", cap, [("id", "cb-caption"),
-                                                     ("data-kind", "caption")]),
-        "</svg>",
-    ]
-    return "\n".join(parts) + "\n"
+    return svg_document(
+        pos, WIDTH, HEIGHT, title or "Cargocube position: " + pos.notation(), STYLE,
+        background(pos.seats), pieces(pos), overlay(before, action_text), scores_svg(pos),
+        caption(pos, ply, total, action_text, mover), defs=ARROW_DEFS)
 
 
 # -- text board for the terminal -----------------------------------------------------------------

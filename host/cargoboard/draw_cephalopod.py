@@ -13,6 +13,8 @@ action `data-kind="last-action"` (`data-action`, `data-cell`, `data-pips`) with 
 
 from xml.sax.saxutils import escape
 
+from cargoboard.diagram import caption_line, svg_document
+from cargoboard.diagram import svg_num as _num, svg_tag as _tag, svg_text as _text
 from shared_rules import cephalopod as ce
 
 SEAT_NAME = ("white", "black")
@@ -46,26 +48,6 @@ PIPS = {
     5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
     6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
 }
-
-
-def _attr(value):
-    return '"%s"' % escape(str(value), {'"': "&quot;"})
-
-
-def _tag(name, attrs, body=None):
-    a = "".join(" %s=%s" % (k, _attr(v)) for k, v in attrs)
-    if body is None:
-        return "<%s%s/>" % (name, a)
-    return "<%s%s>%s</%s>" % (name, a, body, name)
-
-
-def _num(v):
-    return ("%.1f" % v).rstrip("0").rstrip(".")
-
-
-def _text(x, y, cls, body, extra=()):
-    return _tag("text", [("x", _num(x)), ("y", _num(y)), ("class", cls)] + list(extra),
-                escape(body))
 
 
 def size(pos):
@@ -167,11 +149,7 @@ def phase_text(pos):
 
 def caption(pos, ply, total, action_text=None, mover=None):
     """One line under the diagram: where in the game, the last action, whose turn."""
-    parts = ["ply %d of %d" % (ply, total)]
-    if action_text:
-        parts.append("%s played %s" % (mover, action_text) if mover else action_text)
-    parts.append(phase_text(pos))
-    return " \u00b7 ".join(parts)
+    return caption_line(phase_text(pos), ply, total, action_text, mover)
 
 
 def scores_svg(pos):
@@ -194,22 +172,11 @@ def svg(pos, before=None, action_text=None, ply=None, total=None, title=None):
     mover = LETTERS[before.to_move] if before is not None else None
     if ply is None:
         ply = total = pos.ply()
-    cap = caption(pos, ply, total, action_text, mover)
     w, h = size(pos)
-    parts = [
-        '<svg xmlns="http://www.w3.org/2000/svg" class="cb" width="%d" height="%d" '
-        'viewBox="0 0 %d %d" data-position=%s>' % (w, h, w, h, _attr(pos.notation())),
-        "<title>%s</title>" % escape(title or "Cephalopod position: " + pos.notation()),
-        "<style>%s</style>" % STYLE,
-        '<rect width="%d" height="%d" fill="#fff"/>' % (w, h),
-        '<g id="cb-board">%s</g>' % background(pos),
-        '<g id="cb-pieces">%s</g>' % "".join(f for _, f in sorted(pieces(pos).items())),
-        '<g id="cb-overlay">%s</g>' % overlay(before, action_text),
-        '<g id="cb-scores">%s</g>' % scores_svg(pos),
-        _text(w / 2, h - 14, "cap", cap, [("id", "cb-caption"), ("data-kind", "caption")]),
-        "</svg>",
-    ]
-    return "\n".join(parts) + "\n"
+    return svg_document(
+        pos, w, h, title or "Cephalopod position: " + pos.notation(), STYLE, background(pos),
+        pieces(pos), overlay(before, action_text), scores_svg(pos),
+        caption(pos, ply, total, action_text, mover))
 
 
 # -- text board for the terminal -----------------------------------------------------------------
