@@ -40,12 +40,16 @@ from circuit import parts as P
 from circuit import pins as PINS
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+# The board follows the firmware's numbering of cells, LEDs and buttons: taken from it, not
+# restated here.
+from firmware import hal as H  # noqa: E402
+from shared_rules.geometry import N_CELLS, SEAT_LETTERS, cell_name  # noqa: E402
+
 BUILD_DIR = Path(__file__).resolve().parent / "build"
 NETLIST = BUILD_DIR / "cargoboard.net"
-
-N_CELLS = 121
-SIZE = 11
-CELL_LETTERS = "abcdefghijk"
 
 _sk = None
 
@@ -78,22 +82,12 @@ def skidl():
     return _sk
 
 
-def cell_name(c):
-    return "%s%d" % (CELL_LETTERS[c % SIZE], c // SIZE + 1)
-
-
-def button_names():
-    sys.path.insert(0, str(ROOT))
-    from firmware.hal import BUTTON_NAMES
-    return BUTTON_NAMES
-
-
-def led_role(i, n_cells=N_CELLS):
+def led_role(i):
     """What LED i shows (firmware LED layout, firmware/hal.py)."""
-    if i < n_cells:
+    if i < H.SCORE_BASE:
         return "cell " + cell_name(i)
-    k = i - n_cells
-    return "score %s %d" % ("SWNE"[k // 9], k % 9)
+    k = i - H.SCORE_BASE
+    return "score %s %d" % (SEAT_LETTERS[k // H.SCORE_LEN], k % H.SCORE_LEN)
 
 
 class Board:
@@ -139,7 +133,7 @@ def build(pinmap=None, tamper=None):
     sk = skidl()
     data = pinmap if pinmap is not None else PINS.load()
     pm = PINS.values(data)
-    buttons = button_names()
+    buttons = H.BUTTON_NAMES
     circuit = sk.Circuit()
     circuit.no_files = True
     b = Board(circuit)

@@ -43,6 +43,7 @@ CUBE_MM = 20.0              # cargo cube edge (keepers: same cube, never rolled)
 CELL_PITCH_MM = 32.0        # cell centre to cell centre (board play area 11 x 32 = 352 mm)
 CELL_RECESS_MM = 21.0       # square recess in the top plate per cell (1 mm deep): centres cubes
 PLACEMENT_TOL_MM = 1.0      # cube centre within this of the cell centre ((21 - 20) / 2 + play)
+SMALL_OFFSET_MM = 0.25      # a well-placed cube: how much the reading still varies (height option)
 TOP_PLATE_MM = 1.5          # top plate under the recess floor (2.5 mm opal acrylic, 1 mm recesses)
 LED_GAP_MM = 2.0            # spacer between PCB top and top plate (WS2812B is 1.6 mm tall)
 HALL_ELEMENT_MM = 0.5       # Hall element height above the PCB (SOT-23 on the top side)
@@ -183,6 +184,11 @@ def analyse(magnet=MAGNET, pitch=CELL_PITCH_MM, cube=CUBE_MM, tol=PLACEMENT_TOL_
                          for a in DIAGONALS for t in (0.0, math.pi / 4))
     # stacks: bottom cube and one more on top, every pair of orientations
     top = [bz(lo, a, 0, 0, cube) for a in DIAGONALS]
+    third = max(abs(bz(lo, a, 0, 0, 2 * cube)) for a in DIAGONALS)
+    # a nearly centred cube at the grade's nominal Br: the spread that orientation alone gives
+    nominal = (lo + hi) / 2
+    small = [abs(bz(nominal, a, SMALL_OFFSET_MM * math.cos(t), SMALL_OFFSET_MM * math.sin(t)))
+             for a in DIAGONALS for t in angles]
     bottom = [bz(lo, a, 0, 0) for a in DIAGONALS]
     stack2_min = min(abs(b + t) for b in bottom for t in top)
     stack2_max = max(abs(b + t) for b in bottom for t in top)
@@ -219,6 +225,10 @@ def analyse(magnet=MAGNET, pitch=CELL_PITCH_MM, cube=CUBE_MM, tol=PLACEMENT_TOL_
         "stack2_min_mt": stack2_min,
         "stack2_max_mt": stack2_max,
         "top_alone_mt": max(abs(t) for t in top),
+        "third_alone_mt": third,
+        "nominal_br": nominal,
+        "small_offset_min_mt": min(small),
+        "small_offset_max_mt": max(small),
         "moment_am2": m,
         "stack_lift_n": fz,
         "neighbour_force_n": fh,
@@ -260,10 +270,14 @@ def table(a):
         ("magnet centre to Hall element", "%.1f mm" % a["depth_mm"]),
         ("on-axis field at the sensor (formula)", "%.1f mT" % a["on_axis_mt"]),
         ("centred cube, any of 24 orientations", "%.2f mT" % a["centre_mt"]),
+        ("cube %.2g mm off centre, any orientation, nominal Br %.2f T" % (
+            SMALL_OFFSET_MM, a["nominal_br"]),
+         "%.2f..%.2f mT" % (a["small_offset_min_mt"], a["small_offset_max_mt"])),
         ("worst orientation, cube %.0f mm off centre" % PLACEMENT_TOL_MM, "%.2f mT" % a["own_min_mt"]),
         ("same magnet on a face axis, worst face", "%.2f mT" % a["face_axis_min_mt"]),
         ("2-stack, worst / best pair", "%.2f / %.2f mT" % (a["stack2_min_mt"], a["stack2_max_mt"])),
         ("second cube of a stack alone (1 cube up)", "%.2f mT" % a["top_alone_mt"]),
+        ("third cube of a stack alone (2 cubes up)", "%.2f mT" % a["third_alone_mt"]),
         ("one orthogonal neighbour, worst", "%.2f mT" % a["neighbour_max_mt"]),
         ("one diagonal neighbour, worst", "%.2f mT" % a["neighbour_diag_max_mt"]),
         ("8 neighbours all in their worst orientation", "%.2f mT" % a["surrounded_max_mt"]),

@@ -45,10 +45,6 @@ def _noop(text):
     pass
 
 
-def _count(bm):
-    return H.bit_count(bm)
-
-
 class Game:
     def __init__(self, options):
         self.emit = options.get("emit") or _noop
@@ -162,7 +158,7 @@ class Game:
             elif len(words) != 1:
                 return "err usage: seen [reset]"
             return "ok seen=%d unseen=%d occupied=%d" % (
-                self.nseen, H.N_CELLS - self.nseen, _count(self.occ))
+                self.nseen, H.N_CELLS - self.nseen, H.bit_count(self.occ))
         if cmd == "unseen":
             lines = []
             names = []

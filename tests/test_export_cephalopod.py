@@ -5,38 +5,18 @@ on a stored game."""
 
 import io
 import json
-import random
 import xml.etree.ElementTree as ET
 
 import pytest
 
 from cargoboard import cli, diagram, draw_cephalopod, export_cli, gamefile, replay
 from cargoboard.html_replay import game_html
-from cargoboard.store import GameRecord, Store
+from cargoboard.store import Store
 from shared_rules import cephalopod as ce
-from shared_rules.cephalopod_engine import best_action
 
-from test_export_pictures import parse_page, pieces_of
+from exportgames import parse_page, pieces_of, random_cephalopod_game as random_game
 
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def random_game(seed, size="5x5", actions=60):
-    """A GameRecord of a seeded Cephalopod game (engine choices mixed with random ones); it
-    stops early if the board fills."""
-    rng = random.Random(seed)
-    pos = ce.named_position(size)
-    start = pos.notation()
-    played = []
-    for _ in range(actions):
-        legal = pos.legal_actions()
-        if not legal:
-            break
-        a = best_action(pos, 1) if rng.random() < 0.6 else rng.choice(legal)
-        played.append(pos.format_action(a))
-        pos.push(a)
-    return GameRecord("cephalopod", size, "wb", start, played, source="board-x",
-                      source_game=seed + 1, played="2026-11-%02d" % (1 + seed % 28))
 
 
 @pytest.fixture(scope="module")

@@ -11,12 +11,12 @@ import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
 import exportgames
+from exportgames import parse_page, pieces_of
 import mpy
 from cargoboard import cli, diagram, draw_cargocube, export_cli, gamefile, replay
 from cargoboard.html_replay import game_html
@@ -153,75 +153,6 @@ def test_no_diagram_for_another_kind():
 
 # -- HTML --------------------------------------------------------------------------------------
 
-VOID = {"meta", "input", "br", "img", "link", "hr", "source"}
-
-
-class _Page(HTMLParser):
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.stack = []
-        self.errors = []
-        self.ids = {}
-        self.urls = []
-        self.steps = []
-        self.scripts = []
-        self._script = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if "id" in a:
-            assert a["id"] not in self.ids, "duplicate id %s" % a["id"]
-            self.ids[a["id"]] = (tag, a)
-        for k in ("src", "href", "xlink:href"):
-            if k in a:
-                self.urls.append(a[k])
-        if a.get("style") and "url(" in a["style"]:
-            self.urls.append(a["style"])
-        if tag == "button" and "data-step" in a:
-            self.steps.append(int(a["data-step"]))
-        if tag == "script":
-            self._script = (a, [])
-        if tag not in VOID:
-            self.stack.append(tag)
-
-    def handle_startendtag(self, tag, attrs):
-        self.handle_starttag(tag, attrs)
-        if tag not in VOID:
-            self.stack.pop()
-
-    def handle_endtag(self, tag):
-        if not self.stack or self.stack[-1] != tag:
-            self.errors.append("</%s> closes %s" % (tag, self.stack[-1:] or "nothing"))
-            return
-        self.stack.pop()
-        if tag == "script":
-            self.scripts.append((self._script[0], "".join(self._script[1])))
-            self._script = None
-
-    def handle_data(self, data):
-        if self._script is not None:
-            self._script[1].append(data)
-
-
-def parse_page(text):
-    page = _Page()
-    page.feed(text)
-    page.close()
-    assert page.errors == [] and page.stack == []
-    return page
-
-
-def pieces_of(frames, fragments, n):
-    state = {}
-    for f in frames[:n + 1]:
-        for k, v in f:
-            if v < 0:
-                del state[k]
-            else:
-                state[k] = v
-    return "".join(fragments[state[k]] for k in sorted(state))
-
-
 def test_html_replay_is_valid_self_contained_and_holds_every_step(games):
     for rec in games:
         positions = rec.positions()
@@ -341,6 +272,16 @@ def test_replay_all_prints_every_step(games):
     assert "step 3 of 25: %s played %s" % ("SWNE"[positions[2].to_move], rec.actions[2]) in text
 
 
+def test_replay_without_a_diagram_shows_notation_and_scores_once(games):
+    """A kind with no drawing module still replays: the notation and the scores, each once."""
+    rec = games[1]
+    positions = rec.positions()
+    text = replay.frame(rec, positions, 3, draw=None)
+    assert text.splitlines()[0].startswith("step 3 of 25: ")
+    assert text.count(positions[3].notation()) == 1
+    assert text.count("scores ") == 1
+
+
 def test_replay_keys(games):
     rec = games[1]
     keys = "\n".join(["", "n", "p", "p", "p", "12", "99", "l", "n", "f", "what", "q", "n"]) + "\n"
@@ -407,3 +348,17 @@ def test_docs_picture_is_the_export_of_its_game():
         "cargoboard import docs/img/example-game.txt --db /tmp/ex.sqlite && "
         "cargoboard export 1 --db /tmp/ex.sqlite --format svg --at %d "
         "-o docs/img/example-position.svg" % DOCS_AT)
+
+
+def test_docs_html_page_size_is_measured():
+    """docs/export.md quotes the size of the docs game's HTML replay page: it must be the size
+    the exporter makes now (within 5 %), not a figure from an older page."""
+    doc = (Path(mpy.REPO_ROOT) / "docs" / "export.md").read_text(encoding="utf-8")
+    m = re.search(r"The page of the (\d+)-action\s+docs\s+game\s+is\s+about\s+(\d+)\s+KB", doc)
+    assert m, "docs/export.md no longer quotes the HTML page size: update this test"
+    _, rec = docs_svg()
+    size = len(export_cli.render(rec, "html").encode("utf-8"))
+    assert int(m.group(1)) == len(rec.actions)
+    claimed = int(m.group(2)) * 1000
+    assert abs(size - claimed) <= 0.05 * claimed, (
+        "docs/export.md says about %s KB, the page is %d bytes" % (m.group(2), size))

@@ -17,12 +17,11 @@ slabs below it, and the height is written at the top right when it is 2 or more.
 import functools
 from xml.sax.saxutils import escape
 
+from cargoboard.diagram import caption_line, svg_document
+from cargoboard.diagram import svg_num as _num, svg_tag as _tag, svg_text as _text
 from shared_rules import cargocube as cc
 from shared_rules import geometry as g
 from shared_rules import orient as o
-
-from cargoboard.diagram import attr as _attr, caption_line, num as _num, tag as _tag
-from cargoboard.diagram import text as _text
 
 SEAT_COLOUR = ("#c0392b", "#1e8449", "#2471a3", "#b9770e")  # S W N E
 SEAT_TINT = ("#f6dcd8", "#d5efdf", "#d6e6f3", "#f8e7c9")
@@ -55,6 +54,10 @@ STYLE = (
     ".cb .cap{font-size:14px;fill:#222}.cb .sc{font-size:15px;font-weight:bold}"
     ".cb .path{fill:none;stroke:#7d3c98;stroke-width:3;stroke-opacity:.8}"
 )
+# the arrow head of the last action's path
+ARROW_DEFS = ('<defs><marker id="cb-arrow" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="5" '
+              'markerHeight="5" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#7d3c98"/>'
+              '</marker></defs>')
 
 
 def _points(pts):
@@ -69,10 +72,6 @@ def origin(c):
 def centre(c):
     x, y = origin(c)
     return x + CELL / 2, y + CELL / 2
-
-
-def seat_letters(pos):
-    return "".join(g.SEAT_LETTERS[s] for s in pos.seats)
 
 
 def cell_kind(c, seats):
@@ -240,13 +239,9 @@ def _stack(c, st):
 
 @functools.lru_cache(maxsize=8192)
 def _fragment(c, stack, card):
+    """The SVG of what lies on cell c: its card, then its stack. It depends on the cell's
+    contents only (a replay page reuses it from step to step)."""
     return (_card(c, card) if card else "") + (_stack(c, stack) if stack else "")
-
-
-def cell_fragment(pos, c):
-    """The SVG of what lies on cell c ('' if nothing): its card, then its stack. It depends
-    on the cell's contents only (a replay page reuses it from step to step)."""
-    return _fragment(c, tuple(pos.stacks[c]), pos.cards[c])
 
 
 def pieces(pos):
@@ -319,26 +314,10 @@ def svg(pos, before=None, action_text=None, ply=None, total=None, title=None):
     mover = g.SEAT_LETTERS[before.to_move] if before is not None else None
     if ply is None:
         ply = total = pos.ply()
-    cap = caption(pos, ply, total, action_text, mover)
-    parts = [
-        '<svg xmlns="http://www.w3.org/2000/svg" class="cb" width="%d" height="%d" '
-        'viewBox="0 0 %d %d" data-position=%s>' % (WIDTH, HEIGHT, WIDTH, HEIGHT,
-                                                     _attr(pos.notation())),
-        "<title>%s</title>" % escape(title or "Cargocube position: " + pos.notation()),
-        "<style>%s</style>" % STYLE,
-        '<defs><marker id="cb-arrow" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="5" '
-        'markerHeight="5" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#7d3c98"/>'
-        '</marker></defs>',
-        '<rect width="%d" height="%d" fill="#fff"/>' % (WIDTH, HEIGHT),
-        '<g id="cb-board">%s</g>' % background(pos.seats),
-        '<g id="cb-pieces">%s</g>' % "".join(f for _, f in sorted(pieces(pos).items())),
-        '<g id="cb-overlay">%s</g>' % overlay(before, action_text),
-        '<g id="cb-scores">%s</g>' % scores_svg(pos),
-        _text(WIDTH / 2, HEIGHT - 14, "cap", cap, [("id", "cb-caption"),
-                                                     ("data-kind", "caption")]),
-        "</svg>",
-    ]
-    return "\n".join(parts) + "\n"
+    return svg_document(
+        pos, WIDTH, HEIGHT, title or "Cargocube position: " + pos.notation(), STYLE,
+        background(pos.seats), pieces(pos), overlay(before, action_text), scores_svg(pos),
+        caption(pos, ply, total, action_text, mover), defs=ARROW_DEFS)
 
 
 # -- text board for the terminal -----------------------------------------------------------------

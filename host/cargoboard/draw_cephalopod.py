@@ -13,10 +13,9 @@ action `data-kind="last-action"` (`data-action`, `data-cell`, `data-pips`) with 
 
 from xml.sax.saxutils import escape
 
+from cargoboard.diagram import caption_line, svg_document
+from cargoboard.diagram import svg_num as _num, svg_tag as _tag, svg_text as _text
 from shared_rules import cephalopod as ce
-
-from cargoboard.diagram import attr as _attr, caption_line, num as _num, tag as _tag
-from cargoboard.diagram import text as _text
 
 SEAT_NAME = ("white", "black")
 LETTERS = ce.SEAT_LETTERS  # "wb"
@@ -173,22 +172,11 @@ def svg(pos, before=None, action_text=None, ply=None, total=None, title=None):
     mover = LETTERS[before.to_move] if before is not None else None
     if ply is None:
         ply = total = pos.ply()
-    cap = caption(pos, ply, total, action_text, mover)
     w, h = size(pos)
-    parts = [
-        '<svg xmlns="http://www.w3.org/2000/svg" class="cb" width="%d" height="%d" '
-        'viewBox="0 0 %d %d" data-position=%s>' % (w, h, w, h, _attr(pos.notation())),
-        "<title>%s</title>" % escape(title or "Cephalopod position: " + pos.notation()),
-        "<style>%s</style>" % STYLE,
-        '<rect width="%d" height="%d" fill="#fff"/>' % (w, h),
-        '<g id="cb-board">%s</g>' % background(pos),
-        '<g id="cb-pieces">%s</g>' % "".join(f for _, f in sorted(pieces(pos).items())),
-        '<g id="cb-overlay">%s</g>' % overlay(before, action_text),
-        '<g id="cb-scores">%s</g>' % scores_svg(pos),
-        _text(w / 2, h - 14, "cap", cap, [("id", "cb-caption"), ("data-kind", "caption")]),
-        "</svg>",
-    ]
-    return "\n".join(parts) + "\n"
+    return svg_document(
+        pos, w, h, title or "Cephalopod position: " + pos.notation(), STYLE, background(pos),
+        pieces(pos), overlay(before, action_text), scores_svg(pos),
+        caption(pos, ply, total, action_text, mover))
 
 
 # -- text board for the terminal -----------------------------------------------------------------

@@ -12,11 +12,10 @@ import json
 import re
 
 from cargoboard.rules import rules_for, seat_letters
-from cargoboard.store import GameRecord
+from cargoboard.store import GameRecord, score_text, winners_text
 
 FORMAT = "cargoboard-game"
 VERSION = 1
-SEAT_LETTERS = "SWNE"  # Cargocube's; a game's own come from rules.seat_letters(pos)
 
 
 class GameFileError(ValueError):
@@ -32,16 +31,6 @@ def seats_of(pos):
 def scores_of(pos):
     sc = pos.scores()
     return {seat_letters(pos)[s]: sc[s] for s in pos.seats}
-
-
-def result_of(pos):
-    """'S=12 N=9' (the store's score text; Cephalopod 'w=13 b=12')."""
-    sc = pos.scores()
-    return " ".join("%s=%d" % (seat_letters(pos)[s], sc[s]) for s in pos.seats)
-
-
-def winners_of(pos):
-    return "".join(seat_letters(pos)[s] for s in pos.winners()) if pos.is_over() else ""
 
 
 # -- JSON ------------------------------------------------------------------------------------------
@@ -64,7 +53,7 @@ def to_dict(rec, positions=None):
     return {"format": FORMAT, "version": VERSION, "header": header,
             "start_scores": scores_of(positions[0]), "actions": actions,
             "final": {"position": final.notation(), "scores": scores_of(final),
-                      "over": final.is_over(), "winners": winners_of(final)}}
+                      "over": final.is_over(), "winners": winners_text(final)}}
 
 
 def to_json(rec, positions=None):
@@ -153,7 +142,7 @@ def from_json(text, name="<json>"):
                               % (pos.notation(), claim["position"]))
         if "scores" in claim and claim["scores"] != scores_of(pos):
             raise _json_error(name, where, "scores are %s by the rules, the file says %s"
-                              % (result_of(pos), _scores_text(claim["scores"])))
+                              % (score_text(pos), _scores_text(claim["scores"])))
 
     start_claim = {"scores": doc["start_scores"]} if "start_scores" in doc else {}
     pos = _replay(rec, name, "header", where_of, claims, check, start_claim)
@@ -162,9 +151,9 @@ def from_json(text, name="<json>"):
         if "over" in final and bool(final["over"]) != pos.is_over():
             raise _json_error(name, "final", "the game is %sover by the rules"
                               % ("" if pos.is_over() else "not "))
-        if "winners" in final and final["winners"] != winners_of(pos):
+        if "winners" in final and final["winners"] != winners_text(pos):
             raise _json_error(name, "final", "winners are '%s' by the rules, the file says '%s'"
-                              % (winners_of(pos), final["winners"]))
+                              % (winners_text(pos), final["winners"]))
     return rec
 
 
@@ -248,8 +237,8 @@ def to_text(rec, positions=None):
         tags.append(("Id", rec.id))
     if rec.stored is not None:
         tags.append(("Stored", rec.stored))
-    tags += [("Actions", len(rec.actions)), ("Result", result_of(final)),
-             ("Winners", winners_of(final)), ("Final", final.notation())]
+    tags += [("Actions", len(rec.actions)), ("Result", score_text(final)),
+             ("Winners", winners_text(final)), ("Final", final.notation())]
     lines = ["[%s %s]" % (k, _quote(v)) for k, v in tags]
     lines.append("")
     mover = None
@@ -310,7 +299,7 @@ def from_text(text, name="<text>"):
     if "Actions" in tags and tags["Actions"] != str(len(actions)):
         raise GameFileError("%s line %d: [Actions] says %s, the file holds %d"
                             % (name, tag_lines["Actions"], tags["Actions"], len(actions)))
-    for key, value in (("Result", result_of(pos)), ("Winners", winners_of(pos)),
+    for key, value in (("Result", score_text(pos)), ("Winners", winners_text(pos)),
                        ("Final", pos.notation())):
         claim = tags.get(key)
         if key == "Final" and claim is not None:

@@ -14,7 +14,8 @@ import json
 from xml.sax.saxutils import escape
 
 from cargoboard import diagram
-from cargoboard.gamefile import result_of, scores_of, winners_of
+from cargoboard.gamefile import scores_of
+from cargoboard.store import score_text, winners_text
 from cargoboard.rules import seat_letters
 
 CSS = """
@@ -156,8 +157,8 @@ def game_html(rec, positions=None):
     title = "%s %s (%s, %s)" % (rec.kind.capitalize(), name, rec.variant, rec.seats)
     head = [("kind", rec.kind), ("variant", rec.variant), ("seats", rec.seats),
             ("played", rec.played or "-"), ("source", "%s #%s" % (rec.source, rec.source_game)),
-            ("actions", str(total)), ("result", result_of(final)),
-            ("winners", winners_of(final) or ("-" if not final.is_over() else ""))]
+            ("actions", str(total)), ("result", score_text(final)),
+            ("winners", winners_text(final) or ("-" if not final.is_over() else ""))]
     rows = "".join("<tr><th>%s</th><td>%s</td></tr>" % (escape(k), escape(v)) for k, v in head)
     moves = []
     mover = None

@@ -9,7 +9,7 @@ once, top to bottom.
 import textwrap
 
 from cargoboard import diagram
-from cargoboard.gamefile import result_of
+from cargoboard.store import score_text
 from cargoboard.rules import seat_letters
 
 HELP = "keys: Enter/n next, p back, NUMBER go to that step, f first, l last, q quit"
@@ -26,7 +26,7 @@ def frame(rec, positions, n, draw=None, color=False):
     else:
         head = "step 0 of %d: the start" % total
     if draw is None:
-        body = "%s\nscores %s" % (pos.notation(), result_of(pos))
+        body = "scores %s" % score_text(pos)   # the notation follows
     else:
         body = draw.text_board(pos, color=color)
     return "%s\n%s\n%s\n" % (head, body, pos.notation())

@@ -120,9 +120,16 @@ class GameRecord:
 
 
 def score_text(pos) -> str:
+    """'S=12 N=9' (Cephalopod 'w=13 b=12'): the scores column, and the result of exports."""
     sc = pos.scores()
     letters = seat_letters(pos)
     return " ".join("%s=%d" % (letters[s], sc[s]) for s in pos.seats)
+
+
+def winners_text(pos) -> str:
+    """The winners' seat letters ('N', 'SN'), '' while the game is not over."""
+    letters = seat_letters(pos)
+    return "".join(letters[s] for s in pos.winners()) if pos.is_over() else ""
 
 
 class Store:
@@ -160,8 +167,6 @@ class Store:
             row = self.db.execute("SELECT COALESCE(MAX(source_game), 0) + 1 FROM games "
                                   "WHERE source='import'").fetchone()
             rec.source_game = row[0]
-        letters = seat_letters(final)
-        winners = "".join(letters[s] for s in final.winners()) if final.is_over() else ""
         with self.db:
             cur = self.db.execute(
                 "INSERT INTO games(source, source_game, kind, variant, seats, start, actions, "
@@ -169,7 +174,7 @@ class Store:
                 "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (rec.source, rec.source_game, rec.kind, rec.variant, rec.seats, rec.start,
                  " ".join(rec.actions), len(rec.actions), final.notation(), score_text(final),
-                 winners, rec.played, _now(), rec.log))
+                 winners_text(final), rec.played, _now(), rec.log))
             self.db.execute("DELETE FROM transfers WHERE source=? AND source_game=?",
                             (rec.source, rec.source_game))
         rec.id = cur.lastrowid
