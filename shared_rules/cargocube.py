@@ -127,6 +127,8 @@ def _seat_tuple(text):
 class Position:
     """A Cargocube position: the board, whose turn it is and the phase of the turn."""
 
+    SEAT_LETTERS = g.SEAT_LETTERS  # seat int -> letter, as every rules module's Position has
+
     def __init__(self, seats=(g.S, g.N)):
         self.stacks = [[] for _ in range(g.N_CELLS)]
         self.cards = bytearray(g.N_CELLS)

@@ -12,7 +12,7 @@ import sys
 from cargoboard import rules as game_rules
 from shared_rules import cargocube as cc
 from cargoboard.link import LinkError
-from cargoboard.store import StoreError
+from cargoboard.store import StoreError, score_text, winners_text
 from cargoboard.deploy import DeployError
 
 
@@ -94,11 +94,9 @@ def cmd_show(args):
     for text in args.actions:
         pos.push(pos.parse_action(text))
     print(pos.notation())
-    sc = pos.scores()
-    letters = game_rules.seat_letters(pos)
-    print("scores " + " ".join("%s=%d" % (letters[s], sc[s]) for s in pos.seats))
+    print("scores " + score_text(pos))
     if pos.is_over():
-        print("over, winners " + "".join(letters[s] for s in pos.winners()))
+        print("over, winners " + winners_text(pos))
     return 0
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from shared_rules import cargocube as cc
 from cargoboard.scriptgen import game_script
+from cargoboard.store import score_text
 
 
 def _hinted(share):
@@ -144,13 +145,12 @@ def cmd_demo(args):
     try:
         if status:
             return status
-        sc = final.scores()
         ends = sum(1 for a in final.history() if a[0] == cc.END)
         print("played %d actions (%d of them `end`, a button by the rules) in %.1f s; the board "
               "asked for %d button press(es); it reached the true final position%s"
               % (final.ply(), ends, time.monotonic() - t0, presses,
                  "; game over" if final.is_over() else ""))
-        print("scores: " + " ".join("%s=%d" % ("SWNE"[s], sc[s]) for s in final.seats))
+        print("scores: " + score_text(final))
         rec, db_path, html, svg = sync_and_export(session, out_dir, final.is_over())
         if rec.final_position().notation() != final.notation():
             print("demo FAILED: the synced game does not end in the true position")

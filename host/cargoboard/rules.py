@@ -32,8 +32,8 @@ def rules_for(kind):
 
 def seat_letters(pos):
     """Letters naming pos's seats by seat int: 'SWNE' (Cargocube), 'wb' (Cephalopod: 0 white,
-    1 black). A rules module's Position may set SEAT_LETTERS; Cargocube's does not."""
-    return getattr(pos, "SEAT_LETTERS", "SWNE")
+    1 black), from the rules module's Position."""
+    return pos.SEAT_LETTERS
 
 
 def rules_errors():
