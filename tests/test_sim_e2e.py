@@ -30,7 +30,7 @@ def _ask(r, ser, line, frames=3):
     deadline = time.time() + 2
     while time.time() < deadline:
         out += ser.read(4096)
-        if out.endswith(b"\n") and b"\nok" in b"\n" + out or b"\nerr" in b"\n" + out:
+        if out.endswith(b"\n") and (b"\nok" in b"\n" + out or b"\nerr" in b"\n" + out):
             break
         time.sleep(0.01)
     return out.decode()
