@@ -50,5 +50,8 @@ def test_power_cut_at_every_block_operation(micropython, tmp_path, geometry, hal
           "step (%d steps, %d actions)" % (geometry, "odd" if half == 1 else "even", tried, ops,
                                            ok, len(lines), actions))
     assert not fails, "\n".join(fails[:20])
+    # every step commits at least one program to the flash: a device that counted no block
+    # operations would otherwise pass with no cut tried at all ((0 - 1) // 2 + 1 == 0)
+    assert ops >= len(lines), "%d block operations for %d steps" % (ops, len(lines))
     assert tried == (ops - half) // 2 + 1, "every other block operation was cut"
     assert ok == tried
