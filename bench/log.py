@@ -13,7 +13,6 @@ is well below the raw bytes.
 """
 
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -23,27 +22,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests")]
 
 from shared_rules import cargocube as cc  # noqa: E402
-from firmware import logformat as LF  # noqa: E402
-from firmware.gamelog import GameLog  # noqa: E402
+from firmware.gamelog import GameLog, RESERVE  # noqa: E402
+from logsteps import log_step, random_steps  # noqa: E402
 
 UNDO_RATE = 0.03
 MIB = 1 << 20
-
-
-def play(seed, players, cards):
-    """A random game: ([payload or None for a take-back], actions standing at the end)."""
-    rng = random.Random(seed)
-    pos = cc.start_position(players, cards=cards)
-    steps = []
-    while not pos.is_over() and pos.ply() < 3000:
-        if pos.ply() and rng.random() < UNDO_RATE:
-            pos.pop()
-            steps.append(None)
-            continue
-        a = rng.choice(pos.legal_actions())
-        pos.push(a)
-        steps.append(cc.encode_action(a))
-    return steps, pos
 
 
 def main():
@@ -54,17 +37,14 @@ def main():
     for i in range(n_games):
         players = (2, 3, 4)[i % 3]
         cards = (i // 3) % 2 == 1
-        steps, pos = play(1000 + i, players, cards)
+        steps, _ = random_steps(1000 + i, players=players, cards=cards, undo_rate=UNDO_RATE)
         start = cc.start_position(players, cards=cards)
         n = gl.begin("cargocube", "polygon" + ("+cards" if cards else ""),
                      cc.layouts.SEATS_BY_PLAYERS[players], start.notation(), None,
                      cc.RULES_VERSION, 1767225600)
         header = gl.size(n)
         for s in steps:
-            if s is None:
-                gl.undo()
-            else:
-                gl.append(s)
+            log_step(gl, s)
         gl.finish()
         size = gl.size(n)
         played = sum(1 for s in steps if s is not None)
@@ -150,7 +130,7 @@ def littlefs(tmp, numbers, mean):
           "%d on the Pico's 1408 KiB filesystem if the firmware is frozen (less the .mpy files "
           "otherwise, 4 KiB a game)" % (games, size / 1024, free0 / 1024, games, games * 1408 / 1024))
     print("  at the %d KiB reserve the board keeps (firmware/gamelog.py RESERVE) a new game is "
-          "refused before the flash is full" % (48))
+          "refused before the flash is full" % (RESERVE // 1024))
 
 
 if __name__ == "__main__":

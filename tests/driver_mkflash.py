@@ -3,11 +3,13 @@
 #
 #   driver_mkflash.py IMAGE KIND VARIANT SEATS START_FILE STEPS_FILE
 #
-# STEPS_FILE: `a HEX` an action's encoding, `u` a take-back, one a line. Prints the log's size.
+# STEPS_FILE: the steps to log (tests/logsteps.py: `a HEX` an action's encoding, `u` a
+# take-back, one a line). Prints the log's size.
 
 import sys
 from firmware import flashdev
 from firmware.gamelog import GameLog
+from logsteps import log_step, read_steps
 
 image, kind, variant, seats, start_file, steps_file = sys.argv[1:7]
 dev = flashdev.FileBlockDev.open(image)
@@ -16,14 +18,6 @@ gl = GameLog(root, "sim-made")
 with open(start_file) as f:
     start = f.read().strip()
 n = gl.begin(kind, variant, seats, start, None, 1, 0)
-with open(steps_file) as f:
-    for line in f:
-        w = line.split()
-        if not w:
-            continue
-        if w[0] == "u":
-            gl.undo()
-        else:
-            h = w[1]
-            gl.append(bytes([int(h[i:i + 2], 16) for i in range(0, len(h), 2)]))
+for s in read_steps(steps_file):
+    log_step(gl, s)
 print(gl.size(n))

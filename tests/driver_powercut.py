@@ -3,9 +3,9 @@
 #
 #   driver_powercut.py STEPS_FILE GEOMETRY FIRST STRIDE [LIMIT]
 #
-# STEPS_FILE: one step a line, the game to log: `a HEX` an action's payload, `u` an undo,
-# `f` the finish. GEOMETRY: block_size:blocks:progsize. The flash first holds an older finished
-# game (logged from the same steps), then the long game is logged from begin() on.
+# STEPS_FILE: the game to log (tests/logsteps.py: `a HEX` an action's payload, `u` an undo,
+# `f` the finish, one a line). GEOMETRY: block_size:blocks:progsize. The flash first holds an
+# older finished game (logged from the same steps), then the long game is logged from begin() on.
 #
 # For every cut K = FIRST, FIRST + STRIDE, ... the whole run starts again on a copy of the flash
 # image, and the K-th block operation (a writeblocks call or an erase) is cut: for even K
@@ -30,6 +30,7 @@ except ImportError:
 from firmware import flashdev
 from firmware import gamelog
 from firmware import logformat as LF
+from logsteps import as_records, log_step, read_steps
 
 
 EIO = -5
@@ -85,33 +86,7 @@ class CutDev(flashdev.RamBlockDev):
         return flashdev.RamBlockDev.ioctl(self, op, arg)
 
 
-def load_steps(path):
-    steps = []
-    with open(path) as f:
-        for line in f:
-            w = line.split()
-            if not w:
-                continue
-            if w[0] == "a":
-                h = w[1]
-                steps.append(bytes([int(h[i:i + 2], 16) for i in range(0, len(h), 2)]))
-            elif w[0] == "u":
-                steps.append(None)
-            elif w[0] == "f":
-                steps.append(True)
-    return steps
-
-
 START = "f1=B1,g1=B1 SN S a"
-
-
-def log_step(gl, s):
-    if s is None:
-        gl.undo()
-    elif s is True:
-        gl.finish()
-    else:
-        gl.append(s)
 
 
 def play(gl, steps, first=0):
@@ -130,20 +105,8 @@ def play(gl, steps, first=0):
     return len(steps)
 
 
-def expected_records(steps, n):
-    out = []
-    for s in steps[:n]:
-        if s is None:
-            out.append((LF.UNDO, b""))
-        elif s is True:
-            out.append((LF.FINISH, b""))
-        else:
-            out.append((LF.ACTION, s))
-    return out
-
-
 def main():
-    steps = load_steps(sys.argv[1])
+    steps = read_steps(sys.argv[1])
     bs, blocks, prog = [int(x) for x in sys.argv[2].split(":")]
     first = int(sys.argv[3])
     stride = int(sys.argv[4])
@@ -225,7 +188,7 @@ def check(dev, bs, blocks, prog, steps, inflight, old_no, old_raw, k):
         if have != done and have != done + 1:
             return "%d records, %d steps were done (at most the one in flight may be lost)" % (
                 have, done)
-        if recs != expected_records(steps, have):
+        if recs != as_records(steps[:have]):
             return "records differ from the steps logged"
         r = gl.resume()
         if have and recs[-1][0] == LF.FINISH:
@@ -236,7 +199,7 @@ def check(dev, bs, blocks, prog, steps, inflight, old_no, old_raw, k):
             return "the open game did not resume"
         h, recs, dropped = r
         recs = list(recs)
-        if h.game != game or recs != expected_records(steps, have) or dropped:
+        if h.game != game or recs != as_records(steps[:have]) or dropped:
             return "resume gave game %d, %d records, %d dropped" % (h.game, len(recs), dropped)
         if k % 8 == 0:
             # Go on playing on the remounted flash to the end: must parse clean.
@@ -244,7 +207,7 @@ def check(dev, bs, blocks, prog, steps, inflight, old_no, old_raw, k):
                 return "cut again while going on"
             raw = gl.read(h.game, 0, gl.size(h.game))
             h2, recs2, good, problem = LF.parse(raw)
-            if problem or recs2 != expected_records(steps, len(steps)):
+            if problem or recs2 != as_records(steps):
                 return "after going on: %s, %d records" % (problem, len(recs2))
         return None
     finally:

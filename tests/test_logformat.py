@@ -8,9 +8,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 
 from firmware import logformat as LF  # noqa: E402
 from shared_rules import cargocube as cc  # noqa: E402
+from logsteps import as_records, random_steps  # noqa: E402
 
 START = cc.start_position(2).notation()
 
@@ -23,7 +25,7 @@ def sample_header(**kw):
 
 
 def build(steps, header=None):
-    """A log from steps: bytes payload = action, None = undo, 'f' finish, 'x' abandon."""
+    """A log from steps (tests/logsteps.py), encoded here record by record."""
     h = header or sample_header()
     out = bytearray(h.encode())
     crc = h.seed()
@@ -40,36 +42,6 @@ def build(steps, header=None):
     return bytes(out)
 
 
-def as_records(steps):
-    out = []
-    for s in steps:
-        if s is None:
-            out.append((LF.UNDO, b""))
-        elif s == "f":
-            out.append((LF.FINISH, b""))
-        elif s == "x":
-            out.append((LF.ABANDON, b""))
-        else:
-            out.append((LF.ACTION, s))
-    return out
-
-
-def random_steps(seed=1, n=120, cards=True, undo_rate=0.06):
-    """A random Cargocube game with take-backs, as log steps (the rules core's encodings)."""
-    rng = random.Random(seed)
-    pos = cc.start_position(2, cards=cards)
-    steps = []
-    while len(steps) < n and not pos.is_over():
-        if pos.ply() and rng.random() < undo_rate:
-            pos.pop()
-            steps.append(None)
-            continue
-        a = rng.choice(pos.legal_actions())
-        pos.push(a)
-        steps.append(cc.encode_action(a))
-    return steps, pos
-
-
 def test_header_round_trip():
     h = sample_header()
     raw = h.encode()
@@ -81,7 +53,7 @@ def test_header_round_trip():
 
 
 def test_records_round_trip_and_sizes():
-    steps, _ = random_steps(3)
+    steps, _ = random_steps(3, n=120)
     steps += ["f"]
     raw = build(steps)
     h, recs, good, problem = LF.parse(raw)

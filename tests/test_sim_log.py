@@ -13,12 +13,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "host"))
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 
 from shared_rules import cargocube as cc  # noqa: E402
 from cargoboard.scriptgen import game_script  # noqa: E402
 from cargoboard.sim.script import Session, run_script  # noqa: E402
 from cargoboard.sim import add_parser  # noqa: E402
 from cargoboard.logfile import record_from_log  # noqa: E402
+from logsteps import steps_text  # noqa: E402
 
 
 DRIVER = ROOT / "tests" / "driver_mkflash.py"
@@ -110,15 +112,15 @@ def test_long_four_player_game_resumes_in_the_pico_heap(micropython, tmp_path):
     while len(steps) < 200:
         if pos.ply() and rng.random() < 0.05:
             pos.pop()
-            steps.append("u")
+            steps.append(None)
             continue
         pos.push(rng.choice(pos.legal_actions()))
-        steps.append("a " + cc.encode_action(pos.history()[-1]).hex())
+        steps.append(cc.encode_action(pos.history()[-1]))
         if pos.is_over():
             pos.pop()
-            steps.append("u")
+            steps.append(None)
     (tmp_path / "start.txt").write_text(start + "\n")
-    (tmp_path / "steps.txt").write_text("\n".join(steps) + "\n")
+    (tmp_path / "steps.txt").write_text(steps_text(steps))
     image = tmp_path / "flash.img"
     micropython(DRIVER, heapsize="1m", path=[str(ROOT / "tests")],
                 args=[image, "cargocube", "polygon+cards", "SWNE", tmp_path / "start.txt",
@@ -127,7 +129,7 @@ def test_long_four_player_game_resumes_in_the_pico_heap(micropython, tmp_path):
     s = Session(out=out.append, flash=image)
     try:
         s.wait(100)
-        undos = steps.count("u")
+        undos = steps.count(None)
         assert ("evt log resumed game=1 actions=%d records=%d dropped=0" % (
             len(steps) - 2 * undos, len(steps))) in s.events, s.events
         assert s.position() == pos.notation()
