@@ -21,7 +21,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests")]
 
-from shared_rules import cargocube as cc  # noqa: E402
+from shared_rules.cargocube import rules as cc  # noqa: E402
 from firmware.gamelog import GameLog, RESERVE  # noqa: E402
 from logsteps import log_step, random_steps  # noqa: E402
 

@@ -25,7 +25,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host")]
 
-from shared_rules import cargocube as cc  # noqa: E402
+from shared_rules.cargocube import rules as cc  # noqa: E402
 from cargoboard.link import Link  # noqa: E402
 from cargoboard.sim.runner import Runner, find_micropython  # noqa: E402
 from cargoboard.store import Store  # noqa: E402

@@ -140,7 +140,7 @@ class BenchHal:
 
 def mid_game_notation():
     """The busy mid-game position (module docstring), as notation."""
-    from shared_rules import cargocube as cc
+    from shared_rules.cargocube import rules as cc
     pos = cc.start_position(4, cards=True)
     x = MID_SEED
     for i in range(MID_ACTIONS):
@@ -211,7 +211,7 @@ def lift_cells(app, gname, base):
     """Cells whose lift is the start of a legal action (cargocube), else the occupied cells."""
     out = []
     if gname == "cargocube":
-        from shared_rules import cargocube as cc
+        from shared_rules.cargocube import rules as cc
         from firmware import tracker as T
         pos = app.game.pos
         for a in pos.legal_actions():

@@ -4,13 +4,13 @@
 # The game is played on a block of cells in the middle of the 11x11 grid, centred on f6:
 # 5x5 on d4..h8 (a1 of the game is the board's d4), 3x5 on d5..h7, 5x3 on e4..g8, 3x3 on e5..g7.
 # The other cells are out of play: their sensors are not read (dice put aside there do not
-# count) and their LEDs stay dark. The rules come from shared_rules.cephalopod, the inference
+# count) and their LEDs stay dark. The rules come from shared_rules.cephalopod.rules, the inference
 # from firmware.cephalopod_tracker; this module turns the tracker's state into LED overlays,
 # answers the game's serial commands and reports actions to the game log. The overlay is rebuilt
 # only when something changes; paint() per render is a short loop over a prepared list.
 
-from shared_rules import cephalopod as ce
-from shared_rules.cephalopod_engine import best_action
+from shared_rules.cephalopod import rules as ce
+from shared_rules.cephalopod.engine import best_action
 from firmware import cephalopod_tracker as T
 from firmware import leds as L
 from firmware import hal as H

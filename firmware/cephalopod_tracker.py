@@ -28,7 +28,7 @@
 # Occupancy is an int bitmask over the game's cells (bit c = cell c of the rules core; at most
 # 25 bits, a small int on the board: no allocation to compare two boards).
 
-from shared_rules import cephalopod as ce
+from shared_rules.cephalopod import rules as ce
 from firmware.hal import TICKS_MASK
 
 IDLE = 0  # the board equals the tracked position

@@ -18,9 +18,9 @@
 #   - nothing at all: a mismatch; the differing cells light red, nothing is committed.
 # Nothing is ever guessed: with two explanations the player is asked.
 #
-# Works on any position object of shared_rules.cargocube (stacks, cards, legal_actions, push, pop).
+# Works on any position object of shared_rules.cargocube.rules (stacks, cards, legal_actions, push, pop).
 
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
 
 IDLE = 0  # the board equals the tracked position

@@ -16,7 +16,7 @@
 import gc
 import sys
 
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 
 
 def lcg(x):

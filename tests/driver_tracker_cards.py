@@ -13,7 +13,7 @@
 import gc
 import sys
 
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
 from firmware import hal as H
 from firmware import tracker as T

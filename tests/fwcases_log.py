@@ -14,7 +14,7 @@ from firmware import tracker as T
 from firmware import logformat as LF
 from firmware.gamelog import GameLog
 from firmware.app import App, PLAY, IDLE, SETUP, CORNERS
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 
 
 def boot(root, sensors=None, reserve=None):

@@ -11,7 +11,7 @@ def random_steps(seed=1, n=1 << 30, players=2, cards=True, undo_rate=0.06):
     n steps, a take-back instead now and then (at undo_rate). (steps, the position at the end).
     CPython only (random.Random)."""
     import random
-    from shared_rules import cargocube as cc
+    from shared_rules.cargocube import rules as cc
     rng = random.Random(seed)
     pos = cc.start_position(players, cards=cards)
     steps = []

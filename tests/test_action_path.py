@@ -1,7 +1,7 @@
 """cc.action_path: the cells a moving piece stands on in turn (the hand model and the board's
 tracker both follow it)."""
 
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
 from tests.test_rules_vs_reference import TRICKY
 

@@ -5,7 +5,7 @@ SCRIPT = r'''
 from firmware import hal as H
 from firmware import tracker as T
 from firmware.cargocube_game import Game, HINT_MS
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 
 said = []
 recorded = []
@@ -48,7 +48,7 @@ def _script():
     root = Path(__file__).resolve().parent.parent
     sys.path[:0] = [str(root), str(root / "host")]
     from cargoboard.scriptgen import game_script
-    from firmware.cargocube_game import best_action
+    from shared_rules.cargocube.engine import best_action
 
     def pick(pos, legal, rng):
         return best_action(pos) if rng.random() < 0.8 else legal[rng.randrange(len(legal))]

@@ -10,7 +10,7 @@ import pytest
 import codingame_cases
 from cargoboard import cephalopod_paths as paths_mod
 from cargoboard.store import GameRecord, Store
-from shared_rules import cephalopod as ce
+from shared_rules.cephalopod import rules as ce
 from test_cli_rules import run
 
 

@@ -6,7 +6,7 @@ virtual board (tests/test_sim_cephalopod.py)."""
 
 import pytest
 
-from shared_rules import cephalopod as ce
+from shared_rules.cephalopod import rules as ce
 from firmware import cephalopod_tracker as T
 from cargoboard.cephalopod_play import pick_engine, pick_random, play_game
 

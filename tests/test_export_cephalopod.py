@@ -12,7 +12,7 @@ import pytest
 from cargoboard import cli, diagram, draw_cephalopod, export_cli, gamefile, replay
 from cargoboard.html_replay import game_html
 from cargoboard.store import Store
-from shared_rules import cephalopod as ce
+from shared_rules.cephalopod import rules as ce
 
 from exportgames import parse_page, pieces_of, random_cephalopod_game as random_game
 

@@ -21,9 +21,9 @@ import mpy
 from cargoboard import cli, diagram, draw_cargocube, export_cli, gamefile, replay
 from cargoboard.html_replay import game_html
 from cargoboard.store import Store
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
-from shared_rules import orient as o
+from shared_rules.cargocube import orient as o
 
 SVG = "{http://www.w3.org/2000/svg}"
 

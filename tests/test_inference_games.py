@@ -6,7 +6,7 @@ true position, whatever the hand's habits (tip, drag, hesitate, hover, bounce)."
 import pytest
 
 from cargoboard.handplay import play_game
-from firmware.cargocube_game import best_action
+from shared_rules.cargocube.engine import best_action
 
 
 def _purposeful(pos, legal, rng):

@@ -13,7 +13,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from firmware import logformat as LF  # noqa: E402
 from firmware.gamelog import GameLog  # noqa: E402
-from shared_rules import cargocube as cc  # noqa: E402
+from shared_rules.cargocube import rules as cc  # noqa: E402
 from cargoboard.logfile import record_from_log, LogError  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
 from test_logformat import build, random_steps, sample_header  # noqa: E402

@@ -11,7 +11,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from firmware import logformat as LF  # noqa: E402
-from shared_rules import cargocube as cc  # noqa: E402
+from shared_rules.cargocube import rules as cc  # noqa: E402
 from logsteps import as_records, random_steps  # noqa: E402
 
 START = cc.start_position(2).notation()

@@ -16,8 +16,8 @@ from firmware import frames as F  # noqa: E402
 from firmware import link as FL  # noqa: E402
 from cargoboard.link import Link, BoardError, LinkError, parse_info  # noqa: E402
 from cargoboard.sim.runner import Runner  # noqa: E402
-from shared_rules import cargocube as cc  # noqa: E402
-from shared_rules import cephalopod as ce  # noqa: E402
+from shared_rules.cargocube import rules as cc  # noqa: E402
+from shared_rules.cephalopod import rules as ce  # noqa: E402
 
 
 def test_crc_and_cobs_known_vectors():

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -10,7 +10,7 @@ sys.path.insert(0, str(ROOT))
 
 import pytest  # noqa: E402
 
-from shared_rules import cargocube as cc  # noqa: E402
+from shared_rules.cargocube import rules as cc  # noqa: E402
 from shared_rules import geometry as g  # noqa: E402
 
 

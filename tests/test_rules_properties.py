@@ -15,9 +15,9 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
-from shared_rules import orient as o
+from shared_rules.cargocube import orient as o
 
 FACES = "B1234O"
 OPPOSITE = {"B": "O", "O": "B", "1": "3", "3": "1", "2": "4", "4": "2"}

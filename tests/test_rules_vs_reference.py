@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 from tests.reference import ruleref
 
 TRICKY = (

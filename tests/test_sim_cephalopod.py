@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 import serial  # noqa: E402,F401  (pyserial is a runtime dependency: missing it must fail, not skip)
 
-from shared_rules import cephalopod as ce  # noqa: E402
+from shared_rules.cephalopod import rules as ce  # noqa: E402
 from shared_rules import geometry as g  # noqa: E402
 from firmware.cephalopod_game import block_cells  # noqa: E402
 from firmware import hal as H  # noqa: E402
@@ -330,7 +330,7 @@ def test_undo_shows_what_to_put_back_then_play_on(game):
 
 
 def test_hint_lights_the_engine_move(game):
-    from shared_rules.cephalopod_engine import best_action
+    from shared_rules.cephalopod.engine import best_action
     gm = game()
     _play(gm, ["b3", "d3", "c2"])
     a = best_action(gm.pos, 1)
@@ -349,7 +349,7 @@ def _whole_game(gm, seed):
     """Play to the end, mostly the engine's choices, each action in a random hand order, the
     next player starting after a pause; the player answers only when the board asks (resolve:
     `next` to the right candidate, `confirm`). Returns the presses."""
-    from shared_rules.cephalopod_engine import best_action
+    from shared_rules.cephalopod.engine import best_action
     rng = random.Random(seed)
     presses = 0
     while not gm.pos.is_over():

@@ -3,7 +3,7 @@ stack to stack (no trace at all), then `resolve` of the position after both. The
 picks the earlier move, then the hidden one, with buttons only; the real firmware runs under
 MicroPython on the virtual board."""
 
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 from cargoboard.sim.script import run_script
 
 

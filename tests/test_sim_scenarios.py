@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 import serial  # noqa: E402,F401  (pyserial is a runtime dependency: missing it must fail, not skip)
 
-from shared_rules import cargocube as cc  # noqa: E402
+from shared_rules.cargocube import rules as cc  # noqa: E402
 from shared_rules import geometry as g  # noqa: E402
 from firmware.tracker import action_delta  # noqa: E402
 from cargoboard.hand import physical_steps  # noqa: E402

@@ -136,7 +136,7 @@ def test_a_game_that_does_not_replay_is_kept_aside_not_deleted(played, tmp_path,
     image = tmp_path / "flash.img"
     shutil.copy(played[0], image)
     # a log whose second action is illegal (the first action again), with valid checksums
-    from shared_rules import cargocube as cc
+    from shared_rules.cargocube import rules as cc
     pos = cc.start_position(2)
     a = pos.legal_actions()[0]
     enc = cc.encode_action(a)

@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT / "host"))
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from shared_rules import cargocube as cc  # noqa: E402
+from shared_rules.cargocube import rules as cc  # noqa: E402
 from shared_rules import geometry as g  # noqa: E402
 from firmware import hal as H  # noqa: E402
 from firmware import tracker as T  # noqa: E402

@@ -8,7 +8,7 @@
 
 import time
 
-from shared_rules import cephalopod as ce
+from shared_rules.cephalopod import rules as ce
 
 
 def cmd_paths(args):
@@ -30,7 +30,7 @@ def cmd_paths(args):
 
 def cmd_hint(args):
     from cargoboard.cli import CommandError
-    from shared_rules.cephalopod_engine import best_action
+    from shared_rules.cephalopod.engine import best_action
 
     if args.depth < 1:
         raise CommandError("--depth must be 1 or more")

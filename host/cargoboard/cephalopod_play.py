@@ -13,8 +13,8 @@ truth. Everything is seeded: a run repeats exactly.
 
 import random
 
-from shared_rules import cephalopod as ce
-from shared_rules.cephalopod_engine import best_action
+from shared_rules.cephalopod import rules as ce
+from shared_rules.cephalopod.engine import best_action
 from firmware import hal as H
 from firmware import cephalopod_tracker as T
 from firmware.cephalopod_game import Game

@@ -10,7 +10,7 @@ import sqlite3
 import sys
 
 from cargoboard import rules as game_rules
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 from cargoboard.link import LinkError
 from cargoboard.store import StoreError, score_text, winners_text
 from cargoboard.deploy import DeployError

@@ -17,14 +17,14 @@ import sys
 import time
 from pathlib import Path
 
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 from cargoboard.scriptgen import game_script
 from cargoboard.store import score_text
 
 
 def _hinted(share):
     def pick(pos, legal, rng):
-        from firmware.cargocube_game import best_action
+        from shared_rules.cargocube.engine import best_action
         if rng.random() < share:
             return best_action(pos)
         return legal[rng.randrange(len(legal))]

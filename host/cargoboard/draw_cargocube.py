@@ -19,9 +19,9 @@ from xml.sax.saxutils import escape
 
 from cargoboard.diagram import caption_line, svg_document
 from cargoboard.diagram import svg_num as _num, svg_tag as _tag, svg_text as _text
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
-from shared_rules import orient as o
+from shared_rules.cargocube import orient as o
 
 SEAT_COLOUR = ("#c0392b", "#1e8449", "#2471a3", "#b9770e")  # S W N E
 SEAT_TINT = ("#f6dcd8", "#d5efdf", "#d6e6f3", "#f8e7c9")

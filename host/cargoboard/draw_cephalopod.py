@@ -15,7 +15,7 @@ from xml.sax.saxutils import escape
 
 from cargoboard.diagram import caption_line, svg_document
 from cargoboard.diagram import svg_num as _num, svg_tag as _tag, svg_text as _text
-from shared_rules import cephalopod as ce
+from shared_rules.cephalopod import rules as ce
 
 SEAT_NAME = ("white", "black")
 LETTERS = ce.SEAT_LETTERS  # "wb"

@@ -10,7 +10,7 @@ lands. Everything is seeded, so a run can be repeated exactly.
 
 import random
 
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
 
 

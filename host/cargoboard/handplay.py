@@ -10,7 +10,7 @@ counts the presses per action kind and checks every commit against the truth.
 
 import random
 
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 from firmware import hal as H
 from firmware import tracker as T
 from firmware.cargocube_game import Game

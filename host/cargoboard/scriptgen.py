@@ -5,7 +5,7 @@ Used by `cargoboard demo` and by the tests that replay whole games through physi
 
 import random
 
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
 from cargoboard.hand import physical_steps
 

@@ -6,15 +6,15 @@
 #
 # Representation
 # - stacks[c]: list of items bottom to top; an item is a small int: 0..23 a cargo cube's
-#   orientation (shared_rules.orient), KEEPER + seat a keeper.
+#   orientation (shared_rules.cargocube.orient), KEEPER + seat a keeper.
 # - cards[c]: 0 or a card code 1 + kind * 4 + owner. A card in its owner's terminal is unused and
 #   has no effect; a card on a grey cell has been used (placed) and acts.
 # - to_move, actions_left (0: activation due), booster_used; seats in turn order.
 # An action is a tuple (kind, src, dir, dst, code, hops): see docs/rules/api.md.
 
 from shared_rules import geometry as g
-from shared_rules import orient as o
-from shared_rules import layouts
+from shared_rules.cargocube import orient as o
+from shared_rules.cargocube import layouts
 from shared_rules import versions as _versions
 
 KEEPER = 24  # item code of seat s's keeper is KEEPER + s

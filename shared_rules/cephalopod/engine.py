@@ -1,4 +1,4 @@
-# Cephalopod hint / opponent: a small alpha-beta search over shared_rules.cephalopod.
+# Cephalopod hint / opponent: a small alpha-beta search over shared_rules.cephalopod.rules.
 #
 # Runs on the board (MicroPython) and the PC: no allocation per node beyond the legal-action
 # lists of the rules core; ints only. best_action(pos, depth) picks the action; depth 1 is a
@@ -6,7 +6,7 @@
 # Measured strength and speed: bench/cephalopod.py; the choices are written in
 # docs/rules/cephalopod.md ("Engine").
 
-from shared_rules import cephalopod as ce
+from shared_rules.cephalopod import rules as ce
 
 WIN = 100000
 

@@ -3,7 +3,7 @@
 # Runs unchanged on the board (MicroPython) and on the PC (CPython): one bytearray for the
 # board, small ints for actions, one bytearray undo log, no CPython-only modules. The rules as
 # implemented, the notations and the binary encoding are written out in docs/rules/cephalopod.md;
-# the face is the one of shared_rules.cargocube (docs/rules/api.md).
+# the face is the one of shared_rules.cargocube.rules (docs/rules/api.md).
 #
 # Representation
 # - Cell index c = y * cols + x: x = column a.. (west to east), y = row 1.. (south to north),
