@@ -29,8 +29,8 @@ RP2040_FACTOR = 300
 
 REPLAY = r"""
 import sys, time, gc
-from firmware.cephalopod_game import Game
-from firmware.scanner import Scanner
+from firmware.games.cephalopod.plugin import Game
+from firmware.drivers.scanner import Scanner
 size = sys.argv[1]
 g = Game({"layout": size})
 g.emit = lambda t: None

@@ -19,7 +19,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host")]
 
 from shared_rules.cargocube import rules as cc  # noqa: E402
-from firmware import tracker as T  # noqa: E402
+from firmware.games.cargocube import tracker as T  # noqa: E402
 from shared_rules.cargocube.engine import best_action  # noqa: E402
 from cargoboard.handplay import GameStats, play_game  # noqa: E402
 

@@ -1,5 +1,5 @@
 # Move inference with booster cards, driven in one process: the firmware's scanner and Cargocube
-# plug-in (firmware.cargocube_game.Game, which owns the tracker) fed with raw sensor bitmaps of a
+# plug-in (firmware.games.cargocube.plugin.Game, which owns the tracker) fed with raw sensor bitmaps of a
 # hand doing the physical steps of an action (cargoboard.hand.physical_steps). Runs under CPython
 # and under the MicroPython unix port (tests/test_tracker_cards.py runs it both ways): only the
 # MicroPython subset, no `random` (a tiny LCG where a choice is needed).
@@ -16,8 +16,8 @@ import sys
 from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
 from firmware import hal as H
-from firmware import tracker as T
-from firmware.cargocube_game import Game
+from firmware.games.cargocube import tracker as T
+from firmware.games.cargocube.plugin import Game
 from cargoboard.hand import physical_steps
 from cargoboard.table import Table
 

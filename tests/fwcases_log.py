@@ -1,4 +1,4 @@
-"""The app's game log (firmware/app.py with firmware/gamelog.py), MicroPython-compatible cases:
+"""The app's game log (firmware/system/app.py with firmware/system/gamelog.py), MicroPython-compatible cases:
 run by tests/test_app_log.py under CPython (a temporary directory) and under the MicroPython
 unix port (littlefs on a RAM block device). The Cargocube plug-in is driven the way the board
 drives it: the sensors show the pieces where an action leaves them, frames pass, the tracker
@@ -8,12 +8,13 @@ from fwcases import list_cases, run_cases
 from fwcases_app import FakeHal
 from gamelog_cases import new_root
 from firmware import hal as H
-from firmware import games
-from firmware import leds as L
-from firmware import tracker as T
-from firmware import logformat as LF
-from firmware.gamelog import GameLog
-from firmware.app import App, PLAY, IDLE, SETUP, CORNERS
+from firmware import system
+from firmware.drivers import leds as L
+from firmware.games.cargocube import tracker as T
+from firmware.system import logformat as LF
+from firmware.system.gamelog import GameLog
+from firmware.system import PLAY, IDLE, SETUP
+from firmware.system.app import App, CORNERS
 from shared_rules.cargocube import rules as cc
 
 
@@ -246,7 +247,7 @@ def case_flash_low_refuses_new_games_and_warns():
     assert f[3 * 5:3 * 5 + 3] == b"\x00\x00\x00"
     assert ask(hal, app, "games")[0].endswith("low=1 current=0 board=board-1")
     # A game that is not logged is not refused.
-    games.register("test", "sim_testgame")
+    system.register("test", "sim_testgame")
     assert ask(hal, app, "new test")[0].startswith("ok setup")
     assert app.state == SETUP
     # Room again (the host deleted synced games): the warning goes.
@@ -258,7 +259,7 @@ def case_flash_low_refuses_new_games_and_warns():
 
 def case_plugins_without_log_header_are_not_logged():
     root = new_root()
-    games.register("test", "sim_testgame")
+    system.register("test", "sim_testgame")
     hal, app = boot(root)
     app.new_game("test", {})
     hal.sensors[:] = app.mask
@@ -304,7 +305,7 @@ class Game:
 
 def case_out_of_memory_on_resume_keeps_the_log_open():
     root = new_root()
-    games.register("memgame", "fwcases_log")
+    system.register("memgame", "fwcases_log")
     gl = GameLog(root, "board-1")
     gl.begin("memgame", "v", "SN", "-", None, 1, 0)
     gl.append(b"\x01")

@@ -3,8 +3,8 @@ once: the same script runs under CPython and the MicroPython unix port."""
 
 SCRIPT = r'''
 from firmware import hal as H
-from firmware import tracker as T
-from firmware.cargocube_game import Game, HINT_MS
+from firmware.games.cargocube import tracker as T
+from firmware.games.cargocube.plugin import Game, HINT_MS
 from shared_rules.cargocube import rules as cc
 
 said = []

@@ -26,9 +26,9 @@ def test_dry_run_lists_the_files_and_the_mpremote_command():
     lines = r.stdout.splitlines()
     files = [x.split(":", 1)[1] for x in lines if x.strip().split()[1:2] and x.split()[1].startswith(":")]
     assert "main.py" in files and "cargoboard.ver" in files
-    assert "shared_rules/cargocube/rules.mpy" in files and "firmware/app.mpy" in files
-    assert "firmware/hal_rp2040.mpy" in files
-    assert "firmware/hal_sim.mpy" not in files  # the simulator's HAL stays off the board
+    assert "shared_rules/cargocube/rules.mpy" in files and "firmware/system/app.mpy" in files
+    assert "firmware/hal/rp2040.mpy" in files
+    assert "firmware/hal/sim.mpy" not in files  # the simulator's HAL stays off the board
     cmd = [x for x in lines if x.startswith("would run: ")][0]
     assert cmd.startswith("would run: mpremote connect /dev/ttyACM7 fs cp -r ")
     assert cmd.endswith("+ reset")

@@ -11,8 +11,8 @@ sys.path.insert(0, str(ROOT / "host"))
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from firmware import logformat as LF  # noqa: E402
-from firmware.gamelog import GameLog  # noqa: E402
+from firmware.system import logformat as LF  # noqa: E402
+from firmware.system.gamelog import GameLog  # noqa: E402
 from shared_rules.cargocube import rules as cc  # noqa: E402
 from cargoboard.logfile import record_from_log, LogError  # noqa: E402
 from cargoboard.store import Store  # noqa: E402

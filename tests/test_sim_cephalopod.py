@@ -23,14 +23,14 @@ import serial  # noqa: E402,F401  (pyserial is a runtime dependency: missing it 
 
 from shared_rules.cephalopod import rules as ce  # noqa: E402
 from shared_rules import geometry as g  # noqa: E402
-from firmware.cephalopod_game import block_cells  # noqa: E402
+from firmware.games.cephalopod.plugin import block_cells  # noqa: E402
 from firmware import hal as H  # noqa: E402
 from cargoboard.cephalopod_play import capture_steps  # noqa: E402
 from cargoboard.sim.script import Session  # noqa: E402
 
 WAIT = "wait 600"  # the hands still, longer than the board's settle time (400 ms)
 
-# Palette after the default brightness cap (96 of 255), as firmware/leds.py draws it.
+# Palette after the default brightness cap (96 of 255), as firmware/drivers/leds.py draws it.
 PALETTE = {"white": (255, 255, 255), "blue": (0, 40, 255), "orange": (255, 90, 0),
            "magenta": (255, 0, 200), "yellow": (255, 190, 0), "cyan": (0, 200, 255),
            "red": (255, 0, 0)}

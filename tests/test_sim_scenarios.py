@@ -27,7 +27,7 @@ import serial  # noqa: E402,F401  (pyserial is a runtime dependency: missing it 
 
 from shared_rules.cargocube import rules as cc  # noqa: E402
 from shared_rules import geometry as g  # noqa: E402
-from firmware.tracker import action_delta  # noqa: E402
+from firmware.games.cargocube.tracker import action_delta  # noqa: E402
 from cargoboard.hand import physical_steps  # noqa: E402
 from cargoboard.scriptgen import game_script  # noqa: E402
 from cargoboard.sim.script import run_script  # noqa: E402

@@ -141,8 +141,8 @@ def test_a_game_that_does_not_replay_is_kept_aside_not_deleted(played, tmp_path,
     a = pos.legal_actions()[0]
     enc = cc.encode_action(a)
     script = (
-        "from firmware import flashdev\n"
-        "from firmware.gamelog import GameLog\n"
+        "from firmware.drivers import flashdev\n"
+        "from firmware.system.gamelog import GameLog\n"
         "dev = flashdev.FileBlockDev.open(%r)\n"
         "flashdev.mount(dev, '/flash')\n"
         "log = GameLog('/flash', 'sim-bad')\n"

@@ -16,8 +16,8 @@ import random
 from shared_rules.cephalopod import rules as ce
 from shared_rules.cephalopod.engine import best_action
 from firmware import hal as H
-from firmware import cephalopod_tracker as T
-from firmware.cephalopod_game import Game
+from firmware.games.cephalopod import tracker as T
+from firmware.games.cephalopod.plugin import Game
 from cargoboard.table import Table
 
 ORDERS = ("place-first", "take-first", "mixed")

@@ -27,7 +27,7 @@ from pathlib import Path
 from cargoboard.build import BuildError, REPO_ROOT, build, device_sources, mpy_cross_command
 
 # Modules the board does not need: the simulator's HAL and the off-board block devices.
-NOT_ON_BOARD = {"firmware/hal_sim.py", "firmware/flashdev.py"}
+NOT_ON_BOARD = {"firmware/hal/sim.py", "firmware/drivers/flashdev.py"}
 STAMP = "cargoboard.ver"
 
 
@@ -44,8 +44,8 @@ def board_sources(target="rp2"):
 
 
 def versions():
-    from firmware.app import VERSION
-    from firmware.frames import PROTOCOL_VERSION
+    from firmware.system import VERSION
+    from firmware.drivers.frames import PROTOCOL_VERSION
     from shared_rules import versions as rules_versions
     return {"fw": VERSION, "rules": rules_versions.text(),
             "proto": str(PROTOCOL_VERSION)}

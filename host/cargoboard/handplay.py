@@ -12,8 +12,8 @@ import random
 
 from shared_rules.cargocube import rules as cc
 from firmware import hal as H
-from firmware import tracker as T
-from firmware.cargocube_game import Game
+from firmware.games.cargocube import tracker as T
+from firmware.games.cargocube.plugin import Game
 from cargoboard.hand import Hand, physical_steps
 from cargoboard.table import Table
 

@@ -12,14 +12,14 @@ record carries what the log said about itself:
     rec.problem     None, or what was wrong at the end of the log (a torn tail, a bad checksum)
     rec.dropped     bytes after the last good record (0 for a clean log)
     rec.undos       take-backs in the log
-    rec.header      the parsed firmware.logformat.Header
+    rec.header      the parsed firmware.system.logformat.Header
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 
-from firmware import logformat as LF
+from firmware.system import logformat as LF
 from cargoboard.rules import rules_for, UnknownGame
 from cargoboard.store import GameRecord
 

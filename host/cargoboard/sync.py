@@ -19,7 +19,7 @@ import zlib
 
 from cargoboard.link import Link, LinkError
 from cargoboard.store import Store
-from firmware.link import FLAG_PLAYING
+from firmware.system.link import FLAG_PLAYING
 
 
 class SyncResult:

@@ -3,7 +3,7 @@ with raw sensor bitmaps (cargoboard.handplay for Cargocube, cargoboard.cephalopo
 Cephalopod, tests/driver_tracker_cards.py). Runs under CPython and the MicroPython unix port.
 """
 
-from firmware.scanner import Scanner
+from firmware.drivers.scanner import Scanner
 
 FRAME_MS = 10
 

@@ -1,5 +1,5 @@
 """Game log codec: the bytes of one game's log file (docs/log-format.md). Pure functions, no
-files: the board's store (firmware/gamelog.py) and the host (cargoboard.logfile) share it, so it
+files: the board's store (firmware/system/gamelog.py) and the host (cargoboard.logfile) share it, so it
 keeps to the MicroPython subset.
 
 A log is a header, then records:
@@ -19,12 +19,12 @@ from a seed taken from the header's CRC), so a record checks everything before i
 `parse(raw)` stops at the first record that is incomplete or fails its check and reports it;
 what comes before is good.
 
-The writing half lives in firmware/logwrite.py (re-exported here): the board keeps only that
+The writing half lives in firmware/system/logwrite.py (re-exported here): the board keeps only that
 loaded while it plays.
 """
 
-from firmware.logwrite import *  # noqa: F401,F403 (kinds, tags, CRC-8, encode_record, ...)
-from firmware.logwrite import _u16
+from firmware.system.logwrite import *  # noqa: F401,F403 (kinds, tags, CRC-8, encode_record, ...)
+from firmware.system.logwrite import _u16
 
 MAGIC = b"CBGL"
 FORMAT_VERSION = 1

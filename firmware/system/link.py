@@ -1,10 +1,13 @@
 # The binary side of the USB serial (docs/protocol.md): framed, checksummed requests from the
 # host tools, answered with one reply frame each; event and LED frames while subscribed.
 #
-# The app hands over every block read between two zero bytes (firmware.frames). Nothing here
+# The app hands over every block read between two zero bytes (firmware.drivers.frames). Nothing here
 # can stop the board: a bad frame gets an error frame back, an exception in a handler too.
+# The link is given the App and uses only its interface for the system's modules
+# (firmware/system/app.py); it never imports the app.
 
-from firmware import frames as F
+from firmware.drivers import frames as F
+from firmware.system import VERSION, STATE_NAMES, SETTINGS
 
 # Request types (host -> board). A reply has the request's type | 0x80 and its seq.
 HELLO = 0x01
@@ -137,8 +140,8 @@ class Link:
                 self.error(seq, E_REQUEST, "EVENTS wants one byte (1 events, 2 LED frames)")
                 return
             self.events = body[0] & (EV_TEXT | EV_LEDS)
-            if self.events & EV_LEDS and app._shown_any:
-                self.leds(app._shown)  # the subscriber gets the frame now, not at the next change
+            if self.events & EV_LEDS and app.shown_any:
+                self.leds(app.shown)  # the subscriber gets the frame now, not at the next change
             self.send(EVENTS | 0x80, seq, bytes((self.events,)))
         elif typ == NEW or typ == CONFIG or typ == LOAD or typ == TEXT:
             self._text(typ, seq, body)
@@ -198,7 +201,6 @@ class Link:
     def info(self):
         """The HELLO text: versions, board, space (docs/protocol.md)."""
         from shared_rules import versions
-        from firmware.app import VERSION, STATE_NAMES
         app = self.app
         log = app.glog
         bid = (log.board if log is not None else "") or "-"
@@ -226,7 +228,6 @@ class Link:
 
     def configure(self, text):
         """CONFIG: `bright=N budget=MA debounce=MS` (any of them; none: just report)."""
-        from firmware.app import SETTINGS
         app = self.app
         for w in text.split():
             i = w.find("=")
@@ -241,7 +242,6 @@ class Link:
 
     def load_position(self, text):
         """LOAD (resync): the game goes on from the host's position."""
-        from firmware.app import PLAY
         app = self.app
         g = app.game
         if g is None:
@@ -254,14 +254,11 @@ class Link:
             return "err %s" % (e,)
         # the old log ends (abandoned if open) and a new one starts at the loaded position, so
         # every log replays from its own start
-        app._close_log()
-        app.state = PLAY
-        app._begin_log()
+        app.play_loaded()
         try:
             g.on_change(app.scanner.stable, app.now)  # compare the board with it at once
         except Exception as e:
-            app._error("on_change", e)
-        app._repaint = True
+            app.report_error("on_change", e)
         app.emit("load %s" % app.game_name)
         return "ok loaded"
 

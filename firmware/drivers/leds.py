@@ -1,4 +1,4 @@
-"""LED painter over one preallocated frame (R, G, B per LED; layout in firmware/hal.py).
+"""LED painter over one preallocated frame (R, G, B per LED; layout in firmware/hal/__init__.py).
 
 Palette (colour ids), chosen for colour-blind players: the hues are blue / orange / yellow /
 white / magenta / cyan (Okabe-Ito inspired), and every meaning is also carried by a second

@@ -5,16 +5,16 @@
 # 5x5 on d4..h8 (a1 of the game is the board's d4), 3x5 on d5..h7, 5x3 on e4..g8, 3x3 on e5..g7.
 # The other cells are out of play: their sensors are not read (dice put aside there do not
 # count) and their LEDs stay dark. The rules come from shared_rules.cephalopod.rules, the inference
-# from firmware.cephalopod_tracker; this module turns the tracker's state into LED overlays,
+# from firmware.games.cephalopod.tracker; this module turns the tracker's state into LED overlays,
 # answers the game's serial commands and reports actions to the game log. The overlay is rebuilt
 # only when something changes; paint() per render is a short loop over a prepared list.
 
 from shared_rules.cephalopod import rules as ce
 from shared_rules.cephalopod.engine import best_action
-from firmware import cephalopod_tracker as T
-from firmware import leds as L
+from firmware.games.cephalopod import tracker as T
+from firmware.drivers import leds as L
 from firmware import hal as H
-from firmware import logwrite as LF
+from firmware.system import logwrite as LF
 
 HINT_MS = 4000  # how long a hint stays lit
 MISMATCH_MS = 500  # a difference must last this long before it lights red (hands are slow)
@@ -135,7 +135,7 @@ class Game:
 
     def resume(self, records):
         """Go on with a logged game (instead of start()): replay its records, (kind, payload)
-        as firmware.logformat reports them, through the rules core from the start position.
+        as firmware.system.logformat reports them, through the rules core from the start position.
         Raises the rules' error if a record does not replay."""
         pos = self.pos
         undone = []  # taken back last, not yet played again: the board may still show them

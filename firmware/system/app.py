@@ -1,29 +1,26 @@
 """Cargoboard main loop: HAL -> scanner -> game plug-in -> painter -> HAL.show, plus the
 serial command handler (line protocol, docs/serial-protocol.md).
 
-The app knows nothing of any particular game: games come from firmware.games by name and
-follow the plug-in interface in docs/firmware.md.
+The app knows nothing of any particular game: games come from the registry
+(firmware/games/__init__.py) by name and follow the plug-in interface in docs/firmware.md.
+
+The link (firmware/system/link.py), the log's boot and command code (logboot.py, logcmd.py) are
+given the App and never import this module; what they may use of it (docs/firmware.md "The
+app's interface"): the attributes hal, glog, now, state, errors, game, game_name, scanner,
+shown / shown_any (the last frame shown), and the methods emit, report_error, command,
+setting, change_setting, check_flash, plugin_options, close_log, begin_log, resume_play,
+play_loaded.
 """
 
 import gc
 import sys
 from firmware import hal as H
-from firmware import games
-from firmware.scanner import Scanner, Buttons
-from firmware.leds import Painter, WHITE, MAGENTA, RED, ORANGE, BLINK_SLOW, BLINK_FAST
-
-VERSION = "0.2"
-PROTO = 1  # the text console (docs/serial-protocol.md); frames: PROTOCOL_VERSION (docs/protocol.md)
-
-IDLE = 0
-SETUP = 1
-PLAY = 2
-STATE_NAMES = ("idle", "setup", "play")
+from firmware.drivers.scanner import Scanner, Buttons
+from firmware.drivers.leds import Painter, WHITE, MAGENTA, RED, ORANGE, BLINK_SLOW, BLINK_FAST
+from firmware import system, unload
+from firmware.system import VERSION, PROTO, IDLE, SETUP, PLAY, STATE_NAMES, SETTINGS
 
 _LINE_MAX = 160
-# Settings a host or the console may change: name, lowest, highest (bright: the LED brightness
-# cap, budget: the LED current budget in mA, debounce: the scanner's stable time in ms).
-SETTINGS = (("bright", 0, 255), ("budget", 0, 10000), ("debounce", 0, 1000))
 FRAME_OPEN_MS = 250  # a frame arrives in one burst; one open longer than this is dropped
 
 HELP = ("commands: hello help status mem occ mask new press events bright budget abort "
@@ -47,7 +44,7 @@ def _cells(bitmap):
 class App:
     def __init__(self, hal, stable_ms=30, cap=96, budget_ma=400, gamelog=None):
         self.hal = hal
-        # The game log on the flash (firmware/gamelog.py), None without one. Games whose
+        # The game log on the flash (firmware/system/gamelog.py), None without one. Games whose
         # plug-in has log_header() are logged: the header when the game starts, every action
         # and take-back the plug-in reports through options['record'] / ['record_undo'], the
         # end through options['record_over'].
@@ -86,8 +83,8 @@ class App:
         self._painted_state = -1
         self._painted_version = -1
         self._painted_errors = False
-        self._shown = bytearray(H.FRAME_BYTES)  # the last frame given to hal.show
-        self._shown_any = False
+        self.shown = bytearray(H.FRAME_BYTES)  # the last frame given to hal.show
+        self.shown_any = False
 
     # --- output ------------------------------------------------------------------------------
     def write_line(self, text):
@@ -102,12 +99,12 @@ class App:
         elif self.events and (link is None or not link.events):
             self.write_line("evt " + text)
 
-    def _error(self, where, e):
+    def report_error(self, where, e):
         self.errors += 1
         self.emit("error %s: %s: %s" % (where, type(e).__name__, e))
 
     # --- game log ------------------------------------------------------------------------------
-    def _check_flash(self):
+    def check_flash(self):
         """Whether the flash is low (a new logged game would be refused); the idle/setup LEDs
         show it."""
         if self.glog is None:
@@ -115,7 +112,7 @@ class App:
         try:
             low = self.glog.low()
         except Exception as e:
-            self._error("log flash", e)
+            self.report_error("log flash", e)
             return
         if low != self.flash_low:
             self.flash_low = low
@@ -147,7 +144,7 @@ class App:
                 break
         n = self.glog.cur
         self.glog.cur = 0
-        self._error("log " + where, err)
+        self.report_error("log " + where, err)
         self.emit("log stopped game=%d" % n)
         return False
 
@@ -165,7 +162,7 @@ class App:
             if self._log_write("finish", self.glog.finish):
                 self.emit("log finished game=%d" % n)
 
-    def _close_log(self):
+    def close_log(self):
         """The app drops the current game: its log is closed (abandoned if still open)."""
         n = self._logged()
         if not n:
@@ -177,10 +174,10 @@ class App:
                 self.emit("log abandoned game=%d" % n)
         except Exception as e:
             self.glog.cur = 0
-            self._error("log close", e)
-        self._check_flash()
+            self.report_error("log close", e)
+        self.check_flash()
 
-    def _begin_log(self):
+    def begin_log(self):
         g = self.game
         if self.glog is None or not hasattr(g, "log_header"):
             return
@@ -190,10 +187,12 @@ class App:
             n = self.glog.begin(self.game_name, variant, seats, start, None, rules, t)
             self.emit("log begin game=%d" % n)
         except Exception as e:
-            self._error("log begin", e)
-        self._check_flash()
+            self.report_error("log begin", e)
+        self.check_flash()
 
-    def _log_options(self, opts):
+    def plugin_options(self, opts):
+        """Put the app's callbacks into a plug-in's options (docs/firmware.md): emit and the
+        game log's record, record_undo, record_over."""
         opts["emit"] = self.emit
         opts["record"] = self._record
         opts["record_undo"] = self._record_undo
@@ -202,35 +201,35 @@ class App:
     def resume(self):
         """At boot: go on with the newest game if its log is still open (the pieces are still
         on the board). Returns True if a game was resumed; then the game is in play. The code
-        that reads logs is loaded for this and dropped again (firmware/logboot.py)."""
-        self._check_flash()
+        that reads logs is loaded for this and dropped again (firmware/system/logboot.py)."""
+        self.check_flash()
         if self.glog is None:
             return False
-        from firmware import logboot
+        from firmware.system import logboot
         try:
             return logboot.resume(self)
         finally:
             logboot = None
-            games.unload("firmware.logboot")
-            games.unload("firmware.logformat")
+            unload("firmware.system.logboot")
+            unload("firmware.system.logformat")
             gc.collect()
 
     # --- game lifecycle ------------------------------------------------------------------------
     def new_game(self, name, options):
         """Create a game and enter setup. Raises ValueError on failure (message for `err`)."""
-        cls = games.load(name)
+        cls = system.load(name)
         if self.glog is not None and hasattr(cls, "log_header"):
             # Refuse rather than ever drop an unsynced game to make room.
             try:
                 self.glog.check_room()
             except Exception as e:
-                self._check_flash()
+                self.check_flash()
                 raise ValueError(str(e))
-            self._check_flash()
+            self.check_flash()
         opts = {}
         for k in options:
             opts[k] = options[k]
-        self._log_options(opts)
+        self.plugin_options(opts)
         opts["game"] = name
         try:
             g = cls(opts)
@@ -239,8 +238,18 @@ class App:
             raise
         except Exception as e:
             raise ValueError("%s: %s" % (type(e).__name__, e))
-        self._close_log()
+        self.close_log()
         self._resumed = False
+        self._install(g, name, opts, m)
+        self.state = SETUP
+        self.emit("game %s setup missing=%d extra=%d" % (name, self._missing(), self._extra()))
+        if m is None:
+            self._start()
+        else:
+            self._check_setup()
+
+    def _install(self, g, name, opts, m):
+        """g, a plug-in's Game made with opts, is the game now; m its setup mask."""
         self.game = g
         self.game_name = name
         self.options = opts
@@ -249,12 +258,22 @@ class App:
         for i in range(H.BITMAP_BYTES):
             self.mask[i] = m[i] if m is not None else 0
         self.mask[15] &= 1
-        self.state = SETUP
-        self.emit("game %s setup missing=%d extra=%d" % (name, self._missing(), self._extra()))
-        if m is None:
-            self._start()
-        else:
-            self._check_setup()
+
+    def resume_play(self, g, name, opts, m):
+        """The game resumed from the log (firmware/system/logboot.py) goes on: in play at once,
+        and the first scan is compared with its position."""
+        self._install(g, name, opts, m)
+        self.state = PLAY
+        self._resumed = True
+
+    def play_loaded(self):
+        """The game was given a position from outside (the host's LOAD, firmware/system/link.py):
+        the old log ends (abandoned if open) and a new one starts at that position, so that
+        every log replays from its own start; the game is in play and painted anew."""
+        self.close_log()
+        self.state = PLAY
+        self.begin_log()
+        self._repaint = True
 
     def setting(self, name):
         if name == "bright":
@@ -281,7 +300,7 @@ class App:
         return True
 
     def abort(self):
-        self._close_log()
+        self.close_log()
         self._resumed = False
         self.game = None
         self.game_name = ""
@@ -317,11 +336,11 @@ class App:
 
     def _start(self):
         self.state = PLAY
-        self._begin_log()
+        self.begin_log()
         try:
             self.game.start()
         except Exception as e:
-            self._error("start", e)
+            self.report_error("start", e)
         self.emit("game %s started" % self.game_name)
 
     # --- frame -----------------------------------------------------------------------------------
@@ -335,9 +354,9 @@ class App:
                 raise
             except MemoryError as e:
                 gc.collect()
-                self._error("frame", e)
+                self.report_error("frame", e)
             except Exception as e:
-                self._error("frame", e)
+                self.report_error("frame", e)
 
     def step(self):
         """One frame: wait for it, scan, dispatch, render or animate, show if changed."""
@@ -372,7 +391,7 @@ class App:
                 try:
                     self.game.on_change(self.scanner.stable, now)
                 except Exception as e:
-                    self._error("on_change", e)
+                    self.report_error("on_change", e)
         self._scanned = True
         if presses:
             for j in range(H.N_BUTTONS):
@@ -383,7 +402,7 @@ class App:
             try:
                 self.game.tick(now)
             except Exception as e:
-                self._error("tick", e)
+                self.report_error("tick", e)
         p = self.painter
         if self._needs_render(n):
             self._paint()
@@ -394,9 +413,9 @@ class App:
             # a render may give the same frame again (e.g. a plug-in without paint_version):
             # compared in C, so that the HAL is called only for a frame that differs
             f = p.frame
-            if f != self._shown or not self._shown_any:
-                self._shown[:] = f
-                self._shown_any = True
+            if f != self.shown or not self.shown_any:
+                self.shown[:] = f
+                self.shown_any = True
                 hal.show(f)
                 if self.link is not None and self.link.events:
                     self.link.leds(f)
@@ -433,7 +452,7 @@ class App:
             try:
                 self.game.on_change(self.scanner.stable, now)
             except Exception as e:
-                self._error("on_change", e)
+                self.report_error("on_change", e)
 
     def _on_button(self, bit, now):
         self.emit("button " + H.button_name(bit))
@@ -441,7 +460,7 @@ class App:
             try:
                 self.game.on_button(bit, now)
             except Exception as e:
-                self._error("on_button", e)
+                self.report_error("on_button", e)
 
     def _paint(self):
         p = self.painter
@@ -453,7 +472,7 @@ class App:
             try:
                 self.game.paint(p, self.frame_no)
             except Exception as e:
-                self._error("paint", e)
+                self.report_error("paint", e)
         if self.flash_low and st != PLAY:
             # the flash is low: a new game would be refused (the setup assist, drawn after,
             # wins on a corner that holds a piece to remove)
@@ -485,8 +504,8 @@ class App:
 
     # --- serial --------------------------------------------------------------------------------
     def _start_link(self):
-        from firmware.link import Link
-        from firmware.frames import MAX_WIRE
+        from firmware.system.link import Link
+        from firmware.drivers.frames import MAX_WIRE
         self.link = Link(self)
         self._frame = bytearray(MAX_WIRE)
 
@@ -576,7 +595,7 @@ class App:
         cmd = words[0].lower()
         if cmd == "hello":
             return "ok cargoboard fw=%s proto=%d hal=%s games=%s board=%s" % (
-                VERSION, PROTO, self.hal.name, ",".join(games.names()),
+                VERSION, PROTO, self.hal.name, ",".join(system.names()),
                 (self.glog.board if self.glog is not None else "") or "-")
         if cmd == "help":
             return "ok " + HELP
@@ -614,12 +633,12 @@ class App:
             self.abort()
             return "ok"
         if cmd == "games" or cmd == "logread" or cmd == "logdel":
-            from firmware import logcmd  # loaded for the command, then dropped
+            from firmware.system import logcmd  # loaded for the command, then dropped
             try:
                 return logcmd.command(self, words)
             finally:
                 logcmd = None
-                games.unload("firmware.logcmd")
+                unload("firmware.system.logcmd")
         if self.game is None:
             return "err unknown command '%s' (no game running; %s)" % (words[0], HELP)
         try:
@@ -650,7 +669,7 @@ class App:
 
     def _cmd_new(self, words):
         if len(words) < 2:
-            return "err usage: new GAME [LAYOUT [SEATS]] [key=value ...] (games: %s)" % " ".join(games.names())
+            return "err usage: new GAME [LAYOUT [SEATS]] [key=value ...] (games: %s)" % " ".join(system.names())
         opts = {}
         pos = ("layout", "seats")
         k = 0
@@ -678,7 +697,7 @@ class App:
                 s = self.game.scores()
                 sc = ",".join([str(x) for x in s])
             except Exception as e:
-                self._error("scores", e)
+                self.report_error("scores", e)
         extra = ""
         if self.state == SETUP:
             extra = " missing=%d extra=%d" % (self._missing(), self._extra())

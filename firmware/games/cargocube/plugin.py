@@ -1,6 +1,6 @@
 # Cargocube on the board: the game plug-in (interface in docs/firmware.md).
 #
-# The rules come from shared_rules; move inference from firmware.tracker. This module turns the
+# The rules come from shared_rules; move inference from firmware.games.cargocube.tracker. This module turns the
 # tracker's state into LED overlays and answers the game's serial commands. The overlay (what to
 # light besides the score bars) is rebuilt only when something changes, so paint() per frame is
 # a short loop over a prepared list.
@@ -8,11 +8,11 @@
 from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
 from shared_rules.cargocube import orient
-from shared_rules.cargocube.engine import best_action
-from firmware import tracker as T
-from firmware import leds as L
+from firmware.games.cargocube import tracker as T
+from firmware.drivers import leds as L
 from firmware import hal as H
-from firmware import logwrite as LF
+from firmware.system import logwrite as LF
+from firmware import unload
 
 # Activation values 1..4 as colour + level, so that values differ in hue and in brightness.
 VALUE_COLOUR = (L.OFF, L.BLUE, L.CYAN, L.YELLOW, L.WHITE)
@@ -20,6 +20,17 @@ VALUE_LEVEL = (0, 90, 140, 200, 255)
 
 HINT_MS = 4000  # how long a hint stays lit
 MISMATCH_MS = 500  # a difference must last this long before it lights red (hands are slow)
+
+
+def _hint(pos):
+    """The hint engine's action (shared_rules/cargocube/engine.py), loaded for the hint and
+    dropped after: most games never ask for one (docs/firmware.md "Loading on demand")."""
+    from shared_rules.cargocube.engine import best_action
+    try:
+        return best_action(pos)
+    finally:
+        best_action = None
+        unload("shared_rules.cargocube.engine")
 
 
 def _nothing(*args):
@@ -99,7 +110,7 @@ class Game:
 
     def resume(self, records):
         """Go on with a logged game (instead of start()): replay its records, (kind, payload)
-        as firmware.logformat reports them, through the rules core from the start position.
+        as firmware.system.logformat reports them, through the rules core from the start position.
         Raises the rules' error if a record does not replay."""
         pos = self.pos
         n = getattr(records, "expected_actions", 0)
@@ -132,7 +143,7 @@ class Game:
         elif bit == H.END:
             t.press_end()
         elif bit == H.HINT:
-            self.hint = best_action(self.pos)
+            self.hint = _hint(self.pos)
             self.hint_until = (now_ms + HINT_MS) & H.TICKS_MASK
         self._after(now_ms)
 
@@ -184,7 +195,7 @@ class Game:
         if cmd == "legal":
             return "ok " + " ".join([cc.format_action(a) for a in self.pos.legal_actions()])
         if cmd == "hint":
-            a = best_action(self.pos)
+            a = _hint(self.pos)
             return "ok " + (cc.format_action(a) if a is not None else "-")
         return None
 

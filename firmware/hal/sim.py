@@ -14,11 +14,13 @@ Firmware -> host:
 Time is the host's only: ticks_ms() is the time of the current 'F' frame (masked to 30 bits),
 ticks_us() = ticks_ms() * 1000. No wall clock.
 
-Flash: a littlefs image in a file (firmware/flashdev.py, the Pico's geometry) mounted at /flash:
-the file given as `flash` (`main.py --sim --flash PATH`), written through at once, so the
-virtual board's games survive runs; without it a temporary file that is removed at once (the
-image then lives as long as the process; it is kept out of the heap, as the Pico's flash is).
-The board id is kept in the image (/flash/board_id, made on the first boot).
+Flash: as MicroPython mounts the Pico's flash before main.py runs, main.py mounts the
+simulator's (a littlefs image in a file, firmware/drivers/flashdev.py, the Pico's geometry, at
+/flash: the file given as `main.py --sim --flash PATH`, written through at once, so the virtual
+board's games survive runs; without it a temporary file that is removed at once, so the image
+lives as long as the process; it is kept out of the heap, as the Pico's flash is) and hands it
+to the HAL with attach_flash(root, board id). The board id is kept in the image
+(/flash/board_id, made on the first boot).
 """
 
 import sys
@@ -32,9 +34,8 @@ _MAX_SERIAL_OUT = 4096
 class SimHal(Hal):
     name = "sim"
 
-    def __init__(self, inp=None, out=None, flash=None):
-        self._flash_path = flash
-        self._flash_root = 0  # 0: not mounted yet; None: no flash
+    def __init__(self, inp=None, out=None):
+        self._flash_root = None  # no flash until main.py attaches the mounted one
         self._board_id = None
         self._in = inp if inp is not None else sys.stdin.buffer
         self._out = out if out is not None else sys.stdout.buffer
@@ -147,22 +148,13 @@ class SimHal(Hal):
             self._serial_out.extend(b)
 
     # --- flash, identity ---------------------------------------------------------------------------
+    def attach_flash(self, root, board_id):
+        """The flash filesystem main.py mounted at root, and the board id kept in it."""
+        self._flash_root = root
+        self._board_id = board_id
+
     def flash_root(self):
-        if self._flash_root == 0:
-            self._flash_root = None
-            from firmware import flashdev
-            from firmware.games import unload
-            try:
-                self._flash_root, self._board_id = flashdev.open_flash(self._flash_path)
-            except Exception as e:
-                self.log("flash: %s: %s; the board runs without a game log" % (
-                    type(e).__name__, e))
-            # The device object keeps its class; the rest of the module leaves the heap (the
-            # Pico has none of it: MicroPython mounts its flash itself).
-            flashdev = None
-            unload("firmware.flashdev")
         return self._flash_root
 
     def board_id(self):
-        self.flash_root()
         return self._board_id or "sim"

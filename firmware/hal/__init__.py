@@ -3,8 +3,8 @@
 Nothing above the HAL imports `machine` or `rp2`. There are two implementations of the
 interface below:
 
-- `firmware.hal_rp2040.Rp2040Hal`: the real board (74HC165 sensor chain, WS2812 LEDs, USB serial).
-- `firmware.hal_sim.SimHal`: the simulator (lockstep binary channel on stdin/stdout, see
+- `firmware.hal.rp2040.Rp2040Hal`: the real board (74HC165 sensor chain, WS2812 LEDs, USB serial).
+- `firmware.hal.sim.SimHal`: the simulator (lockstep binary channel on stdin/stdout, see
   docs/sim-protocol.md).
 
 Interface (duck-typed; `Hal` below documents it and both implementations subclass it):

@@ -23,7 +23,7 @@ Events: `evt selftest leds STEP`, `evt selftest sensors`, `evt selftest seen CEL
 """
 
 from firmware import hal as H
-from firmware.leds import WHITE, CYAN, ORANGE, YELLOW
+from firmware.drivers.leds import WHITE, CYAN, ORANGE, YELLOW
 
 LED_STEPS = ("red", "green", "blue", "white", "chase")
 _RGB = (255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255)

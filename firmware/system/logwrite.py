@@ -1,6 +1,6 @@
 """Game log, the part the board keeps loaded while it plays (docs/log-format.md): the record
 kinds and tags, the chained CRC-8, encode_record() for appends, closed_tail() for listings.
-The whole codec is firmware/logformat.py (which re-exports all of this); the board loads it
+The whole codec is firmware/system/logformat.py (which re-exports all of this); the board loads it
 only for a moment (to write a header, to resume a game at boot) and drops it again.
 """
 

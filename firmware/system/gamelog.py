@@ -1,11 +1,11 @@
 """The board's game store: one log file per game on the flash filesystem (docs/log-format.md).
 
-    <root>/games/g00042.log   game 42: header + records (firmware/logformat.py)
+    <root>/games/g00042.log   game 42: header + records (firmware/system/logformat.py)
     <root>/games/next         the next game number, ASCII (numbers are never reused, so a game
                               is known to the host by (board id, game number) for good)
 
 On the Pico the root is "/" (MicroPython's littlefs); in the simulator a littlefs image mounted
-at /flash (firmware/flashdev.py); on CPython any directory (the same code runs in the tests).
+at /flash (firmware/drivers/flashdev.py); on CPython any directory (the same code runs in the tests).
 
 Durability: a record is appended with the file opened in append mode, written and closed at
 once; littlefs commits a file's new contents atomically on close (or flush): after a power cut
@@ -21,8 +21,8 @@ are never dropped to make room; the host deletes games only after it has them (`
 """
 
 import os
-from firmware import logwrite as LF  # what appends need; firmware.logformat only for a moment
-from firmware.games import unload
+from firmware.system import logwrite as LF  # what appends need; firmware.system.logformat only for a moment
+from firmware import unload
 
 DIR = "games"
 RESERVE = 48 * 1024
@@ -119,12 +119,12 @@ class GameLog:
         if nums and nums[-1] >= n:
             n = nums[-1] + 1
         self._write_atomic(self.dir + "/next", b"%d\n" % (n + 1))
-        from firmware import logformat
+        from firmware.system import logformat
         raw, c = logformat.encode_header(kind, variant, seats, start,
                                          self.board if board is None else board, n, rules, time)
         seed = logformat.seed_of(c)
         logformat = None
-        unload("firmware.logformat")
+        unload("firmware.system.logformat")
         self._write_atomic(self.path(n), raw)
         self.cur = n
         self.closed = 0
@@ -204,7 +204,7 @@ class GameLog:
         size = os.stat(path)[6]
         with open(path, "rb") as f:
             raw = f.read(size)  # one allocation of its size (read() grows a buffer by doubling)
-        from firmware import logformat as LR
+        from firmware.system import logformat as LR
         h, hl, problem = LR.decode_header(raw)
         if h is None:
             return None

@@ -1,10 +1,9 @@
 """At boot: resume the newest game if its log is still open (App.resume loads this module for
-that and drops it after; docs/log-format.md "Boot")."""
+that and drops it after; docs/log-format.md "Boot"). It is given the App and uses only its
+interface for the system's modules (firmware/system/app.py)."""
 
 import gc
-from firmware import hal as H
-from firmware import games
-from firmware.app import PLAY
+from firmware import system
 
 
 def resume(app):
@@ -12,15 +11,15 @@ def resume(app):
     try:
         r = app.glog.resume()
     except Exception as e:
-        app._error("log resume", e)
+        app.report_error("log resume", e)
         return False
     if r is None:
         return False
     h, records, dropped = r
     opts = {"game": h.kind, "variant": h.variant, "seats": h.seats, "position": h.start}
-    app._log_options(opts)
+    app.plugin_options(opts)
     try:
-        cls = games.load(h.kind)
+        cls = system.load(h.kind)
         if not hasattr(cls, "log_header") or not hasattr(cls, "resume"):
             raise ValueError("game '%s' cannot resume a log" % h.kind)
         g = cls(opts)
@@ -38,26 +37,17 @@ def resume(app):
         g = records = None
         app.glog.cur = 0
         gc.collect()
-        app._error("log resume game=%d" % h.game, e)
+        app.report_error("log resume game=%d" % h.game, e)
         return False
     except Exception as e:
         g = records = None
         app.emit("log resume-failed game=%d: %s: %s" % (h.game, type(e).__name__, e))
-        app._close_log()
+        app.close_log()
         return False
     n_records = records.count
     standing = records.actions - records.undos
     records = None
-    app.game = g
-    app.game_name = h.kind
-    app.options = opts
-    app._versioned = hasattr(g, "paint_version")
-    app._repaint = True
-    for i in range(H.BITMAP_BYTES):
-        app.mask[i] = m[i] if m is not None else 0
-    app.mask[15] &= 1
-    app.state = PLAY
-    app._resumed = True
+    app.resume_play(g, h.kind, opts, m)
     app.emit("log resumed game=%d actions=%d records=%d dropped=%d" % (
         h.game, standing, n_records, dropped))
     return True

@@ -1,5 +1,6 @@
 """The game log's serial commands (docs/serial-protocol.md): `games`, `logread`, `logdel`.
-App.command loads this module for a command and drops it after."""
+App.command loads this module for a command and drops it after; it is given the App and uses only
+its interface for the system's modules (firmware/system/app.py)."""
 
 STATE_NAMES = ("open", "", "", "over", "abandoned")  # by the record kind that closed the log
 LOGREAD_MAX = 256
@@ -22,7 +23,7 @@ def command(app, words):
         app.glog.delete(_numbers(words, 1, "logdel GAME")[0])
     except ValueError as e:
         return "err %s" % (e,)
-    app._check_flash()
+    app.check_flash()
     return "ok"
 
 
