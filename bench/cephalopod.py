@@ -19,7 +19,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests")]
 
-from cargoboard import cephalopod_paths as paths_mod  # noqa: E402
+from cargoboard.games.cephalopod import paths as paths_mod  # noqa: E402
 from shared_rules.cephalopod import rules as ce  # noqa: E402
 from shared_rules.cephalopod import engine  # noqa: E402
 from codingame_cases import OFFICIAL  # noqa: E402  (the puzzle's 12 cases, from tests/)

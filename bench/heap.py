@@ -19,7 +19,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host")]
 
-from cargoboard.scriptgen import game_script  # noqa: E402
+from cargoboard.games.cargocube.scriptgen import game_script  # noqa: E402
 from cargoboard.sim.script import run_script  # noqa: E402
 
 

@@ -47,7 +47,7 @@ def _script():
     from pathlib import Path
     root = Path(__file__).resolve().parent.parent
     sys.path[:0] = [str(root), str(root / "host")]
-    from cargoboard.scriptgen import game_script
+    from cargoboard.games.cargocube.scriptgen import game_script
     from shared_rules.cargocube.engine import best_action
 
     def pick(pos, legal, rng):

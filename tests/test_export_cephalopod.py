@@ -9,8 +9,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from cargoboard import cli, diagram, draw_cephalopod, export_cli, gamefile, replay
-from cargoboard.html_replay import game_html
+from cargoboard import cli
+from cargoboard.export import cli as export_cli, diagram, gamefile, replay
+from cargoboard.games.cephalopod import draw as draw_cephalopod
+from cargoboard.export.html import game_html
 from cargoboard.store import Store
 from shared_rules.cephalopod import rules as ce
 

@@ -18,8 +18,10 @@ import pytest
 import exportgames
 from exportgames import parse_page, pieces_of
 import mpy
-from cargoboard import cli, diagram, draw_cargocube, export_cli, gamefile, replay
-from cargoboard.html_replay import game_html
+from cargoboard import cli
+from cargoboard.export import cli as export_cli, diagram, gamefile, replay
+from cargoboard.games.cargocube import draw as draw_cargocube
+from cargoboard.export.html import game_html
 from cargoboard.store import Store
 from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g

@@ -5,7 +5,7 @@ true position, whatever the hand's habits (tip, drag, hesitate, hover, bounce)."
 
 import pytest
 
-from cargoboard.handplay import play_game
+from cargoboard.games.cargocube.play import play_game
 from shared_rules.cargocube.engine import best_action
 
 

@@ -25,7 +25,7 @@ from shared_rules.cephalopod import rules as ce  # noqa: E402
 from shared_rules import geometry as g  # noqa: E402
 from firmware.games.cephalopod.plugin import block_cells  # noqa: E402
 from firmware import hal as H  # noqa: E402
-from cargoboard.cephalopod_play import capture_steps  # noqa: E402
+from cargoboard.games.cephalopod.play import capture_steps  # noqa: E402
 from cargoboard.sim.script import Session  # noqa: E402
 
 WAIT = "wait 600"  # the hands still, longer than the board's settle time (400 ms)
@@ -444,7 +444,7 @@ def test_finished_game_is_synced_and_exported(game, tmp_path):
     from cargoboard.link import Link
     from cargoboard.store import Store
     from cargoboard.sync import sync
-    from cargoboard.export_cli import render
+    from cargoboard.export.cli import render
     from test_export_cephalopod import check_svg
 
     gm = game("3x3", flash=tmp_path / "flash.img")

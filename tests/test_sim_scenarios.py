@@ -3,7 +3,7 @@ behind a real pty, driven by `cargoboard sim` scripts (host/cargoboard/sim/scrip
 
 Every script starts with `new-game cargocube polygon SEATS` (cubes B1 on the 40 Polygon cells,
 keepers on the exit portals, no cards). Expected positions are computed with the rules core,
-never written by hand. The physical steps of an action come from `cargoboard.hand.physical_steps`
+never written by hand. The physical steps of an action come from `cargoboard.games.cargocube.hand.physical_steps`
 (lift the piece, put it where the roll lands, move it on for a teleport).
 
 After a move the player holds still (`wait SETTLE_MS`, longer than the tracker's settle time)
@@ -28,8 +28,8 @@ import serial  # noqa: E402,F401  (pyserial is a runtime dependency: missing it 
 from shared_rules.cargocube import rules as cc  # noqa: E402
 from shared_rules import geometry as g  # noqa: E402
 from firmware.games.cargocube.tracker import action_delta  # noqa: E402
-from cargoboard.hand import physical_steps  # noqa: E402
-from cargoboard.scriptgen import game_script  # noqa: E402
+from cargoboard.games.cargocube.hand import physical_steps  # noqa: E402
+from cargoboard.games.cargocube.scriptgen import game_script  # noqa: E402
 from cargoboard.sim.script import run_script  # noqa: E402
 
 SETTLE_MS = 600  # the hand holds still this long after a move (> the tracker's settle time)

@@ -1,7 +1,7 @@
 """Move inference with booster cards on the board, in process: `new-game` lays no cards, so the
 card actions (booster use, wind-rose hop, acceleration slide, teleports) are played here on the
-firmware's scanner + Cargocube plug-in (`cargoboard.handplay.Table`, `firmware.games.cargocube.plugin.Game`
-started from a position), with the modelled hand `cargoboard.hand.Hand` (tipping, dragging,
+firmware's scanner + Cargocube plug-in (`cargoboard.games.cargocube.play.Table`, `firmware.games.cargocube.plugin.Game`
+started from a position), with the modelled hand `cargoboard.games.cargocube.hand.Hand` (tipping, dragging,
 hesitating, hovering, bouncing contacts; seeded). The same scenarios, and a whole seeded game with
 cards, also run under the MicroPython unix port through tests/driver_tracker_cards.py (device code
 on the device interpreter)."""
@@ -21,8 +21,8 @@ from shared_rules import geometry as g  # noqa: E402
 from firmware import hal as H  # noqa: E402
 from firmware.games.cargocube import tracker as T  # noqa: E402
 from firmware.games.cargocube.plugin import Game  # noqa: E402
-from cargoboard.hand import Hand, physical_steps  # noqa: E402
-from cargoboard.table import Table  # noqa: E402
+from cargoboard.games.cargocube.hand import Hand, physical_steps  # noqa: E402
+from cargoboard.sim.table import Table  # noqa: E402
 
 import driver_tracker_cards as D  # noqa: E402
 

@@ -144,20 +144,22 @@ def build_parser():
     return parser
 
 
-# Subcommands that live in their own modules: each module has `add_parser(sub)`.
+# Subcommands that live in their own modules: each module has `add_parser(sub)`. After them
+# come the games' own (each game's `cli` part, cargoboard/games/<kind>/cli.py).
 PLUGIN_MODULES = (
     "cargoboard.sim",
     "cargoboard.demo",
     "cargoboard.sync_cli",
     "cargoboard.deploy",
-    "cargoboard.export_cli",
-    "cargoboard.cephalopod_cli",
+    "cargoboard.export.cli",
 )
 
 
 def _plugin_parsers():
     import importlib
-    return [importlib.import_module(name).add_parser for name in PLUGIN_MODULES]
+    from cargoboard import games
+    names = list(PLUGIN_MODULES) + games.parts("cli")
+    return [importlib.import_module(name).add_parser for name in names]
 
 
 def main(argv=None):

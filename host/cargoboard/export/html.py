@@ -13,8 +13,8 @@ small however long the game: an action changes two or three cells.
 import json
 from xml.sax.saxutils import escape
 
-from cargoboard import diagram
-from cargoboard.gamefile import scores_of
+from cargoboard.export import diagram
+from cargoboard.export.gamefile import scores_of
 from cargoboard.store import score_text, winners_text
 from cargoboard.rules import seat_letters
 

@@ -1,4 +1,5 @@
-"""Which module draws which game kind (the pictures' side of cargoboard.rules).
+"""The pictures' framework: it asks each game for its drawing module, the game's `draw` part
+(`cargoboard/games/<kind>/draw.py`, found through the host registry cargoboard.games).
 
 A drawing module has: `svg(pos, before=None, action_text=None, ply=None, total=None, title=None)`
 (a standalone SVG document whose layers are `<g id="cb-board">`, `<g id="cb-pieces">`,
@@ -11,13 +12,9 @@ The SVG helpers below (attributes, tags, numbers, the caption line and the docum
 layers) are shared by the drawing modules, so every kind's SVG has the same shell.
 """
 
-import importlib
 from xml.sax.saxutils import escape
 
-MODULES = {
-    "cargocube": "cargoboard.draw_cargocube",
-    "cephalopod": "cargoboard.draw_cephalopod",
-}
+from cargoboard import games
 
 
 class NoDiagram(ValueError):
@@ -26,11 +23,12 @@ class NoDiagram(ValueError):
 
 def for_kind(kind):
     """The drawing module of a game kind; NoDiagram (a ValueError) if there is none yet."""
-    name = MODULES.get(kind)
-    if name is None:
+    draw = games.part(kind, "draw")
+    if draw is None:
+        have = [k for k in games.kinds() if games.has_part(k, "draw")]
         raise NoDiagram("no diagram for game kind '%s' yet (diagrams exist for: %s)"
-                        % (kind, ", ".join(sorted(MODULES))))
-    return importlib.import_module(name)
+                        % (kind, ", ".join(sorted(have))))
+    return draw
 
 
 # -- shared by the drawing modules -------------------------------------------------------------

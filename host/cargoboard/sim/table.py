@@ -1,5 +1,5 @@
 """The board in this process: the firmware's scanner and a game plug-in, driven frame by frame
-with raw sensor bitmaps (cargoboard.handplay for Cargocube, cargoboard.cephalopod_play for
+with raw sensor bitmaps (cargoboard.games.cargocube.play for Cargocube, cargoboard.games.cephalopod.play for
 Cephalopod, tests/driver_tracker_cards.py). Runs under CPython and the MicroPython unix port.
 """
 

@@ -8,7 +8,7 @@ once, top to bottom.
 
 import textwrap
 
-from cargoboard import diagram
+from cargoboard.export import diagram
 from cargoboard.store import score_text
 from cargoboard.rules import seat_letters
 

@@ -1,6 +1,6 @@
 """Pictures of Cargocube positions: an SVG diagram (exports, the HTML replay, the docs) and a
 text board for the terminal (`cargoboard replay`). Everything Cargocube-specific about drawing
-lives here; cargoboard.diagram picks the module by game kind.
+lives here; cargoboard.export.diagram picks the module by game kind.
 
 SVG conventions (docs/export.md): north up, a1 at the bottom left. Every drawn element that
 stands for part of the position carries data attributes, so a program (or a test) can read the
@@ -17,8 +17,8 @@ slabs below it, and the height is written at the top right when it is 2 or more.
 import functools
 from xml.sax.saxutils import escape
 
-from cargoboard.diagram import caption_line, svg_document
-from cargoboard.diagram import svg_num as _num, svg_tag as _tag, svg_text as _text
+from cargoboard.export.diagram import caption_line, svg_document
+from cargoboard.export.diagram import svg_num as _num, svg_tag as _tag, svg_text as _text
 from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
 from shared_rules.cargocube import orient as o

@@ -13,7 +13,7 @@ from shared_rules.cephalopod import rules as ce
 
 def cmd_paths(args):
     from cargoboard.cli import CommandError
-    from cargoboard.cephalopod_paths import parse_rows, paths
+    from cargoboard.games.cephalopod.paths import parse_rows, paths
 
     if args.depth < 0:
         raise CommandError("DEPTH must be 0 or more")
@@ -71,7 +71,7 @@ def add_parser(sub):
 
     q = csub.add_parser("hint", help="the engine's action for the side to move",
                         description="Print the action the engine (shared_rules."
-                                    "cephalopod_engine) chooses in POSITION.",
+                                    "cephalopod.engine) chooses in POSITION.",
                         formatter_class=HelpFormatter,
                         epilog="examples:\n  cargoboard cephalopod hint 5x5\n"
                                "  cargoboard cephalopod hint '.w1./b1.b1/.w1. w' --depth 3")

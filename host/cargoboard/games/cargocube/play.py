@@ -14,8 +14,8 @@ from shared_rules.cargocube import rules as cc
 from firmware import hal as H
 from firmware.games.cargocube import tracker as T
 from firmware.games.cargocube.plugin import Game
-from cargoboard.hand import Hand, physical_steps
-from cargoboard.table import Table
+from cargoboard.games.cargocube.hand import Hand, physical_steps
+from cargoboard.sim.table import Table
 
 KIND_NAMES = ("activation", "roll", "step", "booster", "end")
 

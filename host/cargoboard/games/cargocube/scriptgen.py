@@ -7,7 +7,7 @@ import random
 
 from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
-from cargoboard.hand import physical_steps
+from cargoboard.games.cargocube.hand import physical_steps
 
 
 def game_script(seed=1, players=2, actions=40, check_every=10, pick=None, cards=False):

@@ -18,7 +18,7 @@ from shared_rules.cephalopod.engine import best_action
 from firmware import hal as H
 from firmware.games.cephalopod import tracker as T
 from firmware.games.cephalopod.plugin import Game
-from cargoboard.table import Table
+from cargoboard.sim.table import Table
 
 ORDERS = ("place-first", "take-first", "mixed")
 

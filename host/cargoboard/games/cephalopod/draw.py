@@ -1,6 +1,6 @@
 """Pictures of Cephalopod positions: an SVG diagram (exports, the HTML replay) and a text board
-for the terminal (`cargoboard replay`). cargoboard.diagram picks this module for the kind
-'cephalopod'; the face is the one of draw_cargocube (see cargoboard.diagram).
+for the terminal (`cargoboard replay`). cargoboard.export.diagram picks this module for the kind
+'cephalopod'; the face is the one of draw_cargocube (see cargoboard.export.diagram).
 
 SVG conventions (docs/export.md): the game's board (5x5, 3x5, 5x3 or 3x3) with a1 at the bottom
 left, as the notation counts. Every drawn element that stands for part of the position carries
@@ -13,8 +13,8 @@ action `data-kind="last-action"` (`data-action`, `data-cell`, `data-pips`) with 
 
 from xml.sax.saxutils import escape
 
-from cargoboard.diagram import caption_line, svg_document
-from cargoboard.diagram import svg_num as _num, svg_tag as _tag, svg_text as _text
+from cargoboard.export.diagram import caption_line, svg_document
+from cargoboard.export.diagram import svg_num as _num, svg_tag as _tag, svg_text as _text
 from shared_rules.cephalopod import rules as ce
 
 SEAT_NAME = ("white", "black")

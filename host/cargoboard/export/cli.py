@@ -6,7 +6,8 @@ import os
 import sys
 from pathlib import Path
 
-from cargoboard import gamefile, store
+from cargoboard import store
+from cargoboard.export import gamefile
 from cargoboard.cli import CommandError
 
 FORMATS = ("json", "text", "svg", "html")
@@ -42,10 +43,10 @@ def render(rec, fmt, at=None, positions=None):
     if fmt == "text":
         return gamefile.to_text(rec, positions)
     if fmt == "html":
-        from cargoboard.html_replay import game_html
+        from cargoboard.export.html import game_html
         return game_html(rec, positions)
     if fmt == "svg":
-        from cargoboard import diagram
+        from cargoboard.export import diagram
         draw = diagram.for_kind(rec.kind)
         n = last if at is None else at
         if not 0 <= n <= last:
@@ -114,7 +115,7 @@ def cmd_import(args):
 
 
 def cmd_replay(args):
-    from cargoboard import replay
+    from cargoboard.export import replay
     with open_store(args.db) as st:
         rec = st.get(args.game)
     _positions(rec)
