@@ -1,7 +1,7 @@
 # Move inference with booster cards, driven in one process: the firmware's scanner and Cargocube
 # plug-in (firmware.games.cargocube.plugin.Game, which owns the tracker) fed with raw sensor bitmaps of a
 # hand doing the physical steps of an action (cargoboard.games.cargocube.hand.physical_steps). Runs under CPython
-# and under the MicroPython unix port (tests/test_tracker_cards.py runs it both ways): only the
+# and under the MicroPython unix port (tests/test_cargocube_tracker_cards.py runs it both ways): only the
 # MicroPython subset, no `random` (a tiny LCG where a choice is needed).
 #
 # Usage:

@@ -2,7 +2,7 @@
 what the sensors see, and whole seeded games played by the modelled hand on the scanner and the
 plug-in (host/cargoboard/games/cephalopod/play.py): the board must never hold an action the hand did
 not make, and must end on the true position. The same code runs under MicroPython on the
-virtual board (tests/test_sim_cephalopod.py)."""
+virtual board (tests/test_cephalopod_sim.py)."""
 
 import pytest
 

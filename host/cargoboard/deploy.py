@@ -37,7 +37,7 @@ class DeployError(Exception):
 
 def board_sources(target="rp2"):
     """The modules for a target: the RP2040 board, or the virtual board ("sim"), which needs
-    its own HAL and flash device as the real board needs hal_rp2040."""
+    its own HAL and flash device as the real board needs firmware/hal/rp2040.py."""
     if target == "sim":
         return device_sources()
     return [s for s in device_sources() if s not in NOT_ON_BOARD]

@@ -1,4 +1,4 @@
-"""Which rules module plays which game kind (the host's side of firmware/games.py).
+"""Which rules module plays which game kind (the host's side of firmware/games/__init__.py).
 
 The kinds are the games of shared_rules/versions.py (the one table of rules versions, one line
 per game) and each one's rules core is `shared_rules/<kind>/rules.py`: a new game adds its line

@@ -1,6 +1,6 @@
 """Pictures of Cephalopod positions: an SVG diagram (exports, the HTML replay) and a text board
 for the terminal (`cargoboard replay`). cargoboard.export.diagram picks this module for the kind
-'cephalopod'; the face is the one of draw_cargocube (see cargoboard.export.diagram).
+'cephalopod'; the face is the one of every game's draw part (see cargoboard.export.diagram).
 
 SVG conventions (docs/export.md): the game's board (5x5, 3x5, 5x3 or 3x3) with a1 at the bottom
 left, as the notation counts. Every drawn element that stands for part of the position carries

@@ -3,7 +3,7 @@ tracker both follow it)."""
 
 from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
-from tests.test_rules_vs_reference import TRICKY
+from tests.test_cargocube_rules_vs_reference import TRICKY
 
 
 def names(path):

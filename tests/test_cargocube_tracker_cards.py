@@ -1,6 +1,6 @@
 """Move inference with booster cards on the board, in process: `new-game` lays no cards, so the
 card actions (booster use, wind-rose hop, acceleration slide, teleports) are played here on the
-firmware's scanner + Cargocube plug-in (`cargoboard.games.cargocube.play.Table`, `firmware.games.cargocube.plugin.Game`
+firmware's scanner + Cargocube plug-in (`cargoboard.sim.table.Table`, `firmware.games.cargocube.plugin.Game`
 started from a position), with the modelled hand `cargoboard.games.cargocube.hand.Hand` (tipping, dragging,
 hesitating, hovering, bouncing contacts; seeded). The same scenarios, and a whole seeded game with
 cards, also run under the MicroPython unix port through tests/driver_tracker_cards.py (device code

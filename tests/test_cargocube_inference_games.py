@@ -1,5 +1,5 @@
 """Whole games played by the modelled hand on the firmware's scanner and Cargocube plug-in
-(in process; tests/test_sim_scenarios.py plays whole games on the virtual board under
+(in process; tests/test_cargocube_sim_scenarios.py plays whole games on the virtual board under
 MicroPython): the board must never commit an action the hand did not make, and must end on the
 true position, whatever the hand's habits (tip, drag, hesitate, hover, bounce)."""
 

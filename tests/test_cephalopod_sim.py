@@ -445,7 +445,7 @@ def test_finished_game_is_synced_and_exported(game, tmp_path):
     from cargoboard.store import Store
     from cargoboard.sync import sync
     from cargoboard.export.cli import render
-    from test_export_cephalopod import check_svg
+    from test_cephalopod_export import check_svg
 
     gm = game("3x3", flash=tmp_path / "flash.img")
     _whole_game(gm, 3)

@@ -103,5 +103,5 @@ def test_same_perft_counts_on_cpython_and_micropython(micropython):
     assert mp == cp
     counts = [int(line.split()[3]) for line in cp]
     assert all(n > 0 for n in counts[:7]), cp
-    # Two of them were worked out by hand in test_rules_rulings.py.
+    # Two of them were worked out by hand in test_cargocube_rules_rulings.py.
     assert counts[0] == 40240
