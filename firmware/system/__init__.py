@@ -37,16 +37,12 @@ def names():
     return [e[0] for e in REGISTRY]
 
 
-def module_for(name):
-    for e in REGISTRY:
-        if e[0] == name:
-            return e[1]
-    return None
-
-
 def load(name):
     """The plug-in's Game class. Raises ValueError with a clear message on failure."""
-    mod = module_for(name)
+    mod = None
+    for e in REGISTRY:
+        if e[0] == name:
+            mod = e[1]
     if mod is None:
         raise ValueError("unknown game '%s' (have: %s)" % (name, " ".join(names())))
     try:

@@ -18,7 +18,7 @@ from firmware import hal as H
 from firmware.drivers.scanner import Scanner, Buttons
 from firmware.drivers.leds import Painter, WHITE, MAGENTA, RED, ORANGE, BLINK_SLOW, BLINK_FAST
 from firmware import system, unload
-from firmware.system import VERSION, PROTO, IDLE, SETUP, PLAY, STATE_NAMES, SETTINGS
+from firmware.system import IDLE, SETUP, PLAY
 
 _LINE_MAX = 160
 FRAME_OPEN_MS = 250  # a frame arrives in one burst; one open longer than this is dropped
@@ -284,7 +284,7 @@ class App:
 
     def change_setting(self, name, v):
         """Set one of SETTINGS; False if the name is unknown or v out of its range."""
-        for key, lo, hi in SETTINGS:
+        for key, lo, hi in system.SETTINGS:
             if key == name and lo <= v <= hi:
                 break
         else:
@@ -595,7 +595,7 @@ class App:
         cmd = words[0].lower()
         if cmd == "hello":
             return "ok cargoboard fw=%s proto=%d hal=%s games=%s board=%s" % (
-                VERSION, PROTO, self.hal.name, ",".join(system.names()),
+                system.VERSION, system.PROTO, self.hal.name, ",".join(system.names()),
                 (self.glog.board if self.glog is not None else "") or "-")
         if cmd == "help":
             return "ok " + HELP
@@ -662,7 +662,7 @@ class App:
         except ValueError:
             v = -1
         if len(words) != 2 or not self.change_setting(name, v):
-            for key, lo, hi in SETTINGS:
+            for key, lo, hi in system.SETTINGS:
                 if key == name:
                     return "err usage: %s %d..%d" % (words[0], lo, hi)
         return "ok %d" % v
@@ -702,6 +702,6 @@ class App:
         if self.state == SETUP:
             extra = " missing=%d extra=%d" % (self._missing(), self._extra())
         return "ok state=%s game=%s t=%d frame=%d occ=%d pending=%d scores=%s errors=%d ma=%d%s" % (
-            STATE_NAMES[self.state], self.game_name or "-", self.now, self.frame_no,
+            system.STATE_NAMES[self.state], self.game_name or "-", self.now, self.frame_no,
             H.bit_count(self.scanner.stable), self.scanner.pending(), sc, self.errors,
             self.painter.last_ma, extra)

@@ -7,7 +7,6 @@
 # (firmware/system/app.py); it never imports the app.
 
 from firmware.drivers import frames as F
-from firmware.system import VERSION, STATE_NAMES, SETTINGS
 
 # Request types (host -> board). A reply has the request's type | 0x80 and its seq.
 HELLO = 0x01
@@ -201,6 +200,7 @@ class Link:
     def info(self):
         """The HELLO text: versions, board, space (docs/protocol.md)."""
         from shared_rules import versions
+        from firmware.system import VERSION, STATE_NAMES
         app = self.app
         log = app.glog
         bid = (log.board if log is not None else "") or "-"
@@ -228,6 +228,7 @@ class Link:
 
     def configure(self, text):
         """CONFIG: `bright=N budget=MA debounce=MS` (any of them; none: just report)."""
+        from firmware.system import SETTINGS
         app = self.app
         for w in text.split():
             i = w.find("=")
