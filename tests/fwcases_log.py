@@ -317,6 +317,39 @@ def case_out_of_memory_on_resume_keeps_the_log_open():
     assert app.glog.state(1) == 0
 
 
+def case_out_of_memory_at_log_begin_is_tried_once_more():
+    # Right after a game's modules are loaded the heap may hold no free block for the log's
+    # file: the app collects and tries once more (a 4-player game at 192 KiB did this).
+    root = new_root()
+    hal, app = boot(root)
+    real = app.glog.begin
+    calls = []
+
+    def tight(*args):
+        calls.append(1)
+        if len(calls) == 1:
+            raise MemoryError("memory allocation failed")
+        return real(*args)
+
+    app.glog.begin = tight
+    app.new_game("cargocube", {"seats": "SN"})
+    hal.sensors[:] = app.mask
+    frames(app, 5)
+    assert app.state == PLAY and len(calls) == 2 and app.errors == 0
+    assert events(hal) == ["begin game=1"], events(hal)
+    assert app.glog.current() == 1
+
+    def full(*args):
+        calls.append(1)
+        raise MemoryError("memory allocation failed")
+
+    app.glog.begin = full  # out of memory twice: reported once, the game goes on unlogged
+    app.new_game("cargocube", {"seats": "SN"})
+    frames(app, 5)
+    assert app.state == PLAY and len(calls) == 4 and app.errors == 1
+    assert "evt error log begin: MemoryError: memory allocation failed" in bytes(hal.out).decode()
+
+
 def case_a_failing_flash_stops_the_log_not_the_game():
     root = new_root()
     hal, app = start_game(root)

@@ -181,13 +181,25 @@ class App:
         g = self.game
         if self.glog is None or not hasattr(g, "log_header"):
             return
-        try:
-            variant, seats, start, rules = g.log_header()
-            t = self.hal.wall_time() if hasattr(self.hal, "wall_time") else 0
-            n = self.glog.begin(self.game_name, variant, seats, start, None, rules, t)
-            self.emit("log begin game=%d" % n)
-        except Exception as e:
-            self.report_error("log begin", e)
+        err = None
+        for attempt in range(2):
+            try:
+                variant, seats, start, rules = g.log_header()
+                t = self.hal.wall_time() if hasattr(self.hal, "wall_time") else 0
+                n = self.glog.begin(self.game_name, variant, seats, start, None, rules, t)
+                self.emit("log begin game=%d" % n)
+                err = None
+                break
+            except MemoryError as e:
+                # Right after a game's modules were loaded the heap is in pieces; once the
+                # failed attempt's frames are gone a collection usually frees a block.
+                err = e
+                gc.collect()
+            except Exception as e:
+                err = e
+                break
+        if err is not None:
+            self.report_error("log begin", err)
         self.check_flash()
 
     def plugin_options(self, opts):
