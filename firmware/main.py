@@ -76,17 +76,10 @@ def main():
     glog_error = None
     if a["sim"]:
         # The simulator's flash is mounted here, as MicroPython mounts the Pico's before
-        # main.py runs: the littlefs image file (a temporary one without --flash) at /flash.
-        # The block device keeps its class; the rest of the driver leaves the heap again (the
-        # Pico has none of it). (Comments, not a function with a docstring: main.py runs as
-        # source, and its compiled code stays in the heap.)
+        # main.py runs; its driver leaves the heap again (the Pico has none of it).
         from firmware import unload
         from firmware.drivers import flashdev
-        try:
-            root, board_id = flashdev.open_flash(a["flash"])
-            hal.attach_flash(root, board_id)
-        except Exception as e:
-            hal.log("flash: %s: %s; the board runs without a game log" % (type(e).__name__, e))
+        flashdev.attach_sim_flash(hal, a["flash"])
         flashdev = None
         unload("firmware.drivers.flashdev")
     root = hal.flash_root()

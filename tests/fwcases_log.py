@@ -303,6 +303,54 @@ class Game:
         raise MemoryError("memory allocation failed")
 
 
+class TightGame:
+    """A plug-in that does not fit beside another game the first `fails` times it is made."""
+    fails = 1
+
+    def __init__(self, options):
+        if TightGame.fails:
+            TightGame.fails -= 1
+            raise MemoryError("memory allocation failed")
+
+    def setup_mask(self):
+        return None
+
+    def start(self):
+        pass
+
+    def tick(self, now_ms):
+        pass
+
+    def paint(self, p, frame_no):
+        pass
+
+
+def case_a_new_game_that_does_not_fit_beside_the_old_one_replaces_it():
+    root = new_root()
+    hal, app = start_game(root)
+    system.register("tight", "fwcases_log")
+    import fwcases_log
+    memgame = fwcases_log.Game
+    fwcases_log.Game = TightGame  # the registry loads a module's Game class
+    try:
+        TightGame.fails = 1
+        app.new_game("tight", {})
+        assert app.game_name == "tight" and app.state == PLAY and app.errors == 0
+        assert events(hal) == ["begin game=1", "abandoned game=1"], events(hal)
+        # Out of memory even alone: no game, a clear error, the old log closed all the same.
+        hal, app = start_game(root)
+        TightGame.fails = 2
+        try:
+            app.new_game("tight", {})
+            raise AssertionError("new_game should have failed")
+        except ValueError as e:
+            assert str(e) == "MemoryError: memory allocation failed", e
+        assert app.game is None and app.state == IDLE
+        assert app.glog.state(2) == LF.ABANDON
+    finally:
+        fwcases_log.Game = memgame
+
+
 def case_out_of_memory_on_resume_keeps_the_log_open():
     root = new_root()
     system.register("memgame", "fwcases_log")

@@ -11,7 +11,8 @@ ioctl 6 = erase) with the Pico's geometry by default: 4096-byte blocks, 352 of t
   as erased (0xFF), so a new image costs only the blocks written.
 
 `mount(dev, path, mkfs)` mounts a device (formatting it first if mkfs) and returns the path;
-`open_flash(image)` is the simulator's flash: mounted at /flash, with its board id.
+`open_flash(image)` is the simulator's flash: mounted at /flash, with its board id;
+`attach_sim_flash(hal, image)` mounts it for the simulator's HAL (main.py --sim).
 """
 
 try:
@@ -165,3 +166,14 @@ def open_flash(image=None, path="/flash"):
         with open(p, "w") as f:
             f.write(bid + "\n")
     return path, bid
+
+
+def attach_sim_flash(hal, image):
+    """Mount the simulator's flash (open_flash: the littlefs image file, a temporary one if
+    image is None) and hand it to the simulator's HAL (hal.attach_flash). A failure is logged
+    through the HAL and the board runs without a game log."""
+    try:
+        root, board_id = open_flash(image)
+        hal.attach_flash(root, board_id)
+    except Exception as e:
+        hal.log("flash: %s: %s; the board runs without a game log" % (type(e).__name__, e))

@@ -41,6 +41,18 @@ def _cells(bitmap):
     return out
 
 
+def _make_game(cls, opts):
+    """(the plug-in's Game made with opts, its setup mask). A ValueError (bad options) and a
+    MemoryError pass through; any other failure becomes a ValueError naming it."""
+    try:
+        g = cls(opts)
+        return g, g.setup_mask()
+    except (ValueError, MemoryError):
+        raise
+    except Exception as e:
+        raise ValueError("%s: %s" % (type(e).__name__, e))
+
+
 class App:
     def __init__(self, hal, stable_ms=30, cap=96, budget_ma=400, gamelog=None):
         self.hal = hal
@@ -244,12 +256,19 @@ class App:
         self.plugin_options(opts)
         opts["game"] = name
         try:
-            g = cls(opts)
-            m = g.setup_mask()
-        except ValueError:
-            raise
-        except Exception as e:
-            raise ValueError("%s: %s" % (type(e).__name__, e))
+            g, m = _make_game(cls, opts)
+        except MemoryError as e:
+            if self.game is None:
+                raise ValueError("%s: %s" % (type(e).__name__, e))
+            # The game being replaced and the new one do not fit in the heap together: the
+            # old one goes first (its log is closed as by any new game), then the new one is
+            # made again.
+            self.abort()
+            gc.collect()
+            try:
+                g, m = _make_game(cls, opts)
+            except MemoryError as e:
+                raise ValueError("%s: %s" % (type(e).__name__, e))
         self.close_log()
         self._resumed = False
         self._install(g, name, opts, m)

@@ -10,11 +10,11 @@
 # only when something changes; paint() per render is a short loop over a prepared list.
 
 from shared_rules.cephalopod import rules as ce
-from shared_rules.cephalopod.engine import best_action
 from firmware.games.cephalopod import tracker as T
 from firmware.drivers import leds as L
 from firmware import hal as H
 from firmware.system import logwrite as LF
+from firmware import unload
 
 HINT_MS = 4000  # how long a hint stays lit
 MISMATCH_MS = 500  # a difference must last this long before it lights red (hands are slow)
@@ -28,6 +28,17 @@ PLAIN_LEVEL = 48  # an empty cell where the die shows 1: dim
 MOVE_LEVEL = 255
 
 SIZES = ("5x5", "3x5", "5x3", "3x3")
+
+
+def _hint(pos):
+    """The engine's action (shared_rules/cephalopod/engine.py), loaded for the hint and dropped
+    after: most games never ask for one (docs/firmware.md "Loading on demand")."""
+    from shared_rules.cephalopod.engine import best_action
+    try:
+        return best_action(pos, HINT_DEPTH)
+    finally:
+        best_action = None
+        unload("shared_rules.cephalopod.engine")
 
 
 def _nothing(*args):
@@ -172,7 +183,7 @@ class Game:
         elif bit == H.UNDO:
             t.press_undo()
         elif bit == H.HINT:
-            self.hint = best_action(self.pos, HINT_DEPTH)
+            self.hint = _hint(self.pos)
             self.hint_until = (now_ms + HINT_MS) & H.TICKS_MASK
         self._after(now_ms)
 
@@ -231,7 +242,7 @@ class Game:
         if cmd == "legal":
             return "ok " + " ".join([pos.format_action(a) for a in pos.legal_actions()])
         if cmd == "hint":
-            a = best_action(pos, HINT_DEPTH)
+            a = _hint(pos)
             return "ok " + (pos.format_action(a) if a is not None else "-")
         if cmd == "block":
             return "ok %s a1=%s %s=%s" % (self.variant, H.cell_name(self.block[0]),
