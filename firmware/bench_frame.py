@@ -164,12 +164,12 @@ def make_app(name, hal):
     """An App in play with the game `name` (cargocube: the mid-game position) and the board
     holding its setup occupancy. Returns (game name, app, base occupancy)."""
     from firmware.system.app import App
-    from firmware import system
+    from firmware.system.app import load, register
     gname = name
     opts = {}
     if name != "paintall":
         try:
-            system.load(name)                # import (compile) the plug-in while RAM is free
+            load(name)                # import (compile) the plug-in while RAM is free
         except Exception as e:
             print("bench: game %s not loadable (%s: %s)" % (name, type(e).__name__, e))
             gname = "paintall"
@@ -193,7 +193,7 @@ def make_app(name, hal):
             app.abort()
     if gname == "paintall":
         sys.modules["_bench_paintall"] = _PaintAllModule
-        system.register("paintall", "_bench_paintall")
+        register("paintall", "_bench_paintall")
         app.new_game("paintall", {})
     opts = None
     gc.collect()

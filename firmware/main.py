@@ -63,21 +63,20 @@ def main():
         sys.stderr.write("main.py: not on the board; use --sim\n")
         sys.exit(2)
 
-    from firmware import system
-    from firmware.system.app import App
+    from firmware.system.app import App, VERSION, register, names
     for p in a["plugins"]:
         i = p.find("=")
         if i <= 0:
             sys.stderr.write("main.py: --plugin wants NAME=MODULE, got '%s'\n" % p)
             sys.exit(2)
-        system.register(p[:i], p[i + 1:])
+        register(p[:i], p[i + 1:])
 
     glog = None
     glog_error = None
     if a["sim"]:
         # The simulator's flash is mounted here, as MicroPython mounts the Pico's before
         # main.py runs; its driver leaves the heap again (the Pico has none of it).
-        from firmware import unload
+        from firmware.hal import unload
         from firmware.drivers import flashdev
         flashdev.attach_sim_flash(hal, a["flash"])
         flashdev = None
@@ -92,8 +91,8 @@ def main():
     app = App(hal, gamelog=glog)
     game = a["game"]
     if game is None:
-        game = "none" if a["sim"] else system.names()[0]
-    app.emit("boot cargoboard fw=%s hal=%s" % (system.VERSION, hal.name))
+        game = "none" if a["sim"] else names()[0]
+    app.emit("boot cargoboard fw=%s hal=%s" % (VERSION, hal.name))
     if glog_error is not None:
         app.report_error("log open", glog_error)
     if app.resume():

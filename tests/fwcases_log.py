@@ -8,13 +8,11 @@ from fwcases import list_cases, run_cases
 from fwcases_app import FakeHal
 from gamelog_cases import new_root
 from firmware import hal as H
-from firmware import system
 from firmware.drivers import leds as L
 from firmware.games.cargocube import tracker as T
 from firmware.system import logformat as LF
 from firmware.system.gamelog import GameLog
-from firmware.system import PLAY, IDLE, SETUP
-from firmware.system.app import App, CORNERS
+from firmware.system.app import App, PLAY, IDLE, SETUP, CORNERS, register
 from shared_rules.cargocube import rules as cc
 
 
@@ -247,7 +245,7 @@ def case_flash_low_refuses_new_games_and_warns():
     assert f[3 * 5:3 * 5 + 3] == b"\x00\x00\x00"
     assert ask(hal, app, "games")[0].endswith("low=1 current=0 board=board-1")
     # A game that is not logged is not refused.
-    system.register("test", "sim_testgame")
+    register("test", "sim_testgame")
     assert ask(hal, app, "new test")[0].startswith("ok setup")
     assert app.state == SETUP
     # Room again (the host deleted synced games): the warning goes.
@@ -259,7 +257,7 @@ def case_flash_low_refuses_new_games_and_warns():
 
 def case_plugins_without_log_header_are_not_logged():
     root = new_root()
-    system.register("test", "sim_testgame")
+    register("test", "sim_testgame")
     hal, app = boot(root)
     app.new_game("test", {})
     hal.sensors[:] = app.mask
@@ -328,7 +326,7 @@ class TightGame:
 def case_a_new_game_that_does_not_fit_beside_the_old_one_replaces_it():
     root = new_root()
     hal, app = start_game(root)
-    system.register("tight", "fwcases_log")
+    register("tight", "fwcases_log")
     import fwcases_log
     memgame = fwcases_log.Game
     fwcases_log.Game = TightGame  # the registry loads a module's Game class
@@ -353,7 +351,7 @@ def case_a_new_game_that_does_not_fit_beside_the_old_one_replaces_it():
 
 def case_out_of_memory_on_resume_keeps_the_log_open():
     root = new_root()
-    system.register("memgame", "fwcases_log")
+    register("memgame", "fwcases_log")
     gl = GameLog(root, "board-1")
     gl.begin("memgame", "v", "SN", "-", None, 1, 0)
     gl.append(b"\x01")

@@ -4,8 +4,7 @@ none may go upward or form a circle.
 
     shared_rules          imports only shared_rules
     (every layer)         may import the board's geometry, shared_rules.geometry (the 11x11
-                          grid and its cell names, shared by every game and the HAL), and
-                          the firmware package itself (firmware/__init__.py: unload())
+                          grid and its cell names, shared by every game and the HAL)
     firmware.hal          imports the HAL (and the generated pin map, hardware.pinmap)
     firmware.drivers      imports the HAL and the drivers
     firmware.system       imports the HAL, the drivers, the system, the registry of games
@@ -71,8 +70,7 @@ def _under(module, prefix):
 
 def allowed(src, dst):
     """Whether module src may import module dst (the layers in the module docstring)."""
-    if src in TOP or dst == "shared_rules.geometry" or (dst == "firmware" and
-                                                       src.startswith("firmware.")):
+    if src in TOP or dst == "shared_rules.geometry":
         return True
     if _under(src, "shared_rules"):
         return _under(dst, "shared_rules")

@@ -106,7 +106,7 @@ def board():
 
 def test_hello_reports_versions(board):
     info = board.link.hello()
-    from firmware.system import VERSION
+    from firmware.system.app import VERSION
     assert info["fw"] == VERSION
     assert info["proto"] == str(F.PROTOCOL_VERSION)
     assert info["rules"] == "cargocube/%d,cephalopod/%d" % (cc.RULES_VERSION, ce.RULES_VERSION)

@@ -1,4 +1,5 @@
-"""Cargoboard hardware abstraction layer: the one interface and the shared constants.
+"""Cargoboard hardware abstraction layer: the one interface and the shared constants, and
+unload(), the platform's way to drop a module from the heap (MicroPython; nothing on CPython).
 
 Nothing above the HAL imports `machine` or `rp2`. There are two implementations of the
 interface below:
@@ -43,6 +44,8 @@ LED layout (N_LEDS = 157):
               each along the outside of that seat's terminal edge, k = 0 at the seat player's
               left (S: west->east, E: south->north, N: east->west, W: north->south).
 """
+
+import sys
 
 try:
     from micropython import const
@@ -170,3 +173,20 @@ class Hal:
 
     def wall_time(self):
         return 0
+
+
+# --- the platform ---------------------------------------------------------------------------------
+
+def unload(module):
+    """Drop a loaded module (e.g. "firmware.system.logformat") on MicroPython, where its bytecode
+    would otherwise stay in the heap: code needed only now and then is imported when needed
+    and dropped after (docs/firmware.md "Loading on demand"). Nothing on CPython."""
+    if sys.implementation.name != "micropython":
+        return
+    sys.modules.pop(module, None)
+    i = module.rfind(".")
+    if i > 0:
+        pkg = sys.modules.get(module[:i])
+        short = module[i + 1:]
+        if pkg is not None and short in dir(pkg):
+            delattr(pkg, short)

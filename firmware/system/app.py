@@ -5,11 +5,11 @@ The app knows nothing of any particular game: games come from the registry
 (firmware/games/__init__.py) by name and follow the plug-in interface in docs/firmware.md.
 
 The link (firmware/system/link.py), the log's boot and command code (logboot.py, logcmd.py) are
-given the App and never import this module; what they may use of it (docs/firmware.md "The
-app's interface"): the attributes hal, glog, now, state, errors, game, game_name, scanner,
-shown / shown_any (the last frame shown), and the methods emit, report_error, command,
-setting, change_setting, check_flash, plugin_options, close_log, begin_log, resume_play,
-play_loaded.
+given the App (and logboot the loader, load) and never import this module, so there is no
+import circle; what they may use of it (docs/firmware.md "The app's interface"): the attributes
+hal, glog, now, state, errors, game, game_name, scanner, shown / shown_any (the last frame
+shown), VERSION, STATE_NAMES, SETTINGS, and the methods emit, report_error, command, setting,
+change_setting, check_flash, plugin_options, close_log, begin_log, resume_play, play_loaded.
 """
 
 import gc
@@ -17,8 +17,21 @@ import sys
 from firmware import hal as H
 from firmware.drivers.scanner import Scanner, Buttons
 from firmware.drivers.leds import Painter, WHITE, MAGENTA, RED, ORANGE, BLINK_SLOW, BLINK_FAST
-from firmware import system, unload
-from firmware.system import IDLE, SETUP, PLAY
+from firmware.hal import unload
+from firmware.games import REGISTRY
+
+VERSION = "0.2"  # the firmware's version (HELLO, `hello`, the deploy stamp)
+PROTO = 1  # the text console (docs/serial-protocol.md); frames: PROTOCOL_VERSION (docs/protocol.md)
+
+# The app's states.
+IDLE = 0
+SETUP = 1
+PLAY = 2
+STATE_NAMES = ("idle", "setup", "play")
+
+# Settings a host or the console may change: name, lowest, highest (bright: the LED brightness
+# cap, budget: the LED current budget in mA, debounce: the scanner's stable time in ms).
+SETTINGS = (("bright", 0, 255), ("budget", 0, 10000), ("debounce", 0, 1000))
 
 _LINE_MAX = 160
 FRAME_OPEN_MS = 250  # a frame arrives in one burst; one open longer than this is dropped
@@ -27,6 +40,40 @@ HELP = ("commands: hello help status mem occ mask new press events bright budget
         "games logread logdel; game commands (e.g. pos candidates) go to the game")
 
 CORNERS = (0, 10, 110, 120)  # out of play in every game: the flash-low warning in idle/setup
+
+
+# --- plug-ins by name ---------------------------------------------------------------------------
+# The system knows games only by name: load(name) imports the plug-in the registry
+# (firmware/games/__init__.py) names, when a game of it is set up (docs/firmware.md).
+
+def register(name, module):
+    for e in REGISTRY:
+        if e[0] == name:
+            e[1] = module
+            return
+    REGISTRY.append([name, module])
+
+
+def names():
+    return [e[0] for e in REGISTRY]
+
+
+def load(name):
+    """The plug-in's Game class. Raises ValueError with a clear message on failure."""
+    mod = None
+    for e in REGISTRY:
+        if e[0] == name:
+            mod = e[1]
+    if mod is None:
+        raise ValueError("unknown game '%s' (have: %s)" % (name, " ".join(names())))
+    try:
+        m = __import__(mod, None, None, ["Game"])
+    except ImportError as e:
+        raise ValueError("game '%s' not available (%s: %s)" % (name, mod, e))
+    g = getattr(m, "Game", None)
+    if g is None:
+        raise ValueError("module %s has no Game class" % mod)
+    return g
 
 
 def _hex(bitmap):
@@ -54,6 +101,11 @@ def _make_game(cls, opts):
 
 
 class App:
+    # What the link shows and checks (it is given the App and does not import this module).
+    VERSION = VERSION
+    STATE_NAMES = STATE_NAMES
+    SETTINGS = SETTINGS
+
     def __init__(self, hal, stable_ms=30, cap=96, budget_ma=400, gamelog=None):
         self.hal = hal
         # The game log on the flash (firmware/system/gamelog.py), None without one. Games whose
@@ -231,7 +283,7 @@ class App:
             return False
         from firmware.system import logboot
         try:
-            return logboot.resume(self)
+            return logboot.resume(self, load)
         finally:
             logboot = None
             unload("firmware.system.logboot")
@@ -241,7 +293,7 @@ class App:
     # --- game lifecycle ------------------------------------------------------------------------
     def new_game(self, name, options):
         """Create a game and enter setup. Raises ValueError on failure (message for `err`)."""
-        cls = system.load(name)
+        cls = load(name)
         if self.glog is not None and hasattr(cls, "log_header"):
             # Refuse rather than ever drop an unsynced game to make room.
             try:
@@ -315,7 +367,7 @@ class App:
 
     def change_setting(self, name, v):
         """Set one of SETTINGS; False if the name is unknown or v out of its range."""
-        for key, lo, hi in system.SETTINGS:
+        for key, lo, hi in SETTINGS:
             if key == name and lo <= v <= hi:
                 break
         else:
@@ -626,7 +678,7 @@ class App:
         cmd = words[0].lower()
         if cmd == "hello":
             return "ok cargoboard fw=%s proto=%d hal=%s games=%s board=%s" % (
-                system.VERSION, system.PROTO, self.hal.name, ",".join(system.names()),
+                VERSION, PROTO, self.hal.name, ",".join(names()),
                 (self.glog.board if self.glog is not None else "") or "-")
         if cmd == "help":
             return "ok " + HELP
@@ -693,14 +745,14 @@ class App:
         except ValueError:
             v = -1
         if len(words) != 2 or not self.change_setting(name, v):
-            for key, lo, hi in system.SETTINGS:
+            for key, lo, hi in SETTINGS:
                 if key == name:
                     return "err usage: %s %d..%d" % (words[0], lo, hi)
         return "ok %d" % v
 
     def _cmd_new(self, words):
         if len(words) < 2:
-            return "err usage: new GAME [LAYOUT [SEATS]] [key=value ...] (games: %s)" % " ".join(system.names())
+            return "err usage: new GAME [LAYOUT [SEATS]] [key=value ...] (games: %s)" % " ".join(names())
         opts = {}
         pos = ("layout", "seats")
         k = 0
@@ -733,6 +785,6 @@ class App:
         if self.state == SETUP:
             extra = " missing=%d extra=%d" % (self._missing(), self._extra())
         return "ok state=%s game=%s t=%d frame=%d occ=%d pending=%d scores=%s errors=%d ma=%d%s" % (
-            system.STATE_NAMES[self.state], self.game_name or "-", self.now, self.frame_no,
+            STATE_NAMES[self.state], self.game_name or "-", self.now, self.frame_no,
             H.bit_count(self.scanner.stable), self.scanner.pending(), sc, self.errors,
             self.painter.last_ma, extra)

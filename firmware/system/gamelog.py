@@ -22,7 +22,7 @@ are never dropped to make room; the host deletes games only after it has them (`
 
 import os
 from firmware.system import logwrite as LF  # what appends need; firmware.system.logformat only for a moment
-from firmware import unload
+from firmware.hal import unload
 
 DIR = "games"
 RESERVE = 48 * 1024

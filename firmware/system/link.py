@@ -200,7 +200,6 @@ class Link:
     def info(self):
         """The HELLO text: versions, board, space (docs/protocol.md)."""
         from shared_rules import versions
-        from firmware.system import VERSION, STATE_NAMES
         app = self.app
         log = app.glog
         bid = (log.board if log is not None else "") or "-"
@@ -209,8 +208,8 @@ class Link:
         else:
             extra = " free=0 games=0"
         return "cargoboard fw=%s proto=%d rules=%s build=%s board=%s hal=%s state=%s%s" % (
-            VERSION, F.PROTOCOL_VERSION, versions.text(), self._build(), bid,
-            app.hal.name, STATE_NAMES[app.state], extra)
+            app.VERSION, F.PROTOCOL_VERSION, versions.text(), self._build(), bid,
+            app.hal.name, app.STATE_NAMES[app.state], extra)
 
     def _build(self):
         """The build id `cargoboard deploy` stamped on the flash (cargoboard.ver), or '-'."""
@@ -228,7 +227,6 @@ class Link:
 
     def configure(self, text):
         """CONFIG: `bright=N budget=MA debounce=MS` (any of them; none: just report)."""
-        from firmware.system import SETTINGS
         app = self.app
         for w in text.split():
             i = w.find("=")
@@ -238,8 +236,8 @@ class Link:
                 v = -1
             if not app.change_setting(w[:i] if i > 0 else w, v):
                 return "err bad setting '%s' (%s)" % (
-                    w, " ".join(["%s=%d..%d" % r for r in SETTINGS]))
-        return "ok " + " ".join(["%s=%d" % (r[0], app.setting(r[0])) for r in SETTINGS])
+                    w, " ".join(["%s=%d..%d" % r for r in app.SETTINGS]))
+        return "ok " + " ".join(["%s=%d" % (r[0], app.setting(r[0])) for r in app.SETTINGS])
 
     def load_position(self, text):
         """LOAD (resync): the game goes on from the host's position."""

@@ -3,11 +3,11 @@ that and drops it after; docs/log-format.md "Boot"). It is given the App and use
 interface for the system's modules (firmware/system/app.py)."""
 
 import gc
-from firmware import system
 
 
-def resume(app):
-    """Replay the open game into a new plug-in and put the app in play. True if resumed."""
+def resume(app, load):
+    """Replay the open game into a new plug-in (its Game class from load(name)) and put the app
+    in play. True if resumed."""
     try:
         r = app.glog.resume()
     except Exception as e:
@@ -19,7 +19,7 @@ def resume(app):
     opts = {"game": h.kind, "variant": h.variant, "seats": h.seats, "position": h.start}
     app.plugin_options(opts)
     try:
-        cls = system.load(h.kind)
+        cls = load(h.kind)
         if not hasattr(cls, "log_header") or not hasattr(cls, "resume"):
             raise ValueError("game '%s' cannot resume a log" % h.kind)
         g = cls(opts)

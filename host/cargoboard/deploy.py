@@ -44,7 +44,7 @@ def board_sources(target="rp2"):
 
 
 def versions():
-    from firmware.system import VERSION
+    from firmware.system.app import VERSION
     from firmware.drivers.frames import PROTOCOL_VERSION
     from shared_rules import versions as rules_versions
     return {"fw": VERSION, "rules": rules_versions.text(),

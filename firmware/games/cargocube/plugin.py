@@ -12,7 +12,7 @@ from firmware.games.cargocube import tracker as T
 from firmware.drivers import leds as L
 from firmware import hal as H
 from firmware.system import logwrite as LF
-from firmware import unload
+from firmware.hal import unload
 
 # Activation values 1..4 as colour + level, so that values differ in hue and in brightness.
 VALUE_COLOUR = (L.OFF, L.BLUE, L.CYAN, L.YELLOW, L.WHITE)

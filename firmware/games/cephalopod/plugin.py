@@ -14,7 +14,7 @@ from firmware.games.cephalopod import tracker as T
 from firmware.drivers import leds as L
 from firmware import hal as H
 from firmware.system import logwrite as LF
-from firmware import unload
+from firmware.hal import unload
 
 HINT_MS = 4000  # how long a hint stays lit
 MISMATCH_MS = 500  # a difference must last this long before it lights red (hands are slow)
