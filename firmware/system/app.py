@@ -13,7 +13,6 @@ change_setting, check_flash, plugin_options, close_log, begin_log, resume_play, 
 """
 
 import gc
-import sys
 from firmware import hal as H
 from firmware.drivers.scanner import Scanner, Buttons
 from firmware.drivers.leds import Painter, WHITE, MAGENTA, RED, ORANGE, BLINK_SLOW, BLINK_FAST

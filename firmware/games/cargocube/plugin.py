@@ -25,12 +25,13 @@ MISMATCH_MS = 500  # a difference must last this long before it lights red (hand
 def _hint(pos):
     """The hint engine's action (shared_rules/cargocube/engine.py), loaded for the hint and
     dropped after: most games never ask for one (docs/firmware.md "Loading on demand")."""
-    from shared_rules.cargocube.engine import best_action
+    from shared_rules.cargocube import engine
     try:
-        return best_action(pos)
+        return engine.best_action(pos)
     finally:
-        best_action = None
-        unload("shared_rules.cargocube.engine")
+        name = engine.__name__
+        engine = None
+        unload(name)
 
 
 def _nothing(*args):

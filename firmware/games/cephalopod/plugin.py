@@ -33,12 +33,13 @@ SIZES = ("5x5", "3x5", "5x3", "3x3")
 def _hint(pos):
     """The engine's action (shared_rules/cephalopod/engine.py), loaded for the hint and dropped
     after: most games never ask for one (docs/firmware.md "Loading on demand")."""
-    from shared_rules.cephalopod.engine import best_action
+    from shared_rules.cephalopod import engine
     try:
-        return best_action(pos, HINT_DEPTH)
+        return engine.best_action(pos, HINT_DEPTH)
     finally:
-        best_action = None
-        unload("shared_rules.cephalopod.engine")
+        name = engine.__name__
+        engine = None
+        unload(name)
 
 
 def _nothing(*args):
