@@ -152,6 +152,7 @@ PLUGIN_MODULES = (
     "cargoboard.deploy",
     "cargoboard.export_cli",
     "cargoboard.cephalopod_cli",
+    "cargoboard.web",
 )
 
 

@@ -1,0 +1,119 @@
+"""Running the web app: the boards' threads, the app, uvicorn. `serve()` is the command;
+`WebServer` runs the same in a background thread (the tests and bench/web.py use it)."""
+
+from __future__ import annotations
+
+import threading
+from urllib.parse import urlencode
+
+import uvicorn
+
+from cargoboard.web.app import Hub, create_app
+from cargoboard.web.boards import Boards
+from cargoboard.web.security import Keys, is_loopback
+
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
+
+
+class WebServer:
+    def __init__(self, host="127.0.0.1", port=0, boards=(), db=None, public=None, keys=None,
+                 discover=None, log_level="warning"):
+        self.host = host
+        public = not is_loopback(host) if public is None else public
+        self.keys = keys or Keys(public=public)
+        self.hub = Hub()
+        self.boards = Boards(boards, on_change=self.hub.notify, store_path=db,
+                             discover=discover)
+        # On loopback only this machine's names are served (a page of another site that
+        # rebinds its name to 127.0.0.1 gets 400); beyond it the tokens guard every page.
+        allowed = None if public else list(LOOPBACK_NAMES)
+        self.app = create_app(self.boards, db, self.keys, allowed, self.hub)
+        self.config = uvicorn.Config(self.app, host=host, port=port, log_level=log_level,
+                                     timeout_graceful_shutdown=1, lifespan="on")
+        self.server = uvicorn.Server(self.config)
+        self._thread = None
+
+    @property
+    def port(self):
+        for s in self.server.servers:
+            for sock in s.sockets:
+                return sock.getsockname()[1]
+        return self.config.port
+
+    @property
+    def url(self):
+        host = "[%s]" % self.host if ":" in self.host else self.host
+        return "http://%s:%d" % (host, self.port)
+
+    def host_link(self):
+        return "%s/host?%s" % (self.url, urlencode({"token": self.keys.host}))
+
+    def start(self):
+        """Serve in a background thread; returns once the socket listens."""
+        self.boards.start()
+        self._thread = threading.Thread(target=self.server.run, name="uvicorn", daemon=True)
+        self._thread.start()
+        import time
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the web server did not start on %s:%s" % (self.host,
+                                                                               self.config.port))
+            time.sleep(0.02)
+        return self
+
+    def stop(self):
+        self.server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(10)
+        self.boards.stop()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def serve(host, port, boards=(), db=None, public=False, out=print):
+    """`cargoboard serve`: run until Ctrl-C. Returns the exit status."""
+    import sys
+    ws = WebServer(host, port, boards, db, public=public, log_level="warning")
+    ws.boards.start()
+    # uvicorn reports its own start; the URL and the tokens are ours to print
+    ws.config.callback_notify = None
+
+    async def _say_when_ready():
+        import asyncio
+        while not ws.server.started:
+            await asyncio.sleep(0.05)
+        out("cargoboard serve: http://%s:%d/  (store: %s; boards: %s)" % (
+            "[%s]" % host if ":" in host else host, ws.port, db,
+            ", ".join(boards) if boards else "every board found"))
+        out("host page (seat links%s): %s" % (", and every page: --public" if public else "",
+                                               ws.host_link()))
+        sys.stdout.flush()
+
+    import asyncio
+
+    async def main():
+        task = asyncio.ensure_future(_say_when_ready())
+        try:
+            await ws.server.serve()
+        finally:
+            task.cancel()
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
+    except SystemExit:  # uvicorn could not listen (it said why)
+        return 1
+    except OSError as e:
+        out("cargoboard serve: error: cannot listen on %s:%d: %s" % (host, port, e))
+        return 1
+    finally:
+        ws.boards.stop()
+    if not ws.server.started:
+        return 1
+    return 0
