@@ -44,6 +44,14 @@ class Hub:
     def __init__(self):
         self.loop = None
         self.queues = set()
+        self.closing = False
+
+    def close(self):
+        """The server stops: every event stream ends (rather than being cancelled)."""
+        self.closing = True
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._put, None, None)
 
     def notify(self, follower, what):
         loop = self.loop
@@ -190,6 +198,8 @@ async def _stream(request, followers, seat=None):
     hub.queues.add(q)
     keys = {f.key: f for f in followers}
     try:
+        if hub.closing:
+            return
         yield "retry: 1000\n\n"
         for f in followers:  # the state now, then the changes
             yield _sse("board", web.view(f, seat))
@@ -201,6 +211,8 @@ async def _stream(request, followers, seat=None):
             except asyncio.TimeoutError:
                 yield ": keep-alive\n\n"
                 continue
+            if hub.closing:
+                return
             pending = {(key, what)}
             while not q.empty():  # a burst becomes one message per kind
                 pending.add(q.get_nowait())

@@ -15,6 +15,19 @@ from cargoboard.web.security import Keys, is_loopback
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]", "::1")
 
 
+class _Server(uvicorn.Server):
+    """uvicorn's server that ends the event streams when it is asked to stop (Ctrl-C), so that
+    they close instead of being cancelled after the grace time."""
+
+    def __init__(self, config, hub):
+        super().__init__(config)
+        self.hub = hub
+
+    def handle_exit(self, sig, frame):
+        self.hub.close()
+        super().handle_exit(sig, frame)
+
+
 class WebServer:
     def __init__(self, host="127.0.0.1", port=0, boards=(), db=None, public=None, keys=None,
                  discover=None, log_level="warning"):
@@ -30,7 +43,7 @@ class WebServer:
         self.app = create_app(self.boards, db, self.keys, allowed, self.hub)
         self.config = uvicorn.Config(self.app, host=host, port=port, log_level=log_level,
                                      timeout_graceful_shutdown=1, lifespan="on")
-        self.server = uvicorn.Server(self.config)
+        self.server = _Server(self.config, self.hub)
         self._thread = None
 
     @property
@@ -63,6 +76,7 @@ class WebServer:
         return self
 
     def stop(self):
+        self.hub.close()
         self.server.should_exit = True
         if self._thread is not None:
             self._thread.join(10)

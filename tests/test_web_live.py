@@ -1,0 +1,248 @@
+"""`cargoboard serve`, live: pages in a real headless Chromium following virtual boards (the real
+firmware under the MicroPython unix port, on a pty) while pieces move on them."""
+
+import json
+import time
+import urllib.request
+
+import pytest
+
+from webkit import Browser, LiveBoard, browser_missing
+from cargoboard.web.server import WebServer
+from shared_rules import cargocube as cc
+
+START = cc.start_position(2)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    why = browser_missing()
+    if why:
+        print("SKIPPED web browser tests: " + why)
+        pytest.skip(why)
+    b = Browser()
+    yield b
+    b.quit()
+
+
+def after(*actions, pos=None):
+    pos = (pos or START).copy()
+    for a in actions:
+        pos.push(pos.parse_action(a))
+    return pos.notation()
+
+
+def phase(text):
+    from cargoboard.draw_cargocube import phase_text
+    return phase_text(cc.Position.parse(text))
+
+
+def one_hand_move(pos):
+    """A legal action that is one lift and one place: (action text, from cell, to cell)."""
+    from cargoboard.hand import physical_steps
+    from shared_rules import geometry as g
+    for a in pos.legal_actions():
+        steps = physical_steps(pos, a)
+        if len(steps) == 1 and steps[0][0] == "move":
+            return pos.format_action(a), g.cell_name(steps[0][1]), g.cell_name(steps[0][2])
+    raise AssertionError("no one-hand move in " + pos.notation())
+
+
+def page_position(browser, key="1"):
+    return browser.js("var s = document.querySelector('#table-%s [data-f=svg] svg');"
+                      "return s && s.getAttribute('data-position');" % key)
+
+
+def test_a_move_the_board_reports_is_on_the_live_page_within_half_a_second(tmp_path, browser):
+    board = LiveBoard(tmp_path / "board")
+    try:
+        with WebServer(boards=[str(tmp_path / "board")], db=tmp_path / "games.sqlite") as ws:
+            browser.driver.get(ws.url + "/table/1")
+            browser.wait(lambda d: page_position(browser) == START.notation(), what="start")
+            text = browser.driver.find_element("css selector", "#table-1 .phase").text
+            assert text == phase(START.notation()) == "S to move: activation"
+            # the LED mirror shows the board's frame: the mover's corners are lit
+            browser.wait(lambda d: browser.js(
+                "return document.querySelectorAll('svg.leds circle').length") == 157,
+                what="LED mirror")
+            board.lift("c3")
+            t_move = board.place("c2")
+            want = after("c3s")
+            hit = browser.wait(lambda d: [u for u in browser.updates() if u["position"] == want],
+                               timeout=5, what="the move on the page")
+            # The board commits a move once the pieces have been still for 400 ms (its
+            # tracker's SETTLE_MS, in the virtual board's time, which runs slower than the
+            # wall clock here); from the board's report the page must take under 0.5 s.
+            told = board.told_at("auto c3s -> ", t_move)
+            assert told is not None
+            latency = hit[0]["t"] / 1000 - told
+            print("board's event -> page: %.0f ms; sensor change -> page: %.0f ms" % (
+                1000 * latency, 1000 * (hit[0]["t"] / 1000 - t_move)))
+            assert latency < 0.5
+            assert page_position(browser) == want  # the drawing is the board's position
+            moves = [li.text for li in browser.driver.find_elements(
+                "css selector", "#table-1 ol.moves li")]
+            assert moves == ["c3s"]
+            assert browser.driver.find_element("css selector", "#table-1 .phase").text == \
+                phase(want) == "S to move: 3 actions left"
+            # the page's JSON view says the same
+            with urllib.request.urlopen(ws.url + "/api/table/1") as r:
+                view = json.load(r)
+            assert view["position"] == want and view["moves"] == ["c3s"]
+            assert view["scores"] == [["S", 0], ["N", 0]] and view["to_move"] == "S"
+    finally:
+        board.close()
+
+
+def test_two_boards_side_by_side(tmp_path, browser):
+    b1 = LiveBoard(tmp_path / "b1")
+    b2 = LiveBoard(tmp_path / "b2", setup=("new-game cargocube polygon SWN",))
+    start3 = cc.start_position(3)
+    try:
+        with WebServer(boards=[str(tmp_path / "b1"), str(tmp_path / "b2")],
+                       db=tmp_path / "games.sqlite") as ws:
+            browser.driver.get(ws.url + "/")
+            browser.wait(lambda d: page_position(browser, "1") == START.notation() and
+                         page_position(browser, "2") == start3.notation(), what="two tables")
+            b2.lift("c3")
+            b2.place("c2")
+            want2 = after("c3s", pos=start3)
+            browser.wait(lambda d: page_position(browser, "2") == want2, timeout=5,
+                         what="table 2 after its move")
+            assert page_position(browser, "1") == START.notation()
+            b1.lift("i3")
+            b1.place("i2")
+            browser.wait(lambda d: page_position(browser, "1") == after("i3s"), timeout=5,
+                         what="table 1 after its move")
+            assert page_position(browser, "2") == want2
+            # each table's own page
+            browser.driver.get(ws.url + "/table/2")
+            browser.wait(lambda d: page_position(browser, "2") == want2, what="table 2's page")
+    finally:
+        b1.close()
+        b2.close()
+
+
+def test_unplugged_board_is_said_and_followed_again_when_back(tmp_path, browser):
+    board = LiveBoard(tmp_path / "board", flash=tmp_path / "flash.img")
+    try:
+        with WebServer(boards=[str(tmp_path / "board")], db=tmp_path / "games.sqlite") as ws:
+            browser.driver.get(ws.url + "/table/1")
+            board.lift("c3")
+            board.place("c2")
+            want = after("c3s")
+            browser.wait(lambda d: page_position(browser) == want, timeout=5, what="the move")
+            board.unplug()
+            status = browser.wait(lambda d: "off" in d.find_element(
+                "css selector", "#table-1").get_attribute("class") and d.find_element(
+                "css selector", "#table-1 .status").text, timeout=8, what="unplugged")
+            assert "board" in status and "/board" in status
+            board.replug()  # the board boots, resumes its game from its log
+            browser.wait(lambda d: "on" in d.find_element(
+                "css selector", "#table-1").get_attribute("class").split(), timeout=10,
+                what="reconnected")
+            browser.wait(lambda d: page_position(browser) == want, timeout=5,
+                         what="the resumed game")
+            assert browser.driver.find_element("css selector", "#table-1 .status").text == \
+                "connected"
+            action, src, dst = one_hand_move(cc.Position.parse(want))
+            board.lift(src)
+            board.place(dst)
+            browser.wait(lambda d: page_position(browser) == after("c3s", action), timeout=5,
+                         what="a move after the reconnect")
+    finally:
+        board.close()
+
+
+def test_candidates_when_the_board_waits_for_a_button(tmp_path, browser):
+    board = LiveBoard(tmp_path / "board")
+    try:
+        with WebServer(boards=[str(tmp_path / "board")], db=tmp_path / "games.sqlite") as ws:
+            browser.driver.get(ws.url + "/table/1")
+            browser.wait(lambda d: page_position(browser) == START.notation(), what="start")
+            # S activates d4 onto a neighbour; all four are occupied, so only d4 changes and
+            # four activations fit: once the hand is still the board asks
+            board.lift("d4")
+            board.place("d3")
+            items = browser.wait(lambda d: d.find_elements(
+                "css selector", "#table-1 .candidates li"), timeout=5, what="candidates")
+            shown = [li.text for li in items if "shown" in li.get_attribute("class")]
+            assert len(shown) == 1 and items[0].text == shown[0]
+            board.press("next")
+            browser.wait(lambda d: d.find_elements(
+                "css selector", "#table-1 .candidates li")[1].get_attribute("class") == "shown",
+                timeout=5, what="next candidate shown")
+            second = browser.driver.find_elements("css selector", "#table-1 .candidates li")[1]
+            assert second.text in [START.format_action(a) for a in START.legal_actions()]
+            assert "d4s" in [li.text for li in browser.driver.find_elements(
+                "css selector", "#table-1 .candidates li")]
+            assert browser.driver.find_element("css selector", "#table-1 .tracker").text == \
+                "asking"
+    finally:
+        board.close()
+
+
+@pytest.fixture
+def handgame_registered(monkeypatch):
+    from cargoboard import diagram, rules
+    monkeypatch.setitem(rules.MODULES, "handgame", "handgame")
+    monkeypatch.setitem(diagram.MODULES, "handgame", "handgame")
+
+
+def test_a_seat_page_never_shows_another_seats_hand(tmp_path, browser, handgame_registered):
+    import handgame
+    board = LiveBoard(tmp_path / "board", setup=("new-game handgame deal",),
+                      plugins=["handgame=tests.handgame"])
+    hands = {"S": list(handgame.DECK[0::2]), "N": list(handgame.DECK[1::2])}
+    try:
+        with WebServer(boards=[str(tmp_path / "board")], db=tmp_path / "games.sqlite") as ws:
+            d = browser.driver
+            d.get(ws.host_link())
+            links = browser.wait(lambda d: {a.text.split("/seat/")[1][0]: a.get_attribute("href")
+                                            for a in d.find_elements("css selector",
+                                                                     ".seat-links a")},
+                                 what="seat links on the host page")
+            assert sorted(links) == ["N", "S"]
+            # a seat's page without its token, or with another seat's, is refused
+            with pytest.raises(urllib.error.HTTPError) as e:
+                urllib.request.urlopen(links["S"].split("?")[0])
+            assert e.value.code == 403
+            with pytest.raises(urllib.error.HTTPError) as e:
+                urllib.request.urlopen(links["S"].split("?")[0] + "?" + links["N"].split("?")[1])
+            assert e.value.code == 403
+            for move in range(3):
+                for seat, url in links.items():
+                    d.get(url)
+                    browser.wait(lambda d: d.find_elements("css selector", ".private li"),
+                                 what="seat %s's hand" % seat)
+                    page = d.page_source
+                    for card in hands[seat]:
+                        assert card in page
+                    other = "N" if seat == "S" else "S"
+                    for card in hands[other]:
+                        assert card not in page, (seat, card)
+                    events = _first_events(url.replace("?", "/events?"))
+                    for card in hands[other]:
+                        assert card not in events
+                d.get(ws.url + "/table/1")
+                browser.wait(lambda d: page_position(browser) is not None, what="table page")
+                for card in hands["S"] + hands["N"]:
+                    assert card not in d.page_source
+                # a turn: the mover plays the first card of their hand onto a cell
+                mover = "S" if move % 2 == 0 else "N"
+                played = hands[mover].pop(0)
+                board.drop(["e5", "f6", "g7"][move])
+                browser.wait(lambda d: played in (page_position(browser) or ""), timeout=5,
+                             what="the card played")
+    finally:
+        board.close()
+
+
+def _first_events(url, seconds=1.0):
+    """What an event stream sends in its first moments (the state now)."""
+    out = b""
+    with urllib.request.urlopen(url, timeout=5) as r:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and out.count(b"\n\n") < 3:
+            out += r.read1(65536)
+    return out.decode()
