@@ -94,8 +94,6 @@ def serve(host, port, boards=(), db=None, public=False, out=print):
     import sys
     ws = WebServer(host, port, boards, db, public=public, log_level="warning")
     ws.boards.start()
-    # uvicorn reports its own start; the URL and the tokens are ours to print
-    ws.config.callback_notify = None
 
     async def _say_when_ready():
         import asyncio
@@ -117,6 +115,14 @@ def serve(host, port, boards=(), db=None, public=False, out=print):
         finally:
             task.cancel()
 
+    import signal
+
+    def _term(signum, frame):
+        raise KeyboardInterrupt
+
+    # uvicorn stops gracefully on SIGINT/SIGTERM, then raises the signal again once it has
+    # restored the handlers it found: with this one, SIGTERM ends here as Ctrl-C does (exit 0)
+    old_term = signal.signal(signal.SIGTERM, _term)
     try:
         asyncio.run(main())
     except KeyboardInterrupt:
@@ -127,6 +133,7 @@ def serve(host, port, boards=(), db=None, public=False, out=print):
         out("cargoboard serve: error: cannot listen on %s:%d: %s" % (host, port, e))
         return 1
     finally:
+        signal.signal(signal.SIGTERM, old_term)
         ws.boards.stop()
     if not ws.server.started:
         return 1
