@@ -22,7 +22,8 @@ CSS = """
 body{font-family:DejaVu Sans,Arial,sans-serif;margin:1em;color:#222;background:#fafafa}
 h1{font-size:1.3em;margin:.2em 0 .6em}
 .cb-wrap{display:flex;flex-wrap:wrap;gap:1.2em;align-items:flex-start}
-.cb-board svg{max-width:100%;height:auto;border:1px solid #ccc;background:#fff}
+.cb-board svg{max-width:100%;max-height:calc(100vh - 6em);width:auto;height:auto;
+  border:1px solid #ccc;background:#fff}
 .cb-side{min-width:16em;max-width:28em}
 .cb-controls{margin:.6em 0;display:flex;gap:.3em;align-items:center;flex-wrap:wrap}
 .cb-controls button{font-size:1.1em;min-width:2.4em}
