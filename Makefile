@@ -43,6 +43,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/cephalopod_board.py
 	$(BIN)/python bench/log.py
 	$(BIN)/python bench/sync.py
+	$(BIN)/python bench/web.py
 
 clean:
 	rm -rf $(VENV) *.egg-info host/*.egg-info .pytest_cache .hypothesis

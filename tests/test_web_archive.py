@@ -342,3 +342,24 @@ def test_serve_command_prints_its_url_and_serves(tmp_path):
         proc.wait(10)
     assert proc.returncode == 0
     assert not (tmp_path / "g.sqlite").exists()
+
+
+def test_a_hidden_hand_game_replays_only_once_it_is_over(tmp_path, monkeypatch):
+    import handgame
+    from cargoboard import diagram, rules
+    from cargoboard.store import GameRecord
+    monkeypatch.setitem(rules.MODULES, "handgame", "handgame")
+    monkeypatch.setitem(diagram.MODULES, "handgame", "handgame")
+    start = handgame.Position.start().notation()
+    db = tmp_path / "games.sqlite"
+    with Store(db) as st:
+        open_game = st.add(GameRecord("handgame", "deal", "SN", start, ["2clubs@e5"]))
+        over = st.add(GameRecord("handgame", "deal", "SN", start, [
+            "2clubs@e5", "5hearts@f5", "7spades@g5", "9diamonds@h5", "jclubs@e6",
+            "qhearts@f6"]))
+    with WebServer(db=db, discover=False) as ws:
+        for path in ("/games/%d" % open_game, "/games/%d/export.json" % open_game):
+            status, text = get(ws.url + path)
+            assert status == 403 and "not over" in text and "7spades" not in text, path
+        status, text = get(ws.url + "/games/%d" % over)
+        assert status == 200 and "qhearts" in text
