@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from exportgames import random_game, random_cephalopod_game
-from webkit import Browser, LiveBoard, browser_missing
+from webkit import LiveBoard, browser_fixture
 from cargoboard.store import Store
 from cargoboard.web.server import WebServer
 
@@ -23,15 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CLI = [sys.executable, "-m", "cargoboard"]
 
 
-@pytest.fixture(scope="module")
-def browser():
-    why = browser_missing()
-    if why:
-        print("SKIPPED web browser tests: " + why)
-        pytest.skip(why)
-    b = Browser()
-    yield b
-    b.quit()
+browser = pytest.fixture(scope="module")(browser_fixture)
 
 
 def fill(db):

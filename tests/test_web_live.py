@@ -7,22 +7,14 @@ import urllib.request
 
 import pytest
 
-from webkit import Browser, LiveBoard, browser_missing
+from webkit import LiveBoard, browser_fixture
 from cargoboard.web.server import WebServer
 from shared_rules import cargocube as cc
 
 START = cc.start_position(2)
 
 
-@pytest.fixture(scope="module")
-def browser():
-    why = browser_missing()
-    if why:
-        print("SKIPPED web browser tests: " + why)
-        pytest.skip(why)
-    b = Browser()
-    yield b
-    b.quit()
+browser = pytest.fixture(scope="module")(browser_fixture)
 
 
 def after(*actions, pos=None):
@@ -197,6 +189,8 @@ def test_a_seat_page_never_shows_another_seats_hand(tmp_path, browser, handgame_
     try:
         with WebServer(boards=[str(tmp_path / "board")], db=tmp_path / "games.sqlite") as ws:
             d = browser.driver
+            browser.wait(lambda d: json.load(urllib.request.urlopen(ws.url + "/api/table/1"))[
+                "seats"], timeout=20, what="the board's game read")  # the host page is not live
             d.get(ws.host_link())
             links = browser.wait(lambda d: {a.text.split("/seat/")[1][0]: a.get_attribute("href")
                                             for a in d.find_elements("css selector",

@@ -32,6 +32,21 @@ def browser_missing():
     return None
 
 
+def browser_fixture():
+    """The body of the test modules' `browser` fixture: one Chromium per module, or a skip
+    that prints why none can run here."""
+    import pytest
+    why = browser_missing()
+    if why:
+        print("SKIPPED web browser tests: " + why)
+        pytest.skip(why)
+    b = Browser()
+    try:
+        yield b
+    finally:
+        b.quit()
+
+
 class Browser:
     """A headless Chromium with a fresh profile, driven through chromedriver."""
 
@@ -145,27 +160,24 @@ class LiveBoard:
         self.runner.sensors[:] = self.world.sensors()
         return time.time()
 
-    def lift(self, cell):
+    def _hand(self, verb, cell):
+        """The world's verb (lift, place, drop) on cell; the wall-clock time of the sensor
+        change, once the hand's time has passed on the board."""
         from cargoboard.sim.world import parse_cell
-        self.world.lift(parse_cell(cell))
+        getattr(self.world, verb)(parse_cell(cell))
         t = self._sense()
         self.wait_board_ms(self.HAND_MS)
         return t
+
+    def lift(self, cell):
+        return self._hand("lift", cell)
 
     def place(self, cell):
         """Put the lifted piece down; returns the wall-clock time of the sensor change."""
-        from cargoboard.sim.world import parse_cell
-        self.world.place(parse_cell(cell))
-        t = self._sense()
-        self.wait_board_ms(self.HAND_MS)
-        return t
+        return self._hand("place", cell)
 
     def drop(self, cell):
-        from cargoboard.sim.world import parse_cell
-        self.world.drop(parse_cell(cell))
-        t = self._sense()
-        self.wait_board_ms(self.HAND_MS)
-        return t
+        return self._hand("drop", cell)
 
     def press(self, name):
         from cargoboard.sim.script import BUTTONS

@@ -21,7 +21,7 @@ import threading
 import time
 from collections import deque
 
-from cargoboard.link import Link, LinkError, BoardError, candidate_ports
+from cargoboard.link import Link, LinkError, BoardError, candidate_ports, parse_info
 from firmware import link as L
 
 RECONNECT_S = 0.5     # how often a lost port is tried again
@@ -33,16 +33,6 @@ POLL_S = 0.02         # the thread's serial read slice
 FRESH_PREFIXES = ("game ", "load ", "cargocube start", "cargocube resumed", "cephalopod start",
                   "cephalopod resumed", "log resumed")
 MOVE_KINDS = ("auto", "confirm", "end")
-
-
-def parse_words(text):
-    """`a=1 b=x` words -> dict (words without '=' are skipped)."""
-    out = {}
-    for w in text.split():
-        k, sep, v = w.partition("=")
-        if sep:
-            out[k] = v
-    return out
 
 
 class Follower:
@@ -180,7 +170,7 @@ class Follower:
 
     def _refresh(self, link):
         """Read the whole game again: status, position, tracker state, moves, candidates."""
-        st = parse_words(self._text(link, "status") or "")
+        st = parse_info(self._text(link, "status") or "")
         app = st.get("state")
         game = st.get("game") if st.get("game") not in (None, "-") else None
         changes = {"app": app, "game": game, "position": None, "before": None, "last": None,
@@ -189,7 +179,7 @@ class Follower:
             pos = self._text(link, "pos")
             if pos and pos.startswith("ok "):
                 changes["position"] = pos[3:].strip()
-            tracker = parse_words(self._text(link, "state") or "")
+            tracker = parse_info(self._text(link, "state") or "")
             changes["tracker"] = tracker.get("state")
             changes["moves"] = self._history(link, int(tracker.get("actions", "0") or 0))
             if changes["tracker"] in ("asking", "ready"):
@@ -216,7 +206,7 @@ class Follower:
             if len(parts) >= 3 and parts[0] == "cand":
                 cands.append(parts[2])
             elif line.startswith("ok"):
-                shown = int(parse_words(line).get("shown", "0") or 0)
+                shown = int(parse_info(line).get("shown", "0") or 0)
         return cands, shown
 
     def _event(self, link, text):
