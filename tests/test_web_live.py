@@ -232,11 +232,14 @@ def test_a_seat_page_never_shows_another_seats_hand(tmp_path, browser, handgame_
         board.close()
 
 
-def _first_events(url, seconds=1.0):
-    """What an event stream sends in its first moments (the state now)."""
+def _first_events(url):
+    """What an event stream sends first: the table's state now (its `board` event)."""
     out = b""
-    with urllib.request.urlopen(url, timeout=15) as r:
-        end = time.monotonic() + seconds
-        while time.monotonic() < end and out.count(b"\n\n") < 3:
-            out += r.read1(65536)
+    with urllib.request.urlopen(url, timeout=10) as r:
+        while not (b"event: board" in out and out.endswith(b"\n\n")):
+            chunk = r.read1(65536)
+            if not chunk:
+                break
+            out += chunk
+    assert b"event: board" in out, out
     return out.decode()

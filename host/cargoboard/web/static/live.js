@@ -125,6 +125,9 @@
   }
 
   var source = new EventSource(root.getAttribute("data-stream"));
+  // a page left behind must give its stream back at once: a browser keeps at most 6
+  // connections to one server, and a stream stays open until its page lets it go
+  window.addEventListener("pagehide", function () { source.close(); });
   source.addEventListener("board", function (e) { showBoard(JSON.parse(e.data)); });
   source.addEventListener("leds", function (e) { var d = JSON.parse(e.data); showLeds(d.key, d.leds); });
   source.addEventListener("sync", function (e) { showSync(JSON.parse(e.data)); });
