@@ -355,3 +355,32 @@ def test_a_hidden_hand_game_replays_only_once_it_is_over(tmp_path, monkeypatch):
             assert status == 403 and "not over" in text and "7spades" not in text, path
         status, text = get(ws.url + "/games/%d" % over)
         assert status == 200 and "qhearts" in text
+
+
+def test_boards_plugged_in_later_are_found(tmp_path, monkeypatch, browser):
+    """Without --board, serve follows every port that looks like a board (list_ports: USB
+    2e8a:0005), also one that appears later. The virtual board stands in for the USB one."""
+    import json
+    from cargoboard.web import boards as B
+    found = []
+    monkeypatch.setattr(B, "candidate_ports", lambda: list(found))
+    monkeypatch.setattr(B.Boards, "DISCOVER_S", 0.1)
+    with WebServer(db=tmp_path / "g.sqlite") as ws:
+        status, text = get(ws.url + "/")
+        assert status == 200 and "No board yet" in text and "Plug a board in" in text
+        browser.driver.get(ws.url + "/")  # the tables page, open before the board comes
+        board = LiveBoard(tmp_path / "board")
+        try:
+            found.append((str(tmp_path / "board"), "Board in Python"))
+            deadline = time.monotonic() + 20
+            view = {}
+            while time.monotonic() < deadline and view.get("app") != "play":
+                time.sleep(0.1)
+                status, text = get(ws.url + "/api/table/1")
+                view = json.loads(text) if status == 200 else {}
+            assert view["app"] == "play" and view["game"] == "cargocube"
+            assert len(ws.boards.followers) == 1  # found once, not again every round
+            browser.wait(lambda d: d.find_elements("css selector", "#table-1 [data-f=svg] svg"),
+                         timeout=20, what="the new table on the open tables page")
+        finally:
+            board.close()

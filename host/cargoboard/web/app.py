@@ -190,12 +190,15 @@ def _sse(event, data):
 
 
 async def _stream(request, followers, seat=None):
-    """Server-sent events for some followers: `board` (the whole view) whenever it changes,
+    """Server-sent events for some followers (None: every board, also those found later): `board` (the whole view) whenever it changes,
     `leds` (the frame as hex) at most every LED_MIN_S, `sync` (progress of a sync now)."""
     web = request.app.state.web
     hub = web.hub
     q = asyncio.Queue()
     hub.queues.add(q)
+    every = followers is None  # the tables page: every board, also ones found later
+    if every:
+        followers = list(web.boards.followers)
     keys = {f.key: f for f in followers}
     try:
         if hub.closing:
@@ -218,6 +221,8 @@ async def _stream(request, followers, seat=None):
                 pending.add(q.get_nowait())
             for key, what in sorted(pending):
                 f = keys.get(key)
+                if f is None and every:
+                    f = keys[key] = web.boards.get(key)
                 if f is None:
                     continue
                 if what == "board":
@@ -239,7 +244,7 @@ def _event_response(gen):
 
 async def all_events(request):
     _need_table_access(request)
-    return _event_response(_stream(request, list(request.app.state.web.boards.followers)))
+    return _event_response(_stream(request, None))
 
 
 async def table_events(request):

@@ -24,7 +24,11 @@
 
   function showBoard(t) {
     var s = document.getElementById("table-" + t.key);
-    if (!s) { return; }
+    if (!s) {
+      // a board found after this page was made: the page is made again with it
+      if (root.getAttribute("data-stream") === "/events") { location.reload(); }
+      return;
+    }
     s.className = "table " + (t.connected ? "on" : "off");
     text(el(s, "board"), t.board || "");
     text(el(s, "status"), t.status);
