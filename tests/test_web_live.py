@@ -57,20 +57,32 @@ def test_a_move_the_board_reports_is_on_the_live_page_within_half_a_second(tmp_p
             browser.wait(lambda d: browser.js(
                 "return document.querySelectorAll('svg.leds circle').length") == 157,
                 what="LED mirror")
-            board.lift("c3")
-            t_move = board.place("c2")
-            want = after("c3s")
-            hit = browser.wait(lambda d: [u for u in browser.updates() if u["position"] == want],
-                               timeout=15, what="the move on the page")
             # The board commits a move once the pieces have been still for 400 ms (its
             # tracker's SETTLE_MS, in the virtual board's time, which runs slower than the
             # wall clock here); from the board's report the page must take under 0.5 s.
-            told = board.told_at("auto c3s -> ", t_move)
-            assert told is not None
-            latency = hit[0]["t"] / 1000 - told
-            print("board's event -> page: %.0f ms; sensor change -> page: %.0f ms" % (
-                1000 * latency, 1000 * (hit[0]["t"] / 1000 - t_move)))
-            assert latency < 0.5
+            # Three activations, each taken back with undo and put back by hand; the median
+            # must hold (one may stall where the machine is busy).
+            latencies = []
+            for text, src, dst in (("i3s", "i3", "i2"), ("c9n", "c9", "c10"), ("c3s", "c3", "c2")):
+                board.lift(src)
+                t_move = board.place(dst)
+                want = after(text)
+                hit = browser.wait(lambda d: [u for u in browser.updates() if u["position"] ==
+                                              want and u["t"] / 1000 >= t_move],
+                                   timeout=15, what="the move on the page")
+                told = board.told_at("auto %s -> " % text, t_move)
+                assert told is not None
+                latencies.append(hit[0]["t"] / 1000 - told)
+                print("%s: board's event -> page %.0f ms, sensor change -> page %.0f ms" % (
+                    text, 1000 * latencies[-1], 1000 * (hit[0]["t"] / 1000 - t_move)))
+                if text != "c3s":
+                    board.press("undo")
+                    browser.wait(lambda d: page_position(browser) == START.notation(),
+                                 timeout=15, what="undo")
+                    board.lift(dst)
+                    board.place(src)
+                    board.wait_board_ms(500)
+            assert sorted(latencies)[1] < 0.5, latencies
             assert page_position(browser) == want  # the drawing is the board's position
             moves = [li.text for li in browser.driver.find_elements(
                 "css selector", "#table-1 ol.moves li")]

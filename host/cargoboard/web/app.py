@@ -190,8 +190,9 @@ def _sse(event, data):
 
 
 async def _stream(request, followers, seat=None):
-    """Server-sent events for some followers (None: every board, also those found later): `board` (the whole view) whenever it changes,
-    `leds` (the frame as hex) at most every LED_MIN_S, `sync` (progress of a sync now)."""
+    """Server-sent events for some followers (None: every board, also those found later):
+    `board` (the whole view) whenever it changes, at once; `leds` (the frame as hex) at most
+    every LED_MIN_S per board (a blinking board sends more); `sync` (a sync now's progress)."""
     web = request.app.state.web
     hub = web.hub
     q = asyncio.Queue()
@@ -208,18 +209,25 @@ async def _stream(request, followers, seat=None):
             yield _sse("board", web.view(f, seat))
             if f.leds is not None:
                 yield _sse("leds", {"key": f.key, "leds": f.leds.hex()})
+        loop = asyncio.get_running_loop()
+        led_sent = {}      # key -> when its last LED frame went out
+        led_due = set()    # keys whose newer LED frame waits for its turn
         while True:
+            timeout = 15.0
+            if led_due:
+                timeout = max(0.0, min(led_sent[k] for k in led_due) + LED_MIN_S - loop.time())
             try:
-                key, what = await asyncio.wait_for(q.get(), 15)
+                got = [await asyncio.wait_for(q.get(), timeout)]
             except asyncio.TimeoutError:
-                yield ": keep-alive\n\n"
-                continue
+                got = []
+                if not led_due:
+                    yield ": keep-alive\n\n"
+                    continue
             if hub.closing:
                 return
-            pending = {(key, what)}
-            while not q.empty():  # a burst becomes one message per kind
-                pending.add(q.get_nowait())
-            for key, what in sorted(pending):
+            while not q.empty():  # a burst becomes one message per board and kind
+                got.append(q.get_nowait())
+            for key, what in sorted(set(got)):
                 f = keys.get(key)
                 if f is None and every:
                     f = keys[key] = web.boards.get(key)
@@ -227,12 +235,17 @@ async def _stream(request, followers, seat=None):
                     continue
                 if what == "board":
                     yield _sse("board", web.view(f, seat))
-                elif what == "leds" and f.leds is not None:
-                    yield _sse("leds", {"key": key, "leds": f.leds.hex()})
+                elif what == "leds":
+                    led_due.add(key)  # sent below, at most every LED_MIN_S per board
                 elif what == "sync" and seat is None:
                     yield _sse("sync", dict(f.sync_state, key=key))
-            if any(what == "leds" for _, what in pending):
-                await asyncio.sleep(LED_MIN_S)
+            now = loop.time()
+            for key in sorted(led_due):
+                if now - led_sent.get(key, -LED_MIN_S) >= LED_MIN_S:
+                    led_due.discard(key)
+                    led_sent[key] = now
+                    if keys[key].leds is not None:
+                        yield _sse("leds", {"key": key, "leds": keys[key].leds.hex()})
     finally:
         hub.queues.discard(q)
 
