@@ -334,6 +334,13 @@ def test_serve_command_prints_its_url_and_serves(tmp_path):
         proc.wait(10)
     assert proc.returncode == 0
     assert not (tmp_path / "g.sqlite").exists()
+    with socket.socket() as s:  # an address in use: one line, exit 1
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        r = subprocess.run(CLI + ["serve", "--listen", "127.0.0.1:%d" % s.getsockname()[1]],
+                           capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert r.returncode == 1 and r.stderr.startswith("cargoboard: error: cannot listen on")
+    assert len(r.stderr.splitlines()) == 1
 
 
 def test_a_hidden_hand_game_replays_only_once_it_is_over(tmp_path, monkeypatch):

@@ -3,7 +3,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import signal
+import socket
+import sys
 import threading
+import time
 from urllib.parse import urlencode
 
 import uvicorn
@@ -66,7 +71,6 @@ class WebServer:
         self.boards.start()
         self._thread = threading.Thread(target=self.server.run, name="uvicorn", daemon=True)
         self._thread.start()
-        import time
         deadline = time.monotonic() + 20
         while not self.server.started:
             if not self._thread.is_alive() or time.monotonic() > deadline:
@@ -90,51 +94,47 @@ class WebServer:
 
 
 def serve(host, port, boards=(), db=None, public=False, out=print):
-    """`cargoboard serve`: run until Ctrl-C. Returns the exit status."""
-    import sys
+    """`cargoboard serve`: run until Ctrl-C or SIGTERM. Returns the exit status."""
+    # the socket is ours, so that an address in use is one line of ours, not uvicorn's log
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as e:  # in use, not an address of this machine, ...
+        sock.close()
+        print("cargoboard: error: cannot listen on %s:%d: %s" % (host, port, e.strerror or e),
+              file=sys.stderr)
+        return 1
     ws = WebServer(host, port, boards, db, public=public, log_level="warning")
     ws.boards.start()
 
-    async def _say_when_ready():
-        import asyncio
+    async def say_when_ready():
         while not ws.server.started:
             await asyncio.sleep(0.05)
-        out("cargoboard serve: http://%s:%d/  (store: %s; boards: %s)" % (
-            "[%s]" % host if ":" in host else host, ws.port, db,
-            ", ".join(boards) if boards else "every board found"))
+        out("cargoboard serve: %s/  (store: %s; boards: %s)" % (
+            ws.url, db, ", ".join(boards) if boards else "every board found"))
         out("host page (seat links%s): %s" % (", and every page: --public" if public else "",
                                                ws.host_link()))
         sys.stdout.flush()
 
-    import asyncio
-
     async def main():
-        task = asyncio.ensure_future(_say_when_ready())
+        task = asyncio.ensure_future(say_when_ready())
         try:
-            await ws.server.serve()
+            await ws.server.serve(sockets=[sock])
         finally:
             task.cancel()
 
-    import signal
-
-    def _term(signum, frame):
+    def term(signum, frame):
         raise KeyboardInterrupt
 
     # uvicorn stops gracefully on SIGINT/SIGTERM, then raises the signal again once it has
     # restored the handlers it found: with this one, SIGTERM ends here as Ctrl-C does (exit 0)
-    old_term = signal.signal(signal.SIGTERM, _term)
+    old_term = signal.signal(signal.SIGTERM, term)
     try:
         asyncio.run(main())
     except KeyboardInterrupt:
         pass
-    except SystemExit:  # uvicorn could not listen (it said why)
-        return 1
-    except OSError as e:
-        out("cargoboard serve: error: cannot listen on %s:%d: %s" % (host, port, e))
-        return 1
     finally:
         signal.signal(signal.SIGTERM, old_term)
         ws.boards.stop()
-    if not ws.server.started:
-        return 1
-    return 0
+    return 0 if ws.server.started else 1
