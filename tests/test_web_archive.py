@@ -391,3 +391,24 @@ def test_boards_plugged_in_later_are_found(tmp_path, monkeypatch, browser):
                          timeout=20, what="the new table on the open tables page")
         finally:
             board.close()
+
+
+def test_a_followed_board_is_not_opened_twice(tmp_path):
+    """serve holds its boards' ports: `cargoboard sync` on one says so instead of stealing
+    the replies (the page's sync now is the way)."""
+    board = LiveBoard(tmp_path / "board")
+    try:
+        with WebServer(boards=[str(tmp_path / "board")], db=tmp_path / "g.sqlite",
+                       discover=False) as ws:
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline and not ws.boards.get("1").snapshot()["connected"]:
+                time.sleep(0.1)
+            r = subprocess.run(CLI + ["sync", "--port", str(tmp_path / "board"), "--db",
+                                      str(tmp_path / "other.sqlite")],
+                               capture_output=True, text=True, cwd=ROOT, timeout=60)
+            assert r.returncode == 1 and len(r.stderr.splitlines()) == 1
+            assert r.stderr.startswith("cargoboard: error: cannot open") and \
+                "cargoboard serve" in r.stderr
+            assert ws.boards.get("1").snapshot()["connected"]
+    finally:
+        board.close()
