@@ -99,18 +99,19 @@ def test_a_move_the_board_reports_is_on_the_live_page_within_half_a_second(tmp_p
 
 
 def test_two_boards_side_by_side(tmp_path, browser):
+    # Cargocube on one table, Cephalopod on its 5x5 block (a1 = d4) on the other
+    from shared_rules import cephalopod as ce
     b1 = LiveBoard(tmp_path / "b1")
-    b2 = LiveBoard(tmp_path / "b2", setup=("new-game cargocube polygon SWN",))
-    start3 = cc.start_position(3)
+    b2 = LiveBoard(tmp_path / "b2", setup=("new-game cephalopod 5x5",))
+    empty = ce.named_position("5x5")
     try:
         with WebServer(boards=[str(tmp_path / "b1"), str(tmp_path / "b2")],
                        db=tmp_path / "games.sqlite") as ws:
             browser.driver.get(ws.url + "/")
             browser.wait(lambda d: page_position(browser, "1") == START.notation() and
-                         page_position(browser, "2") == start3.notation(), what="two tables")
-            b2.lift("c3")
-            b2.place("c2")
-            want2 = after("c3s", pos=start3)
+                         page_position(browser, "2") == empty.notation(), what="two tables")
+            b2.drop("f6")  # the block's c3
+            want2 = after("c3", pos=empty)
             browser.wait(lambda d: page_position(browser, "2") == want2, timeout=15,
                          what="table 2 after its move")
             assert page_position(browser, "1") == START.notation()
@@ -122,6 +123,10 @@ def test_two_boards_side_by_side(tmp_path, browser):
             # each table's own page
             browser.driver.get(ws.url + "/table/2")
             browser.wait(lambda d: page_position(browser, "2") == want2, what="table 2's page")
+            assert [li.text for li in browser.driver.find_elements(
+                "css selector", "#table-2 ol.moves li")] == ["c3"]
+            assert browser.driver.find_element("css selector", "#table-2 .phase").text == \
+                "b to move"
     finally:
         b1.close()
         b2.close()
