@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import json
 import logging
 from pathlib import Path
@@ -20,7 +21,6 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
 from starlette.responses import (HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse,
                                  Response, StreamingResponse)
 from starlette.routing import Mount, Route
@@ -313,7 +313,6 @@ def _filters(request):
     for name in ("since", "until"):
         v = q.get(name) or None
         if v is not None:
-            import datetime
             try:
                 datetime.date.fromisoformat(v)
             except ValueError:
