@@ -4,7 +4,8 @@ lives in tests/). It tests the "what a seat may see" mechanism of cargoboard ser
 position; the host's pages show each seat its own hand and nobody another's.
 
 Rules: seats S and N hold three cards each, dealt from DECK alternately. A turn: the mover puts
-a piece on an empty cell and so plays the first card of their hand onto it. The game is over
+a piece on an empty cell and so plays the first card of their hand onto it; before that it may
+pick which card comes first (`lead CARD` on the board, a button on its seat's page). The game is over
 when both hands are empty; a seat scores the ranks of the cards it played.
 
 Notation: `S:2clubs.7spades.jclubs,N:5hearts.9diamonds.qhearts;e5=S2clubs,f6=N5hearts;S`
@@ -14,7 +15,8 @@ played on. Actions: `CARD@CELL`.
 
 Layers: the rules (Position, RulesError, ...; MicroPython-compatible), the board plug-in
 (class Game, registered as `--plugin handgame=tests.handgame`), the host's drawing module with
-the hooks seat_view/action_view (host only: imports cargoboard inside the functions).
+the hooks seat_view/action_view/seat_actions (host only: imports cargoboard inside the
+functions).
 """
 
 from shared_rules import geometry as G
@@ -217,6 +219,14 @@ class Game:
             return "ok " + " ".join([self.pos.format_action(a) for a in self.pos.history()[lo:hi]])
         if cmd == "candidates":
             return "ok 0 shown=0 fit=0 state=idle"
+        if cmd == "lead" and len(words) == 2:
+            # the mover picks the card its next piece plays (from its seat's page)
+            h = self.pos.hands[self.pos.to_move]
+            if words[1] not in h:
+                return "err %s is not in the mover's hand" % words[1]
+            h.remove(words[1])
+            h.insert(0, words[1])
+            return "ok"
         return None
 
 
@@ -238,6 +248,15 @@ def seat_view(text, seat=None):
             pos.hidden[s] = len(pos.hands[s])
             pos.hands[s] = None
     return pos.notation(), mine
+
+
+def seat_actions(text, seat):
+    """The mover picks which of its cards its next piece plays: `lead CARD`."""
+    pos = Position.parse(text)
+    s = SEAT_LETTERS.find(seat) if seat else -1
+    if s != pos.to_move or pos.hands[s] is None:
+        return []
+    return [("play %s next" % card, "lead " + card) for card in pos.hands[s][1:]]
 
 
 def action_view(text, seat=None):

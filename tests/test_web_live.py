@@ -3,6 +3,8 @@ firmware under the MicroPython unix port, on a pty) while pieces move on them.""
 
 import json
 import time
+import urllib.error
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -239,14 +241,48 @@ def test_a_seat_page_never_shows_another_seats_hand(tmp_path, browser, handgame_
                 browser.wait(lambda d: page_position(browser) is not None, what="table page")
                 for card in hands["S"] + hands["N"]:
                     assert card not in d.page_source
-                # a turn: the mover plays the first card of their hand onto a cell
+                # a turn: the mover plays the first card of their hand onto a cell; in the
+                # first, S picks its last card first from its page
                 mover = "S" if move % 2 == 0 else "N"
+                if move == 0:
+                    d.get(links["N"])
+                    browser.wait(lambda d: d.find_elements("css selector", ".private li"),
+                                 what="N's hand")
+                    assert not d.find_elements("css selector", "form.act")  # not N's turn
+                    d.get(links["S"])
+                    buttons = browser.wait(lambda d: d.find_elements(
+                        "css selector", "form.act button"), what="S's actions")
+                    assert [b.text for b in buttons] == ["play %s next" % c
+                                                         for c in hands["S"][1:]]
+                    act = links["S"].replace("?", "/act?")
+                    form = {"csrf": ws.keys.csrf, "command": "abort"}
+                    status = _post(act, form)
+                    assert status == 403  # only what the seat is offered
+                    status = _post(links["N"].replace("?", "/act?"),
+                                   dict(form, command="lead " + hands["N"][1]))
+                    assert status == 403  # N is not to move
+                    assert _post(act, dict(form, csrf="x", command="lead " + hands["S"][2])) \
+                        == 403
+                    buttons[-1].click()
+                    hands["S"].insert(0, hands["S"].pop())
+                    browser.wait(lambda d: ("S:" + ".".join(hands["S"])) in (
+                        d.find_element("css selector", "[data-f=position]").text),
+                        timeout=15, what="the card S picked, first in its hand")
                 played = hands[mover].pop(0)
                 board.drop(["e5", "f6", "g7"][move])
                 browser.wait(lambda d: played in (page_position(browser) or ""), timeout=15,
                              what="the card played")
     finally:
         board.close()
+
+
+def _post(url, form):
+    data = urllib.parse.urlencode(form).encode()
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data=data), timeout=10) as r:
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
 
 
 def _first_events(url):

@@ -12,9 +12,10 @@ Hidden information (hands): a game whose positions hold what not every seat may 
 `seat_view(text, seat)` in its drawing module: the position (notation) as seat (a seat letter,
 None for everybody: the table's page, spectators) may see it, with what others hold hidden
 (it must still parse and draw), and the seat's own hidden things as lines of text; and
-`action_view(text, seat)`: an action as that seat may see it. `cargoboard serve` shows every
-position, action and candidate through them (see seat_view() below); games without them are
-public.
+`action_view(text, seat)`: an action as that seat may see it; and `seat_actions(text, seat)`:
+what the seat may do from its own page (play a card: the board command it sends).
+`cargoboard serve` shows every position, action and candidate through them (see seat_view()
+below); games without them are public.
 
 The SVG helpers below (attributes, tags, numbers, the caption line and the document around the
 layers) are shared by the drawing modules, so every kind's SVG has the same shell.
@@ -52,6 +53,14 @@ def seat_view(kind, text, seat=None):
 def action_view(kind, text, seat=None):
     hook = getattr(for_kind(kind), "action_view", None)
     return hook(text, seat) if hook else text
+
+
+def seat_actions(kind, text, seat):
+    """What seat may do from its own page now: [(label, board command)], e.g. play a card of
+    its hand. A game with hidden hands has `seat_actions(text, seat)` in its drawing module;
+    the web page sends only a command this list holds, for that seat, with its token."""
+    hook = getattr(for_kind(kind), "seat_actions", None)
+    return [tuple(a) for a in hook(text, seat)] if hook and seat else []
 
 
 def has_hidden(kind):

@@ -285,6 +285,26 @@ async def sync_now(request):
     return RedirectResponse("/table/%s" % f.key, status_code=303)
 
 
+async def seat_act(request):
+    """A seat plays from its page: POST command=... (one of its view's actions), with the
+    seat's token in the URL and the page's CSRF token."""
+    f = _follower(request)
+    seat = _seat_access(request, f)
+    form = await request.form()
+    _check_post(request, form)
+    command = form.get("command") or ""
+    offered = [a[1] for a in request.app.state.web.view(f, seat)["actions"]]
+    if command not in offered:
+        raise HTTPException(403, "seat %s may not send '%s' now (it may: %s)" % (
+            seat, command, ", ".join(offered) or "nothing"))
+    if not f.request_command(seat, command):
+        raise HTTPException(409, "table %s: the board is not connected" % f.key)
+    if request.headers.get("accept", "").startswith("application/json"):
+        return JSONResponse({"sent": command})
+    return RedirectResponse("/table/%s/seat/%s?%s" % (f.key, seat, urlencode(
+        {"token": request.query_params.get("token")})), status_code=303)
+
+
 async def host_page(request):
     web = request.app.state.web
     if not web.keys.is_host(_token(request)):
@@ -457,6 +477,7 @@ def create_app(boards, db_path, keys=None, allowed_hosts=None, hub=None):
         Route("/table/{key}/sync", sync_now, methods=["POST"]),
         Route("/table/{key}/seat/{seat}", seat_page),
         Route("/table/{key}/seat/{seat}/events", seat_events),
+        Route("/table/{key}/seat/{seat}/act", seat_act, methods=["POST"]),
         Route("/api/table/{key}", table_json),
         Route("/host", host_page),
         Route("/games", archive_page),

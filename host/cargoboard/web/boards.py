@@ -79,8 +79,16 @@ class Follower:
                 return False
             self.sync_state = {"running": True, "done": 0, "total": 0, "label": "starting",
                                "result": ""}
-        self._jobs.append("sync")
+        self._jobs.append(("sync",))
         self.on_change(self, "sync")
+        return True
+
+    def request_command(self, seat, command):
+        """Queue a board command a seat's page sent (one its game's seat_actions offered);
+        False if the board is not connected. The game is read afresh after it."""
+        if not self.snapshot()["connected"]:
+            return False
+        self._jobs.append(("command", seat, command))
         return True
 
     # --- the state ----------------------------------------------------------------------------
@@ -147,8 +155,11 @@ class Follower:
             while self._events:
                 self._event(link, self._events.popleft())
             if self._jobs:
-                self._jobs.popleft()
-                self._sync(link)
+                job = self._jobs.popleft()
+                if job[0] == "sync":
+                    self._sync(link)
+                else:
+                    self._command(link, job[1], job[2])
                 last_rx = time.monotonic()
             if time.monotonic() - last_rx > QUIET_S:
                 link.hello()  # LinkError if the board is gone
@@ -243,6 +254,14 @@ class Follower:
             self._refresh(link)
         elif kind in ("error", "log", "over"):
             self._publish(notice=text)
+
+    def _command(self, link, seat, command):
+        try:
+            reply = link.text(command)
+        except BoardError as e:
+            reply = "err %s" % e
+        self._refresh(link)
+        self._publish(notice="seat %s: %s: %s" % (seat, command.split()[0], reply))
 
     # --- sync now -------------------------------------------------------------------------------
     def _sync(self, link):

@@ -21,8 +21,8 @@ def board_view(snap, seat=None):
     view = {k: snap[k] for k in ("key", "port", "connected", "status", "board", "fw", "app",
                                  "game", "tracker", "shown", "notice", "time")}
     view.update(seat=seat, position=None, svg=None, phase=None, scores=[], to_move=None,
-                seats=[], private=[], over=False, moves=[], candidates=[], last=None,
-                drawing_error=None)
+                seats=[], private=[], actions=[], over=False, moves=[], candidates=[],
+                last=None, drawing_error=None)
     text = snap.get("position")
     if not kind or text is None:
         return view
@@ -41,6 +41,7 @@ def board_view(snap, seat=None):
         return view
     view["position"] = shown
     view["private"] = list(private)
+    view["actions"] = [list(a) for a in diagram.seat_actions(kind, text, seat)]
     try:
         pos = _parse(kind, shown)
         draw = diagram.for_kind(kind)

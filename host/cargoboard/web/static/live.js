@@ -59,8 +59,16 @@
     text(el(s, "notice"), t.notice || "");
     var p = el(s, "private");
     if (p) {
-      p.innerHTML = t.private.length ? "<h3>Your hand (seat " + esc(t.seat) + ")</h3><ul>" +
+      var h2 = t.private.length ? "<h3>Your hand (seat " + esc(t.seat) + ")</h3><ul>" +
         list(t.private, -1) + "</ul>" : "";
+      var act = root.getAttribute("data-act"), csrf = document.querySelector('meta[name="cb-csrf"]');
+      for (var a = 0; a < (t.actions || []).length; a++) {
+        h2 += '<form method="post" class="act" action="' + esc(act) + '"><input type="hidden" ' +
+          'name="csrf" value="' + esc(csrf ? csrf.content : "") + '"><button type="submit" ' +
+          'name="command" value="' + esc(t.actions[a][1]) + '">' + esc(t.actions[a][0]) +
+          "</button></form>";
+      }
+      p.innerHTML = h2;
     }
     window.cbUpdates.push({t: Date.now(), key: t.key, position: t.position,
                            connected: t.connected, moves: t.moves.length});
@@ -114,6 +122,16 @@
          Math.round(100 * st.done / (st.total || 1)) + " %" : st.result);
     if (button) { button.disabled = !!st.running; }
   }
+
+  // a seat's own actions (play a card): sent without leaving the page
+  document.addEventListener("submit", function (e) {
+    var f = e.target;
+    if (!f.classList || !f.classList.contains("act") || !window.fetch) { return; }
+    e.preventDefault();
+    var data = new FormData(f);
+    data.append("command", e.submitter ? e.submitter.value : f.querySelector("button").value);
+    fetch(f.action, {method: "POST", body: data, headers: {"Accept": "application/json"}});
+  });
 
   var form = document.getElementById("sync-form");
   if (form && window.fetch) {
