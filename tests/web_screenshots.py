@@ -43,7 +43,8 @@ def main(out):
     boards = [LiveBoard(tmp / "b1", setup=("new-game cargocube polygon SN",)),
               LiveBoard(tmp / "b2", setup=("new-game cephalopod 5x5", "drop f6", "wait 600",
                                            "drop g5", "wait 600")),
-              LiveBoard(tmp / "b3", setup=("new-game handgame deal", "drop e5", "wait 300"),
+              LiveBoard(tmp / "b3", setup=("new-game handgame deal", "drop e5", "wait 300",
+                                           "drop f6", "wait 300"),
                         plugins=["handgame=tests.handgame"])]
     b = Browser()
     try:
