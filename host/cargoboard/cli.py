@@ -152,6 +152,7 @@ PLUGIN_MODULES = (
     "cargoboard.sync_cli",
     "cargoboard.deploy",
     "cargoboard.export.cli",
+    "cargoboard.web",
 )
 
 

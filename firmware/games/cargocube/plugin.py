@@ -191,8 +191,9 @@ class Game:
                 self.pos.ply())
         if cmd == "candidates":
             return self._candidate_lines(len(words) > 1 and words[1] == "full")
-        if cmd == "history":
-            return "ok " + " ".join([cc.format_action(a) for a in self.pos.history()])
+        if cmd == "history":  # [FROM [COUNT]]: a host pages a long game (a reply is <= 1 KB)
+            lo, hi = H.word_range(words, self.pos.ply())
+            return "ok " + " ".join([cc.format_action(a) for a in self.pos.history()[lo:hi]])
         if cmd == "legal":
             return "ok " + " ".join([cc.format_action(a) for a in self.pos.legal_actions()])
         if cmd == "hint":
@@ -253,6 +254,9 @@ class Game:
         if (state == T.MISMATCH and self.mismatch_since >= 0
                 and H.ticks_diff(self.now, self.mismatch_since) < MISMATCH_MS):
             state = T.MOVING  # not yet: a hand may still be on its way
+        if state != self._shown_state:
+            # what the LEDs now show, for a host following the game (docs/serial-protocol.md)
+            self.emit("state " + T.STATE_NAMES[state])
         self._shown_state = state
         if state == T.OVER:
             for s in pos.winners():
