@@ -137,9 +137,44 @@ def winners_text(pos) -> str:
 RESULTS = ("over", "open")
 
 
+def missing_text(path) -> str:
+    return ("no game store at %s (`cargoboard sync` or `cargoboard import` makes one; "
+            "or give --db)" % path)
+
+
+def _check_is_store(db, path):
+    """StoreError unless the open SQLite file is a Cargoboard store (its schema version in
+    meta, a games table); a damaged file raises sqlite3.DatabaseError."""
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if "meta" not in tables or "games" not in tables:
+        what = ("it has tables %s" % ", ".join(sorted(tables))) if tables else "it is empty"
+        raise StoreError("%s is not a Cargoboard game store (%s); not changing it"
+                         % (path, what))
+    if db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() is None:
+        raise StoreError("%s is not a Cargoboard game store (no schema version); not "
+                         "changing it" % path)
+
+
+def check_writable(path, make_folders=False):
+    """StoreError unless a writing command may use path: an existing Cargoboard store, or a
+    new file in an existing folder (make_folders: the folders may be made, the default
+    location). Creates nothing: a command checks this before it talks to a board."""
+    path = Path(path)
+    if path.exists():
+        if path.is_dir():
+            raise StoreError("%s is a folder, not a game store" % path)
+        Store._open_existing(path, readonly=True).close()
+    elif not make_folders and not path.parent.is_dir():
+        raise StoreError("cannot make a game store at %s: the folder %s does not exist"
+                         % (path, path.parent))
+
+
 class Store:
-    """The store at path (default: default_path()). Writable: created when missing; a SQLite
-    file that holds other tables than a store's is refused, never added to. readonly=True
+    """The store at path (default: default_path()).
+
+    Writable (the default): an existing file must be a Cargoboard store (a SQLite file that
+    is not one, or an empty file, is refused and left as it is); a missing one is created,
+    in an existing folder (only the default location gets its folders made). readonly=True
     opens an existing store for reading only: nothing is created or changed, and a missing
     file, a damaged one or one that is not a store is a StoreError."""
 
@@ -147,36 +182,40 @@ class Store:
         self.path = Path(path) if path else default_path()
         self.readonly = readonly
         if readonly:
-            self._open_readonly()
+            self.db = self._open_existing(self.path, readonly=True)
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        check_writable(self.path, make_folders=path is None)
+        if self.path.exists():
+            self.db = self._open_existing(self.path, readonly=False)
+            return
+        if path is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.db = sqlite3.connect(str(self.path))
-            tables = {r[0] for r in self.db.execute(
-                "SELECT name FROM sqlite_master WHERE type='table'")}
-            if tables and "meta" not in tables:
-                self.db.close()
-                raise StoreError("%s is an SQLite file but not a Cargoboard game store (it has "
-                                 "tables %s); not changing it" % (self.path,
-                                                                  ", ".join(sorted(tables))))
             self.db.executescript(SCHEMA)
             self.db.execute("INSERT OR IGNORE INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
             self.db.commit()
         except sqlite3.DatabaseError as e:
             raise StoreError("%s is not a usable game store: %s" % (self.path, e)) from None
 
-    def _open_readonly(self):
-        if not self.path.is_file():
-            raise StoreError("no game store at %s" % self.path)
+    @staticmethod
+    def _open_existing(path, readonly):
+        """A connection to the store at path, after checking (read only) that it is one."""
+        if not path.is_file():
+            raise StoreError(missing_text(path))
         try:
-            self.db = sqlite3.connect("file:%s?mode=ro" % quote(str(self.path.resolve())),
-                                      uri=True)
-            row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            self.db.execute("SELECT 1 FROM games LIMIT 1").fetchall()
+            db = sqlite3.connect("file:%s?mode=ro" % quote(str(path.resolve())), uri=True)
+            try:
+                _check_is_store(db, path)
+            except BaseException:
+                db.close()
+                raise
+            if readonly:
+                return db
+            db.close()
+            return sqlite3.connect(str(path))
         except sqlite3.DatabaseError as e:
-            raise StoreError("%s is not a usable game store: %s" % (self.path, e)) from None
-        if row is None:
-            raise StoreError("%s is not a Cargoboard game store (no schema version)" % self.path)
+            raise StoreError("%s is not a usable game store: %s" % (path, e)) from None
 
     def close(self):
         self.db.close()

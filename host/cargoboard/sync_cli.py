@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from cargoboard.link import Link, candidate_ports, find_port
-from cargoboard.store import Store
+from cargoboard.store import Store, check_writable, default_path
 
 
 def _add_port(p):
@@ -31,15 +31,19 @@ def cmd_ports(args):
 def cmd_sync(args):
     from cargoboard.sync import sync
     port = find_port(args.port)
-    with Store(args.db) as store, Link(port) as link:
-        progress = True if args.progress else None
-        res = sync(link, store, progress=progress, say=print)
+    db = args.db or default_path()
+    check_writable(db, make_folders=args.db is None)  # before the board: nothing made yet
+    with Link(port) as link:
+        link.hello()  # a board that does not answer leaves no store behind
+        with Store(args.db) as store:
+            progress = True if args.progress else None
+            res = sync(link, store, progress=progress, say=print)
     print("%s: %s (store: %s)" % (port, res.summary(), store.path))
     return 1 if res.rejected or res.conflicts else 0
 
 
 def cmd_games(args):
-    with Store(args.db) as store:
+    with Store(args.db, readonly=True) as store:
         rows = store.list()
         if not rows:
             print("no games in %s (cargoboard sync fetches them from the board)" % store.path)
