@@ -103,7 +103,9 @@ class Runner:
         self.plugins = list(plugins)      # ["test=tests.sim_testgame", ...]
         self.extra_path = [str(p) for p in extra_path]
         self.args = list(args)
-        self.flash = str(flash) if flash else None  # littlefs image file kept across runs
+        # the littlefs image file kept across runs; absolute, as the firmware runs in the
+        # repository's folder and a relative path is meant from where the user typed it
+        self.flash = os.path.abspath(flash) if flash else None
         # run the firmware files deployed on the flash image (cargoboard deploy --flash), not
         # the repository's: host/cargoboard/sim/rom.py mounts the image and runs its main.py
         self.boot_from_flash = boot_from_flash
@@ -277,7 +279,13 @@ class Runner:
                 elif typ == ord("S"):
                     out += data
                 elif typ == ord("T"):
-                    self.logs.append(data.decode(errors="replace"))
+                    text = data.decode(errors="replace")
+                    self.logs.append(text)
+                    if self.flash and text.startswith("flash: "):
+                        # asked to keep the flash in an image: running without it would
+                        # lose every game played
+                        raise FirmwareError(f"the board cannot use its flash {self.flash}: "
+                                            f"{text[7:].split(';')[0]}")
             if out:
                 self._to_pty(out)
                 self.serial_log += out
