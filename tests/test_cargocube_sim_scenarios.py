@@ -431,3 +431,28 @@ def test_whole_random_game_through_physical_events(tmp_path, seed, players):
     assert res.rc == 0, res.text[-3000:]
     assert len(res.resolves()) == final.ply()
     assert "0 firmware error event(s)" in res.lines[-1]
+
+
+def test_new_game_while_one_is_in_play_at_the_pico_heap(tmp_path):
+    """Issue 18's scenario through the CLI: `cargoboard sim` with its default heap (the Pico's
+    192 KiB) and a flash (the game log's heap too); in the middle of a 4-player game with the
+    cards, `new cargocube ...` is typed (as `new-game`, and as the raw serial command): each
+    new game is set up and played, none fails for memory."""
+    import subprocess
+    text, final = game_script(seed=3, players=4, actions=12, check_every=0, cards=True)
+    after, _ = game_script(seed=8, players=2, actions=4, check_every=0)
+    script = tmp_path / "new-in-play.txt"
+    script.write_text(text + "send status\n"
+                      "new-game cargocube polygon SWNE cards\nsend status\n"
+                      + after  # a 2-player game played a little, replacing the 4-player one
+                      + "send new cargocube polygon SWNE cards=base\nsend status\n")
+    exe = str(Path(sys.executable).parent / "cargoboard")
+    r = subprocess.run([exe, "sim", "--script", str(script), "--flash", str(tmp_path / "vb")],
+                       capture_output=True, text=True, timeout=600)
+    out = r.stdout + r.stderr
+    assert r.returncode == 0, out
+    assert "MemoryError" not in out and "evt error" not in out, out
+    states = re.findall(r"ok state=(\w+) game=cargocube", out)
+    assert states == ["play", "play", "setup"], out
+    # each game replaced: the 4-player game, the next one just set up, the 2-player game
+    assert re.findall(r"evt log abandoned game=(\d+)", out) == ["1", "2", "3"], out
