@@ -127,6 +127,9 @@ def test_sync_stores_each_game_once_then_the_board_forgets_it(played, tmp_path):
             res = sync(link, store)
             assert [n for n, _ in res.stored] == current
             assert len(store.list()) == GAMES
+            # each game was dropped before its end (by the next new game, the last by abort)
+            assert store.get(res.stored[0][1]).abandoned
+            assert [r[11] for r in store.list()] == [1] * GAMES
         assert board_logs(b.runner.port) == {}
     finally:
         b.close()

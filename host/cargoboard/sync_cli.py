@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from cargoboard.link import Link, candidate_ports, find_port
-from cargoboard.store import Store, check_writable, default_path
+from cargoboard.store import Store, check_writable, default_path, result_text
 
 
 def _add_port(p):
@@ -51,10 +51,10 @@ def cmd_games(args):
         print("%-4s %-20s %-10s %-8s %-5s %7s  %-16s %s" % (
             "id", "stored", "game", "layout", "seats", "actions", "scores", "result"))
         for (gid, source, source_game, kind, variant, seats, n, scores, winners, played,
-             stored) in rows:
-            result = ("won by " + winners) if winners else "not over"
+             stored, abandoned) in rows:
             print("%-4d %-20s %-10s %-8s %-5s %7d  %-16s %s" % (
-                gid, stored.replace("T", " ")[:19], kind, variant, seats, n, scores, result))
+                gid, stored.replace("T", " ")[:19], kind, variant, seats, n, scores,
+                result_text(winners, abandoned)))
     return 0
 
 

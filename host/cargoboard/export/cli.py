@@ -49,9 +49,12 @@ def render(rec, fmt, at=None, positions=None):
         if not 0 <= n <= last:
             raise CommandError("game %s has %d actions: --at must be 0..%d" % (rec.id, last, last))
         before = positions[n - 1] if n else None
-        return draw.svg(positions[n], before, rec.actions[n - 1] if n else None, ply=n,
-                        total=last, title="%s game %s (%s, %s), after %d of %d actions" % (
-                            rec.kind.capitalize(), rec.id, rec.variant, rec.seats, n, last))
+        abandoned = rec.abandoned and n == last
+        doc = draw.svg(positions[n], before, rec.actions[n - 1] if n else None, ply=n,
+                       total=last, title="%s game %s (%s, %s), after %d of %d actions%s" % (
+                           rec.kind.capitalize(), rec.id, rec.variant, rec.seats, n, last,
+                           "; " + diagram.ABANDONED if abandoned else ""))
+        return diagram.with_caption_note(doc, diagram.ABANDONED) if abandoned else doc
     raise CommandError("unknown format %r (choose from %s)" % (fmt, ", ".join(FORMATS)))
 
 

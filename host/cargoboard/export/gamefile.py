@@ -53,7 +53,8 @@ def to_dict(rec, positions=None):
     return {"format": FORMAT, "version": VERSION, "header": header,
             "start_scores": scores_of(positions[0]), "actions": actions,
             "final": {"position": final.notation(), "scores": scores_of(final),
-                      "over": final.is_over(), "winners": winners_text(final)}}
+                      "over": final.is_over(), "winners": winners_text(final),
+                      "abandoned": rec.abandoned}}
 
 
 def to_json(rec, positions=None):
@@ -154,7 +155,21 @@ def from_json(text, name="<json>"):
         if "winners" in final and final["winners"] != winners_text(pos):
             raise _json_error(name, "final", "winners are '%s' by the rules, the file says '%s'"
                               % (winners_text(pos), final["winners"]))
+        if not isinstance(final.get("abandoned", False), bool):
+            raise _json_error(name, "final", "'abandoned' must be true or false")
+        try:
+            rec.abandoned = _abandoned(pos, final.get("abandoned", False))
+        except ValueError as e:
+            raise _json_error(name, "final", str(e)) from None
     return rec
+
+
+def _abandoned(pos, claim):
+    """claim (the file says the game was abandoned), checked: a game over by the rules was
+    not dropped before its end."""
+    if claim and pos.is_over():
+        raise ValueError("the game is over by the rules, so it was not abandoned")
+    return bool(claim)
 
 
 def _canonical(pos, text):
@@ -207,7 +222,7 @@ def _replay(rec, name, start_where, where_of, claims, check, start_claim=None):
 
 # Tag order on export; on import every tag is optional except Game, Variant, Seats and Start.
 TAGS = ("Game", "Variant", "Seats", "Start", "Played", "Source", "SourceGame", "Id", "Stored",
-        "Actions", "Result", "Winners", "Final")
+        "Actions", "Result", "Winners", "Termination", "Final")
 REQUIRED = ("Game", "Variant", "Seats", "Start")
 
 _TAG_RE = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
@@ -238,7 +253,10 @@ def to_text(rec, positions=None):
     if rec.stored is not None:
         tags.append(("Stored", rec.stored))
     tags += [("Actions", len(rec.actions)), ("Result", score_text(final)),
-             ("Winners", winners_text(final)), ("Final", final.notation())]
+             ("Winners", winners_text(final))]
+    if rec.abandoned:
+        tags.append(("Termination", "abandoned"))  # PGN's tag: dropped before its end
+    tags.append(("Final", final.notation()))
     lines = ["[%s %s]" % (k, _quote(v)) for k, v in tags]
     lines.append("")
     mover = None
@@ -307,6 +325,15 @@ def from_text(text, name="<text>"):
         if claim is not None and claim != value:
             raise GameFileError("%s line %d: [%s] says '%s', the replay gives '%s'"
                                 % (name, tag_lines[key], key, tags[key], value))
+    if "Termination" in tags:
+        where = "%s line %d: [Termination]" % (name, tag_lines["Termination"])
+        if tags["Termination"] != "abandoned":
+            raise GameFileError("%s must be 'abandoned' (or left out), not '%s'"
+                                % (where, tags["Termination"]))
+        try:
+            rec.abandoned = _abandoned(pos, True)
+        except ValueError as e:
+            raise GameFileError("%s: %s" % (where, e)) from None
     return rec
 
 

@@ -15,7 +15,7 @@ from xml.sax.saxutils import escape
 
 from cargoboard.export import diagram
 from cargoboard.export.gamefile import scores_of
-from cargoboard.store import score_text, winners_text
+from cargoboard.store import result_text, score_text, winners_text
 from cargoboard.rules import seat_letters
 
 CSS = """
@@ -156,9 +156,11 @@ def replay_data(rec, positions, draw):
         frames.append(changes)
         prev = cur
         ov = draw.overlay(before, action) if n else ""
+        caption = draw.caption(pos, n, total, action, mover)
+        if rec.abandoned and n == total:
+            caption += " \u00b7 " + diagram.ABANDONED
         steps.append({"ply": n, "seat": mover, "action": action, "position": pos.notation(),
-                      "scores": scores_of(pos), "caption": draw.caption(pos, n, total, action,
-                                                                        mover),
+                      "scores": scores_of(pos), "caption": caption,
                       "overlay": frag(ov) if ov else -1})
     return {"steps": steps, "fragments": fragments, "frames": frames}
 
@@ -183,7 +185,7 @@ def game_html(rec, positions=None, nav=""):
     head = [("kind", rec.kind), ("variant", rec.variant), ("seats", rec.seats),
             ("played", rec.played or "-"), ("source", "%s #%s" % (rec.source, rec.source_game)),
             ("actions", str(total)), ("result", score_text(final)),
-            ("winners", winners_text(final) or ("-" if not final.is_over() else ""))]
+            ("outcome", result_text(winners_text(final), rec.abandoned))]
     rows = "".join("<tr><th>%s</th><td>%s</td></tr>" % (escape(k), escape(v)) for k, v in head)
     moves = []
     mover = None

@@ -44,7 +44,8 @@ def run(rec, out, inp=None, interactive=False, color=False, start=0, clear=False
     if not 0 <= start <= last:
         raise ValueError("game %s has %d actions: the step must be 0..%d"
                          % (rec.id, last, last))
-    title = "game %s: %s %s %s, %d actions" % (rec.id, rec.kind, rec.variant, rec.seats, last)
+    title = "game %s: %s %s %s, %d actions%s" % (rec.id, rec.kind, rec.variant, rec.seats, last,
+                                                 ", abandoned" if rec.abandoned else "")
     legend = getattr(draw, "TEXT_LEGEND", None)
     if legend:
         title += "\n" + textwrap.fill(legend, 78)
