@@ -63,11 +63,18 @@ def _load(args):
     return load_position(args.position, args.players, args.cards, args.game)
 
 
+# perft walks DEPTH actions deep by recursion: Python's stack holds about 1000 frames, and
+# counting every sequence of 100 actions is out of reach anyway (it grows exponentially).
+MAX_PERFT_DEPTH = 100
+
+
 def cmd_perft(args):
+    if not 0 <= args.depth <= MAX_PERFT_DEPTH:
+        raise CommandError("DEPTH must be 0..%d, not %d (perft counts every sequence of DEPTH "
+                           "actions: it grows exponentially with the depth)"
+                           % (MAX_PERFT_DEPTH, args.depth))
     pos = _load(args)
     perft = game_rules.rules_for(args.game).perft
-    if args.depth < 0:
-        raise CommandError("DEPTH must be 0 or more")
     if args.divide and args.depth >= 1:
         total = 0
         for a in pos.legal_actions():
@@ -116,7 +123,8 @@ def build_parser():
                        epilog="examples:\n  cargoboard perft polygon 3 --cards\n"
                               "  cargoboard perft 'd4=B1,e4=B1,f1=KS,f11=KN SN S a' 2 --divide")
     _add_position_args(p)
-    p.add_argument("depth", metavar="DEPTH", type=int)
+    p.add_argument("depth", metavar="DEPTH", type=int,
+                   help="the number of actions, 0..%d" % MAX_PERFT_DEPTH)
     p.add_argument("--divide", action="store_true", help="also print the count below each action")
     p.set_defaults(func=cmd_perft)
 
