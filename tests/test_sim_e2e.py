@@ -189,6 +189,21 @@ def test_add_parser_cli(tmp_path):
     assert args.func(args) == 2
 
 
+def test_script_that_is_not_utf8_names_the_file_exit_2(tmp_path):
+    """A script saved in Latin-1 (issue 18: a bare codec error, exit 1): the file is named,
+    the status is the documented 2 (the script cannot be read), no traceback."""
+    import subprocess
+    p = tmp_path / "latin1.txt"
+    p.write_bytes("# caf\u00e9 au lait\nwait 10\n".encode("latin-1"))
+    exe = str(Path(sys.executable).parent / "cargoboard")
+    r = subprocess.run([exe, "sim", "--script", str(p)], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert r.stdout == ("%s: cannot read: not UTF-8 text (byte 0xe9 at offset 5); a script is "
+                        "UTF-8 text\n" % p)
+    assert r.stderr == ""
+
+
 def test_cargocube_setup_from_start_position(tmp_path):
     """new-game cargocube lays out shared_rules start stacks and the firmware starts the game."""
     p = tmp_path / "cc.txt"

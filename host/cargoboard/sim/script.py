@@ -481,10 +481,14 @@ def run_script(path, out=print, serve=None, **runner_kwargs) -> int:
     path), a board whose script held then keeps serving on that pty symlink until
     interrupted (its flash intact), e.g. for `cargoboard sync --port PATH`."""
     try:
-        with open(path) as f:
+        with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()
     except OSError as e:
         out(f"{path}: cannot read: {e.strerror}")
+        return 2
+    except UnicodeDecodeError as e:
+        out(f"{path}: cannot read: not UTF-8 text (byte {e.object[e.start]:#04x} at offset "
+            f"{e.start}); a script is UTF-8 text")
         return 2
     try:
         session = Session(out=out, **runner_kwargs)
