@@ -166,6 +166,7 @@ def test_script_failure_names_the_line(tmp_path):
     ("press fire", "unknown button 'fire'"),
     ("dance", "unknown verb 'dance'"),
     ("wait soon", "usage: wait MS"),
+    ("wait 99999999999", "wait 99999999999: at most 600000 ms (10 minutes of board time)"),
     ("resolve nowhere", "no candidate" if False else "unreachable"),
 ])
 def test_script_bad_lines(tmp_path, line, msg):

@@ -20,7 +20,8 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  (a Cephalopod capture), then 100 ms pass.
     press BUTTON                 confirm|next|undo|hint|end: the button is held 50 ms and
                                  released 50 ms (goes through the firmware's debounce).
-    wait MS                      let MS milliseconds of sim time pass (rounded up to frames).
+    wait MS                      let MS milliseconds of sim time pass (rounded up to frames);
+                                 at most 600000 (10 minutes) in one line.
     expect POSITION              the tracked position (serial `pos`) must equal POSITION (the
                                  rest of the line; cells in any order; in the game's own
                                  notation, e.g. Cephalopod's `...../...../..w1../...../..... b`,
@@ -71,6 +72,7 @@ SETTLE_MS = 50
 SLIDE_CROSS_MS = 20
 SETUP_TIMEOUT_MS = 5000
 SETTLE_WAIT_MS = 1000  # resolve/expect give the board this long to commit a settled move
+MAX_WAIT_MS = 600_000  # one `wait`: 10 minutes of board time (~15 s here); more is a typo
 BUTTONS = {"confirm": 1, "next": 2, "undo": 4, "hint": 8, "end": 16}
 
 
@@ -431,6 +433,9 @@ class Session:
             elif verb == "wait":
                 if len(args) != 1 or not args[0].isdigit():
                     raise ScriptError("usage: wait MS (a whole number of milliseconds)")
+                if int(args[0]) > MAX_WAIT_MS:
+                    raise ScriptError(f"wait {args[0]}: at most {MAX_WAIT_MS} ms (10 minutes of "
+                                      "board time) in one line")
                 self.wait(int(args[0]))
             elif verb == "expect":
                 if not rest:
