@@ -190,6 +190,19 @@ def test_add_parser_cli(tmp_path):
     assert args.func(args) == 2
 
 
+def test_unknown_cargocube_layout_lists_the_known_ones(tmp_path):
+    """`new cargocube hexagon SN` answered with the cells parser's complaint (issue 18)."""
+    p = tmp_path / "hex.txt"
+    p.write_text("new-game cargocube hexagon SN\n")
+    lines = []
+    assert run_script(str(p), out=lines.append) == 1
+    assert "%s:1: FAILED: new cargocube: err unknown layout 'hexagon' (layouts: polygon)" % p \
+        in lines, lines
+    from shared_rules.cargocube import rules as cc
+    with pytest.raises(cc.RulesError, match=r"^unknown layout 'hexagon' \(layouts: polygon\)$"):
+        cc.start_position(2, "hexagon")
+
+
 def test_script_that_is_not_utf8_names_the_file_exit_2(tmp_path):
     """A script saved in Latin-1 (issue 18: a bare codec error, exit 1): the file is named,
     the status is the documented 2 (the script cannot be read), no traceback."""

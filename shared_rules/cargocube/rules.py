@@ -813,7 +813,12 @@ def start_position(players=2, layout="polygon", cards=False):
     seats = layouts.SEATS_BY_PLAYERS.get(players)
     if seats is None:
         raise RulesError("players must be 2, 3 or 4, not %r" % (players,))
-    cells = layouts.LAYOUTS.get(layout, layout)
+    cells = layouts.LAYOUTS.get(layout)
+    if cells is None:
+        if "=" not in layout:
+            raise RulesError("unknown layout '%s' (layouts: %s)"
+                             % (layout, ", ".join(sorted(layouts.LAYOUTS))))
+        cells = layout
     pos = Position.parse("%s %s S a" % (cells, seats))
     for s in pos.seats:
         if pos._keeper[s] < 0:

@@ -65,7 +65,10 @@ class Game:
             self.pos = cc.Position.parse(start)
             self.variant = options.get("variant") or "position"
         else:
-            self.pos = cc.start_position(players, layout, cards)
+            try:
+                self.pos = cc.start_position(players, layout, cards)
+            except cc.RulesError as e:
+                raise ValueError(str(e))  # a bad layout is a bad option: `err <message>`
             self.variant = layout + ("+cards" if cards else "")
         self.tracker = T.Tracker(self.pos)
         self.overlay = []  # (cell, colour, level, blink) lit besides the score bars
