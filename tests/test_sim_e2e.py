@@ -190,6 +190,20 @@ def test_add_parser_cli(tmp_path):
     assert args.func(args) == 2
 
 
+def test_failed_resolve_reports_the_presses_it_made(tmp_path):
+    """A `resolve` that pressed `confirm` and then failed said 0 presses (issue 18): the
+    failed line and the total count every press made."""
+    p = tmp_path / "r.txt"
+    p.write_text("new-game test pair SN\nresolve nowhere\n")
+    lines = []
+    assert run_script(str(p), out=lines.append, plugins=PLUGIN) == 1
+    text = "\n".join(lines)
+    assert text.count("evt button confirm") == 1, text
+    assert ("%s:2: FAILED: position unreachable from the candidates (none) (after 1 button "
+            "press(es) on this line)" % p) in lines, text
+    assert lines[-1].startswith("%s: FAILED; 1 button press(es);" % p), text
+
+
 def test_unknown_cargocube_layout_lists_the_known_ones(tmp_path):
     """`new cargocube hexagon SN` answered with the cells parser's complaint (issue 18)."""
     p = tmp_path / "hex.txt"

@@ -106,12 +106,14 @@ def run_interactive(inp=None, out=None, **runner_kwargs) -> int:
                 continue
             if line == "status":
                 line = "send status"
+            before = s.presses
             try:
                 used = s.execute(line)
                 if used:
                     say(f"  buttons used: {used}")
             except (ScriptError, WorldError) as e:
-                say(f"error: {e}")
+                used = s.presses - before  # a failed resolve may have pressed some
+                say(f"error: {e}" + (f" (after {used} button press(es))" if used else ""))
             except FirmwareError as e:
                 say(f"the firmware broke down: {e}")
                 return 1

@@ -500,7 +500,6 @@ def run_script(path, out=print, serve=None, **runner_kwargs) -> int:
     except (FirmwareError, OSError) as e:
         out(f"{path}: cannot start the simulated board: {e}")
         return 2
-    total = 0
     status = 0
     try:
         for no, raw in enumerate(lines, 1):
@@ -508,19 +507,19 @@ def run_script(path, out=print, serve=None, **runner_kwargs) -> int:
             if not text:
                 continue
             out(f"{path}:{no}: {text}")
+            before = session.presses
             try:
                 used = session.execute(text)
-            except ScriptError as e:
-                out(f"{path}:{no}: FAILED: {e}")
-                status = 1
-                break
-            except FirmwareError as e:
-                out(f"{path}:{no}: FAILED: the firmware broke down: {e}")
+            except (ScriptError, FirmwareError) as e:
+                broke = "the firmware broke down: " if isinstance(e, FirmwareError) else ""
+                used = session.presses - before  # a failed resolve may have pressed some
+                out(f"{path}:{no}: FAILED: {broke}{e}"
+                    + (f" (after {used} button press(es) on this line)" if used else ""))
                 status = 1
                 break
             if used:
                 out(f"  buttons used: {used}")
-            total += used
+        total = session.presses
         if status == 0 and serve:
             session.ser.close()
             out(f"{path}: ok; {total} button press(es)")
