@@ -105,7 +105,20 @@ def test_no_board_attached_is_said_plainly():
     assert r.returncode == 1 and r.stderr.startswith("cargoboard: error: no board found")
     assert "Traceback" not in r.stderr
     r = run("ports")
-    assert r.returncode == 1 and "no board found" in r.stdout
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr == ("cargoboard: error: no board found (a Pico running MicroPython shows "
+                        "up as USB 2e8a:0005)\n")
+
+
+def test_ports_without_a_board_is_a_cargoboard_error(monkeypatch, capsys):
+    """`ports` found nothing: exit 1 with the `cargoboard: error:` line of every command
+    (issue 18: it printed a bare line on stdout), whatever is plugged into this machine."""
+    from cargoboard import cli, link as L
+    monkeypatch.setattr(L.list_ports, "comports", lambda: [])
+    assert cli.main(["ports"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err == ("cargoboard: error: no board found (a Pico running "
+                                 "MicroPython shows up as USB 2e8a:0005)\n")
 
 
 def test_ports_filter_by_the_picos_usb_ids(monkeypatch):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from cargoboard.cli import CommandError
 from cargoboard.link import Link, candidate_ports, find_port
 from cargoboard.store import Store, check_writable, default_path, result_text
 
@@ -20,11 +21,11 @@ def _add_db(p):
 
 def cmd_ports(args):
     found = candidate_ports()
+    if not found:
+        raise CommandError("no board found (a Pico running MicroPython shows up as USB "
+                           "2e8a:0005)")
     for dev, desc in found:
         print("%s\t%s" % (dev, desc))
-    if not found:
-        print("no board found (a Pico running MicroPython shows up as USB 2e8a:0005)")
-        return 1
     return 0
 
 
