@@ -74,6 +74,9 @@ SETUP_TIMEOUT_MS = 5000
 SETTLE_WAIT_MS = 1000  # resolve/expect give the board this long to commit a settled move
 MAX_WAIT_MS = 600_000  # one `wait`: 10 minutes of board time (~15 s here); more is a typo
 BUTTONS = {"confirm": 1, "next": 2, "undo": 4, "hint": 8, "end": 16}
+VERBS = ("new-game", "lift", "place", "drop", "take", "press", "wait", "expect", "resolve",
+         "bounce", "slide", "send", "restart")
+COMMITS = ("evt auto ", "evt confirm ", "evt end ", "evt undo ")  # the board took a move
 
 
 class ScriptError(Exception):
@@ -295,6 +298,8 @@ class Session:
             text = line.decode(errors="replace").rstrip("\r")
             if text.startswith("evt "):
                 self.events.append(text)
+                if text.startswith(COMMITS):
+                    self.world.rest()  # the move is taken: a cube lifted next starts anew
                 self.out(f"  [{self.runner.t / 1000:8.2f}s] {text}")
             else:
                 self.replies.append(text)
@@ -467,8 +472,7 @@ class Session:
                     self.out(f"  {d}")
                 self.out(f"  {final}")
             else:
-                raise ScriptError(f"unknown verb '{verb}' (new-game lift place drop take press "
-                                  "wait expect resolve bounce slide send restart)")
+                raise ScriptError(f"unknown verb '{verb}' ({' '.join(VERBS)})")
         except WorldError as e:
             raise ScriptError(str(e)) from None
         return self.presses - before
