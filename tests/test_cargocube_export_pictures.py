@@ -148,6 +148,66 @@ def test_svg_draws_hops_stacks_and_cards():
     assert heights["h8"] == "11" and heights["c3"] == "4"
 
 
+# Font sizes of the drawing's text classes (draw.STYLE): how much room each written label needs.
+FONT = {"tt": 18, "ts": 11, "ht": 14, "cl": 15, "kl": 16}
+
+
+def _arrow_head(root):
+    """The last action's arrow head as a triangle (tip, base corners) in the SVG's pixels."""
+    marker = root.find(".//%smarker" % SVG)
+    size = float(marker.get("markerWidth")) * 3  # markerUnits strokeWidth: .path's 3 px
+    assert marker.get("viewBox") == "0 0 10 10" and marker.get("refY") == "5"
+    beyond = (10 - float(marker.get("refX"))) / 10 * size  # the tip past the path's end
+    pts = [tuple(map(float, p.split(","))) for p in
+           _by_kind(root, "last-action")[0].find(SVG + "polyline").get("points").split()]
+    (x1, y1), (x2, y2) = pts[-2], pts[-1]
+    d = ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5
+    ux, uy = (x2 - x1) / d, (y2 - y1) / d
+    x2, y2 = x2 + beyond * ux, y2 + beyond * uy
+    bx, by = x2 - size * ux, y2 - size * uy
+    half = size / 2
+    return (x2, y2), (bx - half * uy, by + half * ux), (bx + half * uy, by - half * ux)
+
+
+def _covers(tri, box):
+    """Whether the triangle reaches into the box (x0, y0, x1, y1), sampled finely."""
+    (ax, ay), (bx, by), (cx, cy) = tri
+    n = 24
+    for i in range(n + 1):
+        for j in range(n + 1 - i):
+            a, b = i / n, j / n
+            x = ax + a * (bx - ax) + b * (cx - ax)
+            y = ay + a * (by - ay) + b * (cy - ay)
+            if box[0] <= x <= box[2] and box[1] <= y <= box[3]:
+                return True
+    return False
+
+
+def test_the_last_action_arrow_covers_no_written_face(games):
+    """The arrow head of the last action sat on the top face's digit of the piece it points
+    at (issue 18): over whole games, the head lies on no label of any piece, card or height."""
+    heads = 0
+    for rec in games:
+        positions = rec.positions()
+        for n in range(1, len(positions)):
+            if rec.actions[n - 1] == "end":
+                continue
+            root = ET.fromstring(draw_cargocube.svg(positions[n], positions[n - 1],
+                                                    rec.actions[n - 1]))
+            head = _arrow_head(root)
+            heads += 1
+            pieces = root.find(".//%sg[@id='cb-pieces']" % SVG)
+            for t in pieces.iter(SVG + "text"):
+                size = FONT[t.get("class").split()[0]]
+                x, y = float(t.get("x")), float(t.get("y"))
+                if abs(x - head[0][0]) > 40 or abs(y - head[0][1]) > 40:
+                    continue  # far from the head (which is 15 px long)
+                w = 0.3 * size * len(t.text)
+                box = (x - w, y - size / 2 + 1, x + w, y + size / 2 - 1)
+                assert not _covers(head, box), (rec.actions[n - 1], n, t.text, box, head)
+    assert heads > 300
+
+
 def test_no_diagram_for_another_kind():
     with pytest.raises(diagram.NoDiagram, match="no diagram for game kind 'xiangqi' yet"):
         diagram.for_kind("xiangqi")
