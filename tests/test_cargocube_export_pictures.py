@@ -225,6 +225,9 @@ def test_html_replay_is_valid_self_contained_and_holds_every_step(games):
         assert not re.search(r"https?://(?!www\.w3\.org/2000/svg\")", text)
         for bid in ("cb-first", "cb-prev", "cb-next", "cb-last"):
             assert page.ids[bid][0] == "button"
+        # first/last as |◀ and ▶|: U+23EE/U+23ED are missing from many fonts (empty boxes)
+        assert not re.search("\u23ee|\u23ed|&#x23e[de];|&#923[34];", text, re.I)
+        assert '>|&#x25C0;</button>' in text and '>&#x25B6;|</button>' in text
         assert page.ids["cb-step"][1]["max"] == str(len(rec.actions))
         assert sorted(page.steps) == list(range(len(rec.actions) + 1))
         (meta, raw), (_, js) = page.scripts
