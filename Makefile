@@ -3,10 +3,12 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
+# rp2040js for the emulated Pico (`cargoboard sim --target pico`), pinned in package.json
+NODE_STAMP := node_modules/.installed-stamp
 
 .PHONY: test demo bench venv clean
 
-venv: $(STAMP)
+venv: $(STAMP) $(NODE_STAMP)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,13 +18,19 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[test]'
 	touch $@
 
-test: $(STAMP)
+# Node.js and npm from Debian when missing; then exactly the versions of package-lock.json.
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq nodejs npm; }
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+test: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python -m pytest -q -n 2
 
-demo: $(STAMP)
+demo: $(STAMP) $(NODE_STAMP)
 	$(BIN)/cargoboard demo
 
-bench: $(STAMP)
+bench: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python bench/perft.py
 	$(BIN)/python bench/frame.py
 	$(BIN)/python bench/inference.py
@@ -32,7 +40,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/cephalopod_board.py
 	$(BIN)/python bench/log.py
 	$(BIN)/python bench/sync.py
+	$(BIN)/python bench/pico.py
 
 clean:
-	rm -rf $(VENV) *.egg-info host/*.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules *.egg-info host/*.egg-info .pytest_cache .hypothesis
 	find . \( -path ./.git -o -path ./$(VENV) \) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -68,8 +68,8 @@ def live_peak(kw):
 def game_setup_cost(words):
     """Bytes the live heap grows by when the virtual board sets up `new WORDS`."""
     from cargoboard.link import Link
-    from cargoboard.sim.runner import Runner
-    with Runner() as r, r.serving(), Link(r.port) as link:
+    from cargoboard.sim.runner import UnixRunner
+    with UnixRunner() as r, r.serving(), Link(r.port) as link:
         before = int(link.text("mem").split("alloc=")[1].split()[0])
         link.new_game(words)
         return int(link.text("mem").split("alloc=")[1].split()[0]) - before

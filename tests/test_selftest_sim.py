@@ -15,7 +15,7 @@ sys.path.insert(0, str(ROOT))
 
 import serial  # noqa: E402
 
-from cargoboard.sim.runner import Runner  # noqa: E402
+from cargoboard.sim.runner import UnixRunner  # noqa: E402
 from firmware import hal as H  # noqa: E402
 
 SETTLE = 5          # frames: > the 30 ms debounce
@@ -45,7 +45,7 @@ def reply(text):
 
 @pytest.fixture
 def board():
-    r = Runner().start()
+    r = UnixRunner().start()
     ser = serial.Serial(r.port, 115200, timeout=0)
     r.step(1)
     yield r, ser

@@ -44,8 +44,8 @@ def run_sim(args) -> int:
         from cargoboard.sim.script import run_script
         return run_script(args.script, serve=args.pty, **kwargs)
     if args.pty:
-        from cargoboard.sim.runner import Runner
-        with Runner(**kwargs) as runner:
+        from cargoboard.sim.runner import make_runner
+        with make_runner(**kwargs) as runner:
             return runner.serve_on(args.pty)
     if not args.interactive:
         import sys

@@ -61,7 +61,7 @@ import select
 import shlex
 import sys
 
-from cargoboard.sim.runner import Runner, FirmwareError, FRAME_MS
+from cargoboard.sim.runner import make_runner, FirmwareError, FRAME_MS
 from cargoboard.sim.world import World, WorldError, parse_cell
 
 HAND_MS = 100
@@ -223,7 +223,7 @@ class Session:
         self.out = out
         self.world = World()
         self._runner_kwargs = runner_kwargs
-        self.runner = Runner(**runner_kwargs)
+        self.runner = make_runner(**runner_kwargs)
         self.runner.start()
         self.ser = serial.Serial(self.runner.port, 115200, timeout=0)
         self._rx = bytearray()
@@ -250,7 +250,7 @@ class Session:
         t = self.runner.t
         self.ser.close()
         self.runner.kill()
-        self.runner = Runner(**self._runner_kwargs)
+        self.runner = make_runner(**self._runner_kwargs)
         self.runner.t = t
         self.runner.start()
         self.ser = serial.Serial(self.runner.port, 115200, timeout=0)
@@ -297,8 +297,11 @@ class Session:
             else:
                 self.replies.append(text)
 
-    def query(self, command: str, max_frames=50):
-        """Send a command line over the pty; returns (data lines, final ok/err line)."""
+    def query(self, command: str, max_frames=None):
+        """Send a command line over the pty; returns (data lines, final ok/err line). The
+        board has the runner's `reply_ms` to answer (sim time)."""
+        if max_frames is None:
+            max_frames = self.runner.reply_ms // FRAME_MS
         self.replies.clear()
         self.ser.write(command.encode() + b"\n")
         self.ser.flush()
