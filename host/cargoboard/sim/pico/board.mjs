@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import { RP2040, ConsoleLogger, LogLevel } from 'rp2040js';
 import { FlashChip, QspiSsi, IoQspi, XipCtrl, FLASH_SIZE, FS_SIZE } from './flash.mjs';
 import { LockstepPio, Ws2812Decoder, Hc165Chain, HeldCdc } from './devices.mjs';
+import { installFastCore } from './fastcore.mjs';
 
 const MAGIC = 0xa5;
 const FRAME_MS = 10;
@@ -81,7 +82,8 @@ function fastSramWrites(mcu) {
 
 // --- the board ----------------------------------------------------------------------------------
 export class Board {
-  constructor({ bootrom, uf2, image, pins, out }) {
+  constructor({ bootrom, uf2, image, pins, out, fastCore = true }) {
+    this.fastCore = fastCore;
     this.bootrom = bootrom;
     this.uf2 = uf2;
     this.image = image;
@@ -126,6 +128,7 @@ export class Board {
     this.chip = chip;
     this.mcu = mcu;
     fastSramWrites(mcu);
+    if (this.fastCore) installFastCore(mcu);
     if (previousFlash) {
       mcu.flash.set(previousFlash);
     } else {
