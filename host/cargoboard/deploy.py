@@ -118,7 +118,13 @@ def hand_over(port):
         pass
 
 
-def wait_hello(port, seconds=15.0):
+# How long the board has to come back after the reset: a Pico boots in a second or two; the
+# emulated one (cargoboard sim --target pico) takes as long in emulated time, several times
+# that in wall time.
+HELLO_WAIT_S = 60.0
+
+
+def wait_hello(port, seconds=HELLO_WAIT_S):
     from cargoboard.link import Link, LinkError
     end = time.monotonic() + seconds
     last = None

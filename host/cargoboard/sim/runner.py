@@ -109,14 +109,18 @@ class Runner:
         tty.setraw(self.slave)            # no echo, no line discipline: bytes pass unchanged
         os.set_blocking(self.master, False)
         self.port = os.ttyname(self.slave)
-        cmd, env, cwd = self._spawn()
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, cwd=cwd, env=env, bufsize=0)
-        self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
-        self._stderr_thread.start()
-        typ, payload = self._read_msg()
-        if typ != ord("H") or not payload.startswith(self.HELLO):
-            raise FirmwareError(f"expected hello from the firmware, got type {typ:#x}")
+        try:
+            cmd, env, cwd = self._spawn()
+            self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, cwd=cwd, env=env, bufsize=0)
+            self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
+            self._stderr_thread.start()
+            typ, payload = self._read_msg()
+            if typ != ord("H") or not payload.startswith(self.HELLO):
+                raise FirmwareError(f"expected hello from the firmware, got type {typ:#x}")
+        except BaseException:
+            self.stop()  # no pty, process or temporary image left behind
+            raise
         self.hello = payload.decode(errors="replace")
         return self
 

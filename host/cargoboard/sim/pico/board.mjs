@@ -100,7 +100,7 @@ export class Board {
     this.cycles = 0; // core cycles since the emulator started (all chips)
     this.wfiNanos = 0;
     this.statusLed = 0;
-    this.decoder = new Ws2812Decoder(N_LEDS, (rgb) => this.ledFrame(rgb));
+    this.decoder = new Ws2812Decoder(N_LEDS, (rgb, n) => this.ledFrame(rgb, n));
     this.powerOn(null);
   }
 
@@ -184,11 +184,19 @@ export class Board {
     this.out('P', p);
     if (this.cut && this.cut.op !== undefined) {
       this.cut.op -= 1;
-      if (this.cut.op <= 0) this.cut = { at: op.start + this.cut.fraction * (op.end - op.start) };
+      if (this.cut.op <= 0) {
+        this.cut = { at: op.start + this.cut.fraction * (op.end - op.start) };
+        this.breakBurst = true; // the run loop must look at its stop time again
+      }
     }
   }
 
-  ledFrame(rgb) {
+  ledFrame(rgb, n) {
+    const w = Buffer.alloc(18);
+    w.writeDoubleLE(this.decoder.first, 0);
+    w.writeDoubleLE(this.decoder.lastDuration, 8);
+    w.writeUInt16LE(n, 16);
+    this.out('W', w);
     let same = true;
     for (let i = 0; i < rgb.length; i++) {
       if (rgb[i] !== this.leds[i]) { same = false; break; }
@@ -235,7 +243,14 @@ export class Board {
             const c = core.executeInstruction();
             cycles += c;
             clock.nanosCounter += c * cycleNs;
-            if (clock.nanosCounter >= limit || core.waiting || this.resetRequested) break;
+            if (clock.nanosCounter >= limit || core.waiting || this.resetRequested || this.breakBurst) break;
+          }
+          if (this.breakBurst) {
+            this.breakBurst = false;
+            if (this.cut && this.cut.at !== undefined && this.cut.at - this.base < stop) {
+              stop = this.cut.at - this.base;
+              if (clock.nanosCounter >= stop) break; // before the op's end alarm fires
+            }
           }
           clock.tick(0); // fire the alarms that are due
         }

@@ -10,7 +10,8 @@ line, serial output from USB. The firmware runs from the board's flash: a little
 (`cargoboard deploy`'s files, mpy-cross -march=armv6m) unless `boot_from_flash`.
 
 Beyond the common Runner: `emu_ns` (emulated time), `cycles` (core cycles run), `status_led`,
-`flash_ops` (every program/erase: (kind, index, address, length, start ns)), and power cuts at
+`flash_ops` (every program/erase: (kind, index, address, length, start ns)), `led_frames`
+(every frame the LED chain latched: (start ns, duration ns, LEDs)), and power cuts at
 a chosen moment: `cut_at(ns)` or `cut_during_flash_op(n, fraction)`; the frame in which it
 happens raises PowerCut (the image keeps what the flash had at that instant).
 """
@@ -81,6 +82,7 @@ class PicoRunner(Runner):
         self.cycles = 0
         self.status_led = 0
         self.flash_ops: list = []
+        self.led_frames: list = []        # every WS2812 frame latched: (start ns, ns, LEDs)
         self.cut_report = None
 
     # --- process -------------------------------------------------------------------------------
@@ -114,6 +116,8 @@ class PicoRunner(Runner):
             return super()._read_msg()
         except FirmwareError as e:
             # The emulator's own complaint (a bad input file) is one line on its stderr.
+            if self._stderr_thread is not None:
+                self._stderr_thread.join(5)
             err = self.stderr_text().strip()
             if err.startswith("pico: ") and "\n" not in err:
                 raise FirmwareError(err[6:]) from None
@@ -131,6 +135,9 @@ class PicoRunner(Runner):
             self.status_led = data[4]
             self.emu_ns, cycles = struct.unpack_from("<dd", data, 5)
             self.cycles = int(cycles)
+        elif typ == ord("W"):
+            start, duration = struct.unpack_from("<dd", data, 0)
+            self.led_frames.append((start, duration, data[16] | data[17] << 8))
         elif typ == ord("P"):
             kind = "program" if data[0] == 0x50 else "erase"
             index, addr, length = struct.unpack_from("<III", data, 1)

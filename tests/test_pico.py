@@ -1,0 +1,166 @@
+"""The firmware on its real target: the stock MicroPython RP2040 image on an emulated Pico
+(`cargoboard sim --target pico`: rp2040js with the board's flash chip, 74HC165 chain, WS2812
+line and USB CDC modelled around it; host/cargoboard/sim/pico/). Everything above the silicon
+is the real thing: the firmware's .mpy deploy build in a littlefs image, its RP2040 HAL, the
+host tools over a real pty (pyserial, mpremote, SQLite).
+
+Skipped, with the reason printed, where the boot ROM and the MicroPython image are not there.
+The bring-up walk of all 121 cells is in test_selftest_sim.py (both targets)."""
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "host"))
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from picotarget import require_pico  # noqa: E402
+from cargoboard.link import Link  # noqa: E402
+from cargoboard.sim.pico import fsimage  # noqa: E402
+from cargoboard.sim.pico.images import find_images  # noqa: E402
+from cargoboard.sim.pico.runner import PicoRunner, firmware_files  # noqa: E402
+from cargoboard.sim.runner import FirmwareError, PowerCut  # noqa: E402
+from cargoboard.deploy import STAMP, versions  # noqa: E402
+from cargoboard.store import Store  # noqa: E402
+from cargoboard.sync import sync  # noqa: E402
+from test_sim_cephalopod import Game, WAIT, _play, _whole_game  # noqa: E402
+
+CLI = [sys.executable, "-m", "cargoboard"]
+
+
+@pytest.fixture(autouse=True)
+def _pico():
+    require_pico()
+
+
+def finish(gm):
+    text = "\n".join(gm.out)
+    gm.close()
+    assert "evt error" not in text and "Traceback" not in text, text
+
+
+def test_boot_hello_a_game_to_its_end_and_sync_into_sqlite(tmp_path):
+    """Boot and HELLO over the binary protocol; a scripted 2-player game (Cephalopod 3x3) to
+    its end, `expect` of the true final position; `cargoboard sync`'s code fetches its log over
+    the emulated USB into a SQLite store."""
+    gm = Game("3x3", target="pico", flash=tmp_path / "flash.img")
+    try:
+        assert "evt boot cargoboard fw=%s hal=rp2040" % versions()["fw"] in gm.s.events
+        _whole_game(gm, 3)                       # ends with `expect` of the final position
+        assert gm.pos.is_over() and gm.state()[0] == "over"
+        assert "evt log finished game=1" in gm.s.events
+        runner = gm.s.runner
+        assert runner.target == "pico" and runner.emu_ns > 5e9
+        gm.s.ser.close()  # the script's console; the host tools open the pty afresh
+        with runner.serving(), Store(tmp_path / "games.sqlite") as store, \
+                Link(runner.port) as link:
+            hello = link.hello()
+            res = sync(link, store)
+        want = versions()
+        assert (hello["hal"], hello["fw"], hello["rules"], hello["proto"]) == (
+            "rp2040", want["fw"], want["rules"], want["proto"])
+        # the board id is the flash chip's unique id (machine.unique_id)
+        assert hello["board"] == "e660583883452c27"
+        assert len(res.stored) == 1, res.summary()
+        rec = store.get(res.stored[0][1])
+    finally:
+        finish(gm)
+    assert (rec.kind, rec.variant, rec.source) == ("cephalopod", "3x3", "e660583883452c27")
+    assert rec.actions == [gm.pos.format_action(a) for a in gm.pos.history()]
+    assert rec.positions()[-1].notation() == gm.pos.notation()
+    with sqlite3.connect(tmp_path / "games.sqlite") as db:
+        assert db.execute("select count(*) from games").fetchone()[0] == 1
+    # synced, the board may delete the log: it said so (flags) and the image still holds it
+    # until the host asks; what matters here is that the image is a littlefs the host reads
+    assert "games" in fsimage.listdir(tmp_path / "flash.img")
+
+
+def test_power_cut_in_a_log_append_loses_nothing_completed(tmp_path):
+    """The power goes half-way through the flash program of a log append (a torn page); the
+    board boots again on the same flash: the game resumes with every completed action."""
+    gm = Game("3x3", target="pico", flash=tmp_path / "flash.img")
+    try:
+        _play(gm, ["b2", "a1", "c3"])
+        before = gm.pos.notation()
+        assert gm.position() == before
+        runner = gm.s.runner
+        ops = len(runner.flash_ops)
+        runner.cut_during_flash_op(1, 0.5)
+        with pytest.raises(PowerCut) as cut:
+            gm.act("a3")                         # its log append is cut
+        assert "torn" in str(cut.value), str(cut.value)
+        assert len(runner.flash_ops) == ops + 1   # the cut came in the first operation
+        gm.s.restart()                           # power on, the dice where the hand left them
+        # a3 was not completed: the board has the three before it
+        assert "evt log resumed game=1 actions=3 records=3 dropped=0" in gm.s.events, gm.s.events
+        assert gm.position() == before
+        # the die on a3 is still there: the board takes the move again, and logs it
+        gm.run(WAIT)
+        gm.pos.push(gm.pos.parse_action("a3"))
+        gm.run("expect " + gm.pos.notation())
+        gm.run("restart")
+        assert "evt log resumed game=1 actions=4 records=4 dropped=0" in gm.s.events
+    finally:
+        finish(gm)
+
+
+def test_deploy_with_mpremote_then_boot_into_it(tmp_path):
+    """`cargoboard deploy --port PTY` against the emulated board: the real mpremote (raw REPL of
+    the real MicroPython, fs cp), the reset restarts the emulated chip from its flash, and the
+    board then reports the deployed versions. Before: an image with other firmware (another
+    build stamp) and a game log, which the deploy keeps."""
+    image = tmp_path / "flash.img"
+    files = [(bp, data if bp != STAMP else data.replace(b"build=", b"build=old"))
+             for bp, data in firmware_files()]
+    files.append(("games/keep.txt", b"a user's file"))
+    fsimage.write_files(image, files)
+    with PicoRunner(flash=image, boot_from_flash=True) as runner, runner.serving():
+        r = subprocess.run(CLI + ["deploy", "--port", runner.port], capture_output=True,
+                           text=True, timeout=900, cwd=ROOT)
+        resets = [x for x in runner.logs if x.startswith("chip reset")]
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "runs fw=%s" % versions()["fw"] in r.stdout, r.stdout
+    assert resets, runner.logs
+    assert b"build=old" not in fsimage.read_file(image, STAMP)
+    assert fsimage.read_file(image, "games/keep.txt") == b"a user's file"
+
+
+def test_bad_uf2_boot_rom_or_flash_image_give_one_clear_line(tmp_path, monkeypatch):
+    rom, uf2 = find_images()
+    bad = tmp_path / "bad.bin"
+    bad.write_bytes(b"\x00" * 1000)
+    garbage = tmp_path / "garbage.img"
+    garbage.write_bytes(bytes(range(256)) * 64)
+    cases = [
+        (dict(uf2=bad), "UF2 %s: 1000 bytes is not a whole number of 512-byte UF2 blocks" % bad),
+        (dict(bootrom=bad), "boot ROM %s: 1000 bytes, an RP2040 boot ROM has 16384" % bad),
+        (dict(bootrom=uf2), "boot ROM %s:" % uf2),
+        (dict(flash=garbage, boot_from_flash=True),
+         "flash image %s: not a littlefs filesystem of the board" % garbage),
+    ]
+    for kwargs, start in cases:
+        with pytest.raises(FirmwareError) as e:
+            PicoRunner(**kwargs).start().stop()
+        text = str(e.value)
+        assert text.startswith(start) and "\n" not in text, text
+    # the command line: one line, exit status 2, no traceback
+    monkeypatch.setenv("CARGOBOARD_PICO_UF2", str(bad))
+    script = tmp_path / "s.txt"
+    script.write_text("send status\n")
+    r = subprocess.run(CLI + ["sim", "--target", "pico", "--script", str(script)],
+                       capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert r.returncode == 2 and "Traceback" not in r.stdout + r.stderr
+    assert r.stdout.strip() == "%s: cannot start the simulated board: UF2 %s: 1000 bytes is not " \
+        "a whole number of 512-byte UF2 blocks" % (script, bad), r.stdout
+    # and without the images: where the official files come from
+    monkeypatch.setenv("CARGOBOARD_PICO_UF2", str(tmp_path / "missing.uf2"))
+    r = subprocess.run(CLI + ["sim", "--target", "pico", "--script", str(script)],
+                       capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert r.returncode == 2 and len(r.stdout.strip().splitlines()) == 1, r.stdout
+    assert "https://micropython.org/download/RPI_PICO/" in r.stdout
+    assert "fc2a8096e0d999d3caca11b34381854599d68aee3e905d3cccbd5247ca78d07c" in r.stdout
