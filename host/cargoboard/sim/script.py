@@ -219,15 +219,12 @@ class Session:
     """A running simulated board: firmware process + world + pyserial on the pty."""
 
     def __init__(self, out=print, **runner_kwargs):
-        import serial  # pyserial
         self.out = out
         self.world = World()
         self._runner_kwargs = runner_kwargs
         self.runner = make_runner(**runner_kwargs)
         self.runner.start()
-        self.ser = serial.Serial(self.runner.port, 115200, timeout=0)
-        self._rx = bytearray()
-        self._rx_count = 0
+        self._attach()
         self._tx_count = 0
         self.replies: list[str] = []
         self.events: list[str] = []
@@ -246,17 +243,24 @@ class Session:
     def restart(self):
         """Power cut and power on: kill the firmware, start it again (same flash image, same
         pieces on the board; sim time goes on)."""
-        import serial  # pyserial
         t = self.runner.t
         self.ser.close()
         self.runner.kill()
         self.runner = make_runner(**self._runner_kwargs)
         self.runner.t = t
         self.runner.start()
-        self.ser = serial.Serial(self.runner.port, 115200, timeout=0)
-        self._rx = bytearray()
-        self._rx_count = 0
+        self._attach()
         self.step(1)
+
+    def _attach(self):
+        """Open the board's pty with pyserial. What the board wrote before (the emulated Pico
+        runs until it has booted) comes from the runner's log, not from the pty, whose input
+        pyserial may discard when it opens it."""
+        import serial  # pyserial
+        self.ser = serial.Serial(self.runner.port, 115200, timeout=0)
+        self.ser.reset_input_buffer()
+        self._rx = bytearray(self.runner.serial_log)
+        self._rx_count = len(self.runner.serial_log)
 
     # --- time and I/O ------------------------------------------------------------------------
     def step(self, frames=1):

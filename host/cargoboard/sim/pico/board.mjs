@@ -125,6 +125,9 @@ export class Board {
     mcu.pio = [new LockstepPio(mcu, 'PIO0', PIO0_IRQ0, 0), new LockstepPio(mcu, 'PIO1', PIO1_IRQ0, 1)];
     mcu.peripherals[0x50200] = mcu.pio[0];
     mcu.peripherals[0x50300] = mcu.pio[1];
+    // A write to a PIO (the CPU's or the DMA's) may start a state machine: the run loop then
+    // catches the PIOs up again at short intervals.
+    for (const pio of mcu.pio) pio.onWake = () => { this.pioWake = true; this.breakBurst = true; };
     this.chip = chip;
     this.mcu = mcu;
     fastSramWrites(mcu);
@@ -221,7 +224,8 @@ export class Board {
       let pioDue = 0;
       let cycles = 0;
       while (clock.nanosCounter < stop && !this.resetRequested) {
-        if (clock.nanosCounter >= pioDue) {
+        if (clock.nanosCounter >= pioDue || this.pioWake) {
+          this.pioWake = false;
           pio0.catchUp();
           pio1.catchUp();
           this.decoder.poll(this.base + clock.nanosCounter);
@@ -357,7 +361,7 @@ function main() {
     const uf2 = readUf2(args.uf2);
     let st;
     try { st = fs.statSync(args.flash); } catch { throw new InputError(`flash image ${args.flash}: no such file`); }
-    if (st.size !== FS_SIZE) throw new InputError(`flash image ${args.flash}: ${st.size} bytes, the filesystem region is ${FS_SIZE}`);
+    if (st.size > FS_SIZE) throw new InputError(`flash image ${args.flash}: ${st.size} bytes, more than the ${FS_SIZE}-byte filesystem region`);
     board = new Board({ bootrom, uf2, image: args.flash, pins, out: writeMsg });
   } catch (e) {
     if (e instanceof InputError) {

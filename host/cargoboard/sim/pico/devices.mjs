@@ -20,6 +20,7 @@ export class LockstepPio extends RPPIO {
     this.seen = [0, 0, 0, 0]; // sm.cycles already accounted for
     this.now = 0; // time of the state machine cycle being run (for pin listeners)
     this.inCatchUp = false;
+    this.onWake = null; // called after every register write: a state machine may run now
   }
 
   // rp2040js would start a free-running setTimeout loop here; time is ours instead.
@@ -55,6 +56,7 @@ export class LockstepPio extends RPPIO {
         }
       });
     }
+    if (this.onWake) this.onWake();
   }
 
   periodNanos(sm) {

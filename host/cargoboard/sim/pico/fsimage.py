@@ -19,14 +19,19 @@ class ImageError(ValueError):
 
 
 def _fs(buffer=None):
+    """A mounted littlefs over `buffer` (an image's bytes), or over a freshly formatted one.
+    (littlefs-python's own constructor formats an image it cannot mount: never used so.)"""
     import littlefs
     kw = dict(block_size=BLOCK_SIZE, block_count=BLOCKS, prog_size=PROG_SIZE,
               read_size=READ_SIZE)
-    if buffer is None:
-        return littlefs.LittleFS(**kw)
     ctx = littlefs.UserContext(SIZE)
-    ctx.buffer[:] = buffer
-    return littlefs.LittleFS(context=ctx, **kw)
+    if buffer is not None:
+        ctx.buffer[:] = buffer
+    fs = littlefs.LittleFS(context=ctx, mount=False, **kw)
+    if buffer is None:
+        fs.format()
+    fs.mount()
+    return fs
 
 
 def load(image) -> "littlefs.LittleFS":

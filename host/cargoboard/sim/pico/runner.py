@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 from cargoboard.build import REPO_ROOT
-from cargoboard.sim.runner import FirmwareError, PowerCut, Runner
+from cargoboard.sim.runner import FRAME_MS, FirmwareError, PowerCut, Runner
 from cargoboard.sim.pico import fsimage
 from cargoboard.sim.pico.images import PicoUnavailable, find_images
 
@@ -64,6 +64,8 @@ class PicoRunner(Runner):
     target = "pico"
     HELLO = b"cargoboard-pico "
     reply_ms = 5000
+    BOOT_QUIET_MS = 300
+    BOOT_MAX_MS = 15000
 
     def __init__(self, game="none", flash=None, boot_from_flash=False, plugins=(),
                  heapsize=None, bootrom=None, uf2=None):
@@ -110,6 +112,23 @@ class PicoRunner(Runner):
         cmd = [node, str(BOARD_JS), "--bootrom", str(rom), "--uf2", str(uf2),
                "--flash", str(self.image), "--pins", str(PINS)]
         return cmd, dict(os.environ), str(REPO_ROOT)
+
+    def start(self):
+        """Power on, and run the chip until the firmware has booted: its first console output,
+        then BOOT_QUIET_MS without any (imports, resuming a game: about a second of emulated
+        time, where the unix target is ready at once), at most BOOT_MAX_MS."""
+        super().start()
+        quiet = 0
+        for _ in range(self.BOOT_MAX_MS // FRAME_MS):
+            before = len(self.serial_log)
+            self.step()
+            if len(self.serial_log) != before or not self.serial_log:
+                quiet = 0
+            else:
+                quiet += FRAME_MS
+                if quiet >= self.BOOT_QUIET_MS:
+                    break
+        return self
 
     def _read_msg(self):
         try:
