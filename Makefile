@@ -25,7 +25,7 @@ $(NODE_STAMP): package.json package-lock.json
 	touch $@
 
 test: $(STAMP) $(NODE_STAMP)
-	$(BIN)/python -m pytest -q -n 2
+	$(BIN)/python -m pytest -q -n 2 -rs
 
 demo: $(STAMP) $(NODE_STAMP)
 	$(BIN)/cargoboard demo

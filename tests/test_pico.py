@@ -214,3 +214,36 @@ def test_led_chain_by_pio_and_by_dma_with_silicon_timing(tmp_path):
     assert 4500 < put_us < 5000 and 4500 < done_us < 5000 and start_us < 200, out
     assert [(n, round(d / 1000)) for _, d, n in frames] == [(157, 4709), (157, 4709)], frames
     assert leds == bytes(v for i in range(157) for v in ((i * 5) & 255, i, (i * 3) & 255))
+
+
+BUSY = '''
+import time
+t = time.ticks_us()
+d = {}
+s = 0
+for i in range(800):
+    s = (s * 31 + i) & 0xFFFFFF
+    d[i % 97] = str(s)[-3:] + "x"
+    if i % 7 == 0:
+        s ^= len(d) << 3
+print("busy", s, len(d), sorted(d.values())[:3], time.ticks_diff(time.ticks_us(), t))
+'''
+
+
+def test_fast_instruction_dispatch_runs_cycle_for_cycle_as_rp2040js(tmp_path):
+    """fastcore.mjs decodes the frequent instructions itself: the chip must end in the same
+    state, cycle for cycle, as with rp2040js's own decoder (a Python workload, boot included)."""
+    import json
+    from cargoboard.sim.pico.runner import PINS, find_node
+    rom, uf2 = find_images()
+    image = tmp_path / "flash.img"
+    fsimage.write_files(image, [("main.py", BUSY.encode())])
+    r = subprocess.run([find_node(), str(ROOT / "tests" / "pico_fastcore.mjs"), str(rom),
+                        str(uf2), str(image), str(PINS), "500"],
+                       capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    fast, slow = [json.loads(line) for line in r.stdout.splitlines()]
+    assert "busy" in fast["serial"], fast["serial"]
+    assert fast["cycles"] > 10_000_000
+    for key in ("cycles", "registers", "flags", "serial"):
+        assert fast[key] == slow[key], key
