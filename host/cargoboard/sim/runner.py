@@ -216,35 +216,39 @@ class Runner:
     def step(self, frames=1):
         """Advance `frames` frames of 10 ms (relaying the pty both ways)."""
         for _ in range(frames):
-            serial_in = b""
-            try:
-                serial_in = os.read(self.master, 4096)
-            except (BlockingIOError, OSError):
-                pass
-            t = self.t & 0x3FFFFFFF
-            payload = (struct.pack("<I", t) + bytes(self.sensors)
-                       + bytes((self.buttons & 0x1F,)) + serial_in)
-            self._send(ord("F"), payload)
-            out = bytearray()
-            while True:
-                typ, data = self._read_msg()
-                if typ == ord("D"):
-                    self._message(typ, data)
-                    break
-                if typ == ord("L"):
-                    self.leds[:] = data
-                    self.led_updates += 1
-                elif typ == ord("S"):
-                    out += data
-                elif typ == ord("T"):
-                    self.logs.append(data.decode(errors="replace"))
-                else:
-                    self._message(typ, data)
-            if out:
-                self._to_pty(out)
-                self.serial_log += out
+            self._exchange(ord("F"), b"")
             self.frames += 1
             self.t += FRAME_MS
+
+    def _exchange(self, typ, head):
+        """One lockstep exchange: send the inputs (after `head`, the message's own fields) and
+        the serial bytes waiting on the pty, read what comes back until `D`."""
+        serial_in = b""
+        try:
+            serial_in = os.read(self.master, 4096)
+        except (BlockingIOError, OSError):
+            pass
+        payload = (head + struct.pack("<I", self.t & 0x3FFFFFFF) + bytes(self.sensors)
+                   + bytes((self.buttons & 0x1F,)) + serial_in)
+        self._send(typ, payload)
+        out = bytearray()
+        while True:
+            typ, data = self._read_msg()
+            if typ == ord("D"):
+                self._message(typ, data)
+                break
+            if typ == ord("L"):
+                self.leds[:] = data
+                self.led_updates += 1
+            elif typ == ord("S"):
+                out += data
+            elif typ == ord("T"):
+                self.logs.append(data.decode(errors="replace"))
+            else:
+                self._message(typ, data)
+        if out:
+            self._to_pty(out)
+            self.serial_log += out
 
     def _to_pty(self, data):
         view = memoryview(bytes(data))

@@ -382,14 +382,18 @@ function main() {
     const payload = n ? readExact(n) : Buffer.alloc(0);
     if (n && !payload) break;
     const type = String.fromCharCode(h[1]);
-    if (type === 'F') {
-      const t = payload.readUInt32LE(0);
-      board.sensors.set(payload.subarray(4, 20));
-      board.buttons = payload[20] & 0x1f;
+    if (type === 'F' || type === 'A') {
+      // F: run to the next 10 ms frame boundary of emulated time; A: u32 microseconds first,
+      // run that long. Then both: u32 t (echoed in D), sensors, buttons, serial bytes.
+      const us = type === 'A' ? payload.readUInt32LE(0) : 0;
+      const p = type === 'A' ? payload.subarray(4) : payload;
+      const t = p.readUInt32LE(0);
+      board.sensors.set(p.subarray(4, 20));
+      board.buttons = p[20] & 0x1f;
       board.chain.setWorld(board.sensors, board.buttons);
-      board.cdc.send(payload.subarray(21));
-      // The frame's time is t ms in the firmware's 30-bit ms ticks; the host's clock is ours.
-      const until = (Math.floor(board.hostNanos / (FRAME_MS * 1e6)) + 1) * FRAME_MS * 1e6;
+      board.cdc.send(p.subarray(21));
+      const until = type === 'A' ? board.hostNanos + us * 1000
+        : (Math.floor(board.hostNanos / (FRAME_MS * 1e6)) + 1) * FRAME_MS * 1e6;
       const alive = board.run(until);
       board.flushSerial();
       for (const e of board.errors.splice(0)) board.text(`rp2040js: ${e}`);

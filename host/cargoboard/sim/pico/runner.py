@@ -19,6 +19,7 @@ happens raises PowerCut (the image keeps what the flash had at that instant).
 from __future__ import annotations
 
 import os
+import select
 import shutil
 import struct
 import tempfile
@@ -65,6 +66,7 @@ class PicoRunner(Runner):
     HELLO = b"cargoboard-pico "
     reply_ms = 5000
     BOOT_QUIET_MS = 300
+    SERVE_BUSY_MS = 20
     BOOT_MAX_MS = 15000
 
     def __init__(self, game="none", flash=None, boot_from_flash=False, plugins=(),
@@ -171,6 +173,30 @@ class PicoRunner(Runner):
             except Exception:
                 self.proc.kill()
             raise PowerCut(f"power cut at {at / 1e6:.3f} ms of emulated time: {self.cut_report}")
+
+    # --- serving host tools ---------------------------------------------------------------------
+    def advance(self, ms=1):
+        """Run the chip `ms` milliseconds (not a whole frame): the inputs as in step()."""
+        self._exchange(ord("A"), struct.pack("<I", ms * 1000))
+        self.t += ms
+
+    def serve(self, stop=None, idle_s=FRAME_MS / 1000):
+        """As Runner.serve, but while serial bytes flow (and for SERVE_BUSY_MS after) the chip
+        runs in 1 ms steps instead of 10 ms frames: a host tool's request and the board's answer
+        then take a millisecond or two of emulated time each, as on a real USB link, not a
+        frame (mpremote's raw REPL makes thousands of such round trips for a deploy)."""
+        busy = 0
+        while stop is None or not stop.is_set():
+            ready, _, _ = select.select([self.master], [], [], 0 if busy else idle_s)
+            if ready or busy:
+                before = len(self.serial_log)
+                self.advance(1)
+                if ready or len(self.serial_log) != before:
+                    busy = self.SERVE_BUSY_MS
+                else:
+                    busy -= 1
+            else:
+                self.step()
 
     # --- power cuts ------------------------------------------------------------------------------
     def cut_at(self, ns: float):
