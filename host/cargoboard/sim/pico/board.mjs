@@ -168,11 +168,8 @@ export class Board {
     this.base = this.hostNanos;
     this.resets++;
     this.text(`chip reset (watchdog) at ${(this.base / 1e6).toFixed(3)} ms`);
-    const fd = this.chip.fd;
-    this.chip.fd = null; // the new chip model takes over the image file
+    this.chip.close(); // the new chip's model opens the image file again
     this.powerOn(flash);
-    this.chip.close();
-    this.chip.fd = fd;
   }
 
   flashOp(op) {
