@@ -26,7 +26,7 @@ from cargoboard.sim.pico import fsimage  # noqa: E402
 from cargoboard.sim.pico.images import find_images  # noqa: E402
 from cargoboard.sim.pico.runner import PicoRunner, firmware_files  # noqa: E402
 from cargoboard.sim.runner import FirmwareError, PowerCut  # noqa: E402
-from cargoboard.deploy import STAMP, versions  # noqa: E402
+from cargoboard.deploy import STAMP, versions, wait_hello  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
 from cargoboard.sync import sync  # noqa: E402
 from test_sim_cephalopod import Game, WAIT, _play, _whole_game  # noqa: E402
@@ -58,12 +58,16 @@ def test_boot_hello_a_game_to_its_end_and_sync_into_sqlite(tmp_path):
         runner = gm.s.runner
         assert runner.target == "pico" and runner.emu_ns > 5e9
         gm.s.ser.close()  # the script's console; the host tools open the pty afresh
-        with runner.serving(), Store(tmp_path / "games.sqlite") as store, \
-                Link(runner.port) as link:
-            hello = link.hello()
-            res = sync(link, store)
-            assert len(res.stored) == 1, res.summary()
-            rec = store.get(res.stored[0][1])
+        with runner.serving(), Store(tmp_path / "games.sqlite") as store:
+            # as `cargoboard deploy` waits for a board: the first binary request loads the
+            # firmware's host link (a fraction of a second on the chip, longer in wall time
+            # than the Link's retries allow when this machine is busy); the link's timeout is
+            # wall time too: the emulated board answers in its own time, 2-10x slower
+            hello = wait_hello(runner.port)
+            with Link(runner.port, timeout=10.0) as link:
+                res = sync(link, store)
+                assert len(res.stored) == 1, res.summary()
+                rec = store.get(res.stored[0][1])
         want = versions()
         assert (hello["hal"], hello["fw"], hello["rules"], hello["proto"]) == (
             "rp2040", want["fw"], want["rules"], want["proto"])
