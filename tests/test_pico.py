@@ -29,7 +29,7 @@ from cargoboard.sim.runner import FirmwareError, PowerCut  # noqa: E402
 from cargoboard.deploy import STAMP, versions, wait_hello  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
 from cargoboard.sync import sync  # noqa: E402
-from test_sim_cephalopod import Game, WAIT, _play, _whole_game  # noqa: E402
+from test_cephalopod_sim import Game, WAIT, _play, _whole_game  # noqa: E402
 
 CLI = [sys.executable, "-m", "cargoboard"]
 
@@ -174,7 +174,7 @@ def test_bad_uf2_boot_rom_or_flash_image_give_one_clear_line(tmp_path, monkeypat
 WS2812_DMA = '''
 import rp2, array, time
 from machine import Pin
-from firmware.hal_rp2040 import _ws2812
+from firmware.hal.rp2040 import _ws2812
 sm = rp2.StateMachine(0, _ws2812, freq=8000000, sideset_base=Pin(22))
 sm.active(1)
 N = 157

@@ -1,4 +1,4 @@
-"""The bring-up self-test (firmware/selftest_game.py) on the virtual board: the real firmware under
+"""The bring-up self-test (firmware/games/selftest/plugin.py) on the virtual board: the real firmware under
 the MicroPython unix port (192k heap), and the walk of every cell also on the emulated Pico (the
 stock MicroPython image, the sensors through the 74HC165 chain on SPI, the LEDs decoded from
 the WS2812 line), started with `new selftest` over a real pty. Sensors are

@@ -1,5 +1,5 @@
 """The board's filesystem image on the host (littlefs-python): the littlefs region of the
-Pico's flash with the geometry of MicroPython's rp2 port (firmware/flashdev.py), the same file
+Pico's flash with the geometry of MicroPython's rp2 port (firmware/drivers/flashdev.py), the same file
 format for both targets of the virtual board (`cargoboard sim --flash DIR` keeps DIR/flash.img).
 An image may be shorter than the region: what is missing reads as erased flash."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from firmware.flashdev import BLOCK_SIZE, BLOCKS, PROG_SIZE
+from firmware.drivers.flashdev import BLOCK_SIZE, BLOCKS, PROG_SIZE
 
 SIZE = BLOCK_SIZE * BLOCKS
 READ_SIZE = 32  # as MicroPython's vfs.VfsLfs2 reads
