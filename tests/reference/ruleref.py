@@ -31,10 +31,11 @@ INTERPRETATIONS OF THE BASE GAME (where the rulings page is silent or could be r
  2. Cards lying in a terminal are completely inert: no hop, no slide, no climb exemption, and a cube
     at level 0 on such a card is judged by the terminal rule (free for the owner, frozen for others),
     never by the "card cell" rule.
- 3. Cube status is evaluated in this order: (a) in a terminal -> free for its owner, frozen for anyone
-    else; (b) directly on top of a keeper of a seat other than the mover -> frozen; (c) level >= 1 or a
-    (grey) card under the stack -> free; (d) level 0 on a grey cell without a card -> resting if O is
-    down, else bridge.
+ 3. Cube status is evaluated in this order: (a) in another seat's terminal -> frozen; (b) directly
+    on top of a keeper of a seat other than the mover -> frozen (only with 8 players can another
+    seat's keeper stand in the mover's terminal: on the shared exit portal); (c) in the own terminal,
+    at level >= 1 or on a (grey) card -> free; (d) level 0 on a grey cell without a card -> resting
+    if O is down, else bridge.
  4. Activation candidates: top-of-stack cargo cubes with B up whose status is resting or free (a bridge
     can never have B up).  A B-up cube in the mover's OWN terminal is free and may be activated; its
     destination must still be a grey cell that is no portal.
@@ -521,11 +522,11 @@ def cube_status(state, c, index, mover):
     """'frozen', 'free', 'resting' or 'bridge' for the cargo cube at stacks[c][index]."""
     stack = state["stacks"][c]
     cube = stack[index]
-    if side_of(c) is not None:
-        return "free" if owns(state["seats"], mover, c) else "frozen"
+    if side_of(c) is not None and not owns(state["seats"], mover, c):
+        return "frozen"
     if index > 0 and stack[index - 1][0] == "K" and stack[index - 1][1] != mover:
         return "frozen"
-    if index > 0 or c in state["cards"]:
+    if side_of(c) is not None or index > 0 or c in state["cards"]:
         return "free"
     return "resting" if bottom_face(cube[1]) == "O" else "bridge"
 
