@@ -18,6 +18,7 @@ DEAD = cc.DEAD
 TELEPORT = cc.TELEPORT
 N_CELLS = g.N_CELLS
 ONE = [bytes((i,)) for i in range(9)]  # bytearray.find() needs bytes on MicroPython
+ONE_SPIRAL = [bytes((1 + cc.SPIRAL * 8 + s,)) for s in range(8)]  # a spiral card by owner
 
 # -- the 8-player variant -----------------------------------------------------------------------
 # Seats 1..8 (ints 0..7) clockwise from the south side's east half; each side's exit portal is
@@ -243,14 +244,22 @@ def gen_plain(pos, out):
             if len(st) > h + 1 and not free_leave:
                 continue
             out.append((cc.TMOVE, tc, d, n, TELEPORT, ()))
-    for c in cc._GREY_CELLS:
-        cd = cards[c]
-        if cd and (cd - 1) >> 3 == cc.SPIRAL and not lids[c]:
-            for it in stacks[c]:
-                if it < K:
-                    out.append((cc.TURN, c, 0, c, 0, ()))
-                    out.append((cc.TURN, c, 1, c, 0, ()))
-                    break
+    spirals = []
+    for s in pos.seats:
+        code = ONE_SPIRAL[s]
+        c = cards.find(code)
+        while c >= 0:
+            if g.CELL_KIND[c] == g.GREY and not lids[c]:
+                spirals.append(c)
+            c = cards.find(code, c + 1)
+    if len(spirals) > 1:
+        spirals.sort()
+    for c in spirals:
+        for it in stacks[c]:
+            if it < K:
+                out.append((cc.TURN, c, 0, c, 0, ()))
+                out.append((cc.TURN, c, 1, c, 0, ()))
+                break
     c = lids.find(ONE[m + 1])
     while c >= 0:
         near = _cubes_near(pos, pos._keeper[m], c)
