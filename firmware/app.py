@@ -232,6 +232,7 @@ class App:
             opts[k] = options[k]
         self._log_options(opts)
         opts["game"] = name
+        gc.collect()  # setting a game up is the heap's high point: begin it from a clean heap
         try:
             g = cls(opts)
             m = g.setup_mask()

@@ -14,9 +14,10 @@
 # - _view[seat][c]: what a cell is to that seat's pieces (V_GREY .. V_CLOSED). The base game's
 #   views never change and are shared; the expansions (portals that move or appear, biohazards)
 #   give a position its own.
-# Everything that only the expansions, the walking teleport and the 8-player variant need lives in
+# Everything that only the expansions and the walking teleport need lives in
 # shared_rules/cargocube_expansions.py, imported the first time a position holds one of their
-# items (the board's heap pays for it only in such games).
+# items (the board's heap pays for it only in such games); the 8-player variant's tables in
+# shared_rules/cargocube_eight.py, imported for an 8-player position.
 # An action is a tuple (kind, src, dir, dst, code, hops): see docs/rules/api.md.
 
 from shared_rules import geometry as g
@@ -71,14 +72,7 @@ class RulesError(Exception):
 # cube arrives on a placed card, so a new kind is added here without touching the move generator.
 
 CARD_LETTERS = "swaucpxhv="  # base: springboard, wind rose, acceleration; the expansions' 7 more
-BASE_CARDS = 3  # kinds below this need no expansion code
-UMBRELLA = 3
-CATAPULT = 4
-SPIRAL = 5
-PORTAL = 6
-HAZARD_CARD = 7
-SACRIFICE = 8
-SPENT = 9
+BASE_CARDS = 3  # kinds below this need no expansion code (the others: cargocube_expansions)
 # Items leaving a placed card of this kind ignore the climb limit.
 CARD_SPRINGBOARD = (True, True, False, False, True, False, True, False, False, False)
 
@@ -160,6 +154,7 @@ def _base_views():
 
 
 VIEWS = _base_views()
+del _base_views
 # The seat whose score a cell counts for (255: none).
 OWNER = bytes([g.CELL_KIND[c] - g.TERMINAL if g.CELL_KIND[c] >= g.TERMINAL else 255
                for c in range(g.N_CELLS)])
@@ -213,13 +208,14 @@ class Position:
         self._ulen = 0
         self._count = 0
         if len(self.seats) == 8:
-            self._expand().eight_players(self)
+            from shared_rules import cargocube_eight
+            cargocube_eight.setup(self)
 
     def _expand(self):
         """The expansions module, loaded into this position (its first expansion item)."""
         if self._x is None:
             self._x = _expansions()
-            self._x.attach(self)
+            self.lids = bytearray(g.N_CELLS)
         return self._x
 
     # -- construction ---------------------------------------------------------------------------
@@ -303,7 +299,7 @@ class Position:
                     raise RulesError("bad keeper %r on %s" % (it, name))
                 if seat not in self.seats:
                     raise RulesError("keeper %s on %s: seat %s is not in play" % (it, name, it[1]))
-                if self._keeper[seat] >= 0 or self._x is not None and self._x.is_dead(self, seat):
+                if self._keeper[seat] != -1:  # -2: a dead keeper
                     raise RulesError("seat %s has two keepers" % it[1])
                 if kind >= g.TERMINAL and self._view[seat][c] != V_OWN:
                     raise RulesError("keeper %s cannot stand in another seat's terminal (%s)" % (
@@ -340,7 +336,7 @@ class Position:
         if c == g.ENTRY_PORTAL:
             raise RulesError("no card may lie on the entry portal f6")
         if kind >= BASE_CARDS:
-            self._expand().check_card(self, kind, c, it, name)
+            self._expand().parse_item(self, it, c, name, False)
         self.cards[c] = 1 + kind * 8 + owner
 
     def copy(self):
@@ -360,37 +356,62 @@ class Position:
     # -- notation -------------------------------------------------------------------------------
 
     def notation(self):
-        """The canonical one-line notation: cells by row (row 1 first), then by column."""
-        parts = []
-        letters = self.SEAT_LETTERS
+        """The canonical one-line notation: cells by row (row 1 first), then by column. Written
+        byte by byte into one buffer: a list of small strings for a 4-player game with cards
+        would cost the board ~30 KB of heap for a moment (the log header, every commit event)."""
+        letters = self.SEAT_LETTERS.encode()
         lids = self.lids
+        buf = bytearray()
+        put = buf.append
         for c in range(g.N_CELLS):
             st = self.stacks[c]
             cd = self.cards[c]
             if not st and not cd:
                 continue
-            items = []
+            if buf:
+                put(44)  # ,
+            y = c // g.SIZE + 1
+            put(_COLUMN_BYTES[c % g.SIZE])
+            if y > 9:
+                put(49)  # the 1 of 10, 11
+            put(48 + y % 10)
+            put(61)  # =
             if cd:
-                items.append("*" + card_kind(cd) + letters[card_owner(cd)])
+                put(42)  # *
+                put(_CARD_BYTES[(cd - 1) >> 3])
+                put(letters[(cd - 1) & 7])
             for it in st:
+                if buf[-1] != 61:
+                    put(46)  # .
                 if it < KEEPER:
-                    items.append(o.NAMES[it])
-                elif it < DEAD:
-                    items.append("K" + letters[it - KEEPER])
+                    put(_ORIENT_BYTES[2 * it])
+                    put(_ORIENT_BYTES[2 * it + 1])
                 elif it < TELEPORT:
-                    items.append("X" + letters[it - DEAD])
+                    put(75 if it < DEAD else 88)  # K, X
+                    put(letters[(it - KEEPER) & 7])
                 else:
-                    items.append("T")
+                    put(84)  # T
             if lids is not None and lids[c]:
-                items.append("!" + letters[lids[c] - 1])
-            parts.append(g.cell_name(c) + "=" + ".".join(items))
-        seats = "".join([letters[s] for s in self.seats])
+                put(46)
+                put(33)  # !
+                put(letters[lids[c] - 1])
+        if not buf:
+            put(45)  # -
+        put(32)
+        for s in self.seats:
+            put(letters[s])
+        put(32)
+        put(letters[self.to_move])
+        put(32)
         if self.actions_left == 0:
-            phase = "a"
+            put(97)  # a
         else:
-            phase = str(self.actions_left) + ("b" if self.booster_used else "") + (
-                "x" if self.extra_turn else "")
-        return "%s %s %s %s" % (",".join(parts) or "-", seats, letters[self.to_move], phase)
+            put(48 + self.actions_left)
+            if self.booster_used:
+                put(98)  # b
+            if self.extra_turn:
+                put(120)  # x
+        return buf.decode()
 
     def __str__(self):
         return self.notation()
@@ -402,13 +423,10 @@ class Position:
 
     def keeper_cell(self, seat):
         """The cell of seat's (live) keeper, -1 if it has none."""
-        return self._keeper[seat]
+        return max(self._keeper[seat], -1)  # -2 internally: dead
 
     def height(self, c):
         return len(self.stacks[c])
-
-    def exit_portal(self, seat):
-        return self._exit[seat]
 
     def terminal_cells(self, seat):
         """The cells whose cubes count for seat's score (9; 4 with 8 players)."""
@@ -498,14 +516,24 @@ class Position:
         return out
 
     def is_boost_target(self, c, src=-1):
-        """Whether the card on src (any plain card if src is -1) may be put on cell c: an empty
-        grey cell, no card, not f6 (a biohazard: a cube near the keeper; a sacrifice: the keeper's
-        own cell)."""
-        if src >= 0 and self._x is not None and (self.cards[src] - 1) >> 3 in (HAZARD_CARD,
-                                                                                SACRIFICE):
-            return self._x.is_special_target(self, src, c)
+        """Whether the card on src (any card that goes to an empty cell if src is -1) may be
+        put on cell c: an empty grey cell, no card, not f6; see card_targets() for the cards
+        that go onto a piece."""
+        if src >= 0:
+            on_pieces = self.card_targets(src)
+            if on_pieces is not None:
+                return c in on_pieces
         return (g.CELL_KIND[c] == g.GREY and not self.stacks[c] and not self.cards[c]
                 and c != g.ENTRY_PORTAL)
+
+    def card_targets(self, src):
+        """For the own card on src that is used on a piece, the cells it may go to now (a
+        biohazard: the top cubes on and around the keeper's cell; a sacrifice: the keeper's
+        cell, if it may die); None for a card that goes to an empty grey cell."""
+        cd = self.cards[src]
+        if self._x is None or (cd - 1) >> 3 < BASE_CARDS:
+            return None
+        return self._x.card_targets(self, src, cd)
 
     def _may_enter(self, n, kind):
         """Entry rule for a cargo cube moving onto cell n (not the climb limit)."""
@@ -592,7 +620,7 @@ class Position:
         st = self.stacks[kc]
         if st[-1] != KEEPER + m:
             return  # something stands on the keeper
-        if self.lids is not None and self._x.controls(self, m):
+        if self.lids is not None and self.lids.find(bytes((m + 1,))) >= 0:
             return  # a keeper controlling a biohazard may not step
         h = len(st) - 1
         free_leave = self._leaves_freely(kc)
@@ -612,9 +640,12 @@ class Position:
             cd = cards[src]
             if not cd or stacks[src]:
                 continue
-            if (cd - 1) >> 3 in (HAZARD_CARD, SACRIFICE):
-                self._x.gen_special_boost(self, out, src, cd)
-                continue
+            if (cd - 1) >> 3 >= BASE_CARDS:
+                on_pieces = self._x.card_targets(self, src, cd)
+                if on_pieces is not None:
+                    for dst in on_pieces:
+                        out.append((BOOST, src, 0, dst, cd, ()))
+                    continue
             for dst in _GREY_CELLS:
                 if not stacks[dst] and not cards[dst] and dst != g.ENTRY_PORTAL:
                     out.append((BOOST, src, 0, dst, cd, ()))
@@ -628,21 +659,14 @@ class Position:
         old_item = -1
         extra = ()
         flags = (1 if self.booster_used else 0) | (2 if self.extra_turn else 0)
-        if kind == BOOST:
-            if (code - 1) >> 3 >= BASE_CARDS:
-                extra = self._x.push_boost(self, action)
-            else:
-                self.cards[dst] = self.cards[src]
-                self.cards[src] = 0
-        elif kind > END:
-            extra = self._x.push_action(self, action)
-            if kind == RIDE:
-                old_item = KEEPER + m
+        if kind == BOOST and (code - 1) >> 3 < BASE_CARDS:
+            self.cards[dst] = self.cards[src]
+            self.cards[src] = 0
+        elif kind == BOOST or kind > END:
+            extra = self._x.do(self, action, (), False)
         elif kind != END:
-            if kind == STEP and self.lids is not None:
-                extra = self._x.take_control(self, dst, m)
-            elif hops and hops[-1] >= THROW:
-                extra = self._x.spend_catapult(self, action)
+            if kind == STEP and self.lids is not None or hops and hops[-1] >= THROW:
+                extra = self._x.do(self, action, (), False)  # biohazards' control, a catapult
             old_item = self.stacks[src].pop()
             self.stacks[dst].append(code)
             if kind == STEP:
@@ -737,23 +761,18 @@ class Position:
         self.extra_turn = flags & 2 == 2
         self.to_move = to_move
         kind, src, d, dst, code, hops = action
-        if kind == BOOST:
-            if (code - 1) >> 3 >= BASE_CARDS:
-                self._x.pop_boost(self, action, extra)
-            else:
-                self.cards[src] = self.cards[dst]
-                self.cards[dst] = 0
-        elif kind > END:
-            self._x.pop_action(self, action, extra)
+        if kind == BOOST and (code - 1) >> 3 < BASE_CARDS:
+            self.cards[src] = self.cards[dst]
+            self.cards[dst] = 0
+        elif kind == BOOST or kind > END:
+            self._x.do(self, action, extra, True)
         elif kind != END:
             self.stacks[dst].pop()
             self.stacks[src].append(old_item)
             if kind == STEP:
                 self._keeper[to_move] = src
-                if extra:
-                    self._x.give_back_control(self, dst, extra)
-            elif extra:
-                self._x.unspend_catapult(self, extra)
+            if extra:
+                self._x.do(self, action, extra, True)
             self._rescore(src, dst)
         return action
 
@@ -836,9 +855,10 @@ def action_path(pos, action):
 
 
 _GREY_CELLS = bytes([c for c in range(g.N_CELLS) if g.CELL_KIND[c] == g.GREY])
-
-_TURN_NAMES = ("cw", "acw")
-
+# What notation() writes, as bytes: column letters, card kinds, orientations (2 bytes each).
+_COLUMN_BYTES = g.COLUMNS.encode()
+_CARD_BYTES = CARD_LETTERS.encode()
+_ORIENT_BYTES = "".join(o.NAMES).encode()
 
 def format_action(action):
     kind, src, d, dst, code, hops = action
@@ -848,25 +868,12 @@ def format_action(action):
         return "K" + g.DIR_LETTERS[d]
     if kind == BOOST:
         return g.cell_name(src) + "@" + g.cell_name(dst)
-    if kind == RIDE:
-        return "K@" + g.cell_name(dst)
-    if kind == TMOVE:
-        return "T" + g.DIR_LETTERS[d]
-    if kind == TURN:
-        return g.cell_name(src) + _TURN_NAMES[d]
-    if kind == HAZARD:
-        return "H" + g.cell_name(src) + "@" + g.cell_name(dst)
+    if kind > END or hops and hops[-1] >= THROW:
+        return _expansions().format_action(action)
     text = g.cell_name(src) + g.DIR_LETTERS[d]
     for h in hops:
-        if h >= THROW:
-            text += "^" + g.cell_name(h - THROW)
-        else:
-            text += "/" + g.cell_name(h)
+        text += "/" + g.cell_name(h)
     return text
-
-
-def _cell_pair(text, at):
-    return g.parse_cell(text[:at]) >= 0 and g.parse_cell(text[at + 1:]) >= 0
 
 
 def _check_action_syntax(text):
@@ -874,40 +881,23 @@ def _check_action_syntax(text):
         raise RulesError("empty action")
     if text == "end":
         return
-    head = text[0]
-    if head == "K" or head == "T":
-        if len(text) == 2 and text[1] in g.DIR_LETTERS:
-            return
-        if head == "K" and text[1:2] == "@" and g.parse_cell(text[2:]) >= 0:
-            return
-        raise RulesError("%s %r must be %s + direction n, e, s or w%s" % (
-            "keeper step" if head == "K" else "teleport move", text, head,
-            " (or K@cell, an umbrella ride)" if head == "K" else ""))
-    if head == "H":
-        if not _cell_pair(text[1:], text.find("@") - 1):
-            raise RulesError("biohazard lift or move %r must be H + cell @ cell, e.g. He5@d4" %
-                             text)
+    if text[0] == "K" and len(text) == 2 and text[1] in g.DIR_LETTERS:
         return
     at = text.find("@")
-    if at >= 0:
-        if not _cell_pair(text, at):
+    if at >= 0 and text[0] != "K" and text[0] != "H":
+        if g.parse_cell(text[:at]) < 0 or g.parse_cell(text[at + 1:]) < 0:
             raise RulesError("booster use %r must be card-cell@target-cell, e.g. b1@d5" % text)
         return
-    for turn in _TURN_NAMES:
-        if text.endswith(turn) and g.parse_cell(text[:-len(turn)]) >= 0:
-            return
-    throw = text.find("^")
-    parts = (text[:throw] if throw >= 0 else text).split("/")
+    parts = text.split("/")
     head = parts[0]
-    if len(head) < 3 or head[-1] not in g.DIR_LETTERS or g.parse_cell(head[:-1]) < 0:
-        raise RulesError("action %r: expected a roll such as e5n, a keeper step such as Kn, "
-                         "a booster use such as b1@d5, or end (docs/rules/cargocube.md "
-                         "section 13)" % text)
-    for h in parts[1:]:
-        if g.parse_cell(h) < 0:
-            raise RulesError("action %r: hop target %r is no cell" % (text, h))
-    if throw >= 0 and g.parse_cell(text[throw + 1:]) < 0:
-        raise RulesError("action %r: catapult target %r is no cell" % (text, text[throw + 1:]))
+    if len(head) >= 3 and head[-1] in g.DIR_LETTERS and g.parse_cell(head[:-1]) >= 0:
+        for h in parts[1:]:
+            if g.parse_cell(h) < 0:
+                break
+        else:
+            return
+    # The expansions' actions, or an error naming what is wrong.
+    _expansions().check_action_syntax(text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -915,11 +905,9 @@ def _check_action_syntax(text):
 # byte per hop (and a catapult throw, THROW + cell):
 #   bits 15-14 = 0: cube move (activation or roll, as the phase says):
 #                   bits 13-7 source cell, bits 6-5 direction, bits 4-2 number of bytes after.
-#   bits 15-14 = 1: 0x4000 + dir keeper step; 0x6000 end; 0x5000 + dir teleport move;
-#                   0x7000 + cell umbrella ride.
+#   bits 15-14 = 1: 0x4000 + dir keeper step; 0x6000 end (the expansions: 0x5000, 0x7000).
 #   bits 15-14 = 2: booster use: bits 13-7 card cell, bits 6-0 target cell.
-#   bits 15-14 = 3: bits 13-7 a cell; bits 6-0: 127 / 126 spiral turn clockwise / anticlockwise,
-#                   else the target cell of the biohazard on that cell.
+#   bits 15-14 = 3: the expansions (shared_rules/cargocube_expansions.py).
 # Decoding needs the position (it picks the legal action).
 
 
@@ -934,14 +922,11 @@ def encode_action(action):
         return bytes((0x40, d))
     if kind == END:
         return bytes((0x60, 0))
-    if kind == TMOVE:
-        return bytes((0x50, d))
-    if kind == RIDE:
-        return bytes((0x70, dst))
-    if kind == BOOST or kind == HAZARD or kind == TURN:
-        low = 127 - d if kind == TURN else dst
-        w = (0x8000 if kind == BOOST else 0xC000) | (src << 7) | low
+    if kind == BOOST:
+        w = 0x8000 | (src << 7) | dst
         return bytes((w >> 8, w & 0xFF))
+    if kind > END:
+        return _expansions().encode_action(action)
     raise RulesError("unknown action kind %r" % kind)
 
 
@@ -973,23 +958,17 @@ def decode_action(pos, buf, offset=0):
         for a in legal:
             if a[0] <= ROLL and a[1] == src and a[2] == d and a[5] == hops:
                 return a, nxt
-    elif top == 1:
-        sub = (w >> 12) & 3
-        if sub == 2:
-            if w == 0x6000 and END_ACTION in legal:
-                return END_ACTION, nxt
-        else:
-            want = (STEP, TMOVE, None, RIDE)[sub]
-            for a in legal:
-                if a[0] == want and (a[3] == (w & 0x7F) if want == RIDE else a[2] == (w & 3)):
-                    return a, nxt
-    else:
-        src = (w >> 7) & 0x7F
-        low = w & 0x7F
+    elif w == 0x6000:
+        if END_ACTION in legal:
+            return END_ACTION, nxt
+    elif w & 0xF000 == 0x4000:
         for a in legal:
-            if a[1] == src and (a[0] == TURN and low == 127 - a[2] or
-                                a[0] == HAZARD and a[3] == low):
+            if a[0] == STEP and a[2] == (w & 3):
                 return a, nxt
+    elif pos._x is not None:
+        a = pos._x.decode_action(legal, w)
+        if a is not None:
+            return a, nxt
     raise RulesError("encoded action %04x at byte %d is not legal in %s" % (w, offset,
                                                                              pos.notation()))
 
@@ -1012,6 +991,11 @@ def perft(pos, depth):
     return total
 
 
+def _keeper_start8(seat):
+    from shared_rules import cargocube_eight
+    return cargocube_eight.KEEPER_START[seat]
+
+
 def start_position(players=2, layout="polygon", cards=False, teleport=False):
     """The start of a game: layout (a name in layouts.LAYOUTS or a <cells> text of cargo cubes),
     each keeper on its start cell, optionally the cards in their default places (cards: False,
@@ -1021,7 +1005,7 @@ def start_position(players=2, layout="polygon", cards=False, teleport=False):
         raise RulesError("players must be 2, 3, 4 or 8, not %r" % (players,))
     if cards is True:
         cards = "base"
-    card_layout = layouts.DEFAULT_CARDS.get(cards) if cards else ()
+    card_layout = layouts.DEFAULT_CARDS.get(cards) if cards else ""
     if card_layout is None:
         raise RulesError("no card layout %r (have %s)" % (cards, ", ".join(
             sorted(layouts.DEFAULT_CARDS))))
@@ -1029,12 +1013,15 @@ def start_position(players=2, layout="polygon", cards=False, teleport=False):
     pos = Position.parse("%s %s %s a" % (cells, seats, seats[0]))
     for s in pos.seats:
         if pos._keeper[s] < 0:
-            kc = pos._x.keeper_start(s) if pos._x is not None else g.EXIT_PORTAL[s]
+            kc = g.EXIT_PORTAL[s] if players < 8 else _keeper_start8(s)
             pos.stacks[kc].append(KEEPER + s)
             pos._keeper[s] = kc
-    for name, letter in card_layout:
+    for i in range(len(card_layout)):
+        letter = card_layout[i]
+        if letter == "-":
+            continue
         for side in range(4):
-            c = g.rotate(g.parse_cell(name), side)
+            c = g.rotate(g.parse_cell(layouts.CARD_CELLS[i]), side)
             owner = pos._owner[c]
             if owner == 255 or owner not in pos.seats:
                 continue
@@ -1045,7 +1032,9 @@ def start_position(players=2, layout="polygon", cards=False, teleport=False):
                 pos._expand()
             pos.cards[c] = 1 + kind * 8 + owner
     if teleport:
-        pos._expand().put_teleport(pos, g.ENTRY_PORTAL)
+        pos._expand()
+        pos.stacks[g.ENTRY_PORTAL].append(TELEPORT)
+        pos._teleport = g.ENTRY_PORTAL
     if pos._x is not None:
         pos._x.parsed(pos)
     for s in pos.seats:

@@ -1,79 +1,32 @@
-# Cargocube's expansions «Пирамида» and «Бастион», the walking teleport and the 8-player variant:
-# what the rules core (shared_rules/cargocube.py) needs only for positions that hold their items.
-# The core imports this module the first time a position does (Position._expand), so a base game
-# on the board never loads it. Rules: docs/rules/cargocube.md section 16.
+# Cargocube's expansions «Пирамида» and «Бастион» and the walking teleport: what the rules core
+# (shared_rules/cargocube.py) needs only for positions that hold their items. The core imports
+# this module the first time a position does (Position._expand), so a base game on the board
+# never loads it; it is kept small for the board's heap (few functions, each doing one group of
+# jobs). Rules: docs/rules/cargocube.md section 16.
 #
 # State kept on the position for these games:
 # - lids: bytearray(121), 1 + the seat controlling the biohazard on a cell's top cube, else 0;
 # - _teleport: the walking teleport's cell (-1 without it);
-# - _view: the position's own per-seat views (cargocube.V_*), refreshed where portals appear,
-#   move or close and where biohazards lie.
+# - _view: with extra portals, biohazards or the teleport the position's own per-seat views
+#   (cargocube.V_*), refreshed where portals appear, move or close and where biohazards lie;
+#   otherwise the core's shared ones.
 
 from shared_rules import geometry as g
 from shared_rules import orient as o
 from shared_rules import cargocube as cc
 
+# Card kinds (cc.CARD_LETTERS) that only the expansions have.
+UMBRELLA = 3
+CATAPULT = 4
+SPIRAL = 5
+PORTAL = 6
+HAZARD_CARD = 7
+SACRIFICE = 8
+SPENT = 9
+
 K = cc.KEEPER
 DEAD = cc.DEAD
 TELEPORT = cc.TELEPORT
-N_CELLS = g.N_CELLS
-ONE = [bytes((i,)) for i in range(9)]  # bytearray.find() needs bytes on MicroPython
-ONE_SPIRAL = [bytes((1 + cc.SPIRAL * 8 + s,)) for s in range(8)]  # a spiral card by owner
-
-# -- the 8-player variant -----------------------------------------------------------------------
-# Seats 1..8 (ints 0..7) clockwise from the south side's east half; each side's exit portal is
-# shared by its two seats (docs/rules/cargocube.md 16.10).
-
-
-def _cells(names):
-    return bytes([g.parse_cell(n) for n in names.split()])
-
-
-HALVES = (
-    _cells("g1 h1 i1 j1"), _cells("b1 c1 d1 e1"), _cells("a2 a3 a4 a5"), _cells("a7 a8 a9 a10"),
-    _cells("b11 c11 d11 e11"), _cells("g11 h11 i11 j11"), _cells("k7 k8 k9 k10"),
-    _cells("k2 k3 k4 k5"),
-)
-KEEPER_START = _cells("g1 e1 a5 a7 e11 g11 k7 k5")
-EXITS8 = tuple([g.EXIT_PORTAL[s >> 1] for s in range(8)])
-SEAT_LETTERS8 = "12345678"
-MAX_SCORE8 = 16
-
-
-def _eight_tables():
-    owner = bytearray([255] * N_CELLS)
-    for s in range(8):
-        for c in HALVES[s]:
-            owner[c] = s
-    views = []
-    for s in range(8):
-        v = bytearray(cc.VIEWS[0])  # the grey cells and the centre portal are the same for all
-        for c in range(N_CELLS):
-            if g.CELL_KIND[c] >= g.TERMINAL:
-                v[c] = cc.V_OWN if owner[c] == s or c == EXITS8[s] else cc.V_BLOCKED
-        views.append(bytes(v))
-    return bytes(owner), tuple(views)
-
-
-OWNER8, VIEWS8 = _eight_tables()
-
-
-def eight_players(pos):
-    pos.SEAT_LETTERS = SEAT_LETTERS8
-    pos.max_score = MAX_SCORE8
-    pos._keeper = [-1] * 8
-    pos._score = [0] * 8
-    pos._view = VIEWS8
-    pos._cells = HALVES
-    pos._owner = OWNER8
-    pos._exit = EXITS8
-
-
-def keeper_start(seat):
-    return KEEPER_START[seat]
-
-
-# -- spiral turns --------------------------------------------------------------------------------
 
 
 def _turn_table(clockwise):
@@ -85,115 +38,96 @@ def _turn_table(clockwise):
 
 
 TURNED = (_turn_table(True), _turn_table(False))  # by TURN direction: clockwise, anticlockwise
+del _turn_table
+ALL = range(g.N_CELLS)
 
-# -- the position's state ------------------------------------------------------------------------
+# -- reading a position ----------------------------------------------------------------------------
 
 
-def attach(pos):
-    if pos.lids is None:
-        pos.lids = bytearray(N_CELLS)
+def parse_item(pos, it, c, name, last):
+    """Check an item only the expansions have (a card of theirs, a dead keeper `X`+seat, the
+    walking teleport `T`, a biohazard `!`+seat) and put it on cell c (the core puts cards)."""
+    stack = pos.stacks[c]
+    head = it[0]
+    grey = g.CELL_KIND[c] == g.GREY
+    if head == "*":
+        kind = cc.CARD_LETTERS.find(it[1])
+        if kind == SPENT and not grey or (kind == HAZARD_CARD or kind == SACRIFICE) and grey:
+            raise cc.RulesError("card %r cannot lie on %s: a spent card lies in the grey zone; a "
+                                "used biohazard is written ! on its cube, a used sacrifice went "
+                                "with its keeper" % (it, name))
+        return
+    if head == "T":
+        if it != "T" or pos._teleport >= 0 or not grey or stack and K <= stack[-1] < DEAD:
+            raise cc.RulesError("%r on %s: one walking teleport T, in the grey zone, never on a "
+                                "keeper" % (it, name))
+        pos._teleport = c
+        stack.append(TELEPORT)
+        return
+    seat = pos.SEAT_LETTERS.find(it[1:]) if len(it) == 2 else -1
+    if seat < 0 or seat not in pos.seats:
+        raise cc.RulesError("bad item %r on %s (%s + a seat in play)" % (it, name, head))
+    if head == "X":
+        if pos._keeper[seat] != -1 or stack or not grey and pos._view[seat][c] != cc.V_OWN:
+            raise cc.RulesError("dead keeper %s on %s: one keeper a seat, a dead one at level 0, "
+                                "not in another seat's terminal" % (it, name))
+        pos._keeper[seat] = -2  # dead: the seat has no keeper, and may not get another
+        stack.append(DEAD + seat)
+    elif not last or not stack or stack[-1] >= K:
+        raise cc.RulesError("biohazard %r on %s lies on a cargo cube, written last" % (it, name))
+    else:
+        pos.lids[c] = seat + 1
+
+
+def parsed(pos):
+    """After the cells are read (or laid out): no cube on an extra portal; the position's own
+    views if it has a teleport, an extra portal or a biohazard in play."""
+    dynamic = pos._teleport >= 0 or max(pos.lids) > 0
+    for c in cc._GREY_CELLS:
+        if (pos.cards[c] - 1) >> 3 == PORTAL:
+            dynamic = True
+            for it in pos.stacks[c]:
+                if it < K:
+                    raise cc.RulesError("a cargo cube cannot stay on an entry portal (%s): it "
+                                        "is sent to an exit portal" % g.cell_name(c))
+    if dynamic:
+        refresh(pos, ALL)
 
 
 def copy_into(src, dst):
     dst._expand()
     dst.lids[:] = src.lids
     dst._teleport = src._teleport
-    dst._view = [bytearray(v) for v in src._view]
-
-
-def is_dead(pos, seat):
-    for st in pos.stacks:
-        if DEAD + seat in st:
-            return True
-    return False
-
-
-def parse_item(pos, it, c, name, last):
-    """The items only the expansions have: a dead keeper `X`+seat, the walking teleport `T`, a
-    biohazard `!`+seat."""
-    stack = pos.stacks[c]
-    head = it[0]
-    seat = pos.SEAT_LETTERS.find(it[1:]) if len(it) == 2 else -1
-    if head == "T":
-        if it != "T":
-            raise cc.RulesError("bad item %r on %s (the walking teleport is T)" % (it, name))
-        if pos._teleport >= 0:
-            raise cc.RulesError("a second walking teleport on %s" % name)
-        if g.CELL_KIND[c] != g.GREY:
-            raise cc.RulesError("the walking teleport stays in the grey zone, not on %s" % name)
-        if stack and K <= stack[-1] < DEAD:
-            raise cc.RulesError("the walking teleport never stands on a keeper (%s)" % name)
-        pos._teleport = c
-        stack.append(TELEPORT)
-    elif seat < 0 or seat not in pos.seats:
-        raise cc.RulesError("bad item %r on %s (a seat in play after %s)" % (it, name, head))
-    elif head == "X":
-        if pos._keeper[seat] >= 0 or is_dead(pos, seat):
-            raise cc.RulesError("seat %s has two keepers" % it[1])
-        if stack:
-            raise cc.RulesError("dead keeper %s on %s: a dead keeper lies at level 0" % (it, name))
-        if g.CELL_KIND[c] >= g.TERMINAL and pos._view[seat][c] != cc.V_OWN:
-            raise cc.RulesError("keeper %s cannot lie in another seat's terminal (%s)" % (it, name))
-        stack.append(DEAD + seat)
-    else:  # "!"
-        if not last or not stack or stack[-1] >= K:
-            raise cc.RulesError("biohazard %r on %s lies on a cargo cube, written last" % (
-                it, name))
-        pos.lids[c] = seat + 1
-
-
-def check_card(pos, kind, c, it, name):
-    grey = g.CELL_KIND[c] == g.GREY
-    if kind == cc.SPENT and not grey:
-        raise cc.RulesError("spent card %r on %s: spent cards lie in the grey zone" % (it, name))
-    if (kind == cc.HAZARD_CARD or kind == cc.SACRIFICE) and grey:
-        raise cc.RulesError("card %r on %s: a used biohazard lies on a cube (!), a used "
-                            "sacrifice went with the keeper" % (it, name))
-
-
-def parsed(pos):
-    """After the cells are read (or laid out): check what needs the whole board, make views."""
-    cards = pos.cards
-    for c in range(N_CELLS):
-        cd = cards[c]
-        if cd and (cd - 1) >> 3 == cc.PORTAL and g.CELL_KIND[c] == g.GREY:
-            for it in pos.stacks[c]:
-                if it < K:
-                    raise cc.RulesError("a cargo cube cannot stay on an entry portal (%s): it "
-                                        "is sent to an exit portal" % g.cell_name(c))
-    pos._view = [bytearray(v) for v in (VIEWS8 if len(pos.seats) == 8 else cc.VIEWS)]
-    refresh(pos, range(N_CELLS))
-
-
-def put_teleport(pos, c):
-    pos.stacks[c].append(TELEPORT)
-    pos._teleport = c
-
-
-# -- views ----------------------------------------------------------------------------------------
-
-
-def _is_portal(pos, c):
-    if c == g.ENTRY_PORTAL or c == pos._teleport:
-        return True
-    cd = pos.cards[c]
-    return cd != 0 and (cd - 1) >> 3 == cc.PORTAL
+    if isinstance(src._view, list):
+        dst._view = [bytearray(v) for v in src._view]
 
 
 def refresh(pos, cells):
     """Recompute the views of cells for every seat (portals appear or move, biohazards come and
-    go). A biohazard on or off an exit portal opens or closes every portal: all cells then."""
-    static = VIEWS8 if len(pos.seats) == 8 else cc.VIEWS
-    lids = pos.lids
+    go); first make the position's own views. A biohazard on or off an exit portal opens or
+    closes every portal: then all cells."""
     exits = pos._exit
+    if not isinstance(pos._view, list):
+        pos._view = [bytearray(v) for v in pos._view]
+        cells = ALL
+    else:
+        for c in cells:
+            if c in exits:
+                cells = ALL
+                break
+    lids = pos.lids
+    owner = pos._owner
+    cards = pos.cards
     for c in cells:
-        if g.CELL_KIND[c] == g.GREY:
-            portal = _is_portal(pos, c)
-        for s in range(len(static)):
+        grey = g.CELL_KIND[c] == g.GREY
+        portal = grey and (c == g.ENTRY_PORTAL or c == pos._teleport or
+                           cards[c] and (cards[c] - 1) >> 3 == PORTAL)
+        for s in range(len(pos._view)):
             if lids[c]:
                 v = cc.V_BLOCKED
-            elif g.CELL_KIND[c] != g.GREY:
-                v = static[s][c]
+            elif not grey:
+                # A terminal cell is the seat's own (with 8 players also the shared exit portal).
+                v = cc.V_OWN if owner[c] == s or c == exits[s] else cc.V_BLOCKED
             elif portal:
                 v = cc.V_CLOSED if lids[exits[s]] else cc.V_PORTAL
             else:
@@ -201,18 +135,7 @@ def refresh(pos, cells):
             pos._view[s][c] = v
 
 
-def _refresh_lid(pos, c):
-    if c in pos._exit:
-        refresh(pos, range(N_CELLS))
-    else:
-        refresh(pos, (c,))
-
-
-# -- move generation ------------------------------------------------------------------------------
-
-
-def controls(pos, seat):
-    return pos.lids.find(ONE[seat + 1]) >= 0
+# -- move generation --------------------------------------------------------------------------------
 
 
 def gen_plain(pos, out):
@@ -223,8 +146,9 @@ def gen_plain(pos, out):
     cards = pos.cards
     lids = pos.lids
     kc = pos._keeper[m]
-    if kc == pos._exit[m] and stacks[kc][-1] == K + m and not controls(pos, m):
-        umbrella = bytes((1 + cc.UMBRELLA * 8 + m,))
+    mine = bytes((m + 1,))  # bytearray.find() takes bytes on MicroPython
+    if kc == pos._exit[m] and stacks[kc][-1] == K + m and lids.find(mine) < 0:
+        umbrella = bytes((1 + UMBRELLA * 8 + m,))
         c = cards.find(umbrella)
         while c >= 0:
             if g.CELL_KIND[c] == g.GREY and not lids[c]:
@@ -239,37 +163,34 @@ def gen_plain(pos, out):
             if n < 0 or g.CELL_KIND[n] != g.GREY or lids[n]:
                 continue
             st = stacks[n]
-            if st and K <= st[-1] < DEAD:
-                continue  # never on a keeper
-            if len(st) > h + 1 and not free_leave:
-                continue
+            if st and K <= st[-1] < DEAD or len(st) > h + 1 and not free_leave:
+                continue  # never on a keeper; the climb limit
             out.append((cc.TMOVE, tc, d, n, TELEPORT, ()))
     spirals = []
     for s in pos.seats:
-        code = ONE_SPIRAL[s]
+        code = bytes((1 + SPIRAL * 8 + s,))
         c = cards.find(code)
         while c >= 0:
             if g.CELL_KIND[c] == g.GREY and not lids[c]:
                 spirals.append(c)
             c = cards.find(code, c + 1)
-    if len(spirals) > 1:
-        spirals.sort()
+    spirals.sort()
     for c in spirals:
         for it in stacks[c]:
             if it < K:
                 out.append((cc.TURN, c, 0, c, 0, ()))
                 out.append((cc.TURN, c, 1, c, 0, ()))
                 break
-    c = lids.find(ONE[m + 1])
+    c = lids.find(mine)
     while c >= 0:
-        near = _cubes_near(pos, pos._keeper[m], c)
-        for t in range(N_CELLS):
+        near = _cubes_near(pos, kc, c)
+        for t in range(g.N_CELLS):
             if t in near:
                 out.append((cc.HAZARD, c, 0, t, 1, ()))
             elif not stacks[t] and not cards[t] and g.CELL_KIND[t] == g.GREY and \
                     t != g.ENTRY_PORTAL:
                 out.append((cc.HAZARD, c, 0, t, 0, ()))
-        c = lids.find(ONE[m + 1], c + 1)
+        c = lids.find(mine, c + 1)
 
 
 def _cubes_near(pos, kc, skip=-1):
@@ -277,38 +198,29 @@ def _cubes_near(pos, kc, skip=-1):
     out = []
     if kc < 0:
         return out
-    stacks = pos.stacks
-    lids = pos.lids
     cells = [kc] + g.around(kc)
     cells.sort()
     for c in cells:
-        st = stacks[c]
-        if st and st[-1] < K and not lids[c] and c != skip:
+        st = pos.stacks[c]
+        if st and st[-1] < K and not pos.lids[c] and c != skip:
             out.append(c)
     return out
 
 
-def gen_special_boost(pos, out, src, cd):
-    """Uses of a biohazard (onto a cube near the own keeper) or a sacrifice (onto the keeper)."""
-    for t in special_targets(pos, src, cd):
-        out.append((cc.BOOST, src, 0, t, cd, ()))
-
-
-def special_targets(pos, src, cd):
+def card_targets(pos, src, cd):
+    """Where the card cd on src goes when used: a biohazard onto a top cube on or around the
+    own keeper's cell, a sacrifice onto the keeper (alone at level 0, controlling no biohazard);
+    None for the other cards (an empty grey cell, as the base cards)."""
+    kind = (cd - 1) >> 3
+    if kind != HAZARD_CARD and kind != SACRIFICE:
+        return None
     m = pos.to_move
     kc = pos._keeper[m]
-    if kc < 0:
-        return []
-    if (cd - 1) >> 3 == cc.HAZARD_CARD:
+    if kind == HAZARD_CARD:
         return _cubes_near(pos, kc)
-    st = pos.stacks[kc]
-    if len(st) == 1 and not controls(pos, m):
+    if kc >= 0 and len(pos.stacks[kc]) == 1 and pos.lids.find(bytes((m + 1,))) < 0:
         return [kc]
     return []
-
-
-def is_special_target(pos, src, c):
-    return c in special_targets(pos, src, pos.cards[src])
 
 
 def _arrive_catapult(pos, out, kind, src, d, cell, level, item, hops, used, how):
@@ -318,161 +230,192 @@ def _arrive_catapult(pos, out, kind, src, d, cell, level, item, hops, used, how)
     x = cell % 11
     y = cell // 11
     thrown = False
-    eight = len(pos.seats) == 8
     for t in (110 + x, y * 11 + 10, x, y * 11):  # n, e, s, w
-        k = g.CELL_KIND[t]
-        if pos.lids[t] or not (eight or k - g.TERMINAL in pos.seats):
+        if pos.lids[t] or not (len(pos.seats) == 8 or g.CELL_KIND[t] - g.TERMINAL in pos.seats):
             continue
         thrown = True
         out.append((kind, src, d, t, item, hops + (cc.THROW + t,)))
     return thrown
 
 
-cc._CARD_ARRIVE[cc.CATAPULT] = _arrive_catapult
+cc._CARD_ARRIVE[CATAPULT] = _arrive_catapult
 
-# -- make / unmake ----------------------------------------------------------------------------------
-
-
-def _spent(owner):
-    return 1 + cc.SPENT * 8 + owner
+# -- make / unmake ------------------------------------------------------------------------------------
 
 
-def push_boost(pos, action):
+def do(pos, action, extra, undo):
+    """Push (undo False) or pop (undo True) what the core leaves to the expansions: their
+    actions and card uses, a keeper arriving on a keeper that controls biohazards (they pass to
+    the arriving seat) and a catapult's throw (it is spent). On push, returns the cells the undo
+    record keeps (whose control passed; the catapult); on pop, extra are those cells. The core
+    moves the piece of a keeper step or a cube move itself, after a push and before a pop."""
     kind, src, d, dst, code, hops = action
-    card = (code - 1) >> 3
     m = pos.to_move
-    pos.cards[src] = 0
-    if card == cc.HAZARD_CARD:
-        pos.lids[dst] = m + 1
-        _refresh_lid(pos, dst)
-    elif card == cc.SACRIFICE:
-        pos.stacks[dst][-1] = DEAD + m
-        pos._keeper[m] = -1
-        pos.extra_turn = True
-    else:
-        pos.cards[dst] = code
-        if card == cc.PORTAL:
+    stacks = pos.stacks
+    cards = pos.cards
+    lids = pos.lids
+    if kind == cc.BOOST:
+        card = (code - 1) >> 3
+        cards[src] = code if undo else 0
+        if card == HAZARD_CARD:
+            lids[dst] = 0 if undo else m + 1
             refresh(pos, (dst,))
+        elif card == SACRIFICE:
+            stacks[dst][-1] = (K if undo else DEAD) + m
+            pos._keeper[m] = dst if undo else -2
+            if not undo:
+                pos.extra_turn = True  # (a pop restores the flag from the undo record)
+        else:
+            cards[dst] = 0 if undo else code
+            if card == PORTAL:
+                refresh(pos, (dst,))
+        return ()
+    if kind == cc.STEP or kind == cc.RIDE:
+        # Control passes when a keeper arrives right on a controlling keeper of another seat.
+        if undo:
+            if kind == cc.RIDE:
+                stacks[src].append(stacks[dst].pop())
+                pos._keeper[m] = src
+                cards[dst] = 1 + UMBRELLA * 8 + m
+                pos._rescore(src, dst)
+            for c in extra:
+                lids[c] = stacks[dst][-1] - K + 1  # the keeper that had control, on top again
+            return ()
+        st = stacks[dst]
+        out = []
+        if st and K <= st[-1] < DEAD and st[-1] != K + m:
+            old = bytes((st[-1] - K + 1,))
+            c = lids.find(old)
+            while c >= 0:
+                lids[c] = m + 1
+                out.append(c)
+                c = lids.find(old, c + 1)
+        if kind == cc.RIDE:
+            stacks[dst].append(stacks[src].pop())
+            pos._keeper[m] = dst
+            cards[dst] = 1 + SPENT * 8 + m
+            pos._rescore(src, dst)
+        return bytes(out)
+    if kind == cc.TMOVE:
+        a, b = (dst, src) if undo else (src, dst)
+        stacks[b].append(stacks[a].pop())
+        pos._teleport = b
+        refresh(pos, (a, b))
+    elif kind == cc.TURN:
+        table = TURNED[1 - d if undo else d]
+        st = stacks[src]
+        for i in range(len(st)):
+            if st[i] < K:
+                st[i] = table[st[i]]
+    elif kind == cc.HAZARD:
+        if undo:
+            if code:
+                lids[src] = lids[dst]
+                lids[dst] = 0
+            else:
+                lids[src] = cc.card_owner(cards[dst]) + 1
+                cards[dst] = 0
+        else:
+            lid = lids[src]
+            lids[src] = 0
+            if code:
+                lids[dst] = lid
+            else:
+                cards[dst] = 1 + SPENT * 8 + lid - 1  # a spent card of the lifting seat
+        refresh(pos, (src, dst))
+    else:  # a cube thrown by a catapult, which is spent
+        if undo:
+            cat = extra[0]
+            cards[cat] = 1 + CATAPULT * 8 + cc.card_owner(cards[cat])
+            return ()
+        if len(hops) >= 2:
+            cat = hops[-2]  # a wind-rose hop landed on it
+        else:
+            cat = g.NEIGHBOUR[src * 4 + d]
+            if (cards[cat] - 1) >> 3 != CATAPULT:
+                cat = g.NEIGHBOUR[cat * 4 + d]  # it slid there from an acceleration
+        cards[cat] = 1 + SPENT * 8 + cc.card_owner(cards[cat])
+        return bytes((cat,))
     return ()
 
 
-def pop_boost(pos, action, extra):
-    kind, src, d, dst, code, hops = action
-    card = (code - 1) >> 3
-    m = pos.to_move
-    pos.cards[src] = code
-    if card == cc.HAZARD_CARD:
-        pos.lids[dst] = 0
-        _refresh_lid(pos, dst)
-    elif card == cc.SACRIFICE:
-        pos.stacks[dst][-1] = K + m
-        pos._keeper[m] = dst
-    else:
-        pos.cards[dst] = 0
-        if card == cc.PORTAL:
-            refresh(pos, (dst,))
+# -- notation and encoding of the expansions' actions (docs/rules/cargocube.md section 13) -------
+
+TURN_NAMES = ("cw", "acw")
 
 
-def push_action(pos, action):
+def format_action(action):
     kind, src, d, dst, code, hops = action
-    m = pos.to_move
-    stacks = pos.stacks
-    extra = ()
     if kind == cc.RIDE:
-        extra = take_control(pos, dst, m)
-        stacks[dst].append(stacks[src].pop())
-        pos._keeper[m] = dst
-        pos.cards[dst] = _spent(m)
-        pos._rescore(src, dst)
-    elif kind == cc.TMOVE:
-        stacks[dst].append(stacks[src].pop())
-        pos._teleport = dst
-        refresh(pos, (src, dst))
-    elif kind == cc.TURN:
-        _turn(stacks[src], TURNED[d])
-    else:  # HAZARD
-        lid = pos.lids[src]
-        pos.lids[src] = 0
-        if code:
-            pos.lids[dst] = lid
-        else:
-            pos.cards[dst] = _spent(lid - 1)
-        _refresh_lid(pos, src)
-        _refresh_lid(pos, dst)
-    return extra
+        return "K@" + g.cell_name(dst)
+    if kind == cc.TMOVE:
+        return "T" + g.DIR_LETTERS[d]
+    if kind == cc.TURN:
+        return g.cell_name(src) + TURN_NAMES[d]
+    if kind == cc.HAZARD:
+        return "H" + g.cell_name(src) + "@" + g.cell_name(dst)
+    text = g.cell_name(src) + g.DIR_LETTERS[d]
+    for h in hops:
+        text += ("^" + g.cell_name(h - cc.THROW)) if h >= cc.THROW else "/" + g.cell_name(h)
+    return text
 
 
-def pop_action(pos, action, extra):
+def check_action_syntax(text):
+    """Return if text has the form of one of the expansions' actions, else raise RulesError
+    naming what is wrong (the core checked the base game's forms first)."""
+    cell = g.parse_cell
+    head = text[0]
+    at = text.find("@")
+    if head == "K" or head == "T":
+        if len(text) == 2 and text[1] in g.DIR_LETTERS or head == "K" and at == 1 and \
+                cell(text[2:]) >= 0:
+            return
+        raise cc.RulesError("%r: a keeper step Kn, an umbrella ride K@d5 or a teleport move Tn"
+                            % text)
+    if head == "H":
+        if at > 0 and cell(text[1:at]) >= 0 and cell(text[at + 1:]) >= 0:
+            return
+        raise cc.RulesError("biohazard lift or move %r must be H + cell @ cell, e.g. He5@d4" %
+                            text)
+    for turn in TURN_NAMES:
+        if text.endswith(turn) and cell(text[:-len(turn)]) >= 0:
+            return
+    throw = text.find("^")
+    parts = (text[:throw] if throw >= 0 else text).split("/")
+    if throw >= 0:
+        parts.append(text[throw + 1:])
+    first = parts[0]
+    if len(first) < 3 or first[-1] not in g.DIR_LETTERS or cell(first[:-1]) < 0:
+        raise cc.RulesError("action %r: expected a roll such as e5n, a keeper step such as Kn, "
+                            "a booster use such as b1@d5, or end (docs/rules/cargocube.md "
+                            "section 13)" % text)
+    for h in parts[1:]:
+        if cell(h) < 0:
+            raise cc.RulesError("action %r: %r is no cell" % (text, h))
+
+
+def encode_action(action):
+    """The word of a ride (0x7000 + cell), a teleport move (0x5000 + dir), a spiral turn or a
+    biohazard lift or move (0xC000 + cell << 7 + 127 - dir or the target cell)."""
     kind, src, d, dst, code, hops = action
-    m = pos.to_move
-    stacks = pos.stacks
+    if kind == cc.TMOVE:
+        return bytes((0x50, d))
     if kind == cc.RIDE:
-        stacks[src].append(stacks[dst].pop())
-        pos._keeper[m] = src
-        pos.cards[dst] = 1 + cc.UMBRELLA * 8 + m
-        if extra:
-            give_back_control(pos, dst, extra)
-        pos._rescore(src, dst)
-    elif kind == cc.TMOVE:
-        stacks[src].append(stacks[dst].pop())
-        pos._teleport = src
-        refresh(pos, (src, dst))
-    elif kind == cc.TURN:
-        _turn(stacks[src], TURNED[1 - d])
-    else:
-        if code:
-            pos.lids[src] = pos.lids[dst]
-            pos.lids[dst] = 0
-        else:
-            pos.lids[src] = cc.card_owner(pos.cards[dst]) + 1
-            pos.cards[dst] = 0
-        _refresh_lid(pos, src)
-        _refresh_lid(pos, dst)
+        return bytes((0x70, dst))
+    w = 0xC000 | (src << 7) | (127 - d if kind == cc.TURN else dst)
+    return bytes((w >> 8, w & 0xFF))
 
 
-def _turn(stack, table):
-    for i in range(len(stack)):
-        if stack[i] < K:
-            stack[i] = table[stack[i]]
-
-
-def take_control(pos, dst, m):
-    """A keeper of seat m arrives on dst: if a keeper of another seat that controls biohazards
-    is the top item there, they all pass to m. Returns the cells whose control changed."""
-    st = pos.stacks[dst]
-    if not st or not K <= st[-1] < DEAD or st[-1] == K + m:
-        return ()
-    old = ONE[st[-1] - K + 1]
-    out = []
-    c = pos.lids.find(old)
-    while c >= 0:
-        pos.lids[c] = m + 1
-        out.append(c)
-        c = pos.lids.find(old, c + 1)
-    return bytes(out)
-
-
-def give_back_control(pos, dst, cells):
-    """Undo take_control: the keeper now on top of dst is the one that controlled them."""
-    seat = pos.stacks[dst][-1] - K
-    for c in cells:
-        pos.lids[c] = seat + 1
-
-
-def spend_catapult(pos, action):
-    """The cube of action is thrown: the catapult it was thrown from is spent. Returns that
-    cell (for the undo record)."""
-    kind, src, d, dst, code, hops = action
-    if len(hops) >= 2:
-        cat = hops[-2]  # a wind-rose hop landed on it
-    else:
-        cat = g.NEIGHBOUR[src * 4 + d]
-        if (pos.cards[cat] - 1) >> 3 != cc.CATAPULT:
-            cat = g.NEIGHBOUR[cat * 4 + d]  # it slid there from an acceleration
-    pos.cards[cat] = _spent(cc.card_owner(pos.cards[cat]))
-    return bytes((cat,))
-
-
-def unspend_catapult(pos, extra):
-    cat = extra[0]
-    pos.cards[cat] = 1 + cc.CATAPULT * 8 + cc.card_owner(pos.cards[cat])
+def decode_action(legal, w):
+    """The legal action a word of encode_action() names, or None."""
+    top = w & 0xF000
+    src = (w >> 7) & 0x7F
+    low = w & 0x7F
+    for a in legal:
+        kind = a[0]
+        if top == 0x5000 and kind == cc.TMOVE and a[2] == (w & 3) or \
+                top == 0x7000 and kind == cc.RIDE and a[3] == low or \
+                w >= 0xC000 and a[1] == src and (kind == cc.TURN and low == 127 - a[2] or
+                                                kind == cc.HAZARD and a[3] == low):
+            return a
+    return None

@@ -15,21 +15,16 @@ POLYGON = (
 
 LAYOUTS = {"polygon": POLYGON}
 
-# The default places of the cards in seat S's terminal (b1..j1, left to right as S sees it);
-# other seats get the same places turned with the board. Players may lay them elsewhere. With
-# 8 players each card belongs to the seat whose half of the terminal it lies on.
-DEFAULT_BASE_CARDS = (("b1", "s"), ("c1", "s"), ("d1", "w"), ("e1", "s"), ("g1", "s"), ("h1", "a"))
-
-
-def _places(kinds):
-    return tuple([(c + "1", k) for c, k in zip("bcdeghij", kinds.split()) if k != "-"])
-
-
+# The default places of the cards in seat S's terminal, one letter (a card kind, `-` none) for each
+# of CARD_CELLS, left to right as S sees it; other seats get the same places turned with the
+# board. Players may lay them elsewhere. With 8 players each card belongs to the seat whose half
+# of the terminal it lies on.
+CARD_CELLS = ("b1", "c1", "d1", "e1", "g1", "h1", "i1", "j1")
 DEFAULT_CARDS = {
-    "base": DEFAULT_BASE_CARDS,
-    "pyramid": _places("u s w s s a c p"),  # «Пирамида»: umbrella, catapult, spiral
-    "bastion": _places("x s w s s a h v"),  # «Бастион»: extra portal, biohazard, sacrifice
-    "both": _places("u c w p x a h v"),
+    "base": "sswssa--",
+    "pyramid": "uswssacp",  # «Пирамида»: umbrella, catapult, spiral
+    "bastion": "xswssahv",  # «Бастион»: extra portal, biohazard, sacrifice
+    "both": "ucwpxahv",
 }
 
 # Seats in play by number of players.
