@@ -102,12 +102,10 @@ _ALL_ON = 7     # phase bits: 1 << (pattern - 1) set while that pattern is on
 _NEEDLE = (b"", bytes((_DRAWN | 1,)), bytes((_DRAWN | 2,)), bytes((_DRAWN | 3,)))
 
 
-def _bar(seat, part):
-    """(first LED, length) of a seat's score bar, or of its half `part` (1: k 0..3, 2: 5..8)."""
-    base = SCORE_BASE + seat * SCORE_LEN
-    if part == 0:
-        return base, SCORE_LEN
-    return base + (0 if part == 1 else 5), 4
+def _bar_start(seat, part):
+    """The first LED of a seat's score bar (9 LEDs), or of its half `part` (1: k 0..3, 2: 5..8;
+    4 LEDs)."""
+    return SCORE_BASE + seat * SCORE_LEN + (5 if part == 2 else 0)
 
 
 def phase_bits(f):
@@ -215,8 +213,8 @@ class Painter:
             return
         self.turn_seat = seat
         self.turn_part = part
-        base, n = _bar(seat, part)
-        for k in range(n):
+        base = _bar_start(seat, part)
+        for k in range(SCORE_LEN if part == 0 else 4):
             self.led(base + k, WHITE, TURN_LEVEL)
 
     def score(self, seat, value, max_value, colour=0, part=0):
@@ -224,7 +222,8 @@ class Painter:
         seat's colour unless another palette colour is given; part 1 or 2: on that half."""
         if seat < 0 or seat > 3:
             return
-        base, n = _bar(seat, part)
+        base = _bar_start(seat, part)
+        n = SCORE_LEN if part == 0 else 4
         if not colour:
             colour = SEAT_COLOUR[seat]
         blink = 0

@@ -236,9 +236,17 @@ class Position:
         pos.to_move = pos.SEAT_LETTERS.find(move_text)
         pos._parse_phase(phase_text)
         if cells_text != "-":
+            # Entry by entry, by index: splitting into lists of small strings would cost the
+            # board ~40 KB of heap for a moment (a 4-player start with cards).
             seen = bytearray(g.N_CELLS)
-            for entry in cells_text.split(","):
-                pos._parse_cell_entry(entry, seen)
+            i = 0
+            n = len(cells_text)
+            while i <= n:
+                j = cells_text.find(",", i)
+                if j < 0:
+                    j = n
+                pos._parse_cell_entry(cells_text, i, j, seen)
+                i = j + 1
         if pos._x is not None:
             pos._x.parsed(pos)
         for s in pos.seats:
@@ -264,11 +272,12 @@ class Position:
         if self.actions_left == 4 and self.booster_used:
             raise RulesError("phase %r is impossible: a booster use leaves at most 3 actions" % text)
 
-    def _parse_cell_entry(self, entry, seen):
-        eq = entry.find("=")
+    def _parse_cell_entry(self, text, start, end, seen):
+        """The entry text[start:end], `cell=item.item...`."""
+        eq = text.find("=", start, end)
         if eq < 0:
-            raise RulesError("cell entry %r must be 'cell=item.item...'" % entry)
-        name = entry[:eq]
+            raise RulesError("cell entry %r must be 'cell=item.item...'" % text[start:end])
+        name = text[start:eq]
         c = g.parse_cell(name)
         if c < 0:
             raise RulesError("%r is not a cell (columns a-k, rows 1-11)" % name)
@@ -281,16 +290,21 @@ class Position:
         if kind >= g.TERMINAL and len(self.seats) < 8 and (kind - g.TERMINAL) not in self.seats:
             raise RulesError("%s is in the terminal of seat %s, which is not in play" % (
                 name, g.SEAT_LETTERS[kind - g.TERMINAL]))
-        items = entry[eq + 1:].split(".")
         stack = self.stacks[c]
         letters = self.SEAT_LETTERS
-        for i in range(len(items)):
-            it = items[i]
+        k = eq + 1
+        while k <= end:
+            e = text.find(".", k, end)
+            if e < 0:
+                e = end
+            first = k == eq + 1
+            it = text[k:e]
+            k = e + 1
             if not it:
                 raise RulesError("cell %s has an empty item" % name)
             head = it[0]
             if head == "*":
-                if i != 0:
+                if not first:
                     raise RulesError("card %r on %s must be written first in its cell" % (it, name))
                 self._parse_card(it, c, name)
             elif head == "K":
@@ -307,7 +321,7 @@ class Position:
                 self._keeper[seat] = c
                 stack.append(KEEPER + seat)
             elif head in "X!T":
-                self._expand().parse_item(self, it, c, name, i == len(items) - 1)
+                self._expand().parse_item(self, it, c, name, k > end)
             else:
                 ori = o.parse(it)
                 if ori < 0:
@@ -547,7 +561,8 @@ class Position:
         cd = self.cards[c]
         return cd != 0 and g.CELL_KIND[c] == g.GREY and CARD_SPRINGBOARD[(cd - 1) >> 3]
 
-    def _gen_cube_moves(self, out, kind):
+    def _gen_cube_moves(self, out, kind, only=-1):
+        """The activations or rolls (as kind says), of the cube on cell only if it is >= 0."""
         m = self.to_move
         own_keeper = KEEPER + m
         view = self._view[m]
@@ -557,7 +572,7 @@ class Position:
         roll = o.ROLL
         top_face = o.TOP
         activating = kind == ACTIVATE
-        for c in range(g.N_CELLS):
+        for c in range(g.N_CELLS) if only < 0 else (only,):
             st = stacks[c]
             if not st:
                 continue
@@ -946,7 +961,10 @@ def decode_action(pos, buf, offset=0):
             return (BOOST, src, 0, dst, pos.cards[src], ()), nxt
         raise RulesError("encoded action %04x at byte %d is not legal in %s" % (
             w, offset, pos.notation()))
-    legal = pos.legal_actions(False)
+    # Only the actions of the kind the word names are listed: a replay on the board decodes
+    # hundreds of them, and every action legal there would be ~12 KB of heap each time.
+    legal = []
+    acting = pos.actions_left > 0 and not pos._max_reached()
     if top == 0:
         src = (w >> 7) & 0x7F
         d = (w >> 5) & 3
@@ -955,17 +973,22 @@ def decode_action(pos, buf, offset=0):
             raise RulesError("truncated hops at byte %d" % nxt)
         hops = tuple(buf[nxt:nxt + n])
         nxt += n
+        if src < g.N_CELLS and not pos._max_reached():
+            pos._gen_cube_moves(legal, ROLL if pos.actions_left else ACTIVATE, src)
         for a in legal:
-            if a[0] <= ROLL and a[1] == src and a[2] == d and a[5] == hops:
+            if a[2] == d and a[5] == hops:
                 return a, nxt
     elif w == 0x6000:
-        if END_ACTION in legal:
+        if acting:
             return END_ACTION, nxt
     elif w & 0xF000 == 0x4000:
+        if acting:
+            pos._gen_steps(legal)
         for a in legal:
-            if a[0] == STEP and a[2] == (w & 3):
+            if a[2] == (w & 3):
                 return a, nxt
-    elif pos._x is not None:
+    elif pos._x is not None and acting:
+        pos._x.gen_plain(pos, legal)
         a = pos._x.decode_action(legal, w)
         if a is not None:
             return a, nxt

@@ -39,7 +39,7 @@ def test_pyramid_umbrella_catapult_spiral(tmp_path):
     p = _presses(res, PYRAMID)
     assert p["b1@e2"] == 0 and p["i1@b4"] == 0 and p["j1@h2"] == 0  # cards: two sensors
     assert p["c4w^b1"] == 0  # the thrown cube lands on an empty terminal cell
-    assert 1 <= p["K@e2"] <= 3  # the keeper may also have stepped onto e1's or g1's card
+    assert 1 <= p["K@e2"] <= 4  # it may also have stepped onto e1's or g1's card: next, confirm
     assert 1 <= p["h2cw"] <= 3  # confirm, then the clockwise turn first, confirm
     assert "ok " + " ".join(PYRAMID) in res.text
 
