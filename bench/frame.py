@@ -23,17 +23,6 @@ import mpy  # noqa: E402  (tests/mpy.py: the MicroPython unix-port harness)
 
 HEAP = "192k"
 TARGET_US = 30  # 10 ms on the RP2040 / ~300
-PACKAGES = ("firmware", "shared_rules")
-
-
-def compile_tree(dest):
-    for pkg in PACKAGES:
-        for src in sorted((REPO_ROOT / pkg).glob("*.py")):
-            if src.name == "bench_frame.py":
-                continue
-            mpy.mpy_cross_compile(src, out_dir=Path(dest) / pkg)
-
-
 def main(argv):
     for game in ([argv[1]] if len(argv) > 1 else ["cargocube", "cargocube-both"]):
         run(game, argv[2] if len(argv) > 2 else "1000")
@@ -41,7 +30,7 @@ def main(argv):
 
 def run(game, frames):
     with tempfile.TemporaryDirectory(prefix="bench-frame-") as tmp:
-        compile_tree(tmp)
+        mpy.compile_device_tree(tmp)
         out = mpy.run_micropython(REPO_ROOT / "firmware" / "bench_frame.py", heapsize=HEAP,
                                   args=(game, frames), path=[tmp], timeout=600)
     print(out.rstrip())
