@@ -13,7 +13,6 @@ unix port here, so ~30 us here.
 
 import re
 import sys
-import tempfile
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -23,16 +22,19 @@ import mpy  # noqa: E402  (tests/mpy.py: the MicroPython unix-port harness)
 
 HEAP = "192k"
 TARGET_US = 30  # 10 ms on the RP2040 / ~300
+
+
 def main(argv):
     for game in ([argv[1]] if len(argv) > 1 else ["cargocube", "cargocube-both"]):
         run(game, argv[2] if len(argv) > 2 else "1000")
 
 
 def run(game, frames):
-    with tempfile.TemporaryDirectory(prefix="bench-frame-") as tmp:
-        mpy.compile_device_tree(tmp)
-        out = mpy.run_micropython(REPO_ROOT / "firmware" / "bench_frame.py", heapsize=HEAP,
-                                  args=(game, frames), path=[tmp], timeout=600)
+    sys.path.insert(0, str(REPO_ROOT / "host"))
+    from cargoboard.build import cached_build  # the device build, as the virtual board runs it
+    build = cached_build()
+    out = mpy.run_micropython(REPO_ROOT / "firmware" / "bench_frame.py", heapsize=HEAP,
+                              args=(game, frames), path=[build] if build else [], timeout=600)
     print(out.rstrip())
     print("--- target: %d us per frame on the unix port (10 ms on the RP2040 / ~300) ---" % TARGET_US)
     for line in out.splitlines():

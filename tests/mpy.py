@@ -221,19 +221,3 @@ def mpy_cross_compile(path, out_dir=None, extra_args=(), timeout=DEFAULT_TIMEOUT
             )
         return out.read_bytes()
 
-
-DEVICE_PACKAGES = ("firmware", "shared_rules")
-
-
-def compile_device_tree(dest, skip=("bench_frame.py",)) -> Path:
-    """Compile the device packages (firmware/, shared_rules/) with mpy-cross into dest, as they
-    are deployed; returns dest. Pass it as `path=[dest]` to run_micropython: the .mpy files
-    shadow the sources. Importing the sources instead compiles them on the device, which needs
-    RAM the board never spends (a 192k heap runs out before the Cargocube plug-in is in)."""
-    dest = Path(dest)
-    for pkg in DEVICE_PACKAGES:
-        for src in sorted((REPO_ROOT / pkg).glob("*.py")):
-            if src.name not in skip:
-                mpy_cross_compile(src, out_dir=dest / pkg)
-    return dest
-

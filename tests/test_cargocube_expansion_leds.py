@@ -2,12 +2,12 @@
 the half score bars of the 8-player variant, the new destinations while a piece is lifted, a
 spiral turn's direction, the biohazard's cubes."""
 
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
 from firmware import hal as H
-from firmware import leds as L
-from firmware import tracker as T
-from firmware.cargocube_game import Game
+from firmware.drivers import leds as L
+from firmware.games.cargocube import tracker as T
+from firmware.games.cargocube.plugin import Game
 
 
 def rgb(painter, i):

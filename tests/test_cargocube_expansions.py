@@ -4,7 +4,7 @@ core; hand-counted perfts of the expansion starts; notation round trips; the bin
 
 import pytest
 
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 from tests import cargocube_expansion_cases as X
 
 

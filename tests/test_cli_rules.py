@@ -1,7 +1,7 @@
 """The `cargoboard` console script (from the venv's bin/) for the rules: perft, legal, show, errors.
 
 Expected counts and action lists are worked out by hand from the rulings page (see
-test_rules_rulings.py for the derivations of the polygon perft numbers).
+test_cargocube_rules_rulings.py for the derivations of the polygon perft numbers).
 """
 
 import os
@@ -157,7 +157,7 @@ def test_wrong_usage_exits_2():
 def test_perft_polygon_expansions_teleport_and_8_players(extra, count):
     proc = run("perft", "polygon", "2", *extra)
     if count is None:  # no hand count: at least it runs and agrees with the rules core
-        from shared_rules import cargocube as cc
+        from shared_rules.cargocube import rules as cc
         count = cc.perft(cc.start_position(8, cards="both", teleport=True), 2)
     assert proc.stdout.splitlines()[-1] == str(count)
 

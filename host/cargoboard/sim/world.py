@@ -38,7 +38,7 @@ def item_name(item: int, letters: str = g.SEAT_LETTERS) -> str:
     if item >= CARD_BASE:
         code = item - CARD_BASE
         try:
-            from shared_rules import cargocube as cc
+            from shared_rules.cargocube import rules as cc
             return "card:%s%s" % (cc.card_kind(code), letters[cc.card_owner(code)])
         except Exception:
             return f"card:{code}"
@@ -49,7 +49,7 @@ def item_name(item: int, letters: str = g.SEAT_LETTERS) -> str:
     if item >= 24:
         return "K" + letters[item - 24]
     try:
-        from shared_rules import orient
+        from shared_rules.cargocube import orient
         return orient.NAMES[item]
     except Exception:
         return str(item)
@@ -124,10 +124,10 @@ class World:
 
     # --- layouts ------------------------------------------------------------------------------
     def setup_cargocube(self, layout: str, seats: str, cards=False, teleport: bool = False):
-        """Stacks of shared_rules.cargocube.start_position (cubes, keepers, the walking
+        """Stacks of shared_rules.cargocube.rules.start_position (cubes, keepers, the walking
         teleport if asked; cards: False, or a card layout: True or "base", "pyramid", "bastion",
         "both")."""
-        from shared_rules import cargocube as cc
+        from shared_rules.cargocube import rules as cc
         seats = seats.upper()
         try:
             pos = cc.start_position(players=len(seats), layout=layout, cards=cards,
