@@ -66,7 +66,7 @@ def test_bastion_biohazard_sacrifice_extra_portal_and_teleport(tmp_path):
 
 
 @pytest.mark.parametrize("players,cards,teleport,seed", [
-    (2, "pyramid", False, 4), (4, "bastion", True, 5), (8, "both", True, 6),
+    (2, "pyramid", False, 4), (4, "bastion", True, 5), (4, "both", False, 7), (8, "base", False, 6),
 ])
 def test_whole_expansion_game_through_physical_events(tmp_path, players, cards, teleport, seed):
     text, final = game_script(seed, players, actions=45, cards=cards, teleport=teleport)

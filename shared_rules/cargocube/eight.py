@@ -1,10 +1,10 @@
 # Cargocube's 8-player variant (docs/rules/cargocube.md 16.10): seats 1..8 (ints 0..7) clockwise
 # from the south side's east half, each side's exit portal shared by its two seats. The rules
 # core loads this module only for an 8-player position: the tables it puts on the position are
-# all the variant needs.
+# all the variant needs. It imports nothing of the core (the core imports it): setup() is
+# handed the core's view of the grey cells and its two view values.
 
 from shared_rules import geometry as g
-from shared_rules.cargocube import rules as cc
 
 
 def _cells(names):
@@ -23,27 +23,32 @@ SEAT_LETTERS = "12345678"
 MAX_SCORE = 16
 
 
-def _tables():
+def _owner():
     owner = bytearray([255] * g.N_CELLS)
     for s in range(8):
         for c in HALVES[s]:
             owner[c] = s
-    views = []
-    for s in range(8):
-        v = bytearray(cc.VIEWS[0])  # the grey cells and the centre portal are the same for all
-        for c in range(g.N_CELLS):
-            if g.CELL_KIND[c] >= g.TERMINAL:
-                v[c] = cc.V_OWN if owner[c] == s or c == EXITS[s] else cc.V_BLOCKED
-        views.append(bytes(v))
-    return bytes(owner), tuple(views)
+    return bytes(owner)
 
 
-OWNER, VIEWS = _tables()
-del _tables
+OWNER = _owner()  # the seat whose score a cell counts for (255: none)
+del _owner
+VIEWS = None  # the seats' views, made by the first setup()
 
 
-def setup(pos):
-    """Make a new position an 8-player one."""
+def setup(pos, grey_view, own, blocked):
+    """Make a new position an 8-player one. grey_view: the core's view of a seat with the
+    terminals left out; own, blocked: the core's values for the own terminal and any other."""
+    global VIEWS
+    if VIEWS is None:
+        views = []
+        for s in range(8):
+            v = bytearray(grey_view)
+            for c in range(g.N_CELLS):
+                if g.CELL_KIND[c] >= g.TERMINAL:
+                    v[c] = own if OWNER[c] == s or c == EXITS[s] else blocked
+            views.append(bytes(v))
+        VIEWS = tuple(views)
     pos.SEAT_LETTERS = SEAT_LETTERS
     pos.max_score = MAX_SCORE
     pos._keeper = [-1] * 8

@@ -13,7 +13,8 @@
 
 from shared_rules import geometry as g
 from shared_rules.cargocube import orient as o
-from shared_rules.cargocube import rules as cc
+
+cc = None  # the rules core: it loads this module and hands itself over (bind)
 
 # Card kinds (cc.CARD_LETTERS) that only the expansions have.
 UMBRELLA = 3
@@ -24,9 +25,19 @@ HAZARD_CARD = 7
 SACRIFICE = 8
 SPENT = 9
 
-K = cc.KEEPER
-DEAD = cc.DEAD
-TELEPORT = cc.TELEPORT
+K = 24  # cc.KEEPER, DEAD, TELEPORT, checked by bind()
+DEAD = 32
+TELEPORT = 40
+
+
+def bind(core):
+    """Called by the rules core that loads this module: its names, and the catapult's arrival
+    hook in its table of card hooks."""
+    global cc
+    if (core.KEEPER, core.DEAD, core.TELEPORT) != (K, DEAD, TELEPORT):
+        raise ImportError("the rules core and its expansions disagree on item codes")
+    cc = core
+    core._CARD_ARRIVE[CATAPULT] = _arrive_catapult
 
 
 def _turn_table(clockwise):
@@ -237,8 +248,6 @@ def _arrive_catapult(pos, out, kind, src, d, cell, level, item, hops, used, how)
         out.append((kind, src, d, t, item, hops + (cc.THROW + t,)))
     return thrown
 
-
-cc._CARD_ARRIVE[CATAPULT] = _arrive_catapult
 
 # -- make / unmake ------------------------------------------------------------------------------------
 

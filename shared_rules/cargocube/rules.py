@@ -131,7 +131,12 @@ _CARD_ARRIVE = [None, _arrive_wind_rose, _arrive_acceleration, None, None, None,
 
 
 def _expansions():
+    """The expansions module, handed this core when it is first loaded (it imports nothing of
+    the core: the core loads it, so a static import back would be a circle)."""
     from shared_rules.cargocube import expansions as x
+    if x.cc is None:
+        import sys
+        x.bind(sys.modules[__name__])
     return x
 
 
@@ -209,7 +214,7 @@ class Position:
         self._count = 0
         if len(self.seats) == 8:
             from shared_rules.cargocube import eight
-            eight.setup(self)
+            eight.setup(self, VIEWS[0], V_OWN, V_BLOCKED)
 
     def _expand(self):
         """The expansions module, loaded into this position (its first expansion item)."""
