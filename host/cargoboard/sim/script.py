@@ -2,14 +2,17 @@
 
 One command per line; `#` starts a comment (at the line start or after a space). Verbs:
 
-    new-game GAME LAYOUT SEATS [cards]
+    new-game GAME LAYOUT SEATS [cards|pyramid|bastion|both] [teleport]
                                  e.g. `new-game cargocube polygon SN`: sends `new ...` to the
                                  firmware, lays out the start stacks in the world (cargocube:
                                  shared_rules.cargocube.rules.start_position; other games: one token
                                  on each cell of the firmware's setup mask) and waits (up to
                                  5 s sim time) until the firmware reports state=play.
                                  With `cards` (an extension), each seat's base cards lie in
-                                 their default places too (each card carries a magnet).
+                                 their default places too (each card carries a magnet); with
+                                 `pyramid`, `bastion` or `both` the expansions' cards, with
+                                 `teleport` the walking teleport on f6 (docs/rules/cargocube.md
+                                 16.11). 8 players: SEATS `12345678`.
                                  SEATS may be left out for a game that has fixed seats:
                                  `new-game cephalopod 5x5` (white and black, the board empty).
     lift CELL                    take the top item of CELL into the hand, then 100 ms pass.
@@ -70,6 +73,7 @@ BOUNCE_MS = 60
 SETTLE_MS = 50
 SLIDE_CROSS_MS = 20
 SETUP_TIMEOUT_MS = 5000
+NEW_GAME_CARDS = ("cards", "pyramid", "bastion", "both")  # new-game's card words
 SETTLE_WAIT_MS = 1000  # resolve/expect give the board this long to commit a settled move
 BUTTONS = {"confirm": 1, "next": 2, "undo": 4, "hint": 8, "end": 16}
 
@@ -387,15 +391,20 @@ class Session:
         self.world.place(cells[-1])
         self.wait(HAND_MS)
 
-    def new_game(self, game: str, layout: str, seats: str | None, cards: bool = False):
+    def new_game(self, game: str, layout: str, seats: str | None, cards=False,
+                 teleport: bool = False):
+        """cards: False, True (the base cards) or a card layout name (pyramid, bastion, both);
+        teleport: the walking teleport on the centre."""
         self.game = game
-        extra = " cards=base" if cards else ""
+        if cards is True:
+            cards = "base"
+        extra = (f" cards={cards}" if cards else "") + (" teleport=1" if teleport else "")
         words = f"{layout} {seats}" if seats else layout
         data, final = self.query(f"new {game} {words}{extra}")
         if not final.startswith("ok"):
             raise ScriptError(f"new {game}: {final}")
         if game == "cargocube":
-            self.world.setup_cargocube(layout, seats, cards)
+            self.world.setup_cargocube(layout, seats, cards, teleport)
         else:
             _, m = self.query("mask")
             parts = m.split()
@@ -421,12 +430,17 @@ class Session:
         before = self.presses
         try:
             if verb == "new-game":
-                cards = len(args) > 2 and args[-1] == "cards"
-                words = args[:-1] if cards else args
+                words = list(args)
+                teleport = len(words) > 2 and words[-1] == "teleport"
+                if teleport:
+                    words.pop()
+                cards = len(words) > 2 and words[-1] in NEW_GAME_CARDS and words.pop()
                 if len(words) not in (2, 3) or (len(words) == 2 and args[0] == "cargocube"):
-                    raise ScriptError("usage: new-game GAME LAYOUT SEATS [cards] (SEATS may be "
-                                      "left out for a game with fixed seats)")
-                self.new_game(words[0], words[1], words[2] if len(words) == 3 else None, cards)
+                    raise ScriptError("usage: new-game GAME LAYOUT SEATS [cards|pyramid|bastion|"
+                                      "both] [teleport] (SEATS may be left out for a game with "
+                                      "fixed seats)")
+                self.new_game(words[0], words[1], words[2] if len(words) == 3 else None,
+                              "base" if cards == "cards" else cards, teleport)
             elif verb in ("lift", "place", "drop", "take"):
                 if len(args) != 1:
                     raise ScriptError(f"usage: {verb} CELL")
