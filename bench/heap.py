@@ -73,16 +73,16 @@ def boot_live():
     """Bytes in use (after a collection, serial `mem`) once the virtual board has booted with
     no game: the resident firmware's modules and state, to the byte."""
     from cargoboard.link import Link
-    from cargoboard.sim.runner import Runner
-    with Runner() as r, r.serving(), Link(r.port) as link:
+    from cargoboard.sim.runner import UnixRunner
+    with UnixRunner() as r, r.serving(), Link(r.port) as link:
         return _alloc(link)
 
 
 def game_setup_cost(words):
     """Bytes the live heap grows by when the virtual board sets up `new WORDS`."""
     from cargoboard.link import Link
-    from cargoboard.sim.runner import Runner
-    with Runner() as r, r.serving(), Link(r.port) as link:
+    from cargoboard.sim.runner import UnixRunner
+    with UnixRunner() as r, r.serving(), Link(r.port) as link:
         before = _alloc(link)
         link.new_game(words)
         return _alloc(link) - before

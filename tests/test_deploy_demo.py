@@ -44,9 +44,9 @@ def test_deploy_onto_the_virtual_board_and_check_its_versions(tmp_path):
     assert "runs fw=" in r.stdout
     build = r.stdout.split("build=")[1].split()[0]
     # the virtual board now boots the deployed files (not this checkout's) and says so
-    from cargoboard.sim.runner import Runner
+    from cargoboard.sim.runner import UnixRunner
     from cargoboard.link import Link
-    with Runner(flash=flash / "flash.img", boot_from_flash=True) as runner, runner.serving(), \
+    with UnixRunner(flash=flash / "flash.img", boot_from_flash=True) as runner, runner.serving(), \
             Link(runner.port) as link:
         info = link.hello()
         assert link.new_game("cargocube polygon SN").startswith("ok")
@@ -56,7 +56,7 @@ def test_deploy_onto_the_virtual_board_and_check_its_versions(tmp_path):
     # deploying again keeps the game logs
     r = run("deploy", "--flash", str(flash))
     assert r.returncode == 0, r.stderr
-    with Runner(flash=flash / "flash.img", boot_from_flash=True) as runner, runner.serving(), \
+    with UnixRunner(flash=flash / "flash.img", boot_from_flash=True) as runner, runner.serving(), \
             Link(runner.port) as link:
         assert len(link.games()) == 1
     assert info["build"] == build

@@ -64,7 +64,7 @@ import select
 import shlex
 import sys
 
-from cargoboard.sim.runner import Runner, FirmwareError, FRAME_MS
+from cargoboard.sim.runner import make_runner, FirmwareError, FRAME_MS
 from cargoboard.sim.world import World, WorldError, parse_cell
 
 HAND_MS = 100
@@ -223,15 +223,12 @@ class Session:
     """A running simulated board: firmware process + world + pyserial on the pty."""
 
     def __init__(self, out=print, **runner_kwargs):
-        import serial  # pyserial
         self.out = out
         self.world = World()
         self._runner_kwargs = runner_kwargs
-        self.runner = Runner(**runner_kwargs)
+        self.runner = make_runner(**runner_kwargs)
         self.runner.start()
-        self.ser = serial.Serial(self.runner.port, 115200, timeout=0)
-        self._rx = bytearray()
-        self._rx_count = 0
+        self._attach()
         self._tx_count = 0
         self.replies: list[str] = []
         self.events: list[str] = []
@@ -250,17 +247,24 @@ class Session:
     def restart(self):
         """Power cut and power on: kill the firmware, start it again (same flash image, same
         pieces on the board; sim time goes on)."""
-        import serial  # pyserial
         t = self.runner.t
         self.ser.close()
         self.runner.kill()
-        self.runner = Runner(**self._runner_kwargs)
+        self.runner = make_runner(**self._runner_kwargs)
         self.runner.t = t
         self.runner.start()
-        self.ser = serial.Serial(self.runner.port, 115200, timeout=0)
-        self._rx = bytearray()
-        self._rx_count = 0
+        self._attach()
         self.step(1)
+
+    def _attach(self):
+        """Open the board's pty with pyserial. What the board wrote before (the emulated Pico
+        runs until it has booted) comes from the runner's log, not from the pty, whose input
+        pyserial may discard when it opens it."""
+        import serial  # pyserial
+        self.ser = serial.Serial(self.runner.port, 115200, timeout=0)
+        self.ser.reset_input_buffer()
+        self._rx = bytearray(self.runner.serial_log)
+        self._rx_count = len(self.runner.serial_log)
 
     # --- time and I/O ------------------------------------------------------------------------
     def step(self, frames=1):
@@ -301,8 +305,11 @@ class Session:
             else:
                 self.replies.append(text)
 
-    def query(self, command: str, max_frames=50):
-        """Send a command line over the pty; returns (data lines, final ok/err line)."""
+    def query(self, command: str, max_frames=None):
+        """Send a command line over the pty; returns (data lines, final ok/err line). The
+        board has the runner's `reply_ms` to answer (sim time)."""
+        if max_frames is None:
+            max_frames = self.runner.reply_ms // FRAME_MS
         self.replies.clear()
         self.ser.write(command.encode() + b"\n")
         self.ser.flush()
