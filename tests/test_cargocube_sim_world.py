@@ -14,19 +14,27 @@ from cargoboard.games.cargocube.hand import physical_steps
 from cargoboard.sim.world import World, CARD_BASE
 
 
-def world_of(pos, cards):
+def world_of(pos, cards, teleport=False):
     w = World()
-    w.setup_cargocube("polygon", "".join(g.SEAT_LETTERS[s] for s in pos.seats), cards)
+    w.setup_cargocube("polygon", "".join(pos.SEAT_LETTERS[s] for s in pos.seats), cards,
+                      teleport)
     return w
 
 
-def differences(w, pos):
-    """Cells where the world's pieces or cards differ from the position's."""
+def lay_out(w, pos):
+    """Put the world's pieces and cards as they are in pos."""
+    for c in range(g.N_CELLS):
+        w.stacks[c][:] = ([CARD_BASE + pos.cards[c]] if pos.cards[c] else []) + list(pos.stacks[c])
+
+
+def differences(w, pos, cards=True):
+    """Cells where the world's pieces (and cards) differ from the position's."""
     out = []
     for c in range(g.N_CELLS):
         pieces = [i for i in w.stacks[c] if i < CARD_BASE]
         card = [i - CARD_BASE for i in w.stacks[c] if i >= CARD_BASE]
-        if pieces != list(pos.stacks[c]) or card != ([pos.cards[c]] if pos.cards[c] else []):
+        if pieces != list(pos.stacks[c]) or cards and card != (
+                [pos.cards[c]] if pos.cards[c] else []):
             out.append((g.cell_name(c), list(pos.stacks[c]), w.stacks[c]))
     return out
 
@@ -52,6 +60,36 @@ def test_world_rolls_cubes_as_the_rules_do(seed):
         w.rest()  # the board commits the move (the session does this on its event)
         assert differences(w, pos) == [], cc.format_action(a)
     assert rolled > 20 and (moved_on > 0 or not cards)
+
+
+@pytest.mark.parametrize("seed,players,cards,teleport", [
+    (1, 2, "pyramid", False), (2, 4, "bastion", True), (3, 8, "both", True), (4, 3, "both", False),
+])
+def test_world_rolls_cubes_with_the_expansions(seed, players, cards, teleport):
+    """With the expansions' cards (a catapult throws, a portal card and the walking teleport
+    carry) every roll leaves the world's cubes as the rules have them. What changes in place (a
+    spiral's turn, a sacrifice's death, a spent card) is not the world's: after each action the
+    world is laid out again from the position."""
+    rng = random.Random(seed)
+    pos = cc.start_position(players, cards=cards, teleport=teleport)
+    w = world_of(pos, cards, teleport)
+    rolls = 0
+    for _ in range(250):
+        if pos.is_over():
+            break
+        a = rng.choice(pos.legal_actions())
+        for step in physical_steps(pos, a):
+            if step[0] == "move":
+                w.lift(step[1])
+                w.place(step[2])
+        pos.push(a)
+        w.rest()
+        if a[0] in (cc.ACTIVATE, cc.ROLL):
+            rolls += 1
+            # the pieces (a used catapult is spent in place: the card is not the world's)
+            assert differences(w, pos, cards=False) == [], cc.format_action(a)
+        lay_out(w, pos)
+    assert rolls > 40
 
 
 def test_a_rolled_cube_shows_its_new_top_face():

@@ -1,8 +1,10 @@
 """The physical model of the board for the simulator.
 
 Each cell holds a stack of physical items, bottom to top: a booster card lies flat at the
-bottom, cargo cubes and keepers on top of it. Items are the rules core's small ints (0..23 a
-cargo cube's orientation, 24 + seat a keeper) and CARD_BASE + card code for a card. The hand
+bottom, cargo cubes and keepers on top of it; a biohazard or a sacrifice card lies on the piece
+it was put on. Items are the rules core's small ints (0..23 a cargo cube's orientation, KEEPER +
+seat a keeper, DEAD + seat a dead keeper, TELEPORT the walking teleport) and CARD_BASE + card
+code for a card. The hand
 holds what was lifted (a stack too: `place` puts down the item lifted last). A cell's sensor
 reads occupied when its stack is non-empty (every piece carries a magnet). Games whose pieces
 come from a supply and go back to it (Cephalopod's dice) use `drop` and `take`.
@@ -10,9 +12,11 @@ come from a supply and go back to it (Cephalopod's dice) use `drop` and `take`.
 Cargo cubes move as a hand moves them (docs/rules/cargocube.md): a cube put down on an
 orthogonal neighbour of the cell it was lifted from was tipped over that edge, so it rolls
 (its orientation changes as the rules' roll table says). Moving on from where it has just
-landed it does not roll again: from a wind rose it hops, from an acceleration it slides on in
-the same direction, from the entry portal it is carried to the exit portal; every other
-carry (not to a neighbour) keeps the faces as they are. So the world's faces are the true
+landed it does not roll again: from a wind rose it hops, from a catapult it is thrown, from an
+acceleration it slides on in the same direction, from the entry portal (a portal card, the
+walking teleport) it is carried to the exit portal; every other carry (not to a neighbour)
+keeps the faces as they are. (A spiral's turn, a sacrifice's death: the expansions' changes
+made in place are not modelled here.) So the world's faces are the true
 ones the firmware tracks without seeing them. (The one case a hand cannot tell apart: a cube
 that stays on a wind rose because it can hop nowhere, then is rolled off it orthogonally at
 once; the session ends the motion when the board commits a move, which covers it as soon as
@@ -40,18 +44,23 @@ def parse_cell(text: str) -> int:
     return c
 
 
-def item_name(item: int) -> str:
+def item_name(item: int, letters: str = g.SEAT_LETTERS) -> str:
+    """A piece's name; letters name the seats (`12345678` with 8 players)."""
     if item == DIE:
         return "die"
     if item >= CARD_BASE:
         code = item - CARD_BASE
         try:
             from shared_rules.cargocube import rules as cc
-            return "card:%s%s" % (cc.card_kind(code), g.SEAT_LETTERS[cc.card_owner(code)])
+            return "card:%s%s" % (cc.card_kind(code), letters[cc.card_owner(code)])
         except Exception:
             return f"card:{code}"
+    if item >= 40:
+        return "T"
+    if item >= 32:
+        return "X" + letters[item - 32]
     if item >= 24:
-        return "K" + g.SEAT_LETTERS[item - 24]
+        return "K" + letters[item - 24]
     try:
         from shared_rules.cargocube import orient
         return orient.NAMES[item]
@@ -66,6 +75,7 @@ class World:
     def __init__(self):
         self.stacks: list[list[int]] = [[] for _ in range(N_CELLS)]
         self.hand: list[int] = []
+        self.letters = g.SEAT_LETTERS  # how seats are named (set by the game's layout)
         self._lifted_from: list[int] = []  # the cell of each item in the hand
         self.cubes_roll = False  # the items are Cargocube's (setup_cargocube): cubes roll
         # the cube moving now: (the cell it landed on, direction, ROLLED|SLID|HOPPED, the card
@@ -107,18 +117,18 @@ class World:
         item = self.hand.pop()
         source = self._lifted_from.pop()
         st = self.stacks[cell]
-        if item >= CARD_BASE:
-            if any(i >= CARD_BASE for i in st):
-                self.hand.append(item)
-                self._lifted_from.append(source)
-                raise WorldError(f"{g.cell_name(cell)} already has a card")
-            st.insert(0, item)        # a card lies flat at the bottom
+        if item >= CARD_BASE and st and st[-1] >= CARD_BASE:
+            self.hand.append(item)
+            self._lifted_from.append(source)
+            raise WorldError(f"{g.cell_name(cell)} has a card on top: one card cannot lie on "
+                             "another")
+        # A card put on an empty cell lies flat at the bottom; a biohazard or a sacrifice goes
+        # on top of the piece it is put on.
+        if self.cubes_roll and item < 24:
+            item = self._moved_cube(item, source, cell)
         else:
-            if self.cubes_roll and item < 24:
-                item = self._moved_cube(item, source, cell)
-            else:
-                self._motion = None
-            st.append(item)
+            self._motion = None
+        st.append(item)
         return item
 
     def _moved_cube(self, item, a, b):
@@ -131,9 +141,9 @@ class World:
             card = next((i - CARD_BASE for i in self.stacks[a] if i >= CARD_BASE), 0)
             kind = cc.card_kind(card) if card and g.CELL_KIND[a] == g.GREY and a not in used \
                 else ""
-            if a == g.ENTRY_PORTAL:
-                return item  # carried on to the exit portal
-            if kind == "w":
+            if a == g.ENTRY_PORTAL or kind == "x" or cc.TELEPORT in self.stacks[a]:
+                return item  # carried on to the exit portal (a portal card, the teleport)
+            if kind in ("w", "c"):  # a wind rose's hop, a catapult's throw
                 self._motion = (b, -1, HOPPED, used + (a,))
                 return item
             if kind == "a" and how == ROLLED and b == g.NEIGHBOUR[a * 4 + d]:
@@ -174,23 +184,26 @@ class World:
         return buf
 
     # --- layouts ------------------------------------------------------------------------------
-    def setup_cargocube(self, layout: str, seats: str, cards: bool = False):
-        """Stacks of shared_rules.cargocube.rules.start_position (cubes and keepers; no cards unless
-        asked)."""
+    def setup_cargocube(self, layout: str, seats: str, cards=False, teleport: bool = False):
+        """Stacks of shared_rules.cargocube.rules.start_position (cubes, keepers, the walking
+        teleport if asked; cards: False, or a card layout: True or "base", "pyramid", "bastion",
+        "both")."""
         from shared_rules.cargocube import rules as cc
         seats = seats.upper()
         try:
-            pos = cc.start_position(players=len(seats), layout=layout, cards=cards)
+            pos = cc.start_position(players=len(seats), layout=layout, cards=cards,
+                                    teleport=teleport)
         except cc.RulesError as e:
             raise WorldError(f"cannot set up cargocube {layout} {seats}: {e}") from None
-        got = "".join(g.SEAT_LETTERS[s] for s in pos.seats)
+        got = "".join(pos.SEAT_LETTERS[s] for s in pos.seats)
         if got != seats:
             raise WorldError(f"seats '{seats}' not supported for {len(seats)} players (use '{got}')")
         self.clear()
         self.cubes_roll = True
+        self.letters = pos.SEAT_LETTERS
         for c in range(N_CELLS):
             st = self.stacks[c]
-            if cards and pos.cards[c]:
+            if pos.cards[c]:
                 st.append(CARD_BASE + pos.cards[c])
             st.extend(pos.stacks[c])
         return pos
@@ -203,4 +216,4 @@ class World:
                 self.stacks[c].append(TOKEN)
 
     def describe(self, cell: int) -> str:
-        return " ".join(item_name(i) for i in self.stacks[cell])
+        return " ".join(item_name(i, self.letters) for i in self.stacks[cell])
