@@ -285,6 +285,50 @@ def test_move_without_trace_needs_confirm_then_pick(tmp_path):
     assert res.events()[-1] == ("confirm", "d6n", p), res.text
 
 
+def test_keeper_step_beside_a_lone_cube_is_asked_once_still(tmp_path):
+    """Reported on the virtual board: S's keeper stepping f2 -> g2 (`Ke`, the turn's last
+    action) was neither committed nor asked. The lift first looked like `Kn` onto the f3 stack
+    (pending), and `Kn` then N tipping the lone g3 onto g2 (g3 still occupied) also fits the
+    two cells seen. A tipped cube does not stay so by itself: once the board is still it asks,
+    `Ke` shown first (it waited for ever before)."""
+    s = Script()
+    s.act("d5e")                         # activation onto the empty e5: 2 actions
+    s.resolve()
+    s.act("Kn")                          # f1 -> f2, seen at both ends
+    s.resolve()
+    p = s.act("Ke")                      # f2 -> g2: g3 (a lone cube) is next to g2
+    s.add("send state", "send candidates").resolve().expect()
+    res = s.run(tmp_path)
+    assert res.rc == 0, res.text
+    assert res.states() == [("asking", "f2,g2", 2)], res.text
+    assert re.search(r"^\s+cand 0 Ke\b", res.text, re.M), res.text
+    assert res.resolves() == [0, 0, 1], res.text        # one press: confirm the shown Ke
+    assert res.events()[-1] == ("confirm", "Ke", p), res.text
+
+
+def test_tipped_cube_held_still_is_asked_about_and_then_read_right(tmp_path):
+    """The other reading of the same two cells: S's keeper went onto the f3 stack (`Kn`, no
+    trace of its landing) and N tips g3 onto g2 and holds it there. The board asks (it shows
+    `Ke`) but keeps `Kn` pending: when g3 empties it reads `Kn` then `g3s`, never `Ke`."""
+    s = Script()
+    s.act("c4e")                         # onto the d4 stack: 2 actions, a top to borrow
+    s.resolve()
+    s.act("Kn")                          # f1 -> f2
+    s.resolve()
+    s.follow("Kn")                       # f2 -> f3 (onto the stack): f2 empties, nothing more
+    p = s.follow("g3s")                  # N's activation, tipped: +g2 while g3 reads occupied
+    # the script has no "tip" verb: borrow the top of d4 (no sensor changes) onto g2, then
+    # take g3's cube away onto d4 (test 2 does the same)
+    s.add("lift f2", "place f3", "lift d4", "place g2", WAIT, "send state",
+          "lift g3", "place d4", WAIT).resolve().expect()
+    res = s.run(tmp_path)
+    assert res.rc == 0, res.text
+    assert res.states() == [("asking", "f2,g2", 2)], res.text
+    assert [e[1] for e in res.events()][-2:] == ["Kn", "g3s"], res.text
+    assert "Ke" not in [e[1] for e in res.events()], res.text
+    assert res.events()[-1][2] == p, res.text
+
+
 # 6 -------------------------------------------------------------------------------------------
 
 def test_end_with_actions_left_passes_the_turn(tmp_path):
