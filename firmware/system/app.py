@@ -321,6 +321,10 @@ class App:
                 g, m = _make_game(cls, opts)
             except MemoryError as e:
                 raise ValueError("%s: %s" % (type(e).__name__, e))
+        # Closing the old game's log takes a buffer, and the new game is in the heap now: the
+        # old game is not needed for it, so its heap goes first.
+        self.game = None
+        gc.collect()
         self.close_log()
         self._resumed = False
         self._install(g, name, opts, m)
