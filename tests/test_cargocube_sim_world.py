@@ -39,6 +39,14 @@ def differences(w, pos, cards=True):
     return out
 
 
+def hand_moves(w, pos, a):
+    """The hand moves the world's pieces for action a in pos (before it is pushed)."""
+    for step in physical_steps(pos, a):
+        if step[0] == "move":
+            w.lift(step[1])
+            w.place(step[2])
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_world_rolls_cubes_as_the_rules_do(seed):
     rng = random.Random(seed)
@@ -50,10 +58,7 @@ def test_world_rolls_cubes_as_the_rules_do(seed):
         if pos.is_over():
             break
         a = rng.choice(pos.legal_actions())
-        for step in physical_steps(pos, a):
-            if step[0] == "move":
-                w.lift(step[1])
-                w.place(step[2])
+        hand_moves(w, pos, a)
         rolled += a[0] not in (cc.END, cc.STEP, cc.BOOST)
         moved_on += len(physical_steps(pos, a)) > 1
         pos.push(a)
@@ -78,10 +83,7 @@ def test_world_rolls_cubes_with_the_expansions(seed, players, cards, teleport):
         if pos.is_over():
             break
         a = rng.choice(pos.legal_actions())
-        for step in physical_steps(pos, a):
-            if step[0] == "move":
-                w.lift(step[1])
-                w.place(step[2])
+        hand_moves(w, pos, a)
         pos.push(a)
         w.rest()
         if a[0] in (cc.ACTIVATE, cc.ROLL):
