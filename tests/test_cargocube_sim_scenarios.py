@@ -306,6 +306,23 @@ def test_keeper_step_beside_a_lone_cube_is_asked_once_still(tmp_path):
     assert res.events()[-1] == ("confirm", "Ke", p), res.text
 
 
+def test_that_question_may_be_left_unanswered_the_next_move_settles_it(tmp_path):
+    """The same keeper step; the player does not answer and N plays on (e9 -> e10): the board
+    takes `Ke` and then N's activation, no button pressed."""
+    s = Script()
+    s.act("d5e")
+    s.act("Kn")
+    p1 = s.act("Ke")
+    s.add("send state")
+    p2 = s.act("e9n")
+    s.expect()
+    res = s.run(tmp_path)
+    assert res.rc == 0, res.text
+    assert res.states() == [("asking", "f2,g2", 2)], res.text
+    assert res.buttons() == [], res.text
+    assert res.events()[-2:] == [("auto", "Ke", p1), ("auto", "e9n", p2)], res.text
+
+
 def test_tipped_cube_held_still_is_asked_about_and_then_read_right(tmp_path):
     """The other reading of the same two cells: S's keeper went onto the f3 stack (`Kn`, no
     trace of its landing) and N tips g3 onto g2 and holds it there. The board asks (it shows
