@@ -686,7 +686,12 @@ class App:
             return self._status()
         if cmd == "mem":
             gc.collect()
-            return "ok alloc=%d free=%d" % (gc.mem_alloc(), gc.mem_free())
+            r = "ok alloc=%d free=%d" % (gc.mem_alloc(), gc.mem_free())
+            from firmware.system import memcmd  # loaded for the command, then dropped
+            r += memcmd.largest()
+            memcmd = None
+            unload("firmware.system.memcmd")
+            return r
         if cmd == "occ":
             return "ok %d %s" % (H.bit_count(self.scanner.stable), _hex(self.scanner.stable))
         if cmd == "mask":
