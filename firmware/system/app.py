@@ -322,6 +322,9 @@ class App:
             except MemoryError as e:
                 raise ValueError("%s: %s" % (type(e).__name__, e))
         self.close_log()
+        if self.glog is not None:
+            gc.collect()
+            self.glog.keep_spare()  # a block for the log's file opens, held through the setup
         self._resumed = False
         self._install(g, name, opts, m)
         self.state = SETUP
