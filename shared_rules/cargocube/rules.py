@@ -889,7 +889,7 @@ _GREY_CELLS = bytes([c for c in range(g.N_CELLS) if g.CELL_KIND[c] == g.GREY])
 # What notation() writes, as bytes: column letters, card kinds, orientations (2 bytes each).
 _COLUMN_BYTES = g.COLUMNS.encode()
 _CARD_BYTES = CARD_LETTERS.encode()
-_ORIENT_BYTES = "".join(o.NAMES).encode()
+_ORIENT_BYTES = o.NAME_CHARS.encode()
 
 def format_action(action):
     kind, src, d, dst, code, hops = action
