@@ -101,6 +101,20 @@ def boot_mem(target):
         session.close()
 
 
+def setup_cost(words):
+    """Bytes the live heap grows by when a board booted with no game sets up `new WORDS`
+    (the unix port: the Pico boots into its boot game)."""
+    session = Session(out=lambda line: None)
+    try:
+        before = mem(session)[0]
+        _, final = session.query("new " + words)
+        if not final.startswith("ok"):
+            raise SystemExit("bench/heap.py: new %s: %s" % (words, final))
+        return mem(session)[0] - before
+    finally:
+        session.close()
+
+
 def kb(n):
     return "%.1f" % (n / 1024)
 
@@ -148,6 +162,13 @@ def main(argv=None):
                 print("bench/heap.py: pico skipped: %s" % e)
                 continue
         table(target, a.actions)
+        if target == "unix":
+            print("What setting a game up adds to the live heap (unix port; `mem` before and "
+                  "after `new`, no game before):")
+            for words in ("cargocube polygon SN", "cargocube polygon SWNE cards=both teleport=1",
+                          "cephalopod 5x5"):
+                print("  %-46s %7.1f KB" % (words, setup_cost(words) / 1024))
+            print()
     print("Goal (issue 11): >= 120 KB free at the worst point of a 4-player game with cards, "
           "log and host link, on the Pico (the pico table's '4p base cards +link' row).")
 
