@@ -4,11 +4,11 @@ emulated Pico: what is in use, what is free and the largest free block, at the w
     .venv/bin/python bench/heap.py [--target unix|pico|both] [--actions N]
 
 Each row plays a seeded Cargocube game (cargoboard.games.cargocube.scriptgen) on the real
-firmware with its game log, with the 192 KiB heap of the Pico: `micropython -X heapsize=192k`
-(64-bit objects, so more than the Pico needs) or the stock RP2040 image under rp2040js (the
-real thing's 32-bit objects; its heap is what MicroPython leaves of the 264 KB SRAM, and it
-boots into its boot game, 2 players). After the boot (a run of its own), after `new` and
-after every action the board is asked `mem` (serial): bytes in use
+firmware with its game log: under `micropython -X heapsize=192k` (the budget the project
+tests against; 64-bit objects, so more than the Pico needs) or the stock RP2040 image under
+rp2040js (the real thing's 32-bit objects; its heap is what MicroPython leaves of the 264 KB
+SRAM, ~240 KB, and it boots into its boot game, 2 players). After the boot (a run of its
+own), after `new` and after every action the board is asked `mem` (serial): bytes in use
 and free after a collection, and `max`, the largest buffer that still fits in one piece
 (fragmentation: a heap in pieces fails a few-KB allocation long before it is full). The
 worst point is the sample with the most in use (and, apart, the smallest `max`). `+link`
@@ -120,9 +120,9 @@ def kb(n):
 
 
 def table(target, actions):
-    print("--- %s: 192 KiB heap (%s) ---" % (target, "micropython -X heapsize=192k, 64-bit"
-                                             if target == "unix" else
-                                             "stock RPI_PICO v1.26.1 image on rp2040js, 32-bit"))
+    print("--- %s ---" % ("unix: micropython -X heapsize=192k, 64-bit" if target == "unix" else
+                           "pico: the stock RPI_PICO v1.26.1 image on rp2040js, 32-bit, its "
+                           "whole heap (~240 KB)"))
     print("KB; in use / free / largest free block, after a collection (serial `mem`)")
     print("%-22s %5s %-20s %-20s %-8s %s" % ("game", "ply", "set up", "worst (most in use)",
                                              "min max", "log, errors, time"))
