@@ -322,7 +322,7 @@ class App:
             except MemoryError as e:
                 raise ValueError("%s: %s" % (type(e).__name__, e))
         self.close_log()
-        if self.glog is not None:
+        if self.glog is not None and hasattr(cls, "log_header"):
             gc.collect()
             self.glog.keep_spare()  # a block for the log's file opens, held through the setup
         self._resumed = False
