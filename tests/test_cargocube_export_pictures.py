@@ -99,7 +99,7 @@ def check_svg(text, pos, action=None):
                 continue
             n_cubes += 1
             f = o.faces(item)  # up, down, north, east, south, west
-            assert e.get("data-kind") == "cube" and e.get("data-orient") == o.NAMES[item]
+            assert e.get("data-kind") == "cube" and e.get("data-orient") == o.name(item)
             assert [e.get("data-" + k) for k in ("top", "bottom", "north", "east", "south",
                                                   "west")] == list(f)
             if level == len(st) - 1:

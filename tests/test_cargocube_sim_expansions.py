@@ -67,6 +67,7 @@ def test_bastion_biohazard_sacrifice_extra_portal_and_teleport(tmp_path):
 
 @pytest.mark.parametrize("players,cards,teleport,seed", [
     (2, "pyramid", False, 4), (4, "bastion", True, 5), (4, "both", False, 7), (8, "base", False, 6),
+    (8, "both", True, 6),  # the biggest game: at 192k its log's file opens need the log's spare
 ])
 def test_whole_expansion_game_through_physical_events(tmp_path, players, cards, teleport, seed):
     text, final = game_script(seed, players, actions=45, cards=cards, teleport=teleport)
@@ -74,3 +75,4 @@ def test_whole_expansion_game_through_physical_events(tmp_path, players, cards, 
     assert res.rc == 0, res.text[-3000:]
     assert len(res.resolves()) == final.ply()
     assert "0 firmware error event(s)" in res.lines[-1]
+    assert "evt log begin game=1" in res.text and "log stopped" not in res.text

@@ -326,6 +326,9 @@ class App:
         self.game = None
         gc.collect()
         self.close_log()
+        if self.glog is not None and hasattr(cls, "log_header"):
+            gc.collect()
+            self.glog.keep_spare()  # a block for the log's file opens, held through the setup
         self._resumed = False
         self._install(g, name, opts, m)
         self.state = SETUP
@@ -690,7 +693,12 @@ class App:
             return self._status()
         if cmd == "mem":
             gc.collect()
-            return "ok alloc=%d free=%d" % (gc.mem_alloc(), gc.mem_free())
+            r = "ok alloc=%d free=%d" % (gc.mem_alloc(), gc.mem_free())
+            from firmware.system import memcmd  # loaded for the command, then dropped
+            r += memcmd.largest()
+            memcmd = None
+            unload("firmware.system.memcmd")
+            return r
         if cmd == "occ":
             return "ok %d %s" % (H.bit_count(self.scanner.stable), _hex(self.scanner.stable))
         if cmd == "mask":

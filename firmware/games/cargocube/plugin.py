@@ -124,10 +124,10 @@ class Game:
 
     def log_header(self):
         """(variant, seats, start position, rules version) for the game log's header; asked
-        once, before start()."""
+        once, before start(). The position itself, which the log streams (notation(out))."""
         letters = self.pos.SEAT_LETTERS
         return (self.variant, "".join([letters[s] for s in self.pos.seats]),
-                self.pos.notation(), self.rules_version)
+                self.pos, self.rules_version)
 
     def resume(self, records):
         """Go on with a logged game (instead of start()): replay its records, (kind, payload)

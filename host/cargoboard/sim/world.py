@@ -63,7 +63,7 @@ def item_name(item: int, letters: str = g.SEAT_LETTERS) -> str:
         return "K" + letters[item - 24]
     try:
         from shared_rules.cargocube import orient
-        return orient.NAMES[item]
+        return orient.name(item)
     except Exception:
         return str(item)
 

@@ -249,11 +249,11 @@ def _item_attrs(c, level, item, seats):
             "%skeeper of %s" % ("dead " if dead else "", seat_name(seats, s))
     f = o.faces(item)
     attrs = [("data-kind", "cube"), ("data-cell", name), ("data-level", level),
-             ("data-orient", o.NAMES[item]), ("data-top", f[0]), ("data-bottom", f[1]),
+             ("data-orient", o.name(item)), ("data-top", f[0]), ("data-bottom", f[1]),
              ("data-north", f[2]), ("data-east", f[3]), ("data-south", f[4]),
              ("data-west", f[5])]
     return attrs, "cube %s (top %s, north %s, east %s, south %s, west %s)" % (
-        o.NAMES[item], f[0], f[2], f[3], f[4], f[5])
+        o.name(item), f[0], f[2], f[3], f[4], f[5])
 
 
 def _portal_rings(cx, cy, r=32):
@@ -474,7 +474,7 @@ def _item_name(pos, item):
         return "T "
     if item >= cc.KEEPER:
         return ("X" if item >= cc.DEAD else "K") + pos.SEAT_LETTERS[(item - cc.KEEPER) & 7]
-    return o.NAMES[item]
+    return o.name(item)
 
 
 def _cell_text(pos, c, seats):
