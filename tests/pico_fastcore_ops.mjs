@@ -7,11 +7,11 @@
 // its last word), XIP flash and its mirrors, the boot ROM, SIO (the divider, spinlocks) and the
 // timer, EXC_RETURN values in handler mode, and random words; the instruction itself runs from
 // SRAM, flash and the ROM at both halfword alignments, with the clock at 125 MHz and at a
-// fractional cycle time. Prints one JSON line; exits 1 on the first
+// fractional cycle time; and the run loop's budget of cycles against a step-by-step sum. Prints one JSON line; exits 1 on the first
 // differences (listed).
 //   node tests/pico_fastcore_ops.mjs [TRIALS_PER_OPCODE]
 import { RP2040 } from 'rp2040js';
-import { FastCore, KIND, KINDS } from '../host/cargoboard/sim/pico/fastcore.mjs';
+import { FastCore, KIND, KINDS, cyclesUntil } from '../host/cargoboard/sim/pico/fastcore.mjs';
 
 const trials = Number(process.argv[2] || 4);
 const SRAM = 0x20000000;
@@ -166,6 +166,18 @@ for (let opcode = 0; opcode < 65536 && differences.length < 10; opcode++) {
     }
   }
 }
+// FastCore.run's budget of cycles: where rp2040js's loop, summing 8 ns per cycle, would stop
+for (let i = 0; i < 20000 && differences.length < 10; i++) {
+  const base = random32() % 1000000 * 8;
+  const cycles = random32() % 50;
+  const limit = base + (random32() % 3000) - 200 + (random32() & 1 ? 0 : (random32() % 1000) / 1000);
+  let c = cycles + 1;
+  let t = base + c * 8;
+  while (t < limit) { c++; t += 8; }
+  const got = cyclesUntil(limit, base, cycles, 8);
+  if (got !== c) differences.push(`cyclesUntil(${limit}, ${base}, ${cycles}, 8) = ${got}, not ${c}`);
+}
+if (cyclesUntil(Infinity, 0, 0, 8) !== Infinity) differences.push('cyclesUntil(Infinity) is finite');
 if (!Buffer.from(fastChip.sram.buffer).equals(Buffer.from(slowChip.sram.buffer))) differences.push('SRAM differs');
 if (!Buffer.from(fastChip.flash.buffer).equals(Buffer.from(slowChip.flash.buffer))) differences.push('flash differs');
 const uncovered = Object.keys(KINDS).filter((name) => !fastKinds[KINDS[name]]);

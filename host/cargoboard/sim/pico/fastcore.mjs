@@ -10,10 +10,11 @@
 // - loads and stores to SRAM, XIP flash and the boot ROM go straight to typed arrays over the
 //   chip's own buffers; every other address goes through the chip's methods as before, with
 //   the clock brought up to date first (a peripheral may read the time);
-// - `run(limit, board)` executes instructions in a loop of its own until the clock reaches
-//   `limit` or the next alarm, as the board's loop did one call at a time, and looks at what a
-//   peripheral may have changed (alarms, WFI/WFE, a reset, the board's break request) only
-//   after an instruction that reached one;
+// - `run(target, board, cycleNs)` executes instructions in a loop of its own until the clock
+//   reaches `target` or the next alarm, as the board's loop did one call at a time, counting
+//   cycles against a budget rather than adding nanoseconds per instruction, and looks at what a
+//   peripheral may have changed (alarms, WFI/WFE, a reset, the board's break request, pending
+//   interrupts) only after an instruction that reached one;
 // - whatever is rare (an interrupt to take, BKPT, SVC, UDF, WFE/WFI, SEV, YIELD, 32-bit
 //   instructions other than BL, undefined encodings) is handed to the core's own
 //   executeInstruction, which fetches it again.
@@ -151,7 +152,6 @@ export class FastCore {
     this.rom16 = new Uint16Array(mcu.bootrom.buffer, mcu.bootrom.byteOffset, mcu.bootrom.length * 2);
     this.romLen = mcu.bootrom.length * 4;
     this.touched = false; // set when an instruction reached a peripheral or the core's own code
-    this.instructions = 0;
   }
 
   // Memory: SRAM, flash (reads) and the boot ROM (reads) straight from the arrays, anything
@@ -230,26 +230,39 @@ export class FastCore {
     const { clock } = mcu;
     const regs = core.registers;
     const slow = this.slow;
-    const { sram8, sram16, sram32, flash16, flash32, rom16 } = this;
+    const { sram8, sram16, sram32, flash8, flash16, flash32, rom16 } = this;
     const sramEnd = this.sramEnd;
     const sramEnd4 = sramEnd - 3;
     const flashEnd = FLASH + this.flashLen;
     const romLen = this.romLen;
-    let nanos = clock.nanosCounter;
+    // The time. rp2040js's loop adds cycles * cycleNs to the clock after every instruction.
+    // When the clock and cycleNs are whole nanoseconds (always at 125 MHz: 8 ns) every such
+    // sum is exact, so the time before an instruction is start + cycles * cycleNs to the bit,
+    // and the loop only counts cycles against a budget: the cycles at which the time reaches
+    // `limit`. Otherwise (`step` 0) `base` is the time itself, summed instruction by
+    // instruction as rp2040js sums it, and the budget is always the next instruction.
+    // Either way the time before the present instruction is `base + cycles * step`.
+    const whole = Number.isInteger(clock.nanosCounter) && clock.nanosCounter < 2 ** 50 &&
+      Number.isInteger(cycleNs);
+    const step = whole ? cycleNs : 0;
+    let base = clock.nanosCounter;
     let alarm = clock.nextAlarm;
     let limit = alarm && alarm.nanos < target ? alarm.nanos : target;
     let cycles = 0; // returned by instructions (the clock's)
-    let coreCycles = 0; // ... of which not yet added to core.cycles (the core's own calls add theirs)
-    let count = 0;
+    let slowCycles = 0; // ... of which the core's own executeInstruction counted in core.cycles
+    let budget = 0;
+    let now = base;
+    // interrupts to look at: only the core's own code and a peripheral change it (or CPSIE)
+    let irq = core.interruptsUpdated;
     // The first instruction is followed by the full check, as rp2040js's loop follows every
     // one: what ran between two calls (alarms, a PIO catch-up) may have asked for a break.
     this.touched = true;
     for (;;) {
       let d = 1;
-      count++;
-      if (core.interruptsUpdated) {
-        clock.nanosCounter = nanos;
+      if (irq) {
+        clock.nanosCounter = base + cycles * step;
         d = slow.call(core);
+        slowCycles += d;
         this.touched = true;
       } else {
         const pc0 = regs[15];
@@ -261,8 +274,9 @@ export class FastCore {
         else opcode = -1;
         const kind = opcode < 0 ? SLOW : KIND[opcode];
         if (kind === SLOW) {
-          clock.nanosCounter = nanos;
+          clock.nanosCounter = base + cycles * step;
           d = slow.call(core);
+          slowCycles += d;
           this.touched = true;
         } else {
           const next = pc0 + 2; // rp2040js's PC while the instruction runs
@@ -419,9 +433,9 @@ export class FastCore {
               else opcode2 = -1;
               if (opcode2 < 0 || !(opcode2 >> 14 === 0b11 && ((opcode2 >> 12) & 0x1) === 1)) {
                 regs[15] = pc0;
-                clock.nanosCounter = nanos;
+                clock.nanosCounter = base + cycles * step;
                 d = slow.call(core);
-                coreCycles -= d;
+                slowCycles += d;
                 this.touched = true;
                 break;
               }
@@ -450,7 +464,7 @@ export class FastCore {
             case 17: { // BX
               const value = regs[(opcode >> 3) & 0xf];
               if (core.currentMode === 1 && value >>> 28 === 0b1111) {
-                clock.nanosCounter = nanos;
+                clock.nanosCounter = base + cycles * step;
                 core.exceptionReturn(value & 0x0fffffff);
                 this.touched = true;
               } else {
@@ -505,6 +519,7 @@ export class FastCore {
             case 23: // CPSIE i
               core.PM = false;
               core.interruptsUpdated = true;
+              this.touched = true; // for the loop to see interruptsUpdated
               break;
             case 24: { // EORS
               const Rdn = opcode & 7;
@@ -521,7 +536,7 @@ export class FastCore {
               for (let i = 0; i < 8; i++) {
                 if (list & (1 << i)) {
                   regs[i] = address >= SRAM && address < sramEnd4 && !(address & 3)
-                    ? sram32[(address - SRAM) >> 2] : this.read32(address, nanos);
+                    ? sram32[(address - SRAM) >> 2] : this.read32(address, base + cycles * step);
                   address += 4;
                   d++;
                 }
@@ -534,9 +549,12 @@ export class FastCore {
               if (addr >= SRAM && addr < sramEnd4 && !(addr & 3)) {
                 regs[opcode & 7] = sram32[(addr - SRAM) >> 2];
                 d++;
+              } else if (addr >= FLASH && addr < flashEnd && !(addr & 3)) {
+                regs[opcode & 7] = flash32[(addr - FLASH) >> 2];
+                d++;
               } else {
                 d += cyclesIO(addr, false);
-                regs[opcode & 7] = this.read32(addr, nanos);
+                regs[opcode & 7] = this.read32(addr, base + cycles * step);
               }
               break;
             }
@@ -547,7 +565,7 @@ export class FastCore {
                 d++;
               } else {
                 d += cyclesIO(addr, false);
-                regs[(opcode >> 8) & 7] = this.read32(addr, nanos);
+                regs[(opcode >> 8) & 7] = this.read32(addr, base + cycles * step);
               }
               break;
             }
@@ -558,7 +576,7 @@ export class FastCore {
                 d++;
               } else {
                 d += cyclesIO(addr, false);
-                regs[(opcode >> 8) & 7] = this.read32(addr, nanos);
+                regs[(opcode >> 8) & 7] = this.read32(addr, base + cycles * step);
               }
               break;
             }
@@ -567,9 +585,12 @@ export class FastCore {
               if (addr >= SRAM && addr < sramEnd4 && !(addr & 3)) {
                 regs[opcode & 7] = sram32[(addr - SRAM) >> 2];
                 d++;
+              } else if (addr >= FLASH && addr < flashEnd && !(addr & 3)) {
+                regs[opcode & 7] = flash32[(addr - FLASH) >> 2];
+                d++;
               } else {
                 d += cyclesIO(addr, false);
-                regs[opcode & 7] = this.read32(addr, nanos);
+                regs[opcode & 7] = this.read32(addr, base + cycles * step);
               }
               break;
             }
@@ -578,9 +599,12 @@ export class FastCore {
               if (addr >= SRAM && addr < sramEnd) {
                 regs[opcode & 7] = sram8[addr - SRAM];
                 d++;
+              } else if (addr >= FLASH && addr < flashEnd) {
+                regs[opcode & 7] = flash8[addr - FLASH];
+                d++;
               } else {
                 d += cyclesIO(addr, false);
-                regs[opcode & 7] = this.read8(addr, nanos);
+                regs[opcode & 7] = this.read8(addr, base + cycles * step);
               }
               break;
             }
@@ -589,34 +613,73 @@ export class FastCore {
               if (addr >= SRAM && addr < sramEnd) {
                 regs[opcode & 7] = sram8[addr - SRAM];
                 d++;
+              } else if (addr >= FLASH && addr < flashEnd) {
+                regs[opcode & 7] = flash8[addr - FLASH];
+                d++;
               } else {
                 d += cyclesIO(addr, false);
-                regs[opcode & 7] = this.read8(addr, nanos);
+                regs[opcode & 7] = this.read8(addr, base + cycles * step);
               }
               break;
             }
             case 32: { // LDRH (immediate)
               const addr = regs[(opcode >> 3) & 7] + (((opcode >> 6) & 0x1f) << 1);
-              d += cyclesIO(addr, false);
-              regs[opcode & 7] = this.read16(addr, nanos);
+              if (addr >= SRAM && addr < sramEnd - 1 && !(addr & 1)) {
+                regs[opcode & 7] = sram16[(addr - SRAM) >> 1];
+                d++;
+              } else if (addr >= FLASH && addr < flashEnd - 1 && !(addr & 1)) {
+                regs[opcode & 7] = flash16[(addr - FLASH) >> 1];
+                d++;
+              } else {
+                d += cyclesIO(addr, false);
+                regs[opcode & 7] = this.read16(addr, base + cycles * step);
+              }
               break;
             }
             case 33: { // LDRH (register)
               const addr = regs[(opcode >> 6) & 7] + regs[(opcode >> 3) & 7];
-              d += cyclesIO(addr, false);
-              regs[opcode & 7] = this.read16(addr, nanos);
+              if (addr >= SRAM && addr < sramEnd - 1 && !(addr & 1)) {
+                regs[opcode & 7] = sram16[(addr - SRAM) >> 1];
+                d++;
+              } else if (addr >= FLASH && addr < flashEnd - 1 && !(addr & 1)) {
+                regs[opcode & 7] = flash16[(addr - FLASH) >> 1];
+                d++;
+              } else {
+                d += cyclesIO(addr, false);
+                regs[opcode & 7] = this.read16(addr, base + cycles * step);
+              }
               break;
             }
             case 34: { // LDRSB
               const addr = regs[(opcode >> 6) & 7] + regs[(opcode >> 3) & 7];
-              d += cyclesIO(addr, false);
-              regs[opcode & 7] = (this.read8(addr, nanos) << 24) >> 24;
+              let value;
+              if (addr >= SRAM && addr < sramEnd) {
+                value = sram8[addr - SRAM];
+                d++;
+              } else if (addr >= FLASH && addr < flashEnd) {
+                value = flash8[addr - FLASH];
+                d++;
+              } else {
+                d += cyclesIO(addr, false);
+                value = this.read8(addr, base + cycles * step);
+              }
+              regs[opcode & 7] = (value << 24) >> 24;
               break;
             }
             case 35: { // LDRSH
               const addr = regs[(opcode >> 6) & 7] + regs[(opcode >> 3) & 7];
-              d += cyclesIO(addr, false);
-              regs[opcode & 7] = (this.read16(addr, nanos) << 16) >> 16;
+              let value;
+              if (addr >= SRAM && addr < sramEnd - 1 && !(addr & 1)) {
+                value = sram16[(addr - SRAM) >> 1];
+                d++;
+              } else if (addr >= FLASH && addr < flashEnd - 1 && !(addr & 1)) {
+                value = flash16[(addr - FLASH) >> 1];
+                d++;
+              } else {
+                d += cyclesIO(addr, false);
+                value = this.read16(addr, base + cycles * step);
+              }
+              regs[opcode & 7] = (value << 16) >> 16;
               break;
             }
             case 36: { // LSLS (immediate)
@@ -709,7 +772,7 @@ export class FastCore {
               for (let i = 0; i <= 7; i++) {
                 if (opcode & (1 << i)) {
                   regs[i] = address >= SRAM && address < sramEnd4 && !(address & 3)
-                    ? sram32[(address - SRAM) >> 2] : this.read32(address, nanos);
+                    ? sram32[(address - SRAM) >> 2] : this.read32(address, base + cycles * step);
                   address += 4;
                   d++;
                 }
@@ -717,9 +780,9 @@ export class FastCore {
               if ((opcode >> 8) & 1) {
                 regs[13] = (address + 4) & ~3;
                 const value = address >= SRAM && address < sramEnd4 && !(address & 3)
-                  ? sram32[(address - SRAM) >> 2] : this.read32(address, nanos);
+                  ? sram32[(address - SRAM) >> 2] : this.read32(address, base + cycles * step);
                 if (core.currentMode === 1 && value >>> 28 === 0b1111) {
-                  clock.nanosCounter = nanos;
+                  clock.nanosCounter = base + cycles * step;
                   core.exceptionReturn(value & 0x0fffffff);
                   this.touched = true;
                 } else {
@@ -742,7 +805,7 @@ export class FastCore {
                   if (address >= SRAM && address < sramEnd4 && !(address & 3)) {
                     sram32[(address - SRAM) >> 2] = regs[i];
                   } else {
-                    this.write32(address, regs[i], nanos);
+                    this.write32(address, regs[i], base + cycles * step);
                   }
                   d++;
                   address += 4;
@@ -752,7 +815,7 @@ export class FastCore {
                 if (address >= SRAM && address < sramEnd4 && !(address & 3)) {
                   sram32[(address - SRAM) >> 2] = regs[14];
                 } else {
-                  this.write32(address, regs[14], nanos);
+                  this.write32(address, regs[14], base + cycles * step);
                 }
               }
               regs[13] = (regs[13] - 4 * bitCount) & ~3;
@@ -819,7 +882,7 @@ export class FastCore {
                   if (address >= SRAM && address < sramEnd4 && !(address & 3)) {
                     sram32[(address - SRAM) >> 2] = regs[i];
                   } else {
-                    this.write32(address, regs[i], nanos);
+                    this.write32(address, regs[i], base + cycles * step);
                   }
                   address += 4;
                   d++;
@@ -835,7 +898,7 @@ export class FastCore {
                 d++;
               } else {
                 d += cyclesIO(addr, true);
-                this.write32(addr, regs[opcode & 7], nanos);
+                this.write32(addr, regs[opcode & 7], base + cycles * step);
               }
               break;
             }
@@ -846,7 +909,7 @@ export class FastCore {
                 d++;
               } else {
                 d += cyclesIO(addr, true);
-                this.write32(addr, regs[(opcode >> 8) & 7], nanos);
+                this.write32(addr, regs[(opcode >> 8) & 7], base + cycles * step);
               }
               break;
             }
@@ -857,7 +920,7 @@ export class FastCore {
                 d++;
               } else {
                 d += cyclesIO(addr, true);
-                this.write32(addr, regs[opcode & 7], nanos);
+                this.write32(addr, regs[opcode & 7], base + cycles * step);
               }
               break;
             }
@@ -868,7 +931,7 @@ export class FastCore {
                 d++;
               } else {
                 d += cyclesIO(addr, true);
-                this.write8(addr, regs[opcode & 7], nanos);
+                this.write8(addr, regs[opcode & 7], base + cycles * step);
               }
               break;
             }
@@ -879,20 +942,20 @@ export class FastCore {
                 d++;
               } else {
                 d += cyclesIO(addr, true);
-                this.write8(addr, regs[opcode & 7], nanos);
+                this.write8(addr, regs[opcode & 7], base + cycles * step);
               }
               break;
             }
             case 60: { // STRH (immediate)
               const addr = regs[(opcode >> 3) & 7] + (((opcode >> 6) & 0x1f) << 1);
               d += cyclesIO(addr, true);
-              this.write16(addr, regs[opcode & 7], nanos);
+              this.write16(addr, regs[opcode & 7], base + cycles * step);
               break;
             }
             case 61: { // STRH (register)
               const addr = regs[(opcode >> 6) & 7] + regs[(opcode >> 3) & 7];
               d += cyclesIO(addr, true);
-              this.write16(addr, regs[opcode & 7], nanos);
+              this.write16(addr, regs[opcode & 7], base + cycles * step);
               break;
             }
             case 62: // SUB (SP minus immediate)
@@ -953,28 +1016,46 @@ export class FastCore {
             default:
               throw new Error(`fastcore: no case for kind ${kind}`);
           }
-          coreCycles += d;
         }
       }
       cycles += d;
-      nanos += d * cycleNs;
-      if (nanos >= limit) break;
-      if (this.touched) {
-        // The instruction reached a peripheral or the core's own code: alarms may have been
-        // scheduled (they count from the next instruction on, as in rp2040js's loop), the
-        // core may wait, the board may want the loop to stop.
-        this.touched = false;
-        clock.nanosCounter = nanos;
-        if (core.waiting || board.resetRequested || board.breakBurst) break;
-        alarm = clock.nextAlarm;
-        limit = alarm && alarm.nanos < target ? alarm.nanos : target;
+      if (cycles >= budget || this.touched) {
+        if (whole) {
+          now = base + cycles * step;
+        } else {
+          base += d * cycleNs;
+          now = base;
+        }
+        if (now >= limit) break;
+        if (this.touched) {
+          // The instruction reached a peripheral or the core's own code: alarms may have been
+          // scheduled (they count from the next instruction on, as in rp2040js's loop), the
+          // core may wait, the board may want the loop to stop.
+          this.touched = false;
+          clock.nanosCounter = now;
+          if (core.waiting || board.resetRequested || board.breakBurst) break;
+          alarm = clock.nextAlarm;
+          limit = alarm && alarm.nanos < target ? alarm.nanos : target;
+          irq = core.interruptsUpdated;
+        }
+        budget = whole ? cyclesUntil(limit, base, cycles, step) : cycles + 1;
       }
     }
-    clock.nanosCounter = nanos;
-    core.cycles += coreCycles;
-    this.instructions += count;
+    clock.nanosCounter = now;
+    core.cycles += cycles - slowCycles;
     return cycles;
   }
+}
+
+/** The fewest cycles (more than `cycles`) after which base + cycles * step >= limit; every
+ *  product and sum here is a whole number below 2^53, so exact. */
+export function cyclesUntil(limit, base, cycles, step) {
+  if (!(limit - base < 2 ** 48)) return Infinity; // never in one run (or no limit at all)
+  let c = Math.ceil((limit - base) / step);
+  if (!(c > cycles)) c = cycles + 1; // the next instruction: the limit has passed
+  while (c > cycles + 1 && base + (c - 1) * step >= limit) c--;
+  while (base + c * step < limit) c++;
+  return c;
 }
 
 /** The cycles an access adds (rp2040js's cyclesIO). */
