@@ -4,11 +4,12 @@
 // the cycles returned and counted, the clock, PRIMASK, the mode and stacks, WFI/WFE, pending
 // exceptions, and the memory around the addresses the registers point at (SRAM, flash, ROM).
 // Register values are drawn from a pool of edge values and addresses in SRAM (aligned or not,
-// its last word), XIP flash and its mirrors, the boot ROM, SIO (the divider, spinlocks) and the
-// timer, EXC_RETURN values in handler mode, and random words; the instruction itself runs from
-// SRAM, flash and the ROM at both halfword alignments, with the clock at 125 MHz and at a
-// fractional cycle time; and the run loop's budget of cycles against a step-by-step sum. Prints one JSON line; exits 1 on the first
-// differences (listed).
+// its last word), XIP flash and its mirrors, the boot ROM, SIO (the divider, spinlocks), APB
+// and AHB peripherals (timer, SPI, watchdog, DMA, the USB's DPRAM, PIO), EXC_RETURN values in
+// handler mode, and random words; the instruction itself runs from SRAM, flash and the ROM at
+// both halfword alignments, with the clock at 125 MHz and at a fractional cycle time. Then the
+// run loop's budget of cycles against a step-by-step sum. Prints one JSON line; exits 1 on the
+// first differences (listed).
 //   node tests/pico_fastcore_ops.mjs [TRIALS_PER_OPCODE]
 import { RP2040 } from 'rp2040js';
 import { FastCore, KIND, KINDS, cyclesUntil } from '../host/cargoboard/sim/pico/fastcore.mjs';
@@ -36,7 +37,8 @@ const POOL = [
   0x10000100, 0x10000101, 0x10000102, 0x11000200, 0x13000100, 0x10fffffc, 0x13fffffc,
   0x100, 0x102, 0x3ffc,
   0xd0000000, 0xd0000004, 0xd0000060, 0xd0000064, 0xd0000070, 0xd0000078, 0xd0000100,
-  0x40054000, 0x4005400c, 0x40054028,
+  0x40054000, 0x4005400c, 0x40054028, 0x4003c00c, 0x40058000,
+  0x50000000, 0x50100000, 0x50200000, 0x50200004,
   0xfffffff1, 0xfffffff9, 0xfffffffd,
 ];
 // where the instruction runs from (both halfword alignments: ADR and LDR (literal) care)

@@ -28,6 +28,8 @@ const SIO = 0xd0000000;
 const SIO_END = 0xe0000000;
 const APB = 0x40000000;
 const APB_END = 0x50000000;
+const AHB_PERIPHERALS = 0x50200000; // PIO0, PIO1 (below: DMA, the USB's DPRAM and registers)
+const AHB_PERIPHERALS_END = 0x50400000;
 
 // --- decoding -----------------------------------------------------------------------------------
 // Instruction kinds (the values of KIND).
@@ -165,6 +167,13 @@ export class FastCore {
     this.touched = true;
     this.mcu.clock.nanosCounter = nanos;
     if (addr >= SIO && addr < SIO_END && !(addr & 3)) return this.mcu.sio.readUint32(addr - SIO);
+    if (((addr >= APB && addr < APB_END) || (addr >= AHB_PERIPHERALS && addr < AHB_PERIPHERALS_END)) &&
+        !(addr & 3)) {
+      // the chip's decoder would look through its memories first, then find this peripheral
+      // (status registers polled in a loop: SPI, PIO FIFOs, the timer)
+      const peripheral = this.mcu.peripherals[(addr >>> 14) << 2];
+      if (peripheral) return peripheral.readUint32(addr & 0x3fff);
+    }
     return this.mcu.readUint32(addr);
   }
 
