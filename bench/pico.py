@@ -29,6 +29,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "host"), str(ROOT / "bench"), str(ROOT / "
 
 import frame as unix_frame  # noqa: E402  (bench/frame.py)
 import mpy  # noqa: E402
+from cargoboard.build import cached_build  # noqa: E402
 from cargoboard.deploy import _mpremote_exe  # noqa: E402
 from cargoboard.sim.pico.images import PicoUnavailable, find_images  # noqa: E402
 from cargoboard.sim.pico.runner import PicoRunner  # noqa: E402
@@ -108,10 +109,10 @@ def empty_loop_us():
 
 
 def unix(frames):
-    with tempfile.TemporaryDirectory(prefix="bench-pico-") as tmp:
-        unix_frame.compile_tree(tmp)
-        return mpy.run_micropython(ROOT / "firmware" / "bench_frame.py", heapsize=unix_frame.HEAP,
-                                   args=["cargocube", str(frames)], path=[tmp], timeout=600)
+    build = cached_build()  # the device build, as bench/frame.py runs it
+    return mpy.run_micropython(ROOT / "firmware" / "bench_frame.py", heapsize=unix_frame.HEAP,
+                               args=["cargocube", str(frames)], path=[build] if build else [],
+                               timeout=600)
 
 
 def main(argv):
