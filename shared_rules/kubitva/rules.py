@@ -1,0 +1,1360 @@
+# КУБитва rules core: position, legal actions, push/pop, notation, encoding, perft.
+#
+# Runs unchanged on the board (MicroPython) and on the PC (CPython): bytearrays for the grid,
+# small ints for actions, one bytearray undo log, no CPython-only modules. The rules as
+# implemented, every interpretation, the notations and the binary encoding are written out in
+# docs/rules/kubitva.md (section numbers below refer to it); the face is the one of
+# shared_rules.cargocube (docs/rules/api.md).
+#
+# Representation
+# - Cell index c = y * cols + x: x = column a.. (west to east), y = row 1.. (south to north).
+#   At most 255 cells, so a cell fits one byte; 255 means "no cell" (off the grid).
+# - cells[c]: a cube code (EMPTY, BRICK ... BASE, or WORKER/SOLDIER + side).
+# - terr[c]: bit 0 the side owning the cell, bit 1 (FRESH) captured during the current turn.
+# - points[c]: move points of the unit on c (meaningless elsewhere).
+# - An action is a small int cell * 256 + code (section 10), END = 0xFFFF.
+# - Filler groups (the candidate buildings) are cached: fillers never move and are never
+#   destroyed, so the groups change only by a fill (push) and its pop.
+
+from shared_rules import versions as _versions
+
+RULES_VERSION = _versions.version("kubitva")
+
+S = 0
+N = 1
+SEAT_LETTERS = "SN"
+DIR_LETTERS = "nesw"
+COLUMNS = "abcdefghijklmnopqrstuvwxyz"
+MAX_CELLS = 255
+NONE = 255  # "no cell" in the byte tables
+
+# Cube codes.
+EMPTY = 0
+BRICK = 1      # building cube (wall)
+ARMOUR = 2     # armour cube (wall)
+WASTE = 3
+INCOME = 4     # house
+INDUSTRY = 5   # factory
+MILITARY = 6   # barracks
+RECYCLING = 7  # recycler
+BASE = 8
+WORKER = 16    # + side
+SOLDIER = 18   # + side
+CUBE_LETTERS = ".baxipmrq"  # codes 0..8
+UNIT_LETTERS = "WwSs"       # codes 16..19
+
+FRESH = 2
+MOVE_POINTS = 10
+
+# Action codes (cell * 256 + code).
+KILL = 20
+FILL = 24
+BUY = 40
+END = 0xFFFF
+FILL_KINDS = (INCOME, INDUSTRY, MILITARY, RECYCLING)
+FILL_LETTERS = "ipmr"
+ITEM_LETTERS = "bawskKx"
+ITEM_COST = (2, 5, 2, 5, 10, 20, 2)
+ITEM_BUILDING = (INDUSTRY, INDUSTRY, INCOME, MILITARY, MILITARY, MILITARY, RECYCLING)
+IT_BRICK = 0
+IT_ARMOUR = 1
+IT_WORKER = 2
+IT_SOLDIER = 3
+IT_ROCKET = 4
+IT_SUPER = 5
+IT_RECYCLE = 6
+
+# Start maps (sections 11 and 12): the notation of each start position.
+BOARD = ("....aaa..../....aqa.bbb/....aaa.bbb/..w..w..w../.........../.........../"
+         ".........../..W..W..W../bbb.aaa..../bbb.aqa..../....aaa.... "
+         "11N/11N/11N/11N/11N/5S6N/11S/11S/11S/11S/11S S 0,0 1/60")
+FULL = (".....aaaaa...../.....aqqqa.bbb./.....aqqqa.bbb./.....aqqqa.bbb./.....aaaaa.bbb./"
+        "...........bbb./...wwwwwwwwww../.............../.............../..WWWWWWWWWW.../"
+        ".bbb.........../.bbb.aaaaa...../.bbb.aqqqa...../.bbb.aqqqa...../.bbb.aqqqa...../"
+        ".....aaaaa..... "
+        "15N/15N/15N/15N/15N/15N/15N/15N/15S/15S/15S/15S/15S/15S/15S/15S S 0,0 1/200")
+MAPS = (("board", BOARD), ("full", FULL))
+
+
+class RulesError(Exception):
+    """Bad input to the rules: a malformed position, a malformed or illegal action."""
+
+
+_GEOMETRY = {}
+
+
+def _neighbours(rows, cols):
+    """bytes of 4 per cell (n, e, s, w): the neighbour's index or 255 off the grid. Shared by
+    all positions of one size."""
+    key = rows * 32 + cols
+    nb = _GEOMETRY.get(key)
+    if nb is None:
+        t = bytearray(rows * cols * 4)
+        for c in range(rows * cols):
+            x = c % cols
+            y = c // cols
+            t[c * 4] = c + cols if y + 1 < rows else NONE
+            t[c * 4 + 1] = c + 1 if x + 1 < cols else NONE
+            t[c * 4 + 2] = c - cols if y > 0 else NONE
+            t[c * 4 + 3] = c - 1 if x > 0 else NONE
+        nb = bytes(t)
+        _GEOMETRY[key] = nb
+    return nb
+
+
+def _check_size(rows, cols):
+    if cols < 3 or cols > 26 or rows < 3 or rows * cols > MAX_CELLS:
+        raise RulesError("grid %dx%d: KUBitva takes 3-26 columns, 3 or more rows and at most %d "
+                         "cells" % (cols, rows, MAX_CELLS))
+
+
+def cell_name(c, cols):
+    return COLUMNS[c % cols] + str(c // cols + 1)
+
+
+def parse_cell(text, rows, cols):
+    """Index of the cell named text (e.g. 'c3', 'o16') on a grid, or -1."""
+    if len(text) < 2 or len(text) > 3:
+        return -1
+    x = COLUMNS.find(text[0])
+    digits = text[1:]
+    if x < 0 or x >= cols or digits[0] == "0":
+        return -1
+    for ch in digits:
+        if ch < "0" or ch > "9":
+            return -1
+    y = int(digits) - 1
+    if y >= rows:
+        return -1
+    return y * cols + x
+
+
+def is_wall(v):
+    return v == BRICK or v == ARMOUR
+
+
+def is_unit(v):
+    return v >= WORKER
+
+
+def cube_text(v, points=MOVE_POINTS):
+    """The notation of one cell's cube: '.', 'b', 'W', 'S7', ..."""
+    if v >= WORKER:
+        t = UNIT_LETTERS[v - WORKER]
+        return t if points == MOVE_POINTS else t + str(points)
+    return CUBE_LETTERS[v]
+
+
+def item_letter(action):
+    """The purchase letter (b a w s k K x) or fill letter (i p m r) of an action, else ''."""
+    code = action & 255
+    if action == END or code < FILL:
+        return ""
+    if code < BUY:
+        return FILL_LETTERS[(code - FILL) >> 2]
+    return ITEM_LETTERS[(code - BUY) >> 2]
+
+
+class Position:
+    """A KUBitva position: the cubes on the grid, the territory, the side to move, the
+    treasuries, the turn and its limit, the move points of the units."""
+
+    SEAT_LETTERS = SEAT_LETTERS
+    seats = (S, N)
+
+    def __init__(self, rows, cols):
+        _check_size(rows, cols)
+        n = rows * cols
+        self.rows = rows
+        self.cols = cols
+        self.n = n
+        self.cells = bytearray(n)
+        self.terr = bytearray(n)
+        self.points = bytearray([MOVE_POINTS]) * n
+        self.to_move = S
+        self.treasury = [0, 0]
+        self.turn = 1
+        self.limit = 1
+        self.active = -1  # the active unit's cell (docs section 5), -1 if none
+        self._nb = _neighbours(rows, cols)
+        self._groups = []  # filler groups: (kind, rooms, boundary, door) as bytes, see _group
+        self._bases = b""  # the cells holding base cubes (they never change)
+        self._near_base = bytearray(n)  # 1 where a cube stands next to a base cube
+        self._undo = bytearray(64)  # undo records, see _record(); used up to _ulen
+        self._ulen = 0
+        self._ply = 0
+
+    # -- construction ---------------------------------------------------------------------------
+
+    @classmethod
+    def parse(cls, text):
+        """Parse the one-line notation (docs section 9); RulesError naming the problem."""
+        if not isinstance(text, str):
+            raise RulesError("position must be text")
+        fields = text.split()
+        if len(fields) != 5:
+            raise RulesError("position needs 5 fields '<cells> <territory> <side> <treasuries> "
+                             "<turn>/<limit>', got %d" % len(fields))
+        cells_text, terr_text, side, money, turn = fields
+        lines = cells_text.split("/")
+        parsed = []
+        for i in range(len(lines)):
+            parsed.append(_parse_row(lines[i], i + 1))
+        cols = len(parsed[0][0])
+        for i in range(len(parsed)):
+            if len(parsed[i][0]) != cols:
+                raise RulesError("row %d has %d cells, row 1 has %d (rows are counted from the "
+                                 "top)" % (i + 1, len(parsed[i][0]), cols))
+        rows = len(parsed)
+        pos = cls(rows, cols)
+        if side not in ("S", "N"):
+            raise RulesError("side to move %r must be S or N" % side)
+        pos.to_move = 0 if side == "S" else 1
+        for i in range(rows):
+            codes, pts = parsed[i]
+            base = (rows - 1 - i) * cols
+            for x in range(cols):
+                v = codes[x]
+                pos.cells[base + x] = v
+                if pts[x] != MOVE_POINTS:
+                    if v & 1 != pos.to_move:
+                        raise RulesError("%s: only the side to move's units show move points "
+                                         "(the others have 10)" % pos.cell_name(base + x))
+                    pos.points[base + x] = pts[x]
+        pos._parse_territory(terr_text)
+        pos._parse_money(money)
+        pos._parse_turn(turn)
+        for c in range(pos.n):
+            if pos.cells[c] >= WORKER and pos.cells[c] & 1 == pos.to_move \
+                    and 0 < pos.points[c] < MOVE_POINTS:
+                if pos.active >= 0:
+                    raise RulesError("%s and %s both have 1-9 move points: only one unit (the "
+                                     "one moving) may" % (pos.cell_name(pos.active),
+                                                          pos.cell_name(c)))
+                pos.active = c
+        pos._index()
+        return pos
+
+    def _parse_territory(self, text):
+        lines = text.split("/")
+        if len(lines) != self.rows:
+            raise RulesError("territory has %d rows, the grid %d" % (len(lines), self.rows))
+        cols = self.cols
+        for i in range(self.rows):
+            line = lines[i]
+            base = (self.rows - 1 - i) * cols
+            x = 0
+            j = 0
+            while j < len(line):
+                k = j
+                while k < len(line) and "0" <= line[k] <= "9":
+                    k += 1
+                if k == len(line):
+                    raise RulesError("territory row %d: %r ends without a side letter"
+                                     % (i + 1, line))
+                count = int(line[j:k]) if k > j else 1
+                ch = line[k]
+                v = "SNsn".find(ch)
+                if v < 0:
+                    raise RulesError("territory row %d: %r is not S, N, s or n" % (i + 1, ch))
+                if count < 1 or x + count > cols:
+                    raise RulesError("territory row %d: %r does not give the %d cells of the row"
+                                     % (i + 1, line, cols))
+                if v >= 2 and v - 2 != self.to_move:
+                    raise RulesError("territory row %d: cells captured this turn (%s) must be "
+                                     "the side to move's" % (i + 1, ch))
+                for c in range(base + x, base + x + count):
+                    self.terr[c] = (v & 1) | (FRESH if v >= 2 else 0)
+                x += count
+                j = k + 1
+            if x != cols:
+                raise RulesError("territory row %d: %r gives %d cells, the row has %d"
+                                 % (i + 1, line, x, cols))
+
+    def _parse_money(self, text):
+        parts = text.split(",")
+        if len(parts) != 2 or not parts[0].isdigit() or not parts[1].isdigit():
+            raise RulesError("treasuries %r must be two non-negative integers 'S,N'" % text)
+        self.treasury = [int(parts[0]), int(parts[1])]
+
+    def _parse_turn(self, text):
+        parts = text.split("/")
+        if len(parts) != 2 or not parts[0].isdigit() or not parts[1].isdigit():
+            raise RulesError("turn %r must be '<turn>/<limit>', e.g. 1/60" % text)
+        self.turn = int(parts[0])
+        self.limit = int(parts[1])
+        if self.turn < 1 or self.limit < 1 or self.turn > self.limit + 1:
+            raise RulesError("turn %r: turn and limit are 1 or more, the turn at most limit + 1"
+                             % text)
+
+    def _index(self):
+        """Build the caches from the cells: the base cubes, the cells next to them, the filler
+        groups."""
+        cells = self.cells
+        nb = self._nb
+        bases = []
+        near = self._near_base
+        for c in range(self.n):
+            near[c] = 0
+        for c in range(self.n):
+            if cells[c] == BASE:
+                bases.append(c)
+                for d in range(4):
+                    t = nb[c * 4 + d]
+                    if t != NONE:
+                        near[t] = 1
+        self._bases = bytes(bases)
+        self._groups = []
+        seen = bytearray(self.n)
+        for c in range(self.n):
+            v = cells[c]
+            if INCOME <= v <= RECYCLING and not seen[c]:
+                rooms = [c]
+                seen[c] = 1
+                i = 0
+                while i < len(rooms):
+                    r = rooms[i]
+                    i += 1
+                    for d in range(4):
+                        t = nb[r * 4 + d]
+                        if t != NONE and cells[t] == v and not seen[t]:
+                            seen[t] = 1
+                            rooms.append(t)
+                self._groups.append(self._group(v, rooms))
+
+    def _group(self, kind, rooms):
+        """A filler group: (kind, rooms, boundary, door) as bytes; door[j] is the one room next
+        to boundary[j], or 255 if it touches several; a room on the edge puts 255 (off the grid)
+        into the boundary."""
+        nb = self._nb
+        inside = bytearray(self.n)
+        for r in rooms:
+            inside[r] = 1
+        bnd = []
+        door = []
+        for r in rooms:
+            for d in range(4):
+                t = nb[r * 4 + d]
+                if t == NONE:
+                    if NONE not in bnd:
+                        bnd.append(NONE)
+                        door.append(NONE)
+                    continue
+                if inside[t]:
+                    continue
+                if t in bnd:
+                    door[bnd.index(t)] = NONE
+                else:
+                    bnd.append(t)
+                    door.append(r)
+        return (kind, bytes(rooms), bytes(bnd), bytes(door))
+
+    def copy(self):
+        """The position without its history."""
+        p = Position(self.rows, self.cols)
+        p.cells = bytearray(self.cells)
+        p.terr = bytearray(self.terr)
+        p.points = bytearray(self.points)
+        p.to_move = self.to_move
+        p.treasury = [self.treasury[0], self.treasury[1]]
+        p.turn = self.turn
+        p.limit = self.limit
+        p.active = self.active
+        p._groups = list(self._groups)
+        p._bases = self._bases
+        p._near_base = bytearray(self._near_base)
+        return p
+
+    def notation(self):
+        cols = self.cols
+        cells = self.cells
+        pts = self.points
+        rows = []
+        for y in range(self.rows - 1, -1, -1):
+            row = ""
+            for c in range(y * cols, y * cols + cols):
+                row += cube_text(cells[c], pts[c])
+            rows.append(row)
+        terr = []
+        for y in range(self.rows - 1, -1, -1):
+            row = ""
+            run = 0
+            prev = -1
+            for c in range(y * cols, y * cols + cols):
+                v = self.terr[c]
+                if v != prev and run:
+                    row += str(run) + "SNsn"[(prev & 1) + (2 if prev & FRESH else 0)]
+                    run = 0
+                prev = v
+                run += 1
+            row += str(run) + "SNsn"[(prev & 1) + (2 if prev & FRESH else 0)]
+            terr.append(row)
+        return "%s %s %s %d,%d %d/%d" % ("/".join(rows), "/".join(terr),
+                                         SEAT_LETTERS[self.to_move], self.treasury[0],
+                                         self.treasury[1], self.turn, self.limit)
+
+    def __repr__(self):
+        return "<kubitva %s>" % self.notation()
+
+    # -- queries --------------------------------------------------------------------------------
+
+    def cell_name(self, c):
+        return cell_name(c, self.cols)
+
+    def parse_cell(self, text):
+        """Index of the cell named text on this grid, or -1."""
+        return parse_cell(text, self.rows, self.cols)
+
+    def base_kept(self, side):
+        """True while side keeps its base (docs section 3)."""
+        cells = self.cells
+        nb = self._nb
+        found = False
+        for c in self._bases:
+            if self.terr[c] & 1 != side:
+                continue
+            found = True
+            for d in range(4):
+                t = nb[c * 4 + d]
+                if t == NONE or (cells[t] != ARMOUR and cells[t] != BASE):
+                    return False
+        return found
+
+    def is_over(self):
+        return self.turn > self.limit or not self.base_kept(S) or not self.base_kept(N)
+
+    def scores(self):
+        """Cells of territory, indexed by side: [S, N]."""
+        n = 0
+        for v in self.terr:
+            n += v & 1
+        return [self.n - n, n]
+
+    def winners(self):
+        """[] while the game goes on; else the side(s) that won (both: a draw)."""
+        if not self.is_over():
+            return []
+        k0 = self.base_kept(S)
+        k1 = self.base_kept(N)
+        if k0 != k1:
+            return [S] if k0 else [N]
+        if not k0:
+            return [S, N]
+        sc = self.scores()
+        if sc[0] != sc[1]:
+            return [S] if sc[0] > sc[1] else [N]
+        return [S, N]
+
+    def _usable(self, rooms, side):
+        terr = self.terr
+        for r in rooms:
+            if terr[r] != side:
+                return False
+        return True
+
+    def _opening(self, group):
+        """Index in the boundary of the opening of an intact building, or -1."""
+        cells = self.cells
+        bnd = group[2]
+        found = -1
+        for j in range(len(bnd)):
+            t = bnd[j]
+            if t == NONE:
+                return -1
+            v = cells[t]
+            if v == BRICK or v == ARMOUR:
+                continue
+            if v != EMPTY and v < WORKER:
+                return -1
+            if found >= 0:
+                return -1
+            found = j
+        if found < 0 or group[3][found] == NONE:
+            return -1
+        return found
+
+    def buildings(self):
+        """The intact buildings: a list of (kind, door room, opening, direction, front cell or
+        255), in door-room order."""
+        out = []
+        for g in self._groups:
+            j = self._opening(g)
+            if j >= 0:
+                o = g[2][j]
+                r = g[3][j]
+                d = _direction(self._nb, r, o)
+                out.append((g[0], r, o, d, self._nb[o * 4 + d]))
+        out.sort(key=lambda b: b[1])
+        return out
+
+    def _building_at(self, door, d):
+        """(group, opening, front) of the intact building whose door room is `door` with its
+        opening toward d, else None."""
+        for g in self._groups:
+            j = self._opening(g)
+            if j >= 0 and g[3][j] == door and self._nb[door * 4 + d] == g[2][j]:
+                o = g[2][j]
+                return g, o, self._nb[o * 4 + d]
+        return None
+
+    def _target(self, o, d):
+        """The first cube that is no filler on the line from o toward d (the rocket's target),
+        or 255."""
+        cells = self.cells
+        nb = self._nb
+        t = o
+        while t != NONE:
+            v = cells[t]
+            if v != EMPTY and not INCOME <= v <= BASE:
+                return t
+            t = nb[t * 4 + d]
+        return NONE
+
+    def rocket_target(self, action):
+        """The cell a rocket action destroys (docs 7.5), or -1 for other actions."""
+        code = action & 255
+        if action == END or code < BUY + 4 * IT_ROCKET or code >= BUY + 4 * IT_RECYCLE:
+            return -1
+        d = code & 3
+        o = self._nb[(action >> 8) * 4 + d]
+        t = self._target(o, d)
+        return -1 if t == NONE else t
+
+    def moved_cube(self, action):
+        """(from, to) of the cube a step moves along, or None."""
+        code = action & 255
+        if action == END or code >= KILL or code % 5 == 0:
+            return None
+        u = action >> 8
+        d = code // 5
+        k = self._nb[u * 4 + code % 5 - 1]
+        return k, self._nb[k * 4 + d]
+
+    def action_cell(self, action):
+        """Where the action's effect lands: a step's or purchase's destination (the unit's new
+        cell, the front cell), a kill's victim, a rocket's target, a fill's door room; -1 for
+        end."""
+        if action == END:
+            return -1
+        c = action >> 8
+        code = action & 255
+        nb = self._nb
+        if code < KILL:
+            return nb[c * 4 + code // 5]
+        if code < FILL:
+            return nb[c * 4 + code - KILL]
+        if code < BUY:
+            return c
+        t = self.rocket_target(action)
+        if t >= 0:
+            return t
+        o = nb[c * 4 + (code & 3)]
+        return nb[o * 4 + (code & 3)]
+
+    # -- move generation ------------------------------------------------------------------------
+
+    def legal_actions(self):
+        """All legal actions in increasing number (cell, then code), `end` last (docs 10)."""
+        if self.is_over():
+            return []
+        out = []
+        side = self.to_move
+        cells = self.cells
+        pts = self.points
+        for c in range(self.n):
+            v = cells[c]
+            if v >= WORKER and v & 1 == side and pts[c]:
+                self._unit_actions(c, v, out)
+        more = len(out)
+        self._building_actions(out)
+        self._fill_actions(out)
+        if len(out) > more:
+            out.sort()
+        out.append(END)
+        return out
+
+    def _unit_actions(self, c, v, out):
+        cells = self.cells
+        terr = self.terr
+        near = self._near_base
+        nb = self._nb
+        side = v & 1
+        soldier = v & 2
+        base = c * 4
+        a0 = c << 8
+        for d in range(4):
+            t = nb[base + d]
+            if t == NONE:
+                continue
+            enter = soldier or terr[t] & 1 == side
+            free = enter and cells[t] == EMPTY
+            if free:
+                out.append(a0 + 5 * d)
+            if not enter:
+                continue
+            for e in range(4):
+                k = nb[base + e]
+                if k == NONE:
+                    continue
+                kv = cells[k]
+                if kv == EMPTY or kv > WASTE or near[k]:
+                    continue
+                if e == d:  # push: the unit takes the cube's cell
+                    k2 = nb[k * 4 + d]
+                    if k2 == NONE or cells[k2] != EMPTY:
+                        continue
+                elif e == (d + 2) & 3:  # pull: the cube takes the unit's cell
+                    if not free:
+                        continue
+                else:  # carry beside
+                    k2 = nb[k * 4 + d]
+                    if not free or k2 == NONE or cells[k2] != EMPTY:
+                        continue
+                out.append(a0 + 5 * d + 1 + e)
+        if soldier and terr[c] & 1 == side:
+            for d in range(4):
+                t = nb[base + d]
+                if t != NONE and cells[t] >= WORKER and cells[t] & 1 != side \
+                        and terr[t] & 1 != side:
+                    out.append(a0 + KILL + d)
+
+    def _building_actions(self, out):
+        side = self.to_move
+        money = self.treasury[side]
+        cells = self.cells
+        terr = self.terr
+        nb = self._nb
+        for g in self._groups:
+            j = self._opening(g)
+            if j < 0 or not self._usable(g[1], side):
+                continue
+            kind = g[0]
+            o = g[2][j]
+            r = g[3][j]
+            d = _direction(nb, r, o)
+            f = nb[o * 4 + d]
+            a0 = (r << 8) + BUY + d
+            place = f != NONE and cells[f] == EMPTY and terr[f] & 1 == side
+            if kind == INDUSTRY:
+                if place and money >= ITEM_COST[IT_BRICK]:
+                    out.append(a0 + 4 * IT_BRICK)
+                if place and money >= ITEM_COST[IT_ARMOUR]:
+                    out.append(a0 + 4 * IT_ARMOUR)
+            elif kind == INCOME:
+                if place and money >= ITEM_COST[IT_WORKER]:
+                    out.append(a0 + 4 * IT_WORKER)
+            elif kind == MILITARY:
+                if place and money >= ITEM_COST[IT_SOLDIER]:
+                    out.append(a0 + 4 * IT_SOLDIER)
+                if money >= ITEM_COST[IT_ROCKET]:
+                    t = self._target(o, d)
+                    if t != NONE:
+                        tv = cells[t]
+                        if tv == BRICK or tv >= WORKER:
+                            out.append(a0 + 4 * IT_ROCKET)
+                        if money >= ITEM_COST[IT_SUPER] and tv != WASTE:
+                            out.append(a0 + 4 * IT_SUPER)
+            elif kind == RECYCLING:
+                if f != NONE and cells[f] == WASTE and terr[f] & 1 == side \
+                        and money >= ITEM_COST[IT_RECYCLE]:
+                    out.append(a0 + 4 * IT_RECYCLE)
+
+    def _fill_actions(self, out):
+        for r, d in self.fill_sites():
+            a0 = (r << 8) + FILL + d
+            for k in range(4):
+                out.append(a0 + 4 * k)
+
+    def fill_sites(self):
+        """(door room, direction to the opening) of every place the side to move may fill
+        (docs 7.3), in no particular order.
+
+        The rooms of a site are a piece of the grid's non-wall cells that the opening alone cuts
+        off; so the sites are found with one depth-first search of the non-wall cells
+        (articulation points, Tarjan): for each open cell o, the pieces that removing o leaves
+        next to it are the DFS subtrees of o's children that do not reach above o, and the rest
+        of o's component. A piece qualifies if it holds only empty cells of the side to move off
+        the edge (counted in O(1) from prefix sums along the DFS order) and touches o through
+        one cell. Every site has a room with two wall neighbours (its lowest-leftmost or its
+        highest-rightmost room), so most positions are dismissed by a cheap scan first."""
+        n = self.n
+        cells = self.cells
+        terr = self.terr
+        nb = self._nb
+        side = self.to_move
+        for c in range(n):
+            if cells[c] == EMPTY and terr[c] & 1 == side:
+                w = 0
+                for d in range(4):
+                    t = nb[c * 4 + d]
+                    if t != NONE and (cells[t] == BRICK or cells[t] == ARMOUR):
+                        w += 1
+                if w >= 2:
+                    break
+        else:
+            return []
+        disc = bytearray(n)   # DFS discovery number, 1-based; 0 = not visited or a wall
+        low = bytearray(n)
+        size = bytearray(n)   # subtree size
+        par = bytearray([NONE]) * n
+        bad = bytearray(n + 1)  # bad[k]: cells unfit for a room among the first k discovered
+        comp = bytearray(n)   # the root cell of each cell's component
+        t = 0
+        stack = []
+        for root in range(n):
+            if disc[root] or cells[root] == BRICK or cells[root] == ARMOUR:
+                continue
+            t += 1
+            disc[root] = low[root] = t
+            comp[root] = root
+            bad[t] = bad[t - 1] + self._unfit(root)
+            stack.append(root << 3)
+            while stack:
+                top = stack[-1]
+                c = top >> 3
+                d = top & 7
+                if d < 4:
+                    stack[-1] = top + 1
+                    u = nb[c * 4 + d]
+                    if u == NONE or cells[u] == BRICK or cells[u] == ARMOUR:
+                        continue
+                    if not disc[u]:
+                        t += 1
+                        disc[u] = low[u] = t
+                        comp[u] = root
+                        par[u] = c
+                        bad[t] = bad[t - 1] + self._unfit(u)
+                        stack.append(u << 3)
+                    elif u != par[c] and disc[u] < low[c]:
+                        low[c] = disc[u]
+                else:
+                    stack.pop()
+                    size[c] = t - disc[c] + 1
+                    p = par[c]
+                    if p != NONE and low[c] < low[p]:
+                        low[p] = low[c]
+        sites = []
+        for o in range(n):
+            v = cells[o]
+            if not disc[o] or (v != EMPTY and v < WORKER):
+                continue
+            do = disc[o]
+            # pieces next to o: key = child cell (a separated subtree) or NONE (the rest)
+            keys = []
+            doors = []
+            for d in range(4):
+                u = nb[o * 4 + d]
+                if u == NONE or not disc[u]:
+                    continue
+                key = NONE
+                if disc[u] > do and disc[u] < do + size[o]:
+                    ch = u
+                    while par[ch] != o:
+                        ch = par[ch]
+                    if low[ch] >= do:
+                        key = ch
+                if key in keys:
+                    doors[keys.index(key)] = NONE
+                else:
+                    keys.append(key)
+                    doors.append(u)
+            for i in range(len(keys)):
+                r = doors[i]
+                if r == NONE:
+                    continue
+                key = keys[i]
+                if key != NONE:
+                    a = disc[key]
+                    if bad[a + size[key] - 1] - bad[a - 1]:
+                        continue
+                else:
+                    if par[o] == NONE:
+                        continue
+                    # the rest: o's component minus o's subtree plus the children's subtrees
+                    # that reach above o
+                    rc = disc[comp[o]]
+                    rsize = size[comp[o]]
+                    total = bad[rc + rsize - 1] - bad[rc - 1]
+                    total -= bad[do + size[o] - 1] - bad[do - 1]
+                    for e in range(4):
+                        ch = nb[o * 4 + e]
+                        if ch != NONE and disc[ch] and par[ch] == o and low[ch] < do:
+                            total += bad[disc[ch] + size[ch] - 1] - bad[disc[ch] - 1]
+                    if total:
+                        continue
+                sites.append((r, _direction(nb, r, o)))
+        return sites
+
+    def _unfit(self, c):
+        """1 if cell c cannot be a room of the side to move: not empty, on the edge, or not its
+        territory."""
+        if self.cells[c] != EMPTY or self.terr[c] & 1 != self.to_move:
+            return 1
+        nb = self._nb
+        b = c * 4
+        if nb[b] == NONE or nb[b + 1] == NONE or nb[b + 2] == NONE or nb[b + 3] == NONE:
+            return 1
+        return 0
+
+    # -- make / unmake --------------------------------------------------------------------------
+
+    def _deactivate(self, keep):
+        """The active unit, unless it is `keep`, loses its remaining points (docs section 5).
+        Returns the undo bytes (previous active cell, its points)."""
+        a = self.active
+        if a < 0:
+            return NONE, 0
+        p = self.points[a]
+        if a != keep:
+            self.points[a] = 0
+            self.active = -1
+        return a, p
+
+    def _record(self, payload, action):
+        """Append one undo record: payload bytes, then its length (2 bytes) and the action
+        (2 bytes), so that pop() reads it from the end."""
+        log = self._undo
+        i = self._ulen
+        m = len(payload)
+        need = i + m + 4
+        if len(log) < need:
+            log.extend(bytearray(need - len(log) + 64))
+        log[i:i + m] = payload
+        i += m
+        log[i] = m >> 8
+        log[i + 1] = m & 255
+        log[i + 2] = action >> 8
+        log[i + 3] = action & 255
+        self._ulen = i + 4
+        self._ply += 1
+
+    def push(self, action):
+        """Apply an action (assumed legal; see push_checked)."""
+        if action == END:
+            self._push_end()
+            return
+        c = action >> 8
+        code = action & 255
+        cells = self.cells
+        pts = self.points
+        nb = self._nb
+        side = self.to_move
+        if code < FILL:
+            pa, pp = self._deactivate(c)
+            rec = bytearray((pa, pp))
+            if code < KILL:
+                d = code // 5
+                m = code % 5
+                v = cells[c]
+                t = nb[c * 4 + d]
+                if m:
+                    k = nb[c * 4 + m - 1]
+                    k2 = nb[k * 4 + d]
+                    kv = cells[k]
+                    cells[k] = EMPTY
+                    cells[c] = EMPTY
+                    cells[k2] = kv
+                else:
+                    cells[c] = EMPTY
+                cells[t] = v
+                pts[t] = pts[c] - 1
+                pts[c] = MOVE_POINTS
+                if v & 2 and self.terr[c] & 1 == side and self.terr[t] & 1 != side:
+                    self._capture(t, rec)
+            else:
+                t = nb[c * 4 + code - KILL]
+                rec.append(cells[t])
+                cells[t] = EMPTY
+                pts[t] = MOVE_POINTS
+                pts[c] -= 1
+                t = c
+            self.active = t if pts[t] else -1
+            self._record(rec, action)
+            return
+        pa, pp = self._deactivate(-1)
+        rec = bytearray((pa, pp))
+        d = code & 3
+        o = nb[c * 4 + d]
+        if code < BUY:
+            kind = FILL_KINDS[(code - FILL) >> 2]
+            rooms = self._rooms(c, o)
+            for r in rooms:
+                cells[r] = kind
+            self._groups.append(self._group(kind, rooms))
+            self._record(rec, action)
+            return
+        item = (code - BUY) >> 2
+        self.treasury[side] -= ITEM_COST[item]
+        f = nb[o * 4 + d]
+        if item == IT_ROCKET or item == IT_SUPER:
+            t = self._target(o, d)
+            rec.append(t)
+            rec.append(cells[t])
+            rec.append(pts[t])
+            cells[t] = EMPTY if cells[t] == ARMOUR else WASTE
+            pts[t] = MOVE_POINTS
+        elif item == IT_RECYCLE:
+            cells[f] = BRICK
+        elif item == IT_WORKER or item == IT_SOLDIER:
+            cells[f] = (WORKER if item == IT_WORKER else SOLDIER) + side
+            pts[f] = 0
+        else:
+            cells[f] = BRICK if item == IT_BRICK else ARMOUR
+        self._record(rec, action)
+
+    def _capture(self, t, rec):
+        """A soldier of the side to move captured cell t: t and every part of the enemy's land
+        without a base cube change hands (docs 6.2); the changed cells go into rec."""
+        side = self.to_move
+        enemy = side ^ 1
+        terr = self.terr
+        nb = self._nb
+        n = self.n
+        terr[t] = side | FRESH
+        rec.append(t)
+        seen = bytearray(n)
+        stack = []
+        for b in self._bases:
+            if terr[b] & 1 == enemy:
+                seen[b] = 1
+                stack.append(b)
+        while stack:
+            c = stack.pop()
+            for d in range(4):
+                u = nb[c * 4 + d]
+                if u != NONE and not seen[u] and terr[u] & 1 == enemy:
+                    seen[u] = 1
+                    stack.append(u)
+        for c in range(n):
+            if terr[c] & 1 == enemy and not seen[c]:
+                terr[c] = side | FRESH
+                rec.append(c)
+
+    def _rooms(self, door, o):
+        """The rooms of a fill: the cells reachable from the door room through non-wall cells,
+        without passing the opening o."""
+        cells = self.cells
+        nb = self._nb
+        seen = bytearray(self.n)
+        seen[door] = 1
+        seen[o] = 1
+        rooms = [door]
+        i = 0
+        while i < len(rooms):
+            r = rooms[i]
+            i += 1
+            for d in range(4):
+                t = nb[r * 4 + d]
+                if t != NONE and not seen[t] and cells[t] != BRICK and cells[t] != ARMOUR:
+                    seen[t] = 1
+                    rooms.append(t)
+        return rooms
+
+    def _push_end(self):
+        side = self.to_move
+        pa = self.active
+        pp = self.points[pa] if pa >= 0 else 0
+        self.active = -1
+        cells = self.cells
+        terr = self.terr
+        pts = self.points
+        rec = bytearray((NONE if pa < 0 else pa, pp, 0, 0))
+        for c in range(self.n):
+            if terr[c] & FRESH:
+                terr[c] &= 1
+                rec.append(c)
+        rec.append(NONE)
+        for c in range(self.n):
+            if cells[c] >= WORKER and pts[c] != MOVE_POINTS:
+                rec.append(c)
+                rec.append(pts[c])
+                pts[c] = MOVE_POINTS
+        self.to_move = side ^ 1
+        self.turn += 1
+        income = self.income(side ^ 1)
+        self.treasury[side ^ 1] += income
+        rec[2] = income >> 8
+        rec[3] = income & 255
+        self._record(rec, END)
+
+    def income(self, side):
+        """What side earns when its turn begins: 1 per filler of each intact house it may use."""
+        total = 0
+        for g in self._groups:
+            if g[0] == INCOME and self._usable(g[1], side) and self._opening(g) >= 0:
+                total += len(g[1])
+        return total
+
+    def pop(self):
+        """Undo the last pushed action and return it."""
+        if not self._ply:
+            raise RulesError("no action to take back")
+        log = self._undo
+        end = self._ulen
+        action = (log[end - 2] << 8) | log[end - 1]
+        m = (log[end - 4] << 8) | log[end - 3]
+        start = end - 4 - m
+        self._ulen = start
+        self._ply -= 1
+        pa = log[start]
+        pp = log[start + 1]
+        cells = self.cells
+        pts = self.points
+        nb = self._nb
+        if action == END:
+            side = self.to_move ^ 1
+            income = (log[start + 2] << 8) | log[start + 3]
+            self.treasury[side ^ 1] -= income
+            self.turn -= 1
+            self.to_move = side
+            i = start + 4
+            while log[i] != NONE:
+                self.terr[log[i]] |= FRESH
+                i += 1
+            i += 1
+            while i < end - 4:
+                pts[log[i]] = log[i + 1]
+                i += 2
+        else:
+            c = action >> 8
+            code = action & 255
+            side = self.to_move
+            if code < KILL:
+                d = code // 5
+                e = code % 5
+                t = nb[c * 4 + d]
+                v = cells[t]
+                p = pts[t]
+                if e:
+                    k = nb[c * 4 + e - 1]
+                    k2 = nb[k * 4 + d]
+                    kv = cells[k2]
+                    cells[t] = EMPTY
+                    cells[k2] = EMPTY
+                    cells[k] = kv
+                else:
+                    cells[t] = EMPTY
+                pts[t] = MOVE_POINTS
+                cells[c] = v
+                pts[c] = p + 1
+                for i in range(start + 2, end - 4):
+                    self.terr[log[i]] = side ^ 1
+            elif code < FILL:
+                t = nb[c * 4 + code - KILL]
+                cells[t] = log[start + 2]
+                pts[t] = MOVE_POINTS
+                pts[c] += 1
+            elif code < BUY:
+                g = self._groups.pop()
+                for r in g[1]:
+                    cells[r] = EMPTY
+            else:
+                d = code & 3
+                item = (code - BUY) >> 2
+                self.treasury[side] += ITEM_COST[item]
+                o = nb[c * 4 + d]
+                f = nb[o * 4 + d]
+                if item == IT_ROCKET or item == IT_SUPER:
+                    t = log[start + 2]
+                    cells[t] = log[start + 3]
+                    pts[t] = log[start + 4]
+                elif item == IT_RECYCLE:
+                    cells[f] = WASTE
+                else:
+                    cells[f] = EMPTY
+                    pts[f] = MOVE_POINTS
+        if pa != NONE:
+            pts[pa] = pp
+            self.active = pa if pp and pp < MOVE_POINTS else -1
+        else:
+            self.active = -1
+        return action
+
+    def push_checked(self, action):
+        if action not in self.legal_actions():
+            raise RulesError("illegal action %s in %s" % (self._describe(action),
+                                                          self.notation()))
+        self.push(action)
+
+    def history(self):
+        """The actions pushed so far, oldest first."""
+        out = []
+        log = self._undo
+        end = self._ulen
+        while end:
+            out.append((log[end - 2] << 8) | log[end - 1])
+            end -= 4 + ((log[end - 4] << 8) | log[end - 3])
+        out.reverse()
+        return out
+
+    def ply(self):
+        """How many actions have been pushed."""
+        return self._ply
+
+    # -- action notation ------------------------------------------------------------------------
+
+    def format_action(self, action):
+        """The action's text (docs section 10)."""
+        if action == END:
+            return "end"
+        c = action >> 8
+        code = action & 255
+        name = self.cell_name(c)
+        if code < KILL:
+            text = name + DIR_LETTERS[code // 5]
+            if code % 5:
+                text += "+" + self.cell_name(self._nb[c * 4 + code % 5 - 1])
+            return text
+        if code < FILL:
+            return name + "x" + self.cell_name(self._nb[c * 4 + code - KILL])
+        return "%s@%s/%s" % (item_letter(action), name, self.cell_name(self._nb[c * 4 +
+                                                                              (code & 3)]))
+
+    def _describe(self, action):
+        try:
+            return self.format_action(action)
+        except Exception:
+            return repr(action)
+
+    def parse_action(self, text):
+        """The legal action written as text; RulesError naming the problem if malformed or not
+        legal here."""
+        action = self._syntax(text)
+        if action in self.legal_actions():
+            return action
+        raise RulesError("action %r: %s" % (text, self._why_illegal(action)))
+
+    def _cell_of_text(self, text, whole, what):
+        c = self.parse_cell(text)
+        if c < 0:
+            raise RulesError("action %r: %s %r is no cell of the %dx%d grid (columns a-%s, "
+                             "rows 1-%d)" % (whole, what, text, self.cols, self.rows,
+                                             COLUMNS[self.cols - 1], self.rows))
+        return c
+
+    def _syntax(self, text):
+        """The action number the text names (not checked for legality)."""
+        if not isinstance(text, str) or not text:
+            raise RulesError("empty action")
+        if text == "end":
+            return END
+        nb = self._nb
+        at = text.find("@")
+        if at >= 0:
+            letter = text[:at]
+            slash = text.find("/", at)
+            if len(letter) != 1 or (letter not in FILL_LETTERS and letter not in ITEM_LETTERS) \
+                    or slash < 0:
+                raise RulesError("action %r: a fill or purchase is written LETTER@ROOM/OPENING "
+                                 "with LETTER one of %s (fill) or %s (buy)"
+                                 % (text, FILL_LETTERS, ITEM_LETTERS))
+            r = self._cell_of_text(text[at + 1:slash], text, "room")
+            o = self._cell_of_text(text[slash + 1:], text, "opening")
+            if letter in FILL_LETTERS:
+                r = self._door_of(r, o, text)
+            d = _direction(nb, r, o)
+            if d < 0:
+                raise RulesError("action %r: the opening %s is not next to the room %s"
+                                 % (text, self.cell_name(o), self.cell_name(r)))
+            if letter in FILL_LETTERS:
+                return (r << 8) + FILL + 4 * FILL_LETTERS.find(letter) + d
+            return (r << 8) + BUY + 4 * ITEM_LETTERS.find(letter) + d
+        kill = text.find("x", 2) if text.find("+") < 0 else -1
+        if kill >= 0:
+            u = self._cell_of_text(text[:kill], text, "soldier")
+            t = self._cell_of_text(text[kill + 1:], text, "victim")
+            d = _direction(nb, u, t)
+            if d < 0:
+                raise RulesError("action %r: %s is not next to %s" % (text, text[kill + 1:],
+                                                                       text[:kill]))
+            return (u << 8) + KILL + d
+        plus = text.find("+")
+        head = text if plus < 0 else text[:plus]
+        if len(head) < 3 or head[-1] not in DIR_LETTERS:
+            raise RulesError("action %r: not an action (a step is e4n or e4n+e5, a kill e4xe5, "
+                             "a fill i@c3/c4, a purchase b@c3/c4, or end)" % text)
+        u = self._cell_of_text(head[:-1], text, "unit")
+        d = DIR_LETTERS.find(head[-1])
+        m = 0
+        if plus >= 0:
+            k = self._cell_of_text(text[plus + 1:], text, "cube")
+            e = _direction(nb, u, k)
+            if e < 0:
+                raise RulesError("action %r: the cube %s is not next to the unit %s"
+                                 % (text, text[plus + 1:], head[:-1]))
+            m = 1 + e
+        return (u << 8) + 5 * d + m
+
+    def _door_of(self, r, o, text):
+        """The door room of the rooms reached from r without passing o (parse accepts any room
+        of the building to be filled)."""
+        if _direction(self._nb, r, o) >= 0:
+            return r
+        cells = self.cells
+        if cells[r] == BRICK or cells[r] == ARMOUR or cells[o] == BRICK or cells[o] == ARMOUR:
+            return r
+        rooms = self._rooms(r, o)
+        doors = [x for x in rooms if _direction(self._nb, x, o) >= 0]
+        if len(doors) == 1:
+            return doors[0]
+        raise RulesError("action %r: the rooms of %s touch the opening %s %s" % (
+            text, self.cell_name(r), self.cell_name(o), "nowhere" if not doors else
+            "through several cells"))
+
+    def _why_illegal(self, a):
+        if self.is_over():
+            return "the game is over"
+        if a == END:
+            return "not legal here"
+        c = a >> 8
+        code = a & 255
+        cells = self.cells
+        side = self.to_move
+        nb = self._nb
+        if code < FILL:
+            v = cells[c]
+            if v < WORKER or v & 1 != side:
+                return "%s holds no unit of %s" % (self.cell_name(c), SEAT_LETTERS[side])
+            if not self.points[c]:
+                return "the unit on %s has no move points left (used this turn)" % \
+                    self.cell_name(c)
+            if code >= KILL:
+                t = nb[c * 4 + code - KILL]
+                if not v & 2:
+                    return "only soldiers kill"
+                if cells[t] < WORKER or cells[t] & 1 == side:
+                    return "%s holds no enemy unit" % self.cell_name(t)
+                return "the border must run between the soldier and its victim"
+            d = code // 5
+            t = nb[c * 4 + d]
+            if t == NONE:
+                return "the step leaves the grid"
+            if not v & 2 and self.terr[t] & 1 != side:
+                return "workers cannot cross the border"
+            if code % 5:
+                k = nb[c * 4 + code % 5 - 1]
+                if cells[k] == EMPTY or cells[k] > WASTE:
+                    return "%s holds no building cube, armour or waste" % self.cell_name(k)
+                if self._near_base[k]:
+                    return "a cube next to a base cube cannot be moved"
+            return "the way is not free (a cube cannot enter or pass another)"
+        d = code & 3
+        if code < BUY:
+            return "%s is no room that opening %s encloses for %s (walls all round, one opening " \
+                "touching one room, every room empty, own land, off the edge)" % (
+                    self.cell_name(c), self.cell_name(nb[c * 4 + d]), SEAT_LETTERS[side])
+        item = (code - BUY) >> 2
+        b = self._building_at(c, d)
+        if b is None:
+            return "no intact building has its door room on %s and its opening on %s" % (
+                self.cell_name(c), self.cell_name(nb[c * 4 + d]))
+        if b[0][0] != ITEM_BUILDING[item]:
+            return "%s is sold by a %s" % (ITEM_LETTERS[item], BUILDING_NAMES[
+                ITEM_BUILDING[item] - INCOME])
+        if not self._usable(b[0][1], side):
+            return "the building is not %s's to use this turn" % SEAT_LETTERS[side]
+        if self.treasury[side] < ITEM_COST[item]:
+            return "it costs %d, %s has %d" % (ITEM_COST[item], SEAT_LETTERS[side],
+                                                self.treasury[side])
+        if item == IT_ROCKET or item == IT_SUPER:
+            return "the rocket has no target it can destroy"
+        return "the front cell is blocked, off the grid or across the border"
+
+
+BUILDING_NAMES = ("house", "factory", "barracks", "recycler")
+
+
+def _direction(nb, a, b):
+    """The direction from cell a to its neighbour b, or -1."""
+    for d in range(4):
+        if nb[a * 4 + d] == b:
+            return d
+    return -1
+
+
+def _parse_row(text, number):
+    """(codes, points) of one row of the cells field."""
+    codes = []
+    pts = []
+    i = 0
+    n = len(text)
+    if not n:
+        raise RulesError("row %d is empty" % number)
+    while i < n:
+        ch = text[i]
+        k = CUBE_LETTERS.find(ch)
+        if k >= 0:
+            codes.append(k)
+            pts.append(MOVE_POINTS)
+            i += 1
+            if i < n and "0" <= text[i] <= "9":
+                raise RulesError("row %d: %r: only units (W w S s) carry move points"
+                                 % (number, text[i - 1:i + 1]))
+            continue
+        k = UNIT_LETTERS.find(ch)
+        if k < 0:
+            raise RulesError("row %d: %r is no cube (%s, units %s)" % (number, ch, CUBE_LETTERS,
+                                                                     UNIT_LETTERS))
+        codes.append(WORKER + k)
+        i += 1
+        if i < n and "0" <= text[i] <= "9":
+            pts.append(int(text[i]))
+            i += 1
+        else:
+            pts.append(MOVE_POINTS)
+    return codes, pts
+
+
+# ---------------------------------------------------------------------------------------------
+# Binary action encoding for the board's log: the action number, 2 bytes big-endian.
+
+
+def encode_action(action):
+    if action < 0 or action > END:
+        raise RulesError("no KUBitva action: %r" % (action,))
+    return bytes((action >> 8, action & 0xFF))
+
+
+def decode_action(pos, buf, offset=0):
+    """(action, next offset) of the encoded action at buf[offset:], legal in pos."""
+    if offset + 2 > len(buf):
+        raise RulesError("truncated action at byte %d" % offset)
+    a = (buf[offset] << 8) | buf[offset + 1]
+    if a in pos.legal_actions():
+        return a, offset + 2
+    raise RulesError("encoded action %04x at byte %d is not legal in %s" % (a, offset,
+                                                                             pos.notation()))
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def perft(pos, depth):
+    """Number of distinct sequences of depth legal atomic actions from pos."""
+    if depth <= 0:
+        return 1
+    actions = pos.legal_actions()
+    if depth == 1:
+        return len(actions)
+    total = 0
+    for a in actions:
+        pos.push(a)
+        total += perft(pos, depth - 1)
+        pos.pop()
+    return total
+
+
+def start_position(edition="board"):
+    """The start of a map: 'board' (the 11x11 board edition) or 'full' (15x16)."""
+    for name, text in MAPS:
+        if name == edition:
+            return Position.parse(text)
+    raise RulesError("no KUBitva map %r (maps: %s)" % (edition, ", ".join(m[0] for m in MAPS)))
+
+
+def named_position(word):
+    """The start position for a map word ('board', 'full'), else None."""
+    for name, text in MAPS:
+        if name == word:
+            return Position.parse(text)
+    return None
