@@ -32,7 +32,8 @@ class CommandError(Exception):
 
 def load_position(text, players=2, cards=False, game="cargocube"):
     """A position from the rulings notation, or the start for the word 'polygon' (Cephalopod:
-    its notation, or a board size such as '5x5' for the empty board)."""
+    its notation, or a board size such as '5x5' for the empty board; KUBitva: its notation, or
+    a map word, 'board' or 'full')."""
     if game != "cargocube":
         rules = game_rules.rules_for(game)
         if players != 2 or cards:
@@ -50,7 +51,8 @@ def load_position(text, players=2, cards=False, game="cargocube"):
 def _add_position_args(p):
     p.add_argument("position", metavar="POSITION",
                    help="a position in the rulings notation (quote it), or 'polygon' for the start "
-                        "(cephalopod: its notation, or 5x5, 3x5, 5x3, 3x3 for the empty board)")
+                        "(cephalopod: its notation, or 5x5, 3x5, 5x3, 3x3 for the empty board; "
+                        "kubitva: its notation, or board, full for a map's start)")
     p.add_argument("--game", choices=game_rules.kinds(), default="cargocube",
                    help="the game whose rules apply (default cargocube)")
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=2,

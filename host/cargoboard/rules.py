@@ -11,6 +11,7 @@ import importlib
 MODULES = {
     "cargocube": "shared_rules.cargocube",
     "cephalopod": "shared_rules.cephalopod",
+    "kubitva": "shared_rules.kubitva.rules",
 }
 
 

@@ -170,7 +170,7 @@ class Position:
         self.n = n
         self.cells = bytearray(n)
         self.terr = bytearray(n)
-        self.points = bytearray([MOVE_POINTS]) * n
+        self.points = _filled(n, MOVE_POINTS)
         self.to_move = S
         self.treasury = [0, 0]
         self.turn = 1
@@ -696,7 +696,7 @@ class Position:
         disc = bytearray(n)   # DFS discovery number, 1-based; 0 = not visited or a wall
         low = bytearray(n)
         size = bytearray(n)   # subtree size
-        par = bytearray([NONE]) * n
+        par = _filled(n, NONE)
         bad = bytearray(n + 1)  # bad[k]: cells unfit for a room among the first k discovered
         comp = bytearray(n)   # the root cell of each cell's component
         t = 0
@@ -1262,6 +1262,14 @@ class Position:
 
 
 BUILDING_NAMES = ("house", "factory", "barracks", "recycler")
+
+
+def _filled(n, v):
+    """bytearray(n) holding v everywhere (MicroPython has no bytearray * int)."""
+    b = bytearray(n)
+    for i in range(n):
+        b[i] = v
+    return b
 
 
 def _direction(nb, a, b):

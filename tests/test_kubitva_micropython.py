@@ -1,0 +1,37 @@
+"""The КУБитва rules core gives the same results under CPython and the MicroPython unix port
+with a 192 KiB heap (the Pico budget): seeded games from both start maps and from a busy
+position with every kind of building (every legal list, the chosen action, its encoding and the
+position after it, the scores and winners), and perft counts."""
+
+import mpy
+
+DRIVER = mpy.REPO_ROOT / "tests" / "driver_kubitva.py"
+
+GAMES = (["b%d:%d:board:700:0" % (i, 11 + 7919 * i) for i in range(3)]
+         + ["a%d:%d:arena:400:0" % (i, 13 + 104729 * i) for i in range(3)]
+         + ["f0:17:full:200:0"])
+
+
+def test_same_games_on_cpython_and_micropython(micropython):
+    args = ["games", *GAMES]
+    cp = mpy.run_cpython(DRIVER, args).splitlines()
+    mp = micropython(DRIVER, args=args, heapsize="192k", timeout=300).splitlines()
+    assert cp == mp, mpy.first_difference(cp, mp)
+    ends = [line.split() for line in cp if line.startswith("E ")]
+    assert [e[1] for e in ends] == [g.split(":")[0] for g in GAMES]
+    chosen = " ".join(line.split(" | ")[2] for line in cp if line.startswith("A "))
+    for kind in (" k@", " s@", " w@", " x@", " b@", " i@", "+", "end"):
+        assert kind in chosen, kind   # the games went through every kind of action
+
+
+PERFT = [("3", "board"), ("2", "full"), ("2", "arena")]
+
+
+def test_same_perft_on_cpython_and_micropython(micropython):
+    args = ["perft"]
+    for depth, text in PERFT:
+        args += [depth, text]
+    cp = mpy.run_cpython(DRIVER, args).splitlines()
+    mp = micropython(DRIVER, args=args, heapsize="192k", timeout=300).splitlines()
+    assert mp == cp
+    assert [int(line.split()[3]) for line in cp] == [2229, 599, 681]
