@@ -30,6 +30,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/heap.py
 	$(BIN)/python bench/cephalopod.py
 	$(BIN)/python bench/cephalopod_board.py
+	$(BIN)/python bench/kubitva.py
 	$(BIN)/python bench/log.py
 	$(BIN)/python bench/sync.py
 

@@ -1,9 +1,9 @@
 """Hand-built КУБитва positions for the tests: a picture of the grid (top row first) and of the
 territory, turned into the notation of docs/rules/kubitva.md section 9.
 
-The small test grid has both bases, so that a game is going on: S's base cube on b2 walled by
+The small test grids have both bases, so that a game is going on: S's base cube on b2 walled by
 b1 a2 c2 b3, N's on f6 walled by f7 e6 g6 f5 (7 x 7 grid; rows 1-3 are S's, 4-7 N's unless a
-test draws the territory).
+test draws the territory); the 9 x 9 grid (grid9) has S's base cube on b2 and N's on h8.
 """
 
 from shared_rules.kubitva import rules as kb
@@ -83,3 +83,22 @@ def play(pos, *actions):
     for t in actions:
         pos.push(pos.parse_action(t))
     return pos
+
+
+LAND_9 = "\n".join(["N" * 9] * 4 + ["S" * 9] * 5)  # 9 x 9: rows 1-5 S's, 6-9 N's
+LAND_ROW6_S = "\n".join(["N" * 9] * 3 + ["S" * 9] * 6)  # rows 1-6 S's
+BASES_9 = """
+.......a.
+......aqa
+.......a.
+.........
+.........
+.........
+.a.......
+aqa......
+.a.......
+"""
+
+
+def grid9(picture, land=LAND_9, **kw):
+    return position(overlay(picture, BASES_9), land, **kw)

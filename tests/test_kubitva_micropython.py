@@ -1,7 +1,8 @@
-"""The КУБитва rules core gives the same results under CPython and the MicroPython unix port
-with a 192 KiB heap (the Pico budget): seeded games from both start maps and from a busy
-position with every kind of building (every legal list, the chosen action, its encoding and the
-position after it, the scores and winners), and perft counts."""
+"""The КУБитва rules core and engine give the same results under CPython and the MicroPython
+unix port with a 192 KiB heap (the Pico budget): seeded games from both start maps and from a
+busy position with every kind of building (every legal list, the chosen action, its encoding and
+the position after it, the scores and winners), games where S follows the engine (the board's
+hint), and perft counts."""
 
 import mpy
 
@@ -9,7 +10,8 @@ DRIVER = mpy.REPO_ROOT / "tests" / "driver_kubitva.py"
 
 GAMES = (["b%d:%d:board:700:0" % (i, 11 + 7919 * i) for i in range(3)]
          + ["a%d:%d:arena:400:0" % (i, 13 + 104729 * i) for i in range(3)]
-         + ["f0:17:full:200:0"])
+         + ["f0:17:full:200:0"]
+         + ["e%d:%d:board:260:1" % (i, 23 + 31 * i) for i in range(2)])
 
 
 def test_same_games_on_cpython_and_micropython(micropython):
@@ -22,6 +24,11 @@ def test_same_games_on_cpython_and_micropython(micropython):
     chosen = " ".join(line.split(" | ")[2] for line in cp if line.startswith("A "))
     for kind in (" k@", " s@", " w@", " x@", " b@", " i@", "+", "end"):
         assert kind in chosen, kind   # the games went through every kind of action
+    # the engine (S in e0, e1) builds, hires soldiers and wins on land against the LCG
+    for e in ends:
+        if e[1].startswith("e"):
+            s, n = (int(v) for v in e[3].split(","))
+            assert e[4] == "S" and s > 2 * n, e
 
 
 PERFT = [("3", "board"), ("2", "full"), ("2", "arena")]

@@ -10,30 +10,13 @@ pictures.
 
 import pytest
 
-from kubitva_positions import ARENA, BASES, notation, overlay, play, position, texts
+from kubitva_positions import (ARENA, BASES, LAND_9, LAND_ROW6_S, grid9, notation, overlay,
+                               play, position, texts)
 from shared_rules.kubitva import rules as kb
-
-LAND_9 = "\n".join(["N" * 9] * 4 + ["S" * 9] * 5)  # 9 x 9: rows 1-5 S's, 6-9 N's
-LAND_ROW6_S = "\n".join(["N" * 9] * 3 + ["S" * 9] * 6)  # rows 1-6 S's
-BASES_9 = """
-.......a.
-......aqa
-.......a.
-.........
-.........
-.........
-.a.......
-aqa......
-.a.......
-"""
 
 
 def purchases(pos):
     return [t for t in texts(pos) if "@" in t and t[0] in kb.ITEM_LETTERS]
-
-
-def grid9(picture, land=LAND_9, **kw):
-    return position(overlay(picture, BASES_9), land, **kw)
 
 
 # -- start maps, notation ----------------------------------------------------------------------
@@ -500,7 +483,7 @@ def test_fill_one_room():
     play(pos, "m@e4/e3")
     assert pos.cells[pos.parse_cell("e4")] == kb.MILITARY
     c = pos.parse_cell
-    assert pos.buildings() == [(kb.MILITARY, c("e4"), c("e3"), 2, c("e2"))]
+    assert pos.buildings() == [(kb.MILITARY, c("e4"), c("e3"), 2, c("e2"), kb.S)]
     pos.pop()
     assert pos.buildings() == [] and pos.notation() == grid9(ONE_ROOM).notation()
 

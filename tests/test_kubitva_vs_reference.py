@@ -80,7 +80,7 @@ def connected(pos, side):
     while todo:
         c = todo.pop()
         for d in range(4):
-            u = pos._nb[c * 4 + d]
+            u = pos.nb[c * 4 + d]
             if u != kb.NONE and u not in seen and pos.terr[u] & 1 == side:
                 seen.add(u)
                 todo.append(u)
@@ -105,7 +105,7 @@ def expected_counts(before, pos, a):
         victim = pos.cells[pos.action_cell(a)]
         add(victim, -1)
     elif kb.FILL <= code < kb.BUY:
-        rooms = pos._rooms(a >> 8, pos._nb[(a >> 8) * 4 + (code & 3)])
+        rooms = pos.rooms_of(a >> 8, pos.nb[(a >> 8) * 4 + (code & 3)])
         add(kb.FILL_KINDS[(code - kb.FILL) >> 2], len(rooms))
     elif letter in ("b", "a"):
         add(kb.BRICK if letter == "b" else kb.ARMOUR, 1)

@@ -176,10 +176,10 @@ class Position:
         self.turn = 1
         self.limit = 1
         self.active = -1  # the active unit's cell (docs section 5), -1 if none
-        self._nb = _neighbours(rows, cols)
+        self.nb = _neighbours(rows, cols)
         self._groups = []  # filler groups: (kind, rooms, boundary, door) as bytes, see _group
         self._bases = b""  # the cells holding base cubes (they never change)
-        self._near_base = bytearray(n)  # 1 where a cube stands next to a base cube
+        self.near_base = bytearray(n)  # 1 where a cube stands next to a base cube
         self._undo = bytearray(64)  # undo records, see _record(); used up to _ulen
         self._ulen = 0
         self._ply = 0
@@ -291,9 +291,9 @@ class Position:
         """Build the caches from the cells: the base cubes, the cells next to them, the filler
         groups."""
         cells = self.cells
-        nb = self._nb
+        nb = self.nb
         bases = []
-        near = self._near_base
+        near = self.near_base
         for c in range(self.n):
             near[c] = 0
         for c in range(self.n):
@@ -326,7 +326,7 @@ class Position:
         """A filler group: (kind, rooms, boundary, door) as bytes; door[j] is the one room next
         to boundary[j], or 255 if it touches several; a room on the edge puts 255 (off the grid)
         into the boundary."""
-        nb = self._nb
+        nb = self.nb
         inside = bytearray(self.n)
         for r in rooms:
             inside[r] = 1
@@ -362,7 +362,7 @@ class Position:
         p.active = self.active
         p._groups = list(self._groups)
         p._bases = self._bases
-        p._near_base = bytearray(self._near_base)
+        p.near_base = bytearray(self.near_base)
         return p
 
     def notation(self):
@@ -408,7 +408,7 @@ class Position:
     def base_kept(self, side):
         """True while side keeps its base (docs section 3)."""
         cells = self.cells
-        nb = self._nb
+        nb = self.nb
         found = False
         for c in self._bases:
             if self.terr[c] & 1 != side:
@@ -475,15 +475,21 @@ class Position:
 
     def buildings(self):
         """The intact buildings: a list of (kind, door room, opening, direction, front cell or
-        255), in door-room order."""
+        255, owner) in door-room order; owner is the side whose land holds every room (captured
+        this turn or not), -1 if the rooms straddle the border."""
         out = []
+        terr = self.terr
         for g in self._groups:
             j = self._opening(g)
             if j >= 0:
                 o = g[2][j]
                 r = g[3][j]
-                d = _direction(self._nb, r, o)
-                out.append((g[0], r, o, d, self._nb[o * 4 + d]))
+                d = _direction(self.nb, r, o)
+                owner = terr[r] & 1
+                for x in g[1]:
+                    if terr[x] & 1 != owner:
+                        owner = -1
+                out.append((g[0], r, o, d, self.nb[o * 4 + d], owner))
         out.sort(key=lambda b: b[1])
         return out
 
@@ -492,16 +498,16 @@ class Position:
         opening toward d, else None."""
         for g in self._groups:
             j = self._opening(g)
-            if j >= 0 and g[3][j] == door and self._nb[door * 4 + d] == g[2][j]:
+            if j >= 0 and g[3][j] == door and self.nb[door * 4 + d] == g[2][j]:
                 o = g[2][j]
-                return g, o, self._nb[o * 4 + d]
+                return g, o, self.nb[o * 4 + d]
         return None
 
-    def _target(self, o, d):
+    def line_target(self, o, d):
         """The first cube that is no filler on the line from o toward d (the rocket's target),
         or 255."""
         cells = self.cells
-        nb = self._nb
+        nb = self.nb
         t = o
         while t != NONE:
             v = cells[t]
@@ -516,8 +522,8 @@ class Position:
         if action == END or code < BUY + 4 * IT_ROCKET or code >= BUY + 4 * IT_RECYCLE:
             return -1
         d = code & 3
-        o = self._nb[(action >> 8) * 4 + d]
-        t = self._target(o, d)
+        o = self.nb[(action >> 8) * 4 + d]
+        t = self.line_target(o, d)
         return -1 if t == NONE else t
 
     def moved_cube(self, action):
@@ -527,8 +533,8 @@ class Position:
             return None
         u = action >> 8
         d = code // 5
-        k = self._nb[u * 4 + code % 5 - 1]
-        return k, self._nb[k * 4 + d]
+        k = self.nb[u * 4 + code % 5 - 1]
+        return k, self.nb[k * 4 + d]
 
     def action_cell(self, action):
         """Where the action's effect lands: a step's or purchase's destination (the unit's new
@@ -538,7 +544,7 @@ class Position:
             return -1
         c = action >> 8
         code = action & 255
-        nb = self._nb
+        nb = self.nb
         if code < KILL:
             return nb[c * 4 + code // 5]
         if code < FILL:
@@ -576,8 +582,8 @@ class Position:
     def _unit_actions(self, c, v, out):
         cells = self.cells
         terr = self.terr
-        near = self._near_base
-        nb = self._nb
+        near = self.near_base
+        nb = self.nb
         side = v & 1
         soldier = v & 2
         base = c * 4
@@ -623,7 +629,7 @@ class Position:
         money = self.treasury[side]
         cells = self.cells
         terr = self.terr
-        nb = self._nb
+        nb = self.nb
         for g in self._groups:
             j = self._opening(g)
             if j < 0 or not self._usable(g[1], side):
@@ -647,7 +653,7 @@ class Position:
                 if place and money >= ITEM_COST[IT_SOLDIER]:
                     out.append(a0 + 4 * IT_SOLDIER)
                 if money >= ITEM_COST[IT_ROCKET]:
-                    t = self._target(o, d)
+                    t = self.line_target(o, d)
                     if t != NONE:
                         tv = cells[t]
                         if tv == BRICK or tv >= WORKER:
@@ -680,7 +686,7 @@ class Position:
         n = self.n
         cells = self.cells
         terr = self.terr
-        nb = self._nb
+        nb = self.nb
         side = self.to_move
         for c in range(n):
             if cells[c] == EMPTY and terr[c] & 1 == side:
@@ -790,7 +796,7 @@ class Position:
         territory."""
         if self.cells[c] != EMPTY or self.terr[c] & 1 != self.to_move:
             return 1
-        nb = self._nb
+        nb = self.nb
         b = c * 4
         if nb[b] == NONE or nb[b + 1] == NONE or nb[b + 2] == NONE or nb[b + 3] == NONE:
             return 1
@@ -837,7 +843,7 @@ class Position:
         code = action & 255
         cells = self.cells
         pts = self.points
-        nb = self._nb
+        nb = self.nb
         side = self.to_move
         if code < FILL:
             pa, pp = self._deactivate(c)
@@ -877,7 +883,7 @@ class Position:
         o = nb[c * 4 + d]
         if code < BUY:
             kind = FILL_KINDS[(code - FILL) >> 2]
-            rooms = self._rooms(c, o)
+            rooms = self.rooms_of(c, o)
             for r in rooms:
                 cells[r] = kind
             self._groups.append(self._group(kind, rooms))
@@ -887,7 +893,7 @@ class Position:
         self.treasury[side] -= ITEM_COST[item]
         f = nb[o * 4 + d]
         if item == IT_ROCKET or item == IT_SUPER:
-            t = self._target(o, d)
+            t = self.line_target(o, d)
             rec.append(t)
             rec.append(cells[t])
             rec.append(pts[t])
@@ -908,7 +914,7 @@ class Position:
         side = self.to_move
         enemy = side ^ 1
         terr = self.terr
-        nb = self._nb
+        nb = self.nb
         n = self.n
         terr[t] = side | FRESH
         rec.append(t)
@@ -930,11 +936,11 @@ class Position:
                 terr[c] = side | FRESH
                 rec.append(c)
 
-    def _rooms(self, door, o):
+    def rooms_of(self, door, o):
         """The rooms of a fill: the cells reachable from the door room through non-wall cells,
         without passing the opening o."""
         cells = self.cells
-        nb = self._nb
+        nb = self.nb
         seen = bytearray(self.n)
         seen[door] = 1
         seen[o] = 1
@@ -1000,7 +1006,7 @@ class Position:
         pp = log[start + 1]
         cells = self.cells
         pts = self.points
-        nb = self._nb
+        nb = self.nb
         if action == END:
             side = self.to_move ^ 1
             income = (log[start + 2] << 8) | log[start + 3]
@@ -1103,11 +1109,11 @@ class Position:
         if code < KILL:
             text = name + DIR_LETTERS[code // 5]
             if code % 5:
-                text += "+" + self.cell_name(self._nb[c * 4 + code % 5 - 1])
+                text += "+" + self.cell_name(self.nb[c * 4 + code % 5 - 1])
             return text
         if code < FILL:
-            return name + "x" + self.cell_name(self._nb[c * 4 + code - KILL])
-        return "%s@%s/%s" % (item_letter(action), name, self.cell_name(self._nb[c * 4 +
+            return name + "x" + self.cell_name(self.nb[c * 4 + code - KILL])
+        return "%s@%s/%s" % (item_letter(action), name, self.cell_name(self.nb[c * 4 +
                                                                               (code & 3)]))
 
     def _describe(self, action):
@@ -1138,7 +1144,7 @@ class Position:
             raise RulesError("empty action")
         if text == "end":
             return END
-        nb = self._nb
+        nb = self.nb
         at = text.find("@")
         if at >= 0:
             letter = text[:at]
@@ -1188,13 +1194,13 @@ class Position:
     def _door_of(self, r, o, text):
         """The door room of the rooms reached from r without passing o (parse accepts any room
         of the building to be filled)."""
-        if _direction(self._nb, r, o) >= 0:
+        if _direction(self.nb, r, o) >= 0:
             return r
         cells = self.cells
         if cells[r] == BRICK or cells[r] == ARMOUR or cells[o] == BRICK or cells[o] == ARMOUR:
             return r
-        rooms = self._rooms(r, o)
-        doors = [x for x in rooms if _direction(self._nb, x, o) >= 0]
+        rooms = self.rooms_of(r, o)
+        doors = [x for x in rooms if _direction(self.nb, x, o) >= 0]
         if len(doors) == 1:
             return doors[0]
         raise RulesError("action %r: the rooms of %s touch the opening %s %s" % (
@@ -1210,7 +1216,7 @@ class Position:
         code = a & 255
         cells = self.cells
         side = self.to_move
-        nb = self._nb
+        nb = self.nb
         if code < FILL:
             v = cells[c]
             if v < WORKER or v & 1 != side:
@@ -1235,7 +1241,7 @@ class Position:
                 k = nb[c * 4 + code % 5 - 1]
                 if cells[k] == EMPTY or cells[k] > WASTE:
                     return "%s holds no building cube, armour or waste" % self.cell_name(k)
-                if self._near_base[k]:
+                if self.near_base[k]:
                     return "a cube next to a base cube cannot be moved"
             return "the way is not free (a cube cannot enter or pass another)"
         d = code & 3
