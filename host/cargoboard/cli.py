@@ -154,6 +154,7 @@ PLUGIN_MODULES = (
     "cargoboard.deploy",
     "cargoboard.export_cli",
     "cargoboard.cephalopod_cli",
+    "cargoboard.games.kubitva.cli",
 )
 
 

@@ -17,6 +17,7 @@ from xml.sax.saxutils import escape
 MODULES = {
     "cargocube": "cargoboard.draw_cargocube",
     "cephalopod": "cargoboard.draw_cephalopod",
+    "kubitva": "cargoboard.games.kubitva.draw",
 }
 
 
