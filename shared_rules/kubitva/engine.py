@@ -268,12 +268,23 @@ class _Plan:
                         return (r << 8) + 5 * d
             return None
         workers = [only] if only >= 0 else [c for c in self._units(False) if pos.points[c]]
-        cubes = self._nearest_cubes(bnd, missing)
+        walks = [self._walk_from(u) for u in workers]
         best = None
-        for u in workers:
-            plan = self._carry_plan(u, cubes, missing)
-            if plan is not None and (best is None or plan[0] < best[0]):
-                best = plan
+        found = 0
+        for k in self._ranked_cubes(bnd, missing):
+            # the nearest cubes first; two that can be brought are enough to compare
+            here = None
+            for i in range(len(workers)):
+                plan = self._carry_plan(workers[i], walks[i], k, missing)
+                if plan is not None and (here is None or plan[0] < here[0]):
+                    here = plan
+            if here is None:
+                continue
+            if best is None or here[0] < best[0]:
+                best = here
+            found += 1
+            if found == 2:
+                break
         if best is None:
             return None
         a = best[1]
@@ -367,9 +378,8 @@ class _Plan:
                 return False
         return True
 
-    def _nearest_cubes(self, bnd, missing, count=2):
-        """The `count` free cubes nearest (as the crow flies, in steps) to a missing wall: the
-        only ones worth a search."""
+    def _ranked_cubes(self, bnd, missing):
+        """The free cubes, nearest to a missing wall first (in steps as the crow flies)."""
         cols = self.pos.cols
         ranked = []
         for k in range(self.n):
@@ -384,32 +394,30 @@ class _Plan:
                     near = dist
             ranked.append(near * 256 + k)
         ranked.sort()
-        return [r & 255 for r in ranked[:count]]
+        return [r & 255 for r in ranked]
 
-    def _carry_plan(self, u, cubes, missing):
-        """(cost, first action) of the cheapest way for the worker on u to bring one of the
-        cubes onto one of the missing walls: walk next to the cube, then carry it (the worker
-        keeps its side of the cube all the way)."""
+    def _carry_plan(self, u, walk, k, missing):
+        """(cost, first action) of the cheapest way for the worker on u (walk: its walking
+        distances, _walk_from) to bring the cube on k onto one of the missing walls: walk next
+        to the cube, then carry it (the worker keeps its side of the cube all the way)."""
         nb = self.nb
-        walk = self._walk_from(u)
         best = None
-        for k in cubes:
-            for e in range(4):
-                c0 = nb[k * 4 + e]
-                if c0 == NONE or (c0 != u and walk[c0] == 0):
-                    continue
-                steps = self._carry(k, e, u, missing)
-                if steps is None:
-                    continue
-                dist = 0 if c0 == u else walk[c0] - 1
-                cost = dist + steps[0]
-                if best is not None and cost >= best[0]:
-                    continue
-                if c0 == u:
-                    a = (u << 8) + 5 * steps[1] + 1 + ((e + 2) & 3)
-                else:
-                    a = (u << 8) + 5 * self._first_step(u, False, lambda c, t=c0: c == t)
-                best = (cost, a)
+        for e in range(4):
+            c0 = nb[k * 4 + e]
+            if c0 == NONE or (c0 != u and walk[c0] == 0):
+                continue
+            steps = self._carry(k, e, u, missing)
+            if steps is None:
+                continue
+            dist = 0 if c0 == u else walk[c0] - 1
+            cost = dist + steps[0]
+            if best is not None and cost >= best[0]:
+                continue
+            if c0 == u:
+                a = (u << 8) + 5 * steps[1] + 1 + ((e + 2) & 3)
+            else:
+                a = (u << 8) + 5 * self._first_step(u, False, lambda c, t=c0: c == t)
+            best = (cost, a)
         return best
 
     def _walk_from(self, u):
