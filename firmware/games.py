@@ -12,6 +12,7 @@ import sys
 REGISTRY = [
     ["cargocube", "firmware.cargocube_game"],
     ["cephalopod", "firmware.cephalopod_game"],
+    ["kubitva", "firmware.kubitva_game"],       # docs/board-kubitva.md
     ["selftest", "firmware.selftest_game"],   # bring-up: LED and sensor test (docs/bringup.md)
 ]
 
