@@ -210,7 +210,7 @@ class Game:
             return "ok state=%s diff=%s actions=%d" % (T.STATE_NAMES[t.state],
                                                       ",".join(names) or "-", pos.ply())
         if cmd == "candidates":
-            return self._candidate_lines(len(words) > 1 and words[1] == "full")
+            return self._candidate_lines()
         if cmd == "history":
             return "ok " + " ".join([pos.format_action(a) for a in pos.history()])
         if cmd == "legal":
@@ -230,7 +230,10 @@ class Game:
             from firmware import games
             games.unload("shared_rules.kubitva.engine")
 
-    def _candidate_lines(self, full):
+    def _candidate_lines(self):
+        """`cand I ACTIONS POSITION-AFTER` for each reading offered (READY: the one the board
+        would take on `confirm`; ASKING: those it asks about), then `ok N shown=I state=S`;
+        `candidates full` answers the same."""
         t = self.tracker
         pos = self.pos
         cands = list(t.candidates) if t.state in (T.READY, T.ASKING) else []
@@ -242,11 +245,9 @@ class Game:
                 seq = seq[1:]
             for j in range(len(seq)):
                 words.append(pos.format_action(seq[j]))
-            text = " ".join(words)
-            if full:
-                yield "cand %d %s %s" % (i, text, T.outcome(pos, cands[i])[1])
-            else:
-                yield "cand %d %s" % (i, text)
+            # One word (the actions joined by commas), then the position after it: a reading
+            # of several actions is no single action a reader could replay.
+            yield "cand %d %s %s" % (i, ",".join(words), T.outcome(pos, cands[i])[1])
         yield "ok %d shown=%d state=%s" % (len(cands), t.index, T.STATE_NAMES[t.state])
 
     # -- internals ------------------------------------------------------------------------------
