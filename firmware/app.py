@@ -20,7 +20,9 @@ SETUP = 1
 PLAY = 2
 STATE_NAMES = ("idle", "setup", "play")
 
-_LINE_MAX = 160
+# A console line: long enough for `new kubitva position=...` (a КУБитва position on the 11x11
+# grid is about 230 characters, its blanks written as `_`).
+_LINE_MAX = 320
 # Settings a host or the console may change: name, lowest, highest (bright: the LED brightness
 # cap, budget: the LED current budget in mA, debounce: the scanner's stable time in ms).
 SETTINGS = (("bright", 0, 255), ("budget", 0, 10000), ("debounce", 0, 1000))

@@ -21,7 +21,7 @@ SIDE_COLOUR = (L.BLUE, L.WHITE)  # S's units and land, N's
 MONEY_BAR = (0, 2)  # S's treasury on the S bar, N's on the N bar (the seats of the painter)
 ITEM_BAR = 1  # W bar: what the reading shown buys or fills (one LED per step of the code)
 POINTS_BAR = 3  # E bar: the move points of the unit in the hand or the active unit
-MONEY_MAX = 36  # a quarter LED per currency cube (a strike rocket is 2.5 LEDs, a super 5)
+MONEY_MAX = 40  # the bar is full at 40 (two super rockets), a strike rocket is 2.25 LEDs
 LAND_LEVEL = 12
 UNIT_LEVEL = 90
 
@@ -59,6 +59,7 @@ class Game:
         start = options.get("position")
         layout = options.get("layout") or options.get("variant")
         if start:
+            start = start.replace("_", " ")  # a console word has no spaces: `position=A_B_C`
             try:
                 pos = kb.Position.parse(start)
             except kb.RulesError as e:

@@ -263,11 +263,8 @@ class Tracker:
         pos = self.pos
         c = self.taps[-1]
         found = []
-        legal = pos.legal_actions()
         v = pos.cells[c]
-        for a in legal:
-            if a == kb.END or (a & 255) < kb.BUY:
-                continue
+        for a in pos.purchases():
             r = a >> 8
             d = a & 3
             o = pos.nb[r * 4 + d]
@@ -296,15 +293,19 @@ class Tracker:
         growing = self._unit_moves(found)
         if len(minus) == 1 and not plus:
             t = minus[0]
-            for a in pos.legal_actions():
-                code = a & 255
-                if a == kb.END:
-                    continue
-                if kb.KILL <= code < kb.FILL and pos.action_cell(a) == t:
-                    found.append((a,))
-                elif kb.item_letter(a) == "K" and cells[t] == kb.ARMOUR and \
-                        pos.rocket_target(a) == t:
-                    found.append((a,))
+            v = cells[t]
+            if v >= kb.WORKER and v & 1 != side:
+                # a kill: by a soldier next to the victim
+                for d in range(4):
+                    s = pos.nb[t * 4 + d]
+                    if s != NONE and cells[s] == kb.SOLDIER + side:
+                        for a in pos.unit_actions(s):
+                            if (a & 255) >= kb.KILL and pos.action_cell(a) == t:
+                                found.append((a,))
+            elif v == kb.ARMOUR:
+                for a in pos.purchases():
+                    if kb.item_letter(a) == "K" and pos.rocket_target(a) == t:
+                        found.append((a,))
         if plus and not minus:
             for r, d in pos.fill_sites():
                 o = pos.nb[r * 4 + d]
@@ -323,7 +324,7 @@ class Tracker:
                     growing = True
             if len(plus) == 1:
                 f = plus[0]
-                for a in pos.legal_actions():
+                for a in pos.purchases():
                     t = kb.item_letter(a)
                     if t in ("b", "a", "w", "s") and pos.action_cell(a) == f:
                         found.append((a,))

@@ -27,13 +27,19 @@ class BuildError(RuntimeError):
 
 
 def device_sources():
-    """Device modules as paths relative to the repository root, sorted."""
+    """Device modules as paths relative to the repository root, sorted: every module of the
+    packages and of their subpackages (one folder per layer and per game). An empty
+    `__init__.py` is left out: MicroPython imports a folder without one as a package all the
+    same, and a loaded module costs the board heap even when it holds nothing."""
     out = []
     for pkg in DEVICE_PACKAGES:
-        for p in sorted((REPO_ROOT / pkg).glob("*.py")):
+        for p in sorted((REPO_ROOT / pkg).rglob("*.py")):
             rel = p.relative_to(REPO_ROOT).as_posix()
-            if rel not in HOST_ONLY:
-                out.append(rel)
+            if rel in HOST_ONLY or "__pycache__" in p.parts:
+                continue
+            if p.name == "__init__.py" and not p.read_text(encoding="utf-8").strip():
+                continue
+            out.append(rel)
     return out
 
 

@@ -579,6 +579,23 @@ class Position:
         out.append(END)
         return out
 
+    def unit_actions(self, c):
+        """The legal steps and kills of the unit on c (the same as in legal_actions)."""
+        out = []
+        v = self.cells[c]
+        if not self.is_over() and v >= WORKER and v & 1 == self.to_move and self.points[c]:
+            self._unit_actions(c, v, out)
+        return out
+
+    def purchases(self):
+        """The legal purchases (in legal_actions' order): without the fills, which need the
+        search of fill_sites()."""
+        out = []
+        if not self.is_over():
+            self._building_actions(out)
+            out.sort()
+        return out
+
     def _unit_actions(self, c, v, out):
         cells = self.cells
         terr = self.terr

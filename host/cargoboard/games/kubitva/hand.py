@@ -137,25 +137,12 @@ def play_game(seed, start=kb.BOARD, pick=None, hand=None, max_actions=3000, trac
     presses = []  # per true action: buttons pressed for it
     played = 0
     while not truth.is_over() and played < max_actions:
-        run = [pick(truth, rng)]
-        # a unit's steps in a row, to be made in as few motions as the board reads right
-        while (run[-1] & 255) < kb.KILL and run[-1] != kb.END:
-            probe = truth.copy()
-            for a in run:
-                probe.push(a)
-            if probe.active < 0 or probe.is_over():
-                break
-            nxt = pick(probe, rng)
-            if nxt == kb.END or (nxt & 255) >= kb.KILL or nxt >> 8 != probe.active:
-                break
-            run.append(nxt)
-        i = 0
         ok = True
-        while i < len(run) and ok:
-            j = _motion(truth, run, i)
-            played += _perform(table, truth, run[i:j], hand, st, presses, rng)
+        for seq in motions(truth, pick, rng):
+            played += _perform(table, truth, seq, hand, st, presses, rng)
             ok = _agrees(table, tracker, truth, presses, st)
-            i = j
+            if not ok:
+                break
         if not ok:
             break
     if tracker.pos.notation() != truth.notation() or tracker.pos.ply() != truth.ply():
@@ -169,6 +156,33 @@ def play_game(seed, start=kb.BOARD, pick=None, hand=None, max_actions=3000, trac
         k[0] += 1
         k[1] += not p
     return st
+
+
+def motions(pos, pick, rng):
+    """The next actions pick(pos, rng) chooses from pos (not changed), cut into motions: a
+    unit's steps in a row are one motion as long as the board reads that motion as exactly
+    those steps; anything else is a motion of its own. A list of tuples of actions."""
+    run = [pick(pos, rng)]
+    while (run[-1] & 255) < kb.KILL and run[-1] != kb.END:
+        probe = pos.copy()
+        for a in run:
+            probe.push(a)
+        if probe.active < 0 or probe.is_over():
+            break
+        nxt = pick(probe, rng)
+        if nxt == kb.END or (nxt & 255) >= kb.KILL or nxt >> 8 != probe.active:
+            break
+        run.append(nxt)
+    out = []
+    i = 0
+    probe = pos.copy()
+    while i < len(run):
+        j = _motion(probe, run, i)
+        out.append(tuple(run[i:j]))
+        for a in run[i:j]:
+            probe.push(a)
+        i = j
+    return out
 
 
 def _motion(truth, run, i):
@@ -189,73 +203,88 @@ def _motion(truth, run, i):
     return j
 
 
-def _perform(table, truth, seq, hand, st, presses, rng):
-    """Make the actions seq (one gesture) with the hands; returns how many were played."""
-    before = bytearray(16)
-    T.occupancy(truth, before)
+def physical_steps(pos, seq, rng=None):
+    """What the hands do for the actions seq (one motion) from pos (not changed): a list of
+    ("lift" | "place" | "take" | "drop", cell), ("press", button) and ("ask",), where the board
+    asks and the player answers with the buttons. rng, if given, shuffles the order of the
+    lifts and of the places (hands are not tidy)."""
     first = seq[0]
-    letter = kb.item_letter(first)
     if first == kb.END:
-        truth.push(first)
-        presses.append(1)
-        st.gestures += 1
-        table.press(H.END)
-        table.settle(hand.next_gap())
-        return 1
+        return [("press", "end")]
+    letter = kb.item_letter(first)
     if letter in ("k", "K", "x"):
         # a tap on the building's door room, the choice on the buttons, then the exchange
         door = first >> 8
-        target = truth.rocket_target(first) if letter != "x" else truth.action_cell(first)
-        armour = truth.cells[target] == kb.ARMOUR
-        segs, raw = hand.segments(table.raw, [door], [door])
-        for r, ms in segs:
-            table.feed(r, ms)
-        truth.push(first)
-        presses.append(0)
-        st.gestures += 1
-        table.settle(200)
-        _answer(table, table.game.tracker, truth, presses, st)
-        table.settle(hand.rng.randint(*hand.pause))
-        segs, raw = hand.segments(table.raw, [target], [] if armour else [target])
-        for r, ms in segs:
-            table.feed(r, ms)
-        table.feed(raw, hand.next_gap())
-        return 1
-    probe = truth.copy()  # the position before the gesture
+        target = pos.rocket_target(first) if letter != "x" else pos.action_cell(first)
+        steps = [("lift", door), ("place", door), ("ask",), ("take", target)]
+        if pos.cells[target] != kb.ARMOUR:
+            steps.append(("drop", target))
+        return steps
+    code = first & 255
+    if kb.KILL <= code < kb.FILL:
+        return [("take", pos.action_cell(first))]
+    if kb.FILL <= code < kb.BUY:
+        rooms = pos.rooms_of(first >> 8, pos.nb[(first >> 8) * 4 + (code & 3)])
+        if rng is not None:
+            rng.shuffle(rooms)
+        return [("drop", r) for r in rooms]
+    if code >= kb.BUY:
+        return [("drop", pos.action_cell(first))]
+    # a unit's steps: the unit and the cubes it carries, lifted, then put where they end (a
+    # cube may end on the unit's old cell: it is lifted and put down all the same)
+    probe = pos.copy()
+    moved = [first >> 8]
+    for a in seq:
+        m = probe.moved_cube(a)
+        if m is not None and m[0] not in moved:
+            moved.append(m[0])
+        probe.push(a)
+    before = bytearray(16)
+    after = bytearray(16)
+    T.occupancy(pos, before)
+    T.occupancy(probe, after)
+    ends = [c for c in moved if after[c >> 3] >> (c & 7) & 1]
+    for c in range(pos.n):
+        if after[c >> 3] >> (c & 7) & 1 and not before[c >> 3] >> (c & 7) & 1:
+            ends.append(c)
+    if rng is not None:
+        rng.shuffle(moved)
+        rng.shuffle(ends)
+    return [("lift", c) for c in moved] + [("place", c) for c in ends]
+
+
+def _perform(table, truth, seq, hand, st, presses, rng):
+    """Make the actions seq (one motion) with the hands; returns how many were played."""
+    steps = physical_steps(truth, seq, rng)
+    done = truth.ply()
     for a in seq:
         truth.push(a)
         presses.append(0)
-    after = bytearray(16)
-    T.occupancy(truth, after)
-    lift = [c for c in range(truth.n) if before[c >> 3] >> (c & 7) & 1 and
-            not after[c >> 3] >> (c & 7) & 1]
-    put = [c for c in range(truth.n) if after[c >> 3] >> (c & 7) & 1 and
-           not before[c >> 3] >> (c & 7) & 1]
-    if (first & 255) < kb.KILL:
-        # the pieces that move: the unit, and the cube it carries (lifted and put down even
-        # where it ends on the unit's old cell)
-        u = first >> 8
-        moved = [u]
-        for a in seq:
-            m = probe.moved_cube(a)
-            if m is not None and m[0] not in moved:
-                moved.append(m[0])
-            probe.push(a)
-        for c in moved:
-            if c not in lift:
-                lift.append(c)
-        rng.shuffle(lift)
-        for c in lift:
-            if after[c >> 3] >> (c & 7) & 1 and c not in put:
-                put.append(c)
-        rng.shuffle(put)
-    else:
-        rng.shuffle(put)
-    segs, raw = hand.segments(table.raw, lift, put)
     st.gestures += 1
-    for r, ms in segs:
-        table.feed(r, ms)
-    table.feed(raw, hand.next_gap())
+    lift = []
+    put = []
+    for step in steps + [("flush",)]:
+        what = step[0]
+        if what in ("lift", "take"):
+            lift.append(step[1])
+            continue
+        if what in ("place", "drop"):
+            put.append(step[1])
+            continue
+        if lift or put:
+            segs, raw = hand.segments(table.raw, lift, put)
+            for r, ms in segs:
+                table.feed(r, ms)
+            lift = []
+            put = []
+        if what == "press":
+            presses[done] += 1
+            table.press(H.END)
+        elif what == "ask":
+            table.settle(200)
+            _answer(table, table.game.tracker, truth, presses, st)
+            table.settle(hand.rng.randint(*hand.pause))
+    table.settle(hand.next_gap())
     return len(seq)
 
 
