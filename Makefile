@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/cephalopod.py
 	$(BIN)/python bench/cephalopod_board.py
 	$(BIN)/python bench/kubitva.py
+	$(BIN)/python bench/kubitva_board.py
 	$(BIN)/python bench/log.py
 	$(BIN)/python bench/sync.py
 

@@ -20,6 +20,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host")]
 
 from cargoboard.scriptgen import game_script  # noqa: E402
+from cargoboard.games.kubitva.scriptgen import game_script as kubitva_script  # noqa: E402
 from cargoboard.sim.script import run_script  # noqa: E402
 
 
@@ -46,10 +47,9 @@ def min_heap(path, lo=16, hi=192, step=4):
     return hi
 
 
-def live_peak(kw):
-    """Peak and start of the live heap (after a collection, serial `mem`) along the game, at
-    192k: (bytes in use once set up, the most in use after any action)."""
-    script, final = game_script(check_every=0, **kw)
+def live_peak(script):
+    """Peak and start of the live heap (after a collection, serial `mem`) along the game the
+    script plays, at 192k: (bytes in use once set up, the most in use after any action)."""
     lines = []
     for line in script.splitlines():
         lines.append(line)
@@ -109,14 +109,17 @@ def main():
     print()
     print("Live heap (in use after a collection, serial `mem`), sampled after every action:")
     print("%-24s %12s %12s %10s" % ("game", "set up", "peak", "playing"))
-    for name, kw in games:
-        start, peak = live_peak(kw)
+    scripts = [(name, game_script(check_every=0, **kw)[0]) for name, kw in games]
+    scripts.append(("KUBitva, 150 actions", kubitva_script(seed=3, actions=150,
+                                                             check_every=0)[0]))
+    for name, script in scripts:
+        start, peak = live_peak(script)
         print("%-24s %9.1f KB %9.1f KB %7.1f KB" % (name, start / 1024, peak / 1024,
                                                   (peak - start) / 1024))
     print()
     print("What setting a game up adds to the live heap (serial `mem` before and after `new`,")
     print("the game's modules and state; the firmware booted with no game):")
-    for words in ("cargocube polygon SN", "cephalopod 5x5"):
+    for words in ("cargocube polygon SN", "cephalopod 5x5", "kubitva board"):
         print("  %-24s %7.1f KB" % (words, game_setup_cost(words) / 1024))
     print()
     print("min heap: the whole firmware with its modules loaded (.mpy, as deployed);")

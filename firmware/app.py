@@ -465,6 +465,8 @@ class App:
             # setup assist: white slow blink = put a piece here, magenta fast blink = remove
             m = self.mask
             s = self.scanner.stable
+            # a game may say what goes on a cell (docs/firmware.md: setup_colour)
+            what = getattr(self.game, "setup_colour", None)
             for i in range(H.BITMAP_BYTES):
                 miss = m[i] & ~s[i] & 0xFF
                 extra = s[i] & ~m[i] & 0xFF
@@ -472,7 +474,8 @@ class App:
                     for j in range(8):
                         bit = 1 << j
                         if miss & bit:
-                            p.cell((i << 3) + j, WHITE, 255, BLINK_SLOW)
+                            c = (i << 3) + j
+                            p.cell(c, what(c) if what is not None else WHITE, 255, BLINK_SLOW)
                         elif extra & bit:
                             p.cell((i << 3) + j, MAGENTA, 255, BLINK_FAST)
         if self.errors and st != PLAY:

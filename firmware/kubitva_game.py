@@ -81,6 +81,9 @@ class Game:
         self.mismatch_since = -1
         self.now = 0
         self.paint_version = 0
+        self._version = 0  # counts the commits and take-backs (the land overlay's key)
+        self._land_key = None
+        self._land_cells = []
         self._set(pos)
 
     def _set(self, pos):
@@ -257,6 +260,7 @@ class Game:
         t = self.tracker
         pos = self.pos
         for how, a, after in t.take_log():
+            self._version += 1
             self.emit("%s %s -> %s" % (how, pos.format_action(a), after))
             if how == "undo":
                 self.record_undo()
@@ -289,7 +293,7 @@ class Game:
                                     H.ticks_diff(self.now, self.mismatch_since) < MISMATCH_MS):
             state = T.MOVING
         self._shown_state = state
-        self._land(out)
+        out.extend(self._land())
         mover = SIDE_COLOUR[pos.to_move]
         if state == T.OVER:
             for s in pos.winners():
@@ -338,8 +342,13 @@ class Game:
         self.overlay = out
         self.paint_version += 1
 
-    def _land(self, out):
-        """Empty cells glow dimly in their side's colour (winking where captured this turn)."""
+    def _land(self):
+        """Empty cells glow dimly in their side's colour (winking where captured this turn):
+        built once per position (the overlay is rebuilt at every change of the evidence)."""
+        key = (self.pos.ply(), self._version)
+        if self._land_key == key:
+            return self._land_cells
+        out = []
         pos = self.pos
         terr = pos.terr
         cells = pos.cells
@@ -348,6 +357,9 @@ class Game:
                 t = terr[c]
                 out.append((c, SIDE_COLOUR[t & 1], LAND_LEVEL * (3 if t & kb.FRESH else 1),
                             L.BLINK_WINK if t & kb.FRESH else 0))
+        self._land_key = key
+        self._land_cells = out
+        return out
 
     def _reading(self, out, seq, colour, blink):
         """A reading (a tuple of actions): a unit's way and where it and its cube end; a fill's

@@ -119,6 +119,7 @@ class Tracker:
         self.still_since = 0
         self.settling = False
         self.log = []
+        self._cache = {}  # fill sites and purchases of the position (until it changes)
         occupancy(pos, self.expected)
         self.seen[:] = self.expected
         self.state = OVER if pos.is_over() else IDLE
@@ -173,7 +174,7 @@ class Tracker:
         """`end`: the turn passes (a reading still waiting is taken first)."""
         if self.state == READY and self.auto:
             self._commit(self.candidates[0], "auto")
-        if self.state == IDLE and kb.END in self.pos.legal_actions():
+        if self.state == IDLE and not self.pos.is_over():
             self._commit((kb.END,), "end")
 
     def press_undo(self):
@@ -184,6 +185,7 @@ class Tracker:
         if not self.pos.ply():
             return
         a = self.pos.pop()
+        self._cache = {}
         self.log.append(("undo", a, self.pos.notation()))
         self.gesture = ()
         self.swap = []
@@ -202,6 +204,20 @@ class Tracker:
         return ()
 
     # -- reading the evidence ---------------------------------------------------------------------
+
+    def _fill_sites(self):
+        """pos.fill_sites(), kept while the position stays (the evidence changes far more
+        often than the position)."""
+        got = self._cache.get("fill")
+        if got is None:
+            got = self._cache["fill"] = self.pos.fill_sites()
+        return got
+
+    def _purchases(self):
+        got = self._cache.get("buy")
+        if got is None:
+            got = self._cache["buy"] = self.pos.purchases()
+        return got
 
     def _reset_evidence(self):
         self.taps = []
@@ -264,7 +280,7 @@ class Tracker:
         c = self.taps[-1]
         found = []
         v = pos.cells[c]
-        for a in pos.purchases():
+        for a in self._purchases():
             r = a >> 8
             d = a & 3
             o = pos.nb[r * 4 + d]
@@ -303,11 +319,11 @@ class Tracker:
                             if (a & 255) >= kb.KILL and pos.action_cell(a) == t:
                                 found.append((a,))
             elif v == kb.ARMOUR:
-                for a in pos.purchases():
+                for a in self._purchases():
                     if kb.item_letter(a) == "K" and pos.rocket_target(a) == t:
                         found.append((a,))
         if plus and not minus:
-            for r, d in pos.fill_sites():
+            for r, d in self._fill_sites():
                 o = pos.nb[r * 4 + d]
                 rooms = pos.rooms_of(r, o)
                 inside = True
@@ -324,7 +340,7 @@ class Tracker:
                     growing = True
             if len(plus) == 1:
                 f = plus[0]
-                for a in pos.purchases():
+                for a in self._purchases():
                     t = kb.item_letter(a)
                     if t in ("b", "a", "w", "s") and pos.action_cell(a) == f:
                         found.append((a,))
@@ -336,7 +352,7 @@ class Tracker:
         """A cube on a front cell may also be the first filler of a fill or a cube of a carry
         (if a unit could push it there): the purchase then waits for confirm or patience."""
         pos = self.pos
-        for r, d in pos.fill_sites():
+        for r, d in self._fill_sites():
             if f in pos.rooms_of(r, pos.nb[r * 4 + d]):
                 return True
         return False
@@ -555,12 +571,14 @@ class Tracker:
         plus = self.plus
         for _ in gesture:
             pos.pop()
+        self._cache = {}
         occupancy(pos, self.expected)
         self.minus = _diff(self.expected, self.seen)
         self.plus = _diff(self.seen, self.expected)
         found, growing = self.readings()
         for a in gesture:
             pos.push(a)
+        self._cache = {}
         occupancy(pos, self.expected)
         self.minus = minus
         self.plus = plus
@@ -576,6 +594,7 @@ class Tracker:
 
     def _commit(self, seq, how):
         pos = self.pos
+        self._cache = {}
         if seq[0] < 0:
             # an amendment: the unit's move taken back, then read again with its cube
             for _ in range(-seq[0]):

@@ -2,11 +2,19 @@
 unix port with a 192 KiB heap (the Pico budget): seeded games from both start maps and from a
 busy position with every kind of building (every legal list, the chosen action, its encoding and
 the position after it, the scores and winners), games where S follows the engine (the board's
-hint), and perft counts."""
+hint), and perft counts. The modules run as deployed: compiled by mpy-cross."""
 
 import mpy
+from cargoboard.build import cached_build
 
 DRIVER = mpy.REPO_ROOT / "tests" / "driver_kubitva.py"
+
+
+def on_the_port(micropython, args):
+    """The driver under the unix port at the Pico's heap, with the modules precompiled by
+    mpy-cross as they are deployed (their source alone would not compile in 192 KiB)."""
+    return micropython(DRIVER, args=args, heapsize="192k", timeout=300,
+                       path=[cached_build()]).splitlines()
 
 GAMES = (["b%d:%d:board:700:0" % (i, 11 + 7919 * i) for i in range(3)]
          + ["a%d:%d:arena:400:0" % (i, 13 + 104729 * i) for i in range(3)]
@@ -17,7 +25,7 @@ GAMES = (["b%d:%d:board:700:0" % (i, 11 + 7919 * i) for i in range(3)]
 def test_same_games_on_cpython_and_micropython(micropython):
     args = ["games", *GAMES]
     cp = mpy.run_cpython(DRIVER, args).splitlines()
-    mp = micropython(DRIVER, args=args, heapsize="192k", timeout=300).splitlines()
+    mp = on_the_port(micropython, args)
     assert cp == mp, mpy.first_difference(cp, mp)
     ends = [line.split() for line in cp if line.startswith("E ")]
     assert [e[1] for e in ends] == [g.split(":")[0] for g in GAMES]
@@ -39,6 +47,6 @@ def test_same_perft_on_cpython_and_micropython(micropython):
     for depth, text in PERFT:
         args += [depth, text]
     cp = mpy.run_cpython(DRIVER, args).splitlines()
-    mp = micropython(DRIVER, args=args, heapsize="192k", timeout=300).splitlines()
+    mp = on_the_port(micropython, args)
     assert mp == cp
     assert [int(line.split()[3]) for line in cp] == [2229, 599, 681]

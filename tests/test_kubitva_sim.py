@@ -167,3 +167,24 @@ def test_power_cut_then_sync_and_export(board, tmp_path):
     assert positions[-1].notation() == b.pos.notation() and positions[-1].winners() == [kb.S]
     check_svg(render(rec, "svg", positions=positions), positions[-1], positions[-2],
               rec.actions[-1])
+
+
+def test_setup_assist_says_what_goes_where():
+    """Before the start the set-up assist blinks each empty cell of the layout in the colour of
+    what goes there: base cube yellow, armour cyan, building cube orange, workers in their
+    side's colour."""
+    out = []
+    s = Session(out=out.append)
+    try:
+        data, final = s.query("new kubitva board")
+        assert final.startswith("ok setup missing=36")
+        b = SimGame.__new__(SimGame)
+        b.s = s
+        got = b.leds([kb.Position.parse(kb.BOARD).parse_cell(n)
+                      for n in ("f2", "e1", "a2", "c4", "c8", "d5")])
+        names = dict(zip(("f2", "e1", "a2", "c4", "c8", "d5"), got.values()))
+        assert names == {"f2": ("yellow", "slow"), "e1": ("cyan", "slow"),
+                         "a2": ("orange", "slow"), "c4": ("blue", "slow"),
+                         "c8": ("white", "slow"), "d5": ("off", "off")}
+    finally:
+        s.close()

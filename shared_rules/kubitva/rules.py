@@ -42,6 +42,8 @@ WORKER = 16    # + side
 SOLDIER = 18   # + side
 CUBE_LETTERS = ".baxipmrq"  # codes 0..8
 UNIT_LETTERS = "WwSs"       # codes 16..19
+_ASCII = b".baxipmrq???????WwSs"  # the letter of each code, for notation()
+_LAND = b"SNsn"  # a territory byte (side | FRESH) -> its letter
 
 FRESH = 2
 MOVE_POINTS = 10
@@ -366,32 +368,37 @@ class Position:
         return p
 
     def notation(self):
+        # One bytearray of ASCII, turned into text once: the board logs a notation for every
+        # action, and building it cell by cell as strings would allocate a string per cell.
         cols = self.cols
         cells = self.cells
         pts = self.points
-        rows = []
+        terr = self.terr
+        out = bytearray()
         for y in range(self.rows - 1, -1, -1):
-            row = ""
+            if out:
+                out.append(47)  # /
             for c in range(y * cols, y * cols + cols):
-                row += cube_text(cells[c], pts[c])
-            rows.append(row)
-        terr = []
+                v = cells[c]
+                out.append(_ASCII[v])
+                if v >= WORKER and pts[c] != MOVE_POINTS:
+                    out.append(48 + pts[c])
+        out.append(32)
         for y in range(self.rows - 1, -1, -1):
-            row = ""
+            if y != self.rows - 1:
+                out.append(47)
             run = 0
-            prev = -1
-            for c in range(y * cols, y * cols + cols):
-                v = self.terr[c]
-                if v != prev and run:
-                    row += str(run) + "SNsn"[(prev & 1) + (2 if prev & FRESH else 0)]
+            prev = terr[y * cols]
+            for c in range(y * cols, y * cols + cols + 1):
+                v = terr[c] if c < y * cols + cols else 255
+                if v != prev:
+                    out.extend(str(run).encode())
+                    out.append(_LAND[prev])
                     run = 0
-                prev = v
+                    prev = v
                 run += 1
-            row += str(run) + "SNsn"[(prev & 1) + (2 if prev & FRESH else 0)]
-            terr.append(row)
-        return "%s %s %s %d,%d %d/%d" % ("/".join(rows), "/".join(terr),
-                                         SEAT_LETTERS[self.to_move], self.treasury[0],
-                                         self.treasury[1], self.turn, self.limit)
+        return "%s %s %d,%d %d/%d" % (str(out, "ascii"), SEAT_LETTERS[self.to_move],
+                                      self.treasury[0], self.treasury[1], self.turn, self.limit)
 
     def __repr__(self):
         return "<kubitva %s>" % self.notation()

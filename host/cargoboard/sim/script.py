@@ -11,7 +11,9 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  With `cards` (an extension), each seat's base cards lie in
                                  their default places too (each card carries a magnet).
                                  SEATS may be left out for a game that has fixed seats:
-                                 `new-game cephalopod 5x5` (white and black, the board empty).
+                                 `new-game cephalopod 5x5` (white and black, the board empty);
+                                 `new-game kubitva board` (the board edition's start) or
+                                 `new-game kubitva position=NOTATION` (blanks as `_`).
     lift CELL                    take the top item of CELL into the hand, then 100 ms pass.
     place CELL                   put the item lifted last on top of CELL, then 100 ms pass.
     drop CELL                    put a new die from the supply on the empty CELL (Cephalopod),
