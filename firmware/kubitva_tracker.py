@@ -640,31 +640,7 @@ class Tracker:
 
     def reach(self, u):
         """Cells the unit on u may reach this turn (no cube carried), as a list."""
-        pos = self.pos
-        nb = pos.nb
-        cells = pos.cells
-        v = cells[u]
-        soldier = v & 2
-        side = v & 1
-        left = pos.points[u]
-        dist = bytearray(pos.n)
-        dist[u] = 1
-        todo = [u]
-        i = 0
-        while i < len(todo):
-            c = todo[i]
-            i += 1
-            if dist[c] > left:
-                continue
-            for d in range(4):
-                t = nb[c * 4 + d]
-                if t == NONE or dist[t] or cells[t] != kb.EMPTY:
-                    continue
-                if not soldier and pos.terr[t] & 1 != side:
-                    continue
-                dist[t] = dist[c] + 1
-                todo.append(t)
-        return todo[1:]
+        return self.pos.walk(u, self.pos.points[u])[0][1:]
 
     def cube_reach(self, k):
         """Cells a unit next to it may push, pull or carry the cube on k to in one step."""

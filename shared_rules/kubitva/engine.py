@@ -423,22 +423,7 @@ class _Plan:
     def _walk_from(self, u):
         """bytearray: 1 + the worker's walking distance to each cell (0: unreachable), through
         empty cells of its own land."""
-        pos = self.pos
-        nb = self.nb
-        dist = bytearray(self.n)
-        dist[u] = 1
-        todo = [u]
-        i = 0
-        while i < len(todo):
-            c = todo[i]
-            i += 1
-            for d in range(4):
-                t = nb[c * 4 + d]
-                if t != NONE and not dist[t] and pos.cells[t] == kb.EMPTY and self._own(t) \
-                        and dist[c] < 250:
-                    dist[t] = dist[c] + 1
-                    todo.append(t)
-        return dist
+        return self.pos.walk(u)[1]
 
     def _carry(self, k, e, u, missing):
         """(steps, first direction) to carry the cube on k, with the worker on its neighbour

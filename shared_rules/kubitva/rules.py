@@ -191,103 +191,8 @@ class Position:
     @classmethod
     def parse(cls, text):
         """Parse the one-line notation (docs section 9); RulesError naming the problem."""
-        if not isinstance(text, str):
-            raise RulesError("position must be text")
-        fields = text.split()
-        if len(fields) != 5:
-            raise RulesError("position needs 5 fields '<cells> <territory> <side> <treasuries> "
-                             "<turn>/<limit>', got %d" % len(fields))
-        cells_text, terr_text, side, money, turn = fields
-        lines = cells_text.split("/")
-        parsed = []
-        for i in range(len(lines)):
-            parsed.append(_parse_row(lines[i], i + 1))
-        cols = len(parsed[0][0])
-        for i in range(len(parsed)):
-            if len(parsed[i][0]) != cols:
-                raise RulesError("row %d has %d cells, row 1 has %d (rows are counted from the "
-                                 "top)" % (i + 1, len(parsed[i][0]), cols))
-        rows = len(parsed)
-        pos = cls(rows, cols)
-        if side not in ("S", "N"):
-            raise RulesError("side to move %r must be S or N" % side)
-        pos.to_move = 0 if side == "S" else 1
-        for i in range(rows):
-            codes, pts = parsed[i]
-            base = (rows - 1 - i) * cols
-            for x in range(cols):
-                v = codes[x]
-                pos.cells[base + x] = v
-                if pts[x] != MOVE_POINTS:
-                    if v & 1 != pos.to_move:
-                        raise RulesError("%s: only the side to move's units show move points "
-                                         "(the others have 10)" % pos.cell_name(base + x))
-                    pos.points[base + x] = pts[x]
-        pos._parse_territory(terr_text)
-        pos._parse_money(money)
-        pos._parse_turn(turn)
-        for c in range(pos.n):
-            if pos.cells[c] >= WORKER and pos.cells[c] & 1 == pos.to_move \
-                    and 0 < pos.points[c] < MOVE_POINTS:
-                if pos.active >= 0:
-                    raise RulesError("%s and %s both have 1-9 move points: only one unit (the "
-                                     "one moving) may" % (pos.cell_name(pos.active),
-                                                          pos.cell_name(c)))
-                pos.active = c
-        pos._index()
-        return pos
-
-    def _parse_territory(self, text):
-        lines = text.split("/")
-        if len(lines) != self.rows:
-            raise RulesError("territory has %d rows, the grid %d" % (len(lines), self.rows))
-        cols = self.cols
-        for i in range(self.rows):
-            line = lines[i]
-            base = (self.rows - 1 - i) * cols
-            x = 0
-            j = 0
-            while j < len(line):
-                k = j
-                while k < len(line) and "0" <= line[k] <= "9":
-                    k += 1
-                if k == len(line):
-                    raise RulesError("territory row %d: %r ends without a side letter"
-                                     % (i + 1, line))
-                count = int(line[j:k]) if k > j else 1
-                ch = line[k]
-                v = "SNsn".find(ch)
-                if v < 0:
-                    raise RulesError("territory row %d: %r is not S, N, s or n" % (i + 1, ch))
-                if count < 1 or x + count > cols:
-                    raise RulesError("territory row %d: %r does not give the %d cells of the row"
-                                     % (i + 1, line, cols))
-                if v >= 2 and v - 2 != self.to_move:
-                    raise RulesError("territory row %d: cells captured this turn (%s) must be "
-                                     "the side to move's" % (i + 1, ch))
-                for c in range(base + x, base + x + count):
-                    self.terr[c] = (v & 1) | (FRESH if v >= 2 else 0)
-                x += count
-                j = k + 1
-            if x != cols:
-                raise RulesError("territory row %d: %r gives %d cells, the row has %d"
-                                 % (i + 1, line, x, cols))
-
-    def _parse_money(self, text):
-        parts = text.split(",")
-        if len(parts) != 2 or not parts[0].isdigit() or not parts[1].isdigit():
-            raise RulesError("treasuries %r must be two non-negative integers 'S,N'" % text)
-        self.treasury = [int(parts[0]), int(parts[1])]
-
-    def _parse_turn(self, text):
-        parts = text.split("/")
-        if len(parts) != 2 or not parts[0].isdigit() or not parts[1].isdigit():
-            raise RulesError("turn %r must be '<turn>/<limit>', e.g. 1/60" % text)
-        self.turn = int(parts[0])
-        self.limit = int(parts[1])
-        if self.turn < 1 or self.limit < 1 or self.turn > self.limit + 1:
-            raise RulesError("turn %r: turn and limit are 1 or more, the turn at most limit + 1"
-                             % text)
+        from shared_rules.kubitva import text as T
+        return T.parse_position(cls, text)
 
     def _index(self):
         """Build the caches from the cells: the base cubes, the cells next to them, the filler
@@ -877,18 +782,9 @@ class Position:
                 m = code % 5
                 v = cells[c]
                 t = nb[c * 4 + d]
-                if m:
-                    k = nb[c * 4 + m - 1]
-                    k2 = nb[k * 4 + d]
-                    kv = cells[k]
-                    cells[k] = EMPTY
-                    cells[c] = EMPTY
-                    cells[k2] = kv
-                else:
-                    cells[c] = EMPTY
-                cells[t] = v
-                pts[t] = pts[c] - 1
-                pts[c] = MOVE_POINTS
+                k = nb[c * 4 + m - 1] if m else NONE
+                self._shift(c, t, k, nb[k * 4 + d] if m else NONE)
+                pts[t] -= 1
                 if v & 2 and self.terr[c] & 1 == side and self.terr[t] & 1 != side:
                     self._capture(t, rec)
             else:
@@ -959,6 +855,51 @@ class Position:
             if terr[c] & 1 == enemy and not seen[c]:
                 terr[c] = side | FRESH
                 rec.append(c)
+
+    def walk(self, u, limit=250):
+        """Where the unit on u could walk by plain steps (no cube, no capture counted): (cells
+        in the order reached, bytearray of 1 + steps to each cell, 0 unreachable), at most
+        `limit` steps; a worker keeps to its side's land, as its steps must."""
+        cells = self.cells
+        nb = self.nb
+        terr = self.terr
+        v = cells[u]
+        soldier = v & 2
+        side = v & 1
+        dist = bytearray(self.n)
+        dist[u] = 1
+        order = [u]
+        i = 0
+        while i < len(order):
+            c = order[i]
+            i += 1
+            if dist[c] > limit:
+                continue
+            for d in range(4):
+                t = nb[c * 4 + d]
+                if t == NONE or dist[t] or cells[t] != EMPTY:
+                    continue
+                if not soldier and terr[t] & 1 != side:
+                    continue
+                dist[t] = dist[c] + 1
+                order.append(t)
+        return order, dist
+
+    def _shift(self, u, t, k, k2):
+        """Move the unit on u to t with its points, and the cube on k (NONE: none) to k2: both
+        lifted first, then put down (either may land where the other stood)."""
+        cells = self.cells
+        pts = self.points
+        v = cells[u]
+        p = pts[u]
+        kv = cells[k] if k != NONE else 0
+        cells[u] = EMPTY
+        pts[u] = MOVE_POINTS
+        if k != NONE:
+            cells[k] = EMPTY
+            cells[k2] = kv
+        cells[t] = v
+        pts[t] = p
 
     def rooms_of(self, door, o):
         """The rooms of a fill: the cells reachable from the door room through non-wall cells,
@@ -1053,20 +994,9 @@ class Position:
                 d = code // 5
                 e = code % 5
                 t = nb[c * 4 + d]
-                v = cells[t]
-                p = pts[t]
-                if e:
-                    k = nb[c * 4 + e - 1]
-                    k2 = nb[k * 4 + d]
-                    kv = cells[k2]
-                    cells[t] = EMPTY
-                    cells[k2] = EMPTY
-                    cells[k] = kv
-                else:
-                    cells[t] = EMPTY
-                pts[t] = MOVE_POINTS
-                cells[c] = v
-                pts[c] = p + 1
+                k = nb[c * 4 + e - 1] if e else NONE
+                self._shift(t, c, nb[k * 4 + d] if e else NONE, k)
+                pts[c] += 1
                 for i in range(start + 2, end - 4):
                     self.terr[log[i]] = side ^ 1
             elif code < FILL:
@@ -1149,149 +1079,12 @@ class Position:
     def parse_action(self, text):
         """The legal action written as text; RulesError naming the problem if malformed or not
         legal here."""
-        action = self._syntax(text)
+        from shared_rules.kubitva import text as T
+        action = T.action_number(self, text)
         if action in self.legal_actions():
             return action
-        raise RulesError("action %r: %s" % (text, self._why_illegal(action)))
+        raise RulesError("action %r: %s" % (text, T.why_illegal(self, action)))
 
-    def _cell_of_text(self, text, whole, what):
-        c = self.parse_cell(text)
-        if c < 0:
-            raise RulesError("action %r: %s %r is no cell of the %dx%d grid (columns a-%s, "
-                             "rows 1-%d)" % (whole, what, text, self.cols, self.rows,
-                                             COLUMNS[self.cols - 1], self.rows))
-        return c
-
-    def _syntax(self, text):
-        """The action number the text names (not checked for legality)."""
-        if not isinstance(text, str) or not text:
-            raise RulesError("empty action")
-        if text == "end":
-            return END
-        nb = self.nb
-        at = text.find("@")
-        if at >= 0:
-            letter = text[:at]
-            slash = text.find("/", at)
-            if len(letter) != 1 or (letter not in FILL_LETTERS and letter not in ITEM_LETTERS) \
-                    or slash < 0:
-                raise RulesError("action %r: a fill or purchase is written LETTER@ROOM/OPENING "
-                                 "with LETTER one of %s (fill) or %s (buy)"
-                                 % (text, FILL_LETTERS, ITEM_LETTERS))
-            r = self._cell_of_text(text[at + 1:slash], text, "room")
-            o = self._cell_of_text(text[slash + 1:], text, "opening")
-            if letter in FILL_LETTERS:
-                r = self._door_of(r, o, text)
-            d = _direction(nb, r, o)
-            if d < 0:
-                raise RulesError("action %r: the opening %s is not next to the room %s"
-                                 % (text, self.cell_name(o), self.cell_name(r)))
-            if letter in FILL_LETTERS:
-                return (r << 8) + FILL + 4 * FILL_LETTERS.find(letter) + d
-            return (r << 8) + BUY + 4 * ITEM_LETTERS.find(letter) + d
-        kill = text.find("x", 2) if text.find("+") < 0 else -1
-        if kill >= 0:
-            u = self._cell_of_text(text[:kill], text, "soldier")
-            t = self._cell_of_text(text[kill + 1:], text, "victim")
-            d = _direction(nb, u, t)
-            if d < 0:
-                raise RulesError("action %r: %s is not next to %s" % (text, text[kill + 1:],
-                                                                       text[:kill]))
-            return (u << 8) + KILL + d
-        plus = text.find("+")
-        head = text if plus < 0 else text[:plus]
-        if len(head) < 3 or head[-1] not in DIR_LETTERS:
-            raise RulesError("action %r: not an action (a step is e4n or e4n+e5, a kill e4xe5, "
-                             "a fill i@c3/c4, a purchase b@c3/c4, or end)" % text)
-        u = self._cell_of_text(head[:-1], text, "unit")
-        d = DIR_LETTERS.find(head[-1])
-        m = 0
-        if plus >= 0:
-            k = self._cell_of_text(text[plus + 1:], text, "cube")
-            e = _direction(nb, u, k)
-            if e < 0:
-                raise RulesError("action %r: the cube %s is not next to the unit %s"
-                                 % (text, text[plus + 1:], head[:-1]))
-            m = 1 + e
-        return (u << 8) + 5 * d + m
-
-    def _door_of(self, r, o, text):
-        """The door room of the rooms reached from r without passing o (parse accepts any room
-        of the building to be filled)."""
-        if _direction(self.nb, r, o) >= 0:
-            return r
-        cells = self.cells
-        if cells[r] == BRICK or cells[r] == ARMOUR or cells[o] == BRICK or cells[o] == ARMOUR:
-            return r
-        rooms = self.rooms_of(r, o)
-        doors = [x for x in rooms if _direction(self.nb, x, o) >= 0]
-        if len(doors) == 1:
-            return doors[0]
-        raise RulesError("action %r: the rooms of %s touch the opening %s %s" % (
-            text, self.cell_name(r), self.cell_name(o), "nowhere" if not doors else
-            "through several cells"))
-
-    def _why_illegal(self, a):
-        if self.is_over():
-            return "the game is over"
-        if a == END:
-            return "not legal here"
-        c = a >> 8
-        code = a & 255
-        cells = self.cells
-        side = self.to_move
-        nb = self.nb
-        if code < FILL:
-            v = cells[c]
-            if v < WORKER or v & 1 != side:
-                return "%s holds no unit of %s" % (self.cell_name(c), SEAT_LETTERS[side])
-            if not self.points[c]:
-                return "the unit on %s has no move points left (used this turn)" % \
-                    self.cell_name(c)
-            if code >= KILL:
-                t = nb[c * 4 + code - KILL]
-                if not v & 2:
-                    return "only soldiers kill"
-                if cells[t] < WORKER or cells[t] & 1 == side:
-                    return "%s holds no enemy unit" % self.cell_name(t)
-                return "the border must run between the soldier and its victim"
-            d = code // 5
-            t = nb[c * 4 + d]
-            if t == NONE:
-                return "the step leaves the grid"
-            if not v & 2 and self.terr[t] & 1 != side:
-                return "workers cannot cross the border"
-            if code % 5:
-                k = nb[c * 4 + code % 5 - 1]
-                if cells[k] == EMPTY or cells[k] > WASTE:
-                    return "%s holds no building cube, armour or waste" % self.cell_name(k)
-                if self.near_base[k]:
-                    return "a cube next to a base cube cannot be moved"
-            return "the way is not free (a cube cannot enter or pass another)"
-        d = code & 3
-        if code < BUY:
-            return "%s is no room that opening %s encloses for %s (walls all round, one opening " \
-                "touching one room, every room empty, own land, off the edge)" % (
-                    self.cell_name(c), self.cell_name(nb[c * 4 + d]), SEAT_LETTERS[side])
-        item = (code - BUY) >> 2
-        b = self._building_at(c, d)
-        if b is None:
-            return "no intact building has its door room on %s and its opening on %s" % (
-                self.cell_name(c), self.cell_name(nb[c * 4 + d]))
-        if b[0][0] != ITEM_BUILDING[item]:
-            return "%s is sold by a %s" % (ITEM_LETTERS[item], BUILDING_NAMES[
-                ITEM_BUILDING[item] - INCOME])
-        if not self._usable(b[0][1], side):
-            return "the building is not %s's to use this turn" % SEAT_LETTERS[side]
-        if self.treasury[side] < ITEM_COST[item]:
-            return "it costs %d, %s has %d" % (ITEM_COST[item], SEAT_LETTERS[side],
-                                                self.treasury[side])
-        if item == IT_ROCKET or item == IT_SUPER:
-            return "the rocket has no target it can destroy"
-        return "the front cell is blocked, off the grid or across the border"
-
-
-BUILDING_NAMES = ("house", "factory", "barracks", "recycler")
 
 
 def _filled(n, v):
@@ -1308,39 +1101,6 @@ def _direction(nb, a, b):
         if nb[a * 4 + d] == b:
             return d
     return -1
-
-
-def _parse_row(text, number):
-    """(codes, points) of one row of the cells field."""
-    codes = []
-    pts = []
-    i = 0
-    n = len(text)
-    if not n:
-        raise RulesError("row %d is empty" % number)
-    while i < n:
-        ch = text[i]
-        k = CUBE_LETTERS.find(ch)
-        if k >= 0:
-            codes.append(k)
-            pts.append(MOVE_POINTS)
-            i += 1
-            if i < n and "0" <= text[i] <= "9":
-                raise RulesError("row %d: %r: only units (W w S s) carry move points"
-                                 % (number, text[i - 1:i + 1]))
-            continue
-        k = UNIT_LETTERS.find(ch)
-        if k < 0:
-            raise RulesError("row %d: %r is no cube (%s, units %s)" % (number, ch, CUBE_LETTERS,
-                                                                     UNIT_LETTERS))
-        codes.append(WORKER + k)
-        i += 1
-        if i < n and "0" <= text[i] <= "9":
-            pts.append(int(text[i]))
-            i += 1
-        else:
-            pts.append(MOVE_POINTS)
-    return codes, pts
 
 
 # ---------------------------------------------------------------------------------------------
