@@ -1,5 +1,5 @@
 """What the board's calls into a game plug-in cost under the MicroPython unix port (192 KiB
-heap, the modules precompiled as deployed): a game traced in this process (cargoboard.table.Table's trace) is replayed through the
+heap, the modules precompiled as deployed): a game traced in this process (cargoboard.sim.table.Table's trace) is replayed through the
 same plug-in under MicroPython, and every call that did work is timed. Shared by the games'
 board benches (bench/cephalopod_board.py, bench/kubitva_board.py)."""
 
@@ -8,7 +8,7 @@ CALLS = ("on_change", "on_button", "tick")
 
 REPLAY = r"""
 import sys, time, gc
-from firmware.scanner import Scanner
+from firmware.drivers.scanner import Scanner
 Game = __import__(sys.argv[1], None, None, ["Game"]).Game
 opts = {}
 for w in sys.argv[2:]:

@@ -3,7 +3,7 @@ it costs on the board (printed, never asserted).
 
     .venv/bin/python bench/cephalopod_board.py [GAMES]      (part of `make bench`)
 
-- Inference (cargoboard.cephalopod_play: the firmware's scanner and Cephalopod plug-in in this
+- Inference (cargoboard.games.cephalopod.play: the firmware's scanner and Cephalopod plug-in in this
   process): GAMES seeded games per board size (default 200), the actions chosen uniformly at
   random or mostly by the engine; the hand puts the die down first, takes the dice first or
   mixes, pauses (now and then for over a second in the middle of a capture), its contacts
@@ -24,7 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests"),
                 os.path.join(ROOT, "bench")]
 
-from cargoboard.cephalopod_play import Stats, pick_engine, pick_random, play_game  # noqa: E402
+from cargoboard.games.cephalopod.play import Stats, pick_engine, pick_random, play_game  # noqa: E402
 from boardcost import footer, header, print_rows, replay_times, trace_lines  # noqa: E402
 
 
@@ -61,7 +61,7 @@ def cost(games=6):
         for seed in range(games):
             trace = []
             play_game(seed, size, pick_random, trace=trace)
-            for k, us in replay_times("firmware.cephalopod_game", ["layout=" + size],
+            for k, us in replay_times("firmware.games.cephalopod.plugin", ["layout=" + size],
                                       trace_lines(trace)):
                 times[k].append(us)
         print_rows(size, times)

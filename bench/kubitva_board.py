@@ -70,7 +70,7 @@ def cost(games=3):
     for seed in range(games):
         trace = []
         play_game(seed, pick=pick_random, max_actions=300, trace=trace)
-        for k, us in replay_times("firmware.kubitva_game", ["position=" + kb.BOARD],
+        for k, us in replay_times("firmware.games.kubitva.plugin", ["position=" + kb.BOARD],
                                   trace_lines(trace)):
             times[k].append(us)
     print_rows("11x11", times)

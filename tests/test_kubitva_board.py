@@ -1,5 +1,5 @@
-"""КУБитва on the board, in this process: the move inference (firmware/kubitva_tracker.py) and
-the plug-in (firmware/kubitva_game.py) on hand-made cases of what the sensors see, one for each
+"""КУБитва on the board, in this process: the move inference (firmware/games/kubitva/tracker.py)
+and the plug-in (firmware/games/kubitva/plugin.py) on hand-made cases of what the sensors see, one for each
 kind of action; and whole seeded games played by the modelled hand on the scanner and the
 plug-in (host/cargoboard/games/kubitva/hand.py): the board must never hold an action the hands
 did not make, and must end on the true position. The same firmware runs under MicroPython on
@@ -9,10 +9,10 @@ import pytest
 
 from kubitva_positions import ARENA
 from firmware import hal as H
-from firmware import kubitva_tracker as T
-from firmware.kubitva_game import Game
+from firmware.games.kubitva import tracker as T
+from firmware.games.kubitva.plugin import Game
 from cargoboard.games.kubitva import hand as K
-from cargoboard.table import Table
+from cargoboard.sim.table import Table
 from shared_rules.kubitva import rules as kb
 
 # S's barracks on f4 faces N's base wall f9 down an empty column f (N's worker f8 gone): a super
@@ -295,7 +295,7 @@ def test_commands_and_the_log_resume():
     assert b.game.command(["pos"]) == "ok " + b.pos.notation()
     assert b.game.command(["history"]) == "ok c4n+c3 end"
     assert b.game.command(["state"]).startswith("ok state=idle diff=- actions=2")
-    from firmware import logformat as LF
+    from firmware.system import logformat as LF
     again = Game({"position": kb.BOARD})
     again.resume([(LF.ACTION, r) for r in b.records])
     assert again.pos.notation() == b.pos.notation()

@@ -14,9 +14,10 @@ import pytest
 import mpy
 from exportgames import parse_page, pieces_of
 from kubitva_positions import ARENA
-from cargoboard import cli, diagram, export_cli, gamefile, replay
+from cargoboard import cli
+from cargoboard.export import cli as export_cli, diagram, gamefile, replay
 from cargoboard.games.kubitva import draw
-from cargoboard.html_replay import game_html
+from cargoboard.export.html import game_html
 from cargoboard.store import GameRecord, Store
 from shared_rules.kubitva import engine as en
 from shared_rules.kubitva import rules as kb

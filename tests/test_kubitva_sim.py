@@ -3,7 +3,7 @@ real pty, driven with the script verbs (host/cargoboard/sim/script.py): `lift`/`
 piece, `take` takes one off, `drop` puts a new one down (a purchase, a filler), `lift` and
 `place` on one cell is a tap. The hands' steps for an action come from the hand model
 (cargoboard.games.kubitva.hand.physical_steps); expected positions from the rules core. The LEDs
-are read back from the frames the firmware shows (tests/test_sim_cephalopod.py's reader).
+are read back from the frames the firmware shows (tests/test_cephalopod_sim.py's reader).
 """
 
 import re
@@ -24,7 +24,7 @@ from firmware import hal as H  # noqa: E402
 from cargoboard.games.kubitva.hand import physical_steps  # noqa: E402
 from cargoboard.games.kubitva.scriptgen import game_script  # noqa: E402
 from cargoboard.sim.script import Session, run_script  # noqa: E402
-from test_sim_cephalopod import Game as SimGame, WAIT  # noqa: E402
+from test_cephalopod_sim import Game as SimGame, WAIT  # noqa: E402
 from test_kubitva_board import SIEGE  # noqa: E402
 
 
@@ -143,7 +143,7 @@ def test_power_cut_then_sync_and_export(board, tmp_path):
     from cargoboard.link import Link
     from cargoboard.store import Store
     from cargoboard.sync import sync
-    from cargoboard.export_cli import render
+    from cargoboard.export.cli import render
     from test_kubitva_host import check_svg
 
     b = board(SIEGE, flash=tmp_path / "flash.img")

@@ -10,7 +10,7 @@ import sqlite3
 import sys
 
 from cargoboard import rules as game_rules
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 from cargoboard.link import LinkError
 from cargoboard.store import StoreError, score_text, winners_text
 from cargoboard.deploy import DeployError
@@ -32,8 +32,7 @@ class CommandError(Exception):
 
 def load_position(text, players=2, cards=False, game="cargocube"):
     """A position from the rulings notation, or the start for the word 'polygon' (Cephalopod:
-    its notation, or a board size such as '5x5' for the empty board; KUBitva: its notation, or
-    a map word, 'board' or 'full')."""
+    its notation, or a board size such as '5x5' for the empty board)."""
     if game != "cargocube":
         rules = game_rules.rules_for(game)
         if players != 2 or cards:
@@ -51,8 +50,7 @@ def load_position(text, players=2, cards=False, game="cargocube"):
 def _add_position_args(p):
     p.add_argument("position", metavar="POSITION",
                    help="a position in the rulings notation (quote it), or 'polygon' for the start "
-                        "(cephalopod: its notation, or 5x5, 3x5, 5x3, 3x3 for the empty board; "
-                        "kubitva: its notation, or board, full for a map's start)")
+                        "(cephalopod: its notation, or 5x5, 3x5, 5x3, 3x3 for the empty board)")
     p.add_argument("--game", choices=game_rules.kinds(), default="cargocube",
                    help="the game whose rules apply (default cargocube)")
     p.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
@@ -146,21 +144,22 @@ def build_parser():
     return parser
 
 
-# Subcommands that live in their own modules: each module has `add_parser(sub)`.
+# Subcommands that live in their own modules: each module has `add_parser(sub)`. After them
+# come the games' own (each game's `cli` part, cargoboard/games/<kind>/cli.py).
 PLUGIN_MODULES = (
     "cargoboard.sim",
     "cargoboard.demo",
     "cargoboard.sync_cli",
     "cargoboard.deploy",
-    "cargoboard.export_cli",
-    "cargoboard.cephalopod_cli",
-    "cargoboard.games.kubitva.cli",
+    "cargoboard.export.cli",
 )
 
 
 def _plugin_parsers():
     import importlib
-    return [importlib.import_module(name).add_parser for name in PLUGIN_MODULES]
+    from cargoboard import games
+    names = list(PLUGIN_MODULES) + games.parts("cli")
+    return [importlib.import_module(name).add_parser for name in names]
 
 
 def main(argv=None):

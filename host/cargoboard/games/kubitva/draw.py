@@ -18,8 +18,8 @@ cross, `data-kind="filled"` rooms, a `data-kind="placed"` ring or a rocket's
 
 from xml.sax.saxutils import escape
 
-from cargoboard.diagram import caption_line, svg_document
-from cargoboard.diagram import svg_num as _num, svg_tag as _tag, svg_text as _text
+from cargoboard.export.diagram import caption_line, svg_document
+from cargoboard.export.diagram import svg_num as _num, svg_tag as _tag, svg_text as _text
 from shared_rules.kubitva import rules as kb
 
 LETTERS = kb.SEAT_LETTERS  # "SN"

@@ -21,9 +21,9 @@ import random
 from shared_rules.kubitva import engine
 from shared_rules.kubitva import rules as kb
 from firmware import hal as H
-from firmware import kubitva_tracker as T
-from firmware.kubitva_game import Game
-from cargoboard.table import Table
+from firmware.games.kubitva import tracker as T
+from firmware.games.kubitva.plugin import Game
+from cargoboard.sim.table import Table
 
 
 class Hand:

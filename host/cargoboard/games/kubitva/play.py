@@ -118,7 +118,7 @@ class Session:
             sc = pos.scores()
             self.write("game over: %s (land S=%d N=%d)" % (draw.phase_text(pos), sc[0], sc[1]))
         if self.save:
-            from cargoboard.gamefile import to_text
+            from cargoboard.export.gamefile import to_text
             with open(self.save, "x") as f:
                 f.write(to_text(self.record()))
             self.write("saved %d actions to %s" % (pos.ply(), self.save))
