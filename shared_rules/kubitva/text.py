@@ -4,10 +4,11 @@
 # reads text (a new game, a position loaded from the host), and so that the rules module itself
 # compiles in the Pico's heap from source.
 
-from shared_rules.kubitva.rules import (
+from shared_rules.kubitva.codes import (
     ARMOUR, BRICK, BUY, COLUMNS, CUBE_LETTERS, DIR_LETTERS, EMPTY, END, FILL, FILL_LETTERS,
     FRESH, INCOME, ITEM_BUILDING, ITEM_COST, ITEM_LETTERS, IT_ROCKET, IT_SUPER, KILL,
-    MOVE_POINTS, NONE, RulesError, SEAT_LETTERS, UNIT_LETTERS, WASTE, WORKER, _direction)
+    MOVE_POINTS, NONE, RulesError, SEAT_LETTERS, UNIT_LETTERS, WASTE, WORKER)
+from shared_rules.kubitva.codes import direction as _direction
 
 
 def parse_position(cls, text):
