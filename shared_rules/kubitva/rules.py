@@ -17,6 +17,7 @@
 #   destroyed, so the groups change only by a fill (push) and its pop.
 
 from shared_rules import versions as _versions
+from shared_rules.perft import perft  # noqa: F401 (the same for every rules core)
 
 RULES_VERSION = _versions.version("kubitva")
 
@@ -1073,21 +1074,6 @@ def decode_action(pos, buf, offset=0):
 
 
 # ---------------------------------------------------------------------------------------------
-
-
-def perft(pos, depth):
-    """Number of distinct sequences of depth legal atomic actions from pos."""
-    if depth <= 0:
-        return 1
-    actions = pos.legal_actions()
-    if depth == 1:
-        return len(actions)
-    total = 0
-    for a in actions:
-        pos.push(a)
-        total += perft(pos, depth - 1)
-        pos.pop()
-    return total
 
 
 def start_position(edition="board"):
