@@ -345,8 +345,10 @@ class Game:
         self.paint_version += 1
 
     def _land(self):
-        """Empty cells glow dimly in their side's colour (winking where captured this turn):
-        built once per position (the overlay is rebuilt at every change of the evidence)."""
+        """The border: the empty cells next to the other side's land glow dimly in their side's
+        colour (winking where captured this turn). Built once per position (the overlay is
+        rebuilt at every change of the evidence); only the border, so that a render stays
+        short."""
         key = (self.pos.ply(), self._version)
         if self._land_key == key:
             return self._land_cells
@@ -354,9 +356,17 @@ class Game:
         pos = self.pos
         terr = pos.terr
         cells = pos.cells
+        nb = pos.nb
         for c in range(pos.n):
-            if not cells[c]:
-                t = terr[c]
+            if cells[c]:
+                continue
+            t = terr[c]
+            edge = t & kb.FRESH
+            for d in range(4):
+                u = nb[c * 4 + d]
+                if u != kb.NONE and (terr[u] ^ t) & 1:
+                    edge = 1
+            if edge:
                 out.append((c, SIDE_COLOUR[t & 1], LAND_LEVEL * (3 if t & kb.FRESH else 1),
                             L.BLINK_WINK if t & kb.FRESH else 0))
         self._land_key = key
