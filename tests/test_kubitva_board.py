@@ -9,6 +9,7 @@ import pytest
 
 from kubitva_positions import ARENA
 from firmware import hal as H
+from firmware.drivers import leds as L
 from firmware.games.kubitva import tracker as T
 from firmware.games.kubitva.plugin import Game
 from cargoboard.games.kubitva import hand as K
@@ -96,6 +97,17 @@ def test_a_move_of_several_cells_is_read_as_the_fewest_steps():
     assert b.pos.points[b.cell("c6")] == 8
     assert b.records == [b"\x23\x00", b"\x2e\x00"]   # c4n, c5n: cells 35 and 46
     assert any(e.startswith("auto c4n ->") for e in b.events)
+
+
+def test_a_lifted_cube_shows_where_a_step_may_take_it():
+    b = Board()
+    b.lift("c3")            # the store cube behind S's worker on c4
+    assert b.state() == "moving" and b.t.cube == b.cell("c3")
+    cyan = {b.pos.cell_name(c) for c, colour, level, blink in b.game.overlay
+            if (colour, blink) == (L.CYAN, L.BLINK_SLOW)}
+    assert cyan == {"c4", "d3"}   # pulled to c4 (the worker steps on), carried east to d3
+    b.put("c3")
+    assert b.state() == "idle" and b.history() == []
 
 
 def test_a_pulled_cube_and_its_worker():
@@ -200,6 +212,10 @@ def test_a_rocket_is_asked_for_by_a_tap_on_the_barracks():
         b.press(H.NEXT)
     assert offered == ["s@c4/c5", "k@c4/c5", "K@c4/c5"]
     b.press(H.NEXT)          # back to the strike rocket
+    assert b.shown() == ["k@c4/c5"]
+    lit = {(b.pos.cell_name(c), colour, level, blink) for c, colour, level, blink in b.game.overlay}
+    assert {("c5", L.YELLOW, 90, 0), ("c6", L.YELLOW, 90, 0)} <= lit   # its flight, dim
+    assert ("c7", L.MAGENTA, 255, L.BLINK_FAST) in lit                # the cube it destroys
     b.press(H.CONFIRM)
     assert b.history() == ["k@c4/c5"]
     target = b.cell("c7")    # N's worker on c7 is now waste: exchange it
@@ -272,6 +288,7 @@ def test_a_bought_unit_by_tap_waits_to_be_put_down():
     b.tap("c4")
     b.press(H.CONFIRM)      # the soldier
     assert b.history() == ["s@c4/c5"] and b.state() == "fix"
+    assert (b.cell("c6"), L.WHITE, 255, L.BLINK_SLOW) in b.game.overlay  # put it here
     b.put("c6")
     assert b.state() == "idle"
 
