@@ -21,7 +21,7 @@ import serial  # noqa: E402,F401  (pyserial is a runtime dependency: missing it 
 from kubitva_positions import ARENA  # noqa: E402
 from shared_rules.kubitva import rules as kb  # noqa: E402
 from firmware import hal as H  # noqa: E402
-from cargoboard.games.kubitva.hand import physical_steps  # noqa: E402
+from cargoboard.games.kubitva.hand import physical_steps, pick_engine  # noqa: E402
 from cargoboard.games.kubitva.scriptgen import game_script  # noqa: E402
 from cargoboard.sim.script import Session, run_script  # noqa: E402
 from test_cephalopod_sim import Game as SimGame, WAIT  # noqa: E402
@@ -92,6 +92,22 @@ def test_a_random_game_on_the_virtual_board(tmp_path):
     assert "0 firmware error event(s)" in text
     commits = re.findall(r"evt (?:auto|confirm|end) ", text)
     assert len(commits) == final.ply()
+
+
+def test_a_whole_game_on_the_virtual_board(tmp_path):
+    """From the board edition's set-up to a breached base (seed 8: the engine's hands, now and
+    then a random action; N's super rocket ends it on turn 42, 235 actions): every action read,
+    no firmware error, the game over reported with the true winner."""
+    script, final = game_script(seed=8, actions=1000, check_every=50, pick=pick_engine)
+    assert final.is_over() and not final.base_kept(kb.S)
+    path = tmp_path / "game.txt"
+    path.write_text(script)
+    out = []
+    assert run_script(str(path), out=out.append) == 0, "\n".join(out[-30:])
+    text = "\n".join(out)
+    assert "0 firmware error event(s)" in text
+    assert len(re.findall(r"evt (?:auto|confirm|end) ", text)) == final.ply()
+    assert "evt over winners=N" in text
 
 
 def test_every_kind_of_action(board):

@@ -40,7 +40,7 @@ FRAME_OPEN_MS = 250  # a frame arrives in one burst; one open longer than this i
 HELP = ("commands: hello help status mem occ mask new press events bright budget abort "
         "games logread logdel; game commands (e.g. pos candidates) go to the game")
 
-CORNERS = (0, 10, 110, 120)  # out of play in every game: the flash-low warning in idle/setup
+CORNERS = (0, 10, 110, 120)  # empty in every game's set-up: the flash-low warning in idle/setup
 
 
 # --- plug-ins by name ---------------------------------------------------------------------------
@@ -560,7 +560,7 @@ class App:
                 self.report_error("paint", e)
         if self.flash_low and st != PLAY:
             # the flash is low: a new game would be refused (the setup assist, drawn after,
-            # wins on a corner that holds a piece to remove)
+            # wins on a corner where a piece is to be put or removed)
             for c in CORNERS:
                 p.cell(c, ORANGE, 255, BLINK_SLOW)
         if st == SETUP:

@@ -43,6 +43,10 @@ SETTLE_MS = 400
 PATIENCE_MS = 2500
 AMEND_MS = 3000
 MAX_WAYS = 8  # shortest ways of a soldier compared for what they capture
+# States (unit cell, cube cell) a move search may hold: beyond this the evidence is no move the
+# board reads in one motion (the hands then move the unit cell by cell); it keeps the search's
+# table under 4 KB (a dict of 257 slots: the next size, 8 KB, found no room on a fragmented heap).
+MAX_STATES = 250
 
 NONE = kb.NONE
 
@@ -74,6 +78,38 @@ def _diff(a, b):
             out.append(i * 8 + j)
             x ^= low
     return out
+
+
+class _TooFar(Exception):
+    """A move search outgrew MAX_STATES."""
+
+
+def _far(c, ends, cols):
+    """Grid steps from cell c to the nearest of ends ((column, row) pairs)."""
+    x = c % cols
+    y = c // cols
+    best = 255
+    for ex, ey in ends:
+        d = (x - ex if x > ex else ex - x) + (y - ey if y > ey else ey - y)
+        if d < best:
+            best = d
+    return best
+
+
+def _steps_left(x, y, ends, cols, n):
+    """A lower bound of the steps that bring the unit on x (and the cube on y; y == n: none)
+    onto the cells of ends: each step moves the unit one cell, and the cube one cell only when
+    the unit stands next to it."""
+    h = _far(x, ends, cols)
+    if y < n:
+        hy = _far(y, ends, cols)
+        if hy:
+            dx = x % cols - y % cols
+            dy = x // cols - y // cols
+            hy += (dx if dx > 0 else -dx) + (dy if dy > 0 else -dy) - 1
+        if hy > h:
+            h = hy
+    return h
 
 
 def outcome(pos, seq):
@@ -434,6 +470,8 @@ class Tracker:
         if k >= 0:
             cells[k] = 0
         width = n + 1
+        cols = pos.cols
+        ends = [(e % cols, e // cols) for e in end]
         start = u * width + (k if k >= 0 else n)
         parent = {start: -1}
         frontier = [start]
@@ -467,13 +505,20 @@ class Tracker:
                                 continue
                             y2 = pos.nb[y * 4 + code // 5]
                         s2 = x2 * width + y2
-                        if s2 in parent:
+                        if s2 in parent or _steps_left(x2, y2, ends, cols, n) > limit - depth:
+                            # a state from which the unit and its cube cannot reach the ends in
+                            # the points left is on no way there: not kept (the same readings,
+                            # from a search small enough for the board)
                             continue
+                        if len(parent) >= MAX_STATES:
+                            raise _TooFar
                         parent[s2] = s * 32 + code
                         nxt.append(s2)
                         if (x2 in end) and (k < 0 or (y2 in end and y2 != x2)):
                             goals.append(s2)
                 frontier = nxt
+        except _TooFar:
+            goals = []
         finally:
             cells[u] = v
             if k >= 0:

@@ -66,6 +66,7 @@ import select
 import shlex
 import sys
 
+from cargoboard import games
 from cargoboard.sim.runner import make_runner, FirmwareError, FRAME_MS
 from cargoboard.sim.world import World, WorldError, parse_cell
 
@@ -412,7 +413,9 @@ class Session:
             parts = m.split()
             if len(parts) != 3 or parts[0] != "ok":
                 raise ScriptError(f"mask: {m}")
-            self.world.setup_mask(bytes.fromhex(parts[2]))
+            hand = games.part(game, "hand")
+            self.world.setup_mask(bytes.fromhex(parts[2]),
+                                  corners_open=getattr(hand, "CORNERS_IN_PLAY", False))
         for _ in range(SETUP_TIMEOUT_MS // 100):
             self.wait(100)
             _, st = self.query("status")

@@ -60,15 +60,18 @@ class World:
         self.stacks: list[list[int]] = [[] for _ in range(N_CELLS)]
         self.hand: list[int] = []
         self.letters = g.SEAT_LETTERS  # how seats are named (set by the game's layout)
+        # the corners are out of play (Cargocube's board; a game whose hand model says
+        # CORNERS_IN_PLAY, such as КУБитва's board edition, opens them)
+        self.corners_open = False
 
     def clear(self):
         for s in self.stacks:
             s.clear()
         self.hand.clear()
 
-    @staticmethod
-    def is_corner(cell: int) -> bool:
-        return g.CELL_KIND[cell] == g.CORNER
+    def is_corner(self, cell: int) -> bool:
+        """Whether cell is a corner out of play (no piece can be there)."""
+        return not self.corners_open and g.CELL_KIND[cell] == g.CORNER
 
     def lift(self, cell: int) -> int:
         if self.is_corner(cell):
@@ -139,6 +142,7 @@ class World:
             raise WorldError(f"seats '{seats}' not supported for {len(seats)} players (use '{got}')")
         self.clear()
         self.letters = pos.SEAT_LETTERS
+        self.corners_open = False
         for c in range(N_CELLS):
             st = self.stacks[c]
             if pos.cards[c]:
@@ -146,9 +150,11 @@ class World:
             st.extend(pos.stacks[c])
         return pos
 
-    def setup_mask(self, mask: bytes):
-        """One generic token on every cell of an occupancy bitmap (games without a model)."""
+    def setup_mask(self, mask: bytes, corners_open: bool = False):
+        """One generic token on every cell of an occupancy bitmap (games without a model);
+        corners_open: the game plays on the corners too."""
         self.clear()
+        self.corners_open = corners_open
         for c in range(N_CELLS):
             if mask[c >> 3] >> (c & 7) & 1:
                 self.stacks[c].append(TOKEN)

@@ -25,6 +25,10 @@ from firmware.games.kubitva import tracker as T
 from firmware.games.kubitva.plugin import Game
 from cargoboard.sim.table import Table
 
+# The board edition plays on the whole 11x11 grid, corners too (docs/rules/kubitva.md): the
+# virtual board's world lets pieces go there (cargoboard.sim.world).
+CORNERS_IN_PLAY = True
+
 
 class Hand:
     """Turns a gesture (cells to empty, cells to fill) into timed raw sensor readings."""
@@ -234,10 +238,15 @@ def physical_steps(pos, seq, rng=None):
     # cube may end on the unit's old cell: it is lifted and put down all the same)
     probe = pos.copy()
     moved = [first >> 8]
+    carried = []  # where the cubes moved so far stand now: the same cube again is not lifted twice
     for a in seq:
         m = probe.moved_cube(a)
-        if m is not None and m[0] not in moved:
-            moved.append(m[0])
+        if m is not None:
+            if m[0] in carried:
+                carried.remove(m[0])
+            elif m[0] not in moved:
+                moved.append(m[0])
+            carried.append(m[1])
         probe.push(a)
     before = bytearray(16)
     after = bytearray(16)
