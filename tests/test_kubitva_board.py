@@ -161,6 +161,10 @@ def test_moving_the_wrong_piece_is_a_mismatch_and_recovers():
     b.put("d1")
     assert b.state() == "mismatch"
     assert sorted(b.pos.cell_name(c) for c in b.t.culprits()) == ["d1", "e1"]
+    b.still(600)            # after half a second the differing cells blink red
+    red = {b.pos.cell_name(c) for c, colour, level, blink in b.game.overlay
+           if (colour, blink) == (L.RED, L.BLINK_FAST)}
+    assert red == {"d1", "e1"}
     b.lift("d1")
     b.put("e1")
     assert b.state() == "idle" and b.history() == []

@@ -17,6 +17,9 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  `new-game cephalopod 5x5` (white and black, the board empty);
                                  `new-game kubitva board` (the board edition's start) or
                                  `new-game kubitva position=NOTATION` (blanks as `_`).
+                                 The corners are out of play (nothing can be lifted from or put
+                                 on them) unless the game's hand model says CORNERS_IN_PLAY
+                                 (КУБитва's board edition plays on the whole grid).
     lift CELL                    take the top item of CELL into the hand, then 100 ms pass.
     place CELL                   put the item lifted last on top of CELL, then 100 ms pass.
     drop CELL                    put a new die from the supply on the empty CELL (Cephalopod),
