@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/kubitva.py           (part of `make bench`; a few minutes)
     .venv/bin/python bench/kubitva.py --quick   (perft to depth 3, 20 engine games)
+    .venv/bin/python bench/kubitva.py --pico-hint   (only the hint on the emulated RP2040)
 
 - perft of the start positions (`board`, the 11x11 board edition; `full`, the 15x16 default map)
   at depths 1-4, with nodes/s on CPython, and under the MicroPython unix port (192 KiB heap).
@@ -9,7 +10,8 @@
   the board edition (the engine S in the even seeds, N in the odd ones), won / lost / drawn, how
   they ended (a breached base or the turn limit), the mean margin in cells of land; 10 games on
   the full map; and the time per move under the MicroPython unix port with the RP2040 estimate
-  (x300, as bench/hint.py).
+  (x300, as bench/hint.py); and the hint measured on the emulated RP2040 where the Pico images
+  are present (docs/virtual-board.md).
 """
 
 import os
@@ -110,8 +112,52 @@ def bench_engine_time():
         print("  MicroPython row skipped: %s" % e)
 
 
+def bench_hint_pico(games=6, worst=5):
+    """The hint on the emulated RP2040: the `worst` positions of `games` engine-v-random games
+    by the engine's CPython time, each set up on the emulated board (`new kubitva position=`)
+    and asked `hint` over its USB serial; emulated seconds from the command to the reply
+    (10 ms frames)."""
+    from cargoboard.sim.pico.images import PicoUnavailable, find_images
+    from cargoboard.sim.script import Session
+    try:
+        find_images()
+    except PicoUnavailable as e:
+        print("  emulated RP2040 row skipped: %s" % e)
+        return
+    timed = []
+    for g in range(games):
+        rng = random.Random(g)
+        pos = kb.start_position("board")
+        while not pos.is_over():
+            if pos.to_move == g % 2:
+                t = time.process_time()
+                a = engine.best_action(pos)
+                timed.append((time.process_time() - t, pos.notation()))
+            else:
+                a = rng.choice(pos.legal_actions())
+            pos.push(a)
+    timed.sort(reverse=True)
+    session = Session(out=lambda line: None, target="pico")
+    seconds = []
+    try:
+        for _, notation in timed[:worst]:
+            session.execute("new-game kubitva position=" + notation.replace(" ", "_"))
+            t0 = session.runner.emu_ns
+            session.query("hint", max_frames=3000)
+            seconds.append((session.runner.emu_ns - t0) / 1e9)
+            session.query("abort")
+    finally:
+        session.close()
+    print("  emulated RP2040 (stock MicroPython, 125 MHz), `hint` at the %d slowest of %d "
+          "positions (CPython's order): %s s; goal <= 1 s" % (
+              len(seconds), len(timed), ", ".join("%.2f" % x for x in seconds)))
+
+
 def main():
     quick = "--quick" in sys.argv[1:]
+    if "--pico-hint" in sys.argv[1:]:
+        bench_hint_pico()
+        return
     t0 = time.perf_counter()
     print("KUBitva benchmark (printed, never asserted)")
     print()
@@ -121,6 +167,7 @@ def main():
     bench_engine("board", 20 if quick else 100)
     bench_engine("full", 2 if quick else 10)
     bench_engine_time()
+    bench_hint_pico()
     print()
     print("total bench time %.1f s" % (time.perf_counter() - t0))
 
