@@ -9,6 +9,7 @@
 RULES = (
     ("cargocube", 1),
     ("cephalopod", 1),
+    ("kubitva", 1),
 )
 
 
@@ -20,5 +21,5 @@ def version(game):
 
 
 def text():
-    """`cargocube/1,cephalopod/1`: what HELLO reports and a deploy stamps."""
+    """`cargocube/1,cephalopod/1,kubitva/1`: what HELLO reports and a deploy stamps."""
     return ",".join(["%s/%d" % r for r in RULES])

@@ -109,7 +109,9 @@ def test_hello_reports_versions(board):
     from firmware.system.app import VERSION
     assert info["fw"] == VERSION
     assert info["proto"] == str(F.PROTOCOL_VERSION)
-    assert info["rules"] == "cargocube/%d,cephalopod/%d" % (cc.RULES_VERSION, ce.RULES_VERSION)
+    from shared_rules.kubitva import rules as kb
+    assert info["rules"] == "cargocube/%d,cephalopod/%d,kubitva/%d" % (
+        cc.RULES_VERSION, ce.RULES_VERSION, kb.RULES_VERSION)
     assert info["hal"] == "sim" and info["state"] == "idle"
 
 

@@ -49,7 +49,7 @@ def board():
 def test_hello_status_and_errors_over_pty(board):
     r, ser = board
     out = _ask(r, ser, b"hello\n")
-    assert "ok cargoboard fw=0.2 proto=1 hal=sim games=cargocube,cephalopod,selftest,test" in out
+    assert "ok cargoboard fw=0.2 proto=1 hal=sim games=cargocube,cephalopod,kubitva,selftest,test" in out
     out = _ask(r, ser, b"status\n")
     assert "ok state=idle game=-" in out
     assert "err unknown command 'frobnicate'" in _ask(r, ser, b"frobnicate\n")

@@ -7,5 +7,6 @@
 REGISTRY = [
     ["cargocube", "firmware.games.cargocube.plugin"],
     ["cephalopod", "firmware.games.cephalopod.plugin"],   # docs/board-cephalopod.md
+    ["kubitva", "firmware.games.kubitva.plugin"],         # docs/board-kubitva.md
     ["selftest", "firmware.games.selftest.plugin"],       # bring-up test (docs/bringup.md)
 ]

@@ -24,6 +24,7 @@ from shared_rules import geometry as g
 from shared_rules.cargocube import orient as o
 from shared_rules.cargocube import layouts
 from shared_rules import versions as _versions
+from shared_rules.perft import perft  # noqa: F401 (the same for every rules core)
 
 KEEPER = 24  # item code of seat s's keeper is KEEPER + s (seats 0..7)
 DEAD = 32  # a dead keeper (sacrifice): DEAD + seat
@@ -1013,21 +1014,6 @@ def decode_action(pos, buf, offset=0):
 
 
 # ---------------------------------------------------------------------------------------------
-
-
-def perft(pos, depth):
-    """Number of distinct sequences of depth legal actions from pos (see the rulings)."""
-    if depth <= 0:
-        return 1
-    actions = pos.legal_actions()
-    if depth == 1:
-        return len(actions)
-    total = 0
-    for a in actions:
-        pos.push(a)
-        total += perft(pos, depth - 1)
-        pos.pop()
-    return total
 
 
 def _keeper_start8(seat):

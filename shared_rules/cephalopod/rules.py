@@ -13,6 +13,7 @@
 #   (bit 0 north, 1 east, 2 south, 3 west); mask 0 is a plain placement (the die shows 1).
 
 from shared_rules import versions as _versions
+from shared_rules.perft import perft  # noqa: F401 (the same for every rules core)
 
 # The rules' version, written into every game log; bumped in shared_rules/versions.py.
 RULES_VERSION = _versions.version("cephalopod")
@@ -491,22 +492,6 @@ def decode_action(pos, buf, offset=0):
 
 
 # ---------------------------------------------------------------------------------------------
-
-
-def perft(pos, depth):
-    """Number of distinct sequences of depth legal actions from pos (each (cell, captured set)
-    is one action; a full board has none)."""
-    if depth <= 0:
-        return 1
-    actions = pos.legal_actions()
-    if depth == 1:
-        return len(actions)
-    total = 0
-    for a in actions:
-        pos.push(a)
-        total += perft(pos, depth - 1)
-        pos.pop()
-    return total
 
 
 def start_position(rows=5, cols=5):

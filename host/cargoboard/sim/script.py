@@ -14,7 +14,12 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  `teleport` the walking teleport on f6 (docs/rules/cargocube.md
                                  16.11). 8 players: SEATS `12345678`.
                                  SEATS may be left out for a game that has fixed seats:
-                                 `new-game cephalopod 5x5` (white and black, the board empty).
+                                 `new-game cephalopod 5x5` (white and black, the board empty);
+                                 `new-game kubitva board` (the board edition's start) or
+                                 `new-game kubitva position=NOTATION` (blanks as `_`).
+                                 The corners are out of play (nothing can be lifted from or put
+                                 on them) unless the game's hand model says CORNERS_IN_PLAY
+                                 (КУБитва's board edition plays on the whole grid).
     lift CELL                    take the top item of CELL into the hand, then 100 ms pass.
     place CELL                   put the item lifted last on top of CELL, then 100 ms pass.
     drop CELL                    put a new die from the supply on the empty CELL (Cephalopod),
@@ -65,6 +70,7 @@ import select
 import shlex
 import sys
 
+from cargoboard import games
 from cargoboard.sim.runner import make_runner, FirmwareError, FRAME_MS
 from cargoboard.sim.world import World, WorldError, parse_cell
 
@@ -417,7 +423,9 @@ class Session:
             parts = m.split()
             if len(parts) != 3 or parts[0] != "ok":
                 raise ScriptError(f"mask: {m}")
-            self.world.setup_mask(bytes.fromhex(parts[2]))
+            hand = games.part(game, "hand")
+            self.world.setup_mask(bytes.fromhex(parts[2]),
+                                  corners_open=getattr(hand, "CORNERS_IN_PLAY", False))
         for _ in range(SETUP_TIMEOUT_MS // 100):
             self.wait(100)
             _, st = self.query("status")

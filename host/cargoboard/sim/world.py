@@ -81,6 +81,9 @@ class World:
         # the cube moving now: (the cell it landed on, direction, ROLLED|SLID|HOPPED, the card
         # cells it has used in this move), or None when no cube is on its way
         self._motion = None
+        # the corners are out of play (Cargocube's board; a game whose hand model says
+        # CORNERS_IN_PLAY, such as КУБитва's board edition, opens them)
+        self.corners_open = False
 
     def clear(self):
         for s in self.stacks:
@@ -94,9 +97,9 @@ class World:
         """The move is over (the board committed it): the next lift starts a new one."""
         self._motion = None
 
-    @staticmethod
-    def is_corner(cell: int) -> bool:
-        return g.CELL_KIND[cell] == g.CORNER
+    def is_corner(self, cell: int) -> bool:
+        """Whether cell is a corner out of play (no piece can be there)."""
+        return not self.corners_open and g.CELL_KIND[cell] == g.CORNER
 
     def lift(self, cell: int) -> int:
         if self.is_corner(cell):
@@ -201,6 +204,7 @@ class World:
         self.clear()
         self.cubes_roll = True
         self.letters = pos.SEAT_LETTERS
+        self.corners_open = False
         for c in range(N_CELLS):
             st = self.stacks[c]
             if pos.cards[c]:
@@ -208,9 +212,11 @@ class World:
             st.extend(pos.stacks[c])
         return pos
 
-    def setup_mask(self, mask: bytes):
-        """One generic token on every cell of an occupancy bitmap (games without a model)."""
+    def setup_mask(self, mask: bytes, corners_open: bool = False):
+        """One generic token on every cell of an occupancy bitmap (games without a model);
+        corners_open: the game plays on the corners too."""
         self.clear()
+        self.corners_open = corners_open
         for c in range(N_CELLS):
             if mask[c >> 3] >> (c & 7) & 1:
                 self.stacks[c].append(TOKEN)
