@@ -101,8 +101,8 @@ def test_a_rolled_cube_shows_its_new_top_face():
     w.lift(e4)
     w.place(g.parse_cell("e5"))  # tipped north over its edge onto e5
     from shared_rules.cargocube import orient
-    assert orient.NAMES[w.stacks[g.parse_cell("e5")][-1]] == orient.NAMES[
-        orient.ROLL[orient.START * 4 + 0]] != "B1"
+    assert orient.name(w.stacks[g.parse_cell("e5")][-1]) == orient.name(
+        orient.ROLL[orient.START * 4 + 0]) != "B1"
     w.lift(g.parse_cell("e5"))
     w.place(g.parse_cell("j10"))  # carried far off: the faces stay
     assert w.stacks[g.parse_cell("j10")] == [orient.ROLL[orient.START * 4 + 0]]
