@@ -9,6 +9,7 @@
 RULES = (
     ("cargocube", 1),
     ("cephalopod", 1),
+    ("formula99", 1),
 )
 
 
