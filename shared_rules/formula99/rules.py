@@ -828,7 +828,7 @@ class Position:
             q = 2 * seat if s[O_SHIP + 2 * seat] == x else 2 * seat + 1
             for c in self._reach(q):
                 k = chg[c] - 1
-                if k >= 0 and s[O_CCARD + k] != BLOCKADE:
+                if k >= 0 and s[O_CCARD + k] != BLOCKADE and self.spaced(dest, c):
                     out.append((x << 7) | c)
         out.sort()
         return out
@@ -855,13 +855,24 @@ class Position:
             _, chg = self._boards()
             for j in (0, 1):
                 p = s[O_SHIP + 2 * seat + j]
-                if p < 72 and T.is_red(p) and not chg[p]:
+                if p < 72 and T.is_red(p) and not chg[p] and self.spaced(p, -1):
                     out.append((K_BLOCK << 24) | p)
         if not fl & F_LAID:
             for q in (2 * seat, 2 * seat + 1):
                 c = s[O_CHG + q]
                 if c != HOME:
                     out.append((K_LIFT << 24) | c)
+
+    def spaced(self, cell, moving):
+        """Is cell at least 3 from every charge on a cell sharing a lane with it (but the
+        charge on `moving`, a cell or -1)?"""
+        s = self.st
+        m = T.lanes_mask(cell)
+        for q in range(2 * s[O_NSEATS]):
+            o = s[O_CHG + q]
+            if o != HOME and o != moving and T.lanes_mask(o) & m and T.dist(o, cell) < 3:
+                return False
+        return True
 
     def lay_cells(self, seat):
         """The cells where the seat may lay a charge with a card now (§5.1), ascending."""
@@ -1314,9 +1325,7 @@ class Position:
             self._jump(own if s[O_SHIP + own] == p1 else own + 1, 16)
         elif use == U_JUMP3:
             order = [own, own + 1]
-            if s[O_SHIP + own + 1] < 72 and (s[O_SHIP + own] >= 72 or
-                                             T.progress(s[O_SHIP + own + 1], s[O_CIV + seat]) >
-                                             T.progress(s[O_SHIP + own], s[O_CIV + seat])):
+            if self._ahead_key(own + 1) > self._ahead_key(own):
                 order = [own + 1, own]
             for q in order:
                 if s[O_SHIP + q] < 72 and s[O_WINNER] == NONE:
@@ -1339,6 +1348,14 @@ class Position:
             w(O_CHG + k, T.back(x, T.lane_of(x)))
         elif use == U_CLEAR:
             self._push_item(A_CLEAR, p2)
+
+    def _ahead_key(self, q):
+        """Order of the ♠ Q's jumps: larger progress first, then the blue lane; -1 off track."""
+        s = self.st
+        p = s[O_SHIP + q]
+        if p >= 72:
+            return -1
+        return T.progress(p, s[O_CIV + (q >> 1)]) * 2 + 1 - (p & 1)
 
     def _jump(self, q, n):
         s = self.st
