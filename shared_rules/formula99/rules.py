@@ -291,9 +291,11 @@ class Position(Legal):
     # -- legal actions --------------------------------------------------------------------------
 
     def legal_actions(self):
-        """All legal actions, in a deterministic order (the same on the board and the PC)."""
+        """All legal actions, ascending as ints (the same order on the board and the PC, and
+        whatever order the two ships or tokens of a civilisation happen to be stored in)."""
         if self._legal is None:
             self._legal = self._generate()
+            self._legal.sort()
         return list(self._legal)
 
     # -- paths ----------------------------------------------------------------------------------
@@ -700,6 +702,7 @@ class Position(Legal):
                 if not acts:
                     self._pop_item()
                     continue
+                acts.sort()
                 self._legal = acts
                 return
             acts = self._generate()
@@ -710,6 +713,7 @@ class Position(Legal):
             if ph == PH_CHARGES and len(acts) == 1:
                 self._next_turn()
                 continue
+            acts.sort()
             self._legal = acts
             return
 
