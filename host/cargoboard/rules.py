@@ -11,6 +11,7 @@ import importlib
 MODULES = {
     "cargocube": "shared_rules.cargocube",
     "cephalopod": "shared_rules.cephalopod",
+    "formula99": "shared_rules.formula99.rules",
 }
 
 
