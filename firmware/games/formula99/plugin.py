@@ -31,7 +31,7 @@ PICK_SUIT = 1
 PICK_RANK = 2
 PICK_OPTION = 3
 
-LEVELS = {"1": 1, "2": 2, "3": 3, "L1": 1, "L2": 2, "L3": 3}
+LEVELS = {"1": 1, "2": 2, "3": 3, "L1": 1, "L2": 2, "L3": 3, "l1": 1, "l2": 2, "l3": 3}
 
 
 def _nothing(*args):
