@@ -38,6 +38,25 @@ def _nothing(*args):
     pass
 
 
+def fitting_cards(pos):
+    """The cards that may be entered now, ascending: at a chance node the cards that may be
+    shown, else the cards the player may play from the hand."""
+    out = []
+    chance = pos.is_chance()
+    for a in pos.legal_actions():
+        k = a >> 24
+        if chance and k == R.K_SHOW:
+            c = a & 255
+        elif not chance and k == R.K_PLAY:
+            c = (a >> 18) & 63
+        else:
+            continue
+        if c not in out:
+            out.append(c)
+    out.sort()
+    return out
+
+
 class Game:
     name = "formula99"
     rules_version = R.RULES_VERSION
@@ -277,11 +296,9 @@ class Game:
         self._pick_ranks()
 
     def _pick_ranks(self):
+        """The cards of the chosen suit that fit now: shown at a chance node, else played."""
         pool = []
-        disc = self.pos.discard()
-        for c in range(1, 55):
-            if c in disc:
-                continue
+        for c in fitting_cards(self.pos):
             su = C.suit(c)
             if (su if su >= 0 else 4) == self.pick_suit:
                 pool.append(c)
