@@ -12,6 +12,7 @@ from shared_rules.formula99 import rules as R
 from shared_rules.formula99 import track as TK
 from shared_rules.formula99 import cards as C
 from firmware.games.formula99 import tracker as T
+import firmware
 from firmware import leds as L
 from firmware import hal as H
 from firmware import logwrite as LF
@@ -145,8 +146,9 @@ class Game:
         self._set(pos)
 
     def log_header(self):
-        return ("L%d" % self.pos.level, self.pos.SEAT_LETTERS, self.pos.notation(),
-                self.rules_version)
+        start = self.pos.notation()
+        firmware.unload("shared_rules.formula99.notation")
+        return ("L%d" % self.pos.level, self.pos.SEAT_LETTERS, start, self.rules_version)
 
     def resume(self, records):
         pos = self.pos
@@ -212,6 +214,14 @@ class Game:
         return [sc[me], 0, best, 0]
 
     def command(self, words):
+        """The game's console commands. Text needs the notation module (15 KB of heap): it is
+        loaded for the command and dropped after."""
+        try:
+            return self._command(words)
+        finally:
+            firmware.unload("shared_rules.formula99.notation")
+
+    def _command(self, words):
         cmd = words[0].lower()
         t = self.tracker
         pos = self.pos
@@ -339,8 +349,7 @@ class Game:
         kind = self.pick
         self.pick = PICK_NONE
         if kind == PICK_RANK:
-            if not self.tracker.enter_card(chosen):
-                self.emit("formula99 card %s fits nothing now" % C.name(chosen))
+            self.tracker.enter_card(chosen)  # the picker offers only cards that fit
         else:
             self.tracker.act(chosen, "pick")
 
@@ -352,12 +361,11 @@ class Game:
         log = t.take_log()
         for how, a in log:
             if how == "undo":
-                self.emit("undo %d" % pos.ply())
                 self.record_undo()
             else:
                 self.record(R.encode_action(a))
-        if log:
-            self.emit("%s %s" % (log[-1][0], pos.notation()))
+        for how, a in log:  # the action's 4-byte code: text would load the notation
+            self.emit("%s %08x ply=%d" % (how, a, pos.ply()))
         if t.state == T.MISMATCH:
             if self.mismatch_since < 0:
                 self.mismatch_since = now_ms
