@@ -2,8 +2,8 @@
 
 A plug-in module defines `Game(options)`; the interface is documented in docs/firmware.md.
 Cargocube is the first entry (and the default boot game on the board); `cephalopod` plays
-Cephalopod on a block in the middle of the grid (docs/board-cephalopod.md); `selftest` is the
-bring-up test (docs/bringup.md). Extra plug-ins (e.g. the test plug-in) are added with
+Cephalopod on a block in the middle of the grid (docs/board-cephalopod.md); `formula99` the race
+«Формула 99» on the outer rings (docs/board-formula99.md); `selftest` is the bring-up test (docs/bringup.md). Extra plug-ins (e.g. the test plug-in) are added with
 register().
 """
 
@@ -12,6 +12,7 @@ import sys
 REGISTRY = [
     ["cargocube", "firmware.cargocube_game"],
     ["cephalopod", "firmware.cephalopod_game"],
+    ["formula99", "firmware.formula99_game"],
     ["selftest", "firmware.selftest_game"],   # bring-up: LED and sensor test (docs/bringup.md)
 ]
 

@@ -249,20 +249,33 @@ class Legal:
             q += 1
         if src == T.START:
             return q, [T.plus_cell(s[O_CIV + seat])]
-        room = T.LAP - T.progress(src, s[O_CIV + seat])
         cells = []
-        c = src
+        self.path(src, T.LAP - T.progress(src, s[O_CIV + seat]), bits, n, -1, None, cells)
+        return q, cells
+
+    def path(self, c, room, bits, n, stop, blocked, cells):
+        """Append to cells the cells of a path of n steps forward from c, leaving red cells
+        into the lanes of bits (lowest bit first); the step that reaches the lap end (room
+        steps) is FINISH and ends it, so does the cell stop, and it stops before a cell marked
+        in blocked (a bytearray, or None). Returns the sector entries made."""
+        ent = 0
         for i in range(n):
             if i + 1 == room:
                 cells.append(T.FINISH)
                 break
             if T.is_red(c):
-                c = T.fwd(c, bits & 1)
+                nxt = T.fwd(c, bits & 1)
                 bits >>= 1
+                ent += 1
             else:
-                c = T.fwd(c, 0)
-            cells.append(c)
-        return q, cells
+                nxt = T.fwd(c, 0)
+            if blocked is not None and blocked[nxt]:
+                break
+            cells.append(nxt)
+            c = nxt
+            if c == stop:
+                break
+        return ent
 
     def _hand_cards(self, seat):
         s = self.st
@@ -512,23 +525,7 @@ class Legal:
         # every lane choice: at most 3 sector entries in 10 steps
         for bits in range(8):
             cells = []
-            c = x
-            b = bits
-            ent = 0
-            for i in range(steps):
-                if i + 1 == room:
-                    cells.append(T.FINISH)
-                    break
-                if T.is_red(c):
-                    nxt = T.fwd(c, b & 1)
-                    b >>= 1
-                    ent += 1
-                else:
-                    nxt = T.fwd(c, 0)
-                if blocked[nxt]:
-                    break
-                cells.append(nxt)
-                c = nxt
+            ent = self.path(x, room, bits, steps, -1, blocked, cells)
             if ent < 3 and bits >> ent:
                 continue  # choices beyond the entries made: the same path as bits below
             land = len(cells) - 1
@@ -574,22 +571,9 @@ class Legal:
         dest = (action >> 10) & 127
         bits = (action >> 7) & 7
         cells = []
-        if dest == x:
-            return q, cells
-        room = T.LAP - T.progress(x, s[O_CIV + (q >> 1)])
-        c = x
-        for i in range(36):
-            if i + 1 == room:
-                cells.append(T.FINISH)
-                break
-            if T.is_red(c):
-                c = T.fwd(c, bits & 1)
-                bits >>= 1
-            else:
-                c = T.fwd(c, 0)
-            cells.append(c)
-            if c == dest:
-                break
+        if dest != x:
+            self.path(x, T.LAP - T.progress(x, s[O_CIV + (q >> 1)]), bits, 36, dest, None,
+                      cells)
         return q, cells
 
     def _gen_tow(self, q, kind, out):

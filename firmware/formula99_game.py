@@ -11,7 +11,7 @@
 from shared_rules.formula99 import rules as R
 from shared_rules.formula99 import track as TK
 from shared_rules.formula99 import cards as C
-from firmware.games.formula99 import tracker as T
+from firmware import formula99_tracker as T
 import firmware
 from firmware import leds as L
 from firmware import hal as H
