@@ -12,7 +12,6 @@ from shared_rules.formula99 import rules as R
 from shared_rules.formula99 import track as TK
 from shared_rules.formula99 import cards as C
 from firmware import formula99_tracker as T
-import firmware
 from firmware import leds as L
 from firmware import hal as H
 from firmware import logwrite as LF
@@ -92,7 +91,12 @@ class Game:
                 pos = R.start_position(len(civs), level, civs=civs)
             except R.RulesError as e:
                 raise ValueError(str(e))
+        # The notation (15 KB of heap) is loaded now, while the heap is in one piece: loaded
+        # late in a game for a `pos`, its bytecode may find no room between the game's pieces.
+        from shared_rules.formula99 import notation
+        self.notation = notation
         self.grid, self.start_grid, self.finish_grid = TK.grid_tables()
+        self.map = self._track_map()
         self.overlay = []
         self.bars = []  # (led, colour, level, blink) drawn on the side bars
         self.now = 0
@@ -146,9 +150,8 @@ class Game:
         self._set(pos)
 
     def log_header(self):
-        start = self.pos.notation()
-        firmware.unload("shared_rules.formula99.notation")
-        return ("L%d" % self.pos.level, self.pos.SEAT_LETTERS, start, self.rules_version)
+        return ("L%d" % self.pos.level, self.pos.SEAT_LETTERS, self.pos.notation(),
+                self.rules_version)
 
     def resume(self, records):
         pos = self.pos
@@ -197,6 +200,9 @@ class Game:
             self._rebuild()
 
     def paint(self, painter, frame_no):
+        m = self.map
+        for i in range(0, len(m), 2):
+            painter.cell(m[i], m[i + 1], MAP_LEVEL, 0)
         for c, colour, level, blink in self.overlay:
             painter.cell(c, colour, level, blink)
         for i, colour, level, blink in self.bars:
@@ -214,14 +220,6 @@ class Game:
         return [sc[me], 0, best, 0]
 
     def command(self, words):
-        """The game's console commands. Text needs the notation module (15 KB of heap): it is
-        loaded for the command and dropped after."""
-        try:
-            return self._command(words)
-        finally:
-            firmware.unload("shared_rules.formula99.notation")
-
-    def _command(self, words):
         cmd = words[0].lower()
         t = self.tracker
         pos = self.pos
@@ -364,7 +362,7 @@ class Game:
                 self.record_undo()
             else:
                 self.record(R.encode_action(a))
-        for how, a in log:  # the action's 4-byte code: text would load the notation
+        for how, a in log:  # the action's 4-byte code: short, and what the log holds
             self.emit("%s %08x ply=%d" % (how, a, pos.ply()))
         if t.state == T.MISMATCH:
             if self.mismatch_since < 0:
@@ -379,6 +377,8 @@ class Game:
                 self.record_over()
         else:
             self._over_told = False
+        if log:
+            self.pick = PICK_NONE  # what a picker was open for has happened (e.g. by console)
         if pos.is_chance() and self.pick == PICK_NONE:
             self._open_cards()  # a card to enter: nothing else can happen now
         self._rebuild()
@@ -439,14 +439,18 @@ class Game:
         self.bars = bars
         self.paint_version += 1
 
-    def _map(self, out):
-        """The track dim in its lanes' colours, red cells dim red, the start zone and finish
-        cell of the player to act dim white."""
-        grid = self.grid
+    def _track_map(self):
+        """bytes: grid cell, colour of each track cell (painted dim under everything)."""
+        m = bytearray()
         for c in range(72):
             if TK.is_track(c):
-                colour = L.RED if TK.is_red(c) else LANE_COLOUR[c & 1]
-                out.append((grid[c], colour, MAP_LEVEL, 0))
+                m.append(self.grid[c])
+                m.append(L.RED if TK.is_red(c) else LANE_COLOUR[c & 1])
+        return bytes(m)
+
+    def _map(self, out):
+        """The start zone and finish cell of the player to act, dim white (the track's map is
+        painted from self.map)."""
         who = self.pos.to_move
         if who >= 0:
             k = self.pos.civ(who) - 1

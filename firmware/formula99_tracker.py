@@ -120,7 +120,13 @@ def minus(ev, eff):
     return out
 
 
-PHYSICAL_PREFIX_END = R.END  # the one action with no effect that may begin an explanation
+PHYSICAL_PREFIX_END = R.END
+
+
+def O_TOP(s):
+    """Index of the top agenda item in the position bytearray, -1 if none."""
+    sp = s[R.O_SP]
+    return R.O_AG + 5 * (sp - 1) if sp else -1  # the one action with no effect that may begin an explanation
 
 
 class Tracker:
@@ -167,13 +173,26 @@ class Tracker:
             if q >= 0 and pos.st[R.O_CCARD + q] == R.BLOCKADE:
                 return []  # its ship still stands on the cell
             return [c * 8 + 3]
-        if k in (R.K_BLOCK, R.K_END, R.K_PASS, R.K_DRAW, R.K_JOKER, R.K_DEF, R.K_NODEF):
+        if k in (R.K_BLOCK, R.K_END, R.K_PASS, R.K_DRAW):
             return []
         before = self._expected()
         pos.push(a)
         after = expected(pos)
         pos.pop()
         return diff(after, before)
+
+    def shown_effect(self):
+        """What the sensors can show of a card being shown: the token of the charge that
+        triggers (or is cleared) leaving its cell, if no ship stands on it. The card's event
+        comes after, once the card is known."""
+        pos = self.pos
+        s = pos.st
+        i = O_TOP(s)
+        if i >= 0 and s[i] in (R.A_SHOW, R.A_CLEAR):
+            c = s[i + 2] if s[i] == R.A_SHOW else s[i + 1]
+            if pos.ship_at(c) < 0:
+                return [c * 8 + 3]
+        return []
 
     def effects(self):
         """[(action, effect)] of the decision now that the sensors may show: moves and events,
@@ -187,7 +206,7 @@ class Tracker:
                     continue
                 if k == R.K_SHOW:
                     if chance_eff is None:
-                        chance_eff = self.effect(a)
+                        chance_eff = self.shown_effect()
                     out.append((a, chance_eff))
                     continue
                 out.append((a, self.effect(a)))

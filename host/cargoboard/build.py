@@ -27,12 +27,13 @@ class BuildError(RuntimeError):
 
 
 def device_sources():
-    """Device modules as paths relative to the repository root, sorted."""
+    """Device modules as paths relative to the repository root, sorted: every module of the
+    packages and of their subpackages (one folder per layer and per game)."""
     out = []
     for pkg in DEVICE_PACKAGES:
-        for p in sorted((REPO_ROOT / pkg).glob("*.py")):
+        for p in sorted((REPO_ROOT / pkg).rglob("*.py")):
             rel = p.relative_to(REPO_ROOT).as_posix()
-            if rel not in HOST_ONLY:
+            if rel not in HOST_ONLY and "__pycache__" not in p.parts:
                 out.append(rel)
     return out
 

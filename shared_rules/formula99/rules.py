@@ -15,6 +15,7 @@ from shared_rules.formula99.const import *  # noqa: F401,F403 (the shared consta
 from shared_rules.formula99.legal import Legal
 
 RULES_VERSION = _versions.version("formula99")
+LOG_CHUNK = 512  # bytes per chunk of the undo log
 
 
 class RulesError(Exception):
@@ -63,11 +64,7 @@ class Position(Legal):
             s[O_SHIP + q] = T.START
             s[O_CHG + q] = HOME
         self.st = s
-        self._log = bytearray(64)
-        self._ll = 0
-        self._marks = []
-        self._hist = []
-        self._legal = None
+        self._new_log()
 
     # -- seats ------------------------------------------------------------------------------------
 
@@ -197,55 +194,112 @@ class Position(Legal):
         return out
 
     def ply(self):
-        return len(self._hist)
+        return self._ply
 
     def history(self):
-        return list(self._hist)
+        """The actions pushed so far, oldest first (read back from the undo log)."""
+        out = []
+        k = len(self._chunks) - 1
+        n = self._n
+        fill = self._fill
+        for _ in range(self._ply):
+            if n == 0:
+                k -= 1
+                n = fill[k]
+            buf = self._chunks[k]
+            count = (buf[n - 2] << 8) | buf[n - 1]
+            out.append((buf[n - 6] << 24) | (buf[n - 5] << 16) | (buf[n - 4] << 8) | buf[n - 3])
+            n -= 6
+            while count:
+                if n == 0:
+                    k -= 1
+                    n = fill[k]
+                n -= 3
+                count -= 1
+        out.reverse()
+        return out
 
-    # -- the write log --------------------------------------------------------------------------
+    # -- the undo log ---------------------------------------------------------------------------
+    # Fixed chunks of LOG_CHUNK bytes, so that a long game never asks the heap for one large
+    # block: each change is 3 bytes (index, old byte), each action ends with a 6-byte trailer
+    # (the action, the number of changes); no unit straddles two chunks. self._fill holds the
+    # bytes used in each full chunk, self._n in the last one.
+
+    def _room(self, k):
+        if self._n + k > LOG_CHUNK:
+            self._fill.append(self._n)
+            if len(self._spare):
+                self._chunks.append(self._spare.pop())
+            else:
+                self._chunks.append(bytearray(LOG_CHUNK))
+            self._n = 0
 
     def _w(self, i, v):
         s = self.st
         old = s[i]
         if old == v:
             return
-        log = self._log
-        n = self._ll
-        if n + 3 > len(log):
-            log.extend(bytearray(len(log)))
-        log[n] = i >> 8
-        log[n + 1] = i & 255
-        log[n + 2] = old
-        self._ll = n + 3
+        if self._n + 3 > LOG_CHUNK:
+            self._room(3)
+        buf = self._chunks[-1]
+        n = self._n
+        buf[n] = i >> 8
+        buf[n + 1] = i & 255
+        buf[n + 2] = old
+        self._n = n + 3
+        self._count += 1
         s[i] = v
 
     def reserve(self, n):
-        """Room for about n more actions in the write log."""
-        need = self._ll + 30 * n
-        if need > len(self._log):
-            self._log.extend(bytearray(need - len(self._log)))
+        """Chunks for about n more actions, allocated now (while the heap is in one piece)."""
+        for _ in range(n * 24 // LOG_CHUNK + 1):
+            self._spare.append(bytearray(LOG_CHUNK))
 
     def push(self, action):
         """Apply a legal action (see push_checked) and everything that resolves by itself."""
-        self._marks.append(self._ll)
-        self._hist.append(action)
         self._legal = None
+        outer = self._count
+        self._count = 0
         self._apply(action)
         self._settle()
+        count = self._count
+        self._count = outer
+        self._room(6)
+        buf = self._chunks[-1]
+        n = self._n
+        buf[n] = (action >> 24) & 255
+        buf[n + 1] = (action >> 16) & 255
+        buf[n + 2] = (action >> 8) & 255
+        buf[n + 3] = action & 255
+        buf[n + 4] = count >> 8
+        buf[n + 5] = count & 255
+        self._n = n + 6
+        self._ply += 1
 
     def pop(self):
-        if not self._hist:
+        if not self._ply:
             raise RulesError("no action to take back")
-        start = self._marks.pop()
-        log = self._log
         s = self.st
-        n = self._ll
-        while n > start:
+        chunks = self._chunks
+        buf = chunks[-1]
+        n = self._n
+        count = (buf[n - 2] << 8) | buf[n - 1]
+        action = (buf[n - 6] << 24) | (buf[n - 5] << 16) | (buf[n - 4] << 8) | buf[n - 3]
+        n -= 6
+        while True:
+            if n == 0 and len(chunks) > 1:
+                self._spare.append(chunks.pop())
+                buf = chunks[-1]
+                n = self._fill.pop()
+            if not count:
+                break
             n -= 3
-            s[(log[n] << 8) | log[n + 1]] = log[n + 2]
-        self._ll = start
+            s[(buf[n] << 8) | buf[n + 1]] = buf[n + 2]
+            count -= 1
+        self._n = n
+        self._ply -= 1
         self._legal = None
-        return self._hist.pop()
+        return action
 
     def push_checked(self, action):
         if action not in self.legal_actions():
@@ -256,12 +310,17 @@ class Position(Legal):
         """The position without its history."""
         p = Position.__new__(Position)
         p.st = bytearray(self.st)
-        p._log = bytearray(64)
-        p._ll = 0
-        p._marks = []
-        p._hist = []
-        p._legal = None
+        p._new_log()
         return p
+
+    def _new_log(self):
+        self._chunks = [bytearray(LOG_CHUNK)]
+        self._fill = []
+        self._spare = []
+        self._n = 0
+        self._count = 0
+        self._ply = 0
+        self._legal = None
 
     # -- agenda ---------------------------------------------------------------------------------
 

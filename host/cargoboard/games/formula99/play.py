@@ -85,9 +85,10 @@ def play_game(seed, players=3, level=2, how="random", max_actions=250, hand_seed
         if k == R.K_SHOW or k == R.K_PLAY:
             card = (pa & 255) if k == R.K_SHOW else (pa >> 18) & 63
             st.cards += 1
-            if k == R.K_SHOW and board_eff and hand.rng.random() < hand.token_first:
-                _feed(table, hand, board_eff)  # the token first, the card after
-                board_eff = []
+            token = T.Tracker(before).shown_effect() if k == R.K_SHOW else []
+            if token and token[0] in board_eff and hand.rng.random() < hand.token_first:
+                _feed(table, hand, token)  # the token first, the card after
+                board_eff = [x for x in board_eff if x != token[0]]
             used_input = _enter_card(table, game, hand, card, before, st)
         if board_eff:
             st.physical += 1

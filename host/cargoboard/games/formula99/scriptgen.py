@@ -1,0 +1,136 @@
+"""Virtual-board scripts of whole «Формула 99» games (docs/virtual-board.md), for the tests and
+the benches: a seeded full-view game is played by the chooser of play.py and every action is
+written as what the players do at the board.
+
+- a piece that moves: `lift FROM` / `place TO`; a token that leaves the track (a triggered or
+  lifted charge, a blockade's token going home): `take CELL`; a token laid: `drop CELL`; a ship
+  going to its start zone goes to a free cell of it;
+- a card shown or played: `send card X` (or, with `buttons`, the card picker: `press hint`,
+  `press next`…, `press confirm`);
+- what the sensors cannot see (end, pass, draws, a blockade, a joker's value, a ram's answer, a
+  card's play that moves nothing): `send act TEXT` (`press end` for end and pass);
+- after each action `resolve POSITION`: the board must track the truth's public position (if it
+  waits for `confirm`, as when a ship lands on a charge's cell and no sensor changes, resolve
+  presses it).
+"""
+
+import random
+
+from shared_rules.formula99 import cards as C
+from shared_rules.formula99 import rules as R
+from shared_rules.formula99 import track as TK
+from firmware import hal as H
+from firmware import formula99_tracker as T
+from firmware.formula99_game import fitting_cards
+from cargoboard.games.formula99.play import choose
+
+CONTROL = TK.CONTROL_GRID
+
+
+class Board:
+    """Which grid cells hold a piece, to pick start-zone cells and pair moves."""
+
+    def __init__(self, pos):
+        self.cell, self.start, self.finish = TK.grid_tables()
+        self.occ = set()
+        v = T.expected(pos)
+        for i in range(T.N_SENSE):
+            for j in range(v[i]):
+                self.occ.add(self.cells(i)[j])
+
+    def cells(self, i):
+        if i < 72:
+            return [self.cell[i]]
+        if i < T.FIN:
+            k = i - T.ZONE
+            return [self.start[2 * k], self.start[2 * k + 1]]
+        if i < T.CTRL:
+            return [self.finish[i - T.FIN]]
+        return [CONTROL]
+
+    def verbs(self, effect):
+        """Script verbs for an effect (sparse sense-vector change)."""
+        leave = []
+        arrive = []
+        for x in effect:
+            d = (x & 7) - 4
+            for _ in range(abs(d)):
+                (arrive if d > 0 else leave).append(x >> 3)
+        out = []
+        gone = []
+        for i in leave:
+            g = [c for c in self.cells(i) if c in self.occ][0]
+            self.occ.discard(g)
+            gone.append(g)
+        came = []
+        for i in arrive:
+            g = [c for c in self.cells(i) if c not in self.occ][0]
+            self.occ.add(g)
+            came.append(g)
+        while gone and came:
+            out.append("lift " + H.cell_name(gone.pop(0)))
+            out.append("place " + H.cell_name(came.pop(0)))
+        out += ["take " + H.cell_name(g) for g in gone]
+        out += ["drop " + H.cell_name(g) for g in came]
+        return out
+
+
+def plays_of(pos, card):
+    return [a for a in pos.legal_actions() if a >> 24 == R.K_PLAY and (a >> 18) & 63 == card]
+
+
+def card_presses(card, pos):
+    """The presses of the card picker (opened) for card in pos."""
+    su = C.suit(card)
+    su = 4 if su < 0 else su
+    ranks = [c for c in fitting_cards(pos) if (C.suit(c) if C.suit(c) >= 0 else 4) == su]
+    return ["press next"] * su + ["press confirm"] + \
+        ["press next"] * ranks.index(card) + ["press confirm"]
+
+
+def game_script(seed, players=2, level=1, plies=120, how="random", buttons=False,
+                check_every=1):
+    """(script text, final public position) of one seeded game."""
+    rng = random.Random(seed)
+    truth = R.start_position(players, level, seed)
+    lines = ["# «Формула 99», %d players, level %d, seed %d (scriptgen)" % (players, level, seed),
+             "new-game formula99 L%d %s" % (level, truth.SEAT_LETTERS)]
+    board = Board(truth.public())
+    n = 0
+    while not truth.is_over() and truth.ply() < plies:
+        a = choose(truth, rng, how)
+        before = truth.public()
+        pa = R.public_action(a)
+        text = before.format_action(pa)
+        truth.push(a)
+        after = truth.public()
+        eff = T.diff(T.expected(after), T.expected(before))
+        k = pa >> 24
+        lines.append("# %d. %s" % (truth.ply(), text))
+        if k in (R.K_SHOW, R.K_PLAY):
+            card = (pa & 255) if k == R.K_SHOW else (pa >> 18) & 63
+            if k == R.K_SHOW:
+                # the charge's token comes off first, the card is entered, then its event
+                token = T.Tracker(before).shown_effect()
+                if token and token[0] in eff:
+                    lines += board.verbs(token)
+                    eff = [x for x in eff if x != token[0]]
+            if buttons:
+                if k == R.K_PLAY:
+                    lines.append("press hint")
+                lines += card_presses(card, before)
+            else:
+                lines.append("send card " + C.name(card))
+        if eff:
+            lines += board.verbs(eff)
+        elif k in (R.K_END, R.K_PASS):
+            lines.append("press end")
+        elif k == R.K_PLAY and len(plays_of(before, card)) == 1:
+            pass  # the card's only play: entering the card took it
+        elif k != R.K_SHOW:
+            lines.append("send act " + text)
+        n += 1
+        if n % check_every == 0 or truth.is_over():
+            lines.append("resolve " + after.notation())
+    lines.append("expect " + truth.public().notation())
+    return "\n".join(lines) + "\n", truth.public().notation()
