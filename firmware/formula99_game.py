@@ -505,6 +505,7 @@ class Game:
                 c = self.pick_list[self.pick_index]
                 n = C.rank(c) if c <= 52 else (1 if c == C.RED_JOKER else 2)
                 self._count(bars, 2, n, L.WHITE)
+            self._wanted(bars)
             return
         if self.pick == PICK_OPTION and self.pick_list:
             a = self.pick_list[self.pick_index]
@@ -523,8 +524,12 @@ class Game:
             if (k + 1) * 8 <= sc[2]:
                 bars.append((H.SCORE_BASE + 2 * H.SCORE_LEN + k, L.ORANGE, 255, 0))
         if pos.is_chance() or self.tracker.card:
-            for k in range(H.SCORE_LEN):
-                bars.append((H.SCORE_BASE + H.SCORE_LEN + k, L.CYAN, 120, L.BLINK_SLOW))
+            self._wanted(bars)
+
+    def _wanted(self, bars):
+        """A card is wanted (or being entered): the W bar blinks cyan."""
+        for k in range(H.SCORE_LEN):
+            bars.append((H.SCORE_BASE + H.SCORE_LEN + k, L.CYAN, 120, L.BLINK_SLOW))
 
     def _count(self, bars, bar, n, colour):
         """n LEDs lit from the start of a bar, going on to the next bar after 9."""

@@ -499,10 +499,7 @@ def parse_action(pos, text):
     if pos.is_over():
         raise R.RulesError("action %r: the game is over" % text)
     legal = pos.legal_actions()
-    table = {}
-    for a in legal:
-        table[format_action(pos, a)] = a
-    a = table.get(text)
+    a = _find(pos, legal, text)  # one text at a time: no table of hundreds in the board's heap
     if a is not None:
         return a
     # a move or forward move may also name the lane of the destination's sector
@@ -513,13 +510,20 @@ def parse_action(pos, text):
         rest = "" if bang < 0 else tail[bang:]
         if lanes:
             alt = head + ("/" + lanes[:-1] if lanes[:-1] else "") + rest
-            a = table.get(alt)
-            if a is not None:
-                dest = alt.split("-")[-1].split(":")[-1].split("/")[0].split("!")[0]
-                c = T.parse(dest)
-                if c >= 0 and not T.is_red(c) and T.LANE_LETTERS[c & 1] == lanes[-1]:
+            dest = alt.split("-")[-1].split(":")[-1].split("/")[0].split("!")[0]
+            c = T.parse(dest)
+            if c >= 0 and not T.is_red(c) and T.LANE_LETTERS[c & 1] == lanes[-1]:
+                a = _find(pos, legal, alt)
+                if a is not None:
                     return a
     raise R.RulesError(_why(pos, text, legal))
+
+
+def _find(pos, legal, text):
+    for a in legal:
+        if format_action(pos, a) == text:
+            return a
+    return None
 
 
 def _why(pos, text, legal):
