@@ -188,6 +188,7 @@ PLUGIN_MODULES = (
     "cargoboard.deploy",
     "cargoboard.export_cli",
     "cargoboard.cephalopod_cli",
+    "cargoboard.games.formula99.cli",
 )
 
 

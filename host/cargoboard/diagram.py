@@ -17,6 +17,7 @@ from xml.sax.saxutils import escape
 MODULES = {
     "cargocube": "cargoboard.draw_cargocube",
     "cephalopod": "cargoboard.draw_cephalopod",
+    "formula99": "cargoboard.games.formula99.draw",
 }
 
 

@@ -147,7 +147,7 @@ STYLE = (
 
 
 def _svg():
-    from cargoboard.export import diagram
+    from cargoboard import diagram  # the export framework's SVG helpers
     return diagram
 
 
