@@ -7,8 +7,8 @@ run it under MicroPython through the virtual board).
 Two move choosers: `random` picks uniformly among the legal actions (stacks everywhere: the
 hardest case for occupancy sensors), `purposeful` plays the hint's choice 4 times in 5 (cubes go
 toward the own terminal, high activations), like people trying to win. The hand lifts first or
-tips the cube over, drags pieces across cells, hesitates, hovers and bounces (cargoboard.hand).
-The player presses only what the LEDs ask for (cargoboard.handplay). Printed, never asserted.
+tips the cube over, drags pieces across cells, hesitates, hovers and bounces (cargoboard.games.cargocube.hand).
+The player presses only what the LEDs ask for (cargoboard.games.cargocube.play). Printed, never asserted.
 """
 
 import os
@@ -18,10 +18,10 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host")]
 
-from shared_rules import cargocube as cc  # noqa: E402
-from firmware import tracker as T  # noqa: E402
-from firmware.cargocube_game import best_action  # noqa: E402
-from cargoboard.handplay import GameStats, play_game  # noqa: E402
+from shared_rules.cargocube import rules as cc  # noqa: E402
+from firmware.games.cargocube import tracker as T  # noqa: E402
+from shared_rules.cargocube.engine import best_action  # noqa: E402
+from cargoboard.games.cargocube.play import GameStats, play_game  # noqa: E402
 
 
 def traceless_share(pick, games=20):
@@ -72,7 +72,7 @@ def on_virtual_board(games=10, actions=80):
     the script hand (lift, place, press; no habits), `resolve` after every action."""
     import re
     import tempfile
-    from cargoboard.scriptgen import game_script
+    from cargoboard.games.cargocube.scriptgen import game_script
     from cargoboard.sim.script import run_script
     total = no_button = 0
     t0 = time.time()

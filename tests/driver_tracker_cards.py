@@ -1,7 +1,7 @@
 # Move inference with booster cards, driven in one process: the firmware's scanner and Cargocube
-# plug-in (firmware.cargocube_game.Game, which owns the tracker) fed with raw sensor bitmaps of a
-# hand doing the physical steps of an action (cargoboard.hand.physical_steps). Runs under CPython
-# and under the MicroPython unix port (tests/test_tracker_cards.py runs it both ways): only the
+# plug-in (firmware.games.cargocube.plugin.Game, which owns the tracker) fed with raw sensor bitmaps of a
+# hand doing the physical steps of an action (cargoboard.games.cargocube.hand.physical_steps). Runs under CPython
+# and under the MicroPython unix port (tests/test_cargocube_tracker_cards.py runs it both ways): only the
 # MicroPython subset, no `random` (a tiny LCG where a choice is needed).
 #
 # Usage:
@@ -13,13 +13,13 @@
 import gc
 import sys
 
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
 from firmware import hal as H
-from firmware import tracker as T
-from firmware.cargocube_game import Game
-from cargoboard.hand import physical_steps
-from cargoboard.table import Table
+from firmware.games.cargocube import tracker as T
+from firmware.games.cargocube.plugin import Game
+from cargoboard.games.cargocube.hand import physical_steps
+from cargoboard.sim.table import Table
 
 SETTLE_MS = 600  # the hand is still this long after a move (> the tracker's settle time)
 
@@ -74,7 +74,7 @@ CASES = (
 
 
 class Board(Table):
-    """The in-process board of cargoboard.table, recording (state, targets) after every
+    """The in-process board of cargoboard.sim.table, recording (state, targets) after every
     held reading."""
 
     def __init__(self, notation):

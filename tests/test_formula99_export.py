@@ -8,10 +8,10 @@ import subprocess
 
 import pytest
 
-from cargoboard import export_cli, gamefile
+from cargoboard.export import cli as export_cli, gamefile
 from cargoboard.games.formula99 import cli as f99cli
 from cargoboard.games.formula99.hotseat import HotSeat
-from cargoboard.html_replay import replay_data
+from cargoboard.export.html import replay_data
 from cargoboard.store import GameRecord, Store
 from shared_rules.formula99 import cards as C
 from test_cli_rules import cargoboard_exe

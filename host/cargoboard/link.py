@@ -13,8 +13,8 @@ import time
 import serial
 from serial.tools import list_ports
 
-from firmware import frames as F
-from firmware import link as L
+from firmware.drivers import frames as F
+from firmware.system import link as L
 
 # The Raspberry Pi Pico under MicroPython: USB vendor 0x2E8A (Raspberry Pi), product 0x0005.
 PICO_VID = 0x2E8A

@@ -19,7 +19,7 @@ import zlib
 
 from cargoboard.link import Link, LinkError
 from cargoboard.store import Store
-from firmware.link import FLAG_PLAYING
+from firmware.system.link import FLAG_PLAYING
 
 
 class SyncResult:
@@ -94,7 +94,7 @@ def fetch_log(link: Link, store: Store, board: str, game_no: int, size: int, pro
 def sync(link: Link, store: Store, progress=None, say=None, chunk=512) -> SyncResult:
     """One sync run; raises LinkError if the board stops answering (run it again: it
     resumes)."""
-    from cargoboard.logfile import record_from_log, LogError
+    from cargoboard.export.logfile import record_from_log, LogError
 
     say = say or (lambda text: None)
     res = SyncResult()

@@ -147,7 +147,7 @@ STYLE = (
 
 
 def _svg():
-    from cargoboard import diagram  # the export framework's SVG helpers
+    from cargoboard.export import diagram  # the export framework's SVG helpers
     return diagram
 
 

@@ -15,7 +15,7 @@ import random
 from shared_rules.formula99 import cards as C
 from shared_rules.formula99 import rules as R
 from firmware import hal as H
-from firmware import formula99_tracker as T
+from firmware.games.formula99 import tracker as T
 
 
 class Hand:

@@ -16,10 +16,10 @@ from shared_rules.formula99 import cards as C
 from shared_rules.formula99 import engine as E
 from shared_rules.formula99 import rules as R
 from firmware import hal as H
-from firmware import formula99_tracker as T
-from firmware.formula99_game import Game, fitting_cards
+from firmware.games.formula99 import tracker as T
+from firmware.games.formula99.plugin import Game, fitting_cards
 from cargoboard.games.formula99.hand import Hand
-from cargoboard.table import Table
+from cargoboard.sim.table import Table
 
 MAX_PRESS = 80
 

@@ -20,8 +20,8 @@ from shared_rules.formula99 import cards as C
 from shared_rules.formula99 import rules as R
 from shared_rules.formula99 import track as TK
 from firmware import hal as H
-from firmware import formula99_tracker as T
-from firmware.formula99_game import fitting_cards
+from firmware.games.formula99 import tracker as T
+from firmware.games.formula99.plugin import fitting_cards
 from cargoboard.games.formula99.play import choose
 
 CONTROL = TK.CONTROL_GRID

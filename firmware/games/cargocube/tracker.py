@@ -1,0 +1,535 @@
+# Move inference: from stable occupancy changes to committed rules actions.
+#
+# The sensors see only whether a cell holds something magnetic (cube, keeper or card), so the
+# tracker compares the stable occupancy with the occupancy the tracked position implies. The
+# cells that differ (the diff) are the evidence; an action explains the evidence when the cells
+# it toggles equal the diff. Rules of inference (docs/board-cargocube.md):
+#   - exactly one action explains the diff, no other could still grow out of it (the hand may
+#     be on its way), and the board has been still for settle_ms: commit it;
+#   - several explain it: ask (candidates are shown; `next` cycles, `confirm` commits; past the
+#     fitting ones `next` goes on through the other moves the board may have missed);
+#   - the diff is the start of some actions (a piece lifted, a cube tipped onto its new cell
+#     before it leaves the old one, a cube on the entry portal): in progress, show where the
+#     piece may go; the actions that already fit are pending (they may have ended on a stack);
+#   - a pending action followed by one more explains the diff: it competes with the one-action
+#     explanations, and is committed only when it is the only explanation;
+#   - only a move that left no trace at all (onto and off stacks) followed by one more explains
+#     it: ask (the board cannot know which traceless move it was);
+#   - nothing at all: a mismatch; the differing cells light red, nothing is committed.
+# Nothing is ever guessed: with two explanations the player is asked.
+#
+# Works on any position object of shared_rules.cargocube.rules (stacks, cards, legal_actions, push, pop).
+
+from shared_rules.cargocube import rules as cc
+from shared_rules import geometry as g
+
+IDLE = 0  # the board equals the tracked position
+MOVING = 1  # evidence of an action in progress
+ASKING = 2  # several actions fit: the player picks with next/confirm
+MISMATCH = 3  # no legal continuation fits the board
+OVER = 4  # the game has ended
+
+SETTLE_MS = 400  # the board must be still this long before a move that fits is committed
+TOUCHED_MAX = 8  # cells remembered for "the board missed a move" offers
+
+STATE_NAMES = ("idle", "moving", "asking", "mismatch", "over")
+
+
+def occupancy(pos, out):
+    """Fill bytearray(16) out with the occupancy pos implies (bit c: cell c holds something)."""
+    stacks = pos.stacks
+    cards = pos.cards
+    for i in range(16):
+        out[i] = 0
+    for c in range(121):
+        if stacks[c] or cards[c]:
+            out[c >> 3] |= 1 << (c & 7)
+
+
+def pack(cells):
+    """A delta of at most two cells as one small int (no heap on the board): 0 for none,
+    c + 1 for one, (c1 + 1) | (c2 + 1) << 8 for two (c1 < c2)."""
+    if not cells:
+        return 0
+    if len(cells) == 1:
+        return cells[0] + 1
+    return (cells[0] + 1) | ((cells[1] + 1) << 8)
+
+
+def unpack(d):
+    """The cells of a packed delta, as a sorted tuple."""
+    if not d:
+        return ()
+    if d < 256:
+        return (d - 1,)
+    return ((d & 255) - 1, (d >> 8) - 1)
+
+
+def diff_cells(a, b):
+    """The cells whose bits differ between two occupancy bitmaps, as a sorted tuple."""
+    out = []
+    for i in range(16):
+        x = a[i] ^ b[i]
+        if x:
+            for bit in range(8):
+                if x & (1 << bit):
+                    out.append(i * 8 + bit)
+    return tuple(out)
+
+
+def action_delta(pos, action):
+    """The cells whose occupancy the action toggles, as a sorted tuple."""
+    kind, src, d, dst, code, hops = action
+    if kind == cc.END:
+        return ()
+    if kind == cc.BOOST:
+        return (src, dst) if src < dst else (dst, src)
+    if src == dst:
+        return ()
+    src_toggles = len(pos.stacks[src]) == 1 and not pos.cards[src]
+    dst_toggles = not pos.stacks[dst] and not pos.cards[dst]
+    if src_toggles:
+        if dst_toggles:
+            return (src, dst) if src < dst else (dst, src)
+        return (src,)
+    if dst_toggles:
+        return (dst,)
+    return ()
+
+
+def may_grow(action, diff):
+    """Whether evidence diff can be the start of action (whose delta strictly contains diff).
+    A lifted piece can go anywhere; a piece seen on its new cell before its old cell empties
+    can only be a cube tipped over its edge or a keeper stepped: an orthogonal neighbour,
+    nothing carried further (no hop, no slide, no teleport, no card)."""
+    kind, src, d, dst, code, hops = action
+    if src in diff:
+        return True
+    if kind == cc.BOOST or kind == cc.END or hops:
+        return False
+    return dst == g.NEIGHBOUR[src * 4 + d]
+
+
+def passes_portal(pos, action):
+    """Whether the cube of action is sent through the entry portal (the hand puts it there
+    before taking it on to the exit portal)."""
+    return action[0] == cc.ROLL and g.ENTRY_PORTAL in cc.action_path(pos, action)
+
+
+def _meets(a, b):
+    """Whether two cell tuples share a cell."""
+    for c in a:
+        if c in b:
+            return True
+    return False
+
+
+def _is_subset(small, big):
+    for c in small:
+        if c not in big:
+            return False
+    return True
+
+
+def explain(pos, legal, deltas, diff, barred):
+    """(match, growing) for the evidence diff in pos: the actions whose cells toggled equal
+    diff (not `end`, not barred), and those of which diff can be the start (a piece lifted, a
+    cube tipped onto its new cell, a cube waiting on the entry portal). legal: pos's legal
+    actions without booster uses, deltas: their packed action_delta() or None; booster uses are
+    explained here from the cards that may be used, without listing them all."""
+    match = []
+    growing = []
+    portal = g.ENTRY_PORTAL
+    n = len(diff)
+    key = pack(diff) if n <= 2 else -1
+    one = diff[0] + 1 if n == 1 else -1
+    at_portal = portal in diff
+    for i in range(len(legal)):
+        a = legal[i]
+        d = deltas[i] if deltas is not None else pack(action_delta(pos, a))
+        if d == key:
+            if a[0] != cc.END and a not in barred:
+                match.append(a)
+        elif d > 255 and ((d & 255) == one or (d >> 8) == one) and may_grow(a, diff):
+            growing.append(a)  # one cell of a two-cell move seen so far
+        elif at_portal and passes_portal(pos, a) and _is_subset(diff, unpack(d) + (portal,)):
+            growing.append(a)  # the cube waits on the portal: on to the exit portal
+    if n <= 2:
+        srcs = pos.boost_sources()
+        if srcs:
+            if n == 2:
+                for src, dst in ((diff[0], diff[1]), (diff[1], diff[0])):
+                    if src in srcs and pos.is_boost_target(dst):
+                        a = (cc.BOOST, src, 0, dst, pos.cards[src], ())
+                        if a not in barred:
+                            match.append(a)
+            elif diff[0] in srcs:
+                src = diff[0]
+                for dst in range(121):
+                    if pos.is_boost_target(dst):
+                        growing.append((cc.BOOST, src, 0, dst, pos.cards[src], ()))
+    return match, growing
+
+
+class Tracker:
+    def __init__(self, pos, settle_ms=SETTLE_MS):
+        self.pos = pos
+        self.settle_ms = settle_ms  # stillness before a move that fits is taken (0: at once)
+        self.settling = False
+        self.changed_at = 0
+        self.expected = bytearray(16)
+        self.occ = bytearray(16)
+        self.state = IDLE
+        self.diff = ()  # cells where the board differs from the tracked position
+        self.candidates = []  # actions shown for the player to pick (ASKING)
+        self.fitting = 0  # how many of the candidates fit what the sensors saw
+        self.index = 0  # the candidate shown now
+        self.targets = []  # cells an item in progress may go to (MOVING)
+        self.moves = []  # the actions in progress those targets come from (MOVING)
+        self.pending = []  # actions that may have completed without a trace (put on a stack)
+        self.end_requested = False  # `end` pressed while the board was asking
+        self.touched = []  # the last TOUCHED_MAX cells whose occupancy changed (even if restored)
+        self.recent = []  # cells whose occupancy changed since the last commit
+        self.undone_by_next = []  # moves that were pending when the board looked right again
+        self.undone = []  # actions taken back, newest last (the LEDs show what to put back)
+        self.barred = []  # taken back: not read again from the board until it is put right
+        self.log = []  # (event, action) pairs since the last read, for the host and the log file
+        self._legal = None
+        self._deltas = None
+        self._refresh()
+        self.occ[:] = self.expected
+
+    # -- cached per position ---------------------------------------------------------------------
+
+    def _refresh(self):
+        occupancy(self.pos, self.expected)
+        self._legal = None
+        self._deltas = None
+
+    def legal(self):
+        """The legal actions but booster uses (see explain()), cached per position."""
+        if self._legal is None:
+            self._legal = self.pos.legal_actions(False)
+            pos = self.pos
+            self._deltas = [pack(action_delta(pos, a)) for a in self._legal]
+        return self._legal
+
+    def _diff(self):
+        return diff_cells(self.occ, self.expected)
+
+    # -- inputs ---------------------------------------------------------------------------------
+
+    def observe(self, occ, now_ms=0):
+        """A new stable occupancy (bytearray(16)) at time now_ms; returns the number of actions
+        committed. A move that fits is committed only once the board has been still for
+        settle_ms (see tick): hands put pieces down and pick them up again."""
+        self.changed_at = now_ms
+        touched = self.touched
+        recent = self.recent
+        for c in diff_cells(self.occ, occ):
+            if c not in recent:
+                recent.append(c)
+            if c in touched:
+                touched.remove(c)
+            elif len(touched) >= TOUCHED_MAX:
+                touched.pop(0)
+            touched.append(c)
+        self.occ[:] = occ
+        return self._infer(self.settle_ms == 0)
+
+    def tick(self, now_ms):
+        """Time passes: commit a move that fits once the board has been still long enough."""
+        if self.settling and now_ms - self.changed_at >= self.settle_ms:
+            self.settling = False
+            return self._infer(True)
+        return 0
+
+    def _hold(self, actions):
+        """A move fits but the hand may not be done: show it as in progress, commit later."""
+        self.settling = True
+        self.state = MOVING
+        self.candidates = []
+        self.moves = list(actions)
+        targets = []
+        for a in actions:
+            if a[3] not in targets:
+                targets.append(a[3])
+        self.targets = targets
+
+    def _infer(self, may_commit=True):
+        committed = 0
+        self.settling = False
+        while True:
+            if not self.legal():  # the game is over (cached: is_over() would generate again)
+                self.state = OVER
+                self.diff = self._diff()
+                return committed
+            diff = self._diff()
+            self.diff = diff
+            self.targets = []
+            self.moves = []
+            if not diff:
+                self.state = IDLE
+                self.candidates = []
+                # Back as expected: put back, or done and then undone by a next move.
+                self.undone_by_next = self.pending
+                self.pending = []
+                self.barred = []  # taken-back moves are restored on the board
+                return committed
+            match, growing = explain(self.pos, self.legal(), self._deltas, diff, self.barred)
+            # A move that may already have ended on a stack (pending) followed by another one
+            # explains the diff too: it competes with the one-action explanations.
+            if self.pending:
+                complete, partial, targets = self._explain_in_two(diff, True)
+            else:
+                complete, partial, targets = [], [], []
+            fits = list(match)
+            for x in complete:
+                if x not in fits:
+                    fits.append(x)
+            if fits and not growing and not partial and self.undone_by_next:
+                # About to take a move: first, could one that was waiting to settle and whose
+                # trace this move erased have happened before it? Then that is a second reading.
+                erased = tuple([c for c in self.recent if c not in diff])
+                if erased:
+                    c2, p2, t2 = self._explain_in_two(diff, True, erased)
+                    for x in c2:
+                        if x not in fits:
+                            fits.append(x)
+                    partial = p2
+                    targets = t2
+            if fits and not growing and not partial:
+                if not may_commit:
+                    self._hold(fits)
+                    return committed
+                if len(fits) == 1:
+                    self._commit(fits[0], "auto")
+                    committed += 1
+                    continue
+                self._ask(fits)
+                return committed
+            if growing or partial:
+                # A move in progress; actions that already fit may have ended on a stack.
+                self.state = MOVING
+                still = []
+                for x in self.pending:
+                    if x in complete or x in partial:
+                        still.append(x)
+                for x in match:
+                    if x not in still:
+                        still.append(x)
+                self.pending = still
+                self.candidates = []
+                self.moves = growing + match
+                for a in self.moves:
+                    if a[3] not in targets:
+                        targets.append(a[3])
+                self.targets = targets
+                return committed
+            # Nothing the board saw explains it: a move that left no trace at all, then one
+            # more. The board cannot know which traceless move it was: it asks.
+            complete, partial, targets = self._explain_in_two(diff, False)
+            if complete and not may_commit:
+                self._hold(complete)
+                return committed
+            if complete:
+                self._ask(complete)
+                return committed
+            if partial:
+                self.state = MOVING
+                self.candidates = []
+                self.targets = targets
+                return committed
+            self.state = MISMATCH
+            self.candidates = []
+            return committed
+
+    def _explain_in_two(self, diff, seen_only, erased=()):
+        """Explanations of diff by two moves: a first one that left no visible trace of its own
+        and a second one, complete or in progress. The first is, with erased: a move that was
+        waiting to settle before the board looked as expected again (undone_by_next), on those
+        cells that changed since the last commit and are back as expected (the next move undid
+        its trace, e.g. a cube teleported to an empty exit portal and rolled on from there);
+        else with seen_only: a pending move (its evidence was seen but it may have ended on a
+        stack); else a move that never shows (onto and off stacks).
+        Returns (firsts with a complete second, firsts with a second in progress, the cells the
+        moves in progress may go to)."""
+        legal = self.legal()
+        deltas = self._deltas
+        complete = []
+        partial = []
+        targets = []
+        pos = self.pos
+        occ = self.occ
+        exp = bytearray(16)
+        for i in range(len(legal)):
+            a1 = legal[i]
+            if a1[0] == cc.END:
+                continue
+            dl = unpack(deltas[i])
+            if erased:
+                if a1 not in self.undone_by_next or not _meets(dl, erased) or \
+                        not _is_subset(dl, diff + erased):
+                    continue
+            elif a1 in self.pending:
+                if not _is_subset(dl, diff):
+                    continue
+            elif seen_only or dl:
+                continue
+            pos.push(a1)
+            occupancy(pos, exp)
+            rest = diff_cells(occ, exp)
+            # One more action changes at most 2 cells (3 with a cube waiting on the portal).
+            if rest and len(rest) <= 3 and (len(rest) < 3 or g.ENTRY_PORTAL in rest) and \
+                    not pos.is_over():
+                match2, growing2 = explain(pos, pos.legal_actions(False), None, rest, ())
+                if match2 and a1 not in complete:
+                    complete.append(a1)
+                if growing2 and a1 not in partial:
+                    partial.append(a1)
+                for a2 in growing2:
+                    if a2[3] not in targets:
+                        targets.append(a2[3])
+            pos.pop()
+        return complete, partial, targets
+
+    def _ask(self, actions):
+        """Show actions (the ones that fit what was seen) for the player to pick; `next` goes on
+        past them into the other moves the board may have missed, so the player's move is
+        always among the choices."""
+        self.end_requested = False
+        self.state = ASKING
+        self.fitting = len(actions)
+        more = self._offers() if actions else []
+        self.candidates = actions + [a for a in more if a not in actions]
+        self.index = 0
+        self.pending = []
+
+    def _commit(self, action, how):
+        self.recent = []
+        self.undone_by_next = []
+        self.pos.push(action)
+        self.log.append((how, action, self.pos.notation()))
+        self.undone = []
+        self.pending = []
+        self.candidates = []
+        self._refresh()
+
+    # -- buttons --------------------------------------------------------------------------------
+
+    def press_next(self):
+        if self.state == ASKING and self.candidates:
+            self.index = (self.index + 1) % len(self.candidates)
+            return True
+        if self.state != OVER:
+            return self._offer_hidden()
+        return False
+
+    def press_confirm(self):
+        if self.state == ASKING and self.candidates:
+            self._commit(self.candidates[self.index], "confirm")
+            self._infer()
+            if self.end_requested and self.state == IDLE:
+                self.end_requested = False
+                if self.pos.actions_left > 0:
+                    self._commit(cc.END_ACTION, "end")
+                    self._infer()
+            return True
+        if self.state != OVER:
+            return self._offer_hidden()
+        return False
+
+    def _offer_hidden(self):
+        """The player says: I made a move the board has not registered. Offer what fits."""
+        offers = self._offers()
+        if not offers:
+            return False
+        self._ask([])
+        self.candidates = offers
+        return True
+
+    def _offers(self):
+        """Moves the board may have missed, most likely first: those that explain the whole
+        difference, those pending, those within the cells touched lately (a move whose trace a
+        later move undid), those that leave no trace at all (onto and off stacks)."""
+        legal = self.legal()
+        deltas = self._deltas
+        groups = ([], [], [], [])
+        for i in range(len(legal)):
+            a = legal[i]
+            if a[0] == cc.END:
+                continue
+            dl = unpack(deltas[i])
+            if dl == self.diff:
+                groups[0].append(a)
+            elif a in self.pending:
+                groups[1].append(a)
+            elif dl and _is_subset(dl, self.touched):
+                groups[2].append(a)
+            elif not dl:
+                groups[3].append(a)
+        pos = self.pos
+        for src in pos.boost_sources():
+            if src not in self.diff and src not in self.touched:
+                continue
+            for t in self.diff + tuple(self.touched):
+                if t != src and pos.is_boost_target(t):
+                    a = (cc.BOOST, src, 0, t, pos.cards[src], ())
+                    dl = (src, t) if src < t else (t, src)
+                    if dl == self.diff:
+                        groups[0].append(a)
+                    elif _is_subset(dl, self.touched) and a not in groups[2]:
+                        groups[2].append(a)
+        return groups[0] + groups[1] + groups[2] + groups[3]
+
+    def press_end(self):
+        """End the turn with actions left. The turn's last move must be complete by now: a move
+        still pending (it may have ended on a stack) is committed if only one fits, else the
+        player is asked first and the turn ends after the answer."""
+        if self.state == OVER:
+            return False
+        if self.state == MOVING and self.pending:
+            if len(self.pending) > 1:
+                self._ask(self.pending)
+                self.end_requested = True
+                return True
+            self._commit(self.pending[0], "auto")
+            self._infer()
+        if self.state == ASKING:
+            self.end_requested = True
+            return True
+        if self.state != IDLE or self.pos.actions_left == 0:
+            return False
+        self._commit(cc.END_ACTION, "end")
+        self._infer()
+        return True
+
+    def press_undo(self):
+        if self.state == ASKING:
+            # Back out of the question, not out of the game: the difference stays shown until
+            # the player puts the pieces right or moves on.
+            self.candidates = []
+            self.state = MISMATCH if self.diff else IDLE
+            return True
+        if not self.pos.ply():
+            return False
+        action = self.pos.pop()
+        self.undone.append(action)
+        self.barred.append(action)
+        self.log.append(("undo", action, self.pos.notation()))
+        self.pending = []
+        self.candidates = []
+        self._refresh()
+        self._infer()
+        return True
+
+    def shown(self):
+        """The candidate shown now (ASKING), else None."""
+        if self.state == ASKING and self.candidates:
+            return self.candidates[self.index]
+        return None
+
+    def take_log(self):
+        out = self.log
+        self.log = []
+        return out
