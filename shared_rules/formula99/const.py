@@ -1,5 +1,11 @@
-# «Формула 99»: the constants shared by the rules modules (layout of the position bytearray,
-# agenda items, action kinds, card uses, events). Data only.
+# «Формула 99»: what the rules modules share: the layout of the position bytearray, agenda
+# items, action kinds, card uses, events, and the one exception type. No logic, so that every
+# rules module (the notation included) may import it without an import circle.
+
+
+class RulesError(Exception):
+    """Bad input to the rules: a malformed position, a malformed or illegal action."""
+
 
 # -- the position bytearray ----------------------------------------------------------------------
 O_LEVEL = 0

@@ -3,7 +3,7 @@
 
 from shared_rules.formula99 import track as T
 from shared_rules.formula99 import cards as C
-from shared_rules.formula99 import rules as R
+from shared_rules.formula99 import const as R  # the constants (no import of rules.py: a circle)
 
 RANK_CHARS = C.RANKS
 
@@ -126,7 +126,8 @@ def format_position(pos):
     return " ".join(parts)
 
 
-def parse_position(text):
+def parse_position(text, position_class):
+    """The position written as text (an instance of position_class, rules.Position)."""
     if not isinstance(text, str):
         raise _err("position must be text")
     f = text.split()
@@ -151,7 +152,7 @@ def parse_position(text):
         civs.append(int(p[0]))
         parsed.append(p)
     try:
-        pos = R.Position(civs, level, full)
+        pos = position_class(civs, level, full)
     except R.RulesError as e:
         raise _err(str(e))
     s = pos.st

@@ -18,10 +18,6 @@ RULES_VERSION = _versions.version("formula99")
 LOG_CHUNK = 512  # bytes per chunk of the undo log
 
 
-class RulesError(Exception):
-    """Bad input to the rules: a malformed position, a malformed or illegal action."""
-
-
 def event_of(level, card):
     """The event of a charge's card at a level (§6.1)."""
     if level == 3:
@@ -781,7 +777,7 @@ class Position(Legal):
     @classmethod
     def parse(cls, text):
         from shared_rules.formula99 import notation
-        return notation.parse_position(text)
+        return notation.parse_position(text, cls)
 
     def notation(self):
         from shared_rules.formula99 import notation

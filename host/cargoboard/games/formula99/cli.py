@@ -40,7 +40,7 @@ def cmd_play(args):
 def save(game, path):
     """Write the game (even unfinished) as a game file, JSON or text by the suffix: the public
     game, the hidden cards revealed at its end (docs/export.md)."""
-    from cargoboard import gamefile
+    from cargoboard.export import gamefile
     from cargoboard.store import GameRecord
     start, texts = game.record()
     rec = GameRecord("formula99", "L%d" % game.pos.level, game.pos.SEAT_LETTERS, start, texts,
