@@ -482,36 +482,45 @@ class Legal:
         return True
 
     def lay_cells(self, seat):
-        """The cells where the seat may lay a charge with a card now (§5.1), ascending."""
+        """The cells where the seat may lay a charge with a card now (§5.1), ascending.
+        One pass over the pieces marks what each forbids (bad[c]: 1 by blue-lane pieces, 2 by
+        yellow-lane ones, as lane masks), then one pass over the cells."""
         s = self.st
-        ships, chg = self._boards()
-        nq = 2 * s[O_NSEATS]
         banned = 0
         for j in (0, 1):
             p = s[O_SHIP + 2 * seat + j]
             if p < 72:
-                sec = T.sector(p)
+                sec = p >> 3
                 banned |= (1 << sec) | (1 << ((sec + 1) % 9))
+        bad = bytearray(T.LAP)  # by t: lane masks a piece forbids there
+        taken = bytearray(72)
+        for q in range(2 * s[O_NSEATS]):
+            o = s[O_CHG + q]
+            if o != HOME:
+                taken[o] = 1
+                m = T.lanes_mask(o)
+                t = o >> 1
+                for d in (-2, -1, 0, 1, 2):  # closer than 3 to a charge
+                    bad[(t + d) % T.LAP] |= m
+            o = s[O_SHIP + q]
+            if o < 72:
+                taken[o] = 1
+                m = T.lanes_mask(o)
+                t = o >> 1
+                for d in (1, 2, 3, 4):  # 1 to 4 cells ahead of a ship
+                    bad[(t + d) % T.LAP] |= m
         out = []
         for c in range(72):
-            if not T.is_track(c) or T.is_plus(c) or ships[c] or chg[c]:
+            t = c >> 1
+            if t & 3 == 3:
+                if c & 1:
+                    continue  # no yellow id on a red cell
+                m = 3
+            else:
+                m = 1 << (c & 1)
+            if taken[c] or c & 7 == 0 or banned >> (c >> 3) & 1 or bad[t] & m:
                 continue
-            if banned >> T.sector(c) & 1:
-                continue
-            m = T.lanes_mask(c)
-            tc = c >> 1
-            ok = True
-            for q in range(nq):
-                o = s[O_CHG + q]
-                if o != HOME and T.lanes_mask(o) & m and T.dist(o, c) < 3:
-                    ok = False
-                    break
-                o = s[O_SHIP + q]
-                if o < 72 and T.lanes_mask(o) & m and 1 <= (tc - (o >> 1)) % T.LAP <= 4:
-                    ok = False
-                    break
-            if ok:
-                out.append(c)
+            out.append(c)
         return out
 
     def _gen_fwd(self, q, steps, out):

@@ -459,7 +459,7 @@ class Game:
 
     def _effect_cells(self, out, a, colour, blink, level):
         """The cells an action changes: where pieces go (colour) and leave (magenta)."""
-        for x in self.tracker.effect(a):
+        for x in self.tracker.effect_of(a):
             for g in self._sense_cells(x >> 3):
                 if (x & 7) > 4:
                     out.append((g, colour, level, blink))
@@ -475,9 +475,11 @@ class Game:
         if pos.is_over() or pos.to_move < 0:
             return
         if not s[R.O_SP] and s[R.O_PHASE] == R.PH_CHARGES:
-            for c in pos.lay_cells(s[R.O_TURN]) if pos.hand_size(s[R.O_TURN]) and \
-                    not s[R.O_FLAGS] & (R.F_DREW | R.F_LIFTED) else ():
-                out.append((self.grid[c], L.CYAN, 60, 0))
+            last = -1
+            for a in pos.legal_actions():  # the cells of the lays (cached), once each
+                if a >> 24 == R.K_LAY and (a >> 6) & 127 != last:
+                    last = (a >> 6) & 127
+                    out.append((self.grid[last], L.CYAN, 60, 0))
             return
         for a, eff in t.effects():
             k = a >> 24

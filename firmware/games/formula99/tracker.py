@@ -175,6 +175,40 @@ class Tracker:
             return [c * 8 + 3]
         if k in (R.K_BLOCK, R.K_END, R.K_PASS, R.K_DRAW):
             return []
+        if k == R.K_MOVE or k == R.K_GO:
+            return self._path_effect(a, k)
+        return self._pushed(a)
+
+    def _path_effect(self, a, k):
+        """A standard move's or an event's forward move's effect, from its path (no push): its
+        ship leaves its place and arrives where the path ends (a cell holding a charge token
+        feels no change: the token is taken off when its card is shown)."""
+        pos = self.pos
+        s = pos.st
+        q, cells = pos.move_path(a) if k == R.K_MOVE else pos.go_path(a)
+        if not cells:
+            return []
+        src = s[R.O_SHIP + q]
+        civ = s[R.O_CIV + (q >> 1)]
+        out = []
+        if src < 72:
+            if pos.charge_at(src) < 0:  # else a blockade's token stays until taken off
+                out.append(src * 8 + 3)
+            else:
+                return self._pushed(a)
+        else:
+            out.append((ZONE + civ - 1) * 8 + 3)
+        dest = cells[-1]
+        if dest == TK.FINISH:
+            other = s[R.O_SHIP + (q ^ 1)]
+            out.append(((CTRL if other == TK.FINISH else FIN + civ - 1)) * 8 + 5)
+        elif pos.charge_at(dest) < 0:
+            out.append(dest * 8 + 5)
+        out.sort()
+        return out
+
+    def _pushed(self, a):
+        pos = self.pos
         before = self._expected()
         pos.push(a)
         after = expected(pos)
@@ -193,6 +227,13 @@ class Tracker:
             if pos.ship_at(c) < 0:
                 return [c * 8 + 3]
         return []
+
+    def effect_of(self, a):
+        """The effect of a, from the cache of the decision now when it is there."""
+        for b, eff in self.effects():
+            if b == a:
+                return eff
+        return self.effect(a)
 
     def effects(self):
         """[(action, effect)] of the decision now that the sensors may show: moves and events,

@@ -111,10 +111,17 @@ def _feed(table, hand, effect):
         table.feed(raw, ms)
 
 
+def _command(table, game, words):
+    """A console command, recorded in the table's trace (for replays elsewhere)."""
+    if table.trace is not None:
+        table.trace.append(("cmd", words))
+    return game.command(words)
+
+
 def _enter_card(table, game, hand, card, before, st):
     if hand.use_console():
         st.console += 1
-        game.command(["card", C.name(card)])
+        _command(table, game, ["card", C.name(card)])
         table.settle(40)
         return True
     pool = fitting_cards(before)
@@ -150,7 +157,7 @@ def _resolve(table, game, hand, text, after, st):
             return True
     if hand.use_console():
         st.console += 1
-        game.command(["act", text])
+        _command(table, game, ["act", text])
         table.settle(40)
         return True
     # the option picker (leaving the card picker first, if the board opened it)
@@ -169,6 +176,6 @@ def _resolve(table, game, hand, text, after, st):
         n += 1
     if game.pos.notation() != after.notation():
         st.console += 1
-        game.command(["act", text])
+        _command(table, game, ["act", text])
         table.settle(40)
     return True
