@@ -147,6 +147,7 @@ class Tracker:
         self.still_since = 0
         self.settling = False
         self.undone = []
+        self.owed_idx = []  # CATCHUP: the sense indices the last commit changed and the board owes
         self._eff = None  # cached effects of the decision now: [(action, effect)]
         self._exp = None
 
@@ -307,8 +308,17 @@ class Tracker:
                 self.state = OVER if not ev else CATCHUP
                 return
             if self.state == CATCHUP:
-                if ev:
+                if self.owed_idx:
+                    left = False
+                    for x in ev:
+                        if (x >> 3) in self.owed_idx:
+                            left = True
+                            break
+                    if left:
+                        return
+                elif ev:
                     return
+                self.owed_idx = []
                 self.state = IDLE
             if not ev:
                 self.state = IDLE
@@ -395,13 +405,24 @@ class Tracker:
         self.index = 0
 
     def _commit(self, a, how):
+        before = self._expected()
         self.pos.push(a)
         self.card = 0
         self.undone = []
         self._changed()
         self.log.append((how, a))
+        # What the action changed that the board does not show yet (a triggered charge's token
+        # still on its cell, a ship an event moved) is owed: nothing on those cells is read as
+        # a new action until the board shows it (the token would look like a charge laid).
+        owed = []
         ev = self._evidence()
-        if ev and not self._explainable(ev):
+        changed = diff(self._expected(), before)
+        for x in ev:
+            for y in changed:
+                if x >> 3 == y >> 3:
+                    owed.append(x >> 3)
+        self.owed_idx = owed
+        if owed or (ev and not self._explainable(ev)):
             self.state = CATCHUP
         elif self.state in (CATCHUP, ASKING, READY):
             self.state = IDLE
@@ -474,6 +495,7 @@ class Tracker:
         self.undone.append(a)
         self._changed()
         self.log.append(("undo", a))
+        self.owed_idx = []  # after a take-back the whole board is owed
         self.state = CATCHUP if self._evidence() else IDLE
         if self.state == IDLE:
             self._infer(self.still_since)
