@@ -88,6 +88,34 @@ def game_setup_cost(words):
         return _alloc(link) - before
 
 
+def formula99():
+    """«Формула 99»: whole seeded games (host/cargoboard/games/formula99/scriptgen.py, cards by
+    the console) on the virtual board: the smallest heap they run in, and the live heap after
+    every action."""
+    from cargoboard.games.formula99.scriptgen import game_script as f99_script
+    print()
+    print("«Формула 99», whole games on the virtual board (scriptgen, 150 actions):")
+    print("%-24s %10s %12s %12s %10s" % ("game", "min heap", "live set up", "live peak",
+                                         "playing"))
+    for name, kw in (("2 players, level 1", dict(seed=3, players=2, level=1)),
+                     ("4 players, level 3", dict(seed=12, players=4, level=3))):
+        script, final = f99_script(plies=150, **kw)
+        fd, path = tempfile.mkstemp(suffix=".txt")
+        with os.fdopen(fd, "w") as f:
+            f.write(script)
+        least = min_heap(path)
+        with open(path, "w") as f:
+            f.write(script.replace("\nresolve ", "\nsend mem\nresolve ").replace(
+                "\n# 1. ", "\nsend mem\n# 1. ", 1))
+        out = []
+        run_script(path, out=out.append)
+        os.unlink(path)
+        used = [int(m.group(1)) for m in (re.search(r"ok alloc=(\d+)", x) for x in out) if m]
+        print("%-24s %9s %9.1f KB %9.1f KB %7.1f KB" % (
+            name, "%d KB" % least if least else "> 192 KB", used[0] / 1024, max(used) / 1024,
+            (max(used) - used[0]) / 1024))
+
+
 def main():
     games = [
         ("2 players, no cards", dict(seed=3, players=2, actions=150, cards=False)),
@@ -130,8 +158,10 @@ def main():
     print()
     print("What setting a game up adds to the live heap (serial `mem` before and after `new`,")
     print("the game's modules and state; the firmware booted with no game):")
-    for words in ("cargocube polygon SN", "cephalopod 5x5"):
+    for words in ("cargocube polygon SN", "cephalopod 5x5", "formula99 L1 15",
+                  "formula99 L3 1357"):
         print("  %-24s %7.1f KB" % (words, game_setup_cost(words) / 1024))
+    formula99()
     print()
     print("min heap: the whole firmware with its modules loaded (.mpy, as deployed);")
     print("set up, idle: the same with the game set up and no move made; the game: the difference,")
