@@ -83,6 +83,18 @@ def diff(after, before):
     return out
 
 
+def pieces(effect):
+    """(leaving, arriving): the sense indices pieces leave and arrive at in an effect, one entry
+    per piece (a start zone may lose or gain two)."""
+    leave = []
+    arrive = []
+    for x in effect:
+        d = (x & 7) - 4
+        for _ in range(d if d > 0 else -d):
+            (arrive if d > 0 else leave).append(x >> 3)
+    return leave, arrive
+
+
 def within(ev, eff):
     """Is the evidence ev the start of the effect eff (every entry of ev in eff, in its direction
     and no further)?"""

@@ -48,12 +48,7 @@ class Hand:
         """[(raw after, hold ms)] for an effect, from raw (not changed)."""
         rng = self.rng
         raw = bytearray(raw)
-        leave = []
-        arrive = []
-        for x in effect:
-            d = (x & 7) - 4
-            for _ in range(abs(d)):
-                (arrive if d > 0 else leave).append(x >> 3)
+        leave, arrive = T.pieces(effect)
         rng.shuffle(leave)
         rng.shuffle(arrive)
         out = []

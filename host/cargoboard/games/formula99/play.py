@@ -59,26 +59,34 @@ def choose(truth, rng, how):
     return rng.choice(by_kind[k])
 
 
-def play_game(seed, players=3, level=2, how="random", max_actions=250, hand_seed=None,
-              trace=None):
-    """One seeded game on the plug-in; returns Stats (wrong 1 if the board left the truth)."""
+def truth_steps(seed, players, level, how="random", plies=250):
+    """The seeded full-view game, one action at a time, as the board sees it: yields (truth after
+    the action, its public view before and after, the public action and its text, its effect
+    on what the sensors see)."""
     rng = random.Random(seed)
-    st = Stats()
-    st.games = 1
     truth = R.start_position(players, level, seed)
-    events = []
-    game = Game({"layout": "L%d" % level, "seats": truth.SEAT_LETTERS,
-                 "emit": events.append})
-    table = Table(game, trace)
-    hand = Hand(game, seed if hand_seed is None else hand_seed)
-    while not truth.is_over() and truth.ply() < max_actions:
+    while not truth.is_over() and truth.ply() < plies:
         a = choose(truth, rng, how)
         before = truth.public()
         pa = R.public_action(a)
         text = before.format_action(pa)
         truth.push(a)
         after = truth.public()
-        board_eff = T.diff(T.expected(after), T.expected(before))
+        yield truth, before, after, pa, text, T.diff(T.expected(after), T.expected(before))
+
+
+def play_game(seed, players=3, level=2, how="random", max_actions=250, hand_seed=None,
+              trace=None):
+    """One seeded game on the plug-in; returns Stats (wrong 1 if the board left the truth)."""
+    st = Stats()
+    st.games = 1
+    events = []
+    seats = R.start_position(players, level).SEAT_LETTERS
+    game = Game({"layout": "L%d" % level, "seats": seats, "emit": events.append})
+    table = Table(game, trace)
+    hand = Hand(game, seed if hand_seed is None else hand_seed)
+    for truth, before, after, pa, text, board_eff in truth_steps(seed, players, level, how,
+                                                                  max_actions):
         st.actions += 1
         k = pa >> 24
         used_input = False

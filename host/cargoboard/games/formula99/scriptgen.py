@@ -14,15 +14,13 @@ written as what the players do at the board.
   presses it).
 """
 
-import random
-
 from shared_rules.formula99 import cards as C
 from shared_rules.formula99 import rules as R
 from shared_rules.formula99 import track as TK
 from firmware import hal as H
 from firmware.games.formula99 import tracker as T
 from firmware.games.formula99.plugin import fitting_cards
-from cargoboard.games.formula99.play import choose
+from cargoboard.games.formula99.play import truth_steps
 
 CONTROL = TK.CONTROL_GRID
 
@@ -50,12 +48,7 @@ class Board:
 
     def verbs(self, effect):
         """Script verbs for an effect (sparse sense-vector change)."""
-        leave = []
-        arrive = []
-        for x in effect:
-            d = (x & 7) - 4
-            for _ in range(abs(d)):
-                (arrive if d > 0 else leave).append(x >> 3)
+        leave, arrive = T.pieces(effect)
         out = []
         gone = []
         for i in leave:
@@ -91,20 +84,13 @@ def card_presses(card, pos):
 def game_script(seed, players=2, level=1, plies=120, how="random", buttons=False,
                 check_every=1):
     """(script text, final public position) of one seeded game."""
-    rng = random.Random(seed)
-    truth = R.start_position(players, level, seed)
+    start = R.start_position(players, level)
     lines = ["# «Формула 99», %d players, level %d, seed %d (scriptgen)" % (players, level, seed),
-             "new-game formula99 L%d %s" % (level, truth.SEAT_LETTERS)]
-    board = Board(truth.public())
+             "new-game formula99 L%d %s" % (level, start.SEAT_LETTERS)]
+    board = Board(start)
     n = 0
-    while not truth.is_over() and truth.ply() < plies:
-        a = choose(truth, rng, how)
-        before = truth.public()
-        pa = R.public_action(a)
-        text = before.format_action(pa)
-        truth.push(a)
-        after = truth.public()
-        eff = T.diff(T.expected(after), T.expected(before))
+    truth = start
+    for truth, before, after, pa, text, eff in truth_steps(seed, players, level, how, plies):
         k = pa >> 24
         lines.append("# %d. %s" % (truth.ply(), text))
         if k in (R.K_SHOW, R.K_PLAY):
