@@ -30,6 +30,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/heap.py
 	$(BIN)/python bench/cephalopod.py
 	$(BIN)/python bench/cephalopod_board.py
+	$(BIN)/python bench/formula99.py
+	$(BIN)/python bench/formula99_board.py
 	$(BIN)/python bench/log.py
 	$(BIN)/python bench/sync.py
 
