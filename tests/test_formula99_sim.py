@@ -9,6 +9,7 @@ host/cargoboard/games/formula99/scriptgen.py) check that the board follows every
 cards entered on the console and with the card picker's buttons.
 """
 
+import json
 import sys
 from pathlib import Path
 
@@ -23,7 +24,12 @@ import serial  # noqa: E402,F401  (pyserial is a runtime dependency: missing it 
 from shared_rules import geometry as g  # noqa: E402
 from shared_rules.formula99 import rules as R  # noqa: E402
 from cargoboard.games.formula99.scriptgen import game_script  # noqa: E402
+from cargoboard.link import Link  # noqa: E402
+from cargoboard.export import cli as export_cli, gamefile  # noqa: E402
+from cargoboard.sim.runner import Runner  # noqa: E402
 from cargoboard.sim.script import Session, run_script  # noqa: E402
+from cargoboard.store import Store  # noqa: E402
+from cargoboard.sync import sync  # noqa: E402
 from test_cephalopod_sim import Game as BoardReader  # noqa: E402  (its LED reading)
 
 
@@ -131,3 +137,41 @@ def test_whole_games_on_the_virtual_board(tmp_path, seed, players, level, button
     lines = []
     assert run_script(str(path), out=lines.append) == 0, "\n".join(lines[-30:])
     assert lines[-1].endswith("0 firmware error event(s)") or " 0 firmware error" in lines[-1]
+
+
+def test_a_board_game_is_logged_synced_and_exported(tmp_path):
+    """A game on the virtual board's flash: synced through the binary protocol into a store,
+    replayed by the rules there, exported; its log resumes after a restart."""
+    image = tmp_path / "flash.img"
+    script, final = game_script(5, players=3, level=2, plies=40)
+    lines = [ln for ln in script.splitlines() if ln and not ln.startswith("#")]
+    s = Session(out=lambda line: None, flash=image)
+    try:
+        for line in lines[:len(lines) // 2]:
+            s.execute(line)
+        s.restart()  # a power cut in the middle: the game resumes from the log
+        for line in lines[len(lines) // 2:]:
+            s.execute(line)
+        assert s.position() == final
+        s.execute("new-game formula99 L1 15")  # the next game closes this one's log
+    finally:
+        s.close()
+    db = tmp_path / "games.sqlite"
+    r = Runner(flash=image).start()
+    try:
+        with r.serving(), Store(db) as store, Link(r.port) as link:
+            res = sync(link, store)
+            assert res.rejected == [] and res.stored, res.summary()
+            recs = [store.get(gid) for _, gid in res.stored]
+    finally:
+        r.stop()
+    played = [x for x in recs if x.variant == "L2"]
+    assert len(played) == 1
+    rec = played[0]
+    assert (rec.kind, rec.variant, rec.seats) == ("formula99", "L2", "147")
+    assert rec.final_position().notation() == final
+    doc = json.loads(export_cli.render(rec, "json"))
+    assert "reveal" not in doc  # a board game is public throughout
+    assert doc["final"]["position"] == final
+    back = gamefile.read_game(export_cli.render(rec, "text"), "board.txt")
+    assert back.actions == rec.actions
