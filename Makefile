@@ -3,10 +3,12 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
+# rp2040js for the emulated Pico (`cargoboard sim --target pico`), pinned in package.json
+NODE_STAMP := node_modules/.installed-stamp
 
-.PHONY: test demo bench venv clean
+.PHONY: test demo bench venv clean browser
 
-venv: $(STAMP)
+venv: $(STAMP) $(NODE_STAMP)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,13 +18,31 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[test]'
 	touch $@
 
-test: $(STAMP)
-	$(BIN)/python -m pytest -q -n 2
+# Node.js and npm from Debian when missing; then exactly the versions of package-lock.json.
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq nodejs npm; }
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
-demo: $(STAMP)
+# The web tests (tests/test_web_*.py) drive Debian's chromium through chromedriver: installed
+# here when missing (as root, with apt-get); where that cannot be done they skip and say why.
+browser:
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing chromium and chromium-driver for the web tests (apt-get)"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    chromium chromium-driver fonts-dejavu-core >/dev/null) \
+	  || echo "apt-get could not install chromium: the web tests will be skipped"; \
+	else echo "no chromium/chromedriver and no root to install them: the web tests will be skipped"; fi
+
+
+test: $(STAMP) $(NODE_STAMP) browser
+	$(BIN)/python -m pytest -q -n 2 -rs
+
+demo: $(STAMP) $(NODE_STAMP)
 	$(BIN)/cargoboard demo
 
-bench: $(STAMP)
+bench: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python bench/perft.py
 	$(BIN)/python bench/frame.py
 	$(BIN)/python bench/inference.py
@@ -34,7 +54,9 @@ bench: $(STAMP)
 	$(BIN)/python bench/formula99_board.py
 	$(BIN)/python bench/log.py
 	$(BIN)/python bench/sync.py
+	$(BIN)/python bench/pico.py
+	$(BIN)/python bench/web.py
 
 clean:
-	rm -rf $(VENV) *.egg-info host/*.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules *.egg-info host/*.egg-info .pytest_cache .hypothesis
 	find . \( -path ./.git -o -path ./$(VENV) \) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -81,11 +81,17 @@ class Board(Table):
         self.events = []
         seats = notation.split()[1]
         Table.__init__(self, Game({"position": notation, "seats": seats,
-                                   "emit": self.events.append}))
+                                   "emit": self._emit}))
         self.tracker = self.game.tracker
         self.presses = 0
         self.record = True  # keep (state, targets) after every held reading in self.seen
         self.seen = []
+
+    def _emit(self, text):
+        # The board sends its events and forgets them; the `state` ones (two per move) are
+        # not kept here either, or a 150-action game's list would fill the 256k heap.
+        if not text.startswith("state "):
+            self.events.append(text)
 
     def feed(self, raw, ms):
         Table.feed(self, raw, ms)

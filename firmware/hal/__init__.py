@@ -110,6 +110,20 @@ def button_name(bit):
 from shared_rules.geometry import cell_name, parse_cell  # noqa: E402,F401
 
 
+def word_range(words, n):
+    """(lo, hi): the items lo..hi-1 of n that a game command's optional words FROM [COUNT]
+    (words[1], words[2]) ask for, e.g. `history 64 64`. ValueError (the console's `err`) if
+    they are not whole numbers."""
+    try:
+        lo = int(words[1]) if len(words) > 1 else 0
+        hi = lo + int(words[2]) if len(words) > 2 else n
+    except ValueError:
+        lo = hi = -1
+    if lo < 0 or hi < lo:
+        raise ValueError("usage: %s [FROM [COUNT]] (whole numbers)" % words[0])
+    return lo, min(hi, n)
+
+
 def bit_get(bitmap, c):
     return (bitmap[c >> 3] >> (c & 7)) & 1
 

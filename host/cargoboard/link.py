@@ -90,10 +90,15 @@ class Link:
         self.damaged = 0       # damaged blocks seen
         self._last_send = 0.0
         try:
+            # exclusive: two host programs on one port would steal each other's replies; the
+            # second one is told instead (cargoboard serve holds its boards' ports)
             self.ser = serial_port or serial.Serial(port, baudrate=baudrate, timeout=0.02,
-                                                    write_timeout=2)
+                                                    write_timeout=2, exclusive=True)
         except _IO_ERRORS as e:
-            raise LinkError("cannot open %s: %s" % (port, e)) from None
+            busy = "lock" in str(e).lower()
+            raise LinkError("cannot open %s: %s%s" % (
+                port, e, " (another program uses the board: is cargoboard serve following it? "
+                         "its page has sync now)" if busy else "")) from None
 
     def close(self):
         try:

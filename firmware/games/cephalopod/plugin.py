@@ -238,8 +238,9 @@ class Game:
                                                       ",".join(names) or "-", pos.ply())
         if cmd == "candidates":
             return self._candidate_lines(len(words) > 1 and words[1] == "full")
-        if cmd == "history":
-            return "ok " + " ".join([pos.format_action(a) for a in pos.history()])
+        if cmd == "history":  # [FROM [COUNT]], as Cargocube's
+            lo, hi = H.word_range(words, pos.ply())
+            return "ok " + " ".join([pos.format_action(a) for a in pos.history()[lo:hi]])
         if cmd == "legal":
             return "ok " + " ".join([pos.format_action(a) for a in pos.legal_actions()])
         if cmd == "hint":
@@ -316,6 +317,9 @@ class Game:
         if state == T.MISMATCH and (self.mismatch_since < 0 or
                                     H.ticks_diff(self.now, self.mismatch_since) < MISMATCH_MS):
             state = T.MOVING  # not yet: a hand may still be on its way
+        if state != self._shown_state:
+            # what the LEDs now show, for a host following the game (docs/serial-protocol.md)
+            self.emit("state " + T.STATE_NAMES[state])
         self._shown_state = state
         mover = DIE_COLOUR[pos.to_move]
         if state == T.OVER:

@@ -5,8 +5,18 @@ A drawing module has: `svg(pos, before=None, action_text=None, ply=None, total=N
 (a standalone SVG document whose layers are `<g id="cb-board">`, `<g id="cb-pieces">`,
 `<g id="cb-overlay">`, the scores `<text id="cb-score-SEAT">` and `<text id="cb-caption">`),
 `pieces(pos)` ({key: SVG fragment}, joined in key order they make the pieces layer),
-`overlay(before, action_text)`, `caption(pos, ply, total, action_text, mover)` and
+`overlay(before, action_text)`, `caption(pos, ply, total, action_text, mover)`,
+`phase_text(pos)` (whose turn and what is left of it, or the result) and
 `text_board(pos, color=False)` for the terminal.
+
+Hidden information (hands): a game whose positions hold what not every seat may see has
+`seat_view(text, seat)` in its drawing module: the position (notation) as seat (a seat letter,
+None for everybody: the table's page, spectators) may see it, with what others hold hidden
+(it must still parse and draw), and the seat's own hidden things as lines of text; and
+`action_view(text, seat)`: an action as that seat may see it; and `seat_actions(text, seat)`:
+what the seat may do from its own page (play a card: the board command it sends).
+`cargoboard serve` shows every position, action and candidate through them (see seat_view()
+below); games without them are public.
 
 The SVG helpers below (attributes, tags, numbers, the caption line and the document around the
 layers) are shared by the drawing modules, so every kind's SVG has the same shell.
@@ -29,6 +39,34 @@ def for_kind(kind):
         raise NoDiagram("no diagram for game kind '%s' yet (diagrams exist for: %s)"
                         % (kind, ", ".join(sorted(have))))
     return draw
+
+
+def seat_view(kind, text, seat=None):
+    """(the position text that seat may see, [the seat's own hidden things]); every game
+    without hidden information shows everything to everybody."""
+    hook = getattr(for_kind(kind), "seat_view", None)
+    return hook(text, seat) if hook else (text, [])
+
+
+def action_view(kind, text, seat=None):
+    hook = getattr(for_kind(kind), "action_view", None)
+    return hook(text, seat) if hook else text
+
+
+def seat_actions(kind, text, seat):
+    """What seat may do from its own page now: [(label, board command)], e.g. play a card of
+    its hand. A game with hidden hands has `seat_actions(text, seat)` in its drawing module;
+    the web page sends only a command this list holds, for that seat, with its token."""
+    hook = getattr(for_kind(kind), "seat_actions", None)
+    return [tuple(a) for a in hook(text, seat)] if hook and seat else []
+
+
+def has_hidden(kind):
+    """Whether a game kind hides something from some seats (then its pages need seat links)."""
+    try:
+        return hasattr(for_kind(kind), "seat_view")
+    except NoDiagram:
+        return False
 
 
 # -- shared by the drawing modules -------------------------------------------------------------

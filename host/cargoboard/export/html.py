@@ -22,7 +22,8 @@ CSS = """
 body{font-family:DejaVu Sans,Arial,sans-serif;margin:1em;color:#222;background:#fafafa}
 h1{font-size:1.3em;margin:.2em 0 .6em}
 .cb-wrap{display:flex;flex-wrap:wrap;gap:1.2em;align-items:flex-start}
-.cb-board svg{max-width:100%;height:auto;border:1px solid #ccc;background:#fff}
+.cb-board svg{max-width:100%;max-height:calc(100vh - 6em);width:auto;height:auto;
+  border:1px solid #ccc;background:#fff}
 .cb-side{min-width:16em;max-width:28em}
 .cb-controls{margin:.6em 0;display:flex;gap:.3em;align-items:center;flex-wrap:wrap}
 .cb-controls button{font-size:1.1em;min-width:2.4em}
@@ -38,6 +39,8 @@ table.cb-head td{padding:.1em 0;word-break:break-all}
 #cb-moves button.cur{background:#7d3c98;color:#fff;border-radius:3px}
 #cb-position{font-family:DejaVu Sans Mono,monospace;font-size:.75em;word-break:break-all;
   color:#555}
+.cb-nav{display:flex;gap:1em;align-items:center;flex-wrap:wrap;margin-bottom:.6em}
+.cb-nav form{display:inline;margin:0}
 """
 
 JS = """
@@ -77,6 +80,10 @@ JS = """
     slider.value = n;
     counter.textContent = n + " / " + last;
     posText.textContent = s.position;
+    var links = document.querySelectorAll("a[data-step-href]");
+    for (var l = 0; l < links.length; l++) {
+      links[l].href = links[l].getAttribute("data-step-href") + n;
+    }
     for (var k = 0; k < moveButtons.length; k++) {
       var b = moveButtons[k];
       var on = Number(b.getAttribute("data-step")) === n;
@@ -86,6 +93,23 @@ JS = """
     cur = n;
     try { history.replaceState(null, "", "#" + n); } catch (e) { /* file: URLs may refuse */ }
   }
+  $("cb-copy").onclick = function () {
+    var text = posText.textContent, button = this;
+    function done(ok) { button.textContent = ok ? "copied" : "select and copy"; }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(function () { done(true); },
+                                               function () { done(false); });
+    } else {
+      var range = document.createRange();
+      range.selectNodeContents(posText);
+      var sel = window.getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      done(ok);
+    }
+  };
   $("cb-first").onclick = function () { show(0); };
   $("cb-prev").onclick = function () { show(cur - 1); };
   $("cb-next").onclick = function () { show(cur + 1); };
@@ -145,8 +169,9 @@ def _json_for_script(obj):
             .replace("</", "<\\/").replace("<!--", "\\u003c!--"))
 
 
-def game_html(rec, positions=None):
-    """The replay page of a game as one string."""
+def game_html(rec, positions=None, nav=""):
+    """The replay page of a game as one string. nav: HTML put at the top of the body (the web
+    archive's links; a link with data-step-href gets the step shown appended to it)."""
     draw = diagram.for_kind(rec.kind)
     if positions is None:
         positions = rec.positions()
@@ -184,19 +209,23 @@ def game_html(rec, positions=None):
         "<style>%s</style>" % CSS,
         "</head>",
         "<body>",
+        nav,
         "<h1>%s</h1>" % escape(title),
         '<div class="cb-wrap">',
         '<div class="cb-board">%s</div>' % svg,
         '<div class="cb-side">',
         '<table class="cb-head">%s</table>' % rows,
         '<div class="cb-controls">'
-        '<button type="button" id="cb-first" title="start (Home)">&#x23EE;</button>'
+        # |◀ and ▶| rather than U+23EE/U+23ED, which many fonts lack (empty boxes)
+        '<button type="button" id="cb-first" title="start (Home)">|&#x25C0;</button>'
         '<button type="button" id="cb-prev" title="back (\u2190)">&#x25C0;</button>'
         '<button type="button" id="cb-next" title="forward (\u2192)">&#x25B6;</button>'
-        '<button type="button" id="cb-last" title="end (End)">&#x23ED;</button>'
+        '<button type="button" id="cb-last" title="end (End)">&#x25B6;|</button>'
         '<input type="range" id="cb-step" min="0" max="%d" value="0" aria-label="step">'
         '<span id="cb-counter">0 / %d</span></div>' % (total, total),
-        '<p id="cb-position">%s</p>' % escape(positions[0].notation()),
+        '<p><span id="cb-position">%s</span> <button type="button" id="cb-copy" '
+        'title="copy the position\'s notation">copy</button></p>' % escape(
+            positions[0].notation()),
         "<p>%s</p>" % start_button,
         '<ol id="cb-moves">%s</ol>' % "".join(moves),
         "<noscript><p>Stepping needs JavaScript; the diagram shows the start.</p></noscript>",
