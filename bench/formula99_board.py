@@ -15,6 +15,10 @@ what it costs on the board (printed, never asserted).
   (192 KiB heap, modules compiled by mpy-cross): the time of each call into the plug-in on a
   sensor change, a button, a console command or a frame's tick that did work, with the RP2040
   estimate (x300, as bench/hint.py).
+- The same on the emulated RP2040 (host/cargoboard/sim/pico, when its images are there): the
+  stock MicroPython image runs the deployed build; the trace is copied onto its flash and the
+  replay run with mpremote, timed by the emulated chip (125 MHz, a lower bound of the silicon:
+  docs/virtual-board.md); the first 60 actions of one game per level.
 """
 
 import os
@@ -57,7 +61,8 @@ def timed(k, f, *a):
             low = free
     if busy or dt > 50:
         print(k, dt)
-for line in sys.stdin:
+src = open(sys.argv[3]) if len(sys.argv) > 3 else sys.stdin
+for line in src:
     w = line.split()
     if w[0] == "p":
         timed(1, g.on_button, int(w[1]), now)
@@ -160,11 +165,84 @@ def cost(games=4):
           "games, the plug-in alone (no app, no log): %d bytes of 192 KiB" % (lowest or 0))
 
 
+def _trace_lines(trace):
+    lines = []
+    for t in trace:
+        if t[0] == "press":
+            lines.append("p %d" % t[1])
+        elif t[0] == "cmd":
+            lines.append("c " + " ".join(t[1]))
+        else:
+            lines.append("f %s %d" % (t[1].hex(), t[2]))
+    return lines
+
+
+def pico_cost(actions=60):
+    """The calls' times on the emulated RP2040 (None if its images are missing)."""
+    import subprocess
+    from cargoboard.deploy import _mpremote_exe
+    from cargoboard.sim.pico.images import PicoUnavailable, find_images
+    from cargoboard.sim.pico.runner import PicoRunner
+    from shared_rules.formula99 import rules as R
+    try:
+        find_images()
+    except PicoUnavailable as e:
+        print("\nemulated RP2040: skipped (%s)" % e)
+        return
+    print()
+    print("cost on the emulated RP2040 (stock MicroPython, deployed build, emulated time), the "
+          "first %d actions of one game per level:" % actions)
+    print("  %-5s %-10s %7s %9s %9s %9s" % ("level", "call", "calls", "mean ms", "p99 ms",
+                                          "worst ms"))
+    for level in (1, 3):
+        trace = []
+        play_game(1, players=3, level=level, max_actions=actions, trace=trace)
+        seats = R.start_position(3, level).SEAT_LETTERS
+        with tempfile.TemporaryDirectory(prefix="bench-f99p-") as tmp:
+            tpath = os.path.join(tmp, "trace.txt")
+            spath = os.path.join(tmp, "replay.py")
+            with open(tpath, "w") as f:
+                f.write("\n".join(_trace_lines(trace)) + "\n")
+            with open(spath, "w") as f:
+                f.write(REPLAY)
+            with PicoRunner() as runner, runner.serving():
+                mp = _mpremote_exe()
+                subprocess.run([mp, "connect", runner.port, "cp", tpath, ":trace.txt"],
+                               capture_output=True, text=True, timeout=900, check=True)
+                r = subprocess.run([mp, "connect", runner.port, "exec",
+                                    "import sys; sys.argv[:] = ['replay', 'L%d', '%s', "
+                                    "'trace.txt']" % (level, seats), "run", spath],
+                                   capture_output=True, text=True, timeout=3600)
+        if r.returncode != 0:
+            print("  level %d: the replay failed: %s" % (level, (r.stderr or r.stdout)[-300:]))
+            continue
+        times = ([], [], [], [])
+        end = None
+        for row in r.stdout.split("\n"):
+            if row.startswith("end"):
+                end = row.split()[1:]
+            elif row.strip():
+                k, us = (int(x) for x in row.split())
+                times[k].append(us)
+        for k, name in enumerate(("on_change", "on_button", "command", "tick")):
+            ts = sorted(times[k])
+            if ts:
+                p99 = ts[min(len(ts) - 1, len(ts) * 99 // 100)]
+                print("  %-5d %-10s %7d %9.1f %9.1f %9.1f" % (level, name, len(ts),
+                                                            sum(ts) / len(ts) / 1000.0,
+                                                            p99 / 1000.0, ts[-1] / 1000.0))
+        if end:
+            print("  level %d: heap in use at the end %s bytes, least free after a call %s "
+                  "bytes (the plug-in alone, the app stopped by mpremote)" % (level, end[0],
+                                                                             end[1]))
+
+
 def main():
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 40
     t0 = time.time()
     inference(games)
     cost()
+    pico_cost()
     print("\n(%.0f s)" % (time.time() - t0))
 
 
