@@ -4,7 +4,10 @@
 # Ships and charge tokens are magnetic pieces on the track of docs/rules/formula99.md §1.2; the
 # cells off the track stay dark and unread. Cards are real cards: the board keeps the public
 # position and learns a card only when it is shown (the card picker, or the console's `card`
-# and `act`), so it never holds a hidden card. The rules come from shared_rules.formula99, the
+# and `act`), so it never holds a hidden card. With digital cards (`deal=SEED`, or a full
+# position) the board holds the seeded deal for a host that shows each seat only its own hand
+# (`cargoboard serve`'s seat pages): then nothing on the board itself shows a card (no card
+# picker), and a card comes in only from its holder's page (`card`). The rules come from shared_rules.formula99, the
 # inference from tracker.py; this module turns the tracker's state into LEDs, runs the two
 # pickers, answers the game's serial commands and reports actions to the game log.
 
@@ -72,9 +75,6 @@ class Game:
                 pos = R.Position.parse(start)
             except R.RulesError as e:
                 raise ValueError("bad position: %s" % (e,))
-            if pos.full:
-                raise ValueError("the board plays the public view: write hands as numbers, "
-                                 "charges as ?, the deck as k:?")
         else:
             layout = options.get("layout") or options.get("variant") or "L1"
             level = LEVELS.get(layout)
@@ -87,8 +87,17 @@ class Game:
                     raise ValueError("seats %s: civilisations 1-9 in ascending order, e.g. 1357"
                                      % seats)
                 civs.append(int(ch))
+            deal = options.get("deal")
+            if deal is not None:
+                try:
+                    deal = int(deal)
+                except ValueError:
+                    deal = -1
+                if deal < 0 or deal >= 0x80000000:
+                    raise ValueError("deal=%s: the deck's seed, 0 to 2147483647" %
+                                     options.get("deal"))
             try:
-                pos = R.start_position(len(civs), level, civs=civs)
+                pos = R.start_position(len(civs), level, seed=deal, civs=civs)
             except R.RulesError as e:
                 raise ValueError(str(e))
         # The notation (15 KB of heap) is loaded now, while the heap is in one piece: loaded
@@ -181,7 +190,7 @@ class Game:
                 self._open_options()
         elif bit == H.UNDO:
             t.press_undo()
-        elif bit == H.HINT:
+        elif bit == H.HINT and not self.pos.full:  # digital cards: entered on the seat's page
             self._open_cards()
         elif bit == H.END:
             t.act(R.END) or t.act(R.PASS)
@@ -379,7 +388,7 @@ class Game:
             self._over_told = False
         if log:
             self.pick = PICK_NONE  # what a picker was open for has happened (e.g. by console)
-        if pos.is_chance() and self.pick == PICK_NONE:
+        if pos.is_chance() and self.pick == PICK_NONE and not pos.full:
             self._open_cards()  # a card to enter: nothing else can happen now
         self._rebuild()
 

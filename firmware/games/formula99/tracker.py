@@ -25,6 +25,11 @@
 # card picker, the option picker, or the console's `act`. After a commit whose consequences are
 # not on the board yet (an event moved a ship, a ship went home) the board is CATCHUP: nothing is
 # read until the board matches the position again; the LEDs show what to move.
+#
+# Digital cards: a full position (the board holds the seeded deal, for a host that shows each
+# seat its own hand, docs/board-formula99.md) plays the same way, except that a chance node has
+# one outcome, committed at once, and a charge laid names its card: the card entered (`card`)
+# picks it, else the board asks which of the hand's cards.
 
 from shared_rules.formula99 import rules as R
 from shared_rules.formula99 import track as TK
@@ -254,9 +259,12 @@ class Tracker:
         if self._eff is None:
             out = []
             chance_eff = None
+            full_card = self.card if self.pos.full else 0
             for a in self.pos.legal_actions():
                 k = a >> 24
                 if k == R.K_PLAY and ((a >> 18) & 63) != self.card:
+                    continue
+                if k == R.K_LAY and full_card and (a & 63) != full_card:
                     continue
                 if k == R.K_SHOW:
                     if chance_eff is None:
@@ -319,6 +327,9 @@ class Tracker:
             if pos.is_over():
                 self.state = OVER if not ev else CATCHUP
                 return
+            if pos.full and pos.is_chance():  # the deal decides: the card is known
+                self._commit(pos.legal_actions()[0], "auto")
+                continue
             if self.state == CATCHUP:
                 if self.owed_idx:
                     left = False
@@ -465,6 +476,11 @@ class Tracker:
         plays = [a for a in pos.legal_actions() if a >> 24 == R.K_PLAY and
                  ((a >> 18) & 63) == card]
         if not plays:
+            if pos.full and self._lays_card(card):
+                self.card = card  # the card the next charge laid takes
+                self._changed()
+                self._infer(self.still_since)
+                return True
             return False
         self.card = card
         self._changed()
@@ -472,6 +488,12 @@ class Tracker:
             return self.act(plays[0], "card")
         self._infer(self.still_since)
         return True
+
+    def _lays_card(self, card):
+        for a in self.pos.legal_actions():
+            if a >> 24 == R.K_LAY and (a & 63) == card:
+                return True
+        return False
 
     def press_confirm(self):
         if self.state == READY and self.ready is not None:
@@ -505,8 +527,13 @@ class Tracker:
             return False
         a = self.pos.pop()
         self.undone.append(a)
-        self._changed()
         self.log.append(("undo", a))
+        while self.pos.full and self.pos.is_chance() and self.pos.ply():
+            # a known card shown is taken back with the action that showed it
+            a = self.pos.pop()
+            self.undone.append(a)
+            self.log.append(("undo", a))
+        self._changed()
         self.owed_idx = []  # after a take-back the whole board is owed
         self.state = CATCHUP if self._evidence() else IDLE
         if self.state == IDLE:

@@ -8,6 +8,11 @@ is entered), its card with the picker or the console, what the sensors cannot se
 option picker or the console; a player presses a button only when the board asks (a question:
 `next` until the candidate leading to the true position, `confirm`). After each action the
 board's public position must equal the truth's. Everything is seeded.
+
+With `digital=True` the board holds the deal itself (`deal=SEED`: digital cards, as for
+`cargoboard serve`'s seat pages): a card played or laid comes from its holder as `card X` (the
+seat page's command; a charge's card before its token or after it, when the board asks), a
+card shown needs nothing, and the board's full position must equal the truth.
 """
 
 import random
@@ -76,13 +81,16 @@ def truth_steps(seed, players, level, how="random", plies=250):
 
 
 def play_game(seed, players=3, level=2, how="random", max_actions=250, hand_seed=None,
-              trace=None):
+              trace=None, digital=False):
     """One seeded game on the plug-in; returns Stats (wrong 1 if the board left the truth)."""
     st = Stats()
     st.games = 1
     events = []
     seats = R.start_position(players, level).SEAT_LETTERS
-    game = Game({"layout": "L%d" % level, "seats": seats, "emit": events.append})
+    options = {"layout": "L%d" % level, "seats": seats, "emit": events.append}
+    if digital:
+        options["deal"] = str(seed)
+    game = Game(options)
     table = Table(game, trace)
     hand = Hand(game, seed if hand_seed is None else hand_seed)
     for truth, before, after, pa, text, board_eff in truth_steps(seed, players, level, how,
@@ -90,6 +98,22 @@ def play_game(seed, players=3, level=2, how="random", max_actions=250, hand_seed
         st.actions += 1
         k = pa >> 24
         used_input = False
+        if digital:
+            a = truth.pop()
+            text = truth.format_action(a)
+            truth.push(a)
+            after = _known(truth)
+            if k == R.K_SHOW:
+                k = -1  # the board knows the card: only its token is to take off
+            elif k == R.K_LAY and hand.rng.random() < 0.5:
+                k = -2  # the token first: the board asks which card, the card answers
+            elif k == R.K_PLAY or k == R.K_LAY:
+                st.cards += 1
+                st.console += 1
+                _command(table, game, ["card", C.name((a >> 18) & 63 if k == R.K_PLAY
+                                                      else a & 63)])
+                used_input = True
+                k = -3  # entered
         if k == R.K_SHOW or k == R.K_PLAY:
             card = (pa & 255) if k == R.K_SHOW else (pa >> 18) & 63
             st.cards += 1
@@ -102,6 +126,12 @@ def play_game(seed, players=3, level=2, how="random", max_actions=250, hand_seed
             st.physical += 1
             _feed(table, hand, board_eff)
         table.settle(800)
+        if k == -2 and game.pos.notation() != after.notation():
+            st.cards += 1
+            st.console += 1
+            _command(table, game, ["card", C.name(a & 63)])
+            table.settle(40)
+            used_input = True
         if game.pos.notation() != after.notation():
             used_input = _resolve(table, game, hand, text, after, st) or used_input
         if board_eff and not used_input:
@@ -112,6 +142,17 @@ def play_game(seed, players=3, level=2, how="random", max_actions=250, hand_seed
                                 T.STATE_NAMES[game.tracker.state]))
             break
     return st
+
+
+def _known(pos):
+    """pos with the cards it knows shown (a full position's chance nodes have one outcome: the
+    board with digital cards shows them at once); pos itself if nothing is to show."""
+    if not (pos.full and pos.is_chance()):
+        return pos
+    pos = pos.copy()
+    while pos.is_chance():
+        pos.push(pos.legal_actions()[0])
+    return pos
 
 
 def _feed(table, hand, effect):
@@ -156,7 +197,7 @@ def _resolve(table, game, hand, text, after, st):
         while t.state == T.ASKING and n < MAX_PRESS:
             a = t.shown()
             game.pos.push(a)
-            right = game.pos.notation() == after.notation()
+            right = _known(game.pos).notation() == after.notation()
             game.pos.pop()
             table.press(H.CONFIRM if right else H.NEXT)
             st.presses += 1
