@@ -26,7 +26,7 @@ from shared_rules.formula99 import rules as R  # noqa: E402
 from cargoboard.games.formula99.scriptgen import game_script  # noqa: E402
 from cargoboard.link import Link  # noqa: E402
 from cargoboard.export import cli as export_cli, gamefile  # noqa: E402
-from cargoboard.sim.runner import Runner  # noqa: E402
+from cargoboard.sim.runner import UnixRunner  # noqa: E402
 from cargoboard.sim.script import Session, run_script  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
 from cargoboard.sync import sync  # noqa: E402
@@ -157,7 +157,7 @@ def test_a_board_game_is_logged_synced_and_exported(tmp_path):
     finally:
         s.close()
     db = tmp_path / "games.sqlite"
-    r = Runner(flash=image).start()
+    r = UnixRunner(flash=image).start()
     try:
         with r.serving(), Store(db) as store, Link(r.port) as link:
             res = sync(link, store)
