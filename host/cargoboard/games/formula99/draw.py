@@ -372,3 +372,55 @@ TEXT_LEGEND = ("cells: blue lane ' . ', yellow ' : ', red ' x ', start zones sK,
 
 def text_board(pos, color=False):
     return picture(pos, color=color)
+
+
+# -- hidden information on cargoboard serve's pages (cargoboard.export.diagram) ----------------
+# A board with digital cards (docs/board-formula99.md) reports full positions: every page shows
+# the public view; a seat's own page adds its hand and its charges' cards, and offers the cards
+# it may use now. A public position (real cards) hides nothing the board knows. Once the game is
+# over everything is shown.
+
+def _full(text):
+    pos = R.Position.parse(text)
+    return pos if pos.full and not pos.is_over() else None
+
+
+def seat_view(text, seat=None):
+    """(the position as seat may see it: the public view; [its hand, its charges' cards])."""
+    pos = _full(text)
+    if pos is None:
+        return text, []
+    s = pos.SEAT_LETTERS.find(seat) if seat else -1
+    mine = []
+    if s >= 0:
+        hand = pos.hand(s)
+        mine.append("your hand: " + (" ".join(C.name(c) for c in hand) if hand else "empty"))
+        for cell, card in pos.charges(s):
+            if card != R.BLOCKADE:
+                mine.append("your charge on %s: %s" % (T.name(cell), C.name(card)))
+    return pos.public().notation(), mine
+
+
+def action_view(text, seat=None):
+    """An action as every seat may see it: a charge laid without its card (its owner sees the
+    card among its own things, seat_view)."""
+    if text.startswith("lay:"):
+        return text.split("=")[0]
+    return text
+
+
+def seat_actions(text, seat):
+    """The cards of seat's hand it may use now, as the board's `card` command: a card played
+    (levels 2 and 3) or the card under the charge it lays next."""
+    pos = _full(text)
+    if pos is None or not seat or pos.to_move < 0 or pos.SEAT_LETTERS[pos.to_move] != seat:
+        return []
+    uses = {}
+    for a in pos.legal_actions():
+        k = a >> 24
+        if k == R.K_PLAY:
+            uses.setdefault((a >> 18) & 63, set()).add("play")
+        elif k == R.K_LAY:
+            uses.setdefault(a & 63, set()).add("lay under a charge")
+    return [("%s %s" % (" or ".join(sorted(uses[c])), C.name(c)), "card " + C.name(c))
+            for c in sorted(uses)]
