@@ -90,15 +90,16 @@ def game_setup_cost(words):
 
 def formula99():
     """«Формула 99»: whole seeded games (host/cargoboard/games/formula99/scriptgen.py, cards by
-    the console) on the virtual board: the smallest heap they run in, and the live heap after
-    every action."""
+    the console; digital: the board holds the deal) on the virtual board: the smallest heap they
+    run in, and the live heap after every action."""
     from cargoboard.games.formula99.scriptgen import game_script as f99_script
     print()
     print("«Формула 99», whole games on the virtual board (scriptgen, 150 actions):")
     print("%-24s %10s %12s %12s %10s" % ("game", "min heap", "live set up", "live peak",
                                          "playing"))
     for name, kw in (("2 players, level 1", dict(seed=3, players=2, level=1)),
-                     ("4 players, level 3", dict(seed=12, players=4, level=3))):
+                     ("4 players, level 3", dict(seed=12, players=4, level=3)),
+                     ("4p level 3, digital", dict(seed=12, players=4, level=3, digital=True))):
         script, final = f99_script(plies=150, **kw)
         fd, path = tempfile.mkstemp(suffix=".txt")
         with os.fdopen(fd, "w") as f:

@@ -139,6 +139,19 @@ def test_whole_games_on_the_virtual_board(tmp_path, seed, players, level, button
     assert lines[-1].endswith("0 firmware error event(s)") or " 0 firmware error" in lines[-1]
 
 
+@pytest.mark.parametrize("seed,players,level", [(1, 2, 2), (12, 4, 3)])
+def test_whole_games_with_digital_cards_on_the_virtual_board(tmp_path, seed, players, level):
+    # the board holds the deal (deal=SEED): cards come as `card X` from their holders, a card
+    # shown is the board's own, and its full position follows the truth's at every action
+    script, final = game_script(seed, players=players, level=level, plies=120, digital=True)
+    assert "deal=%d" % seed in script and "k:?" not in final  # a full position
+    path = tmp_path / "game.txt"
+    path.write_text(script)
+    lines = []
+    assert run_script(str(path), out=lines.append) == 0, "\n".join(lines[-30:])
+    assert " 0 firmware error" in lines[-1]
+
+
 def test_a_board_game_is_logged_synced_and_exported(tmp_path):
     """A game on the virtual board's flash: synced through the binary protocol into a store,
     replayed by the rules there, exported; its log resumes after a restart."""

@@ -7,13 +7,11 @@ on its own page."""
 
 import json
 import re
-import urllib.error
-import urllib.parse
 import urllib.request
 
 import pytest
 
-from webkit import LiveBoard, browser_fixture
+from webkit import LiveBoard, browser_fixture, first_events, post_form as post
 from cargoboard.games.formula99.scriptgen import Board
 from cargoboard.web.server import WebServer
 from firmware.games.formula99 import tracker as T
@@ -57,27 +55,6 @@ def next_action(pos, laid):
 def api(ws):
     with urllib.request.urlopen(ws.url + "/api/table/1", timeout=10) as r:
         return json.load(r)
-
-
-def first_events(url):
-    out = b""
-    with urllib.request.urlopen(url, timeout=10) as r:
-        while not (b"event: board" in out and out.endswith(b"\n\n")):
-            chunk = r.read1(65536)
-            if not chunk:
-                break
-            out += chunk
-    assert b"event: board" in out, out
-    return out.decode()
-
-
-def post(url, form):
-    data = urllib.parse.urlencode(form).encode()
-    try:
-        with urllib.request.urlopen(urllib.request.Request(url, data=data), timeout=10) as r:
-            return r.status
-    except urllib.error.HTTPError as e:
-        return e.code
 
 
 def words(text):

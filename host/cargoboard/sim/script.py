@@ -150,10 +150,17 @@ def _after(pos, action_text):
     except Exception as e:  # the rules core's RulesError
         return f"(unreadable candidate: {e})"
     pos.push(a)
+    pushed = 1
     try:
+        # a chance node with one outcome (a «Формула 99» full position: the deal decides) is
+        # passed at once by the board, so the candidate's position is the one after it
+        while getattr(pos, "full", False) is True and pos.is_chance():
+            pos.push(pos.legal_actions()[0])
+            pushed += 1
         return pos.notation()
     finally:
-        pos.pop()
+        for _ in range(pushed):
+            pos.pop()
 
 
 def default_resolve(session: "Session", position: str) -> int:

@@ -102,7 +102,7 @@ def play_game(seed, players=3, level=2, how="random", max_actions=250, hand_seed
             a = truth.pop()
             text = truth.format_action(a)
             truth.push(a)
-            after = _known(truth)
+            after = known(truth)
             if k == R.K_SHOW:
                 k = -1  # the board knows the card: only its token is to take off
             elif k == R.K_LAY and hand.rng.random() < 0.5:
@@ -144,7 +144,7 @@ def play_game(seed, players=3, level=2, how="random", max_actions=250, hand_seed
     return st
 
 
-def _known(pos):
+def known(pos):
     """pos with the cards it knows shown (a full position's chance nodes have one outcome: the
     board with digital cards shows them at once); pos itself if nothing is to show."""
     if not (pos.full and pos.is_chance()):
@@ -197,7 +197,7 @@ def _resolve(table, game, hand, text, after, st):
         while t.state == T.ASKING and n < MAX_PRESS:
             a = t.shown()
             game.pos.push(a)
-            right = _known(game.pos).notation() == after.notation()
+            right = known(game.pos).notation() == after.notation()
             game.pos.pop()
             table.press(H.CONFIRM if right else H.NEXT)
             st.presses += 1

@@ -12,6 +12,11 @@ written as what the players do at the board.
 - after each action `resolve POSITION`: the board must track the truth's public position (if it
   waits for `confirm`, as when a ship lands on a charge's cell and no sensor changes, resolve
   presses it).
+
+With `digital` the board holds the deal (`deal=SEED`, docs/board-formula99.md): a card played
+or laid is `send card X` (its holder's page's command) before its pieces move, a card shown
+needs nothing (the board knows it), and `resolve` names the full position with the cards it
+knows shown (the board shows them at once).
 """
 
 from shared_rules.formula99 import cards as C
@@ -20,7 +25,7 @@ from shared_rules.formula99 import track as TK
 from firmware import hal as H
 from firmware.games.formula99 import tracker as T
 from firmware.games.formula99.plugin import fitting_cards
-from cargoboard.games.formula99.play import truth_steps
+from cargoboard.games.formula99.play import known, truth_steps
 
 CONTROL = TK.CONTROL_GRID
 
@@ -82,18 +87,31 @@ def card_presses(card, pos):
 
 
 def game_script(seed, players=2, level=1, plies=120, how="random", buttons=False,
-                check_every=1):
-    """(script text, final public position) of one seeded game."""
+                check_every=1, digital=False):
+    """(script text, final position) of one seeded game: the public one, or with digital the
+    full one."""
     start = R.start_position(players, level)
     lines = ["# «Формула 99», %d players, level %d, seed %d (scriptgen)" % (players, level, seed),
-             "new-game formula99 L%d %s" % (level, start.SEAT_LETTERS)]
+             "new-game formula99 L%d %s%s" % (level, start.SEAT_LETTERS,
+                                              " deal=%d" % seed if digital else "")]
     board = Board(start)
     n = 0
     truth = start
     for truth, before, after, pa, text, eff in truth_steps(seed, players, level, how, plies):
         k = pa >> 24
         lines.append("# %d. %s" % (truth.ply(), text))
-        if k in (R.K_SHOW, R.K_PLAY):
+        if digital:
+            a = truth.pop()
+            text = truth.format_action(a)
+            truth.push(a)
+            after = known(truth)
+            if k == R.K_PLAY or k == R.K_LAY:
+                lines.append("send card " + C.name((a >> 18) & 63 if k == R.K_PLAY else a & 63))
+            if k == R.K_LAY:
+                k = -1  # its token: below
+        if digital and k == R.K_SHOW:
+            pass  # the board knows the card: its token and its event below
+        elif k in (R.K_SHOW, R.K_PLAY):
             card = (pa & 255) if k == R.K_SHOW else (pa >> 18) & 63
             if k == R.K_SHOW:
                 # the charge's token comes off first, the card is entered, then its event
@@ -101,7 +119,9 @@ def game_script(seed, players=2, level=1, plies=120, how="random", buttons=False
                 if token and token[0] in eff:
                     lines += board.verbs(token)
                     eff = [x for x in eff if x != token[0]]
-            if buttons:
+            if digital:
+                pass  # sent above
+            elif buttons:
                 if k == R.K_PLAY:
                     lines.append("press hint")
                 lines += card_presses(card, before)
@@ -118,5 +138,6 @@ def game_script(seed, players=2, level=1, plies=120, how="random", buttons=False
         n += 1
         if n % check_every == 0 or truth.is_over():
             lines.append("resolve " + after.notation())
-    lines.append("expect " + truth.public().notation())
-    return "\n".join(lines) + "\n", truth.public().notation()
+    final = known(truth) if digital else truth.public()
+    lines.append("expect " + final.notation())
+    return "\n".join(lines) + "\n", final.notation()
