@@ -188,3 +188,44 @@ def test_a_board_game_is_logged_synced_and_exported(tmp_path):
     assert doc["final"]["position"] == final
     back = gamefile.read_game(export_cli.render(rec, "text"), "board.txt")
     assert back.actions == rec.actions
+
+
+def test_a_digital_cards_game_resumes_from_its_log_and_syncs_hidden_until_its_end(tmp_path):
+    """With digital cards the board's log holds the deal: a power cut resumes the same full
+    position, and the synced game is shown like a host game (public positions and actions, the
+    reveal after its last action)."""
+    image = tmp_path / "flash.img"
+    script, final = game_script(5, players=3, level=2, plies=40, digital=True)
+    lines = [ln for ln in script.splitlines() if ln and not ln.startswith("#")]
+    s = Session(out=lambda line: None, flash=image)
+    try:
+        for line in lines[:len(lines) // 2]:
+            s.execute(line)
+        s.restart()
+        for line in lines[len(lines) // 2:]:
+            s.execute(line)
+        assert s.position() == final
+        s.execute("new-game formula99 L1 15")
+    finally:
+        s.close()
+    db = tmp_path / "games.sqlite"
+    r = UnixRunner(flash=image).start()
+    try:
+        with r.serving(), Store(db) as store, Link(r.port) as link:
+            res = sync(link, store)
+            assert res.rejected == [] and res.stored, res.summary()
+            recs = [store.get(gid) for _, gid in res.stored]
+    finally:
+        r.stop()
+    rec = [x for x in recs if x.variant == "L2"][0]
+    assert rec.start == R.start_position(3, 2, seed=5).notation()  # the deal, in the store
+    assert rec.final_position().notation() == final
+    doc = json.loads(export_cli.render(rec, "json"))
+    assert doc["reveal"]["deal"] == rec.start
+    steps = doc["actions"]
+    assert all(x["position"].endswith(" k:?") for x in steps[:-1])  # public until the end
+    assert steps[-1]["position"] == final and doc["final"]["position"] == final
+    lays = [x["action"] for x in steps if x["action"].startswith("lay:")]
+    assert lays and all("=" not in a for a in lays)
+    assert sorted(doc["reveal"]["laid"], key=int) == [str(x["ply"]) for x in steps
+                                                       if x["action"].startswith("lay:")]

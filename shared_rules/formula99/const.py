@@ -72,6 +72,7 @@ K_END = 3
 K_DRAW = 4  # n
 K_PLAY = 5  # card << 18 | use << 14 | p1 << 7 | p2
 K_LAY = 6  # cell << 6 | card (0 in a public position)
+LAY_FIRST = 255  # Position.lay_card: one lay per cell, with the hand's lowest card
 K_BLOCK = 7  # cell
 K_LIFT = 8  # cell
 K_SHOW = 9  # card

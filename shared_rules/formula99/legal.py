@@ -453,6 +453,9 @@ class Legal:
                 cells = self.lay_cells(seat)
                 if s[O_FULL]:
                     cards = self._hand_cards(seat)
+                    only = self.lay_card
+                    if only:  # never none while the hand has one: the turn ends by itself
+                        cards = [only] if only in cards else cards[:1]  # when only `end` is left
                     for c in cells:
                         for card in cards:
                             out.append((K_LAY << 24) | (c << 6) | card)

@@ -37,6 +37,14 @@ def default_civs(n):
 class Position(Legal):
     """A «Формула 99» position, full or public (§2.4)."""
 
+    # In a full position, the cards its lays are listed with: 0 every card of the hand (the
+    # rules, §10); a card: only that one (if it is not in the hand, as LAY_FIRST); LAY_FIRST:
+    # the lowest only, one lay per cell (so whether a lay is possible stays the same). The
+    # board's tracker narrows them (set_lay_card): a charges phase lists a lay per cell and card,
+    # hundreds of actions the board's heap cannot hold at its high point, and the card comes
+    # from its holder anyway. Perft, the host and copies list every card.
+    lay_card = 0
+
     def __init__(self, civs=(1, 5), level=1, full=False):
         n = len(civs)
         if n < 2 or n > 9:
@@ -298,7 +306,7 @@ class Position(Legal):
         return action
 
     def push_checked(self, action):
-        if action not in self.legal_actions():
+        if not self.is_legal(action):
             raise RulesError("illegal action %s in %s" % (self._describe(action), self.notation()))
         self.push(action)
 
@@ -352,6 +360,20 @@ class Position(Legal):
             self._legal = self._generate()
             self._legal.sort()
         return list(self._legal)
+
+    def set_lay_card(self, card):
+        """Narrow (or widen, 0) the cards a full position's lays are listed with."""
+        if card != self.lay_card:
+            self.lay_card = card
+            self._legal = None
+
+    def is_legal(self, action):
+        """Whether action is legal here (no copy of the list: the board checks a logged or
+        entered action at its heap's high point, and a full position's charges phase lists a
+        lay per cell and card)."""
+        if self._legal is None:
+            self.legal_actions()
+        return action in self._legal
 
     # -- paths ----------------------------------------------------------------------------------
 
@@ -870,7 +892,7 @@ def decode_action(pos, buf, offset=0):
     if offset + 4 > len(buf):
         raise RulesError("truncated action at byte %d" % offset)
     a = (buf[offset] << 24) | (buf[offset + 1] << 16) | (buf[offset + 2] << 8) | buf[offset + 3]
-    if a in pos.legal_actions():
+    if pos.is_legal(a):
         return a, offset + 4
     raise RulesError("encoded action %08x at byte %d is not legal in %s" % (a, offset,
                                                                              pos.notation()))

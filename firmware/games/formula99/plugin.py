@@ -164,9 +164,15 @@ class Game:
 
     def resume(self, records):
         pos = self.pos
+        if pos.full:
+            pos.set_lay_card(R.LAY_FIRST)  # the lays of the card logged only (rules.py)
         for kind, payload in records:
             if kind == LF.ACTION:
+                if pos.full and payload[0] == R.K_LAY:
+                    pos.set_lay_card(payload[3] & 63)
                 pos.push(R.decode_action(pos, payload, 0)[0])
+                if pos.full:
+                    pos.set_lay_card(R.LAY_FIRST)
             elif kind == LF.UNDO:
                 pos.pop()
         self._set(pos)

@@ -29,7 +29,8 @@
 # Digital cards: a full position (the board holds the seeded deal, for a host that shows each
 # seat its own hand, docs/board-formula99.md) plays the same way, except that a chance node has
 # one outcome, committed at once, and a charge laid names its card: the card entered (`card`)
-# picks it, else the board asks which of the hand's cards.
+# picks it; a token laid before waits for it. The position lists its lays with the card entered
+# only (Position.set_lay_card; one per cell, with the lowest card, until one is entered).
 
 from shared_rules.formula99 import rules as R
 from shared_rules.formula99 import track as TK
@@ -160,6 +161,8 @@ class Tracker:
         self.candidates = []  # ASKING
         self.index = 0
         self.card = 0  # a card entered to play from the hand (0: none)
+        if pos.full:
+            pos.set_lay_card(R.LAY_FIRST)
         self.log = []  # (how, action) since take_log()
         self.still_since = 0
         self.settling = False
@@ -259,12 +262,9 @@ class Tracker:
         if self._eff is None:
             out = []
             chance_eff = None
-            full_card = self.card if self.pos.full else 0
             for a in self.pos.legal_actions():
                 k = a >> 24
                 if k == R.K_PLAY and ((a >> 18) & 63) != self.card:
-                    continue
-                if k == R.K_LAY and full_card and (a & 63) != full_card:
                     continue
                 if k == R.K_SHOW:
                     if chance_eff is None:
@@ -359,6 +359,10 @@ class Tracker:
                     self.state = MOVING
                     self.moves = chance
                     return
+                if pos.full and not self.card and [a for a in exact if a >> 24 == R.K_LAY]:
+                    self.state = MOVING  # a token laid: its card comes from its holder
+                    self.moves = exact
+                    return
                 groups = self._by_result(exact)
                 if len(groups) == 1:
                     self.state = READY
@@ -404,6 +408,8 @@ class Tracker:
         for a, eff in self.effects():
             if a >> 24 == R.K_SHOW or (not eff and a != PHYSICAL_PREFIX_END):
                 continue
+            if a >> 24 == R.K_LAY and pos.full and not self.card:
+                continue  # its card is not known yet
             rest = minus(ev, eff)
             if rest is None or not rest:
                 continue
@@ -430,7 +436,7 @@ class Tracker:
     def _commit(self, a, how):
         before = self._expected()
         self.pos.push(a)
-        self.card = 0
+        self._set_card(0)
         self.undone = []
         self._changed()
         self.log.append((how, a))
@@ -460,7 +466,7 @@ class Tracker:
 
     def act(self, a, how="act"):
         """An action given as input (picker, console): committed if legal now; False if not."""
-        if a not in self.pos.legal_actions():
+        if not self.pos.is_legal(a):
             return False
         self._commit(a, how)
         self._infer(self.still_since)
@@ -476,18 +482,25 @@ class Tracker:
         plays = [a for a in pos.legal_actions() if a >> 24 == R.K_PLAY and
                  ((a >> 18) & 63) == card]
         if not plays:
-            if pos.full and self._lays_card(card):
-                self.card = card  # the card the next charge laid takes
-                self._changed()
-                self._infer(self.still_since)
-                return True
+            if pos.full and card in pos.hand(pos.to_move):
+                self._set_card(card)  # the card the next charge laid takes
+                if self._lays_card(card):
+                    self._changed()
+                    self._infer(self.still_since)
+                    return True
+                self._set_card(0)
             return False
-        self.card = card
+        self._set_card(card)
         self._changed()
         if len(plays) == 1 and not self.effect(plays[0]):
             return self.act(plays[0], "card")
         self._infer(self.still_since)
         return True
+
+    def _set_card(self, card):
+        self.card = card
+        if self.pos.full:
+            self.pos.set_lay_card(card or R.LAY_FIRST)
 
     def _lays_card(self, card):
         for a in self.pos.legal_actions():
@@ -519,7 +532,7 @@ class Tracker:
             self.candidates = []
             return True
         if self.card:
-            self.card = 0
+            self._set_card(0)
             self._changed()
             self._infer(self.still_since)
             return True
