@@ -540,8 +540,10 @@ class Game:
                 bars.append((H.SCORE_BASE + k, L.WHITE, 255, 0))
             if (k + 1) * 8 <= sc[2]:
                 bars.append((H.SCORE_BASE + 2 * H.SCORE_LEN + k, L.ORANGE, 255, 0))
-        if pos.is_chance() or self.tracker.card:
-            self._wanted(bars)
+        t = self.tracker
+        if pos.is_chance() or t.card or (pos.full and t.state == T.MOVING and t.moves and
+                                         t.moves[0] >> 24 == R.K_LAY):
+            self._wanted(bars)  # (digital cards: a token laid waits for its card)
 
     def _wanted(self, bars):
         """A card is wanted (or being entered): the W bar blinks cyan."""
