@@ -137,15 +137,7 @@ def cost(games=4):
                 players = 2 + seed % 3
                 play_game(seed, players=players, level=level, trace=trace)
                 seats = R.start_position(players, level).SEAT_LETTERS
-                lines = []
-                for t in trace:
-                    if t[0] == "press":
-                        lines.append("p %d" % t[1])
-                    elif t[0] == "cmd":
-                        lines.append("c " + " ".join(t[1]))
-                    else:
-                        lines.append("f %s %d" % (t[1].hex(), t[2]))
-                calls, end = _replay(level, seats, lines, tmp)
+                calls, end = _replay(level, seats, _trace_lines(trace), tmp)
                 for k, us in calls:
                     times[k].append(us)
                 if end and (lowest is None or end[1] < lowest):
@@ -166,6 +158,7 @@ def cost(games=4):
 
 
 def _trace_lines(trace):
+    """The replay script's lines of a table's trace: `p BIT`, `c WORDS`, `f OCC-HEX MS`."""
     lines = []
     for t in trace:
         if t[0] == "press":

@@ -152,11 +152,12 @@ def test_whole_games_with_digital_cards_on_the_virtual_board(tmp_path, seed, pla
     assert " 0 firmware error" in lines[-1]
 
 
-def test_a_board_game_is_logged_synced_and_exported(tmp_path):
-    """A game on the virtual board's flash: synced through the binary protocol into a store,
-    replayed by the rules there, exported; its log resumes after a restart."""
+def cut_and_synced(tmp_path, digital=False):
+    """A game on the virtual board's flash, cut by a power failure in the middle (it resumes
+    from its log), then synced through the binary protocol into a store: (record, the board's
+    final position)."""
     image = tmp_path / "flash.img"
-    script, final = game_script(5, players=3, level=2, plies=40)
+    script, final = game_script(5, players=3, level=2, plies=40, digital=digital)
     lines = [ln for ln in script.splitlines() if ln and not ln.startswith("#")]
     s = Session(out=lambda line: None, flash=image)
     try:
@@ -180,7 +181,13 @@ def test_a_board_game_is_logged_synced_and_exported(tmp_path):
         r.stop()
     played = [x for x in recs if x.variant == "L2"]
     assert len(played) == 1
-    rec = played[0]
+    return played[0], final
+
+
+def test_a_board_game_is_logged_synced_and_exported(tmp_path):
+    """A game on the virtual board's flash: synced through the binary protocol into a store,
+    replayed by the rules there, exported; its log resumes after a restart."""
+    rec, final = cut_and_synced(tmp_path)
     assert (rec.kind, rec.variant, rec.seats) == ("formula99", "L2", "147")
     assert rec.final_position().notation() == final
     doc = json.loads(export_cli.render(rec, "json"))
@@ -194,30 +201,7 @@ def test_a_digital_cards_game_resumes_from_its_log_and_syncs_hidden_until_its_en
     """With digital cards the board's log holds the deal: a power cut resumes the same full
     position, and the synced game is shown like a host game (public positions and actions, the
     reveal after its last action)."""
-    image = tmp_path / "flash.img"
-    script, final = game_script(5, players=3, level=2, plies=40, digital=True)
-    lines = [ln for ln in script.splitlines() if ln and not ln.startswith("#")]
-    s = Session(out=lambda line: None, flash=image)
-    try:
-        for line in lines[:len(lines) // 2]:
-            s.execute(line)
-        s.restart()
-        for line in lines[len(lines) // 2:]:
-            s.execute(line)
-        assert s.position() == final
-        s.execute("new-game formula99 L1 15")
-    finally:
-        s.close()
-    db = tmp_path / "games.sqlite"
-    r = UnixRunner(flash=image).start()
-    try:
-        with r.serving(), Store(db) as store, Link(r.port) as link:
-            res = sync(link, store)
-            assert res.rejected == [] and res.stored, res.summary()
-            recs = [store.get(gid) for _, gid in res.stored]
-    finally:
-        r.stop()
-    rec = [x for x in recs if x.variant == "L2"][0]
+    rec, final = cut_and_synced(tmp_path, digital=True)
     assert rec.start == R.start_position(3, 2, seed=5).notation()  # the deal, in the store
     assert rec.final_position().notation() == final
     doc = json.loads(export_cli.render(rec, "json"))
