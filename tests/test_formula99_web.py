@@ -7,6 +7,7 @@ on its own page."""
 
 import json
 import re
+import urllib.error
 import urllib.request
 
 import pytest
@@ -140,3 +141,29 @@ def test_a_seat_page_never_shows_another_seats_cards(tmp_path, browser):
             assert laid == {0, 1}
     finally:
         board.close()
+
+
+def test_the_archive_opens_a_real_cards_game_at_once_and_a_digital_one_once_over(tmp_path):
+    """A game played with real cards holds nothing hidden: its replay opens while it is open; a
+    game with digital cards (the deal in its record) opens only once it is over."""
+    from cargoboard.games.formula99.play import truth_steps
+    from cargoboard.store import GameRecord, Store
+    texts = [before.format_action(pa) for _, before, _, pa, _, _ in truth_steps(3, 2, 2,
+                                                                               plies=12)]
+    full = []
+    for truth, _, _, _, _, _ in truth_steps(3, 2, 2, plies=12):
+        a = truth.pop()
+        full.append(truth.format_action(a))
+        truth.push(a)
+    public_start = R.start_position(2, 2).notation()
+    deal = R.start_position(2, 2, seed=3).notation()
+    db = tmp_path / "games.sqlite"
+    with Store(db) as st:
+        real = st.add(GameRecord("formula99", "L2", "15", public_start, texts))
+        digital = st.add(GameRecord("formula99", "L2", "15", deal, full))
+    with WebServer(db=db, discover=False) as ws:
+        with urllib.request.urlopen(ws.url + "/games/%d" % real, timeout=10) as r:
+            assert r.status == 200
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(ws.url + "/games/%d" % digital, timeout=10)
+        assert e.value.code == 403
