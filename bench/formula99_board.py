@@ -1,7 +1,8 @@
 """«Формула 99» on the board: move inference over whole games played by a modelled hand, and
 what it costs on the board (printed, never asserted).
 
-    .venv/bin/python bench/formula99_board.py [GAMES]      (part of `make bench`)
+    .venv/bin/python bench/formula99_board.py [GAMES [ACTIONS]]      (part of `make bench`)
+    .venv/bin/python bench/formula99_board.py pico [ACTIONS]        (the emulated RP2040 only)
 
 - Inference (cargoboard.games.formula99.play: the firmware's scanner and plug-in in this
   process): GAMES seeded full-view games per level (default 40) of 2 to 4 players, the actions
@@ -18,7 +19,8 @@ what it costs on the board (printed, never asserted).
 - The same on the emulated RP2040 (host/cargoboard/sim/pico, when its images are there): the
   stock MicroPython image runs the deployed build; the trace is copied onto its flash and the
   replay run with mpremote, timed by the emulated chip (125 MHz, a lower bound of the silicon:
-  docs/virtual-board.md); the first 60 actions of one game per level.
+  docs/virtual-board.md); the first ACTIONS actions (default 60) of one game per level (the
+  emulator is slow: 8 actions take minutes on a loaded machine).
 """
 
 import os
@@ -231,11 +233,13 @@ def pico_cost(actions=60):
 
 
 def main():
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 40
     t0 = time.time()
-    inference(games)
-    cost()
-    pico_cost()
+    if sys.argv[1:2] == ["pico"]:
+        pico_cost(int(sys.argv[2]) if len(sys.argv) > 2 else 60)
+    else:
+        inference(int(sys.argv[1]) if len(sys.argv) > 1 else 40)
+        cost()
+        pico_cost(int(sys.argv[2]) if len(sys.argv) > 2 else 60)
     print("\n(%.0f s)" % (time.time() - t0))
 
 
