@@ -20,7 +20,8 @@ what it costs on the board (printed, never asserted).
   stock MicroPython image runs the deployed build; the trace is copied onto its flash and the
   replay run with mpremote, timed by the emulated chip (125 MHz, a lower bound of the silicon:
   docs/virtual-board.md); the first ACTIONS actions (default 60) of one game per level (the
-  emulator is slow: 8 actions take minutes on a loaded machine).
+  emulator is slow: 8 actions take minutes on a loaded machine); and the live heap there,
+  booted and with a 4-player level-3 game set up.
 """
 
 import os
@@ -172,6 +173,28 @@ def _trace_lines(trace):
     return lines
 
 
+def pico_heap():
+    """The live heap on the emulated RP2040 (serial `mem`) booted, then with a 4-player
+    level-3 game set up, real and digital cards."""
+    from cargoboard.link import Link
+    from cargoboard.sim.pico.images import PicoUnavailable, find_images
+    from cargoboard.sim.pico.runner import PicoRunner
+    try:
+        find_images()
+    except PicoUnavailable as e:
+        print("\nemulated RP2040: skipped (%s)" % e)
+        return
+    print()
+    print("heap on the emulated RP2040 (serial `mem`: in use, free), the whole firmware with the "
+          "host link:")
+    for words in ("formula99 L3 1357", "formula99 L3 1357 deal=12"):
+        # the link's timeouts are wall time: the emulator runs slower than real time
+        with PicoRunner() as runner, runner.serving(), Link(runner.port, timeout=10.0) as link:
+            booted = link.text("mem")
+            link.new_game(words)
+            print("  %-28s booted: %s; set up: %s" % (words, booted[3:], link.text("mem")[3:]))
+
+
 def pico_cost(actions=60):
     """The calls' times on the emulated RP2040 (None if its images are missing)."""
     import subprocess
@@ -235,10 +258,12 @@ def pico_cost(actions=60):
 def main():
     t0 = time.time()
     if sys.argv[1:2] == ["pico"]:
+        pico_heap()
         pico_cost(int(sys.argv[2]) if len(sys.argv) > 2 else 60)
     else:
         inference(int(sys.argv[1]) if len(sys.argv) > 1 else 40)
         cost()
+        pico_heap()
         pico_cost(int(sys.argv[2]) if len(sys.argv) > 2 else 60)
     print("\n(%.0f s)" % (time.time() - t0))
 
