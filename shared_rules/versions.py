@@ -10,6 +10,7 @@ RULES = (
     ("cargocube", 1),
     ("cephalopod", 1),
     ("kubitva", 1),
+    ("formula99", 1),
 )
 
 

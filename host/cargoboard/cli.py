@@ -31,14 +31,25 @@ class CommandError(Exception):
 
 
 EXPANSIONS = ("pyramid", "bastion", "both")
+CARGOCUBE_PLAYERS = (2, 3, 4, 8)
 
 
-def load_position(text, players=2, cards=False, game="cargocube", expansion=None,
-                  teleport=False):
+def load_position(text, players=None, cards=False, game="cargocube", expansion=None,
+                  teleport=False, level=None, seed=None):
     """A position from the rulings notation, or the start for the word 'polygon' (Cephalopod:
-    its notation, or a board size such as '5x5' for the empty board). cards: the base cards in
-    their default places; expansion: "pyramid", "bastion" or "both", that layout of cards;
-    teleport: the walking teleport on the centre."""
+    its notation, or a board size such as '5x5' for the empty board; «Формула 99»: its notation,
+    or 'start' with players, level and seed). cards: the base cards in their default places;
+    expansion: "pyramid", "bastion" or "both", that layout of cards; teleport: the walking
+    teleport on the centre."""
+    if game == "formula99":
+        if cards or expansion or teleport:
+            raise CommandError("--cards, --expansion and --teleport apply to cargocube only")
+        return _load_formula99(text, players, level, seed)
+    if level is not None or seed is not None:
+        raise CommandError("--level and --seed apply to formula99 only")
+    if players is not None and players not in CARGOCUBE_PLAYERS:
+        raise CommandError("--players: 2, 3, 4 or 8 for cargocube")
+    players = players or 2
     start_options = players != 2 or cards or expansion or teleport
     if game != "cargocube":
         rules = game_rules.rules_for(game)
@@ -59,15 +70,33 @@ def load_position(text, players=2, cards=False, game="cargocube", expansion=None
     return cc.Position.parse(text)
 
 
+def _load_formula99(text, players, level, seed):
+    rules = game_rules.rules_for("formula99")
+    if text.strip().lower() == "start":
+        players = 2 if players is None else players
+        if not 2 <= players <= 9:
+            raise CommandError("--players: 2 to 9 for formula99")
+        if level is not None and level not in (1, 2, 3):
+            raise CommandError("--level: 1, 2 or 3")
+        if seed is not None and not 0 <= seed < 2 ** 31:
+            raise CommandError("--seed: 0 to 2^31 - 1")
+        return rules.start_position(players, level or 1, seed)
+    if players is not None or level is not None or seed is not None:
+        raise CommandError("--players, --level and --seed apply to the word 'start'; "
+                           "a position in the notation says them itself")
+    return rules.Position.parse(text)
+
+
 def _add_position_args(p):
     p.add_argument("position", metavar="POSITION",
                    help="a position in the rulings notation (quote it), or 'polygon' for the start "
-                        "(cephalopod: its notation, or 5x5, 3x5, 5x3, 3x3 for the empty board)")
+                        "(cephalopod: its notation, or 5x5, 3x5, 5x3, 3x3 for the empty board; "
+                        "formula99: its notation, or 'start')")
     p.add_argument("--game", choices=game_rules.kinds(), default="cargocube",
                    help="the game whose rules apply (default cargocube)")
-    p.add_argument("--players", type=int, choices=(2, 3, 4, 8), default=2,
-                   help="players for the 'polygon' start (default 2; 8: the 8-player variant, "
-                        "seats 1-8)")
+    p.add_argument("--players", type=int, default=None,
+                   help="players for the 'polygon' start: 2, 3, 4 or 8 (default 2; 8: the "
+                        "8-player variant, seats 1-8); formula99's 'start': 2-9")
     p.add_argument("--cards", action="store_true",
                    help="with 'polygon': lay each player's base cards in the default places")
     p.add_argument("--expansion", choices=EXPANSIONS,
@@ -75,11 +104,16 @@ def _add_position_args(p):
                         "their default places")
     p.add_argument("--teleport", action="store_true",
                    help="with 'polygon': the walking teleport on the centre")
+    p.add_argument("--level", type=int, default=None,
+                   help="formula99's 'start': the level of the cards, 1-3 (default 1)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="formula99's 'start': deal the cards from the seeded deck (the full "
+                        "view: every card known); without it the public start")
 
 
 def _load(args):
     return load_position(args.position, args.players, args.cards, args.game, args.expansion,
-                         args.teleport)
+                         args.teleport, args.level, args.seed)
 
 
 # perft walks DEPTH actions deep by recursion: Python's stack holds about 1000 frames, and
@@ -141,7 +175,8 @@ def build_parser():
                        description="Print perft(POSITION, DEPTH) on the last line.",
                        epilog="examples:\n  cargoboard perft polygon 3 --cards\n"
                               "  cargoboard perft polygon 3 --expansion both --teleport --players 8\n"
-                              "  cargoboard perft 'd4=B1,e4=B1,f1=KS,f11=KN SN S a' 2 --divide")
+                              "  cargoboard perft 'd4=B1,e4=B1,f1=KS,f11=KN SN S a' 2 --divide\n"
+                              "  cargoboard perft --game formula99 start 4 --players 4 --level 2")
     _add_position_args(p)
     p.add_argument("depth", metavar="DEPTH", type=int,
                    help="the number of actions, 0..%d" % MAX_PERFT_DEPTH)

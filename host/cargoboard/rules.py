@@ -38,6 +38,21 @@ def rules_for(kind):
     return importlib.import_module(name)
 
 
+def mover(pos):
+    """The letter of the seat that acts in pos, '-' at a chance node (a card shown: «Формула
+    99»), '' when the game is over."""
+    if pos.is_over():
+        return ""
+    who = pos.to_move
+    return "-" if who < 0 else pos.SEAT_LETTERS[who]
+
+
+def turn_letter(pos):
+    """The letter of the seat whose turn it is (another seat may act within it: «Формула 99»'s
+    answers and owners' choices)."""
+    return pos.SEAT_LETTERS[getattr(pos, "turn", pos.to_move)]
+
+
 def seat_letters(pos):
     """Letters naming pos's seats by seat int: 'SWNE' (Cargocube), 'wb' (Cephalopod: 0 white,
     1 black), from the rules module's Position."""
@@ -48,3 +63,4 @@ def rules_errors():
     """The RulesError classes of every registered rules module (the CLI reports them as one
     line)."""
     return tuple(importlib.import_module(name).RulesError for name in MODULES.values())
+

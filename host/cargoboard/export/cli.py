@@ -39,6 +39,8 @@ def render(rec, fmt, at=None, positions=None):
         return gamefile.to_json(rec, positions)
     if fmt == "text":
         return gamefile.to_text(rec, positions)
+    if fmt in ("html", "svg"):  # pictures of the game as it is shown (hidden cards at the end)
+        rec, positions, _ = gamefile.shown(rec, positions)
     if fmt == "html":
         from cargoboard.export.html import game_html
         return game_html(rec, positions)

@@ -17,6 +17,7 @@ from cargoboard.export import diagram
 from cargoboard.export.gamefile import scores_of
 from cargoboard.store import result_text, score_text, winners_text
 from cargoboard.rules import seat_letters
+from cargoboard.rules import mover as mover_of
 
 CSS = """
 body{font-family:DejaVu Sans,Arial,sans-serif;margin:1em;color:#222;background:#fafafa}
@@ -149,7 +150,7 @@ def replay_data(rec, positions, draw):
     for n, pos in enumerate(positions):
         before = positions[n - 1] if n else None
         action = rec.actions[n - 1] if n else None
-        mover = seat_letters(before)[before.to_move] if n else None
+        mover = mover_of(before) if n else None
         cur = {k: frag(v) for k, v in draw.pieces(pos).items()}
         changes = [[k, v] for k, v in sorted(cur.items()) if prev.get(k) != v]
         changes += [[k, -1] for k in sorted(prev) if k not in cur]
@@ -192,7 +193,7 @@ def game_html(rec, positions=None, nav=""):
     turn = []
     start_button = '<button type="button" data-step="0">start</button>'
     for n, text in enumerate(rec.actions, 1):
-        seat = seat_letters(positions[n - 1])[positions[n - 1].to_move]
+        seat = mover_of(positions[n - 1])
         if seat != mover and turn:
             moves.append("<li>%s: %s</li>" % (mover, " ".join(turn)))
             turn = []

@@ -16,6 +16,7 @@ PACKAGES = {
     "cargocube": "cargoboard.games.cargocube",
     "cephalopod": "cargoboard.games.cephalopod",
     "kubitva": "cargoboard.games.kubitva",
+    "formula99": "cargoboard.games.formula99",
 }
 
 

@@ -19,7 +19,9 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  `new-game kubitva position=NOTATION` (blanks as `_`).
                                  The corners are out of play (nothing can be lifted from or put
                                  on them) unless the game's hand model says CORNERS_IN_PLAY
-                                 (КУБитва's board edition plays on the whole grid).
+                                 (КУБитва's board edition plays on the whole grid);
+                                 Words KEY=VALUE go to the game as options: `new-game formula99
+                                 L2 15 deal=7` (digital cards, docs/board-formula99.md).
     lift CELL                    take the top item of CELL into the hand, then 100 ms pass.
     place CELL                   put the item lifted last on top of CELL, then 100 ms pass.
     drop CELL                    put a new die from the supply on the empty CELL (Cephalopod),
@@ -159,10 +161,17 @@ def _after(pos, action_text):
     except Exception as e:  # the rules core's RulesError
         return f"(unreadable candidate: {e})"
     pos.push(a)
+    pushed = 1
     try:
+        # a chance node with one outcome (a «Формула 99» full position: the deal decides) is
+        # passed at once by the board, so the candidate's position is the one after it
+        while getattr(pos, "full", False) is True and pos.is_chance():
+            pos.push(pos.legal_actions()[0])
+            pushed += 1
         return pos.notation()
     finally:
-        pos.pop()
+        for _ in range(pushed):
+            pos.pop()
 
 
 def default_resolve(session: "Session", position: str) -> int:
@@ -405,13 +414,14 @@ class Session:
         self.wait(HAND_MS)
 
     def new_game(self, game: str, layout: str, seats: str | None, cards=False,
-                 teleport: bool = False):
+                 teleport: bool = False, options=()):
         """cards: False, True (the base cards) or a card layout name (pyramid, bastion, both);
-        teleport: the walking teleport on the centre."""
+        teleport: the walking teleport on the centre; options: more KEY=VALUE words."""
         self.game = game
         if cards is True:
             cards = "base"
-        extra = (f" cards={cards}" if cards else "") + (" teleport=1" if teleport else "")
+        extra = (f" cards={cards}" if cards else "") + (" teleport=1" if teleport else "") + \
+            "".join(" " + w for w in options)
         words = f"{layout} {seats}" if seats else layout
         data, final = self.query(f"new {game} {words}{extra}")
         if not final.startswith("ok"):
@@ -445,17 +455,18 @@ class Session:
         before = self.presses
         try:
             if verb == "new-game":
-                words = list(args)
+                options = [w for w in args if "=" in w]
+                words = [w for w in args if "=" not in w]
                 teleport = len(words) > 2 and words[-1] == "teleport"
                 if teleport:
                     words.pop()
                 cards = len(words) > 2 and words[-1] in NEW_GAME_CARDS and words.pop()
-                if len(words) not in (2, 3) or (len(words) == 2 and args[0] == "cargocube"):
+                if len(words) not in (2, 3) or (len(words) == 2 and words[0] == "cargocube"):
                     raise ScriptError("usage: new-game GAME LAYOUT SEATS [cards|pyramid|bastion|"
                                       "both] [teleport] (SEATS may be left out for a game with "
                                       "fixed seats)")
                 self.new_game(words[0], words[1], words[2] if len(words) == 3 else None,
-                              "base" if cards == "cards" else cards, teleport)
+                              "base" if cards == "cards" else cards, teleport, options)
             elif verb in ("lift", "place", "drop", "take"):
                 if len(args) != 1:
                     raise ScriptError(f"usage: {verb} CELL")
