@@ -17,6 +17,7 @@
 #   destroyed, so the groups change only by a fill (push) and its pop.
 
 from shared_rules import versions as _versions
+from shared_rules.grid import neighbours as _neighbours
 from shared_rules.perft import perft  # noqa: F401 (the same for every rules core)
 
 RULES_VERSION = _versions.version("kubitva")
@@ -37,28 +38,6 @@ FULL = (".....aaaaa...../.....aqqqa.bbb./.....aqqqa.bbb./.....aqqqa.bbb./.....aa
         ".....aaaaa..... "
         "15N/15N/15N/15N/15N/15N/15N/15N/15S/15S/15S/15S/15S/15S/15S/15S S 0,0 1/200")
 MAPS = (("board", BOARD), ("full", FULL))
-
-
-_GEOMETRY = {}
-
-
-def _neighbours(rows, cols):
-    """bytes of 4 per cell (n, e, s, w): the neighbour's index or 255 off the grid. Shared by
-    all positions of one size."""
-    key = rows * 32 + cols
-    nb = _GEOMETRY.get(key)
-    if nb is None:
-        t = bytearray(rows * cols * 4)
-        for c in range(rows * cols):
-            x = c % cols
-            y = c // cols
-            t[c * 4] = c + cols if y + 1 < rows else NONE
-            t[c * 4 + 1] = c + 1 if x + 1 < cols else NONE
-            t[c * 4 + 2] = c - cols if y > 0 else NONE
-            t[c * 4 + 3] = c - 1 if x > 0 else NONE
-        nb = bytes(t)
-        _GEOMETRY[key] = nb
-    return nb
 
 
 def _check_size(rows, cols):
