@@ -202,7 +202,8 @@ def build_parser():
 
     for register in _plugin_parsers():
         register(sub)
-    for p in sub.choices.values():  # --debug also after the command name
+    _add_play_parser(sub)
+    for p in _all_parsers(sub):  # --debug also after the command name
         p.formatter_class = HelpFormatter
         p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                        help="on an error, show the traceback instead of one line")
@@ -221,11 +222,43 @@ PLUGIN_MODULES = (
 )
 
 
+def _add_play_parser(sub):
+    """`cargoboard play GAME [options]`: one command, each game that can be played in the
+    terminal adds its own sub-command with its own options (`add_play_parser(playsub)` in its
+    `cli` part)."""
+    import importlib
+    from cargoboard import games
+    adders = [getattr(importlib.import_module(name), "add_play_parser", None)
+              for name in games.parts("cli")]
+    adders = [a for a in adders if a is not None]
+    if not adders:
+        return
+    p = sub.add_parser("play", help="play a game in the terminal (%s)" % ", ".join(
+                           a.__module__.split(".")[-2] for a in adders),
+                       description="Play a game in the terminal; `cargoboard play GAME --help` "
+                                   "shows that game's options.")
+    playsub = p.add_subparsers(dest="game", metavar="GAME")
+    playsub.required = True
+    for add in adders:
+        add(playsub)
+
+
+def _all_parsers(sub):
+    """Every command's parser, with the sub-commands' below them (`play kubitva`)."""
+    for p in sub.choices.values():
+        yield p
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                yield from _all_parsers(action)
+
+
 def _plugin_parsers():
     import importlib
     from cargoboard import games
     names = list(PLUGIN_MODULES) + games.parts("cli")
-    return [importlib.import_module(name).add_parser for name in names]
+    # A game's cli part may have only a `play` sub-command (add_play_parser).
+    adders = [getattr(importlib.import_module(name), "add_parser", None) for name in names]
+    return [a for a in adders if a is not None]
 
 
 def main(argv=None):

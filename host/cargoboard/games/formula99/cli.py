@@ -56,17 +56,17 @@ def _clearer():
     return None
 
 
-def add_parser(sub):
+def add_play_parser(playsub):
+    """`cargoboard play formula99` (the command `play` is the CLI's, one sub-command a game)."""
     from cargoboard.cli import HelpFormatter
-    p = sub.add_parser(
-        "play", help="play a game in the terminal (hot seat, engines for any seats)",
+    p = playsub.add_parser(
+        "formula99", help="hot seat, engines for any seats",
         formatter_class=HelpFormatter,
         description="Play «Формула 99» in the terminal: each player sees only their own hand "
                     "(a hand-over screen between players); engines may take any seats.",
         epilog="examples:\n  cargoboard play formula99 --players 3 --level 2\n"
                "  cargoboard play formula99 --players 4 --engine 357 --save game.json\n"
                "  cargoboard play formula99 --engine all --seed 7   (watch four engines)")
-    p.add_argument("game", choices=("formula99",), help="the game")
     p.add_argument("--players", type=int, default=2, help="2 to 9 (default 2)")
     p.add_argument("--level", type=int, choices=(1, 2, 3), default=1,
                    help="the cards' level (default 1)")

@@ -26,12 +26,13 @@ def cmd_hint(args):
     return 0
 
 
-def add_parser(sub):
+def add_play_parser(playsub):
+    """`cargoboard play kubitva` (the command `play` is the CLI's, one sub-command a game)."""
     from cargoboard.cli import HelpFormatter
 
     maps = ", ".join(name for name, _ in kb.MAPS)
-    p = sub.add_parser(
-        "play", help="play a game in the terminal (two people at one computer)",
+    p = playsub.add_parser(
+        "kubitva", help="two people at one computer, or against the engine",
         description="Play KUBitva in the terminal: the board is drawn after every line; the "
                     "player to move types actions in the notation of docs/rules/kubitva.md "
                     "(several on a line) or legal, hint, undo, board, help, quit.",
@@ -39,8 +40,6 @@ def add_parser(sub):
         epilog="examples:\n  cargoboard play kubitva\n"
                "  cargoboard play kubitva --engine N --save game.txt\n"
                "  cargoboard play kubitva --map full --engine SN")
-    p.add_argument("game", choices=("kubitva",), metavar="GAME",
-                   help="the game to play (kubitva)")
     p.add_argument("--map", default="board",
                    help="the start map: %s (default board, the 11x11 board edition)" % maps)
     p.add_argument("--position", help="start from this position (notation) instead of a map")
@@ -51,6 +50,11 @@ def add_parser(sub):
     p.add_argument("--no-color", action="store_true", help="draw the board without colours")
     p.set_defaults(func=cmd_play)
 
+
+def add_parser(sub):
+    from cargoboard.cli import HelpFormatter
+
+    maps = ", ".join(name for name, _ in kb.MAPS)
     p = sub.add_parser("kubitva", help="KUBitva analysis: hint",
                        description=__doc__.strip().splitlines()[0],
                        formatter_class=HelpFormatter,
