@@ -236,7 +236,10 @@ def _add_play_parser(sub):
     p = sub.add_parser("play", help="play a game in the terminal (%s)" % ", ".join(
                            a.__module__.split(".")[-2] for a in adders),
                        description="Play a game in the terminal; `cargoboard play GAME --help` "
-                                   "shows that game's options.")
+                                   "shows that game's options.",
+                       epilog="examples:\n" + "".join(
+                           "  cargoboard play %s --help\n" % a.__module__.split(".")[-2]
+                           for a in adders))
     playsub = p.add_subparsers(dest="game", metavar="GAME")
     playsub.required = True
     for add in adders:

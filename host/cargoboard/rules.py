@@ -49,8 +49,10 @@ def mover(pos):
 
 def turn_letter(pos):
     """The letter of the seat whose turn it is (another seat may act within it: «Формула 99»'s
-    answers and owners' choices)."""
-    return pos.SEAT_LETTERS[getattr(pos, "turn", pos.to_move)]
+    answers and owners' choices). A game where that can differ from to_move says so with a
+    `turn_seat` (КУБитва's `turn` is a turn number, not a seat)."""
+    seat = getattr(pos, "turn_seat", None)
+    return pos.SEAT_LETTERS[pos.to_move if seat is None else seat]
 
 
 def seat_letters(pos):

@@ -94,6 +94,9 @@ class Position(Legal):
     def turn(self):
         return self.st[O_TURN]
 
+    # The seat whose turn it is, by the name the host's game-neutral code asks for.
+    turn_seat = turn
+
     def civ(self, seat):
         return self.st[O_CIV + seat]
 

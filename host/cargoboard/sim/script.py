@@ -455,8 +455,10 @@ class Session:
         before = self.presses
         try:
             if verb == "new-game":
-                options = [w for w in args if "=" in w]
-                words = [w for w in args if "=" not in w]
+                # GAME and LAYOUT come first (a layout may be `position=...`); KEY=VALUE
+                # words after them are the game's options
+                options = [w for w in args[2:] if "=" in w]
+                words = args[:2] + [w for w in args[2:] if "=" not in w]
                 teleport = len(words) > 2 and words[-1] == "teleport"
                 if teleport:
                     words.pop()
