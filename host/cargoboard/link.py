@@ -237,11 +237,48 @@ class Link:
             start = out[-1][0] + 1
 
     def read(self, game_no, offset, n=L.READ_MAX):
-        """(total size, bytes) of a game log from offset."""
-        body = self.request(L.READ, _u32(game_no) + _u32(offset) + bytes(((n >> 8) & 0xFF, n & 0xFF)))
-        if len(body) < 12 or F.u32(body, 0) != game_no or F.u32(body, 4) != offset:
-            raise LinkError("the board answered a READ with the wrong game or offset")
-        return F.u32(body, 8), bytes(body[12:])
+        """(total size, bytes) of a game log from offset: up to n bytes (at most READ_MAX),
+        which the board sends in frames of READ_FRAME bytes after one request. Fewer bytes
+        than asked (the end of the log aside) if the stream broke off after its first frame:
+        the caller reads on from there."""
+        n = min(n, L.READ_MAX)
+        request = _u32(game_no) + _u32(offset) + bytes(((n >> 8) & 0xFF, n & 0xFF))
+        for attempt in range(self.retries):
+            if attempt:
+                self.resent += 1
+            seq, data = self._frame(L.READ, request)
+            self._write(data)
+            got = bytearray()
+            total = None
+            deadline = time.monotonic() + self.timeout
+            while time.monotonic() < deadline:
+                r = self._next_frame()
+                if r is None:
+                    continue
+                rtyp, rseq, rbody = r
+                if rtyp is None:
+                    break  # damaged: keep what came in order, ask for the rest
+                if rseq == 0 and rtyp in (L.EVENT, L.LEDS):
+                    self._dispatch_unsolicited(rtyp, rbody)
+                    continue
+                if rseq != seq:
+                    continue  # a late reply to an earlier request
+                if rtyp == L.ERROR:
+                    code = rbody[0] if rbody else 0
+                    if code == L.E_FRAME:
+                        break
+                    raise BoardError(code, rbody[1:].decode(errors="replace"))
+                if rtyp != (L.READ | 0x80) or len(rbody) < 12 or F.u32(rbody, 0) != game_no \
+                        or F.u32(rbody, 4) != offset + len(got):
+                    raise LinkError("the board answered a READ with the wrong game or offset")
+                total = F.u32(rbody, 8)
+                got += rbody[12:]
+                if len(got) >= min(n, max(0, total - offset)) or len(rbody) == 12:
+                    return total, bytes(got)
+                deadline = time.monotonic() + self.timeout  # the stream goes on
+            if total is not None and got:
+                return total, bytes(got)
+        raise LinkError("no answer from the board on %s after %d tries" % (self.port, self.retries))
 
     def confirm(self, game_no, crc):
         """Tell the board the host holds game_no (checksum crc): the board deletes it."""
