@@ -20,7 +20,6 @@ after its first game's sync against its last, and every `evt error` line.
 import argparse
 import os
 import random
-import re
 import sys
 import tempfile
 import time
@@ -38,8 +37,8 @@ from cargoboard.sync import sync  # noqa: E402
 from firmware.games.cephalopod.plugin import block_cells  # noqa: E402
 from shared_rules import geometry as g  # noqa: E402
 from shared_rules.cephalopod import rules as ce  # noqa: E402
+from heap import mem  # noqa: E402  (bench/heap.py: serial `mem`, then the pieces still 300 ms)
 
-MEM = re.compile(r"ok alloc=(\d+) free=(\d+) max=(\d+)")
 STILL = "wait 600"  # the hands still for longer than the board's 400 ms of settling
 
 
@@ -94,15 +93,6 @@ def cephalopod_lines(seed):
         first = False
         pos.push(a)
     return out + ["expect " + pos.notation()]
-
-
-def mem(session):
-    _, final = session.query("mem")
-    m = MEM.match(final)
-    if not m:
-        raise SystemExit("bench/soak.py: unexpected reply to mem: %r" % final)
-    session.wait(300)
-    return tuple(int(x) for x in m.groups())
 
 
 def sync_now(session, store):
