@@ -194,8 +194,9 @@ class Game:
             self._rebuild()
 
     def paint(self, painter, frame_no):
+        led = painter.led  # an overlay's cells are LEDs 0..120: no need of cell()'s check
         for c, colour, level, blink in self.overlay:
-            painter.cell(c, colour, level, blink)
+            led(c, colour, level, blink)
         pos = self.pos
         if self.tracker.state != T.OVER:
             painter.turn(MONEY_BAR[pos.to_move])
@@ -330,8 +331,9 @@ class Game:
             for c in t.minus:
                 out.append((c, L.ORANGE, 160, L.BLINK_WINK))
             if t.unit >= 0:
-                for c in t.reach(t.unit):
-                    out.append((c, L.YELLOW, 140, 0))
+                yellow = L.YELLOW
+                for c in t.reach(t.unit):  # up to ~60 cells: the look-up once
+                    out.append((c, yellow, 140, 0))
                 self.bars[1] = pos.points[t.unit]
             if t.cube >= 0:
                 for c in t.cube_reach(t.cube):
