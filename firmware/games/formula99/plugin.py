@@ -236,11 +236,12 @@ class Game:
             self._rebuild()
 
     def paint(self, painter, frame_no):
+        led = painter.led  # the map's and the overlay's cells are LEDs 0..120: no cell() check
         m = self.map
         for i in range(0, len(m), 2):
-            painter.cell(m[i], m[i + 1], MAP_LEVEL, 0)
+            led(m[i], m[i + 1], MAP_LEVEL, 0)
         for c, colour, level, blink in self.overlay:
-            painter.cell(c, colour, level, blink)
+            led(c, colour, level, blink)
         for i, colour, level, blink in self.bars:
             painter.led(i, colour, level, blink)
 
