@@ -4,12 +4,14 @@ serial command handler (line protocol, docs/serial-protocol.md).
 The app knows nothing of any particular game: games come from the registry
 (firmware/games/__init__.py) by name and follow the plug-in interface in docs/firmware.md.
 
-The link (firmware/system/link.py), the log's boot and command code (logboot.py, logcmd.py) are
-given the App (and logboot the loader, load) and never import this module, so there is no
-import circle; what they may use of it (docs/firmware.md "The app's interface"): the attributes
-hal, glog, now, state, errors, game, game_name, scanner, shown / shown_any (the last frame
-shown), VERSION, STATE_NAMES, SETTINGS, and the methods emit, report_error, command, setting,
-change_setting, check_flash, plugin_options, close_log, begin_log, resume_play, play_loaded.
+The link (firmware/system/link.py), the console (console.py), the log's boot and command code
+(logboot.py, logcmd.py) are given the App (logboot also the loader, load; the console names) and
+never import this module, so there is no import circle; what they may use of it
+(docs/firmware.md "The app's interface"): the attributes hal, glog, now, state, errors, game,
+game_name, scanner, frame_no, mask, painter, events, shown / shown_any (the last frame shown),
+VERSION, STATE_NAMES, SETTINGS, and the methods emit, report_error, command, setting,
+change_setting, check_flash, missing, extra, press, abort, plugin_options, close_log, begin_log,
+resume_play, play_loaded.
 """
 
 import gc
