@@ -8,10 +8,9 @@ The link (firmware/system/link.py), the console (console.py), the log's boot and
 (logboot.py, logcmd.py) are given the App (logboot also the loader, load; the console names) and
 never import this module, so there is no import circle; what they may use of it
 (docs/firmware.md "The app's interface"): the attributes hal, glog, now, state, errors, game,
-game_name, scanner, frame_no, mask, painter, events, shown / shown_any (the last frame shown),
-VERSION, STATE_NAMES, SETTINGS, and the methods emit, report_error, command, setting,
-change_setting, check_flash, missing, extra, press, abort, plugin_options, close_log, begin_log,
-resume_play, play_loaded.
+game_name, scanner, mask, events, shown / shown_any (the last frame shown), VERSION,
+STATE_NAMES, SETTINGS, and the methods emit, report_error, command, setting, change_setting,
+check_flash, press, abort, plugin_options, close_log, begin_log, resume_play, play_loaded.
 """
 
 import gc
@@ -37,10 +36,11 @@ SETTINGS = (("bright", 0, 255), ("budget", 0, 10000), ("debounce", 0, 1000))
 _LINE_MAX = 320
 FRAME_OPEN_MS = 250  # a frame arrives in one burst; one open longer than this is dropped
 
-# The app's console commands but `mem`: firmware/system/console.py, loaded for one of them (or an
-# unknown command) and dropped after; a game's own commands go to the game.
-CONSOLE = ("hello", "help", "status", "occ", "mask", "new", "press", "events", "bright", "budget",
-           "abort", "games", "logread", "logdel")
+# The app's console commands but `mem` and `status` (a host asks them often): in
+# firmware/system/console.py, loaded for one of them (or an unknown command) and dropped after;
+# a game's own commands go to the game.
+CONSOLE = ("hello", "help", "occ", "mask", "new", "press", "events", "bright", "budget", "abort",
+           "games", "logread", "logdel")
 
 CORNERS = (0, 10, 110, 120)  # empty in every game's set-up: the flash-low warning in idle/setup
 
@@ -331,7 +331,7 @@ class App:
         self._resumed = False
         self._install(g, name, opts, m)
         self.state = SETUP
-        self.emit("game %s setup missing=%d extra=%d" % (name, self.missing(), self.extra()))
+        self.emit("game %s setup missing=%d extra=%d" % (name, self._missing(), self._extra()))
         if m is None:
             self._start()
         else:
@@ -400,8 +400,7 @@ class App:
         self.state = IDLE
         self._repaint = True
 
-    def missing(self):
-        """Cells the setup mask wants filled that are empty."""
+    def _missing(self):
         n = 0
         st = self.scanner.stable
         for i in range(H.BITMAP_BYTES):
@@ -411,8 +410,7 @@ class App:
                 n += 1
         return n
 
-    def extra(self):
-        """Cells that are filled and the setup mask wants empty."""
+    def _extra(self):
         n = 0
         st = self.scanner.stable
         for i in range(H.BITMAP_BYTES):
@@ -701,6 +699,8 @@ class App:
             memcmd = None
             unload("firmware.system.memcmd")
             return r
+        if cmd == "status":
+            return self._status()
         if cmd not in CONSOLE and self.game is not None:
             try:
                 r = self.game.command(words)
@@ -728,4 +728,20 @@ class App:
             return "err %s" % (e,)
         if self.state == PLAY:
             return "ok started"
-        return "ok setup missing=%d extra=%d" % (self.missing(), self.extra())
+        return "ok setup missing=%d extra=%d" % (self._missing(), self._extra())
+
+    def _status(self):
+        sc = "0,0,0,0"
+        if self.game is not None and self.state == PLAY:
+            try:
+                s = self.game.scores()
+                sc = ",".join([str(x) for x in s])
+            except Exception as e:
+                self.report_error("scores", e)
+        extra = ""
+        if self.state == SETUP:
+            extra = " missing=%d extra=%d" % (self._missing(), self._extra())
+        return "ok state=%s game=%s t=%d frame=%d occ=%d pending=%d scores=%s errors=%d ma=%d%s" % (
+            STATE_NAMES[self.state], self.game_name or "-", self.now, self.frame_no,
+            H.bit_count(self.scanner.stable), self.scanner.pending(), sc, self.errors,
+            self.painter.last_ma, extra)

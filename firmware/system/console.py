@@ -1,8 +1,10 @@
-"""The app's own console commands (docs/serial-protocol.md): hello, help, status, occ, mask, new,
-press, events, bright, budget, abort, and games, logread, logdel (firmware/system/logcmd.py).
-App.command loads this module for such a command and drops it after: a board playing or idling
-keeps none of it in the heap (a game's own commands, `pos` and the like, and `mem` do not
-load it). It is given the App and uses only its interface for the system's modules
+"""The app's own console commands (docs/serial-protocol.md): hello, help, occ, mask, new, press,
+events, bright, budget, abort, and games, logread, logdel (firmware/system/logcmd.py), and the
+reply to an unknown command. App.command loads this module for such a command and drops it
+after: a board playing or idling keeps none of it in the heap. What a host asks often stays in
+the app: a game's own commands (`pos` and the like), `status` (the web page asks it at every
+change) and `mem` (the heap's own figures); loading this module holds the frame loop for ~40 ms
+on the RP2040. It is given the App and uses only its interface for the system's modules
 (firmware/system/app.py, docs/firmware.md "The app's interface").
 """
 
@@ -26,8 +28,6 @@ def command(app, words, names):
             (app.glog.board if app.glog is not None else "") or "-")
     if cmd == "help":
         return "ok " + HELP
-    if cmd == "status":
-        return _status(app)
     if cmd == "occ":
         return "ok %d %s" % (H.bit_count(app.scanner.stable), _hex(app.scanner.stable))
     if cmd == "mask":
@@ -101,19 +101,3 @@ def _new(words, names):
         else:
             return "err too many words: '%s'" % w
     return words[1].lower(), opts
-
-
-def _status(app):
-    state = app.STATE_NAMES[app.state]
-    sc = "0,0,0,0"
-    if app.game is not None and state == "play":
-        try:
-            sc = ",".join([str(x) for x in app.game.scores()])
-        except Exception as e:
-            app.report_error("scores", e)
-    extra = ""
-    if state == "setup":
-        extra = " missing=%d extra=%d" % (app.missing(), app.extra())
-    return "ok state=%s game=%s t=%d frame=%d occ=%d pending=%d scores=%s errors=%d ma=%d%s" % (
-        state, app.game_name or "-", app.now, app.frame_no, H.bit_count(app.scanner.stable),
-        app.scanner.pending(), sc, app.errors, app.painter.last_ma, extra)
