@@ -3,7 +3,7 @@ events, bright, budget, abort, and games, logread, logdel (firmware/system/logcm
 reply to an unknown command. App.command loads this module for such a command and drops it
 after: a board playing or idling keeps none of it in the heap. What a host asks often stays in
 the app: a game's own commands (`pos` and the like), `status` (the web page asks it at every
-change) and `mem` (the heap's own figures); loading this module holds the frame loop for ~40 ms
+change) and `mem` (the heap's own figures); loading this module holds the frame loop for ~45 ms
 on the RP2040. It is given the App and uses only its interface for the system's modules
 (firmware/system/app.py, docs/firmware.md "The app's interface").
 """
