@@ -176,15 +176,15 @@ def layout_cost(target, before_dir=None):
     if before_dir:
         with firmware_of(before_dir):
             before = setup_cost(LAYOUT_GAME, target)
-        source = "measured in %s" % before_dir
+        source = "the firmware in %s" % before_dir
     else:
         before = BEFORE_LAYOUT[target]
-        source = "recorded"
-    print("The layout's cost on %s (issue 14: < 2048 B more than c2dcabe, %s: %d at boot, %d "
-          "after new), bytes in use: at boot%s %d (%+d), after `new %s` %d (%+d)" % (
-              target, source, before[0], before[1],
-              " (its boot game set up)" if target == "pico" else "", boot, boot - before[0],
-              LAYOUT_GAME, game, game - before[1]))
+        source = "c2dcabe, recorded"
+    print("The layout's cost on %s (issue 14: < 2048 B more than before it), bytes in use: at "
+          "boot%s %d (%+d), after `new %s` %d (%+d); before (%s): %d, %d" % (
+              target, " (its boot game set up)" if target == "pico" else "", boot,
+              boot - before[0], LAYOUT_GAME, game, game - before[1], source, before[0],
+              before[1]))
 
 
 def kb(n):
