@@ -10,10 +10,11 @@
 # For every cut K = FIRST, FIRST + STRIDE, ... the whole run starts again on a copy of the flash
 # image, and the K-th block operation (a writeblocks call or an erase) is cut: for even K
 # nothing of it reaches the image, for odd K the first half of its bytes does (a torn
-# program/erase), and that and every later block operation fails (see CutDev). The image as it is then is mounted afresh and the game resumed
-# (GameLog.resume): it must hold every step completed before the cut and at most the one in
-# flight; the older game must be untouched; every 8th cut the game then goes on to its end on
-# the remounted flash and must parse clean. The sweep ends at the first K the run completes
+# program/erase), and that and every later block operation fails (see CutDev). The image as
+# it is then is mounted afresh and the game resumed (firmware/system/logboot.py's open_newest,
+# as at boot): it must hold every step completed before the cut and at most the one in flight;
+# the older game must be untouched; every 8th cut the game then goes on to its end on the
+# remounted flash and must parse clean. The sweep ends at the first K the run completes
 # without reaching (all block operations cut once).
 #
 # Prints `cuts N ok M ops T` (N cuts tried, M passed, T block operations of the whole run),
@@ -30,6 +31,7 @@ except ImportError:
 from firmware.drivers import flashdev
 from firmware.system import gamelog
 from firmware.system import logformat as LF
+from firmware.system.logboot import open_newest
 from logsteps import as_records, log_step, read_steps
 
 
@@ -190,7 +192,7 @@ def check(dev, bs, blocks, prog, steps, inflight, old_no, old_raw, k):
                 have, done)
         if recs != as_records(steps[:have]):
             return "records differ from the steps logged"
-        r = gl.resume()
+        r = open_newest(gl)
         if have and recs[-1][0] == LF.FINISH:
             if r is not None:
                 return "a finished game was resumed"

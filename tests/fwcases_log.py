@@ -12,7 +12,8 @@ from firmware.drivers import leds as L
 from firmware.games.cargocube import tracker as T
 from firmware.system import logformat as LF
 from firmware.system.gamelog import GameLog
-from firmware.system.app import App, PLAY, IDLE, SETUP, CORNERS, register
+from firmware.system import logboot
+from firmware.system.app import App, PLAY, IDLE, SETUP, CORNERS, register, load
 from shared_rules.cargocube import rules as cc
 
 
@@ -24,7 +25,7 @@ def boot(root, sensors=None, reserve=None):
     gl = GameLog(root, "board-1") if reserve is None else GameLog(root, "board-1", reserve)
     app = App(hal, gamelog=gl)
     hal.app = app
-    app.resume()
+    logboot.resume(app, load)  # as firmware/system/boot.py does
     app.step()
     return hal, app
 

@@ -8,6 +8,7 @@ import sys
 
 from firmware.system import gamelog as GL
 from firmware.system import logformat as LF
+from firmware.system.logboot import open_newest
 
 MICRO = sys.implementation.name == "micropython"
 _roots = [0, None]
@@ -127,7 +128,7 @@ def case_resume_newest_open_game():
     n, steps = play(gl, 9, 4, False)
     # A reboot: a new store on the same flash.
     gl2 = GL.GameLog(root, "b1")
-    r = gl2.resume()
+    r = open_newest(gl2)
     check(r is not None, "resumed")
     h, recs, dropped = r
     recs = list(recs)
@@ -139,7 +140,7 @@ def case_resume_newest_open_game():
     h, recs, good, problem = LF.parse(whole(gl2, n))
     check(problem is None and recs == steps + [(LF.ACTION, b"\x01\x02"), (LF.FINISH, b"")],
           "appends go on after a resume")
-    check(GL.GameLog(root, "b1").resume() is None, "a finished game is not resumed")
+    check(open_newest(GL.GameLog(root, "b1")) is None, "a finished game is not resumed")
 
 
 def case_undo_after_the_end_reopens():
@@ -149,7 +150,7 @@ def case_undo_after_the_end_reopens():
     gl.finish()  # again: no second finish record
     gl.undo()
     check(gl.games()[0][2] == 0, "open again")
-    r = GL.GameLog(root, "b1").resume()
+    r = open_newest(GL.GameLog(root, "b1"))
     check(r is not None and list(r[1]) == steps + [(LF.UNDO, b"")], "resumable")
 
 
@@ -160,7 +161,7 @@ def case_torn_tail_is_cut_on_resume():
     with open(gl.path(n), "ab") as f:
         f.write(bytes([LF.TAGS[2], 0x05]))  # half a record: what a non-atomic store could leave
     gl2 = GL.GameLog(root, "b1")
-    h, recs, dropped = gl2.resume()
+    h, recs, dropped = open_newest(gl2)
     check(list(recs) == steps and dropped == 2, "good records kept, 2 bytes dropped")
     check(gl2.size(n) == len(whole(gl, n)) and gl2.size(n) == gl2._size, "file cut")
     gl2.append(b"\x07\x08")
@@ -175,7 +176,7 @@ def case_unreadable_newest_log_is_left_alone():
     raw = whole(gl, n)
     with open(gl.path(n), "wb") as f:
         f.write(b"XXXX" + raw[4:])
-    check(GL.GameLog(root, "b1").resume() is None, "no resume")
+    check(open_newest(GL.GameLog(root, "b1")) is None, "no resume")
     check(GL.GameLog(root, "b1").size(n) == len(raw), "file untouched")
 
 

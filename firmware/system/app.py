@@ -283,22 +283,6 @@ class App:
         opts["record_undo"] = self._record_undo
         opts["record_over"] = self._record_over
 
-    def resume(self):
-        """At boot: go on with the newest game if its log is still open (the pieces are still
-        on the board). Returns True if a game was resumed; then the game is in play. The code
-        that reads logs is loaded for this and dropped again (firmware/system/logboot.py)."""
-        self.check_flash()
-        if self.glog is None:
-            return False
-        from firmware.system import logboot
-        try:
-            return logboot.resume(self, load)
-        finally:
-            logboot = None
-            unload("firmware.system.logboot")
-            unload("firmware.system.logformat")
-            gc.collect()
-
     # --- game lifecycle ------------------------------------------------------------------------
     def new_game(self, name, options):
         """Create a game and enter setup. Raises ValueError on failure (message for `err`)."""

@@ -4,6 +4,7 @@ the game log, the App; then an unfinished game in the log is resumed, else the b
 up. A board playing or idling keeps none of this code in the heap.
 """
 
+import gc
 import sys
 
 
@@ -33,6 +34,20 @@ def _args():
     return a
 
 
+def _resume(app, load):
+    """The newest game in the log goes on if it is still open: True if it does. The code that
+    reads logs is loaded for this and dropped again (firmware/system/logboot.py)."""
+    from firmware.hal import unload
+    from firmware.system import logboot
+    try:
+        return logboot.resume(app, load)
+    finally:
+        logboot = None
+        unload("firmware.system.logboot")
+        unload("firmware.system.logformat")
+        gc.collect()
+
+
 def start():
     """The App, booted (ready for App.run). A bad command line exits with status 2."""
     try:
@@ -52,7 +67,7 @@ def start():
         sys.stderr.write("main.py: not on the board; use --sim\n")
         sys.exit(2)
 
-    from firmware.system.app import App, VERSION, register, names
+    from firmware.system.app import App, VERSION, register, names, load
     for p in a["plugins"]:
         i = p.find("=")
         if i <= 0:
@@ -84,7 +99,7 @@ def start():
     app.emit("boot cargoboard fw=%s hal=%s" % (VERSION, hal.name))
     if glog_error is not None:
         app.report_error("log open", glog_error)
-    if app.resume():
+    if _resume(app, load):
         pass  # the unfinished game goes on
     elif game != "none":
         opts = {}

@@ -11,9 +11,10 @@ Durability: a record is appended with the file opened in append mode, written an
 once; littlefs commits a file's new contents atomically on close (or flush): after a power cut
 the file has its old length or its new one, never half a record. The header is written to a
 temporary file and renamed into place (also atomic), so a game file always has its whole header.
-After a reboot `resume()` reopens the newest game if it is still open.
+After a reboot the boot's firmware/system/logboot.py reopens the newest game if it is still
+open (it sets cur, closed, _crc and _size as begin() does).
 
-RAM: logs are not kept in memory; only `resume()` reads one whole log (to replay it).
+RAM: logs are not kept in memory; only the boot's resume reads one whole log (to replay it).
 
 Space: `low()` is true when fewer than `reserve` bytes are free (default RESERVE: 48 KiB =
 12 littlefs blocks of the Pico). `begin()` then refuses a new game (FlashLow): unsynced games
@@ -218,46 +219,6 @@ class GameLog:
     def current(self):
         """The number of the game being logged, 0 if none."""
         return self.cur
-
-    # --- boot ----------------------------------------------------------------------------------
-    def resume(self):
-        """At boot: the newest game if it is still open, as (header, records, dropped), else
-        None. records: a logformat.Reader over the log's good records, to iterate once:
-        (kind, payload) in order (logformat.ACTION / UNDO ...), read from the log as they are
-        replayed (no list of them in RAM: on the board's heap a long game's records as
-        objects would fragment it); afterwards its .count, .actions and .undos are set.
-        dropped: bytes of a bad tail cut off (the file is rewritten without them, so new
-        records follow the last good one); records.expected_actions is the number of action
-        records, known before the replay. The game becomes the current one. A log whose
-        header is unreadable is left alone (the host gets it as it is)."""
-        nums = self.numbers()
-        if not nums:
-            return None
-        n = nums[-1]
-        path = self.path(n)
-        size = os.stat(path)[6]
-        with open(path, "rb") as f:
-            raw = f.read(size)  # one allocation of its size (read() grows a buffer by doubling)
-        from firmware.system import logformat as LR
-        h, hl, problem = LR.decode_header(raw)
-        if h is None:
-            return None
-        rd = LR.Reader(raw, hl, h.seed())
-        for rec in rd:
-            pass
-        if rd.last == LF.FINISH or rd.last == LF.ABANDON:
-            return None
-        dropped = rd.dropped()
-        if dropped:
-            raw = raw[:rd.good]
-            self._write_atomic(path, raw)
-        self.cur = n
-        self.closed = 0
-        self._crc = rd.crc
-        self._size = rd.good
-        records = LR.Reader(raw, hl, h.seed())
-        records.expected_actions = rd.actions  # known before the replay (to reserve room)
-        return h, records, dropped
 
     # --- for the host ----------------------------------------------------------------------------
     def size(self, n):

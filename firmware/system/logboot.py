@@ -1,15 +1,62 @@
-"""At boot: resume the newest game if its log is still open (App.resume loads this module for
-that and drops it after; docs/log-format.md "Boot"). It is given the App and uses only its
-interface for the system's modules (firmware/system/app.py)."""
+"""At boot: resume the newest game if its log is still open (docs/log-format.md "Boot").
+firmware/system/boot.py loads this module for that and drops it after (with the log's codec,
+firmware/system/logformat.py): a board playing or idling keeps none of it. It is given the App
+and uses only its interface for the system's modules (firmware/system/app.py), and the
+GameLog's state for the game being written (firmware/system/gamelog.py)."""
 
 import gc
+import os
+from firmware.system import logformat as LR
+
+
+def open_newest(glog):
+    """The newest game in glog if it is still open, as (header, records, dropped), else None.
+    records: a logformat.Reader over the log's good records, to iterate once: (kind, payload)
+    in order (logformat.ACTION / UNDO ...), read from the log as they are replayed (no list of
+    them in RAM: on the board's heap a long game's records as objects would fragment it);
+    afterwards its .count, .actions and .undos are set. dropped: bytes of a bad tail cut off
+    (the file is rewritten without them, so new records follow the last good one);
+    records.expected_actions is the number of action records, known before the replay. The
+    game becomes glog's current one. A log whose header is unreadable is left alone (the host
+    gets it as it is)."""
+    nums = glog.numbers()
+    if not nums:
+        return None
+    n = nums[-1]
+    path = glog.path(n)
+    size = os.stat(path)[6]
+    with open(path, "rb") as f:
+        raw = f.read(size)  # one allocation of its size (read() grows a buffer by doubling)
+    h, hl, problem = LR.decode_header(raw)
+    if h is None:
+        return None
+    rd = LR.Reader(raw, hl, h.seed())
+    for rec in rd:
+        pass
+    if rd.last == LR.FINISH or rd.last == LR.ABANDON:
+        return None
+    dropped = rd.dropped()
+    if dropped:
+        raw = raw[:rd.good]
+        glog._write_atomic(path, raw)
+    glog.cur = n
+    glog.closed = 0
+    glog._crc = rd.crc
+    glog._size = rd.good
+    records = LR.Reader(raw, hl, h.seed())
+    records.expected_actions = rd.actions  # known before the replay (to reserve room)
+    return h, records, dropped
 
 
 def resume(app, load):
-    """Replay the open game into a new plug-in (its Game class from load(name)) and put the app
-    in play. True if resumed."""
+    """Go on with the newest game in the app's log if it is still open (the pieces are still
+    on the board): replay it into a new plug-in (its Game class from load(name), the app's
+    loader) and put the app in play. True if a game was resumed."""
+    app.check_flash()
+    if app.glog is None:
+        return False
     try:
-        r = app.glog.resume()
+        r = open_newest(app.glog)
     except Exception as e:
         app.report_error("log resume", e)
         return False
