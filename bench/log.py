@@ -22,6 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests")]
 
 from shared_rules.cargocube import layouts, rules as cc  # noqa: E402
+from firmware.system import logread  # noqa: E402
 from firmware.system.gamelog import GameLog, RESERVE  # noqa: E402
 from logsteps import log_step, random_steps  # noqa: E402
 
@@ -42,11 +43,11 @@ def main():
         n = gl.begin("cargocube", "polygon" + ("+cards" if cards else ""),
                      layouts.SEATS_BY_PLAYERS[players], start.notation(), None,
                      cc.RULES_VERSION, 1767225600)
-        header = gl.size(n)
+        header = logread.size(gl, n)
         for s in steps:
             log_step(gl, s)
         gl.finish()
-        size = gl.size(n)
+        size = logread.size(gl, n)
         played = sum(1 for s in steps if s is not None)
         undos = len(steps) - played
         hops = sum(1 for s in steps if s is not None and len(s) > 2)

@@ -8,6 +8,7 @@
 
 import sys
 from firmware.drivers import flashdev
+from firmware.system import logread
 from firmware.system.gamelog import GameLog
 from logsteps import log_step, read_steps
 
@@ -20,4 +21,4 @@ with open(start_file) as f:
 n = gl.begin(kind, variant, seats, start, None, 1, 0)
 for s in read_steps(steps_file):
     log_step(gl, s)
-print(gl.size(n))
+print(logread.size(gl, n))

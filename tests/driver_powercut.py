@@ -31,6 +31,7 @@ except ImportError:
 from firmware.drivers import flashdev
 from firmware.system import gamelog
 from firmware.system import logformat as LF
+from firmware.system import logread
 from firmware.system.logboot import open_newest
 from logsteps import as_records, log_step, read_steps
 
@@ -121,7 +122,7 @@ def main():
     gl = gamelog.GameLog("/base", "cutboard")
     play(gl, steps, -1)
     old_no = gl.current()
-    old_raw = gl.read(old_no, 0, gl.size(old_no))
+    old_raw = logread.read(gl, old_no, 0, logread.size(gl, old_no))
     gl.close()
     vfs.umount("/base")
     base_img = bytes(base.data)
@@ -172,14 +173,14 @@ def check(dev, bs, blocks, prog, steps, inflight, old_no, old_raw, k):
         return "the flash does not mount after the cut: %r" % (e,)
     try:
         gl = gamelog.GameLog("/chk", "cutboard")
-        if gl.read(old_no, 0, gl.size(old_no)) != old_raw:
+        if logread.read(gl, old_no, 0, logread.size(gl, old_no)) != old_raw:
             return "the older game changed"
         game = old_no + 1
         if game not in gl.numbers():
             if inflight >= 0:
                 return "no log of the game, %d steps were done" % inflight
             return None  # cut during begin(): no game yet, nothing was lost
-        raw = gl.read(game, 0, gl.size(game))
+        raw = logread.read(gl, game, 0, logread.size(gl, game))
         h, recs, good, problem = LF.parse(raw)
         if h is None:
             return "the game's log has no header: %s" % problem
@@ -207,7 +208,7 @@ def check(dev, bs, blocks, prog, steps, inflight, old_no, old_raw, k):
             # Go on playing on the remounted flash to the end: must parse clean.
             if play(gl, steps, have) != len(steps):
                 return "cut again while going on"
-            raw = gl.read(h.game, 0, gl.size(h.game))
+            raw = logread.read(gl, h.game, 0, logread.size(gl, h.game))
             h2, recs2, good, problem = LF.parse(raw)
             if problem or recs2 != as_records(steps):
                 return "after going on: %s, %d records" % (problem, len(recs2))

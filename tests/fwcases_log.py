@@ -11,6 +11,7 @@ from firmware import hal as H
 from firmware.drivers import leds as L
 from firmware.games.cargocube import tracker as T
 from firmware.system import logformat as LF
+from firmware.system import logread
 from firmware.system.gamelog import GameLog
 from firmware.system import logboot
 from firmware.system.app import App, PLAY, IDLE, SETUP, CORNERS, register, load
@@ -106,7 +107,7 @@ def pick(pos, i):
 
 def logged(app, n):
     gl = app.glog
-    h, recs, good, problem = LF.parse(gl.read(n, 0, gl.size(n)))
+    h, recs, good, problem = LF.parse(logread.read(gl, n, 0, logread.size(gl, n)))
     assert problem is None, problem
     return h, recs
 
@@ -175,14 +176,14 @@ def case_abort_and_new_abandon_the_open_game():
     act(hal, app, pick(app.game.pos, 0))
     assert ask(hal, app, "abort") == ["ok"]
     assert events(hal)[-1] == "abandoned game=1"
-    assert app.glog.state(1) == LF.ABANDON and app.glog.current() == 0
+    assert logread.state(app.glog, 1) == LF.ABANDON and app.glog.current() == 0
     hal2, app2 = boot(root, hal.sensors)
     assert app2.state == IDLE and events(hal2) == []  # nothing to resume
     # A new game while one is in play: the old one is abandoned once the new one is made.
     hal3, app3 = start_game(root)
     assert app3.glog.current() == 2
     app3.new_game("cargocube", {"seats": "SN"})  # the pieces stand as it wants: it starts
-    assert app3.glog.state(2) == LF.ABANDON
+    assert logread.state(app3.glog, 2) == LF.ABANDON
     assert events(hal3)[-2:] == ["abandoned game=2", "begin game=3"]
     try:
         app3.new_game("cargocube", {"seats": "XY"})
@@ -201,20 +202,20 @@ def case_end_of_game_is_logged_once_and_undo_reopens():
     h, recs = logged(app, 1)
     assert [r[0] for r in recs] == [LF.ACTION, LF.FINISH]
     assert events(hal)[-1] == "finished game=1"
-    assert app.glog.state(1) == LF.FINISH
+    assert logread.state(app.glog, 1) == LF.FINISH
     undo(hal, app)
     h, recs = logged(app, 1)
     assert [r[0] for r in recs] == [LF.ACTION, LF.FINISH, LF.UNDO]
-    assert app.glog.state(1) == 0
+    assert logread.state(app.glog, 1) == 0
     ask(hal, app, "abort")
-    assert app.glog.state(1) == LF.ABANDON
+    assert logread.state(app.glog, 1) == LF.ABANDON
 
 
 def case_games_logread_logdel_commands():
     root = new_root()
     hal, app = start_game(root)
     act(hal, app, pick(app.game.pos, 0))
-    size = app.glog.size(1)
+    size = logread.size(app.glog, 1)
     lines = ask(hal, app, "games")
     assert lines[0] == "game 1 %d open current" % size
     assert lines[1].startswith("ok 1 free=") and " low=0 current=1 board=board-1" in lines[1]
@@ -237,7 +238,7 @@ def case_flash_low_refuses_new_games_and_warns():
     assert app.flash_low and events(hal)[0].startswith("flash low free=")
     r = ask(hal, app, "new cargocube polygon SN")
     assert r[0].startswith("err flash low:") and "sync" in r[0], r
-    assert app.state == IDLE and app.glog.games() == []
+    assert app.state == IDLE and logread.games(app.glog) == []
     frames(app, 2)
     f = hal.shown
     for c in CORNERS:  # the corners blink orange (slow): on in the first half of 64 frames
@@ -264,7 +265,7 @@ def case_plugins_without_log_header_are_not_logged():
     hal.sensors[:] = app.mask
     frames(app, 5)
     assert app.state == PLAY
-    assert app.glog.games() == [] and events(hal) == []
+    assert logread.games(app.glog) == [] and events(hal) == []
 
 
 def case_a_log_that_does_not_replay_is_abandoned():
@@ -277,7 +278,7 @@ def case_a_log_that_does_not_replay_is_abandoned():
     ev = events(hal)
     assert app.state == IDLE and ev[0].startswith("resume-failed game=1: RulesError"), ev
     assert ev[1] == "abandoned game=1"
-    assert app.glog.state(1) == LF.ABANDON
+    assert logread.state(app.glog, 1) == LF.ABANDON
     gl = GameLog(root, "board-1")
     gl.begin("cargocube", "polygon", "SN", cc.start_position(2).notation(), None,
              cc.RULES_VERSION + 1, 0)
@@ -345,7 +346,7 @@ def case_a_new_game_that_does_not_fit_beside_the_old_one_replaces_it():
         except ValueError as e:
             assert str(e) == "MemoryError: memory allocation failed", e
         assert app.game is None and app.state == IDLE
-        assert app.glog.state(2) == LF.ABANDON
+        assert logread.state(app.glog, 2) == LF.ABANDON
     finally:
         fwcases_log.Game = memgame
 
@@ -359,9 +360,9 @@ def case_out_of_memory_on_resume_keeps_the_log_open():
     hal, app = boot(root)
     assert app.state == IDLE and app.errors == 1
     assert "error log resume game=1: MemoryError" in bytes(hal.out).decode()
-    assert app.glog.state(1) == 0 and app.glog.current() == 0  # open, for the next boot
+    assert logread.state(app.glog, 1) == 0 and app.glog.current() == 0  # open, for the next boot
     hal, app = boot(root)
-    assert app.glog.state(1) == 0
+    assert logread.state(app.glog, 1) == 0
 
 
 def case_out_of_memory_at_log_begin_is_tried_once_more():

@@ -8,6 +8,7 @@ import sys
 
 from firmware.system import gamelog as GL
 from firmware.system import logformat as LF
+from firmware.system import logread
 from firmware.system.logboot import open_newest
 
 MICRO = sys.implementation.name == "micropython"
@@ -61,7 +62,7 @@ def recs_count(reader):
 
 
 def whole(gl, n):
-    return gl.read(n, 0, gl.size(n))
+    return logread.read(gl, n, 0, logread.size(gl, n))
 
 
 def case_log_round_trip():
@@ -69,13 +70,13 @@ def case_log_round_trip():
     n, steps = play(gl, 30, 7)
     check(n == 1, "first game is number 1")
     h, recs, good, problem = LF.parse(whole(gl, n))
-    check(problem is None and good == gl.size(n), "clean log")
+    check(problem is None and good == logread.size(gl, n), "clean log")
     check(recs == steps, "records as logged")
     check((h.kind, h.variant, h.seats, h.start, h.board, h.game, h.rules) ==
           ("cargocube", "polygon", "SN", START, "b1", 1, 1), "header fields")
-    check(gl.games() == [(1, gl.size(1), LF.FINISH)], "listed as over")
-    check(gl.read(1, 4, 1) == bytes([LF.FORMAT_VERSION]), "read at an offset")
-    check(gl.read(1, gl.size(1), 10) == b"", "read past the end")
+    check(logread.games(gl) == [(1, logread.size(gl, 1), LF.FINISH)], "listed as over")
+    check(logread.read(gl, 1, 4, 1) == bytes([LF.FORMAT_VERSION]), "read at an offset")
+    check(logread.read(gl, 1, logread.size(gl, 1), 10) == b"", "read past the end")
 
 
 def case_many_games_kept_listed_and_numbered_for_good():
@@ -84,25 +85,25 @@ def case_many_games_kept_listed_and_numbered_for_good():
     for k in range(12):
         play(gl, 5 + k, 0, k % 3 != 2)
     gl.close()  # the last one (k = 11) was open: abandoned
-    listed = gl.games()
+    listed = logread.games(gl)
     check([g[0] for g in listed] == list(range(1, 13)), "12 games listed oldest first")
     states = [g[2] for g in listed]
     check(states == [LF.FINISH if k % 3 != 2 else LF.ABANDON for k in range(12)],
           "over/abandoned: %r" % (states,))
     for g in listed:
-        check(g[1] == gl.size(g[0]), "sizes")
-    gl.delete(3)
-    gl.delete(12)
-    check([g[0] for g in gl.games()] == [1, 2] + list(range(4, 12)), "deleted two")
+        check(g[1] == logread.size(gl, g[0]), "sizes")
+    logread.delete(gl, 3)
+    logread.delete(gl, 12)
+    check([g[0] for g in logread.games(gl)] == [1, 2] + list(range(4, 12)), "deleted two")
     for n in gl.numbers():
-        gl.delete(n)
-    check(gl.games() == [], "all deleted")
+        logread.delete(gl, n)
+    check(logread.games(gl) == [], "all deleted")
     # Numbers are never reused, not even after every game was deleted and the store reopened.
     gl2 = GL.GameLog(root, "b1")
     n, _ = play(gl2, 1)
     check(n == 13, "next number after deleting everything: %d" % n)
     try:
-        gl2.read(3, 0, 10)
+        logread.read(gl2, 3, 0, 10)
         check(False, "read of a deleted game raises")
     except ValueError:
         pass
@@ -112,12 +113,12 @@ def case_current_game_is_not_deleted_unless_forced():
     gl = GL.GameLog(new_root(), "b1")
     n, _ = play(gl, 3, 0, False)
     try:
-        gl.delete(n)
+        logread.delete(gl, n)
         check(False, "deleting the current game raises")
     except ValueError as e:
         check("being played" in str(e), str(e))
     check(gl.numbers() == [n], "still there")
-    gl.delete(n, True)
+    logread.delete(gl, n, True)
     check(gl.numbers() == [] and gl.current() == 0, "forced")
 
 
@@ -149,7 +150,7 @@ def case_undo_after_the_end_reopens():
     n, steps = play(gl, 3)
     gl.finish()  # again: no second finish record
     gl.undo()
-    check(gl.games()[0][2] == 0, "open again")
+    check(logread.games(gl)[0][2] == 0, "open again")
     r = open_newest(GL.GameLog(root, "b1"))
     check(r is not None and list(r[1]) == steps + [(LF.UNDO, b"")], "resumable")
 
@@ -163,7 +164,7 @@ def case_torn_tail_is_cut_on_resume():
     gl2 = GL.GameLog(root, "b1")
     h, recs, dropped = open_newest(gl2)
     check(list(recs) == steps and dropped == 2, "good records kept, 2 bytes dropped")
-    check(gl2.size(n) == len(whole(gl, n)) and gl2.size(n) == gl2._size, "file cut")
+    check(logread.size(gl2, n) == len(whole(gl, n)) and logread.size(gl2, n) == gl2._size, "file cut")
     gl2.append(b"\x07\x08")
     h, recs, good, problem = LF.parse(whole(gl2, n))
     check(problem is None and recs[-1] == (LF.ACTION, b"\x07\x08"), "clean after")
@@ -177,7 +178,7 @@ def case_unreadable_newest_log_is_left_alone():
     with open(gl.path(n), "wb") as f:
         f.write(b"XXXX" + raw[4:])
     check(open_newest(GL.GameLog(root, "b1")) is None, "no resume")
-    check(GL.GameLog(root, "b1").size(n) == len(raw), "file untouched")
+    check(logread.size(GL.GameLog(root, "b1"), n) == len(raw), "file untouched")
 
 
 def case_begin_abandons_the_open_game_and_tmp_files_go():
@@ -185,7 +186,7 @@ def case_begin_abandons_the_open_game_and_tmp_files_go():
     gl = GL.GameLog(root, "b1")
     a, _ = play(gl, 2, 0, False)
     b, _ = play(gl, 2, 0, False)
-    check(gl.state(a) == LF.ABANDON and gl.state(b) == 0, "a abandoned, b open")
+    check(logread.state(gl, a) == LF.ABANDON and logread.state(gl, b) == 0, "a abandoned, b open")
     with open(gl.dir + "/g00099.log.tmp", "wb") as f:
         f.write(b"half a header")
     GL.GameLog(root, "b1")
@@ -209,10 +210,10 @@ def case_low_space_refuses_a_new_game():
             gl.finish()
             check(started < 50, "never got low")
         check(gl.low() and started >= 2, "low after %d games" % started)
-        count = len(gl.games())
+        count = len(logread.games(gl))
         check(count == started, "no game dropped to make room")
-        gl.delete(gl.numbers()[0])
-        gl.delete(gl.numbers()[0])
+        logread.delete(gl, gl.numbers()[0])
+        logread.delete(gl, gl.numbers()[0])
         check(not gl.low(), "room again after deleting synced games")
         play(gl, 1)
     else:
@@ -223,7 +224,7 @@ def case_low_space_refuses_a_new_game():
             check(False, "refused")
         except GL.FlashLow:
             pass
-        check(gl.games() == [], "nothing written")
+        check(logread.games(gl) == [], "nothing written")
         gl.reserve = 0
         play(gl, 1)
 

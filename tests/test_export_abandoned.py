@@ -14,6 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+from firmware.system import logread  # noqa: E402
 from firmware.system.gamelog import GameLog  # noqa: E402
 from shared_rules.cargocube import rules as cc  # noqa: E402
 from cargoboard import cli  # noqa: E402
@@ -43,7 +44,7 @@ def board_logs(folder):
         elif end == "abandon":
             gl.close()
         number = gl.numbers()[-1]
-        logs.append((gl.read(number, 0, gl.size(number)), end))
+        logs.append((logread.read(gl, number, 0, logread.size(gl, number)), end))
     return logs
 
 

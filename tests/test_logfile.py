@@ -12,6 +12,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from firmware.system import logformat as LF  # noqa: E402
+from firmware.system import logread  # noqa: E402
 from firmware.system.gamelog import GameLog  # noqa: E402
 from shared_rules.cargocube import rules as cc  # noqa: E402
 from cargoboard.export.logfile import record_from_log, LogError  # noqa: E402
@@ -34,7 +35,7 @@ def board_log(tmp_path, seed=2, n=80, finish=True):
     if finish:
         gl.finish()
     n = gl.current()
-    return gl.read(n, 0, gl.size(n)), final
+    return logread.read(gl, n, 0, logread.size(gl, n)), final
 
 
 def test_record_replays_and_goes_into_the_store(tmp_path):

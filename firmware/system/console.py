@@ -61,6 +61,7 @@ def command(app, words, names):
         finally:
             logcmd = None
             unload("firmware.system.logcmd")
+            unload("firmware.system.logread")
     if app.game is None:
         return "err unknown command '%s' (no game running; %s)" % (words[0], HELP)
     return "err unknown command '%s' (%s)" % (words[0], HELP)

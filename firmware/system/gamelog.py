@@ -15,6 +15,8 @@ After a reboot the boot's firmware/system/logboot.py reopens the newest game if 
 open (it sets cur, closed, _crc and _size as begin() does).
 
 RAM: logs are not kept in memory; only the boot's resume reads one whole log (to replay it).
+What a host asks of the logs (list, read, check, delete) is firmware/system/logread.py, loaded
+when a host reads logs.
 
 Space: `low()` is true when fewer than `reserve` bytes are free (default RESERVE: 48 KiB =
 12 littlefs blocks of the Pico). `begin()` then refuses a new game (FlashLow): unsynced games
@@ -35,7 +37,7 @@ class FlashLow(Exception):
     """Not enough free flash to start a new game."""
 
 
-def _number(name):
+def game_number(name):
     """Game number of a file name 'g00042.log', else -1."""
     if len(name) < 6 or name[0] != "g" or not name.endswith(".log"):
         return -1
@@ -72,7 +74,7 @@ class GameLog:
         """Game numbers on the flash, oldest first."""
         out = []
         for name in os.listdir(self.dir):
-            n = _number(name)
+            n = game_number(name)
             if n >= 0:
                 out.append(n)
         out.sort()
@@ -219,102 +221,3 @@ class GameLog:
     def current(self):
         """The number of the game being logged, 0 if none."""
         return self.cur
-
-    # --- for the host ----------------------------------------------------------------------------
-    def size(self, n):
-        """Bytes in game n's log; ValueError if there is no such game."""
-        try:
-            return os.stat(self.path(n))[6]
-        except OSError:
-            raise ValueError("no game %d on the board" % n)
-
-    def state(self, n, size=-1):
-        """0 if game n's log is open, logformat.FINISH or ABANDON if closed (from its last 4
-        bytes: a quick check; the full parse is the host's)."""
-        if size < 0:
-            size = self.size(n)
-        if size < 4:
-            return 0
-        with open(self.path(n), "rb") as f:
-            f.seek(size - 4)
-            tail = f.read(4)
-        return LF.closed_tail(tail, size)
-
-    def sizes(self):
-        """[(game number, size in bytes)] oldest first, from one walk of the directory where
-        the filesystem tells sizes in it (MicroPython's littlefs: a stat of each file cost
-        ~3 ms on the RP2040), else by stat."""
-        ilistdir = getattr(os, "ilistdir", None)
-        out = []
-        if ilistdir is not None:
-            for e in ilistdir(self.dir):
-                n = _number(e[0])
-                if n >= 0:
-                    out.append((n, e[3] if len(e) > 3 and e[3] >= 0 else self.size(n)))
-        else:
-            for n in self.numbers():
-                out.append((n, self.size(n)))
-        out.sort()
-        return out
-
-    def games(self):
-        """[(game number, size in bytes, state)] oldest first; state 0 = open (or being
-        played), logformat.FINISH = over, logformat.ABANDON = dropped before the end."""
-        out = []
-        for n, size in self.sizes():
-            out.append((n, size, self.state(n, size)))
-        return out
-
-    def open_log(self, n):
-        """Game n's log opened for reading ("rb"); ValueError if there is no such game."""
-        try:
-            return open(self.path(n), "rb")
-        except OSError:
-            raise ValueError("no game %d on the board" % n)
-
-    def read(self, n, offset, count):
-        """Up to count bytes of game n's log from offset (b"" at or past the end)."""
-        f = self.open_log(n)
-        try:
-            f.seek(offset)
-            return f.read(count)
-        finally:
-            f.close()
-
-    def scan(self, n, size, buf):
-        """(CRC-32 of the first size bytes, state as state() tells it) of game n's log, read
-        once in pieces into buf (a bytearray of at least 4 bytes)."""
-        from binascii import crc32
-        f = self.open_log(n)
-        c = 0
-        off = 0
-        tail = b""
-        try:
-            while off < size:
-                k = f.readinto(buf)
-                if not k:
-                    break
-                if k > size - off:
-                    k = size - off
-                c = crc32(memoryview(buf)[:k], c)
-                off += k
-                if k >= 4:
-                    tail = bytes(buf[k - 4:k])
-                else:
-                    tail = (tail + bytes(buf[:k]))[-4:]
-        finally:
-            f.close()
-        state = LF.closed_tail(tail, size) if size >= 4 and off == size else 0
-        return c & 0xFFFFFFFF, state
-
-    def delete(self, n, force=False):
-        """Remove game n's log (the host has it). The current game only with force."""
-        if n == self.cur and not force:
-            raise ValueError("game %d is being played (abort it first)" % n)
-        try:
-            os.remove(self.path(n))
-        except OSError:
-            raise ValueError("no game %d on the board" % n)
-        if n == self.cur:
-            self.cur = 0
-            self.closed = 0

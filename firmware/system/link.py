@@ -44,8 +44,9 @@ CTRL_C_IDLE_MS = 3000  # Ctrl-C comes back this long after the last frame
 
 def _size(log, game_no):
     """Bytes in a game's log, -1 if there is no such game."""
+    from firmware.system import logread as LR
     try:
-        return log.size(game_no)
+        return LR.size(log, game_no)
     except ValueError:
         return -1
 
@@ -251,6 +252,8 @@ class Link:
         return "ok loaded"
 
     # --- the game log -------------------------------------------------------------------------
+    # What a host asks of the logs is firmware/system/logread.py: imported by the handlers below
+    # at a host's first request about the logs and kept (a board that only plays never loads it).
     def _log(self, seq):
         log = self.app.glog
         if log is None:
@@ -267,7 +270,8 @@ class Link:
         READ_FRAME pieces into one buffer), then kept while its size stays."""
         c = self._crc_cache.get(game_no)
         if c is None or c[0] != size:
-            crc, state = log.scan(game_no, size, self._buffer())
+            from firmware.system import logread as LR
+            crc, state = LR.scan(log, game_no, size, self._buffer())
             c = (size, crc, state)
             self._crc_cache[game_no] = c
         return c
@@ -284,13 +288,14 @@ class Link:
         n = 0
         more = 0
         current = log.current()
-        for game_no, size in log.sizes():
+        from firmware.system import logread as LR
+        for game_no, size in LR.sizes(log):
             if game_no < start:
                 continue
             if n == LIST_PAGE:
                 more = 1
                 break
-            if game_no == current and not log.state(game_no, size):
+            if game_no == current and not LR.state(log, game_no, size):
                 # a game still being written has no final checksum yet
                 crc, flags = 0, FLAG_PLAYING
             else:
@@ -335,7 +340,8 @@ class Link:
             return
         # the bytes asked for, in as many reply frames as it takes, the file opened once
         buf = self._buffer()
-        f = log.open_log(game_no)
+        from firmware.system import logread as LR
+        f = LR.open_log(log, game_no)
         try:
             f.seek(off)
             while off < end:
@@ -367,7 +373,8 @@ class Link:
             # already deleted (a confirm whose reply was lost): done all the same
             self.send(CONFIRM | 0x80, seq, b"\x00")
             return
-        playing = game_no == log.current() and not log.state(game_no, size)
+        from firmware.system import logread as LR
+        playing = game_no == log.current() and not LR.state(log, game_no, size)
         if playing:
             self.error(seq, E_FAILED, "game %d is still being played" % game_no)
             return
@@ -375,6 +382,6 @@ class Link:
             self.error(seq, E_FAILED, "game %d: checksum differs, not deleted" % game_no)
             return
         # a finished game may still be the app's current one (its board shows the end)
-        log.delete(game_no, True)
+        LR.delete(log, game_no, True)
         self._crc_cache.pop(game_no, None)
         self.send(CONFIRM | 0x80, seq, b"\x01")

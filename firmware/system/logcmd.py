@@ -2,6 +2,8 @@
 App.command loads this module for a command and drops it after; it is given the App and uses only
 its interface for the system's modules (firmware/system/app.py)."""
 
+from firmware.system import logread as LR  # dropped with this module (console.py)
+
 STATE_NAMES = ("open", "", "", "over", "abandoned")  # by the record kind that closed the log
 LOGREAD_MAX = 256
 
@@ -18,9 +20,9 @@ def command(app, words):
                                      % LOGREAD_MAX)
             if count > LOGREAD_MAX:
                 raise ValueError("COUNT at most %d" % LOGREAD_MAX)
-            data = app.glog.read(n, off, count)
+            data = LR.read(app.glog, n, off, count)
             return "ok " + "".join(["%02x" % b for b in data]) if data else "ok"
-        app.glog.delete(_numbers(words, 1, "logdel GAME")[0])
+        LR.delete(app.glog, _numbers(words, 1, "logdel GAME")[0])
     except ValueError as e:
         return "err %s" % (e,)
     app.check_flash()
@@ -31,8 +33,8 @@ def _games_lines(glog):
     cur = glog.cur
     nums = glog.numbers()
     for n in nums:
-        size = glog.size(n)
-        yield "game %d %d %s%s" % (n, size, STATE_NAMES[glog.state(n, size)],
+        size = LR.size(glog, n)
+        yield "game %d %d %s%s" % (n, size, STATE_NAMES[LR.state(glog, n, size)],
                                    " current" if n == cur else "")
     yield "ok %d free=%d low=%d current=%d board=%s" % (
         len(nums), glog.free_bytes(), 1 if glog.low() else 0, cur, glog.board or "-")

@@ -1,0 +1,115 @@
+"""What a host asks of the game logs (docs/log-format.md "The store's API"): list them, read
+them, check them, delete one the host has. Apart from firmware/system/gamelog.py so that a
+board that only plays keeps none of it: the link (firmware/system/link.py) loads it at a host's
+first request about the logs and keeps it; the serial commands (logcmd.py) load it for one
+command and drop it after. Functions of the app's GameLog (glog)."""
+
+import os
+from firmware.system import logwrite as LF
+from firmware.system.gamelog import game_number
+
+
+def size(glog, n):
+    """Bytes in game n's log; ValueError if there is no such game."""
+    try:
+        return os.stat(glog.path(n))[6]
+    except OSError:
+        raise ValueError("no game %d on the board" % n)
+
+
+def state(glog, n, nbytes=-1):
+    """0 if game n's log is open, logformat.FINISH or ABANDON if closed (from its last 4 bytes:
+    a quick check; the full parse is the host's). nbytes: its size if known."""
+    if nbytes < 0:
+        nbytes = size(glog, n)
+    if nbytes < 4:
+        return 0
+    with open(glog.path(n), "rb") as f:
+        f.seek(nbytes - 4)
+        tail = f.read(4)
+    return LF.closed_tail(tail, nbytes)
+
+
+def sizes(glog):
+    """[(game number, size in bytes)] oldest first, from one walk of the directory where the
+    filesystem tells sizes in it (MicroPython's littlefs: a stat of each file cost ~3 ms on the
+    RP2040), else by stat."""
+    ilistdir = getattr(os, "ilistdir", None)
+    out = []
+    if ilistdir is not None:
+        for e in ilistdir(glog.dir):
+            n = game_number(e[0])
+            if n >= 0:
+                out.append((n, e[3] if len(e) > 3 and e[3] >= 0 else size(glog, n)))
+    else:
+        for n in glog.numbers():
+            out.append((n, size(glog, n)))
+    out.sort()
+    return out
+
+
+def games(glog):
+    """[(game number, size in bytes, state)] oldest first; state 0 = open (or being played),
+    logformat.FINISH = over, logformat.ABANDON = dropped before the end."""
+    out = []
+    for n, nbytes in sizes(glog):
+        out.append((n, nbytes, state(glog, n, nbytes)))
+    return out
+
+
+def open_log(glog, n):
+    """Game n's log opened for reading ("rb"); ValueError if there is no such game."""
+    try:
+        return open(glog.path(n), "rb")
+    except OSError:
+        raise ValueError("no game %d on the board" % n)
+
+
+def read(glog, n, offset, count):
+    """Up to count bytes of game n's log from offset (b"" at or past the end)."""
+    f = open_log(glog, n)
+    try:
+        f.seek(offset)
+        return f.read(count)
+    finally:
+        f.close()
+
+
+def scan(glog, n, nbytes, buf):
+    """(CRC-32 of the first nbytes bytes, state as state() tells it) of game n's log, read once
+    in pieces into buf (a bytearray of at least 4 bytes)."""
+    from binascii import crc32
+    f = open_log(glog, n)
+    c = 0
+    off = 0
+    tail = b""
+    try:
+        while off < nbytes:
+            k = f.readinto(buf)
+            if not k:
+                break
+            if k > nbytes - off:
+                k = nbytes - off
+            c = crc32(memoryview(buf)[:k], c)
+            off += k
+            if k >= 4:
+                tail = bytes(buf[k - 4:k])
+            else:
+                tail = (tail + bytes(buf[:k]))[-4:]
+    finally:
+        f.close()
+    st = LF.closed_tail(tail, nbytes) if nbytes >= 4 and off == nbytes else 0
+    return c & 0xFFFFFFFF, st
+
+
+def delete(glog, n, force=False):
+    """Remove game n's log (the host has it). The current game only with force."""
+    if n == glog.cur and not force:
+        raise ValueError("game %d is being played (abort it first)" % n)
+    try:
+        os.remove(glog.path(n))
+    except OSError:
+        raise ValueError("no game %d on the board" % n)
+    if n == glog.cur:
+        glog.cur = 0
+        glog.closed = 0
