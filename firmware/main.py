@@ -111,7 +111,12 @@ def main():
     try:
         app.run()
     except SystemExit:
-        raise
+        if hal.has_repl:
+            # The host's REPL request (firmware/system/link.py) ends the firmware. On the rp2
+            # port a SystemExit out of main.py is a soft reboot that runs main.py again; a
+            # return is followed by the REPL prompt, which the host waits for.
+            return
+        raise  # the simulator's host stopped it: its exit status tells the host why
     except KeyboardInterrupt:
         raise
     except Exception as e:
@@ -127,6 +132,8 @@ def main():
             hal.log("fatal: " + msg)
         else:
             sys.stderr.write(msg)
+        if hal.has_repl:
+            return  # the trace, then the REPL prompt (sys.exit would reboot into the failure)
         sys.exit(1)
 
 

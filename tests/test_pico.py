@@ -26,7 +26,7 @@ from cargoboard.sim.pico import fsimage  # noqa: E402
 from cargoboard.sim.pico.images import find_images  # noqa: E402
 from cargoboard.sim.pico.runner import PicoRunner, firmware_files  # noqa: E402
 from cargoboard.sim.runner import FirmwareError, PowerCut  # noqa: E402
-from cargoboard.deploy import STAMP, versions, wait_hello  # noqa: E402
+from cargoboard.deploy import STAMP, enter_repl, versions, wait_hello  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
 from cargoboard.sync import sync  # noqa: E402
 from test_cephalopod_sim import Game, WAIT, _play, _whole_game  # noqa: E402
@@ -152,6 +152,25 @@ def test_power_cut_in_a_log_append_loses_nothing_completed(tmp_path):
         assert "evt log resumed game=1 actions=4 records=4 dropped=0" in gm.s.events
     finally:
         finish(gm)
+
+
+def test_hand_over_ends_at_the_repl_prompt_not_in_a_reboot():
+    """`cargoboard deploy`'s first step (deploy.enter_repl) on the emulated Pico, from a binary
+    session (Ctrl-C off): the firmware answers the REPL frame and main.py returns, so
+    MicroPython's prompt follows. Before, main.py raised SystemExit, which the rp2 port takes
+    for a soft reboot: the firmware ran again, and a retried frame reaching it turned Ctrl-C
+    off, so mpremote's Ctrl-C was data and mpremote waited for ever. A second hand-over, its
+    frame landing in the REPL as typed bytes, ends at the prompt too."""
+    with PicoRunner() as runner, runner.serving():
+        with Link(runner.port, timeout=10.0) as link:
+            link.hello()  # a binary session: the firmware has Ctrl-C off
+        start = len(runner.serial_log)
+        first = enter_repl(runner.port)
+        again = enter_repl(runner.port)
+        console = bytes(runner.serial_log[start:])
+    assert first.startswith("MicroPython v1.26.1") and again == first, console
+    assert b"soft reboot" not in console and b"evt boot" not in console, console
+    assert console.endswith(b">>> "), console
 
 
 def test_deploy_with_mpremote_then_boot_into_it(tmp_path):
