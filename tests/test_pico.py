@@ -194,6 +194,8 @@ def test_deploy_with_mpremote_then_boot_into_it(tmp_path):
                         "its output so far: %s" % ((e.stdout or b"")[-2000:],), pytrace=False)
         resets = [x for x in runner.logs if x.startswith("chip reset")]
     assert r.returncode == 0, r.stdout + r.stderr
+    # the old firmware handed over, and deploy saw the REPL's prompt before mpremote ran
+    assert "the board is at MicroPython's prompt: MicroPython v1.26.1" in r.stdout, r.stdout
     assert "runs fw=%s" % versions()["fw"] in r.stdout, r.stdout
     assert resets, runner.logs
     assert b"build=old" not in fsimage.read_file(image, STAMP)
