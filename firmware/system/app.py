@@ -89,6 +89,17 @@ def _cells(bitmap):
     return out
 
 
+def _unload_game(name):
+    """Drop the modules of game `name` (its folders firmware/games/<name>/ and
+    shared_rules/<name>/): a board that goes from one game to another would otherwise keep
+    both games' code in the heap for good."""
+    import sys
+    for prefix in ("firmware.games.%s" % name, "shared_rules.%s" % name):
+        for m in [k for k in sys.modules if k.startswith(prefix + ".")]:
+            unload(m)
+        unload(prefix)
+
+
 def _make_game(cls, opts):
     """(the plug-in's Game made with opts, its setup mask). A ValueError (bad options) and a
     MemoryError pass through; any other failure becomes a ValueError naming it."""
@@ -294,7 +305,23 @@ class App:
     # --- game lifecycle ------------------------------------------------------------------------
     def new_game(self, name, options):
         """Create a game and enter setup. Raises ValueError on failure (message for `err`)."""
-        cls = load(name)
+        try:
+            cls = load(name)
+        except MemoryError as e:
+            # Another game's code fills the heap: it goes first (as below), then the new
+            # game's code is loaded again (what of it came in before the error, too: a
+            # module cut off halfway must not be taken as loaded).
+            if self.game is None:
+                _unload_game(name)
+                raise ValueError("%s: %s" % (type(e).__name__, e))
+            self._drop_game(name)
+            _unload_game(name)
+            gc.collect()
+            try:
+                cls = load(name)
+            except MemoryError as e:
+                _unload_game(name)
+                raise ValueError("%s: %s" % (type(e).__name__, e))
         if self.glog is not None and hasattr(cls, "log_header"):
             # Refuse rather than ever drop an unsynced game to make room.
             try:
@@ -317,14 +344,17 @@ class App:
             # The game being replaced and the new one do not fit in the heap together: the
             # old one goes first (its log is closed as by any new game), then the new one is
             # made again.
-            self.abort()
-            gc.collect()
+            self._drop_game(name)
             try:
                 g, m = _make_game(cls, opts)
             except MemoryError as e:
                 raise ValueError("%s: %s" % (type(e).__name__, e))
         # Closing the old game's log takes a buffer, and the new game is in the heap now: the
-        # old game is not needed for it, so its heap goes first.
+        # old game is not needed for it, so its heap goes first (its code too, if the new
+        # game is another one).
+        if self.game is not None and self.game_name != name:
+            self.game = None
+            _unload_game(self.game_name)
         self.game = None
         gc.collect()
         self.close_log()
@@ -390,6 +420,15 @@ class App:
             self.buttons.stable_ms = v
         self._repaint = True
         return True
+
+    def _drop_game(self, name):
+        """The game being played goes (its log closed as by any new game) to make room for a
+        new game `name`, with its code if it is another game."""
+        old = self.game_name
+        self.abort()
+        if old and old != name:
+            _unload_game(old)
+        gc.collect()
 
     def abort(self):
         self.close_log()
