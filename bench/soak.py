@@ -31,7 +31,7 @@ from cargoboard.deploy import wait_hello  # noqa: E402
 from cargoboard.games.cargocube.scriptgen import game_script  # noqa: E402
 from cargoboard.games.cephalopod.play import capture_steps  # noqa: E402
 from cargoboard.link import Link  # noqa: E402
-from cargoboard.sim.script import Session  # noqa: E402
+from cargoboard.sim.script import ScriptError, Session  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
 from cargoboard.sync import sync  # noqa: E402
 from firmware.games.cephalopod.plugin import block_cells  # noqa: E402
@@ -118,11 +118,23 @@ def soak(target, games, actions):
                 lines = (cargocube_lines(100 + n, actions) if kind == "cargocube"
                          else cephalopod_lines(100 + n))
                 before = len(session.events)
-                for line in lines:
-                    session.execute(line)
+                failed = None
+                try:
+                    for line in lines:
+                        session.execute(line)
+                except ScriptError as e:
+                    # the board tracked something else than the hand did: said with what
+                    # came just before, and the soak goes on with the next game
+                    failed = "%s: %s" % (line, str(e)[:300])
                 res = sync_now(session, store)
                 sample = mem(session)
                 errors = [e for e in session.events[before:] if e.startswith("evt error")]
+                if failed:
+                    errors.append("script failed at " + failed)
+                    errors += ["  before it: " + e[:120] for e in session.events[before:][-8:]]
+                    errors += ["  flash %s at %.0f ms (now %.0f ms)" % (op[0], op[4] / 1e6,
+                                                                         session.runner.emu_ns / 1e6)
+                               for op in getattr(session.runner, "flash_ops", [])[-6:]]
                 rows.append((n + 1, kind, len(res.stored), sample, errors))
                 print("%3d %-10s synced %d  in use %6d  free %6d  max %6d  errors %d  %4.0f s" % (
                     n + 1, kind, len(res.stored), sample[0], sample[1], sample[2], len(errors),
@@ -152,10 +164,12 @@ def main(argv=None):
             print("%s: free after game %d's sync %d, after game %d's %d: %+d bytes "
                   "(goal: within 4096)" % (kind, first[0], first[3][1], last[0], last[3][1],
                                            last[3][1] - first[3][1]))
-    errors = sum(len(r[4]) for r in rows)
+    errors = sum(1 for r in rows for e in r[4] if e.startswith("evt error"))
     memerr = sum(1 for r in rows for e in r[4] if "MemoryError" in e)
+    failed = sum(1 for r in rows for e in r[4] if e.startswith("script failed"))
     print("games stored by the syncs %d; evt error lines %d, of them MemoryError %d (goal: "
-          "none)" % (sum(r[2] for r in rows), errors, memerr))
+          "none); games the board tracked wrong %d" % (sum(r[2] for r in rows),
+                                                       errors, memerr, failed))
 
 
 if __name__ == "__main__":
