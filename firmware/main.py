@@ -35,7 +35,7 @@ def main():
     try:
         app.run()
     except SystemExit:
-        if hal.has_repl:
+        if app.hal.has_repl:
             # The host's REPL request (firmware/system/link.py) ends the firmware. On the rp2
             # port a SystemExit out of main.py is a soft reboot that runs main.py again; a
             # return is followed by the REPL prompt, which the host waits for.
@@ -56,7 +56,7 @@ def main():
             app.hal.log("fatal: " + msg)
         else:
             sys.stderr.write(msg)
-        if hal.has_repl:
+        if app.hal.has_repl:
             return  # the trace, then the REPL prompt (sys.exit would reboot into the failure)
         sys.exit(1)
 
