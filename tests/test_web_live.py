@@ -257,6 +257,9 @@ def test_a_seat_page_never_shows_another_seats_hand(tmp_path, browser, handgame_
                                  what="N's hand")
                     assert not d.find_elements("css selector", "form.act")  # not N's turn
                     d.get(links["S"])
+                    # the page as the event stream has it (its first update makes the hand and
+                    # the buttons again; later ones leave them while they are the same)
+                    browser.wait(lambda d: browser.updates(), what="S's page's first update")
                     buttons = browser.wait(lambda d: d.find_elements(
                         "css selector", "form.act button"), what="S's actions")
                     assert [b.text for b in buttons] == ["play %s next" % c

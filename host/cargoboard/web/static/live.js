@@ -11,6 +11,14 @@
 
   function el(section, field) { return section.querySelector('[data-f="' + field + '"]'); }
   function text(node, value) { if (node) { node.textContent = value == null ? "" : value; } }
+  // a part of the page is made again only when its markup changed: an update that leaves it
+  // as it was keeps its elements (a button the reader is about to press stays that button)
+  function html(node, markup) {
+    if (!node || node.cbMarkup === markup) { return false; }
+    node.cbMarkup = markup;
+    node.innerHTML = markup;
+    return true;
+  }
   function esc(s) {
     return String(s).replace(/[&<>"]/g, function (c) {
       return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c];
@@ -113,17 +121,17 @@
         h += '<span class="score" data-seat="' + esc(t.scores[i][0]) + '">' +
              esc(t.scores[i][0] + " " + t.scores[i][1]) + "</span> ";
       }
-      sc.innerHTML = h;
+      html(sc, h);
     }
     text(el(s, "tracker"), t.tracker || "");
     var c = el(s, "candidates");
     if (c) {
-      c.innerHTML = t.candidates.length ?
+      html(c, t.candidates.length ?
         "<p>The board waits for a button: <kbd>next</kbd> shows the next move, " +
-        "<kbd>confirm</kbd> takes it.</p><ol start=\"0\">" + list(t.candidates, t.shown) + "</ol>" : "";
+        "<kbd>confirm</kbd> takes it.</p><ol start=\"0\">" + list(t.candidates, t.shown) + "</ol>" : "");
     }
     var m = el(s, "moves");
-    if (m) { m.innerHTML = list(t.moves, -1); m.scrollTop = m.scrollHeight; }
+    if (html(m, list(t.moves, -1))) { m.scrollTop = m.scrollHeight; }
     text(el(s, "position"), t.position || "");
     text(el(s, "notice"), t.notice || "");
     var p = el(s, "private");
@@ -137,7 +145,7 @@
           'name="command" value="' + esc(t.actions[a][1]) + '">' + esc(t.actions[a][0]) +
           "</button></form>";
       }
-      p.innerHTML = h2;
+      html(p, h2);
     }
     // t: applied to the page; painted: after the browser's next frame is painted (a task
     // queued from requestAnimationFrame runs after that frame's paint)
