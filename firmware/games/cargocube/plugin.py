@@ -168,8 +168,7 @@ class Game:
             self._rebuild()
 
     def paint(self, painter, frame_no):
-        for c, colour, level, blink in self.overlay:
-            painter.cell(c, colour, level, blink)
+        painter.cells(self.overlay)
         pos = self.pos
         if self.tracker.state != T.OVER:
             painter.turn(pos.to_move)  # first: the mover's score bar is drawn over its glow
