@@ -2,13 +2,17 @@
 and Cargocube plug-in (the same code as on the board, run in this process for speed; the tests
 run it under MicroPython through the virtual board).
 
-    .venv/bin/python bench/inference.py [GAMES]
+    .venv/bin/python bench/inference.py [GAMES [EXPANSION_GAMES]]
 
 Two move choosers: `random` picks uniformly among the legal actions (stacks everywhere: the
 hardest case for occupancy sensors), `purposeful` plays the hint's choice 4 times in 5 (cubes go
 toward the own terminal, high activations), like people trying to win. The hand lifts first or
 tips the cube over, drags pieces across cells, hesitates, hovers and bounces (cargoboard.games.cargocube.hand).
 The player presses only what the LEDs ask for (cargoboard.games.cargocube.play). Printed, never asserted.
+
+The expansions get their own rows (random chooser): «Пирамида», «Бастион» with the walking
+teleport, both, and both with 8 players, with the actions of each new kind and the presses they
+needed.
 """
 
 import os
@@ -58,13 +62,27 @@ def pick_purposeful(pos, legal, rng):
     return legal[rng.randrange(len(legal))]
 
 
-def run(name, pick, games):
+def run(name, pick, games, cards=None, teleport=False, players=None):
+    """GameStats of games seeded games; by default 2, 3 and 4 players, 3 in 4 with the base
+    cards; cards, teleport and players set them for every game (the expansions' rows)."""
     tot = GameStats()
     t0 = time.time()
     for seed in range(games):
-        st = play_game(seed, players=(2, 3, 4)[seed % 3], cards=seed % 4 != 0, pick=pick)
+        st = play_game(seed, players=players or (2, 3, 4)[seed % 3],
+                       cards=cards if cards is not None else seed % 4 != 0, pick=pick,
+                       teleport=teleport)
         tot.add(st)
     return tot, time.time() - t0
+
+
+EXPANSION_ROWS = (
+    ("pyramid 2p", dict(cards="pyramid", players=2)),
+    ("bastion+T 4p", dict(cards="bastion", teleport=True, players=4)),
+    ("both 4p", dict(cards="both", players=4)),
+    ("both+T 8p", dict(cards="both", teleport=True, players=8)),
+)
+EXPANSION_KINDS = ("activation", "roll", "step", "booster", "ride", "teleport", "turn",
+                   "biohazard")
 
 
 def on_virtual_board(games=10, actions=80):
@@ -101,8 +119,29 @@ def on_virtual_board(games=10, actions=80):
     return games, total, no_button, time.time() - t0
 
 
+def expansions(games):
+    print()
+    print("The expansions: %d games each, random chooser, actions and the share that needed a "
+          "button" % games)
+    print("%-13s %6s %7s %10s %6s  %s" % ("game", "games", "actions", "no button", "wrong",
+                                          "  ".join("%-10s" % k for k in EXPANSION_KINDS)))
+    for name, kw in EXPANSION_ROWS:
+        tot, secs = run(name, pick_random, games, **kw)
+        cols = []
+        for kind in EXPANSION_KINDS:
+            a, b, p = tot.by_kind.get(kind, (0, 0, 0))
+            cols.append("%-10s" % ("%d %.0f%%" % (a, 100.0 * (a - b) / a) if a else "-"))
+        print("%-13s %6d %7d %9.1f%% %6d  %s" % (name, tot.games, tot.actions,
+                                                100.0 * tot.no_button / max(1, tot.actions),
+                                                tot.wrong, "  ".join(cols)))
+        for f in tot.failures[:3]:
+            print("  failure: " + f)
+    print("(per kind: actions, and the share of them taken with no button)")
+
+
 def main():
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    expansion_games = int(sys.argv[2]) if len(sys.argv) > 2 else 40
     print("Move inference: %d games per chooser, 2/3/4 players, 3 in 4 with base cards" % games)
     print()
     rows = []
@@ -131,6 +170,7 @@ def main():
                                                                    key=lambda kv: -kv[1])))
         for f in tot.failures[:5]:
             print("  failure: " + f)
+    expansions(expansion_games)
     print()
     n, total, nob, secs = on_virtual_board()
     print("On the virtual board (firmware under MicroPython, script hand, random play): %d games,"

@@ -35,6 +35,10 @@ value > max: the whole bar blinks fast; value < 0 is shown as 0.
 turn(seat): the seat to move has its bar's unlit LEDs at dim white (level 24), so the bar of
 the player to move glows end to end; other bars are dark where unlit.
 
+Half bars (the 8-player variant, two seats to a side): score() and turn() take part=1 for the
+bar's LEDs k = 0..3, part=2 for k = 5..8 (k = 4, before the exit portal, stays dark); a half bar
+is the same gauge over 4 LEDs (16 points: one quarter step a point).
+
 Rendering and animation (a frame is rendered only when its content changes):
     begin(frame_no); led()/cell()/score()/turn()/rgb() ...; finish()   render from scratch
     animate(frame_no) -> changed?                                       every other frame
@@ -103,7 +107,14 @@ _ALL_ON = const(7)    # phase bits: 1 << (pattern - 1) set while that pattern is
 # bytearray.find needles: every drawn LED is one of these (pattern 0 steady, 1..3 blinking)
 _NEEDLE = (bytes((_DRAWN,)), bytes((_DRAWN | 1,)), bytes((_DRAWN | 2,)), bytes((_DRAWN | 3,)))
 _BAR_DRAWN = bytes((_DRAWN,)) * SCORE_LEN
+_HALF_DRAWN = bytes((_DRAWN,)) * 4
 _ZERO3 = bytes(3)
+
+
+def _bar_start(seat, part):
+    """The first LED of a seat's score bar (9 LEDs), or of its half `part` (1: k 0..3, 2: 5..8;
+    4 LEDs)."""
+    return SCORE_BASE + seat * SCORE_LEN + (5 if part == 2 else 0)
 
 
 def phase_bits(f):
@@ -125,6 +136,7 @@ class Painter:
         self.budget_ma = budget_ma
         self.frame_no = 0
         self.turn_seat = -1
+        self.turn_part = 0
         self.last_ma = 0
         self.scaled = False
         self.renders = 0                        # begin() calls: frames rendered from scratch
@@ -139,14 +151,17 @@ class Painter:
         self._hi = bytearray(4)
         self._nbl = 0
         self._phase = _ALL_ON
-        # The palette scaled by cap (PALETTE[j] * cap, up to 65025) and the turn glow's 9 LEDs.
+        # The palette scaled by cap (PALETTE[j] * cap, up to 65025) and the turn glow's 9 LEDs
+        # (4 on a half bar).
         self._pc = [0] * (N_COLOURS * 3)
         self._turn_bar = bytearray(3 * SCORE_LEN)
+        self._turn_half = bytearray(3 * 4)
         # Each score bar as the last render drew it (RGB, patterns) and what it showed:
-        # value, max, colour, glow; value -1: none cached.
-        self._bar_rgb = [bytearray(3 * SCORE_LEN) for _ in range(4)]
-        self._bar_pat = [bytearray(SCORE_LEN) for _ in range(4)]
-        self._bar_key = [[-1, 0, 0, 0] for _ in range(4)]
+        # value, max, colour, glow; value -1: none cached. Slots 0..3 the whole bars of seats
+        # 0..3, 4..11 their halves (score()); None until first drawn.
+        self._bar_rgb = [None] * 12
+        self._bar_pat = [None] * 12
+        self._bar_key = [None] * 12
         self.cap = cap
 
     @property
@@ -164,13 +179,16 @@ class Painter:
         t = self._turn_bar
         for j in range(3 * SCORE_LEN):
             t[j] = (255 * k) // 65025
+        self._turn_half[:] = t[:12]
         for key in self._bar_key:
-            key[0] = -1
+            if key is not None:
+                key[0] = -1
 
     def begin(self, frame_no):
         """Start rendering a frame from scratch: clear it and set the blink clock."""
         self.frame_no = frame_no
         self.turn_seat = -1
+        self.turn_part = 0
         self.renders += 1
         self.clear()
 
@@ -232,31 +250,42 @@ class Painter:
             self.frame[o + 1] = (g * k) // 255
             self.frame[o + 2] = (b * k) // 255
 
-    def turn(self, seat):
-        """Mark `seat` as the seat to move (its bar's unlit LEDs glow dim white)."""
+    def turn(self, seat, part=0):
+        """Mark `seat` as the seat to move (its bar's unlit LEDs glow dim white); part 1 or 2:
+        only that half of the bar (module doc)."""
         if seat < 0 or seat > 3:
             return
         self.turn_seat = seat
-        base = SCORE_BASE + seat * SCORE_LEN
-        self.frame[base * 3:(base + SCORE_LEN) * 3] = self._turn_bar
-        self._pat[base:base + SCORE_LEN] = _BAR_DRAWN
+        self.turn_part = part
+        base = _bar_start(seat, part)
+        if part == 0:
+            self.frame[base * 3:(base + SCORE_LEN) * 3] = self._turn_bar
+            self._pat[base:base + SCORE_LEN] = _BAR_DRAWN
+        else:
+            self.frame[base * 3:(base + 4) * 3] = self._turn_half
+            self._pat[base:base + 4] = _HALF_DRAWN
 
-    def score(self, seat, value, max_value, colour=0):
+    def score(self, seat, value, max_value, colour=0, part=0):
         """Show value/max_value on the seat's 9-LED bar (encoding in the module doc), in the
-        seat's colour unless another palette colour is given."""
+        seat's colour unless another palette colour is given; part 1 or 2: on that half."""
         if seat < 0 or seat > 3:
             return
-        n = SCORE_LEN
-        base = SCORE_BASE + seat * n
+        base = _bar_start(seat, part)
+        n = SCORE_LEN if part == 0 else 4
         if not colour:
             colour = SEAT_COLOUR[seat]
-        bg = seat == self.turn_seat
-        key = self._bar_key[seat]
+        bg = seat == self.turn_seat and part == self.turn_part
+        slot = seat if part == 0 else 2 + 2 * seat + part  # 4..11: the half bars
+        key = self._bar_key[slot]
         f = self.frame
         pat = self._pat
-        if key[0] == value and key[1] == max_value and key[2] == colour and key[3] == bg:
-            f[base * 3:(base + n) * 3] = self._bar_rgb[seat]  # as last time
-            pat[base:base + n] = self._bar_pat[seat]
+        if key is None:  # made at the first use: a game with whole bars never has halves
+            key = self._bar_key[slot] = [-1, 0, 0, 0]
+            self._bar_rgb[slot] = bytearray(3 * n)
+            self._bar_pat[slot] = bytearray(n)
+        elif key[0] == value and key[1] == max_value and key[2] == colour and key[3] == bg:
+            f[base * 3:(base + n) * 3] = self._bar_rgb[slot]  # as last time
+            pat[base:base + n] = self._bar_pat[slot]
             return
         m = max_value
         v = value
@@ -273,22 +302,22 @@ class Painter:
         else:
             q = (v * n * 4 * 2 + m) // (m * 2)
         full = q >> 2
-        part = q & 3
+        quarter = q & 3
         for k in range(n):
             if k < full:
                 self.led(base + k, colour, 255, blink)
-            elif k == full and part:
-                self.led(base + k, colour, part * 64, blink)
+            elif k == full and quarter:
+                self.led(base + k, colour, quarter * 64, blink)
             elif bg:
                 self.led(base + k, WHITE, TURN_LEVEL)
             else:
                 self.led(base + k, OFF)
         # kept for the next render (copied byte by byte: a slice would allocate)
-        rgb = self._bar_rgb[seat]
+        rgb = self._bar_rgb[slot]
         o = base * 3
         for j in range(3 * n):
             rgb[j] = f[o + j]
-        bp = self._bar_pat[seat]
+        bp = self._bar_pat[slot]
         for j in range(n):
             bp[j] = pat[base + j]
         key[0] = value

@@ -78,15 +78,18 @@ def diff_cells(a, b):
 
 
 def action_delta(pos, action):
-    """The cells whose occupancy the action toggles, as a sorted tuple."""
+    """The cells whose occupancy the action toggles, as a sorted tuple. A card leaves its
+    terminal cell empty (nothing may stand on a card being used); a biohazard or a sacrifice
+    lands on a piece, a lifted biohazard on an empty cell; a spiral turn changes no sensor."""
     kind, src, d, dst, code, hops = action
-    if kind == cc.END:
+    if kind == cc.END or kind == cc.TURN or src == dst:
         return ()
     if kind == cc.BOOST:
-        return (src, dst) if src < dst else (dst, src)
-    if src == dst:
-        return ()
-    src_toggles = len(pos.stacks[src]) == 1 and not pos.cards[src]
+        src_toggles = True
+    elif kind == cc.HAZARD:
+        src_toggles = False  # the covered cube stays
+    else:
+        src_toggles = len(pos.stacks[src]) == 1 and not pos.cards[src]
     dst_toggles = not pos.stacks[dst] and not pos.cards[dst]
     if src_toggles:
         if dst_toggles:
@@ -105,7 +108,7 @@ def may_grow(action, diff):
     kind, src, d, dst, code, hops = action
     if src in diff:
         return True
-    if kind == cc.BOOST or kind == cc.END or hops:
+    if kind != cc.ACTIVATE and kind != cc.ROLL and kind != cc.STEP and kind != cc.TMOVE or hops:
         return False
     return dst == g.NEIGHBOUR[src * 4 + d]
 
@@ -159,16 +162,26 @@ def explain(pos, legal, deltas, diff, barred):
         if srcs:
             if n == 2:
                 for src, dst in ((diff[0], diff[1]), (diff[1], diff[0])):
-                    if src in srcs and pos.is_boost_target(dst):
+                    if src in srcs and pos.is_boost_target(dst, src):
                         a = (cc.BOOST, src, 0, dst, pos.cards[src], ())
                         if a not in barred:
                             match.append(a)
             elif diff[0] in srcs:
                 src = diff[0]
-                for dst in range(121):
-                    if pos.is_boost_target(dst):
-                        growing.append((cc.BOOST, src, 0, dst, pos.cards[src], ()))
+                special = pos.card_targets(src)
+                if special is not None:
+                    # A biohazard (onto a cube) or a sacrifice (onto the keeper): the card off
+                    # its terminal cell is all the sensors see of it.
+                    for dst in special:
+                        a = (cc.BOOST, src, 0, dst, pos.cards[src], ())
+                        if a not in barred:
+                            match.append(a)
+                else:
+                    for dst in range(121):
+                        if pos.is_boost_target(dst):
+                            growing.append((cc.BOOST, src, 0, dst, pos.cards[src], ()))
     return match, growing
+
 
 
 class Tracker:
@@ -455,25 +468,44 @@ class Tracker:
         legal = self.legal()
         deltas = self._deltas
         groups = ([], [], [], [])
+        first = [0, 0, 0, 0]  # spiral turns and biohazard moves lead each group
         for i in range(len(legal)):
             a = legal[i]
             if a[0] == cc.END:
                 continue
             dl = unpack(deltas[i])
             if dl == self.diff:
-                groups[0].append(a)
+                k = 0
             elif a in self.pending:
-                groups[1].append(a)
+                k = 1
             elif dl and _is_subset(dl, self.touched):
-                groups[2].append(a)
+                k = 2
             elif not dl:
-                groups[3].append(a)
+                k = 3
+            else:
+                continue
+            if a[0] == cc.TURN or a[0] == cc.HAZARD and not dl:
+                # A spiral turn or a biohazard moved is never seen: before the moves that left
+                # no trace only by chance (a roll onto a stack).
+                groups[k].insert(first[k], a)
+                first[k] += 1
+            else:
+                groups[k].append(a)
         pos = self.pos
         for src in pos.boost_sources():
             if src not in self.diff and src not in self.touched:
                 continue
+            special = pos.card_targets(src)
+            if special is not None:
+                for t in special:
+                    a = (cc.BOOST, src, 0, t, pos.cards[src], ())
+                    if (src,) == self.diff:
+                        groups[0].append(a)
+                    elif a not in groups[2]:
+                        groups[2].append(a)
+                continue
             for t in self.diff + tuple(self.touched):
-                if t != src and pos.is_boost_target(t):
+                if t != src and pos.is_boost_target(t, src):
                     a = (cc.BOOST, src, 0, t, pos.cards[src], ())
                     dl = (src, t) if src < t else (t, src)
                     if dl == self.diff:

@@ -1,15 +1,18 @@
-"""The simulated Cargoboard: firmware under the MicroPython unix port, a physical world model,
-scripted and interactive drivers. `add_parser(subparsers)` registers `cargoboard sim`."""
+"""The simulated Cargoboard: the firmware on one of two targets (the MicroPython unix port, or
+the stock MicroPython image on an emulated RP2040: cargoboard.sim.pico), a physical world
+model, scripted and interactive drivers. `add_parser(subparsers)` registers `cargoboard sim`."""
 
 
 def add_parser(subparsers):
     p = subparsers.add_parser(
         "sim", help="run the firmware on a simulated board",
-        description="Run the firmware (MicroPython unix port) on a simulated board: "
+        description="Run the firmware on a simulated board (--target unix: the MicroPython unix "
+                    "port; --target pico: the stock MicroPython image on an emulated RP2040): "
                     "--script FILE runs a script (docs in cargoboard.sim.script), "
                     "--interactive shows the LEDs and takes the same verbs at a prompt.",
         epilog="examples:\n  cargoboard sim --script game.txt\n  cargoboard sim --interactive\n"
-               "  cargoboard sim --pty /tmp/cargoboard-pty --flash /tmp/board")
+               "  cargoboard sim --pty /tmp/cargoboard-pty --flash /tmp/board\n"
+               "  cargoboard sim --target pico --script game.txt")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--script", metavar="FILE", help="run a sim script; exit 0 only if every line held")
     mode.add_argument("--interactive", action="store_true", help="interactive terminal mode")
@@ -19,7 +22,13 @@ def add_parser(subparsers):
     p.add_argument("--flash", metavar="DIR",
                    help="keep the board's flash (a littlefs image: game logs, deployed firmware) "
                         "in DIR/flash.img across runs")
-    p.add_argument("--heapsize", default="192k", help="MicroPython heap (default 192k, the Pico's)")
+    p.add_argument("--target", choices=("unix", "pico"), default="unix",
+                   help="unix (default): the firmware under the MicroPython unix port; pico: the "
+                        "stock MicroPython image on an emulated RP2040 (rp2040js; boot ROM and "
+                        "image from ../shared/pico or $CARGOBOARD_PICO_DIR), time the emulated "
+                        "chip's")
+    p.add_argument("--heapsize", default="192k",
+                   help="MicroPython heap of the unix target (default 192k, the Pico's)")
     p.add_argument("--plugin", action="append", default=[], metavar="NAME=MODULE",
                    help="register an extra game plug-in module in the firmware (repeatable)")
     p.add_argument("--from-flash", action="store_true",
@@ -30,7 +39,7 @@ def add_parser(subparsers):
 
 
 def run_sim(args) -> int:
-    kwargs = {"heapsize": args.heapsize, "plugins": args.plugin}
+    kwargs = {"heapsize": args.heapsize, "plugins": args.plugin, "target": args.target}
     if args.flash:
         import os
         os.makedirs(args.flash, exist_ok=True)
@@ -44,8 +53,8 @@ def run_sim(args) -> int:
         from cargoboard.sim.script import run_script
         return run_script(args.script, serve=args.pty, **kwargs)
     if args.pty:
-        from cargoboard.sim.runner import Runner
-        with Runner(**kwargs) as runner:
+        from cargoboard.sim.runner import make_runner
+        with make_runner(**kwargs) as runner:
             return runner.serve_on(args.pty)
     if not args.interactive:
         import sys

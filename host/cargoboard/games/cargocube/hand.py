@@ -56,7 +56,9 @@ class Hand:
     def segments(self, pos, steps):
         """Raw sensor readings over time for steps, starting from pos's occupancy."""
         rng = self.rng
-        count = [len(pos.stacks[c]) + (1 if pos.cards[c] else 0) for c in range(g.N_CELLS)]
+        lids = pos.lids or bytes(g.N_CELLS)  # a biohazard is a card lying on a cube
+        count = [len(pos.stacks[c]) + (1 if pos.cards[c] else 0) + (1 if lids[c] else 0)
+                 for c in range(g.N_CELLS)]
         out = []
 
         def bitmap(extra=()):

@@ -17,7 +17,8 @@ from firmware.games.cargocube.plugin import Game
 from cargoboard.games.cargocube.hand import Hand, physical_steps
 from cargoboard.sim.table import Table
 
-KIND_NAMES = ("activation", "roll", "step", "booster", "end")
+KIND_NAMES = ("activation", "roll", "step", "booster", "end", "ride", "teleport", "turn",
+              "biohazard")  # by action kind (cc.ACTIVATE ... cc.HAZARD)
 
 
 class GameStats:
@@ -46,12 +47,17 @@ class GameStats:
             self.reasons[k] = self.reasons.get(k, 0) + v
 
 
-def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None):
-    """Play one seeded game; return its GameStats. pick(pos, legal, rng) chooses the actions
-    (default: uniformly at random)."""
+def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None,
+              teleport=False):
+    """Play one seeded game; return its GameStats. cards: False, True (base) or a card layout
+    (pyramid, bastion, both); pick(pos, legal, rng) chooses the actions (default: uniformly at
+    random)."""
     rng = random.Random(seed)
-    truth = cc.start_position(players, cards=cards)
-    game = Game({"seats": cc.layouts.SEATS_BY_PLAYERS[players], "cards": "base" if cards else ""})
+    if cards is True:
+        cards = "base"
+    truth = cc.start_position(players, cards=cards, teleport=teleport)
+    game = Game({"seats": cc.layouts.SEATS_BY_PLAYERS[players], "cards": cards or "",
+                 "teleport": "1" if teleport else ""})
     table = Table(game)
     tracker = game.tracker
     hand = hand or Hand(seed)
