@@ -156,12 +156,12 @@ class Painter:
         self._pc = [0] * (N_COLOURS * 3)
         self._turn_bar = bytearray(3 * SCORE_LEN)
         self._turn_half = bytearray(3 * 4)
-        # Each score bar as the last render drew it (RGB, patterns) and what it showed:
-        # value, max, colour, glow; value -1: none cached. Slots 0..3 the whole bars of seats
-        # 0..3, 4..11 their halves (score()); None until first drawn.
-        self._bar_rgb = [None] * 12
-        self._bar_pat = [None] * 12
-        self._bar_key = [None] * 12
+        # Each score bar as the last render drew it (RGB, patterns), a half bar at its place in
+        # its seat's bytes; what each showed: _bar_key[4 * (3 * seat + part)...] = value, max,
+        # colour, glow (value -1: none cached).
+        self._bar_rgb = [bytearray(3 * SCORE_LEN) for _ in range(4)]
+        self._bar_pat = [bytearray(SCORE_LEN) for _ in range(4)]
+        self._bar_key = [-1] * (4 * 12)
         self.cap = cap
 
     @property
@@ -180,9 +180,8 @@ class Painter:
         for j in range(3 * SCORE_LEN):
             t[j] = (255 * k) // 65025
         self._turn_half[:] = t[:12]
-        for key in self._bar_key:
-            if key is not None:
-                key[0] = -1
+        for j in range(0, 4 * 12, 4):
+            self._bar_key[j] = -1
 
     def begin(self, frame_no):
         """Start rendering a frame from scratch: clear it and set the blink clock."""
@@ -275,17 +274,25 @@ class Painter:
         if not colour:
             colour = SEAT_COLOUR[seat]
         bg = seat == self.turn_seat and part == self.turn_part
-        slot = seat if part == 0 else 2 + 2 * seat + part  # 4..11: the half bars
-        key = self._bar_key[slot]
+        key = self._bar_key
+        kk = 4 * (3 * seat + part)
         f = self.frame
         pat = self._pat
-        if key is None:  # made at the first use: a game with whole bars never has halves
-            key = self._bar_key[slot] = [-1, 0, 0, 0]
-            self._bar_rgb[slot] = bytearray(3 * n)
-            self._bar_pat[slot] = bytearray(n)
-        elif key[0] == value and key[1] == max_value and key[2] == colour and key[3] == bg:
-            f[base * 3:(base + n) * 3] = self._bar_rgb[slot]  # as last time
-            pat[base:base + n] = self._bar_pat[slot]
+        rgb = self._bar_rgb[seat]
+        bp = self._bar_pat[seat]
+        at = base - SCORE_BASE - seat * SCORE_LEN  # where the (half) bar is in its seat's bytes
+        if key[kk] == value and key[kk + 1] == max_value and key[kk + 2] == colour and \
+                key[kk + 3] == bg:
+            if part == 0:
+                f[base * 3:(base + n) * 3] = rgb  # as last time
+                pat[base:base + n] = bp
+            else:  # byte by byte: a slice or a memoryview would allocate
+                o = base * 3
+                r = at * 3
+                for j in range(3 * n):
+                    f[o + j] = rgb[r + j]
+                for j in range(n):
+                    pat[base + j] = bp[at + j]
             return
         m = max_value
         v = value
@@ -313,17 +320,23 @@ class Painter:
             else:
                 self.led(base + k, OFF)
         # kept for the next render (copied byte by byte: a slice would allocate)
-        rgb = self._bar_rgb[slot]
         o = base * 3
+        r = at * 3
         for j in range(3 * n):
-            rgb[j] = f[o + j]
-        bp = self._bar_pat[slot]
+            rgb[r + j] = f[o + j]
         for j in range(n):
-            bp[j] = pat[base + j]
-        key[0] = value
-        key[1] = max_value
-        key[2] = colour
-        key[3] = bg
+            bp[at + j] = pat[base + j]
+        key[kk] = value
+        key[kk + 1] = max_value
+        key[kk + 2] = colour
+        key[kk + 3] = bg
+        # the whole bar and its halves share the seat's bytes: the other kind is gone
+        kk = 12 * seat
+        if part == 0:
+            key[kk + 4] = -1
+            key[kk + 8] = -1
+        else:
+            key[kk] = -1
 
     def finish(self):
         """End the render: estimate the current of the all-on frame, scale it into the budget,
