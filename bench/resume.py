@@ -13,32 +13,16 @@ ACTIONS legal actions, left open as a power cut would leave it.
 
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [ROOT, os.path.join(ROOT, "host")]
+sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "bench")]
 
 from shared_rules.cargocube import rules as cc  # noqa: E402
-from cargoboard.sim.runner import UnixRunner, find_micropython  # noqa: E402
-
-WRITE_OPEN_GAME = """
-import sys, binascii
-from firmware.drivers import flashdev
-from firmware.system.gamelog import GameLog
-dev = flashdev.FileBlockDev.open(sys.argv[1])
-flashdev.mount(dev, "/flash", True)
-log = GameLog("/flash", "bench-resume")
-with open("/flash/board_id", "w") as f:
-    f.write("bench-resume\\n")
-w = open(sys.argv[2]).read().split("|")
-log.begin("cargocube", "polygon", w[0], w[1], None, %d, 0)
-for h in w[2].split():
-    log.append(binascii.unhexlify(h))
-print("ok")
-""" % cc.RULES_VERSION
+from cargoboard.sim.runner import UnixRunner  # noqa: E402
+from sync import write_image  # noqa: E402  (bench/sync.py)
 
 DONE = b"log resumed"
 MAX_FRAMES = 2000  # 20 s of board time
@@ -58,22 +42,6 @@ def open_game(actions):
         if len(payloads) == actions and not pos.is_over():
             return "%s|%s|%s" % ("".join("SWNE"[s] for s in pos.seats), start, " ".join(payloads))
     raise SystemExit("bench/resume.py: no seeded game lasts %d actions" % actions)
-
-
-def write_image(tmp, actions):
-    image = os.path.join(tmp, "flash.img")
-    spec = os.path.join(tmp, "game.txt")
-    script = os.path.join(tmp, "write.py")
-    with open(spec, "w") as f:
-        f.write(open_game(actions))
-    with open(script, "w") as f:
-        f.write(WRITE_OPEN_GAME)
-    env = dict(os.environ, MICROPYPATH=".frozen:" + ROOT)
-    r = subprocess.run([find_micropython(), script, image, spec], capture_output=True, text=True,
-                       env=env)
-    if r.returncode or "ok" not in r.stdout:
-        raise SystemExit("bench/resume.py: writing the log failed: %s" % (r.stderr or r.stdout))
-    return image
 
 
 def resumed_line(runner):
@@ -118,7 +86,7 @@ def unix(image):
 def main(argv):
     actions = int(argv[1]) if len(argv) > 1 else 150
     with tempfile.TemporaryDirectory(prefix="bench-resume-") as tmp:
-        image = write_image(tmp, actions)
+        image = write_image(tmp, [open_game(actions) + "\n"], leave_open=True)
         try:
             from cargoboard.sim.pico.images import PicoUnavailable, find_images
             find_images()
