@@ -66,6 +66,7 @@ copied from its cached bytes, the turn glow is one slice copy, `cells(items)` dr
 overlay in one call, and finish() visits only the drawn LEDs, found with bytearray.find in C.
 """
 
+from array import array
 from firmware.hal import const, N_LEDS, FRAME_BYTES, N_CELLS, SCORE_BASE, SCORE_LEN
 
 OFF = const(0)
@@ -142,7 +143,7 @@ class Painter:
         self.renders = 0                        # begin() calls: frames rendered from scratch
         # Per render: _pat[i] = _DRAWN | blink pattern for each LED drawn (0: not drawn).
         self._pat = bytearray(N_LEDS)
-        self._zpat = bytes(N_LEDS)
+        self._zpat = memoryview(self._zero)[:N_LEDS]  # zeros, without a second buffer
         # After finish(): the blinking LEDs grouped by pattern, _bl[_lo[k]:_hi[k]] blink with
         # pattern k, their 'on' RGB in _bl_rgb (3 bytes each, same order), the phase shown.
         self._bl = bytearray(N_LEDS)
@@ -153,7 +154,7 @@ class Painter:
         self._phase = _ALL_ON
         # The palette scaled by cap (PALETTE[j] * cap, up to 65025) and the turn glow's 9 LEDs
         # (4 on a half bar).
-        self._pc = [0] * (N_COLOURS * 3)
+        self._pc = array("H", [0] * (N_COLOURS * 3))
         self._turn_bar = bytearray(3 * SCORE_LEN)
         self._turn_half = bytearray(3 * 4)
         # Each score bar as the last render drew it (RGB, patterns), a half bar at its place in
@@ -161,7 +162,7 @@ class Painter:
         # colour, glow (value -1: none cached).
         self._bar_rgb = [bytearray(3 * SCORE_LEN) for _ in range(4)]
         self._bar_pat = [bytearray(SCORE_LEN) for _ in range(4)]
-        self._bar_key = [-1] * (4 * 12)
+        self._bar_key = array("h", [-1] * (4 * 12))
         self.cap = cap
 
     @property
