@@ -67,6 +67,16 @@ class Meter:
         return (time.monotonic() - self.w0) / emu, cpu, emu
 
 
+def mpremote_on_pico(runner, *args):
+    """Run the real mpremote with these arguments against the emulated board (its console on
+    the runner's pty, as on a board's USB) and return what it prints."""
+    r = subprocess.run([_mpremote_exe(), "connect", runner.port] + list(args),
+                       capture_output=True, text=True, timeout=3600)
+    if r.returncode != 0:
+        raise SystemExit("bench: mpremote failed: %s" % (r.stderr or r.stdout).strip())
+    return r.stdout
+
+
 def emulated(frames, game):
     with PicoRunner() as runner, runner.serving():
         # the board idling in its frame loop (no input) for 2 emulated seconds
@@ -74,15 +84,12 @@ def emulated(frames, game):
         while runner.emu_ns - idle.e0 < 2e9:
             time.sleep(0.05)
         idle = idle.stop()
-        cmd = [_mpremote_exe(), "connect", runner.port, "exec",
-               "import sys; sys.argv[:] = ['bench_frame.py', '%s', '%d']" % (game, frames),
-               "run", str(ROOT / "firmware" / "bench_frame.py")]
         busy = Meter(runner)
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+        out = mpremote_on_pico(
+            runner, "exec", "import sys; sys.argv[:] = ['bench_frame.py', '%s', '%d']"
+            % (game, frames), "run", str(ROOT / "firmware" / "bench_frame.py"))
         busy = busy.stop()
-    if r.returncode != 0:
-        raise SystemExit("bench/pico.py: mpremote failed: %s" % (r.stderr or r.stdout).strip())
-    return r.stdout, idle, busy
+    return out, idle, busy
 
 
 EMPTY_LOOP = b"""import time
@@ -110,9 +117,7 @@ def empty_loop_us():
 
 
 def unix(frames, game):
-    # the device build as bench/frame.py and the virtual board run it (bench/frame.py has no
-    # compile_tree since the layout change: this bench stopped there)
-    build = cached_build()
+    build = cached_build()  # the device build, as bench/frame.py runs it
     return mpy.run_micropython(ROOT / "firmware" / "bench_frame.py", heapsize=unix_frame.HEAP,
                                args=[game, str(frames)], path=[build] if build else [],
                                timeout=600)
@@ -129,10 +134,10 @@ def main(argv):
     w0 = time.monotonic()
     emu_out, idle, busy = emulated(frames, game)
     wall = time.monotonic() - w0
+    print("--- emulated RP2040 (rp2040js 1.4.1, 125 MHz, stock MicroPython v1.26.1) ---")
+    print(emu_out.rstrip(), flush=True)
     unix_out = unix(frames, game)
     loop_us = empty_loop_us()
-    print("--- emulated RP2040 (rp2040js 1.4.1, 125 MHz, stock MicroPython v1.26.1) ---")
-    print(emu_out.rstrip())
     print("--- MicroPython unix port, this machine, same run ---")
     print(unix_out.rstrip())
     e, u = figures(emu_out), figures(unix_out)

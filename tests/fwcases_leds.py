@@ -122,6 +122,32 @@ def case_budget_below_idle():
     assert _rgb(p, 3) == (0, 0, 0)
 
 
+def case_cached_bars_as_drawn_afresh():
+    # A bar drawn as in the last render is copied from the painter's cache: every render of a
+    # sequence that repeats, changes and mixes whole bars, half bars, the turn glow and the cap
+    # equals the same render by a painter that never drew before.
+    steps = (  # (seat to move, value, part, cap)
+        (0, 3, 0, 255), (0, 3, 0, 255), (1, 3, 0, 255), (1, 4, 0, 255),
+        (1, 4, 1, 255), (1, 4, 1, 255), (1, 4, 2, 255), (2, 4, 2, 255),
+        (1, 4, 0, 255),  # back to whole bars as drawn before the halves
+        (2, 4, 2, 255),  # and back to the halves
+        (1, 4, 1, 90), (3, 6, 0, 90), (3, 6, 0, 255), (3, 6, 2, 255))
+    p = L.Painter(cap=255, budget_ma=100000)
+    for turn_seat, value, part, cap in steps:
+        for painter in (p, L.Painter(cap=cap, budget_ma=100000)):
+            if painter.cap != cap:
+                painter.cap = cap
+            painter.begin(0)
+            painter.turn(turn_seat, part)
+            for s in range(4):
+                painter.score(s, value + s, 12, 0, part)
+                if part:
+                    painter.score(s, value, 16, L.CYAN, 3 - part)
+            painter.finish()
+        fresh = bytes(painter.frame)
+        assert bytes(p.frame) == fresh, (turn_seat, value, part, cap)
+
+
 def case_no_allocation_per_frame():
     try:
         import micropython

@@ -188,8 +188,7 @@ class Game:
             self._rebuild()
 
     def paint(self, painter, frame_no):
-        for c, colour, level, blink in self.overlay:
-            painter.cell(c, colour, level, blink)
+        painter.cells(self.overlay)
         pos = self.pos
         sc = pos._score
         if len(pos.seats) == 8:

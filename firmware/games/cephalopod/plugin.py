@@ -208,8 +208,7 @@ class Game:
             self._rebuild()
 
     def paint(self, painter, frame_no):
-        for c, colour, level, blink in self.overlay:
-            painter.cell(c, colour, level, blink)
+        painter.cells(self.overlay)
         pos = self.pos
         if self.tracker.state != T.OVER:
             painter.turn(COUNT_BAR[pos.to_move])  # first: the count is drawn over the glow
