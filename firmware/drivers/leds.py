@@ -62,8 +62,15 @@ No allocation per frame: all state is preallocated, palette lookups index a byte
 
 Speed (every Python operation costs ~1 us on the RP2040): the palette is kept scaled by `cap`
 (rebuilt when cap is set), a score bar drawn with the same arguments as in the last render is
-copied from its cached bytes, the turn glow is one slice copy, `cells(items)` draws a plug-in's
-overlay in one call, and finish() visits only the drawn LEDs, found with bytearray.find in C.
+copied from its cached bytes, the turn glow is one slice copy, `cells(overlay)` draws a
+plug-in's Overlay in one call, and finish() visits only the drawn LEDs, found with
+bytearray.find in C.
+
+Overlay: what a plug-in lights besides the bars, prepared when its state changes and drawn at
+every render: (cell, colour, level, blink) entries in one preallocated bytearray. A list of
+tuples cost an allocation per entry, and on the Pico's heap, in pieces once the modules are
+loaded, an allocation of more than 16 bytes searches the heap from its first hole (~0.2 ms
+each, emulated).
 """
 
 from array import array
@@ -128,6 +135,44 @@ def phase_bits(f):
     if (f & 63) < 56:
         ph |= 4
     return ph
+
+
+class Overlay:
+    """Up to `size` LEDs to light, each (cell 0..120, colour, level, blink), in order (a later
+    entry for the same cell wins). Iterating yields them as tuples (for tests and replies, not
+    for frames: that allocates)."""
+
+    def __init__(self, size=N_CELLS + 8):
+        self.buf = bytearray(4 * size)
+        self.n = 0
+
+    def clear(self):
+        self.n = 0
+
+    def add(self, c, colour, level=255, blink=0):
+        n = self.n
+        o = n * 4
+        if o >= len(self.buf) or c < 0 or c >= N_CELLS:
+            return  # full, or no cell: nothing to light
+        b = self.buf
+        b[o] = c
+        b[o + 1] = colour
+        b[o + 2] = level
+        b[o + 3] = blink
+        self.n = n + 1
+
+    def copy(self, other):
+        """Become a copy of another Overlay of the same size (one copy in C)."""
+        self.buf[:] = other.buf
+        self.n = other.n
+
+    def __len__(self):
+        return self.n
+
+    def __iter__(self):
+        b = self.buf
+        for o in range(0, self.n * 4, 4):
+            yield (b[o], b[o + 1], b[o + 2], b[o + 3])
 
 
 class Painter:
@@ -219,22 +264,24 @@ class Painter:
         if 0 <= c < N_CELLS:
             self.led(c, colour, level, blink)
 
-    def cells(self, items):
-        """cell(c, colour, level, blink) for each (c, colour, level, blink) of items, in one
-        call: a plug-in's overlay is drawn at every render."""
+    def cells(self, overlay):
+        """cell(c, colour, level, blink) for each entry of an Overlay, in one call: a plug-in's
+        overlay is drawn at every render."""
         f = self.frame
         pat = self._pat
         pc = self._pc
-        n_cells = N_CELLS
-        for c, colour, level, blink in items:
-            if c < 0 or c >= n_cells:
-                continue
+        b = overlay.buf
+        for e in range(0, overlay.n * 4, 4):
+            c = b[e]  # a cell (Overlay.add checks)
+            colour = b[e + 1]
             o = c * 3
             if colour <= 0 or colour >= N_COLOURS:
                 pat[c] = _DRAWN
                 f[o:o + 3] = _ZERO3
                 continue
+            blink = b[e + 3]
             pat[c] = (_DRAWN | blink) if 0 < blink <= BLINK_WINK else _DRAWN
+            level = b[e + 2]
             p = colour * 3
             f[o] = (pc[p] * level) // 65025
             f[o + 1] = (pc[p + 1] * level) // 65025

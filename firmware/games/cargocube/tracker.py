@@ -200,6 +200,9 @@ def explain(pos, legal, deltas, diff, barred):
 
 
 
+_positions = 0  # _refresh() calls of every tracker: position_id names a tracked position
+
+
 class Tracker:
     def __init__(self, pos, settle_ms=SETTLE_MS):
         self.pos = pos
@@ -232,6 +235,9 @@ class Tracker:
     # -- cached per position ---------------------------------------------------------------------
 
     def _refresh(self):
+        global _positions
+        _positions += 1
+        self.position_id = _positions
         occupancy(self.pos, self.expected)
         self._legal = None
         self._deltas = None
