@@ -85,9 +85,15 @@ def action_delta(pos, action):
     """The cells whose occupancy the action toggles, as a sorted tuple. A card leaves its
     terminal cell empty (nothing may stand on a card being used); a biohazard or a sacrifice
     lands on a piece, a lifted biohazard on an empty cell; a spiral turn changes no sensor."""
+    return unpack(packed_delta(pos, action))
+
+
+def packed_delta(pos, action):
+    """action_delta() packed (pack()), without making the tuple: it runs for every legal action
+    of every position."""
     kind, src, d, dst, code, hops = action
     if kind == cc.END or kind == cc.TURN or src == dst:
-        return ()
+        return 0
     if kind == cc.BOOST:
         src_toggles = True
     elif kind == cc.HAZARD:
@@ -97,11 +103,11 @@ def action_delta(pos, action):
     dst_toggles = not pos.stacks[dst] and not pos.cards[dst]
     if src_toggles:
         if dst_toggles:
-            return (src, dst) if src < dst else (dst, src)
-        return (src,)
+            return (src + 1) | ((dst + 1) << 8) if src < dst else (dst + 1) | ((src + 1) << 8)
+        return src + 1
     if dst_toggles:
-        return (dst,)
-    return ()
+        return dst + 1
+    return 0
 
 
 def may_grow(action, diff):
@@ -150,12 +156,22 @@ def _is_subset(small, big):
     return True
 
 
+def _find_all(buf, needle, out):
+    """Append to out every index of the one-byte needle in buf."""
+    i = buf.find(needle)
+    while i >= 0:
+        out.append(i)
+        i = buf.find(needle, i + 1)
+
+
 def explain(pos, legal, deltas, diff, barred):
     """(match, growing) for the evidence diff in pos: the actions whose cells toggled equal
     diff (not `end`, not barred), and those of which diff can be the start (a piece lifted, a
     cube tipped onto its new cell, a cube waiting on the entry portal). legal: pos's legal
-    actions without booster uses, deltas: their packed action_delta() or None; booster uses are
-    explained here from the cards that may be used, without listing them all."""
+    actions without booster uses, deltas: their packed action_delta() as Deltas, or None;
+    booster uses are explained here from the cards that may be used, without listing them all.
+    With deltas only the actions that have a cell of diff in their delta are looked at (found
+    by bytearray.find in C), which is all that can fit unless a cube waits on the portal."""
     match = []
     growing = []
     portal = g.ENTRY_PORTAL
@@ -163,9 +179,28 @@ def explain(pos, legal, deltas, diff, barred):
     key = pack(diff) if n <= 2 else -1
     one = diff[0] + 1 if n == 1 else -1
     at_portal = portal in diff
-    for i in range(len(legal)):
+    if at_portal:
+        look = range(len(legal))
+    elif deltas is not None:
+        # an action fits only if the low byte of its delta is diff's first cell (+1), and grows
+        # from a single cell only if either byte is that cell
+        look = []
+        if n <= 2:
+            needle = bytes((diff[0] + 1,))
+            _find_all(deltas.low, needle, look)
+            if n == 1:
+                _find_all(deltas.high, needle, look)
+                look.sort()
+    else:
+        look = range(len(legal))
+    for i in look:
         a = legal[i]
-        d = deltas[i] if deltas is not None else pack(action_delta(pos, a))
+        if deltas is not None:
+            d = deltas.low[i] | (deltas.high[i] << 8)
+        elif at_portal or a[1] in diff or a[3] in diff:
+            d = packed_delta(pos, a)
+        else:
+            continue  # its delta, a part of (src, dst), has no cell of diff
         if d == key:
             if a[0] != cc.END and a not in barred:
                 match.append(a)
@@ -198,6 +233,24 @@ def explain(pos, legal, deltas, diff, barred):
                             growing.append((cc.BOOST, src, 0, dst, pos.cards[src], ()))
     return match, growing
 
+
+
+class Deltas:
+    """The packed action_delta() of each of a list of actions, as its two bytes in two
+    bytearrays (low, high): 2 bytes an action, and bytearray.find looks up a cell in C."""
+
+    def __init__(self, pos, actions):
+        n = len(actions)
+        self.low = bytearray(n)
+        self.high = bytearray(n)
+        for i in range(n):
+            d = packed_delta(pos, actions[i])
+            self.low[i] = d & 255
+            self.high[i] = d >> 8
+
+    def cells(self, i):
+        """The cells of action i's delta, as a sorted tuple (unpack())."""
+        return unpack(self.low[i] | (self.high[i] << 8))
 
 
 _positions = 0  # _refresh() calls of every tracker: position_id names a tracked position
@@ -247,12 +300,7 @@ class Tracker:
         if self._legal is None:
             self._legal = self.pos.legal_actions(False)
             pos = self.pos
-            legal = self._legal
-            # sized at once: a list grown by appends needs its old and new block together
-            deltas = [None] * len(legal)
-            for i in range(len(legal)):
-                deltas[i] = pack(action_delta(pos, legal[i]))
-            self._deltas = deltas
+            self._deltas = Deltas(pos, self._legal)
         return self._legal
 
     def _diff(self):
@@ -420,7 +468,7 @@ class Tracker:
             a1 = legal[i]
             if a1[0] == cc.END:
                 continue
-            dl = unpack(deltas[i])
+            dl = deltas.cells(i)
             if erased:
                 if a1 not in self.undone_by_next or not _meets(dl, erased) or \
                         not _is_subset(dl, diff + erased):
@@ -431,12 +479,18 @@ class Tracker:
             elif seen_only or dl:
                 continue
             pos.push(a1)
-            occupancy(pos, exp)
+            # the occupancy after a1: the expected one with a1's cells toggled
+            exp[:] = self.expected
+            for c in dl:
+                exp[c >> 3] ^= 1 << (c & 7)
             rest = diff_cells(occ, exp)
             # One more action changes at most 2 cells (3 with a cube waiting on the portal).
-            if rest and len(rest) <= 3 and (len(rest) < 3 or g.ENTRY_PORTAL in rest) and \
-                    not pos.is_over():
-                match2, growing2 = explain(pos, pos.legal_actions(False), None, rest, ())
+            # (No legal action is the game's end: is_over() would generate them once more.)
+            legal2 = None
+            if rest and len(rest) <= 3 and (len(rest) < 3 or g.ENTRY_PORTAL in rest):
+                legal2 = pos.legal_actions(False)
+            if legal2:
+                match2, growing2 = explain(pos, legal2, None, rest, ())
                 if match2 and a1 not in complete:
                     complete.append(a1)
                 if growing2 and a1 not in partial:
@@ -516,7 +570,7 @@ class Tracker:
             a = legal[i]
             if a[0] == cc.END:
                 continue
-            dl = unpack(deltas[i])
+            dl = deltas.cells(i)
             if dl == self.diff:
                 k = 0
             elif a in self.pending:
