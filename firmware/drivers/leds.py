@@ -139,39 +139,63 @@ def phase_bits(f):
 
 class Overlay:
     """Up to `size` LEDs to light, each (cell 0..120, colour, level, blink), in order (a later
-    entry for the same cell wins). Iterating yields them as tuples (for tests and replies, not
-    for frames: that allocates)."""
+    entry for the same cell wins); the entries drawn are buf's [lo, n). Iterating yields them as
+    tuples (for tests and replies, not for frames: that allocates).
+
+    A plug-in may keep a set of entries to show again later without making it anew (Cargocube's
+    idle overlay, shown again when a lifted cube is put back): keep() marks the entries so far
+    as kept, clear() starts the next set after them, show_kept() draws them again. In the same
+    buffer: a second one would hold the Pico's heap for a cache. A set that does not fit after
+    the kept entries moves to the front and the kept ones are gone (kept == 0)."""
 
     def __init__(self, size=N_CELLS + 8):
         self.buf = bytearray(4 * size)
+        self.lo = 0
         self.n = 0
+        self.kept = 0
 
     def clear(self):
-        self.n = 0
+        """Start a new set of entries (after the kept ones)."""
+        self.lo = self.n = self.kept
+
+    def forget(self):
+        """Start a new set of entries from the front: nothing kept."""
+        self.lo = self.n = self.kept = 0
+
+    def keep(self):
+        """Keep the entries so far (made after forget()) for show_kept()."""
+        self.kept = self.n
+
+    def show_kept(self):
+        """Draw the kept entries again (more may be added after them)."""
+        self.lo = 0
+        self.n = self.kept
 
     def add(self, c, colour, level=255, blink=0):
-        n = self.n
-        o = n * 4
-        if o >= len(self.buf) or c < 0 or c >= N_CELLS:
-            return  # full, or no cell: nothing to light
+        if c < 0 or c >= N_CELLS:
+            return  # no cell: nothing to light
         b = self.buf
+        o = self.n * 4
+        if o >= len(b):
+            lo = self.lo * 4
+            if not lo:
+                return  # full
+            for j in range(o - lo):  # byte by byte: a slice would allocate
+                b[j] = b[lo + j]
+            o -= lo
+            self.lo = self.kept = 0
         b[o] = c
         b[o + 1] = colour
         b[o + 2] = level
         b[o + 3] = blink
-        self.n = n + 1
-
-    def copy(self, other):
-        """Become a copy of another Overlay of the same size (one copy in C)."""
-        self.buf[:] = other.buf
-        self.n = other.n
+        self.n = (o >> 2) + 1
 
     def __len__(self):
-        return self.n
+        return self.n - self.lo
 
     def __iter__(self):
         b = self.buf
-        for o in range(0, self.n * 4, 4):
+        for o in range(self.lo * 4, self.n * 4, 4):
             yield (b[o], b[o + 1], b[o + 2], b[o + 3])
 
 
@@ -271,7 +295,7 @@ class Painter:
         pat = self._pat
         pc = self._pc
         b = overlay.buf
-        for e in range(0, overlay.n * 4, 4):
+        for e in range(overlay.lo * 4, overlay.n * 4, 4):
             c = b[e]  # a cell (Overlay.add checks)
             colour = b[e + 1]
             o = c * 3

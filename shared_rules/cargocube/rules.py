@@ -516,11 +516,15 @@ class Position:
 
     # -- move generation ------------------------------------------------------------------------
 
-    def legal_actions(self, boosts=True):
+    def legal_actions(self, boosts=True, out=None):
         """All legal actions of the player to move, in a fixed order; [] once the game is over.
         boosts=False leaves out the booster uses (up to 8 cards x every empty grey cell): the
-        board's tracker handles them apart, from boost_sources(), to save memory."""
-        out = []
+        board's tracker handles them apart, from boost_sources(), to save memory. out: an empty
+        list to append them to and return (the board's tracker keeps one, emptied with
+        `del out[:]`, which keeps its room: a new list grown by appends needs its old and new
+        block at once, a 1-2 KB hole the Pico's heap may not have)."""
+        if out is None:
+            out = []
         if self._max_reached():
             return out
         if self.actions_left == 0:

@@ -88,9 +88,9 @@ class Game:
                                      else "") + ("+teleport" if teleport else "")
         self.tracker = T.Tracker(self.pos)
         self.overlay = L.Overlay()  # (cell, colour, level, blink) lit besides the score bars
-        # The idle overlay depends only on the position (and what was taken back): kept, made
-        # for the tracker's position_id _idle_for, a put-back copies it (-1: none).
-        self._idle = L.Overlay()
+        # The idle overlay depends only on the position (and what was taken back): kept in the
+        # overlay (Overlay.keep), made for the tracker's position_id _idle_for, a put-back
+        # shows it again (-1: none).
         self._idle_for = -1
         self._idle_undone = None
         self.hint = None
@@ -337,13 +337,14 @@ class Game:
                     out.add(c, L.ORANGE, 120, L.BLINK_WINK)  # where the piece came from
         else:
             last = t.undone[-1] if t.undone else None
-            idle = self._idle
-            if self._idle_for != t.position_id or self._idle_undone != last:
-                idle.clear()
-                self._idle_overlay(idle)
+            if self._idle_for == t.position_id and self._idle_undone == last and out.kept:
+                out.show_kept()
+            else:
+                out.forget()
+                self._idle_overlay(out)
+                out.keep()
                 self._idle_for = t.position_id
                 self._idle_undone = last
-            out.copy(idle)
         if self.hint is not None and state in (T.IDLE, T.MOVING):
             a = self.hint
             if a[0] != cc.END:

@@ -281,6 +281,7 @@ class Tracker:
         self.log = []  # (event, action) pairs since the last read, for the host and the log file
         self.held = False  # a two-move explanation's second move has its piece in the hand
         self._legal = None
+        self._actions = []  # the list _legal is, refilled for each position (legal())
         self._deltas = None
         self._refresh()
         self.occ[:] = self.expected
@@ -293,14 +294,14 @@ class Tracker:
         self.position_id = _positions
         occupancy(self.pos, self.expected)
         self._legal = None
+        del self._actions[:]  # the old position's actions go; the list keeps its room
         self._deltas = None
 
     def legal(self):
         """The legal actions but booster uses (see explain()), cached per position."""
         if self._legal is None:
-            self._legal = self.pos.legal_actions(False)
-            pos = self.pos
-            self._deltas = Deltas(pos, self._legal)
+            self._legal = self.pos.legal_actions(False, self._actions)
+            self._deltas = Deltas(self.pos, self._legal)
         return self._legal
 
     def _diff(self):
