@@ -31,6 +31,10 @@ Printed:
                 frame): read_sensors, scan (debounce), event (the `evt change` line), observe
                 (the tracker), overlay (the plug-in's LED overlay), plugin (the rest of on_change),
                 render (begin, paint, finish), show, rest (the frame's other work)
+  `lift_each`, `back_each`  with a third argument `each` (`bench_frame.py cargocube 300
+                each`): the phases of every one of the LIFTS lifts and put-backs, one line
+                each (cell, us, g=1 if a collection ran, tracker state/targets, phases), and
+                `phases_lift`/`phases_back` are then the means over all of them
   `alloc_bytes_per_frame`  gc.mem_alloc() growth per steady frame (gc disabled while timed)
   `frame_us`    steady frames (last line), FRAMES of them (default 1000)
 """
@@ -323,14 +327,17 @@ def _timed(fn, acc, k):
     return timed
 
 
-def phases(app, hal, cells, base, nl):
+def phases(app, hal, cells, base, nl, each=False):
     """(lift, back): where the time of the accepted frames of nl lifts goes, mean us per phase
-    (PHASES), measured by timers put around the phases' methods on the instances."""
+    (PHASES), measured by timers put around the phases' methods on the instances. each: print
+    every lift's and put-back's frame (`lift_each`/`back_each`: the cell, the frame's us, g=1
+    if a garbage collection ran in it, the tracker's state/targets, then the phases)."""
     raw = hal.raw
     game = app.game
     lift = array("i", [0] * len(PHASES))
     back = array("i", [0] * len(PHASES))
     acc = array("i", [0] * len(PHASES))
+    gcflag = bytearray(1)
     timers = [(hal, "read_sensors", 0), (app.scanner, "update", 1), (app, "_on_change", 2),
               (app, "_paint", 6), (hal, "show", 7)]
     if hasattr(game, "tracker"):
@@ -347,7 +354,8 @@ def phases(app, hal, cells, base, nl):
                 raw[i] = base[i]
             if not v:
                 H.bit_set(raw, c, 0)
-            dt = _accepted_frame_us(app, c, acc=acc)
+            gcflag[0] = 0
+            dt = _accepted_frame_us(app, c, gcflag, 0, acc)
             # nested timers: the event includes the plug-in's on_change, which includes the
             # tracker and the overlay
             acc[2] -= acc[5]
@@ -357,6 +365,12 @@ def phases(app, hal, cells, base, nl):
                 acc[8] -= acc[i]
             for i in range(len(PHASES)):
                 out[i] += acc[i]
+            if each:
+                tr = getattr(game, "tracker", None)
+                print("%s %s us=%d g=%d %s %s" % (
+                    "back_each" if v else "lift_each", H.cell_name(c), dt, gcflag[0],
+                    "%d/%d" % (tr.state, len(tr.targets)) if tr is not None else "-",
+                    " ".join(["%s=%d" % (PHASES[i], acc[i]) for i in range(len(PHASES))])))
         for f in range(10):
             app.step()
     for obj, name, k in timers:
@@ -373,6 +387,7 @@ def main():
     args = sys.argv[1:] if hasattr(sys, "argv") else []
     name = args[0] if args else GAME
     n = int(args[1]) if len(args) > 1 else N_FRAMES
+    each = len(args) > 2 and args[2] == "each"
     real = None
     if ON_BOARD:
         from firmware.hal.rp2040 import Rp2040Hal
@@ -423,9 +438,9 @@ def main():
     t0 = ticks_us()
     gc.collect()
     gc_us = ticks_diff(ticks_us(), t0)
-    npl = PHASE_LIFTS if nl else 0
+    npl = (LIFTS if each else PHASE_LIFTS) if nl else 0
     if npl:
-        ph_lift, ph_back = phases(app, hal, cells, base, npl)
+        ph_lift, ph_back = phases(app, hal, cells, base, npl, each)
     gc.collect()
 
     # 3) steady frames with light noise, gc off while timed (in chunks of 50 frames)
