@@ -407,14 +407,39 @@ class Position:
         out.append(END_ACTION)
         return out
 
+    def legal_actions_from(self, cells):
+        """The legal actions but booster uses whose piece leaves one of cells (a sorted
+        tuple): legal_actions(False) filtered by source, in its order, without generating the
+        moves of every other piece (the board's tracker asks this of a position it only
+        tries out)."""
+        out = []
+        if self._max_reached():
+            return out
+        kind = ACTIVATE if self.actions_left == 0 else ROLL
+        for c in cells:
+            self._gen_cube_moves(out, kind, c)
+        if kind == ACTIVATE:
+            return out
+        if self._keeper[self.to_move] in cells:
+            self._gen_steps(out)
+        if self._x is not None:
+            n = len(out)
+            self._x.gen_plain(self, out)
+            for i in range(len(out) - 1, n - 1, -1):
+                if out[i][1] not in cells:
+                    out.pop(i)
+        return out
+
     def boost_sources(self):
         """The cells of the cards the player to move may use now (booster use allowed, own card
         in the own terminal, nothing on it); [] otherwise."""
         if self.actions_left == 0 or self.booster_used or self._max_reached():
             return []
         out = []
+        cards = self.cards
+        stacks = self.stacks
         for src in self._cells[self.to_move]:
-            if self.cards[src] and not self.stacks[src]:
+            if cards[src] and not stacks[src]:
                 out.append(src)
         return out
 

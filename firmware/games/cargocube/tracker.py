@@ -74,10 +74,12 @@ def diff_cells(a, b):
     out = []
     for i in range(16):
         x = a[i] ^ b[i]
-        if x:
-            for bit in range(8):
-                if x & (1 << bit):
-                    out.append(i * 8 + bit)
+        c = i * 8
+        while x:
+            if x & 1:
+                out.append(c)
+            x >>= 1
+            c += 1
     return tuple(out)
 
 
@@ -149,6 +151,21 @@ def _meets(a, b):
     return False
 
 
+def _toggled(cells, more):
+    """The sorted tuple of cells with those of more toggled (taken out if in, else put in)."""
+    out = [c for c in cells if c not in more]
+    for c in more:
+        if c not in cells:
+            out.append(c)
+    out.sort()
+    return tuple(out)
+
+
+def _empty(occ, c):
+    """Whether occupancy bitmap occ has cell c empty."""
+    return not (occ[c >> 3] >> (c & 7)) & 1
+
+
 def _is_subset(small, big):
     for c in small:
         if c not in big:
@@ -208,7 +225,8 @@ def explain(pos, legal, deltas, diff, barred):
             growing.append(a)  # one cell of a two-cell move seen so far
         elif at_portal and passes_portal(pos, a) and _is_subset(diff, unpack(d) + (portal,)):
             growing.append(a)  # the cube waits on the portal: on to the exit portal
-    if n <= 2:
+    # a booster use starts from a card (nothing on it): none without one under the evidence
+    if n <= 2 and (pos.cards[diff[0]] or pos.cards[diff[n - 1]]):
         srcs = pos.boost_sources()
         if srcs:
             if n == 2:
@@ -464,33 +482,63 @@ class Tracker:
         targets = []
         pos = self.pos
         occ = self.occ
-        exp = bytearray(16)
-        for i in range(len(legal)):
+        # Only a few of the legal actions can be a first move: those waiting to settle (erased)
+        # or pending, and (neither erased nor seen_only) those with no delta. Their places in
+        # the list are found in C (list.index, bytearray.find) instead of testing every action
+        # here; walked in the list's order, as all of them would be.
+        look = []
+        for a1 in (self.undone_by_next if erased else self.pending):
+            if a1 in legal:  # (booster uses are not in the list: never a first move)
+                look.append(legal.index(a1))
+        if not erased and not seen_only:
+            _find_all(deltas.low, b"\x00", look)
+        look.sort()
+        last = -1
+        for i in look:
+            if i == last:
+                continue  # a pending move with no delta, found twice
+            last = i
             a1 = legal[i]
             if a1[0] == cc.END:
                 continue
-            dl = deltas.cells(i)
             if erased:
-                if a1 not in self.undone_by_next or not _meets(dl, erased) or \
-                        not _is_subset(dl, diff + erased):
+                if a1 not in self.undone_by_next:
+                    continue
+                dl = deltas.cells(i)
+                if not _meets(dl, erased) or not _is_subset(dl, diff + erased):
                     continue
             elif a1 in self.pending:
+                dl = deltas.cells(i)
                 if not _is_subset(dl, diff):
                     continue
-            elif seen_only or dl:
+            elif seen_only or deltas.low[i]:
+                continue
+            else:
+                dl = ()
+            # where the board differs from the occupancy after a1 (the expected one with a1's
+            # cells toggled): diff with a1's cells toggled
+            rest = _toggled(diff, dl)
+            # One more action changes at most 2 cells (3 with a cube waiting on the portal).
+            two = len(rest) == 2 and g.ENTRY_PORTAL not in rest
+            if two:
+                # Only an action that empties one of the two cells and fills the other toggles
+                # both, and none grows into more: only the piece (or card) of the cell the
+                # sensors see emptied can fit (a whole generation costs ~8 ms on the Pico, and
+                # a lift after a put-back may try out several first moves).
+                emptied = _empty(occ, rest[0])
+                if emptied == _empty(occ, rest[1]):
+                    continue
+                src = rest[:1] if emptied else rest[1:]
+            elif not rest or len(rest) > 3 or len(rest) == 3 and g.ENTRY_PORTAL not in rest:
                 continue
             pos.push(a1)
-            # the occupancy after a1: the expected one with a1's cells toggled
-            exp[:] = self.expected
-            for c in dl:
-                exp[c >> 3] ^= 1 << (c & 7)
-            rest = diff_cells(occ, exp)
-            # One more action changes at most 2 cells (3 with a cube waiting on the portal).
             # (No legal action is the game's end: is_over() would generate them once more.)
-            legal2 = None
-            if rest and len(rest) <= 3 and (len(rest) < 3 or g.ENTRY_PORTAL in rest):
+            if two:
+                # (booster uses are explained from their cards, with none of these too)
+                legal2 = pos.legal_actions_from(src)
+            else:
                 legal2 = pos.legal_actions(False)
-            if legal2:
+            if two or legal2:
                 match2, growing2 = explain(pos, legal2, None, rest, ())
                 if match2 and a1 not in complete:
                     complete.append(a1)
