@@ -407,27 +407,22 @@ class Position:
         out.append(END_ACTION)
         return out
 
-    def legal_actions_from(self, cells):
-        """The legal actions but booster uses whose piece leaves one of cells (a sorted
-        tuple): legal_actions(False) filtered by source, in its order, without generating the
-        moves of every other piece (the board's tracker asks this of a position it only
-        tries out)."""
+    def legal_actions_from(self, c):
+        """legal_actions(False) but `end`, only the actions of the piece on cell c, in its
+        order, without generating the others' (the board's tracker tries positions out)."""
         out = []
         if self._max_reached():
             return out
-        kind = ACTIVATE if self.actions_left == 0 else ROLL
-        for c in cells:
-            self._gen_cube_moves(out, kind, c)
-        if kind == ACTIVATE:
-            return out
-        if self._keeper[self.to_move] in cells:
-            self._gen_steps(out)
-        if self._x is not None:
-            n = len(out)
-            self._x.gen_plain(self, out)
-            for i in range(len(out) - 1, n - 1, -1):
-                if out[i][1] not in cells:
-                    out.pop(i)
+        self._gen_cube_moves(out, ROLL if self.actions_left else ACTIVATE, c)
+        if self.actions_left:
+            if self._keeper[self.to_move] == c:
+                self._gen_steps(out)
+            if self._x is not None:
+                n = len(out)
+                self._x.gen_plain(self, out)
+                for i in range(len(out) - 1, n - 1, -1):
+                    if out[i][1] != c:
+                        out.pop(i)
         return out
 
     def boost_sources(self):

@@ -153,17 +153,14 @@ def _meets(a, b):
 
 def _toggled(cells, more):
     """The sorted tuple of cells with those of more toggled (taken out if in, else put in)."""
-    out = [c for c in cells if c not in more]
+    out = list(cells)
     for c in more:
-        if c not in cells:
+        if c in out:
+            out.remove(c)
+        else:
             out.append(c)
     out.sort()
     return tuple(out)
-
-
-def _empty(occ, c):
-    """Whether occupancy bitmap occ has cell c empty."""
-    return not (occ[c >> 3] >> (c & 7)) & 1
 
 
 def _is_subset(small, big):
@@ -185,7 +182,7 @@ def explain(pos, legal, deltas, diff, barred):
     """(match, growing) for the evidence diff in pos: the actions whose cells toggled equal
     diff (not `end`, not barred), and those of which diff can be the start (a piece lifted, a
     cube tipped onto its new cell, a cube waiting on the entry portal). legal: pos's legal
-    actions without booster uses, deltas: their packed action_delta() as Deltas, or None;
+    actions without booster uses, deltas: their packed action_delta() as deltas_of() makes them, or None;
     booster uses are explained here from the cards that may be used, without listing them all.
     With deltas only the actions that have a cell of diff in their delta are looked at (found
     by bytearray.find in C), which is all that can fit unless a cube waits on the portal."""
@@ -204,16 +201,16 @@ def explain(pos, legal, deltas, diff, barred):
         look = []
         if n <= 2:
             needle = bytes((diff[0] + 1,))
-            _find_all(deltas.low, needle, look)
+            _find_all(deltas[0], needle, look)
             if n == 1:
-                _find_all(deltas.high, needle, look)
+                _find_all(deltas[1], needle, look)
                 look.sort()
     else:
         look = range(len(legal))
     for i in look:
         a = legal[i]
         if deltas is not None:
-            d = deltas.low[i] | (deltas.high[i] << 8)
+            d = deltas[0][i] | (deltas[1][i] << 8)
         elif at_portal or a[1] in diff or a[3] in diff:
             d = packed_delta(pos, a)
         else:
@@ -253,22 +250,22 @@ def explain(pos, legal, deltas, diff, barred):
 
 
 
-class Deltas:
+def deltas_of(pos, actions):
     """The packed action_delta() of each of a list of actions, as its two bytes in two
     bytearrays (low, high): 2 bytes an action, and bytearray.find looks up a cell in C."""
+    n = len(actions)
+    low = bytearray(n)
+    high = bytearray(n)
+    for i in range(n):
+        d = packed_delta(pos, actions[i])
+        low[i] = d & 255
+        high[i] = d >> 8
+    return low, high
 
-    def __init__(self, pos, actions):
-        n = len(actions)
-        self.low = bytearray(n)
-        self.high = bytearray(n)
-        for i in range(n):
-            d = packed_delta(pos, actions[i])
-            self.low[i] = d & 255
-            self.high[i] = d >> 8
 
-    def cells(self, i):
-        """The cells of action i's delta, as a sorted tuple (unpack())."""
-        return unpack(self.low[i] | (self.high[i] << 8))
+def _cells(deltas, i):
+    """The cells of action i's delta in deltas_of()'s pair, as a sorted tuple (unpack())."""
+    return unpack(deltas[0][i] | (deltas[1][i] << 8))
 
 
 _positions = 0  # _refresh() calls of every tracker: position_id names a tracked position
@@ -300,6 +297,7 @@ class Tracker:
         self.held = False  # a two-move explanation's second move has its piece in the hand
         self._legal = None
         self._actions = []  # the list _legal is, refilled for each position (legal())
+        self._tried = []  # the list of a position tried out (_explain_in_two), refilled too
         self._deltas = None
         self._refresh()
         self.occ[:] = self.expected
@@ -319,7 +317,7 @@ class Tracker:
         """The legal actions but booster uses (see explain()), cached per position."""
         if self._legal is None:
             self._legal = self.pos.legal_actions(False, self._actions)
-            self._deltas = Deltas(self.pos, self._legal)
+            self._deltas = deltas_of(self.pos, self._legal)
         return self._legal
 
     def _diff(self):
@@ -485,33 +483,30 @@ class Tracker:
         # Only a few of the legal actions can be a first move: those waiting to settle (erased)
         # or pending, and (neither erased nor seen_only) those with no delta. Their places in
         # the list are found in C (list.index, bytearray.find) instead of testing every action
-        # here; walked in the list's order, as all of them would be.
+        # here; walked in the list's order, as all of them would be (a pending move with no
+        # delta may be found twice: tried twice, counted once).
         look = []
         for a1 in (self.undone_by_next if erased else self.pending):
             if a1 in legal:  # (booster uses are not in the list: never a first move)
                 look.append(legal.index(a1))
         if not erased and not seen_only:
-            _find_all(deltas.low, b"\x00", look)
+            _find_all(deltas[0], b"\x00", look)
         look.sort()
-        last = -1
         for i in look:
-            if i == last:
-                continue  # a pending move with no delta, found twice
-            last = i
             a1 = legal[i]
             if a1[0] == cc.END:
                 continue
             if erased:
                 if a1 not in self.undone_by_next:
                     continue
-                dl = deltas.cells(i)
+                dl = _cells(deltas, i)
                 if not _meets(dl, erased) or not _is_subset(dl, diff + erased):
                     continue
             elif a1 in self.pending:
-                dl = deltas.cells(i)
+                dl = _cells(deltas, i)
                 if not _is_subset(dl, diff):
                     continue
-            elif seen_only or deltas.low[i]:
+            elif seen_only or deltas[0][i]:
                 continue
             else:
                 dl = ()
@@ -525,10 +520,11 @@ class Tracker:
                 # both, and none grows into more: only the piece (or card) of the cell the
                 # sensors see emptied can fit (a whole generation costs ~8 ms on the Pico, and
                 # a lift after a put-back may try out several first moves).
-                emptied = _empty(occ, rest[0])
-                if emptied == _empty(occ, rest[1]):
+                src, dst = rest
+                if (occ[src >> 3] >> (src & 7)) & 1:
+                    src, dst = dst, src
+                if (occ[src >> 3] >> (src & 7)) & 1 or not (occ[dst >> 3] >> (dst & 7)) & 1:
                     continue
-                src = rest[:1] if emptied else rest[1:]
             elif not rest or len(rest) > 3 or len(rest) == 3 and g.ENTRY_PORTAL not in rest:
                 continue
             pos.push(a1)
@@ -537,7 +533,11 @@ class Tracker:
                 # (booster uses are explained from their cards, with none of these too)
                 legal2 = pos.legal_actions_from(src)
             else:
-                legal2 = pos.legal_actions(False)
+                # into the list kept for it: a new one for each try grows to 2 KB (a hole the
+                # heap may not have), and its room is kept (del [:])
+                legal2 = self._tried
+                del legal2[:]
+                pos.legal_actions(False, legal2)
             if two or legal2:
                 match2, growing2 = explain(pos, legal2, None, rest, ())
                 if match2 and a1 not in complete:
@@ -550,6 +550,7 @@ class Tracker:
                     if a2[3] not in targets:
                         targets.append(a2[3])
             pos.pop()
+        del self._tried[:]  # its actions are garbage now
         return complete, partial, targets
 
     def _ask(self, actions):
@@ -619,7 +620,7 @@ class Tracker:
             a = legal[i]
             if a[0] == cc.END:
                 continue
-            dl = deltas.cells(i)
+            dl = _cells(deltas, i)
             if dl == self.diff:
                 k = 0
             elif a in self.pending:
