@@ -533,8 +533,8 @@ class Tracker:
                 # (booster uses are explained from their cards, with none of these too)
                 legal2 = pos.legal_actions_from(src)
             else:
-                # into the list kept for it: a new one for each try grows to 2 KB (a hole the
-                # heap may not have), and its room is kept (del [:])
+                # into one list for all the tries (emptied with del [:], its room kept): a new
+                # one for each try grows to 2 KB again, a hole the heap may not have
                 legal2 = self._tried
                 del legal2[:]
                 pos.legal_actions(False, legal2)
@@ -550,7 +550,9 @@ class Tracker:
                     if a2[3] not in targets:
                         targets.append(a2[3])
             pos.pop()
-        del self._tried[:]  # its actions are garbage now
+        # its actions and its room are garbage now: kept for the game, its 2 KB block was a
+        # hole the log's 1.2 KB append missed (the 8-player game with both expansions at 192k)
+        self._tried = []
         return complete, partial, targets
 
     def _ask(self, actions):
