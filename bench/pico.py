@@ -1,8 +1,9 @@
 """The firmware's frame times on the emulated Pico, beside the unix port's from the same run,
 and what the emulator costs in wall time. Printed, never asserted.
 
-    .venv/bin/python bench/pico.py [FRAMES] [GAME]   (default 300 steady frames, cargocube;
-                                                      GAME as firmware/bench_frame.py takes it)
+    .venv/bin/python bench/pico.py [FRAMES] [GAME] [each]   (default 300 steady frames,
+        cargocube; GAME as firmware/bench_frame.py takes it; `each`: every lift's and
+        put-back's frame with its phases, one line each)
     .venv/bin/python bench/pico.py --speed [SECONDS]  (only 4. below; default 8 emulated s)
 
 1. `firmware/bench_frame.py` (the one frame benchmark, which also runs on a real board) on the
@@ -82,22 +83,19 @@ def mpremote_on_pico(runner, *args):
     return r.stdout
 
 
-def emulated(frames, game):
+def emulated(frames, game, extra=()):
     with PicoRunner() as runner, runner.serving():
         # the board idling in its frame loop (no input) for 2 emulated seconds
         idle = Meter(runner)
         while runner.emu_ns - idle.e0 < 2e9:
             time.sleep(0.05)
         idle = idle.stop()
-        cmd = [_mpremote_exe(), "connect", runner.port, "exec",
-               "import sys; sys.argv[:] = ['bench_frame.py', '%s', '%d']" % (game, frames),
-               "run", str(ROOT / "firmware" / "bench_frame.py")]
         busy = Meter(runner)
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+        argv = ["bench_frame.py", game, str(frames)] + list(extra)
+        out = mpremote_on_pico(runner, "exec", "import sys; sys.argv[:] = %r" % (argv,),
+                               "run", str(ROOT / "firmware" / "bench_frame.py"))
         busy = busy.stop()
-    if r.returncode != 0:
-        raise SystemExit("bench/pico.py: mpremote failed: %s" % (r.stderr or r.stdout).strip())
-    return r.stdout, idle, busy
+    return out, idle, busy
 
 
 EMPTY_LOOP = b"""import time
@@ -124,13 +122,11 @@ def empty_loop_us():
     return int(m.group(1)) if m else -1
 
 
-def unix(frames, game):
-    # the device build as bench/frame.py and the virtual board run it (bench/frame.py has no
-    # compile_tree since the layout change: this bench stopped there)
-    build = cached_build()
+def unix(frames, game, extra=()):
+    build = cached_build()  # the device build, as bench/frame.py runs it
     return mpy.run_micropython(ROOT / "firmware" / "bench_frame.py", heapsize=unix_frame.HEAP,
-                               args=[game, str(frames)], path=[build] if build else [],
-                               timeout=600)
+                               args=[game, str(frames)] + list(extra),
+                               path=[build] if build else [], timeout=600)
 
 
 BUSY_MAIN = b"""import sys
@@ -182,18 +178,19 @@ def main(argv):
         return 0
     frames = int(argv[1]) if len(argv) > 1 else 300
     game = argv[2] if len(argv) > 2 else "cargocube"
+    extra = argv[3:4]
     try:
         find_images()
     except PicoUnavailable as e:
         print("bench/pico.py: skipped: %s" % e)
         return 0
     w0 = time.monotonic()
-    emu_out, idle, busy = emulated(frames, game)
+    emu_out, idle, busy = emulated(frames, game, extra)
     wall = time.monotonic() - w0
-    unix_out = unix(frames, game)
-    loop_us = empty_loop_us()
     print("--- emulated RP2040 (rp2040js 1.4.1, 125 MHz, stock MicroPython v1.26.1) ---")
-    print(emu_out.rstrip())
+    print(emu_out.rstrip(), flush=True)
+    unix_out = unix(frames, game, extra)
+    loop_us = empty_loop_us()
     print("--- MicroPython unix port, this machine, same run ---")
     print(unix_out.rstrip())
     e, u = figures(emu_out), figures(unix_out)

@@ -14,8 +14,8 @@ lie on the board; the plug-in gets it as options['position']. If the plug-in can
 the built-in "paintall" plug-in (lights every occupied cell, scores, blinks; no paint_version,
 so it is painted every frame) is used instead, and the output says so.
 
-On the board the HAL's sensor/button reads and show() run for their cost, but the input is
-synthetic: the game's setup occupancy (the position), with light noise (a one-frame bounce on
+On the board the HAL's sensor/button reads, show() and the wait for the next 10 ms frame run
+as in play, but the input is synthetic: the game's setup occupancy (the position), with light noise (a one-frame bounce on
 a cell every 50 frames, never accepted by the debounce).
 
 Printed:
@@ -24,6 +24,17 @@ Printed:
                 overlay rebuild, render of the destinations); LIFTS lifts cycling over the
                 movable cubes, each put back and settled before the next
   `back_us`     the frame in which the cube put back is accepted
+  `lift_gc`, `back_gc`  how many of those frames ran a garbage collection (the heap's free
+                bytes went up), and `gc_us`: one gc.collect() with the game set up
+  `phases_lift`, `phases_back`  where the time of those frames goes, mean us over the first
+                PHASE_LIFTS lifts (timers around the phases; the sum is a little more than the
+                frame): read_sensors, scan (debounce), event (the `evt change` line), observe
+                (the tracker), overlay (the plug-in's LED overlay), plugin (the rest of on_change),
+                render (begin, paint, finish), show, rest (the frame's other work)
+  `lift_each`, `back_each`  with a third argument `each` (`bench_frame.py cargocube 300
+                each`): the phases of every one of the LIFTS lifts and put-backs, one line
+                each (cell, us, g=1 if a collection ran, tracker state/targets, phases), and
+                `phases_lift`/`phases_back` are then the means over all of them
   `alloc_bytes_per_frame`  gc.mem_alloc() growth per steady frame (gc disabled while timed)
   `frame_us`    steady frames (last line), FRAMES of them (default 1000)
 """
@@ -38,6 +49,8 @@ from firmware.drivers.leds import SEAT_COLOUR, YELLOW, BLINK_SLOW
 GAME = "cargocube"
 N_FRAMES = 1000
 LIFTS = 32
+PHASE_LIFTS = 8
+PHASES = ("read_sensors", "scan", "event", "observe", "overlay", "plugin", "render", "show", "rest")
 MID_SEED = 6
 MID_ACTIONS = 40
 BOOST_FIRST = 20
@@ -105,9 +118,17 @@ class BenchHal:
         self.raw = bytearray(16)
         self.t = 0
         self.shows = 0
+        self.waited = 0  # us spent in the last wait_frame (the board's 10 ms grid)
         self._dummy = bytearray(16)
 
     def wait_frame(self):
+        # On the board frames keep the real 10 ms grid (the LED transfer of the last frame runs
+        # beside the next one, as in play); the wait is not part of a frame's time (waited,
+        # subtracted). The app's clock is synthetic everywhere.
+        if self.real is not None:
+            t0 = time.ticks_us()
+            self.real.wait_frame()
+            self.waited = time.ticks_diff(time.ticks_us(), t0)
         self.t += H.FRAME_MS
 
     def ticks_ms(self):
@@ -277,16 +298,88 @@ def stats(name, arr, n):
     return "%s max=%d p95=%d mean=%d min=%d n=%d" % (name, s[n - 1], p95, tot // n, s[0], n)
 
 
-def _accepted_frame_us(app, c):
+def _accepted_frame_us(app, c, collected=None, k=0, acc=None):
     """Step frames until the scanner accepts the change of cell c; the time of that frame, us
-    (0 if it was not accepted within 8 frames)."""
+    (0 if it was not accepted within 8 frames). collected[k] = 1 if a garbage collection ran in
+    that frame (the heap's free bytes went up); acc (phase timers) is zeroed before each frame."""
     for f in range(8):
+        if acc is not None:
+            for i in range(len(acc)):
+                acc[i] = 0
+        free0 = gc.mem_free()
         t0 = time.ticks_us()
         app.step()
-        dt = time.ticks_diff(time.ticks_us(), t0)
+        dt = time.ticks_diff(time.ticks_us(), t0) - app.hal.waited
         if app.scanner.changed[c >> 3]:
+            if collected is not None:
+                collected[k] = 1 if gc.mem_free() > free0 else 0
             return dt
     return 0
+
+
+def _timed(fn, acc, k):
+    """fn, its time added to acc[k] (us)."""
+    def timed(*args):
+        t0 = time.ticks_us()
+        r = fn(*args)
+        acc[k] += time.ticks_diff(time.ticks_us(), t0)
+        return r
+    return timed
+
+
+def phases(app, hal, cells, base, nl, each=False):
+    """(lift, back): where the time of the accepted frames of nl lifts goes, mean us per phase
+    (PHASES), measured by timers put around the phases' methods on the instances. each: print
+    every lift's and put-back's frame (`lift_each`/`back_each`: the cell, the frame's us, g=1
+    if a garbage collection ran in it, the tracker's state/targets, then the phases)."""
+    raw = hal.raw
+    game = app.game
+    lift = array("i", [0] * len(PHASES))
+    back = array("i", [0] * len(PHASES))
+    acc = array("i", [0] * len(PHASES))
+    gcflag = bytearray(1)
+    timers = [(hal, "read_sensors", 0), (app.scanner, "update", 1), (app, "_on_change", 2),
+              (app, "_paint", 6), (hal, "show", 7)]
+    if hasattr(game, "tracker"):
+        timers.append((game.tracker, "observe", 3))
+    if hasattr(game, "_rebuild"):
+        timers.append((game, "_rebuild", 4))
+    timers.append((game, "on_change", 5))
+    for obj, name, k in timers:
+        setattr(obj, name, _timed(getattr(obj, name), acc, k))
+    for j in range(nl):
+        c = cells[j % len(cells)]
+        for out, v in ((lift, 0), (back, 1)):
+            for i in range(16):
+                raw[i] = base[i]
+            if not v:
+                H.bit_set(raw, c, 0)
+            gcflag[0] = 0
+            dt = _accepted_frame_us(app, c, gcflag, 0, acc)
+            # nested timers: the event includes the plug-in's on_change, which includes the
+            # tracker and the overlay
+            acc[2] -= acc[5]
+            acc[5] -= acc[3] + acc[4]
+            acc[8] = dt
+            for i in range(8):
+                acc[8] -= acc[i]
+            for i in range(len(PHASES)):
+                out[i] += acc[i]
+            if each:
+                tr = getattr(game, "tracker", None)
+                print("%s %s us=%d g=%d %s %s" % (
+                    "back_each" if v else "lift_each", H.cell_name(c), dt, gcflag[0],
+                    "%d/%d" % (tr.state, len(tr.targets)) if tr is not None else "-",
+                    " ".join(["%s=%d" % (PHASES[i], acc[i]) for i in range(len(PHASES))])))
+        for f in range(10):
+            app.step()
+    for obj, name, k in timers:
+        delattr(obj, name)  # the class's method again
+    return lift, back
+
+
+def _phase_line(name, acc, n):
+    return name + " " + " ".join(["%s=%d" % (PHASES[i], acc[i] // n) for i in range(len(PHASES))])
 
 
 def main():
@@ -294,6 +387,7 @@ def main():
     args = sys.argv[1:] if hasattr(sys, "argv") else []
     name = args[0] if args else GAME
     n = int(args[1]) if len(args) > 1 else N_FRAMES
+    each = len(args) > 2 and args[2] == "each"
     real = None
     if ON_BOARD:
         from firmware.hal.rp2040 import Rp2040Hal
@@ -321,23 +415,32 @@ def main():
     nl = LIFTS if cells else 0
     lift = array("I", range(max(nl, 1)))
     back = array("I", range(max(nl, 1)))
+    lift_gc = bytearray(max(nl, 1))
+    back_gc = bytearray(max(nl, 1))
     states = ""
     for k in range(nl):
         c = cells[k % len(cells)]
         H.bit_set(raw, c, 0)
         r0 = p.renders
-        lift[k] = _accepted_frame_us(app, c)
+        lift[k] = _accepted_frame_us(app, c, lift_gc, k)
         if k < 4 and gname == "cargocube":
             from firmware.games.cargocube.tracker import STATE_NAMES
             states += " %s:%s/%d" % (H.cell_name(c), STATE_NAMES[app.game.tracker.state],
                                      len(app.game.tracker.targets))
         for i in range(16):
             raw[i] = base[i]
-        back[k] = _accepted_frame_us(app, c)
+        back[k] = _accepted_frame_us(app, c, back_gc, k)
         for f in range(10):
             step()
         if p.renders == r0:
             print("bench: lift of %s was not rendered" % H.cell_name(c))
+    gc.collect()
+    t0 = ticks_us()
+    gc.collect()
+    gc_us = ticks_diff(ticks_us(), t0)
+    npl = (LIFTS if each else PHASE_LIFTS) if nl else 0
+    if npl:
+        ph_lift, ph_back = phases(app, hal, cells, base, npl, each)
     gc.collect()
 
     # 3) steady frames with light noise, gc off while timed (in chunks of 50 frames)
@@ -360,7 +463,7 @@ def main():
                 raw[BOUNCE_CELL >> 3] ^= 1 << (BOUNCE_CELL & 7)  # one-frame bounce
             t0 = ticks_us()
             step()
-            full[f] = ticks_diff(ticks_us(), t0)
+            full[f] = ticks_diff(ticks_us(), t0) - hal.waited
             f += 1
         alloc += gc.mem_alloc() - m0
         gc.enable()
@@ -372,6 +475,10 @@ def main():
     if nl:
         print(stats("back_us", back, nl))
         print(stats("lift_us", lift, nl))
+        print("lift_gc=%d back_gc=%d gc_us=%d" % (sum(lift_gc), sum(back_gc), gc_us))
+    if npl:
+        print(_phase_line("phases_lift", ph_lift, npl))
+        print(_phase_line("phases_back", ph_back, npl))
     print("alloc_bytes_per_frame=%d" % (alloc // n))
     print(stats("frame_us", full, n))
 

@@ -122,6 +122,32 @@ def case_budget_below_idle():
     assert _rgb(p, 3) == (0, 0, 0)
 
 
+def case_cached_bars_as_drawn_afresh():
+    # A bar drawn as in the last render is copied from the painter's cache: every render of a
+    # sequence that repeats, changes and mixes whole bars, half bars, the turn glow and the cap
+    # equals the same render by a painter that never drew before.
+    steps = (  # (seat to move, value, part, cap)
+        (0, 3, 0, 255), (0, 3, 0, 255), (1, 3, 0, 255), (1, 4, 0, 255),
+        (1, 4, 1, 255), (1, 4, 1, 255), (1, 4, 2, 255), (2, 4, 2, 255),
+        (1, 4, 0, 255),  # back to whole bars as drawn before the halves
+        (2, 4, 2, 255),  # and back to the halves
+        (1, 4, 1, 90), (3, 6, 0, 90), (3, 6, 0, 255), (3, 6, 2, 255))
+    p = L.Painter(cap=255, budget_ma=100000)
+    for turn_seat, value, part, cap in steps:
+        for painter in (p, L.Painter(cap=cap, budget_ma=100000)):
+            if painter.cap != cap:
+                painter.cap = cap
+            painter.begin(0)
+            painter.turn(turn_seat, part)
+            for s in range(4):
+                painter.score(s, value + s, 12, 0, part)
+                if part:
+                    painter.score(s, value, 16, L.CYAN, 3 - part)
+            painter.finish()
+        fresh = bytes(painter.frame)
+        assert bytes(p.frame) == fresh, (turn_seat, value, part, cap)
+
+
 def case_no_allocation_per_frame():
     try:
         import micropython
@@ -271,6 +297,40 @@ def case_blink_entry_overwritten():
     assert _rgb(p, 6) == (0, 0, 0)
     p.animate(16)
     assert _rgb(p, 5) == (255, 190, 0)
+
+
+def case_overlay_keeps_a_set():
+    # A kept set (Cargocube's idle overlay) is drawn again by show_kept() after other sets were
+    # drawn in the same buffer; a set that does not fit after it moves to the front and the
+    # kept one is gone. The painter draws only the current set.
+    o = L.Overlay(6)
+    o.forget()
+    o.add(1, L.BLUE)
+    o.add(2, L.ORANGE, 60, L.BLINK_WINK)
+    o.keep()
+    assert list(o) == [(1, L.BLUE, 255, 0), (2, L.ORANGE, 60, L.BLINK_WINK)]
+    o.clear()
+    o.add(7, L.YELLOW, 200)
+    o.add(130, L.RED)                      # not a cell: ignored
+    assert list(o) == [(7, L.YELLOW, 200, 0)] and len(o) == 1
+    p = L.Painter(cap=255, budget_ma=100000)
+    p.begin(0)
+    p.cells(o)
+    p.finish()
+    assert _rgb(p, 1) == (0, 0, 0) and _rgb(p, 7) != (0, 0, 0)
+    o.show_kept()
+    o.add(9, L.YELLOW, 255, L.BLINK_FAST)  # a hint over the kept set
+    assert list(o)[:2] == [(1, L.BLUE, 255, 0), (2, L.ORANGE, 60, L.BLINK_WINK)] and len(o) == 3
+    o.clear()                              # the hint goes, the kept set stays
+    o.show_kept()
+    assert len(o) == 2 and o.kept == 2
+    o.clear()
+    for c in range(10, 15):                # 5 entries after 2 kept do not fit in 6
+        o.add(c, L.CYAN)
+    assert list(o) == [(c, L.CYAN, 255, 0) for c in range(10, 15)] and o.kept == 0
+    o.add(15, L.CYAN)
+    o.add(16, L.CYAN)                      # full: dropped
+    assert [e[0] for e in o] == [10, 11, 12, 13, 14, 15]
 
 
 CASES = list_cases(globals())

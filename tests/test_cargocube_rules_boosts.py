@@ -1,5 +1,6 @@
 """legal_actions(False) with boost_sources()/is_boost_target() describe exactly the same
-actions as legal_actions(): the board's tracker relies on it."""
+actions as legal_actions(), and legal_actions_from(c) is legal_actions(False) filtered by
+source: the board's tracker relies on both."""
 
 import random
 
@@ -36,3 +37,23 @@ def test_no_boost_sources_once_a_booster_was_used_or_during_activation():
     pos.push(pos.parse_action(cc.format_action(
         [a for a in pos.legal_actions() if a[0] == cc.BOOST][0])))
     assert pos.boost_sources() == []
+
+
+@pytest.mark.parametrize("players,cards,teleport", [
+    (4, True, False), (3, False, False), (4, "both", True), (8, "both", True), (2, "pyramid", True)])
+def test_legal_actions_from_a_cell_is_the_list_filtered_by_source(players, cards, teleport):
+    rng = random.Random(players)
+    pos = cc.start_position(players, cards=cards, teleport=teleport)
+    tried = 0
+    for _ in range(120):
+        full = pos.legal_actions()
+        if not full:
+            break
+        plain = [a for a in pos.legal_actions(False) if a[0] != cc.END]
+        # every piece's cell (keepers, the teleport too), and some other cells
+        for c in sorted(set(a[1] for a in plain)) + [rng.randrange(121) for _ in range(3)]:
+            assert pos.legal_actions_from(c) == [a for a in plain if a[1] == c], (
+                pos.notation(), c)
+            tried += 1
+        pos.push(rng.choice(full))
+    assert tried > 100

@@ -221,9 +221,12 @@ def rp2040_hal():
     rp2.asm_pio = lambda **kw: (lambda f: f)
     rp2.PIO = type("PIO", (), {"OUT_LOW": 0, "SHIFT_LEFT": 0})
     rp2.StateMachine = object
-    saved = {k: sys.modules.get(k) for k in ("machine", "rp2", "firmware.hal.rp2040")}
+    micropython = types.ModuleType("micropython")
+    micropython.viper = lambda f: f
+    saved = {k: sys.modules.get(k) for k in ("machine", "rp2", "micropython", "firmware.hal.rp2040")}
     sys.modules["machine"] = machine
     sys.modules["rp2"] = rp2
+    sys.modules["micropython"] = micropython
     sys.modules.pop("firmware.hal.rp2040", None)
     import firmware.hal.rp2040 as mod
     try:

@@ -59,20 +59,33 @@ Brightness and current:
   estimate (all-on) before scaling, `scaled` tells whether the last render was scaled.
   Scaling only visits the LEDs drawn in that render.
 No allocation per frame: all state is preallocated, palette lookups index a bytes object.
+
+Speed (every Python operation costs ~1 us on the RP2040): the palette is kept scaled by `cap`
+(rebuilt when cap is set), a score bar drawn with the same arguments as in the last render is
+copied from its cached bytes, the turn glow is one slice copy, `cells(overlay)` draws a
+plug-in's Overlay in one call, and finish() visits only the drawn LEDs, found with
+bytearray.find in C.
+
+Overlay: what a plug-in lights besides the bars, prepared when its state changes and drawn at
+every render: (cell, colour, level, blink) entries in one preallocated bytearray. A list of
+tuples cost an allocation per entry, and on the Pico's heap, in pieces once the modules are
+loaded, an allocation of more than 16 bytes searches the heap from its first hole (~0.2 ms
+each, emulated).
 """
 
-from firmware.hal import N_LEDS, FRAME_BYTES, N_CELLS, SCORE_BASE, SCORE_LEN
+from array import array
+from firmware.hal import const, N_LEDS, FRAME_BYTES, N_CELLS, SCORE_BASE, SCORE_LEN
 
-OFF = 0
-BLUE = 1
-ORANGE = 2
-WHITE = 3
-MAGENTA = 4
-YELLOW = 5
-CYAN = 6
-RED = 7
-GREEN = 8
-N_COLOURS = 9
+OFF = const(0)
+BLUE = const(1)
+ORANGE = const(2)
+WHITE = const(3)
+MAGENTA = const(4)
+YELLOW = const(5)
+CYAN = const(6)
+RED = const(7)
+GREEN = const(8)
+N_COLOURS = const(9)
 COLOUR_NAMES = ("off", "blue", "orange", "white", "magenta", "yellow", "cyan", "red", "green")
 SEAT_COLOUR = (BLUE, ORANGE, WHITE, MAGENTA)
 
@@ -88,18 +101,22 @@ PALETTE = bytes((
     0, 255, 40,
 ))
 
-BLINK_NONE = 0
-BLINK_SLOW = 1
-BLINK_FAST = 2
-BLINK_WINK = 3
+BLINK_NONE = const(0)
+BLINK_SLOW = const(1)
+BLINK_FAST = const(2)
+BLINK_WINK = const(3)
 
-IDLE_MA = 1
-CH_MA = 20
-TURN_LEVEL = 24
+IDLE_MA = const(1)
+CH_MA = const(20)
+TURN_LEVEL = const(24)
 
-_DRAWN = 0x10   # _pat[i]: LED i was drawn in this render; low bits: its blink pattern
-_ALL_ON = 7     # phase bits: 1 << (pattern - 1) set while that pattern is on
-_NEEDLE = (b"", bytes((_DRAWN | 1,)), bytes((_DRAWN | 2,)), bytes((_DRAWN | 3,)))
+_DRAWN = const(0x10)  # _pat[i]: LED i was drawn in this render; low bits: its blink pattern
+_ALL_ON = const(7)    # phase bits: 1 << (pattern - 1) set while that pattern is on
+# bytearray.find needles: every drawn LED is one of these (pattern 0 steady, 1..3 blinking)
+_NEEDLE = (bytes((_DRAWN,)), bytes((_DRAWN | 1,)), bytes((_DRAWN | 2,)), bytes((_DRAWN | 3,)))
+_BAR_DRAWN = bytes((_DRAWN,)) * SCORE_LEN
+_HALF_DRAWN = bytes((_DRAWN,)) * 4
+_ZERO3 = bytes(3)
 
 
 def _bar_start(seat, part):
@@ -120,11 +137,72 @@ def phase_bits(f):
     return ph
 
 
+class Overlay:
+    """Up to `size` LEDs to light, each (cell 0..120, colour, level, blink), in order (a later
+    entry for the same cell wins); the entries drawn are buf's [lo, n). Iterating yields them as
+    tuples (for tests and replies, not for frames: that allocates).
+
+    A plug-in may keep a set of entries to show again later without making it anew (Cargocube's
+    idle overlay, shown again when a lifted cube is put back): keep() marks the entries so far
+    as kept, clear() starts the next set after them, show_kept() draws them again. In the same
+    buffer: a second one would hold the Pico's heap for a cache. A set that does not fit after
+    the kept entries moves to the front and the kept ones are gone (kept == 0)."""
+
+    def __init__(self, size=N_CELLS + 8):
+        self.buf = bytearray(4 * size)
+        self.lo = 0
+        self.n = 0
+        self.kept = 0
+
+    def clear(self):
+        """Start a new set of entries (after the kept ones)."""
+        self.lo = self.n = self.kept
+
+    def forget(self):
+        """Start a new set of entries from the front: nothing kept."""
+        self.lo = self.n = self.kept = 0
+
+    def keep(self):
+        """Keep the entries so far (made after forget()) for show_kept()."""
+        self.kept = self.n
+
+    def show_kept(self):
+        """Draw the kept entries again (more may be added after them)."""
+        self.lo = 0
+        self.n = self.kept
+
+    def add(self, c, colour, level=255, blink=0):
+        if c < 0 or c >= N_CELLS:
+            return  # no cell: nothing to light
+        b = self.buf
+        o = self.n * 4
+        if o >= len(b):
+            lo = self.lo * 4
+            if not lo:
+                return  # full
+            for j in range(o - lo):  # byte by byte: a slice would allocate
+                b[j] = b[lo + j]
+            o -= lo
+            self.lo = self.kept = 0
+        b[o] = c
+        b[o + 1] = colour
+        b[o + 2] = level
+        b[o + 3] = blink
+        self.n = (o >> 2) + 1
+
+    def __len__(self):
+        return self.n - self.lo
+
+    def __iter__(self):
+        b = self.buf
+        for o in range(self.lo * 4, self.n * 4, 4):
+            yield (b[o], b[o + 1], b[o + 2], b[o + 3])
+
+
 class Painter:
     def __init__(self, cap=96, budget_ma=400):
         self.frame = bytearray(FRAME_BYTES)
         self._zero = bytes(FRAME_BYTES)
-        self.cap = cap
         self.budget_ma = budget_ma
         self.frame_no = 0
         self.turn_seat = -1
@@ -132,12 +210,9 @@ class Painter:
         self.last_ma = 0
         self.scaled = False
         self.renders = 0                        # begin() calls: frames rendered from scratch
-        # Per render: _pat[i] = _DRAWN | blink pattern for each LED drawn; _drawn[:_nd] lists
-        # the drawn LEDs (each once) so that scaling visits only those.
+        # Per render: _pat[i] = _DRAWN | blink pattern for each LED drawn (0: not drawn).
         self._pat = bytearray(N_LEDS)
-        self._zpat = bytes(N_LEDS)
-        self._drawn = bytearray(N_LEDS)
-        self._nd = 0
+        self._zpat = memoryview(self._zero)[:N_LEDS]  # zeros, without a second buffer
         # After finish(): the blinking LEDs grouped by pattern, _bl[_lo[k]:_hi[k]] blink with
         # pattern k, their 'on' RGB in _bl_rgb (3 bytes each, same order), the phase shown.
         self._bl = bytearray(N_LEDS)
@@ -146,6 +221,37 @@ class Painter:
         self._hi = bytearray(4)
         self._nbl = 0
         self._phase = _ALL_ON
+        # The palette scaled by cap (PALETTE[j] * cap, up to 65025) and the turn glow's 9 LEDs
+        # (4 on a half bar).
+        self._pc = array("H", [0] * (N_COLOURS * 3))
+        self._turn_bar = bytearray(3 * SCORE_LEN)
+        self._turn_half = bytearray(3 * 4)
+        # Each score bar as the last render drew it (RGB, patterns), a half bar at its place in
+        # its seat's bytes; what each showed: _bar_key[4 * (3 * seat + part)...] = value, max,
+        # colour, glow (value -1: none cached).
+        self._bar_rgb = [bytearray(3 * SCORE_LEN) for _ in range(4)]
+        self._bar_pat = [bytearray(SCORE_LEN) for _ in range(4)]
+        self._bar_key = array("h", [-1] * (4 * 12))
+        self.cap = cap
+
+    @property
+    def cap(self):
+        """Global brightness cap 0..255 (module doc); setting it rescales the palette."""
+        return self._cap
+
+    @cap.setter
+    def cap(self, v):
+        self._cap = v
+        pc = self._pc
+        for j in range(N_COLOURS * 3):
+            pc[j] = PALETTE[j] * v
+        k = TURN_LEVEL * v
+        t = self._turn_bar
+        for j in range(3 * SCORE_LEN):
+            t[j] = (255 * k) // 65025
+        self._turn_half[:] = t[:12]
+        for j in range(0, 4 * 12, 4):
+            self._bar_key[j] = -1
 
     def begin(self, frame_no):
         """Start rendering a frame from scratch: clear it and set the blink clock."""
@@ -158,7 +264,6 @@ class Painter:
     def clear(self):
         self.frame[:] = self._zero  # slice copies in C, no allocation
         self._pat[:] = self._zpat
-        self._nd = 0
         self._nbl = 0
 
     def led(self, i, colour, level=255, blink=0):
@@ -168,40 +273,50 @@ class Painter:
             return
         f = self.frame
         o = i * 3
-        pat = self._pat
-        if not pat[i]:
-            self._drawn[self._nd] = i
-            self._nd += 1
         if colour <= 0 or colour >= N_COLOURS:
-            pat[i] = _DRAWN
-            f[o] = 0
-            f[o + 1] = 0
-            f[o + 2] = 0
+            self._pat[i] = _DRAWN
+            f[o:o + 3] = _ZERO3
             return
-        if 0 < blink <= BLINK_WINK:
-            pat[i] = _DRAWN | blink
-        else:
-            pat[i] = _DRAWN
-        k = level * self.cap  # 0..65025
+        self._pat[i] = (_DRAWN | blink) if 0 < blink <= BLINK_WINK else _DRAWN
+        pc = self._pc
         p = colour * 3
-        f[o] = (PALETTE[p] * k) // 65025
-        f[o + 1] = (PALETTE[p + 1] * k) // 65025
-        f[o + 2] = (PALETTE[p + 2] * k) // 65025
+        f[o] = (pc[p] * level) // 65025
+        f[o + 1] = (pc[p + 1] * level) // 65025
+        f[o + 2] = (pc[p + 2] * level) // 65025
 
     def cell(self, c, colour, level=255, blink=0):
         if 0 <= c < N_CELLS:
             self.led(c, colour, level, blink)
 
+    def cells(self, overlay):
+        """cell(c, colour, level, blink) for each entry of an Overlay, in one call: a plug-in's
+        overlay is drawn at every render."""
+        f = self.frame
+        pat = self._pat
+        pc = self._pc
+        b = overlay.buf
+        for e in range(overlay.lo * 4, overlay.n * 4, 4):
+            c = b[e]  # a cell (Overlay.add checks)
+            colour = b[e + 1]
+            o = c * 3
+            if colour <= 0 or colour >= N_COLOURS:
+                pat[c] = _DRAWN
+                f[o:o + 3] = _ZERO3
+                continue
+            blink = b[e + 3]
+            pat[c] = (_DRAWN | blink) if 0 < blink <= BLINK_WINK else _DRAWN
+            level = b[e + 2]
+            p = colour * 3
+            f[o] = (pc[p] * level) // 65025
+            f[o + 1] = (pc[p + 1] * level) // 65025
+            f[o + 2] = (pc[p + 2] * level) // 65025
+
     def rgb(self, i, r, g, b):
         """Raw RGB (0..255, still scaled by cap), steady, for special effects."""
         if 0 <= i < N_LEDS:
-            pat = self._pat
-            if not pat[i]:
-                self._drawn[self._nd] = i
-                self._nd += 1
-            pat[i] = _DRAWN
+            self._pat[i] = _DRAWN
             o = i * 3
-            k = self.cap
+            k = self._cap
             self.frame[o] = (r * k) // 255
             self.frame[o + 1] = (g * k) // 255
             self.frame[o + 2] = (b * k) // 255
@@ -214,8 +329,12 @@ class Painter:
         self.turn_seat = seat
         self.turn_part = part
         base = _bar_start(seat, part)
-        for k in range(SCORE_LEN if part == 0 else 4):
-            self.led(base + k, WHITE, TURN_LEVEL)
+        if part == 0:
+            self.frame[base * 3:(base + SCORE_LEN) * 3] = self._turn_bar
+            self._pat[base:base + SCORE_LEN] = _BAR_DRAWN
+        else:
+            self.frame[base * 3:(base + 4) * 3] = self._turn_half
+            self._pat[base:base + 4] = _HALF_DRAWN
 
     def score(self, seat, value, max_value, colour=0, part=0):
         """Show value/max_value on the seat's 9-LED bar (encoding in the module doc), in the
@@ -226,21 +345,43 @@ class Painter:
         n = SCORE_LEN if part == 0 else 4
         if not colour:
             colour = SEAT_COLOUR[seat]
+        bg = seat == self.turn_seat and part == self.turn_part
+        key = self._bar_key
+        kk = 4 * (3 * seat + part)
+        f = self.frame
+        pat = self._pat
+        rgb = self._bar_rgb[seat]
+        bp = self._bar_pat[seat]
+        at = base - SCORE_BASE - seat * SCORE_LEN  # where the (half) bar is in its seat's bytes
+        if key[kk] == value and key[kk + 1] == max_value and key[kk + 2] == colour and \
+                key[kk + 3] == bg:
+            if part == 0:
+                f[base * 3:(base + n) * 3] = rgb  # as last time
+                pat[base:base + n] = bp
+            else:  # byte by byte: a slice or a memoryview would allocate
+                o = base * 3
+                r = at * 3
+                for j in range(3 * n):
+                    f[o + j] = rgb[r + j]
+                for j in range(n):
+                    pat[base + j] = bp[at + j]
+            return
+        m = max_value
+        v = value
         blink = 0
-        if max_value <= 0:
-            max_value = 1
-        if value > max_value:
-            value = max_value
+        if m <= 0:
+            m = 1
+        if v > m:
+            v = m
             blink = BLINK_FAST
-        if value < 0:
-            value = 0
-        if max_value <= n:
-            q = value * 4
+        if v < 0:
+            v = 0
+        if m <= n:
+            q = v * 4
         else:
-            q = (value * n * 4 * 2 + max_value) // (max_value * 2)
+            q = (v * n * 4 * 2 + m) // (m * 2)
         full = q >> 2
         quarter = q & 3
-        bg = seat == self.turn_seat and part == self.turn_part
         for k in range(n):
             if k < full:
                 self.led(base + k, colour, 255, blink)
@@ -250,6 +391,24 @@ class Painter:
                 self.led(base + k, WHITE, TURN_LEVEL)
             else:
                 self.led(base + k, OFF)
+        # kept for the next render (copied byte by byte: a slice would allocate)
+        o = base * 3
+        r = at * 3
+        for j in range(3 * n):
+            rgb[r + j] = f[o + j]
+        for j in range(n):
+            bp[at + j] = pat[base + j]
+        key[kk] = value
+        key[kk + 1] = max_value
+        key[kk + 2] = colour
+        key[kk + 3] = bg
+        # the whole bar and its halves share the seat's bytes: the other kind is gone
+        kk = 12 * seat
+        if part == 0:
+            key[kk + 4] = -1
+            key[kk + 8] = -1
+        else:
+            key[kk] = -1
 
     def finish(self):
         """End the render: estimate the current of the all-on frame, scale it into the budget,
@@ -262,41 +421,47 @@ class Painter:
         avail = self.budget_ma - idle
         if avail < 0:
             avail = 0
-        drawn = self._drawn
-        if ch_ma > avail:
+        t = 0
+        scale = ch_ma > avail
+        if scale:
             # scale so that sum(frame) <= t (= the channel budget in byte units); each byte is
             # floored, so the result never exceeds the budget. Small ints only. Only drawn
             # LEDs can be lit.
             t = (avail * 255) // CH_MA
-            for j in range(self._nd):
-                o = drawn[j] * 3
-                f[o] = (f[o] * t) // s
-                f[o + 1] = (f[o + 1] * t) // s
-                f[o + 2] = (f[o + 2] * t) // s
             self.scaled = True
         else:
             self.scaled = False
-        # blinking LEDs, grouped by pattern, with their 'on' RGB
+        # every drawn LED, by pattern (0 steady, 1..3 blinking): scaled if needed; the
+        # blinking ones recorded, grouped by pattern, with their 'on' RGB
         pat = self._pat
         bl = self._bl
         rgb = self._bl_rgb
         lo = self._lo
         hi = self._hi
         n = 0
-        for k in range(1, 4):
-            lo[k] = n
+        for k in range(4):
+            if k:
+                lo[k] = n
+            elif not scale:
+                continue  # steady LEDs need nothing unless scaled
             needle = _NEEDLE[k]
             i = pat.find(needle)
             while i >= 0:
-                bl[n] = i
                 o = i * 3
-                q = n * 3
-                rgb[q] = f[o]
-                rgb[q + 1] = f[o + 1]
-                rgb[q + 2] = f[o + 2]
-                n += 1
+                if scale:
+                    f[o] = (f[o] * t) // s
+                    f[o + 1] = (f[o + 1] * t) // s
+                    f[o + 2] = (f[o + 2] * t) // s
+                if k:
+                    bl[n] = i
+                    q = n * 3
+                    rgb[q] = f[o]
+                    rgb[q + 1] = f[o + 1]
+                    rgb[q + 2] = f[o + 2]
+                    n += 1
                 i = pat.find(needle, i + 1)
-            hi[k] = n
+            if k:
+                hi[k] = n
         self._nbl = n
         self._phase = _ALL_ON
         self.animate(self.frame_no)
@@ -336,9 +501,7 @@ class Painter:
                 else:
                     while a < b:
                         o = bl[a] * 3
-                        f[o] = 0
-                        f[o + 1] = 0
-                        f[o + 2] = 0
+                        f[o:o + 3] = _ZERO3
                         a += 1
         return changed
 

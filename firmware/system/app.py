@@ -558,9 +558,15 @@ class App:
             ch = self.scanner.changed
             st = self.scanner.stable
             parts = []
-            for c in range(H.N_CELLS):
-                if H.bit_get(ch, c):
-                    parts.append(("+" if H.bit_get(st, c) else "-") + H.cell_name(c))
+            for i in range(H.BITMAP_BYTES):  # by byte: a few cells change, 121 calls cost ms
+                b = ch[i]
+                j = 0
+                while b:
+                    if b & 1:
+                        c = (i << 3) + j
+                        parts.append(("+" if (st[i] >> j) & 1 else "-") + H.cell_name(c))
+                    b >>= 1
+                    j += 1
             self.emit("change " + " ".join(parts))
         if self.state == SETUP:
             self._check_setup()

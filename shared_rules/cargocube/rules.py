@@ -384,11 +384,15 @@ class Position:
 
     # -- move generation ------------------------------------------------------------------------
 
-    def legal_actions(self, boosts=True):
+    def legal_actions(self, boosts=True, out=None):
         """All legal actions of the player to move, in a fixed order; [] once the game is over.
         boosts=False leaves out the booster uses (up to 8 cards x every empty grey cell): the
-        board's tracker handles them apart, from boost_sources(), to save memory."""
-        out = []
+        board's tracker handles them apart, from boost_sources(), to save memory. out: an empty
+        list to append them to and return (the board's tracker keeps one, emptied with
+        `del out[:]`, which keeps its room: a new list grown by appends needs its old and new
+        block at once, a 1-2 KB hole the Pico's heap may not have)."""
+        if out is None:
+            out = []
         if self._max_reached():
             return out
         if self.actions_left == 0:
@@ -403,14 +407,34 @@ class Position:
         out.append(END_ACTION)
         return out
 
+    def legal_actions_from(self, c):
+        """legal_actions(False) but `end`, only the actions of the piece on cell c, in its
+        order, without generating the others' (the board's tracker tries positions out)."""
+        out = []
+        if self._max_reached():
+            return out
+        self._gen_cube_moves(out, ROLL if self.actions_left else ACTIVATE, c)
+        if self.actions_left:
+            if self._keeper[self.to_move] == c:
+                self._gen_steps(out)
+            if self._x is not None:
+                n = len(out)
+                self._x.gen_plain(self, out)
+                for i in range(len(out) - 1, n - 1, -1):
+                    if out[i][1] != c:
+                        out.pop(i)
+        return out
+
     def boost_sources(self):
         """The cells of the cards the player to move may use now (booster use allowed, own card
         in the own terminal, nothing on it); [] otherwise."""
         if self.actions_left == 0 or self.booster_used or self._max_reached():
             return []
         out = []
+        cards = self.cards
+        stacks = self.stacks
         for src in self._cells[self.to_move]:
-            if self.cards[src] and not self.stacks[src]:
+            if cards[src] and not stacks[src]:
                 out.append(src)
         return out
 

@@ -100,7 +100,12 @@ class Game:
         finally:
             _done_reading()
         self.tracker = T.Tracker(self.pos)
-        self.overlay = []  # (cell, colour, level, blink) lit besides the score bars
+        self.overlay = L.Overlay()  # (cell, colour, level, blink) lit besides the score bars
+        # The idle overlay depends only on the position (and what was taken back): kept in the
+        # overlay (Overlay.keep), made for the tracker's position_id _idle_for, a put-back
+        # shows it again (-1: none).
+        self._idle_for = -1
+        self._idle_undone = None
         self.hint = None
         self.hint_until = 0
         self.mismatch_since = -1
@@ -203,8 +208,7 @@ class Game:
             self._rebuild()
 
     def paint(self, painter, frame_no):
-        for c, colour, level, blink in self.overlay:
-            painter.cell(c, colour, level, blink)
+        painter.cells(self.overlay)
         pos = self.pos
         sc = pos._score
         if len(pos.seats) == 8:
@@ -292,7 +296,8 @@ class Game:
         """Prepare the overlay for the current state (not per frame)."""
         t = self.tracker
         pos = self.pos
-        out = []
+        out = self.overlay
+        out.clear()
         state = t.state
         if (state == T.MISMATCH and self.mismatch_since >= 0
                 and H.ticks_diff(self.now, self.mismatch_since) < MISMATCH_MS):
@@ -304,21 +309,21 @@ class Game:
         if state == T.OVER:
             for s in pos.winners():
                 for c in pos.terminal_cells(s):
-                    out.append((c, _seat_colour(pos, s), 255, L.BLINK_SLOW))
+                    out.add(c, _seat_colour(pos, s), 255, L.BLINK_SLOW)
         elif t.undone and t.barred and state in (T.MOVING, T.MISMATCH):
             # Taken back: put the piece back where it came from (slow blink), from where it
             # went (wink); other differing cells as mistakes.
             a = t.undone[-1]
             for c in t.diff:
                 if c == a[1]:
-                    out.append((c, L.CYAN, 255, L.BLINK_SLOW))
+                    out.add(c, L.CYAN, 255, L.BLINK_SLOW)
                 elif c == a[3]:
-                    out.append((c, L.CYAN, 255, L.BLINK_WINK))
+                    out.add(c, L.CYAN, 255, L.BLINK_WINK)
                 else:
-                    out.append((c, L.RED, 255, L.BLINK_FAST))
+                    out.add(c, L.RED, 255, L.BLINK_FAST)
         elif state == T.MISMATCH:
             for c in t.diff:
-                out.append((c, L.RED, 255, L.BLINK_FAST))
+                out.add(c, L.RED, 255, L.BLINK_FAST)
         elif state == T.ASKING:
             # The candidate shown, and dimly the other moves that fit what the sensors saw (not
             # the long tail of moves the board may have missed: `next` reaches those one by one).
@@ -326,10 +331,10 @@ class Game:
             for i in range(t.fitting):
                 a = t.candidates[i]
                 if a is not shown and a[0] != cc.END:
-                    out.append((_led_dst(a), L.YELLOW, 60, 0))
+                    out.add(_led_dst(a), L.YELLOW, 60, 0)
             if shown[0] != cc.END:
-                out.append((shown[1], L.CYAN, 255, L.BLINK_SLOW))
-                out.append((_led_dst(shown), L.YELLOW, 255, L.BLINK_FAST))
+                out.add(shown[1], L.CYAN, 255, L.BLINK_SLOW)
+                out.add(_led_dst(shown), L.YELLOW, 255, L.BLINK_FAST)
         elif state == T.MOVING:
             # Where the piece may go; during activation each destination in the colour of the
             # value that activation gives.
@@ -337,22 +342,29 @@ class Game:
             for a in t.moves:
                 if a[0] == cc.ACTIVATE and a[3] not in done:
                     v = orient.VALUE[a[4]]
-                    out.append((a[3], VALUE_COLOUR[v], VALUE_LEVEL[v], 0))
+                    out.add(a[3], VALUE_COLOUR[v], VALUE_LEVEL[v], 0)
                     done.append(a[3])
             for c in t.targets:
                 if c not in done:
-                    out.append((c, L.YELLOW, 200, 0))
+                    out.add(c, L.YELLOW, 200, 0)
             for c in t.diff:
                 if c not in t.targets:
-                    out.append((c, L.ORANGE, 120, L.BLINK_WINK))  # where the piece came from
+                    out.add(c, L.ORANGE, 120, L.BLINK_WINK)  # where the piece came from
         else:
-            self._idle_overlay(out)
+            last = t.undone[-1] if t.undone else None
+            if self._idle_for == t.position_id and self._idle_undone == last and out.kept:
+                out.show_kept()
+            else:
+                out.forget()
+                self._idle_overlay(out)
+                out.keep()
+                self._idle_for = t.position_id
+                self._idle_undone = last
         if self.hint is not None and state in (T.IDLE, T.MOVING):
             a = self.hint
             if a[0] != cc.END:
-                out.append((a[1], L.YELLOW, 255, L.BLINK_WINK))
-                out.append((_led_dst(a), L.YELLOW, 255, L.BLINK_FAST))
-        self.overlay = out
+                out.add(a[1], L.YELLOW, 255, L.BLINK_WINK)
+                out.add(_led_dst(a), L.YELLOW, 255, L.BLINK_FAST)
         # Scores, the seat to move and the over state change only with commits/undos, which
         # all come through _after() and so through here: one version covers all of paint().
         self.paint_version += 1
@@ -366,8 +378,8 @@ class Game:
             # What a take-back asks the player to put back, when the sensors cannot show it.
             a = t.undone[-1]
             if a[0] != cc.END:
-                out.append((a[1], L.CYAN, 255, L.BLINK_SLOW))
-                out.append((a[3], L.CYAN, 255, L.BLINK_WINK))
+                out.add(a[1], L.CYAN, 255, L.BLINK_SLOW)
+                out.add(a[3], L.CYAN, 255, L.BLINK_WINK)
         if pos.actions_left == 0:
             # Activation candidates, each in the colour of the best value it can give.
             best = {}
@@ -377,21 +389,21 @@ class Game:
                     best[a[1]] = v
             for c in best:
                 v = best[c]
-                out.append((c, VALUE_COLOUR[v], VALUE_LEVEL[v], L.BLINK_WINK))
+                out.add(c, VALUE_COLOUR[v], VALUE_LEVEL[v], L.BLINK_WINK)
         else:
             seen = pos.boost_sources()
             for a in t.legal():
                 if a[0] != cc.END and a[1] not in seen:
                     seen.append(a[1])
             for c in seen:
-                out.append((c, colour, 60, 0))
+                out.add(c, colour, 60, 0)
         # Corners: whose turn, and the actions left (1-4 corners lit; activation: all blink).
         corners = (0, 10, 110, 120)
         for i in range(4):
             if pos.actions_left == 0:
-                out.append((corners[i], colour, 255, L.BLINK_SLOW))
+                out.add(corners[i], colour, 255, L.BLINK_SLOW)
             elif i < pos.actions_left:
-                out.append((corners[i], colour, 255, 0))
+                out.add(corners[i], colour, 255, 0)
 
 
 # With 8 players, the part of a side's score bar (docs/board-cargocube.md) by seat & 1: the

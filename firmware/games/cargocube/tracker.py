@@ -74,10 +74,12 @@ def diff_cells(a, b):
     out = []
     for i in range(16):
         x = a[i] ^ b[i]
-        if x:
-            for bit in range(8):
-                if x & (1 << bit):
-                    out.append(i * 8 + bit)
+        c = i * 8
+        while x:
+            if x & 1:
+                out.append(c)
+            x >>= 1
+            c += 1
     return tuple(out)
 
 
@@ -85,9 +87,15 @@ def action_delta(pos, action):
     """The cells whose occupancy the action toggles, as a sorted tuple. A card leaves its
     terminal cell empty (nothing may stand on a card being used); a biohazard or a sacrifice
     lands on a piece, a lifted biohazard on an empty cell; a spiral turn changes no sensor."""
+    return unpack(packed_delta(pos, action))
+
+
+def packed_delta(pos, action):
+    """action_delta() packed (pack()), without making the tuple: it runs for every legal action
+    of every position."""
     kind, src, d, dst, code, hops = action
     if kind == cc.END or kind == cc.TURN or src == dst:
-        return ()
+        return 0
     if kind == cc.BOOST:
         src_toggles = True
     elif kind == cc.HAZARD:
@@ -97,11 +105,11 @@ def action_delta(pos, action):
     dst_toggles = not pos.stacks[dst] and not pos.cards[dst]
     if src_toggles:
         if dst_toggles:
-            return (src, dst) if src < dst else (dst, src)
-        return (src,)
+            return (src + 1) | ((dst + 1) << 8) if src < dst else (dst + 1) | ((src + 1) << 8)
+        return src + 1
     if dst_toggles:
-        return (dst,)
-    return ()
+        return dst + 1
+    return 0
 
 
 def may_grow(action, diff):
@@ -143,6 +151,18 @@ def _meets(a, b):
     return False
 
 
+def _toggled(cells, more):
+    """The sorted tuple of cells with those of more toggled (taken out if in, else put in)."""
+    out = list(cells)
+    for c in more:
+        if c in out:
+            out.remove(c)
+        else:
+            out.append(c)
+    out.sort()
+    return tuple(out)
+
+
 def _is_subset(small, big):
     for c in small:
         if c not in big:
@@ -150,12 +170,22 @@ def _is_subset(small, big):
     return True
 
 
+def _find_all(buf, needle, out):
+    """Append to out every index of the one-byte needle in buf."""
+    i = buf.find(needle)
+    while i >= 0:
+        out.append(i)
+        i = buf.find(needle, i + 1)
+
+
 def explain(pos, legal, deltas, diff, barred):
     """(match, growing) for the evidence diff in pos: the actions whose cells toggled equal
     diff (not `end`, not barred), and those of which diff can be the start (a piece lifted, a
     cube tipped onto its new cell, a cube waiting on the entry portal). legal: pos's legal
-    actions without booster uses, deltas: their packed action_delta() or None; booster uses are
-    explained here from the cards that may be used, without listing them all."""
+    actions without booster uses, deltas: their packed action_delta() as deltas_of() makes them, or None;
+    booster uses are explained here from the cards that may be used, without listing them all.
+    With deltas only the actions that have a cell of diff in their delta are looked at (found
+    by bytearray.find in C), which is all that can fit unless a cube waits on the portal."""
     match = []
     growing = []
     portal = g.ENTRY_PORTAL
@@ -163,9 +193,28 @@ def explain(pos, legal, deltas, diff, barred):
     key = pack(diff) if n <= 2 else -1
     one = diff[0] + 1 if n == 1 else -1
     at_portal = portal in diff
-    for i in range(len(legal)):
+    if at_portal:
+        look = range(len(legal))
+    elif deltas is not None:
+        # an action fits only if the low byte of its delta is diff's first cell (+1), and grows
+        # from a single cell only if either byte is that cell
+        look = []
+        if n <= 2:
+            needle = bytes((diff[0] + 1,))
+            _find_all(deltas[0], needle, look)
+            if n == 1:
+                _find_all(deltas[1], needle, look)
+                look.sort()
+    else:
+        look = range(len(legal))
+    for i in look:
         a = legal[i]
-        d = deltas[i] if deltas is not None else pack(action_delta(pos, a))
+        if deltas is not None:
+            d = deltas[0][i] | (deltas[1][i] << 8)
+        elif at_portal or a[1] in diff or a[3] in diff:
+            d = packed_delta(pos, a)
+        else:
+            continue  # its delta, a part of (src, dst), has no cell of diff
         if d == key:
             if a[0] != cc.END and a not in barred:
                 match.append(a)
@@ -173,7 +222,8 @@ def explain(pos, legal, deltas, diff, barred):
             growing.append(a)  # one cell of a two-cell move seen so far
         elif at_portal and passes_portal(pos, a) and _is_subset(diff, unpack(d) + (portal,)):
             growing.append(a)  # the cube waits on the portal: on to the exit portal
-    if n <= 2:
+    # a booster use starts from a card (nothing on it): none without one under the evidence
+    if n <= 2 and (pos.cards[diff[0]] or pos.cards[diff[n - 1]]):
         srcs = pos.boost_sources()
         if srcs:
             if n == 2:
@@ -198,6 +248,27 @@ def explain(pos, legal, deltas, diff, barred):
                             growing.append((cc.BOOST, src, 0, dst, pos.cards[src], ()))
     return match, growing
 
+
+
+def deltas_of(pos, actions):
+    """The packed action_delta() of each of a list of actions, as its two bytes in two
+    bytearrays (low, high): 2 bytes an action, and bytearray.find looks up a cell in C."""
+    n = len(actions)
+    low = bytearray(n)
+    high = bytearray(n)
+    for i in range(n):
+        d = packed_delta(pos, actions[i])
+        low[i] = d & 255
+        high[i] = d >> 8
+    return low, high
+
+
+def _cells(deltas, i):
+    """The cells of action i's delta in deltas_of()'s pair, as a sorted tuple (unpack())."""
+    return unpack(deltas[0][i] | (deltas[1][i] << 8))
+
+
+_positions = 0  # _refresh() calls of every tracker: position_id names a tracked position
 
 
 class Tracker:
@@ -225,6 +296,8 @@ class Tracker:
         self.log = []  # (event, action) pairs since the last read, for the host and the log file
         self.held = False  # a two-move explanation's second move has its piece in the hand
         self._legal = None
+        self._actions = []  # the list _legal is, refilled for each position (legal())
+        self._tried = []  # the list of a position tried out (_explain_in_two), refilled too
         self._deltas = None
         self._refresh()
         self.occ[:] = self.expected
@@ -232,21 +305,19 @@ class Tracker:
     # -- cached per position ---------------------------------------------------------------------
 
     def _refresh(self):
+        global _positions
+        _positions += 1
+        self.position_id = _positions
         occupancy(self.pos, self.expected)
         self._legal = None
+        del self._actions[:]  # the old position's actions go; the list keeps its room
         self._deltas = None
 
     def legal(self):
         """The legal actions but booster uses (see explain()), cached per position."""
         if self._legal is None:
-            self._legal = self.pos.legal_actions(False)
-            pos = self.pos
-            legal = self._legal
-            # sized at once: a list grown by appends needs its old and new block together
-            deltas = [None] * len(legal)
-            for i in range(len(legal)):
-                deltas[i] = pack(action_delta(pos, legal[i]))
-            self._deltas = deltas
+            self._legal = self.pos.legal_actions(False, self._actions)
+            self._deltas = deltas_of(self.pos, self._legal)
         return self._legal
 
     def _diff(self):
@@ -409,28 +480,66 @@ class Tracker:
         targets = []
         pos = self.pos
         occ = self.occ
-        exp = bytearray(16)
-        for i in range(len(legal)):
+        # Only a few of the legal actions can be a first move: those waiting to settle (erased)
+        # or pending, and (neither erased nor seen_only) those with no delta. Their places in
+        # the list are found in C (list.index, bytearray.find) instead of testing every action
+        # here; walked in the list's order, as all of them would be (a pending move with no
+        # delta may be found twice: tried twice, counted once).
+        look = []
+        for a1 in (self.undone_by_next if erased else self.pending):
+            if a1 in legal:  # (booster uses are not in the list: never a first move)
+                look.append(legal.index(a1))
+        if not erased and not seen_only:
+            _find_all(deltas[0], b"\x00", look)
+        look.sort()
+        for i in look:
             a1 = legal[i]
             if a1[0] == cc.END:
                 continue
-            dl = unpack(deltas[i])
             if erased:
-                if a1 not in self.undone_by_next or not _meets(dl, erased) or \
-                        not _is_subset(dl, diff + erased):
+                if a1 not in self.undone_by_next:
+                    continue
+                dl = _cells(deltas, i)
+                if not _meets(dl, erased) or not _is_subset(dl, diff + erased):
                     continue
             elif a1 in self.pending:
+                dl = _cells(deltas, i)
                 if not _is_subset(dl, diff):
                     continue
-            elif seen_only or dl:
+            elif seen_only or deltas[0][i]:
+                continue
+            else:
+                dl = ()
+            # where the board differs from the occupancy after a1 (the expected one with a1's
+            # cells toggled): diff with a1's cells toggled
+            rest = _toggled(diff, dl)
+            # One more action changes at most 2 cells (3 with a cube waiting on the portal).
+            two = len(rest) == 2 and g.ENTRY_PORTAL not in rest
+            if two:
+                # Only an action that empties one of the two cells and fills the other toggles
+                # both, and none grows into more: only the piece (or card) of the cell the
+                # sensors see emptied can fit (a whole generation costs ~8 ms on the Pico, and
+                # a lift after a put-back may try out several first moves).
+                src, dst = rest
+                if (occ[src >> 3] >> (src & 7)) & 1:
+                    src, dst = dst, src
+                if (occ[src >> 3] >> (src & 7)) & 1 or not (occ[dst >> 3] >> (dst & 7)) & 1:
+                    continue
+            elif not rest or len(rest) > 3 or len(rest) == 3 and g.ENTRY_PORTAL not in rest:
                 continue
             pos.push(a1)
-            occupancy(pos, exp)
-            rest = diff_cells(occ, exp)
-            # One more action changes at most 2 cells (3 with a cube waiting on the portal).
-            if rest and len(rest) <= 3 and (len(rest) < 3 or g.ENTRY_PORTAL in rest) and \
-                    not pos.is_over():
-                match2, growing2 = explain(pos, pos.legal_actions(False), None, rest, ())
+            # (No legal action is the game's end: is_over() would generate them once more.)
+            if two:
+                # (booster uses are explained from their cards, with none of these too)
+                legal2 = pos.legal_actions_from(src)
+            else:
+                # into one list for all the tries (emptied with del [:], its room kept): a new
+                # one for each try grows to 2 KB again, a hole the heap may not have
+                legal2 = self._tried
+                del legal2[:]
+                pos.legal_actions(False, legal2)
+            if two or legal2:
+                match2, growing2 = explain(pos, legal2, None, rest, ())
                 if match2 and a1 not in complete:
                     complete.append(a1)
                 if growing2 and a1 not in partial:
@@ -441,6 +550,9 @@ class Tracker:
                     if a2[3] not in targets:
                         targets.append(a2[3])
             pos.pop()
+        # its actions and its room are garbage now: kept for the game, its 2 KB block was a
+        # hole the log's 1.2 KB append missed (the 8-player game with both expansions at 192k)
+        self._tried = []
         return complete, partial, targets
 
     def _ask(self, actions):
@@ -510,7 +622,7 @@ class Tracker:
             a = legal[i]
             if a[0] == cc.END:
                 continue
-            dl = unpack(deltas[i])
+            dl = _cells(deltas, i)
             if dl == self.diff:
                 k = 0
             elif a in self.pending:

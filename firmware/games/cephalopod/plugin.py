@@ -89,7 +89,8 @@ class Game:
                 raise ValueError("layout %s: Cephalopod is played on %s" % (layout,
                                                                              ", ".join(SIZES)))
             self.variant = layout
-        self.overlay = []  # (cell, colour, level, blink) lit besides the bars
+        # (cell, colour, level, blink) lit besides the bars: a few entries a cell at most
+        self.overlay = L.Overlay(3 * 25 + 8)
         self.pips = 0  # the pips shown on the W/E bars (0: none)
         self.pips_colour = 0
         self.hint = None
@@ -208,8 +209,7 @@ class Game:
             self._rebuild()
 
     def paint(self, painter, frame_no):
-        for c, colour, level, blink in self.overlay:
-            painter.cell(c, colour, level, blink)
+        painter.cells(self.overlay)
         pos = self.pos
         if self.tracker.state != T.OVER:
             painter.turn(COUNT_BAR[pos.to_move])  # first: the count is drawn over the glow
@@ -311,7 +311,8 @@ class Game:
         t = self.tracker
         pos = self.pos
         block = self.block
-        out = []
+        out = self.overlay
+        out.clear()
         self.pips = 0
         state = t.state
         if state == T.MISMATCH and (self.mismatch_since < 0 or
@@ -326,25 +327,25 @@ class Game:
             for s in pos.winners():
                 for c in range(len(block)):
                     if pos.cells[c] and pos.colour(c) == s:
-                        out.append((block[c], DIE_COLOUR[s], 255, L.BLINK_SLOW))
+                        out.add(block[c], DIE_COLOUR[s], 255, L.BLINK_SLOW)
         elif t.undone and state in (T.MOVING, T.MISMATCH):
             # Taken back: the dice to put back (slow blink, in their colour), the die to take
             # away (magenta, fast), as the app's set-up assist shows them.
             for c in T.bit_list(t.minus):
-                out.append((block[c], DIE_COLOUR[pos.colour(c)], 255, L.BLINK_SLOW))
+                out.add(block[c], DIE_COLOUR[pos.colour(c)], 255, L.BLINK_SLOW)
             for c in T.bit_list(t.plus):
-                out.append((block[c], L.MAGENTA, 255, L.BLINK_FAST))
+                out.add(block[c], L.MAGENTA, 255, L.BLINK_FAST)
         elif state == T.MISMATCH:
             bad = t.culprits()
             for c in bad:
-                out.append((block[c], L.RED, 255, L.BLINK_FAST))
+                out.add(block[c], L.RED, 255, L.BLINK_FAST)
             self._evidence(out, mover, bad)
         elif state == T.ASKING:
             shown = t.candidates[t.index]
             for i in range(len(t.candidates)):
                 a = t.candidates[i]
                 if a != shown:
-                    out.append((block[a >> 4], L.YELLOW, 60, 0))
+                    out.add(block[a >> 4], L.YELLOW, 60, 0)
             self._action(out, shown, L.YELLOW, L.BLINK_FAST, L.CYAN, L.BLINK_SLOW)
         elif state == T.READY:
             a = t.ready
@@ -360,12 +361,11 @@ class Game:
                 for a in t.moves:
                     seen |= 1 << (a >> 4)
                 for c in T.bit_list(seen):
-                    out.append((block[c], L.YELLOW, 200, 0))
+                    out.add(block[c], L.YELLOW, 200, 0)
         elif state == T.IDLE:
             self._idle(out, mover)
         if self.hint is not None and state in (T.IDLE, T.MOVING):
             self._action(out, self.hint, L.YELLOW, L.BLINK_FAST, L.YELLOW, L.BLINK_WINK)
-        self.overlay = out
         # The counts and the side to move change only with commits and take-backs, which all
         # come through _after() and so through here: one version covers all of paint().
         self.paint_version += 1
@@ -381,9 +381,9 @@ class Game:
                 continue  # the other captures on the same cell
             last = c
             if a & 15:
-                out.append((block[c], mover, 255, L.BLINK_WINK))
+                out.add(block[c], mover, 255, L.BLINK_WINK)
             else:
-                out.append((block[c], mover, PLAIN_LEVEL, 0))
+                out.add(block[c], mover, PLAIN_LEVEL, 0)
 
     def _evidence(self, out, mover, skip):
         """The move so far: the new die (steady, the mover's colour), the dice taken (orange,
@@ -392,10 +392,10 @@ class Game:
         block = self.block
         for c in T.bit_list(t.plus):
             if c not in skip:
-                out.append((block[c], mover, MOVE_LEVEL, 0))
+                out.add(block[c], mover, MOVE_LEVEL, 0)
         for c in T.bit_list(t.minus):
             if c not in skip:
-                out.append((block[c], L.ORANGE, 120, L.BLINK_WINK))
+                out.add(block[c], L.ORANGE, 120, L.BLINK_WINK)
 
     def _takeable(self, out, moves):
         """The neighbours a capture may still take (cyan, slow blink)."""
@@ -405,15 +405,15 @@ class Game:
             more |= T.captured_bits(t.nb, a) if a & 15 else 0
         more &= ~t.minus
         for c in T.bit_list(more):
-            out.append((self.block[c], L.CYAN, 255, L.BLINK_SLOW))
+            out.add(self.block[c], L.CYAN, 255, L.BLINK_SLOW)
 
     def _action(self, out, a, colour, blink, cap_colour, cap_blink):
         """An action: its cell, the dice it takes, and the pips of the new die on the bars."""
         t = self.tracker
-        out.append((self.block[a >> 4], colour, 255, blink))
+        out.add(self.block[a >> 4], colour, 255, blink)
         if a & 15:
             for c in T.bit_list(T.captured_bits(t.nb, a)):
-                out.append((self.block[c], cap_colour, 255, cap_blink))
+                out.add(self.block[c], cap_colour, 255, cap_blink)
         self._show_pips(a, colour)
 
     def _show_pips(self, a, colour):
