@@ -3,6 +3,7 @@ commit (a log append's flash erase and programs, a collection), and whether a pr
 overlaps it is seen.
 
     .venv/bin/python bench/presses.py [--moves N] [--press-at-erase K]
+    .venv/bin/python bench/presses.py --cargocube N
 
 Plays a Cephalopod 5x5 game (placements, each committed by the board by itself, each logged)
 on the emulated Pico and, per move, prints the flash operations its log append made and the
@@ -11,6 +12,10 @@ latch, once a frame) in emulated ms. With --press-at-erase K the same game is pl
 (the emulation is deterministic: same inputs, same emulated times) and a `next` press
 (held PRESS_MS, as the scripts press) is made to start in the host frame in which the K-th
 erase of the first run began; the board's `evt button` lines say whether it was seen.
+With --cargocube N it plays instead N actions of bench/heap.py's "4p base cards" game (seed
+5, resolved with buttons as the scripts do) and sorts every scan gap longer than 12 ms by what
+the chip did in it: a flash erase, a serial query (which), a press (which), or nothing the
+host did (the board's own work: the tracker on a sensor change, a collection).
 Printed, never asserted.
 """
 
@@ -74,6 +79,58 @@ def play(moves, press_at_ns=None, out=print):
         gm.close()
 
 
+def cargocube(actions):
+    """Scan gaps of a Cargocube game on the emulated Pico, by cause."""
+    from cargoboard.games.cargocube.scriptgen import game_script
+    from cargoboard.sim.script import Session
+    script, _ = game_script(check_every=0, actions=actions, seed=5, players=4, cards=True)
+    s = Session(out=lambda line: None, target="pico")
+    r = s.runner
+    presses, queries = [], []
+    press, query = s.press, s.query
+
+    def timed_press(name):
+        t = r.emu_ns
+        press(name)
+        presses.append((name, t))
+
+    def timed_query(cmd, *a, **k):
+        t = r.emu_ns
+        try:
+            return query(cmd, *a, **k)
+        finally:
+            queries.append((cmd.split()[0], t, r.emu_ns))
+
+    s.press, s.query = timed_press, timed_query
+    try:
+        for line in script.splitlines():
+            s.execute(line)
+        seen = [e for e in s.events if e.startswith("evt button")]
+    finally:
+        s.close()
+    print("%d actions, %d presses (%d seen), %d scans" % (
+        actions, len(presses), len(seen), len(r.chain_loads)))
+    causes = {}
+    loads = r.chain_loads
+    for a, b in zip(loads, loads[1:]):
+        if b - a <= 12e6:
+            continue
+        q = [c for c, t0, t1 in queries if t0 - 10e6 <= a <= t1 + 10e6]
+        p = [n for n, t in presses if t <= a <= t + 2 * PRESS_MS * 1e6]
+        if any(o[0] == "erase" and a <= o[4] < b for o in r.flash_ops):
+            cause = "flash erase"
+        elif q:
+            cause = "query " + q[0]
+        elif p:
+            cause = "press " + p[0]
+        else:
+            cause = "the board's own"
+        causes.setdefault(cause, []).append((b - a) / 1e6)
+    print("scan gaps > 12 ms, emulated ms, by what the chip did in them:")
+    for cause, gs in sorted(causes.items()):
+        print("  %-18s %3d  %6.1f .. %6.1f" % (cause, len(gs), min(gs), max(gs)))
+
+
 def report(rows):
     print("move | flash ops of the append (erase ms / programs) | longest scan gap ms (at ms)")
     for m, ops, gap, at, _ in rows:
@@ -88,7 +145,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--moves", type=int, default=len(MOVES))
     ap.add_argument("--press-at-erase", type=int, default=None, metavar="K")
+    ap.add_argument("--cargocube", type=int, default=None, metavar="N")
     args = ap.parse_args()
+    if args.cargocube:
+        cargocube(args.cargocube)
+        return
     moves = MOVES[:args.moves]
     rows, _, loads, ops = play(moves)
     report(rows)
