@@ -11,6 +11,11 @@ environment variable CARGOBOARD_SIM=1) selects the simulated HAL speaking the bi
 of docs/sim-protocol.md on stdin/stdout; --flash IMAGE keeps the simulated flash (the game
 logs) in that littlefs image file (created if missing), else in a temporary one.
 
+On the board the host's REPL request (docs/protocol.md) ends the firmware: main() returns and
+MicroPython's REPL prompt follows (a SystemExit out of main.py would be a soft reboot on the
+rp2 port, running main.py again); so does a fatal error, after its trace. In the simulator
+(no REPL) the host's stop ends the process with the HAL's exit status, a fatal error with 1.
+
 At boot an unfinished game in the log is resumed (docs/log-format.md); only without one the
 boot game (--game; on the board the first game of the registry, firmware/games/__init__.py)
 is set up.
@@ -19,99 +24,23 @@ is set up.
 import sys
 
 
-def _args():
-    a = {"sim": False, "game": None, "layout": None, "seats": None, "plugins": [], "flash": None}
-    argv = sys.argv[1:] if hasattr(sys, "argv") else []
-    i = 0
-    while i < len(argv):
-        w = argv[i]
-        if w == "--sim":
-            a["sim"] = True
-        elif w in ("--game", "--layout", "--seats", "--plugin", "--flash") and i + 1 < len(argv):
-            i += 1
-            if w == "--plugin":
-                a["plugins"].append(argv[i])
-            else:
-                a[w[2:]] = argv[i]
-        else:
-            raise ValueError("bad argument '%s'" % w)
-        i += 1
-    try:
-        import os
-        if os.getenv("CARGOBOARD_SIM") == "1":
-            a["sim"] = True
-    except (ImportError, AttributeError):
-        pass
-    return a
-
-
 def main():
-    try:
-        a = _args()
-    except ValueError as e:
-        sys.stderr.write("main.py: %s\n" % e)
-        sys.stderr.write("usage: main.py --sim [--game NAME|none] [--layout L] [--seats S] "
-                         "[--plugin NAME=MODULE] [--flash IMAGE]\n")
-        sys.exit(2)
-    if a["sim"]:
-        from firmware.hal.sim import SimHal
-        hal = SimHal()
-    elif sys.platform == "rp2":
-        from firmware.hal.rp2040 import Rp2040Hal
-        hal = Rp2040Hal()
-    else:
-        sys.stderr.write("main.py: not on the board; use --sim\n")
-        sys.exit(2)
-
-    from firmware.system.app import App, VERSION, register, names
-    for p in a["plugins"]:
-        i = p.find("=")
-        if i <= 0:
-            sys.stderr.write("main.py: --plugin wants NAME=MODULE, got '%s'\n" % p)
-            sys.exit(2)
-        register(p[:i], p[i + 1:])
-
-    glog = None
-    glog_error = None
-    if a["sim"]:
-        # The simulator's flash is mounted here, as MicroPython mounts the Pico's before
-        # main.py runs; its driver leaves the heap again (the Pico has none of it).
-        from firmware.hal import unload
-        from firmware.drivers import flashdev
-        flashdev.attach_sim_flash(hal, a["flash"])
-        flashdev = None
-        unload("firmware.drivers.flashdev")
-    root = hal.flash_root()
-    if root is not None:
-        try:
-            from firmware.system.gamelog import GameLog
-            glog = GameLog(root, hal.board_id())
-        except Exception as e:
-            glog_error = e
-    app = App(hal, gamelog=glog)
-    game = a["game"]
-    if game is None:
-        game = "none" if a["sim"] else names()[0]
-    app.emit("boot cargoboard fw=%s hal=%s" % (VERSION, hal.name))
-    if glog_error is not None:
-        app.report_error("log open", glog_error)
-    if app.resume():
-        pass  # the unfinished game goes on
-    elif game != "none":
-        opts = {}
-        if a["layout"]:
-            opts["layout"] = a["layout"]
-        if a["seats"]:
-            opts["seats"] = a["seats"]
-        try:
-            app.new_game(game, opts)
-        except ValueError as e:
-            app.errors += 1
-            app.emit("error boot: %s" % e)
+    # The boot's code is a module of its own, dropped once the board runs: this file is
+    # compiled on the board (from source), and all of it stays in the heap while it runs.
+    from firmware.system import boot
+    app = boot.start()
+    boot = None
+    from firmware.hal import unload
+    unload("firmware.system.boot")
     try:
         app.run()
     except SystemExit:
-        raise
+        if app.hal.has_repl:
+            # The host's REPL request (firmware/system/link.py) ends the firmware. On the rp2
+            # port a SystemExit out of main.py is a soft reboot that runs main.py again; a
+            # return is followed by the REPL prompt, which the host waits for.
+            return
+        raise  # the simulator's host stopped it: its exit status tells the host why
     except KeyboardInterrupt:
         raise
     except Exception as e:
@@ -123,10 +52,12 @@ def main():
             msg = s.getvalue()
         except Exception:
             msg = "%s: %s" % (type(e).__name__, e)
-        if hasattr(hal, "log"):
-            hal.log("fatal: " + msg)
+        if hasattr(app.hal, "log"):
+            app.hal.log("fatal: " + msg)
         else:
             sys.stderr.write(msg)
+        if app.hal.has_repl:
+            return  # the trace, then the REPL prompt (sys.exit would reboot into the failure)
         sys.exit(1)
 
 
