@@ -148,6 +148,32 @@ def case_buttons_edge_and_debounce():
     assert b.update(H.NEXT | H.END, 150) == (H.NEXT | H.END)
 
 
+def case_buttons_press_first_seen_in_a_late_frame():
+    """A 50 ms press that began while the chip was blind (a 40 ms frame: a flash erase, a long
+    commit) is seen in two samples 10 ms apart: credited from the frame that was due, it is
+    held stable_ms by the second sample. One sample after a late frame is not enough (a
+    bounce), and frames on time count as before."""
+    b = Buttons(30)
+    assert b.update(0, 0) == 0
+    assert b.update(0, 10) == 0
+    # the chip is blind from 10 to 50; the press began at 15 (up at 65)
+    assert b.update(H.NEXT, 50) == 0          # first seen: not on one sample
+    assert b.update(H.NEXT, 60) == H.NEXT     # credited from 20 (the frame due): 40 ms
+    assert b.update(0, 70) == 0
+    # a bounce caught by the first sample after a late frame is no press
+    assert b.update(0, 80) == 0
+    assert b.update(H.HINT, 130) == 0
+    assert b.update(0, 140) == 0
+    assert b.update(0, 150) == 0
+    assert b.state == 0
+    # on time: held 20 ms is not enough (as before the credit)
+    assert b.update(H.CONFIRM, 160) == 0
+    assert b.update(H.CONFIRM, 170) == 0
+    assert b.update(H.CONFIRM, 180) == 0
+    assert b.update(0, 190) == 0
+    assert b.state == 0
+
+
 def case_no_allocation_per_frame():
     try:
         import micropython

@@ -12,7 +12,7 @@ Ticks are 30-bit wrapping milliseconds (hal.ticks_diff); a pending change older 
 is not a concern at 10 ms per frame.
 """
 
-from firmware.hal import BITMAP_BYTES, N_CELLS, TICKS_MASK, N_BUTTONS
+from firmware.hal import BITMAP_BYTES, N_CELLS, TICKS_MASK, N_BUTTONS, FRAME_MS
 
 
 class Scanner:
@@ -82,15 +82,30 @@ class Scanner:
 
 
 class Buttons:
-    """Debounced, edge-detected buttons: update() returns the bitmask of new presses."""
+    """Debounced, edge-detected buttons: update() returns the bitmask of new presses.
+
+    A state is accepted once held `stable_ms`, counted from the first frame that could have
+    seen it: after a late frame (the chip blind for a while: a flash erase of a log append,
+    45 ms; a long commit) a change first seen then is credited from the frame that was due,
+    but accepted only if a second sample still shows it (one sample is no proof against a
+    bounce). On time, frames count from the sample that saw the change, as before. Without
+    the credit a 50 ms press that began in a 30-45 ms frame was seen for less than stable_ms
+    and lost; a press the chip was blind to from start to end is lost either way."""
 
     def __init__(self, stable_ms=30):
         self.stable_ms = stable_ms
         self.state = 0      # debounced state
         self._prev = 0
         self._since = [0] * N_BUTTONS
+        self._due = -1      # when the next sample is due (ms; -1 before the first)
 
     def update(self, raw, now):
+        due = self._due
+        self._due = (now + FRAME_MS) & TICKS_MASK
+        # a late sample (more than half a frame): a change it sees may date from `due`
+        if due < 0 or ((now - due) & TICKS_MASK) <= (FRAME_MS >> 1) \
+                or ((now - due) & TICKS_MASK) >= 0x20000000:
+            due = now
         moved = raw ^ self._prev
         diff = raw ^ self.state
         presses = 0
@@ -99,9 +114,10 @@ class Buttons:
             for j in range(N_BUTTONS):
                 bit = 1 << j
                 if moved & bit:
-                    since[j] = now
+                    since[j] = due
                 if diff & bit:
-                    if ((now - since[j]) & TICKS_MASK) >= self.stable_ms:
+                    s = since[j]
+                    if ((now - s) & TICKS_MASK) >= self.stable_ms and (s == now or not moved & bit):
                         self.state ^= bit
                         if raw & bit:
                             presses |= bit

@@ -150,6 +150,12 @@ export class Board {
       chips: pins.CHAIN_BYTES, buttonByte: pins.BUTTON_BYTE, buttonShift: pins.BUTTON_SHIFT,
     });
     this.chain.setWorld(this.sensors, this.buttons);
+    this.chain.onLoad = () => {
+      // K: the chain latched its inputs (the firmware's scan of a frame), f64 host nanos
+      const k = Buffer.alloc(8);
+      k.writeDoubleLE(this.hostNanos, 0);
+      this.out('K', k);
+    };
     mcu.gpio[pins.WS2812_PIN].addListener((state) => {
       const pio = mcu.pio[0].inCatchUp ? mcu.pio[0] : mcu.pio[1].inCatchUp ? mcu.pio[1] : null;
       const t = pio ? pio.now : mcu.clock.nanos;

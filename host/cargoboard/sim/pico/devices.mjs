@@ -201,6 +201,7 @@ export class Hc165Chain {
     this.reg = new Uint8Array(this.nBits); // reg[0] = QH of chip 0
     this.reg.fill(1);
     this.reads = 0;
+    this.onLoad = null; // called at each PL falling edge: the firmware samples the inputs
     this.busyAlarm = rp2040.clock.createAlarm(() => this.finishByte());
     this.pendingRx = 0;
     const pl = rp2040.gpio[pins.pl];
@@ -228,7 +229,10 @@ export class Hc165Chain {
   plLow() { return !this.pinLevel(this.pins.pl); }
 
   plChanged() {
-    if (this.plLow()) this.load();
+    if (this.plLow()) {
+      this.load();
+      if (this.onLoad) this.onLoad();
+    }
   }
 
   load() {

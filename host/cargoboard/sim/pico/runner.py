@@ -11,7 +11,9 @@ line, serial output from USB. The firmware runs from the board's flash: a little
 
 Beyond the common Runner: `emu_ns` (emulated time), `cycles` (core cycles run), `status_led`,
 `flash_ops` (every program/erase: (kind, index, address, length, start ns)), `led_frames`
-(every frame the LED chain latched: (start ns, duration ns, LEDs)), and power cuts at
+(every frame the LED chain latched: (start ns, duration ns, LEDs)), `chain_loads` (the
+emulated ns of every scan: the 74HC165 chain latching its inputs, once a firmware frame), and
+power cuts at
 a chosen moment: `cut_at(ns)` or `cut_during_flash_op(n, fraction)`; the frame in which it
 happens raises PowerCut (the image keeps what the flash had at that instant).
 """
@@ -87,6 +89,7 @@ class PicoRunner(Runner):
         self.status_led = 0
         self.flash_ops: list = []
         self.led_frames: list = []        # every WS2812 frame latched: (start ns, ns, LEDs)
+        self.chain_loads: list = []       # ns of every scan: the 74HC165 chain's PL edge
         self.cut_report = None
 
     # --- process -------------------------------------------------------------------------------
@@ -156,6 +159,8 @@ class PicoRunner(Runner):
             self.status_led = data[4]
             self.emu_ns, cycles = struct.unpack_from("<dd", data, 5)
             self.cycles = int(cycles)
+        elif typ == ord("K"):
+            self.chain_loads.append(struct.unpack_from("<d", data, 0)[0])
         elif typ == ord("W"):
             start, duration = struct.unpack_from("<dd", data, 0)
             self.led_frames.append((start, duration, data[16] | data[17] << 8))
