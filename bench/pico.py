@@ -62,6 +62,15 @@ def cpu_seconds(pid):
         return None
 
 
+def runqueue_seconds(pid):
+    """Seconds a process has waited, runnable, for a core so far (/proc/PID/schedstat: the
+    scheduler's share of a loaded machine), or None where the kernel does not say."""
+    try:
+        return int(open("/proc/%d/schedstat" % pid).read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 class Meter:
     """Where the wall time of a stretch of a served run goes, per emulated second: wall
     seconds, CPU seconds of the emulator (node) and of this process (the runner's serving
@@ -72,6 +81,7 @@ class Meter:
         self.runner = runner
         self.w0, self.e0 = time.monotonic(), runner.emu_ns
         self.c0 = cpu_seconds(runner.proc.pid)
+        self.q0 = runqueue_seconds(runner.proc.pid)
         self.p0 = time.process_time()
         self.s0, self.x0 = runner.serve_wait_s, runner.exchanges
 
@@ -80,8 +90,10 @@ class Meter:
         emu = (r.emu_ns - self.e0) / 1e9
         c1 = cpu_seconds(r.proc.pid)
         cpu = (c1 - self.c0) / emu if c1 is not None and self.c0 is not None else float("nan")
+        q1 = runqueue_seconds(r.proc.pid)
+        queued = (q1 - self.q0) / emu if q1 is not None and self.q0 is not None else float("nan")
         return {"emu_s": emu, "wall": (time.monotonic() - self.w0) / emu, "cpu": cpu,
-                "host_cpu": (time.process_time() - self.p0) / emu,
+                "queued": queued, "host_cpu": (time.process_time() - self.p0) / emu,
                 "waited": (r.serve_wait_s - self.s0) / emu,
                 "exchanges": (r.exchanges - self.x0) / emu}
 
@@ -224,10 +236,10 @@ def main(argv):
     for name, m, what in (("idle", idle, "the firmware's frame loop, no input"),
                           ("busy", busy, "the benchmark, the CPU nearly always busy")):
         print("%s  (%s, %.1f emulated s): %.2f s wall per emulated s (goal <= 2: %s); CPU s: "
-              "emulator %.2f, host %.2f; the host waited %.2f s (pty, wall-clock pace); %.0f "
-              "round trips" % (name, what, m["emu_s"], m["wall"],
-                               "met" if m["wall"] <= 2 else "NOT met", m["cpu"], m["host_cpu"],
-                               m["waited"], m["exchanges"]))
+              "emulator %.2f, host %.2f; the emulator waited %.2f s for a core; the host waited "
+              "%.2f s (pty, wall-clock pace); %.0f round trips" % (
+                  name, what, m["emu_s"], m["wall"], "met" if m["wall"] <= 2 else "NOT met",
+                  m["cpu"], m["host_cpu"], m["queued"], m["waited"], m["exchanges"]))
     print("(idle frames keep the wall clock's pace, so idle costs at least 1 s wall; wall "
           "depends on what else runs on this machine: load average %.1f now; the whole bench "
           "took %.0f s)" % (os.getloadavg()[0], wall))
