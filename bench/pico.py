@@ -29,6 +29,7 @@ and what the emulator costs in wall time. Printed, never asserted.
 
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -71,11 +72,19 @@ def runqueue_seconds(pid):
         return None
 
 
+def children_cpu_seconds():
+    """User + system CPU seconds of this process's children that have ended (mpremote)."""
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
 class Meter:
     """Where the wall time of a stretch of a served run goes, per emulated second: wall
     seconds, CPU seconds of the emulator (node) and of this process (the runner's serving
-    thread: the lockstep exchanges, the pty), the wall seconds the serving loop waited (for the
-    pty or the wall clock's pace), and the lockstep round trips with the emulator."""
+    thread: the lockstep exchanges, the pty) and of the host tool it ran to its end (mpremote),
+    the seconds the emulator waited, runnable, for a core (the machine's other work), the wall
+    seconds the serving loop waited (for the pty or the wall clock's pace), and the lockstep
+    round trips with the emulator."""
 
     def __init__(self, runner):
         self.runner = runner
@@ -83,6 +92,7 @@ class Meter:
         self.c0 = cpu_seconds(runner.proc.pid)
         self.q0 = runqueue_seconds(runner.proc.pid)
         self.p0 = time.process_time()
+        self.t0 = children_cpu_seconds()
         self.s0, self.x0 = runner.serve_wait_s, runner.exchanges
 
     def stop(self):
@@ -94,6 +104,7 @@ class Meter:
         queued = (q1 - self.q0) / emu if q1 is not None and self.q0 is not None else float("nan")
         return {"emu_s": emu, "wall": (time.monotonic() - self.w0) / emu, "cpu": cpu,
                 "queued": queued, "host_cpu": (time.process_time() - self.p0) / emu,
+                "tool_cpu": (children_cpu_seconds() - self.t0) / emu,
                 "waited": (r.serve_wait_s - self.s0) / emu,
                 "exchanges": (r.exchanges - self.x0) / emu}
 
@@ -236,10 +247,10 @@ def main(argv):
     for name, m, what in (("idle", idle, "the firmware's frame loop, no input"),
                           ("busy", busy, "the benchmark, the CPU nearly always busy")):
         print("%s  (%s, %.1f emulated s): %.2f s wall per emulated s (goal <= 2: %s); CPU s: "
-              "emulator %.2f, host %.2f; the emulator waited %.2f s for a core; the host waited "
+              "emulator %.2f, host %.2f, mpremote %.2f; the emulator waited %.2f s for a core; the host waited "
               "%.2f s (pty, wall-clock pace); %.0f round trips" % (
                   name, what, m["emu_s"], m["wall"], "met" if m["wall"] <= 2 else "NOT met",
-                  m["cpu"], m["host_cpu"], m["queued"], m["waited"], m["exchanges"]))
+                  m["cpu"], m["host_cpu"], m["tool_cpu"], m["queued"], m["waited"], m["exchanges"]))
     print("(idle frames keep the wall clock's pace, so idle costs at least 1 s wall; wall "
           "depends on what else runs on this machine: load average %.1f now; the whole bench "
           "took %.0f s)" % (os.getloadavg()[0], wall))
