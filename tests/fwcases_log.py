@@ -14,7 +14,8 @@ from firmware.system import logformat as LF
 from firmware.system import logread
 from firmware.system.gamelog import GameLog
 from firmware.system import logboot
-from firmware.system.app import App, PLAY, IDLE, SETUP, CORNERS, register, load
+from firmware.system.app import App, PLAY, IDLE, SETUP, CORNERS
+from firmware.system.newgame import register, load
 from shared_rules.cargocube import rules as cc
 
 

@@ -67,20 +67,21 @@ def start():
         sys.stderr.write("main.py: not on the board; use --sim\n")
         sys.exit(2)
 
-    from firmware.system.app import App, VERSION, register, names, load
+    from firmware.hal import unload
+    from firmware.system.app import App, VERSION
+    from firmware.system import newgame  # the plug-ins by name; dropped before the boot game
     for p in a["plugins"]:
         i = p.find("=")
         if i <= 0:
             sys.stderr.write("main.py: --plugin wants NAME=MODULE, got '%s'\n" % p)
             sys.exit(2)
-        register(p[:i], p[i + 1:])
+        newgame.register(p[:i], p[i + 1:])
 
     glog = None
     glog_error = None
     if a["sim"]:
         # The simulator's flash is mounted here, as MicroPython mounts the Pico's before
         # main.py runs; its driver leaves the heap again (the Pico has none of it).
-        from firmware.hal import unload
         from firmware.drivers import flashdev
         flashdev.attach_sim_flash(hal, a["flash"])
         flashdev = None
@@ -95,11 +96,14 @@ def start():
     app = App(hal, gamelog=glog)
     game = a["game"]
     if game is None:
-        game = "none" if a["sim"] else names()[0]
+        game = "none" if a["sim"] else newgame.names()[0]
     app.emit("boot cargoboard fw=%s hal=%s" % (VERSION, hal.name))
     if glog_error is not None:
         app.report_error("log open", glog_error)
-    if _resume(app, load):
+    resumed = _resume(app, newgame.load)
+    newgame = None
+    unload("firmware.system.newgame")  # App.new_game loads it again for the boot game
+    if resumed:
         pass  # the unfinished game goes on
     elif game != "none":
         opts = {}

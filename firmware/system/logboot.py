@@ -50,7 +50,7 @@ def open_newest(glog):
 
 def resume(app, load):
     """Go on with the newest game in the app's log if it is still open (the pieces are still
-    on the board): replay it into a new plug-in (its Game class from load(name), the app's
+    on the board): replay it into a new plug-in (its Game class from load(name), newgame.py's
     loader) and put the app in play. True if a game was resumed."""
     app.check_flash()
     if app.glog is None:

@@ -1,0 +1,144 @@
+"""Setting a game up: the plug-ins by name (the registry, firmware/games/__init__.py: load,
+names, register) and the making of a new game for the App (App.new_game). Loaded for a `new`
+(a console line, the boot's game), a resume at boot or the console's `hello`/`help`, and
+dropped after: a board playing or idling keeps none of it in the heap, and the new game's log
+begins once it is gone (the set-up's high point). It is given the App and uses only its
+interface for the system's modules (docs/firmware.md "The app's interface"); it never imports
+firmware/system/app.py.
+"""
+
+import gc
+from firmware.hal import unload
+
+
+def _registry():
+    """The registry's entries, imported at their first use (and kept: `register` adds to them):
+    a board idling at boot needs none."""
+    from firmware.games import REGISTRY
+    return REGISTRY
+
+
+def register(name, module):
+    registry = _registry()
+    for e in registry:
+        if e[0] == name:
+            e[1] = module
+            return
+    registry.append([name, module])
+
+
+def names():
+    return [e[0] for e in _registry()]
+
+
+def load(name):
+    """The plug-in's Game class. Raises ValueError with a clear message on failure."""
+    mod = None
+    for e in _registry():
+        if e[0] == name:
+            mod = e[1]
+    if mod is None:
+        raise ValueError("unknown game '%s' (have: %s)" % (name, " ".join(names())))
+    try:
+        m = __import__(mod, None, None, ["Game"])
+    except ImportError as e:
+        raise ValueError("game '%s' not available (%s: %s)" % (name, mod, e))
+    g = getattr(m, "Game", None)
+    if g is None:
+        raise ValueError("module %s has no Game class" % mod)
+    return g
+
+
+def unload_game(name):
+    """Drop the modules of game `name` (its folders firmware/games/<name>/ and
+    shared_rules/<name>/): a board that goes from one game to another would otherwise keep
+    both games' code in the heap for good."""
+    import sys
+    for prefix in ("firmware.games.%s" % name, "shared_rules.%s" % name):
+        for m in [k for k in sys.modules if k.startswith(prefix + ".")]:
+            unload(m)
+        unload(prefix)
+
+
+def _make_game(cls, opts):
+    """(the plug-in's Game made with opts, its setup mask). A ValueError (bad options) and a
+    MemoryError pass through; any other failure becomes a ValueError naming it."""
+    try:
+        g = cls(opts)
+        return g, g.setup_mask()
+    except (ValueError, MemoryError):
+        raise
+    except Exception as e:
+        raise ValueError("%s: %s" % (type(e).__name__, e))
+
+
+def _drop_game(app, name):
+    """The game being played goes (its log closed as by any new game) to make room for a new
+    game `name`, with its code if it is another game."""
+    old = app.game_name
+    app.abort()
+    if old and old != name:
+        unload_game(old)
+    gc.collect()
+
+
+def make(app, name, options, dropped=None):
+    """The game `name` made with a copy of `options` for the app, the old game gone (its code
+    too if it is another game; its log is the app's to close): (game, options, setup mask,
+    whether it is logged). `dropped`: a game the app dropped already to make room for this
+    module (its code goes here). Raises ValueError (the message for `err`); a bad option
+    leaves the old game playing."""
+    if dropped and dropped != name:
+        unload_game(dropped)
+    try:
+        cls = load(name)
+    except MemoryError as e:
+        # Another game's code fills the heap: it goes first (as below), then the new game's
+        # code is loaded again (what of it came in before the error, too: a module cut off
+        # halfway must not be taken as loaded).
+        if app.game is None:
+            unload_game(name)
+            raise ValueError("%s: %s" % (type(e).__name__, e))
+        _drop_game(app, name)
+        unload_game(name)
+        gc.collect()
+        try:
+            cls = load(name)
+        except MemoryError as e:
+            unload_game(name)
+            raise ValueError("%s: %s" % (type(e).__name__, e))
+    logged = app.glog is not None and hasattr(cls, "log_header")
+    if logged:
+        # Refuse rather than ever drop an unsynced game to make room.
+        try:
+            app.glog.check_room()
+        except Exception as e:
+            app.check_flash()
+            raise ValueError(str(e))
+        app.check_flash()
+    opts = {}
+    for k in options:
+        opts[k] = options[k]
+    app.plugin_options(opts)
+    opts["game"] = name
+    gc.collect()  # setting a game up is the heap's high point: begin it from a clean heap
+    try:
+        g, m = _make_game(cls, opts)
+    except MemoryError as e:
+        if app.game is None:
+            raise ValueError("%s: %s" % (type(e).__name__, e))
+        # The game being replaced and the new one do not fit in the heap together: the old
+        # one goes first (its log is closed as by any new game), then the new one is made
+        # again.
+        _drop_game(app, name)
+        try:
+            g, m = _make_game(cls, opts)
+        except MemoryError as e:
+            raise ValueError("%s: %s" % (type(e).__name__, e))
+    # The new game is in the heap now: the old game is not needed for it, so its heap goes
+    # (its code too, if the new game is another one) before its log is closed.
+    if app.game is not None and app.game_name != name:
+        app.game = None
+        unload_game(app.game_name)
+    app.game = None
+    return g, opts, m, logged
