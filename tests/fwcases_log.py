@@ -15,7 +15,7 @@ from firmware.system import logread
 from firmware.system.gamelog import GameLog
 from firmware.system import logboot
 from firmware.system.app import App, PLAY, IDLE, SETUP, CORNERS
-from firmware.system.newgame import register, load
+from firmware.system.plugins import register, load
 from shared_rules.cargocube import rules as cc
 
 

@@ -2,13 +2,13 @@
 serial command handler (line protocol, docs/serial-protocol.md).
 
 The app knows nothing of any particular game: games come from the registry
-(firmware/games/__init__.py) by name (firmware/system/newgame.py, loaded to set a game up) and
-follow the plug-in interface in docs/firmware.md.
+(firmware/games/__init__.py) by name (firmware/system/plugins.py, loaded with newgame.py to set
+a game up) and follow the plug-in interface in docs/firmware.md.
 
-The link (firmware/system/link.py), the console (console.py), the set-up of a new game and the
-plug-ins by name (newgame.py), the log's boot and command code (logboot.py, logcmd.py) are
-given the App (logboot also the loader, newgame.load) and never import this module, so there
-is no import circle; what they may use of it
+The link (firmware/system/link.py), the console (console.py), the set-up of a new game
+(newgame.py), the log's boot and command code (logboot.py, logcmd.py) are given the App
+(logboot also the loader, plugins.load) and never import this module, so there is no import
+circle; what they may use of it
 (docs/firmware.md "The app's interface"): the attributes hal, glog, now, state, errors, game,
 game_name, scanner, mask, events, shown / shown_any (the last frame shown), VERSION,
 STATE_NAMES, SETTINGS, and the methods emit, report_error, command, setting, change_setting,
@@ -234,6 +234,7 @@ class App:
             except MemoryError as e:
                 # the heap is too full even for the set-up's code: the old game goes first
                 unload("firmware.system.newgame")
+                unload("firmware.system.plugins")
                 if attempt or self.game is None:
                     raise ValueError("%s: %s" % (type(e).__name__, e))
                 dropped = self.game_name
@@ -244,6 +245,7 @@ class App:
         finally:
             newgame = None
             unload("firmware.system.newgame")
+            unload("firmware.system.plugins")
         gc.collect()
         self.close_log()
         if logged:
@@ -646,7 +648,7 @@ class App:
         finally:
             console = None
             unload("firmware.system.console")
-            unload("firmware.system.newgame")  # the registry's names for hello, help, new
+            unload("firmware.system.plugins")  # the registry's names for hello, help, new
         if not isinstance(r, tuple):
             return r
         # `new GAME ...`, read by the console: the game is made with the console gone

@@ -34,17 +34,19 @@ def _args():
     return a
 
 
-def _resume(app, load):
+def _resume(app):
     """The newest game in the log goes on if it is still open: True if it does. The code that
-    reads logs is loaded for this and dropped again (firmware/system/logboot.py)."""
+    reads logs is loaded for this and dropped again (firmware/system/logboot.py), and so are
+    the plug-ins by name (firmware/system/plugins.py; loaded only if a game is resumed)."""
     from firmware.hal import unload
     from firmware.system import logboot
     try:
-        return logboot.resume(app, load)
+        return logboot.resume(app)
     finally:
         logboot = None
         unload("firmware.system.logboot")
         unload("firmware.system.logformat")
+        unload("firmware.system.plugins")
         gc.collect()
 
 
@@ -69,13 +71,14 @@ def start():
 
     from firmware.hal import unload
     from firmware.system.app import App, VERSION
-    from firmware.system import newgame  # the plug-ins by name; dropped before the boot game
     for p in a["plugins"]:
         i = p.find("=")
         if i <= 0:
             sys.stderr.write("main.py: --plugin wants NAME=MODULE, got '%s'\n" % p)
             sys.exit(2)
-        newgame.register(p[:i], p[i + 1:])
+        from firmware.system.plugins import register  # the registry keeps it; dropped below
+        register(p[:i], p[i + 1:])
+    register = None
 
     glog = None
     glog_error = None
@@ -96,14 +99,15 @@ def start():
     app = App(hal, gamelog=glog)
     game = a["game"]
     if game is None:
-        game = "none" if a["sim"] else newgame.names()[0]
+        game = "none"
+        if not a["sim"]:
+            from firmware.system.plugins import names
+            game = names()[0]
+            names = None
     app.emit("boot cargoboard fw=%s hal=%s" % (VERSION, hal.name))
     if glog_error is not None:
         app.report_error("log open", glog_error)
-    resumed = _resume(app, newgame.load)
-    newgame = None
-    unload("firmware.system.newgame")  # App.new_game loads it again for the boot game
-    if resumed:
+    if _resume(app):
         pass  # the unfinished game goes on
     elif game != "none":
         opts = {}

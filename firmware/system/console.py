@@ -20,11 +20,11 @@ HELP = ("commands: hello help status mem occ mask new press events bright budget
 def command(app, words):
     """The reply to an app command line (words), or for a well-formed `new` the request (GAME,
     options) that the app carries out once this module is gone (a game's set-up is the heap's
-    high point). The registry's game names come from firmware/system/newgame.py, which the app
+    high point). The registry's game names come from firmware/system/plugins.py, which the app
     drops with this module."""
     cmd = words[0].lower()
     if cmd == "hello":
-        from firmware.system.newgame import names
+        from firmware.system.plugins import names
         return "ok cargoboard fw=%s proto=%d hal=%s games=%s board=%s" % (
             app.VERSION, PROTO, app.hal.name, ",".join(names()),
             (app.glog.board if app.glog is not None else "") or "-")
@@ -90,7 +90,7 @@ def _setting(app, words):
 
 def _new(words):
     if len(words) < 2:
-        from firmware.system.newgame import names
+        from firmware.system.plugins import names
         return "err usage: new GAME [LAYOUT [SEATS]] [key=value ...] (games: %s)" % " ".join(names())
     opts = {}
     pos = ("layout", "seats")

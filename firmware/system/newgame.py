@@ -1,63 +1,13 @@
-"""Setting a game up: the plug-ins by name (the registry, firmware/games/__init__.py: load,
-names, register) and the making of a new game for the App (App.new_game). Loaded for a `new`
-(a console line, the boot's game), a resume at boot or the console's `hello`/`help`, and
-dropped after: a board playing or idling keeps none of it in the heap, and the new game's log
-begins once it is gone (the set-up's high point). It is given the App and uses only its
-interface for the system's modules (docs/firmware.md "The app's interface"); it never imports
-firmware/system/app.py.
+"""Setting a game up: the making of a new game for the App (App.new_game), the old game
+dropped. Loaded for a `new` (a console line, the boot's game) with firmware/system/plugins.py
+and dropped after with it: a board playing or idling keeps none of it in the heap, and the new
+game's log begins once it is gone (the set-up's high point). It is given the App and uses only
+its interface for the system's modules (docs/firmware.md "The app's interface"); it never
+imports firmware/system/app.py.
 """
 
 import gc
-from firmware.hal import unload
-
-
-def _registry():
-    """The registry's entries, imported at their first use (and kept: `register` adds to them):
-    a board idling at boot needs none."""
-    from firmware.games import REGISTRY
-    return REGISTRY
-
-
-def register(name, module):
-    registry = _registry()
-    for e in registry:
-        if e[0] == name:
-            e[1] = module
-            return
-    registry.append([name, module])
-
-
-def names():
-    return [e[0] for e in _registry()]
-
-
-def load(name):
-    """The plug-in's Game class. Raises ValueError with a clear message on failure."""
-    mod = None
-    for e in _registry():
-        if e[0] == name:
-            mod = e[1]
-    if mod is None:
-        raise ValueError("unknown game '%s' (have: %s)" % (name, " ".join(names())))
-    try:
-        m = __import__(mod, None, None, ["Game"])
-    except ImportError as e:
-        raise ValueError("game '%s' not available (%s: %s)" % (name, mod, e))
-    g = getattr(m, "Game", None)
-    if g is None:
-        raise ValueError("module %s has no Game class" % mod)
-    return g
-
-
-def unload_game(name):
-    """Drop the modules of game `name` (its folders firmware/games/<name>/ and
-    shared_rules/<name>/): a board that goes from one game to another would otherwise keep
-    both games' code in the heap for good."""
-    import sys
-    for prefix in ("firmware.games.%s" % name, "shared_rules.%s" % name):
-        for m in [k for k in sys.modules if k.startswith(prefix + ".")]:
-            unload(m)
-        unload(prefix)
+from firmware.system.plugins import load, unload_game
 
 
 def _make_game(cls, opts):
