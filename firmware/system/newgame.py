@@ -40,6 +40,28 @@ def make(app, name, options, dropped=None):
     leaves the old game playing."""
     if dropped and dropped != name:
         unload_game(dropped)
+    glog = app.glog
+    if glog is not None and glog.cur and not glog.closed:
+        # The old game's log is closed once the new game is made (or the old game dropped to
+        # make room): the heap is then at its fullest and in pieces, and a littlefs file open
+        # takes ~1.2 KB in one block. So its file is opened now, before the new game's code
+        # comes in, for the record that closes it (GameLog.closing); if the new game cannot
+        # be made, it is closed again unwritten and the old game plays on.
+        try:
+            glog.closing = open(glog.path(glog.cur), "ab")
+        except Exception:
+            pass  # the close opens it then, as before
+    try:
+        return _make(app, name, options)
+    except BaseException:
+        f = glog.closing if glog is not None else None
+        if f is not None:
+            glog.closing = None
+            f.close()
+        raise
+
+
+def _make(app, name, options):
     try:
         cls = load(name)
     except MemoryError as e:
