@@ -304,14 +304,11 @@ class Game:
         raise MemoryError("memory allocation failed")
 
 
-class TightGame:
-    """A plug-in that does not fit beside another game the first `fails` times it is made."""
-    fails = 1
+class QuietGame:
+    """A plug-in that starts at once, holds next to nothing and is not logged."""
 
     def __init__(self, options):
-        if TightGame.fails:
-            TightGame.fails -= 1
-            raise MemoryError("memory allocation failed")
+        pass
 
     def setup_mask(self):
         return None
@@ -324,6 +321,16 @@ class TightGame:
 
     def paint(self, p, frame_no):
         pass
+
+
+class TightGame(QuietGame):
+    """A plug-in that does not fit beside another game the first `fails` times it is made."""
+    fails = 1
+
+    def __init__(self, options):
+        if TightGame.fails:
+            TightGame.fails -= 1
+            raise MemoryError("memory allocation failed")
 
 
 def case_a_new_game_that_does_not_fit_beside_the_old_one_replaces_it():
@@ -417,25 +424,6 @@ def case_a_failing_flash_stops_the_log_not_the_game():
     act(hal, app, pick(app.game.pos, 2))
     h, recs = logged(app, 1)
     assert len(recs) == 1  # a true prefix of the game: nothing after the gap
-
-
-class QuietGame:
-    """A plug-in that starts at once, holds next to nothing and is not logged."""
-
-    def __init__(self, options):
-        pass
-
-    def setup_mask(self):
-        return None
-
-    def start(self):
-        pass
-
-    def tick(self, now_ms):
-        pass
-
-    def paint(self, p, frame_no):
-        pass
 
 
 class LoggedGame(QuietGame):
