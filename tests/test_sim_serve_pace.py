@@ -81,31 +81,33 @@ class Served:
             raise StopIteration
 
 
-@pytest.mark.parametrize("make", [PicoRunner, lambda: UnixRunner(micropython="-")],
-                         ids=["pico", "unix"])
-def test_a_board_slower_than_real_time_is_never_made_to_wait(clock, make):
-    r = make()
-    fake = Served(clock, cost=1.5, frames=50)      # 15 ms of wall per 10 ms frame
-    fake.install(r)
+TARGETS = pytest.mark.parametrize("make", [PicoRunner, lambda: UnixRunner(micropython="-")],
+                                  ids=["pico", "unix"])
+
+
+def serve_fake(clock, runner, cost, frames):
+    """Serve `runner` over a fake firmware until it has run `frames`; (the fake, wall s)."""
+    fake = Served(clock, cost=cost, frames=frames)
+    fake.install(runner)
     start = clock.now
     with pytest.raises(StopIteration):
-        r.serve()
+        runner.serve()
+    return fake, clock.now - start
+
+
+@TARGETS
+def test_a_board_slower_than_real_time_is_never_made_to_wait(clock, make):
+    fake, wall = serve_fake(clock, make(), cost=1.5, frames=50)  # 15 ms of wall a frame
     assert fake.ran == ["F"] * 50
     assert fake.timeouts[0] == pytest.approx(0.010) and max(fake.timeouts[1:]) == 0
-    assert clock.now - start == pytest.approx(0.010 + 50 * 0.015)
+    assert wall == pytest.approx(0.010 + 50 * 0.015)
 
 
-@pytest.mark.parametrize("make", [PicoRunner, lambda: UnixRunner(micropython="-")],
-                         ids=["pico", "unix"])
+@TARGETS
 def test_an_idle_board_keeps_real_time(clock, make):
-    r = make()
-    fake = Served(clock, cost=0.4, frames=100)     # 4 ms of wall per 10 ms frame
-    fake.install(r)
-    start = clock.now
-    with pytest.raises(StopIteration):
-        r.serve()
+    fake, wall = serve_fake(clock, make(), cost=0.4, frames=100)  # 4 ms of wall a frame
     # the 100th frame starts 990 ms after the first was due at 10 ms, and costs 4 ms
-    assert clock.now - start == pytest.approx(1.0 + 0.004)
+    assert wall == pytest.approx(1.0 + 0.004)
 
 
 def test_the_pico_runs_1_ms_steps_unwaited_while_serial_flows_then_keeps_the_pace(clock):
