@@ -65,6 +65,31 @@ class PowerCut(FirmwareError):
     message says whether a flash operation was torn."""
 
 
+class WallPace:
+    """The pace of a served board's idle frames: one due every `period_s` of wall clock after
+    the last one was due (not after it ended), so that the board's timers (its tracker's
+    settle time, a link's timeout) last as long as on a real board instead of growing by each
+    frame's own cost. A frame that costs more than its period is not waited for at all: the
+    next one is due at once (a board that runs slower than real time is never slowed down
+    more); far behind (a busy machine), the pace starts again from now rather than catching
+    up in a burst of frames."""
+
+    def __init__(self, period_s):
+        self.period_s = period_s
+        self.due = time.monotonic() + period_s
+
+    def wait_s(self) -> float:
+        """How long to wait (at most) before the next frame is due."""
+        return max(0.0, self.due - time.monotonic())
+
+    def tick(self):
+        """An idle frame was run: the next one is due a period after this one was."""
+        self.due += self.period_s
+        now = time.monotonic()
+        if now - self.due > CATCH_UP_S:
+            self.due = now
+
+
 class Runner:
     """A virtual board driven in lockstep: the firmware's process speaks the channel of
     docs/sim-protocol.md on its stdin/stdout; the runner relays a pty both ways, advances time in
@@ -88,6 +113,8 @@ class Runner:
         self.boot_from_flash = boot_from_flash
         self.t = 0                        # sim time of the next frame, ms
         self.frames = 0
+        self.exchanges = 0                # lockstep round trips with the firmware's process
+        self.serve_wait_s = 0.0           # wall s serve() waited for the pty or the wall clock
         self.sensors = bytearray(16)      # what the board's sensors read (set by the caller)
         self.buttons = 0
         self.leds = bytearray(FRAME_BYTES)
@@ -235,6 +262,7 @@ class Runner:
         payload = (head + struct.pack("<I", self.t & 0x3FFFFFFF) + bytes(self.sensors)
                    + bytes((self.buttons & 0x1F,)) + serial_in)
         self._send(typ, payload)
+        self.exchanges += 1
         out = bytearray()
         while True:
             typ, data = self._read_msg()
@@ -272,19 +300,22 @@ class Runner:
     def serve(self, stop=None, idle_s=FRAME_MS / 1000):
         """Keep the board running for a host on the pty until `stop` (a threading.Event) is
         set: a frame as soon as serial input arrives, else one every `idle_s` of wall
-        clock, so that an idle board costs little CPU and a busy link is not slowed down.
-        The idle frames keep to the wall clock's pace (the next one is due idle_s after the
-        last one was due, not after it ended), so the board's timers (its tracker's settle
-        time) last as long as on a real board instead of growing by each frame's own cost."""
-        due = time.monotonic() + idle_s
+        clock (WallPace), so that an idle board costs little CPU and a busy link is not slowed
+        down."""
+        pace = WallPace(idle_s)
         while stop is None or not stop.is_set():
-            ready, _, _ = select.select([self.master], [], [], max(0.0, due - time.monotonic()))
+            ready = self._serial_input_within(pace.wait_s())
             self.step()
             if not ready:
-                due += idle_s
-                now = time.monotonic()
-                if now - due > CATCH_UP_S:  # far behind (a busy machine): no burst of frames
-                    due = now
+                pace.tick()
+
+    def _serial_input_within(self, timeout) -> bool:
+        """serve(): wait (wall clock) up to `timeout` s for bytes from the pty's host side;
+        the time waited counts in serve_wait_s."""
+        t = time.monotonic()
+        ready, _, _ = select.select([self.master], [], [], timeout)
+        self.serve_wait_s += time.monotonic() - t
+        return bool(ready)
 
     def serving(self):
         """Context manager: the board is served (see serve) in a background thread while the

@@ -21,14 +21,13 @@ happens raises PowerCut (the image keeps what the flash had at that instant).
 from __future__ import annotations
 
 import os
-import select
 import shutil
 import struct
 import tempfile
 from pathlib import Path
 
 from cargoboard.build import REPO_ROOT
-from cargoboard.sim.runner import FRAME_MS, FirmwareError, PowerCut, Runner
+from cargoboard.sim.runner import FRAME_MS, FirmwareError, PowerCut, Runner, WallPace
 from cargoboard.sim.pico import fsimage
 from cargoboard.sim.pico.images import PicoUnavailable, find_images
 
@@ -187,12 +186,15 @@ class PicoRunner(Runner):
 
     def serve(self, stop=None, idle_s=FRAME_MS / 1000):
         """As Runner.serve, but while serial bytes flow (and for SERVE_BUSY_MS after) the chip
-        runs in 1 ms steps instead of 10 ms frames: a host tool's request and the board's answer
-        then take a millisecond or two of emulated time each, as on a real USB link, not a
-        frame (mpremote's raw REPL makes thousands of such round trips for a deploy)."""
+        runs in 1 ms steps instead of 10 ms frames, none waited for: a host tool's request and
+        the board's answer then take a millisecond or two of emulated time each, as on a real
+        USB link, not a frame (mpremote's raw REPL makes thousands of such round trips for a
+        deploy). The frames between keep the wall clock's pace (WallPace): a board that runs
+        slower than real time (its CPU busy, or a loaded machine) is never made to wait."""
+        pace = WallPace(idle_s)
         busy = 0
         while stop is None or not stop.is_set():
-            ready, _, _ = select.select([self.master], [], [], 0 if busy else idle_s)
+            ready = self._serial_input_within(0 if busy else pace.wait_s())
             if ready or busy:
                 before = len(self.serial_log)
                 self.advance(1)
@@ -200,8 +202,11 @@ class PicoRunner(Runner):
                     busy = self.SERVE_BUSY_MS
                 else:
                     busy -= 1
+                    if not busy:  # the idle frames' pace starts again from here
+                        pace = WallPace(idle_s)
             else:
                 self.step()
+                pace.tick()
 
     # --- power cuts ------------------------------------------------------------------------------
     def cut_at(self, ns: float):
