@@ -121,8 +121,10 @@ class Game:
             except R.RulesError as e:
                 raise ValueError(str(e))
         self.grid, self.start_grid, self.finish_grid = TK.grid_tables()
-        self.map = self._track_map()
-        self.overlay = []
+        # (cell, colour, level, blink) lit besides the bars: the track's map first, kept for
+        # the whole game (Overlay.keep), then what the state shows, drawn over it.
+        self.overlay = L.Overlay(2 * H.N_CELLS + 8)
+        self._track_map(self.overlay)
         self.bars = []  # (led, colour, level, blink) drawn on the side bars
         self.now = 0
         self.mismatch_since = -1
@@ -236,12 +238,7 @@ class Game:
             self._rebuild()
 
     def paint(self, painter, frame_no):
-        led = painter.led  # the map's and the overlay's cells are LEDs 0..120: no cell() check
-        m = self.map
-        for i in range(0, len(m), 2):
-            led(m[i], m[i + 1], MAP_LEVEL, 0)
-        for c, colour, level, blink in self.overlay:
-            led(c, colour, level, blink)
+        painter.cells(self.overlay)  # the map and what the state shows over it, in one call
         for i, colour, level, blink in self.bars:
             painter.led(i, colour, level, blink)
 
@@ -442,7 +439,8 @@ class Game:
     def _rebuild(self):
         t = self.tracker
         pos = self.pos
-        out = []
+        out = self.overlay
+        out.show_kept()  # the map
         bars = []
         state = t.state
         if state == T.MISMATCH and (self.mismatch_since < 0 or
@@ -454,16 +452,15 @@ class Game:
             w = pos.winners()[0]
             for p in pos.ship_places(w):
                 g = TK.CONTROL_GRID if p == TK.CONTROL else self.finish_grid[pos.civ(w) - 1]
-                out.append((g, L.WHITE, 255, L.BLINK_SLOW))
+                out.add(g, L.WHITE, 255, L.BLINK_SLOW)
         elif state in (T.CATCHUP, T.MISMATCH):
             fill, clear = t.owed()
             for i in fill:
                 for g in self._sense_cells(i):
-                    out.append((g, L.WHITE, 255, L.BLINK_SLOW))
+                    out.add(g, L.WHITE, 255, L.BLINK_SLOW)
             for i in clear:
                 for g in self._sense_cells(i):
-                    out.append((g, L.RED if state == T.MISMATCH else L.MAGENTA, 255,
-                                L.BLINK_FAST))
+                    out.add(g, L.RED if state == T.MISMATCH else L.MAGENTA, 255, L.BLINK_FAST)
         elif state == T.ASKING:
             shown = t.shown()
             for a in t.candidates:
@@ -478,18 +475,16 @@ class Game:
         else:
             self._options(out)
         self._bars(bars)
-        self.overlay = out
         self.bars = bars
         self.paint_version += 1
 
-    def _track_map(self):
-        """bytes: grid cell, colour of each track cell (painted dim under everything)."""
-        m = bytearray()
+    def _track_map(self, out):
+        """The track's cells, dim, under everything: the overlay's kept entries."""
+        out.forget()
         for c in range(72):
             if TK.is_track(c):
-                m.append(self.grid[c])
-                m.append(L.RED if TK.is_red(c) else LANE_COLOUR[c & 1])
-        return bytes(m)
+                out.add(self.grid[c], L.RED if TK.is_red(c) else LANE_COLOUR[c & 1], MAP_LEVEL, 0)
+        out.keep()
 
     def _map(self, out):
         """The start zone and finish cell of the player to act, dim white (the track's map is
@@ -498,16 +493,16 @@ class Game:
         if who >= 0:
             k = self.pos.civ(who) - 1
             for g in (self.start_grid[2 * k], self.start_grid[2 * k + 1], self.finish_grid[k]):
-                out.append((g, L.WHITE, 40, 0))
+                out.add(g, L.WHITE, 40, 0)
 
     def _effect_cells(self, out, a, colour, blink, level):
         """The cells an action changes: where pieces go (colour) and leave (magenta)."""
         for x in self.tracker.effect_of(a):
             for g in self._sense_cells(x >> 3):
                 if (x & 7) > 4:
-                    out.append((g, colour, level, blink))
+                    out.add(g, colour, level, blink)
                 else:
-                    out.append((g, L.MAGENTA, level, L.BLINK_WINK))
+                    out.add(g, L.MAGENTA, level, L.BLINK_WINK)
 
     def _options(self, out):
         """IDLE: the ships that may move (wink), where a charge may be laid (cyan, dim), the
@@ -522,7 +517,7 @@ class Game:
             for a in pos.legal_actions():  # the cells of the lays (cached), once each
                 if a >> 24 == R.K_LAY and (a >> 6) & 127 != last:
                     last = (a >> 6) & 127
-                    out.append((self.grid[last], L.CYAN, 60, 0))
+                    out.add(self.grid[last], L.CYAN, 60, 0)
             return
         for a, eff in t.effects():
             k = a >> 24
@@ -531,12 +526,12 @@ class Game:
                 cells = (self.grid[src],) if src < 72 else self._sense_cells(
                     T.ZONE + pos.civ(pos.to_move) - 1)
                 for g in cells:
-                    out.append((g, L.WHITE, 255, L.BLINK_WINK))
+                    out.add(g, L.WHITE, 255, L.BLINK_WINK)
             elif eff:
                 for x in eff:
                     if (x & 7) > 4:
                         for g in self._sense_cells(x >> 3):
-                            out.append((g, L.YELLOW, 200, 0))
+                            out.add(g, L.YELLOW, 200, 0)
 
     def _bars(self, bars):
         """The side bars: the pickers when open, else the race (S: the player to act's
