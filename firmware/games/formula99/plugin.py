@@ -21,11 +21,14 @@ from firmware import hal as H
 from firmware.system import logwrite as LF
 from firmware.hal import unload
 
+LEVELS = {"1": 1, "2": 2, "3": 3, "L1": 1, "L2": 2, "L3": 3, "l1": 1, "l2": 2, "l3": 3}
+
 # The notation is needed only for text: a position read (reader.py), the log's header and the
 # console's answers (notation.py, alone for `pos`: 4 KB against the reader's 12 KB on the unix
-# port). Each is imported when asked for and dropped after, so that a game in play keeps
-# neither (docs/board-formula99.md "Heap").
-TEXT_MODULES = ("shared_rules.formula99.reader", "shared_rules.formula99.notation")
+# port); the console's commands themselves are console.py. Each is imported when asked for and
+# dropped after, so that a game in play keeps none of them (docs/board-formula99.md "Heap").
+TEXT_MODULES = ("shared_rules.formula99.reader", "shared_rules.formula99.notation",
+                "firmware.games.formula99.console")
 
 
 def drop_text():
@@ -51,8 +54,6 @@ PICK_NONE = 0
 PICK_SUIT = 1
 PICK_RANK = 2
 PICK_OPTION = 3
-
-LEVELS = {"1": 1, "2": 2, "3": 3, "L1": 1, "L2": 2, "L3": 3, "l1": 1, "l2": 2, "l3": 3}
 
 
 def _nothing(*args):
@@ -123,7 +124,7 @@ class Game:
         self.grid, self.start_grid, self.finish_grid = TK.grid_tables()
         # (cell, colour, level, blink) lit besides the bars: the track's map first, kept for
         # the whole game (Overlay.keep), then what the state shows, drawn over it.
-        self.overlay = L.Overlay(2 * H.N_CELLS + 8)
+        self.overlay = L.Overlay()
         self._track_map(self.overlay)
         self.bars = []  # (led, colour, level, blink) drawn on the side bars
         self.now = 0
@@ -254,86 +255,14 @@ class Game:
         return [sc[me], 0, best, 0]
 
     def command(self, words):
+        """The console's commands (console.py: loaded for a command and dropped after, with
+        the notation it uses: a command is rare and its code would stay in the heap)."""
+        from firmware.games.formula99 import console
         try:
-            return self._command(words)
+            return console.command(self, words)
         finally:
+            console = None
             drop_text()
-
-    def _command(self, words):
-        cmd = words[0].lower()
-        t = self.tracker
-        pos = self.pos
-        if cmd == "pos":
-            return "ok " + pos.notation()
-        if cmd == "state":
-            return "ok state=%s actor=%s card=%s actions=%d" % (
-                T.STATE_NAMES[t.state], self._actor_name(),
-                C.name(t.card) if t.card else "-", pos.ply())
-        if cmd == "candidates":
-            return self._candidates()
-        if cmd == "history":
-            return "ok " + " ".join(self._texts(pos.history(), True))
-        if cmd == "legal":
-            return "ok " + " ".join([pos.format_action(a) for a in pos.legal_actions()])
-        if cmd == "pool":
-            return "ok " + " ".join([C.name(c) for c in range(1, 55)
-                                     if c not in pos.discard()])
-        if cmd == "hands":
-            return "ok " + " ".join(["%d=%d" % (pos.civ(s), pos.hand_size(s))
-                                     for s in pos.seats])
-        if cmd == "act" and len(words) == 2:
-            try:
-                a = pos.parse_action(words[1])
-            except R.RulesError as e:
-                return "err %s" % (e,)
-            t.act(a)
-            self._after(self.now)
-            return "ok " + words[1]
-        if cmd == "card" and len(words) == 2:
-            card = C.parse(words[1])
-            if not card:
-                return "err %s is no card (e.g. 7h, Ts, Xr)" % words[1]
-            if not t.enter_card(card):
-                return "err %s fits nothing now (the pool: `pool`; legal: `legal`)" % words[1]
-            self._after(self.now)
-            return "ok " + words[1]
-        return None
-
-    def _actor_name(self):
-        who = self.pos.to_move
-        return "chance" if who < 0 else str(self.pos.civ(who))
-
-    def _texts(self, actions, replay):
-        """Action texts; with replay, of the history from the start."""
-        pos = self.pos
-        if not replay:
-            return [pos.format_action(a) for a in actions]
-        n = len(actions)
-        undone = []
-        for _ in range(n):
-            undone.append(pos.pop())
-        out = []
-        while undone:
-            a = undone.pop()
-            out.append(pos.format_action(a))
-            pos.push(a)
-        return out
-
-    def _candidates(self):
-        t = self.tracker
-        pos = self.pos
-        if t.state == T.ASKING:
-            cands = list(t.candidates)
-            shown = t.index
-        elif t.state == T.READY and t.ready is not None:
-            cands = [t.ready]
-            shown = 0
-        else:
-            cands = []
-            shown = 0
-        lines = ["cand %d %s" % (i, pos.format_action(cands[i])) for i in range(len(cands))]
-        lines.append("ok %d shown=%d state=%s" % (len(cands), shown, T.STATE_NAMES[t.state]))
-        return "\n".join(lines)
 
     # -- pickers ----------------------------------------------------------------------------
 
