@@ -1,11 +1,40 @@
-# «Формула 99» on the board: the console's commands (docs/serial-protocol.md,
-# docs/board-formula99.md). Rare next to the frames: the plug-in imports this module for a
-# command and drops it after, with the notation (plugin.drop_text), so that a game in play keeps
-# neither in the heap.
+# «Формула 99» on the board: what the plug-in reads and answers as text — a new game's options
+# and the console's commands (docs/serial-protocol.md, docs/board-formula99.md). Rare next to
+# the frames: the plug-in imports this module when it needs it and drops it after, with the
+# notation (plugin.drop_text), so that a game in play keeps neither in the heap.
 
 from shared_rules.formula99 import rules as R
 from shared_rules.formula99 import cards as C
 from firmware.games.formula99 import tracker as T
+
+LEVELS = {"1": 1, "2": 2, "3": 3, "L1": 1, "L2": 2, "L3": 3, "l1": 1, "l2": 2, "l3": 3}
+
+
+def new_position(options):
+    """The start of a new game from its options: `layout` (the level), `seats` (the
+    civilisations), `deal` (digital cards: the deck's seed). ValueError naming a bad one."""
+    layout = options.get("layout") or options.get("variant") or "L1"
+    level = LEVELS.get(layout)
+    if level is None:
+        raise ValueError("layout %s: the level, L1, L2 or L3" % layout)
+    seats = options.get("seats") or "15"
+    civs = []
+    for ch in seats:
+        if ch < "1" or ch > "9" or (civs and int(ch) <= civs[-1]):
+            raise ValueError("seats %s: civilisations 1-9 in ascending order, e.g. 1357" % seats)
+        civs.append(int(ch))
+    deal = options.get("deal")
+    if deal is not None:
+        try:
+            deal = int(deal)
+        except ValueError:
+            deal = -1
+        if deal < 0 or deal >= 0x80000000:
+            raise ValueError("deal=%s: the deck's seed, 0 to 2147483647" % options.get("deal"))
+    try:
+        return R.start_position(len(civs), level, seed=deal, civs=civs)
+    except R.RulesError as e:
+        raise ValueError(str(e))
 
 
 def command(game, words):

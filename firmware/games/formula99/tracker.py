@@ -52,12 +52,6 @@ FIN = 81  # + civ - 1: ship on the finish cell
 CTRL = 90
 
 
-def grid_of_sense():
-    """Grid cells of each sense index: (cells, start) with cells[i] the grid cell of track id i
-    (255 unused) and start the 18 start-zone grid cells (civ k at 2(k-1), 2(k-1)+1)."""
-    return TK.grid_tables()
-
-
 def expected(pos):
     """The sense vector the position implies (bytearray(91))."""
     s = pos.st
