@@ -103,17 +103,25 @@ def footer():
     print("   the unix port's usual ratio to the RP2040 at 125 MHz. Idle ticks take about 1 us.)")
 
 
+def pico_missing():
+    """Whether the emulated RP2040 cannot run here (its images are missing): then says so, as a
+    skip with the reason, and returns True."""
+    from cargoboard.sim.pico.images import PicoUnavailable, find_images
+    try:
+        find_images()
+    except PicoUnavailable as e:
+        print("\nemulated RP2040: skipped (%s)" % e)
+        return True
+    return False
+
+
 def pico_heap(games):
     """The live heap on the emulated RP2040 (serial `mem`: in use, free, largest block), booted
     and then with each game of `games` (the words of `new`, e.g. "kubitva board") set up: the
     whole firmware as deployed, the host link up. Skipped, with the reason, without the images."""
     from cargoboard.link import Link
-    from cargoboard.sim.pico.images import PicoUnavailable, find_images
     from cargoboard.sim.pico.runner import PicoRunner
-    try:
-        find_images()
-    except PicoUnavailable as e:
-        print("\nemulated RP2040: skipped (%s)" % e)
+    if pico_missing():
         return
     print()
     print("heap on the emulated RP2040 (serial `mem`: in use, free), the whole firmware with the "

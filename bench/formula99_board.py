@@ -186,13 +186,9 @@ def pico_cost(actions=60):
     """The calls' times on the emulated RP2040 (None if its images are missing)."""
     import subprocess
     from cargoboard.deploy import _mpremote_exe
-    from cargoboard.sim.pico.images import PicoUnavailable, find_images
     from cargoboard.sim.pico.runner import PicoRunner
     from shared_rules.formula99 import rules as R
-    try:
-        find_images()
-    except PicoUnavailable as e:
-        print("\nemulated RP2040: skipped (%s)" % e)
+    if boardcost.pico_missing():
         return
     print()
     print("cost on the emulated RP2040 (stock MicroPython, deployed build, emulated time), the "
