@@ -19,7 +19,7 @@ from firmware.games.formula99 import tracker as T
 from firmware.drivers import leds as L
 from firmware import hal as H
 from firmware.system import logwrite as LF
-from firmware.hal import unload
+from firmware.hal import const, unload
 
 # The notation is needed only for text: a position read (reader.py), the log's header and the
 # console's answers (notation.py, alone for `pos`: 4 KB against the reader's 12 KB on the unix
@@ -38,12 +38,11 @@ def drop_text():
     gc.collect()
 
 
-MISMATCH_MS = 500
+# Private integers are const(): MicroPython puts them in the code, with no name in the module's
+# dictionary or the interned names (the board's heap).
+_MISMATCH_MS = const(500)
 LANE_COLOUR = (L.BLUE, L.YELLOW)  # blue lane, yellow lane; red cells in RED (dim, steady)
-MAP_LEVEL = 14  # the track's map, under everything
-# The overlay's room: the map's 63 cells and up to 122 lit over them (24 whole games played by
-# the hand model lit at most 57).
-OVERLAY_SIZE = H.N_CELLS + 64
+_MAP_LEVEL = const(14)  # the track's map, under everything
 SUIT_COLOUR = (L.BLUE, L.ORANGE, L.MAGENTA, L.WHITE, L.YELLOW)  # c d h s, joker
 SUIT_BLINK = (0, 0, L.BLINK_SLOW, 0, L.BLINK_WINK)
 
@@ -51,10 +50,10 @@ SUIT_BLINK = (0, 0, L.BLINK_SLOW, 0, L.BLINK_WINK)
 OPTION_CODE = {R.K_DRAW: 1, R.K_PASS: 3, R.K_END: 4, R.K_PLAY: 5, R.K_JOKER: 6, R.K_DEF: 7,
                R.K_NODEF: 8, R.K_BLOCK: 9}
 
-PICK_NONE = 0
-PICK_SUIT = 1
-PICK_RANK = 2
-PICK_OPTION = 3
+_PICK_NONE = const(0)
+_PICK_SUIT = const(1)
+_PICK_RANK = const(2)
+_PICK_OPTION = const(3)
 
 
 def _nothing(*args):
@@ -110,13 +109,15 @@ class Game:
         self.grid, self.start_grid, self.finish_grid = TK.grid_tables()
         # (cell, colour, level, blink) lit besides the bars: the track's map first, kept for
         # the whole game (Overlay.keep), then what the state shows, drawn over it.
-        self.overlay = L.Overlay(OVERLAY_SIZE)
+        # Room for the map's 63 cells and 122 lit over them (24 whole games played by the hand
+        # model lit at most 57).
+        self.overlay = L.Overlay(H.N_CELLS + 64)
         self._track_map(self.overlay)
         self.bars = []  # (led, colour, level, blink) drawn on the side bars
         self.now = 0
         self.mismatch_since = -1
         self.paint_version = 0
-        self.pick = PICK_NONE
+        self.pick = _PICK_NONE
         self.pick_suit = 0
         self.pick_list = []
         self.pick_index = 0
@@ -126,7 +127,7 @@ class Game:
         self.pos = pos
         self.tracker = T.Tracker(pos)
         self._over_told = False
-        self.pick = PICK_NONE
+        self.pick = _PICK_NONE
         self._rebuild()
 
     # -- plug-in interface ------------------------------------------------------------------
@@ -221,7 +222,7 @@ class Game:
                 self._after(now_ms)
                 return
         if t.state == T.MISMATCH and self.mismatch_since >= 0 and self._shown != T.MISMATCH \
-                and H.ticks_diff(now_ms, self.mismatch_since) >= MISMATCH_MS:
+                and H.ticks_diff(now_ms, self.mismatch_since) >= _MISMATCH_MS:
             self._rebuild()
 
     def paint(self, painter, frame_no):
@@ -254,7 +255,7 @@ class Game:
 
     def _open_cards(self):
         """The card picker: a suit (or joker) first, then a rank of the pool."""
-        self.pick = PICK_SUIT
+        self.pick = _PICK_SUIT
         self.pick_suit = 0
         self._pick_ranks()
 
@@ -278,20 +279,20 @@ class Game:
                     not t.effect(a):
                 opts.append(a)
         if opts:
-            self.pick = PICK_OPTION
+            self.pick = _PICK_OPTION
             self.pick_list = opts
             self.pick_index = 0
 
     def _picker_button(self, bit):
         if bit == H.UNDO:
-            self.pick = PICK_NONE
+            self.pick = _PICK_NONE
             return
-        if self.pick == PICK_SUIT:
+        if self.pick == _PICK_SUIT:
             if bit == H.NEXT:
                 self.pick_suit = (self.pick_suit + 1) % 5
                 self._pick_ranks()
             elif bit == H.CONFIRM and self.pick_list:
-                self.pick = PICK_RANK
+                self.pick = _PICK_RANK
             return
         if bit == H.NEXT and self.pick_list:
             self.pick_index = (self.pick_index + 1) % len(self.pick_list)
@@ -300,8 +301,8 @@ class Game:
             return
         chosen = self.pick_list[self.pick_index]
         kind = self.pick
-        self.pick = PICK_NONE
-        if kind == PICK_RANK:
+        self.pick = _PICK_NONE
+        if kind == _PICK_RANK:
             self.tracker.enter_card(chosen)  # the picker offers only cards that fit
         else:
             self.tracker.act(chosen, "pick")
@@ -333,8 +334,8 @@ class Game:
         else:
             self._over_told = False
         if log:
-            self.pick = PICK_NONE  # what a picker was open for has happened (e.g. by console)
-        if pos.is_chance() and self.pick == PICK_NONE and not pos.full:
+            self.pick = _PICK_NONE  # what a picker was open for has happened (e.g. by console)
+        if pos.is_chance() and self.pick == _PICK_NONE and not pos.full:
             self._open_cards()  # a card to enter: nothing else can happen now
         self._rebuild()
 
@@ -359,7 +360,7 @@ class Game:
         bars = []
         state = t.state
         if state == T.MISMATCH and (self.mismatch_since < 0 or
-                                    H.ticks_diff(self.now, self.mismatch_since) < MISMATCH_MS):
+                                    H.ticks_diff(self.now, self.mismatch_since) < _MISMATCH_MS):
             state = T.MOVING
         self._shown = state
         self._map(out)
@@ -398,7 +399,7 @@ class Game:
         out.forget()
         for c in range(72):
             if TK.is_track(c):
-                out.add(self.grid[c], L.RED if TK.is_red(c) else LANE_COLOUR[c & 1], MAP_LEVEL, 0)
+                out.add(self.grid[c], L.RED if TK.is_red(c) else LANE_COLOUR[c & 1], _MAP_LEVEL, 0)
         out.keep()
 
     def _map(self, out):
@@ -451,18 +452,18 @@ class Game:
     def _bars(self, bars):
         """The side bars: the pickers when open, else the race (S: the player to act's
         progress, N: the best other's) and, while a card is wanted, the W bar blinking cyan."""
-        if self.pick in (PICK_SUIT, PICK_RANK):
+        if self.pick in (_PICK_SUIT, _PICK_RANK):
             su = self.pick_suit
             base = H.SCORE_BASE  # S bar: the suit
             for k in range(H.SCORE_LEN):
                 bars.append((base + k, SUIT_COLOUR[su], 255, SUIT_BLINK[su]))
-            if self.pick == PICK_RANK and self.pick_list:
+            if self.pick == _PICK_RANK and self.pick_list:
                 c = self.pick_list[self.pick_index]
                 n = C.rank(c) if c <= 52 else (1 if c == C.RED_JOKER else 2)
                 self._count(bars, 2, n, L.WHITE)
             self._wanted(bars)
             return
-        if self.pick == PICK_OPTION and self.pick_list:
+        if self.pick == _PICK_OPTION and self.pick_list:
             a = self.pick_list[self.pick_index]
             k = a >> 24
             n = OPTION_CODE.get(k, 0) + (1 if k == R.K_DRAW and a & 3 == 2 else 0)

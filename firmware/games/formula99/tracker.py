@@ -132,13 +132,10 @@ def minus(ev, eff):
     return out
 
 
-PHYSICAL_PREFIX_END = R.END
-
-
 def O_TOP(s):
     """Index of the top agenda item in the position bytearray, -1 if none."""
     sp = s[R.O_SP]
-    return R.O_AG + 5 * (sp - 1) if sp else -1  # the one action with no effect that may begin an explanation
+    return R.O_AG + 5 * (sp - 1) if sp else -1
 
 
 class Tracker:
@@ -428,7 +425,8 @@ class Tracker:
         pos = self.pos
         found = []
         for a, eff in self.effects():
-            if a >> 24 == R.K_SHOW or (not eff and a != PHYSICAL_PREFIX_END):
+            # (`end`: the one action with no effect that may begin an explanation)
+            if a >> 24 == R.K_SHOW or (not eff and a != R.END):
                 continue
             if a >> 24 == R.K_LAY and pos.full and not self.card:
                 continue  # its card is not known yet
