@@ -115,10 +115,16 @@ def pico_missing():
     return False
 
 
+# Console commands a host asks a game in play: their code and the names they intern stay or
+# come back, so the heap after them is nearer a game's worst point than the set-up's.
+HOST_COMMANDS = ("pos", "state", "legal", "candidates", "history")
+
+
 def pico_heap(games):
-    """The live heap on the emulated RP2040 (serial `mem`: in use, free, largest block), booted
-    and then with each game of `games` (the words of `new`, e.g. "kubitva board") set up: the
-    whole firmware as deployed, the host link up. Skipped, with the reason, without the images."""
+    """The live heap on the emulated RP2040 (serial `mem`: in use, free, largest block), booted,
+    with each game of `games` (the words of `new`, e.g. "kubitva board") set up, and after the
+    HOST_COMMANDS: the whole firmware as deployed, the host link up. Skipped, with the reason,
+    without the images."""
     from cargoboard.link import Link
     from cargoboard.sim.pico.runner import PicoRunner
     if pico_missing():
@@ -132,3 +138,6 @@ def pico_heap(games):
             booted = link.text("mem")
             link.new_game(words)
             print("  %-28s booted: %s; set up: %s" % (words, booted[3:], link.text("mem")[3:]))
+            for c in HOST_COMMANDS:
+                link.text(c)
+            print("  %-28s after %s: %s" % ("", " ".join(HOST_COMMANDS), link.text("mem")[3:]))
