@@ -1,7 +1,8 @@
 """What the board's calls into a game plug-in cost under the MicroPython unix port (192 KiB
 heap, the modules precompiled as deployed): a game traced in this process (cargoboard.sim.table.Table's trace) is replayed through the
-same plug-in under MicroPython, and every call that did work is timed. Shared by the games'
-board benches (bench/cephalopod_board.py, bench/kubitva_board.py)."""
+same plug-in under MicroPython, and every call that did work is timed; and the live heap on the
+emulated RP2040 with a game set up (pico_heap). Shared by the games' board benches
+(bench/cephalopod_board.py, bench/kubitva_board.py, bench/formula99_board.py)."""
 
 RP2040_FACTOR = 300  # the unix port's usual ratio to the RP2040 at 125 MHz (bench/hint.py)
 CALLS = ("on_change", "on_button", "tick")
@@ -100,3 +101,43 @@ def footer():
     print("   redrew; a collection before each, the smaller of two runs; * the worst times %d,"
           % RP2040_FACTOR)
     print("   the unix port's usual ratio to the RP2040 at 125 MHz. Idle ticks take about 1 us.)")
+
+
+def pico_missing():
+    """Whether the emulated RP2040 cannot run here (its images are missing): then says so, as a
+    skip with the reason, and returns True."""
+    from cargoboard.sim.pico.images import PicoUnavailable, find_images
+    try:
+        find_images()
+    except PicoUnavailable as e:
+        print("\nemulated RP2040: skipped (%s)" % e)
+        return True
+    return False
+
+
+# Console commands a host asks a game in play: their code and the names they intern stay or
+# come back, so the heap after them is nearer a game's worst point than the set-up's.
+HOST_COMMANDS = ("pos", "state", "legal", "candidates", "history")
+
+
+def pico_heap(games):
+    """The live heap on the emulated RP2040 (serial `mem`: in use, free, largest block), booted,
+    with each game of `games` (the words of `new`, e.g. "kubitva board") set up, and after the
+    HOST_COMMANDS: the whole firmware as deployed, the host link up. Skipped, with the reason,
+    without the images."""
+    from cargoboard.link import Link
+    from cargoboard.sim.pico.runner import PicoRunner
+    if pico_missing():
+        return
+    print()
+    print("heap on the emulated RP2040 (serial `mem`: in use, free), the whole firmware with the "
+          "host link:")
+    for words in games:
+        # the link's timeouts are wall time: the emulator runs slower than real time
+        with PicoRunner() as runner, runner.serving(), Link(runner.port, timeout=10.0) as link:
+            booted = link.text("mem")
+            link.new_game(words)
+            print("  %-28s booted: %s; set up: %s" % (words, booted[3:], link.text("mem")[3:]))
+            for c in HOST_COMMANDS:
+                link.text(c)
+            print("  %-28s after %s: %s" % ("", " ".join(HOST_COMMANDS), link.text("mem")[3:]))

@@ -3,6 +3,7 @@ what it costs on the board (printed, never asserted).
 
     .venv/bin/python bench/formula99_board.py [GAMES [ACTIONS]]      (part of `make bench`)
     .venv/bin/python bench/formula99_board.py pico [ACTIONS]        (the emulated RP2040 only)
+    .venv/bin/python bench/formula99_board.py pico-heap             (its heap only)
 
 - Inference (cargoboard.games.formula99.play: the firmware's scanner and plug-in in this
   process): GAMES seeded full-view games per level (default 40) of 2 to 4 players, the actions
@@ -30,8 +31,10 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests")]
+sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests"),
+                os.path.join(ROOT, "bench")]
 
+import boardcost  # noqa: E402
 from cargoboard.games.formula99.play import Stats, play_game  # noqa: E402
 
 RP2040_FACTOR = 300
@@ -174,38 +177,18 @@ def _trace_lines(trace):
 
 
 def pico_heap():
-    """The live heap on the emulated RP2040 (serial `mem`) booted, then with a 4-player
-    level-3 game set up, real and digital cards."""
-    from cargoboard.link import Link
-    from cargoboard.sim.pico.images import PicoUnavailable, find_images
-    from cargoboard.sim.pico.runner import PicoRunner
-    try:
-        find_images()
-    except PicoUnavailable as e:
-        print("\nemulated RP2040: skipped (%s)" % e)
-        return
-    print()
-    print("heap on the emulated RP2040 (serial `mem`: in use, free), the whole firmware with the "
-          "host link:")
-    for words in ("formula99 L3 1357", "formula99 L3 1357 deal=12"):
-        # the link's timeouts are wall time: the emulator runs slower than real time
-        with PicoRunner() as runner, runner.serving(), Link(runner.port, timeout=10.0) as link:
-            booted = link.text("mem")
-            link.new_game(words)
-            print("  %-28s booted: %s; set up: %s" % (words, booted[3:], link.text("mem")[3:]))
+    """The live heap on the emulated RP2040 booted, then with a 4-player level-3 game set up,
+    real and digital cards."""
+    boardcost.pico_heap(("formula99 L3 1357", "formula99 L3 1357 deal=12"))
 
 
 def pico_cost(actions=60):
     """The calls' times on the emulated RP2040 (None if its images are missing)."""
     import subprocess
     from cargoboard.deploy import _mpremote_exe
-    from cargoboard.sim.pico.images import PicoUnavailable, find_images
     from cargoboard.sim.pico.runner import PicoRunner
     from shared_rules.formula99 import rules as R
-    try:
-        find_images()
-    except PicoUnavailable as e:
-        print("\nemulated RP2040: skipped (%s)" % e)
+    if boardcost.pico_missing():
         return
     print()
     print("cost on the emulated RP2040 (stock MicroPython, deployed build, emulated time), the "
@@ -257,7 +240,9 @@ def pico_cost(actions=60):
 
 def main():
     t0 = time.time()
-    if sys.argv[1:2] == ["pico"]:
+    if sys.argv[1:2] == ["pico-heap"]:
+        pico_heap()
+    elif sys.argv[1:2] == ["pico"]:
         pico_heap()
         pico_cost(int(sys.argv[2]) if len(sys.argv) > 2 else 60)
     else:

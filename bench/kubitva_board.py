@@ -2,6 +2,7 @@
 costs on the board (printed, never asserted).
 
     .venv/bin/python bench/kubitva_board.py [GAMES]      (part of `make bench`)
+    .venv/bin/python bench/kubitva_board.py pico-heap    (the emulated RP2040's heap only)
 
 - Inference (cargoboard.games.kubitva.hand: the firmware's scanner and КУБитва plug-in in this
   process): GAMES seeded games per chooser (default 40) from the board edition's start, played
@@ -15,6 +16,8 @@ costs on the board (printed, never asserted).
 - Cost: a few of those games replayed through the same firmware under the MicroPython unix port
   (192 KiB heap): the time of each call into the plug-in, worst and mean, with the RP2040
   estimate (x300, as bench/hint.py).
+- The live heap on the emulated RP2040 (when its images are there): serial `mem` booted and with
+  `new kubitva board` set up, the whole firmware as deployed with the host link up.
 """
 
 import os
@@ -27,7 +30,8 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests"),
 
 from cargoboard.games.kubitva.hand import Stats, pick_engine, pick_random, play_game  # noqa: E402
 from shared_rules.kubitva import rules as kb  # noqa: E402
-from boardcost import footer, header, print_rows, replay_times, trace_lines  # noqa: E402
+from boardcost import (footer, header, pico_heap, print_rows, replay_times,  # noqa: E402
+                       trace_lines)
 
 BY_DESIGN = ("end", "fill", "k@", "K@", "x@")  # a button every time (docs/board-kubitva.md)
 
@@ -78,10 +82,14 @@ def cost(games=3):
 
 
 def main():
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 40
     t0 = time.time()
+    if sys.argv[1:2] == ["pico-heap"]:
+        pico_heap(("kubitva board",))
+        return
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 40
     inference(games)
     cost()
+    pico_heap(("kubitva board",))
     print("\n(%.0f s)" % (time.time() - t0))
 
 

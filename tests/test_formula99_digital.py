@@ -48,3 +48,18 @@ def test_a_known_card_is_shown_at_once_and_undone_with_its_action():
     assert t.press_undo()
     assert truth.notation() == full_before
     assert [how for how, _ in t.take_log()] == ["undo"] * shown
+
+
+def test_observe_reads_only_the_changes_and_keeps_the_whole_sense_vector():
+    """The tracker updates its sense vector from the cells that changed: after any sequence of
+    occupancies it equals the sense vector read whole (start zones count their two cells)."""
+    import random
+    rnd = random.Random(7)
+    t = T.Tracker(R.start_position(4, 3, civs=[1, 3, 5, 7]))
+    occ = bytearray(16)
+    for step in range(300):
+        for _ in range(rnd.randint(1, 4)):
+            g = rnd.randrange(121)
+            occ[g >> 3] ^= 1 << (g & 7)
+        t.observe(bytearray(occ), step * 10)
+        assert t.observed == t.sense(occ), step

@@ -82,9 +82,25 @@ def test_a_lifted_worker_shows_where_it_may_go():
     b = Board()
     b.lift("f4")
     assert b.state() == "moving" and b.t.unit == b.cell("f4")
-    reach = {b.pos.cell_name(c) for c in b.t.reach(b.t.unit)}
+    u = b.t.unit
+    reach = {b.pos.cell_name(c) for c, colour, level, blink in b.game.overlay
+             if (colour, level, blink) == (L.YELLOW, 140, 0)}
+    # the cells lit are those the rules' walk reaches within the unit's points
+    walked = b.pos.walk(u, b.pos.points[u])[0][1:]
+    assert reach == {b.pos.cell_name(c) for c in walked} and len(walked) > 20
     assert "f5" in reach and "e6" in reach and "f6" not in reach  # f6 is N's land
     assert b.game.bars[1] == 10  # its move points on the E bar
+
+
+def test_a_lifted_soldier_shows_its_reach_through_enemy_land():
+    b = Board(kb.BOARD.replace("..W..W..W../", "..S..W..W../"))
+    b.lift("c4")
+    u = b.t.unit
+    reach = {c for c, colour, level, blink in b.game.overlay
+             if (colour, level, blink) == (L.YELLOW, 140, 0)}
+    walked = set(b.pos.walk(u, b.pos.points[u])[0][1:])
+    assert reach == walked and b.cell("c7") in reach  # c7 is N's land
+    assert u not in reach
 
 
 def test_a_move_of_several_cells_is_read_as_the_fewest_steps():

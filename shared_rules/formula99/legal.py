@@ -4,7 +4,17 @@
 
 from shared_rules.formula99 import track as T
 from shared_rules.formula99 import cards as C
-from shared_rules.formula99.const import *  # noqa: F401,F403 (the shared constants)
+# the constants used here, by name: a star import filled the module's dictionary with all of
+# them (~1 KB of the board's heap)
+from shared_rules.formula99.const import (
+    A_ANSWER, A_BEAM, A_CLEAR, A_DASH, A_FWD, A_JOKER, A_LASER, A_MOVE, A_RAMDRAW, A_SHOW, A_TOW,
+    BLOCKADE, DEF, END, FINISHED_BASE, F_DREW, F_LAID, F_LIFTED, F_PLAYED, HOME, K_BEAM, K_BLOCK,
+    K_DRAW, K_GO, K_JOKER, K_LASER, K_LAY, K_LIFT, K_MOVE, K_PLAY, K_SHOW, K_TOW, L_DISCARD,
+    L_HAND, NODEF, NONE, O_AG, O_CCARD, O_CHG, O_CIV, O_DECK, O_DECKN, O_FLAGS, O_FULL, O_HANDN,
+    O_LEVEL, O_LOC, O_NSEATS, O_PHASE, O_RESH, O_SHIP, O_SP, O_TURN, O_WINNER, PASS, PH_CHARGES,
+    PH_START, U_BLAST, U_BRAKE, U_CLEAR, U_DASH, U_JUMP3, U_JUMP4, U_KICK, U_MAGNET, U_PULL, U_RAM,
+    U_SAC,
+)
 
 
 class Legal:

@@ -167,9 +167,20 @@ def _grid(name):
     return (int(name[1:]) - 1) * 11 + "abcdefghijk".index(name[0])
 
 
+_tables = None
+
+
 def grid_tables():
     """(cell, start, finish): bytearray(72) grid index of each track id (255 unused);
-    bytes(18) the two start-zone cells of civ k at 2(k-1), 2(k-1)+1; bytes(9) finish cells."""
+    bytes(18) the two start-zone cells of civ k at 2(k-1), 2(k-1)+1; bytes(9) finish cells.
+    Made once: the board's plug-in and tracker share them (read only)."""
+    global _tables
+    if _tables is None:
+        _tables = _make_grid_tables()
+    return _tables
+
+
+def _make_grid_tables():
     cell = bytearray(b"\xff" * N_IDS)
     for s in range(9):
         names = _SECTOR_CELLS[s].split()

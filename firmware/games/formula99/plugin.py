@@ -19,13 +19,14 @@ from firmware.games.formula99 import tracker as T
 from firmware.drivers import leds as L
 from firmware import hal as H
 from firmware.system import logwrite as LF
-from firmware.hal import unload
+from firmware.hal import const, unload
 
 # The notation is needed only for text: a position read (reader.py), the log's header and the
 # console's answers (notation.py, alone for `pos`: 4 KB against the reader's 12 KB on the unix
-# port). Each is imported when asked for and dropped after, so that a game in play keeps
-# neither (docs/board-formula99.md "Heap").
-TEXT_MODULES = ("shared_rules.formula99.reader", "shared_rules.formula99.notation")
+# port); the console's commands themselves are console.py. Each is imported when asked for and
+# dropped after, so that a game in play keeps none of them (docs/board-formula99.md "Heap").
+TEXT_MODULES = ("shared_rules.formula99.reader", "shared_rules.formula99.notation",
+                "firmware.games.formula99.console")
 
 
 def drop_text():
@@ -37,9 +38,11 @@ def drop_text():
     gc.collect()
 
 
-MISMATCH_MS = 500
+# Private integers are const(): MicroPython puts them in the code, with no name in the module's
+# dictionary or the interned names (the board's heap).
+_MISMATCH_MS = const(500)
 LANE_COLOUR = (L.BLUE, L.YELLOW)  # blue lane, yellow lane; red cells in RED (dim, steady)
-MAP_LEVEL = 14  # the track's map, under everything
+_MAP_LEVEL = const(14)  # the track's map, under everything
 SUIT_COLOUR = (L.BLUE, L.ORANGE, L.MAGENTA, L.WHITE, L.YELLOW)  # c d h s, joker
 SUIT_BLINK = (0, 0, L.BLINK_SLOW, 0, L.BLINK_WINK)
 
@@ -47,12 +50,10 @@ SUIT_BLINK = (0, 0, L.BLINK_SLOW, 0, L.BLINK_WINK)
 OPTION_CODE = {R.K_DRAW: 1, R.K_PASS: 3, R.K_END: 4, R.K_PLAY: 5, R.K_JOKER: 6, R.K_DEF: 7,
                R.K_NODEF: 8, R.K_BLOCK: 9}
 
-PICK_NONE = 0
-PICK_SUIT = 1
-PICK_RANK = 2
-PICK_OPTION = 3
-
-LEVELS = {"1": 1, "2": 2, "3": 3, "L1": 1, "L2": 2, "L3": 3, "l1": 1, "l2": 2, "l3": 3}
+_PICK_NONE = const(0)
+_PICK_SUIT = const(1)
+_PICK_RANK = const(2)
+_PICK_OPTION = const(3)
 
 
 def _nothing(*args):
@@ -96,38 +97,27 @@ class Game:
             finally:
                 drop_text()
         else:
-            layout = options.get("layout") or options.get("variant") or "L1"
-            level = LEVELS.get(layout)
-            if level is None:
-                raise ValueError("layout %s: the level, L1, L2 or L3" % layout)
-            seats = options.get("seats") or "15"
-            civs = []
-            for ch in seats:
-                if ch < "1" or ch > "9" or (civs and int(ch) <= civs[-1]):
-                    raise ValueError("seats %s: civilisations 1-9 in ascending order, e.g. 1357"
-                                     % seats)
-                civs.append(int(ch))
-            deal = options.get("deal")
-            if deal is not None:
-                try:
-                    deal = int(deal)
-                except ValueError:
-                    deal = -1
-                if deal < 0 or deal >= 0x80000000:
-                    raise ValueError("deal=%s: the deck's seed, 0 to 2147483647" %
-                                     options.get("deal"))
+            # a new game's options are read by console.py, loaded for them and dropped after
+            # (a position read stays here: console.py loaded beside the notation's reader left
+            # the digital-cards resume of tests/test_formula99_sim.py no 512-byte hole at 192 KiB)
+            from firmware.games.formula99 import console
             try:
-                pos = R.start_position(len(civs), level, seed=deal, civs=civs)
-            except R.RulesError as e:
-                raise ValueError(str(e))
+                pos = console.new_position(options)
+            finally:
+                console = None
+                drop_text()
         self.grid, self.start_grid, self.finish_grid = TK.grid_tables()
-        self.map = self._track_map()
-        self.overlay = []
+        # (cell, colour, level, blink) lit besides the bars: the track's map first, kept for
+        # the whole game (Overlay.keep), then what the state shows, drawn over it.
+        # Room for the map's 63 cells and 122 lit over them (24 whole games played by the hand
+        # model lit at most 57).
+        self.overlay = L.Overlay(H.N_CELLS + 64)
+        self._track_map(self.overlay)
         self.bars = []  # (led, colour, level, blink) drawn on the side bars
         self.now = 0
         self.mismatch_since = -1
         self.paint_version = 0
-        self.pick = PICK_NONE
+        self.pick = _PICK_NONE
         self.pick_suit = 0
         self.pick_list = []
         self.pick_index = 0
@@ -137,7 +127,7 @@ class Game:
         self.pos = pos
         self.tracker = T.Tracker(pos)
         self._over_told = False
-        self.pick = PICK_NONE
+        self.pick = _PICK_NONE
         self._rebuild()
 
     # -- plug-in interface ------------------------------------------------------------------
@@ -232,16 +222,11 @@ class Game:
                 self._after(now_ms)
                 return
         if t.state == T.MISMATCH and self.mismatch_since >= 0 and self._shown != T.MISMATCH \
-                and H.ticks_diff(now_ms, self.mismatch_since) >= MISMATCH_MS:
+                and H.ticks_diff(now_ms, self.mismatch_since) >= _MISMATCH_MS:
             self._rebuild()
 
     def paint(self, painter, frame_no):
-        led = painter.led  # the map's and the overlay's cells are LEDs 0..120: no cell() check
-        m = self.map
-        for i in range(0, len(m), 2):
-            led(m[i], m[i + 1], MAP_LEVEL, 0)
-        for c, colour, level, blink in self.overlay:
-            led(c, colour, level, blink)
+        painter.cells(self.overlay)  # the map and what the state shows over it, in one call
         for i, colour, level, blink in self.bars:
             painter.led(i, colour, level, blink)
 
@@ -257,92 +242,20 @@ class Game:
         return [sc[me], 0, best, 0]
 
     def command(self, words):
+        """The console's commands (console.py: loaded for a command and dropped after, with
+        the notation it uses: a command is rare and its code would stay in the heap)."""
+        from firmware.games.formula99 import console
         try:
-            return self._command(words)
+            return console.command(self, words)
         finally:
+            console = None
             drop_text()
-
-    def _command(self, words):
-        cmd = words[0].lower()
-        t = self.tracker
-        pos = self.pos
-        if cmd == "pos":
-            return "ok " + pos.notation()
-        if cmd == "state":
-            return "ok state=%s actor=%s card=%s actions=%d" % (
-                T.STATE_NAMES[t.state], self._actor_name(),
-                C.name(t.card) if t.card else "-", pos.ply())
-        if cmd == "candidates":
-            return self._candidates()
-        if cmd == "history":
-            return "ok " + " ".join(self._texts(pos.history(), True))
-        if cmd == "legal":
-            return "ok " + " ".join([pos.format_action(a) for a in pos.legal_actions()])
-        if cmd == "pool":
-            return "ok " + " ".join([C.name(c) for c in range(1, 55)
-                                     if c not in pos.discard()])
-        if cmd == "hands":
-            return "ok " + " ".join(["%d=%d" % (pos.civ(s), pos.hand_size(s))
-                                     for s in pos.seats])
-        if cmd == "act" and len(words) == 2:
-            try:
-                a = pos.parse_action(words[1])
-            except R.RulesError as e:
-                return "err %s" % (e,)
-            t.act(a)
-            self._after(self.now)
-            return "ok " + words[1]
-        if cmd == "card" and len(words) == 2:
-            card = C.parse(words[1])
-            if not card:
-                return "err %s is no card (e.g. 7h, Ts, Xr)" % words[1]
-            if not t.enter_card(card):
-                return "err %s fits nothing now (the pool: `pool`; legal: `legal`)" % words[1]
-            self._after(self.now)
-            return "ok " + words[1]
-        return None
-
-    def _actor_name(self):
-        who = self.pos.to_move
-        return "chance" if who < 0 else str(self.pos.civ(who))
-
-    def _texts(self, actions, replay):
-        """Action texts; with replay, of the history from the start."""
-        pos = self.pos
-        if not replay:
-            return [pos.format_action(a) for a in actions]
-        n = len(actions)
-        undone = []
-        for _ in range(n):
-            undone.append(pos.pop())
-        out = []
-        while undone:
-            a = undone.pop()
-            out.append(pos.format_action(a))
-            pos.push(a)
-        return out
-
-    def _candidates(self):
-        t = self.tracker
-        pos = self.pos
-        if t.state == T.ASKING:
-            cands = list(t.candidates)
-            shown = t.index
-        elif t.state == T.READY and t.ready is not None:
-            cands = [t.ready]
-            shown = 0
-        else:
-            cands = []
-            shown = 0
-        lines = ["cand %d %s" % (i, pos.format_action(cands[i])) for i in range(len(cands))]
-        lines.append("ok %d shown=%d state=%s" % (len(cands), shown, T.STATE_NAMES[t.state]))
-        return "\n".join(lines)
 
     # -- pickers ----------------------------------------------------------------------------
 
     def _open_cards(self):
         """The card picker: a suit (or joker) first, then a rank of the pool."""
-        self.pick = PICK_SUIT
+        self.pick = _PICK_SUIT
         self.pick_suit = 0
         self._pick_ranks()
 
@@ -366,20 +279,20 @@ class Game:
                     not t.effect(a):
                 opts.append(a)
         if opts:
-            self.pick = PICK_OPTION
+            self.pick = _PICK_OPTION
             self.pick_list = opts
             self.pick_index = 0
 
     def _picker_button(self, bit):
         if bit == H.UNDO:
-            self.pick = PICK_NONE
+            self.pick = _PICK_NONE
             return
-        if self.pick == PICK_SUIT:
+        if self.pick == _PICK_SUIT:
             if bit == H.NEXT:
                 self.pick_suit = (self.pick_suit + 1) % 5
                 self._pick_ranks()
             elif bit == H.CONFIRM and self.pick_list:
-                self.pick = PICK_RANK
+                self.pick = _PICK_RANK
             return
         if bit == H.NEXT and self.pick_list:
             self.pick_index = (self.pick_index + 1) % len(self.pick_list)
@@ -388,8 +301,8 @@ class Game:
             return
         chosen = self.pick_list[self.pick_index]
         kind = self.pick
-        self.pick = PICK_NONE
-        if kind == PICK_RANK:
+        self.pick = _PICK_NONE
+        if kind == _PICK_RANK:
             self.tracker.enter_card(chosen)  # the picker offers only cards that fit
         else:
             self.tracker.act(chosen, "pick")
@@ -421,8 +334,8 @@ class Game:
         else:
             self._over_told = False
         if log:
-            self.pick = PICK_NONE  # what a picker was open for has happened (e.g. by console)
-        if pos.is_chance() and self.pick == PICK_NONE and not pos.full:
+            self.pick = _PICK_NONE  # what a picker was open for has happened (e.g. by console)
+        if pos.is_chance() and self.pick == _PICK_NONE and not pos.full:
             self._open_cards()  # a card to enter: nothing else can happen now
         self._rebuild()
 
@@ -442,11 +355,12 @@ class Game:
     def _rebuild(self):
         t = self.tracker
         pos = self.pos
-        out = []
+        out = self.overlay
+        out.show_kept()  # the map
         bars = []
         state = t.state
         if state == T.MISMATCH and (self.mismatch_since < 0 or
-                                    H.ticks_diff(self.now, self.mismatch_since) < MISMATCH_MS):
+                                    H.ticks_diff(self.now, self.mismatch_since) < _MISMATCH_MS):
             state = T.MOVING
         self._shown = state
         self._map(out)
@@ -454,16 +368,15 @@ class Game:
             w = pos.winners()[0]
             for p in pos.ship_places(w):
                 g = TK.CONTROL_GRID if p == TK.CONTROL else self.finish_grid[pos.civ(w) - 1]
-                out.append((g, L.WHITE, 255, L.BLINK_SLOW))
+                out.add(g, L.WHITE, 255, L.BLINK_SLOW)
         elif state in (T.CATCHUP, T.MISMATCH):
             fill, clear = t.owed()
             for i in fill:
                 for g in self._sense_cells(i):
-                    out.append((g, L.WHITE, 255, L.BLINK_SLOW))
+                    out.add(g, L.WHITE, 255, L.BLINK_SLOW)
             for i in clear:
                 for g in self._sense_cells(i):
-                    out.append((g, L.RED if state == T.MISMATCH else L.MAGENTA, 255,
-                                L.BLINK_FAST))
+                    out.add(g, L.RED if state == T.MISMATCH else L.MAGENTA, 255, L.BLINK_FAST)
         elif state == T.ASKING:
             shown = t.shown()
             for a in t.candidates:
@@ -478,18 +391,16 @@ class Game:
         else:
             self._options(out)
         self._bars(bars)
-        self.overlay = out
         self.bars = bars
         self.paint_version += 1
 
-    def _track_map(self):
-        """bytes: grid cell, colour of each track cell (painted dim under everything)."""
-        m = bytearray()
+    def _track_map(self, out):
+        """The track's cells, dim, under everything: the overlay's kept entries."""
+        out.forget()
         for c in range(72):
             if TK.is_track(c):
-                m.append(self.grid[c])
-                m.append(L.RED if TK.is_red(c) else LANE_COLOUR[c & 1])
-        return bytes(m)
+                out.add(self.grid[c], L.RED if TK.is_red(c) else LANE_COLOUR[c & 1], _MAP_LEVEL, 0)
+        out.keep()
 
     def _map(self, out):
         """The start zone and finish cell of the player to act, dim white (the track's map is
@@ -498,16 +409,16 @@ class Game:
         if who >= 0:
             k = self.pos.civ(who) - 1
             for g in (self.start_grid[2 * k], self.start_grid[2 * k + 1], self.finish_grid[k]):
-                out.append((g, L.WHITE, 40, 0))
+                out.add(g, L.WHITE, 40, 0)
 
     def _effect_cells(self, out, a, colour, blink, level):
         """The cells an action changes: where pieces go (colour) and leave (magenta)."""
         for x in self.tracker.effect_of(a):
             for g in self._sense_cells(x >> 3):
                 if (x & 7) > 4:
-                    out.append((g, colour, level, blink))
+                    out.add(g, colour, level, blink)
                 else:
-                    out.append((g, L.MAGENTA, level, L.BLINK_WINK))
+                    out.add(g, L.MAGENTA, level, L.BLINK_WINK)
 
     def _options(self, out):
         """IDLE: the ships that may move (wink), where a charge may be laid (cyan, dim), the
@@ -522,7 +433,7 @@ class Game:
             for a in pos.legal_actions():  # the cells of the lays (cached), once each
                 if a >> 24 == R.K_LAY and (a >> 6) & 127 != last:
                     last = (a >> 6) & 127
-                    out.append((self.grid[last], L.CYAN, 60, 0))
+                    out.add(self.grid[last], L.CYAN, 60, 0)
             return
         for a, eff in t.effects():
             k = a >> 24
@@ -531,28 +442,28 @@ class Game:
                 cells = (self.grid[src],) if src < 72 else self._sense_cells(
                     T.ZONE + pos.civ(pos.to_move) - 1)
                 for g in cells:
-                    out.append((g, L.WHITE, 255, L.BLINK_WINK))
+                    out.add(g, L.WHITE, 255, L.BLINK_WINK)
             elif eff:
                 for x in eff:
                     if (x & 7) > 4:
                         for g in self._sense_cells(x >> 3):
-                            out.append((g, L.YELLOW, 200, 0))
+                            out.add(g, L.YELLOW, 200, 0)
 
     def _bars(self, bars):
         """The side bars: the pickers when open, else the race (S: the player to act's
         progress, N: the best other's) and, while a card is wanted, the W bar blinking cyan."""
-        if self.pick in (PICK_SUIT, PICK_RANK):
+        if self.pick in (_PICK_SUIT, _PICK_RANK):
             su = self.pick_suit
             base = H.SCORE_BASE  # S bar: the suit
             for k in range(H.SCORE_LEN):
                 bars.append((base + k, SUIT_COLOUR[su], 255, SUIT_BLINK[su]))
-            if self.pick == PICK_RANK and self.pick_list:
+            if self.pick == _PICK_RANK and self.pick_list:
                 c = self.pick_list[self.pick_index]
                 n = C.rank(c) if c <= 52 else (1 if c == C.RED_JOKER else 2)
                 self._count(bars, 2, n, L.WHITE)
             self._wanted(bars)
             return
-        if self.pick == PICK_OPTION and self.pick_list:
+        if self.pick == _PICK_OPTION and self.pick_list:
             a = self.pick_list[self.pick_index]
             k = a >> 24
             n = OPTION_CODE.get(k, 0) + (1 if k == R.K_DRAW and a & 3 == 2 else 0)

@@ -52,12 +52,6 @@ FIN = 81  # + civ - 1: ship on the finish cell
 CTRL = 90
 
 
-def grid_of_sense():
-    """Grid cells of each sense index: (cells, start) with cells[i] the grid cell of track id i
-    (255 unused) and start the 18 start-zone grid cells (civ k at 2(k-1), 2(k-1)+1)."""
-    return TK.grid_tables()
-
-
 def expected(pos):
     """The sense vector the position implies (bytearray(91))."""
     s = pos.st
@@ -138,22 +132,29 @@ def minus(ev, eff):
     return out
 
 
-PHYSICAL_PREFIX_END = R.END
-
-
 def O_TOP(s):
     """Index of the top agenda item in the position bytearray, -1 if none."""
     sp = s[R.O_SP]
-    return R.O_AG + 5 * (sp - 1) if sp else -1  # the one action with no effect that may begin an explanation
+    return R.O_AG + 5 * (sp - 1) if sp else -1
 
 
 class Tracker:
     def __init__(self, pos, settle_ms=SETTLE_MS):
         self.pos = pos
         self.settle_ms = settle_ms
-        self.grid, self.start_cells = TK.grid_tables()[0], TK.grid_tables()[1]
-        self.finish_cells = TK.grid_tables()[2]
+        self.grid, self.start_cells, self.finish_cells = TK.grid_tables()
         self.observed = expected(pos)
+        self._occ = None  # the occupancy observed last (observe() then reads only changes)
+        # the sense index of each grid cell (255: not sensed)
+        self._sense_of = sense_of = bytearray(b"\xff" * 128)  # the bitmap's 128 bits
+        for i in range(72):
+            if self.grid[i] != 255:
+                sense_of[self.grid[i]] = i
+        for k in range(18):
+            sense_of[self.start_cells[k]] = ZONE + (k >> 1)
+        for k in range(9):
+            sense_of[self.finish_cells[k]] = FIN + k
+        sense_of[TK.CONTROL_GRID] = CTRL
         self.state = IDLE
         self.ev = []  # the evidence: observed - expected
         self.ready = None
@@ -298,8 +299,26 @@ class Tracker:
         return v
 
     def observe(self, occ, now_ms=0):
-        """A new stable occupancy at now_ms."""
-        self.observed = self.sense(occ)
+        """A new stable occupancy at now_ms. After the first, only the cells that changed are
+        read (a lift's frame: the whole sense vector cost ~1 ms on the Pico)."""
+        last = self._occ
+        if last is None:
+            self.observed = self.sense(occ)
+            self._occ = bytearray(occ)
+        else:
+            v = self.observed
+            sense_of = self._sense_of
+            for i in range(16):
+                ch = occ[i] ^ last[i]
+                if not ch:
+                    continue
+                now = occ[i]
+                for j in range(8):
+                    if ch >> j & 1:
+                        k = sense_of[i * 8 + j]
+                        if k != 255:
+                            v[k] += 1 if now >> j & 1 else -1  # a start zone counts its ships
+                last[i] = now
         self.still_since = now_ms
         self._infer(now_ms)
 
@@ -406,7 +425,8 @@ class Tracker:
         pos = self.pos
         found = []
         for a, eff in self.effects():
-            if a >> 24 == R.K_SHOW or (not eff and a != PHYSICAL_PREFIX_END):
+            # (`end`: the one action with no effect that may begin an explanation)
+            if a >> 24 == R.K_SHOW or (not eff and a != R.END):
                 continue
             if a >> 24 == R.K_LAY and pos.full and not self.card:
                 continue  # its card is not known yet

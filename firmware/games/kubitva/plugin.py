@@ -5,8 +5,9 @@
 # rules core's cell c is the board's cell c. The rules come from shared_rules.kubitva.rules, the
 # inference from firmware.games.kubitva.tracker; this module turns the tracker's state into LED
 # overlays, answers the game's serial commands and reports actions to the game log. The overlay
-# is rebuilt only when something changes; paint() per render is a short loop over a prepared
-# list. The engine (the hint) is imported when a hint is asked for and dropped after.
+# is rebuilt only when something changes, into a preallocated painter Overlay (the land border
+# kept in it while the position stays); paint() draws it in one painter.cells() call. The
+# engine (the hint) is imported when a hint is asked for and dropped after.
 
 from shared_rules.kubitva import rules as kb
 from firmware.games.kubitva import tracker as T
@@ -82,7 +83,10 @@ class Game:
         if pos.rows != 11 or pos.cols != 11:
             raise ValueError("the board holds an 11x11 grid, this game is %dx%d"
                              % (pos.cols, pos.rows))
-        self.overlay = []  # (cell, colour, level, blink)
+        # (cell, colour, level, blink) lit besides the bars. Room for two entries a cell: the
+        # land border (kept, made once per position) and a lifted unit's reach are both empty
+        # cells, and a later entry for a cell wins.
+        self.overlay = L.Overlay(2 * H.N_CELLS + 8)
         self.bars = [0, 0]  # W bar item code, E bar points (-1: none)
         self.hint = None
         self.hint_until = 0
@@ -90,12 +94,15 @@ class Game:
         self.now = 0
         self.paint_version = 0
         self._version = 0  # counts the commits and take-backs (the land overlay's key)
-        self._land_key = None
-        self._land_cells = []
+        self._land_key = None  # what the kept land border in the overlay was made for
+        self._units = []  # the cells of the units that may move, made with the land border
+        self._seen = bytearray(kb.NONE + 1)  # a lift's reach: the cells met (NONE: always)
+        self._seen[kb.NONE] = 1
         self._set(pos)
 
     def _set(self, pos):
         self.pos = pos
+        self._land_key = None
         self.tracker = T.Tracker(pos)
         self.hint = None
         self.mismatch_since = -1
@@ -194,9 +201,7 @@ class Game:
             self._rebuild()
 
     def paint(self, painter, frame_no):
-        led = painter.led  # an overlay's cells are LEDs 0..120: no need of cell()'s check
-        for c, colour, level, blink in self.overlay:
-            led(c, colour, level, blink)
+        painter.cells(self.overlay)
         pos = self.pos
         if self.tracker.state != T.OVER:
             painter.turn(MONEY_BAR[pos.to_move])
@@ -298,72 +303,68 @@ class Game:
         """Prepare the overlay and the bars for the current state (not per frame)."""
         t = self.tracker
         pos = self.pos
-        out = []
+        out = self.overlay
         self.bars = [0, -1]
         state = t.state
         if state == T.MISMATCH and (self.mismatch_since < 0 or
                                     H.ticks_diff(self.now, self.mismatch_since) < MISMATCH_MS):
             state = T.MOVING
         self._shown_state = state
-        out.extend(self._land())
+        self._land(out)
         mover = SIDE_COLOUR[pos.to_move]
         if state == T.OVER:
             for s in pos.winners():
                 for c in range(pos.n):
                     if pos.terr[c] & 1 == s and not pos.cells[c]:
-                        out.append((c, SIDE_COLOUR[s], 200, L.BLINK_SLOW))
+                        out.add(c, SIDE_COLOUR[s], 200, L.BLINK_SLOW)
         elif state == T.FIX:
             for c in t.minus:
-                out.append((c, L.WHITE, 255, L.BLINK_SLOW))
+                out.add(c, L.WHITE, 255, L.BLINK_SLOW)
             for c in t.plus:
-                out.append((c, L.MAGENTA, 255, L.BLINK_FAST))
+                out.add(c, L.MAGENTA, 255, L.BLINK_FAST)
         elif state == T.MISMATCH:
             for c in t.culprits():
-                out.append((c, L.RED, 255, L.BLINK_FAST))
+                out.add(c, L.RED, 255, L.BLINK_FAST)
         elif state in (T.READY, T.ASKING):
             shown = t.shown()
             for i in range(len(t.candidates)):
                 last = t.candidates[i][-1]
                 if i != t.index and last != kb.END and last >= 0:
-                    out.append((pos.action_cell(last), L.YELLOW, 60, 0))
+                    out.add(pos.action_cell(last), L.YELLOW, 60, 0)
             self._reading(out, shown, L.YELLOW, L.BLINK_FAST)
         elif state == T.MOVING:
             for c in t.minus:
-                out.append((c, L.ORANGE, 160, L.BLINK_WINK))
+                out.add(c, L.ORANGE, 160, L.BLINK_WINK)
             if t.unit >= 0:
-                yellow = L.YELLOW
-                for c in t.reach(t.unit):  # up to ~60 cells: the look-up once
-                    out.append((c, yellow, 140, 0))
+                self._reach(out, t.unit)
                 self.bars[1] = pos.points[t.unit]
             if t.cube >= 0:
                 for c in t.cube_reach(t.cube):
-                    out.append((c, L.CYAN, 255, L.BLINK_SLOW))
+                    out.add(c, L.CYAN, 255, L.BLINK_SLOW)
             for c in t.plus:
-                out.append((c, mover, 255, 0))
+                out.add(c, mover, 255, 0)
         else:
-            for c in range(pos.n):
-                v = pos.cells[c]
-                if v >= kb.WORKER and v & 1 == pos.to_move and pos.points[c]:
-                    out.append((c, mover, 255 if c == pos.active else UNIT_LEVEL,
-                                L.BLINK_WINK if c == pos.active else 0))
+            for c in self._units:
+                out.add(c, mover, 255 if c == pos.active else UNIT_LEVEL,
+                        L.BLINK_WINK if c == pos.active else 0)
         if pos.active >= 0 and self.bars[1] < 0:
             self.bars[1] = pos.points[pos.active]
         for c in t.swap:
-            out.append((c, L.CYAN, 255, L.BLINK_FAST))
+            out.add(c, L.CYAN, 255, L.BLINK_FAST)
         if self.hint is not None and state in (T.IDLE, T.MOVING):
             self._reading(out, (self.hint,), L.YELLOW, L.BLINK_WINK)
-        self.overlay = out
         self.paint_version += 1
 
-    def _land(self):
+    def _land(self, out):
         """The border: the empty cells next to the other side's land glow dimly in their side's
-        colour (winking where captured this turn). Built once per position (the overlay is
-        rebuilt at every change of the evidence); only the border, so that a render stays
-        short."""
+        colour (winking where captured this turn). Made once per position and kept at the front
+        of the overlay (Overlay.keep); only the border, so that a render stays short. The units
+        of the side to move that may still move (the idle overlay's) are found with it."""
         key = (self.pos.ply(), self._version)
         if self._land_key == key:
-            return self._land_cells
-        out = []
+            out.show_kept()
+            return
+        out.forget()
         pos = self.pos
         terr = pos.terr
         cells = pos.cells
@@ -378,11 +379,61 @@ class Game:
                 if u != kb.NONE and (terr[u] ^ t) & 1:
                     edge = 1
             if edge:
-                out.append((c, SIDE_COLOUR[t & 1], LAND_LEVEL * (3 if t & kb.FRESH else 1),
-                            L.BLINK_WINK if t & kb.FRESH else 0))
+                out.add(c, SIDE_COLOUR[t & 1], LAND_LEVEL * (3 if t & kb.FRESH else 1),
+                        L.BLINK_WINK if t & kb.FRESH else 0)
+        out.keep()
+        units = []
+        side = pos.to_move
+        points = pos.points
+        for c in range(pos.n):
+            if cells[c] >= kb.WORKER and cells[c] & 1 == side and points[c]:
+                units.append(c)
+        self._units = units
         self._land_key = key
-        self._land_cells = out
-        return out
+
+    def _reach(self, out, u):
+        """Light the cells the unit on u may walk to this turn by plain steps (Position.walk's
+        cells): a breadth-first search whose queue is the overlay's own entries, ring by ring
+        up to the unit's points. A lift's frame: no list, no add() per cell (on the Pico the
+        walk, then an add() a cell, cost 3 + 2.7 ms of a lift with 36 cells in reach)."""
+        pos = self.pos
+        cells = pos.cells
+        terr = pos.terr
+        nb = pos.nb
+        seen = self._seen
+        seen[:pos.n] = cells  # an occupied cell is no step
+        seen[u] = 1
+        v = cells[u]
+        side = 2 if v & 2 else v & 1  # a worker keeps to its side's land; 2: a soldier
+        limit = pos.points[u]
+        b = out.buf
+        last = len(b) - 4
+        w = out.n * 4  # where the next cell is written
+        q = w  # the next cell to take its steps from
+        ring_end = w
+        depth = 0
+        yellow = L.YELLOW
+        x = u
+        while depth < limit:
+            for i in range(x * 4, x * 4 + 4):
+                t = nb[i]
+                if seen[t] or (side < 2 and terr[t] & 1 != side):
+                    continue
+                seen[t] = 1
+                if w <= last:
+                    b[w] = t
+                    b[w + 1] = yellow
+                    b[w + 2] = 140
+                    b[w + 3] = 0
+                    w += 4
+            if q == ring_end:  # the ring is done: the cells one step further
+                depth += 1
+                ring_end = w
+            if q >= w:
+                break
+            x = b[q]
+            q += 4
+        out.n = w >> 2
 
     def _reading(self, out, seq, colour, blink):
         """A reading (a tuple of actions): a unit's way and where it and its cube end; a fill's
@@ -402,32 +453,32 @@ class Game:
         if code < kb.KILL:
             c = seq[0] >> 8
             for s in seq[:-1]:
-                out.append((nb[(s >> 8) * 4 + (s & 255) // 5], colour, 90, 0))
+                out.add(nb[(s >> 8) * 4 + (s & 255) // 5], colour, 90, 0)
             last = nb[(a >> 8) * 4 + code // 5]
-            out.append((c, L.ORANGE, 160, L.BLINK_WINK))
-            out.append((last, colour, 255, blink))
+            out.add(c, L.ORANGE, 160, L.BLINK_WINK)
+            out.add(last, colour, 255, blink)
             self.bars[1] = pos.points[c] - len(seq)
             for s in seq:
                 cube = pos.moved_cube(s) if s == seq[0] else None
                 if cube is not None:
-                    out.append((cube[0], L.CYAN, 160, L.BLINK_WINK))
+                    out.add(cube[0], L.CYAN, 160, L.BLINK_WINK)
             return
         if code < kb.FILL:
-            out.append((pos.action_cell(a), L.MAGENTA, 255, blink))
+            out.add(pos.action_cell(a), L.MAGENTA, 255, blink)
             return
         self.bars[0] = item_code(a)
         d = code & 3
         o = nb[(a >> 8) * 4 + d]
         if code < kb.BUY:
             for r in pos.rooms_of(a >> 8, o):
-                out.append((r, colour, 255, blink))
+                out.add(r, colour, 255, blink)
             return
         t = pos.rocket_target(a)
         if t >= 0:
             c = o
             while c != t:
-                out.append((c, colour, 90, 0))
+                out.add(c, colour, 90, 0)
                 c = nb[c * 4 + d]
-            out.append((t, L.MAGENTA, 255, L.BLINK_FAST))
+            out.add(t, L.MAGENTA, 255, L.BLINK_FAST)
             return
-        out.append((pos.action_cell(a), colour, 255, blink))
+        out.add(pos.action_cell(a), colour, 255, blink)

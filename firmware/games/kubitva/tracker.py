@@ -683,10 +683,6 @@ class Tracker:
 
     # -- for the LEDs ------------------------------------------------------------------------------
 
-    def reach(self, u):
-        """Cells the unit on u may reach this turn (no cube carried), as a list."""
-        return self.pos.walk(u, self.pos.points[u])[0][1:]
-
     def cube_reach(self, k):
         """Cells a unit next to it may push, pull or carry the cube on k to in one step."""
         pos = self.pos

@@ -1,0 +1,110 @@
+# «Формула 99» on the board: what the plug-in reads and answers as text — a new game's options
+# and the console's commands (docs/serial-protocol.md, docs/board-formula99.md). Rare next to
+# the frames: the plug-in imports this module when it needs it and drops it after, with the
+# notation (plugin.drop_text), so that a game in play keeps neither in the heap.
+
+from shared_rules.formula99 import rules as R
+from shared_rules.formula99 import cards as C
+from firmware.games.formula99 import tracker as T
+
+LEVELS = {"1": 1, "2": 2, "3": 3, "L1": 1, "L2": 2, "L3": 3, "l1": 1, "l2": 2, "l3": 3}
+
+
+def new_position(options):
+    """The start of a new game from its options: `layout` (the level), `seats` (the
+    civilisations), `deal` (digital cards: the deck's seed). ValueError naming a bad one."""
+    layout = options.get("layout") or options.get("variant") or "L1"
+    level = LEVELS.get(layout)
+    if level is None:
+        raise ValueError("layout %s: the level, L1, L2 or L3" % layout)
+    seats = options.get("seats") or "15"
+    civs = []
+    for ch in seats:
+        if ch < "1" or ch > "9" or (civs and int(ch) <= civs[-1]):
+            raise ValueError("seats %s: civilisations 1-9 in ascending order, e.g. 1357" % seats)
+        civs.append(int(ch))
+    deal = options.get("deal")
+    if deal is not None:
+        try:
+            deal = int(deal)
+        except ValueError:
+            deal = -1
+        if deal < 0 or deal >= 0x80000000:
+            raise ValueError("deal=%s: the deck's seed, 0 to 2147483647" % options.get("deal"))
+    try:
+        return R.start_position(len(civs), level, seed=deal, civs=civs)
+    except R.RulesError as e:
+        raise ValueError(str(e))
+
+
+def command(game, words):
+    """The answer to a console command for the plug-in `game` (None: not the game's)."""
+    cmd = words[0].lower()
+    t = game.tracker
+    pos = game.pos
+    if cmd == "pos":
+        return "ok " + pos.notation()
+    if cmd == "state":
+        return "ok state=%s actor=%s card=%s actions=%d" % (
+            T.STATE_NAMES[t.state], _actor_name(pos),
+            C.name(t.card) if t.card else "-", pos.ply())
+    if cmd == "candidates":
+        return _candidates(t, pos)
+    if cmd == "history":
+        return "ok " + " ".join(_history_texts(pos))
+    if cmd == "legal":
+        return "ok " + " ".join([pos.format_action(a) for a in pos.legal_actions()])
+    if cmd == "pool":
+        return "ok " + " ".join([C.name(c) for c in range(1, 55) if c not in pos.discard()])
+    if cmd == "hands":
+        return "ok " + " ".join(["%d=%d" % (pos.civ(s), pos.hand_size(s)) for s in pos.seats])
+    if cmd == "act" and len(words) == 2:
+        try:
+            a = pos.parse_action(words[1])
+        except R.RulesError as e:
+            return "err %s" % (e,)
+        t.act(a)
+        game._after(game.now)
+        return "ok " + words[1]
+    if cmd == "card" and len(words) == 2:
+        card = C.parse(words[1])
+        if not card:
+            return "err %s is no card (e.g. 7h, Ts, Xr)" % words[1]
+        if not t.enter_card(card):
+            return "err %s fits nothing now (the pool: `pool`; legal: `legal`)" % words[1]
+        game._after(game.now)
+        return "ok " + words[1]
+    return None
+
+
+def _actor_name(pos):
+    who = pos.to_move
+    return "chance" if who < 0 else str(pos.civ(who))
+
+
+def _history_texts(pos):
+    """The texts of the history's actions, each written in the position it was taken in."""
+    undone = []
+    for _ in range(pos.ply()):
+        undone.append(pos.pop())
+    out = []
+    while undone:
+        a = undone.pop()
+        out.append(pos.format_action(a))
+        pos.push(a)
+    return out
+
+
+def _candidates(t, pos):
+    if t.state == T.ASKING:
+        cands = list(t.candidates)
+        shown = t.index
+    elif t.state == T.READY and t.ready is not None:
+        cands = [t.ready]
+        shown = 0
+    else:
+        cands = []
+        shown = 0
+    lines = ["cand %d %s" % (i, pos.format_action(cands[i])) for i in range(len(cands))]
+    lines.append("ok %d shown=%d state=%s" % (len(cands), shown, T.STATE_NAMES[t.state]))
+    return "\n".join(lines)
