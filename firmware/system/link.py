@@ -19,6 +19,7 @@ CONFIG = 0x07
 LOAD = 0x08
 TEXT = 0x09
 REPL = 0x0A
+FETCH = 0x0B
 # Board -> host, unsolicited (seq 0).
 EVENT = 0x40
 LEDS = 0x41
@@ -39,6 +40,15 @@ FLAG_CLOSED = 1  # LIST flags: the log is finished (over or abandoned)
 FLAG_PLAYING = 2 # the game is being played (its log still grows)
 READ_FRAME = F.MAX_BODY - 12  # data bytes in one READ reply frame (after game, offset, size)
 READ_MAX = 0xFFFF  # a READ asks for up to this many bytes: they come in READ_FRAME pieces
+# FETCH reply frames start with a tag: a piece of a log (u32 game, u32 offset, u32 total, the
+# bytes: up to FETCH_DATA), a game's end (its LIST entry), the reply's end (u8 more)
+FETCH_PIECE = 0x44  # 'D'
+FETCH_GAME = 0x47   # 'G'
+FETCH_END = 0x45    # 'E'
+FETCH_DATA = F.MAX_BODY - 13
+FETCH_MS = 150     # a FETCH starts no further game after this long: the frame loop waits meanwhile
+FETCH_GAMES = 32   # nor more games than this (a host confirms them in one CONFIRM)
+CONFIRM_MAX = F.MAX_BODY // 8  # games one CONFIRM may name
 CTRL_C_IDLE_MS = 3000  # Ctrl-C comes back this long after the last frame
 
 
@@ -59,7 +69,7 @@ class Link:
         self.frames_in = 0
         self.bad_frames = 0
         self._crc_cache = {}     # game_no -> (size, crc32, state) of games seen
-        self._buf = None         # READ_FRAME bytes, for reading logs (made at the first use)
+        self._buf = None         # MAX_BODY bytes, for reading logs (made at the first use)
 
     # --- output -----------------------------------------------------------------------------
     def send(self, typ, seq, body=b""):
@@ -124,6 +134,8 @@ class Link:
             self._read(seq, body)
         elif typ == CONFIRM:
             self._confirm(seq, body)
+        elif typ == FETCH:
+            self._fetch(seq, body)
         elif typ == EVENTS:
             if len(body) != 1:
                 self.error(seq, E_REQUEST, "EVENTS wants one byte (1 events, 2 LED frames)")
@@ -194,7 +206,9 @@ class Link:
         log = app.glog
         bid = (log.board if log is not None else "") or "-"
         if log is not None:
-            extra = " free=%d games=%d" % (log.free_bytes(), len(log.numbers()))
+            # the list of games is kept for the sync that HELLO usually begins
+            from firmware.system import logread as LR
+            extra = " free=%d games=%d" % (log.free_bytes(), len(LR.listing(log)))
         else:
             extra = " free=0 games=0"
         return "cargoboard fw=%s proto=%d rules=%s build=%s board=%s hal=%s state=%s%s" % (
@@ -261,13 +275,15 @@ class Link:
         return log
 
     def _buffer(self):
+        """One reused buffer of a frame body's size: READ's pieces, LIST's scans, FETCH's
+        frames (the log's bytes read straight into the frame)."""
         if self._buf is None:
-            self._buf = bytearray(READ_FRAME)
+            self._buf = bytearray(F.MAX_BODY)
         return self._buf
 
     def _scan(self, log, game_no, size):
         """(CRC-32, state) of a game's log of this size: read once (one open, the log in
-        READ_FRAME pieces into one buffer), then kept while its size stays."""
+        pieces into one buffer), then kept while its size stays."""
         c = self._crc_cache.get(game_no)
         if c is None or c[0] != size:
             from firmware.system import logread as LR
@@ -289,7 +305,7 @@ class Link:
         more = 0
         current = log.current()
         from firmware.system import logread as LR
-        for game_no, size in LR.sizes(log):
+        for game_no, size in LR.listing(log):
             if game_no < start:
                 continue
             if n == LIST_PAGE:
@@ -339,7 +355,7 @@ class Link:
             self._read_reply(seq, game_no, off, size, b"")
             return
         # the bytes asked for, in as many reply frames as it takes, the file opened once
-        buf = self._buffer()
+        buf = memoryview(self._buffer())[:READ_FRAME]
         from firmware.system import logread as LR
         f = LR.open_log(log, game_no)
         try:
@@ -364,24 +380,109 @@ class Link:
         self.send(READ | 0x80, seq, out)
 
     def _confirm(self, seq, body):
-        r = self._game_request(seq, body, 8, "CONFIRM wants game u32, crc32 u32")
-        if r is None:
+        """CONFIRM of one or more (game, CRC-32) pairs, done in order; a refused one (the CRC
+        differs, the game is being played) ends it with an error naming that game."""
+        n = len(body) // 8
+        if n < 1 or n > CONFIRM_MAX or len(body) != 8 * n:
+            self.error(seq, E_REQUEST, "CONFIRM wants 1..%d pairs of game u32, crc32 u32"
+                       % CONFIRM_MAX)
             return
-        log, game_no, size = r
-        crc = F.u32(body, 4)
-        if size < 0:
-            # already deleted (a confirm whose reply was lost): done all the same
-            self.send(CONFIRM | 0x80, seq, b"\x00")
+        log = self._log(seq)
+        if log is None:
             return
         from firmware.system import logread as LR
-        playing = game_no == log.current() and not LR.state(log, game_no, size)
-        if playing:
-            self.error(seq, E_FAILED, "game %d is still being played" % game_no)
+        done = bytearray(n)
+        for i in range(n):
+            game_no = F.u32(body, 8 * i)
+            crc = F.u32(body, 8 * i + 4)
+            known = self._crc_cache.get(game_no)
+            if known is not None and game_no != log.current():
+                size = known[0]  # a log no longer written: as FETCH or LIST read it
+            else:
+                size = _size(log, game_no)
+                if size < 0:
+                    continue  # already deleted (a confirm whose reply was lost): done all the same
+                if game_no == log.current() and not LR.state(log, game_no, size):
+                    self.error(seq, E_FAILED, "game %d is still being played" % game_no)
+                    return
+            if self._crc(log, game_no, size) != crc:
+                self.error(seq, E_FAILED, "game %d: checksum differs, not deleted" % game_no)
+                return
+            self._crc_cache.pop(game_no, None)
+            # a finished game may still be the app's current one (its board shows the end)
+            try:
+                LR.delete(log, game_no, True)
+            except ValueError:
+                continue  # already deleted
+            done[i] = 1
+        self.send(CONFIRM | 0x80, seq, done)
+
+    def _fetch(self, seq, body):
+        """FETCH: every game from a number on, whole logs streamed after one request in pieces
+        of up to `piece` bytes (one game from an offset: a transfer cut short), each followed
+        by its LIST entry (the CRC-32 computed as it is read); a game being played gets its
+        entry alone. Stops starting games after FETCH_MS or FETCH_GAMES (more=1 in the end
+        frame: ask again)."""
+        if len(body) != 14:
+            self.error(seq, E_REQUEST, "FETCH wants first game u32, resumed game u32, "
+                       "its offset u32, piece u16")
             return
-        if self._crc(log, game_no, size) != crc:
-            self.error(seq, E_FAILED, "game %d: checksum differs, not deleted" % game_no)
+        log = self._log(seq)
+        if log is None:
             return
-        # a finished game may still be the app's current one (its board shows the end)
-        LR.delete(log, game_no, True)
-        self._crc_cache.pop(game_no, None)
-        self.send(CONFIRM | 0x80, seq, b"\x01")
+        from firmware.system import logread as LR
+        first = F.u32(body, 0)
+        resumed = F.u32(body, 4)
+        skip = F.u32(body, 8)
+        n = (body[12] << 8) | body[13]
+        if n == 0 or n > FETCH_DATA:
+            n = FETCH_DATA
+        buf = self._buffer()
+        head = memoryview(buf)[:13]
+        data = memoryview(buf)[13:13 + n]
+        current = log.current()
+        hal = self.app.hal
+        t0 = hal.ticks_ms()
+        more = 0
+        game_no = size = 0
+        start = 0
+
+        def piece(off, k):
+            # a piece of the log in data[:k]: sent from the offset asked for on
+            if off + k <= start:
+                return
+            if off < start:  # the piece that holds that offset: its tail alone (rare)
+                data[:k - (start - off)] = bytes(data[start - off:k])
+                k -= start - off
+                off = start
+            buf[0] = FETCH_PIECE
+            head[1:5] = game_no.to_bytes(4, "big")
+            head[5:9] = off.to_bytes(4, "big")
+            head[9:13] = size.to_bytes(4, "big")
+            self.send(FETCH | 0x80, seq, memoryview(buf)[:13 + k])
+
+        sent = 0
+        for game_no, size in LR.listing(log):  # listed once for HELLO and the FETCHes
+            if game_no < first:
+                continue
+            if sent == FETCH_GAMES or sent and ((hal.ticks_ms() - t0) & 0x3FFFFFFF) > FETCH_MS:
+                more = 1
+                break
+            sent += 1
+            if game_no == current and not LR.state(log, game_no, size):
+                crc, flags = 0, FLAG_PLAYING
+            else:
+                start = skip if game_no == resumed else 0
+                try:
+                    crc, closed = LR.scan(log, game_no, size, data, piece)
+                except ValueError:
+                    continue  # deleted since the list was made (serial `delete`)
+                self._crc_cache[game_no] = (size, crc, closed)
+                flags = FLAG_CLOSED if closed else 0
+            out = bytearray((FETCH_GAME,))
+            F.put_u32(out, game_no)
+            F.put_u32(out, size)
+            F.put_u32(out, crc)
+            out.append(flags)
+            self.send(FETCH | 0x80, seq, out)
+        self.send(FETCH | 0x80, seq, bytes((FETCH_END, more)))

@@ -48,6 +48,29 @@ def sizes(glog):
     return out
 
 
+_listed = None  # (glog.cur then, sizes(glog)) kept by listing()
+
+
+def listing(glog):
+    """sizes(glog), listed once and kept while no game begins (glog.cur changes) and updated
+    by delete(): a host's requests in one sync (HELLO, FETCH, FETCH...) list the flash once
+    (~1 ms a file on the RP2040). The current game's size is looked up again each time."""
+    global _listed
+    cur = glog.cur
+    if _listed is None or _listed[0] != cur:
+        _listed = (cur, sizes(glog))
+    out = _listed[1]
+    i = len(out) - 1
+    while i >= 0 and out[i][0] > cur:
+        i -= 1
+    if cur and i >= 0 and out[i][0] == cur:
+        try:
+            out[i] = (cur, size(glog, cur))
+        except ValueError:
+            del out[i]
+    return out
+
+
 def games(glog):
     """[(game number, size in bytes, state)] oldest first; state 0 = open (or being played),
     logformat.FINISH = over, logformat.ABANDON = dropped before the end."""
@@ -75,9 +98,10 @@ def read(glog, n, offset, count):
         f.close()
 
 
-def scan(glog, n, nbytes, buf):
+def scan(glog, n, nbytes, buf, each=None):
     """(CRC-32 of the first nbytes bytes, state as state() tells it) of game n's log, read once
-    in pieces into buf (a bytearray of at least 4 bytes)."""
+    in pieces into buf (a bytearray or memoryview of at least 4 bytes; binascii.crc32 in C).
+    each(offset, k): called with every piece while it is in buf[:k] (FETCH sends it on)."""
     from binascii import crc32
     f = open_log(glog, n)
     c = 0
@@ -90,12 +114,15 @@ def scan(glog, n, nbytes, buf):
                 break
             if k > nbytes - off:
                 k = nbytes - off
-            c = crc32(memoryview(buf)[:k], c)
-            off += k
+            piece = memoryview(buf)[:k]
+            c = crc32(piece, c)
             if k >= 4:
-                tail = bytes(buf[k - 4:k])
+                tail = bytes(piece[k - 4:])
             else:
-                tail = (tail + bytes(buf[:k]))[-4:]
+                tail = (tail + bytes(piece))[-4:]
+            if each is not None:
+                each(off, k)  # may change buf
+            off += k
     finally:
         f.close()
     st = LF.closed_tail(tail, nbytes) if nbytes >= 4 and off == nbytes else 0
@@ -106,6 +133,11 @@ def delete(glog, n, force=False):
     """Remove game n's log (the host has it). The current game only with force."""
     if n == glog.cur and not force:
         raise ValueError("game %d is being played (abort it first)" % n)
+    if _listed is not None:
+        for i, e in enumerate(_listed[1]):
+            if e[0] == n:
+                del _listed[1][i]
+                break
     try:
         os.remove(glog.path(n))
     except OSError:
