@@ -49,16 +49,8 @@ FETCH_DATA = F.MAX_BODY - 13
 FETCH_MS = 150     # a FETCH starts no further game after this long: the frame loop waits meanwhile
 FETCH_GAMES = 32   # nor more games than this (a host confirms them in one CONFIRM)
 CONFIRM_MAX = F.MAX_BODY // 8  # games one CONFIRM may name
+DELETE_QUIET_MS = 250  # confirmed games are deleted one a frame once the host is this quiet
 CTRL_C_IDLE_MS = 3000  # Ctrl-C comes back this long after the last frame
-
-
-def _size(log, game_no):
-    """Bytes in a game's log, -1 if there is no such game."""
-    from firmware.system import logread as LR
-    try:
-        return LR.size(log, game_no)
-    except ValueError:
-        return -1
 
 
 class Link:
@@ -70,6 +62,7 @@ class Link:
         self.bad_frames = 0
         self._crc_cache = {}     # game_no -> (size, crc32, state) of games seen
         self._buf = None         # MAX_BODY bytes, for reading logs (made at the first use)
+        self._doomed = []        # games confirmed, deleted by tick() (gone for the host)
 
     # --- output -----------------------------------------------------------------------------
     def send(self, typ, seq, body=b""):
@@ -92,10 +85,20 @@ class Link:
 
     # --- session ------------------------------------------------------------------------------
     def tick(self, now):
-        """Once a frame: give Ctrl-C back to the REPL once the host has gone quiet."""
-        if self.last_frame_ms >= 0 and ((now - self.last_frame_ms) & 0x3FFFFFFF) > CTRL_C_IDLE_MS:
+        """Once a frame: give Ctrl-C back to the REPL once the host has gone quiet; delete a
+        confirmed game while the host is quiet (a littlefs remove: ~3 ms on the RP2040, ~90 ms
+        when it compacts the directory: not in the time of the host's requests)."""
+        quiet = ((now - self.last_frame_ms) & 0x3FFFFFFF) if self.last_frame_ms >= 0 else -1
+        if quiet > CTRL_C_IDLE_MS:
             self.last_frame_ms = -1
             self.app.hal.set_ctrl_c(True)
+        if self._doomed and (quiet < 0 or quiet >= DELETE_QUIET_MS):
+            from firmware.system import logread as LR
+            try:
+                LR.delete(self.app.glog, self._doomed[0], True)
+            except (ValueError, OSError):
+                pass  # gone already (serial `logdel`)
+            self._doomed.pop(0)
 
     def line_seen(self):
         """A text line arrived: the console user gets text events again."""
@@ -207,8 +210,7 @@ class Link:
         bid = (log.board if log is not None else "") or "-"
         if log is not None:
             # the list of games is kept for the sync that HELLO usually begins
-            from firmware.system import logread as LR
-            extra = " free=%d games=%d" % (log.free_bytes(), len(LR.listing(log)))
+            extra = " free=%d games=%d" % (log.free_bytes(), len(self._games(log)))
         else:
             extra = " free=0 games=0"
         return "cargoboard fw=%s proto=%d rules=%s build=%s board=%s hal=%s state=%s%s" % (
@@ -268,6 +270,24 @@ class Link:
     # --- the game log -------------------------------------------------------------------------
     # What a host asks of the logs is firmware/system/logread.py: imported by the handlers below
     # at a host's first request about the logs and kept (a board that only plays never loads it).
+    def _size(self, log, game_no):
+        """Bytes in a game's log, -1 if there is no such game (or it is confirmed)."""
+        if game_no in self._doomed:
+            return -1
+        from firmware.system import logread as LR
+        try:
+            return LR.size(log, game_no)
+        except ValueError:
+            return -1
+
+    def _games(self, log):
+        """[(game, size)] of the games on the flash, oldest first, less those confirmed."""
+        from firmware.system import logread as LR
+        out = LR.listing(log)
+        if self._doomed:
+            out = [e for e in out if e[0] not in self._doomed]
+        return out
+
     def _log(self, seq):
         log = self.app.glog
         if log is None:
@@ -305,7 +325,7 @@ class Link:
         more = 0
         current = log.current()
         from firmware.system import logread as LR
-        for game_no, size in LR.listing(log):
+        for game_no, size in self._games(log):
             if game_no < start:
                 continue
             if n == LIST_PAGE:
@@ -337,7 +357,7 @@ class Link:
         if log is None:
             return None
         game_no = F.u32(body, 0)
-        return log, game_no, _size(log, game_no)
+        return log, game_no, self._size(log, game_no)
 
     def _read(self, seq, body):
         r = self._game_request(seq, body, 10, "READ wants game u32, offset u32, length u16")
@@ -380,8 +400,11 @@ class Link:
         self.send(READ | 0x80, seq, out)
 
     def _confirm(self, seq, body):
-        """CONFIRM of one or more (game, CRC-32) pairs, done in order; a refused one (the CRC
-        differs, the game is being played) ends it with an error naming that game."""
+        """CONFIRM of one or more (game, CRC-32) pairs, in order; a refused one (the CRC
+        differs, the game is being played) ends it with an error naming that game. A game
+        the app no longer writes is deleted by tick() once the host is quiet (gone for the
+        host at once; a power cut before that leaves it, and the next sync confirms it
+        again); the app's current one (finished, its board shows the end) at once."""
         n = len(body) // 8
         if n < 1 or n > CONFIRM_MAX or len(body) != 8 * n:
             self.error(seq, E_REQUEST, "CONFIRM wants 1..%d pairs of game u32, crc32 u32"
@@ -395,25 +418,25 @@ class Link:
         for i in range(n):
             game_no = F.u32(body, 8 * i)
             crc = F.u32(body, 8 * i + 4)
+            current = game_no == log.current()
             known = self._crc_cache.get(game_no)
-            if known is not None and game_no != log.current():
+            if known is not None and not current and game_no not in self._doomed:
                 size = known[0]  # a log no longer written: as FETCH or LIST read it
             else:
-                size = _size(log, game_no)
+                size = self._size(log, game_no)
                 if size < 0:
                     continue  # already deleted (a confirm whose reply was lost): done all the same
-                if game_no == log.current() and not LR.state(log, game_no, size):
+                if current and not LR.state(log, game_no, size):
                     self.error(seq, E_FAILED, "game %d is still being played" % game_no)
                     return
             if self._crc(log, game_no, size) != crc:
                 self.error(seq, E_FAILED, "game %d: checksum differs, not deleted" % game_no)
                 return
             self._crc_cache.pop(game_no, None)
-            # a finished game may still be the app's current one (its board shows the end)
-            try:
+            if current:
                 LR.delete(log, game_no, True)
-            except ValueError:
-                continue  # already deleted
+            else:
+                self._doomed.append(game_no)
             done[i] = 1
         self.send(CONFIRM | 0x80, seq, done)
 
@@ -462,7 +485,7 @@ class Link:
             self.send(FETCH | 0x80, seq, memoryview(buf)[:13 + k])
 
         sent = 0
-        for game_no, size in LR.listing(log):  # listed once for HELLO and the FETCHes
+        for game_no, size in self._games(log):  # listed once for HELLO and the FETCHes
             if game_no < first:
                 continue
             if sent == FETCH_GAMES or sent and ((hal.ticks_ms() - t0) & 0x3FFFFFFF) > FETCH_MS:
