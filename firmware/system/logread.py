@@ -5,6 +5,9 @@ first request about the logs and keeps it; the serial commands (logcmd.py) load 
 command and drop it after. Functions of the app's GameLog (glog)."""
 
 import os
+# imported once here: an import of a built-in module inside a function looks for a file of its
+# name on the flash first (MicroPython lets one extend it), ~4 ms on the RP2040 each time
+from binascii import crc32
 from firmware.system import logwrite as LF
 from firmware.system.gamelog import game_number
 
@@ -102,7 +105,6 @@ def scan(glog, n, nbytes, buf, each=None):
     """(CRC-32 of the first nbytes bytes, state as state() tells it) of game n's log, read once
     in pieces into buf (a bytearray or memoryview of at least 4 bytes; binascii.crc32 in C).
     each(offset, k): called with every piece while it is in buf[:k] (FETCH sends it on)."""
-    from binascii import crc32
     f = open_log(glog, n)
     c = 0
     off = 0
