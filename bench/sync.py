@@ -178,12 +178,11 @@ def settle(runner, seconds=2.0):
         time.sleep(0.02)
 
 
-def flash_quiet_at(runner, quiet_s=1.0):
-    """Emulated ns of the board's last flash operation, once none has come for quiet_s of
-    emulated time (the deletes CONFIRM left to the frames)."""
+def flash_quiet_at(runner, since, quiet_s=1.0):
+    """Emulated ns of the board's last flash operation after `since`, once none has come for
+    quiet_s of emulated time (the deletes CONFIRM left to the frames); `since` if none."""
     while True:
-        n = len(runner.flash_ops)
-        last = runner.flash_ops[-1][4] if n else 0.0
+        last = max([since] + [op[4] for op in runner.flash_ops[-1:]])
         if runner.emu_ns - last > quiet_s * 1e9:
             return last
         time.sleep(0.1)
@@ -214,7 +213,7 @@ def pico(n_games):
                 s_emu, s_wall = (runner.emu_ns - e0) / 1e9, time.monotonic() - w0
                 s_end = runner.emu_ns
                 sizes = [len(store.get(gid).log) for _, gid in res.stored]
-            deleted_at = flash_quiet_at(runner)
+            deleted_at = flash_quiet_at(runner, s_end)
             ops = runner.flash_ops[ops0:]
         left = [n for n in fsimage.listdir(image, "/games") if n.endswith(".log")]
         out_dir = os.path.join(tmp, "copied")
