@@ -1,8 +1,8 @@
 """What a host asks of the game logs (docs/log-format.md "The store's API"): list them, read
 them, check them, delete one the host has. Apart from firmware/system/gamelog.py so that a
-board that only plays keeps none of it: the link (firmware/system/link.py) loads it at a host's
-first request about the logs and keeps it; the serial commands (logcmd.py) load it for one
-command and drop it after. Functions of the app's GameLog (glog)."""
+board that only plays keeps none of it: the link's log requests (firmware/system/linklog.py)
+load it at a host's first request about the logs and keep it; the serial commands (logcmd.py)
+load it for one command and drop it after. Functions of the app's GameLog (glog)."""
 
 import os
 # imported once here: an import of a built-in module inside a function looks for a file of its

@@ -15,6 +15,7 @@ from serial.tools import list_ports
 
 from firmware.drivers import frames as F
 from firmware.system import link as L
+from firmware.system import linklog as LL
 
 # The Raspberry Pi Pico under MicroPython: USB vendor 0x2E8A (Raspberry Pi), product 0x0005.
 PICO_VID = 0x2E8A
@@ -298,18 +299,18 @@ class Link:
             body = self.request(L.LIST, _u32(start))
             n, more = body[0], body[1]
             for i in range(n):
-                o = 2 + L.LIST_ENTRY * i
+                o = 2 + LL.LIST_ENTRY * i
                 out.append((F.u32(body, o), F.u32(body, o + 4), F.u32(body, o + 8), body[o + 12]))
             if not more or not n:
                 return out
             start = out[-1][0] + 1
 
-    def read(self, game_no, offset, n=L.READ_MAX):
+    def read(self, game_no, offset, n=LL.READ_MAX):
         """(total size, bytes) of a game log from offset: up to n bytes (at most READ_MAX),
         which the board sends in frames of READ_FRAME bytes after one request. Fewer bytes
         than asked (the end of the log aside) if the stream broke off after its first frame:
         the caller reads on from there."""
-        n = min(n, L.READ_MAX)
+        n = min(n, LL.READ_MAX)
         request = _u32(game_no) + _u32(offset) + bytes(((n >> 8) & 0xFF, n & 0xFF))
         got = bytearray()
         total = [None]
@@ -353,7 +354,7 @@ class Link:
 
         def take(rbody):
             tag = rbody[0] if rbody else -1
-            if tag == L.FETCH_PIECE and len(rbody) > 13:
+            if tag == LL.FETCH_PIECE and len(rbody) > 13:
                 game_no, off, total = F.u32(rbody, 1), F.u32(rbody, 5), F.u32(rbody, 9)
                 if part[0] != game_no:
                     if got or game_no < first or (games and game_no <= games[-1][0]):
@@ -363,13 +364,13 @@ class Link:
                     raise _Broken  # a piece was lost
                 got.extend(rbody[13:])
                 return None
-            if tag == L.FETCH_GAME and len(rbody) == 1 + L.LIST_ENTRY:
+            if tag == LL.FETCH_GAME and len(rbody) == 1 + LL.LIST_ENTRY:
                 game_no, size, crc, flags = (F.u32(rbody, 1), F.u32(rbody, 5),
                                              F.u32(rbody, 9), rbody[13])
                 if games and game_no <= games[-1][0] or got and part[0] != game_no:
                     raise _Broken
                 start = start_of(game_no)
-                if flags & L.FLAG_PLAYING:
+                if flags & LL.FLAG_PLAYING:
                     data = b""
                 elif start + len(got) == size:
                     data = bytes(got)
@@ -381,7 +382,7 @@ class Link:
                 got[:] = b""
                 part[:] = [None, 0, 0]
                 return None
-            if tag == L.FETCH_END and len(rbody) == 2:
+            if tag == LL.FETCH_END and len(rbody) == 2:
                 return games, rbody[1], None
             raise LinkError("the board answered a FETCH with a frame this program does not "
                             "know (tag 0x%02x)" % max(0, tag))

@@ -22,7 +22,7 @@ import zlib
 
 from cargoboard.link import Link, LinkError
 from cargoboard.store import Store
-from firmware.system.link import CONFIRM_MAX, FLAG_PLAYING
+from firmware.system.linklog import CONFIRM_MAX, FLAG_PLAYING
 
 
 class SyncResult:
