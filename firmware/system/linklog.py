@@ -22,21 +22,25 @@ FETCH_DATA = F.MAX_BODY - 13
 FETCH_MS = 150     # a FETCH starts no further game after this long: the frame loop waits meanwhile
 FETCH_GAMES = 32   # nor more games than this (a host confirms them in one CONFIRM)
 CONFIRM_MAX = F.MAX_BODY // 8  # games one CONFIRM may name
-DELETE_QUIET_MS = 250  # confirmed games are deleted one a frame once the host is this quiet
+DELETE_QUIET_MS = 250  # confirmed games are deleted once the host is this quiet,
+DELETE_FRAME_MS = 6    # for up to this long in a frame (the frame's own work takes ~2 ms)
 
 
 def tick(link, quiet):
-    """A frame with games confirmed (link.confirmed): delete one if the host has been quiet
-    for DELETE_QUIET_MS (quiet: ms since its last frame, -1 if it has left) - a littlefs
-    remove costs ~3 ms on the RP2040, ~90 ms when it compacts the directory: not in the time
-    of the host's requests."""
+    """A frame with games confirmed (link.confirmed): delete them while the host has been
+    quiet for DELETE_QUIET_MS (quiet: ms since its last frame, -1 if it has left), for up to
+    DELETE_FRAME_MS of this frame - a littlefs remove costs ~3 ms on the RP2040, ~90 ms when
+    it compacts the directory: not in the time of the host's requests."""
     if 0 <= quiet < DELETE_QUIET_MS:
         return
-    try:
-        LR.delete(link.app.glog, link.confirmed[0], True)
-    except (ValueError, OSError):
-        pass  # gone already (serial `logdel`)
-    link.confirmed.pop(0)
+    hal = link.app.hal
+    t0 = hal.ticks_ms()
+    while link.confirmed and ((hal.ticks_ms() - t0) & 0x3FFFFFFF) < DELETE_FRAME_MS:
+        try:
+            LR.delete(link.app.glog, link.confirmed[0], True)
+        except (ValueError, OSError):
+            pass  # gone already (serial `logdel`)
+        link.confirmed.pop(0)
 
 
 def size_of(link, log, game_no):
