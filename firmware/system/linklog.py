@@ -241,6 +241,7 @@ def fetch(link, typ, seq, body):
     head = memoryview(buf)[:13]
     data = memoryview(buf)[13:13 + n]
     current = log.current()
+    listed = games(link, log)  # listed at a sync's first FETCH, then kept
     hal = link.app.hal
     t0 = hal.ticks_ms()
     more = 0
@@ -262,7 +263,7 @@ def fetch(link, typ, seq, body):
         link.send(typ | 0x80, seq, memoryview(buf)[:13 + k])
 
     sent = 0
-    for game_no, size in games(link, log):  # listed once for HELLO and the FETCHes
+    for game_no, size in listed:
         if game_no < first:
             continue
         if sent == FETCH_GAMES or sent and ((hal.ticks_ms() - t0) & 0x3FFFFFFF) > FETCH_MS:
