@@ -153,19 +153,12 @@ def read(link, typ, seq, body):
         return
     # the bytes asked for, in as many reply frames as it takes, the file opened once
     buf = memoryview(buffer(link))[:READ_FRAME]
-    f = LR.open_log(log, game_no)
+    read = LR.pieces(log, game_no, off, end, buf)
     try:
-        f.seek(off)
-        while off < end:
-            k = f.readinto(buf)
-            if not k:
-                break
-            if k > end - off:
-                k = end - off
-            read_reply(link, typ, seq, game_no, off, size, memoryview(buf)[:k])
-            off += k
+        for at, k in read:
+            read_reply(link, typ, seq, game_no, at, size, buf[:k])
     finally:
-        f.close()
+        read.close()
 
 
 def read_reply(link, typ, seq, game_no, off, size, data):

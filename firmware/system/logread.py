@@ -101,21 +101,37 @@ def read(glog, n, offset, count):
         f.close()
 
 
+def pieces(glog, n, start, end, buf):
+    """Game n's log from byte start up to end, read into buf (a bytearray or memoryview) piece
+    by piece, the file opened once: yields (offset, k) while the piece is in buf[:k]. A caller
+    that may stop early closes it (close()), which closes the file."""
+    f = open_log(glog, n)
+    try:
+        if start:
+            f.seek(start)
+        off = start
+        while off < end:
+            k = f.readinto(buf)
+            if not k:
+                break
+            if k > end - off:
+                k = end - off
+            yield off, k
+            off += k
+    finally:
+        f.close()
+
+
 def scan(glog, n, nbytes, buf, each=None):
     """(CRC-32 of the first nbytes bytes, state as state() tells it) of game n's log, read once
     in pieces into buf (a bytearray or memoryview of at least 4 bytes; binascii.crc32 in C).
     each(offset, k): called with every piece while it is in buf[:k] (FETCH sends it on)."""
-    f = open_log(glog, n)
     c = 0
     off = 0
     tail = b""
+    read = pieces(glog, n, 0, nbytes, buf)
     try:
-        while off < nbytes:
-            k = f.readinto(buf)
-            if not k:
-                break
-            if k > nbytes - off:
-                k = nbytes - off
+        for at, k in read:
             piece = memoryview(buf)[:k]
             c = crc32(piece, c)
             if k >= 4:
@@ -123,10 +139,10 @@ def scan(glog, n, nbytes, buf, each=None):
             else:
                 tail = (tail + bytes(piece))[-4:]
             if each is not None:
-                each(off, k)  # may change buf
-            off += k
+                each(at, k)  # may change buf
+            off = at + k
     finally:
-        f.close()
+        read.close()  # the file, also when each() fails
     st = LF.closed_tail(tail, nbytes) if nbytes >= 4 and off == nbytes else 0
     return c & 0xFFFFFFFF, st
 
