@@ -185,7 +185,7 @@ class Link:
                 del self._rx[:-F.MAX_WIRE]
             self._blocks.extend(p for p in parts[:-1] if p)
 
-    def _drain(self, quiet_reads=2):
+    def _drain(self, quiet_reads=1):
         """Drop what the board is still sending until the line is quiet (quiet_reads serial
         timeouts in a row without a byte), and the blocks not yet read: the rest of a reply
         in many frames whose try has ended."""
