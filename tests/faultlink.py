@@ -14,13 +14,15 @@ import tty
 
 class FaultLink:
     def __init__(self, board_port, seed, drop=0.001, flip=0.001, truncate=0.01,
-                 cut_after=None):
+                 cut_after=None, linger=0.0):
         """Per byte: `drop` and `flip` probabilities; per chunk: `truncate` (the rest of
         the chunk is lost). `cut_after`: close the host side after that many bytes have
-        passed in both directions together (None: never)."""
+        passed in both directions together (None: never); `linger`: seconds the last bytes
+        wait for the host before the cut (else a cut discards what it has not read yet)."""
         self.rnd = random.Random(seed)
         self.drop, self.flip, self.truncate = drop, flip, truncate
         self.cut_after = cut_after
+        self.linger = linger
         self.passed = 0
         self.faults = 0
         self.cut = False
@@ -79,6 +81,8 @@ class FaultLink:
                     keep = max(0, self.cut_after - self.passed)
                     data = data[:keep]
                     self._deliver(fd, data)
+                    if self.linger:
+                        self._stop.wait(self.linger)
                     self._cut()
                     return
                 self.passed += len(data)

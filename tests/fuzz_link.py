@@ -37,7 +37,7 @@ def _load_link():
     from firmware.drivers import frames as F
     from firmware.system import link as L
     REQUESTS = (L.HELLO, L.LIST, L.READ, L.CONFIRM, L.EVENTS, L.NEW, L.CONFIG, L.LOAD, L.TEXT,
-                L.REPL)
+                L.REPL, L.FETCH)
 KINDS = ("crc", "truncated", "oversized", "unknown_type", "bad_body", "random_bytes",
          "line_too_long", "bad_character", "unknown_command", "bad_arguments")
 
@@ -142,7 +142,8 @@ def generate(kind, rnd):
     if kind == "bad_body":
         c = rnd.getrandbits(3)
         if c == 0:
-            return _frame(L.READ, _nonzero(rnd, rnd.choice((0, 3, 9, 11, 40))), rnd)
+            return _frame(rnd.choice((L.READ, L.FETCH)),  # READ wants 10 bytes, FETCH 14
+                          _nonzero(rnd, rnd.choice((0, 3, 9, 11, 40))), rnd)
         if c == 1:
             return _frame(L.READ, b"\x00\x01\x86\x9f" + bytes(6), rnd)  # game 99999
         if c == 2:

@@ -139,6 +139,10 @@ def test_every_bad_frame_gets_an_error_frame(board):
     with pytest.raises(BoardError) as e:
         board.link.request(FL.EVENTS, b"")
     assert e.value.code == FL.E_REQUEST
+    for typ, body in ((FL.FETCH, b"\x00" * 9), (FL.CONFIRM, b"\x00" * 12), (FL.CONFIRM, b"")):
+        with pytest.raises(BoardError) as e:
+            board.link.request(typ, body)
+        assert e.value.code == FL.E_REQUEST, (typ, body)
     with pytest.raises(BoardError) as e:
         board.link.request(FL.TEXT, b"\xff\xfe")
     assert e.value.code == FL.E_REQUEST

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "host"))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from cargoboard.link import Link, LinkError  # noqa: E402
+from cargoboard.link import BoardError, Link, LinkError  # noqa: E402
 from cargoboard.export.logfile import record_from_log  # noqa: E402
 from cargoboard.games.cargocube.scriptgen import game_script  # noqa: E402
 from cargoboard.sim.runner import UnixRunner  # noqa: E402
@@ -136,6 +136,59 @@ def test_sync_stores_each_game_once_then_the_board_forgets_it(played, tmp_path):
         b.close()
 
 
+def test_fetch_streams_whole_logs_and_confirm_takes_many(played, tmp_path):
+    """FETCH (docs/protocol.md): every game from a number on after one request, in pieces of
+    the size asked for, each with its size, CRC-32 and flags; one game resumed from an
+    offset. CONFIRM of several games: done in order up to one it refuses; the confirmed
+    games are gone for the host at once and from the flash in the frames after."""
+    image = tmp_path / "flash.img"
+    shutil.copy(played[0], image)
+    b = Served(image)
+    try:
+        originals = board_logs(b.runner.port)
+        with Link(b.runner.port) as link:
+            games, more, cut = link.fetch(0, 0, 0, 64)
+            assert (more, cut) == (0, None)
+            assert [g[0] for g in games] == sorted(originals)
+            for game_no, size, crc, flags, data in games:
+                want_flags, want = originals[game_no]
+                assert flags == want_flags
+                if flags & 2:  # being played: its entry alone
+                    assert (crc, data) == (0, b"")
+                else:
+                    assert data == want and size == len(want) and crc == zlib.crc32(want)
+            closed = [g for g in games if not g[3] & 2]
+            first, second = closed[0], closed[1]
+            # from the second game on, the first one resumed: not sent (before the first)
+            games, _, _ = link.fetch(second[0], first[0], 100)
+            assert [g[0] for g in games] == [g[0] for g in closed[1:]] + [games[-1][0]]
+            games, _, _ = link.fetch(0, first[0], 100)
+            assert games[0][4] == originals[first[0]][1][100:] and games[0][2] == first[2]
+            games, _, _ = link.fetch(0, first[0], first[1] + 1)  # past its end: not this log
+            assert games[0][4] is None
+            # a wrong checksum ends the CONFIRM there: the games before it are confirmed
+            with pytest.raises(BoardError) as e:
+                link.confirm_all([(first[0], first[2]), (second[0], second[2] ^ 1)])
+            assert "game %d: checksum differs" % second[0] in str(e.value)
+            assert first[0] not in [g[0] for g in link.games()]  # gone for the host at once
+            assert link.confirm_all([(first[0], first[2]), (second[0], second[2])]) == b"\x00\x01"
+            playing = [n for n, (flags, _) in originals.items() if flags & 2]
+            with pytest.raises(BoardError) as e:
+                link.confirm_all([(playing[0], 0)])
+            assert "still being played" in str(e.value)
+            assert [g[0] for g in link.fetch()[0]] == playing
+            # the files go once the host is quiet (the console lists the flash's files)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                lines = link.text("games").splitlines()
+                if len(lines) == 2:
+                    break
+                time.sleep(0.5)  # quiet: the board deletes while the host is
+            assert lines[0].startswith("game %d " % playing[0]) and lines[1].startswith("ok 1 "), lines
+    finally:
+        b.close()
+
+
 def test_a_game_that_does_not_replay_is_kept_aside_not_deleted(played, tmp_path, micropython):
     image = tmp_path / "flash.img"
     shutil.copy(played[0], image)
@@ -186,8 +239,10 @@ def test_a_cut_transfer_resumes_where_it_stopped(played, tmp_path):
         first = min(originals)
         size = len(originals[first][1])
         assert size > 200
-        # 64-byte reads: the first log takes several; the cut comes after a few of them
-        fl = FaultLink(b.runner.port, seed=1, drop=0, flip=0, truncate=0, cut_after=600)
+        # 64-byte pieces: the first log takes several; the cut comes after a few of them
+        # (the host has read them: a pty's hang-up discards what was not read)
+        fl = FaultLink(b.runner.port, seed=1, drop=0, flip=0, truncate=0, cut_after=600,
+                       linger=0.3)
         with Store(db) as store:
             link = Link(fl.port, timeout=0.3, retries=3)
             with pytest.raises(LinkError):
@@ -198,11 +253,11 @@ def test_a_cut_transfer_resumes_where_it_stopped(played, tmp_path):
             resumed_from = rows[0][1]
         fl.close()
         with Store(db) as store, Link(b.runner.port) as link:
-            reads = []
-            real_read = link.read
-            link.read = lambda g, off, n=512: reads.append((g, off)) or real_read(g, off, n)
+            fetches = []
+            real_fetch = link.fetch
+            link.fetch = lambda *a: fetches.append(a) or real_fetch(*a)
             res = sync(link, store, chunk=64)
-            assert reads[0] == (first, resumed_from)  # not from 0
+            assert fetches[0][1:3] == (first, resumed_from)  # not from 0
             assert first in [n for n, _ in res.stored]
             assert store.db.execute("SELECT COUNT(*) FROM transfers").fetchone()[0] == 0
             rec = store.get_by_source(link.hello()["board"], first)

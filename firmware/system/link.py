@@ -19,6 +19,7 @@ CONFIG = 0x07
 LOAD = 0x08
 TEXT = 0x09
 REPL = 0x0A
+FETCH = 0x0B
 # Board -> host, unsolicited (seq 0).
 EVENT = 0x40
 LEDS = 0x41
@@ -33,22 +34,7 @@ E_FAILED = 4     # the request was understood but could not be done (message say
 EV_TEXT = 1      # EVENTS mask: event frames (the `evt` texts)
 EV_LEDS = 2      # EVENTS mask: LED frames whenever the LEDs change
 
-LIST_PAGE = 64   # games per LIST reply
-LIST_ENTRY = 13  # bytes per game in a LIST reply: game u32, size u32, crc32 u32, flags u8
-FLAG_CLOSED = 1  # LIST flags: the log is finished (over or abandoned)
-FLAG_PLAYING = 2 # the game is being played (its log still grows)
-READ_FRAME = F.MAX_BODY - 12  # data bytes in one READ reply frame (after game, offset, size)
-READ_MAX = 0xFFFF  # a READ asks for up to this many bytes: they come in READ_FRAME pieces
 CTRL_C_IDLE_MS = 3000  # Ctrl-C comes back this long after the last frame
-
-
-def _size(log, game_no):
-    """Bytes in a game's log, -1 if there is no such game."""
-    from firmware.system import logread as LR
-    try:
-        return LR.size(log, game_no)
-    except ValueError:
-        return -1
 
 
 class Link:
@@ -58,8 +44,10 @@ class Link:
         self.last_frame_ms = -1  # time of the last good frame (-1: no session)
         self.frames_in = 0
         self.bad_frames = 0
-        self._crc_cache = {}     # game_no -> (size, crc32, state) of games seen
-        self._buf = None         # READ_FRAME bytes, for reading logs (made at the first use)
+        # the log requests' state (firmware/system/linklog.py)
+        self.crc_cache = {}      # game_no -> (size, crc32, state) of games seen
+        self.log_buf = None      # MAX_BODY bytes, for reading logs (made at the first use)
+        self.confirmed = []      # games confirmed, deleted by tick() (gone for the host)
 
     # --- output -----------------------------------------------------------------------------
     def send(self, typ, seq, body=b""):
@@ -72,6 +60,12 @@ class Link:
             b = b[:F.MAX_BODY]
         self.send(ERROR, seq, b)
 
+    def bad_request(self, seq, message):
+        self.error(seq, E_REQUEST, message)
+
+    def failed(self, seq, message):
+        self.error(seq, E_FAILED, message)
+
     def event(self, text):
         b = text.encode()
         self.send(EVENT, 0, b[:F.MAX_BODY])
@@ -82,10 +76,15 @@ class Link:
 
     # --- session ------------------------------------------------------------------------------
     def tick(self, now):
-        """Once a frame: give Ctrl-C back to the REPL once the host has gone quiet."""
-        if self.last_frame_ms >= 0 and ((now - self.last_frame_ms) & 0x3FFFFFFF) > CTRL_C_IDLE_MS:
+        """Once a frame: give Ctrl-C back to the REPL once the host has gone quiet; delete a
+        confirmed game while it is (linklog.tick)."""
+        quiet = ((now - self.last_frame_ms) & 0x3FFFFFFF) if self.last_frame_ms >= 0 else -1
+        if quiet > CTRL_C_IDLE_MS:
             self.last_frame_ms = -1
             self.app.hal.set_ctrl_c(True)
+        if self.confirmed:
+            from firmware.system import linklog
+            linklog.tick(self, quiet)
 
     def line_seen(self):
         """A text line arrived: the console user gets text events again."""
@@ -118,12 +117,16 @@ class Link:
         app = self.app
         if typ == HELLO:
             self.send(HELLO | 0x80, seq, self.info().encode())
-        elif typ == LIST:
-            self._list(seq, body)
-        elif typ == READ:
-            self._read(seq, body)
-        elif typ == CONFIRM:
-            self._confirm(seq, body)
+        elif typ == LIST or typ == READ or typ == CONFIRM or typ == FETCH:
+            from firmware.system import linklog  # loaded at a host's first request about logs
+            if typ == LIST:
+                linklog.list_games(self, typ, seq, body)
+            elif typ == READ:
+                linklog.read(self, typ, seq, body)
+            elif typ == CONFIRM:
+                linklog.confirm(self, typ, seq, body)
+            else:
+                linklog.fetch(self, typ, seq, body)
         elif typ == EVENTS:
             if len(body) != 1:
                 self.error(seq, E_REQUEST, "EVENTS wants one byte (1 events, 2 LED frames)")
@@ -194,7 +197,11 @@ class Link:
         log = app.glog
         bid = (log.board if log is not None else "") or "-"
         if log is not None:
-            extra = " free=%d games=%d" % (log.free_bytes(), len(log.numbers()))
+            n = 0
+            for g in log.numbers():
+                if g not in self.confirmed:  # gone for the host already
+                    n += 1
+            extra = " free=%d games=%d" % (log.free_bytes(), n)
         else:
             extra = " free=0 games=0"
         return "cargoboard fw=%s proto=%d rules=%s build=%s board=%s hal=%s state=%s%s" % (
@@ -250,138 +257,3 @@ class Link:
             app.report_error("on_change", e)
         app.emit("load %s" % app.game_name)
         return "ok loaded"
-
-    # --- the game log -------------------------------------------------------------------------
-    # What a host asks of the logs is firmware/system/logread.py: imported by the handlers below
-    # at a host's first request about the logs and kept (a board that only plays never loads it).
-    def _log(self, seq):
-        log = self.app.glog
-        if log is None:
-            self.error(seq, E_FAILED, "no game log on this board (flash not mounted)")
-        return log
-
-    def _buffer(self):
-        if self._buf is None:
-            self._buf = bytearray(READ_FRAME)
-        return self._buf
-
-    def _scan(self, log, game_no, size):
-        """(CRC-32, state) of a game's log of this size: read once (one open, the log in
-        READ_FRAME pieces into one buffer), then kept while its size stays."""
-        c = self._crc_cache.get(game_no)
-        if c is None or c[0] != size:
-            from firmware.system import logread as LR
-            crc, state = LR.scan(log, game_no, size, self._buffer())
-            c = (size, crc, state)
-            self._crc_cache[game_no] = c
-        return c
-
-    def _crc(self, log, game_no, size):
-        return self._scan(log, game_no, size)[1]
-
-    def _list(self, seq, body):
-        log = self._log(seq)
-        if log is None:
-            return
-        start = F.u32(body, 0) if len(body) >= 4 else 0
-        out = bytearray(2)
-        n = 0
-        more = 0
-        current = log.current()
-        from firmware.system import logread as LR
-        for game_no, size in LR.sizes(log):
-            if game_no < start:
-                continue
-            if n == LIST_PAGE:
-                more = 1
-                break
-            if game_no == current and not LR.state(log, game_no, size):
-                # a game still being written has no final checksum yet
-                crc, flags = 0, FLAG_PLAYING
-            else:
-                _, crc, closed = self._scan(log, game_no, size)
-                flags = FLAG_CLOSED if closed else 0
-            F.put_u32(out, game_no)
-            F.put_u32(out, size)
-            F.put_u32(out, crc)
-            out.append(flags)
-            n += 1
-        out[0] = n
-        out[1] = more
-        self.send(LIST | 0x80, seq, out)
-
-    def _game_request(self, seq, body, length, usage):
-        """(log, game number, its log's size or -1) for a request about one game whose body
-        starts with the game number; None (an error frame sent) if the body or the log is
-        missing."""
-        if len(body) != length:
-            self.error(seq, E_REQUEST, usage)
-            return None
-        log = self._log(seq)
-        if log is None:
-            return None
-        game_no = F.u32(body, 0)
-        return log, game_no, _size(log, game_no)
-
-    def _read(self, seq, body):
-        r = self._game_request(seq, body, 10, "READ wants game u32, offset u32, length u16")
-        if r is None:
-            return
-        log, game_no, size = r
-        if size < 0:
-            self.error(seq, E_FAILED, "no game %d on the board" % game_no)
-            return
-        off = F.u32(body, 4)
-        end = off + ((body[8] << 8) | body[9])
-        if end > size:
-            end = size
-        if off >= end:
-            self._read_reply(seq, game_no, off, size, b"")
-            return
-        # the bytes asked for, in as many reply frames as it takes, the file opened once
-        buf = self._buffer()
-        from firmware.system import logread as LR
-        f = LR.open_log(log, game_no)
-        try:
-            f.seek(off)
-            while off < end:
-                k = f.readinto(buf)
-                if not k:
-                    break
-                if k > end - off:
-                    k = end - off
-                self._read_reply(seq, game_no, off, size, memoryview(buf)[:k])
-                off += k
-        finally:
-            f.close()
-
-    def _read_reply(self, seq, game_no, off, size, data):
-        out = bytearray(12 + len(data))
-        out[0:4] = game_no.to_bytes(4, "big")
-        out[4:8] = off.to_bytes(4, "big")
-        out[8:12] = size.to_bytes(4, "big")
-        out[12:] = data
-        self.send(READ | 0x80, seq, out)
-
-    def _confirm(self, seq, body):
-        r = self._game_request(seq, body, 8, "CONFIRM wants game u32, crc32 u32")
-        if r is None:
-            return
-        log, game_no, size = r
-        crc = F.u32(body, 4)
-        if size < 0:
-            # already deleted (a confirm whose reply was lost): done all the same
-            self.send(CONFIRM | 0x80, seq, b"\x00")
-            return
-        from firmware.system import logread as LR
-        playing = game_no == log.current() and not LR.state(log, game_no, size)
-        if playing:
-            self.error(seq, E_FAILED, "game %d is still being played" % game_no)
-            return
-        if self._crc(log, game_no, size) != crc:
-            self.error(seq, E_FAILED, "game %d: checksum differs, not deleted" % game_no)
-            return
-        # a finished game may still be the app's current one (its board shows the end)
-        LR.delete(log, game_no, True)
-        self._crc_cache.pop(game_no, None)
-        self.send(CONFIRM | 0x80, seq, b"\x01")

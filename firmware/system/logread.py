@@ -1,10 +1,13 @@
 """What a host asks of the game logs (docs/log-format.md "The store's API"): list them, read
 them, check them, delete one the host has. Apart from firmware/system/gamelog.py so that a
-board that only plays keeps none of it: the link (firmware/system/link.py) loads it at a host's
-first request about the logs and keeps it; the serial commands (logcmd.py) load it for one
-command and drop it after. Functions of the app's GameLog (glog)."""
+board that only plays keeps none of it: the link's log requests (firmware/system/linklog.py)
+load it at a host's first request about the logs and keep it; the serial commands (logcmd.py)
+load it for one command and drop it after. Functions of the app's GameLog (glog)."""
 
 import os
+# imported once here: an import of a built-in module inside a function looks for a file of its
+# name on the flash first (MicroPython lets one extend it), ~4 ms on the RP2040 each time
+from binascii import crc32
 from firmware.system import logwrite as LF
 from firmware.system.gamelog import game_number
 
@@ -48,6 +51,29 @@ def sizes(glog):
     return out
 
 
+_listed = None  # (glog.cur then, sizes(glog)) kept by listing()
+
+
+def listing(glog):
+    """sizes(glog), listed once and kept while no game begins (glog.cur changes) and updated
+    by delete(): a host's requests in one sync (HELLO, FETCH, FETCH...) list the flash once
+    (~1 ms a file on the RP2040). The current game's size is looked up again each time."""
+    global _listed
+    cur = glog.cur
+    if _listed is None or _listed[0] != cur:
+        _listed = (cur, sizes(glog))
+    out = _listed[1]
+    i = len(out) - 1
+    while i >= 0 and out[i][0] > cur:
+        i -= 1
+    if cur and i >= 0 and out[i][0] == cur:
+        try:
+            out[i] = (cur, size(glog, cur))
+        except ValueError:
+            del out[i]
+    return out
+
+
 def games(glog):
     """[(game number, size in bytes, state)] oldest first; state 0 = open (or being played),
     logformat.FINISH = over, logformat.ABANDON = dropped before the end."""
@@ -75,29 +101,48 @@ def read(glog, n, offset, count):
         f.close()
 
 
-def scan(glog, n, nbytes, buf):
-    """(CRC-32 of the first nbytes bytes, state as state() tells it) of game n's log, read once
-    in pieces into buf (a bytearray of at least 4 bytes)."""
-    from binascii import crc32
+def pieces(glog, n, start, end, buf):
+    """Game n's log from byte start up to end, read into buf (a bytearray or memoryview) piece
+    by piece, the file opened once: yields (offset, k) while the piece is in buf[:k]. A caller
+    that may stop early closes it (close()), which closes the file."""
     f = open_log(glog, n)
-    c = 0
-    off = 0
-    tail = b""
     try:
-        while off < nbytes:
+        if start:
+            f.seek(start)
+        off = start
+        while off < end:
             k = f.readinto(buf)
             if not k:
                 break
-            if k > nbytes - off:
-                k = nbytes - off
-            c = crc32(memoryview(buf)[:k], c)
+            if k > end - off:
+                k = end - off
+            yield off, k
             off += k
-            if k >= 4:
-                tail = bytes(buf[k - 4:k])
-            else:
-                tail = (tail + bytes(buf[:k]))[-4:]
     finally:
         f.close()
+
+
+def scan(glog, n, nbytes, buf, each=None):
+    """(CRC-32 of the first nbytes bytes, state as state() tells it) of game n's log, read once
+    in pieces into buf (a bytearray or memoryview of at least 4 bytes; binascii.crc32 in C).
+    each(offset, k): called with every piece while it is in buf[:k] (FETCH sends it on)."""
+    c = 0
+    off = 0
+    tail = b""
+    read = pieces(glog, n, 0, nbytes, buf)
+    try:
+        for at, k in read:
+            piece = memoryview(buf)[:k]
+            c = crc32(piece, c)
+            if k >= 4:
+                tail = bytes(piece[k - 4:])
+            else:
+                tail = (tail + bytes(piece))[-4:]
+            if each is not None:
+                each(at, k)  # may change buf
+            off = at + k
+    finally:
+        read.close()  # the file, also when each() fails
     st = LF.closed_tail(tail, nbytes) if nbytes >= 4 and off == nbytes else 0
     return c & 0xFFFFFFFF, st
 
@@ -106,6 +151,11 @@ def delete(glog, n, force=False):
     """Remove game n's log (the host has it). The current game only with force."""
     if n == glog.cur and not force:
         raise ValueError("game %d is being played (abort it first)" % n)
+    if _listed is not None:
+        for i, e in enumerate(_listed[1]):
+            if e[0] == n:
+                del _listed[1][i]
+                break
     try:
         os.remove(glog.path(n))
     except OSError:

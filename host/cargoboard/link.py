@@ -15,6 +15,7 @@ from serial.tools import list_ports
 
 from firmware.drivers import frames as F
 from firmware.system import link as L
+from firmware.system import linklog as LL
 
 # The Raspberry Pi Pico under MicroPython: USB vendor 0x2E8A (Raspberry Pi), product 0x0005.
 PICO_VID = 0x2E8A
@@ -31,6 +32,10 @@ QUIET_S = 2.0  # after this long without a frame the board may have Ctrl-C back 
 
 class LinkError(Exception):
     """The board cannot be reached or stopped answering: one line for the user."""
+
+
+class _Broken(Exception):
+    """A reply in several frames lost one of them (its pieces no longer follow)."""
 
 
 class BoardError(LinkError):
@@ -180,6 +185,20 @@ class Link:
                 del self._rx[:-F.MAX_WIRE]
             self._blocks.extend(p for p in parts[:-1] if p)
 
+    def _drain(self, quiet_reads=1):
+        """Drop what the board is still sending until the line is quiet (quiet_reads serial
+        timeouts in a row without a byte), and the blocks not yet read: the rest of a reply
+        in many frames whose try has ended."""
+        self._blocks.clear()
+        self._rx.clear()
+        quiet = 0
+        deadline = time.monotonic() + max(1.0, self.timeout)
+        try:
+            while quiet < quiet_reads and time.monotonic() < deadline:
+                quiet = 0 if self.read_raw() else quiet + 1
+        except LinkError:
+            pass  # the connection is gone: nothing is coming
+
     def _dispatch_unsolicited(self, typ, body):
         if typ == L.EVENT and self.on_event:
             self.on_event(body.decode(errors="replace"))
@@ -227,7 +246,10 @@ class Link:
                 elif rseq != seq and not (any_try and rseq in tries):
                     continue  # a late reply to an earlier try
                 elif rtyp == (typ | 0x80):
-                    out = take(rbody)
+                    try:
+                        out = take(rbody)
+                    except _Broken:
+                        break  # a frame of the reply was lost: broken() may keep what came
                     if out is not None:
                         return out
                     deadline = time.monotonic() + timeout  # the reply goes on
@@ -277,18 +299,18 @@ class Link:
             body = self.request(L.LIST, _u32(start))
             n, more = body[0], body[1]
             for i in range(n):
-                o = 2 + L.LIST_ENTRY * i
+                o = 2 + LL.LIST_ENTRY * i
                 out.append((F.u32(body, o), F.u32(body, o + 4), F.u32(body, o + 8), body[o + 12]))
             if not more or not n:
                 return out
             start = out[-1][0] + 1
 
-    def read(self, game_no, offset, n=L.READ_MAX):
+    def read(self, game_no, offset, n=LL.READ_MAX):
         """(total size, bytes) of a game log from offset: up to n bytes (at most READ_MAX),
         which the board sends in frames of READ_FRAME bytes after one request. Fewer bytes
         than asked (the end of the log aside) if the stream broke off after its first frame:
         the caller reads on from there."""
-        n = min(n, L.READ_MAX)
+        n = min(n, LL.READ_MAX)
         request = _u32(game_no) + _u32(offset) + bytes(((n >> 8) & 0xFF, n & 0xFF))
         got = bytearray()
         total = [None]
@@ -312,9 +334,92 @@ class Link:
 
         return self._exchange(L.READ, request, None, take, broken)
 
+    def fetch(self, first=0, resumed=0, offset=0, piece=0):
+        """Whole logs of the games from number `first` on, streamed after one FETCH request
+        (game `resumed` from `offset`, the others from 0), in frames of up to `piece` bytes
+        (0: as many as a frame holds). Returns (games, more, cut):
+        games: [(game_no, size, crc32, flags, bytes)] in order, each whole from its offset (a
+        game being played: flags FLAG_PLAYING, no bytes; the resumed game None if its log is
+        shorter than the offset: the part kept is not of this log);
+        more: true if the board stopped at its limit (ask again from the last game + 1) or
+        the stream broke off;
+        cut: None, or (game_no, size, offset, bytes) of the game whose stream broke off after
+        some of it arrived in order (the caller keeps it and resumes it)."""
+        games = []
+        got = bytearray()
+        part = [None, 0, 0]  # the game whose pieces are coming: number, size, offset of got
+
+        def start_of(game_no):
+            return offset if game_no == resumed else 0
+
+        def take(rbody):
+            tag = rbody[0] if rbody else -1
+            if tag == LL.FETCH_PIECE and len(rbody) > 13:
+                game_no, off, total = F.u32(rbody, 1), F.u32(rbody, 5), F.u32(rbody, 9)
+                if part[0] != game_no:
+                    if got or game_no < first or (games and game_no <= games[-1][0]):
+                        raise _Broken  # a game's end was lost
+                    part[:] = [game_no, total, start_of(game_no)]
+                if off != part[2] + len(got) or total != part[1]:
+                    raise _Broken  # a piece was lost
+                got.extend(rbody[13:])
+                return None
+            if tag == LL.FETCH_GAME and len(rbody) == 1 + LL.LIST_ENTRY:
+                game_no, size, crc, flags = (F.u32(rbody, 1), F.u32(rbody, 5),
+                                             F.u32(rbody, 9), rbody[13])
+                if games and game_no <= games[-1][0] or got and part[0] != game_no:
+                    raise _Broken
+                start = start_of(game_no)
+                if flags & LL.FLAG_PLAYING:
+                    data = b""
+                elif start + len(got) == size:
+                    data = bytes(got)
+                elif not got and start > size:
+                    data = None
+                else:
+                    raise _Broken
+                games.append((game_no, size, crc, flags, data))
+                got[:] = b""
+                part[:] = [None, 0, 0]
+                return None
+            if tag == LL.FETCH_END and len(rbody) == 2:
+                return games, rbody[1], None
+            raise LinkError("the board answered a FETCH with a frame this program does not "
+                            "know (tag 0x%02x)" % max(0, tag))
+
+        def broken():
+            # what came whole is kept, and the game cut short so far: the caller asks on.
+            # The rest of this reply is still coming: a damaged frame in it would end the
+            # next try at once, so it is let pass first.
+            self._drain()
+            if games or got:
+                cut = (part[0], part[1], part[2], bytes(got)) if got else None
+                return games, 1, cut
+            part[:] = [None, 0, 0]
+            return None
+
+        piece = min(max(0, piece), 0xFFFF)
+        request = _u32(first) + _u32(resumed) + _u32(offset) + bytes((piece >> 8, piece & 0xFF))
+        try:
+            return self._exchange(L.FETCH, request, None, take, broken)
+        except BoardError:
+            raise
+        except LinkError:
+            # the connection is lost: what came is the caller's to keep before it asks again
+            out = broken()
+            if out is None:
+                raise
+            return out
+
     def confirm(self, game_no, crc):
         """Tell the board the host holds game_no (checksum crc): the board deletes it."""
         return self.request(L.CONFIRM, _u32(game_no) + _u32(crc))
+
+    def confirm_all(self, pairs):
+        """CONFIRM of several games at once: pairs [(game_no, crc32)], at most CONFIRM_MAX;
+        the board deletes them in order (BoardError at one it refuses: those before it are
+        gone)."""
+        return self.request(L.CONFIRM, b"".join(_u32(g) + _u32(c) for g, c in pairs))
 
     def text(self, command, timeout=None, resend=False) -> str:
         """A console command (docs/serial-protocol.md) through a frame; the reply text.

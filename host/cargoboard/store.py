@@ -94,6 +94,7 @@ class GameRecord:
         self.id = id
         self.stored = stored
         self.abandoned = bool(abandoned)  # dropped before its end (abort, a new game)
+        self.final = None  # the position after the last action, where a replay already made it
 
     @property
     def rules(self):
@@ -283,23 +284,38 @@ class Store:
     def add(self, rec: GameRecord) -> int:
         """Replay the record through the rules core and store it in one transaction.
         Returns the new id. The rules' error propagates if the game does not replay."""
-        final = rec.final_position()
-        if rec.source == "import" and not rec.source_game:
-            row = self.db.execute("SELECT COALESCE(MAX(source_game), 0) + 1 FROM games "
-                                  "WHERE source='import'").fetchone()
-            rec.source_game = row[0]
+        return self.add_all([rec])[0]
+
+    def add_all(self, recs) -> list:
+        """Store several records in one transaction (one commit, one wait for the disk:
+        sync stores a board's batch so); their new ids. Each is replayed through the rules
+        core first, unless the caller did (rec.final, as record_from_log sets it); nothing is
+        stored if one does not replay."""
+        rows = []
+        for rec in recs:
+            final = rec.final if rec.final is not None else rec.final_position()
+            rows.append((rec, final))
+        ids = []
         with self.db:
-            cur = self.db.execute(
-                "INSERT INTO games(source, source_game, kind, variant, seats, start, actions, "
-                "n_actions, final, scores, winners, abandoned, played, stored, log) "
-                "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (rec.source, rec.source_game, rec.kind, rec.variant, rec.seats, rec.start,
-                 " ".join(rec.actions), len(rec.actions), final.notation(), score_text(final),
-                 winners_text(final), int(rec.abandoned), rec.played, _now(), rec.log))
-            self.db.execute("DELETE FROM transfers WHERE source=? AND source_game=?",
-                            (rec.source, rec.source_game))
-        rec.id = cur.lastrowid
-        return rec.id
+            for rec, final in rows:
+                if rec.source == "import" and not rec.source_game:
+                    row = self.db.execute("SELECT COALESCE(MAX(source_game), 0) + 1 FROM games "
+                                          "WHERE source='import'").fetchone()
+                    rec.source_game = row[0]
+                cur = self.db.execute(
+                    "INSERT INTO games(source, source_game, kind, variant, seats, start, "
+                    "actions, n_actions, final, scores, winners, abandoned, played, stored, log) "
+                    "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (rec.source, rec.source_game, rec.kind, rec.variant, rec.seats, rec.start,
+                     " ".join(rec.actions), len(rec.actions), final.notation(),
+                     score_text(final), winners_text(final), int(rec.abandoned), rec.played,
+                     _now(), rec.log))
+                self.db.execute("DELETE FROM transfers WHERE source=? AND source_game=?",
+                                (rec.source, rec.source_game))
+                ids.append(cur.lastrowid)
+        for (rec, _), gid in zip(rows, ids):
+            rec.id = gid
+        return ids
 
     def get(self, ref) -> GameRecord:
         """A game by its store id (an int or a decimal string). StoreError if unknown."""
@@ -412,6 +428,14 @@ class Store:
         row = self.db.execute("SELECT total, data FROM transfers WHERE source=? AND source_game=?",
                               (source, source_game)).fetchone()
         return (row[0], bytes(row[1])) if row else None
+
+    def first_transfer(self, source):
+        """(game, total, bytes so far) of the lowest-numbered half-done read from a board that
+        holds some bytes, or None: where the next sync resumes."""
+        row = self.db.execute("SELECT source_game, total, data FROM transfers WHERE source=? "
+                              "AND length(data) > 0 ORDER BY source_game LIMIT 1",
+                              (source,)).fetchone()
+        return (row[0], row[1], bytes(row[2])) if row else None
 
     def save_transfer(self, source, source_game, total, data):
         with self.db:

@@ -1,14 +1,17 @@
 """`cargoboard sync`: fetch the board's games into the store, then let the board delete them.
 
-For each game on the board (LIST), in order:
+The board streams its games after one request (FETCH, docs/protocol.md): a batch of whole logs,
+each with its size, CRC-32 and flags. For each game of a batch, in order:
 - still being played: left alone;
 - already stored (same board id and game number, same bytes): confirmed again, so a confirm
   whose reply was lost still frees the board; stored with different bytes: reported, kept;
-- otherwise read in chunks from where an earlier, broken sync stopped (the store keeps
-  half-done transfers), checked against the board's CRC-32 of the whole log, replayed through
-  the rules core and stored in one transaction; only then confirmed (deleted on the board).
-  A log that does not replay is kept aside in the store's `rejected` table, reported, and
-  left on the board.
+- kept aside earlier with the same bytes: reported, left on the board;
+- otherwise checked against the board's CRC-32 of the whole log and replayed through the rules
+  core. A log that does not replay is kept aside in the store's `rejected` table, reported,
+  and left on the board.
+The batch's new games are stored in one transaction; only then does one CONFIRM name them all
+(the board deletes them). Then the next batch, until the board has no more. A stream cut short
+keeps what came in the store (a half-done transfer), and the next run resumes from there.
 A second run changes nothing: there is nothing left to fetch.
 """
 
@@ -19,7 +22,7 @@ import zlib
 
 from cargoboard.link import Link, LinkError
 from cargoboard.store import Store
-from firmware.system.link import FLAG_PLAYING, READ_MAX
+from firmware.system.linklog import CONFIRM_MAX, FLAG_PLAYING
 
 
 class SyncResult:
@@ -45,18 +48,18 @@ class SyncResult:
 
 
 class Progress:
-    """The transfer's progress bar (tqdm) on stderr: only when it is a terminal, or forced
+    """The sync's progress bar (tqdm) on stderr, in games (or bytes): only when it is a terminal, or forced
     (enabled=True, `sync --progress`); on_progress(done, total, label) is told of every
     step as well (another view of the same bar: the web page's)."""
 
-    def __init__(self, total_bytes, enabled=None, stream=None, on_progress=None):
+    def __init__(self, total, enabled=None, stream=None, on_progress=None, unit="B"):
         from tqdm import tqdm
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty() if enabled is None else enabled
-        self.total = max(1, total_bytes)
+        self.total = max(1, total)
         self.done = 0
         self.on_progress = on_progress
-        self.bar = tqdm(total=total_bytes, desc="sync", unit="B", unit_scale=True,
+        self.bar = tqdm(total=total, desc="sync", unit=unit, unit_scale=unit == "B",
                         file=self.stream, disable=not self.enabled, dynamic_ncols=True)
 
     def add(self, n, label=""):
@@ -71,81 +74,97 @@ class Progress:
         self.bar.close()
 
 
-def fetch_log(link: Link, store: Store, board: str, game_no: int, size: int, progress=None,
-              chunk=READ_MAX):
-    """The whole log of one game, resuming a transfer the store kept."""
-    data = bytearray()
-    kept = store.transfer(board, game_no)
-    if kept and kept[0] == size:
-        data += kept[1]
-        if progress:
-            progress.add(len(data))
-    while len(data) < size:
-        total, part = link.read(game_no, len(data), chunk)
-        if total != size:
-            raise LinkError("game %d changed size on the board during the sync" % game_no)
-        if not part:
-            raise LinkError("the board sent no data for game %d at offset %d" % (game_no, len(data)))
-        data += part
-        if progress:
-            progress.add(len(part), "game %d" % game_no)
-        if len(data) < size:
-            store.save_transfer(board, game_no, size, data)  # a cut from here resumes here
-    return bytes(data)
-
-
-def sync(link: Link, store: Store, progress=None, say=None, chunk=READ_MAX,
+def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
          on_progress=None) -> SyncResult:
     """One sync run; raises LinkError if the board stops answering (run it again: it
     resumes). progress: the terminal bar (None: on a terminal); on_progress(done, total,
-    label): called as bytes arrive (the web page's bar)."""
+    label): called as games arrive (the web page's bar), in games. chunk: the bytes per frame
+    the board streams (0: as many as a frame holds)."""
     from cargoboard.export.logfile import record_from_log, LogError
 
     say = say or (lambda text: None)
     res = SyncResult()
     info = link.hello()
     board = info.get("board", "-")
-    games = link.games()
-    todo = [g for g in games if not (g[3] & FLAG_PLAYING) and not store.has(board, g[0])
-            and store.rejected_log(board, g[0]) is None]
-    bar = Progress(sum(g[1] for g in todo), enabled=progress, on_progress=on_progress)
     try:
-        for game_no, size, crc, flags in games:
-            if flags & FLAG_PLAYING:
-                res.skipped.append(game_no)
-                continue
-            if store.has(board, game_no):
-                kept = store.get_by_source(board, game_no)
-                if kept.log is not None and zlib.crc32(kept.log) == crc and len(kept.log) == size:
-                    link.confirm(game_no, crc)
-                    res.confirmed.append(game_no)
-                else:
-                    res.conflicts.append((game_no, "stored game differs from the board's"))
-                    say("game %d: the store holds a different game under this number; "
-                        "left on the board" % game_no)
-                continue
-            old = store.rejected_log(board, game_no)
-            if old is not None and len(old) == size and zlib.crc32(old) == crc:
-                res.rejected.append((game_no, "kept aside earlier"))
-                say("game %d: kept aside earlier (does not replay); left on the board" % game_no)
-                continue
-            data = fetch_log(link, store, board, game_no, size, bar, chunk)
-            res.bytes += len(data)
-            if zlib.crc32(data) != crc:
-                store.save_transfer(board, game_no, size, b"")  # start this one afresh
-                raise LinkError("game %d arrived with a wrong checksum; run sync again" % game_no)
-            try:
-                rec = record_from_log(data, source=board)
-            except LogError as e:
-                store.reject(board, game_no, str(e), data)
-                res.rejected.append((game_no, str(e)))
-                say("game %d kept aside: %s" % (game_no, e))
-                continue
-            rec.source_game = game_no
-            gid = store.add(rec)
-            res.stored.append((game_no, gid))
-            link.confirm(game_no, crc)
-            res.confirmed.append(game_no)
+        on_board = int(info.get("games", "0"))
+    except ValueError:
+        on_board = 0
+    bar = Progress(on_board, enabled=progress, on_progress=on_progress, unit="game")
+    kept = store.first_transfer(board)
+    resumed, prefix = (kept[0], kept[2]) if kept else (0, b"")  # a transfer cut short
+    first = 0
+    try:
+        while True:
+            games, more, cut = link.fetch(first, resumed, len(prefix), chunk)
+            new = []       # (game_no, crc, record) to store
+            confirm = []   # (game_no, crc) to confirm once the new ones are stored
+            damaged = None
+            for game_no, size, crc, flags, data in games:
+                bar.add(1, "game %d" % game_no)
+                if flags & FLAG_PLAYING:
+                    res.skipped.append(game_no)
+                    continue
+                if game_no == resumed and prefix:
+                    data = None if data is None else prefix + data
+                    resumed, prefix = 0, b""
+                if data is None:
+                    # the part kept does not fit the log on the board: fetch it afresh
+                    store.save_transfer(board, game_no, size, b"")
+                    damaged = damaged or game_no
+                    continue
+                res.bytes += len(data)
+                if store.has(board, game_no):
+                    stored = store.get_by_source(board, game_no)
+                    if stored.log is not None and bytes(stored.log) == data \
+                            and zlib.crc32(data) == crc:
+                        confirm.append((game_no, crc))
+                    else:
+                        res.conflicts.append((game_no, "stored game differs from the board's"))
+                        say("game %d: the store holds a different game under this number; "
+                            "left on the board" % game_no)
+                    continue
+                old = store.rejected_log(board, game_no)
+                if old is not None and old == data and zlib.crc32(old) == crc:
+                    res.rejected.append((game_no, "kept aside earlier"))
+                    say("game %d: kept aside earlier (does not replay); left on the board"
+                        % game_no)
+                    continue
+                if zlib.crc32(data) != crc:
+                    store.save_transfer(board, game_no, size, b"")  # start this one afresh
+                    damaged = damaged or game_no
+                    continue
+                try:
+                    rec = record_from_log(data, source=board)
+                except LogError as e:
+                    store.reject(board, game_no, str(e), data)
+                    res.rejected.append((game_no, str(e)))
+                    say("game %d kept aside: %s" % (game_no, e))
+                    continue
+                rec.source_game = game_no
+                new.append((game_no, crc, rec))
+            # stored first (one transaction), then deleted on the board (one request)
+            for (game_no, crc, _), gid in zip(new, store.add_all([r for _, _, r in new])):
+                res.stored.append((game_no, gid))
+                confirm.append((game_no, crc))
+            confirm.sort()
+            for i in range(0, len(confirm), CONFIRM_MAX):
+                link.confirm_all(confirm[i:i + CONFIRM_MAX])
+                res.confirmed.extend(g for g, _ in confirm[i:i + CONFIRM_MAX])
+            if damaged is not None:
+                raise LinkError("game %d arrived with a wrong checksum; run sync again" % damaged)
+            if cut is not None:
+                # the stream broke off inside a game: keep what came, ask on from there
+                game_no, total, offset, part = cut
+                data = (prefix if game_no == resumed else b"")[:offset] + part
+                store.save_transfer(board, game_no, total, data)
+                first, resumed, prefix = game_no, game_no, data
+            elif more and games:
+                first = games[-1][0] + 1
+            else:
+                break
+        if prefix:  # the game of the transfer kept is no longer on the board
+            store.save_transfer(board, resumed, 0, b"")
     finally:
         bar.close()
     return res
