@@ -418,11 +418,7 @@ class Position:
             if self._keeper[self.to_move] == c:
                 self._gen_steps(out)
             if self._x is not None:
-                n = len(out)
-                self._x.gen_plain(self, out)
-                for i in range(len(out) - 1, n - 1, -1):
-                    if out[i][1] != c:
-                        out.pop(i)
+                self._x.gen_plain(self, out, c)
         return out
 
     def boost_sources(self):
