@@ -73,8 +73,14 @@ loaded, an allocation of more than 16 bytes searches the heap from its first hol
 each, emulated).
 """
 
+import sys as _sys
 from array import array
 from firmware.hal import const, N_LEDS, FRAME_BYTES, N_CELLS, SCORE_BASE, SCORE_LEN
+
+_native = None
+if _sys.platform == "rp2":
+    # finish()'s per-LED loop as native code on the RP2040 (~80 us an LED in Python there)
+    from firmware.drivers.leds_viper import scale_and_group as _native
 
 OFF = const(0)
 BLUE = const(1)
@@ -221,6 +227,9 @@ class Painter:
         self._hi = bytearray(4)
         self._nbl = 0
         self._phase = _ALL_ON
+        if _native is not None:
+            self._bufs = (self._bl, self._bl_rgb)
+            self._ctl = array("i", [0] * 9)
         # The palette scaled by cap (PALETTE[j] * cap, up to 65025) and the turn glow's 9 LEDs
         # (4 on a half bar).
         self._pc = array("H", [0] * (N_COLOURS * 3))
@@ -232,6 +241,11 @@ class Painter:
         self._bar_rgb = [bytearray(3 * SCORE_LEN) for _ in range(4)]
         self._bar_pat = [bytearray(SCORE_LEN) for _ in range(4)]
         self._bar_key = array("h", [-1] * (4 * 12))
+        # With 8 players (at the first half bar drawn) _bar_rgb gets the half bars' places in
+        # those bytes as memoryviews after its 4 buffers, (RGB, patterns) at [4 + 4 * seat + 2 *
+        # (part - 1)]: a half bar shown as last time is then two slice copies instead of 16 byte
+        # copies (1 ms of the RP2040's time for the 8 half bars of a render). In that list: a
+        # new attribute would grow every Painter's attribute table.
         self.cap = cap
 
     @property
@@ -341,31 +355,39 @@ class Painter:
         seat's colour unless another palette colour is given; part 1 or 2: on that half."""
         if seat < 0 or seat > 3:
             return
-        base = _bar_start(seat, part)
-        n = SCORE_LEN if part == 0 else 4
         if not colour:
             colour = SEAT_COLOUR[seat]
         bg = seat == self.turn_seat and part == self.turn_part
         key = self._bar_key
         kk = 4 * (3 * seat + part)
+        if key[kk] == value and key[kk + 1] == max_value and key[kk + 2] == colour and \
+                key[kk + 3] == bg:
+            # as last time (the check first: ~1 us an operation on the RP2040, and a render
+            # draws 4 bars, 8 half bars with 8 players)
+            if part == 0:
+                base = SCORE_BASE + seat * SCORE_LEN
+                self.frame[base * 3:(base + SCORE_LEN) * 3] = self._bar_rgb[seat]
+                self._pat[base:base + SCORE_LEN] = self._bar_pat[seat]
+            else:
+                base = SCORE_BASE + seat * SCORE_LEN + (5 if part == 2 else 0)
+                hv = self._bar_rgb
+                k = 4 * seat + 2 * part + 2
+                self.frame[base * 3:(base + 4) * 3] = hv[k]
+                self._pat[base:base + 4] = hv[k + 1]
+            return
+        base = _bar_start(seat, part)
+        n = SCORE_LEN if part == 0 else 4
         f = self.frame
         pat = self._pat
         rgb = self._bar_rgb[seat]
         bp = self._bar_pat[seat]
         at = base - SCORE_BASE - seat * SCORE_LEN  # where the (half) bar is in its seat's bytes
-        if key[kk] == value and key[kk + 1] == max_value and key[kk + 2] == colour and \
-                key[kk + 3] == bg:
-            if part == 0:
-                f[base * 3:(base + n) * 3] = rgb  # as last time
-                pat[base:base + n] = bp
-            else:  # byte by byte: a slice or a memoryview would allocate
-                o = base * 3
-                r = at * 3
-                for j in range(3 * n):
-                    f[o + j] = rgb[r + j]
-                for j in range(n):
-                    pat[base + j] = bp[at + j]
-            return
+        if part and len(self._bar_rgb) == 4:
+            hv = self._bar_rgb
+            for s in range(4):
+                for at0 in (0, 5):
+                    hv.append(memoryview(hv[s])[at0 * 3:at0 * 3 + 12])
+                    hv.append(memoryview(self._bar_pat[s])[at0:at0 + 4])
         m = max_value
         v = value
         blink = 0
@@ -433,35 +455,47 @@ class Painter:
             self.scaled = False
         # every drawn LED, by pattern (0 steady, 1..3 blinking): scaled if needed; the
         # blinking ones recorded, grouped by pattern, with their 'on' RGB
-        pat = self._pat
-        bl = self._bl
-        rgb = self._bl_rgb
-        lo = self._lo
-        hi = self._hi
-        n = 0
-        for k in range(4):
-            if k:
-                lo[k] = n
-            elif not scale:
-                continue  # steady LEDs need nothing unless scaled
-            needle = _NEEDLE[k]
-            i = pat.find(needle)
-            while i >= 0:
-                o = i * 3
-                if scale:
-                    f[o] = (f[o] * t) // s
-                    f[o + 1] = (f[o + 1] * t) // s
-                    f[o + 2] = (f[o + 2] * t) // s
+        if _native is not None:
+            c = self._ctl
+            c[0] = 1 if scale else 0
+            c[1] = t
+            c[2] = s
+            n = _native(f, self._pat, self._bufs, c)
+            lo = self._lo
+            hi = self._hi
+            for k in range(1, 4):
+                lo[k] = c[2 * k + 1]
+                hi[k] = c[2 * k + 2]
+        else:
+            pat = self._pat
+            bl = self._bl
+            rgb = self._bl_rgb
+            lo = self._lo
+            hi = self._hi
+            n = 0
+            for k in range(4):
                 if k:
-                    bl[n] = i
-                    q = n * 3
-                    rgb[q] = f[o]
-                    rgb[q + 1] = f[o + 1]
-                    rgb[q + 2] = f[o + 2]
-                    n += 1
-                i = pat.find(needle, i + 1)
-            if k:
-                hi[k] = n
+                    lo[k] = n
+                elif not scale:
+                    continue  # steady LEDs need nothing unless scaled
+                needle = _NEEDLE[k]
+                i = pat.find(needle)
+                while i >= 0:
+                    o = i * 3
+                    if scale:
+                        f[o] = (f[o] * t) // s
+                        f[o + 1] = (f[o + 1] * t) // s
+                        f[o + 2] = (f[o + 2] * t) // s
+                    if k:
+                        bl[n] = i
+                        q = n * 3
+                        rgb[q] = f[o]
+                        rgb[q + 1] = f[o + 1]
+                        rgb[q + 2] = f[o + 2]
+                        n += 1
+                    i = pat.find(needle, i + 1)
+                if k:
+                    hi[k] = n
         self._nbl = n
         self._phase = _ALL_ON
         self.animate(self.frame_no)

@@ -106,64 +106,23 @@ def gen_plain(pos, out, only=-1):
     """The plain actions of the expansions, in the order of docs/rules/cargocube.md section 14:
     umbrella rides, teleport moves, spiral turns, biohazard lifts and moves; with only >= 0
     those of the piece on that cell alone (the board's tracker tries positions out for one
-    piece: the others' would cost a third of a lift's frame on the Pico)."""
+    piece: all of them cost a lift's frame ~1 ms on the Pico for each position tried)."""
     m = pos.to_move
     stacks = pos.stacks
     cards = pos.cards
     lids = pos.lids
     kc = pos._keeper[m]
     mine = bytes((m + 1,))  # bytearray.find() takes bytes on MicroPython
-    if only >= 0:
-        if lids[only]:
-            if lids[only] == m + 1:
-                _gen_hazard(pos, out, only, kc)
-            return
-        if only == kc:
-            _gen_rides(pos, out, kc, mine)
-        if only == pos._teleport:
-            _gen_teleport(pos, out, only)
-        cd = cards[only]
-        if cd and (cd - 1) >> 3 == SPIRAL and (cd - 1) & 7 in pos.seats:
-            _gen_turns(out, [only], stacks, lids)
-        return
-    _gen_rides(pos, out, kc, mine)
-    if pos._teleport >= 0:
-        _gen_teleport(pos, out, pos._teleport)
-    spirals = []
-    for s in pos.seats:
-        code = bytes((1 + SPIRAL * 8 + s,))
-        c = cards.find(code)
-        while c >= 0:
-            spirals.append(c)
-            c = cards.find(code, c + 1)
-    spirals.sort()
-    _gen_turns(out, spirals, stacks, lids)
-    c = lids.find(mine)
-    while c >= 0:
-        _gen_hazard(pos, out, c, kc)
-        c = lids.find(mine, c + 1)
-
-
-def _gen_rides(pos, out, kc, mine):
-    """Umbrella rides of the keeper of the player to move, on kc."""
-    m = pos.to_move
-    stacks = pos.stacks
-    cards = pos.cards
-    lids = pos.lids
-    if kc == pos._exit[m] and stacks[kc][-1] == K + m and lids.find(mine) < 0:
+    if (only < 0 or only == kc) and kc == pos._exit[m] and stacks[kc][-1] == K + m and \
+            lids.find(mine) < 0:
         umbrella = bytes((1 + UMBRELLA * 8 + m,))
         c = cards.find(umbrella)
         while c >= 0:
             if g.CELL_KIND[c] == g.GREY and not lids[c]:
                 out.append((cc.RIDE, kc, 0, c, K + m, ()))
             c = cards.find(umbrella, c + 1)
-
-
-def _gen_teleport(pos, out, tc):
-    """The walking teleport's moves from tc (none while something stands on it)."""
-    stacks = pos.stacks
-    lids = pos.lids
-    if stacks[tc][-1] == TELEPORT:
+    tc = pos._teleport
+    if tc >= 0 and (only < 0 or only == tc) and stacks[tc][-1] == TELEPORT:
         h = len(stacks[tc]) - 1
         free_leave = pos._leaves_freely(tc)
         for d in range(4):
@@ -174,32 +133,31 @@ def _gen_teleport(pos, out, tc):
             if st and K <= st[-1] < DEAD or len(st) > h + 1 and not free_leave:
                 continue  # never on a keeper; the climb limit
             out.append((cc.TMOVE, tc, d, n, TELEPORT, ()))
-
-
-def _gen_turns(out, spirals, stacks, lids):
-    """The turns of the stacks on the spirals' cells (sorted) that hold a cargo cube and lie on
-    a grey cell with no biohazard."""
+    spirals = []
+    for s in pos.seats:
+        code = bytes((1 + SPIRAL * 8 + s,))
+        c = cards.find(code) if only < 0 else (only if cards[only] == code[0] else -1)
+        while c >= 0:
+            if g.CELL_KIND[c] == g.GREY and not lids[c]:
+                spirals.append(c)
+            c = cards.find(code, c + 1) if only < 0 else -1
+    spirals.sort()
     for c in spirals:
-        if g.CELL_KIND[c] != g.GREY or lids[c]:
-            continue
         for it in stacks[c]:
             if it < K:
                 out.append((cc.TURN, c, 0, c, 0, ()))
                 out.append((cc.TURN, c, 1, c, 0, ()))
                 break
-
-
-def _gen_hazard(pos, out, c, kc):
-    """The lifts and moves of the biohazard on c (the player to move controls it)."""
-    stacks = pos.stacks
-    cards = pos.cards
-    near = _cubes_near(pos, kc, c)
-    for t in range(g.N_CELLS):
-        if t in near:
-            out.append((cc.HAZARD, c, 0, t, 1, ()))
-        elif not stacks[t] and not cards[t] and g.CELL_KIND[t] == g.GREY and \
-                t != g.ENTRY_PORTAL:
-            out.append((cc.HAZARD, c, 0, t, 0, ()))
+    c = lids.find(mine) if only < 0 else (only if lids[only] == m + 1 else -1)
+    while c >= 0:
+        near = _cubes_near(pos, kc, c)
+        for t in range(g.N_CELLS):
+            if t in near:
+                out.append((cc.HAZARD, c, 0, t, 1, ()))
+            elif not stacks[t] and not cards[t] and g.CELL_KIND[t] == g.GREY and \
+                    t != g.ENTRY_PORTAL:
+                out.append((cc.HAZARD, c, 0, t, 0, ()))
+        c = lids.find(mine, c + 1) if only < 0 else -1
 
 
 def _cubes_near(pos, kc, skip=-1):
