@@ -123,7 +123,7 @@ for i in range(12):
     print("L", p.budget_ma, int(p.scaled), before, pat, binascii.hexlify(p.frame).decode(), n,
           binascii.hexlify(p._bl[:n]).decode(), binascii.hexlify(p._bl_rgb[:3 * n]).decode(),
           binascii.hexlify(p._lo).decode(), binascii.hexlify(p._hi).decode())
-print("native" if L._native is not None else "python")
+print("native" if L.Painter._group.__class__ is not type(L.Painter.animate) else "python")
 """
 
 

@@ -77,11 +77,6 @@ import sys as _sys
 from array import array
 from firmware.hal import const, N_LEDS, FRAME_BYTES, N_CELLS, SCORE_BASE, SCORE_LEN
 
-_native = None
-if _sys.platform == "rp2":
-    # finish()'s per-LED loop as native code on the RP2040 (~80 us an LED in Python there)
-    from firmware.drivers.leds_viper import scale_and_group as _native
-
 OFF = const(0)
 BLUE = const(1)
 ORANGE = const(2)
@@ -227,9 +222,6 @@ class Painter:
         self._hi = bytearray(4)
         self._nbl = 0
         self._phase = _ALL_ON
-        if _native is not None:
-            self._bufs = (self._bl, self._bl_rgb)
-            self._ctl = array("i", [0] * 9)
         # The palette scaled by cap (PALETTE[j] * cap, up to 65025) and the turn glow's 9 LEDs
         # (4 on a half bar).
         self._pc = array("H", [0] * (N_COLOURS * 3))
@@ -453,53 +445,46 @@ class Painter:
             self.scaled = True
         else:
             self.scaled = False
-        # every drawn LED, by pattern (0 steady, 1..3 blinking): scaled if needed; the
-        # blinking ones recorded, grouped by pattern, with their 'on' RGB
-        if _native is not None:
-            c = self._ctl
-            c[0] = 1 if scale else 0
-            c[1] = t
-            c[2] = s
-            n = _native(f, self._pat, self._bufs, c)
-            lo = self._lo
-            hi = self._hi
-            for k in range(1, 4):
-                lo[k] = c[2 * k + 1]
-                hi[k] = c[2 * k + 2]
-        else:
-            pat = self._pat
-            bl = self._bl
-            rgb = self._bl_rgb
-            lo = self._lo
-            hi = self._hi
-            n = 0
-            for k in range(4):
-                if k:
-                    lo[k] = n
-                elif not scale:
-                    continue  # steady LEDs need nothing unless scaled
-                needle = _NEEDLE[k]
-                i = pat.find(needle)
-                while i >= 0:
-                    o = i * 3
-                    if scale:
-                        f[o] = (f[o] * t) // s
-                        f[o + 1] = (f[o + 1] * t) // s
-                        f[o + 2] = (f[o + 2] * t) // s
-                    if k:
-                        bl[n] = i
-                        q = n * 3
-                        rgb[q] = f[o]
-                        rgb[q + 1] = f[o + 1]
-                        rgb[q + 2] = f[o + 2]
-                        n += 1
-                    i = pat.find(needle, i + 1)
-                if k:
-                    hi[k] = n
-        self._nbl = n
+        self._nbl = self._group(scale, t, s)
         self._phase = _ALL_ON
         self.animate(self.frame_no)
         return f
+
+    def _group(self, scale, t, s):
+        """Every drawn LED, by pattern (0 steady, 1..3 blinking): scaled by t / s if scale; the
+        blinking ones recorded, grouped by pattern, with their 'on' RGB. Returns how many
+        blink. (On the RP2040 firmware/drivers/leds_viper.py's native code instead.)"""
+        f = self.frame
+        pat = self._pat
+        bl = self._bl
+        rgb = self._bl_rgb
+        lo = self._lo
+        hi = self._hi
+        n = 0
+        for k in range(4):
+            if k:
+                lo[k] = n
+            elif not scale:
+                continue  # steady LEDs need nothing unless scaled
+            needle = _NEEDLE[k]
+            i = pat.find(needle)
+            while i >= 0:
+                o = i * 3
+                if scale:
+                    f[o] = (f[o] * t) // s
+                    f[o + 1] = (f[o + 1] * t) // s
+                    f[o + 2] = (f[o + 2] * t) // s
+                if k:
+                    bl[n] = i
+                    q = n * 3
+                    rgb[q] = f[o]
+                    rgb[q + 1] = f[o + 1]
+                    rgb[q + 2] = f[o + 2]
+                    n += 1
+                i = pat.find(needle, i + 1)
+            if k:
+                hi[k] = n
+        return n
 
     def animate(self, frame_no):
         """Show frame frame_no without re-rendering: toggle the blinking LEDs whose pattern
@@ -546,3 +531,10 @@ class Painter:
     def estimate_ma(self):
         """Current estimate of the frame as it is now (after any scaling, in its blink phase)."""
         return N_LEDS * IDLE_MA + (sum(self.frame) * CH_MA) // 255
+
+
+if _sys.platform == "rp2":
+    # _group()'s loop costs ~80 us an LED drawn in Python on the RP2040: native code there
+    from firmware.drivers.leds_viper import group
+    Painter._group = group
+    del group

@@ -1,28 +1,28 @@
-# The per-LED loop of a render's end (Painter.finish in firmware/drivers/leds.py) in native code,
-# for the RP2040 only (viper: the unix port has no native emitter, CPython none at all). On the
-# emulated RP2040 the Python loop took ~5 ms of a 9 ms render for a Cargocube position with 30
-# blinking cells (about 80 us an LED drawn, when the frame is scaled into the current budget),
-# the most of a put-back's frame; here it takes a fraction of a millisecond. Same results as the
-# Python loop, byte for byte (tests/test_pico.py checks them against each other on the emulated
-# board).
+# The per-LED loop of a render's end (Painter._group in firmware/drivers/leds.py) in native code,
+# for the RP2040 only (viper: the unix port has no native emitter, CPython none at all); leds.py
+# puts it in the Painter class there. On the emulated RP2040 the Python loop took ~5 ms of a
+# 9 ms render for a Cargocube position with 30 blinking cells (about 80 us an LED drawn, the
+# frame scaled into the current budget), the most of a put-back's frame; here ~0.3 ms. Same
+# results as the Python loop, byte for byte (tests/test_pico.py checks them against each other
+# on the emulated board).
 
 import micropython
 
 
 @micropython.viper
-def scale_and_group(frame, pat, bufs, ctl) -> int:
-    # ctl (array 'i'): scale (0/1), t, s in; out: the first and the end index in bl of the LEDs
-    # blinking with pattern k (1..3) at ctl[2k + 1], ctl[2k + 2]. bufs: (bl, rgb). pat[i]:
-    # 0x10 (drawn) | blink pattern, 0 for an LED not drawn. Returns the number of blinking LEDs.
-    f = ptr8(frame)
+def group(painter, scale: int, t: int, s: int) -> int:
+    # every drawn LED (pat[i]: 0x10 | its blink pattern, 0 if not drawn) scaled by t / s if
+    # scale; those that blink recorded in bl by pattern k (bl[lo[k]:hi[k]], k 1..3, by index),
+    # their 'on' RGB in rgb; returns how many blink
+    f = ptr8(painter.frame)
+    pat = painter._pat
     p = ptr8(pat)
-    bl = ptr8(bufs[0])
-    rgb = ptr8(bufs[1])
-    c = ptr32(ctl)
+    bl = ptr8(painter._bl)
+    rgb = ptr8(painter._bl_rgb)
+    lo = ptr8(painter._lo)
+    hi = ptr8(painter._hi)
     n_leds = int(len(pat))
-    if c[0]:
-        t = c[1]
-        s = c[2]
+    if scale:
         i = 0
         while i < n_leds:
             if p[i]:
@@ -34,7 +34,7 @@ def scale_and_group(frame, pat, bufs, ctl) -> int:
     n = 0
     k = 1
     while k < 4:
-        c[2 * k + 1] = n
+        lo[k] = n
         want = 0x10 | k
         i = 0
         while i < n_leds:
@@ -47,6 +47,6 @@ def scale_and_group(frame, pat, bufs, ctl) -> int:
                 rgb[q + 2] = f[o + 2]
                 n += 1
             i += 1
-        c[2 * k + 2] = n
+        hi[k] = n
         k += 1
     return n

@@ -112,6 +112,7 @@ def gen_plain(pos, out, only=-1):
     cards = pos.cards
     lids = pos.lids
     kc = pos._keeper[m]
+    cd = cards[only] - 1 if only >= 0 else -1
     mine = bytes((m + 1,))  # bytearray.find() takes bytes on MicroPython
     if (only < 0 or only == kc) and kc == pos._exit[m] and stacks[kc][-1] == K + m and \
             lids.find(mine) < 0:
@@ -134,9 +135,9 @@ def gen_plain(pos, out, only=-1):
                 continue  # never on a keeper; the climb limit
             out.append((cc.TMOVE, tc, d, n, TELEPORT, ()))
     spirals = []
-    for s in pos.seats:
+    for s in pos.seats if only < 0 else ((cd & 7,) if cd >> 3 == SPIRAL else ()):
         code = bytes((1 + SPIRAL * 8 + s,))
-        c = cards.find(code) if only < 0 else (only if cards[only] == code[0] else -1)
+        c = cards.find(code) if only < 0 else only
         while c >= 0:
             if g.CELL_KIND[c] == g.GREY and not lids[c]:
                 spirals.append(c)

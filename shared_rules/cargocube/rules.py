@@ -417,8 +417,9 @@ class Position:
         if self.actions_left:
             if self._keeper[self.to_move] == c:
                 self._gen_steps(out)
-            if self._x is not None:
-                self._x.gen_plain(self, out, c)
+            if self._x is not None and (self.cards[c] or self.lids[c] or c == self._teleport or
+                                        self._keeper[self.to_move] == c):
+                self._x.gen_plain(self, out, c)  # (a cube with nothing under it has none)
         return out
 
     def boost_sources(self):
