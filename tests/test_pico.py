@@ -154,7 +154,7 @@ def test_native_frame_codec_and_led_finish_match_the_python_ones():
     (firmware/drivers/frames_viper.py): random bodies of every length up to the largest, with
     and without zeros, framed on the emulated board come out byte for byte as the host's Python
     codec frames them, and the board decodes its own frames back. So does the LEDs' render end
-    (firmware/drivers/leds_viper.py: a frame scaled into the current budget, the blinking LEDs
+    (firmware/hal/rp2040.py's led_group: a frame scaled into the current budget, the blinking LEDs
     grouped by pattern) on random frames, scaled and not."""
     from cargoboard.deploy import _mpremote_exe
     from firmware.drivers import frames as F

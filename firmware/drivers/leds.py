@@ -453,7 +453,7 @@ class Painter:
     def _group(self, scale, t, s):
         """Every drawn LED, by pattern (0 steady, 1..3 blinking): scaled by t / s if scale; the
         blinking ones recorded, grouped by pattern, with their 'on' RGB. Returns how many
-        blink. (On the RP2040 firmware/drivers/leds_viper.py's native code instead.)"""
+        blink. (On the RP2040 the HAL's native code instead: firmware/hal/rp2040.py, led_group.)"""
         f = self.frame
         pat = self._pat
         bl = self._bl
@@ -535,6 +535,5 @@ class Painter:
 
 if _sys.platform == "rp2":
     # _group()'s loop costs ~80 us an LED drawn in Python on the RP2040: native code there
-    from firmware.drivers.leds_viper import group
-    Painter._group = group
-    del group
+    from firmware.hal.rp2040 import led_group as _g
+    Painter._group = _g
