@@ -77,26 +77,30 @@ def led_group(painter, scale: int, t: int, s: int) -> int:
     lo = ptr8(painter._lo)
     hi = ptr8(painter._hi)
     n_leds = int(len(pat))
-    n = 0
-    k = 0 if scale else 1  # pass 0 scales every drawn LED, pass k (1..3) records pattern k
-    while k < 4:
-        lo[k] = n
+    if scale:
         i = 0
         while i < n_leds:
-            v = p[i]
-            if v:
+            if p[i]:
                 o = i * 3
-                if k == 0:
-                    f[o] = (f[o] * t) // s
-                    f[o + 1] = (f[o + 1] * t) // s
-                    f[o + 2] = (f[o + 2] * t) // s
-                elif v == 0x10 | k:
-                    bl[n] = i
-                    q = n * 3
-                    rgb[q] = f[o]
-                    rgb[q + 1] = f[o + 1]
-                    rgb[q + 2] = f[o + 2]
-                    n += 1
+                f[o] = (f[o] * t) // s
+                f[o + 1] = (f[o + 1] * t) // s
+                f[o + 2] = (f[o + 2] * t) // s
+            i += 1
+    n = 0
+    k = 1
+    while k < 4:
+        lo[k] = n
+        want = 0x10 | k
+        i = 0
+        while i < n_leds:
+            if p[i] == want:
+                bl[n] = i
+                o = i * 3
+                q = n * 3
+                rgb[q] = f[o]
+                rgb[q + 1] = f[o + 1]
+                rgb[q + 2] = f[o + 2]
+                n += 1
             i += 1
         hi[k] = n
         k += 1
