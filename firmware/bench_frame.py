@@ -214,7 +214,7 @@ def make_app(name, hal, words=()):
     `words` name, game_options) and the board holding its setup occupancy. Returns (game name,
     app, base occupancy)."""
     from firmware.system.app import App
-    from firmware.system.app import load, register
+    from firmware.system.plugins import load, register
     gname = name
     opts = {}
     if name != "paintall":
