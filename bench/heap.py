@@ -2,6 +2,7 @@
 emulated Pico: what is in use, what is free and the largest free block, at the worst point.
 
     .venv/bin/python bench/heap.py [--target unix|pico|both] [--actions N] [--before DIR]
+        [--players N] [--expansion pyramid|bastion|both] [--teleport]
 
 Each row plays a seeded Cargocube game (cargoboard.games.cargocube.scriptgen) on the real
 firmware with its game log: under `micropython -X heapsize=192k` (the budget the project
@@ -12,7 +13,9 @@ own), after `new` and after every action the board is asked `mem` (serial): byte
 and free after a collection, and `max`, the largest buffer that still fits in one piece
 (fragmentation: a heap in pieces fails a few-KB allocation long before it is full). The
 worst point is the sample with the most in use (and, apart, the smallest `max`). `+link`
-rows load the host link first (one HELLO frame), as a PC following the board does.
+rows load the host link first (one HELLO frame), as a PC following the board does. With
+--players, --expansion or --teleport the table holds that one game (seed 5; with cards: base
+cards unless --expansion), without and with the host link, instead of GAMES.
 
 This replaces a bisection over `-X heapsize` for the smallest heap a game plays in: that
 search assumed a game that runs in N KB also runs in every heap above N, which is false (the
@@ -57,9 +60,19 @@ GAMES = [
     ("4p base cards", dict(seed=5, players=4, cards=True), False),
     ("4p base cards +link", dict(seed=5, players=4, cards=True), True),
     ("4p both + teleport", dict(seed=5, players=4, cards="both", teleport=True), False),
+    ("4p both + teleport +link", dict(seed=5, players=4, cards="both", teleport=True), True),
     ("8p base", dict(seed=6, players=8, cards=False), False),
     ("8p both + teleport", dict(seed=6, players=8, cards="both", teleport=True), False),
+    ("8p both + teleport +link", dict(seed=6, players=8, cards="both", teleport=True), True),
 ]
+
+
+def one_game(players, expansion, teleport):
+    """GAMES' rows for one game (the options --players, --expansion, --teleport): without and
+    with the host link."""
+    kw = dict(seed=5, players=players, cards=expansion or True, teleport=teleport)
+    name = "%dp %s%s" % (players, expansion or "base cards", " + teleport" if teleport else "")
+    return [(name, kw, False), (name + " +link", kw, True)]
 
 
 def board(target, out=lambda line: None):
@@ -207,7 +220,7 @@ def kb(n):
     return "%.1f" % (n / 1024)
 
 
-def table(target, actions):
+def table(target, actions, games=GAMES):
     print("--- %s ---" % ("unix: micropython -X heapsize=192k, 64-bit" if target == "unix" else
                            "pico: the stock RPI_PICO v1.26.1 image on rp2040js, 32-bit, its "
                            "whole heap (~240 KB)"))
@@ -217,7 +230,7 @@ def table(target, actions):
     boot = boot_mem(target)
     print("%-22s %5s %-20s" % ("boot" if target == "unix" else "boot (its 2p game set up)",
                                "", "/".join(kb(x) for x in boot)))
-    for name, kw, link in GAMES:
+    for name, kw, link in games:
         t0 = time.time()
         try:
             r = walk(target, kw, link, actions)
@@ -244,7 +257,16 @@ def main(argv=None):
                          "out in DIR instead of taking the recorded ones")
     ap.add_argument("--layout-only", action="store_true",
                     help="print only issue 14's figures (no whole games)")
+    ap.add_argument("--players", type=int, choices=(2, 3, 4, 8),
+                    help="play only this game (4 players unless told), without and with the "
+                         "host link")
+    ap.add_argument("--expansion", choices=("pyramid", "bastion", "both"),
+                    help="that game with the expansions' cards in their default places")
+    ap.add_argument("--teleport", action="store_true", help="that game with the teleport")
     a = ap.parse_args(argv)
+    games = GAMES
+    if a.players or a.expansion or a.teleport:
+        games = one_game(a.players or 4, a.expansion, a.teleport)
     targets = ("unix", "pico") if a.target == "both" else (a.target,)
     for target in targets:
         if target == "pico":
@@ -257,7 +279,9 @@ def main(argv=None):
         if a.layout_only:
             layout_cost(target, a.before)
             continue
-        table(target, a.actions)
+        table(target, a.actions, games)
+        if games is not GAMES:
+            continue
         if target == "unix":
             print("What setting a game up adds to the live heap (unix port; `mem` before and "
                   "after `new`, no game before):")

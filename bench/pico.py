@@ -1,9 +1,11 @@
 """The firmware's frame times on the emulated Pico, beside the unix port's from the same run,
 and what the emulator costs in wall time. Printed, never asserted.
 
-    .venv/bin/python bench/pico.py [FRAMES] [GAME] [each]   (default 300 steady frames,
-        cargocube; GAME as firmware/bench_frame.py takes it; `each`: every lift's and
-        put-back's frame with its phases, one line each)
+    .venv/bin/python bench/pico.py [FRAMES] [GAME] [each] [--expansion pyramid|bastion|both]
+        [--teleport] [--players 2|3|4|8]   (default 300 steady frames, cargocube; GAME as
+        firmware/bench_frame.py takes it; `each`: every lift's and put-back's frame with its
+        phases, one line each; the options: Cargocube's mid-game position from that start,
+        4 players and base cards unless told)
     .venv/bin/python bench/pico.py --speed [SECONDS]  (only 4. below; default 8 emulated s)
 
 1. `firmware/bench_frame.py` (the one frame benchmark, which also runs on a real board) on the
@@ -205,6 +207,29 @@ def speed(seconds):
     print("(CPU seconds do not depend on what else runs on this machine, wall seconds do)")
 
 
+def start_words(argv):
+    """(bench_frame.py's `key=value` words, the other arguments) from the options --expansion
+    LAYOUT, --teleport, --players N (firmware/bench_frame.py's game_options)."""
+    words, rest = [], []
+    it = iter(argv)
+    for a in it:
+        if a == "--expansion":
+            layout = next(it, None)
+            if layout not in ("pyramid", "bastion", "both"):
+                raise SystemExit("bench/pico.py: --expansion pyramid|bastion|both")
+            words.append("cards=" + layout)
+        elif a == "--players":
+            n = next(it, None)
+            if n not in ("2", "3", "4", "8"):
+                raise SystemExit("bench/pico.py: --players 2|3|4|8")
+            words.append("players=" + n)
+        elif a == "--teleport":
+            words.append("teleport=1")
+        else:
+            rest.append(a)
+    return words, rest
+
+
 def main(argv):
     if argv[1:2] == ["--speed"]:
         try:
@@ -214,9 +239,10 @@ def main(argv):
             return 0
         speed(int(argv[2]) if len(argv) > 2 else 8)
         return 0
+    words, argv = start_words(argv)
     frames = int(argv[1]) if len(argv) > 1 else 300
     game = argv[2] if len(argv) > 2 else "cargocube"
-    extra = argv[3:4]
+    extra = argv[3:4] + words
     try:
         find_images()
     except PicoUnavailable as e:

@@ -7,10 +7,13 @@ port (bench/frame.py does that and prints the ratio to the target):
 
 GAME defaults to "cargocube", started from a busy mid-game position (4 players, base cards):
 cc.start_position(4, cards=True), then MID_ACTIONS actions picked by a tiny LCG (seed MID_SEED)
-("cargocube-both": the same from the start with both expansions' cards and the walking
-teleport, cc.start_position(4, cards="both", teleport=True): the expansions loaded)
 from legal_actions(), booster uses preferred for the first BOOST_FIRST actions so that cards
-lie on the board; the plug-in gets it as options['position']. If the plug-in cannot be loaded
+lie on the board, and on until the next turn's activation is due (every cube the mover may
+activate can be lifted); the plug-in gets it as options['position']. Words `players=N` (2, 3,
+4 or 8), `cards=base|pyramid|bastion|both` and `teleport=1` after the other arguments start it
+from another start, as serial `new` takes them (`bench_frame.py cargocube 300 cards=both
+teleport=1 players=8`; "cargocube-both" is `cards=both teleport=1`: the expansions loaded).
+If the plug-in cannot be loaded
 the built-in "paintall" plug-in (lights every occupied cell, scores, blinks; no paint_version,
 so it is painted every frame) is used instead, and the output says so.
 
@@ -161,12 +164,13 @@ class BenchHal:
         pass
 
 
-def mid_game_notation(cards=True, teleport=False):
+def mid_game_notation(cards=True, teleport=False, players=4):
     """The busy mid-game position (module docstring), as notation."""
     from shared_rules.cargocube import rules as cc
-    pos = cc.start_position(4, cards=cards, teleport=teleport)
+    pos = cc.start_position(players, cards=cards, teleport=teleport)
     x = MID_SEED
-    for i in range(MID_ACTIONS):
+    i = 0
+    while i < MID_ACTIONS or pos.actions_left:
         if pos.is_over():
             break
         legal = pos.legal_actions()
@@ -180,17 +184,37 @@ def mid_game_notation(cards=True, teleport=False):
         legal = None
         gc.collect()
         pos.push(a)
+        i += 1
     return pos.notation()
 
 
-def make_app(name, hal):
-    """An App in play with the game `name` (cargocube: the mid-game position) and the board
-    holding its setup occupancy. Returns (game name, app, base occupancy)."""
+SEATS = {2: "SN", 3: "SWN", 4: "SWNE", 8: "12345678"}
+
+
+def game_options(words):
+    """(players, cards, teleport) of a Cargocube bench game from `key=value` words (module
+    docstring); cards as cc.start_position takes it."""
+    players, cards, teleport = 4, True, False
+    for w in words:
+        k, _, v = w.partition("=")
+        if k == "players" and int(v) in SEATS:
+            players = int(v)
+        elif k == "cards" and v in ("base", "pyramid", "bastion", "both", "none"):
+            cards = True if v == "base" else (False if v == "none" else v)
+        elif k == "teleport" and v in ("0", "1"):
+            teleport = v == "1"
+        else:
+            raise ValueError("bench word %s: players=2|3|4|8, cards=none|base|pyramid|bastion|"
+                             "both, teleport=0|1" % w)
+    return players, cards, teleport
+
+
+def make_app(name, hal, words=()):
+    """An App in play with the game `name` (cargocube: the mid-game position of the start that
+    `words` name, game_options) and the board holding its setup occupancy. Returns (game name,
+    app, base occupancy)."""
     from firmware.system.app import App
     from firmware.system.plugins import load, register
-    expansions = name == "cargocube-both"
-    if expansions:
-        name = "cargocube"
     gname = name
     opts = {}
     if name != "paintall":
@@ -202,8 +226,9 @@ def make_app(name, hal):
         gc.collect()
     if gname == "cargocube":
         try:
-            opts = {"seats": "SWNE", "position": mid_game_notation(
-                "both" if expansions else True, expansions)}
+            players, cards, teleport = game_options(words)
+            opts = {"seats": SEATS[players],
+                    "position": mid_game_notation(cards, teleport, players)}
         except Exception as e:
             print("bench: no mid-game position (%s: %s)" % (type(e).__name__, e))
             gname = "paintall"
@@ -384,16 +409,21 @@ def _phase_line(name, acc, n):
 
 def main():
     gc.collect()
-    args = sys.argv[1:] if hasattr(sys, "argv") else []
+    argv = sys.argv[1:] if hasattr(sys, "argv") else []
+    args = [a for a in argv if "=" not in a]
+    words = [a for a in argv if "=" in a]
     name = args[0] if args else GAME
     n = int(args[1]) if len(args) > 1 else N_FRAMES
     each = len(args) > 2 and args[2] == "each"
+    if name == "cargocube-both":
+        name = "cargocube"
+        words = ["cards=both", "teleport=1"] + words
     real = None
     if ON_BOARD:
         from firmware.hal.rp2040 import Rp2040Hal
         real = Rp2040Hal()
     hal = BenchHal(real)
-    gname, app, base = make_app(name, hal)
+    gname, app, base = make_app(name, hal, words)
     raw = hal.raw
     step = app.step
     ticks_us = time.ticks_us
@@ -467,8 +497,9 @@ def main():
             f += 1
         alloc += gc.mem_alloc() - m0
         gc.enable()
-    print("bench: game=%s frames=%d platform=%s hal=%s lift_cells=%d blinking=%d" % (
-        gname, n, sys.platform, "rp2040" if real else "none", len(cells), p.blinking()))
+    print("bench: game=%s%s frames=%d platform=%s hal=%s lift_cells=%d blinking=%d" % (
+        gname, "".join([" " + w for w in words]), n, sys.platform, "rp2040" if real else "none",
+        len(cells), p.blinking()))
     print("bench: steady renders=%d shows=%d; lifts%s" % (
         p.renders - renders0, hal.shows - shows0, states))
     print(stats("render_us", rend, nr))

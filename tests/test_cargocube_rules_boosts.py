@@ -39,17 +39,24 @@ def test_no_boost_sources_once_a_booster_was_used_or_during_activation():
     assert pos.boost_sources() == []
 
 
-@pytest.mark.parametrize("players,cards,teleport", [
-    (4, True, False), (3, False, False), (4, "both", True), (8, "both", True), (2, "pyramid", True)])
-def test_legal_actions_from_a_cell_is_the_list_filtered_by_source(players, cards, teleport):
+@pytest.mark.parametrize("players,cards,teleport,kinds", [
+    (4, True, False, ()), (3, False, False, ()), (4, "both", True, (cc.RIDE, cc.TMOVE, cc.HAZARD)),
+    (8, "both", True, (cc.TMOVE,)), (2, "pyramid", True, (cc.RIDE, cc.TMOVE, cc.TURN)),
+    (2, "both", True, (cc.RIDE, cc.TMOVE, cc.TURN, cc.HAZARD))])
+def test_legal_actions_from_a_cell_is_the_list_filtered_by_source(players, cards, teleport,
+                                                                   kinds):
+    """kinds: the expansions' actions each game offers on its way (each has its own branch in
+    the generation from one cell)."""
     rng = random.Random(players)
     pos = cc.start_position(players, cards=cards, teleport=teleport)
     tried = 0
+    seen = set()
     for _ in range(120):
         full = pos.legal_actions()
         if not full:
             break
         plain = [a for a in pos.legal_actions(False) if a[0] != cc.END]
+        seen.update(a[0] for a in plain)
         # every piece's cell (keepers, the teleport too), and some other cells
         for c in sorted(set(a[1] for a in plain)) + [rng.randrange(121) for _ in range(3)]:
             assert pos.legal_actions_from(c) == [a for a in plain if a[1] == c], (
@@ -57,3 +64,4 @@ def test_legal_actions_from_a_cell_is_the_list_filtered_by_source(players, cards
             tried += 1
         pos.push(rng.choice(full))
     assert tried > 100
+    assert set(kinds) <= seen

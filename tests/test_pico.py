@@ -102,16 +102,69 @@ print("native" if hasattr(F, "crc16_table") else "python")
 """
 
 
-def test_native_frame_codec_matches_the_python_one():
+LED_FINISH = """
+import binascii, random
+from firmware.drivers import leds as L
+random.seed(%d)
+N = L.N_LEDS
+p = L.Painter()
+for i in range(12):
+    for j in range(3 * N):
+        p.frame[j] = random.getrandbits(8)
+    for j in range(N):
+        r = random.getrandbits(3)
+        p._pat[j] = 0 if r < 3 else 0x10 | (r & 3)
+    p.budget_ma = 200 + random.getrandbits(11) if i %% 3 else 100000
+    before = binascii.hexlify(p.frame).decode()
+    pat = binascii.hexlify(p._pat).decode()
+    p.frame_no = 0  # every blink pattern on: finish() leaves the frame as it made it
+    p.finish()
+    n = p.blinking()
+    print("L", p.budget_ma, int(p.scaled), before, pat, binascii.hexlify(p.frame).decode(), n,
+          binascii.hexlify(p._bl[:n]).decode(), binascii.hexlify(p._bl_rgb[:3 * n]).decode(),
+          binascii.hexlify(p._lo).decode(), binascii.hexlify(p._hi).decode())
+print("native" if L.Painter._group.__class__ is not type(L.Painter.animate) else "python")
+"""
+
+
+def _led_finish_matches_python(stdout):
+    """Each `L` line of LED_FINISH (the board's Painter.finish() on a random frame) as the
+    Python code does it here."""
+    from firmware.drivers import leds as L
+    lines = [x.split() for x in stdout.splitlines() if x.startswith("L ")]
+    assert len(lines) == 12, stdout
+    assert "native" in stdout.split()  # the board ran the viper loop, not the Python one
+    p = L.Painter()
+    blinking = 0
+    for _, budget, scaled, before, pat, *board in lines:
+        p.frame[:] = bytes.fromhex(before)
+        p._pat[:] = bytes.fromhex(pat)
+        p.budget_ma = int(budget)
+        p.frame_no = 0
+        p.finish()
+        n = p.blinking()
+        assert (int(p.scaled), p.frame.hex(), str(n), p._bl[:n].hex(), p._bl_rgb[:3 * n].hex(),
+                p._lo.hex(), p._hi.hex()) == (int(scaled), *board), budget
+        blinking += n
+    assert blinking > 100 and {x[2] for x in lines} == {"0", "1"}
+
+
+def test_native_frame_codec_and_led_finish_match_the_python_ones():
     """On the RP2040 the frame codec's CRC-16 and COBS run as viper code
     (firmware/drivers/frames_viper.py): random bodies of every length up to the largest, with
     and without zeros, framed on the emulated board come out byte for byte as the host's Python
-    codec frames them, and the board decodes its own frames back."""
+    codec frames them, and the board decodes its own frames back. So does the LEDs' render end
+    (firmware/hal/rp2040.py's led_group: a frame scaled into the current budget, the blinking LEDs
+    grouped by pattern) on random frames, scaled and not."""
     from cargoboard.deploy import _mpremote_exe
     from firmware.drivers import frames as F
     with PicoRunner() as runner, runner.serving():
         r = subprocess.run([_mpremote_exe(), "connect", runner.port, "exec", FRAME_CODEC % 7],
                            capture_output=True, text=True, timeout=600)
+        leds = subprocess.run([_mpremote_exe(), "connect", runner.port, "exec", LED_FINISH % 5],
+                              capture_output=True, text=True, timeout=600)
+    assert leds.returncode == 0, leds.stderr
+    _led_finish_matches_python(leds.stdout)
     assert r.returncode == 0, r.stderr
     lines = [x.split() for x in r.stdout.splitlines() if x.startswith("F ")]
     assert len(lines) == 40, r.stdout

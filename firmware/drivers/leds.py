@@ -73,6 +73,7 @@ loaded, an allocation of more than 16 bytes searches the heap from its first hol
 each, emulated).
 """
 
+import sys as _sys
 from array import array
 from firmware.hal import const, N_LEDS, FRAME_BYTES, N_CELLS, SCORE_BASE, SCORE_LEN
 
@@ -232,6 +233,11 @@ class Painter:
         self._bar_rgb = [bytearray(3 * SCORE_LEN) for _ in range(4)]
         self._bar_pat = [bytearray(SCORE_LEN) for _ in range(4)]
         self._bar_key = array("h", [-1] * (4 * 12))
+        # With 8 players (at the first half bar drawn) _bar_rgb gets the half bars' places in
+        # those bytes as memoryviews after its 4 buffers, (RGB, patterns) at [4 + 4 * seat + 2 *
+        # (part - 1)]: a half bar shown as last time is then two slice copies instead of 16 byte
+        # copies (1 ms of the RP2040's time for the 8 half bars of a render). In that list: a
+        # new attribute would grow every Painter's attribute table.
         self.cap = cap
 
     @property
@@ -341,31 +347,39 @@ class Painter:
         seat's colour unless another palette colour is given; part 1 or 2: on that half."""
         if seat < 0 or seat > 3:
             return
-        base = _bar_start(seat, part)
-        n = SCORE_LEN if part == 0 else 4
         if not colour:
             colour = SEAT_COLOUR[seat]
         bg = seat == self.turn_seat and part == self.turn_part
         key = self._bar_key
         kk = 4 * (3 * seat + part)
+        if key[kk] == value and key[kk + 1] == max_value and key[kk + 2] == colour and \
+                key[kk + 3] == bg:
+            # as last time (the check first: ~1 us an operation on the RP2040, and a render
+            # draws 4 bars, 8 half bars with 8 players)
+            if part == 0:
+                base = SCORE_BASE + seat * SCORE_LEN
+                self.frame[base * 3:(base + SCORE_LEN) * 3] = self._bar_rgb[seat]
+                self._pat[base:base + SCORE_LEN] = self._bar_pat[seat]
+            else:
+                base = SCORE_BASE + seat * SCORE_LEN + (5 if part == 2 else 0)
+                hv = self._bar_rgb
+                k = 4 * seat + 2 * part + 2
+                self.frame[base * 3:(base + 4) * 3] = hv[k]
+                self._pat[base:base + 4] = hv[k + 1]
+            return
+        base = _bar_start(seat, part)
+        n = SCORE_LEN if part == 0 else 4
         f = self.frame
         pat = self._pat
         rgb = self._bar_rgb[seat]
         bp = self._bar_pat[seat]
         at = base - SCORE_BASE - seat * SCORE_LEN  # where the (half) bar is in its seat's bytes
-        if key[kk] == value and key[kk + 1] == max_value and key[kk + 2] == colour and \
-                key[kk + 3] == bg:
-            if part == 0:
-                f[base * 3:(base + n) * 3] = rgb  # as last time
-                pat[base:base + n] = bp
-            else:  # byte by byte: a slice or a memoryview would allocate
-                o = base * 3
-                r = at * 3
-                for j in range(3 * n):
-                    f[o + j] = rgb[r + j]
-                for j in range(n):
-                    pat[base + j] = bp[at + j]
-            return
+        if part and len(self._bar_rgb) == 4:
+            hv = self._bar_rgb
+            for s in range(4):
+                for at0 in (0, 5):
+                    hv.append(memoryview(hv[s])[at0 * 3:at0 * 3 + 12])
+                    hv.append(memoryview(self._bar_pat[s])[at0:at0 + 4])
         m = max_value
         v = value
         blink = 0
@@ -431,8 +445,16 @@ class Painter:
             self.scaled = True
         else:
             self.scaled = False
-        # every drawn LED, by pattern (0 steady, 1..3 blinking): scaled if needed; the
-        # blinking ones recorded, grouped by pattern, with their 'on' RGB
+        self._nbl = self._group(scale, t, s)
+        self._phase = _ALL_ON
+        self.animate(self.frame_no)
+        return f
+
+    def _group(self, scale, t, s):
+        """Every drawn LED, by pattern (0 steady, 1..3 blinking): scaled by t / s if scale; the
+        blinking ones recorded, grouped by pattern, with their 'on' RGB. Returns how many
+        blink. (On the RP2040 the HAL's native code instead: firmware/hal/rp2040.py, led_group.)"""
+        f = self.frame
         pat = self._pat
         bl = self._bl
         rgb = self._bl_rgb
@@ -462,10 +484,7 @@ class Painter:
                 i = pat.find(needle, i + 1)
             if k:
                 hi[k] = n
-        self._nbl = n
-        self._phase = _ALL_ON
-        self.animate(self.frame_no)
-        return f
+        return n
 
     def animate(self, frame_no):
         """Show frame frame_no without re-rendering: toggle the blinking LEDs whose pattern
@@ -512,3 +531,9 @@ class Painter:
     def estimate_ma(self):
         """Current estimate of the frame as it is now (after any scaling, in its blink phase)."""
         return N_LEDS * IDLE_MA + (sum(self.frame) * CH_MA) // 255
+
+
+if _sys.platform == "rp2":
+    # _group()'s loop costs ~80 us an LED drawn in Python on the RP2040: native code there
+    from firmware.hal.rp2040 import led_group as _g
+    Painter._group = _g

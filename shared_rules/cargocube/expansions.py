@@ -102,16 +102,20 @@ def refresh(pos, cells):
 # -- move generation --------------------------------------------------------------------------------
 
 
-def gen_plain(pos, out):
+def gen_plain(pos, out, only=-1):
     """The plain actions of the expansions, in the order of docs/rules/cargocube.md section 14:
-    umbrella rides, teleport moves, spiral turns, biohazard lifts and moves."""
+    umbrella rides, teleport moves, spiral turns, biohazard lifts and moves; with only >= 0
+    those of the piece on that cell alone (the board's tracker tries positions out for one
+    piece: all of them cost a lift's frame ~1 ms on the Pico for each position tried)."""
     m = pos.to_move
     stacks = pos.stacks
     cards = pos.cards
     lids = pos.lids
     kc = pos._keeper[m]
+    cd = cards[only] - 1 if only >= 0 else -1
     mine = bytes((m + 1,))  # bytearray.find() takes bytes on MicroPython
-    if kc == pos._exit[m] and stacks[kc][-1] == K + m and lids.find(mine) < 0:
+    if (only < 0 or only == kc) and kc == pos._exit[m] and stacks[kc][-1] == K + m and \
+            lids.find(mine) < 0:
         umbrella = bytes((1 + UMBRELLA * 8 + m,))
         c = cards.find(umbrella)
         while c >= 0:
@@ -119,7 +123,7 @@ def gen_plain(pos, out):
                 out.append((cc.RIDE, kc, 0, c, K + m, ()))
             c = cards.find(umbrella, c + 1)
     tc = pos._teleport
-    if tc >= 0 and stacks[tc][-1] == TELEPORT:
+    if tc >= 0 and (only < 0 or only == tc) and stacks[tc][-1] == TELEPORT:
         h = len(stacks[tc]) - 1
         free_leave = pos._leaves_freely(tc)
         for d in range(4):
@@ -131,13 +135,13 @@ def gen_plain(pos, out):
                 continue  # never on a keeper; the climb limit
             out.append((cc.TMOVE, tc, d, n, TELEPORT, ()))
     spirals = []
-    for s in pos.seats:
+    for s in pos.seats if only < 0 else ((cd & 7,) if cd >> 3 == SPIRAL else ()):
         code = bytes((1 + SPIRAL * 8 + s,))
-        c = cards.find(code)
+        c = cards.find(code) if only < 0 else only
         while c >= 0:
             if g.CELL_KIND[c] == g.GREY and not lids[c]:
                 spirals.append(c)
-            c = cards.find(code, c + 1)
+            c = cards.find(code, c + 1) if only < 0 else -1
     spirals.sort()
     for c in spirals:
         for it in stacks[c]:
@@ -145,7 +149,7 @@ def gen_plain(pos, out):
                 out.append((cc.TURN, c, 0, c, 0, ()))
                 out.append((cc.TURN, c, 1, c, 0, ()))
                 break
-    c = lids.find(mine)
+    c = lids.find(mine) if only < 0 else (only if lids[only] == m + 1 else -1)
     while c >= 0:
         near = _cubes_near(pos, kc, c)
         for t in range(g.N_CELLS):
@@ -154,7 +158,7 @@ def gen_plain(pos, out):
             elif not stacks[t] and not cards[t] and g.CELL_KIND[t] == g.GREY and \
                     t != g.ENTRY_PORTAL:
                 out.append((cc.HAZARD, c, 0, t, 0, ()))
-        c = lids.find(mine, c + 1)
+        c = lids.find(mine, c + 1) if only < 0 else -1
 
 
 def _cubes_near(pos, kc, skip=-1):

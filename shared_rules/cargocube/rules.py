@@ -417,12 +417,9 @@ class Position:
         if self.actions_left:
             if self._keeper[self.to_move] == c:
                 self._gen_steps(out)
-            if self._x is not None:
-                n = len(out)
-                self._x.gen_plain(self, out)
-                for i in range(len(out) - 1, n - 1, -1):
-                    if out[i][1] != c:
-                        out.pop(i)
+            if self._x is not None and (self.cards[c] or self.lids[c] or c == self._teleport or
+                                        self._keeper[self.to_move] == c):
+                self._x.gen_plain(self, out, c)  # (a cube with nothing under it has none)
         return out
 
     def boost_sources(self):
