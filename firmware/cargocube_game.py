@@ -54,7 +54,9 @@ class Game:
         else:
             self.pos = cc.start_position(players, layout, cards)
             self.variant = layout + ("+cards" if cards else "")
-        self.tracker = T.Tracker(self.pos)
+        # revision B: the app's LevelScanner (steps are evidence too), None on revision A
+        self.levels = options.get("levels")
+        self.tracker = T.Tracker(self.pos, levels=self.levels)
         self.overlay = []  # (cell, colour, level, blink) lit besides the score bars
         self.hint = None
         self.hint_until = 0
@@ -75,7 +77,7 @@ class Game:
         except cc.RulesError as e:
             raise ValueError("bad position: %s" % (e,))
         self.pos = pos
-        self.tracker = T.Tracker(pos)
+        self.tracker = T.Tracker(pos, levels=self.levels)
         self.hint = None
         self.mismatch_since = -1
         self._over_told = False
@@ -109,7 +111,7 @@ class Game:
                 pos.push(cc.decode_action(pos, payload, 0)[0])
             elif kind == LF.UNDO:
                 pos.pop()
-        self.tracker = T.Tracker(pos)
+        self.tracker = T.Tracker(pos, levels=self.levels)
         self.emit("cargocube resumed ply=%d" % pos.ply())
         self._rebuild()
 
@@ -117,6 +119,13 @@ class Game:
         self.now = now_ms
         self.hint = None
         self.tracker.observe(occ, now_ms)
+        self._after(now_ms)
+
+    def on_levels(self, now_ms):
+        """Revision B: the steps the app's level scanner reports changed."""
+        self.now = now_ms
+        self.hint = None
+        self.tracker.observe_levels(now_ms)
         self._after(now_ms)
 
     def on_button(self, bit, now_ms):

@@ -45,6 +45,9 @@ DIAG = bytes([_diagonal(orient.FACES[o]) for o in range(orient.COUNT)]
 # cube may move in its recess (1.19 mT for 1 mm in its worst direction, circuit.magnet --rev b).
 TOL_STILL = 8
 TOL_HAND = 130
+# A cell reading next to one of the ADC's DNL spikes (a card under a cube does that) may be off
+# by a wide code: 8 ADC steps of a 12-bit reading, 0.22 mT.
+TOL_DNL = 25
 
 # Direction index (N, NE, E, SE, S, SW, W, NW) of a neighbour at (dx, dy), by (dy + 1) * 3 + dx + 1;
 # 8 for the cell itself.
@@ -121,6 +124,25 @@ def predict(pos, action):
     return out
 
 
+def predict_lift(pos, src):
+    """{cell: change} of lifting the top piece off src (a move under way), for the cells that
+    hold something before and after (src itself only if something stays on it)."""
+    stack = pos.stacks[src]
+    if not stack:
+        return {}
+    after = stack[:-1]
+    on_card = pos.cards[src] != 0
+    out = {}
+    for s in [src] + g.around(src):
+        if not (pos.stacks[s] or pos.cards[s]) or (s == src and not after and not on_card):
+            continue
+        k = _sees(s, src)
+        d = stack_field(after, on_card, k) - stack_field(stack, on_card, k)
+        if d:
+            out[s] = d
+    return out
+
+
 def hand_cells(pos, action):
     """The cells a hand works on for action: where it lifts, where it puts down, and on the way
     (a portal, a card it rolls over)."""
@@ -140,21 +162,27 @@ def _next_to(c, cells):
     return False
 
 
-def fits(pred, hand, steps, ignore=(), bumps=0):
+def _tol(c, hand, rough):
+    t = TOL_HAND if c in hand else TOL_STILL
+    if rough is not None and rough[c >> 3] & (1 << (c & 7)):
+        t += TOL_DNL
+    return t
+
+
+def fits(pred, hand, steps, ignore=(), bumps=0, rough=None):
     """Whether observed steps ({cell: step}) can be what an action with predicted changes pred
     made, its hand on the cells `hand`: every cell either predicts or shows must agree within
-    TOL_HAND where the hand worked, TOL_STILL elsewhere. Cells in `ignore` (their occupancy
-    changed) are not compared. bumps: how many cells next to the hand may be off by what a
-    nudge of their stack explains (up to TOL_HAND)."""
+    TOL_HAND where the hand worked, TOL_STILL elsewhere (plus TOL_DNL on the cells marked in
+    the bitmap rough). Cells in `ignore` (their occupancy changed) are not compared. bumps: how
+    many cells next to the hand may be off by what a nudge of their stack explains (up to
+    TOL_HAND)."""
     for c in pred:
         if c in ignore:
             continue
         d = steps.get(c, 0) - pred[c]
-        if c in hand:
-            if d > TOL_HAND or d < -TOL_HAND:
-                return False
-        elif d > TOL_STILL or d < -TOL_STILL:
-            if bumps and -TOL_HAND <= d <= TOL_HAND and _next_to(c, hand):
+        tol = _tol(c, hand, rough)
+        if d > tol or d < -tol:
+            if bumps and c not in hand and -TOL_HAND <= d <= TOL_HAND and _next_to(c, hand):
                 bumps -= 1
             else:
                 return False
@@ -162,33 +190,29 @@ def fits(pred, hand, steps, ignore=(), bumps=0):
         if c in pred or c in ignore:
             continue
         d = steps[c]
-        if c in hand:
-            if d > TOL_HAND or d < -TOL_HAND:
-                return False
-        elif d > TOL_STILL or d < -TOL_STILL:
-            if bumps and -TOL_HAND <= d <= TOL_HAND and _next_to(c, hand):
+        tol = _tol(c, hand, rough)
+        if d > tol or d < -tol:
+            if bumps and c not in hand and -TOL_HAND <= d <= TOL_HAND and _next_to(c, hand):
                 bumps -= 1
             else:
                 return False
     return True
 
 
-def misfit(pred, hand, steps, ignore=()):
+def misfit(pred, hand, steps, ignore=(), rough=None):
     """How badly observed steps fit a prediction: the sum of squared differences, each over its
     tolerance (a ranking of candidates, smaller is better)."""
     total = 0
-    seen = []
     for c in pred:
         if c in ignore:
             continue
-        seen.append(c)
         d = steps.get(c, 0) - pred[c]
-        tol = TOL_HAND if c in hand else TOL_STILL
+        tol = _tol(c, hand, rough)
         total += d * d * 100 // (tol * tol)
     for c in steps:
-        if c in seen or c in ignore:
+        if c in pred or c in ignore:
             continue
         d = steps[c]
-        tol = TOL_HAND if c in hand else TOL_STILL
+        tol = _tol(c, hand, rough)
         total += d * d * 100 // (tol * tol)
     return total

@@ -18,10 +18,19 @@
 #   - nothing at all: a mismatch; the differing cells light red, nothing is committed.
 # Nothing is ever guessed: with two explanations the player is asked.
 #
+# Revision B (linear Hall sensors, a LevelScanner given as `levels`): besides occupancy the
+# board sees steps, the field at a cell moving while it stays occupied (the top of a stack
+# coming or going, a cube put on a card). Each candidate predicts its steps from the tracked
+# orientations (firmware/cargocube_steps.py); an action explains the evidence only if its
+# occupancy change matches and the steps fit. A piece lifted off a stack is a move under way.
+# Steps that fit no legal move are noise (a stack nudged): the baseline takes them over once
+# the board is still. Where steps do not decide, the player is asked as on revision A.
+#
 # Works on any position object of shared_rules.cargocube (stacks, cards, legal_actions, push, pop).
 
 from shared_rules import cargocube as cc
 from shared_rules import geometry as g
+from firmware import cargocube_steps as ST
 
 IDLE = 0  # the board equals the tracked position
 MOVING = 1  # evidence of an action in progress
@@ -30,6 +39,7 @@ MISMATCH = 3  # no legal continuation fits the board
 OVER = 4  # the game has ended
 
 SETTLE_MS = 400  # the board must be still this long before a move that fits is committed
+NOISE_MS = 3000  # revision B: steps no legal move fits are taken as noise after this stillness
 TOUCHED_MAX = 8  # cells remembered for "the board missed a move" offers
 
 STATE_NAMES = ("idle", "moving", "asking", "mismatch", "over")
@@ -154,7 +164,7 @@ def explain(pos, legal, deltas, diff, barred):
             growing.append(a)  # one cell of a two-cell move seen so far
         elif at_portal and passes_portal(pos, a) and _is_subset(diff, unpack(d) + (portal,)):
             growing.append(a)  # the cube waits on the portal: on to the exit portal
-    if n <= 2:
+    if 0 < n <= 2:
         srcs = pos.boost_sources()
         if srcs:
             if n == 2:
@@ -171,9 +181,59 @@ def explain(pos, legal, deltas, diff, barred):
     return match, growing
 
 
+def _still(c, rough):
+    """Revision B: how far a step at c may be off where no hand worked."""
+    if rough is not None and rough[c >> 3] & (1 << (c & 7)):
+        return ST.TOL_STILL + ST.TOL_DNL
+    return ST.TOL_STILL
+
+
+def _significant(steps, rough):
+    """Revision B: whether any step is more than the ADC and the model's error on it."""
+    if steps:
+        for c in steps:
+            v = steps[c]
+            t = _still(c, rough)
+            if v > t or v < -t:
+                return True
+    return False
+
+
+def _supported(pred, hand, steps, rough):
+    """Revision B: whether an action that changes no occupancy has evidence of its own: a
+    significant step where its hand worked or where it predicts one (else it would fit a board
+    where nothing happened)."""
+    for c in steps:
+        v = steps[c]
+        t = _still(c, rough)
+        if (v > t or v < -t) and (c in hand or c in pred):
+            return True
+    return False
+
+
+def _fits_two(pos, pred1, hand1, a2, steps, diff, rough):
+    """Revision B: whether a first action (its predicted steps pred1, hand cells hand1, already
+    pushed on pos) followed by a2 fits the steps seen."""
+    pred = dict(pred1)
+    p2 = ST.predict(pos, a2)
+    for c in p2:
+        pred[c] = pred.get(c, 0) + p2[c]
+    hand = list(hand1)
+    for c in ST.hand_cells(pos, a2):
+        if c not in hand:
+            hand.append(c)
+    return ST.fits(pred, hand, steps, diff, 0, rough)
+
+
 class Tracker:
-    def __init__(self, pos, settle_ms=SETTLE_MS):
+    def __init__(self, pos, settle_ms=SETTLE_MS, levels=None):
         self.pos = pos
+        # revision B: the LevelScanner whose steps are evidence too (None: occupancy only)
+        self.levels = levels
+        self.uncertain = []  # revision B: cells whose baseline waits for the board to be idle
+        self.noisy = False  # revision B: steps no legal move fits wait to be taken as noise
+        if levels is not None:
+            levels.rebase()
         self.settle_ms = settle_ms  # stillness before a move that fits is taken (0: at once)
         self.settling = False
         self.changed_at = 0
@@ -237,10 +297,108 @@ class Tracker:
         self.occ[:] = occ
         return self._infer(self.settle_ms == 0)
 
+    def observe_levels(self, now_ms=0):
+        """Revision B: the steps the level scanner reports changed at now_ms; returns the
+        number of actions committed."""
+        self.changed_at = now_ms
+        return self._infer(self.settle_ms == 0)
+
+    def _steps(self, diff):
+        """Revision B: {cell: step} the level scanner reports, but at cells whose occupancy
+        differs from the position's (that is occupancy evidence) or that are empty; None
+        without a level scanner."""
+        lv = self.levels
+        if lv is None:
+            return None
+        out = {}
+        occ = self.occ
+        unsure = self.uncertain
+        for c in lv.cells:
+            if c not in diff and c not in unsure and occ[c >> 3] & (1 << (c & 7)):
+                out[c] = lv.level[c] - lv.base[c]
+        return out
+
+    def _by_steps(self, diff, steps, match, growing):
+        """Revision B: (fit, growing, airborne): the one-action explanations (match) whose
+        predicted steps fit, allowing a nudged stack next to the hand only when none fits as it
+        is; the moves under way (growing) whose start fits, plus the moves off a stack whose top
+        was lifted; and the fitting ones whose landing on a stack does not show yet (airborne,
+        also under way)."""
+        pos = self.pos
+        rough = self.levels.rough
+        fit = []
+        loose = []
+        for a in match:
+            pred = ST.predict(pos, a)
+            hand = ST.hand_cells(pos, a)
+            if not diff and not _supported(pred, hand, steps, rough):
+                continue
+            if ST.fits(pred, hand, steps, diff, 0, rough):
+                fit.append((a, pred))
+            elif ST.fits(pred, hand, steps, diff, 1, rough):
+                loose.append((a, pred))
+        if not fit:
+            fit = loose
+        # A move whose landing on a stack should show and does not: the piece may still be in
+        # the hand. It waits (and is pending: the landing may be hidden by a shifted cube).
+        done = []
+        airborne = []
+        hands = []
+        for a, pred in fit:
+            dst = a[3]
+            if dst not in diff and dst != a[1]:
+                # It lands on something: the landing, beside what the lift alone changes there
+                # (a neighbour's top leaving), predicted and seen. Unless a landing that shows
+                # is seen, with its sign, the piece may still be in the hand: it waits.
+                lift = ST.predict_lift(pos, a[1]).get(dst, 0)
+                p = pred.get(dst, 0) - lift
+                v = steps.get(dst, 0) - lift
+                t = _still(dst, rough)
+                if not ((p > 2 * t and v > t) or (p < -2 * t and v < -t)):
+                    airborne.append(a)
+                    continue
+            done.append(a)
+            for c in ST.hand_cells(pos, a):
+                if c not in hands:
+                    hands.append(c)
+        fit = done
+        grow = list(airborne)
+        lifted = []
+        ok = {}
+        for a in growing:
+            src = a[1]
+            if src in diff and a[0] != cc.BOOST and not passes_portal(pos, a):
+                # a piece lifted off its cell (it emptied): nothing else may have stepped
+                if src not in ok:
+                    ok[src] = ST.fits(ST.predict_lift(pos, src), (src,), steps, diff, 0, rough)
+                if not ok[src]:
+                    continue
+            grow.append(a)
+        for c in steps:
+            t = _still(c, rough)
+            if c in lifted or c in hands or (-t <= steps[c] <= t):
+                continue
+            # a piece lifted off the stack on c: its step, whatever the hand did to the cube
+            # below, and nothing else that the lift does not explain
+            pred = ST.predict_lift(pos, c)
+            if c not in pred or not ST.fits(pred, (c,), steps, diff, 0, rough):
+                continue
+            lifted.append(c)
+        if lifted:
+            for a in self.legal():
+                if a[1] in lifted and a[0] != cc.END and a not in grow:
+                    grow.append(a)
+        return fit, grow, airborne
+
     def tick(self, now_ms):
-        """Time passes: commit a move that fits once the board has been still long enough."""
+        """Time passes: commit a move that fits once the board has been still long enough;
+        revision B: steps that fit no legal move become the baseline after NOISE_MS."""
         if self.settling and now_ms - self.changed_at >= self.settle_ms:
             self.settling = False
+            return self._infer(True)
+        if self.noisy and now_ms - self.changed_at >= NOISE_MS:
+            self.noisy = False
+            self.levels.rebase(list(self._steps(self._diff())))
             return self._infer(True)
         return 0
 
@@ -265,22 +423,37 @@ class Tracker:
                 self.diff = self._diff()
                 return committed
             diff = self._diff()
+            steps = self._steps(diff)  # revision B; None on revision A
             self.diff = diff
             self.targets = []
             self.moves = []
-            if not diff:
+            if not diff and not _significant(steps, self.levels.rough if steps else None):
                 self.state = IDLE
                 self.candidates = []
                 # Back as expected: put back, or done and then undone by a next move.
                 self.undone_by_next = self.pending
                 self.pending = []
                 self.barred = []  # taken-back moves are restored on the board
+                self.noisy = False
+                if steps is not None and (steps or self.uncertain):
+                    # revision B: steps too small to be anything a hand did (drift, a slight
+                    # nudge), and the cells of moves taken late: the baseline takes them over
+                    # once the board is still
+                    if may_commit:
+                        self.levels.rebase(list(steps) + self.uncertain)
+                        self.uncertain = []
+                    else:
+                        self.settling = True
                 return committed
             match, growing = explain(self.pos, self.legal(), self._deltas, diff, self.barred)
+            seen = match  # what occupancy alone explains (the steps may rule all of it out)
+            airborne = ()
+            if steps is not None:
+                match, growing, airborne = self._by_steps(diff, steps, match, growing)
             # A move that may already have ended on a stack (pending) followed by another one
             # explains the diff too: it competes with the one-action explanations.
             if self.pending:
-                complete, partial, targets = self._explain_in_two(diff, True)
+                complete, partial, targets = self._explain_in_two(diff, True, (), steps)
             else:
                 complete, partial, targets = [], [], []
             fits = list(match)
@@ -292,7 +465,7 @@ class Tracker:
                 # trace this move erased have happened before it? Then that is a second reading.
                 erased = tuple([c for c in self.recent if c not in diff])
                 if erased:
-                    c2, p2, t2 = self._explain_in_two(diff, True, erased)
+                    c2, p2, t2 = self._explain_in_two(diff, True, erased, steps)
                     for x in c2:
                         if x not in fits:
                             fits.append(x)
@@ -318,6 +491,9 @@ class Tracker:
                 for x in match:
                     if x not in still:
                         still.append(x)
+                for x in airborne:
+                    if x not in still:
+                        still.append(x)
                 self.pending = still
                 self.candidates = []
                 self.moves = growing + match
@@ -328,7 +504,11 @@ class Tracker:
                 return committed
             # Nothing the board saw explains it: a move that left no trace at all, then one
             # more. The board cannot know which traceless move it was: it asks.
-            complete, partial, targets = self._explain_in_two(diff, False)
+            complete, partial, targets = self._explain_in_two(diff, False, (), steps)
+            if not complete and not partial and steps is not None and diff and seen:
+                # Occupancy alone explains it, the steps rule every move out (two stacks
+                # nudged?): the board asks, as revision A would.
+                complete = [a for a in seen if a[0] != cc.END]
             if complete and not may_commit:
                 self._hold(complete)
                 return committed
@@ -340,11 +520,19 @@ class Tracker:
                 self.candidates = []
                 self.targets = targets
                 return committed
+            if not diff:
+                # Steps only, and no legal move fits them: noise (a stack nudged, drift). The
+                # baseline takes them over once the board has been still for NOISE_MS (long
+                # enough for the player to say with `confirm` that a move was made).
+                self.state = IDLE
+                self.candidates = []
+                self.noisy = True
+                return committed
             self.state = MISMATCH
             self.candidates = []
             return committed
 
-    def _explain_in_two(self, diff, seen_only, erased=()):
+    def _explain_in_two(self, diff, seen_only, erased=(), steps=None):
         """Explanations of diff by two moves: a first one that left no visible trace of its own
         and a second one, complete or in progress. The first is, with erased: a move that was
         waiting to settle before the board looked as expected again (undone_by_next), on those
@@ -352,6 +540,8 @@ class Tracker:
         its trace, e.g. a cube teleported to an empty exit portal and rolled on from there);
         else with seen_only: a pending move (its evidence was seen but it may have ended on a
         stack); else a move that never shows (onto and off stacks).
+        Revision B (steps not None): a first with a complete second counts only if their
+        predicted steps together fit the steps seen.
         Returns (firsts with a complete second, firsts with a second in progress, the cells the
         moves in progress may go to)."""
         legal = self.legal()
@@ -376,6 +566,9 @@ class Tracker:
                     continue
             elif seen_only or dl:
                 continue
+            if steps is not None:
+                pred1 = ST.predict(pos, a1)
+                hand1 = ST.hand_cells(pos, a1)
             pos.push(a1)
             occupancy(pos, exp)
             rest = diff_cells(occ, exp)
@@ -383,6 +576,10 @@ class Tracker:
             if rest and len(rest) <= 3 and (len(rest) < 3 or g.ENTRY_PORTAL in rest) and \
                     not pos.is_over():
                 match2, growing2 = explain(pos, pos.legal_actions(False), None, rest, ())
+                if steps is not None and match2:
+                    rough = self.levels.rough
+                    match2 = [a2 for a2 in match2
+                              if _fits_two(pos, pred1, hand1, a2, steps, diff, rough)]
                 if match2 and a1 not in complete:
                     complete.append(a1)
                 if growing2 and a1 not in partial:
@@ -408,6 +605,22 @@ class Tracker:
     def _commit(self, action, how):
         self.recent = []
         self.undone_by_next = []
+        if self.levels is not None:
+            # revision B: what this action changed is explained, the baseline moves by it. Where
+            # the hand worked the bottom cube may have shifted: if the action alone explains
+            # what the board shows, the baseline takes the level over there; else (a move taken
+            # late, other moves since) those cells wait until the board is idle again.
+            pos = self.pos
+            pred = ST.predict(pos, action)
+            hand = ST.hand_cells(pos, action)
+            filled = action_delta(pos, action)
+            diff = self._diff()
+            alone = ST.fits(pred, hand, self._steps(diff), diff, 0, self.levels.rough)
+            self.levels.explain(pred, hand, alone, filled)
+            if not alone:
+                for c in hand:
+                    if c not in self.uncertain and c not in filled:
+                        self.uncertain.append(c)
         self.pos.push(action)
         self.log.append((how, action, self.pos.notation()))
         self.undone = []
@@ -514,6 +727,9 @@ class Tracker:
         if not self.pos.ply():
             return False
         action = self.pos.pop()
+        if self.levels is not None:
+            # revision B: the baseline becomes what the board reads once the piece is back
+            self.levels.shift_base(ST.predict(self.pos, action))
         self.undone.append(action)
         self.barred.append(action)
         self.log.append(("undo", action, self.pos.notation()))

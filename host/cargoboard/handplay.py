@@ -46,13 +46,28 @@ class GameStats:
             self.reasons[k] = self.reasons.get(k, 0) + v
 
 
-def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None):
+def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None, noise=None):
     """Play one seeded game; return its GameStats. pick(pos, legal, rng) chooses the actions
-    (default: uniformly at random)."""
+    (default: uniformly at random). noise: a cargoboard.sim.hallfield.Noise plays it on a
+    revision-B board (linear sensors, steps) with that noise; None on revision A."""
     rng = random.Random(seed)
     truth = cc.start_position(players, cards=cards)
-    game = Game({"seats": cc.layouts.SEATS_BY_PLAYERS[players], "cards": "base" if cards else ""})
-    table = Table(game)
+    options = {"seats": cc.layouts.SEATS_BY_PLAYERS[players], "cards": "base" if cards else ""}
+    world = None
+    if noise is None:
+        game = Game(options)
+        table = Table(game)
+    else:
+        from cargoboard.sim.hallfield import HallBoard, HallWorld
+        from firmware.drivers.hall import reader
+        from firmware.drivers.levels import LevelScanner
+        from hardware import pinmap_revb
+        world = HallWorld(noise, seed=seed)
+        world.load_position(truth)
+        levels = LevelScanner()
+        options["levels"] = levels
+        game = Game(options)
+        table = Table(game, hall=(reader(pinmap_revb), levels), raw=world.adc_sums())
     tracker = game.tracker
     hand = hand or Hand(seed)
     st = GameStats()
@@ -65,8 +80,18 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
             st.ended_naturally = 1
             break
         action = pick(truth, acts, rng) if pick else acts[rng.randrange(len(acts))]
-        segs = hand.segments(truth, physical_steps(truth, action))
-        truth.push(action)
+        if world is None:
+            segs = hand.segments(truth, physical_steps(truth, action))
+            truth.push(action)
+        else:
+            steps = physical_steps(truth, action)
+            truth.push(action)
+            dst = truth.stacks[action[3]] if action[0] != cc.END else None
+            landed = dst[-1] if dst else None
+            truth.pop()
+            segs = hand.segments(truth, steps, HallBoard(world, landed))
+            truth.push(action)
+            world.sync_items(truth)
         presses.append(0)
         reasons.append("")
         for raw, ms in segs:

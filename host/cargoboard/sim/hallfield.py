@@ -469,3 +469,38 @@ class HallWorld(World):
                 tot = int(round(k * (adc_code(x, n.dnl_lsb) - 0.5) + rng.gauss(0.0, sigma * math.sqrt(k))))
             out.append(max(0, tot))
         return out
+
+
+class HallBoard:
+    """What cargoboard.hand.Hand works on for revision B: a HallWorld, read as the scan's ADC
+    sums. `item` is what the moving piece is once it lands (a rolled cube's new orientation:
+    it turns as it rolls onto its new cell, before a portal, a wind rose or an acceleration
+    carries it on unturned)."""
+
+    def __init__(self, world: HallWorld, item=None, rng=None):
+        self.world = world
+        self.item = item
+        self.rng = rng          # ADC noise per reading (else the world's own)
+
+    def read(self, extra=(), source=None):
+        w = self.world
+        if extra:
+            it, p = w.held_piece(source)
+            if self.item is not None and it < CARD_BASE:
+                it = self.item
+            fields = w.fields([(c, it, p) for c in extra])
+        else:
+            fields = w.fields()
+        return w.adc_sums(fields, self.rng)
+
+    def lift(self, a):
+        self.world.lift(a)
+
+    def place(self, b):
+        w = self.world
+        if self.item is not None and w.hand and w.hand[-1] < CARD_BASE:
+            w.hand[-1] = self.item
+        w.place(b)
+
+    def empty(self, b):
+        return not self.world.stacks[b]
