@@ -211,15 +211,14 @@ def _supported(pred, hand, steps, rough):
     return False
 
 
-def _fits_two(pos, pred1, hand1, a2, steps, diff, rough):
-    """Revision B: whether a first action (its predicted steps pred1, hand cells hand1, already
-    pushed on pos) followed by a2 fits the steps seen."""
+def _fits_two(pred1, hand1, pred2, hand2, steps, diff, rough):
+    """Revision B: whether a first action (its predicted steps pred1, hand cells hand1) and a
+    second one after it (pred2, hand2) together fit the steps seen."""
     pred = dict(pred1)
-    p2 = ST.predict(pos, a2)
-    for c in p2:
-        pred[c] = pred.get(c, 0) + p2[c]
+    for c in pred2:
+        pred[c] = pred.get(c, 0) + pred2[c]
     hand = list(hand1)
-    for c in ST.hand_cells(pos, a2):
+    for c in hand2:
         if c not in hand:
             hand.append(c)
     return ST.fits(pred, hand, steps, diff, 0, rough)
@@ -231,6 +230,7 @@ class Tracker:
         # revision B: the LevelScanner whose steps are evidence too (None: occupancy only)
         self.levels = levels
         self.uncertain = []  # revision B: cells whose baseline waits for the board to be idle
+        self.loose = []  # revision B: explanations that fit only with a stack nudged
         self.noisy = False  # revision B: steps no legal move fits wait to be taken as noise
         if levels is not None:
             levels.rebase()
@@ -326,37 +326,28 @@ class Tracker:
         also under way)."""
         pos = self.pos
         rough = self.levels.rough
+        ignore = diff + tuple(self.uncertain)  # cells whose steps say nothing now
         fit = []
-        loose = []
+        self.loose = []
+        loose = self.loose
         for a in match:
             pred = ST.predict(pos, a)
             hand = ST.hand_cells(pos, a)
             if not diff and not _supported(pred, hand, steps, rough):
                 continue
-            if ST.fits(pred, hand, steps, diff, 0, rough):
+            if ST.fits(pred, hand, steps, ignore, 0, rough):
                 fit.append((a, pred))
-            elif ST.fits(pred, hand, steps, diff, 1, rough):
+            elif ST.fits(pred, hand, steps, ignore, 1, rough):
                 loose.append((a, pred))
-        if not fit:
-            fit = loose
         # A move whose landing on a stack should show and does not: the piece may still be in
         # the hand. It waits (and is pending: the landing may be hidden by a shifted cube).
         done = []
         airborne = []
         hands = []
         for a, pred in fit:
-            dst = a[3]
-            if dst not in diff and dst != a[1]:
-                # It lands on something: the landing, beside what the lift alone changes there
-                # (a neighbour's top leaving), predicted and seen. Unless a landing that shows
-                # is seen, with its sign, the piece may still be in the hand: it waits.
-                lift = ST.predict_lift(pos, a[1]).get(dst, 0)
-                p = pred.get(dst, 0) - lift
-                v = steps.get(dst, 0) - lift
-                t = _still(dst, rough)
-                if not ((p > 2 * t and v > t) or (p < -2 * t and v < -t)):
-                    airborne.append(a)
-                    continue
+            if not self._landed(a, pred, steps, diff, rough):
+                airborne.append(a)
+                continue
             done.append(a)
             for c in ST.hand_cells(pos, a):
                 if c not in hands:
@@ -370,7 +361,7 @@ class Tracker:
             if src in diff and a[0] != cc.BOOST and not passes_portal(pos, a):
                 # a piece lifted off its cell (it emptied): nothing else may have stepped
                 if src not in ok:
-                    ok[src] = ST.fits(ST.predict_lift(pos, src), (src,), steps, diff, 0, rough)
+                    ok[src] = ST.fits(ST.predict_lift(pos, src), (src,), steps, ignore, 0, rough)
                 if not ok[src]:
                     continue
             grow.append(a)
@@ -381,7 +372,7 @@ class Tracker:
             # a piece lifted off the stack on c: its step, whatever the hand did to the cube
             # below, and nothing else that the lift does not explain
             pred = ST.predict_lift(pos, c)
-            if c not in pred or not ST.fits(pred, (c,), steps, diff, 0, rough):
+            if c not in pred or not ST.fits(pred, (c,), steps, ignore, 0, rough):
                 continue
             lifted.append(c)
         if lifted:
@@ -389,6 +380,20 @@ class Tracker:
                 if a[1] in lifted and a[0] != cc.END and a not in grow:
                     grow.append(a)
         return fit, grow, airborne
+
+    def _landed(self, a, pred, steps, diff, rough):
+        """Revision B: whether the piece of action a (predicted steps pred) is seen to have
+        landed: on an empty cell (occupancy), or on something: the landing, beside what the
+        lift alone changes there (a neighbour's top leaving), predicted and seen with its sign.
+        Else it may still be in the hand."""
+        dst = a[3]
+        if dst in diff or dst == a[1]:
+            return True
+        lift = ST.predict_lift(self.pos, a[1]).get(dst, 0)
+        p = pred.get(dst, 0) - lift
+        v = steps.get(dst, 0) - lift
+        t = _still(dst, rough)
+        return (p > 2 * t and v > t) or (p < -2 * t and v < -t)
 
     def tick(self, now_ms):
         """Time passes: commit a move that fits once the board has been still long enough;
@@ -460,6 +465,16 @@ class Tracker:
             for x in complete:
                 if x not in fits:
                     fits.append(x)
+            if steps is not None and not fits and not partial:
+                # revision B: no explanation fits as it is; one that would with a stack nudged
+                # next to the hand (a step that fits no legal move is noise)
+                rough = self.levels.rough
+                for a, pred in self.loose:
+                    if self._landed(a, pred, steps, diff, rough):
+                        fits.append(a)
+                    elif a not in airborne:
+                        airborne.append(a)
+                        growing.append(a)
             if fits and not growing and not partial and self.undone_by_next:
                 # About to take a move: first, could one that was waiting to settle and whose
                 # trace this move erased have happened before it? Then that is a second reading.
@@ -566,21 +581,19 @@ class Tracker:
                     continue
             elif seen_only or dl:
                 continue
-            if steps is not None:
-                pred1 = ST.predict(pos, a1)
-                hand1 = ST.hand_cells(pos, a1)
             pos.push(a1)
             occupancy(pos, exp)
             rest = diff_cells(occ, exp)
-            # One more action changes at most 2 cells (3 with a cube waiting on the portal).
-            if rest and len(rest) <= 3 and (len(rest) < 3 or g.ENTRY_PORTAL in rest) and \
-                    not pos.is_over():
+            seconds = None
+            # One more action changes at most 2 cells (3 with a cube waiting on the portal);
+            # revision B: or none, after a move that was seen (the steps tell the second).
+            if (rest or (steps is not None and (seen_only or erased))) and len(rest) <= 3 and \
+                    (len(rest) < 3 or g.ENTRY_PORTAL in rest) and not pos.is_over():
                 match2, growing2 = explain(pos, pos.legal_actions(False), None, rest, ())
                 if steps is not None and match2:
-                    rough = self.levels.rough
-                    match2 = [a2 for a2 in match2
-                              if _fits_two(pos, pred1, hand1, a2, steps, diff, rough)]
-                if match2 and a1 not in complete:
+                    # their predicted steps, from the position after the first
+                    seconds = [(ST.predict(pos, a2), ST.hand_cells(pos, a2)) for a2 in match2]
+                elif match2 and a1 not in complete:
                     complete.append(a1)
                 if growing2 and a1 not in partial:
                     partial.append(a1)
@@ -588,6 +601,14 @@ class Tracker:
                     if a2[3] not in targets:
                         targets.append(a2[3])
             pos.pop()
+            if seconds and a1 not in complete:
+                pred1 = ST.predict(pos, a1)
+                hand1 = ST.hand_cells(pos, a1)
+                rough = self.levels.rough
+                for pred2, hand2 in seconds:
+                    if _fits_two(pred1, hand1, pred2, hand2, steps, diff + tuple(self.uncertain), rough):
+                        complete.append(a1)
+                        break
         return complete, partial, targets
 
     def _ask(self, actions):
@@ -615,10 +636,15 @@ class Tracker:
             hand = ST.hand_cells(pos, action)
             filled = action_delta(pos, action)
             diff = self._diff()
-            alone = ST.fits(pred, hand, self._steps(diff), diff, 0, self.levels.rough)
-            self.levels.explain(pred, hand, alone, filled)
-            if not alone:
-                for c in hand:
+            ignore = diff + tuple(self.uncertain)
+            if ST.fits(pred, hand, self._steps(diff), ignore, 0, self.levels.rough):
+                self.levels.explain(pred, hand, True, filled)
+            else:
+                # Taken without its own evidence (late, or other moves since): which part of
+                # what the board shows there is this move's is unknown. Its cells say nothing
+                # until the board is idle again (then the baseline takes them over).
+                self.levels.explain({}, (), False, filled)
+                for c in list(pred) + hand:
                     if c not in self.uncertain and c not in filled:
                         self.uncertain.append(c)
         self.pos.push(action)

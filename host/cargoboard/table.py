@@ -47,13 +47,18 @@ class Table:
             self.trace.append(("feed", bytes(raw), ms))
         end = self.now + ms
         hall = self.hall
+        scanner = self.scanner
+        levels = hall[1] if hall is not None else None
+        quiet = False  # nothing left for the scanners to do: this reading is taken in
         while self.now < end:
             self.now += FRAME_MS
-            occ = raw if hall is None else self._hall_frame(raw)
-            if self.scanner.update(occ, self.now):
-                self.game.on_change(self.scanner.stable, self.now)
-            if hall is not None and hall[1].update(hall[0].levels, self.now, hall[0].rough):
-                self.game.on_levels(self.now)
+            if not quiet:
+                occ = raw if hall is None else self._hall_frame(raw)
+                if scanner.update(occ, self.now):
+                    self.game.on_change(scanner.stable, self.now)
+                if levels is not None and levels.update(hall[0].levels, self.now, hall[0].rough):
+                    self.game.on_levels(self.now)
+                quiet = not scanner.pending() and (levels is None or not levels.pending())
             self.game.tick(self.now)
         self.raw = raw
 
