@@ -182,7 +182,9 @@ def fits(pred, hand, steps, ignore=(), bumps=0, rough=None):
         d = steps.get(c, 0) - pred[c]
         tol = _tol(c, hand, rough)
         if d > tol or d < -tol:
-            if bumps and c not in hand and -TOL_HAND <= d <= TOL_HAND and _next_to(c, hand):
+            # (a nudged stack adds a step; it is not taken to hide one the action makes)
+            if bumps and c not in hand and c in steps and -TOL_HAND <= d <= TOL_HAND and \
+                    _next_to(c, hand):
                 bumps -= 1
             else:
                 return False

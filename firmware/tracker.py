@@ -199,14 +199,14 @@ def _significant(steps, rough):
     return False
 
 
-def _supported(pred, hand, steps, rough):
-    """Revision B: whether an action that changes no occupancy has evidence of its own: a
-    significant step where its hand worked or where it predicts one (else it would fit a board
-    where nothing happened)."""
-    for c in steps:
-        v = steps[c]
-        t = _still(c, rough)
-        if (v > t or v < -t) and (c in hand or c in pred):
+def _supported(hand, steps, rough):
+    """Revision B: whether an action that changes no occupancy has evidence of its own: a step
+    of twice the still tolerance where its hand worked (a neighbour's coupling alone, a few
+    hundredths of a millitesla, is too little to take a move for)."""
+    for c in hand:
+        v = steps.get(c, 0)
+        t = 2 * _still(c, rough)
+        if v > t or v < -t:
             return True
     return False
 
@@ -333,7 +333,7 @@ class Tracker:
         for a in match:
             pred = ST.predict(pos, a)
             hand = ST.hand_cells(pos, a)
-            if not diff and not _supported(pred, hand, steps, rough):
+            if not diff and not _supported(hand, steps, rough):
                 continue
             if ST.fits(pred, hand, steps, ignore, 0, rough):
                 fit.append((a, pred))
@@ -387,8 +387,10 @@ class Tracker:
         lift alone changes there (a neighbour's top leaving), predicted and seen with its sign.
         Else it may still be in the hand."""
         dst = a[3]
-        if dst in diff or dst == a[1]:
+        if dst in diff:
             return True
+        if dst in self.uncertain:
+            return False  # its steps say nothing now
         lift = ST.predict_lift(self.pos, a[1]).get(dst, 0)
         p = pred.get(dst, 0) - lift
         v = steps.get(dst, 0) - lift
@@ -418,6 +420,12 @@ class Tracker:
             if a[3] not in targets:
                 targets.append(a[3])
         self.targets = targets
+        if self.levels is not None:
+            # revision B: a move waiting to settle may be built on by the next before it is
+            # taken (the next one lifts what it put down): it counts as pending
+            for a in actions:
+                if a not in self.pending:
+                    self.pending.append(a)
 
     def _infer(self, may_commit=True):
         committed = 0
@@ -577,8 +585,9 @@ class Tracker:
                         not _is_subset(dl, diff + erased):
                     continue
             elif a1 in self.pending:
-                if not _is_subset(dl, diff):
-                    continue
+                if not _is_subset(dl, diff) and not (
+                        steps is not None and _is_subset(dl, diff + tuple(self.recent))):
+                    continue  # revision B: cells it changed may be back as expected since
             elif seen_only or dl:
                 continue
             pos.push(a1)
@@ -626,7 +635,7 @@ class Tracker:
     def _commit(self, action, how):
         self.recent = []
         self.undone_by_next = []
-        if self.levels is not None:
+        if self.levels is not None and action[0] != cc.END:
             # revision B: what this action changed is explained, the baseline moves by it. Where
             # the hand worked the bottom cube may have shifted: if the action alone explains
             # what the board shows, the baseline takes the level over there; else (a move taken
@@ -644,8 +653,8 @@ class Tracker:
                 # what the board shows there is this move's is unknown. Its cells say nothing
                 # until the board is idle again (then the baseline takes them over).
                 self.levels.explain({}, (), False, filled)
-                for c in list(pred) + hand:
-                    if c not in self.uncertain and c not in filled:
+                for c in list(pred) + list(hand) + list(filled):
+                    if c not in self.uncertain:
                         self.uncertain.append(c)
         self.pos.push(action)
         self.log.append((how, action, self.pos.notation()))
