@@ -600,8 +600,17 @@ class Tracker:
                     (len(rest) < 3 or g.ENTRY_PORTAL in rest) and not pos.is_over():
                 match2, growing2 = explain(pos, pos.legal_actions(False), None, rest, ())
                 if steps is not None and match2:
-                    # their predicted steps, from the position after the first
-                    seconds = [(ST.predict(pos, a2), ST.hand_cells(pos, a2)) for a2 in match2]
+                    # their predicted steps, from the position after the first; a second that
+                    # lands on something must be seen to (as a single move must, _landed)
+                    seconds = []
+                    for a2 in match2:
+                        p2 = ST.predict(pos, a2)
+                        land = None
+                        d2 = a2[3]
+                        if d2 not in rest:
+                            lift = ST.predict_lift(pos, a2[1]).get(d2, 0)
+                            land = (d2, p2.get(d2, 0) - lift, lift)
+                        seconds.append((p2, ST.hand_cells(pos, a2), land))
                 elif match2 and a1 not in complete:
                     complete.append(a1)
                 if growing2 and a1 not in partial:
@@ -614,7 +623,15 @@ class Tracker:
                 pred1 = ST.predict(pos, a1)
                 hand1 = ST.hand_cells(pos, a1)
                 rough = self.levels.rough
-                for pred2, hand2 in seconds:
+                for pred2, hand2, land in seconds:
+                    if land is not None:
+                        d2, p, lift = land
+                        if d2 in self.uncertain:
+                            continue
+                        v = steps.get(d2, 0) - pred1.get(d2, 0) - lift
+                        t = _still(d2, rough)
+                        if not ((p > 2 * t and v > t) or (p < -2 * t and v < -t)):
+                            continue
                     if _fits_two(pred1, hand1, pred2, hand2, steps, diff + tuple(self.uncertain), rough):
                         complete.append(a1)
                         break
