@@ -58,22 +58,31 @@ def item_diagonal(item):
     return DIAG[item]
 
 
-def stack_field(stack, on_card, k):
-    """Bz (0.01 mT) a stack of cubes and keepers (bottom first) gives at the sensor of its own
-    cell (k = 8) or of the neighbour that sees it in direction k."""
+def stack_field(stack, on_card, k, first=0):
+    """Bz (0.01 mT) a stack of cubes and keepers (bottom first; from level `first` up) gives at
+    the sensor of its own cell (k = 8) or of the neighbour that sees it in direction k."""
     total = 0
     n = len(stack)
     if k == 8:
         table = F.STEP_CARD if on_card else F.STEP
-        for level in range(n if n < len(table) else len(table)):
+        for level in range(first, n if n < len(table) else len(table)):
             d = DIAG[stack[level]]
             total += table[level] if d < 4 else -table[level]
         return total
     near = F.NEAR
-    for level in range(n if n < 3 else 3):
+    for level in range(first, n if n < 3 else 3):
         v = near[(k * 8 + DIAG[stack[level]]) * 3 + level]
         total += v - 256 if v > 127 else v
     return total
+
+
+def _common(a, b):
+    """How many pieces from the bottom two stacks share."""
+    n = 0
+    m = len(a) if len(a) < len(b) else len(b)
+    while n < m and a[n] == b[n]:
+        n += 1
+    return n
 
 
 def _sees(s, t):
@@ -106,6 +115,13 @@ def predict(pos, action):
             if s not in sensors and (stacks[s] or cards[s]):
                 sensors.append(s)
     pos.pop()
+    # per changed cell: the pieces below the change are the same before and after (they
+    # cancel), unless a card came or went under them
+    common = []
+    for i in range(len(cells)):
+        b_stack, b_card = before[i]
+        a_stack, a_card = after[i]
+        common.append(_common(b_stack, a_stack) if (b_card != 0) == (a_card != 0) else 0)
     out = {}
     for s in sensors:
         if not (stacks[s] or cards[s]):
@@ -117,8 +133,9 @@ def predict(pos, action):
                 continue
             b_stack, b_card = before[i]
             a_stack, a_card = after[i]
-            total += (stack_field(a_stack, a_card != 0, k) -
-                      stack_field(b_stack, b_card != 0, k))
+            n = common[i]
+            total += (stack_field(a_stack, a_card != 0, k, n) -
+                      stack_field(b_stack, b_card != 0, k, n))
         if total:
             out[s] = total
     return out

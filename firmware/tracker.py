@@ -40,6 +40,9 @@ OVER = 4  # the game has ended
 
 SETTLE_MS = 400  # the board must be still this long before a move that fits is committed
 NOISE_MS = 3000  # revision B: steps no legal move fits are taken as noise after this stillness
+# Revision B: the one fitting explanation is taken only if every other one misfits by this
+# much more (cargocube_steps.misfit: 100 per cell off by its whole tolerance, squared).
+CLEAR_MARGIN = 300
 TOUCHED_MAX = 8  # cells remembered for "the board missed a move" offers
 
 STATE_NAMES = ("idle", "moving", "asking", "mismatch", "over")
@@ -199,6 +202,13 @@ def _significant(steps, rough):
     return False
 
 
+def _big(steps, c, rough):
+    """Revision B: whether the step at c is twice the still tolerance."""
+    v = steps.get(c, 0)
+    t = 2 * _still(c, rough)
+    return v > t or v < -t
+
+
 def _supported(hand, steps, rough):
     """Revision B: whether an action that changes no occupancy has evidence of its own: a step
     of twice the still tolerance where its hand worked (a neighbour's coupling alone, a few
@@ -265,6 +275,23 @@ class Tracker:
         occupancy(self.pos, self.expected)
         self._legal = None
         self._deltas = None
+        self._pcache = {}  # revision B: action (or lifted cell) -> its predicted steps
+
+    def _pred(self, a):
+        """Revision B: (predicted steps, hand cells) of action a in the position, cached."""
+        r = self._pcache.get(a)
+        if r is None:
+            r = (ST.predict(self.pos, a), ST.hand_cells(self.pos, a))
+            self._pcache[a] = r
+        return r
+
+    def _lift(self, c):
+        """Revision B: the predicted steps of lifting the top off cell c, cached."""
+        r = self._pcache.get(c)
+        if r is None:
+            r = ST.predict_lift(self.pos, c)
+            self._pcache[c] = r
+        return r
 
     def legal(self):
         """The legal actions but booster uses (see explain()), cached per position."""
@@ -331,8 +358,7 @@ class Tracker:
         self.loose = []
         loose = self.loose
         for a in match:
-            pred = ST.predict(pos, a)
-            hand = ST.hand_cells(pos, a)
+            pred, hand = self._pred(a)
             if not diff and not _supported(hand, steps, rough):
                 continue
             if ST.fits(pred, hand, steps, ignore, 0, rough):
@@ -349,7 +375,7 @@ class Tracker:
                 airborne.append(a)
                 continue
             done.append(a)
-            for c in ST.hand_cells(pos, a):
+            for c in self._pred(a)[1]:
                 if c not in hands:
                     hands.append(c)
         fit = done
@@ -361,7 +387,7 @@ class Tracker:
             if src in diff and a[0] != cc.BOOST and not passes_portal(pos, a):
                 # a piece lifted off its cell (it emptied): nothing else may have stepped
                 if src not in ok:
-                    ok[src] = ST.fits(ST.predict_lift(pos, src), (src,), steps, ignore, 0, rough)
+                    ok[src] = ST.fits(self._lift(src), (src,), steps, ignore, 0, rough)
                 if not ok[src]:
                     continue
             grow.append(a)
@@ -371,7 +397,7 @@ class Tracker:
                 continue
             # a piece lifted off the stack on c: its step, whatever the hand did to the cube
             # below, and nothing else that the lift does not explain
-            pred = ST.predict_lift(pos, c)
+            pred = self._lift(c)
             if c not in pred or not ST.fits(pred, (c,), steps, ignore, 0, rough):
                 continue
             lifted.append(c)
@@ -380,6 +406,25 @@ class Tracker:
                 if a[1] in lifted and a[0] != cc.END and a not in grow:
                     grow.append(a)
         return fit, grow, airborne
+
+    def _clear(self, a, seen, steps, diff):
+        """Revision B: whether action a, the one explanation that fits, fits clearly better
+        than every other one occupancy allows (else a little noise more would have made one
+        of those the fit: the player is asked)."""
+        rough = self.levels.rough
+        ignore = diff + tuple(self.uncertain)
+        pred, hand = self._pred(a)
+        for c in self.uncertain:
+            if c in pred or c in hand:
+                return False  # it would change cells whose steps say nothing now
+        own = ST.misfit(pred, hand, steps, ignore, rough)
+        for b in seen:
+            if b == a or b[0] == cc.END:
+                continue
+            p2, h2 = self._pred(b)
+            if ST.misfit(p2, h2, steps, ignore, rough) < own + CLEAR_MARGIN:
+                return False
+        return True
 
     def _landed(self, a, pred, steps, diff, rough):
         """Revision B: whether the piece of action a (predicted steps pred) is seen to have
@@ -391,9 +436,14 @@ class Tracker:
             return True
         if dst in self.uncertain:
             return False  # its steps say nothing now
-        lift = ST.predict_lift(self.pos, a[1]).get(dst, 0)
+        lift = self._lift(a[1]).get(dst, 0)
         p = pred.get(dst, 0) - lift
         v = steps.get(dst, 0) - lift
+        if dst == a[1]:
+            # Back where it came from (a wind rose hop): what it does there beside the lift is
+            # within the hand's noise unless it turned the cube's magnet over (hundreds).
+            t = 2 * ST.TOL_HAND
+            return (p > t or p < -t) and -ST.TOL_HAND <= v - p <= ST.TOL_HAND
         t = _still(dst, rough)
         return (p > 2 * t and v > t) or (p < -2 * t and v < -t)
 
@@ -498,7 +548,7 @@ class Tracker:
                 if not may_commit:
                     self._hold(fits)
                     return committed
-                if len(fits) == 1:
+                if len(fits) == 1 and (steps is None or self._clear(fits[0], seen, steps, diff)):
                     self._commit(fits[0], "auto")
                     committed += 1
                     continue
@@ -517,6 +567,12 @@ class Tracker:
                 for x in airborne:
                     if x not in still:
                         still.append(x)
+                if steps is not None and diff:
+                    # revision B: what occupancy allows may have happened as well, whatever
+                    # the steps say now (a hidden landing, a nudge): it stays a first move
+                    for x in seen:
+                        if x not in still and x[0] != cc.END:
+                            still.append(x)
                 self.pending = still
                 self.candidates = []
                 self.moves = growing + match
@@ -563,8 +619,9 @@ class Tracker:
         its trace, e.g. a cube teleported to an empty exit portal and rolled on from there);
         else with seen_only: a pending move (its evidence was seen but it may have ended on a
         stack); else a move that never shows (onto and off stacks).
-        Revision B (steps not None): a first with a complete second counts only if their
-        predicted steps together fit the steps seen.
+        Revision B (steps not None): the same from occupancy (the steps decide single moves
+        only); a pending first whose second changed no occupancy but shows in the steps is
+        in progress.
         Returns (firsts with a complete second, firsts with a second in progress, the cells the
         moves in progress may go to)."""
         legal = self.legal()
@@ -594,46 +651,43 @@ class Tracker:
             occupancy(pos, exp)
             rest = diff_cells(occ, exp)
             seconds = None
-            # One more action changes at most 2 cells (3 with a cube waiting on the portal);
-            # revision B: or none, after a move that was seen (the steps tell the second).
-            if (rest or (steps is not None and (seen_only or erased))) and len(rest) <= 3 and \
-                    (len(rest) < 3 or g.ENTRY_PORTAL in rest) and not pos.is_over():
+            # One more action changes at most 2 cells (3 with a cube waiting on the portal).
+            if rest and len(rest) <= 3 and (len(rest) < 3 or g.ENTRY_PORTAL in rest) and \
+                    not pos.is_over():
                 match2, growing2 = explain(pos, pos.legal_actions(False), None, rest, ())
-                if steps is not None and match2:
-                    # their predicted steps, from the position after the first; a second that
-                    # lands on something must be seen to (as a single move must, _landed)
-                    seconds = []
-                    for a2 in match2:
-                        p2 = ST.predict(pos, a2)
-                        land = None
-                        d2 = a2[3]
-                        if d2 not in rest:
-                            lift = ST.predict_lift(pos, a2[1]).get(d2, 0)
-                            land = (d2, p2.get(d2, 0) - lift, lift)
-                        seconds.append((p2, ST.hand_cells(pos, a2), land))
-                elif match2 and a1 not in complete:
+                if match2 and a1 not in complete:
                     complete.append(a1)
                 if growing2 and a1 not in partial:
                     partial.append(a1)
                 for a2 in growing2:
                     if a2[3] not in targets:
                         targets.append(a2[3])
-            pos.pop()
-            if seconds and a1 not in complete:
-                pred1 = ST.predict(pos, a1)
-                hand1 = ST.hand_cells(pos, a1)
+            elif not rest and steps is not None and (seen_only or erased) and not pos.is_over():
+                # Revision B: a second move that changes no occupancy, seen in the steps (or
+                # only lifted so far). Such a pair is never taken by itself: it keeps the
+                # board waiting (and the others from being taken) until the next move or the
+                # end of the turn says more.
+                match2, growing2 = explain(pos, pos.legal_actions(False), None, (), ())
                 rough = self.levels.rough
-                for pred2, hand2, land in seconds:
-                    if land is not None:
-                        d2, p, lift = land
-                        if d2 in self.uncertain:
-                            continue
-                        v = steps.get(d2, 0) - pred1.get(d2, 0) - lift
-                        t = _still(d2, rough)
-                        if not ((p > 2 * t and v > t) or (p < -2 * t and v < -t)):
-                            continue
-                    if _fits_two(pred1, hand1, pred2, hand2, steps, diff + tuple(self.uncertain), rough):
-                        complete.append(a1)
+                seconds = []
+                lifts = {}
+                for a2 in match2:
+                    src2 = a2[1]
+                    if not (_big(steps, src2, rough) or _big(steps, a2[3], rough)):
+                        continue  # a traceless second needs a step of its own
+                    if src2 not in lifts:
+                        lifts[src2] = ST.predict_lift(pos, src2)
+                    seconds.append((ST.predict(pos, a2), ST.hand_cells(pos, a2)))
+                for src2 in lifts:
+                    seconds.append((lifts[src2], (src2,)))
+            pos.pop()
+            if seconds and a1 not in partial:
+                pred1, hand1 = self._pred(a1)
+                rough = self.levels.rough
+                for pred2, hand2 in seconds:
+                    if _fits_two(pred1, hand1, pred2, hand2, steps,
+                                 diff + tuple(self.uncertain), rough):
+                        partial.append(a1)
                         break
         return complete, partial, targets
 
@@ -658,8 +712,7 @@ class Tracker:
             # what the board shows, the baseline takes the level over there; else (a move taken
             # late, other moves since) those cells wait until the board is idle again.
             pos = self.pos
-            pred = ST.predict(pos, action)
-            hand = ST.hand_cells(pos, action)
+            pred, hand = self._pred(action)
             filled = action_delta(pos, action)
             diff = self._diff()
             ignore = diff + tuple(self.uncertain)
