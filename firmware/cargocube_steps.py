@@ -48,6 +48,9 @@ TOL_HAND = 130
 # A cell reading next to one of the ADC's DNL spikes (a card under a cube does that) may be off
 # by a wide code: 8 ADC steps of a 12-bit reading, 0.22 mT.
 TOL_DNL = 25
+# A cell that fills reads its new piece's field, 6..8 mT with the sign of its magnet: compared
+# once the reading is past what an empty cell can show (its 8 neighbours: 2.3 mT).
+SIGN_MIN = 320
 
 # Direction index (N, NE, E, SE, S, SW, W, NW) of a neighbour at (dx, dy), by (dy + 1) * 3 + dx + 1;
 # 8 for the cell itself.
@@ -160,6 +163,25 @@ def predict_lift(pos, src):
     return out
 
 
+def filled_signs(pos, action):
+    """[(cell, +1 or -1)]: the cells action fills that hold no card, and the sign of the field
+    their new piece gives there (its magnet's vertical sense). Seen at once as the cell's
+    reading, +-7 mT: a wrong orientation is told apart with no doubt. Pushes and pops."""
+    kind = action[0]
+    if kind == cc.END or kind == cc.BOOST:
+        return []
+    dst = action[3]
+    if pos.stacks[dst] or pos.cards[dst]:
+        return []
+    pos.push(action)
+    st = pos.stacks[dst]
+    v = stack_field(st, False, 8) if st else 0
+    pos.pop()
+    if not v:
+        return []
+    return [(dst, 1 if v > 0 else -1)]
+
+
 def hand_cells(pos, action):
     """The cells a hand works on for action: where it lifts, where it puts down, and on the way
     (a portal, a card it rolls over)."""
@@ -179,25 +201,25 @@ def _next_to(c, cells):
     return False
 
 
-def _tol(c, hand, rough):
-    t = TOL_HAND if c in hand else TOL_STILL
+def _tol(c, hand, rough, scale=1):
+    t = TOL_HAND if c in hand else TOL_STILL * scale
     if rough is not None and rough[c >> 3] & (1 << (c & 7)):
         t += TOL_DNL
     return t
 
 
-def fits(pred, hand, steps, ignore=(), bumps=0, rough=None):
+def fits(pred, hand, steps, ignore=(), bumps=0, rough=None, scale=1):
     """Whether observed steps ({cell: step}) can be what an action with predicted changes pred
     made, its hand on the cells `hand`: every cell either predicts or shows must agree within
-    TOL_HAND where the hand worked, TOL_STILL elsewhere (plus TOL_DNL on the cells marked in
-    the bitmap rough). Cells in `ignore` (their occupancy changed) are not compared. bumps: how
-    many cells next to the hand may be off by what a nudge of their stack explains (up to
-    TOL_HAND)."""
+    TOL_HAND where the hand worked, TOL_STILL (times scale) elsewhere (plus TOL_DNL on the
+    cells marked in the bitmap rough). Cells in `ignore` (their occupancy changed) are not
+    compared. bumps: how many cells next to the hand may be off by what a nudge of their stack
+    explains (up to TOL_HAND)."""
     for c in pred:
         if c in ignore:
             continue
         d = steps.get(c, 0) - pred[c]
-        tol = _tol(c, hand, rough)
+        tol = _tol(c, hand, rough, scale)
         if d > tol or d < -tol:
             # (a nudged stack adds a step; it is not taken to hide one the action makes)
             if bumps and c not in hand and c in steps and -TOL_HAND <= d <= TOL_HAND and \
@@ -209,7 +231,7 @@ def fits(pred, hand, steps, ignore=(), bumps=0, rough=None):
         if c in pred or c in ignore:
             continue
         d = steps[c]
-        tol = _tol(c, hand, rough)
+        tol = _tol(c, hand, rough, scale)
         if d > tol or d < -tol:
             if bumps and c not in hand and -TOL_HAND <= d <= TOL_HAND and _next_to(c, hand):
                 bumps -= 1
