@@ -56,7 +56,7 @@ class Game:
             self.variant = layout + ("+cards" if cards else "")
         # revision B: the app's LevelScanner (steps are evidence too), None on revision A
         self.levels = options.get("levels")
-        self.tracker = T.Tracker(self.pos, levels=self.levels)
+        self.tracker = T.Tracker(self.pos, levels=self.levels, rank=rank)
         self.overlay = []  # (cell, colour, level, blink) lit besides the score bars
         self.hint = None
         self.hint_until = 0
@@ -77,7 +77,7 @@ class Game:
         except cc.RulesError as e:
             raise ValueError("bad position: %s" % (e,))
         self.pos = pos
-        self.tracker = T.Tracker(pos, levels=self.levels)
+        self.tracker = T.Tracker(pos, levels=self.levels, rank=rank)
         self.hint = None
         self.mismatch_since = -1
         self._over_told = False
@@ -111,7 +111,7 @@ class Game:
                 pos.push(cc.decode_action(pos, payload, 0)[0])
             elif kind == LF.UNDO:
                 pos.pop()
-        self.tracker = T.Tracker(pos, levels=self.levels)
+        self.tracker = T.Tracker(pos, levels=self.levels, rank=rank)
         self.emit("cargocube resumed ply=%d" % pos.ply())
         self._rebuild()
 
@@ -351,11 +351,31 @@ def best_action(pos):
     actions = pos.legal_actions()
     if not actions:
         return None
+    best = None
+    best_key = None
+    for a, key in _keys(pos, actions):
+        if best_key is None or key > best_key:
+            best = a
+            best_key = key
+    return best
+
+
+def rank(pos, actions):
+    """actions (legal in pos) from the one the hint would rather play to the least likely:
+    what a player trying to win does first (the board shows its questions in this order)."""
+    keyed = _keys(pos, actions)
+    order = sorted(range(len(keyed)), key=lambda i: (-keyed[i][1], i))
+    return [keyed[i][0] for i in order]
+
+
+def _keys(pos, actions):
+    """[(action, the hint's key)]: score first, then cubes toward the own terminal or the
+    centre portal, then the activation value; a step or a card with nothing to show for it
+    below ending the turn."""
     me = pos.to_move
     kinds = g.CELL_KIND
     base = _margin(pos, me)
-    best = None
-    best_key = None
+    out = []
     for a in actions:
         kind = a[0]
         key = base
@@ -371,10 +391,8 @@ def best_action(pos):
             key += (_closeness(a[3], me) - _closeness(a[1], me)) * 2
         elif kind != cc.END:
             key -= 1  # a step or a card with nothing to show for it: ending is as good
-        if best_key is None or key > best_key:
-            best = a
-            best_key = key
-    return best
+        out.append((a, key))
+    return out
 
 
 def _margin(pos, me):

@@ -235,8 +235,11 @@ def _fits_two(pred1, hand1, pred2, hand2, steps, diff, rough):
 
 
 class Tracker:
-    def __init__(self, pos, settle_ms=SETTLE_MS, levels=None):
+    def __init__(self, pos, settle_ms=SETTLE_MS, levels=None, rank=None):
         self.pos = pos
+        # rank(pos, actions) -> the same actions, most likely first (the plug-in gives the
+        # hint's order): what a question shows first
+        self.rank = rank
         # revision B: the LevelScanner whose steps are evidence too (None: occupancy only)
         self.levels = levels
         self.uncertain = []  # revision B: cells whose baseline waits for the board to be idle
@@ -259,6 +262,10 @@ class Tracker:
         self.moves = []  # the actions in progress those targets come from (MOVING)
         self.pending = []  # actions that may have completed without a trace (put on a stack)
         self.end_requested = False  # `end` pressed while the board was asking
+        # the question was opened by the player (`confirm` with nothing asked: "I made a move
+        # you did not see"): the candidate shown is taken when the player goes on playing,
+        # presses `end` or `confirm`, unless `next` or `undo` came first
+        self.offered = False
         self.touched = []  # the last TOUCHED_MAX cells whose occupancy changed (even if restored)
         self.recent = []  # cells whose occupancy changed since the last commit
         self.undone_by_next = []  # moves that were pending when the board looked right again
@@ -307,10 +314,21 @@ class Tracker:
 
     # -- inputs ---------------------------------------------------------------------------------
 
+    def _take_offered(self):
+        """The player goes on (a new move, `end`) after asking for a missed move: the one shown
+        is taken."""
+        if self.offered and self.state == ASKING and self.candidates:
+            self.offered = False
+            self._commit(self.candidates[self.index], "confirm")
+            return 1
+        self.offered = False
+        return 0
+
     def observe(self, occ, now_ms=0):
         """A new stable occupancy (bytearray(16)) at time now_ms; returns the number of actions
         committed. A move that fits is committed only once the board has been still for
         settle_ms (see tick): hands put pieces down and pick them up again."""
+        taken = self._take_offered()
         self.changed_at = now_ms
         touched = self.touched
         recent = self.recent
@@ -323,13 +341,14 @@ class Tracker:
                 touched.pop(0)
             touched.append(c)
         self.occ[:] = occ
-        return self._infer(self.settle_ms == 0)
+        return taken + self._infer(self.settle_ms == 0)
 
     def observe_levels(self, now_ms=0):
         """Revision B: the steps the level scanner reports changed at now_ms; returns the
         number of actions committed."""
+        taken = self._take_offered()
         self.changed_at = now_ms
-        return self._infer(self.settle_ms == 0)
+        return taken + self._infer(self.settle_ms == 0)
 
     def _steps(self, diff):
         """Revision B: {cell: step} the level scanner reports, but at cells whose occupancy
@@ -726,8 +745,10 @@ class Tracker:
         past them into the other moves the board may have missed, so the player's move is
         always among the choices."""
         self.end_requested = False
+        self.offered = False
         self.state = ASKING
         self.fitting = len(actions)
+        actions = self._order(actions)
         more = self._offers() if actions else []
         self.candidates = actions + [a for a in more if a not in actions]
         self.index = 0
@@ -779,6 +800,7 @@ class Tracker:
 
     def press_confirm(self):
         if self.state == ASKING and self.candidates:
+            self.offered = False
             self._commit(self.candidates[self.index], "confirm")
             self._infer()
             if self.levels is not None and self.state == IDLE:
@@ -797,12 +819,14 @@ class Tracker:
         return False
 
     def _offer_hidden(self):
-        """The player says: I made a move the board has not registered. Offer what fits."""
+        """The player says: I made a move the board has not registered. Offer what fits, most
+        likely first; the one shown is taken when the player goes on (see `offered`)."""
         offers = self._offers()
         if not offers:
             return False
         self._ask([])
         self.candidates = offers
+        self.offered = True
         return True
 
     def _offers(self):
@@ -837,14 +861,24 @@ class Tracker:
                         groups[0].append(a)
                     elif _is_subset(dl, self.touched) and a not in groups[2]:
                         groups[2].append(a)
-        return groups[0] + groups[1] + groups[2] + groups[3]
+        return (self._order(groups[0]) + self._order(groups[1]) + self._order(groups[2]) +
+                self._order(groups[3]))
+
+    def _order(self, actions):
+        """actions, most likely first (the plug-in's ranking), for a question."""
+        if self.rank is None or len(actions) < 2:
+            return actions
+        return self.rank(self.pos, actions)
 
     def press_end(self):
         """End the turn with actions left. The turn's last move must be complete by now: a move
         still pending (it may have ended on a stack) is committed if only one fits, else the
-        player is asked first and the turn ends after the answer."""
+        player is asked first and the turn ends after the answer; a missed move the player
+        asked for is taken as shown."""
         if self.state == OVER:
             return False
+        if self._take_offered():
+            self._infer()
         if self.state == MOVING and self.pending:
             if len(self.pending) > 1 or not self._sure(self.pending[0]):
                 self._ask(self.pending)
@@ -862,6 +896,7 @@ class Tracker:
         return True
 
     def press_undo(self):
+        self.offered = False
         if self.state == ASKING:
             # Back out of the question, not out of the game: the difference stays shown until
             # the player puts the pieces right or moves on.

@@ -113,7 +113,7 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
     else:
         pass
     if not st.wrong:
-        _answer(table, tracker, truth, presses, reasons, len(presses), final=True)
+        _answer(table, tracker, truth, presses, reasons, len(presses), final=True, last=True)
         if not _consistent(tracker, truth) or tracker.pos.notation() != truth.notation():
             st.wrong += 1
             st.failures.append(_divergence(tracker, truth, seed))
@@ -151,9 +151,11 @@ def _consistent(tracker, truth):
     return mine == truth.history()[:len(mine)]
 
 
-def _answer(table, tracker, truth, presses, reasons, upto, final):
+def _answer(table, tracker, truth, presses, reasons, upto, final, last=False):
     """Press what a player reading the LEDs would press until the board has the first `upto`
-    actions of the truth (or, when not final, is visibly waiting for the latest move)."""
+    actions of the truth (or, when not final, is visibly waiting for the latest move). A missed
+    move the player asked for and sees shown is taken when the player goes on (the next move,
+    `end`): no more presses for it, but for the game's `last` move (then `confirm`)."""
     true = truth.history()
     for _ in range(60):
         done = len(tracker.pos.history())
@@ -161,6 +163,8 @@ def _answer(table, tracker, truth, presses, reasons, upto, final):
             return
         target = true[done]
         state = tracker.state
+        if tracker.offered and tracker.shown() == target and done == upto - 1 and not last:
+            return  # shown as the move made: playing on takes it
         if state == T.MOVING and not final and done == upto - 1:
             return  # the board waits for the latest move to settle: play on
         if state != T.ASKING:
@@ -181,5 +185,7 @@ def _answer(table, tracker, truth, presses, reasons, upto, final):
             n += 1
         if tracker.shown() != target:
             return
+        if tracker.offered and done == upto - 1 and not last:
+            return  # shown: playing on takes it
         table.press(H.CONFIRM)
         presses[done] += 1
