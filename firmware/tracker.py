@@ -40,9 +40,6 @@ OVER = 4  # the game has ended
 
 SETTLE_MS = 400  # the board must be still this long before a move that fits is committed
 NOISE_MS = 3000  # revision B: steps no legal move fits are taken as noise after this stillness
-# Revision B: the one fitting explanation is taken only if every other one occupancy allows
-# misfits by this much more (cargocube_steps.misfit: 100 per cell off by its whole tolerance).
-CLEAR_MARGIN = 0
 TOUCHED_MAX = 8  # cells remembered for "the board missed a move" offers
 
 STATE_NAMES = ("idle", "moving", "asking", "mismatch", "over")
@@ -202,13 +199,6 @@ def _significant(steps, rough):
     return False
 
 
-def _big(steps, c, rough):
-    """Revision B: whether the step at c is twice the still tolerance."""
-    v = steps.get(c, 0)
-    t = 2 * _still(c, rough)
-    return v > t or v < -t
-
-
 def _supported(hand, steps, rough):
     """Revision B: whether an action that changes no occupancy has evidence of its own: a step
     of twice the still tolerance where its hand worked (a neighbour's coupling alone, a few
@@ -244,7 +234,6 @@ class Tracker:
         self.levels = levels
         self.uncertain = []  # revision B: cells whose baseline waits for the board to be idle
         self.loose = []  # revision B: explanations that fit only with a stack nudged
-        self._unc_base = 0
         self.noisy = False  # revision B: steps no legal move fits wait to be taken as noise
         if levels is not None:
             levels.rebase()
@@ -380,11 +369,6 @@ class Tracker:
         for a in match:
             pred, hand = self._pred(a)
             if not diff and not _supported(hand, steps, rough):
-                for c in hand:
-                    if c in self.uncertain:
-                        # its own cells say nothing now: not seen, not ruled out either
-                        loose.append((a, pred))
-                        break
                 continue
             if ST.fits(pred, hand, steps, ignore, 0, rough):
                 fit.append((a, pred))
@@ -432,43 +416,6 @@ class Tracker:
                     grow.append(a)
         return fit, grow, airborne
 
-    def _sure(self, a):
-        """Whether a move that was pending may be taken now that the player says the turn is
-        over: on revision A always (it is the only one); on revision B only if the steps fit
-        it as it is, with nothing of it unseen."""
-        if self.levels is None:
-            return True
-        diff = self.diff
-        steps = self._steps(diff)
-        pred, hand = self._pred(a)
-        rough = self.levels.rough
-        return ST.fits(pred, hand, steps, diff + tuple(self.uncertain), 0, rough) and \
-            self._clear(a, (), steps, diff)
-
-    def _clear(self, a, seen, steps, diff):
-        """Revision B: whether action a, the one explanation that fits, may be taken: it
-        changes no cell whose steps say nothing now, and it fits clearly better than every
-        other one occupancy allows (else a little more noise would have made one of those the
-        fit)."""
-        rough = self.levels.rough
-        ignore = diff + tuple(self.uncertain)
-        pred, hand = self._pred(a)
-        # (cells left out by the first of a pair taken in this same inference are the second's:
-        # the pair was read as one)
-        for c in self.uncertain[:self._unc_base]:
-            if c in pred or c in hand:
-                return False
-        if not CLEAR_MARGIN:
-            return True
-        own = ST.misfit(pred, hand, steps, ignore, rough)
-        for b in seen:
-            if b == a or b[0] == cc.END:
-                continue
-            p2, h2 = self._pred(b)
-            if ST.misfit(p2, h2, steps, ignore, rough) < own + CLEAR_MARGIN:
-                return False
-        return True
-
     def _landed(self, a, pred, steps, diff, rough):
         """Revision B: whether the piece of action a (predicted steps pred) is seen to have
         landed: on an empty cell (occupancy), or on something: the landing, beside what the
@@ -482,6 +429,11 @@ class Tracker:
         lift = self._lift(a[1]).get(dst, 0)
         p = pred.get(dst, 0) - lift
         v = steps.get(dst, 0) - lift
+        if dst == a[1]:
+            # Back where it came from (a wind rose hop): what it does there beside the lift is
+            # within the hand's noise unless it turned the cube's magnet over (hundreds).
+            t = 2 * ST.TOL_HAND
+            return (p > t or p < -t) and -ST.TOL_HAND <= v - p <= ST.TOL_HAND
         t = _still(dst, rough)
         return (p > 2 * t and v > t) or (p < -2 * t and v < -t)
 
@@ -518,7 +470,6 @@ class Tracker:
     def _infer(self, may_commit=True):
         committed = 0
         self.settling = False
-        self._unc_base = len(self.uncertain)
         while True:
             if not self.legal():  # the game is over (cached: is_over() would generate again)
                 self.state = OVER
@@ -587,7 +538,7 @@ class Tracker:
                 if not may_commit:
                     self._hold(fits)
                     return committed
-                if len(fits) == 1 and (steps is None or self._clear(fits[0], seen, steps, diff)):
+                if len(fits) == 1:
                     self._commit(fits[0], "auto")
                     committed += 1
                     continue
@@ -692,23 +643,14 @@ class Tracker:
                     # their predicted steps, from the position after the first; a second that
                     # lands on something must be seen to (as a single move must, _landed)
                     seconds = []
-                    rough = self.levels.rough
-                    lifts = {}
                     for a2 in match2:
-                        src2 = a2[1]
-                        if not rest and not (_big(steps, src2, rough) or _big(steps, a2[3], rough)):
-                            continue  # a traceless second needs a step of its own
-                        if src2 not in lifts:
-                            lifts[src2] = ST.predict_lift(pos, src2)
                         p2 = ST.predict(pos, a2)
                         land = None
                         d2 = a2[3]
                         if d2 not in rest:
-                            lift = lifts[src2].get(d2, 0)
+                            lift = ST.predict_lift(pos, a2[1]).get(d2, 0)
                             land = (d2, p2.get(d2, 0) - lift, lift)
                         seconds.append((p2, ST.hand_cells(pos, a2), land))
-                    for src2 in lifts:  # the second only lifted so far (its piece in the hand)
-                        seconds.append((lifts[src2], (src2,), False))
                 elif match2 and a1 not in complete:
                     complete.append(a1)
                 if growing2 and a1 not in partial:
@@ -721,23 +663,17 @@ class Tracker:
                 pred1, hand1 = self._pred(a1)
                 rough = self.levels.rough
                 for pred2, hand2, land in seconds:
-                    if not _fits_two(pred1, hand1, pred2, hand2, steps,
-                                     diff + tuple(self.uncertain), rough):
-                        continue
-                    seen = land is not False
-                    if land:
+                    if land is not None:
                         d2, p, lift = land
+                        if d2 in self.uncertain:
+                            continue
                         v = steps.get(d2, 0) - pred1.get(d2, 0) - lift
                         t = _still(d2, rough)
-                        seen = d2 not in self.uncertain and \
-                            ((p > 2 * t and v > t) or (p < -2 * t and v < -t))
-                    if seen:
+                        if not ((p > 2 * t and v > t) or (p < -2 * t and v < -t)):
+                            continue
+                    if _fits_two(pred1, hand1, pred2, hand2, steps, diff + tuple(self.uncertain), rough):
                         complete.append(a1)
                         break
-                    if a1 not in partial:
-                        # the second may still be in the hand: not a decision yet, but not ruled
-                        # out either (it keeps the others from being taken)
-                        partial.append(a1)
         return complete, partial, targets
 
     def _ask(self, actions):
@@ -767,11 +703,7 @@ class Tracker:
             filled = action_delta(pos, action)
             diff = self._diff()
             ignore = diff + tuple(self.uncertain)
-            if how == "confirm" and not diff:
-                # A move the player confirms on a board that shows nothing else: whatever the
-                # board shows around it now is this move's doing, noise and all.
-                self.levels.rebase(list(pred) + list(hand))
-            elif ST.fits(pred, hand, self._steps(diff), ignore, 0, self.levels.rough):
+            if ST.fits(pred, hand, self._steps(diff), ignore, 0, self.levels.rough):
                 self.levels.explain(pred, hand, True, filled)
             else:
                 # Taken without its own evidence (late, or other moves since): which part of
@@ -803,11 +735,6 @@ class Tracker:
             self.offered = False
             self._commit(self.candidates[self.index], "confirm")
             self._infer()
-            if self.levels is not None and self.state == IDLE:
-                # the player has just said what the board shows: the baseline takes it over
-                # at once (the next move may start before the board would be still long)
-                self.levels.rebase(list(self._steps(self.diff)) + self.uncertain)
-                self.uncertain = []
             if self.end_requested and self.state == IDLE:
                 self.end_requested = False
                 if self.pos.actions_left > 0:
@@ -880,7 +807,7 @@ class Tracker:
         if self._take_offered():
             self._infer()
         if self.state == MOVING and self.pending:
-            if len(self.pending) > 1 or not self._sure(self.pending[0]):
+            if len(self.pending) > 1:
                 self._ask(self.pending)
                 self.end_requested = True
                 return True

@@ -30,6 +30,7 @@ class GameStats:
         self.ended_naturally = 0
         self.games = 0
         self.failures = []
+        self.final = ""  # the board's position at the end of the (last) game
 
     def add(self, other):
         self.actions += other.actions
@@ -46,17 +47,19 @@ class GameStats:
             self.reasons[k] = self.reasons.get(k, 0) + v
 
 
-def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None, noise=None):
+def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None, noise=None,
+              trace=None):
     """Play one seeded game; return its GameStats. pick(pos, legal, rng) chooses the actions
     (default: uniformly at random). noise: a cargoboard.sim.hallfield.Noise plays it on a
-    revision-B board (linear sensors, steps) with that noise; None on revision A."""
+    revision-B board (linear sensors, steps) with that noise; None on revision A. trace: a list
+    that gets the table's input (cargoboard.table.Table), to play it again elsewhere."""
     rng = random.Random(seed)
     truth = cc.start_position(players, cards=cards)
     options = {"seats": cc.layouts.SEATS_BY_PLAYERS[players], "cards": "base" if cards else ""}
     world = None
     if noise is None:
         game = Game(options)
-        table = Table(game)
+        table = Table(game, trace)
     else:
         from cargoboard.sim.hallfield import HallBoard, HallWorld
         from firmware.drivers.hall import reader
@@ -67,7 +70,10 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
         levels = LevelScanner()
         options["levels"] = levels
         game = Game(options)
-        table = Table(game, hall=(reader(pinmap_revb), levels), raw=world.adc_sums())
+        raw = world.adc_sums()
+        if trace is not None:
+            trace.append(("start", raw, 0))
+        table = Table(game, trace, hall=(reader(pinmap_revb), levels), raw=raw)
     tracker = game.tracker
     hand = hand or Hand(seed)
     st = GameStats()
@@ -117,6 +123,7 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
         if not _consistent(tracker, truth) or tracker.pos.notation() != truth.notation():
             st.wrong += 1
             st.failures.append(_divergence(tracker, truth, seed))
+    st.final = tracker.pos.notation()  # where the board ended (a trace played again must agree)
     history = truth.history()
     for i in range(len(presses)):
         kind = KIND_NAMES[history[i][0]]
@@ -165,15 +172,16 @@ def _answer(table, tracker, truth, presses, reasons, upto, final, last=False):
         state = tracker.state
         if tracker.offered and tracker.shown() == target and done == upto - 1 and not last:
             return  # shown as the move made: playing on takes it
-        if state == T.MOVING and not final and done == upto - 1:
-            return  # the board waits for the latest move to settle: play on
+        if state == T.MOVING and not final and done == upto - 1 and (
+                target in tracker.moves or target in tracker.pending):
+            return  # the board shows the move under way (its destination lit): play on
         if state != T.ASKING:
             # The board has not seen a move (it left no trace, or the board still waits):
             # `confirm` asks it for the moves that fit.
             why = {T.IDLE: "no trace", T.MOVING: "settle", T.MISMATCH: "mismatch"}.get(state, "?")
-            if not tracker.press_confirm():
-                return
-            table.settle(40)
+            table.press(H.CONFIRM)
+            if tracker.state != T.ASKING and len(tracker.pos.history()) == done:
+                return  # nothing to offer
             presses[done] += 1
             reasons[done] = reasons[done] or why
             continue

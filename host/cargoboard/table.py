@@ -44,7 +44,7 @@ class Table:
     def feed(self, raw, ms):
         """Hold raw for ms, one scan per frame."""
         if self.trace is not None:
-            self.trace.append(("feed", bytes(raw), ms))
+            self.trace.append(("feed", bytes(raw) if self.hall is None else list(raw), ms))
         end = self.now + ms
         hall = self.hall
         scanner = self.scanner
