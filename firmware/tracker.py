@@ -380,6 +380,8 @@ class Tracker:
         airborne = []
         hands = []
         for a, pred in fit:
+            if not self._lifted(a, pred, steps, diff, rough):
+                continue  # not a whole move: what it would have left its cell shows nothing
             if not self._landed(a, pred, steps, diff, rough):
                 airborne.append(a)
                 continue
@@ -415,6 +417,22 @@ class Tracker:
                 if a[1] in lifted and a[0] != cc.END and a not in grow:
                     grow.append(a)
         return fit, grow, airborne
+
+    def _lifted(self, a, pred, steps, diff, rough):
+        """Revision B: whether the lift of action a's piece shows where it came from: its cell
+        emptied (occupancy), or the step predicted there is seen with its sign. (A stack nudged
+        where something could land must not pass for a whole move.)"""
+        src = a[1]
+        if src in diff or src == a[3]:
+            return True
+        if src in self.uncertain:
+            return False
+        p = pred.get(src, 0)
+        v = steps.get(src, 0)
+        t = _still(src, rough)
+        if -2 * t <= p <= 2 * t:
+            return True  # it shows too little there to ask for
+        return (p > 2 * t and v > t) or (p < -2 * t and v < -t)
 
     def _landed(self, a, pred, steps, diff, rough):
         """Revision B: whether the piece of action a (predicted steps pred) is seen to have
