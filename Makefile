@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: test demo bench venv clean
+.PHONY: test demo bench venv clean browser
 
 venv: $(STAMP)
 
@@ -16,7 +16,18 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[test]'
 	touch $@
 
-test: $(STAMP)
+# The web tests (tests/test_web_*.py) drive Debian's chromium through chromedriver: installed
+# here when missing (as root, with apt-get); where that cannot be done they skip and say why.
+browser:
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing chromium and chromium-driver for the web tests (apt-get)"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    chromium chromium-driver fonts-dejavu-core >/dev/null) \
+	  || echo "apt-get could not install chromium: the web tests will be skipped"; \
+	else echo "no chromium/chromedriver and no root to install them: the web tests will be skipped"; fi
+
+test: $(STAMP) browser
 	$(BIN)/python -m pytest -q -n 2
 
 demo: $(STAMP)
@@ -32,6 +43,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/cephalopod_board.py
 	$(BIN)/python bench/log.py
 	$(BIN)/python bench/sync.py
+	$(BIN)/python bench/web.py
 
 clean:
 	rm -rf $(VENV) *.egg-info host/*.egg-info .pytest_cache .hypothesis

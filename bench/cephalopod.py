@@ -6,7 +6,7 @@
   caches in this process and checked against the published answer, their total beside the best
   published time (about 0.27 s in Rust for the 12 together); then deeper cases on the empty board.
 - perft of the rules core: nodes/s on CPython and under the MicroPython unix port (192 KiB heap).
-- the engine (shared_rules.cephalopod_engine): win rate against a uniformly random player over
+- the engine (shared_rules.cephalopod.engine): win rate against a uniformly random player over
   200 games on 5x5 (the engine plays white in half of them), depth 2 against depth 1, and the time
   per move under the MicroPython unix port with the RP2040 estimate (x300, as bench/hint.py).
 """
@@ -19,9 +19,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests")]
 
-from cargoboard import cephalopod_paths as paths_mod  # noqa: E402
-from shared_rules import cephalopod as ce  # noqa: E402
-from shared_rules import cephalopod_engine as engine  # noqa: E402
+from cargoboard.games.cephalopod import paths as paths_mod  # noqa: E402
+from shared_rules.cephalopod import rules as ce  # noqa: E402
+from shared_rules.cephalopod import engine  # noqa: E402
 from codingame_cases import OFFICIAL  # noqa: E402  (the puzzle's 12 cases, from tests/)
 
 RUST_BEST = 0.27  # seconds, the 12 official tests together (published)
@@ -65,7 +65,7 @@ def bench_perft():
     try:
         from mpy import run_micropython
         out = run_micropython(
-            "import time\nfrom shared_rules import cephalopod as ce\n"
+            "import time\nfrom shared_rules.cephalopod import rules as ce\n"
             "p = ce.start_position(5, 5)\nt = time.ticks_us()\nn = ce.perft(p, 3)\n"
             "print(n, time.ticks_diff(time.ticks_us(), t))\n", heapsize="192k")
         n, us = (int(v) for v in out.split())
@@ -117,8 +117,8 @@ def bench_engine():
     try:
         from mpy import run_micropython
         driver = (
-            "import time\nfrom shared_rules import cephalopod as ce\n"
-            "from shared_rules.cephalopod_engine import best_action\n"
+            "import time\nfrom shared_rules.cephalopod import rules as ce\n"
+            "from shared_rules.cephalopod.engine import best_action\n"
             "seed = 99\n"
             "def rnd(n):\n    global seed\n"
             "    seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF\n    return (seed >> 8) %% n\n"

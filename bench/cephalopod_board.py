@@ -3,7 +3,7 @@ it costs on the board (printed, never asserted).
 
     .venv/bin/python bench/cephalopod_board.py [GAMES]      (part of `make bench`)
 
-- Inference (cargoboard.cephalopod_play: the firmware's scanner and Cephalopod plug-in in this
+- Inference (cargoboard.games.cephalopod.play: the firmware's scanner and Cephalopod plug-in in this
   process): GAMES seeded games per board size (default 200), the actions chosen uniformly at
   random or mostly by the engine; the hand puts the die down first, takes the dice first or
   mixes, pauses (now and then for over a second in the middle of a capture), its contacts
@@ -23,14 +23,14 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests")]
 
-from cargoboard.cephalopod_play import Stats, pick_engine, pick_random, play_game  # noqa: E402
+from cargoboard.games.cephalopod.play import Stats, pick_engine, pick_random, play_game  # noqa: E402
 
 RP2040_FACTOR = 300
 
 REPLAY = r"""
 import sys, time, gc
-from firmware.cephalopod_game import Game
-from firmware.scanner import Scanner
+from firmware.games.cephalopod.plugin import Game
+from firmware.drivers.scanner import Scanner
 size = sys.argv[1]
 g = Game({"layout": size})
 g.emit = lambda t: None

@@ -12,7 +12,6 @@ unix port here, so ~30 us here.
 
 import re
 import sys
-import tempfile
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -22,23 +21,15 @@ import mpy  # noqa: E402  (tests/mpy.py: the MicroPython unix-port harness)
 
 HEAP = "192k"
 TARGET_US = 30  # 10 ms on the RP2040 / ~300
-PACKAGES = ("firmware", "shared_rules")
-
-
-def compile_tree(dest):
-    for pkg in PACKAGES:
-        for src in sorted((REPO_ROOT / pkg).glob("*.py")):
-            if src.name == "bench_frame.py":
-                continue
-            mpy.mpy_cross_compile(src, out_dir=Path(dest) / pkg)
 
 
 def main(argv):
     args = argv[1:] or ["cargocube", "1000"]
-    with tempfile.TemporaryDirectory(prefix="bench-frame-") as tmp:
-        compile_tree(tmp)
-        out = mpy.run_micropython(REPO_ROOT / "firmware" / "bench_frame.py", heapsize=HEAP,
-                                  args=args, path=[tmp], timeout=600)
+    sys.path.insert(0, str(REPO_ROOT / "host"))
+    from cargoboard.build import cached_build  # the device build, as the virtual board runs it
+    build = cached_build()
+    out = mpy.run_micropython(REPO_ROOT / "firmware" / "bench_frame.py", heapsize=HEAP,
+                              args=args, path=[build] if build else [], timeout=600)
     print(out.rstrip())
     print("--- target: %d us per frame on the unix port (10 ms on the RP2040 / ~300) ---" % TARGET_US)
     for line in out.splitlines():

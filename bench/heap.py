@@ -19,7 +19,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host")]
 
-from cargoboard.scriptgen import game_script  # noqa: E402
+from cargoboard.games.cargocube.scriptgen import game_script  # noqa: E402
 from cargoboard.sim.script import run_script  # noqa: E402
 
 
@@ -65,14 +65,27 @@ def live_peak(kw):
     return used[0], max(used)
 
 
+def _alloc(link):
+    return int(link.text("mem").split("alloc=")[1].split()[0])
+
+
+def boot_live():
+    """Bytes in use (after a collection, serial `mem`) once the virtual board has booted with
+    no game: the resident firmware's modules and state, to the byte."""
+    from cargoboard.link import Link
+    from cargoboard.sim.runner import Runner
+    with Runner() as r, r.serving(), Link(r.port) as link:
+        return _alloc(link)
+
+
 def game_setup_cost(words):
     """Bytes the live heap grows by when the virtual board sets up `new WORDS`."""
     from cargoboard.link import Link
     from cargoboard.sim.runner import Runner
     with Runner() as r, r.serving(), Link(r.port) as link:
-        before = int(link.text("mem").split("alloc=")[1].split()[0])
+        before = _alloc(link)
         link.new_game(words)
-        return int(link.text("mem").split("alloc=")[1].split()[0]) - before
+        return _alloc(link) - before
 
 
 def main():
@@ -88,6 +101,7 @@ def main():
     boot = min_heap(path)
     os.unlink(path)
     print("firmware booted, no game: %d KB" % boot)
+    print("live heap at boot (serial `mem` after a collection, no game): %d bytes" % boot_live())
     print("%-24s %8s %10s %14s %12s %8s" % ("game", "actions", "min heap", "set up, idle",
                                              "the game", "time s"))
     for name, kw in games:
@@ -111,8 +125,8 @@ def main():
     print("%-24s %12s %12s %10s" % ("game", "set up", "peak", "playing"))
     for name, kw in games:
         start, peak = live_peak(kw)
-        print("%-24s %9.1f KB %9.1f KB %7.1f KB" % (name, start / 1024, peak / 1024,
-                                                  (peak - start) / 1024))
+        print("%-24s %9.1f KB %9.1f KB %7.1f KB   (bytes: %d set up, %d peak)" % (
+            name, start / 1024, peak / 1024, (peak - start) / 1024, start, peak))
     print()
     print("What setting a game up adds to the live heap (serial `mem` before and after `new`,")
     print("the game's modules and state; the firmware booted with no game):")

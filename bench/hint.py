@@ -1,4 +1,4 @@
-"""Time of the `hint` search (firmware.cargocube_game.best_action) under the MicroPython unix
+"""Time of the `hint` search (shared_rules.cargocube.engine.best_action) under the MicroPython unix
 port, on positions along seeded 4-player games with cards (the busiest: the most legal actions).
 
     .venv/bin/python bench/hint.py
@@ -18,8 +18,8 @@ from cargoboard.build import cached_build  # noqa: E402
 
 DRIVER = r"""
 import time
-from shared_rules import cargocube as cc
-from firmware.cargocube_game import best_action
+from shared_rules.cargocube import rules as cc
+from shared_rules.cargocube.engine import best_action
 seed = 12345
 def rnd(n):
     global seed

@@ -8,11 +8,11 @@ occupancy) and revision B (linear Hall sensors: occupancy and steps, docs/hardwa
 Two move choosers: `random` picks uniformly among the legal actions (stacks everywhere: the
 hardest case for occupancy sensors), `purposeful` plays the hint's choice 4 times in 5 (cubes go
 toward the own terminal, high activations), like people trying to win. The hand lifts first or
-tips the cube over, drags pieces across cells, hesitates, hovers and bounces (cargoboard.hand);
+tips the cube over, drags pieces across cells, hesitates, hovers and bounces (cargoboard.games.cargocube.hand);
 on revision B its lifts and put-downs also shift the bottom cube of the stack it works on (up to
 0.25, 0.5 or 1 mm) and, in the "bumps" rows, nudge a neighbouring stack 1 time in 20
 (cargoboard.sim.hallfield: the field model, ADC noise and DNL). The player presses only what the
-LEDs ask for (cargoboard.handplay). Rows run on N processes (default 2). Printed, never asserted.
+LEDs ask for (cargoboard.games.cargocube.play). Rows run on N processes (default 2). Printed, never asserted.
 """
 
 import os
@@ -23,10 +23,10 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host")]
 
-from shared_rules import cargocube as cc  # noqa: E402
-from firmware import tracker as T  # noqa: E402
-from firmware.cargocube_game import best_action  # noqa: E402
-from cargoboard.handplay import GameStats, play_game  # noqa: E402
+from shared_rules.cargocube import rules as cc  # noqa: E402
+from firmware.games.cargocube import tracker as T  # noqa: E402
+from shared_rules.cargocube.engine import best_action  # noqa: E402
+from cargoboard.games.cargocube.play import GameStats, play_game  # noqa: E402
 
 # Goals of issue 12: revision B with no button on 97 % of the actions under purposeful play with
 # bottom-cube shifts up to 0.5 mm; revision A at most 0.35 presses per action, purposeful.
@@ -123,7 +123,7 @@ def on_virtual_board(games=10, actions=80):
     the script hand (lift, place, press; no habits), `resolve` after every action."""
     import re
     import tempfile
-    from cargoboard.scriptgen import game_script
+    from cargoboard.games.cargocube.scriptgen import game_script
     from cargoboard.sim.script import run_script
     total = no_button = 0
     t0 = time.time()
@@ -156,8 +156,8 @@ def quick_model(pick, shift, bump, games):
     """The static estimate of issue 12 (revision B): for every action of whole games, what the
     sensors would see when it is done (occupancy and steps from the field model with the hand's
     noise, all at once, no timing) and whether exactly one legal action fits it."""
-    from firmware import cargocube_steps as S
-    from cargoboard.hand import physical_steps
+    from firmware.games.cargocube import steps as S
+    from cargoboard.games.cargocube.hand import physical_steps
     from cargoboard.sim.hallfield import HallWorld, Noise
     actions = one = wrong = 0
     for seed in range(games):

@@ -5,7 +5,7 @@
 100 simulated games (default): random legal actions through the rules core until the game is
 over, 2, 3 and 4 players, with and without the base cards (wind-rose hops make actions of 3+
 bytes), and a take-back now and then (3% of the actions, as a player correcting the board).
-Each game is logged by the board's own store code (firmware/gamelog.py, here on a temporary
+Each game is logged by the board's own store code (firmware/system/gamelog.py, here on a temporary
 directory). Then the same logs are written, again and again, onto a 1 MiB littlefs image with
 the Pico's geometry (4 KiB blocks, progsize 256) under the MicroPython unix port, until it is
 full: littlefs gives a file of more than 512 bytes whole blocks of its own, so the real figure
@@ -21,8 +21,8 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests")]
 
-from shared_rules import cargocube as cc  # noqa: E402
-from firmware.gamelog import GameLog, RESERVE  # noqa: E402
+from shared_rules.cargocube import rules as cc  # noqa: E402
+from firmware.system.gamelog import GameLog, RESERVE  # noqa: E402
 from logsteps import log_step, random_steps  # noqa: E402
 
 UNDO_RATE = 0.03
@@ -82,8 +82,8 @@ def main():
 
 MPY_FILL = r"""
 import os, sys, gc
-from firmware import flashdev
-from firmware.gamelog import GameLog
+from firmware.drivers import flashdev
+from firmware.system.gamelog import GameLog
 src = sys.argv[1]
 names = sorted([n for n in os.listdir(src) if n.endswith(".log")])
 root = flashdev.mount(flashdev.RamBlockDev(4096, 256), "/flash", True)
@@ -129,7 +129,7 @@ def littlefs(tmp, numbers, mean):
           "(%.0f KiB of logs in %.0f KiB free after formatting): %.0f games per MiB; "
           "%d on the Pico's 1408 KiB filesystem if the firmware is frozen (less the .mpy files "
           "otherwise, 4 KiB a game)" % (games, size / 1024, free0 / 1024, games, games * 1408 / 1024))
-    print("  at the %d KiB reserve the board keeps (firmware/gamelog.py RESERVE) a new game is "
+    print("  at the %d KiB reserve the board keeps (firmware/system/gamelog.py RESERVE) a new game is "
           "refused before the flash is full" % (RESERVE // 1024))
 
 

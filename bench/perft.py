@@ -30,7 +30,7 @@ sys.path.insert(0, str(REPO_ROOT / "tests"))
 import chess  # noqa: E402
 
 import mpy  # noqa: E402  (tests/mpy.py: the MicroPython unix-port harness)
-from shared_rules import cargocube as cc  # noqa: E402
+from shared_rules.cargocube import rules as cc  # noqa: E402
 
 MID_SEED = 8
 MID_ACTIONS = 30
@@ -100,7 +100,7 @@ def depth_for(pos, min_nodes):
 
 DRIVER = '''\
 import sys, gc, time
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 
 
 def main():
@@ -144,11 +144,9 @@ class Device:
     """Runs the driver under the unix port with shared_rules (and the driver) as .mpy files."""
 
     def __init__(self, tmp):
+        from cargoboard.build import cached_build  # the device build, as the board runs it
         self.dir = Path(tmp)
-        pkg = self.dir / "shared_rules"
-        pkg.mkdir()
-        for src in sorted((REPO_ROOT / "shared_rules").glob("*.py")):
-            mpy.mpy_cross_compile(src, out_dir=pkg)
+        self.build = cached_build()
         drv = self.dir / "_ccbench_drv.py"
         drv.write_text(DRIVER)
         mpy.mpy_cross_compile(drv, out_dir=self.dir)
@@ -162,7 +160,8 @@ class Device:
         """
         try:
             out = mpy.run_micropython("import _ccbench_drv\n", heapsize=heapsize,
-                                      args=(mode, depth), path=[self.dir], stdin=text + "\n")
+                                      args=(mode, depth), path=[self.dir, self.build],
+                                      stdin=text + "\n")
         except mpy.MicroPythonError as e:
             if "MemoryError" in e.stdout or "MemoryError" in e.stderr:
                 return None

@@ -4,7 +4,7 @@ pseudo-terminal (the binary protocol, pyserial, a real SQLite file). Printed, ne
     .venv/bin/python bench/sync.py [GAMES]
 
 The games are random legal games (2-4 players, with and without cards) written onto a littlefs
-image with the Pico's geometry by the board's own log code (firmware/gamelog.py) under the
+image with the Pico's geometry by the board's own log code (firmware/system/gamelog.py) under the
 MicroPython unix port; the virtual board then boots on that image and serves them.
 
 Beside it, the cost of fetching the same files with `mpremote fs cp`: mpremote cannot run
@@ -25,7 +25,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host")]
 
-from shared_rules import cargocube as cc  # noqa: E402
+from shared_rules.cargocube import rules as cc  # noqa: E402
 from cargoboard.link import Link  # noqa: E402
 from cargoboard.sim.runner import Runner, find_micropython  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
@@ -33,8 +33,8 @@ from cargoboard.sync import sync  # noqa: E402
 
 WRITE_GAMES = """
 import sys, binascii
-from firmware import flashdev
-from firmware.gamelog import GameLog
+from firmware.drivers import flashdev
+from firmware.system.gamelog import GameLog
 dev = flashdev.FileBlockDev.open(sys.argv[1])
 flashdev.mount(dev, "/flash", True)
 log = GameLog("/flash", "sim-bench")

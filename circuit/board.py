@@ -88,7 +88,7 @@ def skidl():
 
 
 def led_role(i):
-    """What LED i shows (firmware LED layout, firmware/hal.py)."""
+    """What LED i shows (firmware LED layout, firmware/hal/__init__.py)."""
     if i < H.SCORE_BASE:
         return "cell " + cell_name(i)
     k = i - H.SCORE_BASE

@@ -3,7 +3,7 @@ sensor choice in docs/hardware.md.
 
     python -m circuit.magnet            # print the design table (the doc quotes it)
     python -m circuit.magnet --rev b    # revision B: what a linear sensor sees of stacks
-    python -m circuit.magnet --tables   # hardware/field_revb.py: the firmware's step tables
+    python -m circuit.magnet --tables   # firmware/games/cargocube/field.py: the step tables
 
 Model
 -----
@@ -400,8 +400,8 @@ def table_revb(a):
     return "\n".join(lines)
 
 
-# The tables the revision-B firmware predicts steps from (hardware/field_revb.py, generated).
-FIELD_TABLES_PY = Path(__file__).resolve().parent.parent / "hardware" / "field_revb.py"
+# The tables the revision-B firmware predicts steps from (firmware/games/cargocube/field.py, generated).
+FIELD_TABLES_PY = Path(__file__).resolve().parent.parent / "firmware" / "games" / "cargocube" / "field.py"
 # Directions to a neighbouring magnet, in the order of shared_rules.geometry's 8 surrounding
 # cells (N, NE, E, SE, S, SW, W, NW), and the 8 magnet diagonals (x east, y north, z up) in the
 # order the firmware numbers them: z up first, then y, then x, each + before -.
@@ -463,11 +463,11 @@ def main(argv=None):
         text = render_tables()
         if "--check" in argv:
             ok = FIELD_TABLES_PY.exists() and FIELD_TABLES_PY.read_text() == text
-            print("hardware/field_revb.py %s" % ("matches the field model" if ok else
+            print("firmware/games/cargocube/field.py %s" % ("matches the field model" if ok else
                                                  "is out of date: run `python -m circuit.magnet --tables`"))
             return 0 if ok else 1
         FIELD_TABLES_PY.write_text(text)
-        print("wrote hardware/field_revb.py")
+        print("wrote firmware/games/cargocube/field.py")
         return 0
     if "--rev" in argv and argv[argv.index("--rev") + 1:][:1] in (["b"], ["B"]):
         a = analyse_revb()

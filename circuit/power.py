@@ -6,9 +6,9 @@
 - Currents per part: circuit/parts.py (datasheet figures, or our allowance where a datasheet only
   gives a typical value).
 - LEDs: the firmware's own limit. The app starts its painter with `cap` (brightness cap) and
-  `budget_ma` (LED current budget) defaults (firmware/app.py, App.__init__); the painter scales
+  `budget_ma` (LED current budget) defaults (firmware/system/app.py, App.__init__); the painter scales
   every frame so that its estimate I = N_LEDS * IDLE_MA + sum(channels) * CH_MA / 255 stays within
-  budget_ma (firmware/leds.py). Those numbers are imported from the firmware, not restated.
+  budget_ma (firmware/drivers/leds.py). Those numbers are imported from the firmware, not restated.
 - 3.3 V loads come from the Pico's regulator, so they cost 3.3/5/efficiency of their current at
   the USB port.
 - Revision B: the linear Hall sensors draw 6..10 mA each, but only one row of them is powered at
@@ -43,8 +43,9 @@ def firmware_led_limits(rev="A"):
     on revision B the budget its HAL gives the App (hardware/pinmap_revb.py)."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    from firmware import leds, hal
-    from firmware.app import App
+    from firmware import hal
+    from firmware.drivers import leds
+    from firmware.system.app import App
     params = inspect.signature(App.__init__).parameters
     budget_ma = params["budget_ma"].default
     if rev == "B":

@@ -31,7 +31,7 @@ import time
 import gc
 from array import array
 from firmware import hal as H
-from firmware.leds import SEAT_COLOUR, YELLOW, BLINK_SLOW
+from firmware.drivers.leds import SEAT_COLOUR, YELLOW, BLINK_SLOW
 
 GAME = "cargocube"
 N_FRAMES = 1000
@@ -140,7 +140,7 @@ class BenchHal:
 
 def mid_game_notation():
     """The busy mid-game position (module docstring), as notation."""
-    from shared_rules import cargocube as cc
+    from shared_rules.cargocube import rules as cc
     pos = cc.start_position(4, cards=True)
     x = MID_SEED
     for i in range(MID_ACTIONS):
@@ -163,13 +163,13 @@ def mid_game_notation():
 def make_app(name, hal):
     """An App in play with the game `name` (cargocube: the mid-game position) and the board
     holding its setup occupancy. Returns (game name, app, base occupancy)."""
-    from firmware.app import App
-    from firmware import games
+    from firmware.system.app import App
+    from firmware.system.app import load, register
     gname = name
     opts = {}
     if name != "paintall":
         try:
-            games.load(name)                # import (compile) the plug-in while RAM is free
+            load(name)                # import (compile) the plug-in while RAM is free
         except Exception as e:
             print("bench: game %s not loadable (%s: %s)" % (name, type(e).__name__, e))
             gname = "paintall"
@@ -193,7 +193,7 @@ def make_app(name, hal):
             app.abort()
     if gname == "paintall":
         sys.modules["_bench_paintall"] = _PaintAllModule
-        games.register("paintall", "_bench_paintall")
+        register("paintall", "_bench_paintall")
         app.new_game("paintall", {})
     opts = None
     gc.collect()
@@ -211,8 +211,8 @@ def lift_cells(app, gname, base):
     """Cells whose lift is the start of a legal action (cargocube), else the occupied cells."""
     out = []
     if gname == "cargocube":
-        from shared_rules import cargocube as cc
-        from firmware import tracker as T
+        from shared_rules.cargocube import rules as cc
+        from firmware.games.cargocube import tracker as T
         pos = app.game.pos
         for a in pos.legal_actions():
             if a[0] != cc.END and a[0] != cc.BOOST and a[1] not in out:
@@ -281,7 +281,7 @@ def main():
     n = int(args[1]) if len(args) > 1 else N_FRAMES
     real = None
     if ON_BOARD:
-        from firmware.hal_rp2040 import Rp2040Hal
+        from firmware.hal.rp2040 import Rp2040Hal
         real = Rp2040Hal()
     hal = BenchHal(real)
     gname, app, base = make_app(name, hal)
@@ -313,7 +313,7 @@ def main():
         r0 = p.renders
         lift[k] = _accepted_frame_us(app, c)
         if k < 4 and gname == "cargocube":
-            from firmware.tracker import STATE_NAMES
+            from firmware.games.cargocube.tracker import STATE_NAMES
             states += " %s:%s/%d" % (H.cell_name(c), STATE_NAMES[app.game.tracker.state],
                                      len(app.game.tracker.targets))
         for i in range(16):

@@ -12,7 +12,8 @@ of docs/sim-protocol.md on stdin/stdout; --flash IMAGE keeps the simulated flash
 logs) in that littlefs image file (created if missing), else in a temporary one.
 
 At boot an unfinished game in the log is resumed (docs/log-format.md); only without one the
-boot game (--game; on the board the first game in firmware/games.py) is set up.
+boot game (--game; on the board the first game of the registry, firmware/games/__init__.py)
+is set up.
 """
 
 import sys
@@ -53,41 +54,47 @@ def main():
                          "[--plugin NAME=MODULE] [--flash IMAGE]\n")
         sys.exit(2)
     if a["sim"]:
-        from firmware.hal_sim import SimHal
-        hal = SimHal(flash=a["flash"])
+        from firmware.hal.sim import SimHal
+        hal = SimHal()
     elif sys.platform == "rp2":
-        from firmware.hal_rp2040 import Rp2040Hal
+        from firmware.hal.rp2040 import Rp2040Hal
         hal = Rp2040Hal()
     else:
         sys.stderr.write("main.py: not on the board; use --sim\n")
         sys.exit(2)
 
-    from firmware import games
-    from firmware.app import App
+    from firmware.system.app import App, VERSION, register, names
     for p in a["plugins"]:
         i = p.find("=")
         if i <= 0:
             sys.stderr.write("main.py: --plugin wants NAME=MODULE, got '%s'\n" % p)
             sys.exit(2)
-        games.register(p[:i], p[i + 1:])
+        register(p[:i], p[i + 1:])
 
     glog = None
     glog_error = None
+    if a["sim"]:
+        # The simulator's flash is mounted here, as MicroPython mounts the Pico's before
+        # main.py runs; its driver leaves the heap again (the Pico has none of it).
+        from firmware.hal import unload
+        from firmware.drivers import flashdev
+        flashdev.attach_sim_flash(hal, a["flash"])
+        flashdev = None
+        unload("firmware.drivers.flashdev")
     root = hal.flash_root()
     if root is not None:
         try:
-            from firmware.gamelog import GameLog
+            from firmware.system.gamelog import GameLog
             glog = GameLog(root, hal.board_id())
         except Exception as e:
             glog_error = e
     app = App(hal, gamelog=glog)
     game = a["game"]
     if game is None:
-        game = "none" if a["sim"] else games.names()[0]
-    from firmware.app import VERSION
+        game = "none" if a["sim"] else names()[0]
     app.emit("boot cargoboard fw=%s hal=%s" % (VERSION, hal.name))
     if glog_error is not None:
-        app._error("log open", glog_error)
+        app.report_error("log open", glog_error)
     if app.resume():
         pass  # the unfinished game goes on
     elif game != "none":

@@ -15,8 +15,8 @@
 
 import sys
 
-from shared_rules import cephalopod as ce
-from shared_rules import cephalopod_engine as engine
+from shared_rules.cephalopod import rules as ce
+from shared_rules.cephalopod import engine
 
 
 def lcg(x):

@@ -7,8 +7,8 @@
 # take-back, one a line). Prints the log's size.
 
 import sys
-from firmware import flashdev
-from firmware.gamelog import GameLog
+from firmware.drivers import flashdev
+from firmware.system.gamelog import GameLog
 from logsteps import log_step, read_steps
 
 image, kind, variant, seats, start_file, steps_file = sys.argv[1:7]

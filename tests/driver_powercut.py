@@ -27,9 +27,9 @@ try:
 except ImportError:
     import os as vfs
 
-from firmware import flashdev
-from firmware import gamelog
-from firmware import logformat as LF
+from firmware.drivers import flashdev
+from firmware.system import gamelog
+from firmware.system import logformat as LF
 from logsteps import as_records, log_step, read_steps
 
 

@@ -1,5 +1,5 @@
 # Seeded random Cargocube games and perft counts, printed line by line, for comparing CPython
-# with the MicroPython unix port (tests/test_rules_micropython.py). Runs under both: only the
+# with the MicroPython unix port (tests/test_cargocube_rules_micropython.py). Runs under both: only the
 # MicroPython subset, no `random` (a tiny LCG picks the actions, the same way everywhere).
 #
 # Usage:
@@ -16,7 +16,7 @@
 import gc
 import sys
 
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 
 
 def lcg(x):

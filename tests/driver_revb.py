@@ -1,7 +1,7 @@
 """Revision B device code, run the same under CPython and the MicroPython unix port
 (tests/test_revb_device.py compares the outputs): the HAL's logic (firmware/drivers/hall.py),
 the level scanner (firmware/drivers/levels.py) and the Cargocube step predictions
-(firmware/cargocube_steps.py). A small LCG makes the inputs, so both interpreters see the
+(firmware/games/cargocube/steps.py). A small LCG makes the inputs, so both interpreters see the
 same numbers.
 
     python tests/driver_revb.py hall|levels|predict
@@ -83,8 +83,8 @@ def run_levels():
 
 
 def run_predict():
-    from shared_rules import cargocube as cc
-    from firmware import cargocube_steps as ST
+    from shared_rules.cargocube import rules as cc
+    from firmware.games.cargocube import steps as ST
     print("diag", "".join(["%d" % d for d in ST.DIAG]))
     for players, cards, seed in ((2, 1, 3), (4, 1, 11), (3, 0, 7)):
         pos = cc.start_position(players, "polygon", cards == 1)

@@ -1,5 +1,5 @@
 # Revision B on the device interpreter: plays again, through the firmware's HAL logic, level
-# scanner, occupancy scanner and Cargocube plug-in (cargoboard.table.Table with the revision-B
+# scanner, occupancy scanner and Cargocube plug-in (cargoboard.sim.table.Table with the revision-B
 # hall), a game's raw input recorded on the host (tests/test_cargocube_revb.py): one line per
 # event, `S sums...` the first scan, `F ms sums...` a reading held for ms, `P bit` a button.
 # Prints the board's final position and its history. Runs under CPython and the MicroPython
@@ -9,12 +9,12 @@
 
 import sys
 
-from shared_rules import cargocube as cc
-from firmware.cargocube_game import Game
+from shared_rules.cargocube import rules as cc
+from firmware.games.cargocube.plugin import Game
 from firmware.drivers.hall import reader
 from firmware.drivers.levels import LevelScanner
 from hardware import pinmap_revb
-from cargoboard.table import Table
+from cargoboard.sim.table import Table
 
 
 def main():

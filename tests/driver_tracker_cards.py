@@ -1,7 +1,7 @@
 # Move inference with booster cards, driven in one process: the firmware's scanner and Cargocube
-# plug-in (firmware.cargocube_game.Game, which owns the tracker) fed with raw sensor bitmaps of a
-# hand doing the physical steps of an action (cargoboard.hand.physical_steps). Runs under CPython
-# and under the MicroPython unix port (tests/test_tracker_cards.py runs it both ways): only the
+# plug-in (firmware.games.cargocube.plugin.Game, which owns the tracker) fed with raw sensor bitmaps of a
+# hand doing the physical steps of an action (cargoboard.games.cargocube.hand.physical_steps). Runs under CPython
+# and under the MicroPython unix port (tests/test_cargocube_tracker_cards.py runs it both ways): only the
 # MicroPython subset, no `random` (a tiny LCG where a choice is needed).
 #
 # Usage:
@@ -13,13 +13,13 @@
 import gc
 import sys
 
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
 from firmware import hal as H
-from firmware import tracker as T
-from firmware.cargocube_game import Game
-from cargoboard.hand import physical_steps
-from cargoboard.table import Table
+from firmware.games.cargocube import tracker as T
+from firmware.games.cargocube.plugin import Game
+from cargoboard.games.cargocube.hand import physical_steps
+from cargoboard.sim.table import Table
 
 SETTLE_MS = 600  # the hand is still this long after a move (> the tracker's settle time)
 
@@ -74,18 +74,24 @@ CASES = (
 
 
 class Board(Table):
-    """The in-process board of cargoboard.table, recording (state, targets) after every
+    """The in-process board of cargoboard.sim.table, recording (state, targets) after every
     held reading."""
 
     def __init__(self, notation):
         self.events = []
         seats = notation.split()[1]
         Table.__init__(self, Game({"position": notation, "seats": seats,
-                                   "emit": self.events.append}))
+                                   "emit": self._emit}))
         self.tracker = self.game.tracker
         self.presses = 0
         self.record = True  # keep (state, targets) after every held reading in self.seen
         self.seen = []
+
+    def _emit(self, text):
+        # The board sends its events and forgets them; the `state` ones (two per move) are
+        # not kept here either, or a 150-action game's list would fill the 256k heap.
+        if not text.startswith("state "):
+            self.events.append(text)
 
     def feed(self, raw, ms):
         Table.feed(self, raw, ms)

@@ -4,10 +4,10 @@ kind, and readers for the HTML replay page."""
 import random
 from html.parser import HTMLParser
 
-from shared_rules import cargocube as cc
-from shared_rules import cephalopod as ce
+from shared_rules.cargocube import rules as cc
+from shared_rules.cephalopod import rules as ce
 from shared_rules import geometry as g
-from shared_rules.cephalopod_engine import best_action
+from shared_rules.cephalopod.engine import best_action
 from cargoboard.store import GameRecord
 
 

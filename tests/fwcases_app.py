@@ -5,9 +5,8 @@ The module is also a tiny game plug-in (class Game, with paint_version) for thes
 
 from fwcases import list_cases, run_cases
 from firmware import hal as H
-from firmware import games
-from firmware import leds as L
-from firmware.app import App, PLAY, SETUP
+from firmware.drivers import leds as L
+from firmware.system.app import App, PLAY, SETUP, register
 
 
 class FakeHal:
@@ -114,7 +113,7 @@ class Unversioned(Game):
 
 
 def _app(name="vtest"):
-    games.register("vtest", "fwcases_app")
+    register("vtest", "fwcases_app")
     hal = FakeHal()
     app = App(hal)
     hal.app = app
@@ -195,7 +194,7 @@ def case_unversioned_plugin_repaints_every_frame():
 
 
 def case_setup_renders_on_occupancy_change():
-    games.register("test", "sim_testgame")
+    register("test", "sim_testgame")
     hal, app = _app("test")
     assert app.state == SETUP
     for f in range(50):
@@ -257,7 +256,7 @@ def case_steady_frames_do_not_allocate():
 def case_board_set_up_at_power_on_starts_the_game():
     # The pieces already stand as the layout wants before the first scan: the game must start
     # although the first scan reports no change.
-    games.register("test", "sim_testgame")
+    register("test", "sim_testgame")
     hal = FakeHal()
     app = App(hal)
     hal.app = app

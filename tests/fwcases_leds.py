@@ -2,7 +2,7 @@
 pytest test) and under the MicroPython unix port (run_all())."""
 
 from fwcases import list_cases, run_cases
-from firmware import leds as L
+from firmware.drivers import leds as L
 from firmware import hal as H
 
 

@@ -1,4 +1,4 @@
-"""The app's game log (firmware/app.py with firmware/gamelog.py), MicroPython-compatible cases:
+"""The app's game log (firmware/system/app.py with firmware/system/gamelog.py), MicroPython-compatible cases:
 run by tests/test_app_log.py under CPython (a temporary directory) and under the MicroPython
 unix port (littlefs on a RAM block device). The Cargocube plug-in is driven the way the board
 drives it: the sensors show the pieces where an action leaves them, frames pass, the tracker
@@ -8,13 +8,12 @@ from fwcases import list_cases, run_cases
 from fwcases_app import FakeHal
 from gamelog_cases import new_root
 from firmware import hal as H
-from firmware import games
-from firmware import leds as L
-from firmware import tracker as T
-from firmware import logformat as LF
-from firmware.gamelog import GameLog
-from firmware.app import App, PLAY, IDLE, SETUP, CORNERS
-from shared_rules import cargocube as cc
+from firmware.drivers import leds as L
+from firmware.games.cargocube import tracker as T
+from firmware.system import logformat as LF
+from firmware.system.gamelog import GameLog
+from firmware.system.app import App, PLAY, IDLE, SETUP, CORNERS, register
+from shared_rules.cargocube import rules as cc
 
 
 def boot(root, sensors=None, reserve=None):
@@ -246,7 +245,7 @@ def case_flash_low_refuses_new_games_and_warns():
     assert f[3 * 5:3 * 5 + 3] == b"\x00\x00\x00"
     assert ask(hal, app, "games")[0].endswith("low=1 current=0 board=board-1")
     # A game that is not logged is not refused.
-    games.register("test", "sim_testgame")
+    register("test", "sim_testgame")
     assert ask(hal, app, "new test")[0].startswith("ok setup")
     assert app.state == SETUP
     # Room again (the host deleted synced games): the warning goes.
@@ -258,7 +257,7 @@ def case_flash_low_refuses_new_games_and_warns():
 
 def case_plugins_without_log_header_are_not_logged():
     root = new_root()
-    games.register("test", "sim_testgame")
+    register("test", "sim_testgame")
     hal, app = boot(root)
     app.new_game("test", {})
     hal.sensors[:] = app.mask
@@ -302,9 +301,57 @@ class Game:
         raise MemoryError("memory allocation failed")
 
 
+class TightGame:
+    """A plug-in that does not fit beside another game the first `fails` times it is made."""
+    fails = 1
+
+    def __init__(self, options):
+        if TightGame.fails:
+            TightGame.fails -= 1
+            raise MemoryError("memory allocation failed")
+
+    def setup_mask(self):
+        return None
+
+    def start(self):
+        pass
+
+    def tick(self, now_ms):
+        pass
+
+    def paint(self, p, frame_no):
+        pass
+
+
+def case_a_new_game_that_does_not_fit_beside_the_old_one_replaces_it():
+    root = new_root()
+    hal, app = start_game(root)
+    register("tight", "fwcases_log")
+    import fwcases_log
+    memgame = fwcases_log.Game
+    fwcases_log.Game = TightGame  # the registry loads a module's Game class
+    try:
+        TightGame.fails = 1
+        app.new_game("tight", {})
+        assert app.game_name == "tight" and app.state == PLAY and app.errors == 0
+        assert events(hal) == ["begin game=1", "abandoned game=1"], events(hal)
+        # Out of memory even alone: no game, a clear error, the old log closed all the same.
+        hal, app = start_game(root)
+        TightGame.fails = 2
+        try:
+            app.new_game("tight", {})
+            raise AssertionError("new_game should have failed")
+        except ValueError as e:
+            assert str(e) == "MemoryError: memory allocation failed", e
+        assert app.game is None and app.state == IDLE
+        assert app.glog.state(2) == LF.ABANDON
+    finally:
+        fwcases_log.Game = memgame
+
+
 def case_out_of_memory_on_resume_keeps_the_log_open():
     root = new_root()
-    games.register("memgame", "fwcases_log")
+    register("memgame", "fwcases_log")
     gl = GameLog(root, "board-1")
     gl.begin("memgame", "v", "SN", "-", None, 1, 0)
     gl.append(b"\x01")
@@ -314,6 +361,39 @@ def case_out_of_memory_on_resume_keeps_the_log_open():
     assert app.glog.state(1) == 0 and app.glog.current() == 0  # open, for the next boot
     hal, app = boot(root)
     assert app.glog.state(1) == 0
+
+
+def case_out_of_memory_at_log_begin_is_tried_once_more():
+    # Right after a game's modules are loaded the heap may hold no free block for the log's
+    # file: the app collects and tries once more (a 4-player game at 192 KiB did this).
+    root = new_root()
+    hal, app = boot(root)
+    real = app.glog.begin
+    calls = []
+
+    def tight(*args):
+        calls.append(1)
+        if len(calls) == 1:
+            raise MemoryError("memory allocation failed")
+        return real(*args)
+
+    app.glog.begin = tight
+    app.new_game("cargocube", {"seats": "SN"})
+    hal.sensors[:] = app.mask
+    frames(app, 5)
+    assert app.state == PLAY and len(calls) == 2 and app.errors == 0
+    assert events(hal) == ["begin game=1"], events(hal)
+    assert app.glog.current() == 1
+
+    def full(*args):
+        calls.append(1)
+        raise MemoryError("memory allocation failed")
+
+    app.glog.begin = full  # out of memory twice: reported once, the game goes on unlogged
+    app.new_game("cargocube", {"seats": "SN"})
+    frames(app, 5)
+    assert app.state == PLAY and len(calls) == 4 and app.errors == 1
+    assert "evt error log begin: MemoryError: memory allocation failed" in bytes(hal.out).decode()
 
 
 def case_a_failing_flash_stops_the_log_not_the_game():

@@ -2,7 +2,7 @@
 (each case a pytest test) and under the MicroPython unix port (run_all())."""
 
 from fwcases import list_cases, run_cases
-from firmware.scanner import Scanner, Buttons
+from firmware.drivers.scanner import Scanner, Buttons
 from firmware import hal as H
 
 

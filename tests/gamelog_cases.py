@@ -1,4 +1,4 @@
-"""Game store cases (firmware/gamelog.py), plain code for CPython (a temporary directory) and the
+"""Game store cases (firmware/system/gamelog.py), plain code for CPython (a temporary directory) and the
 MicroPython unix port (real littlefs: vfs.VfsLfs2 on a RAM block device). tests/test_gamelog.py
 runs every case under both. Each case gets a fresh, empty filesystem root from `new_root()`.
 """
@@ -6,8 +6,8 @@ runs every case under both. Each case gets a fresh, empty filesystem root from `
 import os
 import sys
 
-from firmware import gamelog as GL
-from firmware import logformat as LF
+from firmware.system import gamelog as GL
+from firmware.system import logformat as LF
 
 MICRO = sys.implementation.name == "micropython"
 _roots = [0, None]
@@ -20,7 +20,7 @@ def new_root(blocks=40):
     MicroPython (the previous one is unmounted), a temporary directory under CPython."""
     _roots[0] += 1
     if MICRO:
-        from firmware import flashdev
+        from firmware.drivers import flashdev
         try:
             import vfs
         except ImportError:
@@ -252,7 +252,7 @@ def case_littlefs_commits_on_flush_and_close_only():
     # commit; bytes written and not yet flushed are not in the image after a power cut.
     if not MICRO:
         return
-    from firmware import flashdev
+    from firmware.drivers import flashdev
     try:
         import vfs
     except ImportError:

@@ -3,7 +3,7 @@ of steps, one a record: bytes (an action, the rules core's encoding), None (a ta
 (finish), "x" (abandon). As a text file (for the MicroPython drivers): `a HEX`, `u`, `f`, `x`,
 one a line. Everything but random_steps runs under the MicroPython unix port too."""
 
-from firmware import logwrite as LW
+from firmware.system import logwrite as LW
 
 
 def random_steps(seed=1, n=1 << 30, players=2, cards=True, undo_rate=0.06):
@@ -11,7 +11,7 @@ def random_steps(seed=1, n=1 << 30, players=2, cards=True, undo_rate=0.06):
     n steps, a take-back instead now and then (at undo_rate). (steps, the position at the end).
     CPython only (random.Random)."""
     import random
-    from shared_rules import cargocube as cc
+    from shared_rules.cargocube import rules as cc
     rng = random.Random(seed)
     pos = cc.start_position(players, cards=cards)
     steps = []
@@ -42,7 +42,7 @@ def as_records(steps):
 
 
 def log_step(gl, s):
-    """Log one step with a firmware.gamelog.GameLog."""
+    """Log one step with a firmware.system.gamelog.GameLog."""
     if s is None:
         gl.undo()
     elif s == "f":

@@ -9,7 +9,7 @@ passes), `undo` takes back the last commit in the position (not on the board), `
 """
 
 from firmware import hal as H
-from firmware.leds import SEAT_COLOUR, YELLOW, BLINK_FAST, BLINK_SLOW
+from firmware.drivers.leds import SEAT_COLOUR, YELLOW, BLINK_FAST, BLINK_SLOW
 
 LAYOUTS = {"row": (12, 13, 14, 15, 16), "pair": (12, 13)}
 SEATS = "SWNE"

@@ -1,8 +1,8 @@
 """What the Cargocube plug-in lights: score bars always readable, the mover's bar glowing."""
 
 from firmware import hal as H
-from firmware import leds as L
-from firmware.cargocube_game import Game
+from firmware.drivers import leds as L
+from firmware.games.cargocube.plugin import Game
 
 # S has a cube with 4 pips up on its terminal (b1) and is to move; N has 0.
 POSITION = "b1=4B,f1=KS,d4=B1,e4=B1,f11=KN SN S a"
@@ -33,9 +33,9 @@ def test_the_movers_score_stays_visible_over_the_turn_glow():
 def test_a_question_shows_the_candidate_and_next_moves_on():
     # S activates d4 onto one of its neighbours; all four are occupied, so only d4 changes and
     # four activations fit: once the hand is still the board asks.
-    from shared_rules import cargocube as cc
+    from shared_rules.cargocube import rules as cc
     from shared_rules import geometry as g
-    from firmware import tracker as T
+    from firmware.games.cargocube import tracker as T
     pos_text = "f1=KS,c4=B1,d3=B1,d4=B1,d5=B1,e4=B1,f11=KN SN S a"
     game = Game({"seats": "SN", "position": pos_text})
     game.start()
@@ -63,9 +63,9 @@ def test_a_question_shows_the_candidate_and_next_moves_on():
 def test_a_lifted_cube_shows_each_destination_in_the_colour_of_its_value():
     # From the start, the cube on d4 (B1) is lifted: rolled north it shows 1, east 2, south 3,
     # west 4 (the rulings' example: toward face 2, i.e. west, gives 4).
-    from shared_rules import cargocube as cc
+    from shared_rules.cargocube import rules as cc
     from shared_rules import geometry as g
-    from firmware.cargocube_game import VALUE_COLOUR
+    from firmware.games.cargocube.plugin import VALUE_COLOUR
     game = Game({"seats": "SN"})
     game.start()
     occ = bytearray(game.tracker.expected)

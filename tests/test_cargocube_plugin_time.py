@@ -3,9 +3,9 @@ once: the same script runs under CPython and the MicroPython unix port."""
 
 SCRIPT = r'''
 from firmware import hal as H
-from firmware import tracker as T
-from firmware.cargocube_game import Game, HINT_MS
-from shared_rules import cargocube as cc
+from firmware.games.cargocube import tracker as T
+from firmware.games.cargocube.plugin import Game, HINT_MS
+from shared_rules.cargocube import rules as cc
 
 said = []
 recorded = []
@@ -47,8 +47,8 @@ def _script():
     from pathlib import Path
     root = Path(__file__).resolve().parent.parent
     sys.path[:0] = [str(root), str(root / "host")]
-    from cargoboard.scriptgen import game_script
-    from firmware.cargocube_game import best_action
+    from cargoboard.games.cargocube.scriptgen import game_script
+    from shared_rules.cargocube.engine import best_action
 
     def pick(pos, legal, rng):
         return best_action(pos) if rng.random() < 0.8 else legal[rng.randrange(len(legal))]

@@ -14,26 +14,26 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 import mpy  # noqa: E402
-from shared_rules import cargocube as cc  # noqa: E402
+from shared_rules.cargocube import rules as cc  # noqa: E402
 from shared_rules import geometry as g  # noqa: E402
-from shared_rules import orient  # noqa: E402
+from shared_rules.cargocube import orient  # noqa: E402
 from firmware import hal as H  # noqa: E402
-from firmware import tracker as T  # noqa: E402
-from firmware.cargocube_game import Game  # noqa: E402
+from firmware.games.cargocube import tracker as T  # noqa: E402
+from firmware.games.cargocube.plugin import Game  # noqa: E402
 from firmware.drivers.hall import reader  # noqa: E402
 from firmware.drivers.levels import LevelScanner  # noqa: E402
 from hardware import pinmap_revb  # noqa: E402
-from cargoboard.hand import Hand, physical_steps  # noqa: E402
-from cargoboard.handplay import play_game  # noqa: E402
+from cargoboard.games.cargocube.hand import Hand, physical_steps  # noqa: E402
+from cargoboard.games.cargocube.play import play_game  # noqa: E402
 from cargoboard.sim.hallfield import HallBoard, HallWorld, Noise  # noqa: E402
-from cargoboard.table import Table  # noqa: E402
+from cargoboard.sim.table import Table  # noqa: E402
 
 DRIVER = ROOT / "tests" / "driver_revb_replay.py"
 QUIET = Noise(shift_mm=0.0, place_mm=0.0, br_spread=False, zero_mt=0.0, gain_tol=0.0)
 
 
 def pick_hint(pos, legal, rng):
-    from firmware.cargocube_game import best_action
+    from shared_rules.cargocube.engine import best_action
     return best_action(pos) if rng.random() < 0.8 else legal[rng.randrange(len(legal))]
 
 
@@ -72,7 +72,9 @@ def test_a_game_on_micropython_reads_the_same(micropython, tmp_path):
     _write_trace(trace, path)
     args = [str(path), "SN", "base"]
     cp = mpy.run_cpython(DRIVER, args)
-    mp = micropython(DRIVER, args=args, heapsize="192k", timeout=300, path=[ROOT / "host"])
+    from cargoboard.build import cached_build
+    build = cached_build()                             # the device modules as .mpy, as on the board
+    mp = micropython(DRIVER, args=args, heapsize="192k", timeout=300, path=[build, ROOT / "host"])
     assert cp == mp, mpy.first_difference(cp, mp)
     assert cp.splitlines()[-1] == "final " + st.final
 

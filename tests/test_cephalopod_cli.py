@@ -8,9 +8,9 @@ import random
 import pytest
 
 import codingame_cases
-from cargoboard import cephalopod_paths as paths_mod
+from cargoboard.games.cephalopod import paths as paths_mod
 from cargoboard.store import GameRecord, Store
-from shared_rules import cephalopod as ce
+from shared_rules.cephalopod import rules as ce
 from test_cli_rules import run
 
 
@@ -199,7 +199,7 @@ def test_store_names_cephalopod_seats(tmp_path):
 
 
 def test_game_files_name_cephalopod_seats():
-    from cargoboard import gamefile
+    from cargoboard.export import gamefile
 
     start = ".../.../... w"
     pos = ce.Position.parse(start)

@@ -1,14 +1,14 @@
-"""Cephalopod move inference (firmware/cephalopod_tracker.py) in this process: hand-made cases of
+"""Cephalopod move inference (firmware/games/cephalopod/tracker.py) in this process: hand-made cases of
 what the sensors see, and whole seeded games played by the modelled hand on the scanner and the
-plug-in (host/cargoboard/cephalopod_play.py): the board must never hold an action the hand did
+plug-in (host/cargoboard/games/cephalopod/play.py): the board must never hold an action the hand did
 not make, and must end on the true position. The same code runs under MicroPython on the
-virtual board (tests/test_sim_cephalopod.py)."""
+virtual board (tests/test_cephalopod_sim.py)."""
 
 import pytest
 
-from shared_rules import cephalopod as ce
-from firmware import cephalopod_tracker as T
-from cargoboard.cephalopod_play import pick_engine, pick_random, play_game
+from shared_rules.cephalopod import rules as ce
+from firmware.games.cephalopod import tracker as T
+from cargoboard.games.cephalopod.play import pick_engine, pick_random, play_game
 
 # White to move; c3 touches four ones (c4, d3, c2, b3); d1 lies next to d2.
 FOUR = "...../..b1../.w1.b1./..w1../...b1. w"

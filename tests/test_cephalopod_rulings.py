@@ -8,7 +8,7 @@ letter and the row counted from the bottom (a1 is the bottom-left cell).
 
 import pytest
 
-from shared_rules import cephalopod as ce
+from shared_rules.cephalopod import rules as ce
 
 
 def acts(text):

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shared_rules import cephalopod as ce
+from shared_rules.cephalopod import rules as ce
 from tests.reference import cephref as ref
 
 SIZES = [(3, 3), (3, 5), (5, 3), (5, 5)]

@@ -1,5 +1,5 @@
 """The board's circuit (circuit/board.py, SKiDL): generated here, ERC-checked, its structure
-checked, and read end to end through the REAL firmware HAL code (firmware/hal_rp2040.py with
+checked, and read end to end through the REAL firmware HAL code (firmware/hal/rp2040.py with
 stand-ins for `machine` and `rp2`): cells occupied in the netlist come out as the firmware's
 occupancy bitmap, buttons as its button bits. Also: the BOM is what the netlist gives, and the
 rules checks catch a broken circuit (a sensor left unconnected, the LED data line without its
@@ -213,7 +213,7 @@ class _FakeSPI:
 
 @pytest.fixture
 def rp2040_hal():
-    """firmware.hal_rp2040 imported on CPython with stand-ins for machine and rp2."""
+    """firmware.hal.rp2040 imported on CPython with stand-ins for machine and rp2."""
     machine = types.ModuleType("machine")
     machine.Pin = type("Pin", (), {"OUT": 1, "IN": 0})
     machine.SPI = type("SPI", (), {"MSB": 0})
@@ -221,11 +221,11 @@ def rp2040_hal():
     rp2.asm_pio = lambda **kw: (lambda f: f)
     rp2.PIO = type("PIO", (), {"OUT_LOW": 0, "SHIFT_LEFT": 0})
     rp2.StateMachine = object
-    saved = {k: sys.modules.get(k) for k in ("machine", "rp2", "firmware.hal_rp2040")}
+    saved = {k: sys.modules.get(k) for k in ("machine", "rp2", "firmware.hal.rp2040")}
     sys.modules["machine"] = machine
     sys.modules["rp2"] = rp2
-    sys.modules.pop("firmware.hal_rp2040", None)
-    import firmware.hal_rp2040 as mod
+    sys.modules.pop("firmware.hal.rp2040", None)
+    import firmware.hal.rp2040 as mod
     try:
         yield mod
     finally:

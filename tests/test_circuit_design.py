@@ -11,8 +11,8 @@ sys.path.insert(0, str(ROOT))
 from circuit import magnet as M  # noqa: E402
 from circuit import power as PW  # noqa: E402
 from circuit import scantime as SCAN  # noqa: E402
-from firmware import leds  # noqa: E402
-from firmware.app import App  # noqa: E402
+from firmware.drivers import leds  # noqa: E402
+from firmware.system.app import App  # noqa: E402
 
 DOC = (ROOT / "docs" / "hardware.md").read_text()
 

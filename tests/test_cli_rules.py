@@ -1,7 +1,7 @@
 """The `cargoboard` console script (from the venv's bin/) for the rules: perft, legal, show, errors.
 
 Expected counts and action lists are worked out by hand from the rulings page (see
-test_rules_rulings.py for the derivations of the polygon perft numbers).
+test_cargocube_rules_rulings.py for the derivations of the polygon perft numbers).
 """
 
 import os

@@ -26,9 +26,9 @@ def test_dry_run_lists_the_files_and_the_mpremote_command():
     lines = r.stdout.splitlines()
     files = [x.split(":", 1)[1] for x in lines if x.strip().split()[1:2] and x.split()[1].startswith(":")]
     assert "main.py" in files and "cargoboard.ver" in files
-    assert "shared_rules/cargocube.mpy" in files and "firmware/app.mpy" in files
-    assert "firmware/hal_rp2040.mpy" in files
-    assert "firmware/hal_sim.mpy" not in files  # the simulator's HAL stays off the board
+    assert "shared_rules/cargocube/rules.mpy" in files and "firmware/system/app.mpy" in files
+    assert "firmware/hal/rp2040.mpy" in files
+    assert "firmware/hal/sim.mpy" not in files  # the simulator's HAL stays off the board
     cmd = [x for x in lines if x.startswith("would run: ")][0]
     assert cmd.startswith("would run: mpremote connect /dev/ttyACM7 fs cp -r ")
     assert cmd.endswith("+ reset")
@@ -50,7 +50,7 @@ def test_deploy_onto_the_virtual_board_and_check_its_versions(tmp_path):
             Link(runner.port) as link:
         info = link.hello()
         assert link.new_game("cargocube polygon SN").startswith("ok")
-        from shared_rules import cargocube as cc
+        from shared_rules.cargocube import rules as cc
         assert link.load(cc.start_position(2).notation()) == "ok loaded"  # play: a log begins
         assert link.text("abort") == "ok"  # the game log on the flash: abandoned, kept
     # deploying again keeps the game logs

@@ -8,7 +8,8 @@ import json
 import pytest
 
 import exportgames
-from cargoboard import cli, export_cli, gamefile
+from cargoboard import cli
+from cargoboard.export import cli as export_cli, gamefile
 from cargoboard.store import Store
 
 # Header fields that say where a stored copy lives, not what the game is.

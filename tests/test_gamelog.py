@@ -1,4 +1,4 @@
-"""The board's game store (firmware/gamelog.py): every case of tests/gamelog_cases.py under
+"""The board's game store (firmware/system/gamelog.py): every case of tests/gamelog_cases.py under
 CPython (a temporary directory) and under the MicroPython unix port on real littlefs (a RAM
 block device; the heap is larger than the Pico's because the flash image lives in it here)."""
 

@@ -1,4 +1,4 @@
-"""The host's reading of a board's game log (cargoboard.logfile): into the store, with the
+"""The host's reading of a board's game log (cargoboard.export.logfile): into the store, with the
 take-backs applied, a torn tail reported, logs that do not replay refused with a clear error."""
 
 import sys
@@ -11,10 +11,10 @@ sys.path.insert(0, str(ROOT / "host"))
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from firmware import logformat as LF  # noqa: E402
-from firmware.gamelog import GameLog  # noqa: E402
-from shared_rules import cargocube as cc  # noqa: E402
-from cargoboard.logfile import record_from_log, LogError  # noqa: E402
+from firmware.system import logformat as LF  # noqa: E402
+from firmware.system.gamelog import GameLog  # noqa: E402
+from shared_rules.cargocube import rules as cc  # noqa: E402
+from cargoboard.export.logfile import record_from_log, LogError  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
 from test_logformat import build, random_steps, sample_header  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""The game log codec (firmware/logformat.py): round trips, the same bytes on CPython and on
+"""The game log codec (firmware/system/logformat.py): round trips, the same bytes on CPython and on
 the MicroPython unix port, torn and corrupt logs give a named problem and the good prefix,
 never an exception."""
 
@@ -10,8 +10,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from firmware import logformat as LF  # noqa: E402
-from shared_rules import cargocube as cc  # noqa: E402
+from firmware.system import logformat as LF  # noqa: E402
+from shared_rules.cargocube import rules as cc  # noqa: E402
 from logsteps import as_records, random_steps  # noqa: E402
 
 START = cc.start_position(2).notation()
@@ -164,7 +164,7 @@ def test_bad_input_never_raises():
 
 
 MPY_SCRIPT = r"""
-from firmware import logformat as LF
+from firmware.system import logformat as LF
 h = LF.Header("cargocube", "polygon+cards", "SWNE", %r, "e6614c31", 7, 1, 1767225600)
 raw = bytearray(h.encode())
 crc = h.seed()

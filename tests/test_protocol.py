@@ -12,12 +12,12 @@ import serial
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "host"))
 
-from firmware import frames as F  # noqa: E402
-from firmware import link as FL  # noqa: E402
+from firmware.drivers import frames as F  # noqa: E402
+from firmware.system import link as FL  # noqa: E402
 from cargoboard.link import Link, BoardError, LinkError, parse_info  # noqa: E402
 from cargoboard.sim.runner import Runner  # noqa: E402
-from shared_rules import cargocube as cc  # noqa: E402
-from shared_rules import cephalopod as ce  # noqa: E402
+from shared_rules.cargocube import rules as cc  # noqa: E402
+from shared_rules.cephalopod import rules as ce  # noqa: E402
 
 
 def test_crc_and_cobs_known_vectors():
@@ -58,7 +58,7 @@ def test_same_frames_under_micropython(micropython):
     cases = [(rnd.randrange(256), rnd.randrange(256),
               bytes(rnd.choice((0, rnd.randrange(256))) for _ in range(rnd.randrange(0, 700))))
              for _ in range(40)]
-    script = "from firmware import frames as F\nimport binascii\n"
+    script = "from firmware.drivers import frames as F\nimport binascii\n"
     script += "cases = %r\n" % ([(t, s, b.hex()) for t, s, b in cases],)
     script += ("for t, s, h in cases:\n"
                "    f = F.encode(t, s, binascii.unhexlify(h))\n"
@@ -106,7 +106,7 @@ def board():
 
 def test_hello_reports_versions(board):
     info = board.link.hello()
-    from firmware.app import VERSION
+    from firmware.system.app import VERSION
     assert info["fw"] == VERSION
     assert info["proto"] == str(F.PROTOCOL_VERSION)
     assert info["rules"] == "cargocube/%d,cephalopod/%d" % (cc.RULES_VERSION, ce.RULES_VERSION)
@@ -246,7 +246,7 @@ class _ReplHal:
 
 
 def test_repl_request_hands_the_board_over_with_ctrl_c_on():
-    from firmware.app import App
+    from firmware.system.app import App
     hal = _ReplHal()
     app = App(hal)
     with pytest.raises(SystemExit):

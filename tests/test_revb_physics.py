@@ -1,23 +1,23 @@
 """Revision B's physics (cargoboard.sim.hallfield) against the field model it samples
-(circuit.magnet), and the firmware's step predictions (firmware/cargocube_steps.py, from the
-generated hardware/field_revb.py) against that physics: one model, three uses."""
+(circuit.magnet), and the firmware's step predictions (firmware/games/cargocube/steps.py, from the
+generated firmware/games/cargocube/field.py) against that physics: one model, three uses."""
 
 import math
 import random
 
 from circuit import magnet as M
-from cargoboard.hand import physical_steps
+from cargoboard.games.cargocube.hand import physical_steps
 from cargoboard.sim import hallfield as HF
-from firmware import cargocube_steps as S
-from hardware import field_revb
-from shared_rules import cargocube as cc
+from firmware.games.cargocube import steps as S
+from firmware.games.cargocube import field as field_revb
+from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
-from shared_rules import orient
+from shared_rules.cargocube import orient
 
 
 def test_field_tables_are_generated_from_the_model():
     assert M.FIELD_TABLES_PY.read_text() == M.render_tables(), \
-        "hardware/field_revb.py: run `python -m circuit.magnet --tables`"
+        "firmware/games/cargocube/field.py: run `python -m circuit.magnet --tables`"
     assert field_revb.STEP[1] == 43 and field_revb.STEP[2] == 10      # 0.43 / 0.10 mT
 
 

@@ -1,4 +1,4 @@
-"""The bring-up self-test (firmware/selftest_game.py) on the virtual board: the real firmware under
+"""The bring-up self-test (firmware/games/selftest/plugin.py) on the virtual board: the real firmware under
 the MicroPython unix port (192k heap), started with `new selftest` over a real pty. Sensors are
 set, the LED frames the firmware sends are read back: every cell's LED follows its own sensor,
 coverage and buttons are shown, the LED test steps through red, green, blue, white and a chase."""

@@ -20,8 +20,8 @@ sys.path.insert(0, str(ROOT / "host"))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from cargoboard.link import Link, LinkError  # noqa: E402
-from cargoboard.logfile import record_from_log  # noqa: E402
-from cargoboard.scriptgen import game_script  # noqa: E402
+from cargoboard.export.logfile import record_from_log  # noqa: E402
+from cargoboard.games.cargocube.scriptgen import game_script  # noqa: E402
 from cargoboard.sim.runner import Runner  # noqa: E402
 from cargoboard.sim.script import Session, strip_comment  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
@@ -136,13 +136,13 @@ def test_a_game_that_does_not_replay_is_kept_aside_not_deleted(played, tmp_path,
     image = tmp_path / "flash.img"
     shutil.copy(played[0], image)
     # a log whose second action is illegal (the first action again), with valid checksums
-    from shared_rules import cargocube as cc
+    from shared_rules.cargocube import rules as cc
     pos = cc.start_position(2)
     a = pos.legal_actions()[0]
     enc = cc.encode_action(a)
     script = (
-        "from firmware import flashdev\n"
-        "from firmware.gamelog import GameLog\n"
+        "from firmware.drivers import flashdev\n"
+        "from firmware.system.gamelog import GameLog\n"
         "dev = flashdev.FileBlockDev.open(%r)\n"
         "flashdev.mount(dev, '/flash')\n"
         "log = GameLog('/flash', 'sim-bad')\n"

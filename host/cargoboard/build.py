@@ -6,6 +6,7 @@ directory named after the hash of the sources and of mpy-cross's version, so it 
 per change.
 """
 
+import ast
 import hashlib
 import importlib.util
 import os
@@ -27,14 +28,29 @@ class BuildError(RuntimeError):
 
 
 def device_sources():
-    """Device modules as paths relative to the repository root, sorted."""
+    """Device modules as paths relative to the repository root, sorted: every module of the
+    packages and of their subpackages (one folder per layer and per game). An empty
+    `__init__.py` is left out: MicroPython imports a folder without one as a package all the
+    same, and a loaded module costs the board heap even when it holds nothing (a docstring or
+    comments only)."""
     out = []
     for pkg in DEVICE_PACKAGES:
-        for p in sorted((REPO_ROOT / pkg).glob("*.py")):
+        for p in sorted((REPO_ROOT / pkg).rglob("*.py")):
             rel = p.relative_to(REPO_ROOT).as_posix()
-            if rel not in HOST_ONLY:
-                out.append(rel)
+            if rel in HOST_ONLY or "__pycache__" in p.parts:
+                continue
+            if p.name == "__init__.py" and _no_code(p):
+                continue
+            out.append(rel)
     return out
+
+
+def _no_code(path):
+    """Whether a module holds nothing but a docstring and comments."""
+    body = ast.parse(path.read_text(encoding="utf-8")).body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    return not body
 
 
 def mpy_cross_command():

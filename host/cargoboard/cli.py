@@ -10,7 +10,7 @@ import sqlite3
 import sys
 
 from cargoboard import rules as game_rules
-from shared_rules import cargocube as cc
+from shared_rules.cargocube import rules as cc
 from cargoboard.link import LinkError
 from cargoboard.store import StoreError, score_text, winners_text
 from cargoboard.deploy import DeployError
@@ -144,20 +144,23 @@ def build_parser():
     return parser
 
 
-# Subcommands that live in their own modules: each module has `add_parser(sub)`.
+# Subcommands that live in their own modules: each module has `add_parser(sub)`. After them
+# come the games' own (each game's `cli` part, cargoboard/games/<kind>/cli.py).
 PLUGIN_MODULES = (
     "cargoboard.sim",
     "cargoboard.demo",
     "cargoboard.sync_cli",
     "cargoboard.deploy",
-    "cargoboard.export_cli",
-    "cargoboard.cephalopod_cli",
+    "cargoboard.export.cli",
+    "cargoboard.web",
 )
 
 
 def _plugin_parsers():
     import importlib
-    return [importlib.import_module(name).add_parser for name in PLUGIN_MODULES]
+    from cargoboard import games
+    names = list(PLUGIN_MODULES) + games.parts("cli")
+    return [importlib.import_module(name).add_parser for name in names]
 
 
 def main(argv=None):

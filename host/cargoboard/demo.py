@@ -17,14 +17,14 @@ import sys
 import time
 from pathlib import Path
 
-from shared_rules import cargocube as cc
-from cargoboard.scriptgen import game_script
+from shared_rules.cargocube import rules as cc
+from cargoboard.games.cargocube.scriptgen import game_script
 from cargoboard.store import score_text
 
 
 def _hinted(share):
     def pick(pos, legal, rng):
-        from firmware.cargocube_game import best_action
+        from shared_rules.cargocube.engine import best_action
         if rng.random() < share:
             return best_action(pos)
         return legal[rng.randrange(len(legal))]
@@ -93,7 +93,7 @@ def sync_and_export(session, out_dir, final_over, out=print):
     from cargoboard.link import Link
     from cargoboard.store import Store
     from cargoboard.sync import sync
-    from cargoboard.export_cli import render
+    from cargoboard.export.cli import render
 
     session.ser.close()  # the script's console connection; the sync opens the pty afresh
     runner = session.runner

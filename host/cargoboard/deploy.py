@@ -27,7 +27,7 @@ from pathlib import Path
 from cargoboard.build import BuildError, REPO_ROOT, build, device_sources, mpy_cross_command
 
 # Modules the board does not need: the simulator's HAL and the off-board block devices.
-NOT_ON_BOARD = {"firmware/hal_sim.py", "firmware/flashdev.py"}
+NOT_ON_BOARD = {"firmware/hal/sim.py", "firmware/drivers/flashdev.py"}
 STAMP = "cargoboard.ver"
 
 
@@ -37,15 +37,15 @@ class DeployError(Exception):
 
 def board_sources(target="rp2"):
     """The modules for a target: the RP2040 board, or the virtual board ("sim"), which needs
-    its own HAL and flash device as the real board needs hal_rp2040."""
+    its own HAL and flash device as the real board needs firmware/hal/rp2040.py."""
     if target == "sim":
         return device_sources()
     return [s for s in device_sources() if s not in NOT_ON_BOARD]
 
 
 def versions():
-    from firmware.app import VERSION
-    from firmware.frames import PROTOCOL_VERSION
+    from firmware.system.app import VERSION
+    from firmware.drivers.frames import PROTOCOL_VERSION
     from shared_rules import versions as rules_versions
     return {"fw": VERSION, "rules": rules_versions.text(),
             "proto": str(PROTOCOL_VERSION)}

@@ -13,8 +13,8 @@ import time
 import serial
 from serial.tools import list_ports
 
-from firmware import frames as F
-from firmware import link as L
+from firmware.drivers import frames as F
+from firmware.system import link as L
 
 # The Raspberry Pi Pico under MicroPython: USB vendor 0x2E8A (Raspberry Pi), product 0x0005.
 PICO_VID = 0x2E8A
@@ -90,10 +90,15 @@ class Link:
         self.damaged = 0       # damaged blocks seen
         self._last_send = 0.0
         try:
+            # exclusive: two host programs on one port would steal each other's replies; the
+            # second one is told instead (cargoboard serve holds its boards' ports)
             self.ser = serial_port or serial.Serial(port, baudrate=baudrate, timeout=0.02,
-                                                    write_timeout=2)
+                                                    write_timeout=2, exclusive=True)
         except _IO_ERRORS as e:
-            raise LinkError("cannot open %s: %s" % (port, e)) from None
+            busy = "lock" in str(e).lower()
+            raise LinkError("cannot open %s: %s%s" % (
+                port, e, " (another program uses the board: is cargoboard serve following it? "
+                         "its page has sync now)" if busy else "")) from None
 
     def close(self):
         try:

@@ -1,6 +1,10 @@
-"""Which rules module plays which game kind (the host's side of firmware/games.py).
+"""Which rules module plays which game kind (the host's side of firmware/games/__init__.py).
 
-Every module named here has the python-chess-like face of shared_rules.cargocube:
+The kinds are the games of shared_rules/versions.py (the one table of rules versions, one line
+per game) and each one's rules core is `shared_rules/<kind>/rules.py`: a new game adds its line
+there, not here. `register(kind, module)` adds a rules module at run time (the tests' toy game).
+
+Every module named here has the python-chess-like face of shared_rules.cargocube.rules:
 `Position.parse(text)`, `pos.notation()`, `pos.legal_actions()`, `pos.push/pop`,
 `pos.parse_action(text)`, `pos.format_action(action)`, `pos.is_over()`, `pos.scores()`,
 `pos.winners()`, `encode_action(a)`, `decode_action(pos, buf, offset)`, `perft(pos, depth)`.
@@ -8,14 +12,18 @@ Every module named here has the python-chess-like face of shared_rules.cargocube
 
 import importlib
 
-MODULES = {
-    "cargocube": "shared_rules.cargocube",
-    "cephalopod": "shared_rules.cephalopod",
-}
+from shared_rules import versions
+
+MODULES = {kind: "shared_rules.%s.rules" % kind for kind, _ in versions.RULES}
 
 
 class UnknownGame(ValueError):
     pass
+
+
+def register(kind, module):
+    """Play `kind` with the rules module named `module` (a dotted import path)."""
+    MODULES[kind] = module
 
 
 def kinds():

@@ -14,6 +14,7 @@ import datetime as _dt
 import os
 import sqlite3
 from pathlib import Path
+from urllib.parse import quote
 
 from cargoboard.rules import rules_for, seat_letters
 
@@ -132,17 +133,50 @@ def winners_text(pos) -> str:
     return "".join(letters[s] for s in pos.winners()) if pos.is_over() else ""
 
 
+# The archive's filters (Store.list): what a game's result may be asked as.
+RESULTS = ("over", "open")
+
+
 class Store:
-    def __init__(self, path=None):
+    """The store at path (default: default_path()). Writable: created when missing; a SQLite
+    file that holds other tables than a store's is refused, never added to. readonly=True
+    opens an existing store for reading only: nothing is created or changed, and a missing
+    file, a damaged one or one that is not a store is a StoreError."""
+
+    def __init__(self, path=None, readonly=False):
         self.path = Path(path) if path else default_path()
+        self.readonly = readonly
+        if readonly:
+            self._open_readonly()
+            return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.db = sqlite3.connect(str(self.path))
+            tables = {r[0] for r in self.db.execute(
+                "SELECT name FROM sqlite_master WHERE type='table'")}
+            if tables and "meta" not in tables:
+                self.db.close()
+                raise StoreError("%s is an SQLite file but not a Cargoboard game store (it has "
+                                 "tables %s); not changing it" % (self.path,
+                                                                  ", ".join(sorted(tables))))
             self.db.executescript(SCHEMA)
             self.db.execute("INSERT OR IGNORE INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
             self.db.commit()
         except sqlite3.DatabaseError as e:
             raise StoreError("%s is not a usable game store: %s" % (self.path, e)) from None
+
+    def _open_readonly(self):
+        if not self.path.is_file():
+            raise StoreError("no game store at %s" % self.path)
+        try:
+            self.db = sqlite3.connect("file:%s?mode=ro" % quote(str(self.path.resolve())),
+                                      uri=True)
+            row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            self.db.execute("SELECT 1 FROM games LIMIT 1").fetchall()
+        except sqlite3.DatabaseError as e:
+            raise StoreError("%s is not a usable game store: %s" % (self.path, e)) from None
+        if row is None:
+            raise StoreError("%s is not a Cargoboard game store (no schema version)" % self.path)
 
     def close(self):
         self.db.close()
@@ -209,12 +243,64 @@ class Store:
                               "ORDER BY id LIMIT 1", (kind, start, " ".join(actions))).fetchone()
         return row[0] if row else None
 
-    def list(self):
+    def list(self, kind=None, players=None, result=None, since=None, until=None, limit=None,
+             offset=0, newest_first=False):
         """Rows (id, source, source_game, kind, variant, seats, n_actions, scores, winners,
-        played, stored), oldest first."""
-        return self.db.execute(
-            "SELECT id, source, source_game, kind, variant, seats, n_actions, scores, winners, "
-            "played, stored FROM games ORDER BY id").fetchall()
+        played, stored), oldest first. Filters: kind; players (the number of seats); result
+        ('over', 'open', or a seat letter: won by that seat); since/until (dates YYYY-MM-DD,
+        inclusive) on the day the game was played when the board knew it, else the day it
+        was stored."""
+        where, args = self._filters(kind, players, result, since, until)
+        sql = ("SELECT id, source, source_game, kind, variant, seats, n_actions, scores, "
+               "winners, played, stored FROM games%s ORDER BY id%s" % (
+                   where, " DESC" if newest_first else ""))
+        if limit is not None:
+            sql += " LIMIT ? OFFSET ?"
+            args += [int(limit), int(offset)]
+        return self.db.execute(sql, args).fetchall()
+
+    def count(self, kind=None, players=None, result=None, since=None, until=None):
+        """How many games list() with these filters gives without a limit."""
+        where, args = self._filters(kind, players, result, since, until)
+        return self.db.execute("SELECT COUNT(*) FROM games" + where, args).fetchone()[0]
+
+    def kinds(self):
+        """The game kinds in the store, sorted."""
+        return [r[0] for r in self.db.execute("SELECT DISTINCT kind FROM games ORDER BY kind")]
+
+    @staticmethod
+    def _filters(kind, players, result, since, until):
+        terms, args = [], []
+        if kind:
+            terms.append("kind = ?")
+            args.append(kind)
+        if players:
+            terms.append("length(seats) = ?")
+            args.append(int(players))
+        if result == "over":
+            terms.append("winners != ''")
+        elif result == "open":
+            terms.append("winners = ''")
+        elif result:
+            terms.append("instr(winners, ?) > 0")
+            args.append(result)
+        day = ("substr(CASE WHEN played GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' "
+               "THEN played ELSE stored END, 1, 10)")
+        if since:
+            terms.append(day + " >= ?")
+            args.append(since)
+        if until:
+            terms.append(day + " <= ?")
+            args.append(until)
+        return (" WHERE " + " AND ".join(terms) if terms else ""), args
+
+    def delete(self, ref):
+        """Remove a stored game (by id); StoreError if unknown. Its board has deleted it
+        already if it came from one: this is the only copy."""
+        rec = self.get(ref)
+        with self.db:
+            self.db.execute("DELETE FROM games WHERE id=?", (rec.id,))
+        return rec
 
     # --- rejected games and half-done transfers -------------------------------------------
     def reject(self, source, source_game, reason, log):

@@ -19,7 +19,7 @@ import zlib
 
 from cargoboard.link import Link, LinkError
 from cargoboard.store import Store
-from firmware.link import FLAG_PLAYING
+from firmware.system.link import FLAG_PLAYING
 
 
 class SyncResult:
@@ -47,14 +47,17 @@ class SyncResult:
 class Progress:
     """A one-line progress bar on stderr (only when it is a terminal, or forced)."""
 
-    def __init__(self, total_bytes, enabled=None, stream=None):
+    def __init__(self, total_bytes, enabled=None, stream=None, on_progress=None):
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty() if enabled is None else enabled
         self.total = max(1, total_bytes)
         self.done = 0
+        self.on_progress = on_progress  # f(done, total, label): another view of the same bar
 
     def add(self, n, label=""):
         self.done += n
+        if self.on_progress:
+            self.on_progress(self.done, self.total, label)
         if self.enabled:
             width = 30
             k = min(width, width * self.done // self.total)
@@ -91,10 +94,12 @@ def fetch_log(link: Link, store: Store, board: str, game_no: int, size: int, pro
     return bytes(data)
 
 
-def sync(link: Link, store: Store, progress=None, say=None, chunk=512) -> SyncResult:
+def sync(link: Link, store: Store, progress=None, say=None, chunk=512,
+         on_progress=None) -> SyncResult:
     """One sync run; raises LinkError if the board stops answering (run it again: it
-    resumes)."""
-    from cargoboard.logfile import record_from_log, LogError
+    resumes). progress: the terminal bar (None: on a terminal); on_progress(done, total,
+    label): called as bytes arrive (the web page's bar)."""
+    from cargoboard.export.logfile import record_from_log, LogError
 
     say = say or (lambda text: None)
     res = SyncResult()
@@ -103,7 +108,7 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=512) -> SyncRe
     games = link.games()
     todo = [g for g in games if not (g[3] & FLAG_PLAYING) and not store.has(board, g[0])
             and store.rejected_log(board, g[0]) is None]
-    bar = Progress(sum(g[1] for g in todo), enabled=progress)
+    bar = Progress(sum(g[1] for g in todo), enabled=progress, on_progress=on_progress)
     try:
         for game_no, size, crc, flags in games:
             if flags & FLAG_PLAYING:

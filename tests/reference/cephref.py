@@ -1,6 +1,6 @@
 """Independent, deliberately simple reference for Cephalopod (Mark Steere), written from the
 rules text (/work/shared/seeds/002_3fbb4e0b92b6ab85.txt) and the issue, not from
-shared_rules/cephalopod.py. Clarity over speed; used by the tests to cross-check the fast core.
+shared_rules/cephalopod/rules.py. Clarity over speed; used by the tests to cross-check the fast core.
 
 State: (rows, cols, board, side) with board a dict {(r, c): (colour, pips)} of the occupied
 cells, r counted from the TOP row (0) down, c from the left; colour 'w' or 'b'; side 'w' or 'b'.

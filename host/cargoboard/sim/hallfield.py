@@ -28,7 +28,7 @@ import random
 
 from circuit import magnet as M
 from circuit import parts as P
-from firmware import cargocube_steps as STEPS
+from firmware.games.cargocube import steps as STEPS
 from hardware import pinmap_revb as PM
 from shared_rules import geometry as g
 
@@ -47,7 +47,7 @@ DIAGONALS = M.FW_DIAGONALS
 
 def diagonal_of(item: int) -> int:
     """Index into DIAGONALS of the magnet of item: a cargo cube's orientation or a keeper as the
-    firmware knows them (firmware/cargocube_steps.py); a generic piece of another game points
+    firmware knows them (firmware/games/cargocube/steps.py); a generic piece of another game points
     as a cube in the start orientation."""
     if 0 <= item < len(STEPS.DIAG):
         return STEPS.DIAG[item]

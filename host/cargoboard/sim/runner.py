@@ -48,7 +48,7 @@ def find_micropython() -> str:
 
 _WRITE_FLASH = """
 import os, sys
-from firmware import flashdev
+from firmware.drivers import flashdev
 dev = flashdev.FileBlockDev.open(sys.argv[1])
 flashdev.mount(dev, "/flash", dev.is_new())
 def mkdirs(path):

@@ -5,7 +5,7 @@ One command per line; `#` starts a comment (at the line start or after a space).
     new-game GAME LAYOUT SEATS [cards]
                                  e.g. `new-game cargocube polygon SN`: sends `new ...` to the
                                  firmware, lays out the start stacks in the world (cargocube:
-                                 shared_rules.cargocube.start_position; other games: one token
+                                 shared_rules.cargocube.rules.start_position; other games: one token
                                  on each cell of the firmware's setup mask) and waits (up to
                                  5 s sim time) until the firmware reports state=play.
                                  With `cards` (an extension), each seat's base cards lie in

@@ -35,14 +35,14 @@ def item_name(item: int) -> str:
     if item >= CARD_BASE:
         code = item - CARD_BASE
         try:
-            from shared_rules import cargocube as cc
+            from shared_rules.cargocube import rules as cc
             return "card:%s%s" % (cc.card_kind(code), g.SEAT_LETTERS[cc.card_owner(code)])
         except Exception:
             return f"card:{code}"
     if item >= 24:
         return "K" + g.SEAT_LETTERS[item - 24]
     try:
-        from shared_rules import orient
+        from shared_rules.cargocube import orient
         return orient.NAMES[item]
     except Exception:
         return str(item)
@@ -116,9 +116,9 @@ class World:
 
     # --- layouts ------------------------------------------------------------------------------
     def setup_cargocube(self, layout: str, seats: str, cards: bool = False):
-        """Stacks of shared_rules.cargocube.start_position (cubes and keepers; no cards unless
+        """Stacks of shared_rules.cargocube.rules.start_position (cubes and keepers; no cards unless
         asked)."""
-        from shared_rules import cargocube as cc
+        from shared_rules.cargocube import rules as cc
         seats = seats.upper()
         try:
             pos = cc.start_position(players=len(seats), layout=layout, cards=cards)

@@ -1,0 +1,372 @@
+# Cargocube on the board: the game plug-in (interface in docs/firmware.md).
+#
+# The rules come from shared_rules; move inference from firmware.games.cargocube.tracker. This module turns the
+# tracker's state into LED overlays and answers the game's serial commands. The overlay (what to
+# light besides the score bars) is rebuilt only when something changes, so paint() per frame is
+# a short loop over a prepared list.
+
+from shared_rules.cargocube import rules as cc
+from shared_rules import geometry as g
+from shared_rules.cargocube import orient
+from firmware.games.cargocube import tracker as T
+from firmware.drivers import leds as L
+from firmware import hal as H
+from firmware.system import logwrite as LF
+from firmware.hal import unload
+
+# Activation values 1..4 as colour + level, so that values differ in hue and in brightness.
+VALUE_COLOUR = (L.OFF, L.BLUE, L.CYAN, L.YELLOW, L.WHITE)
+VALUE_LEVEL = (0, 90, 140, 200, 255)
+
+HINT_MS = 4000  # how long a hint stays lit
+MISMATCH_MS = 500  # a difference must last this long before it lights red (hands are slow)
+
+
+def _hint(pos):
+    """The hint engine's action (shared_rules/cargocube/engine.py), loaded for the hint and
+    dropped after: most games never ask for one (docs/firmware.md "Loading on demand")."""
+    from shared_rules.cargocube import engine
+    try:
+        return engine.best_action(pos)
+    finally:
+        name = engine.__name__
+        engine = None
+        unload(name)
+
+
+def _rank(pos, actions):
+    """actions, most likely first (the hint engine's order, loaded for a question and dropped
+    after, as for the hint): what the tracker's questions show first."""
+    from shared_rules.cargocube import engine
+    try:
+        return engine.rank(pos, actions)
+    finally:
+        name = engine.__name__
+        engine = None
+        unload(name)
+
+
+def _nothing(*args):
+    pass
+
+
+def _seats(text):
+    if not text:
+        return "SN"
+    return text.upper()
+
+
+class Game:
+    name = "cargocube"
+    rules_version = cc.RULES_VERSION  # in the log's header; a log of another one is not resumed
+
+    def __init__(self, options):
+        self.emit = options.get("emit") or _nothing
+        # The app's game log (docs/firmware.md): every committed action, take-back and the end.
+        self.record = options.get("record") or _nothing
+        self.record_undo = options.get("record_undo") or _nothing
+        self.record_over = options.get("record_over") or _nothing
+        layout = options.get("layout") or "polygon"
+        seats = _seats(options.get("seats"))
+        players = len(seats)
+        if cc.layouts.SEATS_BY_PLAYERS.get(players) != seats:
+            raise ValueError("seats %s: play SN, SWN or SWNE" % seats)
+        cards = options.get("cards") in ("1", "yes", "base", True)
+        start = options.get("position")
+        if start:
+            self.pos = cc.Position.parse(start)
+            self.variant = options.get("variant") or "position"
+        else:
+            self.pos = cc.start_position(players, layout, cards)
+            self.variant = layout + ("+cards" if cards else "")
+        # revision B: the app's LevelScanner (steps are evidence too), None on revision A
+        self.levels = options.get("levels")
+        self.tracker = T.Tracker(self.pos, levels=self.levels, rank=_rank)
+        self.overlay = []  # (cell, colour, level, blink) lit besides the score bars
+        self.hint = None
+        self.hint_until = 0
+        self.mismatch_since = -1
+        self._over_told = False  # the `over` event and the log's finish are sent once
+        self.now = 0
+        self._shown_state = -1
+        self.paint_version = 0  # bumped whenever what paint() draws changes (docs/firmware.md)
+        self._rebuild()
+
+    # -- plug-in interface ------------------------------------------------------------------------
+
+    def load(self, text):
+        """Resync (the host's LOAD): the game goes on from this position; what the sensors
+        see is compared with it at the next on_change. ValueError if it does not parse."""
+        try:
+            pos = cc.Position.parse(text)
+        except cc.RulesError as e:
+            raise ValueError("bad position: %s" % (e,))
+        self.pos = pos
+        self.tracker = T.Tracker(pos, levels=self.levels, rank=_rank)
+        self.hint = None
+        self.mismatch_since = -1
+        self._over_told = False
+        self._rebuild()
+
+    def setup_mask(self):
+        return bytearray(self.tracker.expected)
+
+    def start(self):
+        # The start position is what `pos` answers; not repeated here (a 4-player layout with
+        # cards is over 500 bytes, a large block on a busy heap).
+        self.emit("cargocube start ply=%d" % self.pos.ply())
+        self._rebuild()
+
+    def log_header(self):
+        """(variant, seats, start position, rules version) for the game log's header; asked
+        once, before start()."""
+        return (self.variant, "".join([g.SEAT_LETTERS[s] for s in self.pos.seats]),
+                self.pos.notation(), self.rules_version)
+
+    def resume(self, records):
+        """Go on with a logged game (instead of start()): replay its records, (kind, payload)
+        as firmware.system.logformat reports them, through the rules core from the start position.
+        Raises the rules' error if a record does not replay."""
+        pos = self.pos
+        n = getattr(records, "expected_actions", 0)
+        if n:
+            pos.reserve(n)
+        for kind, payload in records:
+            if kind == LF.ACTION:
+                pos.push(cc.decode_action(pos, payload, 0)[0])
+            elif kind == LF.UNDO:
+                pos.pop()
+        self.tracker = T.Tracker(pos, levels=self.levels, rank=_rank)
+        self.emit("cargocube resumed ply=%d" % pos.ply())
+        self._rebuild()
+
+    def on_change(self, occ, now_ms):
+        self.now = now_ms
+        self.hint = None
+        self.tracker.observe(occ, now_ms)
+        self._after(now_ms)
+
+    def on_levels(self, now_ms):
+        """Revision B: the steps the app's level scanner reports changed."""
+        self.now = now_ms
+        self.hint = None
+        self.tracker.observe_levels(now_ms)
+        self._after(now_ms)
+
+    def on_button(self, bit, now_ms):
+        self.now = now_ms
+        t = self.tracker
+        if bit == H.CONFIRM:
+            t.press_confirm()
+        elif bit == H.NEXT:
+            t.press_next()
+        elif bit == H.UNDO:
+            t.press_undo()
+        elif bit == H.END:
+            t.press_end()
+        elif bit == H.HINT:
+            self.hint = _hint(self.pos)
+            self.hint_until = (now_ms + HINT_MS) & H.TICKS_MASK
+        self._after(now_ms)
+
+    def tick(self, now_ms):
+        self.now = now_ms
+        t = self.tracker
+        if t.settling:
+            t.tick(now_ms)
+            if not t.settling:
+                self._after(now_ms)
+                return
+        changed = False
+        if self.hint is not None and H.ticks_diff(now_ms, self.hint_until) >= 0:
+            self.hint = None
+            changed = True
+        if self.tracker.state == T.MISMATCH and self.mismatch_since >= 0:
+            if (H.ticks_diff(now_ms, self.mismatch_since) >= MISMATCH_MS
+                    and self._shown_state != T.MISMATCH):
+                changed = True
+        if changed:
+            self._rebuild()
+
+    def paint(self, painter, frame_no):
+        for c, colour, level, blink in self.overlay:
+            painter.cell(c, colour, level, blink)
+        pos = self.pos
+        if self.tracker.state != T.OVER:
+            painter.turn(pos.to_move)  # first: the mover's score bar is drawn over its glow
+        sc = pos._score
+        for s in pos.seats:
+            painter.score(s, sc[s], cc.MAX_SCORE)
+
+    def scores(self):
+        return self.pos.scores()
+
+    def command(self, words):
+        cmd = words[0].lower()
+        t = self.tracker
+        if cmd == "pos":
+            return "ok " + self.pos.notation()
+        if cmd == "state":
+            return "ok state=%s diff=%s actions=%d" % (
+                T.STATE_NAMES[t.state], ",".join([g.cell_name(c) for c in t.diff]) or "-",
+                self.pos.ply())
+        if cmd == "candidates":
+            return self._candidate_lines(len(words) > 1 and words[1] == "full")
+        if cmd == "history":  # [FROM [COUNT]]: a host pages a long game (a reply is <= 1 KB)
+            lo, hi = H.word_range(words, self.pos.ply())
+            return "ok " + " ".join([cc.format_action(a) for a in self.pos.history()[lo:hi]])
+        if cmd == "legal":
+            return "ok " + " ".join([cc.format_action(a) for a in self.pos.legal_actions()])
+        if cmd == "hint":
+            a = _hint(self.pos)
+            return "ok " + (cc.format_action(a) if a is not None else "-")
+        return None
+
+    def _candidate_lines(self, full):
+        """Reply lines `cand I ACTION` (with `full`: `cand I ACTION POSITION-AFTER`), then
+        `ok N shown=I fit=F state=STATE` (the first F candidates fit what the sensors saw; the
+        rest are other moves the board may have missed). Made one line at a time: a position
+        is a few hundred bytes and the board keeps only one in memory."""
+        t = self.tracker
+        cands = list(t.candidates)
+        for i in range(len(cands)):
+            a = cands[i]
+            if full:
+                self.pos.push(a)
+                after = self.pos.notation()
+                self.pos.pop()
+                yield "cand %d %s %s" % (i, cc.format_action(a), after)
+            else:
+                yield "cand %d %s" % (i, cc.format_action(a))
+        yield "ok %d shown=%d fit=%d state=%s" % (len(cands), t.index, t.fitting,
+                                                  T.STATE_NAMES[t.state])
+
+    # -- internals ------------------------------------------------------------------------------
+
+    def _after(self, now_ms):
+        t = self.tracker
+        for how, a, after in t.take_log():
+            self.emit("%s %s -> %s" % (how, cc.format_action(a), after))
+            if how == "undo":
+                self.record_undo()
+            else:
+                self.record(cc.encode_action(a))
+        if t.state == T.MISMATCH:
+            if self.mismatch_since < 0:
+                self.mismatch_since = now_ms
+        else:
+            self.mismatch_since = -1
+        if t.state == T.OVER:
+            if not self._over_told:  # once: _after runs on every change and press
+                self._over_told = True
+                w = "".join([g.SEAT_LETTERS[s] for s in self.pos.winners()])
+                self.emit("over winners=%s scores=%s" % (w, ",".join([str(x) for x in self.pos.scores()])))
+                self.record_over()
+        else:
+            self._over_told = False  # a take-back reopens the game
+        self._rebuild()
+
+    def _rebuild(self):
+        """Prepare the overlay for the current state (not per frame)."""
+        t = self.tracker
+        pos = self.pos
+        out = []
+        state = t.state
+        if (state == T.MISMATCH and self.mismatch_since >= 0
+                and H.ticks_diff(self.now, self.mismatch_since) < MISMATCH_MS):
+            state = T.MOVING  # not yet: a hand may still be on its way
+        if state != self._shown_state:
+            # what the LEDs now show, for a host following the game (docs/serial-protocol.md)
+            self.emit("state " + T.STATE_NAMES[state])
+        self._shown_state = state
+        if state == T.OVER:
+            for s in pos.winners():
+                for c in g.TERMINAL_CELLS[s]:
+                    out.append((c, L.SEAT_COLOUR[s], 255, L.BLINK_SLOW))
+        elif t.undone and t.barred and state in (T.MOVING, T.MISMATCH):
+            # Taken back: put the piece back where it came from (slow blink), from where it
+            # went (wink); other differing cells as mistakes.
+            a = t.undone[-1]
+            for c in t.diff:
+                if c == a[1]:
+                    out.append((c, L.CYAN, 255, L.BLINK_SLOW))
+                elif c == a[3]:
+                    out.append((c, L.CYAN, 255, L.BLINK_WINK))
+                else:
+                    out.append((c, L.RED, 255, L.BLINK_FAST))
+        elif state == T.MISMATCH:
+            for c in t.diff:
+                out.append((c, L.RED, 255, L.BLINK_FAST))
+        elif state == T.ASKING:
+            # The candidate shown, and dimly the other moves that fit what the sensors saw (not
+            # the long tail of moves the board may have missed: `next` reaches those one by one).
+            shown = t.candidates[t.index]
+            for i in range(t.fitting):
+                a = t.candidates[i]
+                if a is not shown and a[0] != cc.END:
+                    out.append((a[3], L.YELLOW, 60, 0))
+            if shown[0] != cc.END:
+                out.append((shown[1], L.CYAN, 255, L.BLINK_SLOW))
+                out.append((shown[3], L.YELLOW, 255, L.BLINK_FAST))
+        elif state == T.MOVING:
+            # Where the piece may go; during activation each destination in the colour of the
+            # value that activation gives.
+            done = []
+            for a in t.moves:
+                if a[0] == cc.ACTIVATE and a[3] not in done:
+                    v = orient.VALUE[a[4]]
+                    out.append((a[3], VALUE_COLOUR[v], VALUE_LEVEL[v], 0))
+                    done.append(a[3])
+            for c in t.targets:
+                if c not in done:
+                    out.append((c, L.YELLOW, 200, 0))
+            for c in t.diff:
+                if c not in t.targets:
+                    out.append((c, L.ORANGE, 120, L.BLINK_WINK))  # where the piece came from
+        else:
+            self._idle_overlay(out)
+        if self.hint is not None and state in (T.IDLE, T.MOVING):
+            a = self.hint
+            if a[0] != cc.END:
+                out.append((a[1], L.YELLOW, 255, L.BLINK_WINK))
+                out.append((a[3], L.YELLOW, 255, L.BLINK_FAST))
+        self.overlay = out
+        # Scores, the seat to move and the over state change only with commits/undos, which
+        # all come through _after() and so through here: one version covers all of paint().
+        self.paint_version += 1
+
+    def _idle_overlay(self, out):
+        t = self.tracker
+        pos = self.pos
+        mover = pos.to_move
+        colour = L.SEAT_COLOUR[mover]
+        if t.undone:
+            # What a take-back asks the player to put back, when the sensors cannot show it.
+            a = t.undone[-1]
+            if a[0] != cc.END:
+                out.append((a[1], L.CYAN, 255, L.BLINK_SLOW))
+                out.append((a[3], L.CYAN, 255, L.BLINK_WINK))
+        if pos.actions_left == 0:
+            # Activation candidates, each in the colour of the best value it can give.
+            best = {}
+            for a in t.legal():
+                v = orient.VALUE[a[4]]
+                if v > best.get(a[1], 0):
+                    best[a[1]] = v
+            for c in best:
+                v = best[c]
+                out.append((c, VALUE_COLOUR[v], VALUE_LEVEL[v], L.BLINK_WINK))
+        else:
+            seen = pos.boost_sources()
+            for a in t.legal():
+                if a[0] != cc.END and a[1] not in seen:
+                    seen.append(a[1])
+            for c in seen:
+                out.append((c, colour, 60, 0))
+        # Corners: whose turn, and the actions left (1-4 corners lit; activation: all blink).
+        corners = (0, 10, 110, 120)
+        for i in range(4):
+            if pos.actions_left == 0:
+                out.append((corners[i], colour, 255, L.BLINK_SLOW))
+            elif i < pos.actions_left:
+                out.append((corners[i], colour, 255, 0))

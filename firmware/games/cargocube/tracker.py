@@ -1,0 +1,875 @@
+# Move inference: from stable occupancy changes to committed rules actions.
+#
+# The sensors see only whether a cell holds something magnetic (cube, keeper or card), so the
+# tracker compares the stable occupancy with the occupancy the tracked position implies. The
+# cells that differ (the diff) are the evidence; an action explains the evidence when the cells
+# it toggles equal the diff. Rules of inference (docs/board-cargocube.md):
+#   - exactly one action explains the diff, no other could still grow out of it (the hand may
+#     be on its way), and the board has been still for settle_ms: commit it;
+#   - several explain it: ask (candidates are shown; `next` cycles, `confirm` commits; past the
+#     fitting ones `next` goes on through the other moves the board may have missed);
+#   - the diff is the start of some actions (a piece lifted, a cube tipped onto its new cell
+#     before it leaves the old one, a cube on the entry portal): in progress, show where the
+#     piece may go; the actions that already fit are pending (they may have ended on a stack);
+#   - a pending action followed by one more explains the diff: it competes with the one-action
+#     explanations, and is committed only when it is the only explanation;
+#   - only a move that left no trace at all (onto and off stacks) followed by one more explains
+#     it: ask (the board cannot know which traceless move it was);
+#   - nothing at all: a mismatch; the differing cells light red, nothing is committed.
+# Nothing is ever guessed: with two explanations the player is asked.
+#
+# Revision B (linear Hall sensors, a LevelScanner given as `levels`): besides occupancy the
+# board sees steps, the field at a cell moving while it stays occupied (the top of a stack
+# coming or going, a cube put on a card). Each candidate predicts its steps from the tracked
+# orientations (firmware/games/cargocube/steps.py); an action explains the evidence only if its
+# occupancy change matches and the steps fit. A piece lifted off a stack is a move under way.
+# Steps that fit no legal move are noise (a stack nudged): the baseline takes them over once
+# the board is still. Where steps do not decide, the player is asked as on revision A.
+#
+# Works on any position object of shared_rules.cargocube.rules (stacks, cards, legal_actions, push, pop).
+
+from shared_rules.cargocube import rules as cc
+from shared_rules import geometry as g
+from firmware.games.cargocube import steps as ST
+
+IDLE = 0  # the board equals the tracked position
+MOVING = 1  # evidence of an action in progress
+ASKING = 2  # several actions fit: the player picks with next/confirm
+MISMATCH = 3  # no legal continuation fits the board
+OVER = 4  # the game has ended
+
+SETTLE_MS = 400  # the board must be still this long before a move that fits is committed
+NOISE_MS = 3000  # revision B: steps no legal move fits are taken as noise after this stillness
+TOUCHED_MAX = 8  # cells remembered for "the board missed a move" offers
+
+STATE_NAMES = ("idle", "moving", "asking", "mismatch", "over")
+
+
+def occupancy(pos, out):
+    """Fill bytearray(16) out with the occupancy pos implies (bit c: cell c holds something)."""
+    stacks = pos.stacks
+    cards = pos.cards
+    for i in range(16):
+        out[i] = 0
+    for c in range(121):
+        if stacks[c] or cards[c]:
+            out[c >> 3] |= 1 << (c & 7)
+
+
+def pack(cells):
+    """A delta of at most two cells as one small int (no heap on the board): 0 for none,
+    c + 1 for one, (c1 + 1) | (c2 + 1) << 8 for two (c1 < c2)."""
+    if not cells:
+        return 0
+    if len(cells) == 1:
+        return cells[0] + 1
+    return (cells[0] + 1) | ((cells[1] + 1) << 8)
+
+
+def unpack(d):
+    """The cells of a packed delta, as a sorted tuple."""
+    if not d:
+        return ()
+    if d < 256:
+        return (d - 1,)
+    return ((d & 255) - 1, (d >> 8) - 1)
+
+
+def diff_cells(a, b):
+    """The cells whose bits differ between two occupancy bitmaps, as a sorted tuple."""
+    out = []
+    for i in range(16):
+        x = a[i] ^ b[i]
+        if x:
+            for bit in range(8):
+                if x & (1 << bit):
+                    out.append(i * 8 + bit)
+    return tuple(out)
+
+
+def action_delta(pos, action):
+    """The cells whose occupancy the action toggles, as a sorted tuple."""
+    kind, src, d, dst, code, hops = action
+    if kind == cc.END:
+        return ()
+    if kind == cc.BOOST:
+        return (src, dst) if src < dst else (dst, src)
+    if src == dst:
+        return ()
+    src_toggles = len(pos.stacks[src]) == 1 and not pos.cards[src]
+    dst_toggles = not pos.stacks[dst] and not pos.cards[dst]
+    if src_toggles:
+        if dst_toggles:
+            return (src, dst) if src < dst else (dst, src)
+        return (src,)
+    if dst_toggles:
+        return (dst,)
+    return ()
+
+
+def may_grow(action, diff):
+    """Whether evidence diff can be the start of action (whose delta strictly contains diff).
+    A lifted piece can go anywhere; a piece seen on its new cell before its old cell empties
+    can only be a cube tipped over its edge or a keeper stepped: an orthogonal neighbour,
+    nothing carried further (no hop, no slide, no teleport, no card)."""
+    kind, src, d, dst, code, hops = action
+    if src in diff:
+        return True
+    if kind == cc.BOOST or kind == cc.END or hops:
+        return False
+    return dst == g.NEIGHBOUR[src * 4 + d]
+
+
+def passes_portal(pos, action):
+    """Whether the cube of action is sent through the entry portal (the hand puts it there
+    before taking it on to the exit portal)."""
+    return action[0] == cc.ROLL and g.ENTRY_PORTAL in cc.action_path(pos, action)
+
+
+def _meets(a, b):
+    """Whether two cell tuples share a cell."""
+    for c in a:
+        if c in b:
+            return True
+    return False
+
+
+def _is_subset(small, big):
+    for c in small:
+        if c not in big:
+            return False
+    return True
+
+
+def explain(pos, legal, deltas, diff, barred):
+    """(match, growing) for the evidence diff in pos: the actions whose cells toggled equal
+    diff (not `end`, not barred), and those of which diff can be the start (a piece lifted, a
+    cube tipped onto its new cell, a cube waiting on the entry portal). legal: pos's legal
+    actions without booster uses, deltas: their packed action_delta() or None; booster uses are
+    explained here from the cards that may be used, without listing them all."""
+    match = []
+    growing = []
+    portal = g.ENTRY_PORTAL
+    n = len(diff)
+    key = pack(diff) if n <= 2 else -1
+    one = diff[0] + 1 if n == 1 else -1
+    at_portal = portal in diff
+    for i in range(len(legal)):
+        a = legal[i]
+        d = deltas[i] if deltas is not None else pack(action_delta(pos, a))
+        if d == key:
+            if a[0] != cc.END and a not in barred:
+                match.append(a)
+        elif d > 255 and ((d & 255) == one or (d >> 8) == one) and may_grow(a, diff):
+            growing.append(a)  # one cell of a two-cell move seen so far
+        elif at_portal and passes_portal(pos, a) and _is_subset(diff, unpack(d) + (portal,)):
+            growing.append(a)  # the cube waits on the portal: on to the exit portal
+    if 0 < n <= 2:
+        srcs = pos.boost_sources()
+        if srcs:
+            if n == 2:
+                for src, dst in ((diff[0], diff[1]), (diff[1], diff[0])):
+                    if src in srcs and pos.is_boost_target(dst):
+                        a = (cc.BOOST, src, 0, dst, pos.cards[src], ())
+                        if a not in barred:
+                            match.append(a)
+            elif diff[0] in srcs:
+                src = diff[0]
+                for dst in range(121):
+                    if pos.is_boost_target(dst):
+                        growing.append((cc.BOOST, src, 0, dst, pos.cards[src], ()))
+    return match, growing
+
+
+def _still(c, rough):
+    """Revision B: how far a step at c may be off where no hand worked."""
+    if rough is not None and rough[c >> 3] & (1 << (c & 7)):
+        return ST.TOL_STILL + ST.TOL_DNL
+    return ST.TOL_STILL
+
+
+def _significant(steps, rough):
+    """Revision B: whether any step is more than the ADC and the model's error on it."""
+    if steps:
+        for c in steps:
+            v = steps[c]
+            t = _still(c, rough)
+            if v > t or v < -t:
+                return True
+    return False
+
+
+def _supported(hand, steps, rough):
+    """Revision B: whether an action that changes no occupancy has evidence of its own: a step
+    of twice the still tolerance where its hand worked (a neighbour's coupling alone, a few
+    hundredths of a millitesla, is too little to take a move for)."""
+    for c in hand:
+        v = steps.get(c, 0)
+        t = 2 * _still(c, rough)
+        if v > t or v < -t:
+            return True
+    return False
+
+
+def _fits_two(pred1, hand1, pred2, hand2, steps, diff, rough):
+    """Revision B: whether a first action (its predicted steps pred1, hand cells hand1) and a
+    second one after it (pred2, hand2) together fit the steps seen."""
+    pred = dict(pred1)
+    for c in pred2:
+        pred[c] = pred.get(c, 0) + pred2[c]
+    hand = list(hand1)
+    for c in hand2:
+        if c not in hand:
+            hand.append(c)
+    return ST.fits(pred, hand, steps, diff, 0, rough)
+
+
+class Tracker:
+    def __init__(self, pos, settle_ms=SETTLE_MS, levels=None, rank=None):
+        self.pos = pos
+        # rank(pos, actions) -> the same actions, most likely first (the plug-in gives the
+        # hint's order): what a question shows first
+        self.rank = rank
+        # revision B: the LevelScanner whose steps are evidence too (None: occupancy only)
+        self.levels = levels
+        self.uncertain = []  # revision B: cells whose baseline waits for the board to be idle
+        self.loose = []  # revision B: explanations that fit only with a stack nudged
+        self.noisy = False  # revision B: steps no legal move fits wait to be taken as noise
+        if levels is not None:
+            levels.rebase()
+        self.settle_ms = settle_ms  # stillness before a move that fits is taken (0: at once)
+        self.settling = False
+        self.changed_at = 0
+        self.expected = bytearray(16)
+        self.occ = bytearray(16)
+        self.state = IDLE
+        self.diff = ()  # cells where the board differs from the tracked position
+        self.candidates = []  # actions shown for the player to pick (ASKING)
+        self.fitting = 0  # how many of the candidates fit what the sensors saw
+        self.index = 0  # the candidate shown now
+        self.targets = []  # cells an item in progress may go to (MOVING)
+        self.moves = []  # the actions in progress those targets come from (MOVING)
+        self.pending = []  # actions that may have completed without a trace (put on a stack)
+        self.end_requested = False  # `end` pressed while the board was asking
+        # the question was opened by the player (`confirm` with nothing asked: "I made a move
+        # you did not see"): the candidate shown is taken when the player goes on playing,
+        # presses `end` or `confirm`, unless `next` or `undo` came first
+        self.offered = False
+        self.touched = []  # the last TOUCHED_MAX cells whose occupancy changed (even if restored)
+        self.recent = []  # cells whose occupancy changed since the last commit
+        self.undone_by_next = []  # moves that were pending when the board looked right again
+        self.undone = []  # actions taken back, newest last (the LEDs show what to put back)
+        self.barred = []  # taken back: not read again from the board until it is put right
+        self.log = []  # (event, action) pairs since the last read, for the host and the log file
+        self._legal = None
+        self._deltas = None
+        self._refresh()
+        self.occ[:] = self.expected
+
+    # -- cached per position ---------------------------------------------------------------------
+
+    def _refresh(self):
+        occupancy(self.pos, self.expected)
+        self._legal = None
+        self._deltas = None
+        self._pcache = {}  # revision B: action (or lifted cell) -> its predicted steps
+
+    def _pred(self, a):
+        """Revision B: (predicted steps, hand cells) of action a in the position, cached."""
+        r = self._pcache.get(a)
+        if r is None:
+            r = (ST.predict(self.pos, a), ST.hand_cells(self.pos, a))
+            self._pcache[a] = r
+        return r
+
+    def _lift(self, c):
+        """Revision B: the predicted steps of lifting the top off cell c, cached."""
+        r = self._pcache.get(c)
+        if r is None:
+            r = ST.predict_lift(self.pos, c)
+            self._pcache[c] = r
+        return r
+
+    def legal(self):
+        """The legal actions but booster uses (see explain()), cached per position."""
+        if self._legal is None:
+            self._legal = self.pos.legal_actions(False)
+            pos = self.pos
+            self._deltas = [pack(action_delta(pos, a)) for a in self._legal]
+        return self._legal
+
+    def _diff(self):
+        return diff_cells(self.occ, self.expected)
+
+    # -- inputs ---------------------------------------------------------------------------------
+
+    def _take_offered(self):
+        """The player goes on (a new move, `end`) after asking for a missed move: the one shown
+        is taken."""
+        if self.offered and self.state == ASKING and self.candidates:
+            self.offered = False
+            self._commit(self.candidates[self.index], "confirm")
+            return 1
+        self.offered = False
+        return 0
+
+    def observe(self, occ, now_ms=0):
+        """A new stable occupancy (bytearray(16)) at time now_ms; returns the number of actions
+        committed. A move that fits is committed only once the board has been still for
+        settle_ms (see tick): hands put pieces down and pick them up again."""
+        taken = self._take_offered()
+        self.changed_at = now_ms
+        touched = self.touched
+        recent = self.recent
+        for c in diff_cells(self.occ, occ):
+            if c not in recent:
+                recent.append(c)
+            if c in touched:
+                touched.remove(c)
+            elif len(touched) >= TOUCHED_MAX:
+                touched.pop(0)
+            touched.append(c)
+        self.occ[:] = occ
+        return taken + self._infer(self.settle_ms == 0)
+
+    def observe_levels(self, now_ms=0):
+        """Revision B: the steps the level scanner reports changed at now_ms; returns the
+        number of actions committed."""
+        taken = self._take_offered()
+        self.changed_at = now_ms
+        return taken + self._infer(self.settle_ms == 0)
+
+    def _steps(self, diff):
+        """Revision B: {cell: step} the level scanner reports, but at cells whose occupancy
+        differs from the position's (that is occupancy evidence) or that are empty; None
+        without a level scanner."""
+        lv = self.levels
+        if lv is None:
+            return None
+        out = {}
+        occ = self.occ
+        unsure = self.uncertain
+        for c in lv.cells:
+            if c not in diff and c not in unsure and occ[c >> 3] & (1 << (c & 7)):
+                out[c] = lv.level[c] - lv.base[c]
+        return out
+
+    def _by_steps(self, diff, steps, match, growing):
+        """Revision B: (fit, growing, airborne): the one-action explanations (match) whose
+        predicted steps fit, allowing a nudged stack next to the hand only when none fits as it
+        is; the moves under way (growing) whose start fits, plus the moves off a stack whose top
+        was lifted; and the fitting ones whose landing on a stack does not show yet (airborne,
+        also under way)."""
+        pos = self.pos
+        rough = self.levels.rough
+        ignore = diff + tuple(self.uncertain)  # cells whose steps say nothing now
+        fit = []
+        self.loose = []
+        loose = self.loose
+        for a in match:
+            pred, hand = self._pred(a)
+            if not diff and not _supported(hand, steps, rough):
+                continue
+            if ST.fits(pred, hand, steps, ignore, 0, rough):
+                fit.append((a, pred))
+            elif ST.fits(pred, hand, steps, ignore, 1, rough):
+                loose.append((a, pred))
+        # A move whose landing on a stack should show and does not: the piece may still be in
+        # the hand. It waits (and is pending: the landing may be hidden by a shifted cube).
+        done = []
+        airborne = []
+        hands = []
+        for a, pred in fit:
+            if not self._lifted(a, pred, steps, diff, rough):
+                continue  # not a whole move: what it would have left its cell shows nothing
+            if not self._landed(a, pred, steps, diff, rough):
+                airborne.append(a)
+                continue
+            done.append(a)
+            for c in self._pred(a)[1]:
+                if c not in hands:
+                    hands.append(c)
+        fit = done
+        grow = list(airborne)
+        lifted = []
+        ok = {}
+        for a in growing:
+            src = a[1]
+            if src in diff and a[0] != cc.BOOST and not passes_portal(pos, a):
+                # a piece lifted off its cell (it emptied): nothing else may have stepped
+                if src not in ok:
+                    ok[src] = ST.fits(self._lift(src), (src,), steps, ignore, 0, rough)
+                if not ok[src]:
+                    continue
+            grow.append(a)
+        for c in steps:
+            t = _still(c, rough)
+            if c in lifted or c in hands or (-t <= steps[c] <= t):
+                continue
+            # a piece lifted off the stack on c: its step, whatever the hand did to the cube
+            # below, and nothing else that the lift does not explain
+            pred = self._lift(c)
+            if c not in pred or not ST.fits(pred, (c,), steps, ignore, 0, rough):
+                continue
+            lifted.append(c)
+        if lifted:
+            for a in self.legal():
+                if a[1] in lifted and a[0] != cc.END and a not in grow:
+                    grow.append(a)
+        return fit, grow, airborne
+
+    def _lifted(self, a, pred, steps, diff, rough):
+        """Revision B: whether the lift of action a's piece shows where it came from: its cell
+        emptied (occupancy), or the step predicted there is seen with its sign. (A stack nudged
+        where something could land must not pass for a whole move.)"""
+        src = a[1]
+        if src in diff or src == a[3]:
+            return True
+        if src in self.uncertain:
+            return False
+        p = pred.get(src, 0)
+        v = steps.get(src, 0)
+        t = _still(src, rough)
+        if -2 * t <= p <= 2 * t:
+            return True  # it shows too little there to ask for
+        return (p > 2 * t and v > t) or (p < -2 * t and v < -t)
+
+    def _landed(self, a, pred, steps, diff, rough):
+        """Revision B: whether the piece of action a (predicted steps pred) is seen to have
+        landed: on an empty cell (occupancy), or on something: the landing, beside what the
+        lift alone changes there (a neighbour's top leaving), predicted and seen with its sign.
+        Else it may still be in the hand."""
+        dst = a[3]
+        if dst in diff:
+            return True
+        if dst in self.uncertain:
+            return False  # its steps say nothing now
+        lift = self._lift(a[1]).get(dst, 0)
+        p = pred.get(dst, 0) - lift
+        v = steps.get(dst, 0) - lift
+        if dst == a[1]:
+            # Back where it came from (a wind rose hop): what it does there beside the lift is
+            # within the hand's noise unless it turned the cube's magnet over (hundreds).
+            t = 2 * ST.TOL_HAND
+            return (p > t or p < -t) and -ST.TOL_HAND <= v - p <= ST.TOL_HAND
+        t = _still(dst, rough)
+        return (p > 2 * t and v > t) or (p < -2 * t and v < -t)
+
+    def tick(self, now_ms):
+        """Time passes: commit a move that fits once the board has been still long enough;
+        revision B: steps that fit no legal move become the baseline after NOISE_MS."""
+        if self.settling and now_ms - self.changed_at >= self.settle_ms:
+            self.settling = False
+            return self._infer(True)
+        if self.noisy and now_ms - self.changed_at >= NOISE_MS:
+            self.noisy = False
+            self.levels.rebase(list(self._steps(self._diff())))
+            return self._infer(True)
+        return 0
+
+    def _hold(self, actions):
+        """A move fits but the hand may not be done: show it as in progress, commit later."""
+        self.settling = True
+        self.state = MOVING
+        self.candidates = []
+        self.moves = list(actions)
+        targets = []
+        for a in actions:
+            if a[3] not in targets:
+                targets.append(a[3])
+        self.targets = targets
+        if self.levels is not None:
+            # revision B: a move waiting to settle may be built on by the next before it is
+            # taken (the next one lifts what it put down): it counts as pending
+            for a in actions:
+                if a not in self.pending:
+                    self.pending.append(a)
+
+    def _infer(self, may_commit=True):
+        committed = 0
+        self.settling = False
+        while True:
+            if not self.legal():  # the game is over (cached: is_over() would generate again)
+                self.state = OVER
+                self.diff = self._diff()
+                return committed
+            diff = self._diff()
+            steps = self._steps(diff)  # revision B; None on revision A
+            self.diff = diff
+            self.targets = []
+            self.moves = []
+            if not diff and not _significant(steps, self.levels.rough if steps else None):
+                self.state = IDLE
+                self.candidates = []
+                # Back as expected: put back, or done and then undone by a next move.
+                self.undone_by_next = self.pending
+                self.pending = []
+                self.barred = []  # taken-back moves are restored on the board
+                self.noisy = False
+                if steps is not None and (steps or self.uncertain):
+                    # revision B: steps too small to be anything a hand did (drift, a slight
+                    # nudge), and the cells of moves taken late: the baseline takes them over
+                    # once the board is still
+                    if may_commit:
+                        self.levels.rebase(list(steps) + self.uncertain)
+                        self.uncertain = []
+                    else:
+                        self.settling = True
+                return committed
+            match, growing = explain(self.pos, self.legal(), self._deltas, diff, self.barred)
+            seen = match  # what occupancy alone explains (the steps may rule all of it out)
+            airborne = ()
+            if steps is not None:
+                match, growing, airborne = self._by_steps(diff, steps, match, growing)
+            # A move that may already have ended on a stack (pending) followed by another one
+            # explains the diff too: it competes with the one-action explanations.
+            if self.pending:
+                complete, partial, targets = self._explain_in_two(diff, True, (), steps)
+            else:
+                complete, partial, targets = [], [], []
+            fits = list(match)
+            for x in complete:
+                if x not in fits:
+                    fits.append(x)
+            if steps is not None and not fits and not partial:
+                # revision B: no explanation fits as it is; one that would with a stack nudged
+                # next to the hand (a step that fits no legal move is noise)
+                rough = self.levels.rough
+                for a, pred in self.loose:
+                    if self._landed(a, pred, steps, diff, rough):
+                        fits.append(a)
+                    elif a not in airborne:
+                        airborne.append(a)
+                        growing.append(a)
+            if fits and not growing and not partial and self.undone_by_next:
+                # About to take a move: first, could one that was waiting to settle and whose
+                # trace this move erased have happened before it? Then that is a second reading.
+                erased = tuple([c for c in self.recent if c not in diff])
+                if erased:
+                    c2, p2, t2 = self._explain_in_two(diff, True, erased, steps)
+                    for x in c2:
+                        if x not in fits:
+                            fits.append(x)
+                    partial = p2
+                    targets = t2
+            if fits and not growing and not partial:
+                if not may_commit:
+                    self._hold(fits)
+                    return committed
+                if len(fits) == 1:
+                    self._commit(fits[0], "auto")
+                    committed += 1
+                    continue
+                self._ask(fits)
+                return committed
+            if growing or partial:
+                # A move in progress; actions that already fit may have ended on a stack.
+                self.state = MOVING
+                still = []
+                for x in self.pending:
+                    if x in complete or x in partial:
+                        still.append(x)
+                for x in match:
+                    if x not in still:
+                        still.append(x)
+                for x in airborne:
+                    if x not in still:
+                        still.append(x)
+                self.pending = still
+                self.candidates = []
+                self.moves = growing + match
+                for a in self.moves:
+                    if a[3] not in targets:
+                        targets.append(a[3])
+                self.targets = targets
+                return committed
+            # Nothing the board saw explains it: a move that left no trace at all, then one
+            # more. The board cannot know which traceless move it was: it asks.
+            complete, partial, targets = self._explain_in_two(diff, False, (), steps)
+            if not complete and not partial and steps is not None and diff and seen:
+                # Occupancy alone explains it, the steps rule every move out (two stacks
+                # nudged?): the board asks, as revision A would.
+                complete = [a for a in seen if a[0] != cc.END]
+            if complete and not may_commit:
+                self._hold(complete)
+                return committed
+            if complete:
+                self._ask(complete)
+                return committed
+            if partial:
+                self.state = MOVING
+                self.candidates = []
+                self.targets = targets
+                return committed
+            if not diff:
+                # Steps only, and no legal move fits them: noise (a stack nudged, drift). The
+                # baseline takes them over once the board has been still for NOISE_MS (long
+                # enough for the player to say with `confirm` that a move was made).
+                self.state = IDLE
+                self.candidates = []
+                self.noisy = True
+                return committed
+            self.state = MISMATCH
+            self.candidates = []
+            return committed
+
+    def _explain_in_two(self, diff, seen_only, erased=(), steps=None):
+        """Explanations of diff by two moves: a first one that left no visible trace of its own
+        and a second one, complete or in progress. The first is, with erased: a move that was
+        waiting to settle before the board looked as expected again (undone_by_next), on those
+        cells that changed since the last commit and are back as expected (the next move undid
+        its trace, e.g. a cube teleported to an empty exit portal and rolled on from there);
+        else with seen_only: a pending move (its evidence was seen but it may have ended on a
+        stack); else a move that never shows (onto and off stacks).
+        Revision B (steps not None): a first with a complete second counts only if their
+        predicted steps together fit the steps seen.
+        Returns (firsts with a complete second, firsts with a second in progress, the cells the
+        moves in progress may go to)."""
+        legal = self.legal()
+        deltas = self._deltas
+        complete = []
+        partial = []
+        targets = []
+        pos = self.pos
+        occ = self.occ
+        exp = bytearray(16)
+        for i in range(len(legal)):
+            a1 = legal[i]
+            if a1[0] == cc.END:
+                continue
+            dl = unpack(deltas[i])
+            if erased:
+                if a1 not in self.undone_by_next or not _meets(dl, erased) or \
+                        not _is_subset(dl, diff + erased):
+                    continue
+            elif a1 in self.pending:
+                if not _is_subset(dl, diff) and not (
+                        steps is not None and _is_subset(dl, diff + tuple(self.recent))):
+                    continue  # revision B: cells it changed may be back as expected since
+            elif seen_only or dl:
+                continue
+            pos.push(a1)
+            occupancy(pos, exp)
+            rest = diff_cells(occ, exp)
+            seconds = None
+            # One more action changes at most 2 cells (3 with a cube waiting on the portal);
+            # revision B: or none, after a move that was seen (the steps tell the second).
+            if (rest or (steps is not None and (seen_only or erased))) and len(rest) <= 3 and \
+                    (len(rest) < 3 or g.ENTRY_PORTAL in rest) and not pos.is_over():
+                match2, growing2 = explain(pos, pos.legal_actions(False), None, rest, ())
+                if steps is not None and match2:
+                    # their predicted steps, from the position after the first; a second that
+                    # lands on something must be seen to (as a single move must, _landed)
+                    seconds = []
+                    for a2 in match2:
+                        p2 = ST.predict(pos, a2)
+                        land = None
+                        d2 = a2[3]
+                        if d2 not in rest:
+                            lift = ST.predict_lift(pos, a2[1]).get(d2, 0)
+                            land = (d2, p2.get(d2, 0) - lift, lift)
+                        seconds.append((p2, ST.hand_cells(pos, a2), land))
+                elif match2 and a1 not in complete:
+                    complete.append(a1)
+                if growing2 and a1 not in partial:
+                    partial.append(a1)
+                for a2 in growing2:
+                    if a2[3] not in targets:
+                        targets.append(a2[3])
+            pos.pop()
+            if seconds and a1 not in complete:
+                pred1, hand1 = self._pred(a1)
+                rough = self.levels.rough
+                for pred2, hand2, land in seconds:
+                    if land is not None:
+                        d2, p, lift = land
+                        if d2 in self.uncertain:
+                            continue
+                        v = steps.get(d2, 0) - pred1.get(d2, 0) - lift
+                        t = _still(d2, rough)
+                        if not ((p > 2 * t and v > t) or (p < -2 * t and v < -t)):
+                            continue
+                    if _fits_two(pred1, hand1, pred2, hand2, steps, diff + tuple(self.uncertain), rough):
+                        complete.append(a1)
+                        break
+        return complete, partial, targets
+
+    def _ask(self, actions):
+        """Show actions (the ones that fit what was seen) for the player to pick; `next` goes on
+        past them into the other moves the board may have missed, so the player's move is
+        always among the choices."""
+        self.end_requested = False
+        self.offered = False
+        self.state = ASKING
+        self.fitting = len(actions)
+        actions = self._order(actions)
+        more = self._offers() if actions else []
+        self.candidates = actions + [a for a in more if a not in actions]
+        self.index = 0
+        self.pending = []
+
+    def _commit(self, action, how):
+        self.recent = []
+        self.undone_by_next = []
+        if self.levels is not None and action[0] != cc.END:
+            # revision B: what this action changed is explained, the baseline moves by it. Where
+            # the hand worked the bottom cube may have shifted: if the action alone explains
+            # what the board shows, the baseline takes the level over there; else (a move taken
+            # late, other moves since) those cells wait until the board is idle again.
+            pos = self.pos
+            pred, hand = self._pred(action)
+            filled = action_delta(pos, action)
+            diff = self._diff()
+            ignore = diff + tuple(self.uncertain)
+            if ST.fits(pred, hand, self._steps(diff), ignore, 0, self.levels.rough):
+                self.levels.explain(pred, hand, True, filled)
+            else:
+                # Taken without its own evidence (late, or other moves since): which part of
+                # what the board shows there is this move's is unknown. Its cells say nothing
+                # until the board is idle again (then the baseline takes them over).
+                self.levels.explain({}, (), False, filled)
+                for c in list(pred) + list(hand) + list(filled):
+                    if c not in self.uncertain:
+                        self.uncertain.append(c)
+        self.pos.push(action)
+        self.log.append((how, action, self.pos.notation()))
+        self.undone = []
+        self.pending = []
+        self.candidates = []
+        self._refresh()
+
+    # -- buttons --------------------------------------------------------------------------------
+
+    def press_next(self):
+        if self.state == ASKING and self.candidates:
+            self.index = (self.index + 1) % len(self.candidates)
+            return True
+        if self.state != OVER:
+            return self._offer_hidden()
+        return False
+
+    def press_confirm(self):
+        if self.state == ASKING and self.candidates:
+            self.offered = False
+            self._commit(self.candidates[self.index], "confirm")
+            self._infer()
+            if self.end_requested and self.state == IDLE:
+                self.end_requested = False
+                if self.pos.actions_left > 0:
+                    self._commit(cc.END_ACTION, "end")
+                    self._infer()
+            return True
+        if self.state != OVER:
+            return self._offer_hidden()
+        return False
+
+    def _offer_hidden(self):
+        """The player says: I made a move the board has not registered. Offer what fits, most
+        likely first; the one shown is taken when the player goes on (see `offered`)."""
+        offers = self._offers()
+        if not offers:
+            return False
+        self._ask([])
+        self.candidates = offers
+        self.offered = True
+        return True
+
+    def _offers(self):
+        """Moves the board may have missed, most likely first: those that explain the whole
+        difference, those pending, those within the cells touched lately (a move whose trace a
+        later move undid), those that leave no trace at all (onto and off stacks)."""
+        legal = self.legal()
+        deltas = self._deltas
+        groups = ([], [], [], [])
+        for i in range(len(legal)):
+            a = legal[i]
+            if a[0] == cc.END:
+                continue
+            dl = unpack(deltas[i])
+            if dl == self.diff:
+                groups[0].append(a)
+            elif a in self.pending:
+                groups[1].append(a)
+            elif dl and _is_subset(dl, self.touched):
+                groups[2].append(a)
+            elif not dl:
+                groups[3].append(a)
+        pos = self.pos
+        for src in pos.boost_sources():
+            if src not in self.diff and src not in self.touched:
+                continue
+            for t in self.diff + tuple(self.touched):
+                if t != src and pos.is_boost_target(t):
+                    a = (cc.BOOST, src, 0, t, pos.cards[src], ())
+                    dl = (src, t) if src < t else (t, src)
+                    if dl == self.diff:
+                        groups[0].append(a)
+                    elif _is_subset(dl, self.touched) and a not in groups[2]:
+                        groups[2].append(a)
+        return (self._order(groups[0]) + self._order(groups[1]) + self._order(groups[2]) +
+                self._order(groups[3]))
+
+    def _order(self, actions):
+        """actions, most likely first (the plug-in's ranking), for a question."""
+        if self.rank is None or len(actions) < 2:
+            return actions
+        return self.rank(self.pos, actions)
+
+    def press_end(self):
+        """End the turn with actions left. The turn's last move must be complete by now: a move
+        still pending (it may have ended on a stack) is committed if only one fits, else the
+        player is asked first and the turn ends after the answer; a missed move the player
+        asked for is taken as shown."""
+        if self.state == OVER:
+            return False
+        if self._take_offered():
+            self._infer()
+        if self.state == MOVING and self.pending:
+            if len(self.pending) > 1:
+                self._ask(self.pending)
+                self.end_requested = True
+                return True
+            self._commit(self.pending[0], "auto")
+            self._infer()
+        if self.state == ASKING:
+            self.end_requested = True
+            return True
+        if self.state != IDLE or self.pos.actions_left == 0:
+            return False
+        self._commit(cc.END_ACTION, "end")
+        self._infer()
+        return True
+
+    def press_undo(self):
+        self.offered = False
+        if self.state == ASKING:
+            # Back out of the question, not out of the game: the difference stays shown until
+            # the player puts the pieces right or moves on.
+            self.candidates = []
+            self.state = MISMATCH if self.diff else IDLE
+            return True
+        if not self.pos.ply():
+            return False
+        action = self.pos.pop()
+        if self.levels is not None:
+            # revision B: the baseline becomes what the board reads once the piece is back
+            self.levels.shift_base(ST.predict(self.pos, action))
+        self.undone.append(action)
+        self.barred.append(action)
+        self.log.append(("undo", action, self.pos.notation()))
+        self.pending = []
+        self.candidates = []
+        self._refresh()
+        self._infer()
+        return True
+
+    def shown(self):
+        """The candidate shown now (ASKING), else None."""
+        if self.state == ASKING and self.candidates:
+            return self.candidates[self.index]
+        return None
+
+    def take_log(self):
+        out = self.log
+        self.log = []
+        return out

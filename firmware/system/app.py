@@ -1,0 +1,789 @@
+"""Cargoboard main loop: HAL -> scanner -> game plug-in -> painter -> HAL.show, plus the
+serial command handler (line protocol, docs/serial-protocol.md).
+
+The app knows nothing of any particular game: games come from the registry
+(firmware/games/__init__.py) by name and follow the plug-in interface in docs/firmware.md.
+
+The link (firmware/system/link.py), the log's boot and command code (logboot.py, logcmd.py) are
+given the App (and logboot the loader, load) and never import this module, so there is no
+import circle; what they may use of it (docs/firmware.md "The app's interface"): the attributes
+hal, glog, now, state, errors, game, game_name, scanner, shown / shown_any (the last frame
+shown), VERSION, STATE_NAMES, SETTINGS, and the methods emit, report_error, command, setting,
+change_setting, check_flash, plugin_options, close_log, begin_log, resume_play, play_loaded.
+"""
+
+import gc
+from firmware import hal as H
+from firmware.drivers.scanner import Scanner, Buttons
+from firmware.drivers.leds import Painter, WHITE, MAGENTA, RED, ORANGE, BLINK_SLOW, BLINK_FAST
+from firmware.hal import unload
+from firmware.games import REGISTRY
+
+VERSION = "0.2"  # the firmware's version (HELLO, `hello`, the deploy stamp)
+PROTO = 1  # the text console (docs/serial-protocol.md); frames: PROTOCOL_VERSION (docs/protocol.md)
+
+# The app's states.
+IDLE = 0
+SETUP = 1
+PLAY = 2
+STATE_NAMES = ("idle", "setup", "play")
+
+# Settings a host or the console may change: name, lowest, highest (bright: the LED brightness
+# cap, budget: the LED current budget in mA, debounce: the scanner's stable time in ms).
+SETTINGS = (("bright", 0, 255), ("budget", 0, 10000), ("debounce", 0, 1000))
+
+_LINE_MAX = 160
+FRAME_OPEN_MS = 250  # a frame arrives in one burst; one open longer than this is dropped
+
+HELP = ("commands: hello help status mem occ mask new press events bright budget abort "
+        "games logread logdel; game commands (e.g. pos candidates) go to the game")
+
+CORNERS = (0, 10, 110, 120)  # out of play in every game: the flash-low warning in idle/setup
+
+
+# --- plug-ins by name ---------------------------------------------------------------------------
+# The system knows games only by name: load(name) imports the plug-in the registry
+# (firmware/games/__init__.py) names, when a game of it is set up (docs/firmware.md).
+
+def register(name, module):
+    for e in REGISTRY:
+        if e[0] == name:
+            e[1] = module
+            return
+    REGISTRY.append([name, module])
+
+
+def names():
+    return [e[0] for e in REGISTRY]
+
+
+def load(name):
+    """The plug-in's Game class. Raises ValueError with a clear message on failure."""
+    mod = None
+    for e in REGISTRY:
+        if e[0] == name:
+            mod = e[1]
+    if mod is None:
+        raise ValueError("unknown game '%s' (have: %s)" % (name, " ".join(names())))
+    try:
+        m = __import__(mod, None, None, ["Game"])
+    except ImportError as e:
+        raise ValueError("game '%s' not available (%s: %s)" % (name, mod, e))
+    g = getattr(m, "Game", None)
+    if g is None:
+        raise ValueError("module %s has no Game class" % mod)
+    return g
+
+
+def _hex(bitmap):
+    return "".join(["%02x" % b for b in bitmap])
+
+
+def _cells(bitmap):
+    out = []
+    for c in range(H.N_CELLS):
+        if H.bit_get(bitmap, c):
+            out.append(H.cell_name(c))
+    return out
+
+
+def _make_game(cls, opts):
+    """(the plug-in's Game made with opts, its setup mask). A ValueError (bad options) and a
+    MemoryError pass through; any other failure becomes a ValueError naming it."""
+    try:
+        g = cls(opts)
+        return g, g.setup_mask()
+    except (ValueError, MemoryError):
+        raise
+    except Exception as e:
+        raise ValueError("%s: %s" % (type(e).__name__, e))
+
+
+class App:
+    # What the link shows and checks (it is given the App and does not import this module).
+    VERSION = VERSION
+    STATE_NAMES = STATE_NAMES
+    SETTINGS = SETTINGS
+
+    def __init__(self, hal, stable_ms=30, cap=96, budget_ma=400, gamelog=None):
+        self.hal = hal
+        # The game log on the flash (firmware/system/gamelog.py), None without one. Games whose
+        # plug-in has log_header() are logged: the header when the game starts, every action
+        # and take-back the plug-in reports through options['record'] / ['record_undo'], the
+        # end through options['record_over'].
+        self.glog = gamelog
+        self.flash_low = False
+        self._resumed = False  # the game was resumed from the log: compare the first scan
+        self.scanner = Scanner(stable_ms)
+        self.buttons = Buttons(stable_ms)
+        self.painter = Painter(cap, budget_ma)
+        self.raw = bytearray(H.BITMAP_BYTES)
+        self.mask = bytearray(H.BITMAP_BYTES)
+        self.state = IDLE
+        self.game = None
+        self.game_name = ""
+        self.options = None
+        self.frame_no = 0
+        self.now = 0
+        self.errors = 0
+        self.events = True
+        self._injected = 0
+        self._scanned = False  # the first full scan has been taken
+        self._line = bytearray(_LINE_MAX)
+        self._line_len = 0
+        self._line_bad = 0  # 1 too long, 2 bad character
+        # Binary frames (docs/protocol.md) share the serial with the text console: a zero byte
+        # opens a frame, the next zero closes it.
+        # Loaded at the first zero byte (a host tool speaking frames), not at boot: a board
+        # resuming a long game from its log needs the heap more than an idle protocol does.
+        self.link = None
+        self._frame = None
+        self._frame_len = -1  # -1: not inside a frame, -2: skipping a too long one; else length
+        self._frame_t0 = 0     # when the open frame began
+        # Render on change (docs/firmware.md): what the last render showed.
+        self._repaint = True        # force the next frame to render (new game, bright, ...)
+        self._versioned = False     # the game has paint_version
+        self._painted_state = -1
+        self._painted_version = -1
+        self._painted_errors = False
+        self.shown = bytearray(H.FRAME_BYTES)  # the last frame given to hal.show
+        self.shown_any = False
+
+    # --- output ------------------------------------------------------------------------------
+    def write_line(self, text):
+        self.hal.serial_write(text.encode() + b"\n")
+
+    def emit(self, text):
+        """Asynchronous event `evt <text>` (plug-ins get this as options['emit']): a line on
+        the console, an EVENT frame once a host subscribed to them."""
+        link = self.link
+        if link is not None and link.events & 1:
+            link.event(text)
+        elif self.events and (link is None or not link.events):
+            self.write_line("evt " + text)
+
+    def report_error(self, where, e):
+        self.errors += 1
+        self.emit("error %s: %s: %s" % (where, type(e).__name__, e))
+
+    # --- game log ------------------------------------------------------------------------------
+    def check_flash(self):
+        """Whether the flash is low (a new logged game would be refused); the idle/setup LEDs
+        show it."""
+        if self.glog is None:
+            return
+        try:
+            low = self.glog.low()
+        except Exception as e:
+            self.report_error("log flash", e)
+            return
+        if low != self.flash_low:
+            self.flash_low = low
+            self._repaint = True
+            if low:
+                self.emit("log flash low free=%d" % self.glog.free_bytes())
+
+    def _logged(self):
+        """The number of the game being logged, 0 if none."""
+        return self.glog.cur if self.glog is not None else 0
+
+    def _log_write(self, where, fn, arg=None):
+        """One write to the current game's log. Out of memory: once more after a collection.
+        If it still fails the game goes on unlogged from here (the log stays a true prefix of
+        the game, so it still replays): `evt error log ...` and `evt log stopped game=N`."""
+        err = None
+        for attempt in range(2):
+            try:
+                if arg is None:
+                    fn()
+                else:
+                    fn(arg)
+                return True
+            except MemoryError as e:
+                err = e
+                gc.collect()
+            except Exception as e:
+                err = e
+                break
+        n = self.glog.cur
+        self.glog.cur = 0
+        self.report_error("log " + where, err)
+        self.emit("log stopped game=%d" % n)
+        return False
+
+    def _record(self, payload):
+        if self._logged():
+            self._log_write("append", self.glog.append, payload)
+
+    def _record_undo(self):
+        if self._logged():
+            self._log_write("undo", self.glog.undo)
+
+    def _record_over(self):
+        n = self._logged()
+        if n and not self.glog.closed:
+            if self._log_write("finish", self.glog.finish):
+                self.emit("log finished game=%d" % n)
+
+    def close_log(self):
+        """The app drops the current game: its log is closed (abandoned if still open)."""
+        n = self._logged()
+        if not n:
+            return
+        was_open = not self.glog.closed
+        try:
+            self.glog.close()
+            if was_open:
+                self.emit("log abandoned game=%d" % n)
+        except Exception as e:
+            self.glog.cur = 0
+            self.report_error("log close", e)
+        self.check_flash()
+
+    def begin_log(self):
+        g = self.game
+        if self.glog is None or not hasattr(g, "log_header"):
+            return
+        err = None
+        for attempt in range(2):
+            try:
+                variant, seats, start, rules = g.log_header()
+                t = self.hal.wall_time() if hasattr(self.hal, "wall_time") else 0
+                n = self.glog.begin(self.game_name, variant, seats, start, None, rules, t)
+                self.emit("log begin game=%d" % n)
+                err = None
+                break
+            except MemoryError as e:
+                # Right after a game's modules were loaded the heap is in pieces; once the
+                # failed attempt's frames are gone a collection usually frees a block.
+                err = e
+                gc.collect()
+            except Exception as e:
+                err = e
+                break
+        if err is not None:
+            self.report_error("log begin", err)
+        self.check_flash()
+
+    def plugin_options(self, opts):
+        """Put the app's callbacks into a plug-in's options (docs/firmware.md): emit and the
+        game log's record, record_undo, record_over."""
+        opts["emit"] = self.emit
+        opts["record"] = self._record
+        opts["record_undo"] = self._record_undo
+        opts["record_over"] = self._record_over
+
+    def resume(self):
+        """At boot: go on with the newest game if its log is still open (the pieces are still
+        on the board). Returns True if a game was resumed; then the game is in play. The code
+        that reads logs is loaded for this and dropped again (firmware/system/logboot.py)."""
+        self.check_flash()
+        if self.glog is None:
+            return False
+        from firmware.system import logboot
+        try:
+            return logboot.resume(self, load)
+        finally:
+            logboot = None
+            unload("firmware.system.logboot")
+            unload("firmware.system.logformat")
+            gc.collect()
+
+    # --- game lifecycle ------------------------------------------------------------------------
+    def new_game(self, name, options):
+        """Create a game and enter setup. Raises ValueError on failure (message for `err`)."""
+        cls = load(name)
+        if self.glog is not None and hasattr(cls, "log_header"):
+            # Refuse rather than ever drop an unsynced game to make room.
+            try:
+                self.glog.check_room()
+            except Exception as e:
+                self.check_flash()
+                raise ValueError(str(e))
+            self.check_flash()
+        opts = {}
+        for k in options:
+            opts[k] = options[k]
+        self.plugin_options(opts)
+        opts["game"] = name
+        try:
+            g, m = _make_game(cls, opts)
+        except MemoryError as e:
+            if self.game is None:
+                raise ValueError("%s: %s" % (type(e).__name__, e))
+            # The game being replaced and the new one do not fit in the heap together: the
+            # old one goes first (its log is closed as by any new game), then the new one is
+            # made again.
+            self.abort()
+            gc.collect()
+            try:
+                g, m = _make_game(cls, opts)
+            except MemoryError as e:
+                raise ValueError("%s: %s" % (type(e).__name__, e))
+        self.close_log()
+        self._resumed = False
+        self._install(g, name, opts, m)
+        self.state = SETUP
+        self.emit("game %s setup missing=%d extra=%d" % (name, self._missing(), self._extra()))
+        if m is None:
+            self._start()
+        else:
+            self._check_setup()
+
+    def _install(self, g, name, opts, m):
+        """g, a plug-in's Game made with opts, is the game now; m its setup mask."""
+        self.game = g
+        self.game_name = name
+        self.options = opts
+        self._versioned = hasattr(g, "paint_version")
+        self._repaint = True
+        for i in range(H.BITMAP_BYTES):
+            self.mask[i] = m[i] if m is not None else 0
+        self.mask[15] &= 1
+
+    def resume_play(self, g, name, opts, m):
+        """The game resumed from the log (firmware/system/logboot.py) goes on: in play at once,
+        and the first scan is compared with its position."""
+        self._install(g, name, opts, m)
+        self.state = PLAY
+        self._resumed = True
+
+    def play_loaded(self):
+        """The game was given a position from outside (the host's LOAD, firmware/system/link.py):
+        the old log ends (abandoned if open) and a new one starts at that position, so that
+        every log replays from its own start; the game is in play and painted anew."""
+        self.close_log()
+        self.state = PLAY
+        self.begin_log()
+        self._repaint = True
+
+    def setting(self, name):
+        if name == "bright":
+            return self.painter.cap
+        if name == "budget":
+            return self.painter.budget_ma
+        return self.scanner.stable_ms
+
+    def change_setting(self, name, v):
+        """Set one of SETTINGS; False if the name is unknown or v out of its range."""
+        for key, lo, hi in SETTINGS:
+            if key == name and lo <= v <= hi:
+                break
+        else:
+            return False
+        if name == "bright":
+            self.painter.cap = v
+        elif name == "budget":
+            self.painter.budget_ma = v
+        else:
+            self.scanner.stable_ms = v
+            self.buttons.stable_ms = v
+        self._repaint = True
+        return True
+
+    def abort(self):
+        self.close_log()
+        self._resumed = False
+        self.game = None
+        self.game_name = ""
+        self.state = IDLE
+        self._repaint = True
+
+    def _missing(self):
+        n = 0
+        st = self.scanner.stable
+        for i in range(H.BITMAP_BYTES):
+            b = self.mask[i] & ~st[i] & 0xFF
+            while b:
+                b &= b - 1
+                n += 1
+        return n
+
+    def _extra(self):
+        n = 0
+        st = self.scanner.stable
+        for i in range(H.BITMAP_BYTES):
+            b = st[i] & ~self.mask[i] & 0xFF
+            while b:
+                b &= b - 1
+                n += 1
+        return n
+
+    def _check_setup(self):
+        st = self.scanner.stable
+        for i in range(H.BITMAP_BYTES):
+            if st[i] != self.mask[i]:
+                return
+        self._start()
+
+    def _start(self):
+        self.state = PLAY
+        self.begin_log()
+        try:
+            self.game.start()
+        except Exception as e:
+            self.report_error("start", e)
+        self.emit("game %s started" % self.game_name)
+
+    # --- frame -----------------------------------------------------------------------------------
+    def run(self):
+        """Frames forever. A failure inside one frame (even running out of memory) is counted,
+        reported as an `evt error` line and the board goes on: a game is never lost to it."""
+        while True:
+            try:
+                self.step()
+            except (SystemExit, KeyboardInterrupt):
+                raise
+            except MemoryError as e:
+                gc.collect()
+                self.report_error("frame", e)
+            except Exception as e:
+                self.report_error("frame", e)
+
+    def step(self):
+        """One frame: wait for it, scan, dispatch, render or animate, show if changed."""
+        hal = self.hal
+        hal.wait_frame()
+        now = hal.ticks_ms()
+        self.now = now
+        hal.read_sensors(self.raw)
+        braw = hal.read_buttons()
+        data = hal.serial_read()
+        if data:
+            self._feed(data)
+        if self._frame_len != -1 and ((now - self._frame_t0) & 0x3FFFFFFF) > FRAME_OPEN_MS:
+            # a stray zero (or a cut cable) left a frame open: back to the text console
+            if self._frame_len > 0:
+                self.link.error(0, 1, "incomplete frame dropped")  # link exists: a frame opened
+            self._frame_len = -1
+        if self.link is not None:
+            self.link.tick(now)
+        n = self.scanner.update(self.raw, now)
+        presses = self.buttons.update(braw, now) | self._injected
+        self._injected = 0
+        if n:
+            self._on_change(now)
+        elif not self._scanned:
+            # The first scan is taken as it is (no change reported): a board already set up
+            # at power-on must still start its game, and a game resumed from the log compares
+            # the board with its position (a difference shows as the game shows mistakes).
+            if self.state == SETUP:
+                self._check_setup()
+            elif self.state == PLAY and self._resumed:
+                try:
+                    self.game.on_change(self.scanner.stable, now)
+                except Exception as e:
+                    self.report_error("on_change", e)
+        self._scanned = True
+        if presses:
+            for j in range(H.N_BUTTONS):
+                bit = 1 << j
+                if presses & bit:
+                    self._on_button(bit, now)
+        if self.state == PLAY:
+            try:
+                self.game.tick(now)
+            except Exception as e:
+                self.report_error("tick", e)
+        p = self.painter
+        if self._needs_render(n):
+            self._paint()
+            dirty = True
+        else:
+            dirty = p.animate(self.frame_no)
+        if dirty:
+            # a render may give the same frame again (e.g. a plug-in without paint_version):
+            # compared in C, so that the HAL is called only for a frame that differs
+            f = p.frame
+            if f != self.shown or not self.shown_any:
+                self.shown[:] = f
+                self.shown_any = True
+                hal.show(f)
+                if self.link is not None and self.link.events:
+                    self.link.leds(f)
+        self.frame_no += 1
+
+    def _needs_render(self, n):
+        """Whether this frame must be rendered from scratch: something the frame shows changed
+        (app state, the game's paint_version, the stable occupancy in setup, the error LED,
+        brightness/budget, a new game); else the painter only animates the blinking."""
+        st = self.state
+        if self._repaint or st != self._painted_state:
+            return True
+        if st == PLAY:
+            if not self._versioned or self.game.paint_version != self._painted_version:
+                return True
+        elif st == SETUP and n:
+            return True
+        if st != PLAY and (self.errors > 0) != self._painted_errors:
+            return True
+        return False
+
+    def _on_change(self, now):
+        if self.events:
+            ch = self.scanner.changed
+            st = self.scanner.stable
+            parts = []
+            for c in range(H.N_CELLS):
+                if H.bit_get(ch, c):
+                    parts.append(("+" if H.bit_get(st, c) else "-") + H.cell_name(c))
+            self.emit("change " + " ".join(parts))
+        if self.state == SETUP:
+            self._check_setup()
+        elif self.state == PLAY:
+            try:
+                self.game.on_change(self.scanner.stable, now)
+            except Exception as e:
+                self.report_error("on_change", e)
+
+    def _on_button(self, bit, now):
+        self.emit("button " + H.button_name(bit))
+        if self.state == PLAY:
+            try:
+                self.game.on_button(bit, now)
+            except Exception as e:
+                self.report_error("on_button", e)
+
+    def _paint(self):
+        p = self.painter
+        p.begin(self.frame_no)
+        st = self.state
+        ver = self.game.paint_version if st == PLAY and self._versioned else -1
+        errs = self.errors > 0
+        if st == PLAY:
+            try:
+                self.game.paint(p, self.frame_no)
+            except Exception as e:
+                self.report_error("paint", e)
+        if self.flash_low and st != PLAY:
+            # the flash is low: a new game would be refused (the setup assist, drawn after,
+            # wins on a corner that holds a piece to remove)
+            for c in CORNERS:
+                p.cell(c, ORANGE, 255, BLINK_SLOW)
+        if st == SETUP:
+            # setup assist: white slow blink = put a piece here, magenta fast blink = remove
+            m = self.mask
+            s = self.scanner.stable
+            for i in range(H.BITMAP_BYTES):
+                miss = m[i] & ~s[i] & 0xFF
+                extra = s[i] & ~m[i] & 0xFF
+                if miss | extra:
+                    for j in range(8):
+                        bit = 1 << j
+                        if miss & bit:
+                            p.cell((i << 3) + j, WHITE, 255, BLINK_SLOW)
+                        elif extra & bit:
+                            p.cell((i << 3) + j, MAGENTA, 255, BLINK_FAST)
+        if self.errors and st != PLAY:
+            p.led(H.SCORE_BASE, RED, 255, BLINK_FAST)
+        p.finish()
+        # what this render showed (only once it is complete: a frame that failed half-way
+        # renders again next time)
+        self._repaint = False
+        self._painted_state = st
+        self._painted_version = ver
+        self._painted_errors = errs
+
+    # --- serial --------------------------------------------------------------------------------
+    def _start_link(self):
+        from firmware.system.link import Link
+        from firmware.drivers.frames import MAX_WIRE
+        self.link = Link(self)
+        self._frame = bytearray(MAX_WIRE)
+
+    def _feed(self, data):
+        fr = self._frame
+        for ch in data:
+            n = self._frame_len
+            if n >= 0:
+                # inside a frame: collect up to the closing zero
+                if ch == 0:
+                    if n:
+                        self._frame_len = -1
+                        self.link.handle_block(memoryview(fr)[:n])
+                    # an empty block (two zeros): stay in frame mode
+                elif n < len(fr):
+                    fr[n] = ch
+                    self._frame_len = n + 1
+                else:
+                    self._frame_len = -2  # too long: dropped up to the closing zero
+                    self.link.error(0, 1, "frame too long")
+                continue
+            if n == -2:
+                if ch == 0:
+                    self._frame_len = -1
+                continue
+            if ch == 0:
+                if self.link is None:
+                    self._start_link()
+                    fr = self._frame
+                self._frame_len = 0
+                self._frame_t0 = self.now
+                self._line_len = 0
+                self._line_bad = 0
+            elif ch == 10:  # \n
+                bad = self._line_bad
+                n = self._line_len
+                self._line_len = 0
+                self._line_bad = 0
+                if bad == 1:
+                    self.write_line("err line too long (max %d characters)" % (_LINE_MAX - 1))
+                elif bad == 2:
+                    self.write_line("err bad character in line (printable ASCII only)")
+                else:
+                    self._line_cmd(bytes(self._line[:n]).decode())
+            elif ch == 13:
+                pass
+            elif ch == 8 or ch == 127:
+                if self._line_len:
+                    self._line_len -= 1
+            elif ch == 9 or 32 <= ch < 127:
+                if self._line_len >= _LINE_MAX - 1:
+                    self._line_bad = 1
+                else:
+                    self._line[self._line_len] = ch
+                    self._line_len += 1
+            else:
+                if not self._line_bad:
+                    self._line_bad = 2
+
+    def _line_cmd(self, line):
+        words = line.split()
+        if not words:
+            return
+        if self.link is not None:
+            self.link.line_seen()
+        try:
+            r = self.command(words)
+        except Exception as e:
+            self.errors += 1
+            r = "err %s: %s" % (type(e).__name__, e)
+        if r is None:
+            return
+        if isinstance(r, str):
+            self.write_line(r)
+        else:
+            # Long replies come as an iterable of lines, written one by one so that only one
+            # line is in memory at a time.
+            try:
+                for line in r:
+                    self.write_line(line)
+            except Exception as e:
+                self.errors += 1
+                self.write_line("err %s: %s" % (type(e).__name__, e))
+
+    def command(self, words):
+        """Handle one command line (split in words). Returns the reply text."""
+        cmd = words[0].lower()
+        if cmd == "hello":
+            return "ok cargoboard fw=%s proto=%d hal=%s games=%s board=%s" % (
+                VERSION, PROTO, self.hal.name, ",".join(names()),
+                (self.glog.board if self.glog is not None else "") or "-")
+        if cmd == "help":
+            return "ok " + HELP
+        if cmd == "status":
+            return self._status()
+        if cmd == "mem":
+            gc.collect()
+            return "ok alloc=%d free=%d" % (gc.mem_alloc(), gc.mem_free())
+        if cmd == "occ":
+            return "ok %d %s" % (H.bit_count(self.scanner.stable), _hex(self.scanner.stable))
+        if cmd == "mask":
+            if self.game is None:
+                return "err no game (new GAME ...)"
+            return "ok %d %s" % (H.bit_count(self.mask), _hex(self.mask))
+        if cmd == "new":
+            return self._cmd_new(words)
+        if cmd == "press":
+            if len(words) != 2:
+                return "err usage: press confirm|next|undo|hint|end"
+            bit = H.button_bit(words[1].lower())
+            if bit < 0:
+                return "err unknown button '%s' (confirm next undo hint end)" % words[1]
+            self._injected |= bit
+            return "ok"
+        if cmd == "events":
+            if len(words) != 2 or words[1] not in ("on", "off"):
+                return "err usage: events on|off"
+            self.events = words[1] == "on"
+            return "ok"
+        if cmd == "bright":
+            return self._cmd_setting(words)
+        if cmd == "budget":
+            return self._cmd_setting(words)
+        if cmd == "abort":
+            self.abort()
+            return "ok"
+        if cmd == "games" or cmd == "logread" or cmd == "logdel":
+            from firmware.system import logcmd  # loaded for the command, then dropped
+            try:
+                return logcmd.command(self, words)
+            finally:
+                logcmd = None
+                unload("firmware.system.logcmd")
+        if self.game is None:
+            return "err unknown command '%s' (no game running; %s)" % (words[0], HELP)
+        try:
+            r = self.game.command(words)
+        except Exception as e:
+            return "err %s" % (e,) if isinstance(e, ValueError) else "err %s: %s" % (type(e).__name__, e)
+        if r is None:
+            return "err unknown command '%s' (%s)" % (words[0], HELP)
+        if not isinstance(r, str):
+            return r  # an iterable of reply lines, the last one ok/err
+        if r.startswith("ok") or r.startswith("err") or "\n" in r:
+            return r
+        return "ok " + r
+
+    def _cmd_setting(self, words):
+        name = words[0].lower()
+        if len(words) == 1:
+            return "ok %d" % self.setting(name)
+        try:
+            v = int(words[1])
+        except ValueError:
+            v = -1
+        if len(words) != 2 or not self.change_setting(name, v):
+            for key, lo, hi in SETTINGS:
+                if key == name:
+                    return "err usage: %s %d..%d" % (words[0], lo, hi)
+        return "ok %d" % v
+
+    def _cmd_new(self, words):
+        if len(words) < 2:
+            return "err usage: new GAME [LAYOUT [SEATS]] [key=value ...] (games: %s)" % " ".join(names())
+        opts = {}
+        pos = ("layout", "seats")
+        k = 0
+        for w in words[2:]:
+            i = w.find("=")
+            if i > 0:
+                opts[w[:i]] = w[i + 1:]
+            elif k < len(pos):
+                opts[pos[k]] = w
+                k += 1
+            else:
+                return "err too many words: '%s'" % w
+        try:
+            self.new_game(words[1].lower(), opts)
+        except ValueError as e:
+            return "err %s" % (e,)
+        if self.state == PLAY:
+            return "ok started"
+        return "ok setup missing=%d extra=%d" % (self._missing(), self._extra())
+
+    def _status(self):
+        sc = "0,0,0,0"
+        if self.game is not None and self.state == PLAY:
+            try:
+                s = self.game.scores()
+                sc = ",".join([str(x) for x in s])
+            except Exception as e:
+                self.report_error("scores", e)
+        extra = ""
+        if self.state == SETUP:
+            extra = " missing=%d extra=%d" % (self._missing(), self._extra())
+        return "ok state=%s game=%s t=%d frame=%d occ=%d pending=%d scores=%s errors=%d ma=%d%s" % (
+            STATE_NAMES[self.state], self.game_name or "-", self.now, self.frame_no,
+            H.bit_count(self.scanner.stable), self.scanner.pending(), sc, self.errors,
+            self.painter.last_ma, extra)

@@ -1,0 +1,358 @@
+# The binary side of the USB serial (docs/protocol.md): framed, checksummed requests from the
+# host tools, answered with one reply frame each; event and LED frames while subscribed.
+#
+# The app hands over every block read between two zero bytes (firmware.drivers.frames). Nothing here
+# can stop the board: a bad frame gets an error frame back, an exception in a handler too.
+# The link is given the App and uses only its interface for the system's modules
+# (firmware/system/app.py); it never imports the app.
+
+from firmware.drivers import frames as F
+
+# Request types (host -> board). A reply has the request's type | 0x80 and its seq.
+HELLO = 0x01
+LIST = 0x02
+READ = 0x03
+CONFIRM = 0x04
+EVENTS = 0x05
+NEW = 0x06
+CONFIG = 0x07
+LOAD = 0x08
+TEXT = 0x09
+REPL = 0x0A
+# Board -> host, unsolicited (seq 0).
+EVENT = 0x40
+LEDS = 0x41
+ERROR = 0x7F
+
+# Error codes (first byte of an ERROR body; the rest is a message).
+E_FRAME = 1      # the frame itself was bad (COBS, length, CRC): seq unknown, 0 in the reply
+E_UNKNOWN = 2    # unknown request type
+E_REQUEST = 3    # bad request body
+E_FAILED = 4     # the request was understood but could not be done (message says why)
+
+EV_TEXT = 1      # EVENTS mask: event frames (the `evt` texts)
+EV_LEDS = 2      # EVENTS mask: LED frames whenever the LEDs change
+
+LIST_PAGE = 64   # games per LIST reply
+LIST_ENTRY = 13  # bytes per game in a LIST reply: game u32, size u32, crc32 u32, flags u8
+FLAG_CLOSED = 1  # LIST flags: the log is finished (over or abandoned)
+FLAG_PLAYING = 2 # the game is being played (its log still grows)
+READ_MAX = 512   # largest READ chunk
+CTRL_C_IDLE_MS = 3000  # Ctrl-C comes back this long after the last frame
+
+
+def _crc32_file(log, game_no, size):
+    from binascii import crc32
+    c = 0
+    off = 0
+    while off < size:
+        b = log.read(game_no, off, READ_MAX)
+        if not b:
+            break
+        c = crc32(b, c)
+        off += len(b)
+    return c & 0xFFFFFFFF
+
+
+def _size(log, game_no):
+    """Bytes in a game's log, -1 if there is no such game."""
+    try:
+        return log.size(game_no)
+    except ValueError:
+        return -1
+
+
+class Link:
+    def __init__(self, app):
+        self.app = app
+        self.events = 0          # EV_* mask; nonzero: events go out as frames, not lines
+        self.last_frame_ms = -1  # time of the last good frame (-1: no session)
+        self.frames_in = 0
+        self.bad_frames = 0
+        self._crc_cache = {}     # game_no -> (size, crc32) of finished games
+
+    # --- output -----------------------------------------------------------------------------
+    def send(self, typ, seq, body=b""):
+        self.app.hal.serial_write(F.encode(typ, seq, body))
+
+    def error(self, seq, code, message):
+        b = bytearray((code,))
+        b += message.encode()
+        if len(b) > F.MAX_BODY:
+            b = b[:F.MAX_BODY]
+        self.send(ERROR, seq, b)
+
+    def event(self, text):
+        b = text.encode()
+        self.send(EVENT, 0, b[:F.MAX_BODY])
+
+    def leds(self, frame):
+        if self.events & EV_LEDS:
+            self.send(LEDS, 0, frame)
+
+    # --- session ------------------------------------------------------------------------------
+    def tick(self, now):
+        """Once a frame: give Ctrl-C back to the REPL once the host has gone quiet."""
+        if self.last_frame_ms >= 0 and ((now - self.last_frame_ms) & 0x3FFFFFFF) > CTRL_C_IDLE_MS:
+            self.last_frame_ms = -1
+            self.app.hal.set_ctrl_c(True)
+
+    def line_seen(self):
+        """A text line arrived: the console user gets text events again."""
+        self.events = 0
+
+    # --- input --------------------------------------------------------------------------------
+    def handle_block(self, block):
+        r = F.decode(block)
+        if isinstance(r, int):
+            self.bad_frames += 1
+            self.error(0, E_FRAME, ("bad COBS", "bad length", "bad CRC")[r - 1])
+            return
+        typ, seq, body = r
+        self.frames_in += 1
+        if self.last_frame_ms < 0:
+            # binary session: a 0x03 inside a frame must not interrupt the firmware
+            self.app.hal.set_ctrl_c(False)
+        self.last_frame_ms = self.app.now
+        try:
+            self._dispatch(typ, seq, body)
+        except MemoryError:
+            import gc
+            gc.collect()
+            self.error(seq, E_FAILED, "out of memory")
+        except Exception as e:
+            self.app.errors += 1
+            self.error(seq, E_FAILED, "%s: %s" % (type(e).__name__, e))
+
+    def _dispatch(self, typ, seq, body):
+        app = self.app
+        if typ == HELLO:
+            self.send(HELLO | 0x80, seq, self.info().encode())
+        elif typ == LIST:
+            self._list(seq, body)
+        elif typ == READ:
+            self._read(seq, body)
+        elif typ == CONFIRM:
+            self._confirm(seq, body)
+        elif typ == EVENTS:
+            if len(body) != 1:
+                self.error(seq, E_REQUEST, "EVENTS wants one byte (1 events, 2 LED frames)")
+                return
+            self.events = body[0] & (EV_TEXT | EV_LEDS)
+            if self.events & EV_LEDS and app.shown_any:
+                self.leds(app.shown)  # the subscriber gets the frame now, not at the next change
+            self.send(EVENTS | 0x80, seq, bytes((self.events,)))
+        elif typ == NEW or typ == CONFIG or typ == LOAD or typ == TEXT:
+            self._text(typ, seq, body)
+        elif typ == REPL:
+            if not app.hal.has_repl:
+                self.error(seq, E_FAILED, "this board (%s) has no REPL" % app.hal.name)
+                return
+            self.send(REPL | 0x80, seq)
+            self.last_frame_ms = -1
+            app.hal.set_ctrl_c(True)
+            raise SystemExit  # out of App.run and main.py: the REPL prompt follows
+        else:
+            self.error(seq, E_UNKNOWN, "unknown request type 0x%02x" % typ)
+
+    def _text(self, typ, seq, body):
+        try:
+            text = body.decode()
+        except UnicodeError:
+            self.error(seq, E_REQUEST, "body is not UTF-8 text")
+            return
+        app = self.app
+        if typ == NEW:
+            words = ["new"] + text.split()
+        elif typ == CONFIG:
+            r = self.configure(text)
+            self._reply_text(typ, seq, r)
+            return
+        elif typ == LOAD:
+            r = self.load_position(text.strip())
+            self._reply_text(typ, seq, r)
+            return
+        else:
+            words = text.split()
+        if not words:
+            self.error(seq, E_REQUEST, "empty command")
+            return
+        r = app.command(words)
+        if r is not None and not isinstance(r, str):
+            lines = []
+            for line in r:
+                lines.append(line)
+            r = "\n".join(lines)
+        self._reply_text(typ, seq, r or "ok")
+
+    def _reply_text(self, typ, seq, r):
+        b = r.encode()
+        if len(b) > F.MAX_BODY:
+            self.error(seq, E_FAILED, "reply too long (%d bytes)" % len(b))
+            return
+        last = r[r.rfind("\n") + 1:]
+        if last.startswith("err"):
+            self.error(seq, E_FAILED, last[4:] if len(last) > 4 else last)
+            return
+        self.send(typ | 0x80, seq, b)
+
+    # --- what only the host asks (kept here, not in the resident app: loaded with the link) ----
+    def info(self):
+        """The HELLO text: versions, board, space (docs/protocol.md)."""
+        from shared_rules import versions
+        app = self.app
+        log = app.glog
+        bid = (log.board if log is not None else "") or "-"
+        if log is not None:
+            extra = " free=%d games=%d" % (log.free_bytes(), len(log.games()))
+        else:
+            extra = " free=0 games=0"
+        return "cargoboard fw=%s proto=%d rules=%s build=%s board=%s hal=%s state=%s%s" % (
+            app.VERSION, F.PROTOCOL_VERSION, versions.text(), self._build(), bid,
+            app.hal.name, app.STATE_NAMES[app.state], extra)
+
+    def _build(self):
+        """The build id `cargoboard deploy` stamped on the flash (cargoboard.ver), or '-'."""
+        root = self.app.hal.flash_root()
+        if not root:
+            return "-"
+        try:
+            with open(root.rstrip("/") + "/cargoboard.ver") as f:
+                for w in f.read().split():
+                    if w.startswith("build="):
+                        return w[6:]
+        except OSError:
+            pass
+        return "-"
+
+    def configure(self, text):
+        """CONFIG: `bright=N budget=MA debounce=MS` (any of them; none: just report)."""
+        app = self.app
+        for w in text.split():
+            i = w.find("=")
+            try:
+                v = int(w[i + 1:]) if i > 0 else -1
+            except ValueError:
+                v = -1
+            if not app.change_setting(w[:i] if i > 0 else w, v):
+                return "err bad setting '%s' (%s)" % (
+                    w, " ".join(["%s=%d..%d" % r for r in app.SETTINGS]))
+        return "ok " + " ".join(["%s=%d" % (r[0], app.setting(r[0])) for r in app.SETTINGS])
+
+    def load_position(self, text):
+        """LOAD (resync): the game goes on from the host's position."""
+        app = self.app
+        g = app.game
+        if g is None:
+            return "err no game (new GAME ... first)"
+        if not hasattr(g, "load"):
+            return "err game %s cannot load a position" % app.game_name
+        try:
+            g.load(text)
+        except ValueError as e:
+            return "err %s" % (e,)
+        # the old log ends (abandoned if open) and a new one starts at the loaded position, so
+        # every log replays from its own start
+        app.play_loaded()
+        try:
+            g.on_change(app.scanner.stable, app.now)  # compare the board with it at once
+        except Exception as e:
+            app.report_error("on_change", e)
+        app.emit("load %s" % app.game_name)
+        return "ok loaded"
+
+    # --- the game log -------------------------------------------------------------------------
+    def _log(self, seq):
+        log = self.app.glog
+        if log is None:
+            self.error(seq, E_FAILED, "no game log on this board (flash not mounted)")
+        return log
+
+    def _crc(self, log, game_no, size):
+        c = self._crc_cache.get(game_no)
+        if c is not None and c[0] == size:
+            return c[1]
+        crc = _crc32_file(log, game_no, size)
+        self._crc_cache[game_no] = (size, crc)
+        return crc
+
+    def _list(self, seq, body):
+        log = self._log(seq)
+        if log is None:
+            return
+        start = F.u32(body, 0) if len(body) >= 4 else 0
+        out = bytearray(2)
+        n = 0
+        more = 0
+        current = log.current()
+        for g in log.games():
+            game_no, size, closed = g[0], g[1], g[2]
+            if game_no < start:
+                continue
+            if n == LIST_PAGE:
+                more = 1
+                break
+            playing = game_no == current and not closed
+            flags = (FLAG_CLOSED if closed else 0) | (FLAG_PLAYING if playing else 0)
+            F.put_u32(out, game_no)
+            F.put_u32(out, size)
+            # a game still being written has no final checksum yet
+            F.put_u32(out, 0 if playing else self._crc(log, game_no, size))
+            out.append(flags)
+            n += 1
+        out[0] = n
+        out[1] = more
+        self.send(LIST | 0x80, seq, out)
+
+    def _game_request(self, seq, body, length, usage):
+        """(log, game number, its log's size or -1) for a request about one game whose body
+        starts with the game number; None (an error frame sent) if the body or the log is
+        missing."""
+        if len(body) != length:
+            self.error(seq, E_REQUEST, usage)
+            return None
+        log = self._log(seq)
+        if log is None:
+            return None
+        game_no = F.u32(body, 0)
+        return log, game_no, _size(log, game_no)
+
+    def _read(self, seq, body):
+        r = self._game_request(seq, body, 10, "READ wants game u32, offset u32, length u16")
+        if r is None:
+            return
+        log, game_no, size = r
+        if size < 0:
+            self.error(seq, E_FAILED, "no game %d on the board" % game_no)
+            return
+        off = F.u32(body, 4)
+        n = (body[8] << 8) | body[9]
+        if n > READ_MAX:
+            n = READ_MAX
+        out = bytearray(body[0:8])
+        F.put_u32(out, size)
+        if off < size and n > 0:
+            out += log.read(game_no, off, n)
+        self.send(READ | 0x80, seq, out)
+
+    def _confirm(self, seq, body):
+        r = self._game_request(seq, body, 8, "CONFIRM wants game u32, crc32 u32")
+        if r is None:
+            return
+        log, game_no, size = r
+        crc = F.u32(body, 4)
+        if size < 0:
+            # already deleted (a confirm whose reply was lost): done all the same
+            self.send(CONFIRM | 0x80, seq, b"\x00")
+            return
+        playing = game_no == log.current() and not log.state(game_no, size)
+        if playing:
+            self.error(seq, E_FAILED, "game %d is still being played" % game_no)
+            return
+        if self._crc(log, game_no, size) != crc:
+            self.error(seq, E_FAILED, "game %d: checksum differs, not deleted" % game_no)
+            return
+        # a finished game may still be the app's current one (its board shows the end)
+        log.delete(game_no, True)
+        self._crc_cache.pop(game_no, None)
+        self.send(CONFIRM | 0x80, seq, b"\x01")

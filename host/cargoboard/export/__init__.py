@@ -1,0 +1,9 @@
+"""The exports: a stored game as files and pictures (docs/export.md).
+
+- `gamefile`: the JSON and text forms of a game (export and import); `logfile`: a board's game
+  log read into a game record (sync).
+- `diagram`: the shared SVG shell; the pictures themselves are each game's
+  (`cargoboard/games/<kind>/draw.py`, found through the host registry cargoboard.games).
+- `html`: the self-contained HTML replay; `replay`: the terminal replay; `cli`: the
+  `export`, `import` and `replay` commands.
+"""

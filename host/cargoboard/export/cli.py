@@ -1,0 +1,195 @@
+"""`cargoboard export`, `cargoboard import` and `cargoboard replay`: stored games as files and
+pictures, files back into the store, and a game stepped through in the terminal.
+Formats: docs/export.md."""
+
+import os
+import sys
+from pathlib import Path
+
+from cargoboard import store
+from cargoboard.export import gamefile
+from cargoboard.cli import CommandError
+
+FORMATS = ("json", "text", "svg", "html")
+SUFFIXES = {".json": "json", ".txt": "text", ".svg": "svg", ".html": "html", ".htm": "html"}
+
+
+def open_store(path, create=False):
+    """The store at path; a missing file is an error unless create (export and replay only
+    read: they should not leave an empty store behind)."""
+    path = Path(path) if path else store.default_path()
+    if not create and not path.exists():
+        raise CommandError("no game store at %s (import a game or sync a board first, "
+                           "or give --db)" % path)
+    return store.Store(path)
+
+
+def _positions(rec):
+    try:
+        return rec.positions()
+    except rec.rules.RulesError as e:
+        raise CommandError("game %s does not replay: %s" % (rec.id, e)) from None
+
+
+def render(rec, fmt, at=None, positions=None):
+    """The export of rec in fmt as text; at picks the position of an SVG (default the last)."""
+    if positions is None:
+        positions = _positions(rec)
+    last = len(positions) - 1
+    if at is not None and fmt != "svg":
+        raise CommandError("--at applies to --format svg only")
+    if fmt == "json":
+        return gamefile.to_json(rec, positions)
+    if fmt == "text":
+        return gamefile.to_text(rec, positions)
+    if fmt == "html":
+        from cargoboard.export.html import game_html
+        return game_html(rec, positions)
+    if fmt == "svg":
+        from cargoboard.export import diagram
+        draw = diagram.for_kind(rec.kind)
+        n = last if at is None else at
+        if not 0 <= n <= last:
+            raise CommandError("game %s has %d actions: --at must be 0..%d" % (rec.id, last, last))
+        before = positions[n - 1] if n else None
+        return draw.svg(positions[n], before, rec.actions[n - 1] if n else None, ply=n,
+                        total=last, title="%s game %s (%s, %s), after %d of %d actions" % (
+                            rec.kind.capitalize(), rec.id, rec.variant, rec.seats, n, last))
+    raise CommandError("unknown format %r (choose from %s)" % (fmt, ", ".join(FORMATS)))
+
+
+def cmd_export(args):
+    fmt = args.format
+    if fmt is None:
+        fmt = SUFFIXES.get(Path(args.output).suffix.lower(), "json") if args.output else "json"
+    with open_store(args.db) as st:
+        rec = st.get(args.game)
+    text = render(rec, fmt, args.at)
+    if args.output and args.output != "-":
+        with open(args.output, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        print("wrote game %s as %s to %s" % (rec.id, fmt, args.output), file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def read_input(name):
+    if name == "-":
+        return sys.stdin.read(), "<stdin>"
+    try:
+        with open(name, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise CommandError("no such file: %s" % name) from None
+    except IsADirectoryError:
+        raise CommandError("%s is a directory, not a game file" % name) from None
+    try:
+        return data.decode("utf-8-sig"), name
+    except UnicodeDecodeError:
+        raise CommandError("%s is not UTF-8 text (a game file is JSON or the text record)"
+                           % name) from None
+
+
+def import_game(st, text, name, fmt=None):
+    """(id, new) after importing the game in text into st: new is False when the same game
+    (same kind, start and actions, from any source) was already stored."""
+    rec = gamefile.read_game(text, name, fmt)
+    same = st.find(rec.kind, rec.start, rec.actions)
+    if same is not None:
+        return same, False
+    return st.add(rec), True
+
+
+def cmd_import(args):
+    text, name = read_input(args.file)
+    with open_store(args.db, create=True) as st:
+        gid, new = import_game(st, text, name, args.format)
+        rec = st.get(gid)
+    what = "%s %s %s, %d actions" % (rec.kind, rec.variant, rec.seats, len(rec.actions))
+    if new:
+        print("imported %s as game %d (%s)" % (name, gid, what))
+    else:
+        print("%s: already stored as game %d (%s); not imported again" % (name, gid, what))
+    return 0
+
+
+def cmd_replay(args):
+    from cargoboard.export import replay
+    with open_store(args.db) as st:
+        rec = st.get(args.game)
+    _positions(rec)
+    interactive = not args.all and sys.stdin.isatty()
+    if args.color == "auto":
+        color = sys.stdout.isatty() and os.environ.get("NO_COLOR") is None
+    else:
+        color = args.color == "always"
+    return replay.run(rec, sys.stdout, sys.stdin, interactive=interactive, color=color,
+                      start=args.start, clear=interactive and sys.stdout.isatty())
+
+
+def _db_arg(p):
+    p.add_argument("--db", metavar="FILE", default=None,
+                   help="the game store (default $CARGOBOARD_DB or "
+                        "~/.local/share/cargoboard/games.sqlite)")
+
+
+def add_parser(sub):
+    p = sub.add_parser(
+        "export", help="write a stored game as JSON, text, an SVG diagram or an HTML replay",
+        description="Write stored game GAME (its id in the store) as JSON (header, every action, "
+                    "the position and scores after each), the text record (tag pairs, one "
+                    "action per line), an SVG diagram of one position, or a self-contained "
+                    "HTML page that replays it. Formats: docs/export.md.",
+        epilog="examples:\n"
+               "  cargoboard export 3 > game3.json\n"
+               "  cargoboard export 3 --format text\n"
+               "  cargoboard export 3 --format svg --at 12 -o pos12.svg\n"
+               "  cargoboard export 3 -o game3.html   # format from the suffix")
+    p.add_argument("game", metavar="GAME", help="the game's id in the store")
+    p.add_argument("--format", "-f", choices=FORMATS, default=None,
+                   help="default: from the -o suffix (.json .txt .svg .html), else json")
+    p.add_argument("--at", type=int, metavar="N", default=None,
+                   help="svg: the position after N actions (0 = the start; default the last)")
+    p.add_argument("--output", "-o", metavar="FILE", default=None,
+                   help="write to FILE instead of standard output")
+    _db_arg(p)
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser(
+        "import", help="read a game file (JSON or text) into the store, checked by the rules",
+        description="Read a game written by `cargoboard export` (the JSON or the text form, "
+                    "told apart by the suffix .json or .txt, else by the first character) "
+                    "and store it with source 'import', "
+                    "after replaying it through the rules core: every action must be legal and "
+                    "every position, score and result the file states must match. A game "
+                    "already in the store (same kind, start and actions) is not stored twice: "
+                    "the command names it and exits 0.",
+        epilog="examples:\n"
+               "  cargoboard import game3.json\n"
+               "  cargoboard import game.txt --db /tmp/games.sqlite\n"
+               "  cargoboard export 3 --db a.sqlite | cargoboard import - --db b.sqlite")
+    p.add_argument("file", metavar="FILE", help="the game file, or - for standard input")
+    p.add_argument("--format", "-f", choices=("json", "text"), default=None,
+                   help="the file's form (default: by the suffix .json/.txt, else JSON if it "
+                        "starts with '{', else text)")
+    _db_arg(p)
+    p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser(
+        "replay", help="step through a stored game in the terminal",
+        description="Show stored game GAME step by step: the board as text, the action played "
+                    "and the scores. In a terminal: Enter or n next, p back, a number jumps to "
+                    "that step, f first, l last, q quit. With --all, or when standard input "
+                    "is not a terminal, every step is printed in turn.",
+        epilog="examples:\n"
+               "  cargoboard replay 3\n"
+               "  cargoboard replay 3 --all --from 40 | less -R")
+    p.add_argument("game", metavar="GAME", help="the game's id in the store")
+    p.add_argument("--all", action="store_true", help="print every step, do not wait for keys")
+    p.add_argument("--from", dest="start", type=int, metavar="N", default=0,
+                   help="begin at the position after N actions (default 0, the start)")
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="colour the board with ANSI codes (default: when writing to a terminal)")
+    _db_arg(p)
+    p.set_defaults(func=cmd_replay)

@@ -1,0 +1,129 @@
+"""The pictures' framework: it asks each game for its drawing module, the game's `draw` part
+(`cargoboard/games/<kind>/draw.py`, found through the host registry cargoboard.games).
+
+A drawing module has: `svg(pos, before=None, action_text=None, ply=None, total=None, title=None)`
+(a standalone SVG document whose layers are `<g id="cb-board">`, `<g id="cb-pieces">`,
+`<g id="cb-overlay">`, the scores `<text id="cb-score-SEAT">` and `<text id="cb-caption">`),
+`pieces(pos)` ({key: SVG fragment}, joined in key order they make the pieces layer),
+`overlay(before, action_text)`, `caption(pos, ply, total, action_text, mover)`,
+`phase_text(pos)` (whose turn and what is left of it, or the result) and
+`text_board(pos, color=False)` for the terminal.
+
+Hidden information (hands): a game whose positions hold what not every seat may see has
+`seat_view(text, seat)` in its drawing module: the position (notation) as seat (a seat letter,
+None for everybody: the table's page, spectators) may see it, with what others hold hidden
+(it must still parse and draw), and the seat's own hidden things as lines of text; and
+`action_view(text, seat)`: an action as that seat may see it; and `seat_actions(text, seat)`:
+what the seat may do from its own page (play a card: the board command it sends).
+`cargoboard serve` shows every position, action and candidate through them (see seat_view()
+below); games without them are public.
+
+The SVG helpers below (attributes, tags, numbers, the caption line and the document around the
+layers) are shared by the drawing modules, so every kind's SVG has the same shell.
+"""
+
+from xml.sax.saxutils import escape
+
+from cargoboard import games
+
+
+class NoDiagram(ValueError):
+    pass
+
+
+def for_kind(kind):
+    """The drawing module of a game kind; NoDiagram (a ValueError) if there is none yet."""
+    draw = games.part(kind, "draw")
+    if draw is None:
+        have = [k for k in games.kinds() if games.has_part(k, "draw")]
+        raise NoDiagram("no diagram for game kind '%s' yet (diagrams exist for: %s)"
+                        % (kind, ", ".join(sorted(have))))
+    return draw
+
+
+def seat_view(kind, text, seat=None):
+    """(the position text that seat may see, [the seat's own hidden things]); every game
+    without hidden information shows everything to everybody."""
+    hook = getattr(for_kind(kind), "seat_view", None)
+    return hook(text, seat) if hook else (text, [])
+
+
+def action_view(kind, text, seat=None):
+    hook = getattr(for_kind(kind), "action_view", None)
+    return hook(text, seat) if hook else text
+
+
+def seat_actions(kind, text, seat):
+    """What seat may do from its own page now: [(label, board command)], e.g. play a card of
+    its hand. A game with hidden hands has `seat_actions(text, seat)` in its drawing module;
+    the web page sends only a command this list holds, for that seat, with its token."""
+    hook = getattr(for_kind(kind), "seat_actions", None)
+    return [tuple(a) for a in hook(text, seat)] if hook and seat else []
+
+
+def has_hidden(kind):
+    """Whether a game kind hides something from some seats (then its pages need seat links)."""
+    try:
+        return hasattr(for_kind(kind), "seat_view")
+    except NoDiagram:
+        return False
+
+
+# -- shared by the drawing modules -------------------------------------------------------------
+
+def svg_attr(value):
+    """An attribute value, quoted and escaped."""
+    return '"%s"' % escape(str(value), {'"': "&quot;"})
+
+
+def svg_tag(name, attrs, body=None):
+    a = "".join(" %s=%s" % (k, svg_attr(v)) for k, v in attrs)
+    if body is None:
+        return "<%s%s/>" % (name, a)
+    return "<%s%s>%s</%s>" % (name, a, body, name)
+
+
+def svg_num(v):
+    """A coordinate with at most one decimal, no trailing zeros."""
+    return ("%.1f" % v).rstrip("0").rstrip(".")
+
+
+def svg_text(x, y, cls, body, extra=()):
+    return svg_tag("text", [("x", svg_num(x)), ("y", svg_num(y)), ("class", cls)] + list(extra),
+                   escape(body))
+
+
+def caption_line(phase, ply, total, action_text=None, mover=None):
+    """The caption under a diagram: where in the game, the last action, then `phase` (whose
+    turn, or the result)."""
+    parts = ["ply %d of %d" % (ply, total)]
+    if action_text:
+        parts.append("%s played %s" % (mover, action_text) if mover else action_text)
+    parts.append(phase)
+    return " \u00b7 ".join(parts)
+
+
+def svg_document(pos, width, height, title, style, board, pieces, overlay, scores, caption,
+                 defs=""):
+    """The standalone SVG document of a position: the layers in their order (board, the pieces
+    dict joined in key order, overlay, scores) and the caption line at the bottom."""
+    parts = [
+        '<svg xmlns="http://www.w3.org/2000/svg" class="cb" width="%d" height="%d" '
+        'viewBox="0 0 %d %d" data-position=%s>' % (width, height, width, height,
+                                                     svg_attr(pos.notation())),
+        "<title>%s</title>" % escape(title),
+        "<style>%s</style>" % style,
+    ]
+    if defs:
+        parts.append(defs)
+    parts += [
+        '<rect width="%d" height="%d" fill="#fff"/>' % (width, height),
+        '<g id="cb-board">%s</g>' % board,
+        '<g id="cb-pieces">%s</g>' % "".join(f for _, f in sorted(pieces.items())),
+        '<g id="cb-overlay">%s</g>' % overlay,
+        '<g id="cb-scores">%s</g>' % scores,
+        svg_text(width / 2, height - 14, "cap", caption, [("id", "cb-caption"),
+                                                           ("data-kind", "caption")]),
+        "</svg>",
+    ]
+    return "\n".join(parts) + "\n"

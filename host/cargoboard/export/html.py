@@ -1,0 +1,238 @@
+"""A game as one self-contained HTML page that replays it: the diagram, the scores and the
+action list at every step, with buttons (and arrow keys) to step forward and back. No network:
+the style, the script and the data are all in the page.
+
+The page carries its data as JSON in `<script type="application/json" id="cb-data">`:
+`steps` (per step: ply, seat, action, position, scores, caption, overlay), `fragments` (the
+distinct SVG fragments of the drawing module's pieces layer) and `frames` (per step, the
+[key, fragment index] pairs that changed since the step before; -1 removes a key; frame 0 holds
+every key). The script rebuilds the pieces layer of step n from frames 0..n, so the page stays
+small however long the game: an action changes two or three cells.
+"""
+
+import json
+from xml.sax.saxutils import escape
+
+from cargoboard.export import diagram
+from cargoboard.export.gamefile import scores_of
+from cargoboard.store import score_text, winners_text
+from cargoboard.rules import seat_letters
+
+CSS = """
+body{font-family:DejaVu Sans,Arial,sans-serif;margin:1em;color:#222;background:#fafafa}
+h1{font-size:1.3em;margin:.2em 0 .6em}
+.cb-wrap{display:flex;flex-wrap:wrap;gap:1.2em;align-items:flex-start}
+.cb-board svg{max-width:100%;max-height:calc(100vh - 6em);width:auto;height:auto;
+  border:1px solid #ccc;background:#fff}
+.cb-side{min-width:16em;max-width:28em}
+.cb-controls{margin:.6em 0;display:flex;gap:.3em;align-items:center;flex-wrap:wrap}
+.cb-controls button{font-size:1.1em;min-width:2.4em}
+#cb-step{flex:1;min-width:10em}
+table.cb-head{border-collapse:collapse;font-size:.9em;margin-bottom:.8em}
+table.cb-head th{text-align:left;padding:.1em .6em .1em 0;color:#555;font-weight:normal}
+table.cb-head td{padding:.1em 0;word-break:break-all}
+#cb-moves{max-height:32em;overflow:auto;font-family:DejaVu Sans Mono,monospace;font-size:.9em;
+  padding-left:2.6em;margin:0}
+#cb-moves li{margin:.1em 0}
+#cb-moves button{font:inherit;border:1px solid transparent;background:none;cursor:pointer;
+  padding:0 .25em}
+#cb-moves button.cur{background:#7d3c98;color:#fff;border-radius:3px}
+#cb-position{font-family:DejaVu Sans Mono,monospace;font-size:.75em;word-break:break-all;
+  color:#555}
+.cb-nav{display:flex;gap:1em;align-items:center;flex-wrap:wrap;margin-bottom:.6em}
+.cb-nav form{display:inline;margin:0}
+"""
+
+JS = """
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("cb-data").textContent);
+  var frags = data.fragments, frames = data.frames, steps = data.steps;
+  var last = steps.length - 1, cur = -1;
+  function $(id) { return document.getElementById(id); }
+  var pieces = $("cb-pieces"), over = $("cb-overlay"), cap = $("cb-caption");
+  var slider = $("cb-step"), counter = $("cb-counter"), posText = $("cb-position");
+  var moveButtons = document.querySelectorAll("button[data-step]");
+  function cells(n) {
+    var state = {};
+    for (var i = 0; i <= n; i++) {
+      var f = frames[i];
+      for (var j = 0; j < f.length; j++) {
+        if (f[j][1] < 0) { delete state[f[j][0]]; } else { state[f[j][0]] = f[j][1]; }
+      }
+    }
+    return state;
+  }
+  function show(n) {
+    n = Math.max(0, Math.min(last, n));
+    var state = cells(n);
+    var keys = Object.keys(state).map(Number).sort(function (a, b) { return a - b; });
+    var html = "";
+    for (var i = 0; i < keys.length; i++) { html += frags[state[keys[i]]]; }
+    pieces.innerHTML = html;
+    var s = steps[n];
+    over.innerHTML = s.overlay >= 0 ? frags[s.overlay] : "";
+    cap.textContent = s.caption;
+    for (var seat in s.scores) {
+      var el = $("cb-score-" + seat);
+      if (el) { el.textContent = seat + " " + s.scores[seat]; el.setAttribute("data-score", s.scores[seat]); }
+    }
+    slider.value = n;
+    counter.textContent = n + " / " + last;
+    posText.textContent = s.position;
+    var links = document.querySelectorAll("a[data-step-href]");
+    for (var l = 0; l < links.length; l++) {
+      links[l].href = links[l].getAttribute("data-step-href") + n;
+    }
+    for (var k = 0; k < moveButtons.length; k++) {
+      var b = moveButtons[k];
+      var on = Number(b.getAttribute("data-step")) === n;
+      b.className = on ? "cur" : "";
+      if (on && b.scrollIntoView && cur >= 0) { b.scrollIntoView({block: "nearest"}); }
+    }
+    cur = n;
+    try { history.replaceState(null, "", "#" + n); } catch (e) { /* file: URLs may refuse */ }
+  }
+  $("cb-copy").onclick = function () {
+    var text = posText.textContent, button = this;
+    function done(ok) { button.textContent = ok ? "copied" : "select and copy"; }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(function () { done(true); },
+                                               function () { done(false); });
+    } else {
+      var range = document.createRange();
+      range.selectNodeContents(posText);
+      var sel = window.getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      done(ok);
+    }
+  };
+  $("cb-first").onclick = function () { show(0); };
+  $("cb-prev").onclick = function () { show(cur - 1); };
+  $("cb-next").onclick = function () { show(cur + 1); };
+  $("cb-last").onclick = function () { show(last); };
+  slider.oninput = function () { show(Number(slider.value)); };
+  for (var k = 0; k < moveButtons.length; k++) {
+    moveButtons[k].onclick = function () { show(Number(this.getAttribute("data-step"))); };
+  }
+  document.addEventListener("keydown", function (e) {
+    if (e.target && e.target.tagName === "INPUT") { return; }
+    if (e.key === "ArrowRight" || e.key === "n") { show(cur + 1); e.preventDefault(); }
+    else if (e.key === "ArrowLeft" || e.key === "p") { show(cur - 1); e.preventDefault(); }
+    else if (e.key === "Home") { show(0); e.preventDefault(); }
+    else if (e.key === "End") { show(last); e.preventDefault(); }
+  });
+  var start = parseInt((location.hash || "#0").slice(1), 10);
+  show(isNaN(start) ? 0 : start);
+})();
+"""
+
+
+def replay_data(rec, positions, draw):
+    """The page's data: steps, distinct fragments and per-step changes of the pieces layer."""
+    fragments = []
+    index = {}
+
+    def frag(text):
+        if text not in index:
+            index[text] = len(fragments)
+            fragments.append(text)
+        return index[text]
+
+    total = len(rec.actions)
+    steps = []
+    frames = []
+    prev = {}
+    for n, pos in enumerate(positions):
+        before = positions[n - 1] if n else None
+        action = rec.actions[n - 1] if n else None
+        mover = seat_letters(before)[before.to_move] if n else None
+        cur = {k: frag(v) for k, v in draw.pieces(pos).items()}
+        changes = [[k, v] for k, v in sorted(cur.items()) if prev.get(k) != v]
+        changes += [[k, -1] for k in sorted(prev) if k not in cur]
+        frames.append(changes)
+        prev = cur
+        ov = draw.overlay(before, action) if n else ""
+        steps.append({"ply": n, "seat": mover, "action": action, "position": pos.notation(),
+                      "scores": scores_of(pos), "caption": draw.caption(pos, n, total, action,
+                                                                        mover),
+                      "overlay": frag(ov) if ov else -1})
+    return {"steps": steps, "fragments": fragments, "frames": frames}
+
+
+def _json_for_script(obj):
+    # Inside <script> the text must not close the element or open a comment.
+    return (json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+            .replace("</", "<\\/").replace("<!--", "\\u003c!--"))
+
+
+def game_html(rec, positions=None, nav=""):
+    """The replay page of a game as one string. nav: HTML put at the top of the body (the web
+    archive's links; a link with data-step-href gets the step shown appended to it)."""
+    draw = diagram.for_kind(rec.kind)
+    if positions is None:
+        positions = rec.positions()
+    data = replay_data(rec, positions, draw)
+    final = positions[-1]
+    total = len(rec.actions)
+    name = "game %s" % rec.id if rec.id is not None else "game"
+    title = "%s %s (%s, %s)" % (rec.kind.capitalize(), name, rec.variant, rec.seats)
+    head = [("kind", rec.kind), ("variant", rec.variant), ("seats", rec.seats),
+            ("played", rec.played or "-"), ("source", "%s #%s" % (rec.source, rec.source_game)),
+            ("actions", str(total)), ("result", score_text(final)),
+            ("winners", winners_text(final) or ("-" if not final.is_over() else ""))]
+    rows = "".join("<tr><th>%s</th><td>%s</td></tr>" % (escape(k), escape(v)) for k, v in head)
+    moves = []
+    mover = None
+    turn = []
+    start_button = '<button type="button" data-step="0">start</button>'
+    for n, text in enumerate(rec.actions, 1):
+        seat = seat_letters(positions[n - 1])[positions[n - 1].to_move]
+        if seat != mover and turn:
+            moves.append("<li>%s: %s</li>" % (mover, " ".join(turn)))
+            turn = []
+        mover = seat
+        turn.append('<button type="button" data-step="%d">%s</button>' % (n, escape(text)))
+    if turn:
+        moves.append("<li>%s: %s</li>" % (mover, " ".join(turn)))
+    svg = draw.svg(positions[0], ply=0, total=total)
+    return "\n".join([
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        "<title>%s</title>" % escape(title),
+        "<style>%s</style>" % CSS,
+        "</head>",
+        "<body>",
+        nav,
+        "<h1>%s</h1>" % escape(title),
+        '<div class="cb-wrap">',
+        '<div class="cb-board">%s</div>' % svg,
+        '<div class="cb-side">',
+        '<table class="cb-head">%s</table>' % rows,
+        '<div class="cb-controls">'
+        # |◀ and ▶| rather than U+23EE/U+23ED, which many fonts lack (empty boxes)
+        '<button type="button" id="cb-first" title="start (Home)">|&#x25C0;</button>'
+        '<button type="button" id="cb-prev" title="back (\u2190)">&#x25C0;</button>'
+        '<button type="button" id="cb-next" title="forward (\u2192)">&#x25B6;</button>'
+        '<button type="button" id="cb-last" title="end (End)">&#x25B6;|</button>'
+        '<input type="range" id="cb-step" min="0" max="%d" value="0" aria-label="step">'
+        '<span id="cb-counter">0 / %d</span></div>' % (total, total),
+        '<p><span id="cb-position">%s</span> <button type="button" id="cb-copy" '
+        'title="copy the position\'s notation">copy</button></p>' % escape(
+            positions[0].notation()),
+        "<p>%s</p>" % start_button,
+        '<ol id="cb-moves">%s</ol>' % "".join(moves),
+        "<noscript><p>Stepping needs JavaScript; the diagram shows the start.</p></noscript>",
+        "</div>",
+        "</div>",
+        '<script type="application/json" id="cb-data">%s</script>' % _json_for_script(data),
+        "<script>%s</script>" % JS,
+        "</body>",
+        "</html>",
+    ]) + "\n"

@@ -1,0 +1,53 @@
+"""The host's game registry: game kind -> the package of its host parts (one line per game).
+
+A game's package holds, under the same names for every game, what it has of:
+`draw.py` (SVG and text pictures for the exports and the replay; the face is documented in
+cargoboard.export.diagram), `hand.py` (the hand model: how a person's hands turn an action into
+lifts and places), `play.py` (in-process play on the firmware's plug-in), `cli.py` (the
+game's own subcommands: `add_parser(sub)`). The frameworks ask for a part by kind
+(`part(kind, "draw")`); a new game adds its folder here and one line below.
+`register(kind, package)` adds one at run time (the tests' toy game).
+
+(importlib is imported where it is used: the hand model and the in-process table also run
+under MicroPython, tests/driver_tracker_cards.py, and import this package on the way.)
+"""
+
+PACKAGES = {
+    "cargocube": "cargoboard.games.cargocube",
+    "cephalopod": "cargoboard.games.cephalopod",
+}
+
+
+def register(kind, package):
+    """Take the host parts of `kind` from `package` (a dotted import path)."""
+    PACKAGES[kind] = package
+
+
+def kinds():
+    return list(PACKAGES)
+
+
+def has_part(kind, name):
+    """Whether the game `kind` has the host part `name` (e.g. "draw")."""
+    import importlib.util
+    package = PACKAGES.get(kind)
+    if package is None:
+        return False
+    try:
+        return importlib.util.find_spec(package + "." + name) is not None
+    except ImportError:
+        return False
+
+
+def part(kind, name):
+    """The module of the game `kind`'s host part `name`, or None if it has none."""
+    import importlib
+    if not has_part(kind, name):
+        return None
+    return importlib.import_module(PACKAGES[kind] + "." + name)
+
+
+def parts(name):
+    """The module names of every game's host part `name`, in registry order (e.g. each game's
+    `cli` for the command line)."""
+    return [PACKAGES[kind] + "." + name for kind in PACKAGES if has_part(kind, name)]

@@ -1,0 +1,199 @@
+"""Whole games played by a modelled hand on the firmware's scanner and Cargocube plug-in,
+in this process (fast; the virtual board runs the same firmware code under MicroPython).
+
+The player picks legal actions at random (seeded), performs them with `hand.Hand`, and then
+behaves as a player reading the LEDs would: nothing to do if the board shows the action taken
+or still waiting for the move to settle; answer with `next`/`confirm` when it shows candidates;
+press `confirm` when it has not seen a move that left no trace (onto or off a stack). The driver
+counts the presses per action kind and checks every commit against the truth.
+"""
+
+import random
+
+from shared_rules.cargocube import rules as cc
+from firmware import hal as H
+from firmware.games.cargocube import tracker as T
+from firmware.games.cargocube.plugin import Game
+from cargoboard.games.cargocube.hand import Hand, physical_steps
+from cargoboard.sim.table import Table
+
+KIND_NAMES = ("activation", "roll", "step", "booster", "end")
+
+
+class GameStats:
+    def __init__(self):
+        self.actions = 0
+        self.no_button = 0
+        self.wrong = 0
+        self.by_kind = {}  # kind name -> [actions, actions that needed a button, presses]
+        self.reasons = {}  # why a button was needed -> count
+        self.ended_naturally = 0
+        self.games = 0
+        self.failures = []
+        self.final = ""  # the board's position at the end of the (last) game
+
+    def add(self, other):
+        self.actions += other.actions
+        self.no_button += other.no_button
+        self.wrong += other.wrong
+        self.ended_naturally += other.ended_naturally
+        self.games += other.games
+        self.failures.extend(other.failures)
+        for k, v in other.by_kind.items():
+            mine = self.by_kind.setdefault(k, [0, 0, 0])
+            for i in range(3):
+                mine[i] += v[i]
+        for k, v in other.reasons.items():
+            self.reasons[k] = self.reasons.get(k, 0) + v
+
+
+def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None, noise=None,
+              trace=None):
+    """Play one seeded game; return its GameStats. pick(pos, legal, rng) chooses the actions
+    (default: uniformly at random). noise: a cargoboard.sim.hallfield.Noise plays it on a
+    revision-B board (linear sensors, steps) with that noise; None on revision A. trace: a list
+    that gets the table's input (cargoboard.table.Table), to play it again elsewhere."""
+    rng = random.Random(seed)
+    truth = cc.start_position(players, cards=cards)
+    options = {"seats": cc.layouts.SEATS_BY_PLAYERS[players], "cards": "base" if cards else ""}
+    world = None
+    if noise is None:
+        game = Game(options)
+        table = Table(game, trace)
+    else:
+        from cargoboard.sim.hallfield import HallBoard, HallWorld
+        from firmware.drivers.hall import reader
+        from firmware.drivers.levels import LevelScanner
+        from hardware import pinmap_revb
+        world = HallWorld(noise, seed=seed)
+        world.load_position(truth)
+        levels = LevelScanner()
+        options["levels"] = levels
+        game = Game(options)
+        raw = world.adc_sums()
+        if trace is not None:
+            trace.append(("start", raw, 0))
+        table = Table(game, trace, hall=(reader(pinmap_revb), levels), raw=raw)
+    tracker = game.tracker
+    hand = hand or Hand(seed)
+    st = GameStats()
+    st.games = 1
+    presses = []  # per truth action: presses spent to get it registered
+    reasons = []  # per truth action: why (first reason)
+    for _ in range(max_actions):
+        acts = truth.legal_actions()
+        if not acts:
+            st.ended_naturally = 1
+            break
+        action = pick(truth, acts, rng) if pick else acts[rng.randrange(len(acts))]
+        if world is None:
+            segs = hand.segments(truth, physical_steps(truth, action))
+            truth.push(action)
+        else:
+            steps = physical_steps(truth, action)
+            truth.push(action)
+            dst = truth.stacks[action[3]] if action[0] != cc.END else None
+            landed = dst[-1] if dst else None
+            truth.pop()
+            segs = hand.segments(truth, steps, HallBoard(world, landed))
+            truth.push(action)
+            world.sync_items(truth)
+        presses.append(0)
+        reasons.append("")
+        for raw, ms in segs:
+            table.feed(raw, ms)
+        table.settle(T.SETTLE_MS + 100)  # the player looks at the board once it is still
+        if action[0] == cc.END:
+            # `end` also tells the board the last move is complete; a player answers only what
+            # the board still asks after that.
+            if len(tracker.pos.history()) < len(presses) - 2 or tracker.state == T.MISMATCH:
+                _answer(table, tracker, truth, presses, reasons, len(presses) - 1, final=True)
+            table.press(H.END)
+            _answer(table, tracker, truth, presses, reasons, len(presses), final=True)
+        else:
+            _answer(table, tracker, truth, presses, reasons, len(presses), final=False)
+        if not _consistent(tracker, truth):
+            st.wrong += 1
+            st.failures.append(_divergence(tracker, truth, seed))
+            break
+    else:
+        pass
+    if not st.wrong:
+        _answer(table, tracker, truth, presses, reasons, len(presses), final=True, last=True)
+        if not _consistent(tracker, truth) or tracker.pos.notation() != truth.notation():
+            st.wrong += 1
+            st.failures.append(_divergence(tracker, truth, seed))
+    st.final = tracker.pos.notation()  # where the board ended (a trace played again must agree)
+    history = truth.history()
+    for i in range(len(presses)):
+        kind = KIND_NAMES[history[i][0]]
+        rec = st.by_kind.setdefault(kind, [0, 0, 0])
+        rec[0] += 1
+        if history[i][0] == cc.END:
+            continue  # `end` is a button by design; counted apart
+        st.actions += 1
+        if presses[i]:
+            rec[1] += 1
+            rec[2] += presses[i]
+            st.reasons[reasons[i]] = st.reasons.get(reasons[i], 0) + 1
+        else:
+            st.no_button += 1
+    return st
+
+
+def _divergence(tracker, truth, seed):
+    mine = tracker.pos.history()
+    true = truth.history()
+    i = 0
+    while i < len(mine) and i < len(true) and mine[i] == true[i]:
+        i += 1
+    fmt = cc.format_action
+    return "seed %d: after %d actions the board has %s, the hand did %s (board state %s)" % (
+        seed, i, " ".join(fmt(a) for a in mine[i:i + 3]) or "-",
+        " ".join(fmt(a) for a in true[i:i + 3]) or "-", T.STATE_NAMES[tracker.state])
+
+
+def _consistent(tracker, truth):
+    mine = tracker.pos.history()
+    return mine == truth.history()[:len(mine)]
+
+
+def _answer(table, tracker, truth, presses, reasons, upto, final, last=False):
+    """Press what a player reading the LEDs would press until the board has the first `upto`
+    actions of the truth (or, when not final, is visibly waiting for the latest move). A missed
+    move the player asked for and sees shown is taken when the player goes on (the next move,
+    `end`): no more presses for it, but for the game's `last` move (then `confirm`)."""
+    true = truth.history()
+    for _ in range(60):
+        done = len(tracker.pos.history())
+        if done >= upto or not _consistent(tracker, truth):
+            return
+        target = true[done]
+        state = tracker.state
+        if tracker.offered and tracker.shown() == target and done == upto - 1 and not last:
+            return  # shown as the move made: playing on takes it
+        if state == T.MOVING and not final and done == upto - 1 and (
+                target in tracker.moves or target in tracker.pending):
+            return  # the board shows the move under way (its destination lit): play on
+        if state != T.ASKING:
+            # The board has not seen a move (it left no trace, or the board still waits):
+            # `confirm` asks it for the moves that fit.
+            why = {T.IDLE: "no trace", T.MOVING: "settle", T.MISMATCH: "mismatch"}.get(state, "?")
+            table.press(H.CONFIRM)
+            if tracker.state != T.ASKING and len(tracker.pos.history()) == done:
+                return  # nothing to offer
+            presses[done] += 1
+            reasons[done] = reasons[done] or why
+            continue
+        reasons[done] = reasons[done] or ("%d fit" % min(tracker.fitting, 3)).replace("3 fit", "3+ fit").replace("0 fit", "asked")
+        n = 0
+        while tracker.shown() != target and n < len(tracker.candidates):
+            table.press(H.NEXT)
+            presses[done] += 1
+            n += 1
+        if tracker.shown() != target:
+            return
+        if tracker.offered and done == upto - 1 and not last:
+            return  # shown: playing on takes it
+        table.press(H.CONFIRM)
+        presses[done] += 1

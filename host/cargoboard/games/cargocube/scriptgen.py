@@ -1,0 +1,41 @@
+"""Sim scripts from games: a seeded game of legal actions, written as what a player does on the
+virtual board (lift, place, press) with `resolve` after each action and `expect` at the end.
+Used by `cargoboard demo` and by the tests that replay whole games through physical events.
+"""
+
+import random
+
+from shared_rules.cargocube import rules as cc
+from shared_rules import geometry as g
+from cargoboard.games.cargocube.hand import physical_steps
+
+
+def game_script(seed=1, players=2, actions=40, check_every=10, pick=None, cards=False):
+    """(script text, final position) for a seeded game on the Polygon start, with the base
+    cards in their default places if cards (what `new-game cargocube polygon SEATS [cards]`
+    lays out). pick(pos, legal, rng) may choose the
+    action; by default it is uniform among the legal actions."""
+    rng = random.Random(seed)
+    seats = cc.layouts.SEATS_BY_PLAYERS[players]
+    pos = cc.start_position(players, cards=cards)
+    lines = ["# seeded game: seed %d, %d players, up to %d actions" % (seed, players, actions),
+             "new-game cargocube polygon %s%s" % (seats, " cards" if cards else "")]
+    for n in range(actions):
+        legal = pos.legal_actions()
+        if not legal:
+            lines.append("# the game is over")
+            break
+        a = pick(pos, legal, rng) if pick else legal[rng.randrange(len(legal))]
+        lines.append("# %d. %s %s" % (n + 1, g.SEAT_LETTERS[pos.to_move], cc.format_action(a)))
+        for step in physical_steps(pos, a):
+            if step[0] == "press":
+                lines.append("press %s" % step[1])
+            else:
+                lines.append("lift %s" % g.cell_name(step[1]))
+                lines.append("place %s" % g.cell_name(step[2]))
+        pos.push(a)
+        lines.append("resolve %s" % pos.notation())
+        if check_every and (n + 1) % check_every == 0:
+            lines.append("expect %s" % pos.notation())
+    lines.append("expect %s" % pos.notation())
+    return "\n".join(lines) + "\n", pos

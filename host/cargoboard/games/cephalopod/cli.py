@@ -1,0 +1,81 @@
+"""`cargoboard cephalopod ...`: Cephalopod analysis on the host.
+
+    cargoboard cephalopod paths DEPTH ROWS      the CodinGame Spring Challenge 2025 sum
+    cargoboard cephalopod hint POSITION         the engine's choice for the side to move
+
+(`perft`, `legal` and `show` take `--game cephalopod`.)
+"""
+
+import time
+
+from shared_rules.cephalopod import rules as ce
+
+
+def cmd_paths(args):
+    from cargoboard.cli import CommandError
+    from cargoboard.games.cephalopod.paths import parse_rows, paths
+
+    if args.depth < 0:
+        raise CommandError("DEPTH must be 0 or more")
+    try:
+        cells = parse_rows(" ".join(args.rows))
+    except ValueError as e:
+        raise CommandError(str(e)) from None
+    t0 = time.perf_counter()
+    print(paths(args.depth, cells))
+    if args.time:
+        print("time %.3f s" % (time.perf_counter() - t0))
+    return 0
+
+
+def cmd_hint(args):
+    from cargoboard.cli import CommandError
+    from shared_rules.cephalopod.engine import best_action
+
+    if args.depth < 1:
+        raise CommandError("--depth must be 1 or more")
+    text = args.position.strip()
+    pos = ce.named_position(text.lower()) or ce.Position.parse(text)
+    a = best_action(pos, args.depth)
+    if a is None:
+        raise CommandError("the game is over: no action to suggest")
+    print(pos.format_action(a))
+    return 0
+
+
+def add_parser(sub):
+    from cargoboard.cli import HelpFormatter
+
+    p = sub.add_parser("cephalopod", help="Cephalopod analysis: paths, hint",
+                       description=__doc__.strip().splitlines()[0],
+                       epilog="examples:\n  cargoboard cephalopod paths 20 '0 6 0/2 2 2/1 6 1'\n"
+                              "  cargoboard cephalopod hint 5x5\n"
+                              "  cargoboard perft --game cephalopod 5x5 3")
+    csub = p.add_subparsers(dest="cephalopod_command", metavar="WHAT")
+    csub.required = True
+
+    q = csub.add_parser(
+        "paths", help="sum of the final boards' hashes over all placement sequences",
+        description="CodinGame Spring Challenge 2025 on a 3x3 board (dice without colour): "
+                    "every sequence of up to DEPTH placements (a sequence ends early when the "
+                    "board is full); each final board read left to right, top to bottom as a "
+                    "9-digit number (empty = 0); print the sum modulo 2^30.",
+        formatter_class=HelpFormatter,
+        epilog="examples:\n  cargoboard cephalopod paths 1 '5 5 5/0 0 5/5 5 5'\n"
+               "  cargoboard cephalopod paths 24 300/362/102 --time")
+    q.add_argument("depth", metavar="DEPTH", type=int)
+    q.add_argument("rows", metavar="ROWS", nargs="+",
+                   help="the board as '0 6 0/2 2 2/1 6 1' (or '060/222/161'), values 0-6")
+    q.add_argument("--time", action="store_true", help="also print the time taken")
+    q.set_defaults(func=cmd_paths)
+
+    q = csub.add_parser("hint", help="the engine's action for the side to move",
+                        description="Print the action the engine (shared_rules."
+                                    "cephalopod.engine) chooses in POSITION.",
+                        formatter_class=HelpFormatter,
+                        epilog="examples:\n  cargoboard cephalopod hint 5x5\n"
+                               "  cargoboard cephalopod hint '.w1./b1.b1/.w1. w' --depth 3")
+    q.add_argument("position", metavar="POSITION",
+                   help="a Cephalopod position (quote it), or 5x5, 3x5, 5x3, 3x3 for the start")
+    q.add_argument("--depth", type=int, default=2, help="search depth in plies (default 2)")
+    q.set_defaults(func=cmd_hint)

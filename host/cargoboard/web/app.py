@@ -1,0 +1,503 @@
+"""The web app of `cargoboard serve` (Starlette): the live tables, the archive, the replays.
+
+Pages: `/` every table side by side, `/table/K` one table, `/table/K/seat/S?token=T` one seat's
+page (its hidden hand), `/games` the archive (filters), `/games/N` a replay, `/games/N/export.FMT`
+the exports, `/host?token=T` the host's page (seat links). Live pages update through
+server-sent events (`/table/K/events`, `/events`). Changes are POSTs with the page's CSRF
+token: `/table/K/sync` (sync now), `/games/N/delete`. docs/web.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime
+import json
+import logging
+from pathlib import Path
+from urllib.parse import urlencode
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.responses import (HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse,
+                                 Response, StreamingResponse)
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from cargoboard.export import diagram
+from cargoboard.store import Store, StoreError, RESULTS
+from cargoboard.web import views
+from cargoboard.web.security import COOKIE, Keys
+
+HERE = Path(__file__).resolve().parent
+PAGE_SIZE = 100          # archive rows per page
+LED_MIN_S = 0.05         # LED frames to one page at most every 50 ms (the board may blink faster)
+log = logging.getLogger("cargoboard.web")
+
+
+class Hub:
+    """Wakes the event streams when a followed board changes (called from the board threads)."""
+
+    def __init__(self):
+        self.loop = None
+        self.queues = set()
+        self.closing = False
+
+    def close(self):
+        """The server stops: every event stream ends (rather than being cancelled)."""
+        self.closing = True
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._put, None, None)
+
+    def notify(self, follower, what):
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._put, follower.key, what)
+
+    def _put(self, key, what):
+        for q in list(self.queues):
+            q.put_nowait((key, what))
+
+
+class Web:
+    """Everything a request needs: the boards, the store's path, the keys, the view cache."""
+
+    def __init__(self, boards, db_path, keys: Keys, hub: Hub):
+        self.boards = boards
+        self.db_path = Path(db_path)
+        self.keys = keys
+        self.hub = hub
+        self._views = {}
+
+    def view(self, follower, seat=None):
+        """The board's view for an audience, made once per board version."""
+        key = (follower.key, seat)
+        version = follower.version
+        hit = self._views.get(key)
+        if hit is None or hit[0] != version:
+            hit = (version, views.board_view(follower.snapshot(), seat))
+            self._views[key] = hit
+        return hit[1]
+
+    def store(self):
+        """The store, read only: StoreError says what is wrong (missing, damaged, foreign)."""
+        return Store(self.db_path, readonly=True)
+
+
+# --- access ---------------------------------------------------------------------------------
+
+def _token(request):
+    return request.query_params.get("token") or request.cookies.get(COOKIE)
+
+
+def _need_table_access(request):
+    web = request.app.state.web
+    if web.keys.public and not web.keys.is_host(_token(request)):
+        raise HTTPException(403, "this server is public: open the link with the host token "
+                                 "that `cargoboard serve` printed")
+
+
+def _follower(request):
+    f = request.app.state.web.boards.get(request.path_params["key"])
+    if f is None:
+        raise HTTPException(404, "no table %s (see the tables page)" % request.path_params["key"])
+    return f
+
+
+def _seat_access(request, follower):
+    seat = request.path_params["seat"]
+    if not request.app.state.web.keys.is_seat(request.query_params.get("token"), follower.key,
+                                              seat):
+        raise HTTPException(403, "a seat's page needs that seat's link (with its token); the "
+                                 "host has them")
+    return seat
+
+
+def _check_post(request, form):
+    web = request.app.state.web
+    if not web.keys.csrf_ok(form.get("csrf")):
+        raise HTTPException(403, "this change did not come from one of this server's pages "
+                                 "(missing or wrong CSRF token): reload the page and try again")
+    origin = request.headers.get("origin")
+    if origin and origin != "null":
+        host = request.headers.get("host", "")
+        if origin.split("://", 1)[-1] != host:
+            raise HTTPException(403, "a change from another site (Origin %s) is refused" % origin)
+
+
+def _render(request, name, status=200, **context):
+    web = request.app.state.web
+    context.setdefault("csrf", web.keys.csrf)
+    context.setdefault("public", web.keys.public)
+    resp = request.app.state.templates.TemplateResponse(request, name, context,
+                                                        status_code=status)
+    token = request.query_params.get("token")
+    if token and web.keys.is_host(token):
+        # the host opened a link with the token: later pages need it no more
+        resp.set_cookie(COOKIE, token, httponly=True, samesite="strict")
+    return resp
+
+
+def _int_param(request, name, default=None, lo=None, hi=None):
+    raw = request.query_params.get(name)
+    if raw in (None, ""):
+        return default
+    try:
+        v = int(raw)
+    except ValueError:
+        raise HTTPException(400, "%s must be a whole number, not '%s'" % (name, raw)) from None
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        raise HTTPException(400, "%s must be %s..%s, not %d" % (name, lo, "" if hi is None else hi,
+                                                                  v))
+    return v
+
+
+# --- live pages -----------------------------------------------------------------------------
+
+async def tables_page(request):
+    _need_table_access(request)
+    web = request.app.state.web
+    tables = [web.view(f) for f in web.boards.followers]
+    return _render(request, "tables.html", tables=tables, discover=web.boards.discover)
+
+
+async def table_page(request):
+    _need_table_access(request)
+    f = _follower(request)
+    return _render(request, "table.html", t=request.app.state.web.view(f), seat=None,
+                   token=None, sync=f.sync_state)
+
+
+async def seat_page(request):
+    f = _follower(request)
+    seat = _seat_access(request, f)
+    return _render(request, "table.html", t=request.app.state.web.view(f, seat), seat=seat,
+                   token=request.query_params.get("token"), sync=None)
+
+
+async def table_json(request):
+    _need_table_access(request)
+    f = _follower(request)
+    return JSONResponse(request.app.state.web.view(f))
+
+
+def _sse(event, data):
+    return "event: %s\ndata: %s\n\n" % (event, json.dumps(data, separators=(",", ":")))
+
+
+async def _stream(request, followers, seat=None):
+    """Server-sent events for some followers (None: every board, also those found later):
+    `board` (the whole view) whenever it changes, at once; `leds` (the frame as hex) at most
+    every LED_MIN_S per board (a blinking board sends more); `sync` (a sync now's progress)."""
+    web = request.app.state.web
+    hub = web.hub
+    q = asyncio.Queue()
+    hub.queues.add(q)
+    every = followers is None  # the tables page: every board, also ones found later
+    if every:
+        followers = list(web.boards.followers)
+    keys = {f.key: f for f in followers}
+    try:
+        if hub.closing:
+            return
+        yield "retry: 1000\n\n"
+        for f in followers:  # the state now, then the changes
+            yield _sse("board", web.view(f, seat))
+            if f.leds is not None:
+                yield _sse("leds", {"key": f.key, "leds": f.leds.hex()})
+        loop = asyncio.get_running_loop()
+        led_sent = {}      # key -> when its last LED frame went out
+        led_due = set()    # keys whose newer LED frame waits for its turn
+        while True:
+            timeout = 15.0
+            if led_due:
+                timeout = max(0.0, min(led_sent[k] for k in led_due) + LED_MIN_S - loop.time())
+            try:
+                got = [await asyncio.wait_for(q.get(), timeout)]
+            except asyncio.TimeoutError:
+                got = []
+                if not led_due:
+                    yield ": keep-alive\n\n"
+                    continue
+            if hub.closing:
+                return
+            while not q.empty():  # a burst becomes one message per board and kind
+                got.append(q.get_nowait())
+            for key, what in sorted(set(got)):
+                f = keys.get(key)
+                if f is None and every:
+                    f = keys[key] = web.boards.get(key)
+                if f is None:
+                    continue
+                if what == "board":
+                    yield _sse("board", web.view(f, seat))
+                elif what == "leds":
+                    led_due.add(key)  # sent below, at most every LED_MIN_S per board
+                elif what == "sync" and seat is None:
+                    yield _sse("sync", dict(f.sync_state, key=key))
+            now = loop.time()
+            for key in sorted(led_due):
+                if now - led_sent.get(key, -LED_MIN_S) >= LED_MIN_S:
+                    led_due.discard(key)
+                    led_sent[key] = now
+                    if keys[key].leds is not None:
+                        yield _sse("leds", {"key": key, "leds": keys[key].leds.hex()})
+    finally:
+        hub.queues.discard(q)
+
+
+def _event_response(gen):
+    return StreamingResponse(gen, media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+async def all_events(request):
+    _need_table_access(request)
+    return _event_response(_stream(request, None))
+
+
+async def table_events(request):
+    _need_table_access(request)
+    return _event_response(_stream(request, [_follower(request)]))
+
+
+async def seat_events(request):
+    f = _follower(request)
+    seat = _seat_access(request, f)
+    return _event_response(_stream(request, [f], seat))
+
+
+async def sync_now(request):
+    _need_table_access(request)
+    f = _follower(request)
+    form = await request.form()
+    _check_post(request, form)
+    if not f.request_sync():
+        raise HTTPException(409, "table %s cannot sync now: %s" % (
+            f.key, "a sync is running" if f.sync_state["running"] else "the board is not "
+            "connected"))
+    if request.headers.get("accept", "").startswith("application/json"):
+        return JSONResponse({"started": True, "key": f.key})
+    return RedirectResponse("/table/%s" % f.key, status_code=303)
+
+
+async def seat_act(request):
+    """A seat plays from its page: POST command=... (one of its view's actions), with the
+    seat's token in the URL and the page's CSRF token."""
+    f = _follower(request)
+    seat = _seat_access(request, f)
+    form = await request.form()
+    _check_post(request, form)
+    command = form.get("command") or ""
+    offered = [a[1] for a in request.app.state.web.view(f, seat)["actions"]]
+    if command not in offered:
+        raise HTTPException(403, "seat %s may not send '%s' now (it may: %s)" % (
+            seat, command, ", ".join(offered) or "nothing"))
+    if not f.request_command(seat, command):
+        raise HTTPException(409, "table %s: the board is not connected" % f.key)
+    if request.headers.get("accept", "").startswith("application/json"):
+        return JSONResponse({"sent": command})
+    return RedirectResponse("/table/%s/seat/%s?%s" % (f.key, seat, urlencode(
+        {"token": request.query_params.get("token")})), status_code=303)
+
+
+async def host_page(request):
+    web = request.app.state.web
+    if not web.keys.is_host(_token(request)):
+        raise HTTPException(403, "the host's page needs the host token that `cargoboard serve` "
+                                 "printed")
+    tables = []
+    for f in web.boards.followers:
+        v = web.view(f)
+        seats = v["seats"] or []
+        hidden = bool(v["game"]) and diagram.has_hidden(v["game"])
+        links = [(s, "/table/%s/seat/%s?%s" % (f.key, s, urlencode(
+            {"token": web.keys.seat(f.key, s)}))) for s in seats]
+        tables.append({"view": v, "links": links, "hidden": hidden})
+    return _render(request, "host.html", tables=tables)
+
+
+# --- the archive ----------------------------------------------------------------------------
+
+def _filters(request):
+    q = request.query_params
+    kind = q.get("kind") or None
+    result = q.get("result") or None
+    if result and result not in RESULTS and not (len(result) == 1 and result.isalpha()):
+        raise HTTPException(400, "result must be over, open or a seat letter, not '%s'" % result)
+    dates = {}
+    for name in ("since", "until"):
+        v = q.get(name) or None
+        if v is not None:
+            try:
+                datetime.date.fromisoformat(v)
+            except ValueError:
+                raise HTTPException(400, "%s must be a date YYYY-MM-DD, not '%s'" % (name, v)) \
+                    from None
+        dates[name] = v
+    return {"kind": kind, "players": _int_param(request, "players", None, 1, 9),
+            "result": result, **dates}
+
+
+def archive_page(request):
+    _need_table_access(request)
+    web = request.app.state.web
+    filters = _filters(request)
+    page = _int_param(request, "page", 1, 1)
+    try:
+        with web.store() as st:
+            total = st.count(**filters)
+            rows = st.list(limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE, newest_first=True,
+                           **filters)
+            kinds = st.kinds()
+    except StoreError as e:
+        return _render(request, "archive.html", problem=str(e), rows=[], total=0, page=1,
+                       pages=1, filters=filters, kinds=[], db=web.db_path, query="")
+    pages = max(1, (total + PAGE_SIZE - 1) // PAGE_SIZE)
+    query = urlencode({k: v for k, v in filters.items() if v not in (None, "")})
+    return _render(request, "archive.html", problem=None, rows=rows, total=total, page=page,
+                   pages=pages, filters=filters, kinds=kinds, db=web.db_path, query=query)
+
+
+def _game(request):
+    web = request.app.state.web
+    try:
+        with web.store() as st:
+            rec = st.get(request.path_params["game"])
+    except StoreError as e:
+        status = 404 if "no game" in str(e) else 400 if "must be a number" in str(e) else 503
+        raise HTTPException(status, str(e)) from None
+    try:
+        positions = rec.positions()
+    except Exception as e:  # the rules' error
+        raise HTTPException(422, "game %s does not replay: %s" % (rec.id, e)) from None
+    if diagram.has_hidden(rec.kind) and not positions[-1].is_over():
+        raise HTTPException(403, "game %s hides the players' hands and is not over: its replay "
+                                 "opens when it has ended" % rec.id)
+    return rec, positions
+
+
+def replay_page(request):
+    _need_table_access(request)
+    from cargoboard.export.html import game_html
+    rec, positions = _game(request)
+    links = " ".join('<a href="/games/%d/export.%s">%s</a>' % (rec.id, ext, ext.upper())
+                     for ext in ("json", "txt", "svg", "html"))
+    links += (' <a id="cb-svg-step" href="/games/%d/export.svg?at=0" '
+              'data-step-href="/games/%d/export.svg?at=">SVG of this step</a>' % (rec.id, rec.id))
+    nav = ('<nav class="cb-nav"><a href="/">tables</a> <a href="/games">archive</a> '
+           '<span class="cb-exports">export: %s</span> '
+           '<form method="post" action="/games/%d/delete" class="cb-del">'
+           '<input type="hidden" name="csrf" value="%s">'
+           '<button type="submit" id="cb-delete">delete…</button></form></nav>'
+           % (links, rec.id, request.app.state.web.keys.csrf))
+    return HTMLResponse(game_html(rec, positions, nav=nav))
+
+
+EXPORTS = {"json": ("json", "application/json"), "txt": ("text", "text/plain; charset=utf-8"),
+           "svg": ("svg", "image/svg+xml"), "html": ("html", "text/html; charset=utf-8")}
+
+
+def export_file(request):
+    _need_table_access(request)
+    from cargoboard.export.cli import render
+    ext = request.path_params["ext"]
+    if ext not in EXPORTS:
+        raise HTTPException(404, "no export format '%s' (json, txt, svg, html)" % ext)
+    rec, positions = _game(request)
+    at = _int_param(request, "at", None, 0, len(positions) - 1)
+    if at is not None and ext != "svg":
+        raise HTTPException(400, "at applies to the svg export only")
+    fmt, media = EXPORTS[ext]
+    body = render(rec, fmt, at, positions)
+    name = "game%d%s.%s" % (rec.id, "" if at is None else "-%d" % at, ext)
+    disposition = "inline" if ext == "svg" else 'attachment; filename="%s"' % name
+    return Response(body, media_type=media, headers={"Content-Disposition": disposition})
+
+
+async def delete_game(request):
+    _need_table_access(request)
+    web = request.app.state.web
+    form = await request.form()
+    _check_post(request, form)
+    ref = request.path_params["game"]
+    if form.get("confirm") != "yes":
+        rec, _ = await asyncio.to_thread(_game, request)
+        return _render(request, "delete.html", rec=rec)
+    def remove():
+        with Store(web.db_path, readonly=True):
+            pass  # a missing, damaged or foreign store is refused here, never written
+        with Store(web.db_path) as st:
+            return st.delete(ref)
+    try:
+        rec = await asyncio.to_thread(remove)
+    except StoreError as e:
+        raise HTTPException(404 if "no game" in str(e) else 400, str(e)) from None
+    return RedirectResponse("/games?deleted=%d" % rec.id, status_code=303)
+
+
+# --- errors ---------------------------------------------------------------------------------
+
+def _wants_json(request):
+    return "application/json" in request.headers.get("accept", "") or \
+        request.url.path.startswith("/api/")
+
+
+async def http_error(request, exc):
+    if _wants_json(request):
+        return JSONResponse({"error": exc.detail, "status": exc.status_code},
+                            status_code=exc.status_code)
+    if request.url.path.endswith("/events"):
+        return PlainTextResponse(exc.detail + "\n", status_code=exc.status_code)
+    return _render(request, "error.html", status=exc.status_code, status_code=exc.status_code,
+                   message=exc.detail)
+
+
+async def server_error(request, exc):
+    log.exception("error serving %s", request.url.path)
+    return PlainTextResponse("500: the server failed on this request (%s); its console says "
+                             "more\n" % type(exc).__name__, status_code=500)
+
+
+def create_app(boards, db_path, keys=None, allowed_hosts=None, hub=None):
+    """The ASGI app. boards: a cargoboard.web.boards.Boards (its on_change should be
+    hub.notify); allowed_hosts: the Host headers served (None: any)."""
+    keys = keys or Keys()
+    hub = hub or Hub()
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    routes = [
+        Route("/", tables_page),
+        Route("/events", all_events),
+        Route("/table/{key}", table_page),
+        Route("/table/{key}/events", table_events),
+        Route("/table/{key}/sync", sync_now, methods=["POST"]),
+        Route("/table/{key}/seat/{seat}", seat_page),
+        Route("/table/{key}/seat/{seat}/events", seat_events),
+        Route("/table/{key}/seat/{seat}/act", seat_act, methods=["POST"]),
+        Route("/api/table/{key}", table_json),
+        Route("/host", host_page),
+        Route("/games", archive_page),
+        Route("/games/{game}", replay_page),
+        Route("/games/{game}/export.{ext}", export_file),
+        Route("/games/{game}/delete", delete_game, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+    middleware = []
+    if allowed_hosts:
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        hub.loop = asyncio.get_running_loop()
+        yield
+        hub.loop = None
+
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
+                    exception_handlers={HTTPException: http_error, Exception: server_error})
+    app.state.web = Web(boards, db_path, keys, hub)
+    app.state.templates = templates
+    return app

@@ -1,0 +1,343 @@
+"""Following boards on their serial ports: one thread per board owns its port (pyserial, through
+cargoboard.link) and keeps a snapshot of what the board reports.
+
+The board is never polled for its game: after connecting, the follower subscribes to events and
+LED frames (docs/protocol.md, EVENTS mask 3), asks `status`, `pos`, `state` and the move list
+(`history FROM COUNT`, in pages) once, and from then on keeps up from the events alone:
+`auto|confirm|end ACTION -> POSITION` adds an action, `undo ACTION -> POSITION` takes one back,
+`state asking` (and `button next` while asking) is when to ask for the `candidates`; a new
+game, a resumed or loaded one starts afresh. The position shown is always the one the board
+reported last. A lost port (unplugged, the virtual board stopped) is reopened every
+RECONNECT_S until the board answers again; a board that stays silent is asked HELLO after
+QUIET_S, so one that hangs is noticed too.
+
+The follower thread is the only user of its port: "sync now" runs in it too (sync() through
+the same Link), events keep flowing meanwhile.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+
+from cargoboard.link import Link, LinkError, BoardError, candidate_ports, parse_info
+from firmware.system import link as L
+
+RECONNECT_S = 0.5     # how often a lost port is tried again
+QUIET_S = 3.0         # a board silent this long is asked HELLO (is it still there?)
+HISTORY_PAGE = 48     # actions per `history FROM COUNT` request (a reply holds at most 1 KB)
+POLL_S = 0.02         # the thread's serial read slice
+
+# Events after which the game is read afresh (`status`, `pos`, `state`, the move list).
+FRESH_PREFIXES = ("game ", "load ", "cargocube start", "cargocube resumed", "cephalopod start",
+                  "cephalopod resumed", "log resumed")
+MOVE_KINDS = ("auto", "confirm", "end")
+
+
+class Follower:
+    """One board on one port. `snapshot()` is the latest state (a dict, never mutated after it
+    is published); `on_change(follower, what)` is called from the thread ('board' for the game
+    and the connection, 'leds' for an LED frame, 'sync' for sync progress)."""
+
+    def __init__(self, key, port, on_change=None, store_path=None):
+        self.key = key
+        self.port = port
+        self.on_change = on_change or (lambda f, what: None)
+        self.store_path = store_path
+        self._stop = threading.Event()
+        self._jobs = deque()
+        self._events = deque()
+        self._thread = None
+        self._lock = threading.Lock()
+        self.leds = None          # bytes of the last LED frame
+        self.led_time = 0.0
+        self.sync_state = {"running": False, "done": 0, "total": 0, "label": "", "result": ""}
+        self._state = self._blank(connected=False, status="connecting to %s" % port)
+        self.version = 0
+
+    # --- life cycle ---------------------------------------------------------------------------
+    def start(self):
+        self._thread = threading.Thread(target=self._run, name="follow " + self.port, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self):
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(5)
+
+    def snapshot(self):
+        with self._lock:
+            return self._state
+
+    def request_sync(self):
+        """Queue a sync of this board's games into the store; False if one is running or the
+        board is not connected."""
+        with self._lock:
+            if self.sync_state["running"] or not self._state["connected"]:
+                return False
+            self.sync_state = {"running": True, "done": 0, "total": 0, "label": "starting",
+                               "result": ""}
+        self._jobs.append(("sync",))
+        self.on_change(self, "sync")
+        return True
+
+    def request_command(self, seat, command):
+        """Queue a board command a seat's page sent (one its game's seat_actions offered);
+        False if the board is not connected. The game is read afresh after it."""
+        if not self.snapshot()["connected"]:
+            return False
+        self._jobs.append(("command", seat, command))
+        return True
+
+    # --- the state ----------------------------------------------------------------------------
+    def _blank(self, **kw):
+        s = {"key": self.key, "port": self.port, "connected": False, "status": "",
+             "board": None, "fw": None, "app": None, "game": None, "position": None,
+             "before": None, "last": None, "tracker": None, "candidates": [], "shown": 0,
+             "moves": [], "notice": None, "time": time.time()}
+        s.update(kw)
+        return s
+
+    def _publish(self, **changes):
+        with self._lock:
+            s = dict(self._state)
+            s.update(changes)
+            s["time"] = time.time()
+            self._state = s
+            self.version += 1
+        self.on_change(self, "board")
+
+    # --- the thread ---------------------------------------------------------------------------
+    def _run(self):
+        while not self._stop.is_set():
+            try:
+                link = Link(self.port, timeout=1.0, retries=3)
+            except LinkError as e:
+                self._lost("waiting for the board on %s (%s)" % (self.port, e))
+                self._stop.wait(RECONNECT_S)
+                continue
+            try:
+                self._session(link)
+            except LinkError as e:
+                self._lost("lost the board on %s: %s; reconnecting" % (self.port, e))
+            except Exception as e:  # a bug must not end the thread: say so and start again
+                self._lost("error following %s: %s: %s; reconnecting" % (self.port,
+                                                                       type(e).__name__, e))
+            finally:
+                link.close()
+            self._stop.wait(RECONNECT_S)
+
+    def _lost(self, status):
+        s = self.snapshot()
+        if s["connected"] or s["status"] != status:
+            self._publish(connected=False, status=status, candidates=[])
+        if self.sync_state["running"]:
+            self.sync_state = dict(self.sync_state, running=False, result="stopped: board lost")
+            self.on_change(self, "sync")
+
+    def _session(self, link):
+        self._events.clear()
+        link.on_event = self._events.append
+        link.on_leds = self._leds
+        info = link.hello()
+        link.events(L.EV_TEXT | L.EV_LEDS)
+        self._publish(connected=True, status="connected", board=info.get("board"),
+                      fw=info.get("fw"), notice=None)
+        self._refresh(link)
+        last_rx = time.monotonic()
+        while not self._stop.is_set():
+            before = link.received
+            link.poll(POLL_S)
+            if link.received != before:
+                last_rx = time.monotonic()
+            while self._events:
+                self._event(link, self._events.popleft())
+            if self._jobs:
+                job = self._jobs.popleft()
+                if job[0] == "sync":
+                    self._sync(link)
+                else:
+                    self._command(link, job[1], job[2])
+                last_rx = time.monotonic()
+            if time.monotonic() - last_rx > QUIET_S:
+                link.hello()  # LinkError if the board is gone
+                last_rx = time.monotonic()
+
+    def _leds(self, frame):
+        self.leds = bytes(frame)
+        self.led_time = time.time()
+        self.on_change(self, "leds")
+
+    # --- reading the game ---------------------------------------------------------------------
+    def _text(self, link, command):
+        """A console command's reply text; None if the board refuses it (no game, a game
+        without that command)."""
+        try:
+            return link.text(command)
+        except BoardError:
+            return None
+
+    def _refresh(self, link):
+        """Read the whole game again: status, position, tracker state, moves, candidates."""
+        st = parse_info(self._text(link, "status") or "")
+        app = st.get("state")
+        game = st.get("game") if st.get("game") not in (None, "-") else None
+        changes = {"app": app, "game": game, "position": None, "before": None, "last": None,
+                   "tracker": None, "candidates": [], "shown": 0, "moves": []}
+        if app == "play":
+            pos = self._text(link, "pos")
+            if pos and pos.startswith("ok "):
+                changes["position"] = pos[3:].strip()
+            tracker = parse_info(self._text(link, "state") or "")
+            changes["tracker"] = tracker.get("state")
+            changes["moves"] = self._history(link, int(tracker.get("actions", "0") or 0))
+            if changes["tracker"] in ("asking", "ready"):
+                changes["candidates"], changes["shown"] = self._candidates(link)
+        self._publish(**changes)
+
+    def _history(self, link, expected):
+        moves = []
+        while True:
+            page = self._text(link, "history %d %d" % (len(moves), HISTORY_PAGE))
+            if page is None or not page.startswith("ok"):
+                return moves
+            got = page[2:].split()
+            moves += got
+            if len(got) < HISTORY_PAGE or len(moves) >= expected:
+                return moves
+
+    def _candidates(self, link):
+        lines = (self._text(link, "candidates") or "").split("\n")
+        cands = []
+        shown = 0
+        for line in lines:
+            parts = line.split()
+            if len(parts) >= 3 and parts[0] == "cand":
+                cands.append(parts[2])
+            elif line.startswith("ok"):
+                shown = int(parse_info(line).get("shown", "0") or 0)
+        return cands, shown
+
+    def _event(self, link, text):
+        s = self.snapshot()
+        kind, _, rest = text.partition(" ")
+        if kind in MOVE_KINDS or kind == "undo":
+            action, arrow, position = rest.partition(" -> ")
+            if not arrow:
+                return
+            moves = list(s["moves"])
+            if kind == "undo":
+                if moves and moves[-1] == action:
+                    moves.pop()
+                else:
+                    moves = self._history(link, len(moves) + 1)
+                self._publish(position=position.strip(), before=None, last=None, moves=moves,
+                              candidates=[], app="play")
+            else:
+                moves.append(action)
+                self._publish(position=position.strip(), before=s["position"], last=action,
+                              moves=moves, candidates=[], app="play")
+        elif kind == "state":
+            state = rest.strip()
+            if state in ("asking", "ready"):
+                cands, shown = self._candidates(link)
+                self._publish(tracker=state, candidates=cands, shown=shown)
+            else:
+                self._publish(tracker=state, candidates=[], shown=0)
+        elif kind == "button":
+            if rest.strip() == "next" and s["tracker"] in ("asking", "ready"):
+                cands, shown = self._candidates(link)
+                self._publish(candidates=cands, shown=shown)
+        elif text.startswith(FRESH_PREFIXES):
+            self._refresh(link)
+        elif kind in ("error", "log", "over"):
+            self._publish(notice=text)
+
+    def _command(self, link, seat, command):
+        try:
+            reply = link.text(command)
+        except BoardError as e:
+            reply = "err %s" % e
+        self._refresh(link)
+        self._publish(notice="seat %s: %s: %s" % (seat, command.split()[0], reply))
+
+    # --- sync now -------------------------------------------------------------------------------
+    def _sync(self, link):
+        from cargoboard.store import Store, StoreError
+        from cargoboard.sync import sync
+
+        def progress(done, total, label):
+            self.sync_state = {"running": True, "done": done, "total": total, "label": label,
+                               "result": ""}
+            self.on_change(self, "sync")
+
+        try:
+            with Store(self.store_path) as store:
+                res = sync(link, store, on_progress=progress)
+            result = res.summary()
+        except StoreError as e:
+            result = "not synced: %s" % e
+        except LinkError:
+            self.sync_state = dict(self.sync_state, running=False,
+                                   result="stopped: the board stopped answering; sync again")
+            self.on_change(self, "sync")
+            raise
+        done = self.sync_state
+        self.sync_state = {"running": False, "done": done["total"], "total": done["total"],
+                           "label": "", "result": result}
+        self.on_change(self, "sync")
+
+
+class Boards:
+    """The boards `serve` follows: the ports given (--board, repeatable) or, without any, the
+    ports that look like a board (serial.tools.list_ports), looked for again every
+    DISCOVER_S so that a board plugged in later appears."""
+
+    DISCOVER_S = 2.0
+
+    def __init__(self, ports=(), on_change=None, store_path=None, discover=None):
+        self.on_change = on_change
+        self.store_path = store_path
+        self.discover = not ports if discover is None else discover
+        self.followers = []
+        self._stop = threading.Event()
+        self._thread = None
+        for p in ports:
+            self.add(p)
+
+    def add(self, port):
+        f = Follower(str(len(self.followers) + 1), port, self._changed, self.store_path)
+        self.followers.append(f)
+        f.start()
+        return f
+
+    def _changed(self, follower, what):
+        if self.on_change:
+            self.on_change(follower, what)
+
+    def get(self, key):
+        for f in self.followers:
+            if f.key == key:
+                return f
+        return None
+
+    def start(self):
+        if self.discover:
+            self._thread = threading.Thread(target=self._discover, name="discover", daemon=True)
+            self._thread.start()
+        return self
+
+    def _discover(self):
+        while not self._stop.is_set():
+            known = {f.port for f in self.followers}
+            for dev, _ in candidate_ports():
+                if dev not in known:
+                    self.add(dev)
+            self._stop.wait(self.DISCOVER_S)
+
+    def stop(self):
+        self._stop.set()
+        for f in self.followers:
+            f.stop()

@@ -1,0 +1,67 @@
+"""What a page shows of a followed board: the board's snapshot (cargoboard.web.boards) turned
+into what one audience may see. The position is the one the board reported, drawn by the same
+code as the SVG export (cargoboard.export.diagram); hidden information goes through the game's
+seat_view/action_view hooks, so a seat's view holds its own hidden things and nobody else's,
+and the table's view (seat None) holds nobody's."""
+
+from __future__ import annotations
+
+from cargoboard.export import diagram
+from cargoboard.rules import rules_for, seat_letters
+
+
+def _parse(kind, text):
+    rules = rules_for(kind)
+    return rules.Position.parse(text)
+
+
+def board_view(snap, seat=None):
+    """A JSON-ready dict of snap as seat (None: the table) may see it."""
+    kind = snap.get("game")
+    view = {k: snap[k] for k in ("key", "port", "connected", "status", "board", "fw", "app",
+                                 "game", "tracker", "shown", "notice", "time")}
+    view.update(seat=seat, position=None, svg=None, phase=None, scores=[], to_move=None,
+                seats=[], private=[], actions=[], over=False, moves=[], candidates=[],
+                last=None, drawing_error=None)
+    text = snap.get("position")
+    if not kind or text is None:
+        return view
+    try:
+        shown, private = diagram.seat_view(kind, text, seat)
+        view["moves"] = [diagram.action_view(kind, a, seat) for a in snap["moves"]]
+        view["candidates"] = [diagram.action_view(kind, a, seat) for a in snap["candidates"]]
+        last = snap.get("last")
+        view["last"] = diagram.action_view(kind, last, seat) if last else None
+    except diagram.NoDiagram:
+        # a game the host cannot draw (a test plug-in): its position is shown as the board
+        # wrote it, since nothing can say what in it is hidden only for games without hooks
+        view.update(position=text, moves=list(snap["moves"]),
+                    candidates=list(snap["candidates"]), last=snap.get("last"),
+                    drawing_error="no drawing for game '%s'" % kind)
+        return view
+    view["position"] = shown
+    view["private"] = list(private)
+    view["actions"] = [list(a) for a in diagram.seat_actions(kind, text, seat)]
+    try:
+        pos = _parse(kind, shown)
+        draw = diagram.for_kind(kind)
+        before = None
+        if snap.get("before") and view["last"]:
+            before = _parse(kind, diagram.seat_view(kind, snap["before"], seat)[0])
+        ply = len(snap["moves"])
+        letters = seat_letters(pos)
+        mover = letters[before.to_move] if before is not None else None
+        view["svg"] = draw.svg(pos, before, view["last"] if before is not None else None,
+                               ply=ply, total=ply, title="%s, board %s, after %d actions" % (
+                                   kind.capitalize(), snap.get("board") or snap["port"], ply))
+        view["phase"] = draw.phase_text(pos)
+        sc = pos.scores()
+        view["scores"] = [[letters[s], sc[s]] for s in pos.seats]
+        view["seats"] = [letters[s] for s in pos.seats]
+        view["over"] = pos.is_over()
+        view["to_move"] = None if pos.is_over() else letters[pos.to_move]
+        view["mover"] = mover
+    except Exception as e:  # the rules' error: the board's text does not parse here
+        view["drawing_error"] = "cannot draw the board's position: %s" % (
+            str(e).splitlines() or [type(e).__name__])[0]
+    return view

@@ -1,0 +1,180 @@
+"""The device code's layers (docs/firmware.md "Layers"): every import of every module under
+firmware/ and shared_rules/ (at the top or inside a function) is read from its source, and
+none may go upward or form a circle.
+
+    shared_rules          imports only shared_rules
+    (every layer)         may import the board's geometry, shared_rules.geometry (the 11x11
+                          grid and its cell names, shared by every game and the HAL)
+    firmware.hal          imports the HAL (and the generated pin map, hardware.pinmap)
+    firmware.drivers      imports the HAL and the drivers
+    firmware.system       imports the HAL, the drivers, the system, the registry of games
+                          (firmware.games, data only: plug-ins are loaded by name) and the table
+                          of rules versions (shared_rules.versions)
+    firmware.games.<g>    imports the HAL, the drivers, the log's record kinds
+                          (firmware.system.logwrite), its own folder and shared_rules
+    firmware.main, firmware.bench_frame   the top: anything
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from mpy import REPO_ROOT
+
+TOP = {"firmware.main", "firmware.bench_frame"}
+
+
+def module_name(path, root=REPO_ROOT):
+    parts = list(Path(path).relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def device_modules(root=REPO_ROOT):
+    """{module name: source text} of every device module."""
+    out = {}
+    for pkg in ("firmware", "shared_rules"):
+        for p in sorted((Path(root) / pkg).rglob("*.py")):
+            if "__pycache__" not in p.parts:
+                out[module_name(p, root)] = p.read_text(encoding="utf-8")
+    return out
+
+
+def imports_of(name, source, known):
+    """The project modules `name` imports (every import statement, also inside functions):
+    `from a.b import c` is a.b.c when that is a module, else a.b."""
+    found = set()
+    is_pkg = name in {k.rsplit(".", 1)[0] for k in known if "." in k}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                found.add(alias.name)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                pkg = name if is_pkg else name.rsplit(".", 1)[0]
+                for _ in range(node.level - 1):
+                    pkg = pkg.rsplit(".", 1)[0]
+                base = pkg + ("." + base if base else "")
+            for alias in node.names:
+                sub = base + "." + alias.name
+                found.add(sub if sub in known else base)
+    return {m for m in found if m.split(".")[0] in ("firmware", "shared_rules", "hardware")}
+
+
+def _under(module, prefix):
+    return module == prefix or module.startswith(prefix + ".")
+
+
+def allowed(src, dst):
+    """Whether module src may import module dst (the layers in the module docstring)."""
+    if src in TOP or dst == "shared_rules.geometry":
+        return True
+    if _under(src, "shared_rules"):
+        return _under(dst, "shared_rules")
+    if _under(src, "firmware.hal"):
+        return _under(dst, "firmware.hal") or _under(dst, "hardware")
+    if _under(src, "firmware.drivers"):
+        return _under(dst, "firmware.hal") or _under(dst, "firmware.drivers")
+    if _under(src, "firmware.system"):
+        return (_under(dst, "firmware.hal") or _under(dst, "firmware.drivers")
+                or _under(dst, "firmware.system") or dst == "firmware.games"
+                or dst == "shared_rules.versions")
+    if src.startswith("firmware.games."):
+        own = ".".join(src.split(".")[:3])
+        return (_under(dst, "firmware.hal") or _under(dst, "firmware.drivers")
+                or dst == "firmware.system.logwrite" or _under(dst, own)
+                or _under(dst, "shared_rules"))
+    return False
+
+
+def upward_imports(modules):
+    """[(module, imported module)] that break the layers."""
+    known = set(modules)
+    bad = []
+    for name, source in sorted(modules.items()):
+        for dst in sorted(imports_of(name, source, known)):
+            if not allowed(name, dst):
+                bad.append((name, dst))
+    return bad
+
+
+def import_circles(modules):
+    """Every circle of imports, each as the list of its modules (first one repeated at the end)."""
+    known = set(modules)
+    graph = {n: sorted(d for d in imports_of(n, s, known) if d in known)
+             for n, s in modules.items()}
+    circles = []
+    state = {}  # 1 on the path, 2 done
+    path = []
+
+    def visit(n):
+        state[n] = 1
+        path.append(n)
+        for d in graph[n]:
+            if state.get(d) == 1:
+                circles.append(path[path.index(d):] + [d])
+            elif d not in state:
+                visit(d)
+        path.pop()
+        state[n] = 2
+
+    for n in sorted(graph):
+        if n not in state:
+            visit(n)
+    return circles
+
+
+MODULES = device_modules()
+
+
+def test_the_layers_are_folders():
+    for layer in ("firmware.hal", "firmware.drivers", "firmware.system", "firmware.games"):
+        assert layer in MODULES, layer
+    assert "firmware.games.cargocube.plugin" in MODULES
+    assert "shared_rules.cargocube.rules" in MODULES
+
+
+def test_no_device_module_imports_upward():
+    assert upward_imports(MODULES) == []
+
+
+def test_no_import_circle():
+    assert import_circles(MODULES) == []
+
+
+def test_the_system_loads_games_only_by_name():
+    known = set(MODULES)
+    for name, source in MODULES.items():
+        if _under(name, "firmware.system"):
+            assert not [d for d in imports_of(name, source, known)
+                        if d.startswith("firmware.games.")], name
+
+
+def test_the_registry_is_data_only():
+    tree = ast.parse(MODULES["firmware.games"])
+    assert [type(n).__name__ for n in tree.body] == ["Assign"]
+
+
+@pytest.mark.parametrize("src,dst", [
+    ("firmware.drivers.leds", "firmware.system.app"),
+    ("firmware.hal.sim", "firmware.drivers.flashdev"),
+    ("firmware.system.app", "firmware.games.cargocube.plugin"),
+    ("firmware.games.cargocube.plugin", "firmware.games.cephalopod.tracker"),
+    ("firmware.games.cargocube.plugin", "firmware.system.app"),
+    ("shared_rules.cargocube.rules", "firmware.hal"),
+])
+def test_the_checks_find_an_upward_import(src, dst):
+    modules = dict(MODULES)
+    modules[src] = modules[src] + "\n\ndef _late():\n    import %s\n" % dst
+    assert (src, dst) in upward_imports(modules)
+
+
+def test_the_checks_find_a_circle():
+    modules = dict(MODULES)
+    modules["firmware.system.link"] += "\nfrom firmware.system import app\n"
+    modules["firmware.system.app"] += "\ndef _late():\n    from firmware.system.link import Link\n"
+    circles = import_circles(modules)
+    assert any(set(c) == {"firmware.system.app", "firmware.system.link"} for c in circles), circles

@@ -1,0 +1,415 @@
+"""`cargoboard serve`: the archive, replays, sync now, the safety rules (4xx, CSRF, tokens, a
+store that is missing, damaged or foreign), and the command itself."""
+
+import hashlib
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from exportgames import random_game, random_cephalopod_game
+from webkit import LiveBoard, browser_fixture
+from cargoboard.store import Store
+from cargoboard.web.server import WebServer
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = [sys.executable, "-m", "cargoboard"]
+
+
+browser = pytest.fixture(scope="module")(browser_fixture)
+
+
+def fill(db):
+    """A store of a few games: ids 1, 2 Cargocube (2 and 3 players), 3 Cephalopod, 4 the
+    docs' 120-action Cargocube game (over, won by N)."""
+    from cargoboard.export.cli import import_game
+    with Store(db) as st:
+        st.add(random_game(1, players=2, actions=30))
+        st.add(random_game(2, players=3, actions=20))
+        st.add(random_cephalopod_game(3, "3x3", actions=40))
+        text = (ROOT / "docs" / "img" / "example-game.txt").read_text()
+        import_game(st, text, "example-game.txt")
+
+
+def get(url, data=None, headers=None):
+    """(status, body text) of a request; 4xx/5xx are answers too, not exceptions."""
+    req = urllib.request.Request(url, data=data, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def sha(path):
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def test_archive_lists_and_filters(tmp_path, browser):
+    db = tmp_path / "games.sqlite"
+    fill(db)
+    with WebServer(db=db, discover=False) as ws:
+        d = browser.driver
+        d.get(ws.url + "/games")
+        ids = lambda: [tr.get_attribute("data-id") for tr in d.find_elements(
+            "css selector", "#games tbody tr")]
+        assert ids() == ["4", "3", "2", "1"]  # newest first
+        assert "4 games" in d.find_element("id", "count").text
+        from selenium.webdriver.support.ui import Select
+        Select(d.find_element("name", "kind")).select_by_visible_text("cephalopod")
+        d.find_element("css selector", "#filters button").click()
+        browser.wait(lambda d: ids() == ["3"], what="cephalopod only")
+        d.get(ws.url + "/games?players=3")
+        assert ids() == ["2"]
+        d.get(ws.url + "/games?result=N")
+        assert ids() == ["4"]  # the docs game: won by N
+        d.get(ws.url + "/games?result=open&kind=cargocube")
+        assert ids() == ["2", "1"]
+        # dates: when played if the board knew (games 1-3: 2025-03-02, 2025-03-03,
+        # 2026-11-04), else when stored (game 4: today)
+        d.get(ws.url + "/games?since=2025-03-03")
+        assert ids() == ["4", "3", "2"]
+        d.get(ws.url + "/games?since=2025-03-03&until=2026-11-04")
+        assert ids() == ["3", "2"]
+        d.get(ws.url + "/games?until=2025-03-02")
+        assert ids() == ["1"]
+        d.get(ws.url + "/games?since=" + time.strftime("%Y-%m-%d", time.gmtime()))
+        assert ids() == ["4"]
+        d.get(ws.url + "/games")
+        d.find_element("link text", "4").click()
+        browser.wait(lambda d: d.find_element("id", "cb-counter").text == "0 / 120",
+                     what="the replay page")
+
+
+def markup(text):
+    """The elements, attributes and text of SVG markup, however it was serialised (the
+    browser writes <rect ...></rect> for <rect .../>, may quote and order differently)."""
+    from html.parser import HTMLParser
+    out = []
+
+    class P(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            out.append(("start", tag, sorted(attrs)))
+
+        def handle_startendtag(self, tag, attrs):
+            out.append(("start", tag, sorted(attrs)))
+            out.append(("end", tag))
+
+        def handle_endtag(self, tag):
+            out.append(("end", tag))
+
+        def handle_data(self, data):
+            out.append(("data", data))
+    P().feed(text)
+    return out
+
+
+def _export_svg(db, game, at):
+    out = subprocess.run(CLI + ["export", str(game), "--format", "svg", "--at", str(at), "--db",
+                                str(db)], capture_output=True, text=True, cwd=ROOT, check=True)
+    svg = out.stdout
+    pieces = re.search(r'<g id="cb-pieces">(.*?)</g>\n<g id="cb-overlay">', svg, re.S).group(1)
+    position = re.search(r'data-position="([^"]*)"', svg).group(1)
+    return pieces, position
+
+
+def test_replay_steps_and_matches_the_export(tmp_path, browser):
+    db = tmp_path / "games.sqlite"
+    fill(db)
+    from selenium.webdriver.common.keys import Keys
+    with WebServer(db=db, discover=False) as ws:
+        d = browser.driver
+        d.get(ws.url + "/games/4")
+        body = d.find_element("tag name", "body")
+        for _ in range(5):
+            body.send_keys(Keys.ARROW_RIGHT)
+        body.send_keys(Keys.ARROW_LEFT)
+        d.find_element("id", "cb-next").click()
+        d.find_element("id", "cb-prev").click()
+        d.find_element("id", "cb-prev").click()
+        assert d.find_element("id", "cb-counter").text == "3 / 120"
+
+        def same_as_export(n):
+            pieces, position = _export_svg(db, 4, n)
+            assert d.find_element("id", "cb-counter").text == "%d / 120" % n
+            assert markup(browser.js("return document.getElementById('cb-pieces').innerHTML")) \
+                == markup(pieces)
+            assert d.find_element("id", "cb-position").text == position.replace("&gt;", ">")
+            # the step's own SVG export link points at the same position
+            href = d.find_element("id", "cb-svg-step").get_attribute("href")
+            assert href.endswith("/games/4/export.svg?at=%d" % n)
+            status, svg = get(href)
+            assert status == 200 and 'data-position="%s"' % position in svg
+        same_as_export(3)
+        d.find_element("css selector", 'button[data-step="40"]').click()  # jump to an action
+        same_as_export(40)
+        d.find_element("id", "cb-last").click()
+        same_as_export(120)
+        # the notation to copy
+        d.execute_cdp_cmd("Browser.grantPermissions", {
+            "origin": ws.url, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+        d.find_element("id", "cb-copy").click()
+        browser.wait(lambda d: d.find_element("id", "cb-copy").text == "copied", what="copied")
+        copied = d.execute_async_script(
+            "var done = arguments[0]; navigator.clipboard.readText().then(done, "
+            "function (e) { done('error ' + e); });")
+        assert copied == d.find_element("id", "cb-position").text
+        # every export format is a link that answers
+        for ext in ("json", "txt", "svg", "html"):
+            href = d.find_element("link text", ext.upper()).get_attribute("href")
+            status, text = get(href)
+            assert status == 200 and text, ext
+        status, text = get(ws.url + "/games/4/export.txt")
+        out = subprocess.run(CLI + ["export", "4", "--format", "text", "--db", str(db)],
+                             capture_output=True, text=True, cwd=ROOT, check=True)
+        assert text == out.stdout
+
+
+def test_sync_now_fills_the_archive_with_a_progress_bar(tmp_path, browser):
+    db = tmp_path / "games.sqlite"
+    # a game played and dropped (new game): its log is closed and can be synced
+    board = LiveBoard(tmp_path / "board", setup=(
+        "new-game cargocube polygon SN", "lift c3", "place c2", "wait 600",
+        "new-game cargocube polygon SN"))
+    try:
+        with WebServer(boards=[str(tmp_path / "board")], db=db) as ws:
+            d = browser.driver
+            d.get(ws.url + "/games")
+            assert "no game store" in d.find_element("id", "store-problem").text
+            assert not db.exists()  # reported, not created
+            d.get(ws.url + "/table/1")
+            browser.wait(lambda d: d.find_element("css selector", "#table-1 .status").text ==
+                         "connected", what="connected")
+            d.execute_script("window.cbBars = []; var bar = document.getElementById('sync-bar');"
+                             "new MutationObserver(function () { window.cbBars.push("
+                             "[bar.value, bar.max]); }).observe(bar, {attributes: true});")
+            d.find_element("id", "sync-now").click()
+            label = browser.wait(lambda d: "stored" in d.find_element("id", "sync-label").text
+                                 and d.find_element("id", "sync-label").text, timeout=15,
+                                 what="the sync's result")
+            assert label.startswith("1 new game stored"), label
+            bar = d.find_element("id", "sync-bar")
+            assert bar.get_attribute("value") == bar.get_attribute("max")
+            assert browser.js("return window.cbBars.length") >= 1
+            d.get(ws.url + "/games")
+            rows = d.find_elements("css selector", "#games tbody tr")
+            assert len(rows) == 1 and "cargocube" in rows[0].text and "1" in rows[0].text
+            # the board deleted it once stored: a second sync finds nothing new
+            d.get(ws.url + "/table/1")
+            d.find_element("id", "sync-now").click()
+            browser.wait(lambda d: d.find_element("id", "sync-label").text.startswith(
+                "0 new games stored"), timeout=15, what="the second sync")
+    finally:
+        board.close()
+
+
+def test_bad_requests_get_a_clear_4xx(tmp_path):
+    db = tmp_path / "games.sqlite"
+    fill(db)
+    with WebServer(db=db, discover=False) as ws:
+        u = ws.url
+        cases = [
+            ("/table/9", 404, "no table 9"),
+            ("/table/9/events", 404, "no table 9"),
+            ("/games/99", 404, "no game 99"),
+            ("/games/x", 400, "must be a number"),
+            ("/games/4/export.pdf", 404, "no export format"),
+            ("/games/4/export.svg?at=999", 400, "at must be"),
+            ("/games/4/export.json?at=3", 400, "svg export only"),
+            ("/games?players=many", 400, "players must be a whole number"),
+            ("/games?since=yesterday", 400, "since must be a date"),
+            ("/games?result=maybe", 400, "result must be"),
+            ("/host", 403, "host token"),
+            ("/nowhere", 404, "Not Found"),
+        ]
+        for path, status, words in cases:
+            got, text = get(u + path)
+            assert got == status and words in text and "Traceback" not in text, (path, got, text)
+        # changes only by POST, with the page's CSRF token, from this site
+        got, text = get(u + "/games/1/delete")
+        assert got == 405
+        got, text = get(u + "/games/1/delete", data=b"confirm=yes")
+        assert got == 403 and "CSRF" in text
+        csrf = ws.keys.csrf
+        form = urllib.parse.urlencode({"csrf": csrf, "confirm": "yes"}).encode()
+        got, text = get(u + "/games/1/delete", data=form, headers={"Origin": "http://evil.test"})
+        assert got == 403 and "another site" in text
+        got, text = get(u + "/table/1/sync", data=form)
+        assert got == 404
+        with Store(db, readonly=True) as st:
+            assert st.count() == 4  # nothing was deleted by the refused requests
+        got, text = get(u + "/games/1/delete", data=urllib.parse.urlencode(
+            {"csrf": csrf}).encode())
+        assert got == 200 and "Delete game 1?" in text  # asks first
+        got, text = get(u + "/games/1/delete", data=form)
+        assert got == 200 and "game 1" not in re.sub(r"<[^>]+>", "", text).split("Archive")[1]
+        with Store(db, readonly=True) as st:
+            assert st.count() == 3
+        got, text = get(u + "/games/1/delete", data=form)
+        assert got == 404 and "no game 1" in text
+        # another site's name for this machine (DNS rebinding) is refused
+        got, text = get(u + "/", headers={"Host": "evil.test"})
+        assert got == 400
+        # a seat page without its token
+        got, text = get(u + "/table/1/seat/S")
+        assert got == 404  # no table 1 here: the table is checked first
+
+
+def test_a_damaged_or_foreign_store_is_reported_and_left_alone(tmp_path):
+    damaged = tmp_path / "damaged.sqlite"
+    damaged.write_bytes(b"SQLite format 3\x00" + os.urandom(3000))
+    foreign = tmp_path / "foreign.sqlite"
+    import sqlite3
+    con = sqlite3.connect(foreign)
+    con.execute("CREATE TABLE notes(x)")
+    con.commit()
+    con.close()
+    for db in (damaged, foreign):
+        before = sha(db)
+        with WebServer(db=db, discover=False) as ws:
+            status, text = get(ws.url + "/games")
+            assert status == 200 and "cannot be read" in text and "Nothing was changed" in text
+            status, text = get(ws.url + "/games/1")
+            assert status == 503 and "Traceback" not in text
+            form = urllib.parse.urlencode({"csrf": ws.keys.csrf, "confirm": "yes"}).encode()
+            status, text = get(ws.url + "/games/1/delete", data=form)
+            assert status in (400, 503) and "Traceback" not in text
+        assert sha(db) == before
+    missing = tmp_path / "no" / "such.sqlite"
+    with WebServer(db=missing, discover=False) as ws:
+        status, text = get(ws.url + "/games")
+        assert "no game store at" in text
+    assert not missing.parent.exists()
+
+
+def test_public_listening_needs_the_flag_and_then_tokens(tmp_path):
+    r = subprocess.run(CLI + ["serve", "--listen", "0.0.0.0:0", "--db", str(tmp_path / "g.sqlite")],
+                       capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert r.returncode == 2 and "--public" in r.stderr and "Traceback" not in r.stderr
+    r = subprocess.run(CLI + ["serve", "--listen", "here:port"], capture_output=True, text=True,
+                       cwd=ROOT, timeout=60)
+    assert r.returncode == 2 and "HOST:PORT" in r.stderr
+    # --public: every page needs the host token (loopback used here as the test's address)
+    with WebServer(db=tmp_path / "g.sqlite", public=True, discover=False) as ws:
+        for path in ("/", "/games", "/api/table/1", "/events"):
+            status, text = get(ws.url + path)
+            assert status == 403 and "token" in text, path
+        status, text = get(ws.url + "/games?token=" + ws.keys.host)
+        assert status == 200
+        status, text = get(ws.url + "/games?token=" + ws.keys.seat("1", "S"))
+        assert status == 403  # a seat's token opens that seat's page only
+
+
+def test_serve_command_prints_its_url_and_serves(tmp_path):
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(CLI + ["serve", "--listen", "127.0.0.1:%d" % port, "--db",
+                                   str(tmp_path / "g.sqlite"), "--board", str(tmp_path / "nope")],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+    try:
+        first = proc.stdout.readline()
+        assert first.startswith("cargoboard serve: http://127.0.0.1:%d/" % port), first
+        host = proc.stdout.readline()
+        token = re.search(r"token=([0-9a-f]+)", host).group(1)
+        status, text = get("http://127.0.0.1:%d/" % port)
+        assert status == 200 and "Table 1" in text
+        deadline = time.monotonic() + 5
+        while "waiting for the board" not in text and time.monotonic() < deadline:
+            time.sleep(0.1)
+            status, text = get("http://127.0.0.1:%d/api/table/1" % port)
+        assert "waiting for the board on %s" % (tmp_path / "nope") in text
+        status, text = get("http://127.0.0.1:%d/host?token=%s" % (port, token))
+        assert status == 200 and "Host" in text
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert proc.returncode == 0
+    assert not (tmp_path / "g.sqlite").exists()
+    with socket.socket() as s:  # an address in use: one line, exit 1
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        r = subprocess.run(CLI + ["serve", "--listen", "127.0.0.1:%d" % s.getsockname()[1]],
+                           capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert r.returncode == 1 and r.stderr.startswith("cargoboard: error: cannot listen on")
+    assert len(r.stderr.splitlines()) == 1
+
+
+def test_a_hidden_hand_game_replays_only_once_it_is_over(tmp_path, monkeypatch):
+    from handgame import rules as handgame
+    from cargoboard import rules
+    from cargoboard import games
+    from cargoboard.store import GameRecord
+    monkeypatch.setitem(rules.MODULES, "handgame", "handgame.rules")
+    monkeypatch.setitem(games.PACKAGES, "handgame", "handgame")
+    start = handgame.Position.start().notation()
+    db = tmp_path / "games.sqlite"
+    with Store(db) as st:
+        open_game = st.add(GameRecord("handgame", "deal", "SN", start, ["2clubs@e5"]))
+        over = st.add(GameRecord("handgame", "deal", "SN", start, [
+            "2clubs@e5", "5hearts@f5", "7spades@g5", "9diamonds@h5", "jclubs@e6",
+            "qhearts@f6"]))
+    with WebServer(db=db, discover=False) as ws:
+        for path in ("/games/%d" % open_game, "/games/%d/export.json" % open_game):
+            status, text = get(ws.url + path)
+            assert status == 403 and "not over" in text and "7spades" not in text, path
+        status, text = get(ws.url + "/games/%d" % over)
+        assert status == 200 and "qhearts" in text
+
+
+def test_boards_plugged_in_later_are_found(tmp_path, monkeypatch, browser):
+    """Without --board, serve follows every port that looks like a board (list_ports: USB
+    2e8a:0005), also one that appears later. The virtual board stands in for the USB one."""
+    import json
+    from cargoboard.web import boards as B
+    found = []
+    monkeypatch.setattr(B, "candidate_ports", lambda: list(found))
+    monkeypatch.setattr(B.Boards, "DISCOVER_S", 0.1)
+    with WebServer(db=tmp_path / "g.sqlite") as ws:
+        status, text = get(ws.url + "/")
+        assert status == 200 and "No board yet" in text and "Plug a board in" in text
+        browser.driver.get(ws.url + "/")  # the tables page, open before the board comes
+        board = LiveBoard(tmp_path / "board")
+        try:
+            found.append((str(tmp_path / "board"), "Board in Python"))
+            deadline = time.monotonic() + 20
+            view = {}
+            while time.monotonic() < deadline and view.get("app") != "play":
+                time.sleep(0.1)
+                status, text = get(ws.url + "/api/table/1")
+                view = json.loads(text) if status == 200 else {}
+            assert view["app"] == "play" and view["game"] == "cargocube"
+            assert len(ws.boards.followers) == 1  # found once, not again every round
+            browser.wait(lambda d: d.find_elements("css selector", "#table-1 [data-f=svg] svg"),
+                         timeout=20, what="the new table on the open tables page")
+        finally:
+            board.close()
+
+
+def test_a_followed_board_is_not_opened_twice(tmp_path):
+    """serve holds its boards' ports: `cargoboard sync` on one says so instead of stealing
+    the replies (the page's sync now is the way)."""
+    board = LiveBoard(tmp_path / "board")
+    try:
+        with WebServer(boards=[str(tmp_path / "board")], db=tmp_path / "g.sqlite",
+                       discover=False) as ws:
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline and not ws.boards.get("1").snapshot()["connected"]:
+                time.sleep(0.1)
+            r = subprocess.run(CLI + ["sync", "--port", str(tmp_path / "board"), "--db",
+                                      str(tmp_path / "other.sqlite")],
+                               capture_output=True, text=True, cwd=ROOT, timeout=60)
+            assert r.returncode == 1 and len(r.stderr.splitlines()) == 1
+            assert r.stderr.startswith("cargoboard: error: cannot open") and \
+                "cargoboard serve" in r.stderr
+            assert ws.boards.get("1").snapshot()["connected"]
+    finally:
+        board.close()

@@ -1,0 +1,299 @@
+"""`cargoboard serve`, live: pages in a real headless Chromium following virtual boards (the real
+firmware under the MicroPython unix port, on a pty) while pieces move on them."""
+
+import json
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import pytest
+
+from webkit import LiveBoard, browser_fixture
+from cargoboard.web.server import WebServer
+from shared_rules.cargocube import rules as cc
+
+START = cc.start_position(2)
+
+
+browser = pytest.fixture(scope="module")(browser_fixture)
+
+
+def after(*actions, pos=None):
+    pos = (pos or START).copy()
+    for a in actions:
+        pos.push(pos.parse_action(a))
+    return pos.notation()
+
+
+def phase(text):
+    from cargoboard.games.cargocube.draw import phase_text
+    return phase_text(cc.Position.parse(text))
+
+
+def one_hand_move(pos):
+    """A legal action that is one lift and one place: (action text, from cell, to cell)."""
+    from cargoboard.games.cargocube.hand import physical_steps
+    from shared_rules import geometry as g
+    for a in pos.legal_actions():
+        steps = physical_steps(pos, a)
+        if len(steps) == 1 and steps[0][0] == "move":
+            return pos.format_action(a), g.cell_name(steps[0][1]), g.cell_name(steps[0][2])
+    raise AssertionError("no one-hand move in " + pos.notation())
+
+
+def page_position(browser, key="1"):
+    return browser.js("var s = document.querySelector('#table-%s [data-f=svg] svg');"
+                      "return s && s.getAttribute('data-position');" % key)
+
+
+def test_a_move_the_board_reports_is_on_the_live_page_within_half_a_second(tmp_path, browser):
+    board = LiveBoard(tmp_path / "board")
+    try:
+        with WebServer(boards=[str(tmp_path / "board")], db=tmp_path / "games.sqlite") as ws:
+            browser.driver.get(ws.url + "/table/1")
+            browser.wait(lambda d: page_position(browser) == START.notation(), what="start")
+            text = browser.driver.find_element("css selector", "#table-1 .phase").text
+            assert text == phase(START.notation()) == "S to move: activation"
+            # the LED mirror shows the board's frame: the mover's corners are lit
+            browser.wait(lambda d: browser.js(
+                "return document.querySelectorAll('svg.leds circle').length") == 157,
+                what="LED mirror")
+            # The board commits a move once the pieces have been still for 400 ms (its
+            # tracker's SETTLE_MS, in the virtual board's time, which runs slower than the
+            # wall clock here); from the board's report the page must take under 0.5 s.
+            # Three activations, each taken back with undo and put back by hand; the median
+            # must hold (one may stall where the machine is busy).
+            latencies = []
+            for text, src, dst in (("i3s", "i3", "i2"), ("c9n", "c9", "c10"), ("c3s", "c3", "c2")):
+                board.lift(src)
+                t_move = board.place(dst)
+                want = after(text)
+                hit = browser.wait(lambda d: [u for u in browser.updates() if u["position"] ==
+                                              want and u["t"] / 1000 >= t_move],
+                                   timeout=15, what="the move on the page")
+                told = board.told_at("auto %s -> " % text, t_move)
+                assert told is not None
+                latencies.append(hit[0]["t"] / 1000 - told)
+                print("%s: board's event -> page %.0f ms, sensor change -> page %.0f ms" % (
+                    text, 1000 * latencies[-1], 1000 * (hit[0]["t"] / 1000 - t_move)))
+                if text != "c3s":
+                    board.press("undo")
+                    browser.wait(lambda d: page_position(browser) == START.notation(),
+                                 timeout=15, what="undo")
+                    board.lift(dst)
+                    board.place(src)
+                    board.wait_board_ms(500)
+            assert sorted(latencies)[1] < 0.5, latencies
+            assert page_position(browser) == want  # the drawing is the board's position
+            moves = [li.text for li in browser.driver.find_elements(
+                "css selector", "#table-1 ol.moves li")]
+            assert moves == ["c3s"]
+            assert browser.driver.find_element("css selector", "#table-1 .phase").text == \
+                phase(want) == "S to move: 3 actions left"
+            # the page's JSON view says the same
+            with urllib.request.urlopen(ws.url + "/api/table/1") as r:
+                view = json.load(r)
+            assert view["position"] == want and view["moves"] == ["c3s"]
+            assert view["scores"] == [["S", 0], ["N", 0]] and view["to_move"] == "S"
+    finally:
+        board.close()
+
+
+def test_two_boards_side_by_side(tmp_path, browser):
+    # Cargocube on one table, Cephalopod on its 5x5 block (a1 = d4) on the other
+    from shared_rules.cephalopod import rules as ce
+    b1 = LiveBoard(tmp_path / "b1")
+    b2 = LiveBoard(tmp_path / "b2", setup=("new-game cephalopod 5x5",))
+    empty = ce.named_position("5x5")
+    try:
+        with WebServer(boards=[str(tmp_path / "b1"), str(tmp_path / "b2")],
+                       db=tmp_path / "games.sqlite") as ws:
+            browser.driver.get(ws.url + "/")
+            browser.wait(lambda d: page_position(browser, "1") == START.notation() and
+                         page_position(browser, "2") == empty.notation(), what="two tables")
+            b2.drop("f6")  # the block's c3
+            want2 = after("c3", pos=empty)
+            browser.wait(lambda d: page_position(browser, "2") == want2, timeout=15,
+                         what="table 2 after its move")
+            assert page_position(browser, "1") == START.notation()
+            b1.lift("i3")
+            b1.place("i2")
+            browser.wait(lambda d: page_position(browser, "1") == after("i3s"), timeout=15,
+                         what="table 1 after its move")
+            assert page_position(browser, "2") == want2
+            # each table's own page
+            browser.driver.get(ws.url + "/table/2")
+            browser.wait(lambda d: page_position(browser, "2") == want2, what="table 2's page")
+            assert [li.text for li in browser.driver.find_elements(
+                "css selector", "#table-2 ol.moves li")] == ["c3"]
+            assert browser.driver.find_element("css selector", "#table-2 .phase").text == \
+                "b to move"
+    finally:
+        b1.close()
+        b2.close()
+
+
+def test_unplugged_board_is_said_and_followed_again_when_back(tmp_path, browser):
+    board = LiveBoard(tmp_path / "board", flash=tmp_path / "flash.img")
+    try:
+        with WebServer(boards=[str(tmp_path / "board")], db=tmp_path / "games.sqlite") as ws:
+            browser.driver.get(ws.url + "/table/1")
+            board.lift("c3")
+            board.place("c2")
+            want = after("c3s")
+            browser.wait(lambda d: page_position(browser) == want, timeout=15, what="the move")
+            board.unplug()
+            status = browser.wait(lambda d: "off" in d.find_element(
+                "css selector", "#table-1").get_attribute("class") and d.find_element(
+                "css selector", "#table-1 .status").text, timeout=15, what="unplugged")
+            assert "board" in status and "/board" in status
+            board.replug()  # the board boots, resumes its game from its log
+            browser.wait(lambda d: "on" in d.find_element(
+                "css selector", "#table-1").get_attribute("class").split(), timeout=20,
+                what="reconnected")
+            browser.wait(lambda d: page_position(browser) == want, timeout=15,
+                         what="the resumed game")
+            assert browser.driver.find_element("css selector", "#table-1 .status").text == \
+                "connected"
+            action, src, dst = one_hand_move(cc.Position.parse(want))
+            board.lift(src)
+            board.place(dst)
+            browser.wait(lambda d: page_position(browser) == after("c3s", action), timeout=15,
+                         what="a move after the reconnect")
+    finally:
+        board.close()
+
+
+def test_candidates_when_the_board_waits_for_a_button(tmp_path, browser):
+    board = LiveBoard(tmp_path / "board")
+    try:
+        with WebServer(boards=[str(tmp_path / "board")], db=tmp_path / "games.sqlite") as ws:
+            browser.driver.get(ws.url + "/table/1")
+            browser.wait(lambda d: page_position(browser) == START.notation(), what="start")
+            # S activates d4 onto a neighbour; all four are occupied, so only d4 changes and
+            # four activations fit: once the hand is still the board asks
+            board.lift("d4")
+            board.place("d3")
+            items = browser.wait(lambda d: d.find_elements(
+                "css selector", "#table-1 .candidates li"), timeout=15, what="candidates")
+            shown = [li.text for li in items if "shown" in li.get_attribute("class")]
+            assert len(shown) == 1 and items[0].text == shown[0]
+            board.press("next")
+            browser.wait(lambda d: d.find_elements(
+                "css selector", "#table-1 .candidates li")[1].get_attribute("class") == "shown",
+                timeout=15, what="next candidate shown")
+            second = browser.driver.find_elements("css selector", "#table-1 .candidates li")[1]
+            assert second.text in [START.format_action(a) for a in START.legal_actions()]
+            assert "d4s" in [li.text for li in browser.driver.find_elements(
+                "css selector", "#table-1 .candidates li")]
+            assert browser.driver.find_element("css selector", "#table-1 .tracker").text == \
+                "asking"
+    finally:
+        board.close()
+
+
+@pytest.fixture
+def handgame_registered(monkeypatch):
+    from cargoboard import rules
+    from cargoboard import games
+    monkeypatch.setitem(rules.MODULES, "handgame", "handgame.rules")
+    monkeypatch.setitem(games.PACKAGES, "handgame", "handgame")
+
+
+def test_a_seat_page_never_shows_another_seats_hand(tmp_path, browser, handgame_registered):
+    from handgame import rules as handgame
+    board = LiveBoard(tmp_path / "board", setup=("new-game handgame deal",),
+                      plugins=["handgame=handgame.plugin"])
+    hands = {"S": list(handgame.DECK[0::2]), "N": list(handgame.DECK[1::2])}
+    try:
+        with WebServer(boards=[str(tmp_path / "board")], db=tmp_path / "games.sqlite") as ws:
+            d = browser.driver
+            browser.wait(lambda d: json.load(urllib.request.urlopen(ws.url + "/api/table/1"))[
+                "seats"], timeout=20, what="the board's game read")  # the host page is not live
+            d.get(ws.host_link())
+            links = browser.wait(lambda d: {a.text.split("/seat/")[1][0]: a.get_attribute("href")
+                                            for a in d.find_elements("css selector",
+                                                                     ".seat-links a")},
+                                 what="seat links on the host page")
+            assert sorted(links) == ["N", "S"]
+            # a seat's page without its token, or with another seat's, is refused
+            with pytest.raises(urllib.error.HTTPError) as e:
+                urllib.request.urlopen(links["S"].split("?")[0])
+            assert e.value.code == 403
+            with pytest.raises(urllib.error.HTTPError) as e:
+                urllib.request.urlopen(links["S"].split("?")[0] + "?" + links["N"].split("?")[1])
+            assert e.value.code == 403
+            for move in range(3):
+                for seat, url in links.items():
+                    d.get(url)
+                    browser.wait(lambda d: d.find_elements("css selector", ".private li"),
+                                 what="seat %s's hand" % seat)
+                    page = d.page_source
+                    for card in hands[seat]:
+                        assert card in page
+                    other = "N" if seat == "S" else "S"
+                    for card in hands[other]:
+                        assert card not in page, (seat, card)
+                    events = _first_events(url.replace("?", "/events?"))
+                    for card in hands[other]:
+                        assert card not in events
+                d.get(ws.url + "/table/1")
+                browser.wait(lambda d: page_position(browser) is not None, what="table page")
+                for card in hands["S"] + hands["N"]:
+                    assert card not in d.page_source
+                # a turn: the mover plays the first card of their hand onto a cell; in the
+                # first, S picks its last card first from its page
+                mover = "S" if move % 2 == 0 else "N"
+                if move == 0:
+                    d.get(links["N"])
+                    browser.wait(lambda d: d.find_elements("css selector", ".private li"),
+                                 what="N's hand")
+                    assert not d.find_elements("css selector", "form.act")  # not N's turn
+                    d.get(links["S"])
+                    buttons = browser.wait(lambda d: d.find_elements(
+                        "css selector", "form.act button"), what="S's actions")
+                    assert [b.text for b in buttons] == ["play %s next" % c
+                                                         for c in hands["S"][1:]]
+                    act = links["S"].replace("?", "/act?")
+                    form = {"csrf": ws.keys.csrf, "command": "abort"}
+                    status = _post(act, form)
+                    assert status == 403  # only what the seat is offered
+                    status = _post(links["N"].replace("?", "/act?"),
+                                   dict(form, command="lead " + hands["N"][1]))
+                    assert status == 403  # N is not to move
+                    assert _post(act, dict(form, csrf="x", command="lead " + hands["S"][2])) \
+                        == 403
+                    buttons[-1].click()
+                    hands["S"].insert(0, hands["S"].pop())
+                    browser.wait(lambda d: ("S:" + ".".join(hands["S"])) in (
+                        d.find_element("css selector", "[data-f=position]").text),
+                        timeout=15, what="the card S picked, first in its hand")
+                played = hands[mover].pop(0)
+                board.drop(["e5", "f6", "g7"][move])
+                browser.wait(lambda d: played in (page_position(browser) or ""), timeout=15,
+                             what="the card played")
+    finally:
+        board.close()
+
+
+def _post(url, form):
+    data = urllib.parse.urlencode(form).encode()
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data=data), timeout=10) as r:
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+def _first_events(url):
+    """What an event stream sends first: the table's state now (its `board` event)."""
+    out = b""
+    with urllib.request.urlopen(url, timeout=10) as r:
+        while not (b"event: board" in out and out.endswith(b"\n\n")):
+            chunk = r.read1(65536)
+            if not chunk:
+                break
+            out += chunk
+    assert b"event: board" in out, out
+    return out.decode()
