@@ -1,5 +1,5 @@
 """Revision B device code, run the same under CPython and the MicroPython unix port
-(tests/test_revb_device.py compares the outputs): the HAL's logic (firmware/drivers/hall.py),
+(tests/test_revb_device.py compares the outputs): the HAL's logic (firmware/hal/hall.py),
 the level scanner (firmware/drivers/levels.py) and the Cargocube step predictions
 (firmware/games/cargocube/steps.py). A small LCG makes the inputs, so both interpreters see the
 same numbers.
@@ -9,7 +9,7 @@ same numbers.
 
 import sys
 
-from firmware.drivers import hall as HL
+from firmware.hal import hall as HL
 from firmware.drivers.levels import LevelScanner
 
 
@@ -69,17 +69,17 @@ def run_levels():
         while now < t_end:
             now += 10
             if s.update(fields, now):
-                print("t=%d version=%d steps=%s" % (now, s.version, sorted(s.steps().items())))
+                print("t=%d version=%d steps=%s" % (now, s.version, sorted((c, s.level[c] - s.base[c]) for c in s.cells)))
     for _ in range(5):
         now += 10
         s.update(fields, now)
-    print("cells", sorted(s.cells), "pending", s.pending(), "step3", s.step(3), "step9", s.step(9))
+    print("cells", sorted(s.cells), "pending", s.pending(), "step3", s.level[3] - s.base[3], "step9", s.level[9] - s.base[9])
     s.explain({3: 40, 4: -8}, (3,), True)
-    print("explained", sorted(s.cells), s.base[3], s.base[4], s.step(4))
+    print("explained", sorted(s.cells), s.base[3], s.base[4], s.level[4] - s.base[4])
     s.shift_base({3: 43})
-    print("shifted", sorted(s.cells), s.step(3))
+    print("shifted", sorted(s.cells), s.level[3] - s.base[3])
     s.rebase()
-    print("rebased", sorted(s.cells), s.step(3), s.step(4))
+    print("rebased", sorted(s.cells), s.level[3] - s.base[3], s.level[4] - s.base[4])
 
 
 def run_predict():

@@ -11,7 +11,7 @@ import sys
 
 from shared_rules.cargocube import rules as cc
 from firmware.games.cargocube.plugin import Game
-from firmware.drivers.hall import reader
+from firmware.hal.hall import reader
 from firmware.drivers.levels import LevelScanner
 from hardware import pinmap_revb
 from cargoboard.sim.table import Table

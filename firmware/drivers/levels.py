@@ -1,7 +1,7 @@
 """Revision B: every cell's field, debounced, against a baseline; the differences are the steps
 the game's tracker reads (docs/board-cargocube.md, "Revision B").
 
-The HAL gives the field of each cell every frame (0.01 mT, firmware/drivers/hall.py); a value
+The HAL gives the field of each cell every frame (0.01 mT, firmware/hal/hall.py); a value
 is taken as the cell's level once it has held for `stable_ms` (a hand passing over, a piece
 bounced, stay out, as in the occupancy Scanner). The baseline is the level the tracker last
 accepted as explained: `rebase(cells)` after it commits an action there (or after it decided a
@@ -23,12 +23,12 @@ class LevelScanner:
     def __init__(self, stable_ms=30, report=REPORT):
         self.stable_ms = stable_ms
         self.report = report
-        self.level = array("h", [0] * N_CELLS)   # debounced field per cell
-        self.base = array("h", [0] * N_CELLS)    # the tracker's baseline
+        self.level = array("h", bytes(2 * N_CELLS))   # debounced field per cell
+        self.base = array("h", bytes(2 * N_CELLS))    # the tracker's baseline
         self.cells = []                           # cells with |step| >= report
         self.version = 0                          # bumped whenever a reported step changes
-        self._prev = array("h", [0] * N_CELLS)   # last frame's fields
-        self._since = [0] * N_CELLS               # when a cell's field last moved
+        self._prev = array("h", bytes(2 * N_CELLS))   # last frame's fields
+        self._since = array("i", bytes(4 * N_CELLS))  # when a cell's field last moved (ms)
         self._pending = []                        # cells whose field differs from their level
         self._first = True
         self.rough = None                         # the HAL's cells next to an ADC DNL spike
@@ -96,17 +96,6 @@ class LevelScanner:
             self.cells.remove(c)
             return True
         return False
-
-    def step(self, c):
-        return self.level[c] - self.base[c]
-
-    def steps(self, skip=()):
-        """{cell: step} of the cells listed, but those in skip."""
-        out = {}
-        for c in self.cells:
-            if c not in skip:
-                out[c] = self.level[c] - self.base[c]
-        return out
 
     def pending(self):
         """Number of cells whose field moved and has not held long enough yet."""

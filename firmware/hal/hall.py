@@ -50,11 +50,11 @@ class HallReader:
         self.den = 4096 * sens_uv_per_mt * samples
         self.occ_on = occ_on
         self.occ_off = occ_off
-        self.levels = array("h", [0] * N_CELLS)    # field per cell, 0.01 mT
-        self.zero = zero if zero is not None else array("h", [0] * N_CELLS)
+        self.levels = array("h", bytes(2 * N_CELLS))   # field per cell, 0.01 mT
+        self.zero = zero if zero is not None else array("h", bytes(2 * N_CELLS))
         self._occ = bytearray(16)
         self.rough = bytearray(16)                  # cells reading next to a DNL spike
-        self._last = array("l", [0] * N_SUMS)      # the sums last converted
+        self._last = array("H", bytes(2 * N_SUMS))   # the sums last converted (u16)
         self._samples = samples
         self._first = True
         # The mid-supply reference moves every cell's zero at once: it is averaged over about
@@ -66,12 +66,6 @@ class HallReader:
     def sum_units(self, mt100):
         """How many units of a sum make mt100 (0.01 mT): the deadband of `settle`."""
         return (mt100 * self.den + self.num // 2) // self.num
-
-    def mt100(self, d):
-        """A sum difference (cell - mid) in 0.01 mT, rounded to nearest."""
-        num = d * self.num
-        half = self.den // 2
-        return (num + half) // self.den if num >= 0 else -((half - num) // self.den)
 
     def update(self, sums, occ):
         """Convert the cells whose sum changed (all when the mid reference moved); fill the
@@ -94,13 +88,17 @@ class HallReader:
         bits = self._occ
         on = self.occ_on
         off = self.occ_off
+        num = self.num
+        den = self.den
+        half = den // 2
         n = 0
         for c in range(N_CELLS):
             s = sums[c]
             if not every and s == last[c]:
                 continue
             last[c] = s
-            v = self.mt100(s - mid) - zero[c]
+            d = (s - mid) * num  # (cell - mid) in 0.01 mT, rounded to nearest
+            v = ((d + half) // den if d >= 0 else -((half - d) // den)) - zero[c]
             levels[c] = v
             a = v if v >= 0 else -v
             i = c >> 3

@@ -185,9 +185,28 @@ def fits() -> Fits:
 
 # --- the physical board ------------------------------------------------------------------------
 
+def orient_count():
+    from shared_rules.cargocube import orient
+    return orient.COUNT
+
+
+def _rolled(item, src, dst, src_stack):
+    """The orientation of cube `item` put down on dst after being lifted from src: rolled over
+    its edge onto an orthogonal neighbour, except off a wind rose or an acceleration card (it
+    hops or slides on from there unturned)."""
+    from shared_rules.cargocube import orient
+    from shared_rules.cargocube import rules as cc
+    for d in range(4):
+        if g.NEIGHBOUR[src * 4 + d] == dst:
+            card = [it for it in src_stack if it >= CARD_BASE]
+            if card and cc.card_kind(card[0] - CARD_BASE) in "wa":
+                return item
+            return orient.ROLL[item * 4 + d]
+    return item
+
 class Noise:
     """What the model does not know about a real board: each is a parameter of the benchmarks
-    (bench/revb.py) and a guess until the bring-up protocol has measured it (docs/hardware.md).
+    (bench/inference.py) and a guess until the bring-up protocol has measured it (docs/hardware.md).
 
     shift_mm: a hand working on a stack (lifting its top, putting a piece on it) moves the stack's
         bottom cube in its recess by up to this (uniform in length and direction; the offset
@@ -246,8 +265,15 @@ class HallWorld(World):
     has [x, y, br] beside it (offset from the cell centre in mm, remanence scale); the hand's
     lifts and put-downs shift the stack it works on, and sometimes bump one nearby."""
 
-    def __init__(self, noise: Noise | None = None, seed: int = 0):
+    def __init__(self, noise: Noise | None = None, seed: int = 0, rolls: bool = False):
         super().__init__()
+        # rolls: a cube put down on an orthogonal neighbour of the cell it was lifted from has
+        # rolled over its edge there (a new orientation), unless it hopped or slid off a wind
+        # rose or an acceleration card; for a hand that only lifts and places (the virtual
+        # board's script). Off when the caller gives each piece its orientation (the
+        # benchmark's hand, from the rules).
+        self.rolls = rolls
+        self._from: list[int] = []
         self.noise = noise or Noise()
         self.rng = random.Random(seed)
         rng = random.Random(seed ^ 0x5EED)
@@ -310,11 +336,15 @@ class HallWorld(World):
     def lift(self, cell: int) -> int:
         item = super().lift(cell)
         self.held.append(self.phys[cell].pop())
+        self._from.append(cell)
         self._touch(cell)
         self._handled(cell)
         return item
 
     def place(self, cell: int) -> int:
+        src = self._from.pop() if self._from else -1
+        if self.rolls and self.hand and self.hand[-1] < orient_count() and src >= 0:
+            self.hand[-1] = _rolled(self.hand[-1], src, cell, self.stacks[src])
         p = self.held.pop() if self.held else self._new_piece()
         try:
             item = super().place(cell)

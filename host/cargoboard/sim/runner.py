@@ -96,8 +96,13 @@ def write_flash_files(image, files, micropython=None):
 
 class Runner:
     def __init__(self, heapsize="192k", game="none", plugins=(), extra_path=(), args=(),
-                 micropython=None, compiled=True, flash=None, boot_from_flash=False):
+                 micropython=None, compiled=True, flash=None, boot_from_flash=False,
+                 revision="A"):
         self.heapsize = heapsize
+        # board revision: "A" sends the occupancy bitmap ('F' frames), "B" the scan's ADC sums
+        # of the linear Hall sensors ('G' frames, docs/sim-protocol.md), set in `sums`
+        self.revision = revision.upper()
+        self.sums = None
         self.compiled = compiled  # run the .mpy build, as on the board (source if no mpy-cross)
         self.game = game
         self.plugins = list(plugins)      # ["test=tests.sim_testgame", ...]
@@ -149,6 +154,8 @@ class Runner:
         else:
             cmd += [str(REPO_ROOT / "firmware" / "main.py")]
         cmd += ["--sim", "--game", self.game]
+        if self.revision == "B":
+            cmd += ["--rev", "B"]
         for p in self.plugins:
             cmd += ["--plugin", p]
         if self.flash:
@@ -263,9 +270,16 @@ class Runner:
             except (BlockingIOError, OSError):
                 pass
             t = self.t & 0x3FFFFFFF
-            payload = (struct.pack("<I", t) + bytes(self.sensors)
-                       + bytes((self.buttons & 0x1F,)) + serial_in)
-            self._send(ord("F"), payload)
+            if self.revision == "B":
+                sums = self.sums
+                payload = (struct.pack("<IB", t, self.buttons & 0x1F)
+                           + struct.pack("<%dH" % len(sums), *[min(0xFFFF, max(0, v)) for v in sums])
+                           + serial_in)
+                self._send(ord("G"), payload)
+            else:
+                payload = (struct.pack("<I", t) + bytes(self.sensors)
+                           + bytes((self.buttons & 0x1F,)) + serial_in)
+                self._send(ord("F"), payload)
             out = bytearray()
             while True:
                 typ, data = self._read_msg()

@@ -4,7 +4,7 @@ Cephalopod, tests/driver_tracker_cards.py). Runs under CPython and the MicroPyth
 """
 
 from firmware.drivers.scanner import Scanner
-from firmware.drivers.hall import settle
+from firmware.hal.hall import settle
 from hardware.pinmap_revb import DEADBAND
 
 FRAME_MS = 10
@@ -15,7 +15,7 @@ class Table:
     before it starts the game); trace, if a list, records ("feed", raw, ms) and ("press", bit)
     to replay the same input elsewhere.
 
-    Revision B (hall = (HallReader, LevelScanner), firmware/drivers/hall.py and levels.py): a raw
+    Revision B (hall = (HallReader, LevelScanner), firmware/hal/hall.py and levels.py): a raw
     reading is the scan's ADC sums (cargoboard.sim.hallfield), which go through the HAL's logic
     (deadband, fields, occupancy) to the occupancy Scanner and to the LevelScanner, whose step
     changes reach the game's on_levels as the app does it; `raw` is the first reading."""
