@@ -443,17 +443,17 @@ def render_tables(t=None):
         "# levels up its own stack (on a card: STEP_CARD); its sign is its magnet's vertical sense.",
         "# NEAR[(k * 8 + d) * 3 + L]: Bz from a cube L levels up on the neighbouring cell in direction",
         "# k (N, NE, E, SE, S, SW, W, NW), its magnet along diagonal d (z up first, then y, then x,",
-        "# each + before -). Plain data for device code.",
+        "# each + before -), a signed byte. Plain data for device code: NEAR is a bytes literal,",
+        "# which a compiled module keeps as a constant (nothing to build on the heap).",
         "",
         "STEP = %r" % (t["STEP"],),
         "STEP_CARD = %r" % (t["STEP_CARD"],),
-        "NEAR = bytes((",
+        "NEAR = (",
     ]
-    near = t["NEAR"]
+    near = bytes(v & 0xFF for v in t["NEAR"])
     for k in range(8):
-        row = near[k * 24:(k + 1) * 24]
-        lines.append("    " + ", ".join("%d" % (v & 0xFF) for v in row) + ",")
-    lines.append("))  # signed bytes: v - 256 above 127")
+        lines.append("    %r" % near[k * 24:(k + 1) * 24])
+    lines.append(")  # signed bytes: v - 256 above 127")
     return "\n".join(lines) + "\n"
 
 

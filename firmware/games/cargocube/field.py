@@ -4,17 +4,18 @@
 # levels up its own stack (on a card: STEP_CARD); its sign is its magnet's vertical sense.
 # NEAR[(k * 8 + d) * 3 + L]: Bz from a cube L levels up on the neighbouring cell in direction
 # k (N, NE, E, SE, S, SW, W, NW), its magnet along diagonal d (z up first, then y, then x,
-# each + before -). Plain data for device code.
+# each + before -), a signed byte. Plain data for device code: NEAR is a bytes literal,
+# which a compiled module keeps as a constant (nothing to build on the heap).
 
 STEP = (738, 43, 10, 4, 2)
 STEP_CARD = (527, 38, 10, 4, 2)
-NEAR = bytes((
-    9, 16, 8, 9, 16, 8, 226, 248, 0, 226, 248, 0, 30, 8, 0, 30, 8, 0, 247, 240, 248, 247, 240, 248,
-    3, 9, 6, 250, 0, 2, 250, 0, 2, 242, 247, 253, 14, 9, 3, 6, 0, 254, 6, 0, 254, 253, 247, 250,
-    9, 16, 8, 226, 248, 0, 9, 16, 8, 226, 248, 0, 30, 8, 0, 247, 240, 248, 30, 8, 0, 247, 240, 248,
-    250, 0, 2, 242, 247, 253, 3, 9, 6, 250, 0, 2, 6, 0, 254, 253, 247, 250, 14, 9, 3, 6, 0, 254,
-    226, 248, 0, 226, 248, 0, 9, 16, 8, 9, 16, 8, 247, 240, 248, 247, 240, 248, 30, 8, 0, 30, 8, 0,
-    242, 247, 253, 250, 0, 2, 250, 0, 2, 3, 9, 6, 253, 247, 250, 6, 0, 254, 6, 0, 254, 14, 9, 3,
-    226, 248, 0, 9, 16, 8, 226, 248, 0, 9, 16, 8, 247, 240, 248, 30, 8, 0, 247, 240, 248, 30, 8, 0,
-    250, 0, 2, 3, 9, 6, 242, 247, 253, 250, 0, 2, 6, 0, 254, 14, 9, 3, 253, 247, 250, 6, 0, 254,
-))  # signed bytes: v - 256 above 127
+NEAR = (
+    b'\t\x10\x08\t\x10\x08\xe2\xf8\x00\xe2\xf8\x00\x1e\x08\x00\x1e\x08\x00\xf7\xf0\xf8\xf7\xf0\xf8'
+    b'\x03\t\x06\xfa\x00\x02\xfa\x00\x02\xf2\xf7\xfd\x0e\t\x03\x06\x00\xfe\x06\x00\xfe\xfd\xf7\xfa'
+    b'\t\x10\x08\xe2\xf8\x00\t\x10\x08\xe2\xf8\x00\x1e\x08\x00\xf7\xf0\xf8\x1e\x08\x00\xf7\xf0\xf8'
+    b'\xfa\x00\x02\xf2\xf7\xfd\x03\t\x06\xfa\x00\x02\x06\x00\xfe\xfd\xf7\xfa\x0e\t\x03\x06\x00\xfe'
+    b'\xe2\xf8\x00\xe2\xf8\x00\t\x10\x08\t\x10\x08\xf7\xf0\xf8\xf7\xf0\xf8\x1e\x08\x00\x1e\x08\x00'
+    b'\xf2\xf7\xfd\xfa\x00\x02\xfa\x00\x02\x03\t\x06\xfd\xf7\xfa\x06\x00\xfe\x06\x00\xfe\x0e\t\x03'
+    b'\xe2\xf8\x00\t\x10\x08\xe2\xf8\x00\t\x10\x08\xf7\xf0\xf8\x1e\x08\x00\xf7\xf0\xf8\x1e\x08\x00'
+    b'\xfa\x00\x02\x03\t\x06\xf2\xf7\xfd\xfa\x00\x02\x06\x00\xfe\x0e\t\x03\xfd\xf7\xfa\x06\x00\xfe'
+)  # signed bytes: v - 256 above 127

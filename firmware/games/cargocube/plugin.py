@@ -115,6 +115,8 @@ class Game:
         # The start position is what `pos` answers; not repeated here (a 4-player layout with
         # cards is over 500 bytes, a large block on a busy heap).
         self.emit("cargocube start ply=%d" % self.pos.ply())
+        if self.levels is not None:
+            self.levels.rebase()  # revision B: the pieces are in place, their fields the baseline
         self._rebuild()
 
     def log_header(self):

@@ -39,6 +39,7 @@ def _diagonal(faces):
 # DIAG[o]: the diagonal of a cube in orientation o; then one entry per keeper (item 24 + seat).
 DIAG = bytes([_diagonal(orient.FACES[o]) for o in range(orient.COUNT)]
              + [_diagonal(orient.FACES[orient.START])] * 4)
+del _diagonal, _AXES  # used once: their code leaves the heap
 
 # Cells and tolerances, 0.01 mT. TOL_STILL: ADC noise on a step (two readings), the driver's
 # deadband and the model's error on a neighbour; TOL_HAND: where the hand works the bottom
@@ -48,9 +49,6 @@ TOL_HAND = 130
 # A cell reading next to one of the ADC's DNL spikes (a card under a cube does that) may be off
 # by a wide code: 8 ADC steps of a 12-bit reading, 0.22 mT.
 TOL_DNL = 25
-# A cell that fills reads its new piece's field, 6..8 mT with the sign of its magnet: compared
-# once the reading is past what an empty cell can show (its 8 neighbours: 2.3 mT).
-SIGN_MIN = 320
 
 # Direction index (N, NE, E, SE, S, SW, W, NW) of a neighbour at (dx, dy), by (dy + 1) * 3 + dx + 1;
 # 8 for the cell itself.
@@ -163,25 +161,6 @@ def predict_lift(pos, src):
     return out
 
 
-def filled_signs(pos, action):
-    """[(cell, +1 or -1)]: the cells action fills that hold no card, and the sign of the field
-    their new piece gives there (its magnet's vertical sense). Seen at once as the cell's
-    reading, +-7 mT: a wrong orientation is told apart with no doubt. Pushes and pops."""
-    kind = action[0]
-    if kind == cc.END or kind == cc.BOOST:
-        return []
-    dst = action[3]
-    if pos.stacks[dst] or pos.cards[dst]:
-        return []
-    pos.push(action)
-    st = pos.stacks[dst]
-    v = stack_field(st, False, 8) if st else 0
-    pos.pop()
-    if not v:
-        return []
-    return [(dst, 1 if v > 0 else -1)]
-
-
 def hand_cells(pos, action):
     """The cells a hand works on for action: where it lifts, where it puts down, and on the way
     (a portal, a card it rolls over)."""
@@ -240,20 +219,42 @@ def fits(pred, hand, steps, ignore=(), bumps=0, rough=None, scale=1):
     return True
 
 
-def misfit(pred, hand, steps, ignore=(), rough=None):
-    """How badly observed steps fit a prediction: the sum of squared differences, each over its
-    tolerance (a ranking of candidates, smaller is better)."""
-    total = 0
-    for c in pred:
-        if c in ignore:
-            continue
-        d = steps.get(c, 0) - pred[c]
-        tol = _tol(c, hand, rough)
-        total += d * d * 100 // (tol * tol)
-    for c in steps:
-        if c in pred or c in ignore:
-            continue
-        d = steps[c]
-        tol = _tol(c, hand, rough)
-        total += d * d * 100 // (tol * tol)
-    return total
+def still(c, rough):
+    """How far a step at c may be off where no hand worked."""
+    return _tol(c, (), rough)
+
+
+def significant(steps, rough):
+    """Whether any step is more than the ADC and the model's error on it."""
+    if steps:
+        for c in steps:
+            v = steps[c]
+            t = still(c, rough)
+            if v > t or v < -t:
+                return True
+    return False
+
+
+def supported(hand, steps, rough):
+    """Whether an action that changes no occupancy has evidence of its own: a step
+    of twice the still tolerance where its hand worked (a neighbour's coupling alone, a few
+    hundredths of a millitesla, is too little to take a move for)."""
+    for c in hand:
+        v = steps.get(c, 0)
+        t = 2 * still(c, rough)
+        if v > t or v < -t:
+            return True
+    return False
+
+
+def fits_two(pred1, hand1, pred2, hand2, steps, diff, rough):
+    """Whether a first action (its predicted steps pred1, hand cells hand1) and a
+    second one after it (pred2, hand2) together fit the steps seen."""
+    pred = dict(pred1)
+    for c in pred2:
+        pred[c] = pred.get(c, 0) + pred2[c]
+    hand = list(hand1)
+    for c in hand2:
+        if c not in hand:
+            hand.append(c)
+    return fits(pred, hand, steps, diff, 0, rough)

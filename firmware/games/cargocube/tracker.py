@@ -30,7 +30,7 @@
 
 from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
-from firmware.games.cargocube import steps as ST
+ST = None  # revision B: firmware/games/cargocube/steps.py, loaded by the first tracker with levels
 
 IDLE = 0  # the board equals the tracked position
 MOVING = 1  # evidence of an action in progress
@@ -181,49 +181,6 @@ def explain(pos, legal, deltas, diff, barred):
     return match, growing
 
 
-def _still(c, rough):
-    """Revision B: how far a step at c may be off where no hand worked."""
-    if rough is not None and rough[c >> 3] & (1 << (c & 7)):
-        return ST.TOL_STILL + ST.TOL_DNL
-    return ST.TOL_STILL
-
-
-def _significant(steps, rough):
-    """Revision B: whether any step is more than the ADC and the model's error on it."""
-    if steps:
-        for c in steps:
-            v = steps[c]
-            t = _still(c, rough)
-            if v > t or v < -t:
-                return True
-    return False
-
-
-def _supported(hand, steps, rough):
-    """Revision B: whether an action that changes no occupancy has evidence of its own: a step
-    of twice the still tolerance where its hand worked (a neighbour's coupling alone, a few
-    hundredths of a millitesla, is too little to take a move for)."""
-    for c in hand:
-        v = steps.get(c, 0)
-        t = 2 * _still(c, rough)
-        if v > t or v < -t:
-            return True
-    return False
-
-
-def _fits_two(pred1, hand1, pred2, hand2, steps, diff, rough):
-    """Revision B: whether a first action (its predicted steps pred1, hand cells hand1) and a
-    second one after it (pred2, hand2) together fit the steps seen."""
-    pred = dict(pred1)
-    for c in pred2:
-        pred[c] = pred.get(c, 0) + pred2[c]
-    hand = list(hand1)
-    for c in hand2:
-        if c not in hand:
-            hand.append(c)
-    return ST.fits(pred, hand, steps, diff, 0, rough)
-
-
 class Tracker:
     def __init__(self, pos, settle_ms=SETTLE_MS, levels=None, rank=None):
         self.pos = pos
@@ -236,6 +193,10 @@ class Tracker:
         self.loose = []  # revision B: explanations that fit only with a stack nudged
         self.noisy = False  # revision B: steps no legal move fits wait to be taken as noise
         if levels is not None:
+            global ST
+            if ST is None:
+                from firmware.games.cargocube import steps
+                ST = steps  # revision A never loads the step predictions
             levels.rebase()
         self.settle_ms = settle_ms  # stillness before a move that fits is taken (0: at once)
         self.settling = False
@@ -295,7 +256,12 @@ class Tracker:
         if self._legal is None:
             self._legal = self.pos.legal_actions(False)
             pos = self.pos
-            self._deltas = [pack(action_delta(pos, a)) for a in self._legal]
+            legal = self._legal
+            # sized at once: a list grown by appends needs its old and new block together
+            deltas = [None] * len(legal)
+            for i in range(len(legal)):
+                deltas[i] = pack(action_delta(pos, legal[i]))
+            self._deltas = deltas
         return self._legal
 
     def _diff(self):
@@ -367,9 +333,9 @@ class Tracker:
         self.loose = []
         loose = self.loose
         for a in match:
+            if not diff and not ST.supported(ST.hand_cells(pos, a), steps, rough):
+                continue  # (before its prediction: the heap keeps few of them)
             pred, hand = self._pred(a)
-            if not diff and not _supported(hand, steps, rough):
-                continue
             if ST.fits(pred, hand, steps, ignore, 0, rough):
                 fit.append((a, pred))
             elif ST.fits(pred, hand, steps, ignore, 1, rough):
@@ -380,8 +346,9 @@ class Tracker:
         airborne = []
         hands = []
         for a, pred in fit:
-            if not self._lifted(a, pred, steps, diff, rough):
-                continue  # not a whole move: what it would have left its cell shows nothing
+            if not diff and not self._lifted(a, pred, steps, diff, rough):
+                continue  # seen in the steps alone, it must show at both ends (a stack nudged
+                #           where a top could land is not a whole move)
             if not self._landed(a, pred, steps, diff, rough):
                 airborne.append(a)
                 continue
@@ -403,7 +370,7 @@ class Tracker:
                     continue
             grow.append(a)
         for c in steps:
-            t = _still(c, rough)
+            t = ST.still(c, rough)
             if c in lifted or c in hands or (-t <= steps[c] <= t):
                 continue
             # a piece lifted off the stack on c: its step, whatever the hand did to the cube
@@ -420,19 +387,20 @@ class Tracker:
 
     def _lifted(self, a, pred, steps, diff, rough):
         """Revision B: whether the lift of action a's piece shows where it came from: its cell
-        emptied (occupancy), or the step predicted there is seen with its sign. (A stack nudged
-        where something could land must not pass for a whole move.)"""
+        emptied (occupancy), or the field there moved (either way: the hand may have shifted
+        the cube below). A stack nudged where a top could land shows at one end only: it must
+        not pass for a whole move."""
         src = a[1]
         if src in diff or src == a[3]:
             return True
         if src in self.uncertain:
-            return False
+            return True  # its steps say nothing now: no case against it
         p = pred.get(src, 0)
         v = steps.get(src, 0)
-        t = _still(src, rough)
+        t = ST.still(src, rough)
         if -2 * t <= p <= 2 * t:
             return True  # it shows too little there to ask for
-        return (p > 2 * t and v > t) or (p < -2 * t and v < -t)
+        return v > t or v < -t
 
     def _landed(self, a, pred, steps, diff, rough):
         """Revision B: whether the piece of action a (predicted steps pred) is seen to have
@@ -452,7 +420,7 @@ class Tracker:
             # within the hand's noise unless it turned the cube's magnet over (hundreds).
             t = 2 * ST.TOL_HAND
             return (p > t or p < -t) and -ST.TOL_HAND <= v - p <= ST.TOL_HAND
-        t = _still(dst, rough)
+        t = ST.still(dst, rough)
         return (p > 2 * t and v > t) or (p < -2 * t and v < -t)
 
     def tick(self, now_ms):
@@ -498,7 +466,7 @@ class Tracker:
             self.diff = diff
             self.targets = []
             self.moves = []
-            if not diff and not _significant(steps, self.levels.rough if steps else None):
+            if not diff and (not steps or not ST.significant(steps, self.levels.rough)):
                 self.state = IDLE
                 self.candidates = []
                 # Back as expected: put back, or done and then undone by a next move.
@@ -686,10 +654,10 @@ class Tracker:
                         if d2 in self.uncertain:
                             continue
                         v = steps.get(d2, 0) - pred1.get(d2, 0) - lift
-                        t = _still(d2, rough)
+                        t = ST.still(d2, rough)
                         if not ((p > 2 * t and v > t) or (p < -2 * t and v < -t)):
                             continue
-                    if _fits_two(pred1, hand1, pred2, hand2, steps, diff + tuple(self.uncertain), rough):
+                    if ST.fits_two(pred1, hand1, pred2, hand2, steps, diff + tuple(self.uncertain), rough):
                         complete.append(a1)
                         break
         return complete, partial, targets

@@ -62,7 +62,7 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
         table = Table(game, trace)
     else:
         from cargoboard.sim.hallfield import HallBoard, HallWorld
-        from firmware.drivers.hall import reader
+        from firmware.hal.hall import reader
         from firmware.drivers.levels import LevelScanner
         from hardware import pinmap_revb
         world = HallWorld(noise, seed=seed)
