@@ -3,10 +3,12 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
+# rp2040js for the emulated Pico (`cargoboard sim --target pico`), pinned in package.json
+NODE_STAMP := node_modules/.installed-stamp
 
 .PHONY: test demo bench venv clean browser
 
-venv: $(STAMP)
+venv: $(STAMP) $(NODE_STAMP)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,6 +16,12 @@ $(BIN)/python:
 # Re-install whenever pyproject.toml changes (editable: the repo's own files are used).
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[test]'
+	touch $@
+
+# Node.js and npm from Debian when missing; then exactly the versions of package-lock.json.
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq nodejs npm; }
+	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 # The web tests (tests/test_web_*.py) drive Debian's chromium through chromedriver: installed
@@ -27,13 +35,14 @@ browser:
 	  || echo "apt-get could not install chromium: the web tests will be skipped"; \
 	else echo "no chromium/chromedriver and no root to install them: the web tests will be skipped"; fi
 
-test: $(STAMP) browser
-	$(BIN)/python -m pytest -q -n 2
 
-demo: $(STAMP)
+test: $(STAMP) $(NODE_STAMP) browser
+	$(BIN)/python -m pytest -q -n 2 -rs
+
+demo: $(STAMP) $(NODE_STAMP)
 	$(BIN)/cargoboard demo
 
-bench: $(STAMP)
+bench: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python bench/perft.py
 	$(BIN)/python bench/frame.py
 	$(BIN)/python bench/inference.py
@@ -43,8 +52,9 @@ bench: $(STAMP)
 	$(BIN)/python bench/cephalopod_board.py
 	$(BIN)/python bench/log.py
 	$(BIN)/python bench/sync.py
+	$(BIN)/python bench/pico.py
 	$(BIN)/python bench/web.py
 
 clean:
-	rm -rf $(VENV) *.egg-info host/*.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules *.egg-info host/*.egg-info .pytest_cache .hypothesis
 	find . \( -path ./.git -o -path ./$(VENV) \) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

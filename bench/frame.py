@@ -1,6 +1,7 @@
 """Frame-time benchmark of the firmware under the MicroPython unix port (printed, never asserted).
 
-Run: .venv/bin/python bench/frame.py [GAME] [FRAMES]   (defaults: cargocube 1000)
+Run: .venv/bin/python bench/frame.py [GAME] [FRAMES]   (defaults: cargocube, then
+cargocube-both, the same with both expansions and the teleport loaded; 1000 frames)
 
 Runs firmware/bench_frame.py (docstring there: busy mid-game Cargocube position, steady frames
 with light sensor noise, lifts) under `micropython -X heapsize=192k`, with firmware/ and
@@ -24,12 +25,16 @@ TARGET_US = 30  # 10 ms on the RP2040 / ~300
 
 
 def main(argv):
-    args = argv[1:] or ["cargocube", "1000"]
+    for game in ([argv[1]] if len(argv) > 1 else ["cargocube", "cargocube-both"]):
+        run(game, argv[2] if len(argv) > 2 else "1000")
+
+
+def run(game, frames):
     sys.path.insert(0, str(REPO_ROOT / "host"))
     from cargoboard.build import cached_build  # the device build, as the virtual board runs it
     build = cached_build()
     out = mpy.run_micropython(REPO_ROOT / "firmware" / "bench_frame.py", heapsize=HEAP,
-                              args=args, path=[build] if build else [], timeout=600)
+                              args=(game, frames), path=[build] if build else [], timeout=600)
     print(out.rstrip())
     print("--- target: %d us per frame on the unix port (10 ms on the RP2040 / ~300) ---" % TARGET_US)
     for line in out.splitlines():

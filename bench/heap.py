@@ -73,16 +73,16 @@ def boot_live():
     """Bytes in use (after a collection, serial `mem`) once the virtual board has booted with
     no game: the resident firmware's modules and state, to the byte."""
     from cargoboard.link import Link
-    from cargoboard.sim.runner import Runner
-    with Runner() as r, r.serving(), Link(r.port) as link:
+    from cargoboard.sim.runner import UnixRunner
+    with UnixRunner() as r, r.serving(), Link(r.port) as link:
         return _alloc(link)
 
 
 def game_setup_cost(words):
     """Bytes the live heap grows by when the virtual board sets up `new WORDS`."""
     from cargoboard.link import Link
-    from cargoboard.sim.runner import Runner
-    with Runner() as r, r.serving(), Link(r.port) as link:
+    from cargoboard.sim.runner import UnixRunner
+    with UnixRunner() as r, r.serving(), Link(r.port) as link:
         before = _alloc(link)
         link.new_game(words)
         return _alloc(link) - before
@@ -92,6 +92,10 @@ def main():
     games = [
         ("2 players, no cards", dict(seed=3, players=2, actions=150, cards=False)),
         ("4 players, base cards", dict(seed=5, players=4, actions=150, cards=True)),
+        # the expansions loaded: both, with the walking teleport; 8 players with both
+        ("4p both + teleport", dict(seed=5, players=4, actions=150, cards="both",
+                                    teleport=True)),
+        ("8p both", dict(seed=6, players=8, actions=150, cards="both")),
     ]
     print("Smallest -X heapsize with which the firmware plays the whole game without an error")
     print("(micropython unix port, 64-bit; the Pico's 32-bit objects are smaller)")
@@ -130,8 +134,9 @@ def main():
     print()
     print("What setting a game up adds to the live heap (serial `mem` before and after `new`,")
     print("the game's modules and state; the firmware booted with no game):")
-    for words in ("cargocube polygon SN", "cephalopod 5x5"):
-        print("  %-24s %7.1f KB" % (words, game_setup_cost(words) / 1024))
+    for words in ("cargocube polygon SN", "cargocube polygon SWNE cards=both teleport=1",
+                  "cephalopod 5x5"):
+        print("  %-44s %7.1f KB" % (words, game_setup_cost(words) / 1024))
     print()
     print("min heap: the whole firmware with its modules loaded (.mpy, as deployed);")
     print("set up, idle: the same with the game set up and no move made; the game: the difference,")

@@ -3,7 +3,7 @@ and Cargocube plug-in (the same code as on the board, run in this process for sp
 run it under MicroPython through the virtual board), on board revision A (Hall switches:
 occupancy) and revision B (linear Hall sensors: occupancy and steps, docs/hardware.md).
 
-    .venv/bin/python bench/inference.py [GAMES] [--jobs N] [--rev a|b]
+    .venv/bin/python bench/inference.py [GAMES [EXPANSION_GAMES]] [--jobs N] [--rev a|b]
 
 Two move choosers: `random` picks uniformly among the legal actions (stacks everywhere: the
 hardest case for occupancy sensors), `purposeful` plays the hint's choice 4 times in 5 (cubes go
@@ -13,6 +13,10 @@ on revision B its lifts and put-downs also shift the bottom cube of the stack it
 0.25, 0.5 or 1 mm) and, in the "bumps" rows, nudge a neighbouring stack 1 time in 20
 (cargoboard.sim.hallfield: the field model, ADC noise and DNL). The player presses only what the
 LEDs ask for (cargoboard.games.cargocube.play). Rows run on N processes (default 2). Printed, never asserted.
+
+The expansions get their own rows (random chooser): «Пирамида», «Бастион» with the walking
+teleport, both, and both with 8 players, with the actions of each new kind and the presses they
+needed.
 """
 
 import os
@@ -114,8 +118,52 @@ def run_rows(rows, games, jobs):
     return out
 
 
+def run(name, pick, games, cards=None, teleport=False, players=None):
+    """GameStats of games seeded games (revision A, in this process); by default 2, 3 and 4
+    players, 3 in 4 with the base cards; cards, teleport and players set them for every game
+    (the expansions' rows)."""
+    tot = GameStats()
+    t0 = time.time()
+    for seed in range(games):
+        st = play_game(seed, players=players or (2, 3, 4)[seed % 3],
+                       cards=cards if cards is not None else seed % 4 != 0, pick=pick,
+                       teleport=teleport)
+        tot.add(st)
+    return tot, time.time() - t0
+
+
 def presses(tot):
     return sum(v[2] for k, v in tot.by_kind.items() if k != "end")
+
+
+EXPANSION_ROWS = (
+    ("pyramid 2p", dict(cards="pyramid", players=2)),
+    ("bastion+T 4p", dict(cards="bastion", teleport=True, players=4)),
+    ("both 4p", dict(cards="both", players=4)),
+    ("both+T 8p", dict(cards="both", teleport=True, players=8)),
+)
+EXPANSION_KINDS = ("activation", "roll", "step", "booster", "ride", "teleport", "turn",
+                   "biohazard")
+
+
+def expansions(games):
+    print()
+    print("The expansions (revision A): %d games each, random chooser, actions and the share that"
+          " needed a button" % games)
+    print("%-13s %6s %7s %10s %6s  %s" % ("game", "games", "actions", "no button", "wrong",
+                                          "  ".join("%-10s" % k for k in EXPANSION_KINDS)))
+    for name, kw in EXPANSION_ROWS:
+        tot, secs = run(name, pick_random, games, **kw)
+        cols = []
+        for kind in EXPANSION_KINDS:
+            a, b, p = tot.by_kind.get(kind, (0, 0, 0))
+            cols.append("%-10s" % ("%d %.0f%%" % (a, 100.0 * (a - b) / a) if a else "-"))
+        print("%-13s %6d %7d %9.1f%% %6d  %s" % (name, tot.games, tot.actions,
+                                                100.0 * tot.no_button / max(1, tot.actions),
+                                                tot.wrong, "  ".join(cols)))
+        for f in tot.failures[:3]:
+            print("  failure: " + f)
+    print("(per kind: actions, and the share of them taken with no button)")
 
 
 def on_virtual_board(games=10, actions=80):
@@ -212,6 +260,7 @@ def main():
         revs = args[i + 1].upper()
         del args[i:i + 2]
     games = int(args[0]) if args else 200
+    expansion_games = int(args[1]) if len(args) > 1 else 40
     rows = [i for i, r in enumerate(ROWS) if r[0] in revs]
     print("Move inference: %d games per row, 2/3/4 players, 3 in 4 with base cards, %d processes"
           % (games, jobs))
@@ -282,6 +331,8 @@ def main():
                                                   " (%d wrong)" % bad if bad else ""))
             print("  %-11s %s" % (chooser, ", ".join(parts)))
     if "A" in revs:
+        if expansion_games:
+            expansions(expansion_games)
         print()
         n, total, nob, secs = on_virtual_board()
         print("On the virtual board (firmware under MicroPython, script hand, random play, revision A):"

@@ -6,6 +6,10 @@ What it measures, in one run:
 - nodes/s of cc.perft on CPython: the 2-player Polygon start with base cards, depth 3, and a
   reproducible mid-game position (a seeded sequence of legal actions from that start) at the
   smallest depth that gives >= 500k nodes;
+- the same for the expansions: the start with all the cards of «Пирамида» and «Бастион» (the
+  layout `both`), alone and with the walking teleport, and 8 players with both; and a mid-game
+  position of a 4-player game with both and the teleport; each with its ratio to the base game's
+  nodes/s (the goal: within 2x);
 - nodes/s of the standard python-chess perft (recursive, push/pop, board.legal_moves.count() at
   depth 1) on the chess start position, depth 5, and the ratio ours / python-chess. Both perfts
   count the last ply in bulk (len(legal_actions()) vs legal_moves.count());
@@ -33,6 +37,7 @@ import mpy  # noqa: E402  (tests/mpy.py: the MicroPython unix-port harness)
 from shared_rules.cargocube import rules as cc  # noqa: E402
 
 MID_SEED = 8
+XMID_SEED = 21
 MID_ACTIONS = 30
 MID_MIN_NODES = 500_000
 START_DEPTH = 3
@@ -53,9 +58,9 @@ def lcg(seed):
         yield x >> 8
 
 
-def mid_game():
-    pos = cc.start_position(2, cards=True)
-    r = lcg(MID_SEED)
+def mid_game(players=2, cards=True, teleport=False, seed=MID_SEED):
+    pos = cc.start_position(players, cards=cards, teleport=teleport)
+    r = lcg(seed)
     played = []
     for _ in range(MID_ACTIONS):
         legal = pos.legal_actions()
@@ -81,9 +86,11 @@ def chess_perft(board, depth):
 
 
 def timed(fn, *args):
-    t0 = time.perf_counter()
+    """(result, CPU seconds of this process): the machine is shared, and CPU time is what the
+    code costs whatever else runs beside it."""
+    t0 = time.process_time()
     n = fn(*args)
-    return n, time.perf_counter() - t0
+    return n, time.process_time() - t0
 
 
 def depth_for(pos, min_nodes):
@@ -107,8 +114,9 @@ def main():
     mode = sys.argv[1]
     depth = int(sys.argv[2])
     text = sys.stdin.readline().strip()
-    if text == "start":
-        pos = cc.start_position(2, cards=True)
+    if text.startswith("start"):
+        _, players, cards, teleport = text.split(":")
+        pos = cc.start_position(int(players), cards=cards, teleport=teleport == "1")
     else:
         pos = cc.Position.parse(text)
     gc.collect()
@@ -237,7 +245,10 @@ def main():
     print("  " + " ".join(played))
     print("  -> " + mid.notation())
     print("  (%d legal actions there)" % len(mid.legal_actions()))
+    print("Expansion mid-game: the same from cc.start_position(4, cards='both', teleport=True), "
+          "seed %d." % XMID_SEED)
     print()
+    print("CPython times are the process's CPU time (time.process_time), MicroPython's its ticks_us.")
     print("Both perfts count the last ply in bulk: len(pos.legal_actions()) in cc.perft,")
     print("board.legal_moves.count() in the python-chess perft (recursive, push/pop).")
     print()
@@ -253,20 +264,40 @@ def main():
     row("cargocube mid-game", "CPython", mid_depth, n_mid, s_mid,
         "ours/python-chess %.2f" % (nps_mid / nps_chess))
     row("python-chess start (chess)", "CPython", CHESS_DEPTH, n_chess, s_chess, "= 1.00")
+    # The expansions: nodes/s against the base game's start (the goal: base/expansion <= 2).
+    xmid, _ = mid_game(4, "both", True, XMID_SEED)
+    xmid_depth = depth_for(xmid, MID_MIN_NODES)
+    expansion_rows = []
+    for what, pos, depth, spec, base_nps in (
+            ("start both (all cards)", cc.start_position(2, cards="both"), START_DEPTH,
+             "start:2:both:0", nps_start),
+            ("start both+teleport", cc.start_position(2, cards="both", teleport=True),
+             START_DEPTH, "start:2:both:1", nps_start),
+            ("start 8 players both", cc.start_position(8, cards="both"), START_DEPTH,
+             "start:8:both:0", nps_start),
+            ("mid-game 4p both+teleport", xmid, xmid_depth, xmid.notation(), nps_mid)):
+        n, s = timed(cc.perft, pos, depth)
+        row(what, "CPython", depth, n, s, "base/expansion %.2f" % (base_nps / (n / s)))
+        expansion_rows.append((what, spec, depth, n, n / s))
 
     heap_rows = None
     try:
         with tempfile.TemporaryDirectory(prefix="ccbench-") as tmp:
             dev = Device(tmp)
             for what, text, depth, n_cpy, nps_cpy in (
-                    ("cargocube start+cards", "start", START_DEPTH, n_start, nps_start),
-                    ("cargocube mid-game", mid.notation(), mid_depth, n_mid, nps_mid)):
+                    ("cargocube start+cards", "start:2:base:0", START_DEPTH, n_start, nps_start),
+                    ("cargocube mid-game", mid.notation(), mid_depth, n_mid, nps_mid)) + tuple(
+                    expansion_rows[1:2]):
                 n, us = (int(w) for w in dev.run(MPY_HEAP, "time", depth, text))
                 if n != n_cpy:
                     raise RuntimeError("MicroPython perft %d != CPython %d" % (n, n_cpy))
                 secs = us / 1e6
-                row(what, "MicroPython", depth, n, secs,
-                    "CPython/MicroPython %.2f" % (nps_cpy / (n / secs)))
+                note = "CPython/MicroPython %.2f" % (nps_cpy / (n / secs))
+                if text.startswith("start:2:base"):
+                    mpy_base_nps = n / secs
+                elif text.startswith("start"):
+                    note += ", base/expansion %.2f" % (mpy_base_nps / (n / secs))
+                row(what, "MicroPython", depth, n, secs, note)
             text = mid.notation()
             base = dev.min_heap("base", 0, text)
             legal = dev.min_heap("legal", 0, text)

@@ -27,7 +27,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "host")]
 
 from shared_rules.cargocube import rules as cc  # noqa: E402
 from cargoboard.link import Link  # noqa: E402
-from cargoboard.sim.runner import Runner, find_micropython  # noqa: E402
+from cargoboard.sim.runner import UnixRunner, find_micropython  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
 from cargoboard.sync import sync  # noqa: E402
 
@@ -113,7 +113,7 @@ def main():
             return 1
         print("wrote %d games onto the flash image in %.1f s" % (n_games, time.monotonic() - t0))
 
-        with Runner(flash=image) as runner, runner.serving(), Link(runner.port) as link:
+        with UnixRunner(flash=image) as runner, runner.serving(), Link(runner.port) as link:
             rtts = []
             for _ in range(50):
                 t = time.perf_counter()

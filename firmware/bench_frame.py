@@ -7,6 +7,8 @@ port (bench/frame.py does that and prints the ratio to the target):
 
 GAME defaults to "cargocube", started from a busy mid-game position (4 players, base cards):
 cc.start_position(4, cards=True), then MID_ACTIONS actions picked by a tiny LCG (seed MID_SEED)
+("cargocube-both": the same from the start with both expansions' cards and the walking
+teleport, cc.start_position(4, cards="both", teleport=True): the expansions loaded)
 from legal_actions(), booster uses preferred for the first BOOST_FIRST actions so that cards
 lie on the board; the plug-in gets it as options['position']. If the plug-in cannot be loaded
 the built-in "paintall" plug-in (lights every occupied cell, scores, blinks; no paint_version,
@@ -138,10 +140,10 @@ class BenchHal:
         pass
 
 
-def mid_game_notation():
+def mid_game_notation(cards=True, teleport=False):
     """The busy mid-game position (module docstring), as notation."""
     from shared_rules.cargocube import rules as cc
-    pos = cc.start_position(4, cards=True)
+    pos = cc.start_position(4, cards=cards, teleport=teleport)
     x = MID_SEED
     for i in range(MID_ACTIONS):
         if pos.is_over():
@@ -165,6 +167,9 @@ def make_app(name, hal):
     holding its setup occupancy. Returns (game name, app, base occupancy)."""
     from firmware.system.app import App
     from firmware.system.app import load, register
+    expansions = name == "cargocube-both"
+    if expansions:
+        name = "cargocube"
     gname = name
     opts = {}
     if name != "paintall":
@@ -176,7 +181,8 @@ def make_app(name, hal):
         gc.collect()
     if gname == "cargocube":
         try:
-            opts = {"seats": "SWNE", "position": mid_game_notation()}
+            opts = {"seats": "SWNE", "position": mid_game_notation(
+                "both" if expansions else True, expansions)}
         except Exception as e:
             print("bench: no mid-game position (%s: %s)" % (type(e).__name__, e))
             gname = "paintall"

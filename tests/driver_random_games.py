@@ -3,10 +3,11 @@
 # MicroPython subset, no `random` (a tiny LCG picks the actions, the same way everywhere).
 #
 # Usage:
-#   driver_random_games.py games CAP GAME...     GAME = gid:seed:players:cards (cards 0/1)
+#   driver_random_games.py games CAP GAME...     GAME = gid:seed:players:cards
 #   driver_random_games.py perft DEPTH SPEC ...  SPEC = polygon:players:cards
 #                                                     | game:seed:players:cards:steps
 #                                                     | a position in the rulings notation
+# cards: 0 (none), 1 or base, pyramid, bastion, both; a trailing +t adds the walking teleport.
 # Output of `games`, per game:
 #   G gid players cards seed
 #   S step | legal actions (space separated) | chosen action | encoded hex | notation after
@@ -65,28 +66,35 @@ def play(pos, seed, cap, verbose=False):
         step += 1
 
 
+def start(players, cards):
+    """The «Полигон» start for players and a cards field (see the usage above)."""
+    teleport = cards.endswith("+t")
+    if teleport:
+        cards = cards[:-2]
+    layout = {"0": False, "1": "base"}.get(cards, cards)
+    return cc.start_position(int(players), "polygon", layout, teleport)
+
+
 def run_games(cap, specs):
     for spec in specs:
         gid, seed, players, cards = spec.split(":")
-        players = int(players)
-        cards = cards == "1"
-        pos = cc.start_position(players, "polygon", cards)
-        print("G %s %d %d %s" % (gid, players, 1 if cards else 0, seed))
+        pos = start(players, cards)
+        print("G %s %s %s %s" % (gid, players, cards, seed))
         print("S - | %s" % pos.notation())
         steps, natural = play(pos, int(seed), cap, True)
         sc = pos.scores()
         print("E %s %d %s %s %s" % (gid, steps, "natural" if natural else "capped",
                                      ",".join(str(v) for v in sc),
-                                     "".join("SWNE"[s] for s in pos.winners())))
+                                     "".join([pos.SEAT_LETTERS[s] for s in pos.winners()])))
 
 
 def load(spec):
     if spec.startswith("polygon:"):
         _, players, cards = spec.split(":")
-        return cc.start_position(int(players), "polygon", cards == "1")
+        return start(players, cards)
     if spec.startswith("game:"):
         _, seed, players, cards, steps = spec.split(":")
-        pos = cc.start_position(int(players), "polygon", cards == "1")
+        pos = start(players, cards)
         play(pos, int(seed), int(steps))
         return cc.Position.parse(pos.notation())
     return cc.Position.parse(spec)

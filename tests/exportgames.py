@@ -34,13 +34,16 @@ def _pick_cargocube(pos, legal, rng):
     return pool[rng.randrange(len(pool))]
 
 
-def random_game(seed, players=2, cards=False, actions=60, start=None, variant="polygon"):
-    """A GameRecord of a seeded game of legal actions (it stops early if the game ends)."""
+def random_game(seed, players=2, cards=False, actions=60, start=None, variant="polygon",
+                teleport=False):
+    """A GameRecord of a seeded game of legal actions (it stops early if the game ends);
+    cards: False, True or a card layout (pyramid, bastion, both)."""
     rng = random.Random(seed)
-    pos = cc.Position.parse(start) if start else cc.start_position(players, "polygon", cards)
+    pos = cc.Position.parse(start) if start else cc.start_position(players, "polygon", cards,
+                                                                   teleport)
     first = pos.notation()
     played = _play(pos, rng, _pick_cargocube, actions)
-    seats = "".join(g.SEAT_LETTERS[s] for s in pos.seats)
+    seats = "".join(pos.SEAT_LETTERS[s] for s in pos.seats)
     return GameRecord("cargocube", variant, seats, first, played, source="board-%d" % players,
                       source_game=seed + 1, played="2025-03-%02d 20:%02d" % (1 + seed % 28,
                                                                             seed % 60))
@@ -62,6 +65,12 @@ def many_games():
             for length in (0, 25, 140) if players == 2 else (60,):
                 games.append(random_game(seed, players, cards, length))
                 seed += 1
+    # The expansions: every new piece and card, the teleport, 8 players.
+    for players, cards, teleport in ((2, "pyramid", False), (4, "bastion", True),
+                                     (8, "both", True)):
+        games.append(random_game(seed, players, cards, 90, teleport=teleport,
+                                 variant="polygon+%s%s" % (cards, "+teleport" * teleport)))
+        seed += 1
     games.append(GameRecord("cargocube", "custom", "SN", FINISHED_START, FINISHED_ACTIONS,
                             source="board-9", source_game=1,
                             played='club night, table "2" \\ back room\nrematch'))

@@ -220,3 +220,4 @@ def mpy_cross_compile(path, out_dir=None, extra_args=(), timeout=DEFAULT_TIMEOUT
                 f"{proc.stdout}{proc.stderr}".rstrip()
             )
         return out.read_bytes()
+

@@ -47,16 +47,23 @@ def check_svg(text, pos, action=None):
     """Parse the SVG and compare everything it draws with pos."""
     root = ET.fromstring(text)
     assert root.tag == SVG + "svg" and root.get("data-position") == pos.notation()
+    letters = pos.SEAT_LETTERS  # SWNE, or 12345678 with 8 players
+    eight = len(pos.seats) == 8
+    sides = range(4) if eight else pos.seats  # the sides in play
     cells = _by_kind(root, "cell")
     assert len(cells) == 121
     kinds = {e.get("data-cell"): e.get("data-cell-kind") for e in cells}
     assert kinds["f6"] == "portal" and kinds["a1"] == "corner"
     for s in range(4):
         exit_cell = g.cell_name(g.EXIT_PORTAL[s])
-        assert kinds[exit_cell] == ("exit-" + "SWNE"[s] if s in pos.seats else "out")
+        assert kinds[exit_cell] == ("exit-" + "SWNE"[s] if s in sides else "out")
+    if eight:  # each half of a terminal is its seat's
+        for s in pos.seats:
+            assert {kinds[g.cell_name(c)] for c in pos.terminal_cells(s)} == {
+                "terminal-" + letters[s]}
     assert [e.get("data-cell") for e in _by_kind(root, "portal")] == ["f6"]
     assert sorted(e.get("data-seat") for e in _by_kind(root, "exit-portal")) == sorted(
-        "SWNE"[s] for s in pos.seats)
+        "SWNE"[s] for s in sides)
 
     # Stacks: one per occupied cell, items bottom to top with what each one is.
     stacks = {e.get("data-cell"): e for e in _by_kind(root, "stack")}
@@ -67,17 +74,28 @@ def check_svg(text, pos, action=None):
         st = pos.stacks[c]
         el = stacks[name]
         assert el.get("data-height") == str(len(st))
-        items = [e for e in el if e.get("data-kind") in ("cube", "keeper")]
+        items = [e for e in el if e.get("data-kind") in ("cube", "keeper", "dead-keeper",
+                                                          "teleport")]
         assert len(items) == len(st)
         heights = [e for e in el if e.get("data-kind") == "height"]
         assert [t.text for t in heights] == ([str(len(st))] if len(st) > 1 else [])
+        lids = [e for e in el if e.get("data-kind") == "biohazard"]
+        lid = pos.lids[c] if pos.lids is not None else 0
+        assert [e.get("data-seat") for e in lids] == ([letters[lid - 1]] if lid else [])
         for level, (item, e) in enumerate(zip(st, items)):
             assert e.get("data-cell") == name and e.get("data-level") == str(level)
+            top = level == len(st) - 1
+            if item >= cc.TELEPORT:
+                assert e.get("data-kind") == "teleport"
+                assert _texts(e) == (["T"] if top else [])
+                continue
             if item >= cc.KEEPER:
-                assert e.get("data-kind") == "keeper"
-                assert e.get("data-seat") == "SWNE"[item - cc.KEEPER]
-                if level == len(st) - 1:
-                    assert _texts(e) == ["K" + "SWNE"[item - cc.KEEPER]]
+                dead = item >= cc.DEAD
+                seat = letters[(item - cc.KEEPER) & 7]
+                assert e.get("data-kind") == ("dead-keeper" if dead else "keeper")
+                assert e.get("data-seat") == seat
+                if top:
+                    assert _texts(e) == [("X" if dead else "K") + seat]
                 continue
             n_cubes += 1
             f = o.faces(item)  # up, down, north, east, south, west
@@ -96,17 +114,17 @@ def check_svg(text, pos, action=None):
     for name, e in cards.items():
         cd = pos.cards[g.parse_cell(name)]
         assert e.get("data-card") == cc.card_kind(cd)
-        assert e.get("data-owner") == "SWNE"[cc.card_owner(cd)]
+        assert e.get("data-owner") == letters[cc.card_owner(cd)]
         placed = g.CELL_KIND[g.parse_cell(name)] == g.GREY
         assert e.get("data-placed") == str(int(placed))
         assert _texts(e) == [cc.card_kind(cd)]
 
     scores = {e.get("data-seat"): e for e in _by_kind(root, "score")}
-    assert set(scores) == {"SWNE"[s] for s in pos.seats}
+    assert set(scores) == {letters[s] for s in pos.seats}
     for s in pos.seats:
-        e = scores["SWNE"[s]]
+        e = scores[letters[s]]
         assert e.get("data-score") == str(pos.scores()[s])
-        assert e.text == "%s %d" % ("SWNE"[s], pos.scores()[s])
+        assert e.text == "%s %d" % (letters[s], pos.scores()[s])
     last = _by_kind(root, "last-action")
     if action and action != "end":
         assert [e.get("data-action") for e in last] == [action]
@@ -148,6 +166,30 @@ def test_svg_draws_hops_stacks_and_cards():
     assert heights["h8"] == "11" and heights["c3"] == "4"
 
 
+def test_svg_draws_every_piece_and_card_of_the_expansions():
+    """Every card kind placed and unused, a spent card, a biohazard, a dead keeper, the
+    teleport under a keeper; the last action a spiral turn (drawn as an arc round its cell),
+    then a catapult throw (its path goes on to the terminal)."""
+    start = ("b1=*uS,c1=*cS,d1=*pS,e1=*xS,f1=KS,g1=*hS,h1=*vS,c3=*=N.B1,d4=*xN,e4=B1.!N,"
+             "e5=*pN.21.B1,f5=T.KN,h4=XW,h5=*cN,g5=B1.B1,f11=2B SWN S 3")
+    pos = cc.Position.parse(start)
+    before = pos.copy()
+    pos.push(pos.parse_action("e5cw"))
+    root = check_svg(draw_cargocube.svg(pos, before, "e5cw"), pos, "e5cw")
+    arc = _by_kind(root, "last-action")[0].find(SVG + "path")
+    assert arc is not None and " A" in arc.get("d")
+    cards = {e.get("data-card") for e in _by_kind(root, "card")}
+    assert cards == set("ucpxhv=")
+    assert [e.get("data-seat") for e in _by_kind(root, "biohazard")] == ["N"]
+    assert [e.get("data-seat") for e in _by_kind(root, "dead-keeper")] == ["W"]
+    assert len(_by_kind(root, "teleport")) == 1
+    before = pos.copy()
+    pos.push(pos.parse_action("g5e^h11"))  # onto the catapult on h5, thrown into N's terminal
+    root = check_svg(draw_cargocube.svg(pos, before, "g5e^h11"), pos, "g5e^h11")
+    points = _by_kind(root, "last-action")[0].find(SVG + "polyline").get("points").split()
+    assert len(points) == 3  # g5, h5, h11
+
+
 def test_no_diagram_for_another_kind():
     with pytest.raises(diagram.NoDiagram, match="no diagram for game kind 'xiangqi' yet"):
         diagram.for_kind("xiangqi")
@@ -177,7 +219,7 @@ def test_html_replay_is_valid_self_contained_and_holds_every_step(games):
         draw = draw_cargocube
         for n, (s, pos) in enumerate(zip(steps, positions)):
             assert s["ply"] == n
-            assert s["scores"] == {"SWNE"[x]: pos.scores()[x] for x in pos.seats}
+            assert s["scores"] == {pos.SEAT_LETTERS[x]: pos.scores()[x] for x in pos.seats}
             built = pieces_of(data["frames"], data["fragments"], n)
             assert built == "".join(f for _, f in sorted(draw.pieces(pos).items()))
         # The diagram in the page (the start) is valid SVG and shows the start.

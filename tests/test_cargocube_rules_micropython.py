@@ -43,6 +43,10 @@ GAME_SETS = {
     "2p-cards": ["g2c%d:%d:2:1" % (i, 1 + 7919 * i) for i in range(12)],
     "4p-cards": ["g4c%d:%d:4:1" % (i, 3 + 104729 * i) for i in range(12)],
     "3p-plain": ["g3p%d:%d:3:0" % (i, 5 + 31337 * i) for i in range(4)],
+    # The expansions, each alone and both, with and without the walking teleport; 8 players.
+    "expansions": ["gx%d:%d:%d:%s" % (i, 7 + 7727 * i, (2, 4, 8)[i % 3],
+                                      ("pyramid", "bastion", "both")[i % 3] + ("+t" * (i % 2)))
+                   for i in range(9)],
 }
 
 
@@ -68,6 +72,8 @@ def test_same_random_games_on_cpython_and_micropython(micropython, name, record_
         # The final scores and winners are in the compared E line; sanity-check them here.
         scores = [int(v) for v in end[4].split(",")]
         assert all(0 <= v <= 36 for v in scores)
+        assert len(scores) == (8 if ":8:" in next(s for s in specs if s.startswith(gid + ":"))
+                               else 4)
         if end[3] == "natural":
             assert len(end) == 6 and end[5]
     report = "%s: %d games, %d ended naturally, actions per game %d..%d" % (
@@ -90,6 +96,11 @@ PERFT_SPECS = [
     ("2", "game:12:4:1:77"),
     ("3", "game:13:3:0:50"),
     ("2", "game:14:4:1:120"),
+    ("2", "polygon:2:both+t"),
+    ("2", "polygon:8:pyramid"),
+    ("2", "game:15:2:both+t:60"),
+    ("2", "game:16:4:bastion:90"),
+    ("2", "game:17:8:both:70"),
 ]
 
 
@@ -103,5 +114,10 @@ def test_same_perft_counts_on_cpython_and_micropython(micropython):
     assert mp == cp
     counts = [int(line.split()[3]) for line in cp]
     assert all(n > 0 for n in counts[:7]), cp
-    # Two of them were worked out by hand in test_cargocube_rules_rulings.py.
+    # Worked out by hand: test_cargocube_rules_rulings.py; tests/cargocube_expansion_cases.py (HAND_PERFT)
+    # explains the terms: the base 1,120, 6,520 per usable card, the sacrifice (160) and the
+    # biohazard (3) of «Бастион», 640 teleport moves; with 8 players seat 1 may use 3 cards of
+    # «Пирамида» (its springboard on g1 is under its keeper).
     assert counts[0] == 40240
+    assert counts[11] == 1120 + 6 * 6520 + 160 + 3 + 640
+    assert counts[12] == 1120 + 3 * 6520

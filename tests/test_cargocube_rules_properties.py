@@ -8,6 +8,10 @@ step: cubes conserved, corners empty, terminals of seats not in play empty, scor
 to a score recomputed here from the rulings, notation round trip (also: the re-parsed position has
 the same legal actions, i.e. no hidden state), action text round trip, binary round trip with
 2 bytes (+1 per hop), and that popping everything restores every earlier position exactly.
+The expansions' games (each card layout, the walking teleport, 8 players) check besides: no cube
+on any entry portal, one keeper (alive or dead) a seat, biohazards only on top cubes and
+controlled by seats in play, spent cards only in the grey zone, at most one teleport and only
+keepers on it, scores <= 16 with 8 players (recomputed from the halves of the rulings).
 """
 
 import random
@@ -111,11 +115,26 @@ def _terminal_owner(c):
     return k - g.TERMINAL if k >= g.TERMINAL else -1
 
 
+def _scoring_seat(c, eight):
+    """Whose score cell c counts for: its side's seat; with 8 players the half's seat (seats
+    1..8 clockwise from the south side's east half; the exit portals count for no one)."""
+    side = _terminal_owner(c)
+    if side < 0 or not eight:
+        return side
+    x, y = c % 11, c // 11
+    along = (x, y, x, y)[side]  # along the side: the exit portal is at 5
+    if along == 5:
+        return -1
+    first = along > 5 if side in (0, 3) else along < 5  # S, E: east/north half first
+    return 2 * side + (0 if first else 1)
+
+
 def _expected_scores(pos):
-    """Scores recomputed from the rulings: uncovered cubes in the own terminal, top pips."""
-    out = [0, 0, 0, 0]
+    """Scores recomputed from the rulings: the top pips of the cubes in the own terminal."""
+    eight = len(pos.seats) == 8
+    out = [0] * (8 if eight else 4)
     for c in range(g.N_CELLS):
-        owner = _terminal_owner(c)
+        owner = _scoring_seat(c, eight)
         st = pos.stacks[c]
         if owner >= 0 and st and st[-1] < cc.KEEPER:
             out[owner] += PIPS[o.faces(st[-1])[UP]]
@@ -123,29 +142,55 @@ def _expected_scores(pos):
 
 
 def _check_invariants(pos, n_cubes):
+    eight = len(pos.seats) == 8
     cubes = 0
+    keepers = {}
+    teleports = 0
     for c in range(g.N_CELLS):
         st = pos.stacks[c]
-        for it in st:
+        cd = pos.cards[c]
+        for i, it in enumerate(st):
             if it < cc.KEEPER:
                 cubes += 1
+            elif it < cc.TELEPORT:
+                keepers.setdefault((it - cc.KEEPER) & 7, []).append(c)
+                if it >= cc.DEAD:
+                    assert i == 0, "a dead keeper above level 0 on %s" % g.cell_name(c)
+            else:
+                teleports += 1
+                assert g.CELL_KIND[c] == g.GREY
+                assert all(cc.KEEPER <= x < cc.DEAD for x in st[i + 1:]), "on the teleport"
+                assert i == 0 or not cc.KEEPER <= st[i - 1] < cc.DEAD, "teleport on a keeper"
         kind = g.CELL_KIND[c]
         if kind == g.CORNER:
-            assert not st and not pos.cards[c], "corner %s occupied" % g.cell_name(c)
+            assert not st and not cd, "corner %s occupied" % g.cell_name(c)
         owner = _terminal_owner(c)
-        if owner >= 0 and owner not in pos.seats:
-            assert not st and not pos.cards[c], "terminal cell %s of a seat not in play used" % (
+        if owner >= 0 and owner not in pos.seats and not eight:
+            assert not st and not cd, "terminal cell %s of a seat not in play used" % (
                 g.cell_name(c))
-        if c == g.ENTRY_PORTAL:
-            assert all(it >= cc.KEEPER for it in st), "a cube stays on the entry portal"
+        if c == g.ENTRY_PORTAL or cd and cc.card_kind(cd) == "x" and kind == g.GREY:
+            # (the teleport may stand on cubes; none stands on it: checked above)
+            assert all(it >= cc.KEEPER for it in st), "a cube stays on an entry portal"
+        if cd and cc.card_kind(cd) == "=":
+            assert kind == g.GREY, "a spent card in a terminal"
+        lid = pos.lids[c] if pos.lids is not None else 0
+        if lid:
+            assert st and st[-1] < cc.KEEPER, "a biohazard on no cube"
+            assert lid - 1 in pos.seats
     assert cubes == n_cubes
+    assert teleports <= 1
     sc = pos.scores()
-    assert all(0 <= x <= cc.MAX_SCORE for x in sc)
+    assert all(0 <= x <= pos.max_score for x in sc)
+    assert pos.max_score == (16 if eight else cc.MAX_SCORE)
     assert sc == _expected_scores(pos)
-    for s in range(4):
+    for s in range(8 if eight else 4):
         kc = pos.keeper_cell(s)
         if s in pos.seats:
-            assert kc >= 0 and cc.KEEPER + s in pos.stacks[kc]
+            assert len(keepers.get(s, ())) == 1, "seat %d has not one keeper" % s
+            if kc >= 0:
+                assert pos.stacks[kc].count(cc.KEEPER + s) == 1
+            else:
+                assert cc.DEAD + s in pos.stacks[keepers[s][0]]
         else:
             assert kc == -1
 
@@ -159,7 +204,7 @@ def _check_action_round_trips(pos, actions, rng, sample):
     checked = [a for a in actions if a[0] != cc.BOOST]
     checked += rng.sample(boosts, min(sample, len(boosts)))
     for a in actions:
-        assert len(cc.encode_action(a)) == 2 + len(a[5])
+        assert len(cc.encode_action(a)) == 2 + len(a[5])  # (a throw is one byte among the hops)
     for a in checked:
         text = pos.format_action(a)
         assert pos.parse_action(text) == a, text
@@ -167,9 +212,9 @@ def _check_action_round_trips(pos, actions, rng, sample):
         assert cc.decode_action(pos, buf, 1) == (a, len(buf) - 1), text
 
 
-def _play_random_game(players, cards, seed, cap, boost_sample):
+def _play_random_game(players, cards, seed, cap, boost_sample, teleport=False):
     rng = random.Random(seed)
-    pos = cc.start_position(players=players, cards=cards)
+    pos = cc.start_position(players=players, cards=cards, teleport=teleport)
     n_cubes = sum(1 for st in pos.stacks for it in st if it < cc.KEEPER)
     assert n_cubes == 40
     trail = []  # (notation, stacks, cards, scores) before each action
@@ -199,7 +244,8 @@ def _play_random_game(players, cards, seed, cap, boost_sample):
         assert [list(s) for s in pos.stacks] == stacks
         assert bytes(pos.cards) == cards_
         assert pos.scores() == scores
-    assert pos.notation() == cc.start_position(players=players, cards=cards).notation()
+    assert pos.notation() == cc.start_position(players=players, cards=cards,
+                                               teleport=teleport).notation()
     return steps, not actions
 
 
@@ -213,6 +259,13 @@ def test_random_games_without_cards(players, seed):
 @given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 2 ** 32 - 1))
 def test_random_games_with_cards(players, seed):
     _play_random_game(players, True, seed, cap=600, boost_sample=6)
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([2, 3, 4, 8]), cards=st.sampled_from(["pyramid", "bastion", "both"]),
+       teleport=st.booleans(), seed=st.integers(0, 2 ** 32 - 1))
+def test_random_expansion_games(players, cards, teleport, seed):
+    _play_random_game(players, cards, seed, cap=150, boost_sample=3, teleport=teleport)
 
 
 def test_random_games_mostly_end_naturally():

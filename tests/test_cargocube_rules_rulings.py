@@ -1004,7 +1004,7 @@ def test_decode_rejects_truncated_and_illegal_bytes():
 
 
 def test_start_position_rejects_bad_player_count():
-    for players in (1, 5, 8):
+    for players in (1, 5, 6, 7, 9):
         with pytest.raises(cc.RulesError) as exc:
             cc.start_position(players=players)
         assert "players" in str(exc.value)

@@ -83,3 +83,68 @@ def test_perft_matches_reference(text, depth):
 def test_perft_mid_game_matches_reference(players, cards, seed):
     pos = _mid_game(players, cards, seed, 40)
     assert cc.perft(pos, 2) == ruleref.perft(ruleref.parse(pos.notation()), 2)
+
+
+# -- the expansions, the walking teleport and 8 players ----------------------------------------
+
+EXPANSION_STARTS = [
+    (2, "pyramid", False), (2, "bastion", True), (4, "both", False), (4, "both", True),
+    (8, "pyramid", False), (8, "both", True), (3, "bastion", False),
+]
+
+
+def _is_expansion_action(pos, a):
+    kind = a[0]
+    return (kind > cc.END or a[5] and a[5][-1] >= cc.THROW or
+            kind == cc.BOOST and (a[4] - 1) >> 3 >= cc.BASE_CARDS)
+
+
+@pytest.mark.parametrize("index", range(len(EXPANSION_STARTS)))
+def test_expansion_games_agree_action_by_action(index):
+    """Random games that prefer the expansions' actions (so that umbrellas are ridden, catapults
+    throw, biohazards pass between seats), compared with the reference after every action."""
+    players, layout, teleport = EXPANSION_STARTS[index]
+    rng = random.Random(2000 + index)
+    pos = cc.start_position(players, cards=layout, teleport=teleport)
+    ref_state = ruleref.parse(pos.notation())
+    for _ in range(160):
+        acts = pos.legal_actions()
+        mine = sorted(cc.format_action(a) for a in acts)
+        assert mine == sorted(ruleref.legal(ref_state)), pos.notation()
+        if not acts:
+            break
+        special = [a for a in acts if _is_expansion_action(pos, a)]
+        a = rng.choice(special if special and rng.random() < 0.6 else acts)
+        text = cc.format_action(a)
+        pos.push(a)
+        ref_state = ruleref.play(ref_state, text)
+        assert pos.notation() == ruleref.fmt(ref_state)
+        ref_scores = ruleref.scores(ref_state)
+        assert [pos.scores()[s] for s in pos.seats] == [
+            ref_scores[pos.SEAT_LETTERS[s]] for s in pos.seats]
+    while pos.ply():
+        pos.pop()
+    assert pos.notation() == cc.start_position(players, cards=layout, teleport=teleport).notation()
+
+
+# Hand-made: a catapult next to an acceleration and a wind rose, a spiral under a keeper, a
+# biohazard on the exit portal's cube closing S's portals, the teleport on an extra portal, a
+# dead keeper; a sacrifice, an umbrella ready for a ride, control of a biohazard about to pass.
+EXPANSION_TRICKY = (
+    "b1=*uS,f1=KS,h1=*hS,i1=*vS,j1=*pS,c3=*aN,d3=*cN,e3=B1.B1,b4=21.B1,c4=*wS,d4=B1.B1,"
+    "e5=*pN.41,f5=*xN.T,g5=B1.2O,d6=XN,e6=B1,g6=*uS,a6=KW.B1,h7=B1.B1,f11=3B.!N "
+    "SWN S 3"
+)
+EXPANSION_SAC = "b1=*vS,e2=B1.!N,f1=KS,f2=KN,c3=B1.B1,d4=*cS,d5=*uS,e4=B1.B1 SN S 2"
+
+
+@pytest.mark.parametrize("text,depth", [(EXPANSION_TRICKY, 2), (EXPANSION_SAC, 3)])
+def test_expansion_perft_matches_reference(text, depth):
+    pos = cc.Position.parse(text)
+    assert cc.perft(pos, depth) == ruleref.perft(ruleref.parse(pos.notation()), depth)
+
+
+@pytest.mark.parametrize("players,layout,teleport", [(2, "both", True), (8, "bastion", False)])
+def test_expansion_start_perft_matches_reference(players, layout, teleport):
+    pos = cc.start_position(players, cards=layout, teleport=teleport)
+    assert cc.perft(pos, 2) == ruleref.perft(ruleref.parse(pos.notation()), 2)

@@ -91,10 +91,14 @@ class Result:
 class Script:
     """A sim script built along a game followed with the rules core."""
 
-    def __init__(self, players=2):
-        self.pos = cc.start_position(players)
+    def __init__(self, players=2, cards=False, teleport=False):
+        """cards: False or a card layout (base, pyramid, bastion, both); teleport: the walking
+        teleport on the centre (docs/virtual-board.md, new-game)."""
+        self.pos = cc.start_position(players, cards=cards, teleport=teleport)
         self.start = self.pos.notation()
-        self.lines = ["new-game cargocube polygon %s" % cc.layouts.SEATS_BY_PLAYERS[players]]
+        words = {False: "", "base": " cards"}.get(cards, " %s" % cards)
+        self.lines = ["new-game cargocube polygon %s%s%s" % (
+            cc.layouts.SEATS_BY_PLAYERS[players], words, " teleport" if teleport else "")]
 
     def add(self, *lines):
         self.lines.extend(lines)

@@ -142,7 +142,8 @@ def _strip_mem(text):
 
 def test_driver_cases_under_micropython(micropython, capsys):
     """The card scenarios on the device interpreter, on the Pico's 192 KiB heap."""
-    out = micropython(DRIVER, args=["cases"], path=[ROOT / "host"])
+    from cargoboard.build import cached_build  # the device modules as deployed (.mpy)
+    out = micropython(DRIVER, args=["cases"], path=[cached_build(), ROOT / "host"])
     D.main(["cases"])
     assert out == capsys.readouterr().out
     assert out.strip().splitlines()[-1] == "done 0 fails", out

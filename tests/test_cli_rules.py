@@ -120,6 +120,10 @@ def test_show_reports_game_over_and_winners():
     ["show", "e5=B1 SN S a", "e5n", "e6n"],
     ["perft", "e5=B1 SN S a", "-1"],
     ["legal", "e5=B1 SN S a", "--cards"],
+    ["legal", "e5=B1 SN S a", "--teleport"],
+    ["perft", "polygon", "1", "--cards", "--expansion", "both"],
+    ["legal", "e5=B1.!Q SN S a"],
+    ["show", "f1=KS,d5=*uS,f11=KN SN S 2", "K@d6"],
 ])
 def test_errors_exit_1_with_one_line_and_no_traceback(args):
     proc = run(*args, check_rc=1)
@@ -139,3 +143,42 @@ def test_wrong_usage_exits_2():
     proc = run("perft", check_rc=2)
     assert "usage" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# The expansions' starts: counts worked out by hand (tests/cargocube_expansion_cases.py HAND_PERFT
+# explains the terms).
+@pytest.mark.parametrize("extra,count", [
+    (["--expansion", "pyramid"], 1120 + 8 * 6520),
+    (["--expansion", "bastion", "--players", "4"], 1120 + 6 * 6520 + 160 + 3),
+    (["--teleport"], 1120 + 640),
+    (["--players", "8"], 1120),
+    (["--players", "8", "--expansion", "both", "--teleport"], None),
+])
+def test_perft_polygon_expansions_teleport_and_8_players(extra, count):
+    proc = run("perft", "polygon", "2", *extra)
+    if count is None:  # no hand count: at least it runs and agrees with the rules core
+        from shared_rules.cargocube import rules as cc
+        count = cc.perft(cc.start_position(8, cards="both", teleport=True), 2)
+    assert proc.stdout.splitlines()[-1] == str(count)
+
+
+def test_legal_lists_expansion_actions_in_their_notation():
+    proc = run("legal", "f1=KS,c5=B1.B1,d5=*cS,e6=*pS.B1,g5=T,h2=2B.!S,f11=KN SN S 2")
+    lines = proc.stdout.splitlines()
+    # rolls (the catapult's targets n, e, s, w), no keeper steps (S controls the biohazard),
+    # teleport moves, spiral turns, biohazard lifts and moves, end
+    assert lines[:6] == ["c5n", "c5e^d11", "c5e^d1", "c5s", "c5w", "e6n"]
+    assert "Kn" not in lines and "K@d5" not in lines
+    assert ["Tn", "Te", "Ts", "Tw", "e6cw", "e6acw"] == [x for x in lines if x[0] == "T" or
+                                                          x.endswith("cw")]
+    assert "Hh2@b2" in lines and lines[-1] == "end"
+
+
+def test_show_an_expansion_game_and_8_players():
+    proc = run("show", "polygon", "--expansion", "bastion", "e3w", "j1@f1", "end")
+    first = proc.stdout.splitlines()[0]
+    assert "f1=XS" in first and "j1=" not in first and first.endswith(" SN S a")
+    proc = run("show", "polygon", "--players", "8", "e3n", "end")
+    lines = proc.stdout.splitlines()
+    assert lines[0].endswith(" 12345678 2 a")
+    assert lines[1] == "scores 1=0 2=0 3=0 4=0 5=0 6=0 7=0 8=0"

@@ -44,9 +44,9 @@ def test_deploy_onto_the_virtual_board_and_check_its_versions(tmp_path):
     assert "runs fw=" in r.stdout
     build = r.stdout.split("build=")[1].split()[0]
     # the virtual board now boots the deployed files (not this checkout's) and says so
-    from cargoboard.sim.runner import Runner
+    from cargoboard.sim.runner import UnixRunner
     from cargoboard.link import Link
-    with Runner(flash=flash / "flash.img", boot_from_flash=True) as runner, runner.serving(), \
+    with UnixRunner(flash=flash / "flash.img", boot_from_flash=True) as runner, runner.serving(), \
             Link(runner.port) as link:
         info = link.hello()
         assert link.new_game("cargocube polygon SN").startswith("ok")
@@ -56,7 +56,7 @@ def test_deploy_onto_the_virtual_board_and_check_its_versions(tmp_path):
     # deploying again keeps the game logs
     r = run("deploy", "--flash", str(flash))
     assert r.returncode == 0, r.stderr
-    with Runner(flash=flash / "flash.img", boot_from_flash=True) as runner, runner.serving(), \
+    with UnixRunner(flash=flash / "flash.img", boot_from_flash=True) as runner, runner.serving(), \
             Link(runner.port) as link:
         assert len(link.games()) == 1
     assert info["build"] == build
@@ -157,3 +157,19 @@ def test_demo_with_a_short_game(tmp_path):
     # nothing left running: no micropython child of ours survives
     ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
     assert str(out) not in ps
+
+
+def test_demo_plays_an_expansion_game(tmp_path):
+    """`cargoboard demo --expansion both`: the cards of both expansions (and here the walking
+    teleport) on the virtual board at the Pico's heap, synced and exported like any game."""
+    out = tmp_path / "demo"
+    r = run("demo", "--expansion", "both", "--teleport", "--actions", "40", "--seed", "2",
+            "--out", str(out), "--no-screen", timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "with «Пирамида» and «Бастион» and the walking teleport" in r.stdout
+    assert "demo ok" in r.stdout and "1 new game stored" in r.stdout
+    svg = ET.parse(out / "game-1-final.svg").getroot()
+    cards = {e.get("data-card") for e in svg.iter() if e.get("data-kind") == "card"}
+    assert {"u", "c", "p", "x", "h", "v"} & cards
+    r = run("games", "--db", str(out / "games.sqlite"))
+    assert r.returncode == 0 and "polygon+both+teleport" in r.stdout

@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "host"))
 from firmware.drivers import frames as F  # noqa: E402
 from firmware.system import link as FL  # noqa: E402
 from cargoboard.link import Link, BoardError, LinkError, parse_info  # noqa: E402
-from cargoboard.sim.runner import Runner  # noqa: E402
+from cargoboard.sim.runner import UnixRunner  # noqa: E402
 from shared_rules.cargocube import rules as cc  # noqa: E402
 from shared_rules.cephalopod import rules as ce  # noqa: E402
 
@@ -75,7 +75,7 @@ class Board:
     """The virtual board served in a thread, pyserial + Link on its pty."""
 
     def __init__(self, **kw):
-        self.runner = Runner(**kw).start()
+        self.runner = UnixRunner(**kw).start()
         self._serving = self.runner.serving()
         self._serving.__enter__()
         self.link = Link(self.runner.port, timeout=0.5)

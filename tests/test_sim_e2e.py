@@ -14,7 +14,7 @@ sys.path.insert(0, str(ROOT))
 
 import serial  # noqa: E402,F401  (pyserial is a runtime dependency: missing it must fail, not skip)
 
-from cargoboard.sim.runner import Runner, FirmwareError  # noqa: E402
+from cargoboard.sim.runner import UnixRunner, FirmwareError  # noqa: E402
 from cargoboard.sim.script import Session, ScriptError, run_script  # noqa: E402
 from cargoboard.sim import add_parser  # noqa: E402
 
@@ -38,7 +38,7 @@ def _ask(r, ser, line, frames=3):
 
 @pytest.fixture
 def board():
-    r = Runner(plugins=PLUGIN).start()
+    r = UnixRunner(plugins=PLUGIN).start()
     ser = serial.Serial(r.port, 115200, timeout=0)
     r.step(1)
     yield r, ser
@@ -103,7 +103,7 @@ def test_firmware_deterministic_time(board):
 
 
 def test_quit_ends_process_cleanly():
-    r = Runner(plugins=PLUGIN).start()
+    r = UnixRunner(plugins=PLUGIN).start()
     r.step(3)
     proc = r.proc
     r.stop()
@@ -111,7 +111,7 @@ def test_quit_ends_process_cleanly():
 
 
 def test_bad_plugin_module_reported_not_crash():
-    with Runner(plugins=["ghost=tests.no_such_module"]) as r:
+    with UnixRunner(plugins=["ghost=tests.no_such_module"]) as r:
         s = serial.Serial(r.port, 115200, timeout=0)
         out = _ask(r, s, b"new ghost\n")
         s.close()

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from cargoboard.link import Link, LinkError  # noqa: E402
 from cargoboard.export.logfile import record_from_log  # noqa: E402
 from cargoboard.games.cargocube.scriptgen import game_script  # noqa: E402
-from cargoboard.sim.runner import Runner  # noqa: E402
+from cargoboard.sim.runner import UnixRunner  # noqa: E402
 from cargoboard.sim.script import Session, strip_comment  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
 from cargoboard.sync import sync  # noqa: E402
@@ -59,7 +59,7 @@ def played(tmp_path_factory):
 
 class Served:
     def __init__(self, image):
-        self.runner = Runner(flash=image).start()
+        self.runner = UnixRunner(flash=image).start()
         self._serving = self.runner.serving()
         self._serving.__enter__()
 

@@ -26,7 +26,7 @@ sys.path.insert(0, str(TESTS))
 from cargoboard import cli, games, rules  # noqa: E402
 from cargoboard.export import cli as export_cli, gamefile  # noqa: E402
 from cargoboard.link import Link  # noqa: E402
-from cargoboard.sim.runner import Runner  # noqa: E402
+from cargoboard.sim.runner import UnixRunner  # noqa: E402
 from cargoboard.sim.script import Session  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
 from cargoboard.sync import sync  # noqa: E402
@@ -71,7 +71,7 @@ def test_the_toy_plays_logs_syncs_and_exports(toy, tmp_path, capsys):
     assert any(e.startswith("evt log finished game=") for e in s.events), s.events
 
     db = tmp_path / "games.sqlite"
-    r = Runner(flash=image, plugins=PLUGIN, extra_path=[TESTS]).start()
+    r = UnixRunner(flash=image, plugins=PLUGIN, extra_path=[TESTS]).start()
     try:
         with r.serving(), Store(db) as store, Link(r.port) as link:
             res = sync(link, store)

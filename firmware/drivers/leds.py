@@ -35,6 +35,10 @@ value > max: the whole bar blinks fast; value < 0 is shown as 0.
 turn(seat): the seat to move has its bar's unlit LEDs at dim white (level 24), so the bar of
 the player to move glows end to end; other bars are dark where unlit.
 
+Half bars (the 8-player variant, two seats to a side): score() and turn() take part=1 for the
+bar's LEDs k = 0..3, part=2 for k = 5..8 (k = 4, before the exit portal, stays dark); a half bar
+is the same gauge over 4 LEDs (16 points: one quarter step a point).
+
 Rendering and animation (a frame is rendered only when its content changes):
     begin(frame_no); led()/cell()/score()/turn()/rgb() ...; finish()   render from scratch
     animate(frame_no) -> changed?                                       every other frame
@@ -98,6 +102,12 @@ _ALL_ON = 7     # phase bits: 1 << (pattern - 1) set while that pattern is on
 _NEEDLE = (b"", bytes((_DRAWN | 1,)), bytes((_DRAWN | 2,)), bytes((_DRAWN | 3,)))
 
 
+def _bar_start(seat, part):
+    """The first LED of a seat's score bar (9 LEDs), or of its half `part` (1: k 0..3, 2: 5..8;
+    4 LEDs)."""
+    return SCORE_BASE + seat * SCORE_LEN + (5 if part == 2 else 0)
+
+
 def phase_bits(f):
     """Which blink patterns are on at frame f: bit 0 SLOW, bit 1 FAST, bit 2 WINK."""
     ph = 0
@@ -118,6 +128,7 @@ class Painter:
         self.budget_ma = budget_ma
         self.frame_no = 0
         self.turn_seat = -1
+        self.turn_part = 0
         self.last_ma = 0
         self.scaled = False
         self.renders = 0                        # begin() calls: frames rendered from scratch
@@ -140,6 +151,7 @@ class Painter:
         """Start rendering a frame from scratch: clear it and set the blink clock."""
         self.frame_no = frame_no
         self.turn_seat = -1
+        self.turn_part = 0
         self.renders += 1
         self.clear()
 
@@ -194,21 +206,24 @@ class Painter:
             self.frame[o + 1] = (g * k) // 255
             self.frame[o + 2] = (b * k) // 255
 
-    def turn(self, seat):
-        """Mark `seat` as the seat to move (its bar's unlit LEDs glow dim white)."""
+    def turn(self, seat, part=0):
+        """Mark `seat` as the seat to move (its bar's unlit LEDs glow dim white); part 1 or 2:
+        only that half of the bar (module doc)."""
         if seat < 0 or seat > 3:
             return
         self.turn_seat = seat
-        base = SCORE_BASE + seat * SCORE_LEN
-        for k in range(SCORE_LEN):
+        self.turn_part = part
+        base = _bar_start(seat, part)
+        for k in range(SCORE_LEN if part == 0 else 4):
             self.led(base + k, WHITE, TURN_LEVEL)
 
-    def score(self, seat, value, max_value, colour=0):
+    def score(self, seat, value, max_value, colour=0, part=0):
         """Show value/max_value on the seat's 9-LED bar (encoding in the module doc), in the
-        seat's colour unless another palette colour is given."""
+        seat's colour unless another palette colour is given; part 1 or 2: on that half."""
         if seat < 0 or seat > 3:
             return
-        base = SCORE_BASE + seat * SCORE_LEN
+        base = _bar_start(seat, part)
+        n = SCORE_LEN if part == 0 else 4
         if not colour:
             colour = SEAT_COLOUR[seat]
         blink = 0
@@ -219,18 +234,18 @@ class Painter:
             blink = BLINK_FAST
         if value < 0:
             value = 0
-        if max_value <= SCORE_LEN:
+        if max_value <= n:
             q = value * 4
         else:
-            q = (value * SCORE_LEN * 4 * 2 + max_value) // (max_value * 2)
+            q = (value * n * 4 * 2 + max_value) // (max_value * 2)
         full = q >> 2
-        part = q & 3
-        bg = seat == self.turn_seat
-        for k in range(SCORE_LEN):
+        quarter = q & 3
+        bg = seat == self.turn_seat and part == self.turn_part
+        for k in range(n):
             if k < full:
                 self.led(base + k, colour, 255, blink)
-            elif k == full and part:
-                self.led(base + k, colour, part * 64, blink)
+            elif k == full and quarter:
+                self.led(base + k, colour, quarter * 64, blink)
             elif bg:
                 self.led(base + k, WHITE, TURN_LEVEL)
             else:

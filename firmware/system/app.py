@@ -315,6 +315,7 @@ class App:
             opts[k] = options[k]
         self.plugin_options(opts)
         opts["game"] = name
+        gc.collect()  # setting a game up is the heap's high point: begin it from a clean heap
         try:
             g, m = _make_game(cls, opts)
         except MemoryError as e:

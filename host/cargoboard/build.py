@@ -75,12 +75,13 @@ def mpy_cross_command():
     return None
 
 
-def _fingerprint(cmd, sources):
+def _fingerprint(cmd, sources, flags=()):
     h = hashlib.sha256()
     try:
         h.update(subprocess.run(cmd + ["--version"], capture_output=True, timeout=30).stdout)
     except (OSError, subprocess.SubprocessError):
         pass
+    h.update(" ".join(flags).encode())
     for rel in sources:
         h.update(rel.encode())
         h.update((REPO_ROOT / rel).read_bytes())
@@ -105,25 +106,27 @@ def build(out_dir, cmd=None, sources=None):
     return out_dir
 
 
-def cached_build():
-    """Path of an up-to-date build in the cache, or None if mpy-cross is not installed."""
+def cached_build(flags=(), sources=None):
+    """Path of an up-to-date build in the cache, or None if mpy-cross is not installed.
+    `flags` go to mpy-cross (e.g. -march=armv6m for the RP2040), `sources` default to every
+    device module."""
     cmd = mpy_cross_command()
     if cmd is None:
         return None
-    sources = device_sources()
+    sources = sources or device_sources()
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cargoboard"
     try:
         base.mkdir(parents=True, exist_ok=True)
     except OSError:
         base = Path(tempfile.gettempdir()) / ("cargoboard-%d" % os.getuid())
         base.mkdir(parents=True, exist_ok=True)
-    out = base / ("mpy-" + _fingerprint(cmd, sources))
+    out = base / ("mpy-" + _fingerprint(cmd, sources, flags))
     if (out / ".complete").is_file():
         return out
     tmp = base / ("tmp-%d" % os.getpid())
     if tmp.exists():
         shutil.rmtree(tmp)
-    build(tmp, cmd, sources)
+    build(tmp, cmd + list(flags), sources)
     (tmp / ".complete").write_text("ok\n")
     try:
         tmp.rename(out)

@@ -30,20 +30,32 @@ class CommandError(Exception):
     """A failure the user can act on: printed as one line, exit code 1."""
 
 
-def load_position(text, players=2, cards=False, game="cargocube"):
+EXPANSIONS = ("pyramid", "bastion", "both")
+
+
+def load_position(text, players=2, cards=False, game="cargocube", expansion=None,
+                  teleport=False):
     """A position from the rulings notation, or the start for the word 'polygon' (Cephalopod:
-    its notation, or a board size such as '5x5' for the empty board)."""
+    its notation, or a board size such as '5x5' for the empty board). cards: the base cards in
+    their default places; expansion: "pyramid", "bastion" or "both", that layout of cards;
+    teleport: the walking teleport on the centre."""
+    start_options = players != 2 or cards or expansion or teleport
     if game != "cargocube":
         rules = game_rules.rules_for(game)
-        if players != 2 or cards:
-            raise CommandError("--players and --cards apply to cargocube only")
+        if start_options:
+            raise CommandError("--players, --cards, --expansion and --teleport apply to "
+                               "cargocube only")
         named = rules.named_position(text.strip().lower())
         return named if named is not None else rules.Position.parse(text)
+    if cards and expansion:
+        raise CommandError("--cards lays the base cards, --expansion %s its own layout: "
+                           "give one of them" % expansion)
     if text.strip().lower() == "polygon":
-        return cc.start_position(players=players, layout="polygon", cards=cards)
-    if cards:
-        raise CommandError("--cards applies to the 'polygon' start only; "
-                           "write the cards into the position notation")
+        return cc.start_position(players=players, layout="polygon",
+                                 cards=expansion or cards, teleport=teleport)
+    if start_options:
+        raise CommandError("--players, --cards, --expansion and --teleport apply to the "
+                           "'polygon' start only; write the position in the notation")
     return cc.Position.parse(text)
 
 
@@ -53,14 +65,21 @@ def _add_position_args(p):
                         "(cephalopod: its notation, or 5x5, 3x5, 5x3, 3x3 for the empty board)")
     p.add_argument("--game", choices=game_rules.kinds(), default="cargocube",
                    help="the game whose rules apply (default cargocube)")
-    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
-                   help="players for the 'polygon' start (default 2)")
+    p.add_argument("--players", type=int, choices=(2, 3, 4, 8), default=2,
+                   help="players for the 'polygon' start (default 2; 8: the 8-player variant, "
+                        "seats 1-8)")
     p.add_argument("--cards", action="store_true",
                    help="with 'polygon': lay each player's base cards in the default places")
+    p.add_argument("--expansion", choices=EXPANSIONS,
+                   help="with 'polygon': lay the cards of «Пирамида», «Бастион» or both in "
+                        "their default places")
+    p.add_argument("--teleport", action="store_true",
+                   help="with 'polygon': the walking teleport on the centre")
 
 
 def _load(args):
-    return load_position(args.position, args.players, args.cards, args.game)
+    return load_position(args.position, args.players, args.cards, args.game, args.expansion,
+                         args.teleport)
 
 
 def cmd_perft(args):
@@ -114,6 +133,7 @@ def build_parser():
     p = sub.add_parser("perft", help="count legal action sequences of a given depth",
                        description="Print perft(POSITION, DEPTH) on the last line.",
                        epilog="examples:\n  cargoboard perft polygon 3 --cards\n"
+                              "  cargoboard perft polygon 3 --expansion both --teleport --players 8\n"
                               "  cargoboard perft 'd4=B1,e4=B1,f1=KS,f11=KN SN S a' 2 --divide")
     _add_position_args(p)
     p.add_argument("depth", metavar="DEPTH", type=int)
@@ -123,14 +143,16 @@ def build_parser():
     p = sub.add_parser("legal", help="list the legal actions, one per line",
                        description="List the legal actions of POSITION in the action notation.",
                        epilog="examples:\n  cargoboard legal polygon --players 3\n"
-                              "  cargoboard legal 'd5=21.1O,e5=*wS SN S 2'")
+                              "  cargoboard legal 'd5=21.1O,e5=*wS SN S 2'\n"
+                              "  cargoboard legal 'f1=KS,c5=B1.B1,d5=*cS,f11=KN SN S 2'")
     _add_position_args(p)
     p.set_defaults(func=cmd_legal)
 
     p = sub.add_parser("show", help="apply actions to a position and print the result",
                        description="Apply ACTIONS (action notation) to POSITION; print the "
                                    "position, the scores and whether the game is over.",
-                       epilog="example:\n  cargoboard show --players 3 polygon e4s end")
+                       epilog="examples:\n  cargoboard show --players 3 polygon e4s end\n"
+                              "  cargoboard show polygon --expansion bastion e3w j1@f1 end")
     _add_position_args(p)
     p.add_argument("actions", metavar="ACTION", nargs="*")
     p.set_defaults(func=cmd_show)

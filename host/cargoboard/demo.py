@@ -22,6 +22,10 @@ from cargoboard.games.cargocube.scriptgen import game_script
 from cargoboard.store import score_text
 
 
+EXPANSION_NAMES = {"pyramid": "«Пирамида»", "bastion": "«Бастион»",
+                   "both": "«Пирамида» and «Бастион»"}
+
+
 def _hinted(share):
     def pick(pos, legal, rng):
         from shared_rules.cargocube.engine import best_action
@@ -131,11 +135,16 @@ def cmd_demo(args):
         except FileNotFoundError:
             pass
     script, final = game_script(seed=args.seed, players=args.players, actions=args.actions,
-                                check_every=0, pick=_hinted(args.hint_share))
+                                check_every=0, pick=_hinted(args.hint_share),
+                                cards=args.expansion or False, teleport=args.teleport)
     if args.keep_script:
         (out_dir / "demo-script.txt").write_text(script)
-    print("Cargoboard demo: a %d-player game (seed %d) on the virtual board: the firmware runs "
-          "under the MicroPython unix port," % (args.players, args.seed))
+    what = "".join((" with " + (EXPANSION_NAMES[args.expansion] if args.expansion else ""),
+                    " and" if args.expansion and args.teleport else "",
+                    " the walking teleport" if args.teleport else "")) \
+        if args.expansion or args.teleport else ""
+    print("Cargoboard demo: a %d-player game%s (seed %d) on the virtual board: the firmware runs "
+          "under the MicroPython unix port," % (args.players, what, args.seed))
     print("a modelled hand moves the pieces; the players mostly follow the hint engine.")
     tty = sys.stdout.isatty() and not args.no_screen
     t0 = time.monotonic()
@@ -169,8 +178,13 @@ def add_parser(sub):
     p = sub.add_parser("demo", help="play, sync and export a game on the virtual board",
                        description=__doc__.strip().splitlines()[0],
                        formatter_class=argparse.RawDescriptionHelpFormatter,
-                       epilog="examples:\n  cargoboard demo\n  cargoboard demo --players 3 --seed 4 --out /tmp/demo")
-    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+                       epilog="examples:\n  cargoboard demo\n  cargoboard demo --players 3 --seed 4 --out /tmp/demo\n"
+                              "  cargoboard demo --expansion both --teleport --out /tmp/demo")
+    p.add_argument("--players", type=int, choices=(2, 3, 4, 8), default=2)
+    p.add_argument("--expansion", choices=tuple(EXPANSION_NAMES),
+                   help="play with the cards of «Пирамида», «Бастион» or both, in their default "
+                        "places")
+    p.add_argument("--teleport", action="store_true", help="play with the walking teleport")
     p.add_argument("--actions", type=int, default=400,
                    help="stop after this many actions if the game is not over (default 400)")
     p.add_argument("--seed", type=int, default=0)

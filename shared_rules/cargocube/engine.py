@@ -38,6 +38,7 @@ def _keys(pos, actions):
     centre portal, then the activation value; a step or a card with nothing to show for it
     below ending the turn."""
     me = pos.to_move
+    side = me >> 1 if len(pos.seats) == 8 else me  # 8 players: two seats to a side
     kinds = g.CELL_KIND
     base = _margin(pos, me)
     out = []
@@ -53,7 +54,7 @@ def _keys(pos, actions):
         if kind == cc.ACTIVATE:
             key += orient.VALUE[a[4]] * 4
         elif kind == cc.ROLL:
-            key += (_closeness(a[3], me) - _closeness(a[1], me)) * 2
+            key += (_closeness(a[3], side) - _closeness(a[1], side)) * 2
         elif kind != cc.END:
             key -= 1  # a step or a card with nothing to show for it: ending is as good
         out.append((a, key))
@@ -70,12 +71,12 @@ def _margin(pos, me):
     return sc[me] - other
 
 
-def _closeness(c, seat):
-    """10 minus the distance of cell c from the seat's terminal edge (the centre portal counts as
+def _closeness(c, side):
+    """10 minus the distance of cell c from the side's terminal edge (the centre portal counts as
     in the terminal: it sends cubes there)."""
     if c == g.ENTRY_PORTAL:
         return 10
     x = c % 11
     y = c // 11
-    d = (y, x, 10 - y, 10 - x)[seat]
+    d = (y, x, 10 - y, 10 - x)[side]
     return 10 - d

@@ -15,9 +15,17 @@ POLYGON = (
 
 LAYOUTS = {"polygon": POLYGON}
 
-# The default places of the base cards in seat S's terminal (b1..j1, left to right as S sees it);
-# other seats get the same places turned with the board. Players may lay them elsewhere.
-DEFAULT_BASE_CARDS = (("b1", "s"), ("c1", "s"), ("d1", "w"), ("e1", "s"), ("g1", "s"), ("h1", "a"))
+# The default places of the cards in seat S's terminal, one letter (a card kind, `-` none) for each
+# of CARD_CELLS, left to right as S sees it; other seats get the same places turned with the
+# board. Players may lay them elsewhere. With 8 players each card belongs to the seat whose half
+# of the terminal it lies on.
+CARD_CELLS = ("b1", "c1", "d1", "e1", "g1", "h1", "i1", "j1")
+DEFAULT_CARDS = {
+    "base": "sswssa--",
+    "pyramid": "uswssacp",  # «Пирамида»: umbrella, catapult, spiral
+    "bastion": "xswssahv",  # «Бастион»: extra portal, biohazard, sacrifice
+    "both": "ucwpxahv",
+}
 
 # Seats in play by number of players.
-SEATS_BY_PLAYERS = {2: "SN", 3: "SWN", 4: "SWNE"}
+SEATS_BY_PLAYERS = {2: "SN", 3: "SWN", 4: "SWNE", 8: "12345678"}

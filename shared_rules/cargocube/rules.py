@@ -6,10 +6,18 @@
 #
 # Representation
 # - stacks[c]: list of items bottom to top; an item is a small int: 0..23 a cargo cube's
-#   orientation (shared_rules.cargocube.orient), KEEPER + seat a keeper.
-# - cards[c]: 0 or a card code 1 + kind * 4 + owner. A card in its owner's terminal is unused and
+#   orientation (shared_rules.cargocube.orient), KEEPER + seat a keeper, DEAD + seat a dead keeper,
+#   TELEPORT the walking teleport.
+# - cards[c]: 0 or a card code 1 + kind * 8 + owner. A card in its owner's terminal is unused and
 #   has no effect; a card on a grey cell has been used (placed) and acts.
-# - to_move, actions_left (0: activation due), booster_used; seats in turn order.
+# - to_move, actions_left (0: activation due), booster_used, extra_turn; seats in turn order.
+# - _view[seat][c]: what a cell is to that seat's pieces (V_GREY .. V_CLOSED). The base game's
+#   views never change and are shared; the expansions (portals that move or appear, biohazards)
+#   give a position its own.
+# Everything that only the expansions and the walking teleport need lives in
+# shared_rules/cargocube/expansions.py, imported the first time a position holds one of their
+# items (the board's heap pays for it only in such games); the 8-player variant's tables in
+# shared_rules/cargocube/eight.py, imported for an 8-player position.
 # An action is a tuple (kind, src, dir, dst, code, hops): see docs/rules/api.md.
 
 from shared_rules import geometry as g
@@ -17,7 +25,9 @@ from shared_rules.cargocube import orient as o
 from shared_rules.cargocube import layouts
 from shared_rules import versions as _versions
 
-KEEPER = 24  # item code of seat s's keeper is KEEPER + s
+KEEPER = 24  # item code of seat s's keeper is KEEPER + s (seats 0..7)
+DEAD = 32  # a dead keeper (sacrifice): DEAD + seat
+TELEPORT = 40  # the walking teleport
 
 # Action kinds.
 ACTIVATE = 0
@@ -25,13 +35,27 @@ ROLL = 1
 STEP = 2
 BOOST = 3
 END = 4
+RIDE = 5  # umbrella ride
+TMOVE = 6  # walking-teleport move
+TURN = 7  # spiral turn (dir 0 clockwise, 1 anticlockwise)
+HAZARD = 8  # biohazard lifted (code 0) or moved (code 1)
 
 END_ACTION = (END, 0, 0, 0, 0, ())
 
-MAX_SCORE = 36
+# A hop entry >= THROW in an action's hops: a catapult throw onto cell entry - THROW (always last).
+THROW = 128
+
+MAX_SCORE = 36  # 16 with 8 players: pos.max_score
 
 # The rules' version, written into every game log; bumped in shared_rules/versions.py.
 RULES_VERSION = _versions.version("cargocube")
+
+# What a cell is to the pieces of one seat (its view).
+V_GREY = 0  # a grey cell
+V_OWN = 1  # a cell of the seat's own terminal
+V_PORTAL = 2  # an entry portal (grey): a cube arriving is sent to the seat's exit portal
+V_BLOCKED = 3  # nothing of the seat may enter (corner, another terminal, a biohazard)
+V_CLOSED = 4  # a portal closed to the seat's cubes (biohazard on its exit portal); keepers enter
 
 # How a cube arrived on a cell (cards react differently).
 _ROLLED = 0
@@ -47,28 +71,27 @@ class RulesError(Exception):
 # Cards. A card kind is a row in these tables; the core calls the kind's arrival hook when a cargo
 # cube arrives on a placed card, so a new kind is added here without touching the move generator.
 
-CARD_LETTERS = "swa"  # springboard, wind rose, acceleration
+CARD_LETTERS = "swaucpxhv="  # base: springboard, wind rose, acceleration; the expansions' 7 more
+BASE_CARDS = 3  # kinds below this need no expansion code (the others: expansions.py)
 # Items leaving a placed card of this kind ignore the climb limit.
-CARD_SPRINGBOARD = (True, True, False)
+CARD_SPRINGBOARD = (True, True, False, False, True, False, True, False, False, False)
 
 
 def card_code(kind_letter, owner):
-    return 1 + CARD_LETTERS.index(kind_letter) * 4 + owner
+    return 1 + CARD_LETTERS.index(kind_letter) * 8 + owner
 
 
 def card_kind(code):
-    return CARD_LETTERS[(code - 1) >> 2]
+    return CARD_LETTERS[(code - 1) >> 3]
 
 
 def card_owner(code):
-    return (code - 1) & 3
+    return (code - 1) & 7
 
 
 def _arrive_wind_rose(pos, out, kind, src, d, cell, level, item, hops, used, how):
     # Hop at once to one of the 8 neighbours chosen by the mover, ignoring the climb limit.
-    m = pos.to_move
-    kinds = g.CELL_KIND
-    own = g.TERMINAL + m
+    view = pos._view[pos.to_move]
     used = used + (cell,)
     hopped = False
     ring = g.AROUND
@@ -77,12 +100,11 @@ def _arrive_wind_rose(pos, out, kind, src, d, cell, level, item, hops, used, how
         t = ring[base + k]
         if t == 255:
             break
-        tk = kinds[t]
+        tk = view[t]
         if kind == ACTIVATE:
-            # An activation must end on a grey cell that is no entry portal.
-            if tk != g.GREY or t == g.ENTRY_PORTAL:
-                continue
-        elif tk != g.GREY and tk != own:
+            if tk != V_GREY:
+                continue  # an activation ends on a grey cell that is no portal
+        elif tk > V_PORTAL:
             continue
         hopped = True
         pos._arrive(out, kind, src, d, t, -1, item, hops + (t,), used, _HOPPED)
@@ -103,13 +125,52 @@ def _arrive_acceleration(pos, out, kind, src, d, cell, level, item, hops, used, 
     return True
 
 
-_CARD_ARRIVE = (None, _arrive_wind_rose, _arrive_acceleration)
+# By card kind; the catapult's hook is put in by the expansions module when it is loaded.
+_CARD_ARRIVE = [None, _arrive_wind_rose, _arrive_acceleration, None, None, None, None, None, None,
+                None]
+
+
+def _expansions():
+    """The expansions module, handed this core when it is first loaded (it imports nothing of
+    the core: the core loads it, so a static import back would be a circle)."""
+    from shared_rules.cargocube import expansions as x
+    if x.cc is None:
+        import sys
+        x.bind(sys.modules[__name__])
+    return x
+
+
+# The views of the four seats with up to 4 players, never changing in a base game: the seat's own
+# terminal, the grey cells and the centre portal; everything else blocked.
+def _base_views():
+    out = []
+    for seat in range(4):
+        v = bytearray(g.N_CELLS)
+        for c in range(g.N_CELLS):
+            k = g.CELL_KIND[c]
+            if k == g.GREY:
+                v[c] = V_PORTAL if c == g.ENTRY_PORTAL else V_GREY
+            elif k == g.TERMINAL + seat:
+                v[c] = V_OWN
+            else:
+                v[c] = V_BLOCKED
+        out.append(bytes(v))
+    return tuple(out)
+
+
+VIEWS = _base_views()
+del _base_views
+# The seat whose score a cell counts for (255: none).
+OWNER = bytes([g.CELL_KIND[c] - g.TERMINAL if g.CELL_KIND[c] >= g.TERMINAL else 255
+               for c in range(g.N_CELLS)])
 
 
 # ---------------------------------------------------------------------------------------------
 
 
 def _seat_tuple(text):
+    if text == "12345678":
+        return tuple(range(8))
     seats = []
     for ch in text:
         s = g.SEAT_LETTERS.find(ch)
@@ -120,7 +181,8 @@ def _seat_tuple(text):
         seats.append(s)
     seats = tuple(seats)
     if seats not in ((g.S, g.N), (g.S, g.W, g.N), (g.S, g.W, g.N, g.E)):
-        raise RulesError("seats %r: 2 players sit SN, 3 players SWN, 4 players SWNE" % text)
+        raise RulesError("seats %r: 2 players sit SN, 3 players SWN, 4 players SWNE, "
+                         "8 players 12345678" % text)
     return seats
 
 
@@ -136,11 +198,30 @@ class Position:
         self.to_move = self.seats[0]
         self.actions_left = 0
         self.booster_used = False
+        self.extra_turn = False  # an extra turn (sacrifice) is owed to the player to move
+        self.max_score = MAX_SCORE
         self._keeper = [-1, -1, -1, -1]
         self._score = [0, 0, 0, 0]
+        self._view = VIEWS
+        self._cells = g.TERMINAL_CELLS  # per seat: the cells it scores and lays its cards on
+        self._owner = OWNER
+        self._exit = g.EXIT_PORTAL  # per seat
+        self._x = None  # the expansions module, once the position holds any of their items
+        self.lids = None  # bytearray: 1 + the controlling seat of a biohazard on c's top cube
+        self._teleport = -1  # the walking teleport's cell
         self._undo = bytearray(64)  # undo records, see push(); used up to _ulen
         self._ulen = 0
         self._count = 0
+        if len(self.seats) == 8:
+            from shared_rules.cargocube import eight
+            eight.setup(self, VIEWS[0], V_OWN, V_BLOCKED)
+
+    def _expand(self):
+        """The expansions module, loaded into this position (its first expansion item)."""
+        if self._x is None:
+            self._x = _expansions()
+            self.lids = bytearray(g.N_CELLS)
+        return self._x
 
     # -- construction ---------------------------------------------------------------------------
 
@@ -155,15 +236,25 @@ class Position:
                 "position needs 4 fields '<cells> <seats> <to-move> <phase>', got %d" % len(fields))
         cells_text, seats_text, move_text, phase_text = fields
         pos = cls(_seat_tuple(seats_text))
-        if len(move_text) != 1 or g.SEAT_LETTERS.find(move_text) not in pos.seats:
+        if len(move_text) != 1 or pos.SEAT_LETTERS.find(move_text) not in pos.seats:
             raise RulesError("seat to move %r is not one of the seats %r" % (move_text, seats_text))
-        pos.to_move = g.SEAT_LETTERS.find(move_text)
+        pos.to_move = pos.SEAT_LETTERS.find(move_text)
         pos._parse_phase(phase_text)
         if cells_text != "-":
+            # Entry by entry, by index: splitting into lists of small strings would cost the
+            # board ~40 KB of heap for a moment (a 4-player start with cards).
             seen = bytearray(g.N_CELLS)
-            for entry in cells_text.split(","):
-                pos._parse_cell_entry(entry, seen)
-        for s in range(4):
+            i = 0
+            n = len(cells_text)
+            while i <= n:
+                j = cells_text.find(",", i)
+                if j < 0:
+                    j = n
+                pos._parse_cell_entry(cells_text, i, j, seen)
+                i = j + 1
+        if pos._x is not None:
+            pos._x.parsed(pos)
+        for s in pos.seats:
             pos._score[s] = pos._terminal_score(s)
         return pos
 
@@ -171,22 +262,27 @@ class Position:
         if text == "a":
             self.actions_left = 0
             return
-        if "x" in text:
-            raise RulesError("phase %r: the extra turn 'x' belongs to the «Бастион» expansion, "
-                             "not implemented" % text)
+        if text.endswith("x"):
+            text = text[:-1]
+            if not text.endswith("b") or text == "4b":
+                raise RulesError("phase %rx: an extra turn is owed only after a sacrifice, this "
+                                 "turn's booster use (e.g. 2bx)" % text)
+            self.extra_turn = True
         digits = text[:-1] if text.endswith("b") else text
         if len(digits) != 1 or digits not in "1234":
-            raise RulesError("phase %r must be 'a' or actions left 1-4 with an optional 'b'" % text)
+            raise RulesError("phase %r must be 'a' or actions left 1-4 with an optional 'b' and "
+                             "'x'" % text)
         self.actions_left = int(digits)
         self.booster_used = text.endswith("b")
         if self.actions_left == 4 and self.booster_used:
             raise RulesError("phase %r is impossible: a booster use leaves at most 3 actions" % text)
 
-    def _parse_cell_entry(self, entry, seen):
-        eq = entry.find("=")
+    def _parse_cell_entry(self, text, start, end, seen):
+        """The entry text[start:end], `cell=item.item...`."""
+        eq = text.find("=", start, end)
         if eq < 0:
-            raise RulesError("cell entry %r must be 'cell=item.item...'" % entry)
-        name = entry[:eq]
+            raise RulesError("cell entry %r must be 'cell=item.item...'" % text[start:end])
+        name = text[start:eq]
         c = g.parse_cell(name)
         if c < 0:
             raise RulesError("%r is not a cell (columns a-k, rows 1-11)" % name)
@@ -196,44 +292,49 @@ class Position:
         kind = g.CELL_KIND[c]
         if kind == g.CORNER:
             raise RulesError("corner %s is out of play and must stay empty" % name)
-        if kind >= g.TERMINAL and (kind - g.TERMINAL) not in self.seats:
+        if kind >= g.TERMINAL and len(self.seats) < 8 and (kind - g.TERMINAL) not in self.seats:
             raise RulesError("%s is in the terminal of seat %s, which is not in play" % (
                 name, g.SEAT_LETTERS[kind - g.TERMINAL]))
-        items = entry[eq + 1:].split(".")
         stack = self.stacks[c]
-        for i in range(len(items)):
-            it = items[i]
+        letters = self.SEAT_LETTERS
+        k = eq + 1
+        while k <= end:
+            e = text.find(".", k, end)
+            if e < 0:
+                e = end
+            first = k == eq + 1
+            it = text[k:e]
+            k = e + 1
             if not it:
                 raise RulesError("cell %s has an empty item" % name)
             head = it[0]
             if head == "*":
-                if i != 0:
+                if not first:
                     raise RulesError("card %r on %s must be written first in its cell" % (it, name))
                 self._parse_card(it, c, name)
             elif head == "K":
-                seat = g.SEAT_LETTERS.find(it[1:]) if len(it) == 2 else -1
+                seat = letters.find(it[1:]) if len(it) == 2 else -1
                 if seat < 0:
                     raise RulesError("bad keeper %r on %s" % (it, name))
                 if seat not in self.seats:
                     raise RulesError("keeper %s on %s: seat %s is not in play" % (it, name, it[1]))
-                if self._keeper[seat] >= 0:
+                if self._keeper[seat] != -1:  # -2: a dead keeper
                     raise RulesError("seat %s has two keepers" % it[1])
-                if kind >= g.TERMINAL and kind != g.TERMINAL + seat:
+                if kind >= g.TERMINAL and self._view[seat][c] != V_OWN:
                     raise RulesError("keeper %s cannot stand in another seat's terminal (%s)" % (
                         it, name))
                 self._keeper[seat] = c
                 stack.append(KEEPER + seat)
-            elif head in "X!T" or (head == "*" and len(it) > 1 and it[1] == "="):
-                raise RulesError("item %r on %s belongs to an expansion or variant, "
-                                 "not implemented" % (it, name))
+            elif head in "X!T":
+                self._expand().parse_item(self, it, c, name, k > end)
             else:
                 ori = o.parse(it)
                 if ori < 0:
                     raise RulesError("%r on %s is no item (a cube is two faces such as B1; "
                                      "a keeper K+seat; a card *+kind+seat)" % (it, name))
-                if c == g.ENTRY_PORTAL:
-                    raise RulesError("a cargo cube cannot stay on the entry portal f6 "
-                                     "(it is sent to an exit portal)")
+                if c == g.ENTRY_PORTAL or TELEPORT in stack:
+                    raise RulesError("a cargo cube cannot stay on an entry portal (%s): it is "
+                                     "sent to an exit portal" % name)
                 stack.append(ori)
         if not stack and not self.cards[c]:
             raise RulesError("cell %s has no items" % name)
@@ -242,20 +343,20 @@ class Position:
         if len(it) != 3:
             raise RulesError("bad card %r on %s (a card is * + kind + owner seat, e.g. *sS)" % (
                 it, name))
-        kind_letter = it[1]
-        owner = g.SEAT_LETTERS.find(it[2])
-        if kind_letter in "ucpxhv=":
-            raise RulesError("card %r on %s belongs to an expansion, not implemented" % (it, name))
-        if kind_letter not in CARD_LETTERS or owner < 0:
-            raise RulesError("bad card %r on %s (kinds s w a, owner S W N E)" % (it, name))
+        kind = CARD_LETTERS.find(it[1])
+        owner = self.SEAT_LETTERS.find(it[2])
+        if kind < 0 or owner < 0:
+            raise RulesError("bad card %r on %s (kinds %s, owner %s)" % (
+                it, name, " ".join(CARD_LETTERS), " ".join(self.SEAT_LETTERS)))
         if owner not in self.seats:
             raise RulesError("card %r on %s: seat %s is not in play" % (it, name, it[2]))
-        kind = g.CELL_KIND[c]
-        if kind >= g.TERMINAL and kind != g.TERMINAL + owner:
-            raise RulesError("card %r lies in another seat's terminal (%s)" % (it, name))
+        if g.CELL_KIND[c] >= g.TERMINAL and self._owner[c] != owner:
+            raise RulesError("card %r lies in a terminal cell of another seat (%s)" % (it, name))
         if c == g.ENTRY_PORTAL:
             raise RulesError("no card may lie on the entry portal f6")
-        self.cards[c] = card_code(kind_letter, owner)
+        if kind >= BASE_CARDS:
+            self._expand().parse_item(self, it, c, name, False)
+        self.cards[c] = 1 + kind * 8 + owner
 
     def copy(self):
         p = Position(self.seats)
@@ -264,35 +365,72 @@ class Position:
         p.to_move = self.to_move
         p.actions_left = self.actions_left
         p.booster_used = self.booster_used
+        p.extra_turn = self.extra_turn
         p._keeper = list(self._keeper)
         p._score = list(self._score)
+        if self._x is not None:
+            self._x.copy_into(self, p)
         return p
 
     # -- notation -------------------------------------------------------------------------------
 
     def notation(self):
-        """The canonical one-line notation: cells by row (row 1 first), then by column."""
-        parts = []
+        """The canonical one-line notation: cells by row (row 1 first), then by column. Written
+        byte by byte into one buffer: a list of small strings for a 4-player game with cards
+        would cost the board ~30 KB of heap for a moment (the log header, every commit event)."""
+        letters = self.SEAT_LETTERS.encode()
+        lids = self.lids
+        buf = bytearray()
+        put = buf.append
         for c in range(g.N_CELLS):
             st = self.stacks[c]
             cd = self.cards[c]
             if not st and not cd:
                 continue
-            items = []
+            if buf:
+                put(44)  # ,
+            y = c // g.SIZE + 1
+            put(_COLUMN_BYTES[c % g.SIZE])
+            if y > 9:
+                put(49)  # the 1 of 10, 11
+            put(48 + y % 10)
+            put(61)  # =
             if cd:
-                items.append("*" + card_kind(cd) + g.SEAT_LETTERS[card_owner(cd)])
+                put(42)  # *
+                put(_CARD_BYTES[(cd - 1) >> 3])
+                put(letters[(cd - 1) & 7])
             for it in st:
-                if it >= KEEPER:
-                    items.append("K" + g.SEAT_LETTERS[it - KEEPER])
+                if buf[-1] != 61:
+                    put(46)  # .
+                if it < KEEPER:
+                    put(_ORIENT_BYTES[2 * it])
+                    put(_ORIENT_BYTES[2 * it + 1])
+                elif it < TELEPORT:
+                    put(75 if it < DEAD else 88)  # K, X
+                    put(letters[(it - KEEPER) & 7])
                 else:
-                    items.append(o.NAMES[it])
-            parts.append(g.cell_name(c) + "=" + ".".join(items))
-        seats = "".join(g.SEAT_LETTERS[s] for s in self.seats)
+                    put(84)  # T
+            if lids is not None and lids[c]:
+                put(46)
+                put(33)  # !
+                put(letters[lids[c] - 1])
+        if not buf:
+            put(45)  # -
+        put(32)
+        for s in self.seats:
+            put(letters[s])
+        put(32)
+        put(letters[self.to_move])
+        put(32)
         if self.actions_left == 0:
-            phase = "a"
+            put(97)  # a
         else:
-            phase = str(self.actions_left) + ("b" if self.booster_used else "")
-        return "%s %s %s %s" % (",".join(parts) or "-", seats, g.SEAT_LETTERS[self.to_move], phase)
+            put(48 + self.actions_left)
+            if self.booster_used:
+                put(98)  # b
+            if self.extra_turn:
+                put(120)  # x
+        return buf.decode()
 
     def __str__(self):
         return self.notation()
@@ -303,27 +441,32 @@ class Position:
     # -- queries ----------------------------------------------------------------------------------
 
     def keeper_cell(self, seat):
-        return self._keeper[seat]
+        """The cell of seat's (live) keeper, -1 if it has none."""
+        return max(self._keeper[seat], -1)  # -2 internally: dead
 
     def height(self, c):
         return len(self.stacks[c])
 
+    def terminal_cells(self, seat):
+        """The cells whose cubes count for seat's score (9; 4 with 8 players)."""
+        return self._cells[seat]
+
     def _terminal_score(self, seat):
         total = 0
         value = o.VALUE
-        for c in g.TERMINAL_CELLS[seat]:
+        for c in self._cells[seat]:
             st = self.stacks[c]
             if st and st[-1] < KEEPER:
                 total += value[st[-1]]
         return total
 
     def scores(self):
-        """Scores indexed by seat (S, W, N, E); 0 for seats not in play."""
+        """Scores indexed by seat (S, W, N, E; seats 1-8 with 8 players); 0 for seats not in
+        play."""
         return list(self._score)
 
     def _max_reached(self):
-        sc = self._score
-        return sc[0] >= MAX_SCORE or sc[1] >= MAX_SCORE or sc[2] >= MAX_SCORE or sc[3] >= MAX_SCORE
+        return max(self._score) >= self.max_score
 
     def is_over(self):
         if self._max_reached():
@@ -342,19 +485,20 @@ class Position:
         return [s for s in self.seats if self._score[s] == best]
 
     def cube_status(self, c, seat):
-        """'resting', 'bridge', 'free' or 'frozen' for the cargo cube on top of cell c as seen by
-        seat; None if the top item is no cargo cube."""
+        """'resting', 'bridge', 'free', 'frozen' or 'covered' (under a biohazard) for the cargo
+        cube on top of cell c as seen by seat; None if the top item is no cargo cube."""
         st = self.stacks[c]
         if not st or st[-1] >= KEEPER:
             return None
+        if self.lids is not None and self.lids[c]:
+            return "covered"
         h = len(st) - 1
-        kind = g.CELL_KIND[c]
-        if kind >= g.TERMINAL:
-            if kind != g.TERMINAL + seat:
+        if g.CELL_KIND[c] >= g.TERMINAL:
+            if self._view[seat][c] != V_OWN:
                 return "frozen"
         elif h == 0 and not self.cards[c]:
             return "resting" if o.DOWN[st[0]] == o.FACE_O else "bridge"
-        if h > 0 and st[h - 1] >= KEEPER and st[h - 1] != KEEPER + seat:
+        if h > 0 and KEEPER <= st[h - 1] < DEAD and st[h - 1] != KEEPER + seat:
             return "frozen"
         return "free"
 
@@ -362,7 +506,7 @@ class Position:
 
     def legal_actions(self, boosts=True):
         """All legal actions of the player to move, in a fixed order; [] once the game is over.
-        boosts=False leaves out the booster uses (up to 6 cards x every empty grey cell): the
+        boosts=False leaves out the booster uses (up to 8 cards x every empty grey cell): the
         board's tracker handles them apart, from boost_sources(), to save memory."""
         out = []
         if self._max_reached():
@@ -372,6 +516,8 @@ class Position:
             return out
         self._gen_cube_moves(out, ROLL)
         self._gen_steps(out)
+        if self._x is not None:
+            self._x.gen_plain(self, out)
         if boosts and not self.booster_used:
             self._gen_boosts(out)
         out.append(END_ACTION)
@@ -383,58 +529,73 @@ class Position:
         if self.actions_left == 0 or self.booster_used or self._max_reached():
             return []
         out = []
-        for src in g.TERMINAL_CELLS[self.to_move]:
+        for src in self._cells[self.to_move]:
             if self.cards[src] and not self.stacks[src]:
                 out.append(src)
         return out
 
-    def is_boost_target(self, c):
-        """Whether a card may be put on cell c (an empty grey cell, no card, not the portal)."""
+    def is_boost_target(self, c, src=-1):
+        """Whether the card on src (any card that goes to an empty cell if src is -1) may be
+        put on cell c: an empty grey cell, no card, not f6; see card_targets() for the cards
+        that go onto a piece."""
+        if src >= 0:
+            on_pieces = self.card_targets(src)
+            if on_pieces is not None:
+                return c in on_pieces
         return (g.CELL_KIND[c] == g.GREY and not self.stacks[c] and not self.cards[c]
                 and c != g.ENTRY_PORTAL)
 
+    def card_targets(self, src):
+        """For the own card on src that is used on a piece, the cells it may go to now (a
+        biohazard: the top cubes on and around the keeper's cell; a sacrifice: the keeper's
+        cell, if it may die); None for a card that goes to an empty grey cell."""
+        cd = self.cards[src]
+        if self._x is None or (cd - 1) >> 3 < BASE_CARDS:
+            return None
+        return self._x.card_targets(self, src, cd)
+
     def _may_enter(self, n, kind):
         """Entry rule for a cargo cube moving onto cell n (not the climb limit)."""
-        nk = g.CELL_KIND[n]
+        nk = self._view[self.to_move][n]
         if kind == ACTIVATE:
-            return nk == g.GREY and n != g.ENTRY_PORTAL
-        return nk == g.GREY or nk == g.TERMINAL + self.to_move
+            return nk == V_GREY
+        return nk <= V_PORTAL
 
     def _leaves_freely(self, c):
         """True if items leaving c ignore the climb limit (a placed springboard-like card)."""
         cd = self.cards[c]
-        return cd != 0 and g.CELL_KIND[c] == g.GREY and CARD_SPRINGBOARD[(cd - 1) >> 2]
+        return cd != 0 and g.CELL_KIND[c] == g.GREY and CARD_SPRINGBOARD[(cd - 1) >> 3]
 
-    def _gen_cube_moves(self, out, kind):
+    def _gen_cube_moves(self, out, kind, only=-1):
+        """The activations or rolls (as kind says), of the cube on cell only if it is >= 0."""
         m = self.to_move
-        own_terminal = g.TERMINAL + m
         own_keeper = KEEPER + m
+        view = self._view[m]
         stacks = self.stacks
         cards = self.cards
-        kinds = g.CELL_KIND
         neighbour = g.NEIGHBOUR
         roll = o.ROLL
         top_face = o.TOP
         activating = kind == ACTIVATE
-        for c in range(g.N_CELLS):
+        for c in range(g.N_CELLS) if only < 0 else (only,):
             st = stacks[c]
             if not st:
                 continue
             item = st[-1]
             if item >= KEEPER:
                 continue
+            ck = view[c]
+            if ck > V_OWN:
+                continue  # frozen in another terminal, or under a biohazard
             h = len(st) - 1
-            ck = kinds[c]
-            if ck != g.GREY and ck != own_terminal:
-                continue  # frozen in another terminal
             if h > 0:
                 below = st[h - 1]
-                if below >= KEEPER and below != own_keeper:
+                if below >= KEEPER and below != own_keeper and below < DEAD:
                     continue  # frozen on another seat's keeper
             if activating:
                 if top_face[item] != o.FACE_B:
                     continue
-            elif ck == g.GREY and h == 0 and not cards[c]:
+            elif ck == V_GREY and h == 0 and not cards[c]:
                 continue  # resting or bridge
             free_leave = self._leaves_freely(c) if cards[c] else False
             base = c * 4
@@ -442,30 +603,31 @@ class Position:
                 n = neighbour[base + d]
                 if n < 0:
                     continue
-                nk = kinds[n]
+                nk = view[n]
                 if activating:
-                    if nk != g.GREY or n == g.ENTRY_PORTAL:
-                        continue
-                elif nk != g.GREY and nk != own_terminal:
+                    if nk:
+                        continue  # an activation ends on a grey cell that is no portal
+                elif nk > V_PORTAL:
                     continue
                 s = len(stacks[n])
                 if s > h + 1 and not free_leave:
                     continue
                 new_item = roll[item * 4 + d]
-                if n == g.ENTRY_PORTAL or cards[n]:
+                if nk == V_PORTAL or cards[n]:
                     self._arrive(out, kind, c, d, n, s, new_item, (), (), _ROLLED)
                 else:
                     out.append((kind, c, d, n, new_item, ()))
 
     def _arrive(self, out, kind, src, d, cell, level, item, hops, used, how):
         """A cargo cube arrives on cell at level: portals and cards act; actions go to out."""
-        if cell == g.ENTRY_PORTAL:
+        m = self.to_move
+        if self._view[m][cell] == V_PORTAL:
             # Activations never get here (such moves are not offered).
-            out.append((kind, src, d, g.EXIT_PORTAL[self.to_move], item, hops))
+            out.append((kind, src, d, self._exit[m], item, hops))
             return
         cd = self.cards[cell]
         if cd and g.CELL_KIND[cell] == g.GREY and cell not in used:
-            hook = _CARD_ARRIVE[(cd - 1) >> 2]
+            hook = _CARD_ARRIVE[(cd - 1) >> 3]
             if hook is not None and hook(self, out, kind, src, d, cell, level, item, hops, used, how):
                 return
         out.append((kind, src, d, cell, item, hops))
@@ -478,15 +640,14 @@ class Position:
         st = self.stacks[kc]
         if st[-1] != KEEPER + m:
             return  # something stands on the keeper
+        if self.lids is not None and self.lids.find(bytes((m + 1,))) >= 0:
+            return  # a keeper controlling a biohazard may not step
         h = len(st) - 1
         free_leave = self._leaves_freely(kc)
-        own_terminal = g.TERMINAL + m
+        view = self._view[m]
         for d in range(4):
             n = g.NEIGHBOUR[kc * 4 + d]
-            if n < 0:
-                continue
-            nk = g.CELL_KIND[n]
-            if nk != g.GREY and nk != own_terminal:
+            if n < 0 or view[n] == V_BLOCKED:
                 continue
             if len(self.stacks[n]) > h + 1 and not free_leave:
                 continue
@@ -495,10 +656,16 @@ class Position:
     def _gen_boosts(self, out):
         stacks = self.stacks
         cards = self.cards
-        for src in g.TERMINAL_CELLS[self.to_move]:
+        for src in self._cells[self.to_move]:
             cd = cards[src]
             if not cd or stacks[src]:
                 continue
+            if (cd - 1) >> 3 >= BASE_CARDS:
+                on_pieces = self._x.card_targets(self, src, cd)
+                if on_pieces is not None:
+                    for dst in on_pieces:
+                        out.append((BOOST, src, 0, dst, cd, ()))
+                    continue
             for dst in _GREY_CELLS:
                 if not stacks[dst] and not cards[dst] and dst != g.ENTRY_PORTAL:
                     out.append((BOOST, src, 0, dst, cd, ()))
@@ -510,22 +677,33 @@ class Position:
         kind, src, d, dst, code, hops = action
         m = self.to_move
         old_item = -1
-        if kind == BOOST:
+        extra = ()
+        flags = (1 if self.booster_used else 0) | (2 if self.extra_turn else 0)
+        if kind == BOOST and (code - 1) >> 3 < BASE_CARDS:
             self.cards[dst] = self.cards[src]
             self.cards[src] = 0
+        elif kind == BOOST or kind > END:
+            extra = self._x.do(self, action, (), False)
         elif kind != END:
+            if kind == STEP and self.lids is not None or hops and hops[-1] >= THROW:
+                extra = self._x.do(self, action, (), False)  # biohazards' control, a catapult
             old_item = self.stacks[src].pop()
             self.stacks[dst].append(code)
             if kind == STEP:
                 self._keeper[m] = dst
             self._rescore(src, dst)
-        # Undo record, 10 bytes after the hop cells (a game of hundreds of actions must fit the
-        # board's heap): kind, src, dir, dst, code, old item, actions left, booster, mover, hops.
+        # Undo record, 10 bytes after the extra cells and the hop cells (a game of hundreds of
+        # actions must fit the board's heap): kind, src, dir, dst, code, old item, actions left,
+        # flags (booster used, extra turn owed, number of extra cells), mover, number of hops.
         log = self._undo
         i = self._ulen
         n = len(hops)
-        if len(log) < i + n + 10:
-            log.extend(bytearray(n + 10 + 64))
+        ne = len(extra)
+        if len(log) < i + ne + n + 10:
+            log.extend(bytearray(ne + n + 10 + 64))
+        for c in extra:
+            log[i] = c
+            i += 1
         for h in hops:
             log[i] = h
             i += 1
@@ -536,7 +714,7 @@ class Position:
         log[i + 4] = code
         log[i + 5] = old_item & 0xFF
         log[i + 6] = self.actions_left
-        log[i + 7] = 1 if self.booster_used else 0
+        log[i + 7] = flags | (ne << 2)
         log[i + 8] = m
         log[i + 9] = n
         self._ulen = i + 10
@@ -554,57 +732,68 @@ class Position:
             self._pass_turn()
 
     def _pass_turn(self):
+        self.actions_left = 0
+        self.booster_used = False
+        if self.extra_turn:
+            self.extra_turn = False  # the sacrifice's extra turn: the same player again
+            return
         seats = self.seats
         i = 0
         while seats[i] != self.to_move:
             i += 1
         self.to_move = seats[(i + 1) % len(seats)]
-        self.actions_left = 0
-        self.booster_used = False
 
     def _rescore(self, src, dst):
-        kinds = g.CELL_KIND
-        k = kinds[src]
-        if k >= g.TERMINAL:
-            self._score[k - g.TERMINAL] = self._terminal_score(k - g.TERMINAL)
-        k2 = kinds[dst]
-        if k2 >= g.TERMINAL and k2 != k:
-            self._score[k2 - g.TERMINAL] = self._terminal_score(k2 - g.TERMINAL)
+        owner = self._owner
+        k = owner[src]
+        if k != 255:
+            self._score[k] = self._terminal_score(k)
+        k2 = owner[dst]
+        if k2 != 255 and k2 != k:
+            self._score[k2] = self._terminal_score(k2)
 
     def _record(self, end):
-        """(action, old item, actions left, booster used, mover, start) of the undo record
+        """(action, old item, actions left, flags, mover, start, extra cells) of the undo record
         that ends at byte end of the undo log."""
         log = self._undo
         r = end - 10
         n = log[r + 9]
-        start = r - n
+        flags = log[r + 7]
+        ne = flags >> 2
+        start = r - n - ne
         action = (log[r], log[r + 1], log[r + 2], log[r + 3], log[r + 4],
-                  tuple(log[start:r]) if n else ())
+                  tuple(log[r - n:r]) if n else ())
         old_item = log[r + 5]
         if old_item == 0xFF:
             old_item = -1
-        return action, old_item, log[r + 6], log[r + 7] == 1, log[r + 8], start
+        extra = bytes(log[start:start + ne]) if ne else b""
+        return action, old_item, log[r + 6], flags, log[r + 8], start, extra
 
     def pop(self):
         """Undo the last pushed action and return it."""
         if not self._count:
             raise RulesError("no action to take back")
-        action, old_item, actions_left, booster_used, to_move, start = self._record(self._ulen)
+        action, old_item, actions_left, flags, to_move, start, extra = self._record(self._ulen)
         self._ulen = start
         self._count -= 1
+        self.actions_left = actions_left
+        self.booster_used = flags & 1 == 1
+        self.extra_turn = flags & 2 == 2
+        self.to_move = to_move
         kind, src, d, dst, code, hops = action
-        if kind == BOOST:
+        if kind == BOOST and (code - 1) >> 3 < BASE_CARDS:
             self.cards[src] = self.cards[dst]
             self.cards[dst] = 0
+        elif kind == BOOST or kind > END:
+            self._x.do(self, action, extra, True)
         elif kind != END:
             self.stacks[dst].pop()
             self.stacks[src].append(old_item)
             if kind == STEP:
                 self._keeper[to_move] = src
+            if extra:
+                self._x.do(self, action, extra, True)
             self._rescore(src, dst)
-        self.actions_left = actions_left
-        self.booster_used = booster_used
-        self.to_move = to_move
         return action
 
     def reserve(self, n):
@@ -660,30 +849,36 @@ class Position:
 def action_path(pos, action):
     """The cells the moving piece stands on in turn during action in pos (before it is
     pushed), its source excluded: for a cube the cell it rolls onto, then the cell an
-    acceleration slides it to, the wind-rose hop targets, and the exit portal after the entry
-    portal; for a keeper step or a card its destination; () for `end`. A hand moving real
-    pieces follows this path; the board's tracker reads a cube waiting on the portal by it."""
+    acceleration slides it to, the wind-rose hop targets, the exit portal after an entry portal
+    and a catapult's target; for a keeper step or ride, a teleport move or a card its
+    destination; () for `end` and a spiral turn. A hand moving real pieces follows this path;
+    the board's tracker reads a cube waiting on the portal by it."""
     kind, src, d, dst, code, hops = action
-    if kind == END:
+    if kind == END or kind == TURN:
         return ()
-    if kind == STEP or kind == BOOST:
+    if kind != ACTIVATE and kind != ROLL:
         return (dst,)
     first = g.NEIGHBOUR[src * 4 + d]
     path = [first]
     cd = pos.cards[first]
-    if cd and g.CELL_KIND[first] == g.GREY and card_kind(cd) == "a" and (hops or dst != first):
+    if cd and g.CELL_KIND[first] == g.GREY and (cd - 1) >> 3 == 2 and \
+            (hops or dst != first) and pos._view[pos.to_move][first] != V_PORTAL:
         # Rolled onto an acceleration and went on: it slid one cell further (onto the wind
-        # rose the hops start from, onto the portal, or simply to the next cell).
+        # rose the hops start from, onto the portal, a catapult, or simply to the next cell).
         path.append(g.NEIGHBOUR[first * 4 + d])
     for h in hops:
-        path.append(h)
-    if path[-1] == g.ENTRY_PORTAL:
+        path.append(h & 127)
+    last = path[-1]
+    if not (hops and hops[-1] >= THROW) and pos._view[pos.to_move][last] == V_PORTAL:
         path.append(dst)
     return tuple(path)
 
 
 _GREY_CELLS = bytes([c for c in range(g.N_CELLS) if g.CELL_KIND[c] == g.GREY])
-
+# What notation() writes, as bytes: column letters, card kinds, orientations (2 bytes each).
+_COLUMN_BYTES = g.COLUMNS.encode()
+_CARD_BYTES = CARD_LETTERS.encode()
+_ORIENT_BYTES = "".join(o.NAMES).encode()
 
 def format_action(action):
     kind, src, d, dst, code, hops = action
@@ -693,6 +888,8 @@ def format_action(action):
         return "K" + g.DIR_LETTERS[d]
     if kind == BOOST:
         return g.cell_name(src) + "@" + g.cell_name(dst)
+    if kind > END or hops and hops[-1] >= THROW:
+        return _expansions().format_action(action)
     text = g.cell_name(src) + g.DIR_LETTERS[d]
     for h in hops:
         text += "/" + g.cell_name(h)
@@ -704,32 +901,34 @@ def _check_action_syntax(text):
         raise RulesError("empty action")
     if text == "end":
         return
-    if text[0] == "K":
-        if len(text) == 2 and text[1] in g.DIR_LETTERS:
-            return
-        raise RulesError("keeper step %r must be K + direction n, e, s or w" % text)
+    if text[0] == "K" and len(text) == 2 and text[1] in g.DIR_LETTERS:
+        return
     at = text.find("@")
-    if at >= 0:
+    if at >= 0 and text[0] != "K" and text[0] != "H":
         if g.parse_cell(text[:at]) < 0 or g.parse_cell(text[at + 1:]) < 0:
             raise RulesError("booster use %r must be card-cell@target-cell, e.g. b1@d5" % text)
         return
     parts = text.split("/")
     head = parts[0]
-    if len(head) < 3 or head[-1] not in g.DIR_LETTERS or g.parse_cell(head[:-1]) < 0:
-        raise RulesError("action %r: expected a roll such as e5n, a keeper step such as Kn, "
-                         "a booster use such as b1@d5, or end" % text)
-    for h in parts[1:]:
-        if g.parse_cell(h) < 0:
-            raise RulesError("action %r: hop target %r is no cell" % (text, h))
+    if len(head) >= 3 and head[-1] in g.DIR_LETTERS and g.parse_cell(head[:-1]) >= 0:
+        for h in parts[1:]:
+            if g.parse_cell(h) < 0:
+                break
+        else:
+            return
+    # The expansions' actions, or an error naming what is wrong.
+    _expansions().check_action_syntax(text)
 
 
 # ---------------------------------------------------------------------------------------------
-# Binary action encoding for the board's log. A 16-bit big-endian word, then one byte per hop:
+# Binary action encoding for the board's log. A 16-bit big-endian word, then for a cube move one
+# byte per hop (and a catapult throw, THROW + cell):
 #   bits 15-14 = 0: cube move (activation or roll, as the phase says):
-#                   bits 13-7 source cell, bits 6-5 direction, bits 4-2 number of hops.
-#   bits 15-14 = 1: bit 13 set: end; else bits 1-0 the keeper's step direction.
+#                   bits 13-7 source cell, bits 6-5 direction, bits 4-2 number of bytes after.
+#   bits 15-14 = 1: 0x4000 + dir keeper step; 0x6000 end (the expansions: 0x5000, 0x7000).
 #   bits 15-14 = 2: booster use: bits 13-7 card cell, bits 6-0 target cell.
-# Hop bytes: the target cells in order. Decoding needs the position (it picks the legal action).
+#   bits 15-14 = 3: the expansions (shared_rules/cargocube/expansions.py).
+# Decoding needs the position (it picks the legal action).
 
 
 def encode_action(action):
@@ -746,6 +945,8 @@ def encode_action(action):
     if kind == BOOST:
         w = 0x8000 | (src << 7) | dst
         return bytes((w >> 8, w & 0xFF))
+    if kind > END:
+        return _expansions().encode_action(action)
     raise RulesError("unknown action kind %r" % kind)
 
 
@@ -758,14 +959,17 @@ def decode_action(pos, buf, offset=0):
     nxt = offset + 2
     if top == 2:
         # A booster use is checked as legal_actions() would list it, without listing them all
-        # (up to 6 cards x every empty grey cell: a large list on the board's heap).
+        # (up to 8 cards x every empty grey cell: a large list on the board's heap).
         src = (w >> 7) & 0x7F
         dst = w & 0x7F
-        if src in pos.boost_sources() and dst < g.N_CELLS and pos.is_boost_target(dst):
+        if src in pos.boost_sources() and dst < g.N_CELLS and pos.is_boost_target(dst, src):
             return (BOOST, src, 0, dst, pos.cards[src], ()), nxt
         raise RulesError("encoded action %04x at byte %d is not legal in %s" % (
             w, offset, pos.notation()))
-    legal = pos.legal_actions(False)
+    # Only the actions of the kind the word names are listed: a replay on the board decodes
+    # hundreds of them, and every action legal there would be ~12 KB of heap each time.
+    legal = []
+    acting = pos.actions_left > 0 and not pos._max_reached()
     if top == 0:
         src = (w >> 7) & 0x7F
         d = (w >> 5) & 3
@@ -774,17 +978,25 @@ def decode_action(pos, buf, offset=0):
             raise RulesError("truncated hops at byte %d" % nxt)
         hops = tuple(buf[nxt:nxt + n])
         nxt += n
+        if src < g.N_CELLS and not pos._max_reached():
+            pos._gen_cube_moves(legal, ROLL if pos.actions_left else ACTIVATE, src)
         for a in legal:
-            if a[0] <= ROLL and a[1] == src and a[2] == d and a[5] == hops:
+            if a[2] == d and a[5] == hops:
                 return a, nxt
-    elif top == 1:
-        if w & 0x2000:
-            if w == 0x6000 and END_ACTION in legal:
-                return END_ACTION, nxt
-        else:
-            for a in legal:
-                if a[0] == STEP and a[2] == (w & 3):
-                    return a, nxt
+    elif w == 0x6000:
+        if acting:
+            return END_ACTION, nxt
+    elif w & 0xF000 == 0x4000:
+        if acting:
+            pos._gen_steps(legal)
+        for a in legal:
+            if a[2] == (w & 3):
+                return a, nxt
+    elif pos._x is not None and acting:
+        pos._x.gen_plain(pos, legal)
+        a = pos._x.decode_action(legal, w)
+        if a is not None:
+            return a, nxt
     raise RulesError("encoded action %04x at byte %d is not legal in %s" % (w, offset,
                                                                              pos.notation()))
 
@@ -807,27 +1019,52 @@ def perft(pos, depth):
     return total
 
 
-def start_position(players=2, layout="polygon", cards=False):
+def _keeper_start8(seat):
+    from shared_rules.cargocube import eight
+    return eight.KEEPER_START[seat]
+
+
+def start_position(players=2, layout="polygon", cards=False, teleport=False):
     """The start of a game: layout (a name in layouts.LAYOUTS or a <cells> text of cargo cubes),
-    each keeper on its exit portal, optionally the base cards in their default places."""
+    each keeper on its start cell, optionally the cards in their default places (cards: False,
+    True or "base", "pyramid", "bastion", "both") and the walking teleport on the centre."""
     seats = layouts.SEATS_BY_PLAYERS.get(players)
     if seats is None:
-        raise RulesError("players must be 2, 3 or 4, not %r" % (players,))
+        raise RulesError("players must be 2, 3, 4 or 8, not %r" % (players,))
+    if cards is True:
+        cards = "base"
+    card_layout = layouts.DEFAULT_CARDS.get(cards) if cards else ""
+    if card_layout is None:
+        raise RulesError("no card layout %r (have %s)" % (cards, ", ".join(
+            sorted(layouts.DEFAULT_CARDS))))
     cells = layouts.LAYOUTS.get(layout, layout)
-    pos = Position.parse("%s %s S a" % (cells, seats))
+    pos = Position.parse("%s %s %s a" % (cells, seats, seats[0]))
     for s in pos.seats:
         if pos._keeper[s] < 0:
-            portal = g.EXIT_PORTAL[s]
-            pos.stacks[portal].append(KEEPER + s)
-            pos._keeper[s] = portal
-    if cards:
-        for s in pos.seats:
-            for name, letter in layouts.DEFAULT_BASE_CARDS:
-                c = g.rotate(g.parse_cell(name), s)
-                if pos.cards[c]:
-                    raise RulesError("layout already has a card on %s" % g.cell_name(c))
-                pos.cards[c] = card_code(letter, s)
-    for s in range(4):
+            kc = g.EXIT_PORTAL[s] if players < 8 else _keeper_start8(s)
+            pos.stacks[kc].append(KEEPER + s)
+            pos._keeper[s] = kc
+    for i in range(len(card_layout)):
+        letter = card_layout[i]
+        if letter == "-":
+            continue
+        for side in range(4):
+            c = g.rotate(g.parse_cell(layouts.CARD_CELLS[i]), side)
+            owner = pos._owner[c]
+            if owner == 255 or owner not in pos.seats:
+                continue
+            if pos.cards[c]:
+                raise RulesError("layout already has a card on %s" % g.cell_name(c))
+            kind = CARD_LETTERS.index(letter)
+            if kind >= BASE_CARDS:
+                pos._expand()
+            pos.cards[c] = 1 + kind * 8 + owner
+    if teleport:
+        pos._expand()
+        pos.stacks[g.ENTRY_PORTAL].append(TELEPORT)
+        pos._teleport = g.ENTRY_PORTAL
+    if pos._x is not None:
+        pos._x.parsed(pos)
+    for s in pos.seats:
         pos._score[s] = pos._terminal_score(s)
     return pos
-

@@ -1,8 +1,10 @@
 """Self-checks of the reference rules (tests/reference/ruleref.py) against facts stated on the
-rulings page /work/shared/rules/cargocube-rulings.md."""
+rulings page /work/shared/rules/cargocube-rulings.md: the base game here, the expansions and
+variants from the hand-built table tests/cargocube_expansion_cases.py."""
 
 import pytest
 
+from tests import cargocube_expansion_cases as X
 from . import ruleref as r
 
 POLYGON_2P = r.polygon_start("SN")
@@ -108,10 +110,14 @@ def test_perft_polygon_2p_hand_count():
 
 
 @pytest.mark.parametrize("bad", [
-    "e5=B1 SN S 2x", "b1=*uS SN S a", "b1=*=S SN S a", "e5=B1.!S SN S a", "e5=XS SN S a",
-    "e5=T SN S a", "a1=B1 SN S a", "a5=B1 SN S a", "e5=B1 SE S a", "e5=B1 SN W a",
+    "e5=B1 SN S 2x", "e5=B1 SN S ax", "b1=*=S SN S a", "e5=*hS SN S a", "e5=*vS SN S a",
+    "e5=B1.!S.B1 SN S a", "e5=KS.!N SN S a", "e5=B1.XS SN S a", "e5=KS.XS SN S a",
+    "e5=T.T SN S a", "e5=T,e6=T SN S a", "f1=T SN S a", "e5=KN.T SN S a", "e5=T.B1 SN S a",
+    "e5=*xS.B1 SN S a", "f1=*s1 12345678 1 a", "b1=*s1 12345678 1 a", "b1=K1 12345678 1 a",
+    "e5=B1 SWNE1 S a", "e5=B1 12345678 S a",
+    "a1=B1 SN S a", "a5=B1 SN S a", "e5=B1 SE S a", "e5=B1 SN W a",
     "e5=B1 SN S 0", "e5=B1 SN S 5", "e5=B1 SN S ab", "e5=B1.*sS SN S a", "f6=*wS SN S a",
-    "b1=*sN SN S a", "e5=KS.KS SN S a",
+    "b1=*sN SN S a", "e5=KS.KS SN S a", "e5=B1 SN S 4bx",
 ])
 def test_parse_rejects(bad):
     with pytest.raises(ValueError):
@@ -210,3 +216,65 @@ def test_turn_passing_and_scores_and_end_at_36():
     s = r.parse(cells + ",f1=4B,f11=KN,e6=B1 SN N a")
     assert r.scores(s)["S"] == 36 and r.is_over(s) and r.legal(s) == []
     assert r.perft(s, 0) == 1 and r.perft(s, 2) == 0
+
+
+# ---------------------------------------------------------------- expansions and variants
+
+
+@pytest.mark.parametrize("case", X.CASES, ids=[c["name"] for c in X.CASES])
+def test_expansion_rulings(case):
+    state = r.parse(case["pos"])
+    acts = set(r.legal(state))
+    if "legal" in case:
+        assert acts == case["legal"]
+    assert case.get("has", set()) <= acts
+    assert not (case.get("lacks", set()) & acts)
+    if "scores" in case:
+        assert r.scores(state) == case["scores"]
+    for action, after in case.get("play", ()):
+        state = r.play(state, action)
+        assert r.fmt(state) == after
+
+
+@pytest.mark.parametrize("players,layout,teleport,depth,count", X.HAND_PERFT)
+def test_expansion_starts_hand_counts(players, layout, teleport, depth, count):
+    seats = {2: "SN", 4: "SWNE", 8: "12345678"}[players]
+    state = r.parse(r.polygon_start(seats, layout=layout, teleport=teleport))
+    assert r.perft(state, depth) == count
+
+
+def test_default_layouts_of_the_rulings():
+    # «Пирамида» b1 u, c1 s, d1 w, e1 s, g1 s, h1 a, i1 c, j1 p; «Бастион» the same with x on b1
+    # and h, v on i1, j1; both: u c w p x a h v on b1..j1 without f1. Turned for W: b1 -> a10.
+    text = r.polygon_start("SWNE", layout="both")
+    s = r.parse(text)
+    assert [s["cards"][(x, 0)][0] for x in (1, 2, 3, 4, 6, 7, 8, 9)] == list("ucwpxahv")
+    assert s["cards"][(0, 9)] == ("u", "W") and s["cards"][(9, 10)] == ("u", "N")
+    assert s["cards"][(10, 1)] == ("u", "E")
+    pyr = r.parse(r.polygon_start("SN", layout="pyramid"))
+    assert [pyr["cards"][(x, 0)][0] for x in (1, 2, 3, 4, 6, 7, 8, 9)] == list("uswssacp")
+    bas = r.parse(r.polygon_start("SN", layout="bastion"))
+    assert [bas["cards"][(x, 0)][0] for x in (1, 2, 3, 4, 6, 7, 8, 9)] == list("xswssahv")
+
+
+def test_turning_keeps_chirality_and_four_turns_restore():
+    for o in r.ORIENTATIONS:
+        assert r.turn_orientation(o, True) in r.ORIENTATIONS
+        assert r.turn_orientation(r.turn_orientation(o, True), False) == o
+        x = o
+        for _ in range(4):
+            x = r.turn_orientation(x, True)
+        assert x == o
+    assert r.ORIENT_NAME[r.turn_orientation(r.NAME_ORIENT["B1"], True)] == "B4"
+
+
+def test_eight_players_seats_and_halves():
+    s = r.parse(r.polygon_start("12345678"))
+    assert s["to_move"] == "1"
+    halves = [c for seat in r.EIGHT for c in r.HALF[seat]]
+    assert len(halves) == len(set(halves)) == 32
+    terminal = [c for c in r._all_cells() if r.side_of(c) is not None]
+    assert sorted(set(terminal) - set(halves)) == sorted(r.SIDE_EXIT.values())
+    assert r.scores(s) == {seat: 0 for seat in r.EIGHT}
+    t = r.play(r.play(s, "e3n"), "end")
+    assert t["to_move"] == "2"

@@ -46,6 +46,15 @@ def _rank(pos, actions):
         unload(name)
 
 
+def _tracker(pos, levels):
+    """The move tracker: occupancy only (revision A), or with the steps of the LevelScanner
+    levels (revision B: its module is loaded only then)."""
+    if levels is None:
+        return T.Tracker(pos, rank=_rank)
+    from firmware.games.cargocube.steptracker import StepTracker
+    return StepTracker(pos, levels, rank=_rank)
+
+
 def _nothing(*args):
     pass
 
@@ -54,6 +63,20 @@ def _seats(text):
     if not text:
         return "SN"
     return text.upper()
+
+
+CARD_LAYOUTS = ("base", "pyramid", "bastion", "both")
+
+
+def _cards(value):
+    """The card layout an option `cards=...` asks for: None, or one of CARD_LAYOUTS."""
+    if value in (None, "", "0", "no"):
+        return None
+    if value in ("1", "yes", True):
+        return "base"
+    if value not in CARD_LAYOUTS:
+        raise ValueError("cards=%s: base, pyramid, bastion or both" % (value,))
+    return value
 
 
 class Game:
@@ -70,18 +93,20 @@ class Game:
         seats = _seats(options.get("seats"))
         players = len(seats)
         if cc.layouts.SEATS_BY_PLAYERS.get(players) != seats:
-            raise ValueError("seats %s: play SN, SWN or SWNE" % seats)
-        cards = options.get("cards") in ("1", "yes", "base", True)
+            raise ValueError("seats %s: play SN, SWN, SWNE or 12345678" % seats)
+        cards = _cards(options.get("cards"))
+        teleport = options.get("teleport") in ("1", "yes", True)
         start = options.get("position")
         if start:
             self.pos = cc.Position.parse(start)
             self.variant = options.get("variant") or "position"
         else:
-            self.pos = cc.start_position(players, layout, cards)
-            self.variant = layout + ("+cards" if cards else "")
+            self.pos = cc.start_position(players, layout, cards or False, teleport)
+            self.variant = layout + ("+cards" if cards == "base" else "+" + cards if cards
+                                     else "") + ("+teleport" if teleport else "")
         # revision B: the app's LevelScanner (steps are evidence too), None on revision A
         self.levels = options.get("levels")
-        self.tracker = T.Tracker(self.pos, levels=self.levels, rank=_rank)
+        self.tracker = _tracker(self.pos, self.levels)
         self.overlay = []  # (cell, colour, level, blink) lit besides the score bars
         self.hint = None
         self.hint_until = 0
@@ -102,7 +127,7 @@ class Game:
         except cc.RulesError as e:
             raise ValueError("bad position: %s" % (e,))
         self.pos = pos
-        self.tracker = T.Tracker(pos, levels=self.levels, rank=_rank)
+        self.tracker = _tracker(pos, self.levels)
         self.hint = None
         self.mismatch_since = -1
         self._over_told = False
@@ -122,7 +147,8 @@ class Game:
     def log_header(self):
         """(variant, seats, start position, rules version) for the game log's header; asked
         once, before start()."""
-        return (self.variant, "".join([g.SEAT_LETTERS[s] for s in self.pos.seats]),
+        letters = self.pos.SEAT_LETTERS
+        return (self.variant, "".join([letters[s] for s in self.pos.seats]),
                 self.pos.notation(), self.rules_version)
 
     def resume(self, records):
@@ -138,7 +164,7 @@ class Game:
                 pos.push(cc.decode_action(pos, payload, 0)[0])
             elif kind == LF.UNDO:
                 pos.pop()
-        self.tracker = T.Tracker(pos, levels=self.levels, rank=_rank)
+        self.tracker = _tracker(pos, self.levels)
         self.emit("cargocube resumed ply=%d" % pos.ply())
         self._rebuild()
 
@@ -194,11 +220,19 @@ class Game:
         for c, colour, level, blink in self.overlay:
             painter.cell(c, colour, level, blink)
         pos = self.pos
+        sc = pos._score
+        if len(pos.seats) == 8:
+            # Two seats share a side's bar: seat 1 (S, east half) the LEDs toward its half, ...
+            # each its half, so that the place on the board, not the colour, tells them apart.
+            if self.tracker.state != T.OVER:
+                painter.turn(pos.to_move >> 1, _BAR_HALF[pos.to_move & 1])
+            for s in pos.seats:
+                painter.score(s >> 1, sc[s], pos.max_score, 0, _BAR_HALF[s & 1])
+            return
         if self.tracker.state != T.OVER:
             painter.turn(pos.to_move)  # first: the mover's score bar is drawn over its glow
-        sc = pos._score
         for s in pos.seats:
-            painter.score(s, sc[s], cc.MAX_SCORE)
+            painter.score(s, sc[s], pos.max_score)
 
     def scores(self):
         return self.pos.scores()
@@ -261,7 +295,7 @@ class Game:
         if t.state == T.OVER:
             if not self._over_told:  # once: _after runs on every change and press
                 self._over_told = True
-                w = "".join([g.SEAT_LETTERS[s] for s in self.pos.winners()])
+                w = "".join([self.pos.SEAT_LETTERS[s] for s in self.pos.winners()])
                 self.emit("over winners=%s scores=%s" % (w, ",".join([str(x) for x in self.pos.scores()])))
                 self.record_over()
         else:
@@ -283,8 +317,8 @@ class Game:
         self._shown_state = state
         if state == T.OVER:
             for s in pos.winners():
-                for c in g.TERMINAL_CELLS[s]:
-                    out.append((c, L.SEAT_COLOUR[s], 255, L.BLINK_SLOW))
+                for c in pos.terminal_cells(s):
+                    out.append((c, _seat_colour(pos, s), 255, L.BLINK_SLOW))
         elif t.undone and t.barred and state in (T.MOVING, T.MISMATCH):
             # Taken back: put the piece back where it came from (slow blink), from where it
             # went (wink); other differing cells as mistakes.
@@ -306,10 +340,10 @@ class Game:
             for i in range(t.fitting):
                 a = t.candidates[i]
                 if a is not shown and a[0] != cc.END:
-                    out.append((a[3], L.YELLOW, 60, 0))
+                    out.append((_led_dst(a), L.YELLOW, 60, 0))
             if shown[0] != cc.END:
                 out.append((shown[1], L.CYAN, 255, L.BLINK_SLOW))
-                out.append((shown[3], L.YELLOW, 255, L.BLINK_FAST))
+                out.append((_led_dst(shown), L.YELLOW, 255, L.BLINK_FAST))
         elif state == T.MOVING:
             # Where the piece may go; during activation each destination in the colour of the
             # value that activation gives.
@@ -331,7 +365,7 @@ class Game:
             a = self.hint
             if a[0] != cc.END:
                 out.append((a[1], L.YELLOW, 255, L.BLINK_WINK))
-                out.append((a[3], L.YELLOW, 255, L.BLINK_FAST))
+                out.append((_led_dst(a), L.YELLOW, 255, L.BLINK_FAST))
         self.overlay = out
         # Scores, the seat to move and the over state change only with commits/undos, which
         # all come through _after() and so through here: one version covers all of paint().
@@ -341,7 +375,7 @@ class Game:
         t = self.tracker
         pos = self.pos
         mover = pos.to_move
-        colour = L.SEAT_COLOUR[mover]
+        colour = _seat_colour(pos, mover)
         if t.undone:
             # What a take-back asks the player to put back, when the sensors cannot show it.
             a = t.undone[-1]
@@ -372,3 +406,24 @@ class Game:
                 out.append((corners[i], colour, 255, L.BLINK_SLOW))
             elif i < pos.actions_left:
                 out.append((corners[i], colour, 255, 0))
+
+
+# With 8 players, the part of a side's score bar (docs/board-cargocube.md) by seat & 1: the
+# side's first seat has the half toward the bar's end (LEDs 5-8), the second LEDs 0-3.
+_BAR_HALF = (2, 1)
+
+
+def _seat_colour(pos, seat):
+    """A seat's colour; with 8 players both seats of a side have the side's colour (their
+    place tells them apart: their half of the bar and of the terminal)."""
+    return L.SEAT_COLOUR[seat >> 1 if len(pos.seats) == 8 else seat]
+
+
+def _led_dst(a):
+    """The cell that shows where action a goes: its destination; for a spiral turn the
+    neighbour the north face turns to (east clockwise, west anticlockwise), so that the two
+    turns differ by place, not colour."""
+    if a[0] == cc.TURN:
+        return g.NEIGHBOUR[a[1] * 4 + (g.DIR_E if a[2] == 0 else g.DIR_W)]
+    return a[3]
+

@@ -25,12 +25,13 @@
 # occupancy change matches and the steps fit. A piece lifted off a stack is a move under way.
 # Steps that fit no legal move are noise (a stack nudged): the baseline takes them over once
 # the board is still. Where steps do not decide, the player is asked as on revision A.
+# That reading is StepTracker (firmware/games/cargocube/steptracker.py), loaded only on
+# revision B; the hooks it fills are marked "revision B" here.
 #
 # Works on any position object of shared_rules.cargocube.rules (stacks, cards, legal_actions, push, pop).
 
 from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
-ST = None  # revision B: firmware/games/cargocube/steps.py, loaded by the first tracker with levels
 
 IDLE = 0  # the board equals the tracked position
 MOVING = 1  # evidence of an action in progress
@@ -88,15 +89,18 @@ def diff_cells(a, b):
 
 
 def action_delta(pos, action):
-    """The cells whose occupancy the action toggles, as a sorted tuple."""
+    """The cells whose occupancy the action toggles, as a sorted tuple. A card leaves its
+    terminal cell empty (nothing may stand on a card being used); a biohazard or a sacrifice
+    lands on a piece, a lifted biohazard on an empty cell; a spiral turn changes no sensor."""
     kind, src, d, dst, code, hops = action
-    if kind == cc.END:
+    if kind == cc.END or kind == cc.TURN or src == dst:
         return ()
     if kind == cc.BOOST:
-        return (src, dst) if src < dst else (dst, src)
-    if src == dst:
-        return ()
-    src_toggles = len(pos.stacks[src]) == 1 and not pos.cards[src]
+        src_toggles = True
+    elif kind == cc.HAZARD:
+        src_toggles = False  # the covered cube stays
+    else:
+        src_toggles = len(pos.stacks[src]) == 1 and not pos.cards[src]
     dst_toggles = not pos.stacks[dst] and not pos.cards[dst]
     if src_toggles:
         if dst_toggles:
@@ -115,7 +119,7 @@ def may_grow(action, diff):
     kind, src, d, dst, code, hops = action
     if src in diff:
         return True
-    if kind == cc.BOOST or kind == cc.END or hops:
+    if kind != cc.ACTIVATE and kind != cc.ROLL and kind != cc.STEP and kind != cc.TMOVE or hops:
         return False
     return dst == g.NEIGHBOUR[src * 4 + d]
 
@@ -169,35 +173,40 @@ def explain(pos, legal, deltas, diff, barred):
         if srcs:
             if n == 2:
                 for src, dst in ((diff[0], diff[1]), (diff[1], diff[0])):
-                    if src in srcs and pos.is_boost_target(dst):
+                    if src in srcs and pos.is_boost_target(dst, src):
                         a = (cc.BOOST, src, 0, dst, pos.cards[src], ())
                         if a not in barred:
                             match.append(a)
             elif diff[0] in srcs:
                 src = diff[0]
-                for dst in range(121):
-                    if pos.is_boost_target(dst):
-                        growing.append((cc.BOOST, src, 0, dst, pos.cards[src], ()))
+                special = pos.card_targets(src)
+                if special is not None:
+                    # A biohazard (onto a cube) or a sacrifice (onto the keeper): the card off
+                    # its terminal cell is all the sensors see of it.
+                    for dst in special:
+                        a = (cc.BOOST, src, 0, dst, pos.cards[src], ())
+                        if a not in barred:
+                            match.append(a)
+                else:
+                    for dst in range(121):
+                        if pos.is_boost_target(dst):
+                            growing.append((cc.BOOST, src, 0, dst, pos.cards[src], ()))
     return match, growing
 
 
+
 class Tracker:
-    def __init__(self, pos, settle_ms=SETTLE_MS, levels=None, rank=None):
+    # revision B: the LevelScanner whose steps are evidence too (None: occupancy only)
+    levels = None
+
+    def __init__(self, pos, settle_ms=SETTLE_MS, rank=None):
         self.pos = pos
         # rank(pos, actions) -> the same actions, most likely first (the plug-in gives the
         # hint's order): what a question shows first
         self.rank = rank
-        # revision B: the LevelScanner whose steps are evidence too (None: occupancy only)
-        self.levels = levels
         self.uncertain = []  # revision B: cells whose baseline waits for the board to be idle
         self.loose = []  # revision B: explanations that fit only with a stack nudged
         self.noisy = False  # revision B: steps no legal move fits wait to be taken as noise
-        if levels is not None:
-            global ST
-            if ST is None:
-                from firmware.games.cargocube import steps
-                ST = steps  # revision A never loads the step predictions
-            levels.rebase()
         self.settle_ms = settle_ms  # stillness before a move that fits is taken (0: at once)
         self.settling = False
         self.changed_at = 0
@@ -233,23 +242,6 @@ class Tracker:
         occupancy(self.pos, self.expected)
         self._legal = None
         self._deltas = None
-        self._pcache = {}  # revision B: action (or lifted cell) -> its predicted steps
-
-    def _pred(self, a):
-        """Revision B: (predicted steps, hand cells) of action a in the position, cached."""
-        r = self._pcache.get(a)
-        if r is None:
-            r = (ST.predict(self.pos, a), ST.hand_cells(self.pos, a))
-            self._pcache[a] = r
-        return r
-
-    def _lift(self, c):
-        """Revision B: the predicted steps of lifting the top off cell c, cached."""
-        r = self._pcache.get(c)
-        if r is None:
-            r = ST.predict_lift(self.pos, c)
-            self._pcache[c] = r
-        return r
 
     def legal(self):
         """The legal actions but booster uses (see explain()), cached per position."""
@@ -306,122 +298,8 @@ class Tracker:
         return taken + self._infer(self.settle_ms == 0)
 
     def _steps(self, diff):
-        """Revision B: {cell: step} the level scanner reports, but at cells whose occupancy
-        differs from the position's (that is occupancy evidence) or that are empty; None
-        without a level scanner."""
-        lv = self.levels
-        if lv is None:
-            return None
-        out = {}
-        occ = self.occ
-        unsure = self.uncertain
-        for c in lv.cells:
-            if c not in diff and c not in unsure and occ[c >> 3] & (1 << (c & 7)):
-                out[c] = lv.level[c] - lv.base[c]
-        return out
-
-    def _by_steps(self, diff, steps, match, growing):
-        """Revision B: (fit, growing, airborne): the one-action explanations (match) whose
-        predicted steps fit, allowing a nudged stack next to the hand only when none fits as it
-        is; the moves under way (growing) whose start fits, plus the moves off a stack whose top
-        was lifted; and the fitting ones whose landing on a stack does not show yet (airborne,
-        also under way)."""
-        pos = self.pos
-        rough = self.levels.rough
-        ignore = diff + tuple(self.uncertain)  # cells whose steps say nothing now
-        fit = []
-        self.loose = []
-        loose = self.loose
-        for a in match:
-            if not diff and not ST.supported(ST.hand_cells(pos, a), steps, rough):
-                continue  # (before its prediction: the heap keeps few of them)
-            pred, hand = self._pred(a)
-            if ST.fits(pred, hand, steps, ignore, 0, rough):
-                fit.append((a, pred))
-            elif ST.fits(pred, hand, steps, ignore, 1, rough):
-                loose.append((a, pred))
-        # A move whose landing on a stack should show and does not: the piece may still be in
-        # the hand. It waits (and is pending: the landing may be hidden by a shifted cube).
-        done = []
-        airborne = []
-        hands = []
-        for a, pred in fit:
-            if not diff and not self._lifted(a, pred, steps, diff, rough):
-                continue  # seen in the steps alone, it must show at both ends (a stack nudged
-                #           where a top could land is not a whole move)
-            if not self._landed(a, pred, steps, diff, rough):
-                airborne.append(a)
-                continue
-            done.append(a)
-            for c in self._pred(a)[1]:
-                if c not in hands:
-                    hands.append(c)
-        fit = done
-        grow = list(airborne)
-        lifted = []
-        ok = {}
-        for a in growing:
-            src = a[1]
-            if src in diff and a[0] != cc.BOOST and not passes_portal(pos, a):
-                # a piece lifted off its cell (it emptied): nothing else may have stepped
-                if src not in ok:
-                    ok[src] = ST.fits(self._lift(src), (src,), steps, ignore, 0, rough)
-                if not ok[src]:
-                    continue
-            grow.append(a)
-        for c in steps:
-            t = ST.still(c, rough)
-            if c in lifted or c in hands or (-t <= steps[c] <= t):
-                continue
-            # a piece lifted off the stack on c: its step, whatever the hand did to the cube
-            # below, and nothing else that the lift does not explain
-            pred = self._lift(c)
-            if c not in pred or not ST.fits(pred, (c,), steps, ignore, 0, rough):
-                continue
-            lifted.append(c)
-        if lifted:
-            for a in self.legal():
-                if a[1] in lifted and a[0] != cc.END and a not in grow:
-                    grow.append(a)
-        return fit, grow, airborne
-
-    def _lifted(self, a, pred, steps, diff, rough):
-        """Revision B: whether the lift of action a's piece shows where it came from: its cell
-        emptied (occupancy), or the field there moved (either way: the hand may have shifted
-        the cube below). A stack nudged where a top could land shows at one end only: it must
-        not pass for a whole move."""
-        src = a[1]
-        if src in diff or src == a[3]:
-            return True
-        if src in self.uncertain:
-            return True  # its steps say nothing now: no case against it
-        p = pred.get(src, 0)
-        v = steps.get(src, 0)
-        t = ST.still(src, rough)
-        if -2 * t <= p <= 2 * t:
-            return True  # it shows too little there to ask for
-        return v > t or v < -t
-
-    def _landed(self, a, pred, steps, diff, rough):
-        """Revision B: whether the piece of action a (predicted steps pred) is seen to have
-        landed: on an empty cell (occupancy), or on something: the landing, beside what the
-        lift alone changes there (a neighbour's top leaving), predicted and seen with its sign.
-        Else it may still be in the hand."""
-        dst = a[3]
-        if dst in diff:
-            return True
-        if dst in self.uncertain:
-            return False  # its steps say nothing now
-        lift = self._lift(a[1]).get(dst, 0)
-        p = pred.get(dst, 0) - lift
-        v = steps.get(dst, 0) - lift
-        if dst == a[1]:
-            # Back where it came from (a wind rose hop): what it does there beside the lift is
-            # within the hand's noise unless it turned the cube's magnet over (hundreds).
-            t = 2 * ST.TOL_HAND
-            return (p > t or p < -t) and -ST.TOL_HAND <= v - p <= ST.TOL_HAND
-        t = ST.still(dst, rough)
-        return (p > 2 * t and v > t) or (p < -2 * t and v < -t)
+        """Revision B: {cell: step} the level scanner reports (StepTracker); None here."""
+        return None
 
     def tick(self, now_ms):
         """Time passes: commit a move that fits once the board has been still long enough;
@@ -466,7 +344,7 @@ class Tracker:
             self.diff = diff
             self.targets = []
             self.moves = []
-            if not diff and (not steps or not ST.significant(steps, self.levels.rough)):
+            if not diff and (not steps or not self._significant(steps)):
                 self.state = IDLE
                 self.candidates = []
                 # Back as expected: put back, or done and then undone by a next move.
@@ -626,17 +504,7 @@ class Tracker:
                     (len(rest) < 3 or g.ENTRY_PORTAL in rest) and not pos.is_over():
                 match2, growing2 = explain(pos, pos.legal_actions(False), None, rest, ())
                 if steps is not None and match2:
-                    # their predicted steps, from the position after the first; a second that
-                    # lands on something must be seen to (as a single move must, _landed)
-                    seconds = []
-                    for a2 in match2:
-                        p2 = ST.predict(pos, a2)
-                        land = None
-                        d2 = a2[3]
-                        if d2 not in rest:
-                            lift = ST.predict_lift(pos, a2[1]).get(d2, 0)
-                            land = (d2, p2.get(d2, 0) - lift, lift)
-                        seconds.append((p2, ST.hand_cells(pos, a2), land))
+                    seconds = self._seconds(pos, match2, rest)
                 elif match2 and a1 not in complete:
                     complete.append(a1)
                 if growing2 and a1 not in partial:
@@ -645,21 +513,8 @@ class Tracker:
                     if a2[3] not in targets:
                         targets.append(a2[3])
             pos.pop()
-            if seconds and a1 not in complete:
-                pred1, hand1 = self._pred(a1)
-                rough = self.levels.rough
-                for pred2, hand2, land in seconds:
-                    if land is not None:
-                        d2, p, lift = land
-                        if d2 in self.uncertain:
-                            continue
-                        v = steps.get(d2, 0) - pred1.get(d2, 0) - lift
-                        t = ST.still(d2, rough)
-                        if not ((p > 2 * t and v > t) or (p < -2 * t and v < -t)):
-                            continue
-                    if ST.fits_two(pred1, hand1, pred2, hand2, steps, diff + tuple(self.uncertain), rough):
-                        complete.append(a1)
-                        break
+            if seconds and a1 not in complete and self._fits_two(a1, seconds, steps, diff):
+                complete.append(a1)
         return complete, partial, targets
 
     def _ask(self, actions):
@@ -680,25 +535,7 @@ class Tracker:
         self.recent = []
         self.undone_by_next = []
         if self.levels is not None and action[0] != cc.END:
-            # revision B: what this action changed is explained, the baseline moves by it. Where
-            # the hand worked the bottom cube may have shifted: if the action alone explains
-            # what the board shows, the baseline takes the level over there; else (a move taken
-            # late, other moves since) those cells wait until the board is idle again.
-            pos = self.pos
-            pred, hand = self._pred(action)
-            filled = action_delta(pos, action)
-            diff = self._diff()
-            ignore = diff + tuple(self.uncertain)
-            if ST.fits(pred, hand, self._steps(diff), ignore, 0, self.levels.rough):
-                self.levels.explain(pred, hand, True, filled)
-            else:
-                # Taken without its own evidence (late, or other moves since): which part of
-                # what the board shows there is this move's is unknown. Its cells say nothing
-                # until the board is idle again (then the baseline takes them over).
-                self.levels.explain({}, (), False, filled)
-                for c in list(pred) + list(hand) + list(filled):
-                    if c not in self.uncertain:
-                        self.uncertain.append(c)
+            self._explain_levels(action)  # revision B: the baseline moves by what it changed
         self.pos.push(action)
         self.log.append((how, action, self.pos.notation()))
         self.undone = []
@@ -749,33 +586,55 @@ class Tracker:
         legal = self.legal()
         deltas = self._deltas
         groups = ([], [], [], [])
+        first = [0, 0, 0, 0]  # spiral turns and biohazard moves lead each group
         for i in range(len(legal)):
             a = legal[i]
             if a[0] == cc.END:
                 continue
             dl = unpack(deltas[i])
             if dl == self.diff:
-                groups[0].append(a)
+                k = 0
             elif a in self.pending:
-                groups[1].append(a)
+                k = 1
             elif dl and _is_subset(dl, self.touched):
-                groups[2].append(a)
+                k = 2
             elif not dl:
-                groups[3].append(a)
+                k = 3
+            else:
+                continue
+            if a[0] == cc.TURN or a[0] == cc.HAZARD and not dl:
+                # A spiral turn or a biohazard moved is never seen: before the moves that left
+                # no trace only by chance (a roll onto a stack).
+                groups[k].insert(first[k], a)
+                first[k] += 1
+            else:
+                groups[k].append(a)
         pos = self.pos
         for src in pos.boost_sources():
             if src not in self.diff and src not in self.touched:
                 continue
+            special = pos.card_targets(src)
+            if special is not None:
+                for t in special:
+                    a = (cc.BOOST, src, 0, t, pos.cards[src], ())
+                    if (src,) == self.diff:
+                        groups[0].append(a)
+                    elif a not in groups[2]:
+                        groups[2].append(a)
+                continue
             for t in self.diff + tuple(self.touched):
-                if t != src and pos.is_boost_target(t):
+                if t != src and pos.is_boost_target(t, src):
                     a = (cc.BOOST, src, 0, t, pos.cards[src], ())
                     dl = (src, t) if src < t else (t, src)
                     if dl == self.diff:
                         groups[0].append(a)
                     elif _is_subset(dl, self.touched) and a not in groups[2]:
                         groups[2].append(a)
-        return (self._order(groups[0]) + self._order(groups[1]) + self._order(groups[2]) +
-                self._order(groups[3]))
+        out = []
+        for k in range(4):
+            # the moves never seen lead their group whatever the ranking says
+            out += self._order(groups[k][:first[k]]) + self._order(groups[k][first[k]:])
+        return out
 
     def _order(self, actions):
         """actions, most likely first (the plug-in's ranking), for a question."""
@@ -820,8 +679,7 @@ class Tracker:
             return False
         action = self.pos.pop()
         if self.levels is not None:
-            # revision B: the baseline becomes what the board reads once the piece is back
-            self.levels.shift_base(ST.predict(self.pos, action))
+            self._unexplain_levels(action)  # revision B: the baseline as once the piece is back
         self.undone.append(action)
         self.barred.append(action)
         self.log.append(("undo", action, self.pos.notation()))

@@ -1,5 +1,6 @@
-"""The simulated Cargoboard: firmware under the MicroPython unix port, a physical world model,
-scripted and interactive drivers. `add_parser(subparsers)` registers `cargoboard sim`."""
+"""The simulated Cargoboard: the firmware on one of two targets (the MicroPython unix port, or
+the stock MicroPython image on an emulated RP2040: cargoboard.sim.pico), a physical world
+model, scripted and interactive drivers. `add_parser(subparsers)` registers `cargoboard sim`."""
 
 
 # Revision B's firmware holds the field readings, the level scanner and the step predictions
@@ -11,11 +12,13 @@ REVB_HEAP = "224k"
 def add_parser(subparsers):
     p = subparsers.add_parser(
         "sim", help="run the firmware on a simulated board",
-        description="Run the firmware (MicroPython unix port) on a simulated board: "
+        description="Run the firmware on a simulated board (--target unix: the MicroPython unix "
+                    "port; --target pico: the stock MicroPython image on an emulated RP2040): "
                     "--script FILE runs a script (docs in cargoboard.sim.script), "
                     "--interactive shows the LEDs and takes the same verbs at a prompt.",
         epilog="examples:\n  cargoboard sim --script game.txt\n  cargoboard sim --interactive\n"
-               "  cargoboard sim --pty /tmp/cargoboard-pty --flash /tmp/board")
+               "  cargoboard sim --pty /tmp/cargoboard-pty --flash /tmp/board\n"
+               "  cargoboard sim --target pico --script game.txt")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--script", metavar="FILE", help="run a sim script; exit 0 only if every line held")
     mode.add_argument("--interactive", action="store_true", help="interactive terminal mode")
@@ -25,9 +28,15 @@ def add_parser(subparsers):
     p.add_argument("--flash", metavar="DIR",
                    help="keep the board's flash (a littlefs image: game logs, deployed firmware) "
                         "in DIR/flash.img across runs")
+    p.add_argument("--target", choices=("unix", "pico"), default="unix",
+                   help="unix (default): the firmware under the MicroPython unix port; pico: the "
+                        "stock MicroPython image on an emulated RP2040 (rp2040js; boot ROM and "
+                        "image from ../shared/pico or $CARGOBOARD_PICO_DIR), time the emulated "
+                        "chip's")
     p.add_argument("--heapsize", default=None,
-                   help="MicroPython heap (default 192k, the Pico's; with --rev b %s: on this "
-                        "64-bit port revision B needs about 200k, docs/virtual-board.md)" % REVB_HEAP)
+                   help="MicroPython heap of the unix target (default 192k, the Pico's; with "
+                        "--rev b %s: on this 64-bit port revision B needs about 200k, "
+                        "docs/virtual-board.md)" % REVB_HEAP)
     p.add_argument("--plugin", action="append", default=[], metavar="NAME=MODULE",
                    help="register an extra game plug-in module in the firmware (repeatable)")
     p.add_argument("--from-flash", action="store_true",
@@ -49,9 +58,13 @@ def add_parser(subparsers):
 def run_sim(args) -> int:
     rev = args.rev.upper()
     heap = args.heapsize or (REVB_HEAP if rev == "B" else "192k")
-    kwargs = {"heapsize": heap, "plugins": args.plugin}
+    kwargs = {"heapsize": heap, "plugins": args.plugin, "target": args.target}
     if rev == "B":
         import sys
+        if args.target != "unix":
+            print("cargoboard sim: error: --rev b runs on the unix target only (the emulated "
+                  "Pico has no revision-B sensors)", file=sys.stderr)
+            return 2
         if args.shift < 0 or args.bumps < 0 or args.bumps > 1:
             print("cargoboard sim: error: --shift wants mm >= 0, --bumps a chance 0..1",
                   file=sys.stderr)
@@ -74,8 +87,8 @@ def run_sim(args) -> int:
             return run_script(args.script, serve=args.pty, noise=noise, **kwargs)
         return run_script(args.script, serve=args.pty, **kwargs)
     if args.pty:
-        from cargoboard.sim.runner import Runner
-        with Runner(**kwargs) as runner:
+        from cargoboard.sim.runner import make_runner
+        with make_runner(**kwargs) as runner:
             if rev == "B":
                 from cargoboard.sim.hallfield import HallWorld
                 runner.sums = HallWorld(noise).adc_sums()   # an empty board

@@ -377,8 +377,8 @@ class HallWorld(World):
         self._touch(cell)
         return item
 
-    def setup_cargocube(self, layout, seats, cards=False):
-        pos = super().setup_cargocube(layout, seats, cards)
+    def setup_cargocube(self, layout, seats, cards=False, teleport=False):
+        pos = super().setup_cargocube(layout, seats, cards, teleport)
         self._sync_phys()
         return pos
 

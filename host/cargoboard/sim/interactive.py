@@ -29,7 +29,7 @@ def _cell_text(world, c):
     st = world.stacks[c]
     if not st:
         return "   "
-    t = item_name(st[-1])
+    t = item_name(st[-1], world.letters)
     if t.startswith("card:"):
         t = "c" + t[5:]
     if len(st) > 1:
@@ -65,7 +65,7 @@ def render(session) -> str:
         out.append(f"{y + 1:>3} {wl} " + "".join(row) + f" {el}")
     out.append("       " + "".join(f" {ch} " for ch in COLS))
     out.append("        " + " " * 4 + bar(0) + "   S")
-    hand = " ".join(item_name(i) for i in w.hand) or "-"
+    hand = " ".join(item_name(i, w.letters) for i in w.hand) or "-"
     out.append(f"t={r.t / 1000:.2f}s  hand: {hand}  presses: {session.presses}")
     return "\n".join(out)
 

@@ -46,76 +46,49 @@ def find_micropython() -> str:
         "(it is in the test extra of this project)")
 
 
-_WRITE_FLASH = """
-import os, sys
-from firmware.drivers import flashdev
-dev = flashdev.FileBlockDev.open(sys.argv[1])
-flashdev.mount(dev, "/flash", dev.is_new())
-def mkdirs(path):
-    cur = "/flash"
-    for part in path.split("/")[:-1]:
-        cur += "/" + part
-        try:
-            os.mkdir(cur)
-        except OSError:
-            pass
-for line in open(sys.argv[2]):
-    board_path, local = line.rstrip("\\n").split("\\t")
-    mkdirs(board_path)
-    with open(local, "rb") as src:
-        data = src.read()
-    with open("/flash/" + board_path + ".tmp", "wb") as dst:
-        dst.write(data)
-    try:
-        os.remove("/flash/" + board_path)
-    except OSError:
-        pass
-    os.rename("/flash/" + board_path + ".tmp", "/flash/" + board_path)
-    print(board_path, len(data))
-"""
-
-
-def write_flash_files(image, files, micropython=None):
+def write_flash_files(image, files):
     """Copy host files into the virtual board's littlefs image (created if missing), each
     written beside its old version and renamed over it, as a deploy to the board would leave
     them: files = [(path on the board, local path)]. Other files (the game logs) stay."""
-    import tempfile
-    mp = micropython or find_micropython()
-    with tempfile.TemporaryDirectory() as tmp:
-        listing = Path(tmp) / "files.txt"
-        listing.write_text("".join(f"{bp}\t{lp}\n" for bp, lp in files))
-        script = Path(tmp) / "write_flash.py"
-        script.write_text(_WRITE_FLASH)
-        env = dict(os.environ, MICROPYPATH=f".frozen:{REPO_ROOT}")
-        r = subprocess.run([mp, str(script), str(image), str(listing)], capture_output=True,
-                           text=True, env=env, timeout=120)
-    if r.returncode != 0:
-        raise FirmwareError(f"writing {image} failed: {(r.stdout + r.stderr).strip()}")
-    return r.stdout.split("\n")
+    from cargoboard.sim.pico import fsimage
+    try:
+        fsimage.write_files(image, [(bp, Path(lp).read_bytes()) for bp, lp in files])
+    except (fsimage.ImageError, OSError) as e:
+        raise FirmwareError(f"writing {image} failed: {e}") from None
+    return [f"{bp} {Path(lp).stat().st_size}" for bp, lp in files]
+
+
+class PowerCut(FirmwareError):
+    """The emulated board's power was cut where the host asked (`PicoRunner.cut_*`); the
+    message says whether a flash operation was torn."""
 
 
 class Runner:
-    def __init__(self, heapsize="192k", game="none", plugins=(), extra_path=(), args=(),
-                 micropython=None, compiled=True, flash=None, boot_from_flash=False,
-                 revision="A"):
-        self.heapsize = heapsize
-        # board revision: "A" sends the occupancy bitmap ('F' frames), "B" the scan's ADC sums
-        # of the linear Hall sensors ('G' frames, docs/sim-protocol.md), set in `sums`
-        self.revision = revision.upper()
-        self.sums = None
-        self.compiled = compiled  # run the .mpy build, as on the board (source if no mpy-cross)
+    """A virtual board driven in lockstep: the firmware's process speaks the channel of
+    docs/sim-protocol.md on its stdin/stdout; the runner relays a pty both ways, advances time in
+    10 ms frames, keeps the LED frame and what the firmware logged. Two implementations start
+    the process: UnixRunner (the firmware under the MicroPython unix port, the default target)
+    and cargoboard.sim.pico.PicoRunner (the stock MicroPython image on an emulated RP2040)."""
+
+    target = "none"
+    HELLO = b"cargoboard-sim "
+    # how long the board may take to answer a console line (sim time): a frame or two under
+    # the unix port; the emulated Pico is still importing and setting up for ~1 s after power-on
+    reply_ms = 500
+
+    def __init__(self, game="none", flash=None, boot_from_flash=False):
         self.game = game
-        self.plugins = list(plugins)      # ["test=tests.sim_testgame", ...]
-        self.extra_path = [str(p) for p in extra_path]
-        self.args = list(args)
         self.flash = str(flash) if flash else None  # littlefs image file kept across runs
         # run the firmware files deployed on the flash image (cargoboard deploy --flash), not
-        # the repository's: host/cargoboard/sim/rom.py mounts the image and runs its main.py
+        # the repository's
         self.boot_from_flash = boot_from_flash
-        self.micropython = micropython or find_micropython()
         self.t = 0                        # sim time of the next frame, ms
         self.frames = 0
         self.sensors = bytearray(16)      # what the board's sensors read (set by the caller)
+        # board revision: "A" sends the occupancy bitmap ('F' frames), "B" the scan's ADC sums
+        # of the linear Hall sensors ('G' frames, docs/sim-protocol.md), set in `sums`
+        self.revision = "A"
+        self.sums = None
         self.buttons = 0
         self.leds = bytearray(FRAME_BYTES)
         self.led_updates = 0
@@ -127,48 +100,31 @@ class Runner:
         self._stderr: list[bytes] = []
         self._stderr_thread = None
 
+    def _spawn(self) -> tuple[list, dict, str]:
+        """(command, environment, working directory) of the firmware's process."""
+        raise NotImplementedError
+
+    def _message(self, typ, data):
+        """A message other than L, S, T, D from the firmware's process (target specific)."""
+
     # --- life cycle ---------------------------------------------------------------------------
     def start(self):
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)            # no echo, no line discipline: bytes pass unchanged
         os.set_blocking(self.master, False)
         self.port = os.ttyname(self.slave)
-        env = dict(os.environ)
-        build_dir = None
-        if self.compiled:
-            from cargoboard.build import cached_build, BuildError
-            try:
-                build_dir = cached_build()
-            except BuildError as e:
-                raise FirmwareError(f"device build failed: {e}") from None
-        first = [str(build_dir)] if build_dir else []
-        env["MICROPYPATH"] = ":".join([".frozen", *first, *self.extra_path, str(REPO_ROOT)])
-        cmd = [self.micropython]
-        if self.heapsize:
-            cmd += ["-X", f"heapsize={self.heapsize}"]
-        if self.boot_from_flash:
-            if not self.flash:
-                raise FirmwareError("boot_from_flash needs a flash image")
-            env["MICROPYPATH"] = ".frozen"
-            cmd += [str(Path(__file__).with_name("rom.py")), self.flash]
-        else:
-            cmd += [str(REPO_ROOT / "firmware" / "main.py")]
-        cmd += ["--sim", "--game", self.game]
-        if self.revision == "B":
-            cmd += ["--rev", "B"]
-        for p in self.plugins:
-            cmd += ["--plugin", p]
-        if self.flash:
-            cmd += ["--flash", "mounted" if self.boot_from_flash else self.flash]
-        cmd += self.args
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, cwd=str(REPO_ROOT), env=env,
-                                     bufsize=0)
-        self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
-        self._stderr_thread.start()
-        typ, payload = self._read_msg()
-        if typ != ord("H"):
-            raise FirmwareError(f"expected hello from the firmware, got type {typ:#x}")
+        try:
+            cmd, env, cwd = self._spawn()
+            self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, cwd=cwd, env=env, bufsize=0)
+            self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
+            self._stderr_thread.start()
+            typ, payload = self._read_msg()
+            if typ != ord("H") or not payload.startswith(self.HELLO):
+                raise FirmwareError(f"expected hello from the firmware, got type {typ:#x}")
+        except BaseException:
+            self.stop()  # no pty, process or temporary image left behind
+            raise
         self.hello = payload.decode(errors="replace")
         return self
 
@@ -264,39 +220,45 @@ class Runner:
     def step(self, frames=1):
         """Advance `frames` frames of 10 ms (relaying the pty both ways)."""
         for _ in range(frames):
-            serial_in = b""
-            try:
-                serial_in = os.read(self.master, 4096)
-            except (BlockingIOError, OSError):
-                pass
-            t = self.t & 0x3FFFFFFF
-            if self.revision == "B":
-                sums = self.sums
-                payload = (struct.pack("<IB", t, self.buttons & 0x1F)
-                           + struct.pack("<%dH" % len(sums), *[min(0xFFFF, max(0, v)) for v in sums])
-                           + serial_in)
-                self._send(ord("G"), payload)
-            else:
-                payload = (struct.pack("<I", t) + bytes(self.sensors)
-                           + bytes((self.buttons & 0x1F,)) + serial_in)
-                self._send(ord("F"), payload)
-            out = bytearray()
-            while True:
-                typ, data = self._read_msg()
-                if typ == ord("D"):
-                    break
-                if typ == ord("L"):
-                    self.leds[:] = data
-                    self.led_updates += 1
-                elif typ == ord("S"):
-                    out += data
-                elif typ == ord("T"):
-                    self.logs.append(data.decode(errors="replace"))
-            if out:
-                self._to_pty(out)
-                self.serial_log += out
+            self._exchange(ord("G") if self.revision == "B" else ord("F"), b"")
             self.frames += 1
             self.t += FRAME_MS
+
+    def _exchange(self, typ, head):
+        """One lockstep exchange: send the inputs (after `head`, the message's own fields) and
+        the serial bytes waiting on the pty, read what comes back until `D`."""
+        serial_in = b""
+        try:
+            serial_in = os.read(self.master, 4096)
+        except (BlockingIOError, OSError):
+            pass
+        if typ == ord("G"):
+            payload = (head + struct.pack("<IB", self.t & 0x3FFFFFFF, self.buttons & 0x1F)
+                       + struct.pack("<%dH" % len(self.sums),
+                                     *[min(0xFFFF, max(0, v)) for v in self.sums])
+                       + serial_in)
+        else:
+            payload = (head + struct.pack("<I", self.t & 0x3FFFFFFF) + bytes(self.sensors)
+                       + bytes((self.buttons & 0x1F,)) + serial_in)
+        self._send(typ, payload)
+        out = bytearray()
+        while True:
+            typ, data = self._read_msg()
+            if typ == ord("D"):
+                self._message(typ, data)
+                break
+            if typ == ord("L"):
+                self.leds[:] = data
+                self.led_updates += 1
+            elif typ == ord("S"):
+                out += data
+            elif typ == ord("T"):
+                self.logs.append(data.decode(errors="replace"))
+            else:
+                self._message(typ, data)
+        if out:
+            self._to_pty(out)
+            self.serial_log += out
 
     def _to_pty(self, data):
         view = memoryview(bytes(data))
@@ -374,3 +336,69 @@ class Runner:
     def led(self, i):
         o = 3 * i
         return tuple(self.leds[o:o + 3])
+
+
+class UnixRunner(Runner):
+    """The firmware as its own process under the MicroPython unix port:
+    `micropython -X heapsize=192k firmware/main.py --sim` (firmware/hal_sim.py speaks the
+    channel), MICROPYPATH=.frozen:<build>:<repo>[:extra]."""
+
+    target = "unix"
+
+    def __init__(self, heapsize="192k", game="none", plugins=(), extra_path=(), args=(),
+                 micropython=None, compiled=True, flash=None, boot_from_flash=False,
+                 revision="A"):
+        super().__init__(game=game, flash=flash, boot_from_flash=boot_from_flash)
+        self.revision = revision.upper()
+        self.heapsize = heapsize
+        self.compiled = compiled  # run the .mpy build, as on the board (source if no mpy-cross)
+        self.plugins = list(plugins)      # ["test=tests.sim_testgame", ...]
+        self.extra_path = [str(p) for p in extra_path]
+        self.args = list(args)
+        self.micropython = micropython or find_micropython()
+
+    def _spawn(self):
+        env = dict(os.environ)
+        build_dir = None
+        if self.compiled:
+            from cargoboard.build import cached_build, BuildError
+            try:
+                build_dir = cached_build()
+            except BuildError as e:
+                raise FirmwareError(f"device build failed: {e}") from None
+        first = [str(build_dir)] if build_dir else []
+        env["MICROPYPATH"] = ":".join([".frozen", *first, *self.extra_path, str(REPO_ROOT)])
+        cmd = [self.micropython]
+        if self.heapsize:
+            cmd += ["-X", f"heapsize={self.heapsize}"]
+        if self.boot_from_flash:
+            if not self.flash:
+                raise FirmwareError("boot_from_flash needs a flash image")
+            env["MICROPYPATH"] = ".frozen"
+            # host/cargoboard/sim/rom.py mounts the image and runs its main.py
+            cmd += [str(Path(__file__).with_name("rom.py")), self.flash]
+        else:
+            cmd += [str(REPO_ROOT / "firmware" / "main.py")]
+        cmd += ["--sim", "--game", self.game]
+        if self.revision == "B":
+            cmd += ["--rev", "B"]
+        for p in self.plugins:
+            cmd += ["--plugin", p]
+        if self.flash:
+            cmd += ["--flash", "mounted" if self.boot_from_flash else self.flash]
+        cmd += self.args
+        return cmd, env, str(REPO_ROOT)
+
+
+TARGETS = ("unix", "pico")
+
+
+def make_runner(target="unix", **kwargs) -> Runner:
+    """A runner for a target: "unix" (the MicroPython unix port) or "pico" (the emulated
+    RP2040 with the stock MicroPython image)."""
+    if target == "pico":
+        from cargoboard.sim.pico.runner import PicoRunner
+        return PicoRunner(**kwargs)
+    if target != "unix":
+        raise FirmwareError(f"unknown target '{target}' (unix or pico)")
+    return UnixRunner(**kwargs)

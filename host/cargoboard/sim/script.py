@@ -2,14 +2,17 @@
 
 One command per line; `#` starts a comment (at the line start or after a space). Verbs:
 
-    new-game GAME LAYOUT SEATS [cards]
+    new-game GAME LAYOUT SEATS [cards|pyramid|bastion|both] [teleport]
                                  e.g. `new-game cargocube polygon SN`: sends `new ...` to the
                                  firmware, lays out the start stacks in the world (cargocube:
                                  shared_rules.cargocube.rules.start_position; other games: one token
                                  on each cell of the firmware's setup mask) and waits (up to
                                  5 s sim time) until the firmware reports state=play.
                                  With `cards` (an extension), each seat's base cards lie in
-                                 their default places too (each card carries a magnet).
+                                 their default places too (each card carries a magnet); with
+                                 `pyramid`, `bastion` or `both` the expansions' cards, with
+                                 `teleport` the walking teleport on f6 (docs/rules/cargocube.md
+                                 16.11). 8 players: SEATS `12345678`.
                                  SEATS may be left out for a game that has fixed seats:
                                  `new-game cephalopod 5x5` (white and black, the board empty).
     lift CELL                    take the top item of CELL into the hand, then 100 ms pass.
@@ -61,7 +64,7 @@ import select
 import shlex
 import sys
 
-from cargoboard.sim.runner import Runner, FirmwareError, FRAME_MS
+from cargoboard.sim.runner import make_runner, FirmwareError, FRAME_MS
 from cargoboard.sim.world import World, WorldError, parse_cell
 
 HAND_MS = 100
@@ -70,6 +73,7 @@ BOUNCE_MS = 60
 SETTLE_MS = 50
 SLIDE_CROSS_MS = 20
 SETUP_TIMEOUT_MS = 5000
+NEW_GAME_CARDS = ("cards", "pyramid", "bastion", "both")  # new-game's card words
 SETTLE_WAIT_MS = 1000  # resolve/expect give the board this long to commit a settled move
 BUTTONS = {"confirm": 1, "next": 2, "undo": 4, "hint": 8, "end": 16}
 
@@ -219,7 +223,6 @@ class Session:
     """A running simulated board: firmware process + world + pyserial on the pty."""
 
     def __init__(self, out=print, noise=None, **runner_kwargs):
-        import serial  # pyserial
         self.out = out
         if runner_kwargs.get("revision", "A").upper() == "B":
             # revision B: linear Hall sensors, the field model (docs/virtual-board.md)
@@ -228,11 +231,9 @@ class Session:
         else:
             self.world = World()
         self._runner_kwargs = runner_kwargs
-        self.runner = Runner(**runner_kwargs)
+        self.runner = make_runner(**runner_kwargs)
         self.runner.start()
-        self.ser = serial.Serial(self.runner.port, 115200, timeout=0)
-        self._rx = bytearray()
-        self._rx_count = 0
+        self._attach()
         self._tx_count = 0
         self.replies: list[str] = []
         self.events: list[str] = []
@@ -251,17 +252,24 @@ class Session:
     def restart(self):
         """Power cut and power on: kill the firmware, start it again (same flash image, same
         pieces on the board; sim time goes on)."""
-        import serial  # pyserial
         t = self.runner.t
         self.ser.close()
         self.runner.kill()
-        self.runner = Runner(**self._runner_kwargs)
+        self.runner = make_runner(**self._runner_kwargs)
         self.runner.t = t
         self.runner.start()
-        self.ser = serial.Serial(self.runner.port, 115200, timeout=0)
-        self._rx = bytearray()
-        self._rx_count = 0
+        self._attach()
         self.step(1)
+
+    def _attach(self):
+        """Open the board's pty with pyserial. What the board wrote before (the emulated Pico
+        runs until it has booted) comes from the runner's log, not from the pty, whose input
+        pyserial may discard when it opens it."""
+        import serial  # pyserial
+        self.ser = serial.Serial(self.runner.port, 115200, timeout=0)
+        self.ser.reset_input_buffer()
+        self._rx = bytearray(self.runner.serial_log)
+        self._rx_count = len(self.runner.serial_log)
 
     # --- time and I/O ------------------------------------------------------------------------
     def step(self, frames=1):
@@ -304,8 +312,11 @@ class Session:
             else:
                 self.replies.append(text)
 
-    def query(self, command: str, max_frames=50):
-        """Send a command line over the pty; returns (data lines, final ok/err line)."""
+    def query(self, command: str, max_frames=None):
+        """Send a command line over the pty; returns (data lines, final ok/err line). The
+        board has the runner's `reply_ms` to answer (sim time)."""
+        if max_frames is None:
+            max_frames = self.runner.reply_ms // FRAME_MS
         self.replies.clear()
         self.ser.write(command.encode() + b"\n")
         self.ser.flush()
@@ -387,15 +398,20 @@ class Session:
         self.world.place(cells[-1])
         self.wait(HAND_MS)
 
-    def new_game(self, game: str, layout: str, seats: str | None, cards: bool = False):
+    def new_game(self, game: str, layout: str, seats: str | None, cards=False,
+                 teleport: bool = False):
+        """cards: False, True (the base cards) or a card layout name (pyramid, bastion, both);
+        teleport: the walking teleport on the centre."""
         self.game = game
-        extra = " cards=base" if cards else ""
+        if cards is True:
+            cards = "base"
+        extra = (f" cards={cards}" if cards else "") + (" teleport=1" if teleport else "")
         words = f"{layout} {seats}" if seats else layout
         data, final = self.query(f"new {game} {words}{extra}")
         if not final.startswith("ok"):
             raise ScriptError(f"new {game}: {final}")
         if game == "cargocube":
-            self.world.setup_cargocube(layout, seats, cards)
+            self.world.setup_cargocube(layout, seats, cards, teleport)
         else:
             _, m = self.query("mask")
             parts = m.split()
@@ -421,12 +437,17 @@ class Session:
         before = self.presses
         try:
             if verb == "new-game":
-                cards = len(args) > 2 and args[-1] == "cards"
-                words = args[:-1] if cards else args
+                words = list(args)
+                teleport = len(words) > 2 and words[-1] == "teleport"
+                if teleport:
+                    words.pop()
+                cards = len(words) > 2 and words[-1] in NEW_GAME_CARDS and words.pop()
                 if len(words) not in (2, 3) or (len(words) == 2 and args[0] == "cargocube"):
-                    raise ScriptError("usage: new-game GAME LAYOUT SEATS [cards] (SEATS may be "
-                                      "left out for a game with fixed seats)")
-                self.new_game(words[0], words[1], words[2] if len(words) == 3 else None, cards)
+                    raise ScriptError("usage: new-game GAME LAYOUT SEATS [cards|pyramid|bastion|"
+                                      "both] [teleport] (SEATS may be left out for a game with "
+                                      "fixed seats)")
+                self.new_game(words[0], words[1], words[2] if len(words) == 3 else None,
+                              "base" if cards == "cards" else cards, teleport)
             elif verb in ("lift", "place", "drop", "take"):
                 if len(args) != 1:
                     raise ScriptError(f"usage: {verb} CELL")

@@ -1,8 +1,10 @@
 """The physical model of the board for the simulator.
 
 Each cell holds a stack of physical items, bottom to top: a booster card lies flat at the
-bottom, cargo cubes and keepers on top of it. Items are the rules core's small ints (0..23 a
-cargo cube's orientation, 24 + seat a keeper) and CARD_BASE + card code for a card. The hand
+bottom, cargo cubes and keepers on top of it; a biohazard or a sacrifice card lies on the piece
+it was put on. Items are the rules core's small ints (0..23 a cargo cube's orientation, KEEPER +
+seat a keeper, DEAD + seat a dead keeper, TELEPORT the walking teleport) and CARD_BASE + card
+code for a card. The hand
 holds what was lifted (a stack too: `place` puts down the item lifted last). A cell's sensor
 reads occupied when its stack is non-empty (every piece carries a magnet). Games whose pieces
 come from a supply and go back to it (Cephalopod's dice) use `drop` and `take`.
@@ -29,18 +31,23 @@ def parse_cell(text: str) -> int:
     return c
 
 
-def item_name(item: int) -> str:
+def item_name(item: int, letters: str = g.SEAT_LETTERS) -> str:
+    """A piece's name; letters name the seats (`12345678` with 8 players)."""
     if item == DIE:
         return "die"
     if item >= CARD_BASE:
         code = item - CARD_BASE
         try:
             from shared_rules.cargocube import rules as cc
-            return "card:%s%s" % (cc.card_kind(code), g.SEAT_LETTERS[cc.card_owner(code)])
+            return "card:%s%s" % (cc.card_kind(code), letters[cc.card_owner(code)])
         except Exception:
             return f"card:{code}"
+    if item >= 40:
+        return "T"
+    if item >= 32:
+        return "X" + letters[item - 32]
     if item >= 24:
-        return "K" + g.SEAT_LETTERS[item - 24]
+        return "K" + letters[item - 24]
     try:
         from shared_rules.cargocube import orient
         return orient.NAMES[item]
@@ -52,6 +59,7 @@ class World:
     def __init__(self):
         self.stacks: list[list[int]] = [[] for _ in range(N_CELLS)]
         self.hand: list[int] = []
+        self.letters = g.SEAT_LETTERS  # how seats are named (set by the game's layout)
 
     def clear(self):
         for s in self.stacks:
@@ -79,13 +87,13 @@ class World:
             raise WorldError(f"{g.cell_name(cell)} is a corner: pieces cannot go there")
         item = self.hand.pop()
         st = self.stacks[cell]
-        if item >= CARD_BASE:
-            if any(i >= CARD_BASE for i in st):
-                self.hand.append(item)
-                raise WorldError(f"{g.cell_name(cell)} already has a card")
-            st.insert(0, item)        # a card lies flat at the bottom
-        else:
-            st.append(item)
+        if item >= CARD_BASE and st and st[-1] >= CARD_BASE:
+            self.hand.append(item)
+            raise WorldError(f"{g.cell_name(cell)} has a card on top: one card cannot lie on "
+                             "another")
+        # A card put on an empty cell lies flat at the bottom; a biohazard or a sacrifice goes
+        # on top of the piece it is put on.
+        st.append(item)
         return item
 
     def drop(self, cell: int, item: int = DIE) -> int:
@@ -115,22 +123,25 @@ class World:
         return buf
 
     # --- layouts ------------------------------------------------------------------------------
-    def setup_cargocube(self, layout: str, seats: str, cards: bool = False):
-        """Stacks of shared_rules.cargocube.rules.start_position (cubes and keepers; no cards unless
-        asked)."""
+    def setup_cargocube(self, layout: str, seats: str, cards=False, teleport: bool = False):
+        """Stacks of shared_rules.cargocube.rules.start_position (cubes, keepers, the walking
+        teleport if asked; cards: False, or a card layout: True or "base", "pyramid", "bastion",
+        "both")."""
         from shared_rules.cargocube import rules as cc
         seats = seats.upper()
         try:
-            pos = cc.start_position(players=len(seats), layout=layout, cards=cards)
+            pos = cc.start_position(players=len(seats), layout=layout, cards=cards,
+                                    teleport=teleport)
         except cc.RulesError as e:
             raise WorldError(f"cannot set up cargocube {layout} {seats}: {e}") from None
-        got = "".join(g.SEAT_LETTERS[s] for s in pos.seats)
+        got = "".join(pos.SEAT_LETTERS[s] for s in pos.seats)
         if got != seats:
             raise WorldError(f"seats '{seats}' not supported for {len(seats)} players (use '{got}')")
         self.clear()
+        self.letters = pos.SEAT_LETTERS
         for c in range(N_CELLS):
             st = self.stacks[c]
-            if cards and pos.cards[c]:
+            if pos.cards[c]:
                 st.append(CARD_BASE + pos.cards[c])
             st.extend(pos.stacks[c])
         return pos
@@ -143,4 +154,4 @@ class World:
                 self.stacks[c].append(TOKEN)
 
     def describe(self, cell: int) -> str:
-        return " ".join(item_name(i) for i in self.stacks[cell])
+        return " ".join(item_name(i, self.letters) for i in self.stacks[cell])

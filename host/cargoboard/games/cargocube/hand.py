@@ -50,7 +50,9 @@ class OccupancyBoard:
     (cargoboard.sim.hallfield.HallBoard) has the same four methods and reads fields."""
 
     def __init__(self, pos):
-        self.count = [len(pos.stacks[c]) + (1 if pos.cards[c] else 0) for c in range(g.N_CELLS)]
+        lids = pos.lids or bytes(g.N_CELLS)  # a biohazard is a card lying on a cube
+        self.count = [len(pos.stacks[c]) + (1 if pos.cards[c] else 0) + (1 if lids[c] else 0)
+                      for c in range(g.N_CELLS)]
 
     def read(self, extra=(), source=None):
         """The raw sensor reading now; extra: cells the carried piece is just over (source: the

@@ -17,7 +17,8 @@ from firmware.games.cargocube.plugin import Game
 from cargoboard.games.cargocube.hand import Hand, physical_steps
 from cargoboard.sim.table import Table
 
-KIND_NAMES = ("activation", "roll", "step", "booster", "end")
+KIND_NAMES = ("activation", "roll", "step", "booster", "end", "ride", "teleport", "turn",
+              "biohazard")  # by action kind (cc.ACTIVATE ... cc.HAZARD)
 
 
 class GameStats:
@@ -47,15 +48,19 @@ class GameStats:
             self.reasons[k] = self.reasons.get(k, 0) + v
 
 
-def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None, noise=None,
-              trace=None):
-    """Play one seeded game; return its GameStats. pick(pos, legal, rng) chooses the actions
-    (default: uniformly at random). noise: a cargoboard.sim.hallfield.Noise plays it on a
-    revision-B board (linear sensors, steps) with that noise; None on revision A. trace: a list
-    that gets the table's input (cargoboard.table.Table), to play it again elsewhere."""
+def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None,
+              teleport=False, noise=None, trace=None):
+    """Play one seeded game; return its GameStats. cards: False, True (base) or a card layout
+    (pyramid, bastion, both); pick(pos, legal, rng) chooses the actions (default: uniformly at
+    random). noise: a cargoboard.sim.hallfield.Noise plays it on a revision-B board (linear
+    sensors, steps) with that noise; None on revision A. trace: a list that gets the table's
+    input (cargoboard.sim.table.Table), to play it again elsewhere."""
     rng = random.Random(seed)
-    truth = cc.start_position(players, cards=cards)
-    options = {"seats": cc.layouts.SEATS_BY_PLAYERS[players], "cards": "base" if cards else ""}
+    if cards is True:
+        cards = "base"
+    truth = cc.start_position(players, cards=cards, teleport=teleport)
+    options = {"seats": cc.layouts.SEATS_BY_PLAYERS[players], "cards": cards or "",
+               "teleport": "1" if teleport else ""}
     world = None
     if noise is None:
         game = Game(options)

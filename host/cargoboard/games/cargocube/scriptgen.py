@@ -10,23 +10,29 @@ from shared_rules import geometry as g
 from cargoboard.games.cargocube.hand import physical_steps
 
 
-def game_script(seed=1, players=2, actions=40, check_every=10, pick=None, cards=False):
-    """(script text, final position) for a seeded game on the Polygon start, with the base
-    cards in their default places if cards (what `new-game cargocube polygon SEATS [cards]`
-    lays out). pick(pos, legal, rng) may choose the
-    action; by default it is uniform among the legal actions."""
+def game_script(seed=1, players=2, actions=40, check_every=10, pick=None, cards=False,
+                teleport=False):
+    """(script text, final position) for a seeded game on the Polygon start, with cards in
+    their default places if cards (True or "base": the base cards, or "pyramid", "bastion",
+    "both") and the walking teleport if asked (what `new-game cargocube polygon SEATS [cards]
+    [teleport]` lays out). pick(pos, legal, rng) may choose the action; by default it is
+    uniform among the legal actions."""
     rng = random.Random(seed)
     seats = cc.layouts.SEATS_BY_PLAYERS[players]
-    pos = cc.start_position(players, cards=cards)
+    if cards is True:
+        cards = "base"
+    pos = cc.start_position(players, cards=cards, teleport=teleport)
+    words = {"base": " cards", False: ""}.get(cards, " %s" % cards)
     lines = ["# seeded game: seed %d, %d players, up to %d actions" % (seed, players, actions),
-             "new-game cargocube polygon %s%s" % (seats, " cards" if cards else "")]
+             "new-game cargocube polygon %s%s%s" % (seats, words,
+                                                    " teleport" if teleport else "")]
     for n in range(actions):
         legal = pos.legal_actions()
         if not legal:
             lines.append("# the game is over")
             break
         a = pick(pos, legal, rng) if pick else legal[rng.randrange(len(legal))]
-        lines.append("# %d. %s %s" % (n + 1, g.SEAT_LETTERS[pos.to_move], cc.format_action(a)))
+        lines.append("# %d. %s %s" % (n + 1, pos.SEAT_LETTERS[pos.to_move], cc.format_action(a)))
         for step in physical_steps(pos, a):
             if step[0] == "press":
                 lines.append("press %s" % step[1])

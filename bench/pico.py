@@ -1,0 +1,155 @@
+"""The firmware's frame times on the emulated Pico, beside the unix port's from the same run,
+and what the emulator costs in wall time. Printed, never asserted.
+
+    .venv/bin/python bench/pico.py [FRAMES]      (default 300 steady frames)
+
+1. `firmware/bench_frame.py` (the one frame benchmark, which also runs on a real board) on the
+   emulated RP2040: the stock MicroPython image boots the board's flash (this checkout's deploy
+   build), and the real mpremote runs the script there as on a board (`mpremote connect PTY exec
+   ... run firmware/bench_frame.py`): its HAL is the real one (74HC165 chain over SPI, WS2812
+   over PIO, both modelled cycle by cycle), time is the emulated chip's (rp2040js charges
+   Cortex-M0+ cycles at 125 MHz; flash wait states and the XIP cache are not modelled, so real
+   silicon running code from flash can only be slower; docs/virtual-board.md).
+2. The same script under the MicroPython unix port (bench/frame.py's build and harness).
+3. Emulator speed: wall seconds, and CPU seconds of the emulator process, per emulated second
+   while the board idles in its frame loop (the firmware running, no input) and while the
+   benchmark runs (the CPU busy nearly all the time). Goal: one emulated second <= 2 s wall.
+"""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "host"), str(ROOT / "bench"), str(ROOT / "tests")]
+
+import frame as unix_frame  # noqa: E402  (bench/frame.py)
+import mpy  # noqa: E402
+from cargoboard.deploy import _mpremote_exe  # noqa: E402
+from cargoboard.sim.pico.images import PicoUnavailable, find_images  # noqa: E402
+from cargoboard.sim.pico.runner import PicoRunner  # noqa: E402
+
+FIGURE = re.compile(r"(\w+_us) max=(-?\d+) p95=(-?\d+)")
+GOALS_MS = {"lift_us": 15, "back_us": 15, "frame_us": 10}  # issue 11 (p95, p95, max)
+
+
+def figures(text):
+    return {m.group(1): (int(m.group(2)), int(m.group(3))) for m in FIGURE.finditer(text)}
+
+
+def cpu_seconds(pid):
+    """User + system CPU seconds of a process so far (/proc), or None off Linux."""
+    try:
+        fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return None
+
+
+class Meter:
+    """Wall and emulator-CPU seconds per emulated second over a stretch of a run."""
+
+    def __init__(self, runner):
+        self.runner = runner
+        self.w0, self.e0 = time.monotonic(), runner.emu_ns
+        self.c0 = cpu_seconds(runner.proc.pid)
+
+    def stop(self):
+        emu = (self.runner.emu_ns - self.e0) / 1e9
+        c1 = cpu_seconds(self.runner.proc.pid)
+        cpu = (c1 - self.c0) / emu if c1 is not None and self.c0 is not None else float("nan")
+        return (time.monotonic() - self.w0) / emu, cpu, emu
+
+
+def emulated(frames):
+    with PicoRunner() as runner, runner.serving():
+        # the board idling in its frame loop (no input) for 2 emulated seconds
+        idle = Meter(runner)
+        while runner.emu_ns - idle.e0 < 2e9:
+            time.sleep(0.05)
+        idle = idle.stop()
+        cmd = [_mpremote_exe(), "connect", runner.port, "exec",
+               "import sys; sys.argv[:] = ['bench_frame.py', 'cargocube', '%d']" % frames,
+               "run", str(ROOT / "firmware" / "bench_frame.py")]
+        busy = Meter(runner)
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+        busy = busy.stop()
+    if r.returncode != 0:
+        raise SystemExit("bench/pico.py: mpremote failed: %s" % (r.stderr or r.stdout).strip())
+    return r.stdout, idle, busy
+
+
+EMPTY_LOOP = b"""import time
+def loop():
+    t = time.ticks_us()
+    for i in range(10000):
+        pass
+    return time.ticks_diff(time.ticks_us(), t)
+print("loop_us=%d" % loop())
+"""
+
+
+def empty_loop_us():
+    """An empty 10000-round loop on a bare emulated Pico (main.py only), in emulated us: what
+    the idle USB line costs (rp2040js as it ships: 98.7 ms, its OUT endpoint re-armed every
+    10 us; held until data comes: 33.9 ms)."""
+    from cargoboard.sim.pico import fsimage
+    with tempfile.TemporaryDirectory(prefix="bench-pico-") as tmp:
+        image = Path(tmp) / "flash.img"
+        fsimage.write_files(image, [("main.py", EMPTY_LOOP)])
+        with PicoRunner(flash=image, boot_from_flash=True) as runner:
+            runner.step(10)
+            m = re.search(r"loop_us=(\d+)", bytes(runner.serial_log).decode())
+    return int(m.group(1)) if m else -1
+
+
+def unix(frames):
+    with tempfile.TemporaryDirectory(prefix="bench-pico-") as tmp:
+        unix_frame.compile_tree(tmp)
+        return mpy.run_micropython(ROOT / "firmware" / "bench_frame.py", heapsize=unix_frame.HEAP,
+                                   args=["cargocube", str(frames)], path=[tmp], timeout=600)
+
+
+def main(argv):
+    frames = int(argv[1]) if len(argv) > 1 else 300
+    try:
+        find_images()
+    except PicoUnavailable as e:
+        print("bench/pico.py: skipped: %s" % e)
+        return 0
+    w0 = time.monotonic()
+    emu_out, idle, busy = emulated(frames)
+    wall = time.monotonic() - w0
+    unix_out = unix(frames)
+    loop_us = empty_loop_us()
+    print("--- emulated RP2040 (rp2040js 1.4.1, 125 MHz, stock MicroPython v1.26.1) ---")
+    print(emu_out.rstrip())
+    print("--- MicroPython unix port, this machine, same run ---")
+    print(unix_out.rstrip())
+    e, u = figures(emu_out), figures(unix_out)
+    print("--- side by side: p95 / max (emulated ms | unix port us | ratio of p95) ---")
+    for name in ("frame_us", "lift_us", "back_us", "render_us"):
+        if name in e and name in u:
+            (emx, ep), (umx, up) = e[name], u[name]
+            goal = " (goal %s %d ms)" % ("max" if name == "frame_us" else "p95",
+                                         GOALS_MS[name]) if name in GOALS_MS else ""
+            print("%-10s %7.2f / %7.2f ms | %6d / %6d us | x%.0f%s" % (
+                name, ep / 1000, emx / 1000, up, umx, ep / max(up, 1), goal))
+    print("empty loop of 10000 rounds: %.1f ms emulated (98.7 ms with rp2040js's idle USB "
+          "OUT storm)" % (loop_us / 1000))
+    print("--- emulator speed (goal: one emulated second <= 2 s of wall time) ---")
+    print("idle  (the firmware's frame loop, no input, %.1f emulated s): %.2f s wall, %.2f s of "
+          "emulator CPU per emulated s" % (idle[2], idle[0], idle[1]))
+    print("busy  (the benchmark, %.1f emulated s, the CPU nearly always busy): %.2f s wall, "
+          "%.2f s of emulator CPU per emulated s" % (busy[2], busy[0], busy[1]))
+    print("(wall depends on what else runs on this machine: load average %.1f now; the whole "
+          "bench took %.0f s)" % (os.getloadavg()[0], wall))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

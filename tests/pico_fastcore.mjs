@@ -1,0 +1,29 @@
+// Runs the emulated Pico twice from the same flash image, once with fastcore.mjs's dispatch and
+// once with rp2040js's own decoder, for the same emulated time, and prints what each ended with
+// (cycles, registers, flags, serial output) as JSON lines: they must be equal.
+//   node tests/pico_fastcore.mjs BOOTROM UF2 IMAGE PINS MS
+import fs from 'node:fs';
+import { Board, readBootrom, readUf2 } from '../host/cargoboard/sim/pico/board.mjs';
+
+const [bootromPath, uf2Path, image, pinsPath, ms] = process.argv.slice(2);
+const spec = JSON.parse(fs.readFileSync(pinsPath, 'utf8'));
+const pins = {};
+for (const p of spec.pins) pins[p.name] = p.gpio;
+for (const s of spec.settings) pins[s.name] = s.value;
+const bootrom = readBootrom(bootromPath);
+const uf2 = readUf2(uf2Path);
+for (const fastCore of [true, false]) {
+  const copy = `${image}.${fastCore ? 'fast' : 'slow'}`;
+  fs.copyFileSync(image, copy);
+  const b = new Board({ bootrom, uf2, image: copy, pins, out: () => {}, fastCore });
+  for (let t = 10; t <= Number(ms); t += 10) b.run(t * 1e6);
+  const core = b.mcu.core;
+  console.log(JSON.stringify({
+    fastCore,
+    cycles: b.cycles,
+    registers: Array.from(core.registers),
+    flags: [core.N, core.Z, core.C, core.V],
+    serial: Buffer.concat(b.serialOut).toString(),
+  }));
+  b.chip.close();
+}
