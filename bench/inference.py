@@ -4,6 +4,9 @@ run it under MicroPython through the virtual board), on board revision A (Hall s
 occupancy) and revision B (linear Hall sensors: occupancy and steps, docs/hardware.md).
 
     .venv/bin/python bench/inference.py [GAMES [EXPANSION_GAMES]] [--jobs N] [--rev a|b]
+                                        [--chooser purposeful|random]
+
+(--rev and --chooser keep only those rows: the goals of issue 12 are the purposeful rows.)
 
 Two move choosers: `random` picks uniformly among the legal actions (stacks everywhere: the
 hardest case for occupancy sensors), `purposeful` plays the hint's choice 4 times in 5 (cubes go
@@ -259,9 +262,14 @@ def main():
         i = args.index("--rev")
         revs = args[i + 1].upper()
         del args[i:i + 2]
+    choosers = ("purposeful", "random")
+    if "--chooser" in args:
+        i = args.index("--chooser")
+        choosers = (args[i + 1],)
+        del args[i:i + 2]
     games = int(args[0]) if args else 200
     expansion_games = int(args[1]) if len(args) > 1 else 40
-    rows = [i for i, r in enumerate(ROWS) if r[0] in revs]
+    rows = [i for i, r in enumerate(ROWS) if r[0] in revs and r[2] in choosers]
     print("Move inference: %d games per row, 2/3/4 players, 3 in 4 with base cards, %d processes"
           % (games, jobs))
     print()
@@ -323,7 +331,8 @@ def main():
         q = max(10, games // 10)
         print("Revision B, the quick static model of issue 12 (%d games each: the whole action seen at"
               " once, no timing; share that exactly one legal action fits):" % q)
-        for chooser, pick in (("purposeful", pick_purposeful), ("random", pick_random)):
+        for chooser, pick in [(c, p) for c, p in (("purposeful", pick_purposeful),
+                                                  ("random", pick_random)) if c in choosers]:
             parts = []
             for shift in (0.25, 0.5, 1.0):
                 n, one, bad = quick_model(pick, shift, 0.0, q)

@@ -9,6 +9,11 @@ from firmware.games.cargocube import steps as ST
 from firmware.games.cargocube.tracker import Tracker, SETTLE_MS, action_delta, passes_portal
 
 
+# A move that fits the steps is taken only if every other with the same occupancy change misses
+# them by more than this many times the still tolerance (else the board asks).
+DOUBT_SCALE = 3
+
+
 class StepTracker(Tracker):
     def __init__(self, pos, levels, settle_ms=SETTLE_MS, rank=None):
         self.levels = levels
@@ -60,6 +65,7 @@ class StepTracker(Tracker):
         fit = []
         self.loose = []
         loose = self.loose
+        doubt = []  # fit neither, but only by a margin the noise may make: not ruled out
         for a in match:
             if not diff and not ST.supported(ST.hand_cells(pos, a), steps, rough):
                 continue  # (before its prediction: the heap keeps few of them)
@@ -68,15 +74,31 @@ class StepTracker(Tracker):
                 fit.append((a, pred))
             elif ST.fits(pred, hand, steps, ignore, 1, rough):
                 loose.append((a, pred))
+            elif ST.fits(pred, hand, steps, ignore, 0, rough, DOUBT_SCALE) and (
+                    diff or self._lifted(a, pred, steps, diff, rough)):
+                doubt.append((a, pred))
+        if fit:
+            # a move fits as it is (whether or not it shows at both ends yet): the reading
+            # that needs a nudged stack is no explanation beside it
+            self.loose = []
+        elif not diff:
+            # seen in the steps alone, a nudged reading must show where it came from too
+            self.loose = [x for x in loose if self._lifted(x[0], x[1], steps, diff, rough)]
+        if self.loose:
+            self.loose += doubt  # a nudge explains one; the noise may explain another
         # A move whose landing on a stack should show and does not: the piece may still be in
         # the hand. It waits (and is pending: the landing may be hidden by a shifted cube).
         done = []
         airborne = []
         hands = []
+        self.unshown = []
         for a, pred in fit:
             if not diff and not self._lifted(a, pred, steps, diff, rough):
-                continue  # seen in the steps alone, it must show at both ends (a stack nudged
-                #           where a top could land is not a whole move)
+                # seen in the steps alone, it must show at both ends (a stack nudged where a
+                # top could land is not a whole move); but as it fits, nothing else is taken
+                # for sure beside it (the bottom cube's shift may hide its lift)
+                self.unshown.append(a)
+                continue
             if not self._landed(a, pred, steps, diff, rough):
                 airborne.append(a)
                 continue
@@ -84,6 +106,11 @@ class StepTracker(Tracker):
             for c in self._pred(a)[1]:
                 if c not in hands:
                     hands.append(c)
+        if done:
+            # the steps decide only if every other move is out by more than the noise makes
+            # (a bottom cube shifted under the hand moves its neighbours' fields too)
+            for a, pred in doubt:
+                done.append(a)
         fit = done
         grow = list(airborne)
         lifted = []

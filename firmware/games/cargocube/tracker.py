@@ -206,6 +206,7 @@ class Tracker:
         self.rank = rank
         self.uncertain = []  # revision B: cells whose baseline waits for the board to be idle
         self.loose = []  # revision B: explanations that fit only with a stack nudged
+        self.unshown = []  # revision B: moves that fit the steps but did not show their lift
         self.noisy = False  # revision B: steps no legal move fits wait to be taken as noise
         self.settle_ms = settle_ms  # stillness before a move that fits is taken (0: at once)
         self.settling = False
@@ -402,10 +403,12 @@ class Tracker:
                 if not may_commit:
                     self._hold(fits)
                     return committed
-                if len(fits) == 1:
+                if len(fits) == 1 and not (steps is not None and self.unshown):
                     self._commit(fits[0], "auto")
                     committed += 1
                     continue
+                if steps is not None:
+                    fits += [a for a in self.unshown if a not in fits]
                 self._ask(fits)
                 return committed
             if growing or partial:

@@ -180,6 +180,14 @@ def _answer(table, tracker, truth, presses, reasons, upto, final, last=False):
         if state == T.MOVING and not final and done == upto - 1 and (
                 target in tracker.moves or target in tracker.pending):
             return  # the board shows the move under way (its destination lit): play on
+        if target[0] == cc.END and state != T.ASKING:
+            # The turn the player ended (`end` while the board was asking) has not ended: the
+            # player presses `end` again.
+            table.press(H.END)
+            presses[done] += 1
+            if len(tracker.pos.history()) == done:
+                return
+            continue
         if state != T.ASKING:
             # The board has not seen a move (it left no trace, or the board still waits):
             # `confirm` asks it for the moves that fit.
@@ -197,6 +205,10 @@ def _answer(table, tracker, truth, presses, reasons, upto, final, last=False):
             presses[done] += 1
             n += 1
         if tracker.shown() != target:
+            # not among them: the player backs out of the question (else playing on would take
+            # the one shown)
+            table.press(H.UNDO)
+            presses[done] += 1
             return
         if tracker.offered and done == upto - 1 and not last:
             return  # shown: playing on takes it
