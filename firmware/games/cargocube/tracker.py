@@ -403,7 +403,10 @@ class Tracker:
                 if not may_commit:
                     self._hold(fits)
                     return committed
-                if len(fits) == 1 and not (steps is not None and self.unshown):
+                # revision B: a reading by two moves, or beside a move that hid its lift, is
+                # asked for (the steps of two moves leave too much room for the noise)
+                if len(fits) == 1 and not (steps is not None and (
+                        self.unshown or fits[0] not in match)):
                     self._commit(fits[0], "auto")
                     committed += 1
                     continue
