@@ -55,8 +55,10 @@ def test_games_take_no_wrong_action_and_most_with_no_button():
 # that the bottom cube's shift had moved (it must count as possible: the board asks); a move
 # that fits but hid its lift behind the shift, beside a two-move reading that fitted too; a
 # reading that needed a nudged stack beside a move that fitted as it was; a question the player
-# backed out of (its shown move must not be taken when the player plays on).
-ONCE_WRONG = ((19, 0.25, True), (6, 0.5, True), (4, 0.5, False), (17, 0.5, False))
+# backed out of (its shown move must not be taken when the player plays on); a cube resting on
+# a stack between the hops of a wind rose, taken for a move that ends there.
+ONCE_WRONG = ((19, 0.25, True), (6, 0.5, True), (4, 0.5, False), (17, 0.5, False),
+              (77, 0.25, True), (122, 0.25, True))
 
 
 def test_games_that_once_took_a_wrong_move_take_none():

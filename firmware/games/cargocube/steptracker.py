@@ -121,7 +121,7 @@ class StepTracker(Tracker):
                 # a piece lifted off its cell (it emptied): nothing else may have stepped
                 if src not in ok:
                     ok[src] = ST.fits(self._lift(src), (src,), steps, ignore, 0, rough)
-                if not ok[src]:
+                if not ok[src] and not self._stops_on(a, done + airborne):
                     continue
             grow.append(a)
         for c in steps:
@@ -138,7 +138,27 @@ class StepTracker(Tracker):
             for a in self.legal():
                 if a[1] in lifted and a[0] != cc.END and a not in grow:
                     grow.append(a)
+        if fit:
+            # the moves from the same source that pass where a fitting one lands may be under
+            # way, their piece resting there between hops (a wind rose over a stack)
+            for a in self.legal():
+                if a[0] != cc.END and a not in grow and a not in fit and \
+                        self._stops_on(a, fit):
+                    grow.append(a)
         return fit, grow, airborne
+
+    def _stops_on(self, a, fits):
+        """Whether the move under way a may have its piece resting, on its way, where one of
+        the fitting moves lands (from the same source): a cube set down on a stack between the
+        hops of a wind rose looks like a move that ends there."""
+        path = None
+        for f in fits:
+            if f[1] == a[1] and f != a:
+                if path is None:
+                    path = cc.action_path(self.pos, a)
+                if f[3] in path:
+                    return True
+        return False
 
     def _lifted(self, a, pred, steps, diff, rough):
         """Revision B: whether the lift of action a's piece shows where it came from: its cell
