@@ -297,3 +297,37 @@ def _first_events(url):
             out += chunk
     assert b"event: board" in out, out
     return out.decode()
+
+
+def test_the_live_page_follows_the_emulated_pico(tmp_path, browser):
+    """The same live page on the real target: the stock MicroPython image on the emulated
+    RP2040 (`cargoboard sim --target pico --pty`), its USB CDC on the pty. A move made on it
+    appears on the page as the board reports it, with the LED mirror and the move list."""
+    from picotarget import require_pico
+    require_pico()
+    board = LiveBoard(tmp_path / "board", target="pico")
+    try:
+        assert board.runner.target == "pico"
+        with WebServer(boards=[str(tmp_path / "board")], db=tmp_path / "games.sqlite") as ws:
+            browser.driver.get(ws.url + "/table/1")
+            browser.wait(lambda d: page_position(browser) == START.notation(), timeout=30,
+                         what="start")
+            browser.wait(lambda d: browser.js(
+                "return document.querySelectorAll('svg.leds circle').length") == 157,
+                timeout=30, what="LED mirror")
+            board.lift("c3")
+            t_move = board.place("c2")
+            want = after("c3s")
+            hit = browser.wait(lambda d: [u for u in browser.updates() if u["position"] ==
+                                          want and u["t"] / 1000 >= t_move],
+                               timeout=60, what="the move on the page")
+            told = board.told_at("auto c3s -> ", t_move)
+            assert told is not None
+            print("pico: board's event -> page %.0f ms, sensor change -> page %.0f ms" % (
+                1000 * (hit[0]["t"] / 1000 - told), 1000 * (hit[0]["t"] / 1000 - t_move)))
+            assert page_position(browser) == want
+            moves = [li.text for li in browser.driver.find_elements(
+                "css selector", "#table-1 ol.moves li")]
+            assert moves == ["c3s"]
+    finally:
+        board.close()

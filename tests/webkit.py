@@ -103,16 +103,21 @@ class LiveBoard:
     HAND_MS = 100   # after a hand's move, as the script verbs wait (in the board's time)
     PRESS_MS = 60   # a button held, then released (the board debounces 30 ms)
 
-    def __init__(self, path, setup=("new-game cargocube polygon SN",), flash=None, plugins=()):
+    def __init__(self, path, setup=("new-game cargocube polygon SN",), flash=None, plugins=(),
+                 target="unix"):
         self.path = Path(path)
         self.flash = flash
         self.plugins = list(plugins)
+        self.target = target
         self.world = None
         self._start(setup)
 
     def _start(self, setup=()):
         from cargoboard.sim.script import Session
-        kwargs = {"plugins": self.plugins, "extra_path": [TESTS]}
+        if self.target == "pico":  # the stock image boots the deployed firmware, no extras
+            kwargs = {"target": "pico"}
+        else:
+            kwargs = {"plugins": self.plugins, "extra_path": [TESTS]}
         if self.flash:
             kwargs["flash"] = str(self.flash)
         self.session = Session(out=lambda text: None, **kwargs)
