@@ -50,6 +50,10 @@ bench: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python bench/heap.py
 	$(BIN)/python bench/cephalopod.py
 	$(BIN)/python bench/cephalopod_board.py
+	$(BIN)/python bench/kubitva.py
+	$(BIN)/python bench/kubitva_board.py
+	$(BIN)/python bench/formula99.py
+	$(BIN)/python bench/formula99_board.py
 	$(BIN)/python bench/log.py
 	$(BIN)/python bench/sync.py
 	$(BIN)/python bench/pico.py

@@ -1,7 +1,8 @@
 """The firmware's frame times on the emulated Pico, beside the unix port's from the same run,
 and what the emulator costs in wall time. Printed, never asserted.
 
-    .venv/bin/python bench/pico.py [FRAMES]      (default 300 steady frames)
+    .venv/bin/python bench/pico.py [FRAMES] [GAME]   (default 300 steady frames, cargocube;
+                                                      GAME as firmware/bench_frame.py takes it)
 
 1. `firmware/bench_frame.py` (the one frame benchmark, which also runs on a real board) on the
    emulated RP2040: the stock MicroPython image boots the board's flash (this checkout's deploy
@@ -29,6 +30,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "host"), str(ROOT / "bench"), str(ROOT / "
 
 import frame as unix_frame  # noqa: E402  (bench/frame.py)
 import mpy  # noqa: E402
+from cargoboard.build import cached_build  # noqa: E402
 from cargoboard.deploy import _mpremote_exe  # noqa: E402
 from cargoboard.sim.pico.images import PicoUnavailable, find_images  # noqa: E402
 from cargoboard.sim.pico.runner import PicoRunner  # noqa: E402
@@ -65,7 +67,7 @@ class Meter:
         return (time.monotonic() - self.w0) / emu, cpu, emu
 
 
-def emulated(frames):
+def emulated(frames, game):
     with PicoRunner() as runner, runner.serving():
         # the board idling in its frame loop (no input) for 2 emulated seconds
         idle = Meter(runner)
@@ -73,7 +75,7 @@ def emulated(frames):
             time.sleep(0.05)
         idle = idle.stop()
         cmd = [_mpremote_exe(), "connect", runner.port, "exec",
-               "import sys; sys.argv[:] = ['bench_frame.py', 'cargocube', '%d']" % frames,
+               "import sys; sys.argv[:] = ['bench_frame.py', '%s', '%d']" % (game, frames),
                "run", str(ROOT / "firmware" / "bench_frame.py")]
         busy = Meter(runner)
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
@@ -107,24 +109,27 @@ def empty_loop_us():
     return int(m.group(1)) if m else -1
 
 
-def unix(frames):
-    with tempfile.TemporaryDirectory(prefix="bench-pico-") as tmp:
-        unix_frame.compile_tree(tmp)
-        return mpy.run_micropython(ROOT / "firmware" / "bench_frame.py", heapsize=unix_frame.HEAP,
-                                   args=["cargocube", str(frames)], path=[tmp], timeout=600)
+def unix(frames, game):
+    # the device build as bench/frame.py and the virtual board run it (bench/frame.py has no
+    # compile_tree since the layout change: this bench stopped there)
+    build = cached_build()
+    return mpy.run_micropython(ROOT / "firmware" / "bench_frame.py", heapsize=unix_frame.HEAP,
+                               args=[game, str(frames)], path=[build] if build else [],
+                               timeout=600)
 
 
 def main(argv):
     frames = int(argv[1]) if len(argv) > 1 else 300
+    game = argv[2] if len(argv) > 2 else "cargocube"
     try:
         find_images()
     except PicoUnavailable as e:
         print("bench/pico.py: skipped: %s" % e)
         return 0
     w0 = time.monotonic()
-    emu_out, idle, busy = emulated(frames)
+    emu_out, idle, busy = emulated(frames, game)
     wall = time.monotonic() - w0
-    unix_out = unix(frames)
+    unix_out = unix(frames, game)
     loop_us = empty_loop_us()
     print("--- emulated RP2040 (rp2040js 1.4.1, 125 MHz, stock MicroPython v1.26.1) ---")
     print(emu_out.rstrip())

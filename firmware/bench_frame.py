@@ -214,7 +214,8 @@ def make_app(name, hal):
 
 
 def lift_cells(app, gname, base):
-    """Cells whose lift is the start of a legal action (cargocube), else the occupied cells."""
+    """Cells whose lift is the start of a legal action (cargocube; kubitva: the mover's units),
+    else the occupied cells."""
     out = []
     if gname == "cargocube":
         from shared_rules.cargocube import rules as cc
@@ -224,6 +225,14 @@ def lift_cells(app, gname, base):
             if a[0] != cc.END and a[0] != cc.BOOST and a[1] not in out:
                 if a[1] in T.action_delta(pos, a):
                     out.append(a[1])
+    elif gname == "kubitva":
+        # the units of the player to move: a lift shows where the unit may go this turn
+        from shared_rules.kubitva import codes as kc
+        pos = app.game.pos
+        for c in range(pos.n):
+            v = pos.cells[c]
+            if v >= kc.WORKER and v & 1 == pos.to_move and pos.points[c]:
+                out.append(c)
     else:
         for c in range(H.N_CELLS):
             if H.bit_get(base, c):

@@ -9,6 +9,8 @@
 RULES = (
     ("cargocube", 1),
     ("cephalopod", 1),
+    ("kubitva", 1),
+    ("formula99", 1),
 )
 
 
@@ -20,5 +22,5 @@ def version(game):
 
 
 def text():
-    """`cargocube/1,cephalopod/1`: what HELLO reports and a deploy stamps."""
+    """`cargocube/1,cephalopod/1,kubitva/1`: what HELLO reports and a deploy stamps."""
     return ",".join(["%s/%d" % r for r in RULES])

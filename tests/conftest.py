@@ -33,3 +33,14 @@ def mpy_cross():
     """mpy_cross_compile(path, out_dir=None) -> .mpy bytes; raises mpy.MpyCrossError."""
     _require(mpy.find_mpy_cross)
     return mpy.mpy_cross_compile
+
+
+@pytest.fixture(autouse=True)
+def _firmware_registry_restored():
+    """Tests that run firmware cases in-process register test games (fwcases_log's `tight`,
+    `memgame`, ...) into firmware.games.REGISTRY; put it back after each test so a later test in
+    the same worker sees the board's own registry, whatever order xdist gave them."""
+    from firmware import games
+    saved = list(games.REGISTRY)
+    yield
+    games.REGISTRY[:] = saved

@@ -1,7 +1,9 @@
-// Runs the emulated Pico twice from the same flash image, once with fastcore.mjs's dispatch and
-// once with rp2040js's own decoder, for the same emulated time, and prints what each ended with
-// (cycles, registers, flags, serial output) as JSON lines: they must be equal.
+// Runs the emulated Pico twice from the same flash image, once with fastcore.mjs's executor and
+// once with rp2040js's own executeInstruction, for the same emulated time, and prints what each
+// ended with (cycles, time, registers, flags, a digest of SRAM, serial output, LEDs) as JSON
+// lines: they must be equal.
 //   node tests/pico_fastcore.mjs BOOTROM UF2 IMAGE PINS MS
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { Board, readBootrom, readUf2 } from '../host/cargoboard/sim/pico/board.mjs';
 
@@ -21,9 +23,14 @@ for (const fastCore of [true, false]) {
   console.log(JSON.stringify({
     fastCore,
     cycles: b.cycles,
+    coreCycles: core.cycles,
+    nanos: b.hostNanos,
+    wfiNanos: b.wfiNanos,
     registers: Array.from(core.registers),
     flags: [core.N, core.Z, core.C, core.V],
+    sram: crypto.createHash('sha256').update(b.mcu.sram).digest('hex'),
     serial: Buffer.concat(b.serialOut).toString(),
+    leds: Array.from(b.leds),
   }));
   b.chip.close();
 }

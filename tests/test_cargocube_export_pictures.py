@@ -99,7 +99,7 @@ def check_svg(text, pos, action=None):
                 continue
             n_cubes += 1
             f = o.faces(item)  # up, down, north, east, south, west
-            assert e.get("data-kind") == "cube" and e.get("data-orient") == o.NAMES[item]
+            assert e.get("data-kind") == "cube" and e.get("data-orient") == o.name(item)
             assert [e.get("data-" + k) for k in ("top", "bottom", "north", "east", "south",
                                                   "west")] == list(f)
             if level == len(st) - 1:
@@ -166,6 +166,75 @@ def test_svg_draws_hops_stacks_and_cards():
     assert heights["h8"] == "11" and heights["c3"] == "4"
 
 
+# Font sizes of the drawing's text classes (draw.STYLE): how much room each written label needs.
+FONT = {m.group(1): int(m.group(2)) for m in
+        re.finditer(r"\.cb \.(\w+)\{font-size:(\d+)px", draw_cargocube.STYLE)}
+
+
+def _arrow_head(root):
+    """The last action's arrow head as a triangle (tip, base corners) in the SVG's pixels."""
+    marker = root.find(".//%smarker" % SVG)
+    size = float(marker.get("markerWidth")) * 3  # markerUnits strokeWidth: .path's 3 px
+    assert marker.get("viewBox") == "0 0 10 10" and marker.get("refY") == "5"
+    beyond = (10 - float(marker.get("refX"))) / 10 * size  # the tip past the path's end
+    drawn = _by_kind(root, "last-action")[0]
+    line = drawn.find(SVG + "polyline")
+    if line is not None:
+        pts = [tuple(map(float, p.split(","))) for p in line.get("points").split()]
+        (x1, y1), (x2, y2) = pts[-2], pts[-1]
+        d = ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5
+        ux, uy = (x2 - x1) / d, (y2 - y1) / d
+    else:  # a spiral turn: "M x,y A r,r 0 1,SWEEP x2,y2", a circle's arc from its top
+        m = re.fullmatch(r"M([\d.]+),([\d.]+) A([\d.]+),[\d.]+ 0 1,([01]) ([\d.]+),([\d.]+)",
+                         drawn.find(SVG + "path").get("d"))
+        sx, sy, r, sweep, x2, y2 = (float(v) for v in m.groups())
+        vx, vy = (x2 - sx) / r, (y2 - sy - r) / r  # from the centre to the end, unit length
+        ux, uy = (-vy, vx) if sweep else (vy, -vx)  # the tangent the way it turns
+    x2, y2 = x2 + beyond * ux, y2 + beyond * uy
+    bx, by = x2 - size * ux, y2 - size * uy
+    half = size / 2
+    return (x2, y2), (bx - half * uy, by + half * ux), (bx + half * uy, by - half * ux)
+
+
+def _covers(tri, box):
+    """Whether the triangle reaches into the box (x0, y0, x1, y1), sampled finely."""
+    (ax, ay), (bx, by), (cx, cy) = tri
+    n = 24
+    for i in range(n + 1):
+        for j in range(n + 1 - i):
+            a, b = i / n, j / n
+            x = ax + a * (bx - ax) + b * (cx - ax)
+            y = ay + a * (by - ay) + b * (cy - ay)
+            if box[0] <= x <= box[2] and box[1] <= y <= box[3]:
+                return True
+    return False
+
+
+def test_the_last_action_arrow_covers_no_written_face(games):
+    """The arrow head of the last action sat on the top face's digit of the piece it points
+    at (issue 18): over whole games, the head lies on no label of any piece, card or height."""
+    heads = 0
+    for rec in games:
+        positions = rec.positions()
+        for n in range(1, len(positions)):
+            if rec.actions[n - 1] == "end":
+                continue
+            root = ET.fromstring(draw_cargocube.svg(positions[n], positions[n - 1],
+                                                    rec.actions[n - 1]))
+            head = _arrow_head(root)
+            heads += 1
+            pieces = root.find(".//%sg[@id='cb-pieces']" % SVG)
+            for t in pieces.iter(SVG + "text"):
+                size = FONT[t.get("class").split()[0]]
+                x, y = float(t.get("x")), float(t.get("y"))
+                if abs(x - head[0][0]) > 40 or abs(y - head[0][1]) > 40:
+                    continue  # far from the head (which is 15 px long)
+                w = 0.3 * size * len(t.text)
+                box = (x - w, y - size / 2 + 1, x + w, y + size / 2 - 1)
+                assert not _covers(head, box), (rec.actions[n - 1], n, t.text, box, head)
+    assert heads > 300
+
+
 def test_svg_draws_every_piece_and_card_of_the_expansions():
     """Every card kind placed and unused, a spent card, a biohazard, a dead keeper, the
     teleport under a keeper; the last action a spiral turn (drawn as an arc round its cell),
@@ -207,6 +276,9 @@ def test_html_replay_is_valid_self_contained_and_holds_every_step(games):
         assert not re.search(r"https?://(?!www\.w3\.org/2000/svg\")", text)
         for bid in ("cb-first", "cb-prev", "cb-next", "cb-last"):
             assert page.ids[bid][0] == "button"
+        # first/last as |◀ and ▶|: U+23EE/U+23ED are missing from many fonts (empty boxes)
+        assert not re.search("\u23ee|\u23ed|&#x23e[de];|&#923[34];", text, re.I)
+        assert '>|&#x25C0;</button>' in text and '>&#x25B6;|</button>' in text
         assert page.ids["cb-step"][1]["max"] == str(len(rec.actions))
         assert sorted(page.steps) == list(range(len(rec.actions) + 1))
         (meta, raw), (_, js) = page.scripts

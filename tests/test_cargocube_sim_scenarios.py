@@ -285,6 +285,67 @@ def test_move_without_trace_needs_confirm_then_pick(tmp_path):
     assert res.events()[-1] == ("confirm", "d6n", p), res.text
 
 
+def test_keeper_step_beside_a_lone_cube_is_asked_once_still(tmp_path):
+    """Reported on the virtual board: S's keeper stepping f2 -> g2 (`Ke`, the turn's last
+    action) was neither committed nor asked. The lift first looked like `Kn` onto the f3 stack
+    (pending), and `Kn` then N tipping the lone g3 onto g2 (g3 still occupied) also fits the
+    two cells seen. A tipped cube does not stay so by itself: once the board is still it asks,
+    `Ke` shown first (it waited for ever before)."""
+    s = Script()
+    s.act("d5e")                         # activation onto the empty e5: 2 actions
+    s.resolve()
+    s.act("Kn")                          # f1 -> f2, seen at both ends
+    s.resolve()
+    p = s.act("Ke")                      # f2 -> g2: g3 (a lone cube) is next to g2
+    s.add("send state", "send candidates").resolve().expect()
+    res = s.run(tmp_path)
+    assert res.rc == 0, res.text
+    assert res.states() == [("asking", "f2,g2", 2)], res.text
+    assert re.search(r"^\s+cand 0 Ke\b", res.text, re.M), res.text
+    assert res.resolves() == [0, 0, 1], res.text        # one press: confirm the shown Ke
+    assert res.events()[-1] == ("confirm", "Ke", p), res.text
+
+
+def test_that_question_may_be_left_unanswered_the_next_move_settles_it(tmp_path):
+    """The same keeper step; the player does not answer and N plays on (e9 -> e10): the board
+    takes `Ke` and then N's activation, no button pressed."""
+    s = Script()
+    s.act("d5e")
+    s.act("Kn")
+    p1 = s.act("Ke")
+    s.add("send state")
+    p2 = s.act("e9n")
+    s.expect()
+    res = s.run(tmp_path)
+    assert res.rc == 0, res.text
+    assert res.states() == [("asking", "f2,g2", 2)], res.text
+    assert res.buttons() == [], res.text
+    assert res.events()[-2:] == [("auto", "Ke", p1), ("auto", "e9n", p2)], res.text
+
+
+def test_tipped_cube_held_still_is_asked_about_and_then_read_right(tmp_path):
+    """The other reading of the same two cells: S's keeper went onto the f3 stack (`Kn`, no
+    trace of its landing) and N tips g3 onto g2 and holds it there. The board asks (it shows
+    `Ke`) but keeps `Kn` pending: when g3 empties it reads `Kn` then `g3s`, never `Ke`."""
+    s = Script()
+    s.act("c4e")                         # onto the d4 stack: 2 actions, a top to borrow
+    s.resolve()
+    s.act("Kn")                          # f1 -> f2
+    s.resolve()
+    s.follow("Kn")                       # f2 -> f3 (onto the stack): f2 empties, nothing more
+    p = s.follow("g3s")                  # N's activation, tipped: +g2 while g3 reads occupied
+    # the script has no "tip" verb: borrow the top of d4 (no sensor changes) onto g2, then
+    # take g3's cube away onto d4 (test 2 does the same)
+    s.add("lift f2", "place f3", "lift d4", "place g2", WAIT, "send state",
+          "lift g3", "place d4", WAIT).resolve().expect()
+    res = s.run(tmp_path)
+    assert res.rc == 0, res.text
+    assert res.states() == [("asking", "f2,g2", 2)], res.text
+    assert [e[1] for e in res.events()][-2:] == ["Kn", "g3s"], res.text
+    assert "Ke" not in [e[1] for e in res.events()], res.text
+    assert res.events()[-1][2] == p, res.text
+
+
 # 6 -------------------------------------------------------------------------------------------
 
 def test_end_with_actions_left_passes_the_turn(tmp_path):
@@ -435,3 +496,28 @@ def test_whole_random_game_through_physical_events(tmp_path, seed, players):
     assert res.rc == 0, res.text[-3000:]
     assert len(res.resolves()) == final.ply()
     assert "0 firmware error event(s)" in res.lines[-1]
+
+
+def test_new_game_while_one_is_in_play_at_the_pico_heap(tmp_path):
+    """Issue 18's scenario through the CLI: `cargoboard sim` with its default heap (the Pico's
+    192 KiB) and a flash (the game log's heap too); in the middle of a 4-player game with the
+    cards, `new cargocube ...` is typed (as `new-game`, and as the raw serial command): each
+    new game is set up and played, none fails for memory."""
+    import subprocess
+    text, final = game_script(seed=3, players=4, actions=12, check_every=0, cards=True)
+    after, _ = game_script(seed=8, players=2, actions=4, check_every=0)
+    script = tmp_path / "new-in-play.txt"
+    script.write_text(text + "send status\n"
+                      "new-game cargocube polygon SWNE cards\nsend status\n"
+                      + after  # a 2-player game played a little, replacing the 4-player one
+                      + "send new cargocube polygon SWNE cards=base\nsend status\n")
+    exe = str(Path(sys.executable).parent / "cargoboard")
+    r = subprocess.run([exe, "sim", "--script", str(script), "--flash", str(tmp_path / "vb")],
+                       capture_output=True, text=True, timeout=600)
+    out = r.stdout + r.stderr
+    assert r.returncode == 0, out
+    assert "MemoryError" not in out and "evt error" not in out, out
+    states = re.findall(r"ok state=(\w+) game=cargocube", out)
+    assert states == ["play", "play", "setup"], out
+    # each game replaced: the 4-player game, the next one just set up, the 2-player game
+    assert re.findall(r"evt log abandoned game=(\d+)", out) == ["1", "2", "3"], out

@@ -60,6 +60,19 @@ def test_perft_polygon_players_and_cards(players, extra, count):
     assert proc.stdout.splitlines()[-1] == str(count)
 
 
+def test_perft_depth_is_capped_with_a_clear_message():
+    """`perft polygon 1000` ended in a RecursionError traceback (issue 18): depths up to the
+    cap run (here one whose game ends first: 0 sequences), deeper ones are one clear line."""
+    proc = run("perft", "e5=B1 SN S a", "100")
+    assert proc.returncode == 0 and proc.stdout.splitlines() == ["0"], proc.stderr
+    for depth in ("1000", "101", "-1"):
+        proc = run("perft", "polygon", depth, check_rc=1)
+        assert proc.stdout == ""
+        assert proc.stderr == ("cargoboard: error: DEPTH must be 0..100, not %s (perft counts "
+                               "every sequence of DEPTH actions: it grows exponentially with "
+                               "the depth)\n" % depth)
+
+
 def test_perft_divide_lists_each_action_then_total():
     proc = run("perft", "e5=B1 SN S a", "2", "--divide")
     lines = proc.stdout.splitlines()

@@ -105,7 +105,20 @@ def test_no_board_attached_is_said_plainly():
     assert r.returncode == 1 and r.stderr.startswith("cargoboard: error: no board found")
     assert "Traceback" not in r.stderr
     r = run("ports")
-    assert r.returncode == 1 and "no board found" in r.stdout
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr == ("cargoboard: error: no board found (a Pico running MicroPython shows "
+                        "up as USB 2e8a:0005)\n")
+
+
+def test_ports_without_a_board_is_a_cargoboard_error(monkeypatch, capsys):
+    """`ports` found nothing: exit 1 with the `cargoboard: error:` line of every command
+    (issue 18: it printed a bare line on stdout), whatever is plugged into this machine."""
+    from cargoboard import cli, link as L
+    monkeypatch.setattr(L.list_ports, "comports", lambda: [])
+    assert cli.main(["ports"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err == ("cargoboard: error: no board found (a Pico running "
+                                 "MicroPython shows up as USB 2e8a:0005)\n")
 
 
 def test_ports_filter_by_the_picos_usb_ids(monkeypatch):
@@ -145,6 +158,7 @@ def test_demo_with_a_short_game(tmp_path):
     r = run("demo", "--actions", "14", "--out", str(out), "--no-screen", timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "demo ok" in r.stdout and "1 new game stored" in r.stdout
+    assert "writing into %s" % out in r.stdout
     html_file = out / "game-1.html"
     svg_file = out / "game-1-final.svg"
     assert str(html_file) in r.stdout and str(svg_file) in r.stdout
@@ -157,6 +171,35 @@ def test_demo_with_a_short_game(tmp_path):
     # nothing left running: no micropython child of ours survives
     ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
     assert str(out) not in ps
+
+
+def test_demo_never_touches_an_existing_store_or_flash(tmp_path, monkeypatch):
+    """`demo --out DIR` refuses a DIR holding a store, a flash or an export (the player's data
+    folder, or an earlier demo) and leaves it as it was; without --out it takes a fresh
+    folder beside an earlier demo's and says which."""
+    from cargoboard.demo import choose_out
+    data = tmp_path / "data"
+    (data / "flash").mkdir(parents=True)
+    (data / "games.sqlite").write_bytes(b"the player's games")
+    (data / "flash" / "flash.img").write_bytes(b"the board's logs")
+    r = run("demo", "--out", str(data), "--no-screen")
+    assert r.returncode == 1 and r.stderr.startswith("cargoboard: error: %s" % (data / "games.sqlite"))
+    assert "already exists" in r.stderr and len(r.stderr.splitlines()) == 1
+    (data / "games.sqlite").unlink()
+    r = run("demo", "--out", str(data), "--no-screen")
+    assert r.returncode == 1 and "%s already exists" % (data / "flash") in r.stderr
+    assert (data / "flash" / "flash.img").read_bytes() == b"the board's logs"
+    assert sorted(p.name for p in data.rglob("*")) == ["flash", "flash.img"]
+    # the default: ./demo-out unless an earlier demo's files are there, then ./demo-out-2, ...
+    monkeypatch.chdir(tmp_path)
+    assert choose_out(None, False) == tmp_path / "demo-out"
+    (tmp_path / "demo-out").mkdir()
+    assert choose_out(None, False) == tmp_path / "demo-out"  # empty: free
+    (tmp_path / "demo-out" / "game-1.html").write_text("an earlier replay")
+    assert choose_out(None, False) == tmp_path / "demo-out-2"
+    (tmp_path / "demo-out-2").write_text("a file, not a folder")
+    assert choose_out(None, False) == tmp_path / "demo-out-3"
+    assert choose_out(None, True) == tmp_path / "demo-out-3"
 
 
 def test_demo_plays_an_expansion_game(tmp_path):

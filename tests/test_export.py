@@ -83,7 +83,8 @@ def test_finished_game_carries_its_result(stored):
         rec = st.get(ids[-1])
     doc = json.loads(export_cli.render(rec, "json"))
     assert doc["final"] == {"position": rec.final_position().notation(),
-                            "scores": {"S": 36, "N": 0}, "over": True, "winners": "S"}
+                            "scores": {"S": 36, "N": 0}, "over": True, "winners": "S",
+                            "abandoned": False}
     text = export_cli.render(rec, "text")
     assert '[Result "S=36 N=0"]' in text and '[Winners "S"]' in text
     assert text.splitlines()[-3:] == ["; turn 1: S", "e5w", "f2s"]

@@ -197,3 +197,34 @@ def test_same_bytes_on_micropython(micropython):
         cut, n, good, problem = line.split(" ", 3)
         h2, recs, good2, problem2 = LF.parse(raw[:int(cut)])
         assert (int(n), int(good), problem) == (len(recs), good2, str(problem2))
+
+
+HEADER_ARGS = ("cargocube", "polygon+both+teleport", "12345678")
+STREAM_SCRIPT = """
+import io
+from firmware.system import logformat as LF
+from shared_rules.cargocube import rules as cc
+pos = cc.start_position(8, cards="both", teleport=True)
+for start in (pos, pos.notation()):
+    f = io.BytesIO()
+    n, c = LF.write_header(f, %r, %r, %r, start, "e6614c31", 9, 1, 1767225600)
+    raw = f.getvalue()
+    print(raw.hex(), n, c)
+"""
+
+
+def test_streamed_header_is_the_encoded_one(micropython):
+    """write_header (the board's: in pieces, the position streaming its notation) writes the
+    bytes encode_header builds in one buffer, on CPython and on the MicroPython unix port."""
+    import io
+    pos = cc.start_position(8, cards="both", teleport=True)
+    want, crc = LF.encode_header(*HEADER_ARGS, pos.notation(), "e6614c31", 9, 1, 1767225600)
+    assert len(want) > 500  # the long one: 8 players, both expansions, the teleport
+    for start in (pos, pos.notation()):
+        f = io.BytesIO()
+        assert LF.write_header(f, *HEADER_ARGS, start, "e6614c31", 9, 1, 1767225600) == \
+            (len(want), crc)
+        assert f.getvalue() == want
+    out = micropython(STREAM_SCRIPT % HEADER_ARGS, heapsize="192k").split()
+    assert out == [want.hex(), str(len(want)), str(crc)] * 2
+    assert LF.decode_header(want)[0].start == pos.notation()

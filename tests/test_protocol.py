@@ -18,6 +18,7 @@ from cargoboard.link import Link, BoardError, LinkError, parse_info  # noqa: E40
 from cargoboard.sim.runner import UnixRunner  # noqa: E402
 from shared_rules.cargocube import rules as cc  # noqa: E402
 from shared_rules.cephalopod import rules as ce  # noqa: E402
+from shared_rules.formula99 import rules as f99  # noqa: E402
 
 
 def test_crc_and_cobs_known_vectors():
@@ -109,7 +110,9 @@ def test_hello_reports_versions(board):
     from firmware.system.app import VERSION
     assert info["fw"] == VERSION
     assert info["proto"] == str(F.PROTOCOL_VERSION)
-    assert info["rules"] == "cargocube/%d,cephalopod/%d" % (cc.RULES_VERSION, ce.RULES_VERSION)
+    from shared_rules.kubitva import rules as kb
+    assert info["rules"] == "cargocube/%d,cephalopod/%d,kubitva/%d,formula99/%d" % (
+        cc.RULES_VERSION, ce.RULES_VERSION, kb.RULES_VERSION, f99.RULES_VERSION)
     assert info["hal"] == "sim" and info["state"] == "idle"
 
 

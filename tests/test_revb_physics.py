@@ -45,7 +45,7 @@ def test_orientation_decides_the_sign_of_a_cube_at_its_sensor():
         d = S.DIAG[o]
         seen[d] = seen.get(d, 0) + 1
         up = HF.DIAGONALS[d][2] > 0
-        assert up == (orient.FACES[o][0] in (0, 3, 4)), orient.NAMES[o]   # B, 3 or 4 on top
+        assert up == (orient.FACES[o * 6] in (0, 3, 4)), orient.name(o)   # B, 3 or 4 on top
     assert sorted(seen.values()) == [3] * 8                   # each diagonal: 3 orientations
     # rolling a cube over flips the vertical sense of its magnet or keeps it, as the table says
     w = HF.HallWorld(HF.Noise(shift_mm=0, place_mm=0, br_spread=False, zero_mt=0, gain_tol=0))
@@ -60,8 +60,8 @@ def test_orientation_decides_the_sign_of_a_cube_at_its_sensor():
         w.phys[c].append([0.0, 0.0, 1.0])
         w._dirty.add(c)
         step = w.fields()[c] - base
-        sign = 1 if orient.FACES[o][0] in (0, 3, 4) else -1
-        assert abs(step - sign * field_revb.STEP[1] / 100.0) < 0.01, orient.NAMES[o]
+        sign = 1 if orient.FACES[o * 6] in (0, 3, 4) else -1
+        assert abs(step - sign * field_revb.STEP[1] / 100.0) < 0.01, orient.name(o)
         w.stacks[c].pop()
         w.phys[c].pop()
         w._dirty.add(c)

@@ -49,7 +49,9 @@ def board():
 def test_hello_status_and_errors_over_pty(board):
     r, ser = board
     out = _ask(r, ser, b"hello\n")
-    assert "ok cargoboard fw=0.2 proto=1 hal=sim games=cargocube,cephalopod,selftest,test" in out
+    from firmware.games import REGISTRY  # every registered game, then the test plug-in
+    names = ",".join([e[0] for e in REGISTRY] + ["test"])
+    assert "ok cargoboard fw=0.2 proto=1 hal=sim games=%s" % names in out
     out = _ask(r, ser, b"status\n")
     assert "ok state=idle game=-" in out
     assert "err unknown command 'frobnicate'" in _ask(r, ser, b"frobnicate\n")
@@ -166,6 +168,7 @@ def test_script_failure_names_the_line(tmp_path):
     ("press fire", "unknown button 'fire'"),
     ("dance", "unknown verb 'dance'"),
     ("wait soon", "usage: wait MS"),
+    ("wait 99999999999", "wait 99999999999: at most 600000 ms (10 minutes of board time)"),
     ("resolve nowhere", "no candidate" if False else "unreachable"),
 ])
 def test_script_bad_lines(tmp_path, line, msg):
@@ -187,6 +190,48 @@ def test_add_parser_cli(tmp_path):
     assert args.func(args) == 0
     args = ap.parse_args(["sim", "--script", str(tmp_path / "missing.txt")])
     assert args.func(args) == 2
+
+
+def test_failed_resolve_reports_the_presses_it_made(tmp_path):
+    """A `resolve` that pressed `confirm` and then failed said 0 presses (issue 18): the
+    failed line and the total count every press made."""
+    p = tmp_path / "r.txt"
+    p.write_text("new-game test pair SN\nresolve nowhere\n")
+    lines = []
+    assert run_script(str(p), out=lines.append, plugins=PLUGIN) == 1
+    text = "\n".join(lines)
+    assert text.count("evt button confirm") == 1, text
+    assert ("%s:2: FAILED: position unreachable from the candidates (none) (after 1 button "
+            "press(es) on this line)" % p) in lines, text
+    assert lines[-1].startswith("%s: FAILED; 1 button press(es);" % p), text
+
+
+def test_unknown_cargocube_layout_lists_the_known_ones(tmp_path):
+    """`new cargocube hexagon SN` answered with the cells parser's complaint (issue 18)."""
+    p = tmp_path / "hex.txt"
+    p.write_text("new-game cargocube hexagon SN\n")
+    lines = []
+    assert run_script(str(p), out=lines.append) == 1
+    assert "%s:1: FAILED: new cargocube: err unknown layout 'hexagon' (layouts: polygon)" % p \
+        in lines, lines
+    from shared_rules.cargocube import rules as cc
+    with pytest.raises(cc.RulesError, match=r"^unknown layout 'hexagon' \(layouts: polygon\)$"):
+        cc.start_position(2, "hexagon")
+
+
+def test_script_that_is_not_utf8_names_the_file_exit_2(tmp_path):
+    """A script saved in Latin-1 (issue 18: a bare codec error, exit 1): the file is named,
+    the status is the documented 2 (the script cannot be read), no traceback."""
+    import subprocess
+    p = tmp_path / "latin1.txt"
+    p.write_bytes("# caf\u00e9 au lait\nwait 10\n".encode("latin-1"))
+    exe = str(Path(sys.executable).parent / "cargoboard")
+    r = subprocess.run([exe, "sim", "--script", str(p)], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert r.stdout == ("%s: cannot read: not UTF-8 text (byte 0xe9 at offset 5); a script is "
+                        "UTF-8 text\n" % p)
+    assert r.stderr == ""
 
 
 def test_cargocube_setup_from_start_position(tmp_path):

@@ -139,3 +139,27 @@ def test_long_four_player_game_resumes_in_the_pico_heap(micropython, tmp_path):
     text = "\n".join(out)
     assert "evt error" not in text, text
     print("resumed %d actions of a 4-player game; heap after: %s" % (pos.ply(), mem))
+
+
+def test_relative_flash_dir_is_where_the_user_typed_it(tmp_path, monkeypatch):
+    """`sim --flash DIR` and `deploy --flash DIR` with a relative DIR: the firmware runs in
+    the repository's folder, the image must still be DIR/flash.img from the user's folder;
+    and a flash the board cannot use is an error, never a board silently without a log."""
+    import subprocess
+    exe = str(Path(sys.executable).parent / "cargoboard")
+    script = tmp_path / "game.txt"
+    script.write_text("new-game cargocube polygon SN\nsend games\n")
+    r = subprocess.run([exe, "sim", "--script", "game.txt", "--flash", "vboard"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert re.search(r"game 1 \d+ open current", r.stdout), r.stdout
+    assert (tmp_path / "vboard" / "flash.img").stat().st_size > 0
+    assert not (ROOT / "vboard").exists()
+    r = subprocess.run([exe, "deploy", "--flash", "vboard"], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0 and "the virtual board (vboard) runs fw=" in r.stdout, r.stderr
+    (tmp_path / "broken" / "flash.img").mkdir(parents=True)  # not an image
+    r = subprocess.run([exe, "sim", "--script", "game.txt", "--flash", "broken"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2
+    assert "the board cannot use its flash %s" % (tmp_path / "broken" / "flash.img") in r.stdout

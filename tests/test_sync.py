@@ -4,6 +4,7 @@ pyserial into a real SQLite file; also through a link that drops, flips, truncat
 
 import os
 import random
+import re
 import shutil
 import signal
 import sqlite3
@@ -127,6 +128,9 @@ def test_sync_stores_each_game_once_then_the_board_forgets_it(played, tmp_path):
             res = sync(link, store)
             assert [n for n, _ in res.stored] == current
             assert len(store.list()) == GAMES
+            # each game was dropped before its end (by the next new game, the last by abort)
+            assert store.get(res.stored[0][1]).abandoned
+            assert [r[11] for r in store.list()] == [1] * GAMES
         assert board_logs(b.runner.port) == {}
     finally:
         b.close()
@@ -282,15 +286,21 @@ def test_cli_sync_from_sim_serving_a_script(tmp_path):
                 break
             time.sleep(0.05)
         assert pty.is_symlink(), sim.communicate(timeout=5)
-        r = subprocess.run([exe, "sync", "--port", str(pty), "--db", str(db)], capture_output=True,
-                           text=True, timeout=60)
+        r = subprocess.run([exe, "sync", "--port", str(pty), "--db", str(db), "--progress"],
+                           capture_output=True, text=True, timeout=60)
         assert r.returncode == 0, r.stderr
         assert "1 new game stored" in r.stdout
+        # --progress: tqdm's bar on stderr although it is no terminal, ending at 100%
+        last = [line for line in r.stderr.splitlines() if line.strip()][-1]  # \r: lines here
+        assert last.startswith("sync: 100%|") and ", game 1]" in last, r.stderr
+        size = re.search(r" (\d+)/(\d+) \[", last)
+        assert size and size.group(1) == size.group(2), r.stderr
         r = subprocess.run([exe, "games", "--db", str(db)], capture_output=True, text=True)
         assert r.returncode == 0 and "cargocube" in r.stdout and "polygon" in r.stdout
         r = subprocess.run([exe, "sync", "--port", str(pty), "--db", str(db)], capture_output=True,
                            text=True, timeout=60)
         assert r.returncode == 0 and "0 new games stored" in r.stdout
+        assert r.stderr == ""  # no terminal, no --progress: no bar
     finally:
         sim.send_signal(signal.SIGTERM)
         out, err = sim.communicate(timeout=10)
@@ -300,6 +310,41 @@ def test_cli_sync_from_sim_serving_a_script(tmp_path):
     with Store(db) as store:
         rec = store.get(1)
         assert rec.final_position().notation() == final.notation()
+
+
+def test_progress_bar_on_a_terminal_only_unless_forced():
+    """The bar (tqdm) draws on a terminal by itself, elsewhere only when forced (--progress),
+    and tells the web page's callback of every step either way."""
+    import io
+    from cargoboard.sync import Progress
+    seen = []
+    master, slave = os.openpty()
+    try:
+        import fcntl
+        import struct
+        import termios
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        with os.fdopen(os.dup(slave), "w") as tty:
+            bar = Progress(1000, stream=tty)
+            bar.add(600, "game 3")
+            bar.add(400, "game 3")
+            bar.close()
+        os.set_blocking(master, False)
+        drawn = os.read(master, 65536).decode()
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert "100%|" in drawn and "1.00k/1.00k" in drawn and "game 3" in drawn, drawn
+    quiet = io.StringIO()
+    bar = Progress(1000, stream=quiet, on_progress=lambda *a: seen.append(a))
+    bar.add(1000, "game 4")
+    bar.close()
+    assert quiet.getvalue() == "" and seen == [(1000, 1000, "game 4")]
+    forced = io.StringIO()
+    bar = Progress(1000, enabled=True, stream=forced)
+    bar.add(1000, "game 4")
+    bar.close()
+    assert forced.getvalue().rstrip("\n").split("\r")[-1].startswith("sync: 100%|")
 
 
 def test_cli_sync_without_a_board_says_so(tmp_path):

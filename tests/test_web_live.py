@@ -4,12 +4,12 @@ firmware under the MicroPython unix port, on a pty) while pieces move on them.""
 import json
 import time
 import urllib.error
-import urllib.parse
 import urllib.request
 
 import pytest
 
 from webkit import LiveBoard, browser_fixture
+from webkit import first_events as _first_events, post_form as _post
 from cargoboard.web.server import WebServer
 from shared_rules.cargocube import rules as cc
 
@@ -276,27 +276,6 @@ def test_a_seat_page_never_shows_another_seats_hand(tmp_path, browser, handgame_
     finally:
         board.close()
 
-
-def _post(url, form):
-    data = urllib.parse.urlencode(form).encode()
-    try:
-        with urllib.request.urlopen(urllib.request.Request(url, data=data), timeout=10) as r:
-            return r.status
-    except urllib.error.HTTPError as e:
-        return e.code
-
-
-def _first_events(url):
-    """What an event stream sends first: the table's state now (its `board` event)."""
-    out = b""
-    with urllib.request.urlopen(url, timeout=10) as r:
-        while not (b"event: board" in out and out.endswith(b"\n\n")):
-            chunk = r.read1(65536)
-            if not chunk:
-                break
-            out += chunk
-    assert b"event: board" in out, out
-    return out.decode()
 
 
 def test_the_live_page_follows_the_emulated_pico(tmp_path, browser):

@@ -213,3 +213,30 @@ class LiveBoard:
         if self.path.is_symlink():
             self.path.unlink()
         self.session.close()
+
+
+def post_form(url, form):
+    """POST a form (urlencoded); the HTTP status."""
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+    data = urllib.parse.urlencode(form).encode()
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data=data), timeout=10) as r:
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+def first_events(url):
+    """What an event stream sends first: the table's state now (its `board` event)."""
+    import urllib.request
+    out = b""
+    with urllib.request.urlopen(url, timeout=10) as r:
+        while not (b"event: board" in out and out.endswith(b"\n\n")):
+            chunk = r.read1(65536)
+            if not chunk:
+                break
+            out += chunk
+    assert b"event: board" in out, out
+    return out.decode()

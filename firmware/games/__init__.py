@@ -7,5 +7,7 @@
 REGISTRY = [
     ["cargocube", "firmware.games.cargocube.plugin"],
     ["cephalopod", "firmware.games.cephalopod.plugin"],   # docs/board-cephalopod.md
+    ["kubitva", "firmware.games.kubitva.plugin"],         # docs/board-kubitva.md
+    ["formula99", "firmware.games.formula99.plugin"],     # docs/board-formula99.md
     ["selftest", "firmware.games.selftest.plugin"],       # bring-up test (docs/bringup.md)
 ]

@@ -32,13 +32,15 @@ STATE_NAMES = ("idle", "setup", "play")
 # cap, budget: the LED current budget in mA, debounce: the scanner's stable time in ms).
 SETTINGS = (("bright", 0, 255), ("budget", 0, 10000), ("debounce", 0, 1000))
 
-_LINE_MAX = 160
+# A console line: long enough for `new kubitva position=...` (a КУБитва position on the 11x11
+# grid is about 230 characters, its blanks written as `_`).
+_LINE_MAX = 320
 FRAME_OPEN_MS = 250  # a frame arrives in one burst; one open longer than this is dropped
 
 HELP = ("commands: hello help status mem occ mask new press events bright budget abort "
         "games logread logdel; game commands (e.g. pos candidates) go to the game")
 
-CORNERS = (0, 10, 110, 120)  # out of play in every game: the flash-low warning in idle/setup
+CORNERS = (0, 10, 110, 120)  # empty in every game's set-up: the flash-low warning in idle/setup
 
 
 # --- plug-ins by name ---------------------------------------------------------------------------
@@ -330,7 +332,14 @@ class App:
                 g, m = _make_game(cls, opts)
             except MemoryError as e:
                 raise ValueError("%s: %s" % (type(e).__name__, e))
+        # Closing the old game's log takes a buffer, and the new game is in the heap now: the
+        # old game is not needed for it, so its heap goes first.
+        self.game = None
+        gc.collect()
         self.close_log()
+        if self.glog is not None and hasattr(cls, "log_header"):
+            gc.collect()
+            self.glog.keep_spare()  # a block for the log's file opens, held through the setup
         self._resumed = False
         self._install(g, name, opts, m)
         self.state = SETUP
@@ -578,13 +587,15 @@ class App:
                 self.report_error("paint", e)
         if self.flash_low and st != PLAY:
             # the flash is low: a new game would be refused (the setup assist, drawn after,
-            # wins on a corner that holds a piece to remove)
+            # wins on a corner where a piece is to be put or removed)
             for c in CORNERS:
                 p.cell(c, ORANGE, 255, BLINK_SLOW)
         if st == SETUP:
             # setup assist: white slow blink = put a piece here, magenta fast blink = remove
             m = self.mask
             s = self.scanner.stable
+            # a game may say what goes on a cell (docs/firmware.md: setup_colour)
+            what = getattr(self.game, "setup_colour", None)
             for i in range(H.BITMAP_BYTES):
                 miss = m[i] & ~s[i] & 0xFF
                 extra = s[i] & ~m[i] & 0xFF
@@ -592,7 +603,8 @@ class App:
                     for j in range(8):
                         bit = 1 << j
                         if miss & bit:
-                            p.cell((i << 3) + j, WHITE, 255, BLINK_SLOW)
+                            c = (i << 3) + j
+                            p.cell(c, what(c) if what is not None else WHITE, 255, BLINK_SLOW)
                         elif extra & bit:
                             p.cell((i << 3) + j, MAGENTA, 255, BLINK_FAST)
         if self.errors and st != PLAY:
@@ -706,7 +718,12 @@ class App:
             return self._status()
         if cmd == "mem":
             gc.collect()
-            return "ok alloc=%d free=%d" % (gc.mem_alloc(), gc.mem_free())
+            r = "ok alloc=%d free=%d" % (gc.mem_alloc(), gc.mem_free())
+            from firmware.system import memcmd  # loaded for the command, then dropped
+            r += memcmd.largest()
+            memcmd = None
+            unload("firmware.system.memcmd")
+            return r
         if cmd == "occ":
             return "ok %d %s" % (H.bit_count(self.scanner.stable), _hex(self.scanner.stable))
         if cmd == "mask":

@@ -20,12 +20,14 @@ Space: `low()` is true when fewer than `reserve` bytes are free (default RESERVE
 are never dropped to make room; the host deletes games only after it has them (`delete`).
 """
 
+import gc
 import os
 from firmware.system import logwrite as LF  # what appends need; firmware.system.logformat only for a moment
 from firmware.hal import unload
 
 DIR = "games"
 RESERVE = 48 * 1024
+SPARE = 1280  # bytes: opening a littlefs file takes its state and cache (1 KiB) in one block
 
 
 class FlashLow(Exception):
@@ -56,6 +58,7 @@ class GameLog:
         self.closed = 0      # 0 while the current game is open, else LF.FINISH or LF.ABANDON
         self._crc = 0        # CRC-8 register after the last record of the current game
         self._size = 0       # its length in bytes
+        self.spare = None    # a block held for the next file open (keep_spare)
         for name in os.listdir(self.dir):
             if name.endswith(".tmp"):
                 os.remove(self.dir + "/" + name)  # a header or rewrite cut short
@@ -76,14 +79,36 @@ class GameLog:
 
     def _read_counter(self):
         try:
-            with open(self.dir + "/next", "r") as f:
+            with self._open(self.dir + "/next", "r") as f:
                 return int(f.read().strip())
         except (OSError, ValueError):
             return 1
 
+    def keep_spare(self):
+        """Hold a block for a file open while the heap is still in one piece (the app calls
+        this when it has made a game, before the setup's frames): with a big game set up, the
+        heap's free space may lie in pieces smaller than a file open takes, and begin() opens
+        two files. An open that runs out of memory gets the spare (released, then a
+        collection); begin() lets it go (a game played holding it ran out of memory itself)."""
+        if self.spare is None:
+            try:
+                self.spare = bytearray(SPARE)
+            except MemoryError:
+                pass
+
+    def _open(self, path, mode):
+        try:
+            return open(path, mode)
+        except MemoryError:
+            if self.spare is None:
+                raise
+            self.spare = None
+            gc.collect()
+            return open(path, mode)
+
     def _write_atomic(self, path, data):
         tmp = path + ".tmp"
-        with open(tmp, "wb") as f:
+        with self._open(tmp, "wb") as f:
             f.write(data)
         os.rename(tmp, path)
 
@@ -119,17 +144,26 @@ class GameLog:
         if nums and nums[-1] >= n:
             n = nums[-1] + 1
         self._write_atomic(self.dir + "/next", b"%d\n" % (n + 1))
+        path = self.path(n)
         from firmware.system import logformat
-        raw, c = logformat.encode_header(kind, variant, seats, start,
-                                         self.board if board is None else board, n, rules, time)
-        seed = logformat.seed_of(c)
-        logformat = None
-        unload("firmware.system.logformat")
-        self._write_atomic(self.path(n), raw)
+        try:
+            # written in pieces, no buffer of the whole header (with 8 players and both
+            # expansions its start position alone is ~0.6 KB: the heap of a game just set up
+            # may hold no second block that size), to a temporary file renamed into place
+            with self._open(path + ".tmp", "wb") as f:
+                size, c = logformat.write_header(f, kind, variant, seats, start,
+                                                 self.board if board is None else board, n,
+                                                 rules, time)
+            seed = logformat.seed_of(c)
+        finally:
+            logformat = None
+            unload("firmware.system.logformat")
+        os.rename(path + ".tmp", path)
         self.cur = n
         self.closed = 0
         self._crc = seed
-        self._size = len(raw)
+        self._size = size
+        self.spare = None  # the game's own heap needs it more than the appends do
         return n
 
     def _append(self, kind, payload=b""):
@@ -138,7 +172,7 @@ class GameLog:
         rec, crc = LF.encode_record(kind, payload, self._crc, self._size)
         path = self.path(self.cur)
         try:
-            with open(path, "ab") as f:
+            with self._open(path, "ab") as f:
                 f.write(rec)
         except Exception:
             self._repair(path)

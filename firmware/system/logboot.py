@@ -22,6 +22,7 @@ def resume(app, load):
         cls = load(h.kind)
         if not hasattr(cls, "log_header") or not hasattr(cls, "resume"):
             raise ValueError("game '%s' cannot resume a log" % h.kind)
+        gc.collect()  # the game's set-up is the high point: begin it from a clean heap
         g = cls(opts)
         rules = getattr(g, "rules_version", None)
         if rules is None:

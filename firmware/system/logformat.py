@@ -52,8 +52,10 @@ def seed_of(header_crc):
     return (header_crc ^ (header_crc >> 8)) & 0xFF
 
 
-def encode_header(kind, variant, seats, start, board, game, rules, time):
-    """(header bytes, its CRC-16)."""
+def _header_head(kind, variant, seats, start_len, board, game, rules, time):
+    """The header's bytes before its start position (of start_len bytes)."""
+    if start_len > 0xFFFF - 64:
+        raise ValueError("start position too long")
     out = bytearray(MAGIC)
     out.append(FORMAT_VERSION)
     out.extend(b"\x00\x00")  # header length, filled in below
@@ -66,17 +68,64 @@ def encode_header(kind, variant, seats, start, board, game, rules, time):
             raise ValueError("header field too long: %r" % text)
         out.append(len(b))
         out.extend(b)
-    b = start.encode()
-    if len(b) > 0xFFFF - 64:
-        raise ValueError("start position too long")
-    _put_u16(out, len(b))
-    out.extend(b)
-    n = len(out) + 2
+    _put_u16(out, start_len)
+    n = len(out) + start_len + 2
     out[5] = n & 0xFF
     out[6] = n >> 8
+    return out
+
+
+def encode_header(kind, variant, seats, start, board, game, rules, time):
+    """(header bytes, its CRC-16)."""
+    b = start.encode()
+    out = _header_head(kind, variant, seats, len(b), board, game, rules, time)
+    out.extend(b)
     c = crc16(out)
     _put_u16(out, c)
     return bytes(out), c
+
+
+class _Stream:
+    """Where a position writes its notation (Position.notation(out)): counts the bytes and,
+    given a file, keeps their CRC-16 and writes them on."""
+
+    def __init__(self, f=None, crc=0xFFFF):
+        self.f = f
+        self.n = 0
+        self.crc = crc
+
+    def write(self, b):
+        self.n += len(b)
+        if self.f is not None:
+            self.crc = crc16(b, crc=self.crc)
+            self.f.write(b)
+
+
+def write_header(f, kind, variant, seats, start, board, game, rules, time):
+    """Write the header to the binary file f in pieces, the same bytes as encode_header with
+    no buffer of the whole; returns (its length, its CRC-16). start: the notation, or a
+    position that writes it (notation(out)), streamed twice (its length comes first):
+    with 8 players and both expansions it is ~0.6 KB, and the heap of a game just set up
+    may hold no block that size."""
+    if isinstance(start, str):
+        text = start.encode()
+        n = len(text)
+    else:
+        text = _Stream()
+        start.notation(text)
+        n = text.n
+    head = _header_head(kind, variant, seats, n, board, game, rules, time)
+    f.write(head)
+    out = _Stream(f, crc16(head))
+    if isinstance(text, _Stream):
+        start.notation(out)
+    else:
+        out.write(text)
+    if out.n != n:
+        raise ValueError("start position changed while written")
+    c = out.crc
+    f.write(bytes((c & 0xFF, c >> 8)))
+    return len(head) + n + 2, c
 
 
 def _put_u16(out, v):

@@ -31,14 +31,25 @@ class CommandError(Exception):
 
 
 EXPANSIONS = ("pyramid", "bastion", "both")
+CARGOCUBE_PLAYERS = (2, 3, 4, 8)
 
 
-def load_position(text, players=2, cards=False, game="cargocube", expansion=None,
-                  teleport=False):
+def load_position(text, players=None, cards=False, game="cargocube", expansion=None,
+                  teleport=False, level=None, seed=None):
     """A position from the rulings notation, or the start for the word 'polygon' (Cephalopod:
-    its notation, or a board size such as '5x5' for the empty board). cards: the base cards in
-    their default places; expansion: "pyramid", "bastion" or "both", that layout of cards;
-    teleport: the walking teleport on the centre."""
+    its notation, or a board size such as '5x5' for the empty board; «Формула 99»: its notation,
+    or 'start' with players, level and seed). cards: the base cards in their default places;
+    expansion: "pyramid", "bastion" or "both", that layout of cards; teleport: the walking
+    teleport on the centre."""
+    if game == "formula99":
+        if cards or expansion or teleport:
+            raise CommandError("--cards, --expansion and --teleport apply to cargocube only")
+        return _load_formula99(text, players, level, seed)
+    if level is not None or seed is not None:
+        raise CommandError("--level and --seed apply to formula99 only")
+    if players is not None and players not in CARGOCUBE_PLAYERS:
+        raise CommandError("--players: 2, 3, 4 or 8 for cargocube")
+    players = players or 2
     start_options = players != 2 or cards or expansion or teleport
     if game != "cargocube":
         rules = game_rules.rules_for(game)
@@ -59,15 +70,33 @@ def load_position(text, players=2, cards=False, game="cargocube", expansion=None
     return cc.Position.parse(text)
 
 
+def _load_formula99(text, players, level, seed):
+    rules = game_rules.rules_for("formula99")
+    if text.strip().lower() == "start":
+        players = 2 if players is None else players
+        if not 2 <= players <= 9:
+            raise CommandError("--players: 2 to 9 for formula99")
+        if level is not None and level not in (1, 2, 3):
+            raise CommandError("--level: 1, 2 or 3")
+        if seed is not None and not 0 <= seed < 2 ** 31:
+            raise CommandError("--seed: 0 to 2^31 - 1")
+        return rules.start_position(players, level or 1, seed)
+    if players is not None or level is not None or seed is not None:
+        raise CommandError("--players, --level and --seed apply to the word 'start'; "
+                           "a position in the notation says them itself")
+    return rules.Position.parse(text)
+
+
 def _add_position_args(p):
     p.add_argument("position", metavar="POSITION",
                    help="a position in the rulings notation (quote it), or 'polygon' for the start "
-                        "(cephalopod: its notation, or 5x5, 3x5, 5x3, 3x3 for the empty board)")
+                        "(cephalopod: its notation, or 5x5, 3x5, 5x3, 3x3 for the empty board; "
+                        "formula99: its notation, or 'start')")
     p.add_argument("--game", choices=game_rules.kinds(), default="cargocube",
                    help="the game whose rules apply (default cargocube)")
-    p.add_argument("--players", type=int, choices=(2, 3, 4, 8), default=2,
-                   help="players for the 'polygon' start (default 2; 8: the 8-player variant, "
-                        "seats 1-8)")
+    p.add_argument("--players", type=int, default=None,
+                   help="players for the 'polygon' start: 2, 3, 4 or 8 (default 2; 8: the "
+                        "8-player variant, seats 1-8); formula99's 'start': 2-9")
     p.add_argument("--cards", action="store_true",
                    help="with 'polygon': lay each player's base cards in the default places")
     p.add_argument("--expansion", choices=EXPANSIONS,
@@ -75,18 +104,30 @@ def _add_position_args(p):
                         "their default places")
     p.add_argument("--teleport", action="store_true",
                    help="with 'polygon': the walking teleport on the centre")
+    p.add_argument("--level", type=int, default=None,
+                   help="formula99's 'start': the level of the cards, 1-3 (default 1)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="formula99's 'start': deal the cards from the seeded deck (the full "
+                        "view: every card known); without it the public start")
 
 
 def _load(args):
     return load_position(args.position, args.players, args.cards, args.game, args.expansion,
-                         args.teleport)
+                         args.teleport, args.level, args.seed)
+
+
+# perft walks DEPTH actions deep by recursion: Python's stack holds about 1000 frames, and
+# counting every sequence of 100 actions is out of reach anyway (it grows exponentially).
+MAX_PERFT_DEPTH = 100
 
 
 def cmd_perft(args):
+    if not 0 <= args.depth <= MAX_PERFT_DEPTH:
+        raise CommandError("DEPTH must be 0..%d, not %d (perft counts every sequence of DEPTH "
+                           "actions: it grows exponentially with the depth)"
+                           % (MAX_PERFT_DEPTH, args.depth))
     pos = _load(args)
     perft = game_rules.rules_for(args.game).perft
-    if args.depth < 0:
-        raise CommandError("DEPTH must be 0 or more")
     if args.divide and args.depth >= 1:
         total = 0
         for a in pos.legal_actions():
@@ -134,9 +175,11 @@ def build_parser():
                        description="Print perft(POSITION, DEPTH) on the last line.",
                        epilog="examples:\n  cargoboard perft polygon 3 --cards\n"
                               "  cargoboard perft polygon 3 --expansion both --teleport --players 8\n"
-                              "  cargoboard perft 'd4=B1,e4=B1,f1=KS,f11=KN SN S a' 2 --divide")
+                              "  cargoboard perft 'd4=B1,e4=B1,f1=KS,f11=KN SN S a' 2 --divide\n"
+                              "  cargoboard perft --game formula99 start 4 --players 4 --level 2")
     _add_position_args(p)
-    p.add_argument("depth", metavar="DEPTH", type=int)
+    p.add_argument("depth", metavar="DEPTH", type=int,
+                   help="the number of actions, 0..%d" % MAX_PERFT_DEPTH)
     p.add_argument("--divide", action="store_true", help="also print the count below each action")
     p.set_defaults(func=cmd_perft)
 
@@ -159,7 +202,8 @@ def build_parser():
 
     for register in _plugin_parsers():
         register(sub)
-    for p in sub.choices.values():  # --debug also after the command name
+    _add_play_parser(sub)
+    for p in _all_parsers(sub):  # --debug also after the command name
         p.formatter_class = HelpFormatter
         p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                        help="on an error, show the traceback instead of one line")
@@ -178,11 +222,46 @@ PLUGIN_MODULES = (
 )
 
 
+def _add_play_parser(sub):
+    """`cargoboard play GAME [options]`: one command, each game that can be played in the
+    terminal adds its own sub-command with its own options (`add_play_parser(playsub)` in its
+    `cli` part)."""
+    import importlib
+    from cargoboard import games
+    adders = [getattr(importlib.import_module(name), "add_play_parser", None)
+              for name in games.parts("cli")]
+    adders = [a for a in adders if a is not None]
+    if not adders:
+        return
+    p = sub.add_parser("play", help="play a game in the terminal (%s)" % ", ".join(
+                           a.__module__.split(".")[-2] for a in adders),
+                       description="Play a game in the terminal; `cargoboard play GAME --help` "
+                                   "shows that game's options.",
+                       epilog="examples:\n" + "".join(
+                           "  cargoboard play %s --help\n" % a.__module__.split(".")[-2]
+                           for a in adders))
+    playsub = p.add_subparsers(dest="game", metavar="GAME")
+    playsub.required = True
+    for add in adders:
+        add(playsub)
+
+
+def _all_parsers(sub):
+    """Every command's parser, with the sub-commands' below them (`play kubitva`)."""
+    for p in sub.choices.values():
+        yield p
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                yield from _all_parsers(action)
+
+
 def _plugin_parsers():
     import importlib
     from cargoboard import games
     names = list(PLUGIN_MODULES) + games.parts("cli")
-    return [importlib.import_module(name).add_parser for name in names]
+    # A game's cli part may have only a `play` sub-command (add_play_parser).
+    adders = [getattr(importlib.import_module(name), "add_parser", None) for name in names]
+    return [a for a in adders if a is not None]
 
 
 def main(argv=None):

@@ -8,17 +8,18 @@
 2. The board's game log is synced over the pseudo-terminal (the binary protocol, pyserial)
    into a fresh SQLite store, exactly as `cargoboard sync` does with a real board.
 3. The stored game is exported as an HTML replay and an SVG of the final position.
-Everything goes into --out (default ./demo-out); nothing is left running.
+Everything goes into --out (default ./demo-out, or the next free ./demo-out-N: an earlier
+demo's files are never deleted or overwritten, nor anyone's store); nothing is left running.
 """
 
-import os
-import shutil
+import itertools
 import sys
 import time
 from pathlib import Path
 
 from shared_rules.cargocube import rules as cc
 from cargoboard.games.cargocube.scriptgen import game_script
+from cargoboard.cli import CommandError
 from cargoboard.store import score_text
 
 
@@ -118,27 +119,60 @@ def sync_and_export(session, out_dir, final_over, out=print):
     html = out_dir / ("game-%d.html" % rec.id)
     svg = out_dir / ("game-%d-final.svg" % rec.id)
     positions = rec.positions()
-    html.write_text(render(rec, "html", positions=positions))
-    svg.write_text(render(rec, "svg", positions=positions))
+    for path, fmt in ((html, "html"), (svg, "svg")):
+        with open(path, "x", encoding="utf-8") as f:  # "x": never over an existing file
+            f.write(render(rec, fmt, positions=positions))
     return rec, db_path, html, svg
 
 
+DEFAULT_OUT = "demo-out"
+
+
+def _taken(out_dir, keep_script):
+    """The first file or folder of those a demo writes that is already in out_dir, or None
+    (the store is fresh, so its game is number 1)."""
+    names = ["games.sqlite", "flash", "game-1.html", "game-1-final.svg"]
+    if keep_script:
+        names.append("demo-script.txt")
+    for name in names:
+        path = out_dir / name
+        if path.exists() or path.is_symlink():
+            return path
+    return None
+
+
+def choose_out(out, keep_script):
+    """The folder the demo writes into. It never deletes or overwrites anything there (a
+    store or a flash image may hold a player's games): a --out that holds any of the demo's
+    files is refused; without --out the first of ./demo-out, ./demo-out-2, ... that holds
+    none of them is taken."""
+    if out is not None:
+        out_dir = Path(out).resolve()
+        if out_dir.exists() and not out_dir.is_dir():
+            raise CommandError("--out %s is a file, not a folder" % out_dir)
+        taken = _taken(out_dir, keep_script)
+        if taken:
+            raise CommandError("%s already exists: the demo never touches an existing store, "
+                               "flash or export; give --out a new or empty folder" % taken)
+        return out_dir
+    for n in itertools.count(1):
+        out_dir = Path(DEFAULT_OUT if n == 1 else "%s-%d" % (DEFAULT_OUT, n)).resolve()
+        if (out_dir.is_dir() or not out_dir.exists()) and not _taken(out_dir, keep_script):
+            return out_dir
+
+
 def cmd_demo(args):
-    out_dir = Path(args.out).resolve()
+    out_dir = choose_out(args.out, args.keep_script)
     out_dir.mkdir(parents=True, exist_ok=True)
     flash_dir = out_dir / "flash"
-    shutil.rmtree(flash_dir, ignore_errors=True)
     flash_dir.mkdir()
-    for old in ("games.sqlite",):
-        try:
-            os.unlink(out_dir / old)
-        except FileNotFoundError:
-            pass
+    print("writing into %s" % out_dir)
     script, final = game_script(seed=args.seed, players=args.players, actions=args.actions,
                                 check_every=0, pick=_hinted(args.hint_share),
                                 cards=args.expansion or False, teleport=args.teleport)
     if args.keep_script:
-        (out_dir / "demo-script.txt").write_text(script)
+        with open(out_dir / "demo-script.txt", "x", encoding="utf-8") as f:
+            f.write(script)
     what = "".join((" with " + (EXPANSION_NAMES[args.expansion] if args.expansion else ""),
                     " and" if args.expansion and args.teleport else "",
                     " the walking teleport" if args.teleport else "")) \
@@ -190,7 +224,10 @@ def add_parser(sub):
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--hint-share", type=float, default=0.8,
                    help="share of actions the players take from the hint engine (default 0.8)")
-    p.add_argument("--out", default="demo-out", help="where the store and exports go (default ./demo-out)")
+    p.add_argument("--out", metavar="DIR", default=None,
+                   help="a new or empty folder for the store, the flash and the exports "
+                        "(default: ./demo-out, or ./demo-out-2, ... when that holds an "
+                        "earlier demo's files); nothing in it is deleted or overwritten")
     p.add_argument("--screen-every", type=int, default=20,
                    help="when not on a terminal, draw the LEDs every N actions (default 20)")
     p.add_argument("--pace", type=float, default=0.05,

@@ -38,6 +38,23 @@ def rules_for(kind):
     return importlib.import_module(name)
 
 
+def mover(pos):
+    """The letter of the seat that acts in pos, '-' at a chance node (a card shown: «Формула
+    99»), '' when the game is over."""
+    if pos.is_over():
+        return ""
+    who = pos.to_move
+    return "-" if who < 0 else pos.SEAT_LETTERS[who]
+
+
+def turn_letter(pos):
+    """The letter of the seat whose turn it is (another seat may act within it: «Формула 99»'s
+    answers and owners' choices). A game where that can differ from to_move says so with a
+    `turn_seat` (КУБитва's `turn` is a turn number, not a seat)."""
+    seat = getattr(pos, "turn_seat", None)
+    return pos.SEAT_LETTERS[pos.to_move if seat is None else seat]
+
+
 def seat_letters(pos):
     """Letters naming pos's seats by seat int: 'SWNE' (Cargocube), 'wb' (Cephalopod: 0 white,
     1 black), from the rules module's Position."""
@@ -48,3 +65,4 @@ def rules_errors():
     """The RulesError classes of every registered rules module (the CLI reports them as one
     line)."""
     return tuple(importlib.import_module(name).RulesError for name in MODULES.values())
+

@@ -17,8 +17,9 @@ from pathlib import Path
 from urllib.parse import quote
 
 from cargoboard.rules import rules_for, seat_letters
+from firmware.system import logwrite
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: games.abandoned (a store of version 1 is upgraded when opened to write)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -35,6 +36,7 @@ CREATE TABLE IF NOT EXISTS games(
     final TEXT NOT NULL,           -- position after the last action
     scores TEXT NOT NULL,          -- e.g. 'S=12 N=9' (Cephalopod: 'w=13 b=12')
     winners TEXT NOT NULL,         -- seat letters, '' while not over
+    abandoned INTEGER NOT NULL DEFAULT 0,  -- 1: dropped before its end (abort, a new game)
     played TEXT,                   -- when the game began (board's counter or clock), free text
     stored TEXT NOT NULL,          -- when it entered this store (UTC ISO 8601)
     log BLOB,                      -- the board's raw log bytes (NULL for imports)
@@ -79,7 +81,7 @@ class GameRecord:
     """A game: where it came from, how it started, what was played."""
 
     def __init__(self, kind, variant, seats, start, actions, source="import", source_game=0,
-                 played=None, log=None, id=None, stored=None):
+                 played=None, log=None, id=None, stored=None, abandoned=False):
         self.kind = kind
         self.variant = variant
         self.seats = seats
@@ -91,6 +93,7 @@ class GameRecord:
         self.log = log
         self.id = id
         self.stored = stored
+        self.abandoned = bool(abandoned)  # dropped before its end (abort, a new game)
 
     @property
     def rules(self):
@@ -133,50 +136,134 @@ def winners_text(pos) -> str:
     return "".join(letters[s] for s in pos.winners()) if pos.is_over() else ""
 
 
+def result_text(winners, abandoned) -> str:
+    """How a stored game ended, for listings: 'won by N', 'abandoned' (dropped before its end:
+    abort, a new game) or 'not over' (still open when it was stored)."""
+    if winners:
+        return "won by " + winners
+    return "abandoned" if abandoned else "not over"
+
+
 # The archive's filters (Store.list): what a game's result may be asked as.
-RESULTS = ("over", "open")
+RESULTS = ("over", "open", "abandoned")
+
+
+def missing_text(path) -> str:
+    return ("no game store at %s (`cargoboard sync` or `cargoboard import` makes one; "
+            "or give --db)" % path)
+
+
+def _check_is_store(db, path) -> int:
+    """The schema version of the open SQLite file; StoreError unless it is a Cargoboard store
+    (its schema version in meta, a games table) this program knows; a damaged file raises
+    sqlite3.DatabaseError."""
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if "meta" not in tables or "games" not in tables:
+        what = ("it has tables %s" % ", ".join(sorted(tables))) if tables else "it is empty"
+        raise StoreError("%s is not a Cargoboard game store (%s); not changing it"
+                         % (path, what))
+    row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+    if row is None:
+        raise StoreError("%s is not a Cargoboard game store (no schema version); not "
+                         "changing it" % path)
+    if not str(row[0]).isdigit() or not 1 <= int(row[0]) <= SCHEMA_VERSION:
+        raise StoreError("%s is a game store of schema version %s, which this cargoboard "
+                         "(version %d) does not know; not changing it"
+                         % (path, row[0], SCHEMA_VERSION))
+    return int(row[0])
+
+
+def log_abandoned(log) -> int:
+    """1 if a board's raw game log ends with its abandon record, else 0 (how a game stored
+    before the store kept it is known to be abandoned)."""
+    if log is None:
+        return 0
+    log = bytes(log)
+    return int(logwrite.closed_tail(log[-4:], len(log)) == logwrite.ABANDON)
+
+
+def _upgrade(db, schema):
+    """Bring a store of an older schema version to this one, in one transaction."""
+    if schema >= SCHEMA_VERSION:
+        return
+    db.create_function("log_abandoned", 1, log_abandoned, deterministic=True)
+    with db:
+        db.execute("ALTER TABLE games ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0")
+        db.execute("UPDATE games SET abandoned = log_abandoned(log)")
+        db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
+
+
+def check_writable(path, make_folders=False):
+    """StoreError unless a writing command may use path: an existing Cargoboard store, or a
+    new file in an existing folder (make_folders: the folders may be made, the default
+    location). Creates nothing: a command checks this before it talks to a board."""
+    path = Path(path)
+    if path.exists():
+        if path.is_dir():
+            raise StoreError("%s is a folder, not a game store" % path)
+        Store._open_existing(path, readonly=True)[0].close()
+    elif not make_folders and not path.parent.is_dir():
+        raise StoreError("cannot make a game store at %s: the folder %s does not exist"
+                         % (path, path.parent))
 
 
 class Store:
-    """The store at path (default: default_path()). Writable: created when missing; a SQLite
-    file that holds other tables than a store's is refused, never added to. readonly=True
+    """The store at path (default: default_path()).
+
+    Writable (the default): an existing file must be a Cargoboard store (a SQLite file that
+    is not one, or an empty file, is refused and left as it is); a missing one is created,
+    in an existing folder (only the default location gets its folders made). readonly=True
     opens an existing store for reading only: nothing is created or changed, and a missing
     file, a damaged one or one that is not a store is a StoreError."""
 
     def __init__(self, path=None, readonly=False):
         self.path = Path(path) if path else default_path()
         self.readonly = readonly
+        self._abandoned = "abandoned"  # the column, or how to tell it in an older store
         if readonly:
-            self._open_readonly()
+            self.db, schema = self._open_existing(self.path, readonly=True)
+            if schema < 2:
+                self.db.create_function("log_abandoned", 1, log_abandoned, deterministic=True)
+                self._abandoned = "log_abandoned(log)"
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        check_writable(self.path, make_folders=path is None)
+        if self.path.exists():
+            self.db, schema = self._open_existing(self.path, readonly=False)
+            try:
+                _upgrade(self.db, schema)
+            except sqlite3.DatabaseError as e:
+                self.db.close()
+                raise StoreError("%s could not be upgraded: %s" % (self.path, e)) from None
+            return
+        if path is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.db = sqlite3.connect(str(self.path))
-            tables = {r[0] for r in self.db.execute(
-                "SELECT name FROM sqlite_master WHERE type='table'")}
-            if tables and "meta" not in tables:
-                self.db.close()
-                raise StoreError("%s is an SQLite file but not a Cargoboard game store (it has "
-                                 "tables %s); not changing it" % (self.path,
-                                                                  ", ".join(sorted(tables))))
             self.db.executescript(SCHEMA)
             self.db.execute("INSERT OR IGNORE INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
             self.db.commit()
         except sqlite3.DatabaseError as e:
             raise StoreError("%s is not a usable game store: %s" % (self.path, e)) from None
 
-    def _open_readonly(self):
-        if not self.path.is_file():
-            raise StoreError("no game store at %s" % self.path)
+    @staticmethod
+    def _open_existing(path, readonly):
+        """(a connection to the store at path, its schema version), after checking (read
+        only) that it is a store."""
+        if not path.is_file():
+            raise StoreError(missing_text(path))
         try:
-            self.db = sqlite3.connect("file:%s?mode=ro" % quote(str(self.path.resolve())),
-                                      uri=True)
-            row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            self.db.execute("SELECT 1 FROM games LIMIT 1").fetchall()
+            db = sqlite3.connect("file:%s?mode=ro" % quote(str(path.resolve())), uri=True)
+            try:
+                schema = _check_is_store(db, path)
+            except BaseException:
+                db.close()
+                raise
+            if readonly:
+                return db, schema
+            db.close()
+            return sqlite3.connect(str(path)), schema
         except sqlite3.DatabaseError as e:
-            raise StoreError("%s is not a usable game store: %s" % (self.path, e)) from None
-        if row is None:
-            raise StoreError("%s is not a Cargoboard game store (no schema version)" % self.path)
+            raise StoreError("%s is not a usable game store: %s" % (path, e)) from None
 
     def close(self):
         self.db.close()
@@ -204,11 +291,11 @@ class Store:
         with self.db:
             cur = self.db.execute(
                 "INSERT INTO games(source, source_game, kind, variant, seats, start, actions, "
-                "n_actions, final, scores, winners, played, stored, log) "
-                "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "n_actions, final, scores, winners, abandoned, played, stored, log) "
+                "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (rec.source, rec.source_game, rec.kind, rec.variant, rec.seats, rec.start,
                  " ".join(rec.actions), len(rec.actions), final.notation(), score_text(final),
-                 winners_text(final), rec.played, _now(), rec.log))
+                 winners_text(final), int(rec.abandoned), rec.played, _now(), rec.log))
             self.db.execute("DELETE FROM transfers WHERE source=? AND source_game=?",
                             (rec.source, rec.source_game))
         rec.id = cur.lastrowid
@@ -222,12 +309,12 @@ class Store:
             raise StoreError("game id must be a number, not '%s' (see `cargoboard games`)" % ref) from None
         row = self.db.execute(
             "SELECT id, kind, variant, seats, start, actions, source, source_game, played, log, "
-            "stored FROM games WHERE id=?", (gid,)).fetchone()
+            "stored, %s FROM games WHERE id=?" % self._abandoned, (gid,)).fetchone()
         if row is None:
             raise StoreError("no game %d in %s (see `cargoboard games`)" % (gid, self.path))
         return GameRecord(row[1], row[2], row[3], row[4], row[5].split() if row[5] else [],
                           source=row[6], source_game=row[7], played=row[8], log=row[9],
-                          id=row[0], stored=row[10])
+                          id=row[0], stored=row[10], abandoned=row[11])
 
     def get_by_source(self, source, source_game) -> GameRecord:
         row = self.db.execute("SELECT id FROM games WHERE source=? AND source_game=?",
@@ -246,14 +333,15 @@ class Store:
     def list(self, kind=None, players=None, result=None, since=None, until=None, limit=None,
              offset=0, newest_first=False):
         """Rows (id, source, source_game, kind, variant, seats, n_actions, scores, winners,
-        played, stored), oldest first. Filters: kind; players (the number of seats); result
-        ('over', 'open', or a seat letter: won by that seat); since/until (dates YYYY-MM-DD,
+        played, stored, abandoned), oldest first (result_text(winners, abandoned) says how
+        each ended). Filters: kind; players (the number of seats); result ('over',
+        'abandoned', 'open': neither, or a seat letter: won by that seat); since/until (dates YYYY-MM-DD,
         inclusive) on the day the game was played when the board knew it, else the day it
         was stored."""
         where, args = self._filters(kind, players, result, since, until)
         sql = ("SELECT id, source, source_game, kind, variant, seats, n_actions, scores, "
-               "winners, played, stored FROM games%s ORDER BY id%s" % (
-                   where, " DESC" if newest_first else ""))
+               "winners, played, stored, %s FROM games%s ORDER BY id%s" % (
+                   self._abandoned, where, " DESC" if newest_first else ""))
         if limit is not None:
             sql += " LIMIT ? OFFSET ?"
             args += [int(limit), int(offset)]
@@ -268,8 +356,7 @@ class Store:
         """The game kinds in the store, sorted."""
         return [r[0] for r in self.db.execute("SELECT DISTINCT kind FROM games ORDER BY kind")]
 
-    @staticmethod
-    def _filters(kind, players, result, since, until):
+    def _filters(self, kind, players, result, since, until):
         terms, args = [], []
         if kind:
             terms.append("kind = ?")
@@ -279,8 +366,10 @@ class Store:
             args.append(int(players))
         if result == "over":
             terms.append("winners != ''")
+        elif result == "abandoned":
+            terms.append(self._abandoned)
         elif result == "open":
-            terms.append("winners = ''")
+            terms.append("winners = '' AND NOT %s" % self._abandoned)
         elif result:
             terms.append("instr(winners, ?) > 0")
             args.append(result)

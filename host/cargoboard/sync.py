@@ -45,30 +45,30 @@ class SyncResult:
 
 
 class Progress:
-    """A one-line progress bar on stderr (only when it is a terminal, or forced)."""
+    """The transfer's progress bar (tqdm) on stderr: only when it is a terminal, or forced
+    (enabled=True, `sync --progress`); on_progress(done, total, label) is told of every
+    step as well (another view of the same bar: the web page's)."""
 
     def __init__(self, total_bytes, enabled=None, stream=None, on_progress=None):
+        from tqdm import tqdm
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty() if enabled is None else enabled
         self.total = max(1, total_bytes)
         self.done = 0
-        self.on_progress = on_progress  # f(done, total, label): another view of the same bar
+        self.on_progress = on_progress
+        self.bar = tqdm(total=total_bytes, desc="sync", unit="B", unit_scale=True,
+                        file=self.stream, disable=not self.enabled, dynamic_ncols=True)
 
     def add(self, n, label=""):
         self.done += n
         if self.on_progress:
             self.on_progress(self.done, self.total, label)
-        if self.enabled:
-            width = 30
-            k = min(width, width * self.done // self.total)
-            self.stream.write("\r[%s%s] %3d%% %s" % ("#" * k, "." * (width - k),
-                                                    100 * self.done // self.total, label))
-            self.stream.flush()
+        if label:
+            self.bar.set_postfix_str(label, refresh=False)
+        self.bar.update(n)
 
     def close(self):
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
+        self.bar.close()
 
 
 def fetch_log(link: Link, store: Store, board: str, game_no: int, size: int, progress=None,

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from cargoboard.cli import CommandError
 from cargoboard.link import Link, candidate_ports, find_port
-from cargoboard.store import Store
+from cargoboard.store import Store, check_writable, default_path, result_text
 
 
 def _add_port(p):
@@ -20,26 +21,30 @@ def _add_db(p):
 
 def cmd_ports(args):
     found = candidate_ports()
+    if not found:
+        raise CommandError("no board found (a Pico running MicroPython shows up as USB "
+                           "2e8a:0005)")
     for dev, desc in found:
         print("%s\t%s" % (dev, desc))
-    if not found:
-        print("no board found (a Pico running MicroPython shows up as USB 2e8a:0005)")
-        return 1
     return 0
 
 
 def cmd_sync(args):
     from cargoboard.sync import sync
     port = find_port(args.port)
-    with Store(args.db) as store, Link(port) as link:
-        progress = True if args.progress else None
-        res = sync(link, store, progress=progress, say=print)
+    db = args.db or default_path()
+    check_writable(db, make_folders=args.db is None)  # before the board: nothing made yet
+    with Link(port) as link:
+        link.hello()  # a board that does not answer leaves no store behind
+        with Store(args.db) as store:
+            progress = True if args.progress else None
+            res = sync(link, store, progress=progress, say=print)
     print("%s: %s (store: %s)" % (port, res.summary(), store.path))
     return 1 if res.rejected or res.conflicts else 0
 
 
 def cmd_games(args):
-    with Store(args.db) as store:
+    with Store(args.db, readonly=True) as store:
         rows = store.list()
         if not rows:
             print("no games in %s (cargoboard sync fetches them from the board)" % store.path)
@@ -47,10 +52,10 @@ def cmd_games(args):
         print("%-4s %-20s %-10s %-8s %-5s %7s  %-16s %s" % (
             "id", "stored", "game", "layout", "seats", "actions", "scores", "result"))
         for (gid, source, source_game, kind, variant, seats, n, scores, winners, played,
-             stored) in rows:
-            result = ("won by " + winners) if winners else "not over"
+             stored, abandoned) in rows:
             print("%-4d %-20s %-10s %-8s %-5s %7d  %-16s %s" % (
-                gid, stored.replace("T", " ")[:19], kind, variant, seats, n, scores, result))
+                gid, stored.replace("T", " ")[:19], kind, variant, seats, n, scores,
+                result_text(winners, abandoned)))
     return 0
 
 

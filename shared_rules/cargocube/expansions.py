@@ -41,10 +41,12 @@ def bind(core):
 
 
 def _turn_table(clockwise):
+    f = o.FACES  # 6 face ids per orientation
+    rows = [f[i * 6:i * 6 + 6] for i in range(o.COUNT)]
     out = bytearray(o.COUNT)
     for i in range(o.COUNT):
-        up, down, n, e, s, w = o.FACES[i]
-        out[i] = o.FACES.index((up, down, w, n, e, s) if clockwise else (up, down, e, s, w, n))
+        up, down, n, e, s, w = rows[i]
+        out[i] = rows.index(bytes((up, down, w, n, e, s) if clockwise else (up, down, e, s, w, n)))
     return bytes(out)
 
 

@@ -3,7 +3,7 @@
 # Faces: B (back), O (blank) and the pip faces 1..4; opposite pairs B-O, 1-3, 2-4. With B on top
 # the pips run 1, 2, 3, 4 clockwise seen from above. An orientation is named by the face on top and
 # the face toward the south: the start orientation is "B1" (B up, 1 south, 2 west, 3 north, 4 east).
-# Orientations are small ints 0..23 (indices into NAMES, which is sorted) so that a stack of cubes
+# Orientations are small ints 0..23 (by name, sorted: name(o)) so that a stack of cubes
 # is a list of small ints and a roll is one table look-up.
 
 FACE_CHARS = "B1234O"  # face ids 0..5
@@ -51,30 +51,43 @@ def _name(f):
 
 _faces = _all_faces()
 _faces.sort(key=_name)
-FACES = tuple(_faces)  # FACES[o]: the 6-tuple of orientation o
-NAMES = tuple(_name(f) for f in FACES)
-COUNT = len(FACES)  # 24
-START = NAMES.index("B1")
+# FACES[o * 6 + k]: face id k (up, down, north, east, south, west) of orientation o; one flat
+# table (24 little tuples would cost the board ~1.5 KB of heap). faces(o) spells them.
+FACES = bytes(x for f in _faces for x in f)
+# NAME_CHARS[2 * o:2 * o + 2]: the name of orientation o (one string, not 24: name(o)).
+NAME_CHARS = "".join([_name(f) for f in _faces])
+COUNT = len(_faces)  # 24
 
 # TOP[o]: face id on top; DOWN[o]: face id underneath; VALUE[o]: pips on top (0 for B and O).
-TOP = bytes(f[_UP] for f in FACES)
-DOWN = bytes(f[_DOWN] for f in FACES)
-VALUE = bytes(PIPS[f[_UP]] for f in FACES)
+TOP = bytes(f[_UP] for f in _faces)
+DOWN = bytes(f[_DOWN] for f in _faces)
+VALUE = bytes(PIPS[f[_UP]] for f in _faces)
 
 # ROLL[o * 4 + d]: the orientation after rolling toward direction d (N, E, S, W).
-ROLL = bytes(FACES.index(_roll_faces(f, d)) for f in FACES for d in range(4))
+ROLL = bytes(_faces.index(_roll_faces(f, d)) for f in _faces for d in range(4))
 
 del _faces
 
 
+def name(o):
+    """The two-character name of orientation o, such as 'B1'."""
+    return NAME_CHARS[2 * o:2 * o + 2]
+
+
 def parse(text):
     """Orientation id of a two-character name such as 'B1'; -1 if no such orientation."""
-    try:
-        return NAMES.index(text)
-    except ValueError:
-        return -1
+    if len(text) == 2:
+        i = NAME_CHARS.find(text)
+        while i >= 0:
+            if not i & 1:  # a name starts at an even place; an odd match spans two names
+                return i >> 1
+            i = NAME_CHARS.find(text, i + 1)
+    return -1
+
+
+START = parse("B1")
 
 
 def faces(o):
     """(up, down, north, east, south, west) as face characters, for display and tests."""
-    return "".join(FACE_CHARS[i] for i in FACES[o])
+    return "".join(FACE_CHARS[FACES[o * 6 + k]] for k in range(6))

@@ -24,6 +24,7 @@ from shared_rules import geometry as g
 from shared_rules.cargocube import orient as o
 from shared_rules.cargocube import layouts
 from shared_rules import versions as _versions
+from shared_rules.perft import perft  # noqa: F401 (the same for every rules core)
 
 KEEPER = 24  # item code of seat s's keeper is KEEPER + s (seats 0..7)
 DEAD = 32  # a dead keeper (sacrifice): DEAD + seat
@@ -374,21 +375,30 @@ class Position:
 
     # -- notation -------------------------------------------------------------------------------
 
-    def notation(self):
+    def notation(self, out=None):
         """The canonical one-line notation: cells by row (row 1 first), then by column. Written
         byte by byte into one buffer: a list of small strings for a 4-player game with cards
-        would cost the board ~30 KB of heap for a moment (the log header, every commit event)."""
+        would cost the board ~30 KB of heap for a moment (the log header, every commit event).
+        With `out` (anything with write(bytes)) it is written there in pieces of ~64 bytes
+        instead, and None returned: the game log's header streams it, as the board's heap
+        may hold no one block for the whole (~0.6 KB with 8 players and both expansions)."""
         letters = self.SEAT_LETTERS.encode()
         lids = self.lids
         buf = bytearray()
         put = buf.append
+        cells = 0
         for c in range(g.N_CELLS):
             st = self.stacks[c]
             cd = self.cards[c]
             if not st and not cd:
                 continue
-            if buf:
+            if cells:
                 put(44)  # ,
+                if out is not None and len(buf) > 64:
+                    out.write(buf)
+                    buf = bytearray()
+                    put = buf.append
+            cells += 1
             y = c // g.SIZE + 1
             put(_COLUMN_BYTES[c % g.SIZE])
             if y > 9:
@@ -414,7 +424,7 @@ class Position:
                 put(46)
                 put(33)  # !
                 put(letters[lids[c] - 1])
-        if not buf:
+        if not cells:
             put(45)  # -
         put(32)
         for s in self.seats:
@@ -430,7 +440,9 @@ class Position:
                 put(98)  # b
             if self.extra_turn:
                 put(120)  # x
-        return buf.decode()
+        if out is None:
+            return buf.decode()
+        out.write(buf)
 
     def __str__(self):
         return self.notation()
@@ -878,7 +890,7 @@ _GREY_CELLS = bytes([c for c in range(g.N_CELLS) if g.CELL_KIND[c] == g.GREY])
 # What notation() writes, as bytes: column letters, card kinds, orientations (2 bytes each).
 _COLUMN_BYTES = g.COLUMNS.encode()
 _CARD_BYTES = CARD_LETTERS.encode()
-_ORIENT_BYTES = "".join(o.NAMES).encode()
+_ORIENT_BYTES = o.NAME_CHARS.encode()
 
 def format_action(action):
     kind, src, d, dst, code, hops = action
@@ -1004,21 +1016,6 @@ def decode_action(pos, buf, offset=0):
 # ---------------------------------------------------------------------------------------------
 
 
-def perft(pos, depth):
-    """Number of distinct sequences of depth legal actions from pos (see the rulings)."""
-    if depth <= 0:
-        return 1
-    actions = pos.legal_actions()
-    if depth == 1:
-        return len(actions)
-    total = 0
-    for a in actions:
-        pos.push(a)
-        total += perft(pos, depth - 1)
-        pos.pop()
-    return total
-
-
 def _keeper_start8(seat):
     from shared_rules.cargocube import eight
     return eight.KEEPER_START[seat]
@@ -1037,7 +1034,12 @@ def start_position(players=2, layout="polygon", cards=False, teleport=False):
     if card_layout is None:
         raise RulesError("no card layout %r (have %s)" % (cards, ", ".join(
             sorted(layouts.DEFAULT_CARDS))))
-    cells = layouts.LAYOUTS.get(layout, layout)
+    cells = layouts.LAYOUTS.get(layout)
+    if cells is None:
+        if "=" not in layout:
+            raise RulesError("unknown layout '%s' (layouts: %s)"
+                             % (layout, ", ".join(sorted(layouts.LAYOUTS))))
+        cells = layout
     pos = Position.parse("%s %s %s a" % (cells, seats, seats[0]))
     for s in pos.seats:
         if pos._keeper[s] < 0:

@@ -13,6 +13,8 @@
 #   (bit 0 north, 1 east, 2 south, 3 west); mask 0 is a plain placement (the die shows 1).
 
 from shared_rules import versions as _versions
+from shared_rules.grid import neighbours as _neighbours
+from shared_rules.perft import perft  # noqa: F401 (the same for every rules core)
 
 # The rules' version, written into every game log; bumped in shared_rules/versions.py.
 RULES_VERSION = _versions.version("cephalopod")
@@ -33,28 +35,6 @@ _POP = b"\x00\x01\x01\x02\x01\x02\x02\x03\x01\x02\x02\x03\x02\x03\x03\x04"
 
 class RulesError(Exception):
     """Bad input to the rules: a malformed position, a malformed or illegal action."""
-
-
-_GEOMETRY = {}
-
-
-def _neighbours(rows, cols):
-    """bytes of 4 per cell (n, e, s, w): the neighbour's index or 255 off the board. Shared by
-    all positions of one size."""
-    key = rows * 16 + cols
-    nb = _GEOMETRY.get(key)
-    if nb is None:
-        t = bytearray(rows * cols * 4)
-        for c in range(rows * cols):
-            x = c % cols
-            y = c // cols
-            t[c * 4] = c + cols if y + 1 < rows else 255
-            t[c * 4 + 1] = c + 1 if x + 1 < cols else 255
-            t[c * 4 + 2] = c - cols if y > 0 else 255
-            t[c * 4 + 3] = c - 1 if x > 0 else 255
-        nb = bytes(t)
-        _GEOMETRY[key] = nb
-    return nb
 
 
 def _check_size(rows, cols):
@@ -491,22 +471,6 @@ def decode_action(pos, buf, offset=0):
 
 
 # ---------------------------------------------------------------------------------------------
-
-
-def perft(pos, depth):
-    """Number of distinct sequences of depth legal actions from pos (each (cell, captured set)
-    is one action; a full board has none)."""
-    if depth <= 0:
-        return 1
-    actions = pos.legal_actions()
-    if depth == 1:
-        return len(actions)
-    total = 0
-    for a in actions:
-        pos.push(a)
-        total += perft(pos, depth - 1)
-        pos.pop()
-    return total
 
 
 def start_position(rows=5, cols=5):

@@ -101,7 +101,10 @@ class Game:
             self.pos = cc.Position.parse(start)
             self.variant = options.get("variant") or "position"
         else:
-            self.pos = cc.start_position(players, layout, cards or False, teleport)
+            try:
+                self.pos = cc.start_position(players, layout, cards or False, teleport)
+            except cc.RulesError as e:
+                raise ValueError(str(e))  # a bad layout is a bad option: `err <message>`
             self.variant = layout + ("+cards" if cards == "base" else "+" + cards if cards
                                      else "") + ("+teleport" if teleport else "")
         # revision B: the app's LevelScanner (steps are evidence too), None on revision A
@@ -146,10 +149,10 @@ class Game:
 
     def log_header(self):
         """(variant, seats, start position, rules version) for the game log's header; asked
-        once, before start()."""
+        once, before start(). The position itself, which the log streams (notation(out))."""
         letters = self.pos.SEAT_LETTERS
         return (self.variant, "".join([letters[s] for s in self.pos.seats]),
-                self.pos.notation(), self.rules_version)
+                self.pos, self.rules_version)
 
     def resume(self, records):
         """Go on with a logged game (instead of start()): replay its records, (kind, payload)

@@ -37,8 +37,8 @@ def _diagonal(faces):
 
 
 # DIAG[o]: the diagonal of a cube in orientation o; then one entry per keeper (item 24 + seat).
-DIAG = bytes([_diagonal(orient.FACES[o]) for o in range(orient.COUNT)]
-             + [_diagonal(orient.FACES[orient.START])] * 4)
+DIAG = bytes([_diagonal(orient.FACES[o * 6:o * 6 + 6]) for o in range(orient.COUNT)]
+             + [_diagonal(orient.FACES[orient.START * 6:orient.START * 6 + 6])] * 4)
 del _diagonal, _AXES  # used once: their code leaves the heap
 
 # Cells and tolerances, 0.01 mT. TOL_STILL: ADC noise on a step (two readings), the driver's

@@ -13,6 +13,10 @@
 #     piece may go; the actions that already fit are pending (they may have ended on a stack);
 #   - a pending action followed by one more explains the diff: it competes with the one-action
 #     explanations, and is committed only when it is the only explanation;
+#   - moves fit, and the only moves in progress are cubes tipped onto their new cell whose
+#     old cell still reads occupied (a keeper stepped next to a lone cube): once the board has
+#     been still for settle_ms, ask (a hand may still hold such a cube; a lifted piece may be
+#     in the air for long, so a lift keeps the board waiting);
 #   - only a move that left no trace at all (onto and off stacks) followed by one more explains
 #     it: ask (the board cannot know which traceless move it was);
 #   - nothing at all: a mismatch; the differing cells light red, nothing is committed.
@@ -124,6 +128,18 @@ def may_grow(action, diff):
     return dst == g.NEIGHBOUR[src * 4 + d]
 
 
+def in_hand(moves, evidence):
+    """Whether any of moves (in progress, evidence their start) has its piece off the board:
+    lifted from its cell (the cell emptied) or waiting on the entry portal. The others are
+    cubes tipped onto their new cell, the old one still occupied."""
+    if g.ENTRY_PORTAL in evidence:
+        return bool(moves)
+    for a in moves:
+        if a[1] in evidence:
+            return True
+    return False
+
+
 def passes_portal(pos, action):
     """Whether the cube of action is sent through the entry portal (the hand puts it there
     before taking it on to the exit portal)."""
@@ -232,6 +248,7 @@ class Tracker:
         self.undone = []  # actions taken back, newest last (the LEDs show what to put back)
         self.barred = []  # taken back: not read again from the board until it is put right
         self.log = []  # (event, action) pairs since the last read, for the host and the log file
+        self.held = False  # a two-move explanation's second move has its piece in the hand
         self._legal = None
         self._deltas = None
         self._refresh()
@@ -345,6 +362,7 @@ class Tracker:
             self.diff = diff
             self.targets = []
             self.moves = []
+            self.held = False
             if not diff and (not steps or not self._significant(steps)):
                 self.state = IDLE
                 self.candidates = []
@@ -434,6 +452,19 @@ class Tracker:
                     if a[3] not in targets:
                         targets.append(a[3])
                 self.targets = targets
+                if fits and not self.held and not airborne and not in_hand(growing, diff):
+                    # Only cubes tipped onto their new cell stand against the moves that fit
+                    # (e.g. a keeper stepped next to a lone cube): a tipped cube does not stay
+                    # so by itself, so once the board is still the player is asked, and the
+                    # pending moves are kept in case the hand does finish a tip. (Revision B:
+                    # a piece lifted off a stack, seen in the steps, is in the hand.)
+                    if not may_commit:
+                        self.settling = True
+                        return committed
+                    self.moves = []
+                    self.targets = []
+                    self._ask(fits)
+                    self.pending = still
                 return committed
             # Nothing the board saw explains it: a move that left no trace at all, then one
             # more. The board cannot know which traceless move it was: it asks.
@@ -515,6 +546,8 @@ class Tracker:
                     complete.append(a1)
                 if growing2 and a1 not in partial:
                     partial.append(a1)
+                if in_hand(growing2, rest):
+                    self.held = True
                 for a2 in growing2:
                     if a2[3] not in targets:
                         targets.append(a2[3])

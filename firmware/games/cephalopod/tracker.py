@@ -29,6 +29,7 @@
 # 25 bits, a small int on the board: no allocation to compare two boards).
 
 from shared_rules.cephalopod import rules as ce
+from shared_rules import grid
 from firmware.hal import TICKS_MASK
 
 IDLE = 0  # the board equals the tracked position
@@ -85,7 +86,7 @@ class Tracker:
     def __init__(self, pos, settle_ms=SETTLE_MS):
         self.pos = pos
         self.settle_ms = settle_ms  # stillness before a plain placement is taken (0: at once)
-        self.nb = ce._neighbours(pos.rows, pos.cols)
+        self.nb = grid.neighbours(pos.rows, pos.cols)
         self.settling = False
         self.changed_at = 0
         self.expected = 0

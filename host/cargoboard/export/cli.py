@@ -15,13 +15,10 @@ SUFFIXES = {".json": "json", ".txt": "text", ".svg": "svg", ".html": "html", ".h
 
 
 def open_store(path, create=False):
-    """The store at path; a missing file is an error unless create (export and replay only
-    read: they should not leave an empty store behind)."""
-    path = Path(path) if path else store.default_path()
-    if not create and not path.exists():
-        raise CommandError("no game store at %s (import a game or sync a board first, "
-                           "or give --db)" % path)
-    return store.Store(path)
+    """The store at path (default: the user's). Export and replay only read: the store is
+    opened read only and must exist. create: import, which writes; a file that is not a
+    store is refused, never added to."""
+    return store.Store(path, readonly=not create)
 
 
 def _positions(rec):
@@ -42,6 +39,8 @@ def render(rec, fmt, at=None, positions=None):
         return gamefile.to_json(rec, positions)
     if fmt == "text":
         return gamefile.to_text(rec, positions)
+    if fmt in ("html", "svg"):  # pictures of the game as it is shown (hidden cards at the end)
+        rec, positions, _ = gamefile.shown(rec, positions)
     if fmt == "html":
         from cargoboard.export.html import game_html
         return game_html(rec, positions)
@@ -52,9 +51,12 @@ def render(rec, fmt, at=None, positions=None):
         if not 0 <= n <= last:
             raise CommandError("game %s has %d actions: --at must be 0..%d" % (rec.id, last, last))
         before = positions[n - 1] if n else None
-        return draw.svg(positions[n], before, rec.actions[n - 1] if n else None, ply=n,
-                        total=last, title="%s game %s (%s, %s), after %d of %d actions" % (
-                            rec.kind.capitalize(), rec.id, rec.variant, rec.seats, n, last))
+        abandoned = rec.abandoned and n == last
+        doc = draw.svg(positions[n], before, rec.actions[n - 1] if n else None, ply=n,
+                       total=last, title="%s game %s (%s, %s), after %d of %d actions%s" % (
+                           rec.kind.capitalize(), rec.id, rec.variant, rec.seats, n, last,
+                           "; " + diagram.ABANDONED if abandoned else ""))
+        return diagram.with_caption_note(doc, diagram.ABANDONED) if abandoned else doc
     raise CommandError("unknown format %r (choose from %s)" % (fmt, ", ".join(FORMATS)))
 
 
@@ -94,7 +96,11 @@ def read_input(name):
 def import_game(st, text, name, fmt=None):
     """(id, new) after importing the game in text into st: new is False when the same game
     (same kind, start and actions, from any source) was already stored."""
-    rec = gamefile.read_game(text, name, fmt)
+    return store_game(st, gamefile.read_game(text, name, fmt))
+
+
+def store_game(st, rec):
+    """(id, new) after storing the GameRecord rec unless st holds the same game already."""
     same = st.find(rec.kind, rec.start, rec.actions)
     if same is not None:
         return same, False
@@ -103,8 +109,9 @@ def import_game(st, text, name, fmt=None):
 
 def cmd_import(args):
     text, name = read_input(args.file)
+    game = gamefile.read_game(text, name, args.format)  # a bad file leaves no store behind
     with open_store(args.db, create=True) as st:
-        gid, new = import_game(st, text, name, args.format)
+        gid, new = store_game(st, game)
         rec = st.get(gid)
     what = "%s %s %s, %d actions" % (rec.kind, rec.variant, rec.seats, len(rec.actions))
     if new:

@@ -103,6 +103,19 @@ def caption_line(phase, ply, total, action_text=None, mover=None):
     return " \u00b7 ".join(parts)
 
 
+ABANDONED = "game abandoned"  # the note on the last position of a game dropped before its end
+
+
+def with_caption_note(doc, note):
+    """An SVG document made by svg_document with note added to the end of its caption line
+    (the last position of an abandoned game says so)."""
+    head, sep, rest = doc.partition('data-kind="caption">')
+    text, end, tail = rest.partition("</text>")
+    if not sep or not end:
+        return doc
+    return head + sep + text + escape(" \u00b7 " + note) + end + tail
+
+
 def svg_document(pos, width, height, title, style, board, pieces, overlay, scores, caption,
                  defs=""):
     """The standalone SVG document of a position: the layers in their order (board, the pieces

@@ -11,7 +11,8 @@ Nothing here knows Cargocube: the rules module comes from the record's kind.
 import json
 import re
 
-from cargoboard.rules import rules_for, seat_letters
+from cargoboard import games
+from cargoboard.rules import mover as mover_of, rules_for, seat_letters, turn_letter
 from cargoboard.store import GameRecord, score_text, winners_text
 
 FORMAT = "cargoboard-game"
@@ -33,27 +34,80 @@ def scores_of(pos):
     return {seat_letters(pos)[s]: sc[s] for s in pos.seats}
 
 
+def record_view(kind):
+    """The game's record part (cargoboard/games/<kind>/record.py), if it hides information
+    until the end: shown(rec, positions), restore(start, actions, reveal), reveal_text(reveal),
+    reveal_from_text(deal, laid)."""
+    return games.part(kind, "record")
+
+
+def shown(rec, positions=None):
+    """(record, positions, reveal) as the files and pictures show rec: a game that hides
+    information (its kind's record view) shows the public game and, after the last action, the
+    full final position and the reveal; any other game is shown as it is (reveal None)."""
+    if positions is None:
+        positions = rec.positions()
+    view = record_view(rec.kind)
+    if view is None:
+        return rec, positions, None
+    start, texts, shown_positions, reveal = view.shown(rec, positions)
+    if reveal is None:
+        return rec, positions, None
+    out = GameRecord(rec.kind, rec.variant, rec.seats, start, texts, source=rec.source,
+                     source_game=rec.source_game, played=rec.played, id=rec.id,
+                     stored=rec.stored)
+    return out, shown_positions, reveal
+
+
+def _restored(name, where, kind, start, actions, reveal):
+    """(full start, full actions) of a record read with a reveal."""
+    view = record_view(kind)
+    if view is None:
+        raise GameFileError("%s %s: a reveal, but %s games hide nothing" % (name, where, kind))
+    try:
+        return view.restore(start, actions, reveal)
+    except ValueError as e:
+        raise GameFileError("%s %s: %s" % (name, where, e)) from None
+
+
+def _check_shown(name, rec, shown_start, shown_actions, where_of):
+    """A record read with a reveal must show what its replay shows."""
+    shown_rec, positions, _ = shown(rec)
+    if _canonical(positions[0], shown_start) != shown_rec.start:
+        raise GameFileError("%s: the public start is %s by the deal, the file says %s"
+                            % (name, shown_rec.start, shown_start))
+    for i, text in enumerate(shown_actions):
+        if text != shown_rec.actions[i]:
+            raise GameFileError("%s %s: the public action is %s by the reveal"
+                                % (name, where_of(i), shown_rec.actions[i]))
+    return positions
+
+
 # -- JSON ------------------------------------------------------------------------------------------
 
 def to_dict(rec, positions=None):
     """The JSON form of a game as a dict: header, each action with the mover, the position
-    after it and the scores, and the final state."""
-    if positions is None:
-        positions = rec.positions()
+    after it and the scores, and the final state (then, for a game that hides information, the
+    reveal)."""
+    rec, positions, reveal = shown(rec, positions)
     final = positions[-1]
     actions = []
     for i, text in enumerate(rec.actions):
         after = positions[i + 1]
-        actions.append({"ply": i + 1, "seat": seat_letters(positions[i])[positions[i].to_move],
+        actions.append({"ply": i + 1, "seat": mover_of(positions[i]),
                         "action": text, "position": after.notation(),
                         "scores": scores_of(after)})
     header = {"kind": rec.kind, "variant": rec.variant, "seats": rec.seats, "start": rec.start,
               "played": rec.played, "source": rec.source, "source_game": rec.source_game,
               "id": rec.id, "stored": rec.stored}
-    return {"format": FORMAT, "version": VERSION, "header": header,
-            "start_scores": scores_of(positions[0]), "actions": actions,
-            "final": {"position": final.notation(), "scores": scores_of(final),
-                      "over": final.is_over(), "winners": winners_text(final)}}
+    doc = {"format": FORMAT, "version": VERSION, "header": header,
+           "start_scores": scores_of(positions[0]), "actions": actions,
+           "final": {"position": final.notation(), "scores": scores_of(final),
+                     "over": final.is_over(), "winners": winners_text(final),
+                     "abandoned": rec.abandoned}}
+    if reveal is not None:
+        doc["reveal"] = reveal
+    return doc
 
 
 def to_json(rec, positions=None):
@@ -85,7 +139,8 @@ def from_json(text, name="<json>"):
     if not isinstance(doc, dict):
         raise _json_error(name, "", "expected a JSON object with 'header' and 'actions'")
     for key in doc:
-        if key not in ("format", "version", "header", "start_scores", "actions", "final"):
+        if key not in ("format", "version", "header", "start_scores", "actions", "final",
+                       "reveal"):
             raise _json_error(name, "", "unknown field %r" % key)
     if doc.get("format", FORMAT) != FORMAT:
         raise _json_error(name, "", "format %r is not %r" % (doc.get("format"), FORMAT))
@@ -130,11 +185,30 @@ def from_json(text, name="<json>"):
     final = doc.get("final")
     if final is not None and not isinstance(final, dict):
         raise _json_error(name, "", "'final' must be an object")
-    rec = GameRecord(header["kind"], header["variant"], header["seats"], header["start"],
-                     actions, source="import", played=played)
-
     def where_of(i):
         return "action %d (%s)" % (i + 1, actions[i])
+
+    if "reveal" in doc:
+        if not isinstance(doc["reveal"], dict):
+            raise _json_error(name, "", "'reveal' must be an object")
+        start, full = _restored(name, "reveal", header["kind"], header["start"], actions,
+                                doc["reveal"])
+        rec = GameRecord(header["kind"], header["variant"], header["seats"], start, full,
+                         source="import", played=played)
+        _replay(rec, name, "reveal", where_of, [{}] * len(full), lambda w, p, c: None)
+        positions = _check_shown(name, rec, header["start"], actions, where_of)
+        for i, claim in enumerate(claims):
+            if "position" in claim and \
+                    _canonical(positions[i + 1], claim["position"]) != positions[i + 1].notation():
+                raise _json_error(name, where_of(i), "the position is %s by the rules, the file "
+                                  "says %s" % (positions[i + 1].notation(), claim["position"]))
+        if final is not None and "position" in final and \
+                _canonical(positions[-1], final["position"]) != positions[-1].notation():
+            raise _json_error(name, "final", "the position is %s by the rules"
+                              % positions[-1].notation())
+        return rec
+    rec = GameRecord(header["kind"], header["variant"], header["seats"], header["start"],
+                     actions, source="import", played=played)
 
     def check(where, pos, claim):
         if "position" in claim and _canonical(pos, claim["position"]) != pos.notation():
@@ -154,7 +228,21 @@ def from_json(text, name="<json>"):
         if "winners" in final and final["winners"] != winners_text(pos):
             raise _json_error(name, "final", "winners are '%s' by the rules, the file says '%s'"
                               % (winners_text(pos), final["winners"]))
+        if not isinstance(final.get("abandoned", False), bool):
+            raise _json_error(name, "final", "'abandoned' must be true or false")
+        try:
+            rec.abandoned = _abandoned(pos, final.get("abandoned", False))
+        except ValueError as e:
+            raise _json_error(name, "final", str(e)) from None
     return rec
+
+
+def _abandoned(pos, claim):
+    """claim (the file says the game was abandoned), checked: a game over by the rules was
+    not dropped before its end."""
+    if claim and pos.is_over():
+        raise ValueError("the game is over by the rules, so it was not abandoned")
+    return bool(claim)
 
 
 def _canonical(pos, text):
@@ -191,7 +279,7 @@ def _replay(rec, name, start_where, where_of, claims, check, start_claim=None):
     for i, text in enumerate(rec.actions):
         claim = claims[i]
         seat = claim.get("seat")
-        mover = seat_letters(pos)[pos.to_move]
+        mover = mover_of(pos)
         if seat is not None and seat != mover:
             raise GameFileError("%s %s: played by %s, but %s is to move"
                                 % (name, where_of(i), seat, mover))
@@ -207,7 +295,8 @@ def _replay(rec, name, start_where, where_of, claims, check, start_claim=None):
 
 # Tag order on export; on import every tag is optional except Game, Variant, Seats and Start.
 TAGS = ("Game", "Variant", "Seats", "Start", "Played", "Source", "SourceGame", "Id", "Stored",
-        "Actions", "Result", "Winners", "Final")
+        "Actions", "Result", "Winners", "Termination", "Final")
+REVEAL_TAGS = ("Deal", "Laid")  # after the actions, for a game that hides information
 REQUIRED = ("Game", "Variant", "Seats", "Start")
 
 _TAG_RE = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
@@ -225,8 +314,7 @@ def _unquote(value):
 def to_text(rec, positions=None):
     """The text record: tag pairs, a blank line, then one action per line; a comment line
     (';') opens each turn, naming the seat to move."""
-    if positions is None:
-        positions = rec.positions()
+    rec, positions, reveal = shown(rec, positions)
     final = positions[-1]
     tags = [("Game", rec.kind), ("Variant", rec.variant), ("Seats", rec.seats),
             ("Start", rec.start)]
@@ -238,13 +326,16 @@ def to_text(rec, positions=None):
     if rec.stored is not None:
         tags.append(("Stored", rec.stored))
     tags += [("Actions", len(rec.actions)), ("Result", score_text(final)),
-             ("Winners", winners_text(final)), ("Final", final.notation())]
+             ("Winners", winners_text(final))]
+    if rec.abandoned:
+        tags.append(("Termination", "abandoned"))  # PGN's tag: dropped before its end
+    tags.append(("Final", final.notation()))
     lines = ["[%s %s]" % (k, _quote(v)) for k, v in tags]
     lines.append("")
     mover = None
     turn = 0
     for i, text in enumerate(rec.actions):
-        seat = seat_letters(positions[i])[positions[i].to_move]
+        seat = turn_letter(positions[i])
         if seat != mover:
             turn += 1
             if mover is not None:
@@ -252,6 +343,10 @@ def to_text(rec, positions=None):
             lines.append("; turn %d: %s" % (turn, seat))
             mover = seat
         lines.append(text)
+    if reveal is not None:
+        deal, laid = record_view(rec.kind).reveal_text(reveal)
+        lines += ["", "; the hidden cards, revealed at the end", "[Deal %s]" % _quote(deal),
+                  "[Laid %s]" % _quote(laid)]
     return "\n".join(lines) + "\n"
 
 
@@ -269,9 +364,15 @@ def from_text(text, name="<text>"):
                 raise GameFileError('%s line %d: malformed tag (write [Name "value"])'
                                     % (name, lineno))
             key, value = m.group(1), _unquote(m.group(2))
-            if key not in TAGS:
+            if key not in TAGS and key not in REVEAL_TAGS:
                 raise GameFileError("%s line %d: unknown tag [%s] (known: %s)"
-                                    % (name, lineno, key, " ".join(TAGS)))
+                                    % (name, lineno, key, " ".join(TAGS + REVEAL_TAGS)))
+            if key in REVEAL_TAGS:
+                if key in tags:
+                    raise GameFileError("%s line %d: tag [%s] given twice" % (name, lineno, key))
+                tags[key] = value
+                tag_lines[key] = lineno
+                continue
             if actions:
                 raise GameFileError("%s line %d: tag [%s] after the actions"
                                     % (name, lineno, key))
@@ -288,14 +389,27 @@ def from_text(text, name="<text>"):
         if key not in tags:
             raise GameFileError("%s: missing tag [%s] (required: %s)"
                                 % (name, key, " ".join(REQUIRED)))
-    rec = GameRecord(tags["Game"], tags["Variant"], tags["Seats"], tags["Start"], actions,
-                     source="import", played=tags.get("Played"))
-
     def where_of(i):
         return "line %d" % action_lines[i]
 
-    pos = _replay(rec, name, "line %d" % tag_lines["Start"], where_of, [{}] * len(actions),
-                  lambda where, p, claim: None)
+    if "Deal" in tags or "Laid" in tags:
+        view = record_view(tags["Game"])
+        if view is None or "Deal" not in tags:
+            raise GameFileError("%s: [Deal] and [Laid] go with a game that hides information, "
+                                "together" % name)
+        reveal = view.reveal_from_text(tags["Deal"], tags.get("Laid", ""))
+        start, full = _restored(name, "line %d" % tag_lines["Deal"], tags["Game"],
+                                tags["Start"], actions, reveal)
+        rec = GameRecord(tags["Game"], tags["Variant"], tags["Seats"], start, full,
+                         source="import", played=tags.get("Played"))
+        pos = _replay(rec, name, "line %d" % tag_lines["Deal"], where_of, [{}] * len(full),
+                      lambda where, p, claim: None)
+        _check_shown(name, rec, tags["Start"], actions, where_of)
+    else:
+        rec = GameRecord(tags["Game"], tags["Variant"], tags["Seats"], tags["Start"], actions,
+                         source="import", played=tags.get("Played"))
+        pos = _replay(rec, name, "line %d" % tag_lines["Start"], where_of, [{}] * len(actions),
+                      lambda where, p, claim: None)
     if "Actions" in tags and tags["Actions"] != str(len(actions)):
         raise GameFileError("%s line %d: [Actions] says %s, the file holds %d"
                             % (name, tag_lines["Actions"], tags["Actions"], len(actions)))
@@ -307,6 +421,15 @@ def from_text(text, name="<text>"):
         if claim is not None and claim != value:
             raise GameFileError("%s line %d: [%s] says '%s', the replay gives '%s'"
                                 % (name, tag_lines[key], key, tags[key], value))
+    if "Termination" in tags:
+        where = "%s line %d: [Termination]" % (name, tag_lines["Termination"])
+        if tags["Termination"] != "abandoned":
+            raise GameFileError("%s must be 'abandoned' (or left out), not '%s'"
+                                % (where, tags["Termination"]))
+        try:
+            rec.abandoned = _abandoned(pos, True)
+        except ValueError as e:
+            raise GameFileError("%s: %s" % (where, e)) from None
     return rec
 
 

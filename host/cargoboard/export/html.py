@@ -15,8 +15,9 @@ from xml.sax.saxutils import escape
 
 from cargoboard.export import diagram
 from cargoboard.export.gamefile import scores_of
-from cargoboard.store import score_text, winners_text
+from cargoboard.store import result_text, score_text, winners_text
 from cargoboard.rules import seat_letters
+from cargoboard.rules import mover as mover_of
 
 CSS = """
 body{font-family:DejaVu Sans,Arial,sans-serif;margin:1em;color:#222;background:#fafafa}
@@ -149,16 +150,18 @@ def replay_data(rec, positions, draw):
     for n, pos in enumerate(positions):
         before = positions[n - 1] if n else None
         action = rec.actions[n - 1] if n else None
-        mover = seat_letters(before)[before.to_move] if n else None
+        mover = mover_of(before) if n else None
         cur = {k: frag(v) for k, v in draw.pieces(pos).items()}
         changes = [[k, v] for k, v in sorted(cur.items()) if prev.get(k) != v]
         changes += [[k, -1] for k in sorted(prev) if k not in cur]
         frames.append(changes)
         prev = cur
         ov = draw.overlay(before, action) if n else ""
+        caption = draw.caption(pos, n, total, action, mover)
+        if rec.abandoned and n == total:
+            caption += " \u00b7 " + diagram.ABANDONED
         steps.append({"ply": n, "seat": mover, "action": action, "position": pos.notation(),
-                      "scores": scores_of(pos), "caption": draw.caption(pos, n, total, action,
-                                                                        mover),
+                      "scores": scores_of(pos), "caption": caption,
                       "overlay": frag(ov) if ov else -1})
     return {"steps": steps, "fragments": fragments, "frames": frames}
 
@@ -183,14 +186,14 @@ def game_html(rec, positions=None, nav=""):
     head = [("kind", rec.kind), ("variant", rec.variant), ("seats", rec.seats),
             ("played", rec.played or "-"), ("source", "%s #%s" % (rec.source, rec.source_game)),
             ("actions", str(total)), ("result", score_text(final)),
-            ("winners", winners_text(final) or ("-" if not final.is_over() else ""))]
+            ("outcome", result_text(winners_text(final), rec.abandoned))]
     rows = "".join("<tr><th>%s</th><td>%s</td></tr>" % (escape(k), escape(v)) for k, v in head)
     moves = []
     mover = None
     turn = []
     start_button = '<button type="button" data-step="0">start</button>'
     for n, text in enumerate(rec.actions, 1):
-        seat = seat_letters(positions[n - 1])[positions[n - 1].to_move]
+        seat = mover_of(positions[n - 1])
         if seat != mover and turn:
             moves.append("<li>%s: %s</li>" % (mover, " ".join(turn)))
             turn = []

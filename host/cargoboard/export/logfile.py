@@ -83,7 +83,7 @@ def record_from_log(raw: bytes, source: str | None = None) -> GameRecord:
             status = STATUS[kind]
     rec = GameRecord(header.kind, header.variant, header.seats, header.start, actions,
                      source=source or header.board or "board", source_game=header.game,
-                     played=played_text(header), log=raw)
+                     played=played_text(header), log=raw, abandoned=status == "abandoned")
     rec.status = status
     rec.problem = problem
     rec.dropped = len(raw) - good

@@ -10,7 +10,7 @@ import textwrap
 
 from cargoboard.export import diagram
 from cargoboard.store import score_text
-from cargoboard.rules import seat_letters
+from cargoboard.rules import mover as mover_of
 
 HELP = "keys: Enter/n next, p back, NUMBER go to that step, f first, l last, q quit"
 
@@ -21,7 +21,7 @@ def frame(rec, positions, n, draw=None, color=False):
     total = len(rec.actions)
     if n:
         before = positions[n - 1]
-        mover = seat_letters(before)[before.to_move]
+        mover = mover_of(before)
         head = "step %d of %d: %s played %s" % (n, total, mover, rec.actions[n - 1])
     else:
         head = "step 0 of %d: the start" % total
@@ -35,7 +35,8 @@ def frame(rec, positions, n, draw=None, color=False):
 def run(rec, out, inp=None, interactive=False, color=False, start=0, clear=False):
     """Show the game on out. Non-interactive: every step from start on. Interactive: read
     commands from inp, one per line, until q or the end of the input."""
-    positions = rec.positions()
+    from cargoboard.export.gamefile import shown
+    rec, positions, _ = shown(rec)  # a game that hides cards shows them at its end
     try:
         draw = diagram.for_kind(rec.kind)
     except diagram.NoDiagram:
@@ -44,7 +45,8 @@ def run(rec, out, inp=None, interactive=False, color=False, start=0, clear=False
     if not 0 <= start <= last:
         raise ValueError("game %s has %d actions: the step must be 0..%d"
                          % (rec.id, last, last))
-    title = "game %s: %s %s %s, %d actions" % (rec.id, rec.kind, rec.variant, rec.seats, last)
+    title = "game %s: %s %s %s, %d actions%s" % (rec.id, rec.kind, rec.variant, rec.seats, last,
+                                                 ", abandoned" if rec.abandoned else "")
     legend = getattr(draw, "TEXT_LEGEND", None)
     if legend:
         title += "\n" + textwrap.fill(legend, 78)

@@ -15,6 +15,8 @@ under MicroPython, tests/driver_tracker_cards.py, and import this package on the
 PACKAGES = {
     "cargocube": "cargoboard.games.cargocube",
     "cephalopod": "cargoboard.games.cephalopod",
+    "kubitva": "cargoboard.games.kubitva",
+    "formula99": "cargoboard.games.formula99",
 }
 
 

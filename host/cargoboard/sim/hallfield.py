@@ -185,25 +185,6 @@ def fits() -> Fits:
 
 # --- the physical board ------------------------------------------------------------------------
 
-def orient_count():
-    from shared_rules.cargocube import orient
-    return orient.COUNT
-
-
-def _rolled(item, src, dst, src_stack):
-    """The orientation of cube `item` put down on dst after being lifted from src: rolled over
-    its edge onto an orthogonal neighbour, except off a wind rose or an acceleration card (it
-    hops or slides on from there unturned)."""
-    from shared_rules.cargocube import orient
-    from shared_rules.cargocube import rules as cc
-    for d in range(4):
-        if g.NEIGHBOUR[src * 4 + d] == dst:
-            card = [it for it in src_stack if it >= CARD_BASE]
-            if card and cc.card_kind(card[0] - CARD_BASE) in "wa":
-                return item
-            return orient.ROLL[item * 4 + d]
-    return item
-
 class Noise:
     """What the model does not know about a real board: each is a parameter of the benchmarks
     (bench/inference.py) and a guess until the bring-up protocol has measured it (docs/hardware.md).
@@ -265,15 +246,11 @@ class HallWorld(World):
     has [x, y, br] beside it (offset from the cell centre in mm, remanence scale); the hand's
     lifts and put-downs shift the stack it works on, and sometimes bump one nearby."""
 
-    def __init__(self, noise: Noise | None = None, seed: int = 0, rolls: bool = False):
+    def __init__(self, noise: Noise | None = None, seed: int = 0):
+        # (a cube put down on a neighbour rolls as World says when the layout was set up
+        # by setup_cargocube, the virtual board's script; the benchmark's hand gives each
+        # piece its orientation from the rules instead, sync_items)
         super().__init__()
-        # rolls: a cube put down on an orthogonal neighbour of the cell it was lifted from has
-        # rolled over its edge there (a new orientation), unless it hopped or slid off a wind
-        # rose or an acceleration card; for a hand that only lifts and places (the virtual
-        # board's script). Off when the caller gives each piece its orientation (the
-        # benchmark's hand, from the rules).
-        self.rolls = rolls
-        self._from: list[int] = []
         self.noise = noise or Noise()
         self.rng = random.Random(seed)
         rng = random.Random(seed ^ 0x5EED)
@@ -336,15 +313,11 @@ class HallWorld(World):
     def lift(self, cell: int) -> int:
         item = super().lift(cell)
         self.held.append(self.phys[cell].pop())
-        self._from.append(cell)
         self._touch(cell)
         self._handled(cell)
         return item
 
     def place(self, cell: int) -> int:
-        src = self._from.pop() if self._from else -1
-        if self.rolls and self.hand and self.hand[-1] < orient_count() and src >= 0:
-            self.hand[-1] = _rolled(self.hand[-1], src, cell, self.stacks[src])
         p = self.held.pop() if self.held else self._new_piece()
         try:
             item = super().place(cell)
@@ -382,8 +355,8 @@ class HallWorld(World):
         self._sync_phys()
         return pos
 
-    def setup_mask(self, mask):
-        super().setup_mask(mask)
+    def setup_mask(self, mask, corners_open=False):
+        super().setup_mask(mask, corners_open)
         self._sync_phys()
 
     def load_position(self, pos):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 
-from cargoboard.sim.script import Session, ScriptError, strip_comment
+from cargoboard.sim.script import Session, ScriptError, VERBS, strip_comment
 from cargoboard.sim.runner import FirmwareError
 from cargoboard.sim.world import WorldError, item_name
 
@@ -25,16 +25,21 @@ def _boost(rgb):
     return tuple(int(v * k * lvl) for v in rgb)
 
 
+CELL_WIDTH = 5  # "B1:2 ": the top piece, the stack's height, a blank between cells
+
+
 def _cell_text(world, c):
+    """The top piece of c (a cube by its top and south faces, `B1`; a keeper `KS`; a card
+    `csS`) and, for a stack, its height (`B1:2`), padded so that neighbours stay apart."""
     st = world.stacks[c]
     if not st:
-        return "   "
+        return " " * CELL_WIDTH
     t = item_name(st[-1], world.letters)
     if t.startswith("card:"):
         t = "c" + t[5:]
     if len(st) > 1:
-        t = t[:2] + str(len(st))
-    return t[:3].ljust(3)
+        t = "%s:%d" % (t, len(st))
+    return (" " + t).ljust(CELL_WIDTH)[:CELL_WIDTH]
 
 
 def _bg(rgb, text):
@@ -49,10 +54,12 @@ def render(session) -> str:
     out = []
 
     def bar(seat, reverse=False):
+        """A seat's 9 score LEDs under (over) the columns b..j."""
         cells = [_bg(r.led(SCORE_BASE + 9 * seat + k), "  ") for k in range(9)]
-        return "".join(reversed(cells) if reverse else cells)
+        cells = reversed(cells) if reverse else cells
+        return " " * (7 + CELL_WIDTH + 1) + (" " * (CELL_WIDTH - 2)).join(cells)
 
-    out.append("        " + " " * 4 + bar(2, reverse=True) + "   N")
+    out.append(bar(2, reverse=True) + "   N")
     west = [SCORE_BASE + 9 + k for k in range(9)]          # north -> south
     east = [SCORE_BASE + 27 + k for k in range(9)]         # south -> north
     for y in range(10, -1, -1):
@@ -63,8 +70,8 @@ def render(session) -> str:
         wl = _bg(r.led(west[9 - y]), "  ") if 1 <= y <= 9 else "  "
         el = _bg(r.led(east[y - 1]), "  ") if 1 <= y <= 9 else "  "
         out.append(f"{y + 1:>3} {wl} " + "".join(row) + f" {el}")
-    out.append("       " + "".join(f" {ch} " for ch in COLS))
-    out.append("        " + " " * 4 + bar(0) + "   S")
+    out.append("       " + "".join(f" {ch}".ljust(CELL_WIDTH) for ch in COLS))
+    out.append(bar(0) + "   S")
     hand = " ".join(item_name(i, w.letters) for i in w.hand) or "-"
     out.append(f"t={r.t / 1000:.2f}s  hand: {hand}  presses: {session.presses}")
     return "\n".join(out)
@@ -82,8 +89,7 @@ def run_interactive(inp=None, out=None, **runner_kwargs) -> int:
     except (FirmwareError, OSError) as e:
         say(f"cannot start the simulated board: {e}")
         return 2
-    say("Cargoboard simulator. Verbs: new-game lift place press wait expect resolve bounce "
-        "slide send; show status help quit.")
+    say("Cargoboard simulator. Verbs: %s; show status help quit." % " ".join(VERBS))
     say(f"The board's USB serial is also on {s.runner.port} (pyserial/miniterm can open it).")
     try:
         while True:
@@ -106,12 +112,14 @@ def run_interactive(inp=None, out=None, **runner_kwargs) -> int:
                 continue
             if line == "status":
                 line = "send status"
+            before = s.presses
             try:
                 used = s.execute(line)
                 if used:
                     say(f"  buttons used: {used}")
             except (ScriptError, WorldError) as e:
-                say(f"error: {e}")
+                used = s.presses - before  # a failed resolve may have pressed some
+                say(f"error: {e}" + (f" (after {used} button press(es))" if used else ""))
             except FirmwareError as e:
                 say(f"the firmware broke down: {e}")
                 return 1

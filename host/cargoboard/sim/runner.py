@@ -78,7 +78,9 @@ class Runner:
 
     def __init__(self, game="none", flash=None, boot_from_flash=False):
         self.game = game
-        self.flash = str(flash) if flash else None  # littlefs image file kept across runs
+        # the littlefs image file kept across runs; absolute, as the firmware runs in the
+        # repository's folder and a relative path is meant from where the user typed it
+        self.flash = os.path.abspath(flash) if flash else None
         # run the firmware files deployed on the flash image (cargoboard deploy --flash), not
         # the repository's
         self.boot_from_flash = boot_from_flash
@@ -253,7 +255,13 @@ class Runner:
             elif typ == ord("S"):
                 out += data
             elif typ == ord("T"):
-                self.logs.append(data.decode(errors="replace"))
+                text = data.decode(errors="replace")
+                self.logs.append(text)
+                if self.flash and text.startswith("flash: "):
+                    # asked to keep the flash in an image: running without it would lose
+                    # every game played
+                    raise FirmwareError(f"the board cannot use its flash {self.flash}: "
+                                        f"{text[7:].split(';')[0]}")
             else:
                 self._message(typ, data)
         if out:

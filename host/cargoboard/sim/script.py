@@ -14,7 +14,14 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  `teleport` the walking teleport on f6 (docs/rules/cargocube.md
                                  16.11). 8 players: SEATS `12345678`.
                                  SEATS may be left out for a game that has fixed seats:
-                                 `new-game cephalopod 5x5` (white and black, the board empty).
+                                 `new-game cephalopod 5x5` (white and black, the board empty);
+                                 `new-game kubitva board` (the board edition's start) or
+                                 `new-game kubitva position=NOTATION` (blanks as `_`).
+                                 The corners are out of play (nothing can be lifted from or put
+                                 on them) unless the game's hand model says CORNERS_IN_PLAY
+                                 (КУБитва's board edition plays on the whole grid);
+                                 Words KEY=VALUE go to the game as options: `new-game formula99
+                                 L2 15 deal=7` (digital cards, docs/board-formula99.md).
     lift CELL                    take the top item of CELL into the hand, then 100 ms pass.
     place CELL                   put the item lifted last on top of CELL, then 100 ms pass.
     drop CELL                    put a new die from the supply on the empty CELL (Cephalopod),
@@ -23,7 +30,8 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  (a Cephalopod capture), then 100 ms pass.
     press BUTTON                 confirm|next|undo|hint|end: the button is held 50 ms and
                                  released 50 ms (goes through the firmware's debounce).
-    wait MS                      let MS milliseconds of sim time pass (rounded up to frames).
+    wait MS                      let MS milliseconds of sim time pass (rounded up to frames);
+                                 at most 600000 (10 minutes) in one line.
     expect POSITION              the tracked position (serial `pos`) must equal POSITION (the
                                  rest of the line; cells in any order; in the game's own
                                  notation, e.g. Cephalopod's `...../...../..w1../...../..... b`,
@@ -64,6 +72,7 @@ import select
 import shlex
 import sys
 
+from cargoboard import games
 from cargoboard.sim.runner import make_runner, FirmwareError, FRAME_MS
 from cargoboard.sim.world import World, WorldError, parse_cell
 
@@ -75,7 +84,11 @@ SLIDE_CROSS_MS = 20
 SETUP_TIMEOUT_MS = 5000
 NEW_GAME_CARDS = ("cards", "pyramid", "bastion", "both")  # new-game's card words
 SETTLE_WAIT_MS = 1000  # resolve/expect give the board this long to commit a settled move
+MAX_WAIT_MS = 600_000  # one `wait`: 10 minutes of board time (~15 s here); more is a typo
 BUTTONS = {"confirm": 1, "next": 2, "undo": 4, "hint": 8, "end": 16}
+VERBS = ("new-game", "lift", "place", "drop", "take", "press", "wait", "expect", "resolve",
+         "bounce", "slide", "send", "restart")
+COMMITS = ("evt auto ", "evt confirm ", "evt end ", "evt undo ")  # the board took a move
 
 
 class ScriptError(Exception):
@@ -148,10 +161,17 @@ def _after(pos, action_text):
     except Exception as e:  # the rules core's RulesError
         return f"(unreadable candidate: {e})"
     pos.push(a)
+    pushed = 1
     try:
+        # a chance node with one outcome (a «Формула 99» full position: the deal decides) is
+        # passed at once by the board, so the candidate's position is the one after it
+        while getattr(pos, "full", False) is True and pos.is_chance():
+            pos.push(pos.legal_actions()[0])
+            pushed += 1
         return pos.notation()
     finally:
-        pos.pop()
+        for _ in range(pushed):
+            pos.pop()
 
 
 def default_resolve(session: "Session", position: str) -> int:
@@ -227,7 +247,7 @@ class Session:
         if runner_kwargs.get("revision", "A").upper() == "B":
             # revision B: linear Hall sensors, the field model (docs/virtual-board.md)
             from cargoboard.sim.hallfield import HallWorld, Noise
-            self.world = HallWorld(noise or Noise(), seed=0, rolls=True)
+            self.world = HallWorld(noise or Noise(), seed=0)
         else:
             self.world = World()
         self._runner_kwargs = runner_kwargs
@@ -308,6 +328,8 @@ class Session:
             text = line.decode(errors="replace").rstrip("\r")
             if text.startswith("evt "):
                 self.events.append(text)
+                if text.startswith(COMMITS):
+                    self.world.rest()  # the move is taken: a cube lifted next starts anew
                 self.out(f"  [{self.runner.t / 1000:8.2f}s] {text}")
             else:
                 self.replies.append(text)
@@ -399,13 +421,14 @@ class Session:
         self.wait(HAND_MS)
 
     def new_game(self, game: str, layout: str, seats: str | None, cards=False,
-                 teleport: bool = False):
+                 teleport: bool = False, options=()):
         """cards: False, True (the base cards) or a card layout name (pyramid, bastion, both);
-        teleport: the walking teleport on the centre."""
+        teleport: the walking teleport on the centre; options: more KEY=VALUE words."""
         self.game = game
         if cards is True:
             cards = "base"
-        extra = (f" cards={cards}" if cards else "") + (" teleport=1" if teleport else "")
+        extra = (f" cards={cards}" if cards else "") + (" teleport=1" if teleport else "") + \
+            "".join(" " + w for w in options)
         words = f"{layout} {seats}" if seats else layout
         data, final = self.query(f"new {game} {words}{extra}")
         if not final.startswith("ok"):
@@ -417,7 +440,9 @@ class Session:
             parts = m.split()
             if len(parts) != 3 or parts[0] != "ok":
                 raise ScriptError(f"mask: {m}")
-            self.world.setup_mask(bytes.fromhex(parts[2]))
+            hand = games.part(game, "hand")
+            self.world.setup_mask(bytes.fromhex(parts[2]),
+                                  corners_open=getattr(hand, "CORNERS_IN_PLAY", False))
         for _ in range(SETUP_TIMEOUT_MS // 100):
             self.wait(100)
             _, st = self.query("status")
@@ -437,17 +462,20 @@ class Session:
         before = self.presses
         try:
             if verb == "new-game":
-                words = list(args)
+                # GAME and LAYOUT come first (a layout may be `position=...`); KEY=VALUE
+                # words after them are the game's options
+                options = [w for w in args[2:] if "=" in w]
+                words = args[:2] + [w for w in args[2:] if "=" not in w]
                 teleport = len(words) > 2 and words[-1] == "teleport"
                 if teleport:
                     words.pop()
                 cards = len(words) > 2 and words[-1] in NEW_GAME_CARDS and words.pop()
-                if len(words) not in (2, 3) or (len(words) == 2 and args[0] == "cargocube"):
+                if len(words) not in (2, 3) or (len(words) == 2 and words[0] == "cargocube"):
                     raise ScriptError("usage: new-game GAME LAYOUT SEATS [cards|pyramid|bastion|"
                                       "both] [teleport] (SEATS may be left out for a game with "
                                       "fixed seats)")
                 self.new_game(words[0], words[1], words[2] if len(words) == 3 else None,
-                              "base" if cards == "cards" else cards, teleport)
+                              "base" if cards == "cards" else cards, teleport, options)
             elif verb in ("lift", "place", "drop", "take"):
                 if len(args) != 1:
                     raise ScriptError(f"usage: {verb} CELL")
@@ -459,6 +487,9 @@ class Session:
             elif verb == "wait":
                 if len(args) != 1 or not args[0].isdigit():
                     raise ScriptError("usage: wait MS (a whole number of milliseconds)")
+                if int(args[0]) > MAX_WAIT_MS:
+                    raise ScriptError(f"wait {args[0]}: at most {MAX_WAIT_MS} ms (10 minutes of "
+                                      "board time) in one line")
                 self.wait(int(args[0]))
             elif verb == "expect":
                 if not rest:
@@ -490,8 +521,7 @@ class Session:
                     self.out(f"  {d}")
                 self.out(f"  {final}")
             else:
-                raise ScriptError(f"unknown verb '{verb}' (new-game lift place drop take press "
-                                  "wait expect resolve bounce slide send restart)")
+                raise ScriptError(f"unknown verb '{verb}' ({' '.join(VERBS)})")
         except WorldError as e:
             raise ScriptError(str(e)) from None
         return self.presses - before
@@ -509,17 +539,20 @@ def run_script(path, out=print, serve=None, **runner_kwargs) -> int:
     path), a board whose script held then keeps serving on that pty symlink until
     interrupted (its flash intact), e.g. for `cargoboard sync --port PATH`."""
     try:
-        with open(path) as f:
+        with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()
     except OSError as e:
         out(f"{path}: cannot read: {e.strerror}")
+        return 2
+    except UnicodeDecodeError as e:
+        out(f"{path}: cannot read: not UTF-8 text (byte {e.object[e.start]:#04x} at offset "
+            f"{e.start}); a script is UTF-8 text")
         return 2
     try:
         session = Session(out=out, **runner_kwargs)
     except (FirmwareError, OSError) as e:
         out(f"{path}: cannot start the simulated board: {e}")
         return 2
-    total = 0
     status = 0
     try:
         for no, raw in enumerate(lines, 1):
@@ -527,19 +560,19 @@ def run_script(path, out=print, serve=None, **runner_kwargs) -> int:
             if not text:
                 continue
             out(f"{path}:{no}: {text}")
+            before = session.presses
             try:
                 used = session.execute(text)
-            except ScriptError as e:
-                out(f"{path}:{no}: FAILED: {e}")
-                status = 1
-                break
-            except FirmwareError as e:
-                out(f"{path}:{no}: FAILED: the firmware broke down: {e}")
+            except (ScriptError, FirmwareError) as e:
+                broke = "the firmware broke down: " if isinstance(e, FirmwareError) else ""
+                used = session.presses - before  # a failed resolve may have pressed some
+                out(f"{path}:{no}: FAILED: {broke}{e}"
+                    + (f" (after {used} button press(es) on this line)" if used else ""))
                 status = 1
                 break
             if used:
                 out(f"  buttons used: {used}")
-            total += used
+        total = session.presses
         if status == 0 and serve:
             session.ser.close()
             out(f"{path}: ok; {total} button press(es)")

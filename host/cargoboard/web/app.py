@@ -28,7 +28,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from cargoboard.export import diagram
-from cargoboard.store import Store, StoreError, RESULTS
+from cargoboard.store import Store, StoreError, RESULTS, result_text
 from cargoboard.web import views
 from cargoboard.web.security import COOKIE, Keys
 
@@ -328,7 +328,8 @@ def _filters(request):
     kind = q.get("kind") or None
     result = q.get("result") or None
     if result and result not in RESULTS and not (len(result) == 1 and result.isalpha()):
-        raise HTTPException(400, "result must be over, open or a seat letter, not '%s'" % result)
+        raise HTTPException(400, "result must be over, open, abandoned or a seat letter, "
+                                 "not '%s'" % result)
     dates = {}
     for name in ("since", "until"):
         v = q.get(name) or None
@@ -375,7 +376,11 @@ def _game(request):
         positions = rec.positions()
     except Exception as e:  # the rules' error
         raise HTTPException(422, "game %s does not replay: %s" % (rec.id, e)) from None
-    if diagram.has_hidden(rec.kind) and not positions[-1].is_over():
+    last = positions[-1]
+    if diagram.has_hidden(rec.kind) and not last.is_over() and \
+            diagram.seat_view(rec.kind, last.notation(), None)[0] != last.notation():
+        # (a game of such a kind played in the open, e.g. «Формула 99» with real cards, hides
+        # nothing: its seat_view is the position itself)
         raise HTTPException(403, "game %s hides the players' hands and is not over: its replay "
                                  "opens when it has ended" % rec.id)
     return rec, positions
@@ -469,6 +474,7 @@ def create_app(boards, db_path, keys=None, allowed_hosts=None, hub=None):
     keys = keys or Keys()
     hub = hub or Hub()
     templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates.env.globals["result_text"] = result_text
     routes = [
         Route("/", tables_page),
         Route("/events", all_events),

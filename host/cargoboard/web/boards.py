@@ -17,6 +17,7 @@ the same Link), events keep flowing meanwhile.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections import deque
@@ -31,8 +32,11 @@ POLL_S = 0.02         # the thread's serial read slice
 
 # Events after which the game is read afresh (`status`, `pos`, `state`, the move list).
 FRESH_PREFIXES = ("game ", "load ", "cargocube start", "cargocube resumed", "cephalopod start",
-                  "cephalopod resumed", "log resumed")
+                  "cephalopod resumed", "formula99 start", "formula99 resumed", "log resumed")
 MOVE_KINDS = ("auto", "confirm", "end")
+# «Формула 99» reports an action by its 4-byte code, `HOW CODE ply=N` (HOW: auto, confirm,
+# act, card, pick, undo; docs/board-formula99.md): its text and the position are read afresh.
+CODED_ACTION = re.compile(r"^[a-z]+ [0-9a-f]{8} ply=\d+$")
 
 
 class Follower:
@@ -223,7 +227,9 @@ class Follower:
     def _event(self, link, text):
         s = self.snapshot()
         kind, _, rest = text.partition(" ")
-        if kind in MOVE_KINDS or kind == "undo":
+        if CODED_ACTION.match(text):
+            self._refresh(link)
+        elif kind in MOVE_KINDS or kind == "undo":
             action, arrow, position = rest.partition(" -> ")
             if not arrow:
                 return
@@ -261,7 +267,10 @@ class Follower:
         except BoardError as e:
             reply = "err %s" % e
         self._refresh(link)
-        self._publish(notice="seat %s: %s: %s" % (seat, command.split()[0], reply))
+        # the board's word only (`ok`, `err`): its reply may echo the command, e.g. the card
+        # a seat chose to lay face down, which the other seats' pages must not show
+        self._publish(notice="seat %s: %s: %s" % (seat, command.split()[0],
+                                                  (reply.split() or ["?"])[0]))
 
     # --- sync now -------------------------------------------------------------------------------
     def _sync(self, link):

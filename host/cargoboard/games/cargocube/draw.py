@@ -85,8 +85,8 @@ STYLE = (
     "fill:#111}.cb .dk{fill:#4d5656;stroke:#111;stroke-width:1}"
     ".cb .dkl{font-size:15px;font-weight:bold;fill:#eee}"
 )
-# the arrow head of the last action's path
-ARROW_DEFS = ('<defs><marker id="cb-arrow" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="5" '
+# the arrow head of the last action's path: its tip (refX 10) is the path's last point
+ARROW_DEFS = ('<defs><marker id="cb-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="5" '
               'markerHeight="5" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#7d3c98"/>'
               '</marker></defs>')
 
@@ -103,6 +103,30 @@ def origin(c):
 def centre(c):
     x, y = origin(c)
     return x + CELL / 2, y + CELL / 2
+
+
+def piece_box(c):
+    """Top-left pixel of the square the top item of cell c is drawn in (CUBE wide)."""
+    x, y = origin(c)
+    return x + 4, y + 4
+
+
+def _piece_centre(c):
+    x, y = piece_box(c)
+    return x + CUBE / 2, y + CUBE / 2
+
+
+def _edge_towards(c, towards):
+    """The middle of the side of cell c's piece square that faces the point `towards`: where
+    the last action's arrow leaves its source and where its tip ends on its destination, so
+    that neither the line nor the head lies on a face's digit of those pieces (nor on the
+    height or a card's letter, written in the cell's corners)."""
+    x, y = piece_box(c)
+    cx, cy = x + CUBE / 2, y + CUBE / 2
+    dx, dy = towards[0] - cx, towards[1] - cy
+    if abs(dy) >= abs(dx):
+        return cx, (y if dy < 0 else y + CUBE)
+    return (x if dx < 0 else x + CUBE), cy
 
 
 def cell_kind(c, seats):
@@ -225,11 +249,11 @@ def _item_attrs(c, level, item, seats):
             "%skeeper of %s" % ("dead " if dead else "", seat_name(seats, s))
     f = o.faces(item)
     attrs = [("data-kind", "cube"), ("data-cell", name), ("data-level", level),
-             ("data-orient", o.NAMES[item]), ("data-top", f[0]), ("data-bottom", f[1]),
+             ("data-orient", o.name(item)), ("data-top", f[0]), ("data-bottom", f[1]),
              ("data-north", f[2]), ("data-east", f[3]), ("data-south", f[4]),
              ("data-west", f[5])]
     return attrs, "cube %s (top %s, north %s, east %s, south %s, west %s)" % (
-        o.NAMES[item], f[0], f[2], f[3], f[4], f[5])
+        o.name(item), f[0], f[2], f[3], f[4], f[5])
 
 
 def _portal_rings(cx, cy, r=32):
@@ -274,7 +298,7 @@ def _item_fill(item, seats):
 def _stack(c, st, lid, seats):
     h = len(st)
     x0, y0 = origin(c)
-    x, y = x0 + 4, y0 + 4
+    x, y = piece_box(c)
     parts = []
     # The items under the top one, bottom first: slabs under the top item's square, the one
     # just under the top item nearest to it.
@@ -369,7 +393,15 @@ def overlay(before, action_text):
                                                      ("marker-end", "url(#cb-arrow)")]))
     if not path:
         return ""
-    pts = [centre(action[1])] + [centre(c) for c in path]
+    # through the middle of the cells passed on the way (cards, the portal: no piece there);
+    # from the middle of the source, or from its edge when pieces stay there
+    via = [_piece_centre(c) for c in path[:-1]]
+    src = action[1]
+    stays = len(before.stacks[src]) - (0 if action[0] == cc.BOOST else 1)
+    start = _edge_towards(src, via[0] if via else _piece_centre(path[-1])) if stays else \
+        _piece_centre(src)
+    pts = [start] + via
+    pts.append(_edge_towards(path[-1], pts[-1]))
     attrs = [("points", _points(pts)), ("class", "path"), ("marker-end", "url(#cb-arrow)")]
     if action[0] == cc.BOOST or action[0] == cc.HAZARD:
         attrs.append(("stroke-dasharray", "8 5"))  # a card moved, not a piece
@@ -442,7 +474,7 @@ def _item_name(pos, item):
         return "T "
     if item >= cc.KEEPER:
         return ("X" if item >= cc.DEAD else "K") + pos.SEAT_LETTERS[(item - cc.KEEPER) & 7]
-    return o.NAMES[item]
+    return o.name(item)
 
 
 def _cell_text(pos, c, seats):

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import { RP2040, ConsoleLogger, LogLevel } from 'rp2040js';
 import { FlashChip, QspiSsi, IoQspi, XipCtrl, FLASH_SIZE, FS_SIZE } from './flash.mjs';
 import { LockstepPio, Ws2812Decoder, Hc165Chain, HeldCdc } from './devices.mjs';
-import { installFastCore } from './fastcore.mjs';
+import { FastCore } from './fastcore.mjs';
 
 const MAGIC = 0xa5;
 const FRAME_MS = 10;
@@ -131,7 +131,7 @@ export class Board {
     this.chip = chip;
     this.mcu = mcu;
     fastSramWrites(mcu);
-    if (this.fastCore) installFastCore(mcu);
+    this.exec = this.fastCore ? new FastCore(mcu) : null;
     if (previousFlash) {
       mcu.flash.set(previousFlash);
     } else {
@@ -237,14 +237,18 @@ export class Board {
         } else {
           // Run until the next alarm, the end, the next PIO catch-up or a WFI; the clock's
           // time is kept current for every instruction (the timer reads it).
-          let next = Math.min(stop, pioDue);
-          for (;;) {
-            const alarm = clock.nextAlarm;
-            const limit = alarm && alarm.nanos < next ? alarm.nanos : next;
-            const c = core.executeInstruction();
-            cycles += c;
-            clock.nanosCounter += c * cycleNs;
-            if (clock.nanosCounter >= limit || core.waiting || this.resetRequested || this.breakBurst) break;
+          const next = Math.min(stop, pioDue);
+          if (this.exec) {
+            cycles += this.exec.run(next, this, cycleNs);
+          } else {
+            for (;;) {
+              const alarm = clock.nextAlarm;
+              const limit = alarm && alarm.nanos < next ? alarm.nanos : next;
+              const c = core.executeInstruction();
+              cycles += c;
+              clock.nanosCounter += c * cycleNs;
+              if (clock.nanosCounter >= limit || core.waiting || this.resetRequested || this.breakBurst) break;
+            }
           }
           if (this.breakBurst) {
             this.breakBurst = false;

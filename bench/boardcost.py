@@ -1,0 +1,102 @@
+"""What the board's calls into a game plug-in cost under the MicroPython unix port (192 KiB
+heap, the modules precompiled as deployed): a game traced in this process (cargoboard.sim.table.Table's trace) is replayed through the
+same plug-in under MicroPython, and every call that did work is timed. Shared by the games'
+board benches (bench/cephalopod_board.py, bench/kubitva_board.py)."""
+
+RP2040_FACTOR = 300  # the unix port's usual ratio to the RP2040 at 125 MHz (bench/hint.py)
+CALLS = ("on_change", "on_button", "tick")
+
+REPLAY = r"""
+import sys, time, gc
+from firmware.drivers.scanner import Scanner
+Game = __import__(sys.argv[1], None, None, ["Game"]).Game
+opts = {}
+for w in sys.argv[2:]:
+    k, v = w.split("=", 1)
+    opts[k] = v
+g = Game(opts)
+g.emit = lambda t: None
+sc = Scanner(30)
+raw = bytearray(g.setup_mask() or bytes(16))
+sc.reset(raw)
+g.start()
+now = 0
+def timed(k, f, *a):
+    # a collection first when the call will work (not an idle tick): the time is the call's own
+    busy = k < 2 or g.tracker.settling or g.hint is not None or g.mismatch_since >= 0
+    if busy:
+        gc.collect()
+    t0 = time.ticks_us()
+    f(*a)
+    dt = time.ticks_diff(time.ticks_us(), t0)
+    if busy or dt > 50:
+        print(k, dt)
+for line in sys.stdin:
+    w = line.split()
+    if w[0] == "p":
+        timed(1, g.on_button, int(w[1]), now)
+        continue
+    raw = bytearray(bytes.fromhex(w[1]))
+    end = now + int(w[2])
+    while now < end:
+        now += 10
+        if sc.update(raw, now):
+            timed(0, g.on_change, sc.stable, now)
+        timed(2, g.tick, now)
+print("end", g.pos.notation())
+"""
+
+
+def trace_lines(trace):
+    """The replay's input from a Table trace: `f RAWHEX MS` holds, `p BIT` presses."""
+    lines = []
+    for t in trace:
+        if t[0] == "press":
+            lines.append("p %d" % t[1])
+        else:
+            lines.append("f %s %d" % (t[1].hex(), t[2]))
+    return lines
+
+
+def replay_times(module, options, lines):
+    """(call kind, us) of every call that did work, the smaller of two runs for each (the calls
+    are the same in both: the firmware is deterministic; the machine's other load is not).
+    module: the plug-in's module path; options: key=value words for its Game."""
+    import mpy
+    from cargoboard.build import cached_build
+    build = cached_build()  # the modules as deployed (.mpy): their source would not even
+    runs = []               # compile in the heap the board has
+    for _ in range(2):
+        out = mpy.run_micropython(REPLAY, args=[module] + list(options),
+                                  stdin="\n".join(lines) + "\n", timeout=900,
+                                  path=[build] if build else ())
+        runs.append([tuple(int(x) for x in r.split()) for r in out.split("\n")
+                     if r and not r.startswith("end")])
+    a, b = runs
+    if len(a) != len(b):
+        return a
+    return [(x[0], min(x[1], y[1])) for x, y in zip(a, b)]
+
+
+def print_rows(label, times):
+    """One row per kind of call: count, mean, p99 and worst, and the worst on the RP2040."""
+    for k, name in enumerate(CALLS):
+        ts = sorted(times[k])
+        if not ts:
+            continue
+        p99 = ts[min(len(ts) - 1, len(ts) * 99 // 100)]
+        print("  %-5s %-10s %7d %9.0f %9d %9d %12.0f" % (
+            label, name, len(ts), sum(ts) / len(ts), p99, ts[-1],
+            ts[-1] * RP2040_FACTOR / 1000.0))
+
+
+def header():
+    print("  %-5s %-10s %7s %9s %9s %9s %12s" % ("board", "call", "calls", "mean us", "p99 us",
+                                                "worst us", "RP2040 ms*"))
+
+
+def footer():
+    print("  (calls that did work: every change and button, the ticks that committed, asked or")
+    print("   redrew; a collection before each, the smaller of two runs; * the worst times %d,"
+          % RP2040_FACTOR)
+    print("   the unix port's usual ratio to the RP2040 at 125 MHz. Idle ticks take about 1 us.)")

@@ -1,0 +1,422 @@
+# КУБитва on the board: the game plug-in (interface in docs/firmware.md; what the board shows
+# and why in docs/board-kubitva.md).
+#
+# The board edition (docs/rules/kubitva.md section 11) is played on the whole 11x11 grid: the
+# rules core's cell c is the board's cell c. The rules come from shared_rules.kubitva.rules, the
+# inference from firmware.games.kubitva.tracker; this module turns the tracker's state into LED
+# overlays, answers the game's serial commands and reports actions to the game log. The overlay
+# is rebuilt only when something changes; paint() per render is a short loop over a prepared
+# list. The engine (the hint) is imported when a hint is asked for and dropped after.
+
+from shared_rules.kubitva import rules as kb
+from firmware.games.kubitva import tracker as T
+from firmware.drivers import leds as L
+from firmware import hal as H
+from firmware.system import logwrite as LF
+from firmware.hal import unload
+
+HINT_MS = 4000  # how long a hint stays lit
+MISMATCH_MS = 500  # a difference must last this long before it lights red (hands are slow)
+
+SIDE_COLOUR = (L.BLUE, L.WHITE)  # S's units and land, N's
+MONEY_BAR = (0, 2)  # S's treasury on the S bar, N's on the N bar (the seats of the painter)
+ITEM_BAR = 1  # W bar: what the reading shown buys or fills (one LED per step of the code)
+POINTS_BAR = 3  # E bar: the move points of the unit in the hand or the active unit
+MONEY_MAX = 40  # the bar is full at 40 (two super rockets), a strike rocket is 2.25 LEDs
+LAND_LEVEL = 12
+UNIT_LEVEL = 90
+
+# What the W bar shows for a purchase (b a w s k K x) or a fill (i p m r): that many LEDs.
+ITEM_CODES = "bawskKx"
+FILL_CODES = "ipmr"
+
+
+def _nothing(*args):
+    pass
+
+
+def item_code(a):
+    """How many W-bar LEDs name the action's item (0: none)."""
+    t = kb.item_letter(a)
+    if not t:
+        return 0
+    if t in FILL_CODES and (a & 255) < kb.BUY:
+        return FILL_CODES.index(t) + 1
+    return ITEM_CODES.index(t) + 1
+
+
+class Game:
+    name = "kubitva"
+    rules_version = kb.RULES_VERSION  # in the log's header; a log of another one is not resumed
+
+    def __init__(self, options):
+        self.emit = options.get("emit") or _nothing
+        self.record = options.get("record") or _nothing
+        self.record_undo = options.get("record_undo") or _nothing
+        self.record_over = options.get("record_over") or _nothing
+        seats = options.get("seats")
+        if seats and seats.upper() != "SN":
+            raise ValueError("seats %s: KUBitva is played by S (moves first) and N" % seats)
+        start = options.get("position")
+        layout = options.get("layout") or options.get("variant")
+        if start:
+            start = start.replace("_", " ")  # a console word has no spaces: `position=A_B_C`
+            try:
+                pos = kb.Position.parse(start)
+            except kb.RulesError as e:
+                raise ValueError("bad position: %s" % (e,))
+            self.variant = options.get("variant") or "position"
+        else:
+            layout = layout or "board"
+            pos = kb.named_position(layout)
+            if pos is None:
+                raise ValueError("layout %s: KUBitva's board edition is 'board'" % layout)
+            self.variant = layout
+        if pos.rows != 11 or pos.cols != 11:
+            raise ValueError("the board holds an 11x11 grid, this game is %dx%d"
+                             % (pos.cols, pos.rows))
+        self.overlay = []  # (cell, colour, level, blink)
+        self.bars = [0, 0]  # W bar item code, E bar points (-1: none)
+        self.hint = None
+        self.hint_until = 0
+        self.mismatch_since = -1
+        self.now = 0
+        self.paint_version = 0
+        self._version = 0  # counts the commits and take-backs (the land overlay's key)
+        self._land_key = None
+        self._land_cells = []
+        self._set(pos)
+
+    def _set(self, pos):
+        self.pos = pos
+        self.tracker = T.Tracker(pos)
+        self.hint = None
+        self.mismatch_since = -1
+        self._shown_state = -1
+        self._over_told = False
+        self._rebuild()
+
+    # -- plug-in interface ------------------------------------------------------------------------
+
+    def setup_mask(self):
+        m = bytearray(H.BITMAP_BYTES)
+        T.occupancy(self.pos, m)
+        return m
+
+    def setup_colour(self, c):
+        """The colour of a cell still to be filled in the set-up assist: what goes there."""
+        v = self.pos.cells[c]
+        if v >= kb.WORKER:
+            return SIDE_COLOUR[v & 1]
+        if v == kb.ARMOUR:
+            return L.CYAN
+        if v == kb.BASE:
+            return L.YELLOW
+        if v >= kb.INCOME:
+            return L.GREEN
+        return L.ORANGE
+
+    def start(self):
+        self.emit("kubitva start %s ply=%d" % (self.variant, self.pos.ply()))
+        self._rebuild()
+
+    def load(self, text):
+        try:
+            pos = kb.Position.parse(text)
+        except kb.RulesError as e:
+            raise ValueError("bad position: %s" % (e,))
+        if pos.rows != 11 or pos.cols != 11:
+            raise ValueError("the board holds an 11x11 grid")
+        self.variant = "position"
+        self._set(pos)
+
+    def log_header(self):
+        return (self.variant, "SN", self.pos.notation(), self.rules_version)
+
+    def resume(self, records):
+        pos = self.pos
+        for kind, payload in records:
+            if kind == LF.ACTION:
+                pos.push(kb.decode_action(pos, payload, 0)[0])
+            elif kind == LF.UNDO:
+                pos.pop()
+        self._set(pos)
+        self.emit("kubitva resumed ply=%d" % pos.ply())
+
+    def on_change(self, occ, now_ms):
+        self.now = now_ms
+        self.hint = None
+        self.tracker.observe(occ, now_ms)
+        self._after(now_ms)
+
+    def on_button(self, bit, now_ms):
+        self.now = now_ms
+        t = self.tracker
+        if bit == H.CONFIRM:
+            t.press_confirm()
+        elif bit == H.NEXT:
+            t.press_next()
+        elif bit == H.UNDO:
+            t.press_undo()
+        elif bit == H.END:
+            t.press_end()
+        elif bit == H.HINT:
+            self.hint = self._hint()
+            self.hint_until = (now_ms + HINT_MS) & H.TICKS_MASK
+        self._after(now_ms)
+
+    def tick(self, now_ms):
+        self.now = now_ms
+        t = self.tracker
+        if t.settling:
+            t.tick(now_ms)
+            if not t.settling or t.log:
+                self._after(now_ms)
+                return
+        changed = False
+        if self.hint is not None and H.ticks_diff(now_ms, self.hint_until) >= 0:
+            self.hint = None
+            changed = True
+        if t.state == T.MISMATCH and self.mismatch_since >= 0 and \
+                self._shown_state != T.MISMATCH and \
+                H.ticks_diff(now_ms, self.mismatch_since) >= MISMATCH_MS:
+            changed = True
+        if changed:
+            self._rebuild()
+
+    def paint(self, painter, frame_no):
+        for c, colour, level, blink in self.overlay:
+            painter.cell(c, colour, level, blink)
+        pos = self.pos
+        if self.tracker.state != T.OVER:
+            painter.turn(MONEY_BAR[pos.to_move])
+        for s in (0, 1):
+            painter.score(MONEY_BAR[s], pos.treasury[s], MONEY_MAX, SIDE_COLOUR[s])
+        code, points = self.bars
+        if code:
+            base = H.SCORE_BASE + ITEM_BAR * H.SCORE_LEN
+            for k in range(code):
+                painter.led(base + k, L.YELLOW)
+        if points >= 0:
+            painter.score(POINTS_BAR, points, kb.MOVE_POINTS, SIDE_COLOUR[pos.to_move])
+
+    def scores(self):
+        sc = self.pos.scores()
+        return [sc[0], 0, sc[1], 0]  # by seat S W N E: land cells of S and N
+
+    def command(self, words):
+        cmd = words[0].lower()
+        t = self.tracker
+        pos = self.pos
+        if cmd == "pos":
+            return "ok " + pos.notation()
+        if cmd == "state":
+            names = [pos.cell_name(c) for c in t.minus + t.plus]
+            return "ok state=%s diff=%s actions=%d" % (T.STATE_NAMES[t.state],
+                                                      ",".join(names) or "-", pos.ply())
+        if cmd == "candidates":
+            return self._candidate_lines()
+        if cmd == "history":
+            return "ok " + " ".join([pos.format_action(a) for a in pos.history()])
+        if cmd == "legal":
+            return "ok " + " ".join([pos.format_action(a) for a in pos.legal_actions()])
+        if cmd == "hint":
+            a = self._hint()
+            return "ok " + (pos.format_action(a) if a is not None else "-")
+        return None
+
+    def _hint(self):
+        """The engine's choice; the engine is loaded for it and dropped after (a hint is rare
+        and the engine's bytecode would stay in the heap)."""
+        from shared_rules.kubitva import engine
+        try:
+            return engine.best_action(self.pos)
+        finally:
+            name = engine.__name__
+            engine = None
+            unload(name)
+
+    def _candidate_lines(self):
+        """`cand I ACTIONS POSITION-AFTER` for each reading offered (READY: the one the board
+        would take on `confirm`; ASKING: those it asks about), then `ok N shown=I state=S`;
+        `candidates full` answers the same."""
+        t = self.tracker
+        pos = self.pos
+        cands = list(t.candidates) if t.state in (T.READY, T.ASKING) else []
+        for i in range(len(cands)):
+            seq = cands[i]
+            words = []
+            if seq[0] < 0:
+                words.append("undo%d" % -seq[0])
+                seq = seq[1:]
+            for j in range(len(seq)):
+                words.append(pos.format_action(seq[j]))
+            # One word (the actions joined by commas), then the position after it: a reading
+            # of several actions is no single action a reader could replay.
+            yield "cand %d %s %s" % (i, ",".join(words), T.outcome(pos, cands[i])[1])
+        yield "ok %d shown=%d state=%s" % (len(cands), t.index, T.STATE_NAMES[t.state])
+
+    # -- internals ------------------------------------------------------------------------------
+
+    def _after(self, now_ms):
+        t = self.tracker
+        pos = self.pos
+        for how, a, after in t.take_log():
+            self._version += 1
+            self.emit("%s %s -> %s" % (how, pos.format_action(a), after))
+            if how == "undo":
+                self.record_undo()
+            else:
+                self.record(kb.encode_action(a))
+        if t.state == T.MISMATCH:
+            if self.mismatch_since < 0:
+                self.mismatch_since = now_ms
+        else:
+            self.mismatch_since = -1
+        if t.state == T.OVER:
+            if not self._over_told:
+                self._over_told = True
+                w = "".join([kb.SEAT_LETTERS[s] for s in pos.winners()])
+                sc = pos.scores()
+                self.emit("over winners=%s scores=%d,%d" % (w, sc[0], sc[1]))
+                self.record_over()
+        else:
+            self._over_told = False
+        self._rebuild()
+
+    def _rebuild(self):
+        """Prepare the overlay and the bars for the current state (not per frame)."""
+        t = self.tracker
+        pos = self.pos
+        out = []
+        self.bars = [0, -1]
+        state = t.state
+        if state == T.MISMATCH and (self.mismatch_since < 0 or
+                                    H.ticks_diff(self.now, self.mismatch_since) < MISMATCH_MS):
+            state = T.MOVING
+        self._shown_state = state
+        out.extend(self._land())
+        mover = SIDE_COLOUR[pos.to_move]
+        if state == T.OVER:
+            for s in pos.winners():
+                for c in range(pos.n):
+                    if pos.terr[c] & 1 == s and not pos.cells[c]:
+                        out.append((c, SIDE_COLOUR[s], 200, L.BLINK_SLOW))
+        elif state == T.FIX:
+            for c in t.minus:
+                out.append((c, L.WHITE, 255, L.BLINK_SLOW))
+            for c in t.plus:
+                out.append((c, L.MAGENTA, 255, L.BLINK_FAST))
+        elif state == T.MISMATCH:
+            for c in t.culprits():
+                out.append((c, L.RED, 255, L.BLINK_FAST))
+        elif state in (T.READY, T.ASKING):
+            shown = t.shown()
+            for i in range(len(t.candidates)):
+                last = t.candidates[i][-1]
+                if i != t.index and last != kb.END and last >= 0:
+                    out.append((pos.action_cell(last), L.YELLOW, 60, 0))
+            self._reading(out, shown, L.YELLOW, L.BLINK_FAST)
+        elif state == T.MOVING:
+            for c in t.minus:
+                out.append((c, L.ORANGE, 160, L.BLINK_WINK))
+            if t.unit >= 0:
+                for c in t.reach(t.unit):
+                    out.append((c, L.YELLOW, 140, 0))
+                self.bars[1] = pos.points[t.unit]
+            if t.cube >= 0:
+                for c in t.cube_reach(t.cube):
+                    out.append((c, L.CYAN, 255, L.BLINK_SLOW))
+            for c in t.plus:
+                out.append((c, mover, 255, 0))
+        else:
+            for c in range(pos.n):
+                v = pos.cells[c]
+                if v >= kb.WORKER and v & 1 == pos.to_move and pos.points[c]:
+                    out.append((c, mover, 255 if c == pos.active else UNIT_LEVEL,
+                                L.BLINK_WINK if c == pos.active else 0))
+        if pos.active >= 0 and self.bars[1] < 0:
+            self.bars[1] = pos.points[pos.active]
+        for c in t.swap:
+            out.append((c, L.CYAN, 255, L.BLINK_FAST))
+        if self.hint is not None and state in (T.IDLE, T.MOVING):
+            self._reading(out, (self.hint,), L.YELLOW, L.BLINK_WINK)
+        self.overlay = out
+        self.paint_version += 1
+
+    def _land(self):
+        """The border: the empty cells next to the other side's land glow dimly in their side's
+        colour (winking where captured this turn). Built once per position (the overlay is
+        rebuilt at every change of the evidence); only the border, so that a render stays
+        short."""
+        key = (self.pos.ply(), self._version)
+        if self._land_key == key:
+            return self._land_cells
+        out = []
+        pos = self.pos
+        terr = pos.terr
+        cells = pos.cells
+        nb = pos.nb
+        for c in range(pos.n):
+            if cells[c]:
+                continue
+            t = terr[c]
+            edge = t & kb.FRESH
+            for d in range(4):
+                u = nb[c * 4 + d]
+                if u != kb.NONE and (terr[u] ^ t) & 1:
+                    edge = 1
+            if edge:
+                out.append((c, SIDE_COLOUR[t & 1], LAND_LEVEL * (3 if t & kb.FRESH else 1),
+                            L.BLINK_WINK if t & kb.FRESH else 0))
+        self._land_key = key
+        self._land_cells = out
+        return out
+
+    def _reading(self, out, seq, colour, blink):
+        """A reading (a tuple of actions): a unit's way and where it and its cube end; a fill's
+        rooms; a purchase's front cell and its item on the W bar; a rocket's flight and
+        target."""
+        pos = self.pos
+        if seq and seq[0] < 0:
+            seq = seq[1:]  # an amendment: the unit's move read again with its cube
+        if not seq:
+            return
+        a = seq[-1]
+        if a == kb.END:
+            self.bars[0] = 9
+            return
+        code = a & 255
+        nb = pos.nb
+        if code < kb.KILL:
+            c = seq[0] >> 8
+            for s in seq[:-1]:
+                out.append((nb[(s >> 8) * 4 + (s & 255) // 5], colour, 90, 0))
+            last = nb[(a >> 8) * 4 + code // 5]
+            out.append((c, L.ORANGE, 160, L.BLINK_WINK))
+            out.append((last, colour, 255, blink))
+            self.bars[1] = pos.points[c] - len(seq)
+            for s in seq:
+                cube = pos.moved_cube(s) if s == seq[0] else None
+                if cube is not None:
+                    out.append((cube[0], L.CYAN, 160, L.BLINK_WINK))
+            return
+        if code < kb.FILL:
+            out.append((pos.action_cell(a), L.MAGENTA, 255, blink))
+            return
+        self.bars[0] = item_code(a)
+        d = code & 3
+        o = nb[(a >> 8) * 4 + d]
+        if code < kb.BUY:
+            for r in pos.rooms_of(a >> 8, o):
+                out.append((r, colour, 255, blink))
+            return
+        t = pos.rocket_target(a)
+        if t >= 0:
+            c = o
+            while c != t:
+                out.append((c, colour, 90, 0))
+                c = nb[c * 4 + d]
+            out.append((t, L.MAGENTA, 255, L.BLINK_FAST))
+            return
+        out.append((pos.action_cell(a), colour, 255, blink))

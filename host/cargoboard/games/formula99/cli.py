@@ -1,0 +1,86 @@
+"""`cargoboard play formula99`: the hot-seat game in the terminal (hotseat.py).
+
+    cargoboard play formula99 --players 4 --level 2 --engine 37 --save game.json
+"""
+
+import sys
+from pathlib import Path
+
+
+def cmd_play(args):
+    from cargoboard.cli import CommandError
+    from cargoboard.games.formula99.hotseat import HotSeat, Quit
+    if not 2 <= args.players <= 9:
+        raise CommandError("--players: 2 to 9")
+    if args.seed is not None and not 0 <= args.seed < 2 ** 31:
+        raise CommandError("--seed: 0 to 2^31 - 1")
+    if args.save and Path(args.save).exists():
+        raise CommandError("%s exists: give another file to save the game into" % args.save)
+    try:
+        game = HotSeat(args.players, args.level, args.seed, args.engine or "",
+                       samples=args.samples, clear=_clearer())
+    except ValueError as e:
+        raise CommandError(str(e)) from None
+    try:
+        game.run()
+        status = 0
+    except (Quit, EOFError):
+        print("\nGame left after %d actions." % game.pos.ply())
+        status = 0
+    except KeyboardInterrupt:
+        print("\nGame left after %d actions." % game.pos.ply())
+        status = 130
+    if args.save:
+        save(game, args.save)
+        print("saved to %s (cargoboard import %s puts it into the store)" % (args.save,
+                                                                            args.save))
+    return status
+
+
+def save(game, path):
+    """Write the game (even unfinished) as a game file, JSON or text by the suffix: the public
+    game, the hidden cards revealed at its end (docs/export.md)."""
+    from cargoboard.export import gamefile
+    from cargoboard.store import GameRecord
+    start, texts = game.record()
+    rec = GameRecord("formula99", "L%d" % game.pos.level, game.pos.SEAT_LETTERS, start, texts,
+                     source="play")
+    text = gamefile.to_text(rec) if path.lower().endswith(".txt") else gamefile.to_json(rec)
+    with open(path, "x", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+
+
+def _clearer():
+    if sys.stdout.isatty():
+        return lambda: print("\033[2J\033[H", end="")
+    return None
+
+
+def add_play_parser(playsub):
+    """`cargoboard play formula99` (the command `play` is the CLI's, one sub-command a game)."""
+    from cargoboard.cli import HelpFormatter
+    p = playsub.add_parser(
+        "formula99", help="hot seat, engines for any seats",
+        formatter_class=HelpFormatter,
+        description="Play «Формула 99» in the terminal: each player sees only their own hand "
+                    "(a hand-over screen between players); engines may take any seats.",
+        epilog="examples:\n  cargoboard play formula99 --players 3 --level 2\n"
+               "  cargoboard play formula99 --players 4 --engine 357 --save game.json\n"
+               "  cargoboard play formula99 --engine all --seed 7   (watch four engines)")
+    p.add_argument("--players", type=int, default=2, help="2 to 9 (default 2)")
+    p.add_argument("--level", type=int, choices=(1, 2, 3), default=1,
+                   help="the cards' level (default 1)")
+    p.add_argument("--engine", metavar="SEATS", default="",
+                   help="civilisations played by the engine: their digits (e.g. 37), or all")
+    p.add_argument("--seed", type=int, default=None,
+                   help="deal from this seed (the same seed deals the same cards); default "
+                        "random, printed")
+    p.add_argument("--samples", type=int, default=4, help=argparse_samples_help())
+    p.add_argument("--save", metavar="FILE", default=None,
+                   help="write the game to FILE (.json or .txt; not overwritten) when it ends "
+                        "or is left")
+    p.set_defaults(func=cmd_play)
+
+
+def argparse_samples_help():
+    return "the engine's samples of the hidden cards per decision (default 4)"

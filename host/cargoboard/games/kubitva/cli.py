@@ -1,0 +1,72 @@
+"""КУБитва's commands on the host (`perft`, `legal` and `show` take `--game kubitva`):
+
+    cargoboard play kubitva [--map board|full] [--engine S|N|SN] [--save FILE]
+                                                 two people at one computer (terminal)
+    cargoboard kubitva hint POSITION             the engine's choice for the side to move
+"""
+
+from shared_rules.kubitva import rules as kb
+
+
+def cmd_play(args):
+    from cargoboard.games.kubitva import play
+    return play.main(args)
+
+
+def cmd_hint(args):
+    from cargoboard.cli import CommandError
+    from shared_rules.kubitva.engine import best_action
+
+    text = args.position.strip()
+    pos = kb.named_position(text.lower()) or kb.Position.parse(text)
+    a = best_action(pos)
+    if a is None:
+        raise CommandError("the game is over: no action to suggest")
+    print(pos.format_action(a))
+    return 0
+
+
+def add_play_parser(playsub):
+    """`cargoboard play kubitva` (the command `play` is the CLI's, one sub-command a game)."""
+    from cargoboard.cli import HelpFormatter
+
+    maps = ", ".join(name for name, _ in kb.MAPS)
+    p = playsub.add_parser(
+        "kubitva", help="two people at one computer, or against the engine",
+        description="Play KUBitva in the terminal: the board is drawn after every line; the "
+                    "player to move types actions in the notation of docs/rules/kubitva.md "
+                    "(several on a line) or legal, hint, undo, board, help, quit.",
+        formatter_class=HelpFormatter,
+        epilog="examples:\n  cargoboard play kubitva\n"
+               "  cargoboard play kubitva --engine N --save game.txt\n"
+               "  cargoboard play kubitva --map full --engine SN")
+    p.add_argument("--map", default="board",
+                   help="the start map: %s (default board, the 11x11 board edition)" % maps)
+    p.add_argument("--position", help="start from this position (notation) instead of a map")
+    p.add_argument("--engine", default="", metavar="SIDE",
+                   help="the engine plays SIDE: S, N or SN (both)")
+    p.add_argument("--save", metavar="FILE",
+                   help="write the game to FILE (text format) when it ends or on quit")
+    p.add_argument("--no-color", action="store_true", help="draw the board without colours")
+    p.set_defaults(func=cmd_play)
+
+
+def add_parser(sub):
+    from cargoboard.cli import HelpFormatter
+
+    maps = ", ".join(name for name, _ in kb.MAPS)
+    p = sub.add_parser("kubitva", help="KUBitva analysis: hint",
+                       description=__doc__.strip().splitlines()[0],
+                       formatter_class=HelpFormatter,
+                       epilog="examples:\n  cargoboard kubitva hint board\n"
+                              "  cargoboard perft --game kubitva board 3")
+    ksub = p.add_subparsers(dest="kubitva_command", metavar="WHAT")
+    ksub.required = True
+    q = ksub.add_parser("hint", help="the engine's action for the side to move",
+                        description="Print the action the engine (shared_rules/kubitva/"
+                                    "engine.py) chooses in POSITION.",
+                        formatter_class=HelpFormatter,
+                        epilog="example:\n  cargoboard kubitva hint board")
+    q.add_argument("position", metavar="POSITION",
+                   help="a KUBitva position (quote it), or a map word (%s) for its start" % maps)
+    q.set_defaults(func=cmd_hint)

@@ -1,0 +1,347 @@
+"""Pictures of КУБитва positions: an SVG diagram (exports, the HTML replay) and a text board for
+the terminal (`cargoboard replay`, `cargoboard play kubitva`). The face is the one the export
+framework asks every game's drawing for (svg, pieces, overlay, caption, text_board).
+
+SVG conventions (docs/export.md): north up, a1 at the bottom left, any grid size. Every drawn
+element that stands for part of the position carries data attributes, so a program (or a test)
+can read the picture back: cells `data-kind="cell"` with `data-cell` and `data-land` (S or N,
+lower case when captured this turn); the border `data-kind="border"` (one segment per edge
+between the two lands, `data-between` the two cells); each cube `data-kind="cube"` with
+`data-cell`, `data-cube` (its letter in the position notation) and, for units, `data-points`;
+each intact building `data-kind="building"` with `data-building` (house, factory, barracks,
+recycler), `data-owner`, `data-door`, `data-opening`; the last action `data-kind="last-action"`
+(`data-action`) holding `data-kind="moved"` arrows (`data-from`, `data-to`), a `data-kind="killed"`
+cross, `data-kind="filled"` rooms, a `data-kind="placed"` ring or a rocket's
+`data-kind="flight"` line and `data-kind="destroyed"` burst (`data-cell`); the land counts
+`data-kind="score"` and the treasuries `data-kind="treasury"` (`data-seat`, `data-value`).
+"""
+
+from xml.sax.saxutils import escape
+
+from cargoboard.export.diagram import caption_line, svg_document
+from cargoboard.export.diagram import svg_num as _num, svg_tag as _tag, svg_text as _text
+from shared_rules.kubitva import rules as kb
+
+LETTERS = kb.SEAT_LETTERS  # "SN"
+SIDE_NAME = ("South", "North")
+SIDE_COLOUR = ("#1f5fa8", "#f4f4ef")   # units of S (blue) and N (white), as the board's LEDs
+SIDE_STROKE = ("#0c2f57", "#2b2b2b")
+LAND = ("#d9e6f6", "#efebdd")           # S's land, N's land
+LAND_NEW = ("#b3cdee", "#e0d7b8")       # captured this turn
+BORDER = "#b03a2e"
+CUBE_FILL = {"b": "#d39b55", "a": "#66768a", "x": "#8e8e8e", "i": "#f2c53d", "p": "#e07b28",
+             "m": "#a4332a", "r": "#2e9e5b", "q": "#6c3483"}
+CUBE_INK = {"b": "#3b2a12", "a": "#ffffff", "x": "#ffffff", "i": "#3b2f05", "p": "#ffffff",
+            "m": "#ffffff", "r": "#ffffff", "q": "#ffffff"}
+KIND_NAME = {"b": "building cube", "a": "armour cube", "x": "waste", "i": "income filler",
+             "p": "industry filler", "m": "military filler", "r": "recycling filler",
+             "q": "base filler", "W": "worker", "S": "soldier"}
+BUILDING_NAME = {kb.INCOME: "house", kb.INDUSTRY: "factory", kb.MILITARY: "barracks",
+                 kb.RECYCLING: "recycler"}
+
+CELL = 56
+MARGIN = 26
+CAPTION = 62
+CUBE = 42
+
+STYLE = (
+    ".cb text{font-family:DejaVu Sans,Arial,sans-serif;text-anchor:middle;"
+    "dominant-baseline:central}"
+    ".cb .coord{font-size:12px;fill:#555}"
+    ".cb .cl{font-size:17px;font-weight:bold}.cb .pt{font-size:11px;font-weight:bold}"
+    ".cb .cap{font-size:14px;fill:#222}.cb .sc{font-size:15px;font-weight:bold}"
+    ".cb .border{stroke:" + BORDER + ";stroke-width:4;stroke-linecap:round}"
+    ".cb .bld{fill:none;stroke-width:2.5;stroke-dasharray:6 4}"
+    ".cb .path{fill:none;stroke:#7d3c98;stroke-width:3;stroke-opacity:.85}"
+    ".cb .flight{fill:none;stroke:#c0392b;stroke-width:3;stroke-dasharray:8 5}"
+    ".cb .mark{fill:none;stroke:#7d3c98;stroke-width:3}"
+)
+DEFS = ('<defs><marker id="cb-arrow" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="5" '
+        'markerHeight="5" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#7d3c98"/>'
+        '</marker></defs>')
+
+
+def size(pos):
+    return 2 * MARGIN + pos.cols * CELL, 2 * MARGIN + pos.rows * CELL + CAPTION
+
+
+def origin(pos, c):
+    """Top-left pixel of cell c (north up)."""
+    return MARGIN + (c % pos.cols) * CELL, MARGIN + (pos.rows - 1 - c // pos.cols) * CELL
+
+
+def centre(pos, c):
+    x, y = origin(pos, c)
+    return x + CELL / 2, y + CELL / 2
+
+
+def land_letter(pos, c):
+    t = pos.terr[c]
+    letter = LETTERS[t & 1]
+    return letter.lower() if t & kb.FRESH else letter
+
+
+def background(pos):
+    out = []
+    for c in range(pos.n):
+        x, y = origin(pos, c)
+        side = pos.terr[c] & 1
+        fill = LAND_NEW[side] if pos.terr[c] & kb.FRESH else LAND[side]
+        out.append(_tag("rect", [("x", x), ("y", y), ("width", CELL), ("height", CELL),
+                                 ("fill", fill), ("stroke", "#b8b2a2"), ("stroke-width", "1"),
+                                 ("data-kind", "cell"), ("data-cell", pos.cell_name(c)),
+                                 ("data-land", land_letter(pos, c))]))
+    # the border: every edge between cells of the two lands
+    nb = pos.nb
+    for c in range(pos.n):
+        for d in (0, 1):  # north and east edges, so that each edge is drawn once
+            t = nb[c * 4 + d]
+            if t == kb.NONE or (pos.terr[t] & 1) == (pos.terr[c] & 1):
+                continue
+            x, y = origin(pos, c)
+            if d == 0:
+                pts = (x, y, x + CELL, y)
+            else:
+                pts = (x + CELL, y, x + CELL, y + CELL)
+            out.append(_tag("line", [("x1", pts[0]), ("y1", pts[1]), ("x2", pts[2]),
+                                     ("y2", pts[3]), ("class", "border"),
+                                     ("data-kind", "border"),
+                                     ("data-between", "%s %s" % (pos.cell_name(c),
+                                                                 pos.cell_name(t)))]))
+    bottom = MARGIN + pos.rows * CELL
+    right = MARGIN + pos.cols * CELL
+    for i in range(pos.cols):
+        x = MARGIN + i * CELL + CELL / 2
+        out.append(_text(x, MARGIN / 2, "coord", kb.COLUMNS[i]))
+        out.append(_text(x, bottom + MARGIN / 2, "coord", kb.COLUMNS[i]))
+    for row in range(pos.rows):
+        y = MARGIN + (pos.rows - 1 - row) * CELL + CELL / 2
+        out.append(_text(MARGIN / 2, y, "coord", str(row + 1)))
+        out.append(_text(right + MARGIN / 2, y, "coord", str(row + 1)))
+    return "".join(out)
+
+
+def _cube(pos, c):
+    v = pos.cells[c]
+    letter = kb.cube_text(v)
+    x0, y0 = origin(pos, c)
+    cx, cy = x0 + CELL / 2, y0 + CELL / 2
+    name = pos.cell_name(c)
+    attrs = [("data-kind", "cube"), ("data-cell", name), ("data-cube", letter)]
+    if v >= kb.WORKER:
+        side = v & 1
+        soldier = v & 2
+        pts = pos.points[c]
+        attrs.append(("data-points", pts))
+        what = "%s %s, %d move points" % (SIDE_NAME[side], "soldier" if soldier else "worker",
+                                          pts)
+        r = CUBE / 2
+        if soldier:
+            shape = _tag("polygon", [("points", " ".join("%s,%s" % (_num(px), _num(py)) for
+                                                         px, py in ((cx, cy - r), (cx + r, cy),
+                                                                    (cx, cy + r), (cx - r, cy)))),
+                                     ("fill", SIDE_COLOUR[side]), ("stroke", SIDE_STROKE[side]),
+                                     ("stroke-width", 2)])
+        else:
+            shape = _tag("circle", [("cx", _num(cx)), ("cy", _num(cy)), ("r", _num(r - 2)),
+                                    ("fill", SIDE_COLOUR[side]), ("stroke", SIDE_STROKE[side]),
+                                    ("stroke-width", 2)])
+        ink = "#ffffff" if side == 0 else "#222222"
+        parts = [shape, _text(cx, cy - 2, "cl", "S" if soldier else "W", [("fill", ink)])]
+        if pts != kb.MOVE_POINTS:
+            parts.append(_text(cx + r - 5, cy + r - 7, "pt", str(pts), [("fill", "#7d3c98")]))
+    else:
+        what = KIND_NAME[letter]
+        parts = [_tag("rect", [("x", _num(cx - CUBE / 2)), ("y", _num(cy - CUBE / 2)),
+                               ("width", CUBE), ("height", CUBE), ("rx", 6),
+                               ("fill", CUBE_FILL[letter]), ("stroke", "#333"),
+                               ("stroke-width", 1.2)]),
+                 _text(cx, cy, "cl", letter, [("fill", CUBE_INK[letter])])]
+    parts.insert(0, "<title>%s</title>" % escape("%s: %s" % (name, what)))
+    return _tag("g", attrs, "".join(parts))
+
+
+def _building(pos, b):
+    kind, door, o, d, f, owner = b
+    colour = "#555555" if owner < 0 else SIDE_STROKE[owner]
+    rooms = [r for r in pos.rooms_of(door, o)]
+    parts = ["<title>%s</title>" % escape("%s of %s, door %s, opening %s" % (
+        BUILDING_NAME[kind], LETTERS[owner] if owner >= 0 else "nobody", pos.cell_name(door),
+        pos.cell_name(o)))]
+    for r in rooms:
+        x, y = origin(pos, r)
+        parts.append(_tag("rect", [("x", x + 3), ("y", y + 3), ("width", CELL - 6),
+                                   ("height", CELL - 6), ("class", "bld"),
+                                   ("stroke", colour)]))
+    ox, oy = centre(pos, o)
+    dx, dy = ((0, -1), (1, 0), (0, 1), (-1, 0))[d]
+    parts.append(_tag("line", [("x1", _num(ox - dx * CELL * 0.3)), ("y1", _num(oy - dy * CELL * 0.3)),
+                               ("x2", _num(ox + dx * CELL * 0.3)), ("y2", _num(oy + dy * CELL * 0.3)),
+                               ("class", "path"), ("marker-end", "url(#cb-arrow)")]))
+    return _tag("g", [("data-kind", "building"), ("data-building", BUILDING_NAME[kind]),
+                      ("data-owner", LETTERS[owner] if owner >= 0 else "-"),
+                      ("data-door", pos.cell_name(door)), ("data-opening", pos.cell_name(o))],
+                "".join(parts))
+
+
+def pieces(pos):
+    """{key: fragment}: every cube (key: its cell) and every intact building (key: n + its
+    door room), joined in key order they make the pieces layer."""
+    out = {}
+    for c in range(pos.n):
+        if pos.cells[c]:
+            out[c] = _cube(pos, c)
+    for b in pos.buildings():
+        out[pos.n + b[1]] = _building(pos, b)
+    return out
+
+
+def _arrow(pos, a, b, kind="moved"):
+    x1, y1 = centre(pos, a)
+    x2, y2 = centre(pos, b)
+    return _tag("line", [("x1", _num(x1)), ("y1", _num(y1)), ("x2", _num(x2)), ("y2", _num(y2)),
+                         ("class", "path"), ("marker-end", "url(#cb-arrow)"),
+                         ("data-kind", kind), ("data-from", pos.cell_name(a)),
+                         ("data-to", pos.cell_name(b))])
+
+
+def _ring(pos, c, kind, r=CELL / 2 - 4):
+    x, y = centre(pos, c)
+    return _tag("circle", [("cx", _num(x)), ("cy", _num(y)), ("r", _num(r)), ("class", "mark"),
+                           ("data-kind", kind), ("data-cell", pos.cell_name(c))])
+
+
+def overlay(before, action_text):
+    """The action that led from `before` to the drawn position (see the module docstring)."""
+    if before is None or not action_text:
+        return ""
+    a = before.parse_action(action_text)
+    parts = ["<title>%s</title>" % escape("last action: " + action_text)]
+    if a != kb.END:
+        c = a >> 8
+        code = a & 255
+        nb = before.nb
+        if code < kb.KILL:
+            parts.append(_arrow(before, c, nb[c * 4 + code // 5]))
+            cube = before.moved_cube(a)
+            if cube is not None:
+                parts.append(_arrow(before, cube[0], cube[1]))
+        elif code < kb.FILL:
+            t = nb[c * 4 + code - kb.KILL]
+            x, y = centre(before, t)
+            r = CELL / 3
+            parts.append(_tag("path", [("d", "M%s,%s L%s,%s M%s,%s L%s,%s" % (
+                _num(x - r), _num(y - r), _num(x + r), _num(y + r), _num(x - r), _num(y + r),
+                _num(x + r), _num(y - r))), ("class", "flight"), ("data-kind", "killed"),
+                ("data-cell", before.cell_name(t))]))
+        elif code < kb.BUY:
+            for r in before.rooms_of(c, nb[c * 4 + (code & 3)]):
+                parts.append(_ring(before, r, "filled"))
+        else:
+            t = before.rocket_target(a)
+            d = code & 3
+            o = nb[c * 4 + d]
+            if t >= 0:
+                x1, y1 = centre(before, o)
+                x2, y2 = centre(before, t)
+                parts.append(_tag("line", [("x1", _num(x1)), ("y1", _num(y1)), ("x2", _num(x2)),
+                                           ("y2", _num(y2)), ("class", "flight"),
+                                           ("data-kind", "flight"),
+                                           ("data-from", before.cell_name(o)),
+                                           ("data-to", before.cell_name(t))]))
+                parts.append(_ring(before, t, "destroyed", CELL / 2 - 2))
+            else:
+                parts.append(_ring(before, nb[o * 4 + d], "placed"))
+    return _tag("g", [("data-kind", "last-action"), ("data-action", action_text)],
+                "".join(parts))
+
+
+def phase_text(pos):
+    if pos.is_over():
+        win = pos.winners()
+        if len(win) == 2:
+            return "game over, a draw"
+        how = "base breached" if not (pos.base_kept(0) and pos.base_kept(1)) else \
+            "turn limit"
+        return "game over (%s), winner %s" % (how, LETTERS[win[0]])
+    return "%s to move, turn %d/%d" % (LETTERS[pos.to_move], pos.turn, pos.limit)
+
+
+def caption(pos, ply, total, action_text=None, mover=None):
+    return caption_line(phase_text(pos), ply, total, action_text, mover)
+
+
+def scores_svg(pos):
+    sc = pos.scores()
+    width = pos.cols * CELL
+    y = MARGIN + pos.rows * CELL + MARGIN + 12
+    out = []
+    for s in (0, 1):
+        letter = LETTERS[s]
+        x = MARGIN + width / 4 + s * width / 2
+        out.append(_text(x - 30, y, "sc", "%s %d" % (letter, sc[s]),
+                         [("fill", SIDE_STROKE[s]), ("data-kind", "score"),
+                          ("data-seat", letter), ("data-score", sc[s]),
+                          ("id", "cb-score-" + letter)]))
+        out.append(_text(x + 40, y, "sc", "$%d" % pos.treasury[s],
+                         [("fill", "#7a5c00"), ("data-kind", "treasury"), ("data-seat", letter),
+                          ("data-value", pos.treasury[s])]))
+    return "".join(out)
+
+
+def svg(pos, before=None, action_text=None, ply=None, total=None, title=None):
+    """A standalone SVG document of pos; with before and action_text the action that led to
+    it is marked; ply/total label the caption."""
+    mover = LETTERS[before.to_move] if before is not None else None
+    if ply is None:
+        ply = total = pos.ply()
+    w, h = size(pos)
+    return svg_document(
+        pos, w, h, title or "KUBitva position: " + pos.notation(), STYLE, background(pos),
+        pieces(pos), overlay(before, action_text), scores_svg(pos),
+        caption(pos, ply, total, action_text, mover), DEFS)
+
+
+# -- text board for the terminal -------------------------------------------------------------
+
+_LAND_BG = ("44", "47")  # ANSI backgrounds: S's land blue, N's land white
+_INK = {"b": "33", "a": "1;37", "x": "2", "i": "1;33", "p": "33", "m": "1;31", "r": "32",
+        "q": "1;35"}
+
+TEXT_LEGEND = ("cells: b building cube, a armour, x waste; fillers i house, p factory, "
+               "m barracks, r recycler, q base; W w workers, S s soldiers of S, N (a digit: "
+               "move points left); empty land '.' S's, ':' N's, '*' captured this turn")
+
+
+def text_board(pos, color=False):
+    """The grid as text, row 1 at the bottom: each cell its notation letter (a unit with its
+    points digit); empty land '.' for S, ':' for N, '*' captured this turn; with color the
+    lands are also the backgrounds (S blue, N white)."""
+    cols = pos.cols
+    head = "    " + "".join(" %s " % kb.COLUMNS[i] for i in range(cols))
+    lines = [head]
+    for row in range(pos.rows - 1, -1, -1):
+        cells = []
+        for col in range(cols):
+            c = row * cols + col
+            v = pos.cells[c]
+            side = pos.terr[c] & 1
+            if v:
+                txt = kb.cube_text(v, pos.points[c])
+                txt = (" " + txt + " ")[:3] if len(txt) == 1 else " " + txt
+            elif pos.terr[c] & kb.FRESH:
+                txt = " * "
+            else:
+                txt = " . " if side == 0 else " : "
+            if color:
+                ink = "1;34" if v >= kb.WORKER and not v & 1 else (
+                    "1;30" if v >= kb.WORKER else _INK.get(kb.cube_text(v), "2"))
+                txt = "\x1b[%s;%sm%s\x1b[0m" % (_LAND_BG[side], ink, txt) if v else \
+                    "\x1b[%sm%s\x1b[0m" % (_LAND_BG[side], txt)
+            cells.append(txt)
+        lines.append("%3d " % (row + 1) + "".join(cells) + " %d" % (row + 1))
+    lines.append(head)
+    sc = pos.scores()
+    lines.append("land S=%d N=%d  treasury S=%d N=%d    %s" % (
+        sc[0], sc[1], pos.treasury[0], pos.treasury[1], phase_text(pos)))
+    return "\n".join(lines)

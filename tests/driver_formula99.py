@@ -1,0 +1,97 @@
+# Seeded «Формула 99» games and perft counts, printed line by line, for comparing CPython with
+# the MicroPython unix port (tests/test_formula99_micropython.py). Runs under both: only the
+# MicroPython subset, no `random` (a tiny LCG picks the actions, the same everywhere).
+#
+# Usage:
+#   driver_formula99.py games GAME...     GAME = gid:seed:players:level:view:plies
+#                                         view p (public) or f (full, dealt from the seed)
+#   driver_formula99.py perft DEPTH POSITION [DEPTH POSITION ...]
+# Output of `games`, per game:
+#   G gid players level view seed
+#   S step | legal actions | chosen action | encoded hex | notation after
+#   E gid steps scores winners
+# Output of `perft`: "P index depth count notation" per pair.
+#
+# The chooser favours card plays, charges and blockades (weights below) so that short games
+# reach the rare events; tests/formula99_games.py has the same weights for CPython-only tests.
+
+import sys
+
+from shared_rules.formula99 import rules as R
+
+WEIGHTS = {R.K_PLAY: 6, R.K_LAY: 4, R.K_BLOCK: 6, R.K_LIFT: 1, R.K_DRAW: 2}
+
+
+def lcg(x):
+    return (x * 1103515245 + 12345) & 0x7FFFFFFF
+
+
+def pick(actions, x):
+    """(action, new x): a kind by weight among those present, then an action of that kind."""
+    kinds = []
+    for a in actions:
+        k = a >> 24
+        if k not in kinds:
+            kinds.append(k)
+    kinds.sort()
+    total = 0
+    for k in kinds:
+        total += WEIGHTS.get(k, 1)
+    x = lcg(x)
+    r = (x >> 8) % total
+    for k in kinds:
+        r -= WEIGHTS.get(k, 1)
+        if r < 0:
+            break
+    of_kind = [a for a in actions if a >> 24 == k]
+    x = lcg(x)
+    return of_kind[(x >> 8) % len(of_kind)], x
+
+
+def run_games(specs):
+    write = sys.stdout.write
+    for spec in specs:
+        gid, seed, players, level, view, plies = spec.split(":")
+        seed = int(seed)
+        pos = R.start_position(int(players), int(level), seed if view == "f" else None)
+        pos.reserve(int(plies))
+        print("G %s %s %s %s %d" % (gid, players, level, view, seed))
+        x = seed
+        step = 0
+        while not pos.is_over() and step < int(plies):
+            actions = pos.legal_actions()
+            a, x = pick(actions, x)
+            write("S %d |" % step)
+            for b in actions:
+                write(" ")
+                write(pos.format_action(b))
+            text = pos.format_action(a)
+            enc = R.encode_action(a)
+            pos.push(a)
+            write(" | %s | %s | %s\n" % (text, "".join(["%02x" % b for b in enc]),
+                                         pos.notation()))
+            step += 1
+        print("E %s %d %s %s" % (gid, step, ",".join([str(v) for v in pos.scores()]),
+                                 "".join([pos.SEAT_LETTERS[s] for s in pos.winners()])))
+
+
+def run_perft(args):
+    i = 0
+    while i + 1 < len(args):
+        pos = R.Position.parse(args[i + 1])
+        depth = int(args[i])
+        print("P %d %d %d %s" % (i // 2, depth, R.perft(pos, depth), pos.notation()))
+        i += 2
+
+
+def main(argv):
+    if argv and argv[0] == "games":
+        run_games(argv[1:])
+    elif argv and argv[0] == "perft":
+        run_perft(argv[1:])
+    else:
+        print("usage: driver_formula99.py games GAME... | perft DEPTH POSITION ...")
+        sys.exit(2)
+
+
+main(sys.argv[1:])

@@ -1,0 +1,114 @@
+"""Which commands may create or change a store (issue 18): the read-only commands (`games`,
+`export`, `replay`) create nothing, neither a file nor a folder; the writing commands
+(`import`, `sync`) refuse a file that is not a Cargoboard store and leave it as it was; a
+`sync` that gets no answer from the board creates nothing, not even the default store's
+folders."""
+
+import hashlib
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from cargoboard import cli
+from cargoboard.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "docs" / "img" / "example-game.txt"
+
+
+def run(capsys, argv):
+    """(exit status, the error line) of the CLI run in this process."""
+    status = cli.main(argv)
+    err = capsys.readouterr().err.strip()
+    return status, err
+
+
+def tree(path):
+    return sorted(str(p.relative_to(path)) for p in Path(path).rglob("*"))
+
+
+def sha(path):
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def foreign_files(tmp_path):
+    """SQLite files that are not stores: another program's, and an empty file."""
+    foreign = tmp_path / "notes.sqlite"
+    con = sqlite3.connect(foreign)
+    con.execute("CREATE TABLE notes(x)")
+    con.execute("INSERT INTO notes VALUES('mine')")
+    con.commit()
+    con.close()
+    empty = tmp_path / "empty.sqlite"
+    empty.write_bytes(b"")
+    return foreign, empty
+
+
+@pytest.mark.parametrize("argv", [["games"], ["export", "1"], ["replay", "1", "--all"]])
+def test_reading_commands_create_nothing(tmp_path, capsys, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)
+    for db in ("typo.sqlite", str(tmp_path / "no" / "such" / "dir" / "g.sqlite")):
+        status, err = run(capsys, argv + ["--db", db])
+        assert status == 1 and err.startswith("cargoboard: error: no game store at "), err
+        assert len(err.splitlines()) == 1
+        assert tree(tmp_path) == []
+    # the default store (no --db) is not made either, nor its folders
+    monkeypatch.delenv("CARGOBOARD_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    status, err = run(capsys, argv)
+    assert status == 1 and "no game store at %s" % (tmp_path / "data") in err
+    assert tree(tmp_path) == []
+
+
+@pytest.mark.parametrize("argv", [["games"], ["export", "1"], ["replay", "1", "--all"],
+                                  ["import", str(EXAMPLE)]])
+def test_no_command_adds_to_a_file_that_is_not_a_store(tmp_path, capsys, argv):
+    for db in foreign_files(tmp_path):
+        before = sha(db)
+        status, err = run(capsys, argv + ["--db", str(db)])
+        assert status == 1 and "is not a Cargoboard game store" in err, err
+        assert sha(db) == before
+    con = sqlite3.connect(tmp_path / "notes.sqlite")
+    assert [r[0] for r in con.execute("SELECT name FROM sqlite_master")] == ["notes"]
+    con.close()
+
+
+def test_import_makes_a_store_only_in_an_existing_folder(tmp_path, capsys):
+    status, err = run(capsys, ["import", str(EXAMPLE), "--db", str(tmp_path / "no" / "g.sqlite")])
+    assert status == 1 and "the folder %s does not exist" % (tmp_path / "no") in err
+    assert tree(tmp_path) == []
+    bad = tmp_path / "bad.txt"
+    bad.write_text("[Game \"cargocube\"]\n\nnonsense\n")
+    status, err = run(capsys, ["import", str(bad), "--db", str(tmp_path / "g.sqlite")])
+    assert status == 1 and err.startswith("cargoboard: error: %s" % bad)
+    assert tree(tmp_path) == ["bad.txt"]  # a file that does not import leaves no store
+    status, err = run(capsys, ["import", str(EXAMPLE), "--db", str(tmp_path / "g.sqlite")])
+    assert status == 0
+    with Store(tmp_path / "g.sqlite", readonly=True) as st:
+        assert len(st.list()) == 1
+    status, _ = run(capsys, ["games", "--db", str(tmp_path / "g.sqlite")])
+    assert status == 0
+
+
+def test_sync_that_gets_no_answer_creates_nothing(tmp_path, capsys, monkeypatch):
+    master, slave = os.openpty()  # a serial port where nothing answers
+    try:
+        port = os.ttyname(slave)
+        monkeypatch.delenv("CARGOBOARD_DB", raising=False)
+        monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+        status, err = run(capsys, ["sync", "--port", port])
+        assert status == 1 and err.startswith("cargoboard: error: no answer from the board")
+        assert tree(tmp_path) == []
+        for db in foreign_files(tmp_path):  # refused before the board is asked anything
+            before = sha(db)
+            status, err = run(capsys, ["sync", "--port", port, "--db", str(db)])
+            assert status == 1 and "is not a Cargoboard game store" in err, err
+            assert sha(db) == before
+        status, err = run(capsys, ["sync", "--port", port, "--db", str(tmp_path / "x" / "g.sqlite")])
+        assert status == 1 and "does not exist" in err
+        assert not (tmp_path / "x").exists()
+    finally:
+        os.close(master)
+        os.close(slave)
