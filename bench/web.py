@@ -63,6 +63,7 @@ def live(b, moves):
             cycle.append((start.format_action(a), g.cell_name(steps[0][1]),
                           g.cell_name(steps[0][2])))
     to_event, to_page, total, undo = [], [], [], []
+    to_read, read_to_page = [], []
     try:
         with WebServer(boards=[os.path.join(tmp, "board")], db=os.path.join(tmp, "g.sqlite"),
                        discover=False) as ws:
@@ -81,6 +82,8 @@ def live(b, moves):
                 t_page = hit[0]["t"] / 1000
                 to_event.append(1000 * (told - t0))
                 to_page.append(1000 * (t_page - told))
+                to_read.append(1000 * (hit[0]["read"] - told))
+                read_to_page.append(1000 * (t_page - hit[0]["read"]))
                 total.append(1000 * (t_page - t0))
                 t1 = time.time()
                 board.press("undo")
@@ -99,6 +102,8 @@ def live(b, moves):
     print("  %-34s %4s   %7s %7s %7s" % ("", "n", "p50", "p95", "max"))
     row("sensor change -> board's event", to_event)
     row("board's event -> page updated", to_page)
+    row("  board's event -> serve has read it", to_read)
+    row("  serve has read it -> page updated", read_to_page)
     row("sensor change -> page updated", total)
     row("undo: board's event -> page", undo)
 

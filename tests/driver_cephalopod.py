@@ -15,12 +15,9 @@
 
 import sys
 
+from driverkit import lcg, main, play
 from shared_rules.cephalopod import rules as ce
 from shared_rules.cephalopod import engine
-
-
-def lcg(x):
-    return (x * 1103515245 + 12345) & 0x7FFFFFFF
 
 
 def run_games(specs):
@@ -39,37 +36,11 @@ def run_games(specs):
             else:
                 x = lcg(x)
                 a = actions[(x >> 8) % len(actions)]
-            write("S %d |" % step)
-            for b in actions:
-                write(" ")
-                write(pos.format_action(b))
-            text = pos.format_action(a)
-            enc = ce.encode_action(a)
-            pos.push(a)
-            write(" | %s | %02x%02x | %s\n" % (text, enc[0], enc[1], pos.notation()))
+            play(write, "S", step, pos, actions, a, ce.encode_action)
             step += 1
         sc = pos.scores()
         print("E %s %d %d,%d %s" % (gid, step, sc[0], sc[1],
                                     "".join(ce.SEAT_LETTERS[s] for s in pos.winners())))
 
 
-def run_perft(args):
-    i = 0
-    while i + 1 < len(args):
-        pos = ce.Position.parse(args[i + 1])
-        depth = int(args[i])
-        print("P %d %d %d %s" % (i // 2, depth, ce.perft(pos, depth), pos.notation()))
-        i += 2
-
-
-def main(argv):
-    if argv and argv[0] == "games":
-        run_games(argv[1:])
-    elif argv and argv[0] == "perft":
-        run_perft(argv[1:])
-    else:
-        print("usage: driver_cephalopod.py games GAME... | perft DEPTH POSITION ...")
-        sys.exit(2)
-
-
-main(sys.argv[1:])
+main("driver_cephalopod.py", run_games, ce.Position.parse, ce.perft)

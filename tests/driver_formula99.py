@@ -17,13 +17,10 @@
 
 import sys
 
+from driverkit import lcg, main, play
 from shared_rules.formula99 import rules as R
 
 WEIGHTS = {R.K_PLAY: 6, R.K_LAY: 4, R.K_BLOCK: 6, R.K_LIFT: 1, R.K_DRAW: 2}
-
-
-def lcg(x):
-    return (x * 1103515245 + 12345) & 0x7FFFFFFF
 
 
 def pick(actions, x):
@@ -61,37 +58,10 @@ def run_games(specs):
         while not pos.is_over() and step < int(plies):
             actions = pos.legal_actions()
             a, x = pick(actions, x)
-            write("S %d |" % step)
-            for b in actions:
-                write(" ")
-                write(pos.format_action(b))
-            text = pos.format_action(a)
-            enc = R.encode_action(a)
-            pos.push(a)
-            write(" | %s | %s | %s\n" % (text, "".join(["%02x" % b for b in enc]),
-                                         pos.notation()))
+            play(write, "S", step, pos, actions, a, R.encode_action)
             step += 1
         print("E %s %d %s %s" % (gid, step, ",".join([str(v) for v in pos.scores()]),
                                  "".join([pos.SEAT_LETTERS[s] for s in pos.winners()])))
 
 
-def run_perft(args):
-    i = 0
-    while i + 1 < len(args):
-        pos = R.Position.parse(args[i + 1])
-        depth = int(args[i])
-        print("P %d %d %d %s" % (i // 2, depth, R.perft(pos, depth), pos.notation()))
-        i += 2
-
-
-def main(argv):
-    if argv and argv[0] == "games":
-        run_games(argv[1:])
-    elif argv and argv[0] == "perft":
-        run_perft(argv[1:])
-    else:
-        print("usage: driver_formula99.py games GAME... | perft DEPTH POSITION ...")
-        sys.exit(2)
-
-
-main(sys.argv[1:])
+main("driver_formula99.py", run_games, R.Position.parse, R.perft)

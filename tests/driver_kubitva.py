@@ -16,15 +16,12 @@
 
 import sys
 
+from driverkit import lcg, main, play
 from shared_rules.kubitva import rules as kb
 
 ARENA = (".b.baaa..b./bpbraqa.bib/....aaa.b../...x...bmb./..w...s...w/....Sws..../"
          "W...S...W../.bmb...x.../..b.aaa..../bib.aqarbpb/.b..aaab.b."
          " 11N/11N/11N/11N/11N/5S6N/11S/11S/11S/11S/11S S 40,40 5/60")
-
-
-def lcg(x):
-    return (x * 1103515245 + 12345) & 0x7FFFFFFF
 
 
 def run_games(specs):
@@ -46,39 +43,17 @@ def run_games(specs):
                 a = actions[(x >> 8) % len(actions)]
                 if a == kb.END and len(actions) > 1 and (x >> 4) % 4:
                     a = actions[(x >> 12) % (len(actions) - 1)]
-            write("A %d |" % step)
-            for b in actions:
-                write(" ")
-                write(pos.format_action(b))
-            text = pos.format_action(a)
-            enc = kb.encode_action(a)
-            pos.push(a)
-            write(" | %s | %02x%02x | %s\n" % (text, enc[0], enc[1], pos.notation()))
+            play(write, "A", step, pos, actions, a, kb.encode_action)
             step += 1
         sc = pos.scores()
         print("E %s %d %d,%d %s" % (gid, step, sc[0], sc[1],
                                     "".join(kb.SEAT_LETTERS[s] for s in pos.winners())))
 
 
-def run_perft(args):
-    i = 0
-    while i + 1 < len(args):
-        text = args[i + 1]
-        pos = kb.Position.parse(ARENA) if text == "arena" else (kb.named_position(text)
-                                                                or kb.Position.parse(text))
-        depth = int(args[i])
-        print("P %d %d %d %s" % (i // 2, depth, kb.perft(pos, depth), pos.notation()))
-        i += 2
+def parse(text):
+    if text == "arena":
+        return kb.Position.parse(ARENA)
+    return kb.named_position(text) or kb.Position.parse(text)
 
 
-def main(argv):
-    if argv and argv[0] == "games":
-        run_games(argv[1:])
-    elif argv and argv[0] == "perft":
-        run_perft(argv[1:])
-    else:
-        print("usage: driver_kubitva.py games GAME... | perft DEPTH POSITION ...")
-        sys.exit(2)
-
-
-main(sys.argv[1:])
+main("driver_kubitva.py", run_games, parse, kb.perft)

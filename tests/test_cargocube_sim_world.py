@@ -11,12 +11,13 @@ import pytest
 from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
 from cargoboard.games.cargocube.hand import physical_steps
+from cargoboard.games.cargocube import world as cargocube_world
 from cargoboard.sim.world import World, CARD_BASE
 
 
 def world_of(pos, cards, teleport=False):
     w = World()
-    w.setup_cargocube("polygon", "".join(pos.SEAT_LETTERS[s] for s in pos.seats), cards,
+    cargocube_world.setup(w, "polygon", "".join(pos.SEAT_LETTERS[s] for s in pos.seats), cards,
                       teleport)
     return w
 

@@ -53,8 +53,6 @@ def test_show_scores_with_w_and_b():
     ["legal", "--game", "cephalopod", ".../.w9./... w"],
     ["show", "--game", "cephalopod", ".w1./.../.b1. w", "b2"],
     ["show", "--game", "cephalopod", "3x3", "b2", "b2"],
-    ["legal", "--game", "cephalopod", "5x5", "--players", "3"],
-    ["perft", "--game", "cephalopod", "5x5", "-1"],
     ["cephalopod", "paths", "1", "5 5 5/0 0 5"],
     ["cephalopod", "paths", "1", "5 5 5/0 0 5/5 5 7"],
     ["cephalopod", "paths", "-1", "000/000/000"],
@@ -75,6 +73,16 @@ def test_errors_exit_1_with_one_line(args):
 def test_usage_errors_exit_2(args):
     proc = run(*args, check_rc=2)
     assert "usage" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["legal", "--game", "cephalopod", "5x5", "--players", "3"],
+    ["perft", "--game", "cephalopod", "5x5", "-1"],
+])
+def test_options_out_of_range_exit_2_with_one_line(args):
+    proc = run(*args, check_rc=2)
+    err = proc.stderr.splitlines()
+    assert proc.stdout == "" and len(err) == 1 and err[0].startswith("cargoboard: error: ")
 
 
 def test_hint_prints_a_legal_action():

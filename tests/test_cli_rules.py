@@ -66,7 +66,7 @@ def test_perft_depth_is_capped_with_a_clear_message():
     proc = run("perft", "e5=B1 SN S a", "100")
     assert proc.returncode == 0 and proc.stdout.splitlines() == ["0"], proc.stderr
     for depth in ("1000", "101", "-1"):
-        proc = run("perft", "polygon", depth, check_rc=1)
+        proc = run("perft", "polygon", depth, check_rc=2)  # a usage error
         assert proc.stdout == ""
         assert proc.stderr == ("cargoboard: error: DEPTH must be 0..100, not %s (perft counts "
                                "every sequence of DEPTH actions: it grows exponentially with "
@@ -131,15 +131,18 @@ def test_show_reports_game_over_and_winners():
     ["show", "e5=B1 SN S a", "e5q"],
     ["show", "e5=B1 SN S a", "end"],
     ["show", "e5=B1 SN S a", "e5n", "e6n"],
-    ["perft", "e5=B1 SN S a", "-1"],
-    ["legal", "e5=B1 SN S a", "--cards"],
-    ["legal", "e5=B1 SN S a", "--teleport"],
-    ["perft", "polygon", "1", "--cards", "--expansion", "both"],
+    ["perft", "e5=B1 SN S a", "-1"] + ["USAGE"],
+    ["legal", "e5=B1 SN S a", "--cards"] + ["USAGE"],
+    ["legal", "e5=B1 SN S a", "--teleport"] + ["USAGE"],
+    ["perft", "polygon", "1", "--cards", "--expansion", "both"] + ["USAGE"],
     ["legal", "e5=B1.!Q SN S a"],
     ["show", "f1=KS,d5=*uS,f11=KN SN S 2", "K@d6"],
 ])
 def test_errors_exit_1_with_one_line_and_no_traceback(args):
-    proc = run(*args, check_rc=1)
+    """Errors exit 1; options out of range or not fitting together are usage errors and exit 2,
+    as argparse's own (README: Commands)."""
+    usage = args[-1] == "USAGE"
+    proc = run(*(args[:-1] if usage else args), check_rc=2 if usage else 1)
     assert proc.stdout == ""
     err = proc.stderr.splitlines()
     assert len(err) == 1, proc.stderr

@@ -148,10 +148,10 @@ def _lines(stored_path, tmp_path):
     return export_cli.render(rec, "text").splitlines(), rec
 
 
-def _error(capsys, argv):
+def _error(capsys, argv, status=1):
     rc = cli.main(argv)
     cap = capsys.readouterr()
-    assert rc == 1, (rc, cap)
+    assert rc == status, (rc, cap)
     assert cap.out == ""
     lines = cap.err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("cargoboard: error: "), cap.err
@@ -241,7 +241,7 @@ def test_command_errors_are_one_line(stored, tmp_path, capsys):
     assert "--at must be 0..25" in _error(capsys, ["export", "2", "--db", db, "-f", "svg",
                                                    "--at", "26"])
     assert "--at applies to --format svg only" in _error(capsys, ["export", "2", "--db", db,
-                                                                  "--at", "3"])
+                                                                  "--at", "3"], status=2)
     assert _error(capsys, ["import", str(tmp_path / "nofile.json"), "--db", db]) == \
         "no such file: %s" % (tmp_path / "nofile.json")
     binary = tmp_path / "b.json"

@@ -41,17 +41,19 @@ def test_seeded_start_is_the_full_view():
                "start").stdout == proc.stdout
 
 
-@pytest.mark.parametrize("args,message", [
-    (["perft", "--game", "formula99", "start", "2", "--players", "12"], "2 to 9"),
-    (["perft", "--game", "formula99", "start", "2", "--level", "4"], "1, 2 or 3"),
-    (["perft", "--game", "formula99", "L1 1:s", "2"], "position needs"),
-    (["show", "--game", "formula99", "start", "s1-1b2"], "not legal now"),
+@pytest.mark.parametrize("args,message,status", [
+    (["perft", "--game", "formula99", "start", "2", "--players", "12"], "2 to 9", 2),
+    (["perft", "--game", "formula99", "start", "2", "--level", "4"], "1, 2 or 3", 2),
+    (["perft", "--game", "formula99", "L1 1:s", "2"], "position needs", 1),
+    (["show", "--game", "formula99", "start", "s1-1b2"], "not legal now", 1),
     (["perft", "--game", "formula99", "L1 1:s,s:-:3 5:s,s:-:3 1a - d:- k:?", "1",
-      "--players", "3"], "apply to the word 'start'"),
-    (["perft", "start", "1", "--level", "2"], "formula99 only"),
+      "--players", "3"], "apply to the word 'start'", 2),
+    (["perft", "start", "1", "--level", "2"], "formula99 only", 2),
 ])
-def test_errors_are_one_line(args, message):
+def test_errors_are_one_line(args, message, status):
+    """Options out of range or not fitting together are usage errors (2), as argparse's own;
+    a bad position or action is an error (1)."""
     proc = run(*args, check_rc=None)
-    assert proc.returncode == 1
+    assert proc.returncode == status
     assert proc.stdout == "" and len(proc.stderr.splitlines()) == 1
     assert proc.stderr.startswith("cargoboard: error: ") and message in proc.stderr

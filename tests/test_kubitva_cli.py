@@ -47,16 +47,16 @@ def test_show_scores_and_result():
     assert " N 0,0 2/60" in proc.stdout
 
 
-@pytest.mark.parametrize("args,message", [
-    (["perft", "--game", "kubitva", "bogus", "1"], "5 fields"),
-    (["legal", "--game", "kubitva", ARENA.replace(" S 40,40", " Q 40,40")], "side to move"),
-    (["show", "--game", "kubitva", "board", "c4s"], "not free"),
-    (["show", "--game", "kubitva", "board", "end", "c4n"], "holds no unit of N"),
-    (["legal", "--game", "kubitva", "board", "--players", "3"], "cargocube only"),
-    (["perft", "--game", "kubitva", "board", "-1"], "DEPTH"),
+@pytest.mark.parametrize("args,message,status", [
+    (["perft", "--game", "kubitva", "bogus", "1"], "5 fields", 1),
+    (["legal", "--game", "kubitva", ARENA.replace(" S 40,40", " Q 40,40")], "side to move", 1),
+    (["show", "--game", "kubitva", "board", "c4s"], "not free", 1),
+    (["show", "--game", "kubitva", "board", "end", "c4n"], "holds no unit of N", 1),
+    (["legal", "--game", "kubitva", "board", "--players", "3"], "cargocube only", 2),  # usage
+    (["perft", "--game", "kubitva", "board", "-1"], "DEPTH", 2),
 ])
-def test_errors_are_one_line(args, message):
-    proc = run(*args, check_rc=1)
+def test_errors_are_one_line(args, message, status):
+    proc = run(*args, check_rc=status)
     assert proc.stdout == ""
     lines = proc.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("cargoboard: error: ") and message in lines[0]

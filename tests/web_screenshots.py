@@ -4,7 +4,7 @@ in headless Chromium, against virtual boards and a small store.
     .venv/bin/python tests/web_screenshots.py [OUT_DIR]     # default docs/img
 
 Writes web-tables.png (two tables side by side), web-table.png (one table while its board asks
-which move it was), web-seat.png (a seat's page with its hidden hand), web-archive.png,
+which move it was), web-seat.png (a «Формула 99» seat's page with its hidden hand), web-archive.png,
 web-replay.png.
 """
 
@@ -39,14 +39,10 @@ def main(out):
     db = tmp / "games.sqlite"
     from test_web_archive import fill
     fill(db)
-    rules.register("handgame", "handgame.rules")
-    games.register("handgame", "handgame")
     boards = [LiveBoard(tmp / "b1", setup=("new-game cargocube polygon SN",)),
               LiveBoard(tmp / "b2", setup=("new-game cephalopod 5x5", "drop f6", "wait 600",
                                            "drop g5", "wait 600")),
-              LiveBoard(tmp / "b3", setup=("new-game handgame deal", "drop e5", "wait 300",
-                                           "drop f6", "wait 300"),
-                        plugins=["handgame=handgame.plugin"])]
+              LiveBoard(tmp / "b3", setup=("new-game formula99 L2 15 deal=7",))]
     b = Browser()
     try:
         with WebServer(boards=[str(x.path) for x in boards], db=db, discover=False) as ws:
@@ -64,8 +60,8 @@ def main(out):
             b.screenshot(out / "web-table.png")
             d.get(ws.host_link())
             seat = d.find_elements("css selector", ".seat-links a")
-            url = [a.get_attribute("href") for a in seat if "/table/3/seat/S" in
-                   a.get_attribute("href")][0]
+            url = [a.get_attribute("href") for a in seat if "/table/3/seat/" in
+                   a.get_attribute("href")][0]  # «Формула 99»'s first seat
             d.get(url)
             settle(b)
             b.screenshot(out / "web-seat.png")

@@ -30,6 +30,11 @@ class CommandError(Exception):
     """A failure the user can act on: printed as one line, exit code 1."""
 
 
+class UsageError(CommandError):
+    """Options that are out of range or do not fit together (as argparse's own usage errors):
+    printed as one line, exit code 2."""
+
+
 EXPANSIONS = ("pyramid", "bastion", "both")
 CARGOCUBE_PLAYERS = (2, 3, 4, 8)
 
@@ -43,29 +48,29 @@ def load_position(text, players=None, cards=False, game="cargocube", expansion=N
     teleport on the centre."""
     if game == "formula99":
         if cards or expansion or teleport:
-            raise CommandError("--cards, --expansion and --teleport apply to cargocube only")
+            raise UsageError("--cards, --expansion and --teleport apply to cargocube only")
         return _load_formula99(text, players, level, seed)
     if level is not None or seed is not None:
-        raise CommandError("--level and --seed apply to formula99 only")
+        raise UsageError("--level and --seed apply to formula99 only")
     if players is not None and players not in CARGOCUBE_PLAYERS:
-        raise CommandError("--players: 2, 3, 4 or 8 for cargocube")
+        raise UsageError("--players: 2, 3, 4 or 8 for cargocube")
     players = players or 2
     start_options = players != 2 or cards or expansion or teleport
     if game != "cargocube":
         rules = game_rules.rules_for(game)
         if start_options:
-            raise CommandError("--players, --cards, --expansion and --teleport apply to "
+            raise UsageError("--players, --cards, --expansion and --teleport apply to "
                                "cargocube only")
         named = rules.named_position(text.strip().lower())
         return named if named is not None else rules.Position.parse(text)
     if cards and expansion:
-        raise CommandError("--cards lays the base cards, --expansion %s its own layout: "
+        raise UsageError("--cards lays the base cards, --expansion %s its own layout: "
                            "give one of them" % expansion)
     if text.strip().lower() == "polygon":
         return cc.start_position(players=players, layout="polygon",
                                  cards=expansion or cards, teleport=teleport)
     if start_options:
-        raise CommandError("--players, --cards, --expansion and --teleport apply to the "
+        raise UsageError("--players, --cards, --expansion and --teleport apply to the "
                            "'polygon' start only; write the position in the notation")
     return cc.Position.parse(text)
 
@@ -75,14 +80,14 @@ def _load_formula99(text, players, level, seed):
     if text.strip().lower() == "start":
         players = 2 if players is None else players
         if not 2 <= players <= 9:
-            raise CommandError("--players: 2 to 9 for formula99")
+            raise UsageError("--players: 2 to 9 for formula99")
         if level is not None and level not in (1, 2, 3):
-            raise CommandError("--level: 1, 2 or 3")
+            raise UsageError("--level: 1, 2 or 3")
         if seed is not None and not 0 <= seed < 2 ** 31:
-            raise CommandError("--seed: 0 to 2^31 - 1")
+            raise UsageError("--seed: 0 to 2^31 - 1")
         return rules.start_position(players, level or 1, seed)
     if players is not None or level is not None or seed is not None:
-        raise CommandError("--players, --level and --seed apply to the word 'start'; "
+        raise UsageError("--players, --level and --seed apply to the word 'start'; "
                            "a position in the notation says them itself")
     return rules.Position.parse(text)
 
@@ -123,9 +128,9 @@ MAX_PERFT_DEPTH = 100
 
 def cmd_perft(args):
     if not 0 <= args.depth <= MAX_PERFT_DEPTH:
-        raise CommandError("DEPTH must be 0..%d, not %d (perft counts every sequence of DEPTH "
-                           "actions: it grows exponentially with the depth)"
-                           % (MAX_PERFT_DEPTH, args.depth))
+        raise UsageError("DEPTH must be 0..%d, not %d (perft counts every sequence of DEPTH "
+                         "actions: it grows exponentially with the depth)"
+                         % (MAX_PERFT_DEPTH, args.depth))
     pos = _load(args)
     perft = game_rules.rules_for(args.game).perft
     if args.divide and args.depth >= 1:
@@ -277,6 +282,11 @@ def main(argv=None):
         return args.func(args) or 0
     except BrokenPipeError:  # an OSError: before the clause below
         return 0
+    except UsageError as exc:
+        if args.debug:
+            raise
+        print("cargoboard: error: %s" % exc, file=sys.stderr)
+        return 2
     except (CommandError, LinkError, StoreError, DeployError, ValueError, OSError,
             sqlite3.Error) + game_rules.rules_errors() as exc:
         if args.debug:

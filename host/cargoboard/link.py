@@ -201,13 +201,16 @@ class Link:
                     raise BoardError(code, msg)
         raise LinkError("no answer from the board on %s after %d tries" % (self.port, self.retries))
 
-    def poll(self, seconds):
-        """Read unsolicited frames (events, LEDs) for a while."""
+    def poll(self, seconds, until=None):
+        """Read unsolicited frames (events, LEDs) for a while, or until `until()` is true after
+        one (a follower that wants each event at once: `until=lambda: queue`)."""
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             r = self._next_frame()
             if r is not None and r[1] == 0 and r[0] is not None:
                 self._dispatch_unsolicited(r[0], r[2])
+                if until is not None and until():
+                    return
 
     # --- requests -----------------------------------------------------------------------------
     def hello(self) -> dict:

@@ -13,6 +13,8 @@ from shared_rules.formula99 import track as T
 from shared_rules.formula99 import cards as C
 from shared_rules.formula99.const import *  # noqa: F401,F403 (the shared constants)
 from shared_rules.formula99.legal import Legal
+from shared_rules.perft import perft  # noqa: F401 (the same for every rules core; a chance
+#   outcome is one legal action of the position, §11 of docs/rules/formula99.md)
 
 RULES_VERSION = _versions.version("formula99")
 LOG_CHUNK = 512  # bytes per chunk of the undo log
@@ -899,18 +901,3 @@ def decode_action(pos, buf, offset=0):
         return a, offset + 4
     raise RulesError("encoded action %08x at byte %d is not legal in %s" % (a, offset,
                                                                              pos.notation()))
-
-
-def perft(pos, depth):
-    """Number of sequences of depth legal actions from pos (chance outcomes included, §11)."""
-    if depth <= 0:
-        return 1
-    actions = pos.legal_actions()
-    if depth == 1:
-        return len(actions)
-    total = 0
-    for a in actions:
-        pos.push(a)
-        total += perft(pos, depth - 1)
-        pos.pop()
-    return total

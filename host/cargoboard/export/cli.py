@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cargoboard import store
 from cargoboard.export import gamefile
-from cargoboard.cli import CommandError
+from cargoboard.cli import CommandError, UsageError
 
 FORMATS = ("json", "text", "svg", "html")
 SUFFIXES = {".json": "json", ".txt": "text", ".svg": "svg", ".html": "html", ".htm": "html"}
@@ -34,7 +34,7 @@ def render(rec, fmt, at=None, positions=None):
         positions = _positions(rec)
     last = len(positions) - 1
     if at is not None and fmt != "svg":
-        raise CommandError("--at applies to --format svg only")
+        raise UsageError("--at applies to --format svg only")
     if fmt == "json":
         return gamefile.to_json(rec, positions)
     if fmt == "text":

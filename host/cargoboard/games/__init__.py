@@ -4,7 +4,9 @@ A game's package holds, under the same names for every game, what it has of:
 `draw.py` (SVG and text pictures for the exports and the replay; the face is documented in
 cargoboard.export.diagram), `hand.py` (the hand model: how a person's hands turn an action into
 lifts and places), `play.py` (in-process play on the firmware's plug-in), `cli.py` (the
-game's own subcommands: `add_parser(sub)`). The frameworks ask for a part by kind
+game's own subcommands: `add_parser(sub)`; a terminal game's `add_play_parser(playsub)`
+for `cargoboard play GAME`), `world.py` (its pieces in the virtual board's world: the
+start laid out, how a piece lands where a hand puts it, their names; cargoboard.sim.world). The frameworks ask for a part by kind
 (`part(kind, "draw")`); a new game adds its folder here and one line below.
 `register(kind, package)` adds one at run time (the tests' toy game).
 

@@ -9,7 +9,7 @@ import sys
 
 from cargoboard.sim.script import Session, ScriptError, VERBS, strip_comment
 from cargoboard.sim.runner import FirmwareError
-from cargoboard.sim.world import WorldError, item_name
+from cargoboard.sim.world import WorldError
 
 COLS = "abcdefghijk"
 SCORE_BASE = 121
@@ -34,7 +34,7 @@ def _cell_text(world, c):
     st = world.stacks[c]
     if not st:
         return " " * CELL_WIDTH
-    t = item_name(st[-1], world.letters)
+    t = world.item_name(st[-1])
     if t.startswith("card:"):
         t = "c" + t[5:]
     if len(st) > 1:
@@ -72,7 +72,7 @@ def render(session) -> str:
         out.append(f"{y + 1:>3} {wl} " + "".join(row) + f" {el}")
     out.append("       " + "".join(f" {ch}".ljust(CELL_WIDTH) for ch in COLS))
     out.append(bar(0) + "   S")
-    hand = " ".join(item_name(i, w.letters) for i in w.hand) or "-"
+    hand = " ".join(w.item_name(i) for i in w.hand) or "-"
     out.append(f"t={r.t / 1000:.2f}s  hand: {hand}  presses: {session.presses}")
     return "\n".join(out)
 

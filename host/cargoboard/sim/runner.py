@@ -17,12 +17,14 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 import tty
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 MAGIC = 0xA5
 FRAME_MS = 10
+CATCH_UP_S = 0.1  # serve(): how far the idle frames may fall behind the wall clock
 FRAME_BYTES = 471
 
 
@@ -280,10 +282,19 @@ class Runner:
     def serve(self, stop=None, idle_s=FRAME_MS / 1000):
         """Keep the board running for a host on the pty until `stop` (a threading.Event) is
         set: a frame as soon as serial input arrives, else one every `idle_s` of wall
-        clock, so that an idle board costs little CPU and a busy link is not slowed down."""
+        clock, so that an idle board costs little CPU and a busy link is not slowed down.
+        The idle frames keep to the wall clock's pace (the next one is due idle_s after the
+        last one was due, not after it ended), so the board's timers (its tracker's settle
+        time) last as long as on a real board instead of growing by each frame's own cost."""
+        due = time.monotonic() + idle_s
         while stop is None or not stop.is_set():
-            select.select([self.master], [], [], idle_s)
+            ready, _, _ = select.select([self.master], [], [], max(0.0, due - time.monotonic()))
             self.step()
+            if not ready:
+                due += idle_s
+                now = time.monotonic()
+                if now - due > CATCH_UP_S:  # far behind (a busy machine): no burst of frames
+                    due = now
 
     def serving(self):
         """Context manager: the board is served (see serve) in a background thread while the

@@ -433,8 +433,9 @@ class Session:
         data, final = self.query(f"new {game} {words}{extra}")
         if not final.startswith("ok"):
             raise ScriptError(f"new {game}: {final}")
-        if game == "cargocube":
-            self.world.setup_cargocube(layout, seats, cards, teleport)
+        world_part = games.part(game, "world")
+        if world_part is not None:  # the game models its pieces (Cargocube's cubes roll)
+            world_part.setup(self.world, layout, seats, cards, teleport)
         else:
             _, m = self.query("mask")
             parts = m.split()

@@ -153,7 +153,7 @@ class Follower:
         last_rx = time.monotonic()
         while not self._stop.is_set():
             before = link.received
-            link.poll(POLL_S)
+            link.poll(POLL_S, until=self._has_events)  # back at once with an event
             if link.received != before:
                 last_rx = time.monotonic()
             while self._events:
@@ -168,6 +168,9 @@ class Follower:
             if time.monotonic() - last_rx > QUIET_S:
                 link.hello()  # LinkError if the board is gone
                 last_rx = time.monotonic()
+
+    def _has_events(self):
+        return bool(self._events)
 
     def _leds(self, frame):
         self.leds = bytes(frame)

@@ -469,11 +469,13 @@ def _side(seats, s):
 _SUPERSCRIPT = " \u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
 
 
-def _item_name(pos, item):
+def piece_name(item, letters):
+    """A piece's short name: a cube by its top and south faces (`B1`), a keeper `KS`, a dead
+    keeper `XS`, the walking teleport `T`; letters name the seats."""
     if item >= cc.TELEPORT:
-        return "T "
+        return "T"
     if item >= cc.KEEPER:
-        return ("X" if item >= cc.DEAD else "K") + pos.SEAT_LETTERS[(item - cc.KEEPER) & 7]
+        return ("X" if item >= cc.DEAD else "K") + letters[(item - cc.KEEPER) & 7]
     return o.name(item)
 
 
@@ -482,7 +484,7 @@ def _cell_text(pos, c, seats):
     cd = pos.cards[c]
     kind = cell_kind(c, seats)
     if st:
-        name = _item_name(pos, st[-1])
+        name = piece_name(st[-1], pos.SEAT_LETTERS).ljust(2)
         h = len(st)
         hch = " " if h == 1 else _SUPERSCRIPT[h] if h < 10 else "\u207a"
         if pos.lids is not None and pos.lids[c]:

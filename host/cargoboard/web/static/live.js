@@ -1,5 +1,6 @@
 // Live tables (cargoboard serve): server-sent events update each table in place.
-// window.cbUpdates records when each board update was applied (Date.now(), key, position):
+// window.cbUpdates records when each board update was applied (Date.now(), key, position;
+// read: when serve had read it from the board, its clock in seconds):
 // the tests and bench/web.py read it.
 (function () {
   "use strict";
@@ -71,7 +72,7 @@
       p.innerHTML = h2;
     }
     window.cbUpdates.push({t: Date.now(), key: t.key, position: t.position,
-                           connected: t.connected, moves: t.moves.length});
+                           connected: t.connected, moves: t.moves.length, read: t.time});
   }
 
   // The LED mirror: 11 x 11 cells and the four score bars round them (firmware/hal/__init__.py).
