@@ -248,7 +248,7 @@ class HallWorld(World):
 
     def __init__(self, noise: Noise | None = None, seed: int = 0):
         # (a cube put down on a neighbour rolls as World says when the layout was set up
-        # by setup_cargocube, the virtual board's script; the benchmark's hand gives each
+        # by the game's layout (the virtual board's script); the benchmark's hand gives each
         # piece its orientation from the rules instead, sync_items)
         super().__init__()
         self.noise = noise or Noise()
@@ -262,6 +262,7 @@ class HallWorld(World):
         self.card_up = {}                          # card code -> its magnet's north pole is up
         self._field = [0.0] * N_CELLS
         self._dirty = set(range(N_CELLS))
+        self._laid_out = True  # nothing on the board yet
         self.fits = fits()
 
     # --- pieces ---------------------------------------------------------------------------
@@ -309,8 +310,16 @@ class HallWorld(World):
             p.clear()
         self.held.clear()
         self._dirty = set(range(N_CELLS))
+        # a game's layout (cargoboard/games/<game>/world.py) fills the stacks after clearing:
+        # their pieces get physics at the next look
+        self._laid_out = False
+
+    def _catch_up(self):
+        if not self._laid_out:
+            self._sync_phys()
 
     def lift(self, cell: int) -> int:
+        self._catch_up()
         item = super().lift(cell)
         self.held.append(self.phys[cell].pop())
         self._touch(cell)
@@ -318,6 +327,7 @@ class HallWorld(World):
         return item
 
     def place(self, cell: int) -> int:
+        self._catch_up()
         p = self.held.pop() if self.held else self._new_piece()
         try:
             item = super().place(cell)
@@ -350,11 +360,6 @@ class HallWorld(World):
         self._touch(cell)
         return item
 
-    def setup_cargocube(self, layout, seats, cards=False, teleport=False):
-        pos = super().setup_cargocube(layout, seats, cards, teleport)
-        self._sync_phys()
-        return pos
-
     def setup_mask(self, mask, corners_open=False):
         super().setup_mask(mask, corners_open)
         self._sync_phys()
@@ -382,6 +387,7 @@ class HallWorld(World):
                 self._touch(c)
 
     def _sync_phys(self):
+        self._laid_out = True
         for c in range(N_CELLS):
             self.phys[c] = [self._new_piece() for _ in self.stacks[c]]
             for k, it in enumerate(self.stacks[c]):
@@ -421,6 +427,7 @@ class HallWorld(World):
     def fields(self, extra=()):
         """The field (mT) each cell's sensor sees now. extra: cells over which the hand holds
         the piece it carries (or the top of the stack it is about to lift)."""
+        self._catch_up()
         for c in self._dirty:
             self._field[c] = self._contributions(c)
         self._dirty = set()
