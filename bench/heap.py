@@ -105,7 +105,7 @@ def boot_mem(target):
 
 
 def setup_cost(words):
-    """Bytes the live heap grows by when a board booted with no game sets up `new WORDS`
+    """(bytes in use at boot, bytes in use after `new WORDS`) on a board booted with no game
     (the unix port: the Pico boots into its boot game)."""
     session = Session(out=lambda line: None)
     try:
@@ -113,9 +113,15 @@ def setup_cost(words):
         _, final = session.query("new " + words)
         if not final.startswith("ok"):
             raise SystemExit("bench/heap.py: new %s: %s" % (words, final))
-        return mem(session)[0] - before
+        return before, mem(session)[0]
     finally:
         session.close()
+
+
+# Issue 14's budget: the 4-player game with cards set up may use at most 2 KB more than before
+# the per-game layout (c2dcabe, the parent of the layout's merge), measured as below.
+LAYOUT_GAME = "cargocube polygon SWNE cards=base"
+BEFORE_LAYOUT = (70208, 147040)  # bytes in use at boot, after `new LAYOUT_GAME`
 
 
 def kb(n):
@@ -170,7 +176,12 @@ def main(argv=None):
                   "after `new`, no game before):")
             for words in ("cargocube polygon SN", "cargocube polygon SWNE cards=both teleport=1",
                           "cephalopod 5x5"):
-                print("  %-46s %7.1f KB" % (words, setup_cost(words) / 1024))
+                before, after = setup_cost(words)
+                print("  %-46s %7.1f KB" % (words, (after - before) / 1024))
+            boot, game = setup_cost(LAYOUT_GAME)
+            print("The layout's cost (issue 14: < 2048 B more than before it, c2dcabe), bytes in "
+                  "use: at boot %d (%+d), after `new %s` %d (%+d)" % (
+                      boot, boot - BEFORE_LAYOUT[0], LAYOUT_GAME, game, game - BEFORE_LAYOUT[1]))
             print()
     print("Goal (issue 11): >= 120 KB free at the worst point of a 4-player game with cards, "
           "log and host link, on the Pico (the pico table's '4p base cards +link' row).")

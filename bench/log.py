@@ -21,7 +21,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests")]
 
-from shared_rules.cargocube import rules as cc  # noqa: E402
+from shared_rules.cargocube import layouts, rules as cc  # noqa: E402
 from firmware.system.gamelog import GameLog, RESERVE  # noqa: E402
 from logsteps import log_step, random_steps  # noqa: E402
 
@@ -40,7 +40,7 @@ def main():
         steps, _ = random_steps(1000 + i, players=players, cards=cards, undo_rate=UNDO_RATE)
         start = cc.start_position(players, cards=cards)
         n = gl.begin("cargocube", "polygon" + ("+cards" if cards else ""),
-                     cc.layouts.SEATS_BY_PLAYERS[players], start.notation(), None,
+                     layouts.SEATS_BY_PLAYERS[players], start.notation(), None,
                      cc.RULES_VERSION, 1767225600)
         header = gl.size(n)
         for s in steps:

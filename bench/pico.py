@@ -67,6 +67,16 @@ class Meter:
         return (time.monotonic() - self.w0) / emu, cpu, emu
 
 
+def mpremote_on_pico(runner, *args):
+    """Run the real mpremote with these arguments against the emulated board (its console on
+    the runner's pty, as on a board's USB) and return what it prints."""
+    r = subprocess.run([_mpremote_exe(), "connect", runner.port] + list(args),
+                       capture_output=True, text=True, timeout=3600)
+    if r.returncode != 0:
+        raise SystemExit("bench: mpremote failed: %s" % (r.stderr or r.stdout).strip())
+    return r.stdout
+
+
 def emulated(frames, game):
     with PicoRunner() as runner, runner.serving():
         # the board idling in its frame loop (no input) for 2 emulated seconds

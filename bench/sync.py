@@ -2,6 +2,13 @@
 pseudo-terminal (the binary protocol, pyserial, a real SQLite file). Printed, never asserted.
 
     .venv/bin/python bench/sync.py [GAMES]
+    .venv/bin/python bench/sync.py --target pico [GAMES]
+
+With `--target pico` both sides are measured on the emulated Pico (the stock MicroPython image,
+USB CDC on the pty, the same flash image): `cargoboard sync`, then the real mpremote copying the
+same log files (`mpremote connect PTY fs cp :/games/gNNNNN.log ...`, every file in one call),
+each in emulated time (what a board would take) and wall time, and their ratio (issue 11:
+sync >= 10x faster).
 
 The games are random legal games (2-4 players, with and without cards) written onto a littlefs
 image with the Pico's geometry by the board's own log code (firmware/system/gamelog.py) under the
@@ -45,7 +52,8 @@ for line in open(sys.argv[2]):
     log.begin("cargocube", "polygon", w[0], w[1], None, %d, 0)
     for h in w[2].split():
         log.append(binascii.unhexlify(h))
-    log.finish()
+    if sys.argv[3] != "open":
+        log.finish()
 print("ok")
 """ % cc.RULES_VERSION
 
@@ -93,25 +101,79 @@ def mpremote_cost(sizes, rtt_s, byte_s):
     return trips, wire, trips * rtt_s + wire * byte_s
 
 
-def main():
-    n_games = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+def write_image(tmp, games, leave_open=False):
+    """A littlefs image (the Pico's geometry) holding the games (random_game() lines), written
+    by the board's log code, finished unless leave_open; its path."""
+    image = os.path.join(tmp, "flash.img")
+    specs = os.path.join(tmp, "games.txt")
+    with open(specs, "w") as f:
+        f.writelines(games)
+    script = os.path.join(tmp, "write.py")
+    with open(script, "w") as f:
+        f.write(WRITE_GAMES)
+    env = dict(os.environ, MICROPYPATH=".frozen:" + ROOT)
+    t0 = time.monotonic()
+    r = subprocess.run([find_micropython(), script, image, specs,
+                        "open" if leave_open else "finish"], capture_output=True, text=True,
+                       env=env)
+    if r.returncode or "ok" not in r.stdout:
+        raise SystemExit("bench: writing the games failed: %s %s" % (r.stdout, r.stderr))
+    print("wrote %d games onto the flash image in %.1f s" % (len(games), time.monotonic() - t0))
+    return image
+
+
+def pico(n_games):
+    """Both sides measured on the emulated Pico, each on its own copy of the same flash image
+    (sync confirms and so deletes the games it fetched): sync, then the real mpremote."""
+    import shutil
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    from pico import mpremote_on_pico  # bench/pico.py
+    from cargoboard.sim.pico import fsimage
+    from cargoboard.sim.pico.runner import PicoRunner
     with tempfile.TemporaryDirectory() as tmp:
-        image = os.path.join(tmp, "flash.img")
-        specs = os.path.join(tmp, "games.txt")
-        with open(specs, "w") as f:
-            for seed in range(n_games):
-                f.write(random_game(seed))
-        script = os.path.join(tmp, "write.py")
-        with open(script, "w") as f:
-            f.write(WRITE_GAMES)
-        env = dict(os.environ, MICROPYPATH=".frozen:" + ROOT)
-        t0 = time.monotonic()
-        r = subprocess.run([find_micropython(), script, image, specs], capture_output=True,
-                           text=True, env=env)
-        if r.returncode:
-            print(r.stdout, r.stderr)
-            return 1
-        print("wrote %d games onto the flash image in %.1f s" % (n_games, time.monotonic() - t0))
+        image = write_image(tmp, [random_game(seed) for seed in range(n_games)])
+        logs = ["/games/" + n for n in fsimage.listdir(image, "/games") if n.endswith(".log")]
+        copy = os.path.join(tmp, "flash-mpremote.img")
+        shutil.copyfile(image, copy)
+        with PicoRunner(flash=image) as runner, runner.serving():
+            # a generous timeout: the emulator runs slower than the chip on a busy machine
+            with Link(runner.port, timeout=10.0) as link, \
+                    Store(os.path.join(tmp, "games.sqlite")) as store:
+                e0, w0 = runner.emu_ns, time.monotonic()
+                res = sync(link, store)
+                s_emu, s_wall = (runner.emu_ns - e0) / 1e9, time.monotonic() - w0
+                sizes = [len(store.get(gid).log) for _, gid in res.stored]
+        out_dir = os.path.join(tmp, "copied")
+        os.mkdir(out_dir)
+        args = []
+        for path in logs:
+            args += ["fs", "cp", ":" + path, out_dir + "/", "+"]
+        with PicoRunner(flash=copy) as runner, runner.serving():
+            e0, w0 = runner.emu_ns, time.monotonic()
+            mpremote_on_pico(runner, *args[:-1])
+            m_emu, m_wall = (runner.emu_ns - e0) / 1e9, time.monotonic() - w0
+        files = os.listdir(out_dir)
+        copied = sum(os.path.getsize(os.path.join(out_dir, n)) for n in files)
+    payload = sum(sizes)
+    print("games synced: %d (%d rejected), log bytes %d; mpremote copied %d files, %d bytes"
+          % (len(res.stored), len(res.rejected), payload, len(files), copied))
+    print("%-36s %14s %10s" % ("emulated Pico", "emulated s", "wall s"))
+    print("%-36s %14.2f %10.2f" % ("cargoboard sync (measured)", s_emu, s_wall))
+    print("%-36s %14.2f %10.2f" % ("mpremote fs cp (measured, real)", m_emu, m_wall))
+    print("ratio mpremote/sync: emulated time %.1fx, wall %.1fx (goal >= 10x)"
+          % (m_emu / s_emu, m_wall / s_wall))
+    print("(sync includes the SQLite writes, the replay of every game through the rules core "
+          "and the confirms; mpremote's figure is the copy alone)")
+    return 0
+
+
+def main():
+    argv = sys.argv[1:]
+    if argv[:2] == ["--target", "pico"]:
+        return pico(int(argv[2]) if len(argv) > 2 else 100)
+    n_games = int(argv[0]) if argv else 100
+    with tempfile.TemporaryDirectory() as tmp:
+        image = write_image(tmp, [random_game(seed) for seed in range(n_games)])
 
         with UnixRunner(flash=image) as runner, runner.serving(), Link(runner.port) as link:
             rtts = []

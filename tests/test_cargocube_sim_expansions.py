@@ -67,11 +67,7 @@ def test_bastion_biohazard_sacrifice_extra_portal_and_teleport(tmp_path):
 
 @pytest.mark.parametrize("players,cards,teleport,seed", [
     (2, "pyramid", False, 4), (4, "bastion", True, 5), (4, "both", False, 7), (8, "base", False, 6),
-    # the biggest game: at 192k its log's file opens need the log's spare; with the tracker's
-    # change list allocated whole (issue 18's keeper fix) its tick runs out of heap (2048 B) at
-    # 192k: open, see docs/firmware.md
-    pytest.param(8, "both", True, 6, marks=pytest.mark.skip(
-        reason="8 players with both expansions: MemoryError in tick at 192k (open)")),
+    (8, "both", True, 6),  # the biggest game (docs/firmware.md "The expansions on the heap")
 ])
 def test_whole_expansion_game_through_physical_events(tmp_path, players, cards, teleport, seed):
     text, final = game_script(seed, players, actions=45, cards=cards, teleport=teleport)

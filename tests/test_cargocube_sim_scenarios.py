@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 import serial  # noqa: E402,F401  (pyserial is a runtime dependency: missing it must fail, not skip)
 
-from shared_rules.cargocube import rules as cc  # noqa: E402
+from shared_rules.cargocube import layouts, rules as cc  # noqa: E402
 from shared_rules import geometry as g  # noqa: E402
 from firmware.games.cargocube.tracker import action_delta  # noqa: E402
 from cargoboard.games.cargocube.hand import physical_steps  # noqa: E402
@@ -98,7 +98,7 @@ class Script:
         self.start = self.pos.notation()
         words = {False: "", "base": " cards"}.get(cards, " %s" % cards)
         self.lines = ["new-game cargocube polygon %s%s%s" % (
-            cc.layouts.SEATS_BY_PLAYERS[players], words, " teleport" if teleport else "")]
+            layouts.SEATS_BY_PLAYERS[players], words, " teleport" if teleport else "")]
 
     def add(self, *lines):
         self.lines.extend(lines)

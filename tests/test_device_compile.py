@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from cargoboard.build import RP2040_ONLY
 from mpy import REPO_ROOT
 
 DEVICE_DIRS = ("shared_rules", "firmware")
@@ -33,8 +34,8 @@ SHARED_MODULES = [_module_name(p) for p in _py_files("shared_rules")]
     "path", DEVICE_FILES, ids=[str(p.relative_to(REPO_ROOT)) for p in DEVICE_FILES]
 )
 def test_mpy_cross_compiles(mpy_cross, path):
-    from cargoboard.build import arch_args  # native (viper) modules for the RP2040's core
-    assert mpy_cross(path, extra_args=arch_args(path.relative_to(REPO_ROOT).as_posix()))
+    # the RP2040's own modules hold viper code, compiled for its Cortex-M0+ as the build does
+    assert mpy_cross(path, extra_args=RP2040_ONLY.get(path.relative_to(REPO_ROOT).as_posix(), ()))
 
 
 @pytest.mark.parametrize("module", SHARED_MODULES)

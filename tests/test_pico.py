@@ -85,6 +85,46 @@ def test_boot_hello_a_game_to_its_end_and_sync_into_sqlite(tmp_path):
     assert "games" in fsimage.listdir(tmp_path / "flash.img")
 
 
+FRAME_CODEC = """
+import binascii, random
+from firmware.drivers import frames as F
+random.seed(%d)
+for i in range(40):
+    n = random.getrandbits(10) %% (F.MAX_BODY + 1)
+    zeros = random.getrandbits(2)  # 0: no zeros (COBS's 254-byte runs), else some
+    body = bytes([0 if zeros and random.getrandbits(3) == 0 else random.getrandbits(8) or 1
+                  for _ in range(n)])
+    w = F.encode(i, i + 1, body)
+    back = F.decode(memoryview(w)[1:-1])
+    print("F", binascii.hexlify(body).decode(), binascii.hexlify(w).decode(),
+          "ok" if back == (i, i + 1, body) else "bad")
+print("native" if hasattr(F, "crc16_table") else "python")
+"""
+
+
+def test_native_frame_codec_matches_the_python_one():
+    """On the RP2040 the frame codec's CRC-16 and COBS run as viper code
+    (firmware/drivers/frames_viper.py): random bodies of every length up to the largest, with
+    and without zeros, framed on the emulated board come out byte for byte as the host's Python
+    codec frames them, and the board decodes its own frames back."""
+    from cargoboard.deploy import _mpremote_exe
+    from firmware.drivers import frames as F
+    with PicoRunner() as runner, runner.serving():
+        r = subprocess.run([_mpremote_exe(), "connect", runner.port, "exec", FRAME_CODEC % 7],
+                           capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    lines = [x.split() for x in r.stdout.splitlines() if x.startswith("F ")]
+    assert len(lines) == 40, r.stdout
+    lengths = set()
+    for i, (_, body, wire, ok) in enumerate(lines):
+        body = bytes.fromhex(body)
+        lengths.add(len(body) // 254)
+        assert ok == "ok", (i, body)
+        assert bytes.fromhex(wire) == F.encode(i, i + 1, body), (i, body)
+    assert len(lengths) >= 3  # frames past one and two COBS blocks of 254
+    assert "native" in r.stdout.split()  # the board ran the viper codec, not the Python one
+
+
 def test_power_cut_in_a_log_append_loses_nothing_completed(tmp_path):
     """The power goes early in the flash program of a log append (a torn page: its first tenth
     written, littlefs's commit without its CRC); the board boots again on the same flash: the
@@ -125,8 +165,14 @@ def test_deploy_with_mpremote_then_boot_into_it(tmp_path):
     files.append(("games/keep.txt", b"a user's file"))
     fsimage.write_files(image, files)
     with PicoRunner(flash=image, boot_from_flash=True) as runner, runner.serving():
-        r = subprocess.run(CLI + ["deploy", "--port", runner.port], capture_output=True,
-                           text=True, timeout=900, cwd=ROOT)
+        # deploy's own limit on mpremote's copy fails it with one line; the test's limit
+        # above it catches a stall anywhere else (mpremote once hung here for 14 minutes)
+        try:
+            r = subprocess.run(CLI + ["deploy", "--port", runner.port, "--timeout", "600"],
+                               capture_output=True, text=True, timeout=720, cwd=ROOT)
+        except subprocess.TimeoutExpired as e:
+            pytest.fail("cargoboard deploy to the emulated Pico did not finish in 12 minutes; "
+                        "its output so far: %s" % ((e.stdout or b"")[-2000:],), pytrace=False)
         resets = [x for x in runner.logs if x.startswith("chip reset")]
     assert r.returncode == 0, r.stdout + r.stderr
     assert "runs fw=%s" % versions()["fw"] in r.stdout, r.stdout

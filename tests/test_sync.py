@@ -329,11 +329,25 @@ def test_progress_bar_on_a_terminal_only_unless_forced():
             bar.add(600, "game 3")
             bar.add(400, "game 3")
             bar.close()
-        os.set_blocking(master, False)
-        drawn = os.read(master, 65536).decode()
+        # A pty hands written bytes to its master side asynchronously (a kernel work queue),
+        # so one non-blocking read right after the write can see only part of the bar on a
+        # loaded machine. Closing every slave end and reading until EIO takes all of it.
+        os.close(slave)
+        slave = None
+        drawn = b""
+        while True:
+            try:
+                part = os.read(master, 65536)
+            except OSError:  # EIO: the slave side is closed and everything is read
+                break
+            if not part:
+                break
+            drawn += part
+        drawn = drawn.decode()
     finally:
         os.close(master)
-        os.close(slave)
+        if slave is not None:
+            os.close(slave)
     assert "100%|" in drawn and "1.00k/1.00k" in drawn and "game 3" in drawn, drawn
     quiet = io.StringIO()
     bar = Progress(1000, stream=quiet, on_progress=lambda *a: seen.append(a))

@@ -37,21 +37,9 @@ LIST_PAGE = 64   # games per LIST reply
 LIST_ENTRY = 13  # bytes per game in a LIST reply: game u32, size u32, crc32 u32, flags u8
 FLAG_CLOSED = 1  # LIST flags: the log is finished (over or abandoned)
 FLAG_PLAYING = 2 # the game is being played (its log still grows)
-READ_MAX = 512   # largest READ chunk
+READ_FRAME = F.MAX_BODY - 12  # data bytes in one READ reply frame (after game, offset, size)
+READ_MAX = 0xFFFF  # a READ asks for up to this many bytes: they come in READ_FRAME pieces
 CTRL_C_IDLE_MS = 3000  # Ctrl-C comes back this long after the last frame
-
-
-def _crc32_file(log, game_no, size):
-    from binascii import crc32
-    c = 0
-    off = 0
-    while off < size:
-        b = log.read(game_no, off, READ_MAX)
-        if not b:
-            break
-        c = crc32(b, c)
-        off += len(b)
-    return c & 0xFFFFFFFF
 
 
 def _size(log, game_no):
@@ -69,7 +57,8 @@ class Link:
         self.last_frame_ms = -1  # time of the last good frame (-1: no session)
         self.frames_in = 0
         self.bad_frames = 0
-        self._crc_cache = {}     # game_no -> (size, crc32) of finished games
+        self._crc_cache = {}     # game_no -> (size, crc32, state) of games seen
+        self._buf = None         # READ_FRAME bytes, for reading logs (made at the first use)
 
     # --- output -----------------------------------------------------------------------------
     def send(self, typ, seq, body=b""):
@@ -204,7 +193,7 @@ class Link:
         log = app.glog
         bid = (log.board if log is not None else "") or "-"
         if log is not None:
-            extra = " free=%d games=%d" % (log.free_bytes(), len(log.games()))
+            extra = " free=%d games=%d" % (log.free_bytes(), len(log.numbers()))
         else:
             extra = " free=0 games=0"
         return "cargoboard fw=%s proto=%d rules=%s build=%s board=%s hal=%s state=%s%s" % (
@@ -268,13 +257,23 @@ class Link:
             self.error(seq, E_FAILED, "no game log on this board (flash not mounted)")
         return log
 
-    def _crc(self, log, game_no, size):
+    def _buffer(self):
+        if self._buf is None:
+            self._buf = bytearray(READ_FRAME)
+        return self._buf
+
+    def _scan(self, log, game_no, size):
+        """(CRC-32, state) of a game's log of this size: read once (one open, the log in
+        READ_FRAME pieces into one buffer), then kept while its size stays."""
         c = self._crc_cache.get(game_no)
-        if c is not None and c[0] == size:
-            return c[1]
-        crc = _crc32_file(log, game_no, size)
-        self._crc_cache[game_no] = (size, crc)
-        return crc
+        if c is None or c[0] != size:
+            crc, state = log.scan(game_no, size, self._buffer())
+            c = (size, crc, state)
+            self._crc_cache[game_no] = c
+        return c
+
+    def _crc(self, log, game_no, size):
+        return self._scan(log, game_no, size)[1]
 
     def _list(self, seq, body):
         log = self._log(seq)
@@ -285,19 +284,21 @@ class Link:
         n = 0
         more = 0
         current = log.current()
-        for g in log.games():
-            game_no, size, closed = g[0], g[1], g[2]
+        for game_no, size in log.sizes():
             if game_no < start:
                 continue
             if n == LIST_PAGE:
                 more = 1
                 break
-            playing = game_no == current and not closed
-            flags = (FLAG_CLOSED if closed else 0) | (FLAG_PLAYING if playing else 0)
+            if game_no == current and not log.state(game_no, size):
+                # a game still being written has no final checksum yet
+                crc, flags = 0, FLAG_PLAYING
+            else:
+                _, crc, closed = self._scan(log, game_no, size)
+                flags = FLAG_CLOSED if closed else 0
             F.put_u32(out, game_no)
             F.put_u32(out, size)
-            # a game still being written has no final checksum yet
-            F.put_u32(out, 0 if playing else self._crc(log, game_no, size))
+            F.put_u32(out, crc)
             out.append(flags)
             n += 1
         out[0] = n
@@ -326,13 +327,34 @@ class Link:
             self.error(seq, E_FAILED, "no game %d on the board" % game_no)
             return
         off = F.u32(body, 4)
-        n = (body[8] << 8) | body[9]
-        if n > READ_MAX:
-            n = READ_MAX
-        out = bytearray(body[0:8])
-        F.put_u32(out, size)
-        if off < size and n > 0:
-            out += log.read(game_no, off, n)
+        end = off + ((body[8] << 8) | body[9])
+        if end > size:
+            end = size
+        if off >= end:
+            self._read_reply(seq, game_no, off, size, b"")
+            return
+        # the bytes asked for, in as many reply frames as it takes, the file opened once
+        buf = self._buffer()
+        f = log.open_log(game_no)
+        try:
+            f.seek(off)
+            while off < end:
+                k = f.readinto(buf)
+                if not k:
+                    break
+                if k > end - off:
+                    k = end - off
+                self._read_reply(seq, game_no, off, size, memoryview(buf)[:k])
+                off += k
+        finally:
+            f.close()
+
+    def _read_reply(self, seq, game_no, off, size, data):
+        out = bytearray(12 + len(data))
+        out[0:4] = game_no.to_bytes(4, "big")
+        out[4:8] = off.to_bytes(4, "big")
+        out[8:12] = size.to_bytes(4, "big")
+        out[12:] = data
         self.send(READ | 0x80, seq, out)
 
     def _confirm(self, seq, body):

@@ -21,15 +21,11 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 # Packages whose modules go on the board (main.py stays source: the board runs it by name).
 DEVICE_PACKAGES = ("firmware", "shared_rules", "hardware")
 HOST_ONLY = {"firmware/bench_frame.py"}  # runs on the board only when asked, by mpremote run
-# Modules with native code (@micropython.viper) compile for the RP2040's Cortex-M0+ only; the
-# unix port never imports them.
-NATIVE_ARCH = {"firmware/hal/rp2040_revb.py": "armv6m"}
-
-
-def arch_args(rel):
-    """mpy-cross's extra arguments for the module at rel (repository-relative path)."""
-    arch = NATIVE_ARCH.get(rel)
-    return ["-march=" + arch] if arch else []
+# Modules that run on the RP2040 only and hold native code (viper): compiled for its Cortex-M0+
+# in every build (mpy-cross refuses viper without an architecture; no other port imports them).
+RP2040_ONLY = {"firmware/hal/rp2040.py": ["-march=armv6m"],
+               "firmware/hal/rp2040_revb.py": ["-march=armv6m"],
+               "firmware/drivers/frames_viper.py": ["-march=armv6m"]}
 
 
 class BuildError(RuntimeError):
@@ -98,8 +94,8 @@ def build(out_dir, cmd=None, sources=None):
         target = out_dir / rel[:-3]
         target = target.with_suffix(".mpy")
         target.parent.mkdir(parents=True, exist_ok=True)
-        r = subprocess.run(cmd + arch_args(rel) + ["-o", str(target), "-s", rel,
-                                                   str(REPO_ROOT / rel)],
+        arch = [] if any(a.startswith("-march") for a in cmd) else RP2040_ONLY.get(rel, [])
+        r = subprocess.run(cmd + arch + ["-o", str(target), "-s", rel, str(REPO_ROOT / rel)],
                            capture_output=True, text=True, timeout=60)
         if r.returncode != 0:
             raise BuildError("%s: %s" % (rel, (r.stderr or r.stdout).strip()))

@@ -282,18 +282,13 @@ def main(argv=None):
         return args.func(args) or 0
     except BrokenPipeError:  # an OSError: before the clause below
         return 0
-    except UsageError as exc:
-        if args.debug:
-            raise
-        print("cargoboard: error: %s" % exc, file=sys.stderr)
-        return 2
     except (CommandError, LinkError, StoreError, DeployError, ValueError, OSError,
             sqlite3.Error) + game_rules.rules_errors() as exc:
         if args.debug:
             raise
         print("cargoboard: error: %s" % (str(exc).splitlines() or [type(exc).__name__])[0],
               file=sys.stderr)
-        return 1
+        return 2 if isinstance(exc, UsageError) else 1
     except KeyboardInterrupt:
         return 130
 

@@ -138,13 +138,24 @@ def wait_hello(port, seconds=HELLO_WAIT_S):
     raise DeployError("the board did not come back on %s after the reset (%s)" % (port, last))
 
 
-def deploy_board(port, staged, stage_dir, out=print):
+# The whole copy's limit: a Pico takes well under a minute; the emulated one a few minutes of
+# wall time on a busy machine. Beyond this mpremote is taken as stalled (it has no limit of
+# its own: once, on the emulated Pico, it waited more than 14 minutes).
+COPY_TIMEOUT_S = 900.0
+
+
+def deploy_board(port, staged, stage_dir, out=print, timeout=COPY_TIMEOUT_S):
     want = read_stamp(staged)
     hand_over(port)
     cmd = mpremote_command(port, stage_dir)
     cmd[0] = _mpremote_exe()
     out("copying %d files with mpremote ..." % len(staged))
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise DeployError("mpremote did not finish copying within %d s (the board stopped "
+                          "answering?); the files copied so far are on the board: run deploy "
+                          "again" % timeout) from None
     if r.returncode != 0:
         msg = (r.stderr or r.stdout).strip().splitlines()
         raise DeployError("mpremote failed: %s" % (msg[-1] if msg else "exit %d" % r.returncode))
@@ -200,7 +211,7 @@ def run(args, out=print) -> int:
             where = "the virtual board (%s)" % args.flash
         else:
             port = find_port(args.port)
-            want, info = deploy_board(port, staged, Path(tmp), out)
+            want, info = deploy_board(port, staged, Path(tmp), out, args.timeout)
             where = port
     bad = check_versions(info, want)
     if bad:
@@ -222,4 +233,6 @@ def add_parser(sub):
     p.add_argument("--port", metavar="PATH", help="the board's serial port (default: the single connected board)")
     p.add_argument("--dry-run", action="store_true", help="show what would be copied; touch nothing")
     p.add_argument("--flash", metavar="DIR", help="deploy to the virtual board's flash image DIR/flash.img")
+    p.add_argument("--timeout", metavar="S", type=float, default=COPY_TIMEOUT_S,
+                   help="give up if mpremote's copy takes longer than S seconds (default %(default)d)")
     p.set_defaults(func=lambda args: run(args))

@@ -173,6 +173,15 @@ class Link:
     def request(self, typ, body=b"", timeout=None):
         """Send a request, return the reply body. BoardError if the board refuses it,
         LinkError if no reply comes after `retries` tries."""
+        return self._exchange(typ, body, timeout, bytes)
+
+    def _exchange(self, typ, body, timeout, take, broken=None):
+        """Send a request and give each frame of its reply to take(reply body), which returns
+        the result, or None while the reply goes on in more frames (each one starts the
+        timeout again). When a try ends early (a damaged frame, the timeout), broken() may
+        return what came of the reply so far (None: send the request again). Events and LED
+        frames that come meanwhile go to their callbacks. BoardError if the board refuses
+        the request, LinkError if no reply comes after `retries` tries."""
         timeout = self.timeout if timeout is None else timeout
         for attempt in range(self.retries):
             if attempt:
@@ -192,13 +201,20 @@ class Link:
                 elif rseq != seq:
                     continue  # a late reply to an earlier try
                 elif rtyp == (typ | 0x80):
-                    return rbody
+                    out = take(rbody)
+                    if out is not None:
+                        return out
+                    deadline = time.monotonic() + timeout  # the reply goes on
                 elif rtyp == L.ERROR:
                     code = rbody[0] if rbody else 0
                     msg = rbody[1:].decode(errors="replace")
                     if code == L.E_FRAME:
                         break  # our frame arrived damaged: send it again
                     raise BoardError(code, msg)
+            if broken is not None:
+                out = broken()
+                if out is not None:
+                    return out
         raise LinkError("no answer from the board on %s after %d tries" % (self.port, self.retries))
 
     def poll(self, seconds, until=None):
@@ -237,11 +253,33 @@ class Link:
             start = out[-1][0] + 1
 
     def read(self, game_no, offset, n=L.READ_MAX):
-        """(total size, bytes) of a game log from offset."""
-        body = self.request(L.READ, _u32(game_no) + _u32(offset) + bytes(((n >> 8) & 0xFF, n & 0xFF)))
-        if len(body) < 12 or F.u32(body, 0) != game_no or F.u32(body, 4) != offset:
-            raise LinkError("the board answered a READ with the wrong game or offset")
-        return F.u32(body, 8), bytes(body[12:])
+        """(total size, bytes) of a game log from offset: up to n bytes (at most READ_MAX),
+        which the board sends in frames of READ_FRAME bytes after one request. Fewer bytes
+        than asked (the end of the log aside) if the stream broke off after its first frame:
+        the caller reads on from there."""
+        n = min(n, L.READ_MAX)
+        request = _u32(game_no) + _u32(offset) + bytes(((n >> 8) & 0xFF, n & 0xFF))
+        got = bytearray()
+        total = [None]
+
+        def take(rbody):
+            if len(rbody) < 12 or F.u32(rbody, 0) != game_no or \
+                    F.u32(rbody, 4) != offset + len(got):
+                raise LinkError("the board answered a READ with the wrong game or offset")
+            total[0] = F.u32(rbody, 8)
+            got.extend(rbody[12:])
+            if len(got) >= min(n, max(0, total[0] - offset)) or len(rbody) == 12:
+                return total[0], bytes(got)
+            return None
+
+        def broken():
+            # keep what came in order (the caller reads on from there), else ask again
+            if total[0] is not None and got:
+                return total[0], bytes(got)
+            got[:] = b""
+            return None
+
+        return self._exchange(L.READ, request, None, take, broken)
 
     def confirm(self, game_no, crc):
         """Tell the board the host holds game_no (checksum crc): the board deletes it."""

@@ -19,7 +19,7 @@ import zlib
 
 from cargoboard.link import Link, LinkError
 from cargoboard.store import Store
-from firmware.system.link import FLAG_PLAYING
+from firmware.system.link import FLAG_PLAYING, READ_MAX
 
 
 class SyncResult:
@@ -72,7 +72,7 @@ class Progress:
 
 
 def fetch_log(link: Link, store: Store, board: str, game_no: int, size: int, progress=None,
-              chunk=512):
+              chunk=READ_MAX):
     """The whole log of one game, resuming a transfer the store kept."""
     data = bytearray()
     kept = store.transfer(board, game_no)
@@ -94,7 +94,7 @@ def fetch_log(link: Link, store: Store, board: str, game_no: int, size: int, pro
     return bytes(data)
 
 
-def sync(link: Link, store: Store, progress=None, say=None, chunk=512,
+def sync(link: Link, store: Store, progress=None, say=None, chunk=READ_MAX,
          on_progress=None) -> SyncResult:
     """One sync run; raises LinkError if the board stops answering (run it again: it
     resumes). progress: the terminal bar (None: on a terminal); on_progress(done, total,

@@ -2,7 +2,8 @@
 # (shared_rules/cargocube/rules.py) needs only for positions that hold their items. The core imports
 # this module the first time a position does (Position._expand), so a base game on the board
 # never loads it; it is kept small for the board's heap (few functions, each doing one group of
-# jobs). Rules: docs/rules/cargocube.md section 16.
+# jobs); reading their items from text is the reader's (shared_rules/cargocube/reader.py).
+# Rules: docs/rules/cargocube.md section 16.
 #
 # State kept on the position for these games:
 # - lids: bytearray(121), 1 + the seat controlling the biohazard on a cell's top cube, else 0;
@@ -54,57 +55,7 @@ TURNED = (_turn_table(True), _turn_table(False))  # by TURN direction: clockwise
 del _turn_table
 ALL = range(g.N_CELLS)
 
-# -- reading a position ----------------------------------------------------------------------------
-
-
-def parse_item(pos, it, c, name, last):
-    """Check an item only the expansions have (a card of theirs, a dead keeper `X`+seat, the
-    walking teleport `T`, a biohazard `!`+seat) and put it on cell c (the core puts cards)."""
-    stack = pos.stacks[c]
-    head = it[0]
-    grey = g.CELL_KIND[c] == g.GREY
-    if head == "*":
-        kind = cc.CARD_LETTERS.find(it[1])
-        if kind == SPENT and not grey or (kind == HAZARD_CARD or kind == SACRIFICE) and grey:
-            raise cc.RulesError("card %r cannot lie on %s: a spent card lies in the grey zone; a "
-                                "used biohazard is written ! on its cube, a used sacrifice went "
-                                "with its keeper" % (it, name))
-        return
-    if head == "T":
-        if it != "T" or pos._teleport >= 0 or not grey or stack and K <= stack[-1] < DEAD:
-            raise cc.RulesError("%r on %s: one walking teleport T, in the grey zone, never on a "
-                                "keeper" % (it, name))
-        pos._teleport = c
-        stack.append(TELEPORT)
-        return
-    seat = pos.SEAT_LETTERS.find(it[1:]) if len(it) == 2 else -1
-    if seat < 0 or seat not in pos.seats:
-        raise cc.RulesError("bad item %r on %s (%s + a seat in play)" % (it, name, head))
-    if head == "X":
-        if pos._keeper[seat] != -1 or stack or not grey and pos._view[seat][c] != cc.V_OWN:
-            raise cc.RulesError("dead keeper %s on %s: one keeper a seat, a dead one at level 0, "
-                                "not in another seat's terminal" % (it, name))
-        pos._keeper[seat] = -2  # dead: the seat has no keeper, and may not get another
-        stack.append(DEAD + seat)
-    elif not last or not stack or stack[-1] >= K:
-        raise cc.RulesError("biohazard %r on %s lies on a cargo cube, written last" % (it, name))
-    else:
-        pos.lids[c] = seat + 1
-
-
-def parsed(pos):
-    """After the cells are read (or laid out): no cube on an extra portal; the position's own
-    views if it has a teleport, an extra portal or a biohazard in play."""
-    dynamic = pos._teleport >= 0 or max(pos.lids) > 0
-    for c in cc._GREY_CELLS:
-        if (pos.cards[c] - 1) >> 3 == PORTAL:
-            dynamic = True
-            for it in pos.stacks[c]:
-                if it < K:
-                    raise cc.RulesError("a cargo cube cannot stay on an entry portal (%s): it "
-                                        "is sent to an exit portal" % g.cell_name(c))
-    if dynamic:
-        refresh(pos, ALL)
+# Reading their items and actions from text: shared_rules/cargocube/reader.py.
 
 
 def copy_into(src, dst):
@@ -369,40 +320,6 @@ def format_action(action):
     for h in hops:
         text += ("^" + g.cell_name(h - cc.THROW)) if h >= cc.THROW else "/" + g.cell_name(h)
     return text
-
-
-def check_action_syntax(text):
-    """Return if text has the form of one of the expansions' actions, else raise RulesError
-    naming what is wrong (the core checked the base game's forms first)."""
-    cell = g.parse_cell
-    head = text[0]
-    at = text.find("@")
-    if head == "K" or head == "T":
-        if len(text) == 2 and text[1] in g.DIR_LETTERS or head == "K" and at == 1 and \
-                cell(text[2:]) >= 0:
-            return
-        raise cc.RulesError("%r: a keeper step Kn, an umbrella ride K@d5 or a teleport move Tn"
-                            % text)
-    if head == "H":
-        if at > 0 and cell(text[1:at]) >= 0 and cell(text[at + 1:]) >= 0:
-            return
-        raise cc.RulesError("biohazard lift or move %r must be H + cell @ cell, e.g. He5@d4" %
-                            text)
-    for turn in TURN_NAMES:
-        if text.endswith(turn) and cell(text[:-len(turn)]) >= 0:
-            return
-    throw = text.find("^")
-    parts = (text[:throw] if throw >= 0 else text).split("/")
-    if throw >= 0:
-        parts.append(text[throw + 1:])
-    first = parts[0]
-    if len(first) < 3 or first[-1] not in g.DIR_LETTERS or cell(first[:-1]) < 0:
-        raise cc.RulesError("action %r: expected a roll such as e5n, a keeper step such as Kn, "
-                            "a booster use such as b1@d5, or end (docs/rules/cargocube.md "
-                            "section 13)" % text)
-    for h in parts[1:]:
-        if cell(h) < 0:
-            raise cc.RulesError("action %r: %r is no cell" % (text, h))
 
 
 def encode_action(action):

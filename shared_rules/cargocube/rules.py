@@ -17,12 +17,13 @@
 # Everything that only the expansions and the walking teleport need lives in
 # shared_rules/cargocube/expansions.py, imported the first time a position holds one of their
 # items (the board's heap pays for it only in such games); the 8-player variant's tables in
-# shared_rules/cargocube/eight.py, imported for an 8-player position.
+# shared_rules/cargocube/eight.py, imported for an 8-player position. Reading the notation and
+# laying out a start live in shared_rules/cargocube/reader.py, imported the first time text is
+# read (the board drops it while a game is played).
 # An action is a tuple (kind, src, dir, dst, code, hops): see docs/rules/api.md.
 
 from shared_rules import geometry as g
 from shared_rules.cargocube import orient as o
-from shared_rules.cargocube import layouts
 from shared_rules import versions as _versions
 from shared_rules.perft import perft  # noqa: F401 (the same for every rules core)
 
@@ -131,14 +132,27 @@ _CARD_ARRIVE = [None, _arrive_wind_rose, _arrive_acceleration, None, None, None,
                 None]
 
 
-def _expansions():
-    """The expansions module, handed this core when it is first loaded (it imports nothing of
-    the core: the core loads it, so a static import back would be a circle)."""
-    from shared_rules.cargocube import expansions as x
-    if x.cc is None:
+def _bound(module):
+    """module, a part of this core kept in a module of its own (loaded when first needed),
+    handed this core once: it imports nothing of the core (the core loads it, so a static
+    import back would be a circle)."""
+    if module.cc is None:
         import sys
-        x.bind(sys.modules[__name__])
-    return x
+        module.bind(sys.modules[__name__])
+    return module
+
+
+def _expansions():
+    """The expansions (shared_rules/cargocube/expansions.py)."""
+    from shared_rules.cargocube import expansions
+    return _bound(expansions)
+
+
+def _reader():
+    """The notation's reader and the start positions (shared_rules/cargocube/reader.py): a game
+    reads text when it begins, is resumed or loaded, not while it is played."""
+    from shared_rules.cargocube import reader
+    return _bound(reader)
 
 
 # The views of the four seats with up to 4 players, never changing in a base game: the seat's own
@@ -167,24 +181,6 @@ OWNER = bytes([g.CELL_KIND[c] - g.TERMINAL if g.CELL_KIND[c] >= g.TERMINAL else 
 
 
 # ---------------------------------------------------------------------------------------------
-
-
-def _seat_tuple(text):
-    if text == "12345678":
-        return tuple(range(8))
-    seats = []
-    for ch in text:
-        s = g.SEAT_LETTERS.find(ch)
-        if s < 0:
-            raise RulesError("unknown seat %r in seats %r" % (ch, text))
-        if seats and s <= seats[-1]:
-            raise RulesError("seats %r must be distinct and in turn order S, W, N, E" % text)
-        seats.append(s)
-    seats = tuple(seats)
-    if seats not in ((g.S, g.N), (g.S, g.W, g.N), (g.S, g.W, g.N, g.E)):
-        raise RulesError("seats %r: 2 players sit SN, 3 players SWN, 4 players SWNE, "
-                         "8 players 12345678" % text)
-    return seats
 
 
 class Position:
@@ -229,135 +225,7 @@ class Position:
     @classmethod
     def parse(cls, text):
         """Parse the one-line position notation; raise RulesError naming what is wrong."""
-        if not isinstance(text, str):
-            raise RulesError("position must be text")
-        fields = text.split()
-        if len(fields) != 4:
-            raise RulesError(
-                "position needs 4 fields '<cells> <seats> <to-move> <phase>', got %d" % len(fields))
-        cells_text, seats_text, move_text, phase_text = fields
-        pos = cls(_seat_tuple(seats_text))
-        if len(move_text) != 1 or pos.SEAT_LETTERS.find(move_text) not in pos.seats:
-            raise RulesError("seat to move %r is not one of the seats %r" % (move_text, seats_text))
-        pos.to_move = pos.SEAT_LETTERS.find(move_text)
-        pos._parse_phase(phase_text)
-        if cells_text != "-":
-            # Entry by entry, by index: splitting into lists of small strings would cost the
-            # board ~40 KB of heap for a moment (a 4-player start with cards).
-            seen = bytearray(g.N_CELLS)
-            i = 0
-            n = len(cells_text)
-            while i <= n:
-                j = cells_text.find(",", i)
-                if j < 0:
-                    j = n
-                pos._parse_cell_entry(cells_text, i, j, seen)
-                i = j + 1
-        if pos._x is not None:
-            pos._x.parsed(pos)
-        for s in pos.seats:
-            pos._score[s] = pos._terminal_score(s)
-        return pos
-
-    def _parse_phase(self, text):
-        if text == "a":
-            self.actions_left = 0
-            return
-        if text.endswith("x"):
-            text = text[:-1]
-            if not text.endswith("b") or text == "4b":
-                raise RulesError("phase %rx: an extra turn is owed only after a sacrifice, this "
-                                 "turn's booster use (e.g. 2bx)" % text)
-            self.extra_turn = True
-        digits = text[:-1] if text.endswith("b") else text
-        if len(digits) != 1 or digits not in "1234":
-            raise RulesError("phase %r must be 'a' or actions left 1-4 with an optional 'b' and "
-                             "'x'" % text)
-        self.actions_left = int(digits)
-        self.booster_used = text.endswith("b")
-        if self.actions_left == 4 and self.booster_used:
-            raise RulesError("phase %r is impossible: a booster use leaves at most 3 actions" % text)
-
-    def _parse_cell_entry(self, text, start, end, seen):
-        """The entry text[start:end], `cell=item.item...`."""
-        eq = text.find("=", start, end)
-        if eq < 0:
-            raise RulesError("cell entry %r must be 'cell=item.item...'" % text[start:end])
-        name = text[start:eq]
-        c = g.parse_cell(name)
-        if c < 0:
-            raise RulesError("%r is not a cell (columns a-k, rows 1-11)" % name)
-        if seen[c]:
-            raise RulesError("cell %s is listed twice" % name)
-        seen[c] = 1
-        kind = g.CELL_KIND[c]
-        if kind == g.CORNER:
-            raise RulesError("corner %s is out of play and must stay empty" % name)
-        if kind >= g.TERMINAL and len(self.seats) < 8 and (kind - g.TERMINAL) not in self.seats:
-            raise RulesError("%s is in the terminal of seat %s, which is not in play" % (
-                name, g.SEAT_LETTERS[kind - g.TERMINAL]))
-        stack = self.stacks[c]
-        letters = self.SEAT_LETTERS
-        k = eq + 1
-        while k <= end:
-            e = text.find(".", k, end)
-            if e < 0:
-                e = end
-            first = k == eq + 1
-            it = text[k:e]
-            k = e + 1
-            if not it:
-                raise RulesError("cell %s has an empty item" % name)
-            head = it[0]
-            if head == "*":
-                if not first:
-                    raise RulesError("card %r on %s must be written first in its cell" % (it, name))
-                self._parse_card(it, c, name)
-            elif head == "K":
-                seat = letters.find(it[1:]) if len(it) == 2 else -1
-                if seat < 0:
-                    raise RulesError("bad keeper %r on %s" % (it, name))
-                if seat not in self.seats:
-                    raise RulesError("keeper %s on %s: seat %s is not in play" % (it, name, it[1]))
-                if self._keeper[seat] != -1:  # -2: a dead keeper
-                    raise RulesError("seat %s has two keepers" % it[1])
-                if kind >= g.TERMINAL and self._view[seat][c] != V_OWN:
-                    raise RulesError("keeper %s cannot stand in another seat's terminal (%s)" % (
-                        it, name))
-                self._keeper[seat] = c
-                stack.append(KEEPER + seat)
-            elif head in "X!T":
-                self._expand().parse_item(self, it, c, name, k > end)
-            else:
-                ori = o.parse(it)
-                if ori < 0:
-                    raise RulesError("%r on %s is no item (a cube is two faces such as B1; "
-                                     "a keeper K+seat; a card *+kind+seat)" % (it, name))
-                if c == g.ENTRY_PORTAL or TELEPORT in stack:
-                    raise RulesError("a cargo cube cannot stay on an entry portal (%s): it is "
-                                     "sent to an exit portal" % name)
-                stack.append(ori)
-        if not stack and not self.cards[c]:
-            raise RulesError("cell %s has no items" % name)
-
-    def _parse_card(self, it, c, name):
-        if len(it) != 3:
-            raise RulesError("bad card %r on %s (a card is * + kind + owner seat, e.g. *sS)" % (
-                it, name))
-        kind = CARD_LETTERS.find(it[1])
-        owner = self.SEAT_LETTERS.find(it[2])
-        if kind < 0 or owner < 0:
-            raise RulesError("bad card %r on %s (kinds %s, owner %s)" % (
-                it, name, " ".join(CARD_LETTERS), " ".join(self.SEAT_LETTERS)))
-        if owner not in self.seats:
-            raise RulesError("card %r on %s: seat %s is not in play" % (it, name, it[2]))
-        if g.CELL_KIND[c] >= g.TERMINAL and self._owner[c] != owner:
-            raise RulesError("card %r lies in a terminal cell of another seat (%s)" % (it, name))
-        if c == g.ENTRY_PORTAL:
-            raise RulesError("no card may lie on the entry portal f6")
-        if kind >= BASE_CARDS:
-            self._expand().parse_item(self, it, c, name, False)
-        self.cards[c] = 1 + kind * 8 + owner
+        return _reader().parse(cls, text)
 
     def copy(self):
         p = Position(self.seats)
@@ -849,13 +717,7 @@ class Position:
 
     def parse_action(self, text):
         """The legal action written as text; RulesError if malformed or not legal here."""
-        _check_action_syntax(text)
-        for a in self.legal_actions():
-            if format_action(a) == text:
-                return a
-        if self.is_over():
-            raise RulesError("action %r: the game is over" % text)
-        raise RulesError("action %r is not legal in %s" % (text, self.notation()))
+        return _reader().parse_action(self, text)
 
 
 def action_path(pos, action):
@@ -906,30 +768,6 @@ def format_action(action):
     for h in hops:
         text += "/" + g.cell_name(h)
     return text
-
-
-def _check_action_syntax(text):
-    if not isinstance(text, str) or not text:
-        raise RulesError("empty action")
-    if text == "end":
-        return
-    if text[0] == "K" and len(text) == 2 and text[1] in g.DIR_LETTERS:
-        return
-    at = text.find("@")
-    if at >= 0 and text[0] != "K" and text[0] != "H":
-        if g.parse_cell(text[:at]) < 0 or g.parse_cell(text[at + 1:]) < 0:
-            raise RulesError("booster use %r must be card-cell@target-cell, e.g. b1@d5" % text)
-        return
-    parts = text.split("/")
-    head = parts[0]
-    if len(head) >= 3 and head[-1] in g.DIR_LETTERS and g.parse_cell(head[:-1]) >= 0:
-        for h in parts[1:]:
-            if g.parse_cell(h) < 0:
-                break
-        else:
-            return
-    # The expansions' actions, or an error naming what is wrong.
-    _expansions().check_action_syntax(text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1016,57 +854,8 @@ def decode_action(pos, buf, offset=0):
 # ---------------------------------------------------------------------------------------------
 
 
-def _keeper_start8(seat):
-    from shared_rules.cargocube import eight
-    return eight.KEEPER_START[seat]
-
-
 def start_position(players=2, layout="polygon", cards=False, teleport=False):
     """The start of a game: layout (a name in layouts.LAYOUTS or a <cells> text of cargo cubes),
     each keeper on its start cell, optionally the cards in their default places (cards: False,
     True or "base", "pyramid", "bastion", "both") and the walking teleport on the centre."""
-    seats = layouts.SEATS_BY_PLAYERS.get(players)
-    if seats is None:
-        raise RulesError("players must be 2, 3, 4 or 8, not %r" % (players,))
-    if cards is True:
-        cards = "base"
-    card_layout = layouts.DEFAULT_CARDS.get(cards) if cards else ""
-    if card_layout is None:
-        raise RulesError("no card layout %r (have %s)" % (cards, ", ".join(
-            sorted(layouts.DEFAULT_CARDS))))
-    cells = layouts.LAYOUTS.get(layout)
-    if cells is None:
-        if "=" not in layout:
-            raise RulesError("unknown layout '%s' (layouts: %s)"
-                             % (layout, ", ".join(sorted(layouts.LAYOUTS))))
-        cells = layout
-    pos = Position.parse("%s %s %s a" % (cells, seats, seats[0]))
-    for s in pos.seats:
-        if pos._keeper[s] < 0:
-            kc = g.EXIT_PORTAL[s] if players < 8 else _keeper_start8(s)
-            pos.stacks[kc].append(KEEPER + s)
-            pos._keeper[s] = kc
-    for i in range(len(card_layout)):
-        letter = card_layout[i]
-        if letter == "-":
-            continue
-        for side in range(4):
-            c = g.rotate(g.parse_cell(layouts.CARD_CELLS[i]), side)
-            owner = pos._owner[c]
-            if owner == 255 or owner not in pos.seats:
-                continue
-            if pos.cards[c]:
-                raise RulesError("layout already has a card on %s" % g.cell_name(c))
-            kind = CARD_LETTERS.index(letter)
-            if kind >= BASE_CARDS:
-                pos._expand()
-            pos.cards[c] = 1 + kind * 8 + owner
-    if teleport:
-        pos._expand()
-        pos.stacks[g.ENTRY_PORTAL].append(TELEPORT)
-        pos._teleport = g.ENTRY_PORTAL
-    if pos._x is not None:
-        pos._x.parsed(pos)
-    for s in pos.seats:
-        pos._score[s] = pos._terminal_score(s)
-    return pos
+    return _reader().start_position(players, layout, cards, teleport)

@@ -55,6 +55,15 @@ def _tracker(pos, levels):
     return StepTracker(pos, levels, rank=_rank)
 
 
+def _done_reading():
+    """Drop the rules' notation reader and the start layouts (shared_rules/cargocube/reader.py,
+    layouts.py) once the position is made: a game in play reads no position until it is
+    loaded or resumed, when the core imports them again (docs/firmware.md "Loading on
+    demand")."""
+    unload("shared_rules.cargocube.reader")
+    unload("shared_rules.cargocube.layouts")
+
+
 def _nothing(*args):
     pass
 
@@ -91,22 +100,26 @@ class Game:
         self.record_over = options.get("record_over") or _nothing
         layout = options.get("layout") or "polygon"
         seats = _seats(options.get("seats"))
-        players = len(seats)
-        if cc.layouts.SEATS_BY_PLAYERS.get(players) != seats:
-            raise ValueError("seats %s: play SN, SWN, SWNE or 12345678" % seats)
         cards = _cards(options.get("cards"))
         teleport = options.get("teleport") in ("1", "yes", True)
         start = options.get("position")
-        if start:
-            self.pos = cc.Position.parse(start)
-            self.variant = options.get("variant") or "position"
-        else:
-            try:
-                self.pos = cc.start_position(players, layout, cards or False, teleport)
-            except cc.RulesError as e:
-                raise ValueError(str(e))  # a bad layout is a bad option: `err <message>`
-            self.variant = layout + ("+cards" if cards == "base" else "+" + cards if cards
-                                     else "") + ("+teleport" if teleport else "")
+        try:
+            from shared_rules.cargocube import layouts
+            players = len(seats)
+            if layouts.SEATS_BY_PLAYERS.get(players) != seats:
+                raise ValueError("seats %s: play SN, SWN, SWNE or 12345678" % seats)
+            if start:
+                self.pos = cc.Position.parse(start)
+                self.variant = options.get("variant") or "position"
+            else:
+                try:
+                    self.pos = cc.start_position(players, layout, cards or False, teleport)
+                except cc.RulesError as e:
+                    raise ValueError(str(e))  # a bad layout is a bad option: `err <message>`
+                self.variant = layout + ("+cards" if cards == "base" else "+" + cards if cards
+                                         else "") + ("+teleport" if teleport else "")
+        finally:
+            _done_reading()
         # revision B: the app's LevelScanner (steps are evidence too), None on revision A
         self.levels = options.get("levels")
         self.tracker = _tracker(self.pos, self.levels)
@@ -129,6 +142,8 @@ class Game:
             pos = cc.Position.parse(text)
         except cc.RulesError as e:
             raise ValueError("bad position: %s" % (e,))
+        finally:
+            _done_reading()
         self.pos = pos
         self.tracker = _tracker(pos, self.levels)
         self.hint = None

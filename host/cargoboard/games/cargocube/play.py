@@ -10,7 +10,7 @@ counts the presses per action kind and checks every commit against the truth.
 
 import random
 
-from shared_rules.cargocube import rules as cc
+from shared_rules.cargocube import layouts, rules as cc
 from firmware import hal as H
 from firmware.games.cargocube import tracker as T
 from firmware.games.cargocube.plugin import Game
@@ -59,7 +59,7 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
     if cards is True:
         cards = "base"
     truth = cc.start_position(players, cards=cards, teleport=teleport)
-    options = {"seats": cc.layouts.SEATS_BY_PLAYERS[players], "cards": cards or "",
+    options = {"seats": layouts.SEATS_BY_PLAYERS[players], "cards": cards or "",
                "teleport": "1" if teleport else ""}
     world = None
     if noise is None:

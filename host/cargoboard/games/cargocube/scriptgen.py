@@ -5,7 +5,7 @@ Used by `cargoboard demo` and by the tests that replay whole games through physi
 
 import random
 
-from shared_rules.cargocube import rules as cc
+from shared_rules.cargocube import layouts, rules as cc
 from shared_rules import geometry as g
 from cargoboard.games.cargocube.hand import physical_steps
 
@@ -18,7 +18,7 @@ def game_script(seed=1, players=2, actions=40, check_every=10, pick=None, cards=
     [teleport]` lays out). pick(pos, legal, rng) may choose the action; by default it is
     uniform among the legal actions."""
     rng = random.Random(seed)
-    seats = cc.layouts.SEATS_BY_PLAYERS[players]
+    seats = layouts.SEATS_BY_PLAYERS[players]
     if cards is True:
         cards = "base"
     pos = cc.start_position(players, cards=cards, teleport=teleport)

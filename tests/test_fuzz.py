@@ -1,0 +1,47 @@
+"""Bad input on the serial side (issue 11; tests/fuzz_link.py, full counts in bench/fuzz.py): a
+sample of generated bad frames and console lines against the firmware in the middle of a
+logged game, under CPython and under the MicroPython unix port as deployed (.mpy)."""
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+import fuzz_link  # noqa: E402
+
+WANT = "fuzz inputs=%d frames=%d lines=%d answered=%d unanswered=0 crashes=0 handler_errors=0 untouched=1"
+
+
+def test_bad_input_cpython():
+    c = fuzz_link.run(1000, 3)
+    assert c["inputs"] == c["answered"] == 1000 and c["frames"] == 600
+    assert c["crashes"] == c["unanswered"] == c["handler_errors"] == 0 and c["untouched"] == 1
+
+
+def test_bad_input_micropython(micropython, tmp_path):
+    import mpy
+    from cargoboard.build import cached_build
+    sys.path.insert(0, str(ROOT / "bench"))
+    from fuzz import HEAP
+    mpy.mpy_cross_compile(ROOT / "tests" / "fuzz_link.py", out_dir=tmp_path)
+    out = micropython("import fuzz_link\nfuzz_link.run(3000, 5)\n", heapsize=HEAP,
+                      path=[str(tmp_path), str(cached_build())])
+    assert WANT % (3000, 1800, 1200, 3000) in out, out
+
+
+def test_a_bad_input_that_is_answered_normally_is_caught(monkeypatch):
+    """The check can fail: a valid HELLO among the inputs is an answer that is no error, and a
+    console `abort` leaves the game no longer logged."""
+    real = fuzz_link.generate
+
+    def with_valid(kind, rnd):
+        if kind == "crc":
+            return fuzz_link.F.encode(fuzz_link.L.HELLO, 7, b"")
+        if kind == "unknown_command":
+            return b"abort\n"
+        return real(kind, rnd)
+
+    monkeypatch.setattr(fuzz_link, "generate", with_valid)
+    c = fuzz_link.run(100, 3)
+    assert c["unanswered"] == 20 and c["untouched"] == 0
