@@ -56,15 +56,20 @@ def test_games_take_no_wrong_action_and_most_with_no_button():
 # that fits but hid its lift behind the shift, beside a two-move reading that fitted too; a
 # reading that needed a nudged stack beside a move that fitted as it was; a question the player
 # backed out of (its shown move must not be taken when the player plays on); a cube resting on
-# a stack between the hops of a wind rose, taken for a move that ends there.
-ONCE_WRONG = ((19, 0.25, True), (6, 0.5, True), (4, 0.5, False), (17, 0.5, False),
-              (77, 0.25, True), (122, 0.25, True))
+# a stack between the hops of a wind rose, taken for a move that ends there. With bumps (the
+# fourth figure): a stack nudged before a move, its step read as that move's (a roll's
+# direction); a piece still in the hand taken as landed on a stack on a step of 0.09 mT; a
+# move seen at its far end alone while its source's steps said nothing.
+ONCE_WRONG = ((19, 0.25, True, 0), (6, 0.5, True, 0), (4, 0.5, False, 0), (17, 0.5, False, 0),
+              (77, 0.25, True, 0), (122, 0.25, True, 0), (51, 0.5, True, 0.05),
+              (106, 0.5, True, 0.05), (198, 0.5, True, 0.05), (139, 0.5, True, 0.05))
 
 
 def test_games_that_once_took_a_wrong_move_take_none():
-    for seed, shift, purposeful in ONCE_WRONG:
+    for seed, shift, purposeful, bumps in ONCE_WRONG:
         st = play_game(seed, players=(2, 3, 4)[seed % 3], cards=seed % 4 != 0,
-                       pick=pick_hint if purposeful else None, noise=Noise(shift_mm=shift))
+                       pick=pick_hint if purposeful else None,
+                       noise=Noise(shift_mm=shift, bump_rate=bumps))
         assert st.wrong == 0, st.failures
         assert st.ended_naturally, seed  # played to its end
 

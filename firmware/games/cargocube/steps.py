@@ -173,7 +173,8 @@ def hand_cells(pos, action):
     return out
 
 
-def _next_to(c, cells):
+def next_to(c, cells):
+    """Whether cell c is one of cells or next to one."""
     for t in cells:
         if _sees(c, t) >= 0:
             return True
@@ -202,7 +203,7 @@ def fits(pred, hand, steps, ignore=(), bumps=0, rough=None, scale=1):
         if d > tol or d < -tol:
             # (a nudged stack adds a step; it is not taken to hide one the action makes)
             if bumps and c not in hand and c in steps and -TOL_HAND <= d <= TOL_HAND and \
-                    _next_to(c, hand):
+                    next_to(c, hand):
                 bumps -= 1
             else:
                 return False
@@ -212,7 +213,7 @@ def fits(pred, hand, steps, ignore=(), bumps=0, rough=None, scale=1):
         d = steps[c]
         tol = _tol(c, hand, rough, scale)
         if d > tol or d < -tol:
-            if bumps and c not in hand and -TOL_HAND <= d <= TOL_HAND and _next_to(c, hand):
+            if bumps and c not in hand and -TOL_HAND <= d <= TOL_HAND and next_to(c, hand):
                 bumps -= 1
             else:
                 return False

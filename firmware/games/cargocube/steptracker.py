@@ -14,12 +14,52 @@ from firmware.games.cargocube.tracker import Tracker, SETTLE_MS, action_delta, p
 DOUBT_SCALE = 3
 
 
+def _shows_landing(p, v, t):
+    """Whether a step v (beside what the lift changes there) shows a landing predicted to make
+    p, t the cell's still tolerance: the landing must make more than twice it, and v be nearer
+    to p than to nothing (a piece still in the hand leaves the cell as it was, give or take
+    the noise; a cube under the hand may shift, so the step itself may be off by much)."""
+    if p > 2 * t:
+        return v > 2 * t and 3 * v > p
+    if p < -2 * t:
+        return v < -2 * t and 3 * v < p
+    return False
+
+
 class StepTracker(Tracker):
     def __init__(self, pos, levels, settle_ms=SETTLE_MS, rank=None):
         self.levels = levels
         self._pcache = {}  # action (or lifted cell) -> its predicted steps, per position
+        self.noise = []  # cells whose steps fit no move and held still (a nudged stack)
         levels.rebase()  # a game's start: the fields as they are are the baseline
         Tracker.__init__(self, pos, settle_ms, rank)
+
+    def observe(self, occ, now_ms=0):
+        self._noise_stale()
+        return Tracker.observe(self, occ, now_ms)
+
+    def observe_levels(self, now_ms=0):
+        self._noise_stale()
+        return Tracker.observe_levels(self, now_ms)
+
+    def _noise_settled(self, steps):
+        """The board has been still with steps that fit no legal move (a stack nudged): they
+        stay unexplained while the player may still say with `confirm` that a move was made,
+        and the cells of moves taken late take their levels over now (the board is still)."""
+        self.noise = list(steps)
+        if self.uncertain:
+            self.levels.rebase(self.uncertain)
+            self.uncertain = []
+
+    def _noise_stale(self):
+        """Something moves again after the board stood still with noise: the noise is part of
+        what those cells read now, so their steps say nothing of the new move (else a nudge
+        before it is read as its evidence) until the board is idle and they are rebased."""
+        if self.noise:
+            for c in self.noise:
+                if c not in self.uncertain:
+                    self.uncertain.append(c)
+            self.noise = []
 
     def _refresh(self):
         Tracker._refresh(self)
@@ -169,7 +209,9 @@ class StepTracker(Tracker):
         if src in diff or src == a[3]:
             return True
         if src in self.uncertain:
-            return True  # its steps say nothing now: no case against it
+            # its steps say nothing now: the lift cannot be seen, and a move seen at its far
+            # end alone is not a whole move (that end may show a stack nudged before)
+            return False
         p = pred.get(src, 0)
         v = steps.get(src, 0)
         t = ST.still(src, rough)
@@ -195,8 +237,7 @@ class StepTracker(Tracker):
             # within the hand's noise unless it turned the cube's magnet over (hundreds).
             t = 2 * ST.TOL_HAND
             return (p > t or p < -t) and -ST.TOL_HAND <= v - p <= ST.TOL_HAND
-        t = ST.still(dst, rough)
-        return (p > 2 * t and v > t) or (p < -2 * t and v < -t)
+        return _shows_landing(p, v, ST.still(dst, rough))
 
     def _significant(self, steps):
         return ST.significant(steps, self.levels.rough)
@@ -226,8 +267,7 @@ class StepTracker(Tracker):
                 if d2 in self.uncertain:
                     continue
                 v = steps.get(d2, 0) - pred1.get(d2, 0) - lift
-                t = ST.still(d2, rough)
-                if not ((p > 2 * t and v > t) or (p < -2 * t and v < -t)):
+                if not _shows_landing(p, v, ST.still(d2, rough)):
                     continue
             if ST.fits_two(pred1, hand1, pred2, hand2, steps, diff + tuple(self.uncertain),
                            rough):
@@ -244,14 +284,18 @@ class StepTracker(Tracker):
         filled = action_delta(pos, action)
         diff = self._diff()
         ignore = diff + tuple(self.uncertain)
-        if ST.fits(pred, hand, self._steps(diff), ignore, 0, self.levels.rough):
+        steps = self._steps(diff)
+        if ST.fits(pred, hand, steps, ignore, 0, self.levels.rough):
             self.levels.explain(pred, hand, True, filled)
         else:
             # Taken without its own evidence (late, or other moves since): which part of what
             # the board shows there is this move's is unknown. Its cells say nothing until the
-            # board is idle again (then the baseline takes them over).
+            # board is idle again (then the baseline takes them over); nor do the steps next to
+            # its hand that it does not explain (a stack the hand nudged: else the next move
+            # may be read into them).
             self.levels.explain({}, (), False, filled)
-            for c in list(pred) + list(hand) + list(filled):
+            near = [c for c in steps if c not in pred and ST.next_to(c, hand)]
+            for c in list(pred) + list(hand) + list(filled) + near:
                 if c not in self.uncertain:
                     self.uncertain.append(c)
 

@@ -491,6 +491,10 @@ class Tracker:
                 self.state = IDLE
                 self.candidates = []
                 self.noisy = True
+                if may_commit:
+                    self._noise_settled(steps)  # still for settle_ms: it is what the board reads
+                else:
+                    self.settling = True
                 return committed
             self.state = MISMATCH
             self.candidates = []
