@@ -220,6 +220,38 @@ def fits(pred, hand, steps, ignore=(), bumps=0, rough=None, scale=1):
     return True
 
 
+# Scoring a candidate against the steps seen (score()): the noise a step carries, 0.01 mT,
+# where the hand worked (a bottom cube shifted by about half a millimetre) and elsewhere (the
+# ADC and the model's error on a neighbour); a cell's share of the score is capped at SCORE_CAP
+# (beyond about three times its noise something else happened there: a nudged stack).
+NOISE_HAND = 40
+NOISE_STILL = 8
+SCORE_CAP = 9
+
+
+def score(pred, hand, steps, ignore=(), rough=None):
+    """How badly an action with predicted changes pred (hand on the cells `hand`) explains
+    the steps seen: the sum over the cells either predicts or shows of the squared miss in
+    units of that cell's noise, each capped at SCORE_CAP. Cells in `ignore` say nothing."""
+    total = 0
+    for c in pred:
+        if c not in ignore:
+            total += _miss(c, steps.get(c, 0) - pred[c], hand, rough)
+    for c in steps:
+        if c not in pred and c not in ignore:
+            total += _miss(c, steps[c], hand, rough)
+    return total
+
+
+def _miss(c, d, hand, rough):
+    n = NOISE_HAND if c in hand else NOISE_STILL
+    if rough is not None and rough[c >> 3] & (1 << (c & 7)):
+        n += TOL_DNL
+    # in units of n, squared: integers only (d * d * 16 // (n * n) is sixteenths)
+    v = d * d * 16 // (n * n)
+    return v if v < SCORE_CAP * 16 else SCORE_CAP * 16
+
+
 def still(c, rough):
     """How far a step at c may be off where no hand worked."""
     return _tol(c, (), rough)

@@ -12,6 +12,9 @@ from firmware.games.cargocube.tracker import Tracker, SETTLE_MS, action_delta, p
 # A move that fits the steps is taken only if every other with the same occupancy change misses
 # them by more than this many times the still tolerance (else the board asks).
 DOUBT_SCALE = 3
+# ... unless the one that fits beats each of them by this much in steps.score (sixteenths of a
+# squared noise unit: four is a miss of two noise units at one cell).
+SCORE_MARGIN = 4 * 16
 
 
 def _shows_landing(p, v, t):
@@ -146,11 +149,11 @@ class StepTracker(Tracker):
             for c in self._pred(a)[1]:
                 if c not in hands:
                     hands.append(c)
-        if done:
+        if done and (doubt or len(done) > 1):
             # the steps decide only if every other move is out by more than the noise makes
-            # (a bottom cube shifted under the hand moves its neighbours' fields too)
-            for a, pred in doubt:
-                done.append(a)
+            # (a bottom cube shifted under the hand moves its neighbours' fields too): one
+            # that fits explains every cell better than the rest by a clear margin
+            done = self._clear_best(done, doubt, steps, ignore, rough)
         fit = done
         grow = list(airborne)
         lifted = []
@@ -186,6 +189,29 @@ class StepTracker(Tracker):
                         self._stops_on(a, fit):
                     grow.append(a)
         return fit, grow, airborne
+
+    def _clear_best(self, done, doubt, steps, ignore, rough):
+        """done (moves that fit and show at both ends) and doubt ((move, pred) that miss by no
+        more than the noise may make): [the one of done whose summed noise score (steps.score)
+        beats every other's by SCORE_MARGIN], else all of them (the board asks)."""
+        scored = []
+        for a in done:
+            pred, hand = self._pred(a)
+            scored.append((ST.score(pred, hand, steps, ignore, rough), a))
+        for a, pred in doubt:
+            scored.append((ST.score(pred, self._pred(a)[1], steps, ignore, rough), a))
+        best = scored[0]
+        for x in scored:
+            if x[0] < best[0]:
+                best = x
+        out = [best[1]]
+        clear = best[1] in done
+        for x in scored:
+            if x is not best:
+                out.append(x[1])
+                if x[0] < best[0] + SCORE_MARGIN:
+                    clear = False
+        return out[:1] if clear else out
 
     def _stops_on(self, a, fits):
         """Whether the move under way a may have its piece resting, on its way, where one of
