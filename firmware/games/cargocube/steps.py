@@ -236,14 +236,15 @@ def score(pred, hand, steps, ignore=(), rough=None):
     total = 0
     for c in pred:
         if c not in ignore:
-            total += _miss(c, steps.get(c, 0) - pred[c], hand, rough)
+            total += miss(c, steps.get(c, 0) - pred[c], hand, rough)
     for c in steps:
         if c not in pred and c not in ignore:
-            total += _miss(c, steps[c], hand, rough)
+            total += miss(c, steps[c], hand, rough)
     return total
 
 
-def _miss(c, d, hand, rough):
+def miss(c, d, hand, rough):
+    """A miss of d at cell c in score()'s units (sixteenths, capped)."""
     n = NOISE_HAND if c in hand else NOISE_STILL
     if rough is not None and rough[c >> 3] & (1 << (c & 7)):
         n += TOL_DNL

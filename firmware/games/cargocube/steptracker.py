@@ -47,12 +47,10 @@ class StepTracker(Tracker):
 
     def _noise_settled(self, steps):
         """The board has been still with steps that fit no legal move (a stack nudged): they
-        stay unexplained while the player may still say with `confirm` that a move was made,
-        and the cells of moves taken late take their levels over now (the board is still)."""
+        stay unexplained while the player may still say with `confirm` that a move was made.
+        (The cells of moves taken late stay uncertain: the unexplained move may be under way
+        there too.)"""
         self.noise = list(steps)
-        if self.uncertain:
-            self.levels.rebase(self.uncertain)
-            self.uncertain = []
 
     def _noise_stale(self):
         """Something moves again after the board stood still with noise: the noise is part of
@@ -243,7 +241,9 @@ class StepTracker(Tracker):
         t = ST.still(src, rough)
         if -2 * t <= p <= 2 * t:
             return True  # it shows too little there to ask for
-        return v > t or v < -t
+        # the cube below may have shifted under the hand and hidden the lift there: the cells
+        # around that only the source changes for show it then (a 2-stack's top leaving)
+        return v > t or v < -t or self._end_shows(a, pred, steps, diff, rough, src, a[3])
 
     def _landed(self, a, pred, steps, diff, rough):
         """Revision B: whether the piece of action a (predicted steps pred) is seen to have
@@ -263,7 +263,24 @@ class StepTracker(Tracker):
             # within the hand's noise unless it turned the cube's magnet over (hundreds).
             t = 2 * ST.TOL_HAND
             return (p > t or p < -t) and -ST.TOL_HAND <= v - p <= ST.TOL_HAND
-        return _shows_landing(p, v, ST.still(dst, rough))
+        return _shows_landing(p, v, ST.still(dst, rough)) or (
+            dst != a[1] and self._end_shows(a, pred, steps, diff, rough, dst, a[1]))
+
+    def _end_shows(self, a, pred, steps, diff, rough, end, other):
+        """Revision B: whether action a (predicted steps pred) shows at its end cell `end`: the
+        cells that see `end` but not `other` (the move's far end) are explained better by a
+        than by nothing having happened there, by SCORE_MARGIN (steps.score's units). A
+        bottom cube shifted under the hand can hide the own cell's step; the neighbours see
+        the piece that came or went, not the shift."""
+        hand = self._pred(a)[1]
+        unsure = self.uncertain
+        gain = 0
+        for c in pred:
+            if c not in diff and c not in unsure and ST.next_to(c, (end,)) and \
+                    not ST.next_to(c, (other,)):
+                v = steps.get(c, 0)
+                gain += ST.miss(c, v, hand, rough) - ST.miss(c, v - pred[c], hand, rough)
+        return gain >= SCORE_MARGIN
 
     def _significant(self, steps):
         return ST.significant(steps, self.levels.rough)
