@@ -1,7 +1,7 @@
 """The firmware's heap over whole games on the virtual board, on the unix port and on the
 emulated Pico: what is in use, what is free and the largest free block, at the worst point.
 
-    .venv/bin/python bench/heap.py [--target unix|pico|both] [--actions N]
+    .venv/bin/python bench/heap.py [--target unix|pico|both] [--actions N] [--before DIR]
 
 Each row plays a seeded Cargocube game (cargoboard.games.cargocube.scriptgen) on the real
 firmware with its game log: under `micropython -X heapsize=192k` (the budget the project
@@ -18,13 +18,23 @@ This replaces a bisection over `-X heapsize` for the smallest heap a game plays 
 search assumed a game that runs in N KB also runs in every heap above N, which is false (the
 allocator's layout changes with the heap size, so a game could fail at 190 KiB and pass at
 186 KiB), and its answer moved by 4 KB steps. Printed, never asserted.
+
+Last, issue 14's figure on each target: bytes in use at boot and after `new LAYOUT_GAME`
+against the same before the per-game layout (c2dcabe), as recorded in BEFORE_LAYOUT, or
+measured afresh with --before DIR: c2dcabe's firmware checked out in DIR (`git worktree add
+/tmp/c2dcabe c2dcabe`) run by this checkout's virtual board and emulator.
 """
+
+import contextlib
+import subprocess
+import tempfile
 
 import argparse
 import os
 import re
 import sys
 import time
+from pathlib import Path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host")]
@@ -34,7 +44,7 @@ from cargoboard.sim.script import Session  # noqa: E402
 from firmware.drivers import frames as F  # noqa: E402
 from firmware.system import link as L  # noqa: E402
 
-MEM = re.compile(r"ok alloc=(\d+) free=(\d+) max=(\d+)")
+MEM = re.compile(r"ok alloc=(\d+) free=(\d+)(?: max=(\d+))?")  # older firmware: no max
 
 # (name, game_script keywords, host link loaded first)
 GAMES = [
@@ -55,7 +65,7 @@ def mem(session):
     if not m:
         raise SystemExit("bench/heap.py: unexpected reply to mem: %r" % final)
     session.wait(300)
-    return tuple(int(x) for x in m.groups())
+    return tuple(int(x) if x is not None else -1 for x in m.groups())
 
 
 def load_link(session):
@@ -104,10 +114,10 @@ def boot_mem(target):
         session.close()
 
 
-def setup_cost(words):
+def setup_cost(words, target="unix"):
     """(bytes in use at boot, bytes in use after `new WORDS`) on a board booted with no game
-    (the unix port: the Pico boots into its boot game)."""
-    session = Session(out=lambda line: None)
+    (the unix port; the Pico boots into its boot game, which the new game replaces)."""
+    session = Session(out=lambda line: None, target=target)
     try:
         before = mem(session)[0]
         _, final = session.query("new " + words)
@@ -118,10 +128,63 @@ def setup_cost(words):
         session.close()
 
 
-# Issue 14's budget: the 4-player game with cards set up may use at most 2 KB more than before
-# the per-game layout (c2dcabe, the parent of the layout's merge), measured as below.
+# Issue 14's budget: the boot and the 4-player game with cards set up may use at most 2 KB more
+# than before the per-game layout (c2dcabe, the parent of the layout's merge), measured as
+# below: c2dcabe's firmware run by this checkout's virtual board and emulator (--before DIR).
 LAYOUT_GAME = "cargocube polygon SWNE cards=base"
-BEFORE_LAYOUT = (70208, 147040)  # bytes in use at boot, after `new LAYOUT_GAME`
+BEFORE_LAYOUT = {"unix": (69920, 146304),   # bytes in use at boot, after `new LAYOUT_GAME`
+                 "pico": (97088, 97184)}    # (the Pico's boot: its 2-player boot game set up)
+
+
+@contextlib.contextmanager
+def firmware_of(root):
+    """This checkout's virtual board (unix port and emulated Pico) running the firmware of the
+    checkout in root instead of its own: the unix port runs root's device build and main.py,
+    the Pico's flash gets root's own deploy build (its deploy.stage, in a process of its own).
+    The runners look up the firmware's folder by module globals: swapped here for the
+    measurement and put back."""
+    import cargoboard.build as build
+    import cargoboard.sim.runner as runner
+    import cargoboard.sim.pico.runner as pico
+    root = Path(root).resolve()
+    if not (root / "firmware" / "main.py").is_file():
+        raise SystemExit("bench/heap.py: --before %s: no firmware/main.py there" % root)
+    saved = build.REPO_ROOT, runner.REPO_ROOT, pico.firmware_files
+    with tempfile.TemporaryDirectory(prefix="heap-before-") as stage_dir:
+        code = ("import sys; sys.path[:0] = [%r, %r]\n"
+                "from cargoboard.deploy import stage\n"
+                "for board_path, _, _ in stage(%r, 'rp2'): print(board_path)\n"
+                % (str(root), str(root / "host"), stage_dir))
+
+        def files():
+            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                 check=True).stdout.split()
+            return [(bp, (Path(stage_dir) / bp).read_bytes()) for bp in out]
+
+        build.REPO_ROOT = runner.REPO_ROOT = root
+        pico.firmware_files = files
+        try:
+            yield
+        finally:
+            build.REPO_ROOT, runner.REPO_ROOT, pico.firmware_files = saved
+
+
+def layout_cost(target, before_dir=None):
+    """Issue 14's line for a target: this firmware's (boot, after `new LAYOUT_GAME`) against
+    c2dcabe's (BEFORE_LAYOUT, or measured in before_dir)."""
+    boot, game = setup_cost(LAYOUT_GAME, target)
+    if before_dir:
+        with firmware_of(before_dir):
+            before = setup_cost(LAYOUT_GAME, target)
+        source = "the firmware in %s" % before_dir
+    else:
+        before = BEFORE_LAYOUT[target]
+        source = "c2dcabe, recorded"
+    print("The layout's cost on %s (issue 14: < 2048 B more than before it), bytes in use: at "
+          "boot%s %d (%+d), after `new %s` %d (%+d); before (%s): %d, %d" % (
+              target, " (its boot game set up)" if target == "pico" else "", boot,
+              boot - before[0], LAYOUT_GAME, game, game - before[1], source, before[0],
+              before[1]))
 
 
 def kb(n):
@@ -160,6 +223,11 @@ def main(argv=None):
     ap.add_argument("--target", choices=("unix", "pico", "both"), default="unix")
     ap.add_argument("--actions", type=int, default=60,
                     help="actions per game (default 60; each is one `mem` sample)")
+    ap.add_argument("--before", metavar="DIR",
+                    help="measure issue 14's 'before' figures from c2dcabe's firmware checked "
+                         "out in DIR instead of taking the recorded ones")
+    ap.add_argument("--layout-only", action="store_true",
+                    help="print only issue 14's figures (no whole games)")
     a = ap.parse_args(argv)
     targets = ("unix", "pico") if a.target == "both" else (a.target,)
     for target in targets:
@@ -170,6 +238,9 @@ def main(argv=None):
             except PicoUnavailable as e:
                 print("bench/heap.py: pico skipped: %s" % e)
                 continue
+        if a.layout_only:
+            layout_cost(target, a.before)
+            continue
         table(target, a.actions)
         if target == "unix":
             print("What setting a game up adds to the live heap (unix port; `mem` before and "
@@ -178,11 +249,10 @@ def main(argv=None):
                           "cephalopod 5x5"):
                 before, after = setup_cost(words)
                 print("  %-46s %7.1f KB" % (words, (after - before) / 1024))
-            boot, game = setup_cost(LAYOUT_GAME)
-            print("The layout's cost (issue 14: < 2048 B more than before it, c2dcabe), bytes in "
-                  "use: at boot %d (%+d), after `new %s` %d (%+d)" % (
-                      boot, boot - BEFORE_LAYOUT[0], LAYOUT_GAME, game, game - BEFORE_LAYOUT[1]))
-            print()
+        layout_cost(target, a.before)
+        print()
+    if a.layout_only:
+        return
     print("Goal (issue 11): >= 120 KB free at the worst point of a 4-player game with cards, "
           "log and host link, on the Pico (the pico table's '4p base cards +link' row).")
 

@@ -3,6 +3,7 @@ and what the emulator costs in wall time. Printed, never asserted.
 
     .venv/bin/python bench/pico.py [FRAMES] [GAME]   (default 300 steady frames, cargocube;
                                                       GAME as firmware/bench_frame.py takes it)
+    .venv/bin/python bench/pico.py --speed [SECONDS]  (only 4. below; default 8 emulated s)
 
 1. `firmware/bench_frame.py` (the one frame benchmark, which also runs on a real board) on the
    emulated RP2040: the stock MicroPython image boots the board's flash (this checkout's deploy
@@ -15,6 +16,10 @@ and what the emulator costs in wall time. Printed, never asserted.
 3. Emulator speed: wall seconds, and CPU seconds of the emulator process, per emulated second
    while the board idles in its frame loop (the firmware running, no input) and while the
    benchmark runs (the CPU busy nearly all the time). Goal: one emulated second <= 2 s wall.
+4. (--speed) The same without a host in the loop, on fixed workloads that do not depend on the
+   machine (bench/pico_speed.mjs): the deploy build booting and idling in its frame loop, and
+   bench_frame.py (300 frames) run from the flash's main.py at power-on; CPU seconds of node
+   for each emulated second (the first holds the boot and most of V8's compiling) and in all.
 """
 
 import os
@@ -128,7 +133,53 @@ def unix(frames, game):
                                timeout=600)
 
 
+BUSY_MAIN = b"""import sys
+sys.argv[:] = ['bench_frame.py', 'cargocube', '300']
+exec(open('bench_frame.py').read())
+"""
+
+
+def speed(seconds):
+    """bench/pico_speed.mjs on an idle and a busy board (4. above)."""
+    import json
+    from cargoboard.sim.pico import fsimage
+    from cargoboard.sim.pico.runner import PINS, find_node, firmware_files
+    rom, uf2 = find_images()
+    deploy = firmware_files()
+    busy = [f for f in deploy if f[0] != "main.py"] + [
+        ("bench_frame.py", (ROOT / "firmware" / "bench_frame.py").read_bytes()),
+        ("main.py", BUSY_MAIN)]
+    print("--- emulator speed without a host (bench/pico_speed.mjs, %d emulated s each; CPU s of "
+          "node per emulated s; goal <= 2) ---" % seconds)
+    with tempfile.TemporaryDirectory(prefix="bench-pico-") as tmp:
+        for name, files in (("idle", deploy), ("busy", busy)):
+            image = Path(tmp) / ("%s.img" % name)
+            fsimage.write_files(image, files)
+            r = subprocess.run([find_node(), str(ROOT / "bench" / "pico_speed.mjs"), str(rom),
+                                str(uf2), str(image), str(PINS), str(seconds * 1000)],
+                               capture_output=True, text=True, timeout=3600, cwd=ROOT)
+            if r.returncode != 0:
+                raise SystemExit("bench/pico.py: pico_speed.mjs failed: %s" % r.stderr.strip())
+            f = json.loads(r.stdout)
+            per = f["cpu_s_per_second"]
+            rest = per[1:] or per
+            print("%s: %.2f CPU s per emulated s in all, %.2f after the first second (per second: "
+                  "%s); %.2f s wall per emulated s; %d cycles, %.2f s in WFI" % (
+                      name, f["cpu_s"] / f["emulated_s"], sum(rest) / len(rest),
+                      " ".join("%.2f" % x for x in per), f["wall_s"] / f["emulated_s"],
+                      f["cycles"], f["wfi_s"]))
+    print("(CPU seconds: the machine is shared; load average %.1f now)" % os.getloadavg()[0])
+
+
 def main(argv):
+    if argv[1:2] == ["--speed"]:
+        try:
+            find_images()
+        except PicoUnavailable as e:
+            print("bench/pico.py: skipped: %s" % e)
+            return 0
+        speed(int(argv[2]) if len(argv) > 2 else 8)
+        return 0
     frames = int(argv[1]) if len(argv) > 1 else 300
     game = argv[2] if len(argv) > 2 else "cargocube"
     try:

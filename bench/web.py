@@ -63,7 +63,7 @@ def live(b, moves):
             cycle.append((start.format_action(a), g.cell_name(steps[0][1]),
                           g.cell_name(steps[0][2])))
     to_event, to_page, total, undo = [], [], [], []
-    to_read, read_to_page = [], []
+    to_read, read_to_page, to_paint = [], [], []
     try:
         with WebServer(boards=[os.path.join(tmp, "board")], db=os.path.join(tmp, "g.sqlite"),
                        discover=False) as ws:
@@ -77,13 +77,15 @@ def live(b, moves):
                 pos.push(pos.parse_action(text))
                 want = pos.notation()
                 hit = b.wait(lambda d: [u for u in b.updates() if u["position"] == want and
-                                        u["t"] / 1000 >= t0], timeout=5, what=text)
+                                        u["t"] / 1000 >= t0 and u["painted"]],
+                             timeout=5, what=text)
                 told = board.told_at("auto %s -> " % text, t0)
-                t_page = hit[0]["t"] / 1000
+                t_page = hit[0]["painted"] / 1000
                 to_event.append(1000 * (told - t0))
                 to_page.append(1000 * (t_page - told))
                 to_read.append(1000 * (hit[0]["read"] - told))
-                read_to_page.append(1000 * (t_page - hit[0]["read"]))
+                read_to_page.append(1000 * (hit[0]["t"] / 1000 - hit[0]["read"]))
+                to_paint.append(1000 * (t_page - hit[0]["t"] / 1000))
                 total.append(1000 * (t_page - t0))
                 t1 = time.time()
                 board.press("undo")
@@ -101,10 +103,11 @@ def live(b, moves):
           "table's page open" % (len(total), " ".join(t for t, _, _ in cycle)))
     print("  %-34s %4s   %7s %7s %7s" % ("", "n", "p50", "p95", "max"))
     row("sensor change -> board's event", to_event)
-    row("board's event -> page updated", to_page)
+    row("board's event -> page painted", to_page)
     row("  board's event -> serve has read it", to_read)
     row("  serve has read it -> page updated", read_to_page)
-    row("sensor change -> page updated", total)
+    row("  page updated -> painted", to_paint)
+    row("sensor change -> page painted", total)
     row("undo: board's event -> page", undo)
 
 

@@ -3,6 +3,8 @@ CPython (each case a pytest test) and under the MicroPython unix port (run_all()
 
 The module is also a tiny game plug-in (class Game, with paint_version) for these cases."""
 
+import sys
+
 from fwcases import list_cases, run_cases
 from firmware import hal as H
 from firmware.drivers import leds as L
@@ -66,9 +68,12 @@ def draw(p, version):
 class Game:
     """Versioned test plug-in: no setup; every accepted change bumps paint_version."""
 
+    made_with = None  # the modules loaded when the last game of it was made
+
     def __init__(self, options):
         self.paint_version = 0
         self.paints = 0
+        Game.made_with = set(sys.modules)
 
     def setup_mask(self):
         return None
@@ -231,6 +236,25 @@ def case_bright_and_errors_render():
     app.step()
     assert app.painter.renders == r + 3
     assert max(hal.shown[3 * H.SCORE_BASE:3 * H.SCORE_BASE + 3]) != 0 or (app.frame_no - 1) & 15 >= 8
+
+
+def case_console_commands_leave_nothing_loaded():
+    # The app's console commands (firmware/system/console.py) are loaded for the command and
+    # dropped after; `new` is read by the console and the game made once it is gone (a game's
+    # set-up is the heap's high point). unload() does nothing on CPython: replies only there.
+    hal, app = _app()
+    hal.out = bytearray()
+    console = "firmware.system.console"
+    on_board = sys.implementation.name == "micropython"
+    hal.inp = b"help\nbright 50\nocc\nnew vtest\nnosuchcommand\n"
+    app.step()
+    lines = [x for x in bytes(hal.out).decode().splitlines() if not x.startswith("evt ")]
+    assert lines[0].startswith("ok commands: hello help status mem"), lines
+    assert lines[1:4] == ["ok 50", "ok 0 " + "00" * 16, "ok started"], lines
+    assert lines[4].startswith("err unknown command 'nosuchcommand' ("), lines
+    assert app.state == PLAY and app.painter.cap == 50
+    if on_board:
+        assert console not in sys.modules and console not in Game.made_with
 
 
 def case_steady_frames_do_not_allocate():

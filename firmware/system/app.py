@@ -4,12 +4,13 @@ serial command handler (line protocol, docs/serial-protocol.md).
 The app knows nothing of any particular game: games come from the registry
 (firmware/games/__init__.py) by name and follow the plug-in interface in docs/firmware.md.
 
-The link (firmware/system/link.py), the log's boot and command code (logboot.py, logcmd.py) are
-given the App (and logboot the loader, load) and never import this module, so there is no
-import circle; what they may use of it (docs/firmware.md "The app's interface"): the attributes
-hal, glog, now, state, errors, game, game_name, scanner, shown / shown_any (the last frame
-shown), VERSION, STATE_NAMES, SETTINGS, and the methods emit, report_error, command, setting,
-change_setting, check_flash, plugin_options, close_log, begin_log, resume_play, play_loaded.
+The link (firmware/system/link.py), the console (console.py), the log's boot and command code
+(logboot.py, logcmd.py) are given the App (logboot also the loader, load; the console names) and
+never import this module, so there is no import circle; what they may use of it
+(docs/firmware.md "The app's interface"): the attributes hal, glog, now, state, errors, game,
+game_name, scanner, mask, events, shown / shown_any (the last frame shown), VERSION,
+STATE_NAMES, SETTINGS, and the methods emit, report_error, command, setting, change_setting,
+check_flash, press, abort, plugin_options, close_log, begin_log, resume_play, play_loaded.
 """
 
 import gc
@@ -17,10 +18,8 @@ from firmware import hal as H
 from firmware.drivers.scanner import Scanner, Buttons
 from firmware.drivers.leds import Painter, WHITE, MAGENTA, RED, ORANGE, BLINK_SLOW, BLINK_FAST
 from firmware.hal import unload
-from firmware.games import REGISTRY
 
 VERSION = "0.2"  # the firmware's version (HELLO, `hello`, the deploy stamp)
-PROTO = 1  # the text console (docs/serial-protocol.md); frames: PROTOCOL_VERSION (docs/protocol.md)
 
 # The app's states.
 IDLE = 0
@@ -37,8 +36,11 @@ SETTINGS = (("bright", 0, 255), ("budget", 0, 10000), ("debounce", 0, 1000))
 _LINE_MAX = 320
 FRAME_OPEN_MS = 250  # a frame arrives in one burst; one open longer than this is dropped
 
-HELP = ("commands: hello help status mem occ mask new press events bright budget abort "
-        "games logread logdel; game commands (e.g. pos candidates) go to the game")
+# The app's console commands but `mem` and `status` (a host asks them often): in
+# firmware/system/console.py, loaded for one of them (or an unknown command) and dropped after;
+# a game's own commands go to the game.
+CONSOLE = ("hello", "help", "occ", "mask", "new", "press", "events", "bright", "budget", "abort",
+           "games", "logread", "logdel")
 
 CORNERS = (0, 10, 110, 120)  # empty in every game's set-up: the flash-low warning in idle/setup
 
@@ -47,22 +49,29 @@ CORNERS = (0, 10, 110, 120)  # empty in every game's set-up: the flash-low warni
 # The system knows games only by name: load(name) imports the plug-in the registry
 # (firmware/games/__init__.py) names, when a game of it is set up (docs/firmware.md).
 
+def _registry():
+    """The registry's entries, imported at their first use: a board idling at boot needs none."""
+    from firmware.games import REGISTRY
+    return REGISTRY
+
+
 def register(name, module):
-    for e in REGISTRY:
+    registry = _registry()
+    for e in registry:
         if e[0] == name:
             e[1] = module
             return
-    REGISTRY.append([name, module])
+    registry.append([name, module])
 
 
 def names():
-    return [e[0] for e in REGISTRY]
+    return [e[0] for e in _registry()]
 
 
 def load(name):
     """The plug-in's Game class. Raises ValueError with a clear message on failure."""
     mod = None
-    for e in REGISTRY:
+    for e in _registry():
         if e[0] == name:
             mod = e[1]
     if mod is None:
@@ -77,16 +86,15 @@ def load(name):
     return g
 
 
-def _hex(bitmap):
-    return "".join(["%02x" % b for b in bitmap])
-
-
-def _cells(bitmap):
-    out = []
-    for c in range(H.N_CELLS):
-        if H.bit_get(bitmap, c):
-            out.append(H.cell_name(c))
-    return out
+def _unload_game(name):
+    """Drop the modules of game `name` (its folders firmware/games/<name>/ and
+    shared_rules/<name>/): a board that goes from one game to another would otherwise keep
+    both games' code in the heap for good."""
+    import sys
+    for prefix in ("firmware.games.%s" % name, "shared_rules.%s" % name):
+        for m in [k for k in sys.modules if k.startswith(prefix + ".")]:
+            unload(m)
+        unload(prefix)
 
 
 def _make_game(cls, opts):
@@ -303,7 +311,23 @@ class App:
     def new_game(self, name, options):
         """Create a game and enter setup. Raises ValueError on failure (message for `err`)."""
         gc.collect()  # a game's modules and tables want large blocks: none of them garbage
-        cls = load(name)
+        try:
+            cls = load(name)
+        except MemoryError as e:
+            # Another game's code fills the heap: it goes first (as below), then the new
+            # game's code is loaded again (what of it came in before the error, too: a
+            # module cut off halfway must not be taken as loaded).
+            if self.game is None:
+                _unload_game(name)
+                raise ValueError("%s: %s" % (type(e).__name__, e))
+            self._drop_game(name)
+            _unload_game(name)
+            gc.collect()
+            try:
+                cls = load(name)
+            except MemoryError as e:
+                _unload_game(name)
+                raise ValueError("%s: %s" % (type(e).__name__, e))
         if self.glog is not None and hasattr(cls, "log_header"):
             # Refuse rather than ever drop an unsynced game to make room.
             try:
@@ -326,14 +350,17 @@ class App:
             # The game being replaced and the new one do not fit in the heap together: the
             # old one goes first (its log is closed as by any new game), then the new one is
             # made again.
-            self.abort()
-            gc.collect()
+            self._drop_game(name)
             try:
                 g, m = _make_game(cls, opts)
             except MemoryError as e:
                 raise ValueError("%s: %s" % (type(e).__name__, e))
         # Closing the old game's log takes a buffer, and the new game is in the heap now: the
-        # old game is not needed for it, so its heap goes first.
+        # old game is not needed for it, so its heap goes first (its code too, if the new
+        # game is another one).
+        if self.game is not None and self.game_name != name:
+            self.game = None
+            _unload_game(self.game_name)
         self.game = None
         gc.collect()
         self.close_log()
@@ -399,6 +426,19 @@ class App:
             self.buttons.stable_ms = v
         self._repaint = True
         return True
+
+    def press(self, bit):
+        """A button pressed from the console (`press`): taken as a debounced press next frame."""
+        self._injected |= bit
+
+    def _drop_game(self, name):
+        """The game being played goes (its log closed as by any new game) to make room for a
+        new game `name`, with its code if it is another game."""
+        old = self.game_name
+        self.abort()
+        if old and old != name:
+            _unload_game(old)
+        gc.collect()
 
     def abort(self):
         self.close_log()
@@ -706,17 +746,11 @@ class App:
                 self.write_line("err %s: %s" % (type(e).__name__, e))
 
     def command(self, words):
-        """Handle one command line (split in words). Returns the reply text."""
+        """Handle one command line (split in words). Returns the reply: a text, or an iterable of
+        lines (the last one ok/err)."""
         cmd = words[0].lower()
-        if cmd == "hello":
-            return "ok cargoboard fw=%s proto=%d hal=%s games=%s board=%s" % (
-                VERSION, PROTO, self.hal.name, ",".join(names()),
-                (self.glog.board if self.glog is not None else "") or "-")
-        if cmd == "help":
-            return "ok " + HELP
-        if cmd == "status":
-            return self._status()
         if cmd == "mem":
+            # the heap's own figures: taken here, before any module is loaded for the command
             gc.collect()
             r = "ok alloc=%d free=%d" % (gc.mem_alloc(), gc.mem_free())
             from firmware.system import memcmd  # loaded for the command, then dropped
@@ -724,86 +758,31 @@ class App:
             memcmd = None
             unload("firmware.system.memcmd")
             return r
-        if cmd == "occ":
-            return "ok %d %s" % (H.bit_count(self.scanner.stable), _hex(self.scanner.stable))
-        if cmd == "mask":
-            if self.game is None:
-                return "err no game (new GAME ...)"
-            return "ok %d %s" % (H.bit_count(self.mask), _hex(self.mask))
-        if cmd == "new":
-            return self._cmd_new(words)
-        if cmd == "press":
-            if len(words) != 2:
-                return "err usage: press confirm|next|undo|hint|end"
-            bit = H.button_bit(words[1].lower())
-            if bit < 0:
-                return "err unknown button '%s' (confirm next undo hint end)" % words[1]
-            self._injected |= bit
-            return "ok"
-        if cmd == "events":
-            if len(words) != 2 or words[1] not in ("on", "off"):
-                return "err usage: events on|off"
-            self.events = words[1] == "on"
-            return "ok"
-        if cmd == "bright":
-            return self._cmd_setting(words)
-        if cmd == "budget":
-            return self._cmd_setting(words)
-        if cmd == "abort":
-            self.abort()
-            return "ok"
-        if cmd == "games" or cmd == "logread" or cmd == "logdel":
-            from firmware.system import logcmd  # loaded for the command, then dropped
+        if cmd == "status":
+            return self._status()
+        if cmd not in CONSOLE and self.game is not None:
             try:
-                return logcmd.command(self, words)
-            finally:
-                logcmd = None
-                unload("firmware.system.logcmd")
-        if self.game is None:
-            return "err unknown command '%s' (no game running; %s)" % (words[0], HELP)
+                r = self.game.command(words)
+            except Exception as e:
+                return "err %s" % (e,) if isinstance(e, ValueError) else "err %s: %s" % (type(e).__name__, e)
+            if r is not None:
+                if not isinstance(r, str):
+                    return r  # an iterable of reply lines, the last one ok/err
+                if r.startswith("ok") or r.startswith("err") or "\n" in r:
+                    return r
+                return "ok " + r
+        # the app's own commands, and the reply to an unknown one
+        from firmware.system import console  # loaded for the command, then dropped
         try:
-            r = self.game.command(words)
-        except Exception as e:
-            return "err %s" % (e,) if isinstance(e, ValueError) else "err %s: %s" % (type(e).__name__, e)
-        if r is None:
-            return "err unknown command '%s' (%s)" % (words[0], HELP)
-        if not isinstance(r, str):
-            return r  # an iterable of reply lines, the last one ok/err
-        if r.startswith("ok") or r.startswith("err") or "\n" in r:
+            r = console.command(self, words, names)
+        finally:
+            console = None
+            unload("firmware.system.console")
+        if not isinstance(r, tuple):
             return r
-        return "ok " + r
-
-    def _cmd_setting(self, words):
-        name = words[0].lower()
-        if len(words) == 1:
-            return "ok %d" % self.setting(name)
+        # `new GAME ...`, read by the console: the game is made with the console gone
         try:
-            v = int(words[1])
-        except ValueError:
-            v = -1
-        if len(words) != 2 or not self.change_setting(name, v):
-            for key, lo, hi in SETTINGS:
-                if key == name:
-                    return "err usage: %s %d..%d" % (words[0], lo, hi)
-        return "ok %d" % v
-
-    def _cmd_new(self, words):
-        if len(words) < 2:
-            return "err usage: new GAME [LAYOUT [SEATS]] [key=value ...] (games: %s)" % " ".join(names())
-        opts = {}
-        pos = ("layout", "seats")
-        k = 0
-        for w in words[2:]:
-            i = w.find("=")
-            if i > 0:
-                opts[w[:i]] = w[i + 1:]
-            elif k < len(pos):
-                opts[pos[k]] = w
-                k += 1
-            else:
-                return "err too many words: '%s'" % w
-        try:
-            self.new_game(words[1].lower(), opts)
+            self.new_game(r[0], r[1])
         except ValueError as e:
             return "err %s" % (e,)
         if self.state == PLAY:

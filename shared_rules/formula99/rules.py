@@ -3,7 +3,8 @@
 # Runs unchanged on the board (MicroPython) and on the PC. The whole position is one bytearray
 # (layout below); every change goes through _w, which logs (index, old byte) so that pop undoes
 # any action exactly, however much it triggered. Actions are small ints (< 2^30, no allocation
-# on the board). The notations live in notation.py, loaded only when text is needed.
+# on the board). The notations live in notation.py (written) and reader.py (read), loaded only
+# when text is needed.
 #
 # What remains to resolve within a turn (events, chance, other players' answers) is an agenda
 # of 5-byte items in the same bytearray; the top item decides who acts and what is legal.
@@ -799,12 +800,12 @@ class Position(Legal):
             self._legal = acts
             return
 
-    # -- text (notation.py) ---------------------------------------------------------------------
+    # -- text (notation.py writes it, reader.py reads it) ----------------------------------------
 
     @classmethod
     def parse(cls, text):
-        from shared_rules.formula99 import notation
-        return notation.parse_position(text, cls)
+        from shared_rules.formula99 import reader
+        return reader.parse_position(text, cls)
 
     def notation(self):
         from shared_rules.formula99 import notation
@@ -815,8 +816,8 @@ class Position(Legal):
         return notation.format_action(self, action)
 
     def parse_action(self, text):
-        from shared_rules.formula99 import notation
-        return notation.parse_action(self, text)
+        from shared_rules.formula99 import reader
+        return reader.parse_action(self, text)
 
     def _describe(self, action):
         try:

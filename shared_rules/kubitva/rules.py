@@ -802,22 +802,22 @@ class Position:
         v = cells[u]
         soldier = v & 2
         side = v & 1
+        none = NONE  # locals: a global is a dictionary look-up on the board (a lift's reach)
+        empty = EMPTY
         dist = bytearray(self.n)
         dist[u] = 1
         order = [u]
-        i = 0
-        while i < len(order):
-            c = order[i]
-            i += 1
-            if dist[c] > limit:
+        for c in order:  # the queue of the breadth-first search: it grows while it is read
+            step = dist[c] + 1
+            if step > limit + 1:
                 continue
-            for d in range(4):
-                t = nb[c * 4 + d]
-                if t == NONE or dist[t] or cells[t] != EMPTY:
+            for i in range(c * 4, c * 4 + 4):
+                t = nb[i]
+                if t == none or dist[t] or cells[t] != empty:
                     continue
                 if not soldier and terr[t] & 1 != side:
                     continue
-                dist[t] = dist[c] + 1
+                dist[t] = step
                 order.append(t)
         return order, dist
 

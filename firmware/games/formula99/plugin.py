@@ -11,6 +11,7 @@
 # inference from tracker.py; this module turns the tracker's state into LEDs, runs the two
 # pickers, answers the game's serial commands and reports actions to the game log.
 
+import gc
 from shared_rules.formula99 import rules as R
 from shared_rules.formula99 import track as TK
 from shared_rules.formula99 import cards as C
@@ -18,6 +19,23 @@ from firmware.games.formula99 import tracker as T
 from firmware.drivers import leds as L
 from firmware import hal as H
 from firmware.system import logwrite as LF
+from firmware.hal import unload
+
+# The notation is needed only for text: a position read (reader.py), the log's header and the
+# console's answers (notation.py, alone for `pos`: 4 KB against the reader's 12 KB on the unix
+# port). Each is imported when asked for and dropped after, so that a game in play keeps
+# neither (docs/board-formula99.md "Heap").
+TEXT_MODULES = ("shared_rules.formula99.reader", "shared_rules.formula99.notation")
+
+
+def drop_text():
+    for m in TEXT_MODULES:
+        unload(m)
+    # Collected at once: the module's space comes back as one piece before the game allocates
+    # again (without it a whole game on the unix port at 192 KiB failed to append to its log
+    # after a resume, 1.2 KB finding no hole).
+    gc.collect()
+
 
 MISMATCH_MS = 500
 LANE_COLOUR = (L.BLUE, L.YELLOW)  # blue lane, yellow lane; red cells in RED (dim, steady)
@@ -75,6 +93,8 @@ class Game:
                 pos = R.Position.parse(start)
             except R.RulesError as e:
                 raise ValueError("bad position: %s" % (e,))
+            finally:
+                drop_text()
         else:
             layout = options.get("layout") or options.get("variant") or "L1"
             level = LEVELS.get(layout)
@@ -100,10 +120,6 @@ class Game:
                 pos = R.start_position(len(civs), level, seed=deal, civs=civs)
             except R.RulesError as e:
                 raise ValueError(str(e))
-        # The notation (15 KB of heap) is loaded now, while the heap is in one piece: loaded
-        # late in a game for a `pos`, its bytecode may find no room between the game's pieces.
-        from shared_rules.formula99 import notation
-        self.notation = notation
         self.grid, self.start_grid, self.finish_grid = TK.grid_tables()
         self.map = self._track_map()
         self.overlay = []
@@ -156,11 +172,16 @@ class Game:
             pos = R.Position.parse(text)
         except R.RulesError as e:
             raise ValueError("bad position: %s" % (e,))
+        finally:
+            drop_text()
         self._set(pos)
 
     def log_header(self):
-        return ("L%d" % self.pos.level, self.pos.SEAT_LETTERS, self.pos.notation(),
-                self.rules_version)
+        try:
+            return ("L%d" % self.pos.level, self.pos.SEAT_LETTERS, self.pos.notation(),
+                    self.rules_version)
+        finally:
+            drop_text()
 
     def resume(self, records):
         pos = self.pos
@@ -215,11 +236,12 @@ class Game:
             self._rebuild()
 
     def paint(self, painter, frame_no):
+        led = painter.led  # the map's and the overlay's cells are LEDs 0..120: no cell() check
         m = self.map
         for i in range(0, len(m), 2):
-            painter.cell(m[i], m[i + 1], MAP_LEVEL, 0)
+            led(m[i], m[i + 1], MAP_LEVEL, 0)
         for c, colour, level, blink in self.overlay:
-            painter.cell(c, colour, level, blink)
+            led(c, colour, level, blink)
         for i, colour, level, blink in self.bars:
             painter.led(i, colour, level, blink)
 
@@ -235,6 +257,12 @@ class Game:
         return [sc[me], 0, best, 0]
 
     def command(self, words):
+        try:
+            return self._command(words)
+        finally:
+            drop_text()
+
+    def _command(self, words):
         cmd = words[0].lower()
         t = self.tracker
         pos = self.pos

@@ -15,6 +15,10 @@ from firmware import hal as H
 from firmware.system import logwrite as LF
 from firmware.hal import unload
 
+# The parser of the notation (11 KB of the Pico's heap) is needed only to read a position: it is
+# dropped once the game's position is read (a later `load` imports it again).
+PARSER = "shared_rules.kubitva.text"
+
 HINT_MS = 4000  # how long a hint stays lit
 MISMATCH_MS = 500  # a difference must last this long before it lights red (hands are slow)
 
@@ -59,19 +63,22 @@ class Game:
             raise ValueError("seats %s: KUBitva is played by S (moves first) and N" % seats)
         start = options.get("position")
         layout = options.get("layout") or options.get("variant")
-        if start:
-            start = start.replace("_", " ")  # a console word has no spaces: `position=A_B_C`
-            try:
-                pos = kb.Position.parse(start)
-            except kb.RulesError as e:
-                raise ValueError("bad position: %s" % (e,))
-            self.variant = options.get("variant") or "position"
-        else:
-            layout = layout or "board"
-            pos = kb.named_position(layout)
-            if pos is None:
-                raise ValueError("layout %s: KUBitva's board edition is 'board'" % layout)
-            self.variant = layout
+        try:
+            if start:
+                start = start.replace("_", " ")  # a console word has no spaces: `position=A_B_C`
+                try:
+                    pos = kb.Position.parse(start)
+                except kb.RulesError as e:
+                    raise ValueError("bad position: %s" % (e,))
+                self.variant = options.get("variant") or "position"
+            else:
+                layout = layout or "board"
+                pos = kb.named_position(layout)
+                if pos is None:
+                    raise ValueError("layout %s: KUBitva's board edition is 'board'" % layout)
+                self.variant = layout
+        finally:
+            unload(PARSER)
         if pos.rows != 11 or pos.cols != 11:
             raise ValueError("the board holds an 11x11 grid, this game is %dx%d"
                              % (pos.cols, pos.rows))
@@ -125,6 +132,8 @@ class Game:
             pos = kb.Position.parse(text)
         except kb.RulesError as e:
             raise ValueError("bad position: %s" % (e,))
+        finally:
+            unload(PARSER)
         if pos.rows != 11 or pos.cols != 11:
             raise ValueError("the board holds an 11x11 grid")
         self.variant = "position"
@@ -185,8 +194,9 @@ class Game:
             self._rebuild()
 
     def paint(self, painter, frame_no):
+        led = painter.led  # an overlay's cells are LEDs 0..120: no need of cell()'s check
         for c, colour, level, blink in self.overlay:
-            painter.cell(c, colour, level, blink)
+            led(c, colour, level, blink)
         pos = self.pos
         if self.tracker.state != T.OVER:
             painter.turn(MONEY_BAR[pos.to_move])
@@ -321,8 +331,9 @@ class Game:
             for c in t.minus:
                 out.append((c, L.ORANGE, 160, L.BLINK_WINK))
             if t.unit >= 0:
-                for c in t.reach(t.unit):
-                    out.append((c, L.YELLOW, 140, 0))
+                yellow = L.YELLOW
+                for c in t.reach(t.unit):  # up to ~60 cells: the look-up once
+                    out.append((c, yellow, 140, 0))
                 self.bars[1] = pos.points[t.unit]
             if t.cube >= 0:
                 for c in t.cube_reach(t.cube):

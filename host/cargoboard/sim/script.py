@@ -281,15 +281,33 @@ class Session:
         self._attach()
         self.step(1)
 
-    def _attach(self):
+    def _attach(self, replay=True):
         """Open the board's pty with pyserial. What the board wrote before (the emulated Pico
         runs until it has booted) comes from the runner's log, not from the pty, whose input
-        pyserial may discard when it opens it."""
+        pyserial may discard when it opens it; replay=False leaves it out (it was said to
+        someone else)."""
         import serial  # pyserial
         self.ser = serial.Serial(self.runner.port, 115200, timeout=0)
         self.ser.reset_input_buffer()
-        self._rx = bytearray(self.runner.serial_log)
+        self._rx = bytearray(self.runner.serial_log if replay else b"")
         self._rx_count = len(self.runner.serial_log)
+
+    def host_tools(self):
+        """Context manager: the board is served on its pty for host tools (a Link, `cargoboard
+        sync`'s code; the port is what the block gets) while the block runs. The script's
+        console is closed meanwhile and opened again after; what the board told the host
+        tools is not taken as replies or events."""
+        import contextlib
+
+        @contextlib.contextmanager
+        def _served():
+            self.ser.close()
+            try:
+                with self.runner.serving():
+                    yield self.runner.port
+            finally:
+                self._attach(replay=False)
+        return _served()
 
     # --- time and I/O ------------------------------------------------------------------------
     def step(self, frames=1):

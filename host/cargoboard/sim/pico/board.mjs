@@ -100,6 +100,12 @@ export class Board {
     this.cycles = 0; // core cycles since the emulator started (all chips)
     this.wfiNanos = 0;
     this.statusLed = 0;
+    // every flag the run loop reads exists from the start: a property added later changes the
+    // object's shape and makes V8 throw away the loop's optimized code
+    this.breakBurst = false;
+    this.pioWake = false;
+    this.resetRequested = false;
+    this.ledsSent = false;
     this.decoder = new Ws2812Decoder(N_LEDS, (rgb, n) => this.ledFrame(rgb, n));
     this.powerOn(null);
   }

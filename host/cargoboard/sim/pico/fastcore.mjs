@@ -30,6 +30,7 @@ const APB = 0x40000000;
 const APB_END = 0x50000000;
 const AHB_PERIPHERALS = 0x50200000; // PIO0, PIO1 (below: DMA, the USB's DPRAM and registers)
 const AHB_PERIPHERALS_END = 0x50400000;
+const MAX_BUDGET = 0x3fffffff; // the largest small integer (Smi) V8 keeps untagged
 
 // --- decoding -----------------------------------------------------------------------------------
 // Instruction kinds (the values of KIND).
@@ -227,6 +228,351 @@ export class FastCore {
   }
 
   /**
+   * The instructions a busy MicroPython runs least (each below ~0.3% of those run), executed as
+   * in run()'s switch: kept out of run() so that its optimized code stays small, compiles fast
+   * and is not thrown away when one of these runs for the first time. `nanos` is the time of
+   * the instruction; returns its cycles.
+   */
+  rare(kind, opcode, pc, next, nanos) {
+    const { core } = this;
+    const regs = core.registers;
+    const { sram8, sram16, sram32, flash8, flash16 } = this;
+    const sramEnd = this.sramEnd;
+    const sramEnd4 = sramEnd - 3;
+    const flashEnd = FLASH + this.flashLen;
+    let d = 1;
+    switch (kind) {
+      case 1: { // ADCS
+        const a = regs[(opcode >> 3) & 7];
+        const Rdn = opcode & 7;
+        const b = regs[Rdn] + (core.C ? 1 : 0);
+        const result = a + b;
+        core.N = !!(result & 0x80000000);
+        core.Z = (result & 0xffffffff) === 0;
+        core.C = result !== (a + b) >>> 0;
+        core.V = (result | 0) !== (a | 0) + (b | 0);
+        regs[Rdn] = result;
+        break;
+      }
+      case 2: // ADD (Rd = SP plus immediate)
+        regs[(opcode >> 8) & 7] = regs[13] + ((opcode & 0xff) << 2);
+        break;
+      case 3: // ADD (SP plus immediate)
+        regs[13] = (regs[13] + ((opcode & 0x7f) << 2)) & ~3;
+        break;
+      case 7: { // ADD (register, high registers)
+        const Rm = (opcode >> 3) & 0xf;
+        const Rdn = ((opcode & 0x80) >> 4) | (opcode & 0x7);
+        const left = Rdn === 15 ? next + 2 : regs[Rdn];
+        const right = Rm === 15 ? next + 2 : regs[Rm];
+        const result = left + right;
+        if (Rdn === 15) {
+          regs[15] = result & ~1;
+          d++;
+        } else if (Rdn === 13) {
+          regs[13] = result & ~3;
+        } else {
+          regs[Rdn] = result;
+        }
+        break;
+      }
+      case 8: // ADR
+        regs[(opcode >> 8) & 7] = (pc & 0xfffffffc) + 4 + ((opcode & 0xff) << 2);
+        break;
+      case 10: { // ASRS (immediate)
+        const imm5 = (opcode >> 6) & 0x1f;
+        const input = regs[(opcode >> 3) & 7];
+        const shiftN = imm5 ? imm5 : 32;
+        const result = shiftN < 32 ? input >> shiftN : (input & 0x80000000) >> 31;
+        regs[opcode & 7] = result;
+        core.N = !!(result & 0x80000000);
+        core.Z = (result & 0xffffffff) === 0;
+        core.C = !!(input & (1 << (shiftN - 1)));
+        break;
+      }
+      case 16: { // BLX
+        const Rm = (opcode >> 3) & 0xf;
+        regs[14] = next | 0x1;
+        regs[15] = regs[Rm] & ~1;
+        d++;
+        core.blTaken(core, true);
+        break;
+      }
+      case 18: { // CMN
+        const a = regs[opcode & 7];
+        const b = regs[(opcode >> 3) & 7];
+        const result = a + b;
+        core.N = !!(result & 0x80000000);
+        core.Z = (result & 0xffffffff) === 0;
+        core.C = result !== (a + b) >>> 0;
+        core.V = (result | 0) !== (a | 0) + (b | 0);
+        break;
+      }
+      case 22: // CPSID i
+        core.PM = true;
+        break;
+      case 23: // CPSIE i
+        core.PM = false;
+        core.interruptsUpdated = true;
+        this.touched = true; // for the loop to see interruptsUpdated
+        break;
+      case 24: { // EORS
+        const Rdn = opcode & 7;
+        const result = regs[(opcode >> 3) & 7] ^ regs[Rdn];
+        regs[Rdn] = result;
+        core.N = !!(result & 0x80000000);
+        core.Z = result === 0;
+        break;
+      }
+      case 25: { // LDMIA
+        const Rn = (opcode >> 8) & 7;
+        const list = opcode & 0xff;
+        let address = regs[Rn];
+        for (let i = 0; i < 8; i++) {
+          if (list & (1 << i)) {
+            regs[i] = address >= SRAM && address < sramEnd4 && !(address & 3)
+              ? sram32[(address - SRAM) >> 2] : this.read32(address, nanos);
+            address += 4;
+            d++;
+          }
+        }
+        if (!(list & (1 << Rn))) regs[Rn] = address;
+        break;
+      }
+      case 32: { // LDRH (immediate)
+        const addr = regs[(opcode >> 3) & 7] + (((opcode >> 6) & 0x1f) << 1);
+        if (addr >= SRAM && addr < sramEnd - 1 && !(addr & 1)) {
+          regs[opcode & 7] = sram16[(addr - SRAM) >> 1];
+          d++;
+        } else if (addr >= FLASH && addr < flashEnd - 1 && !(addr & 1)) {
+          regs[opcode & 7] = flash16[(addr - FLASH) >> 1];
+          d++;
+        } else {
+          d += cyclesIO(addr, false);
+          regs[opcode & 7] = this.read16(addr, nanos);
+        }
+        break;
+      }
+      case 33: { // LDRH (register)
+        const addr = regs[(opcode >> 6) & 7] + regs[(opcode >> 3) & 7];
+        if (addr >= SRAM && addr < sramEnd - 1 && !(addr & 1)) {
+          regs[opcode & 7] = sram16[(addr - SRAM) >> 1];
+          d++;
+        } else if (addr >= FLASH && addr < flashEnd - 1 && !(addr & 1)) {
+          regs[opcode & 7] = flash16[(addr - FLASH) >> 1];
+          d++;
+        } else {
+          d += cyclesIO(addr, false);
+          regs[opcode & 7] = this.read16(addr, nanos);
+        }
+        break;
+      }
+      case 34: { // LDRSB
+        const addr = regs[(opcode >> 6) & 7] + regs[(opcode >> 3) & 7];
+        let value;
+        if (addr >= SRAM && addr < sramEnd) {
+          value = sram8[addr - SRAM];
+          d++;
+        } else if (addr >= FLASH && addr < flashEnd) {
+          value = flash8[addr - FLASH];
+          d++;
+        } else {
+          d += cyclesIO(addr, false);
+          value = this.read8(addr, nanos);
+        }
+        regs[opcode & 7] = (value << 24) >> 24;
+        break;
+      }
+      case 35: { // LDRSH
+        const addr = regs[(opcode >> 6) & 7] + regs[(opcode >> 3) & 7];
+        let value;
+        if (addr >= SRAM && addr < sramEnd - 1 && !(addr & 1)) {
+          value = sram16[(addr - SRAM) >> 1];
+          d++;
+        } else if (addr >= FLASH && addr < flashEnd - 1 && !(addr & 1)) {
+          value = flash16[(addr - FLASH) >> 1];
+          d++;
+        } else {
+          d += cyclesIO(addr, false);
+          value = this.read16(addr, nanos);
+        }
+        regs[opcode & 7] = (value << 16) >> 16;
+        break;
+      }
+      case 37: { // LSLS (register)
+        const Rdn = opcode & 7;
+        const input = regs[Rdn];
+        const shiftCount = regs[(opcode >> 3) & 7] & 0xff;
+        const result = shiftCount >= 32 ? 0 : input << shiftCount;
+        regs[Rdn] = result;
+        core.N = !!(result & 0x80000000);
+        core.Z = result === 0;
+        if (shiftCount) core.C = !!(input & (1 << (32 - shiftCount)));
+        break;
+      }
+      case 39: { // LSRS (register)
+        const Rdn = opcode & 7;
+        const shiftAmount = regs[(opcode >> 3) & 7] & 0xff;
+        const input = regs[Rdn];
+        const result = shiftAmount < 32 ? input >>> shiftAmount : 0;
+        regs[Rdn] = result;
+        core.N = !!(result & 0x80000000);
+        core.Z = result === 0;
+        core.C = shiftAmount <= 32 ? !!((input >>> (shiftAmount - 1)) & 0x1) : false;
+        break;
+      }
+      case 42: { // MULS
+        const Rdm = opcode & 7;
+        const result = Math.imul(regs[(opcode >> 3) & 7], regs[Rdm]);
+        regs[Rdm] = result;
+        core.N = !!(result & 0x80000000);
+        core.Z = (result & 0xffffffff) === 0;
+        break;
+      }
+      case 43: { // MVNS
+        const result = ~regs[(opcode >> 3) & 7];
+        regs[opcode & 7] = result;
+        core.N = !!(result & 0x80000000);
+        core.Z = result === 0;
+        break;
+      }
+      case 47: { // REV
+        const input = regs[(opcode >> 3) & 7];
+        regs[opcode & 7] = ((input & 0xff) << 24) | (((input >> 8) & 0xff) << 16) |
+          (((input >> 16) & 0xff) << 8) | ((input >> 24) & 0xff);
+        break;
+      }
+      case 48: { // REV16
+        const input = regs[(opcode >> 3) & 7];
+        regs[opcode & 7] = (((input >> 16) & 0xff) << 24) | (((input >> 24) & 0xff) << 16) |
+          ((input & 0xff) << 8) | ((input >> 8) & 0xff);
+        break;
+      }
+      case 49: { // REVSH
+        const input = regs[(opcode >> 3) & 7];
+        regs[opcode & 7] = ((((input & 0xff) << 8) | ((input >> 8) & 0xff)) << 16) >> 16;
+        break;
+      }
+      case 50: { // ROR
+        const Rdn = opcode & 7;
+        const input = regs[Rdn];
+        const shift = (regs[(opcode >> 3) & 7] & 0xff) % 32;
+        const result = (input >>> shift) | (input << (32 - shift));
+        regs[Rdn] = result;
+        core.N = !!(result & 0x80000000);
+        core.Z = result === 0;
+        core.C = !!(result & 0x80000000);
+        break;
+      }
+      case 51: { // NEGS / RSBS
+        const b = regs[(opcode >> 3) & 7];
+        const result = 0 - b;
+        core.N = !!(result & 0x80000000);
+        core.Z = (result & 0xffffffff) === 0;
+        core.C = 0 >= b;
+        core.V = (b & result) < 0;
+        regs[opcode & 7] = result;
+        break;
+      }
+      case 52: // NOP
+        break;
+      case 53: { // SBCS
+        const Rdn = opcode & 7;
+        const a = regs[Rdn];
+        const b = regs[(opcode >> 3) & 7] + (1 - (core.C ? 1 : 0));
+        const result = a - b;
+        core.N = !!(result & 0x80000000);
+        core.Z = (result & 0xffffffff) === 0;
+        core.C = a >= b;
+        core.V = ((a ^ b) & (a ^ result)) < 0;
+        regs[Rdn] = result;
+        break;
+      }
+      case 54: { // STMIA
+        const Rn = (opcode >> 8) & 7;
+        const list = opcode & 0xff;
+        let address = regs[Rn];
+        for (let i = 0; i < 8; i++) {
+          if (list & (1 << i)) {
+            if (address >= SRAM && address < sramEnd4 && !(address & 3)) {
+              sram32[(address - SRAM) >> 2] = regs[i];
+            } else {
+              this.write32(address, regs[i], nanos);
+            }
+            address += 4;
+            d++;
+          }
+        }
+        if (!(list & (1 << Rn))) regs[Rn] = address;
+        break;
+      }
+      case 57: { // STR (register)
+        const addr = regs[(opcode >> 6) & 7] + regs[(opcode >> 3) & 7];
+        if (addr >= SRAM && addr < sramEnd4 && !(addr & 3)) {
+          sram32[(addr - SRAM) >> 2] = regs[opcode & 7];
+          d++;
+        } else {
+          d += cyclesIO(addr, true);
+          this.write32(addr, regs[opcode & 7], nanos);
+        }
+        break;
+      }
+      case 58: { // STRB (immediate)
+        const addr = regs[(opcode >> 3) & 7] + ((opcode >> 6) & 0x1f);
+        if (addr >= SRAM && addr < sramEnd) {
+          sram8[addr - SRAM] = regs[opcode & 7];
+          d++;
+        } else {
+          d += cyclesIO(addr, true);
+          this.write8(addr, regs[opcode & 7], nanos);
+        }
+        break;
+      }
+      case 59: { // STRB (register)
+        const addr = regs[(opcode >> 6) & 7] + regs[(opcode >> 3) & 7];
+        if (addr >= SRAM && addr < sramEnd) {
+          sram8[addr - SRAM] = regs[opcode & 7];
+          d++;
+        } else {
+          d += cyclesIO(addr, true);
+          this.write8(addr, regs[opcode & 7], nanos);
+        }
+        break;
+      }
+      case 60: { // STRH (immediate)
+        const addr = regs[(opcode >> 3) & 7] + (((opcode >> 6) & 0x1f) << 1);
+        d += cyclesIO(addr, true);
+        this.write16(addr, regs[opcode & 7], nanos);
+        break;
+      }
+      case 61: { // STRH (register)
+        const addr = regs[(opcode >> 6) & 7] + regs[(opcode >> 3) & 7];
+        d += cyclesIO(addr, true);
+        this.write16(addr, regs[opcode & 7], nanos);
+        break;
+      }
+      case 62: // SUB (SP minus immediate)
+        regs[13] = (regs[13] - ((opcode & 0x7f) << 2)) & ~3;
+        break;
+      case 66: // SXTB
+        regs[opcode & 7] = (regs[(opcode >> 3) & 7] << 24) >> 24;
+        break;
+      case 67: // SXTH
+        regs[opcode & 7] = (regs[(opcode >> 3) & 7] << 16) >> 16;
+        break;
+      case 69: // UXTB
+        regs[opcode & 7] = regs[(opcode >> 3) & 7] & 0xff;
+        break;
+      case 70: // UXTH
+        regs[opcode & 7] = regs[(opcode >> 3) & 7] & 0xffff;
+        break;
+      default:
+        throw new Error(`fastcore: no case for kind ${kind}`);
+    }
+    return d;
+  }
+
+  /**
    * Execute instructions until the clock reaches `target` or the first alarm due before it
    * (checked after each instruction, as rp2040js's loop would), or until the core waits
    * (WFI/WFE), `board.resetRequested` or `board.breakBurst` is set. The clock is advanced by
@@ -291,24 +637,6 @@ export class FastCore {
           const next = pc0 + 2; // rp2040js's PC while the instruction runs
           regs[15] = next;
           switch (kind) {
-            case 1: { // ADCS
-              const a = regs[(opcode >> 3) & 7];
-              const Rdn = opcode & 7;
-              const b = regs[Rdn] + (core.C ? 1 : 0);
-              const result = a + b;
-              core.N = !!(result & 0x80000000);
-              core.Z = (result & 0xffffffff) === 0;
-              core.C = result !== (a + b) >>> 0;
-              core.V = (result | 0) !== (a | 0) + (b | 0);
-              regs[Rdn] = result;
-              break;
-            }
-            case 2: // ADD (Rd = SP plus immediate)
-              regs[(opcode >> 8) & 7] = regs[13] + ((opcode & 0xff) << 2);
-              break;
-            case 3: // ADD (SP plus immediate)
-              regs[13] = (regs[13] + ((opcode & 0x7f) << 2)) & ~3;
-              break;
             case 4: { // ADDS (3-bit immediate)
               const a = regs[(opcode >> 3) & 7];
               const b = (opcode >> 6) & 7;
@@ -343,42 +671,12 @@ export class FastCore {
               regs[opcode & 7] = result;
               break;
             }
-            case 7: { // ADD (register, high registers)
-              const Rm = (opcode >> 3) & 0xf;
-              const Rdn = ((opcode & 0x80) >> 4) | (opcode & 0x7);
-              const left = Rdn === 15 ? next + 2 : regs[Rdn];
-              const right = Rm === 15 ? next + 2 : regs[Rm];
-              const result = left + right;
-              if (Rdn === 15) {
-                regs[15] = result & ~1;
-                d++;
-              } else if (Rdn === 13) {
-                regs[13] = result & ~3;
-              } else {
-                regs[Rdn] = result;
-              }
-              break;
-            }
-            case 8: // ADR
-              regs[(opcode >> 8) & 7] = (pc & 0xfffffffc) + 4 + ((opcode & 0xff) << 2);
-              break;
             case 9: { // ANDS
               const Rdn = opcode & 7;
               const result = regs[Rdn] & regs[(opcode >> 3) & 7];
               regs[Rdn] = result;
               core.N = !!(result & 0x80000000);
               core.Z = result === 0;
-              break;
-            }
-            case 10: { // ASRS (immediate)
-              const imm5 = (opcode >> 6) & 0x1f;
-              const input = regs[(opcode >> 3) & 7];
-              const shiftN = imm5 ? imm5 : 32;
-              const result = shiftN < 32 ? input >> shiftN : (input & 0x80000000) >> 31;
-              regs[opcode & 7] = result;
-              core.N = !!(result & 0x80000000);
-              core.Z = (result & 0xffffffff) === 0;
-              core.C = !!(input & (1 << (shiftN - 1)));
               break;
             }
             case 11: { // ASRS (register)
@@ -462,14 +760,6 @@ export class FastCore {
               core.blTaken(core, false);
               break;
             }
-            case 16: { // BLX
-              const Rm = (opcode >> 3) & 0xf;
-              regs[14] = next | 0x1;
-              regs[15] = regs[Rm] & ~1;
-              d++;
-              core.blTaken(core, true);
-              break;
-            }
             case 17: { // BX
               const value = regs[(opcode >> 3) & 0xf];
               if (core.currentMode === 1 && value >>> 28 === 0b1111) {
@@ -480,16 +770,6 @@ export class FastCore {
                 regs[15] = value & ~1;
               }
               d++;
-              break;
-            }
-            case 18: { // CMN
-              const a = regs[opcode & 7];
-              const b = regs[(opcode >> 3) & 7];
-              const result = a + b;
-              core.N = !!(result & 0x80000000);
-              core.Z = (result & 0xffffffff) === 0;
-              core.C = result !== (a + b) >>> 0;
-              core.V = (result | 0) !== (a | 0) + (b | 0);
               break;
             }
             case 19: { // CMP (immediate)
@@ -520,37 +800,6 @@ export class FastCore {
               core.Z = (result & 0xffffffff) === 0;
               core.C = a >= b;
               core.V = ((a ^ b) & (a ^ result)) < 0;
-              break;
-            }
-            case 22: // CPSID i
-              core.PM = true;
-              break;
-            case 23: // CPSIE i
-              core.PM = false;
-              core.interruptsUpdated = true;
-              this.touched = true; // for the loop to see interruptsUpdated
-              break;
-            case 24: { // EORS
-              const Rdn = opcode & 7;
-              const result = regs[(opcode >> 3) & 7] ^ regs[Rdn];
-              regs[Rdn] = result;
-              core.N = !!(result & 0x80000000);
-              core.Z = result === 0;
-              break;
-            }
-            case 25: { // LDMIA
-              const Rn = (opcode >> 8) & 7;
-              const list = opcode & 0xff;
-              let address = regs[Rn];
-              for (let i = 0; i < 8; i++) {
-                if (list & (1 << i)) {
-                  regs[i] = address >= SRAM && address < sramEnd4 && !(address & 3)
-                    ? sram32[(address - SRAM) >> 2] : this.read32(address, base + cycles * step);
-                  address += 4;
-                  d++;
-                }
-              }
-              if (!(list & (1 << Rn))) regs[Rn] = address;
               break;
             }
             case 26: { // LDR (immediate)
@@ -631,66 +880,6 @@ export class FastCore {
               }
               break;
             }
-            case 32: { // LDRH (immediate)
-              const addr = regs[(opcode >> 3) & 7] + (((opcode >> 6) & 0x1f) << 1);
-              if (addr >= SRAM && addr < sramEnd - 1 && !(addr & 1)) {
-                regs[opcode & 7] = sram16[(addr - SRAM) >> 1];
-                d++;
-              } else if (addr >= FLASH && addr < flashEnd - 1 && !(addr & 1)) {
-                regs[opcode & 7] = flash16[(addr - FLASH) >> 1];
-                d++;
-              } else {
-                d += cyclesIO(addr, false);
-                regs[opcode & 7] = this.read16(addr, base + cycles * step);
-              }
-              break;
-            }
-            case 33: { // LDRH (register)
-              const addr = regs[(opcode >> 6) & 7] + regs[(opcode >> 3) & 7];
-              if (addr >= SRAM && addr < sramEnd - 1 && !(addr & 1)) {
-                regs[opcode & 7] = sram16[(addr - SRAM) >> 1];
-                d++;
-              } else if (addr >= FLASH && addr < flashEnd - 1 && !(addr & 1)) {
-                regs[opcode & 7] = flash16[(addr - FLASH) >> 1];
-                d++;
-              } else {
-                d += cyclesIO(addr, false);
-                regs[opcode & 7] = this.read16(addr, base + cycles * step);
-              }
-              break;
-            }
-            case 34: { // LDRSB
-              const addr = regs[(opcode >> 6) & 7] + regs[(opcode >> 3) & 7];
-              let value;
-              if (addr >= SRAM && addr < sramEnd) {
-                value = sram8[addr - SRAM];
-                d++;
-              } else if (addr >= FLASH && addr < flashEnd) {
-                value = flash8[addr - FLASH];
-                d++;
-              } else {
-                d += cyclesIO(addr, false);
-                value = this.read8(addr, base + cycles * step);
-              }
-              regs[opcode & 7] = (value << 24) >> 24;
-              break;
-            }
-            case 35: { // LDRSH
-              const addr = regs[(opcode >> 6) & 7] + regs[(opcode >> 3) & 7];
-              let value;
-              if (addr >= SRAM && addr < sramEnd - 1 && !(addr & 1)) {
-                value = sram16[(addr - SRAM) >> 1];
-                d++;
-              } else if (addr >= FLASH && addr < flashEnd - 1 && !(addr & 1)) {
-                value = flash16[(addr - FLASH) >> 1];
-                d++;
-              } else {
-                d += cyclesIO(addr, false);
-                value = this.read16(addr, base + cycles * step);
-              }
-              regs[opcode & 7] = (value << 16) >> 16;
-              break;
-            }
             case 36: { // LSLS (immediate)
               const imm5 = (opcode >> 6) & 0x1f;
               const input = regs[(opcode >> 3) & 7];
@@ -701,17 +890,6 @@ export class FastCore {
               if (imm5) core.C = !!(input & (1 << (32 - imm5)));
               break;
             }
-            case 37: { // LSLS (register)
-              const Rdn = opcode & 7;
-              const input = regs[Rdn];
-              const shiftCount = regs[(opcode >> 3) & 7] & 0xff;
-              const result = shiftCount >= 32 ? 0 : input << shiftCount;
-              regs[Rdn] = result;
-              core.N = !!(result & 0x80000000);
-              core.Z = result === 0;
-              if (shiftCount) core.C = !!(input & (1 << (32 - shiftCount)));
-              break;
-            }
             case 38: { // LSRS (immediate)
               const imm5 = (opcode >> 6) & 0x1f;
               const input = regs[(opcode >> 3) & 7];
@@ -720,17 +898,6 @@ export class FastCore {
               core.N = !!(result & 0x80000000);
               core.Z = result === 0;
               core.C = !!((input >>> (imm5 ? imm5 - 1 : 31)) & 0x1);
-              break;
-            }
-            case 39: { // LSRS (register)
-              const Rdn = opcode & 7;
-              const shiftAmount = regs[(opcode >> 3) & 7] & 0xff;
-              const input = regs[Rdn];
-              const result = shiftAmount < 32 ? input >>> shiftAmount : 0;
-              regs[Rdn] = result;
-              core.N = !!(result & 0x80000000);
-              core.Z = result === 0;
-              core.C = shiftAmount <= 32 ? !!((input >>> (shiftAmount - 1)) & 0x1) : false;
               break;
             }
             case 40: { // MOV
@@ -751,21 +918,6 @@ export class FastCore {
               regs[(opcode >> 8) & 7] = value;
               core.N = false;
               core.Z = value === 0;
-              break;
-            }
-            case 42: { // MULS
-              const Rdm = opcode & 7;
-              const result = Math.imul(regs[(opcode >> 3) & 7], regs[Rdm]);
-              regs[Rdm] = result;
-              core.N = !!(result & 0x80000000);
-              core.Z = (result & 0xffffffff) === 0;
-              break;
-            }
-            case 43: { // MVNS
-              const result = ~regs[(opcode >> 3) & 7];
-              regs[opcode & 7] = result;
-              core.N = !!(result & 0x80000000);
-              core.Z = result === 0;
               break;
             }
             case 44: { // ORRS
@@ -830,76 +982,6 @@ export class FastCore {
               regs[13] = (regs[13] - 4 * bitCount) & ~3;
               break;
             }
-            case 47: { // REV
-              const input = regs[(opcode >> 3) & 7];
-              regs[opcode & 7] = ((input & 0xff) << 24) | (((input >> 8) & 0xff) << 16) |
-                (((input >> 16) & 0xff) << 8) | ((input >> 24) & 0xff);
-              break;
-            }
-            case 48: { // REV16
-              const input = regs[(opcode >> 3) & 7];
-              regs[opcode & 7] = (((input >> 16) & 0xff) << 24) | (((input >> 24) & 0xff) << 16) |
-                ((input & 0xff) << 8) | ((input >> 8) & 0xff);
-              break;
-            }
-            case 49: { // REVSH
-              const input = regs[(opcode >> 3) & 7];
-              regs[opcode & 7] = ((((input & 0xff) << 8) | ((input >> 8) & 0xff)) << 16) >> 16;
-              break;
-            }
-            case 50: { // ROR
-              const Rdn = opcode & 7;
-              const input = regs[Rdn];
-              const shift = (regs[(opcode >> 3) & 7] & 0xff) % 32;
-              const result = (input >>> shift) | (input << (32 - shift));
-              regs[Rdn] = result;
-              core.N = !!(result & 0x80000000);
-              core.Z = result === 0;
-              core.C = !!(result & 0x80000000);
-              break;
-            }
-            case 51: { // NEGS / RSBS
-              const b = regs[(opcode >> 3) & 7];
-              const result = 0 - b;
-              core.N = !!(result & 0x80000000);
-              core.Z = (result & 0xffffffff) === 0;
-              core.C = 0 >= b;
-              core.V = (b & result) < 0;
-              regs[opcode & 7] = result;
-              break;
-            }
-            case 52: // NOP
-              break;
-            case 53: { // SBCS
-              const Rdn = opcode & 7;
-              const a = regs[Rdn];
-              const b = regs[(opcode >> 3) & 7] + (1 - (core.C ? 1 : 0));
-              const result = a - b;
-              core.N = !!(result & 0x80000000);
-              core.Z = (result & 0xffffffff) === 0;
-              core.C = a >= b;
-              core.V = ((a ^ b) & (a ^ result)) < 0;
-              regs[Rdn] = result;
-              break;
-            }
-            case 54: { // STMIA
-              const Rn = (opcode >> 8) & 7;
-              const list = opcode & 0xff;
-              let address = regs[Rn];
-              for (let i = 0; i < 8; i++) {
-                if (list & (1 << i)) {
-                  if (address >= SRAM && address < sramEnd4 && !(address & 3)) {
-                    sram32[(address - SRAM) >> 2] = regs[i];
-                  } else {
-                    this.write32(address, regs[i], base + cycles * step);
-                  }
-                  address += 4;
-                  d++;
-                }
-              }
-              if (!(list & (1 << Rn))) regs[Rn] = address;
-              break;
-            }
             case 55: { // STR (immediate)
               const addr = regs[(opcode >> 3) & 7] + (((opcode >> 6) & 0x1f) << 2);
               if (addr >= SRAM && addr < sramEnd4 && !(addr & 3)) {
@@ -922,54 +1004,6 @@ export class FastCore {
               }
               break;
             }
-            case 57: { // STR (register)
-              const addr = regs[(opcode >> 6) & 7] + regs[(opcode >> 3) & 7];
-              if (addr >= SRAM && addr < sramEnd4 && !(addr & 3)) {
-                sram32[(addr - SRAM) >> 2] = regs[opcode & 7];
-                d++;
-              } else {
-                d += cyclesIO(addr, true);
-                this.write32(addr, regs[opcode & 7], base + cycles * step);
-              }
-              break;
-            }
-            case 58: { // STRB (immediate)
-              const addr = regs[(opcode >> 3) & 7] + ((opcode >> 6) & 0x1f);
-              if (addr >= SRAM && addr < sramEnd) {
-                sram8[addr - SRAM] = regs[opcode & 7];
-                d++;
-              } else {
-                d += cyclesIO(addr, true);
-                this.write8(addr, regs[opcode & 7], base + cycles * step);
-              }
-              break;
-            }
-            case 59: { // STRB (register)
-              const addr = regs[(opcode >> 6) & 7] + regs[(opcode >> 3) & 7];
-              if (addr >= SRAM && addr < sramEnd) {
-                sram8[addr - SRAM] = regs[opcode & 7];
-                d++;
-              } else {
-                d += cyclesIO(addr, true);
-                this.write8(addr, regs[opcode & 7], base + cycles * step);
-              }
-              break;
-            }
-            case 60: { // STRH (immediate)
-              const addr = regs[(opcode >> 3) & 7] + (((opcode >> 6) & 0x1f) << 1);
-              d += cyclesIO(addr, true);
-              this.write16(addr, regs[opcode & 7], base + cycles * step);
-              break;
-            }
-            case 61: { // STRH (register)
-              const addr = regs[(opcode >> 6) & 7] + regs[(opcode >> 3) & 7];
-              d += cyclesIO(addr, true);
-              this.write16(addr, regs[opcode & 7], base + cycles * step);
-              break;
-            }
-            case 62: // SUB (SP minus immediate)
-              regs[13] = (regs[13] - ((opcode & 0x7f) << 2)) & ~3;
-              break;
             case 63: { // SUBS (3-bit immediate)
               const a = regs[(opcode >> 3) & 7];
               const b = (opcode >> 6) & 7;
@@ -1004,26 +1038,15 @@ export class FastCore {
               regs[opcode & 7] = result;
               break;
             }
-            case 66: // SXTB
-              regs[opcode & 7] = (regs[(opcode >> 3) & 7] << 24) >> 24;
-              break;
-            case 67: // SXTH
-              regs[opcode & 7] = (regs[(opcode >> 3) & 7] << 16) >> 16;
-              break;
             case 68: { // TST
               const result = regs[opcode & 7] & regs[(opcode >> 3) & 7];
               core.N = !!(result & 0x80000000);
               core.Z = result === 0;
               break;
             }
-            case 69: // UXTB
-              regs[opcode & 7] = regs[(opcode >> 3) & 7] & 0xff;
+            default: // the rarer instructions, in a function of their own (see rare())
+              d = this.rare(kind, opcode, pc, next, base + cycles * step);
               break;
-            case 70: // UXTH
-              regs[opcode & 7] = regs[(opcode >> 3) & 7] & 0xffff;
-              break;
-            default:
-              throw new Error(`fastcore: no case for kind ${kind}`);
           }
         }
       }
@@ -1047,7 +1070,8 @@ export class FastCore {
           limit = alarm && alarm.nanos < target ? alarm.nanos : target;
           irq = core.interruptsUpdated;
         }
-        budget = whole ? cyclesUntil(limit, base, cycles, step) : cycles + 1;
+        // (a small integer: an Infinity here would make V8 drop the loop's optimized code)
+        budget = whole ? Math.min(cyclesUntil(limit, base, cycles, step), MAX_BUDGET) : cycles + 1;
       }
     }
     clock.nanosCounter = now;

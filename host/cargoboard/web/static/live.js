@@ -1,10 +1,11 @@
 // Live tables (cargoboard serve): server-sent events update each table in place.
-// window.cbUpdates records when each board update was applied (Date.now(), key, position;
-// read: when serve had read it from the board, its clock in seconds):
-// the tests and bench/web.py read it.
+// window.cbUpdates records when each board update was applied (t: Date.now(), key, position;
+// read: when serve had read it from the board, its clock in seconds; painted: when the
+// browser had painted it): the tests and bench/web.py read it.
 (function () {
   "use strict";
   window.cbUpdates = [];
+  window.cbShowSvg = showSvg;  // for the tests: the drawing patched as a live page does
   var root = document.querySelector("[data-stream]");
   if (!root || !window.EventSource) { return; }
 
@@ -23,6 +24,73 @@
     return out;
   }
 
+  // The drawing is replaced piece by piece: the new SVG is parsed apart from the page and
+  // only the parts that differ (a layer, a stack's group) take the old ones' places. Put in
+  // whole, the browser lays out every cube's digits again (some 250 texts), which cost
+  // 15-40 ms of each update on the 2-core machine; a move changes two or three stacks.
+  function sameAttrs(to, from) {
+    var i, a;
+    for (i = to.attributes.length - 1; i >= 0; i--) {
+      a = to.attributes[i];
+      if (!from.hasAttribute(a.name)) { to.removeAttribute(a.name); }
+    }
+    for (i = 0; i < from.attributes.length; i++) {
+      a = from.attributes[i];
+      if (to.getAttribute(a.name) !== a.value) { to.setAttribute(a.name, a.value); }
+    }
+  }
+  function cellKey(n) { return n.nodeType === 1 ? n.getAttribute("data-cell") : null; }
+  function patch(to, from, depth) {
+    // to's children made equal to from's: a child with the same data-cell (a stack), or
+    // without one at the same place, is kept if equal and patched if alike; others move in
+    var a = Array.prototype.slice.call(to.childNodes);
+    var b = Array.prototype.slice.call(from.childNodes);
+    if (depth === 0) { to.replaceChildren.apply(to, b); return; }
+    var byCell = {}, i, o, n, k, keep = [];
+    for (i = 0; i < a.length; i++) {
+      k = cellKey(a[i]);
+      if (k !== null) { byCell[k] = a[i]; }
+    }
+    for (i = 0; i < b.length; i++) {
+      n = b[i];
+      k = cellKey(n);
+      o = k !== null ? byCell[k] : (i < a.length && cellKey(a[i]) === null ? a[i] : null);
+      if (k !== null) { delete byCell[k]; }
+      if (!o) {
+        keep.push(n);
+      } else if (o.isEqualNode(n)) {
+        keep.push(o);
+      } else if (o.nodeType === 1 && n.nodeType === 1 && o.tagName === n.tagName) {
+        sameAttrs(o, n);
+        patch(o, n, depth - 1);
+        keep.push(o);
+      } else {
+        keep.push(n);
+      }
+    }
+    // the old children that go are taken out first: moving the kept ones past them would
+    // detach and lay out again every stack after a removed one
+    var kept = new Set(keep);
+    for (i = 0; i < a.length; i++) {
+      if (!kept.has(a[i])) { to.removeChild(a[i]); }
+    }
+    for (i = 0; i < keep.length; i++) {
+      if (to.childNodes[i] !== keep[i]) { to.insertBefore(keep[i], to.childNodes[i] || null); }
+    }
+  }
+  function showSvg(holder, markup) {
+    var old = holder.firstElementChild, scratch = document.createElement("div");
+    scratch.innerHTML = markup;
+    var fresh = scratch.firstElementChild;
+    if (!old || !fresh || old.tagName !== fresh.tagName || holder.childElementCount !== 1 ||
+        scratch.childElementCount !== 1) {
+      holder.replaceChildren.apply(holder, Array.prototype.slice.call(scratch.childNodes));
+      return;
+    }
+    sameAttrs(old, fresh);
+    patch(old, fresh, 3);
+  }
+
   function showBoard(t) {
     var s = document.getElementById("table-" + t.key);
     if (!s) {
@@ -34,7 +102,7 @@
     text(el(s, "board"), t.board || "");
     text(el(s, "status"), t.status);
     var d = el(s, "svg");
-    if (t.svg) { d.innerHTML = t.svg; }
+    if (t.svg) { showSvg(d, t.svg); }
     else if (t.position) { d.innerHTML = '<pre class="pos-text">' + esc(t.position) + "</pre>"; }
     else { d.innerHTML = '<p class="empty">' + (t.connected ? "no game on the board" : "") + "</p>"; }
     text(el(s, "phase"), t.phase || (t.game ? t.game + " " + (t.app || "") : (t.app || "")));
@@ -71,8 +139,14 @@
       }
       p.innerHTML = h2;
     }
-    window.cbUpdates.push({t: Date.now(), key: t.key, position: t.position,
-                           connected: t.connected, moves: t.moves.length, read: t.time});
+    // t: applied to the page; painted: after the browser's next frame is painted (a task
+    // queued from requestAnimationFrame runs after that frame's paint)
+    var rec = {t: Date.now(), key: t.key, position: t.position, connected: t.connected,
+               moves: t.moves.length, read: t.time, painted: null};
+    window.cbUpdates.push(rec);
+    requestAnimationFrame(function () {
+      setTimeout(function () { rec.painted = Date.now(); }, 0);
+    });
   }
 
   // The LED mirror: 11 x 11 cells and the four score bars round them (firmware/hal/__init__.py).

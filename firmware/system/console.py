@@ -1,0 +1,103 @@
+"""The app's own console commands (docs/serial-protocol.md): hello, help, occ, mask, new, press,
+events, bright, budget, abort, and games, logread, logdel (firmware/system/logcmd.py), and the
+reply to an unknown command. App.command loads this module for such a command and drops it
+after: a board playing or idling keeps none of it in the heap. What a host asks often stays in
+the app: a game's own commands (`pos` and the like), `status` (the web page asks it at every
+change) and `mem` (the heap's own figures); loading this module holds the frame loop for ~45 ms
+on the RP2040. It is given the App and uses only its interface for the system's modules
+(firmware/system/app.py, docs/firmware.md "The app's interface").
+"""
+
+from firmware import hal as H
+from firmware.hal import unload
+
+PROTO = 1  # the text console (docs/serial-protocol.md); frames: PROTOCOL_VERSION (docs/protocol.md)
+
+HELP = ("commands: hello help status mem occ mask new press events bright budget abort "
+        "games logread logdel; game commands (e.g. pos candidates) go to the game")
+
+
+def command(app, words, names):
+    """The reply to an app command line (words; names(): the registry's game names), or for a
+    well-formed `new` the request (GAME, options) that the app carries out once this module is
+    gone (a game's set-up is the heap's high point)."""
+    cmd = words[0].lower()
+    if cmd == "hello":
+        return "ok cargoboard fw=%s proto=%d hal=%s games=%s board=%s" % (
+            app.VERSION, PROTO, app.hal.name, ",".join(names()),
+            (app.glog.board if app.glog is not None else "") or "-")
+    if cmd == "help":
+        return "ok " + HELP
+    if cmd == "occ":
+        return "ok %d %s" % (H.bit_count(app.scanner.stable), _hex(app.scanner.stable))
+    if cmd == "mask":
+        if app.game is None:
+            return "err no game (new GAME ...)"
+        return "ok %d %s" % (H.bit_count(app.mask), _hex(app.mask))
+    if cmd == "new":
+        return _new(words, names)
+    if cmd == "press":
+        if len(words) != 2:
+            return "err usage: press confirm|next|undo|hint|end"
+        bit = H.button_bit(words[1].lower())
+        if bit < 0:
+            return "err unknown button '%s' (confirm next undo hint end)" % words[1]
+        app.press(bit)
+        return "ok"
+    if cmd == "events":
+        if len(words) != 2 or words[1] not in ("on", "off"):
+            return "err usage: events on|off"
+        app.events = words[1] == "on"
+        return "ok"
+    if cmd == "bright" or cmd == "budget":
+        return _setting(app, words)
+    if cmd == "abort":
+        app.abort()
+        return "ok"
+    if cmd == "games" or cmd == "logread" or cmd == "logdel":
+        from firmware.system import logcmd  # loaded for the command, then dropped
+        try:
+            return logcmd.command(app, words)
+        finally:
+            logcmd = None
+            unload("firmware.system.logcmd")
+    if app.game is None:
+        return "err unknown command '%s' (no game running; %s)" % (words[0], HELP)
+    return "err unknown command '%s' (%s)" % (words[0], HELP)
+
+
+def _hex(bitmap):
+    return "".join(["%02x" % b for b in bitmap])
+
+
+def _setting(app, words):
+    name = words[0].lower()
+    if len(words) == 1:
+        return "ok %d" % app.setting(name)
+    try:
+        v = int(words[1])
+    except ValueError:
+        v = -1
+    if len(words) != 2 or not app.change_setting(name, v):
+        for key, lo, hi in app.SETTINGS:
+            if key == name:
+                return "err usage: %s %d..%d" % (words[0], lo, hi)
+    return "ok %d" % v
+
+
+def _new(words, names):
+    if len(words) < 2:
+        return "err usage: new GAME [LAYOUT [SEATS]] [key=value ...] (games: %s)" % " ".join(names())
+    opts = {}
+    pos = ("layout", "seats")
+    k = 0
+    for w in words[2:]:
+        i = w.find("=")
+        if i > 0:
+            opts[w[:i]] = w[i + 1:]
+        elif k < len(pos):
+            opts[pos[k]] = w
+            k += 1
+        else:
+            return "err too many words: '%s'" % w
+    return words[1].lower(), opts
