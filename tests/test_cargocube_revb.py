@@ -47,7 +47,8 @@ def test_games_take_no_wrong_action_and_most_with_no_button():
         assert st.wrong == 0, st.failures
         total += st.actions
         no_button += st.no_button
-    assert total > 150 and no_button >= 0.9 * total
+    # 151 of 161 before the summed noise score and the neighbours' view of a hidden lift
+    assert total > 150 and no_button >= 0.95 * total
 
 
 # Games in which the board once took a move the hand did not make (bench/inference.py rows):
