@@ -11,6 +11,11 @@ environment variable CARGOBOARD_SIM=1) selects the simulated HAL speaking the bi
 of docs/sim-protocol.md on stdin/stdout; --flash IMAGE keeps the simulated flash (the game
 logs) in that littlefs image file (created if missing), else in a temporary one.
 
+On the board the host's REPL request (docs/protocol.md) ends the firmware: main() returns and
+MicroPython's REPL prompt follows (a SystemExit out of main.py would be a soft reboot on the
+rp2 port, running main.py again); so does a fatal error, after its trace. In the simulator
+(no REPL) the host's stop ends the process with the HAL's exit status, a fatal error with 1.
+
 At boot an unfinished game in the log is resumed (docs/log-format.md); only without one the
 boot game (--game; on the board the first game of the registry, firmware/games/__init__.py)
 is set up.
@@ -30,7 +35,12 @@ def main():
     try:
         app.run()
     except SystemExit:
-        raise
+        if app.hal.has_repl:
+            # The host's REPL request (firmware/system/link.py) ends the firmware. On the rp2
+            # port a SystemExit out of main.py is a soft reboot that runs main.py again; a
+            # return is followed by the REPL prompt, which the host waits for.
+            return
+        raise  # the simulator's host stopped it: its exit status tells the host why
     except KeyboardInterrupt:
         raise
     except Exception as e:
@@ -46,6 +56,8 @@ def main():
             app.hal.log("fatal: " + msg)
         else:
             sys.stderr.write(msg)
+        if app.hal.has_repl:
+            return  # the trace, then the REPL prompt (sys.exit would reboot into the failure)
         sys.exit(1)
 
 

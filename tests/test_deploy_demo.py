@@ -94,6 +94,45 @@ def test_deploy_version_mismatch_is_an_error(tmp_path, monkeypatch):
         raise AssertionError("a version mismatch passed the check")
 
 
+def test_no_prompt_from_the_board_stops_deploy_before_mpremote(tmp_path):
+    """A board that never shows MicroPython's prompt (here a port nobody answers): deploy
+    asks once for the hand-over, sends Enter/Ctrl-C/Ctrl-B while the port stays silent, and
+    at --timeout stops with one line, exit 1, before mpremote has sent a byte."""
+    import os
+    import tty
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    os.set_blocking(master, False)
+    port = os.ttyname(slave)
+    try:
+        r = run("deploy", "--port", port, "--timeout", "3")
+        sent = os.read(master, 65536)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.startswith("cargoboard: error: the board on %s did not come to "
+                               "MicroPython's prompt within 3 s" % port), r.stderr
+    assert r.stderr.endswith("it last said 'nothing'); nothing was copied\n"), r.stderr
+    assert "copying" not in r.stdout
+    from firmware.drivers import frames as F
+    from firmware.system import link as L
+    frame, tries = sent.split(b"\x00")[1], sent.split(b"\x00")[-1]
+    assert F.decode(frame)[0] == L.REPL  # one hand-over request, then only the tries
+    assert tries and tries == deploy.TO_PROMPT * (len(tries) // len(deploy.TO_PROMPT)), sent
+
+
+def test_deploy_to_a_board_without_a_repl_says_so(tmp_path):
+    """The virtual board under the unix port answers the hand-over with an error (no REPL
+    behind it): deploy says so in one line and points to --flash."""
+    from cargoboard.sim.runner import UnixRunner
+    with UnixRunner(flash=tmp_path / "flash.img") as runner, runner.serving():
+        r = run("deploy", "--port", runner.port, "--timeout", "60")
+    assert r.returncode == 1 and r.stderr == (
+        "cargoboard: error: the board on %s cannot hand over to a REPL: this board (sim) has "
+        "no REPL (the virtual board: deploy --flash DIR)\n" % runner.port), r.stderr
+
+
 def test_no_board_attached_is_said_plainly():
     if candidate_ports():
         return  # a real board is plugged in on this machine: nothing to check

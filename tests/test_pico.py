@@ -26,7 +26,7 @@ from cargoboard.sim.pico import fsimage  # noqa: E402
 from cargoboard.sim.pico.images import find_images  # noqa: E402
 from cargoboard.sim.pico.runner import PicoRunner, firmware_files  # noqa: E402
 from cargoboard.sim.runner import FirmwareError, PowerCut  # noqa: E402
-from cargoboard.deploy import STAMP, versions, wait_hello  # noqa: E402
+from cargoboard.deploy import STAMP, enter_repl, versions, wait_hello  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
 from cargoboard.sync import sync  # noqa: E402
 from test_cephalopod_sim import Game, WAIT, _play, _whole_game  # noqa: E402
@@ -158,15 +158,25 @@ def test_deploy_with_mpremote_then_boot_into_it(tmp_path):
     """`cargoboard deploy --port PTY` against the emulated board: the real mpremote (raw REPL of
     the real MicroPython, fs cp), the reset restarts the emulated chip from its flash, and the
     board then reports the deployed versions. Before: an image with other firmware (another
-    build stamp) and a game log, which the deploy keeps."""
+    build stamp) and a game log, which the deploy keeps, and a host that has just spoken
+    binary frames (the firmware has Ctrl-C off).
+
+    The hand-over ends at MicroPython's prompt, not in a reboot: before, main.py raised
+    SystemExit, which the rp2 port takes for a soft reboot; the firmware ran again, a retried
+    frame reaching it turned Ctrl-C off, mpremote's Ctrl-C was data and mpremote waited for
+    ever (CI's failure). Then, on the deployed firmware, a second hand-over whose frame lands
+    in the REPL as typed bytes (a stray copy) ends at the prompt too."""
     image = tmp_path / "flash.img"
     files = [(bp, data if bp != STAMP else data.replace(b"build=", b"build=old"))
              for bp, data in firmware_files()]
     files.append(("games/keep.txt", b"a user's file"))
     fsimage.write_files(image, files)
     with PicoRunner(flash=image, boot_from_flash=True) as runner, runner.serving():
-        # deploy's own limit on mpremote's copy fails it with one line; the test's limit
-        # above it catches a stall anywhere else (mpremote once hung here for 14 minutes)
+        with Link(runner.port, timeout=10.0) as link:
+            link.hello()  # a binary session: the firmware has Ctrl-C off
+        deploy_start = len(runner.serial_log)
+        # deploy's own limit fails it with one line; the test's limit above it catches a
+        # stall anywhere else (mpremote once hung here for 14 minutes)
         try:
             r = subprocess.run(CLI + ["deploy", "--port", runner.port, "--timeout", "600"],
                                capture_output=True, text=True, timeout=720, cwd=ROOT)
@@ -174,11 +184,26 @@ def test_deploy_with_mpremote_then_boot_into_it(tmp_path):
             pytest.fail("cargoboard deploy to the emulated Pico did not finish in 12 minutes; "
                         "its output so far: %s" % ((e.stdout or b"")[-2000:],), pytrace=False)
         resets = [x for x in runner.logs if x.startswith("chip reset")]
+        repl_start = len(runner.serial_log)
+        first = enter_repl(runner.port)
+        again = enter_repl(runner.port)
+    # (read once the board is no longer served: the serving thread writes the board's output
+    # to the pty before it adds it to serial_log)
+    deployed = bytes(runner.serial_log[deploy_start:repl_start])
+    after = bytes(runner.serial_log[repl_start:])
     assert r.returncode == 0, r.stdout + r.stderr
+    # the old firmware handed over: until mpremote's raw REPL (whose own soft reboot follows)
+    # the console shows the REPL's prompt and no soft reboot, and deploy saw the prompt
+    handed = deployed[:deployed.find(b"raw REPL; CTRL-B to exit")]
+    assert b">>> " in handed and b"soft reboot" not in handed, deployed[:2000]
+    assert "the board is at MicroPython's prompt: MicroPython v1.26.1" in r.stdout, r.stdout
     assert "runs fw=%s" % versions()["fw"] in r.stdout, r.stdout
     assert resets, runner.logs
     assert b"build=old" not in fsimage.read_file(image, STAMP)
     assert fsimage.read_file(image, "games/keep.txt") == b"a user's file"
+    # enter_repl returns only at a prompt; the firmware's own hand-over prints the banner
+    assert first.startswith("MicroPython v1.26.1") and again in ("", first), after
+    assert b"soft reboot" not in after and b"evt boot" not in after, after
 
 
 def test_bad_uf2_boot_rom_or_flash_image_give_one_clear_line(tmp_path, monkeypatch):

@@ -36,7 +36,9 @@ Interface (duck-typed; `Hal` below documents it and both implementations subclas
     name                short implementation name ("rp2040", "sim").
     set_ctrl_c(on)      whether a 0x03 byte on the USB serial interrupts the firmware (the
                         REPL's Ctrl-C); off while the host speaks binary frames.
-    has_repl            True where a REPL follows when the firmware exits (the board).
+    has_repl            True where a REPL follows when main.py returns (the board): the
+                        firmware then returns instead of raising SystemExit, which the
+                        rp2 port takes for a soft reboot (main.py would run again).
 
 LED layout (N_LEDS = 157):
     0..120    cell LEDs, LED c under cell c (c = y * 11 + x).

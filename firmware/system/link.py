@@ -140,7 +140,7 @@ class Link:
             self.send(REPL | 0x80, seq)
             self.last_frame_ms = -1
             app.hal.set_ctrl_c(True)
-            raise SystemExit  # out of App.run and main.py: the REPL prompt follows
+            raise SystemExit  # out of App.run; main.py returns and the REPL prompt follows
         else:
             self.error(seq, E_UNKNOWN, "unknown request type 0x%02x" % typ)
 

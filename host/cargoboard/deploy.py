@@ -4,10 +4,17 @@
    for the RP2040 (`-march=armv6m`) into a staging folder laid out like the board's flash,
    plus `main.py` (source: the board runs it by name) and a version stamp `cargoboard.ver`
    (`fw=... rules=... proto=... build=HASH`, the hash of what was staged).
-2. Copy: one `mpremote connect PORT fs cp ... + reset` run. Game logs (`/games`) are left alone.
-   If the old firmware answers the binary protocol, it is asked to hand over to the REPL
-   first; otherwise mpremote's own Ctrl-C does it.
-3. Check: once the board is back, HELLO must report the staged fw, rules and build.
+2. Prompt: the board is brought to MicroPython's REPL prompt before mpremote gets the port
+   (enter_repl). A running Cargoboard firmware is asked once, with a REPL frame, to hand
+   over (it returns from main.py, and the REPL follows); then Enter, Ctrl-C, Ctrl-B go
+   whenever the board falls silent without showing `>>> ` (or the raw REPL's banner), until
+   it does, for up to REPL_WAIT_S. Without a prompt deploy stops there with one line and
+   copies nothing: mpremote itself would wait for ever (on a pty it reads with no timeout).
+3. Copy: one `mpremote connect PORT fs cp ... + reset` run. Game logs (`/games`) are left alone.
+4. Check: once the board is back, HELLO must report the staged fw, rules and build.
+
+`--timeout S` bounds the whole (prompt, copy, the board back; 900 s by default): mpremote is
+stopped there and deploy fails with one line.
 
 `--dry-run` shows the files and the mpremote command without a board. `--flash DIR` deploys to
 the virtual board's flash image instead (DIR/flash.img, as `cargoboard sim --flash DIR` uses),
@@ -108,20 +115,81 @@ def _mpremote_exe():
     return str(cand) if cand.exists() else (shutil.which("mpremote") or "mpremote")
 
 
-def hand_over(port):
-    """Ask a running Cargoboard firmware to drop to the REPL (fine if it cannot)."""
-    from cargoboard.link import Link, LinkError
-    try:
-        with Link(port, timeout=0.3, retries=2) as link:
-            link.repl()
-    except LinkError:
-        pass
+# Bringing the board to MicroPython's prompt before mpremote takes the port (enter_repl).
+PROMPT = b">>> "
+RAW_REPL = b"raw REPL; CTRL-B to exit\r\n>"
+BANNER = b"MicroPython v"  # the friendly REPL's first line: version, date, board
+# Enter; Ctrl-C stops a running program (the firmware, once Ctrl-C is on); Ctrl-B leaves the
+# raw REPL (and in the friendly REPL prints the banner): every state ends at ">>> ".
+TO_PROMPT = b"\r\x03\x02"
+# The whole wait for the prompt. A Pico is there in milliseconds; an old firmware soft-reboots
+# first (a second of boot), and one that took a stray frame keeps Ctrl-C off for 3 s of quiet
+# (firmware/system/link.py); the emulated board takes 2-10x longer in wall time.
+REPL_WAIT_S = 120.0
+# Ctrl-C goes again once the board has been silent this long without showing its prompt: a
+# try too many only prints another prompt.
+REPL_QUIET_S = 1.0
+REPL_RETRY_S = 5.0  # and at least this often while the board chatters without a prompt
+
+
+def enter_repl(port, seconds=REPL_WAIT_S) -> str:
+    """Bring the board to MicroPython's REPL prompt, or raise DeployError (nothing sent but
+    the bytes below). A running Cargoboard firmware is asked once (a REPL frame) to hand
+    over; then TO_PROMPT goes whenever the board has gone quiet without showing the prompt
+    (or the raw REPL's banner), until it does or `seconds` have passed. Returns the REPL's
+    banner (`MicroPython v1.26.1 on ...`), "" if it printed none."""
+    from cargoboard.link import Link
+    from firmware.system import link as L
+    end = time.monotonic() + seconds
+    seen = bytearray()
+    tries = 0
+    with Link(port) as link:
+        seq = link.send(L.REPL)
+        last = last_try = time.monotonic()  # last: the last byte sent or received
+        while time.monotonic() < end:
+            chunk = link.read_raw()
+            now = time.monotonic()
+            if chunk:
+                seen += chunk
+                last = now
+                if seen.endswith(PROMPT) or seen.endswith(RAW_REPL):
+                    i = seen.rfind(BANNER)
+                    return bytes(seen[i:]).split(b"\r")[0].decode(errors="replace") \
+                        if i >= 0 else ""
+                refused = _refusal(seen, seq)
+                if refused:
+                    raise DeployError("the board on %s cannot hand over to a REPL: %s (the "
+                                      "virtual board: deploy --flash DIR)" % (port, refused))
+                del seen[:-4096]
+            if now - last >= REPL_QUIET_S or now - last_try >= REPL_RETRY_S:
+                link.write_raw(TO_PROMPT)
+                tries += 1
+                last = last_try = time.monotonic()
+    tail = bytes(seen).decode(errors="replace").strip()[-60:]
+    raise DeployError("the board on %s did not come to MicroPython's prompt within %d s (%d "
+                      "tries of Ctrl-C; it last said %r); nothing was copied"
+                      % (port, seconds, tries, tail or "nothing"))
+
+
+def _refusal(seen, seq):
+    """The board's message if it answered the REPL request (seq) with an ERROR frame."""
+    from firmware.drivers import frames as F
+    from firmware.system import link as L
+    for block in bytes(seen).split(b"\x00"):
+        r = F.decode(block) if block else None
+        if isinstance(r, tuple) and r[0] == L.ERROR and r[1] == seq:
+            return r[2][1:].decode(errors="replace")
+    return None
 
 
 # How long the board has to come back after the reset: a Pico boots in a second or two; the
 # emulated one (cargoboard sim --target pico) takes as long in emulated time, several times
 # that in wall time.
-HELLO_WAIT_S = 60.0
+HELLO_WAIT_S = 120.0
+# How long one HELLO waits for its answer before it is sent again: the first one loads the
+# firmware's host link (a fraction of a second on the chip, seconds on a busy emulated one); a
+# reply that comes after its try is given up counts for nothing.
+HELLO_TRY_S = 10.0
 
 
 def wait_hello(port, seconds=HELLO_WAIT_S):
@@ -130,7 +198,8 @@ def wait_hello(port, seconds=HELLO_WAIT_S):
     last = None
     while time.monotonic() < end:
         try:
-            with Link(port, timeout=0.5, retries=2) as link:
+            with Link(port, timeout=min(HELLO_TRY_S, max(0.5, end - time.monotonic())),
+                      retries=1) as link:
                 return link.hello()
         except LinkError as e:
             last = e
@@ -138,29 +207,35 @@ def wait_hello(port, seconds=HELLO_WAIT_S):
     raise DeployError("the board did not come back on %s after the reset (%s)" % (port, last))
 
 
-# The whole copy's limit: a Pico takes well under a minute; the emulated one a few minutes of
-# wall time on a busy machine. Beyond this mpremote is taken as stalled (it has no limit of
-# its own: once, on the emulated Pico, it waited more than 14 minutes).
+# The whole deploy's limit (prompt, copy, the board back): a Pico takes well under a minute;
+# the emulated one a few minutes of wall time on a busy machine. Beyond this mpremote is taken
+# as stalled (it has no limit of its own: once, on the emulated Pico, it waited more than 14
+# minutes for a prompt that never came).
 COPY_TIMEOUT_S = 900.0
 
 
 def deploy_board(port, staged, stage_dir, out=print, timeout=COPY_TIMEOUT_S):
+    """Bring the board to its prompt (enter_repl), copy with mpremote and reset, then wait for
+    the new firmware's HELLO: each step within its own limit and all within `timeout`."""
     want = read_stamp(staged)
-    hand_over(port)
+    end = time.monotonic() + timeout
+    banner = enter_repl(port, min(REPL_WAIT_S, timeout))
+    out("the board is at MicroPython's prompt%s" % (": " + banner if banner else ""))
     cmd = mpremote_command(port, stage_dir)
     cmd[0] = _mpremote_exe()
     out("copying %d files with mpremote ..." % len(staged))
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        r = subprocess.run(cmd, capture_output=True, text=True,
+                           timeout=max(1.0, end - time.monotonic()))
     except subprocess.TimeoutExpired:
-        raise DeployError("mpremote did not finish copying within %d s (the board stopped "
-                          "answering?); the files copied so far are on the board: run deploy "
-                          "again" % timeout) from None
+        raise DeployError("mpremote did not finish copying within the deploy's %d s (the board "
+                          "stopped answering?); the files copied so far are on the board: run "
+                          "deploy again" % timeout) from None
     if r.returncode != 0:
         msg = (r.stderr or r.stdout).strip().splitlines()
         raise DeployError("mpremote failed: %s" % (msg[-1] if msg else "exit %d" % r.returncode))
     time.sleep(1.0)
-    info = wait_hello(port)
+    info = wait_hello(port, max(1.0, min(HELLO_WAIT_S, end - time.monotonic())))
     return want, info
 
 
@@ -234,5 +309,6 @@ def add_parser(sub):
     p.add_argument("--dry-run", action="store_true", help="show what would be copied; touch nothing")
     p.add_argument("--flash", metavar="DIR", help="deploy to the virtual board's flash image DIR/flash.img")
     p.add_argument("--timeout", metavar="S", type=float, default=COPY_TIMEOUT_S,
-                   help="give up if mpremote's copy takes longer than S seconds (default %(default)d)")
+                   help="give up if the deploy (the board's prompt, mpremote's copy, the board "
+                        "back) takes longer than S seconds (default %(default)d)")
     p.set_defaults(func=lambda args: run(args))

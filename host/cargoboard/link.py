@@ -128,7 +128,9 @@ class Link:
                 return seq, data
         return seq, data
 
-    def _write(self, data):
+    def write_raw(self, data):
+        """Write bytes as they are (a frame, or a host's own bytes once the board has left the
+        protocol)."""
         try:
             self.ser.write(data)
             self.ser.flush()
@@ -136,6 +138,24 @@ class Link:
             raise LinkError("connection to %s lost: %s" % (self.port, e)) from None
         self.sent += len(data)
         self._last_send = time.monotonic()
+
+    def send(self, typ, body=b""):
+        """Send a request once, without waiting for its reply; returns its seq. For a request
+        after which the board leaves the protocol (REPL): a second copy would reach whatever
+        runs next on the board."""
+        seq, data = self._frame(typ, body)
+        self.write_raw(data)
+        return seq
+
+    def read_raw(self) -> bytes:
+        """The bytes the port has (waiting up to the serial timeout for some), frames or not:
+        for a host that has handed the board over (deploy waiting for the REPL's prompt)."""
+        try:
+            chunk = self.ser.read(max(1, self.ser.in_waiting))
+        except _IO_ERRORS as e:
+            raise LinkError("connection to %s lost: %s" % (self.port, e)) from None
+        self.received += len(chunk)
+        return chunk
 
     def _next_frame(self):
         """The next decoded frame (type, seq, body) read from the port, None if nothing
@@ -150,13 +170,9 @@ class Link:
                     self.damaged += 1  # garbage or a damaged frame (maybe our reply)
                     return (None, None, None)
                 return r
-            try:
-                chunk = self.ser.read(max(1, self.ser.in_waiting))
-            except _IO_ERRORS as e:
-                raise LinkError("connection to %s lost: %s" % (self.port, e)) from None
+            chunk = self.read_raw()
             if not chunk:
                 return None
-            self.received += len(chunk)
             self._rx += chunk
             parts = self._rx.split(b"\x00")
             self._rx = bytearray(parts[-1])
@@ -187,7 +203,7 @@ class Link:
             if attempt:
                 self.resent += 1
             seq, data = self._frame(typ, body)
-            self._write(data)
+            self.write_raw(data)
             deadline = time.monotonic() + timeout
             while time.monotonic() < deadline:
                 r = self._next_frame()
@@ -302,6 +318,9 @@ class Link:
         return self.request(L.EVENTS, bytes((mask,)))
 
     def repl(self):
+        """Ask the board to hand over to the MicroPython REPL and wait for its yes (retried
+        like any request: for a board that refuses; `cargoboard deploy` sends it once,
+        deploy.enter_repl)."""
         return self.request(L.REPL)
 
 
