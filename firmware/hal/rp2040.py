@@ -79,9 +79,13 @@ class Rp2040Hal(Hal):
                         phase=PM.SPI_PHASE, bits=8, firstbit=SPI.MSB,
                         sck=Pin(PM.SPI_SCK), mosi=Pin(PM.SPI_MOSI), miso=Pin(PM.SPI_MISO))
         self._chain = bytearray(PM.CHAIN_BYTES)
+        self._init_board(PM)
+
+    def _init_board(self, pm):
+        """What both revisions share, from the pin map pm: LEDs, USB serial, frame clock."""
         self._buttons = 0
-        self._sm = rp2.StateMachine(PM.WS2812_SM, _ws2812, freq=8000000,
-                                    sideset_base=Pin(PM.WS2812_PIN))
+        self._sm = rp2.StateMachine(pm.WS2812_SM, _ws2812, freq=8000000,
+                                    sideset_base=Pin(pm.WS2812_PIN))
         self._sm.active(1)
         self._words = array.array("I", [0] * N_LEDS)
         self._dma = rp2.DMA()
@@ -96,7 +100,7 @@ class Rp2040Hal(Hal):
         self._in = sys.stdin.buffer
         self._out = sys.stdout.buffer
         self._next = time.ticks_add(time.ticks_ms(), FRAME_MS)
-        self._led = Pin(PM.STATUS_LED, Pin.OUT, value=0)
+        self._led = Pin(pm.STATUS_LED, Pin.OUT, value=0)
         self._frames = 0
 
     # --- sensors and buttons ----------------------------------------------------------------

@@ -9,17 +9,23 @@ import sys
 
 
 def _args():
-    a = {"sim": False, "game": None, "layout": None, "seats": None, "plugins": [], "flash": None}
+    a = {"sim": False, "game": None, "layout": None, "seats": None, "plugins": [], "flash": None,
+         "rev": "A"}
     argv = sys.argv[1:] if hasattr(sys, "argv") else []
     i = 0
     while i < len(argv):
         w = argv[i]
         if w == "--sim":
             a["sim"] = True
-        elif w in ("--game", "--layout", "--seats", "--plugin", "--flash") and i + 1 < len(argv):
+        elif w in ("--game", "--layout", "--seats", "--plugin", "--flash", "--rev") and \
+                i + 1 < len(argv):
             i += 1
             if w == "--plugin":
                 a["plugins"].append(argv[i])
+            elif w == "--rev":
+                if argv[i].upper() not in ("A", "B"):
+                    raise ValueError("--rev wants A or B, got '%s'" % argv[i])
+                a["rev"] = argv[i].upper()
             else:
                 a[w[2:]] = argv[i]
         else:
@@ -55,14 +61,24 @@ def start():
     except ValueError as e:
         sys.stderr.write("main.py: %s\n" % e)
         sys.stderr.write("usage: main.py --sim [--game NAME|none] [--layout L] [--seats S] "
-                         "[--plugin NAME=MODULE] [--flash IMAGE]\n")
+                         "[--plugin NAME=MODULE] [--flash IMAGE] [--rev A|B]\n")
         sys.exit(2)
     if a["sim"]:
         from firmware.hal.sim import SimHal
-        hal = SimHal()
+        hal = SimHal(revision=a["rev"])
     elif sys.platform == "rp2":
-        from firmware.hal.rp2040 import Rp2040Hal
-        hal = Rp2040Hal()
+        if a["rev"] == "A":
+            try:  # a revision-B board has "B" in /board_rev (written by cargoboard deploy --rev b)
+                with open("/board_rev") as f:
+                    a["rev"] = f.read().strip().upper() or "A"
+            except OSError:
+                pass
+        if a["rev"] == "B":
+            from firmware.hal.rp2040_revb import Rp2040HallHal
+            hal = Rp2040HallHal()
+        else:
+            from firmware.hal.rp2040 import Rp2040Hal
+            hal = Rp2040Hal()
     else:
         sys.stderr.write("main.py: not on the board; use --sim\n")
         sys.exit(2)
@@ -92,7 +108,8 @@ def start():
             glog = GameLog(root, hal.board_id())
         except Exception as e:
             glog_error = e
-    app = App(hal, gamelog=glog)
+    # revision B's HAL gives a lower LED budget (its sensors draw from the same USB power)
+    app = App(hal, gamelog=glog, budget_ma=getattr(hal, "led_budget_ma", 400))
     game = a["game"]
     if game is None:
         game = "none" if a["sim"] else names()[0]

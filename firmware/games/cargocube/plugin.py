@@ -34,6 +34,27 @@ def _hint(pos):
         unload(name)
 
 
+def _rank(pos, actions):
+    """actions, most likely first (the hint engine's order, loaded for a question and dropped
+    after, as for the hint): what the tracker's questions show first."""
+    from shared_rules.cargocube import engine
+    try:
+        return engine.rank(pos, actions)
+    finally:
+        name = engine.__name__
+        engine = None
+        unload(name)
+
+
+def _tracker(pos, levels):
+    """The move tracker: occupancy only (revision A), or with the steps of the LevelScanner
+    levels (revision B: its module is loaded only then)."""
+    if levels is None:
+        return T.Tracker(pos, rank=_rank)
+    from firmware.games.cargocube.steptracker import StepTracker
+    return StepTracker(pos, levels, rank=_rank)
+
+
 def _done_reading():
     """Drop the rules' notation reader and the start layouts (shared_rules/cargocube/reader.py,
     layouts.py) once the position is made: a game in play reads no position until it is
@@ -99,7 +120,9 @@ class Game:
                                          else "") + ("+teleport" if teleport else "")
         finally:
             _done_reading()
-        self.tracker = T.Tracker(self.pos)
+        # revision B: the app's LevelScanner (steps are evidence too), None on revision A
+        self.levels = options.get("levels")
+        self.tracker = _tracker(self.pos, self.levels)
         self.overlay = L.Overlay()  # (cell, colour, level, blink) lit besides the score bars
         # The idle overlay depends only on the position (and what was taken back): kept in the
         # overlay (Overlay.keep), made for the tracker's position_id _idle_for, a put-back
@@ -127,7 +150,7 @@ class Game:
         finally:
             _done_reading()
         self.pos = pos
-        self.tracker = T.Tracker(pos)
+        self.tracker = _tracker(pos, self.levels)
         self.hint = None
         self.mismatch_since = -1
         self._over_told = False
@@ -140,6 +163,8 @@ class Game:
         # The start position is what `pos` answers; not repeated here (a 4-player layout with
         # cards is over 500 bytes, a large block on a busy heap).
         self.emit("cargocube start ply=%d" % self.pos.ply())
+        if self.levels is not None:
+            self.levels.rebase()  # revision B: the pieces are in place, their fields the baseline
         self._rebuild()
 
     def log_header(self):
@@ -162,7 +187,7 @@ class Game:
                 pos.push(cc.decode_action(pos, payload, 0)[0])
             elif kind == LF.UNDO:
                 pos.pop()
-        self.tracker = T.Tracker(pos)
+        self.tracker = _tracker(pos, self.levels)
         self.emit("cargocube resumed ply=%d" % pos.ply())
         self._rebuild()
 
@@ -170,6 +195,13 @@ class Game:
         self.now = now_ms
         self.hint = None
         self.tracker.observe(occ, now_ms)
+        self._after(now_ms)
+
+    def on_levels(self, now_ms):
+        """Revision B: the steps the app's level scanner reports changed."""
+        self.now = now_ms
+        self.hint = None
+        self.tracker.observe_levels(now_ms)
         self._after(now_ms)
 
     def on_button(self, bit, now_ms):

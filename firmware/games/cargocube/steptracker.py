@@ -1,0 +1,349 @@
+# Revision B's reading of the steps (Cargocube): the tracker of tracker.py, which reads
+# occupancy, plus the steps a LevelScanner (firmware/drivers/levels.py) reports: each candidate
+# predicts its steps from the tracked orientations (steps.py) and must fit what was seen; a
+# piece lifted off a stack is a move under way; a landing on a stack must show. The plug-in
+# loads this module only on revision B (the heap of revision A never holds it).
+
+from shared_rules.cargocube import rules as cc
+from firmware.games.cargocube import steps as ST
+from firmware.games.cargocube.tracker import Tracker, SETTLE_MS, action_delta, passes_portal
+
+
+# A move that fits the steps is taken only if every other with the same occupancy change misses
+# them by more than this many times the still tolerance (else the board asks).
+DOUBT_SCALE = 3
+# ... unless the one that fits beats each of them by this much in steps.score (sixteenths of a
+# squared noise unit: two squared units, a miss of 1.4 noise units at one cell; 4 asked more and
+# took no fewer wrong moves: none in 800 bench games either way).
+SCORE_MARGIN = 2 * 16
+
+
+def _shows_landing(p, v, t):
+    """Whether a step v (beside what the lift changes there) shows a landing predicted to make
+    p, t the cell's still tolerance: the landing must make more than twice it, and v be nearer
+    to p than to nothing (a piece still in the hand leaves the cell as it was, give or take
+    the noise; a cube under the hand may shift, so the step itself may be off by much)."""
+    if p > 2 * t:
+        return v > 2 * t and 3 * v > p
+    if p < -2 * t:
+        return v < -2 * t and 3 * v < p
+    return False
+
+
+class StepTracker(Tracker):
+    def __init__(self, pos, levels, settle_ms=SETTLE_MS, rank=None):
+        self.levels = levels
+        self._pcache = {}  # action (or lifted cell) -> its predicted steps, per position
+        self.noise = []  # cells whose steps fit no move and held still (a nudged stack)
+        levels.rebase()  # a game's start: the fields as they are are the baseline
+        Tracker.__init__(self, pos, settle_ms, rank)
+
+    def observe(self, occ, now_ms=0):
+        self._noise_stale()
+        return Tracker.observe(self, occ, now_ms)
+
+    def observe_levels(self, now_ms=0):
+        self._noise_stale()
+        return Tracker.observe_levels(self, now_ms)
+
+    def _noise_settled(self, steps):
+        """The board has been still with steps that fit no legal move (a stack nudged): they
+        stay unexplained while the player may still say with `confirm` that a move was made.
+        (The cells of moves taken late stay uncertain: the unexplained move may be under way
+        there too.)"""
+        self.noise = list(steps)
+
+    def _noise_stale(self):
+        """Something moves again after the board stood still with noise: the noise is part of
+        what those cells read now, so their steps say nothing of the new move (else a nudge
+        before it is read as its evidence) until the board is idle and they are rebased."""
+        if self.noise:
+            for c in self.noise:
+                if c not in self.uncertain:
+                    self.uncertain.append(c)
+            self.noise = []
+
+    def _refresh(self):
+        Tracker._refresh(self)
+        self._pcache = {}
+
+    def _pred(self, a):
+        """Revision B: (predicted steps, hand cells) of action a in the position, cached."""
+        r = self._pcache.get(a)
+        if r is None:
+            r = (ST.predict(self.pos, a), ST.hand_cells(self.pos, a))
+            self._pcache[a] = r
+        return r
+
+    def _lift(self, c):
+        """Revision B: the predicted steps of lifting the top off cell c, cached."""
+        r = self._pcache.get(c)
+        if r is None:
+            r = ST.predict_lift(self.pos, c)
+            self._pcache[c] = r
+        return r
+
+    def _steps(self, diff):
+        """Revision B: {cell: step} the level scanner reports, but at cells whose occupancy
+        differs from the position's (that is occupancy evidence) or that are empty."""
+        lv = self.levels
+        out = {}
+        occ = self.occ
+        unsure = self.uncertain
+        for c in lv.cells:
+            if c not in diff and c not in unsure and occ[c >> 3] & (1 << (c & 7)):
+                out[c] = lv.level[c] - lv.base[c]
+        return out
+
+    def _by_steps(self, diff, steps, match, growing):
+        """Revision B: (fit, growing, airborne): the one-action explanations (match) whose
+        predicted steps fit, allowing a nudged stack next to the hand only when none fits as it
+        is; the moves under way (growing) whose start fits, plus the moves off a stack whose top
+        was lifted; and the fitting ones whose landing on a stack does not show yet (airborne,
+        also under way)."""
+        pos = self.pos
+        rough = self.levels.rough
+        ignore = diff + tuple(self.uncertain)  # cells whose steps say nothing now
+        fit = []
+        self.loose = []
+        loose = self.loose
+        doubt = []  # fit neither, but only by a margin the noise may make: not ruled out
+        for a in match:
+            if not diff and not ST.supported(ST.hand_cells(pos, a), steps, rough):
+                continue  # (before its prediction: the heap keeps few of them)
+            pred, hand = self._pred(a)
+            if ST.fits(pred, hand, steps, ignore, 0, rough):
+                fit.append((a, pred))
+            elif ST.fits(pred, hand, steps, ignore, 1, rough):
+                loose.append((a, pred))
+            elif ST.fits(pred, hand, steps, ignore, 0, rough, DOUBT_SCALE) and (
+                    diff or self._lifted(a, pred, steps, diff, rough)):
+                doubt.append((a, pred))
+        if fit:
+            # a move fits as it is (whether or not it shows at both ends yet): the reading
+            # that needs a nudged stack is no explanation beside it
+            self.loose = []
+        elif not diff:
+            # seen in the steps alone, a nudged reading must show where it came from too
+            self.loose = [x for x in loose if self._lifted(x[0], x[1], steps, diff, rough)]
+        if self.loose:
+            self.loose += doubt  # a nudge explains one; the noise may explain another
+        # A move whose landing on a stack should show and does not: the piece may still be in
+        # the hand. It waits (and is pending: the landing may be hidden by a shifted cube).
+        done = []
+        airborne = []
+        hands = []
+        self.unshown = []
+        for a, pred in fit:
+            if not diff and not self._lifted(a, pred, steps, diff, rough):
+                # seen in the steps alone, it must show at both ends (a stack nudged where a
+                # top could land is not a whole move); but as it fits, nothing else is taken
+                # for sure beside it (the bottom cube's shift may hide its lift)
+                self.unshown.append(a)
+                continue
+            if not self._landed(a, pred, steps, diff, rough):
+                airborne.append(a)
+                continue
+            done.append(a)
+            for c in self._pred(a)[1]:
+                if c not in hands:
+                    hands.append(c)
+        if done and (doubt or len(done) > 1):
+            # the steps decide only if every other move is out by more than the noise makes
+            # (a bottom cube shifted under the hand moves its neighbours' fields too): one
+            # that fits explains every cell better than the rest by a clear margin
+            done = self._clear_best(done, doubt, steps, ignore, rough)
+        fit = done
+        grow = list(airborne)
+        lifted = []
+        ok = {}
+        for a in growing:
+            src = a[1]
+            if src in diff and a[0] != cc.BOOST and not passes_portal(pos, a):
+                # a piece lifted off its cell (it emptied): nothing else may have stepped
+                if src not in ok:
+                    ok[src] = ST.fits(self._lift(src), (src,), steps, ignore, 0, rough)
+                if not ok[src] and not self._stops_on(a, done + airborne):
+                    continue
+            grow.append(a)
+        for c in steps:
+            t = ST.still(c, rough)
+            if c in lifted or c in hands or (-t <= steps[c] <= t):
+                continue
+            # a piece lifted off the stack on c: its step, whatever the hand did to the cube
+            # below, and nothing else that the lift does not explain
+            pred = self._lift(c)
+            if c not in pred or not ST.fits(pred, (c,), steps, ignore, 0, rough):
+                continue
+            lifted.append(c)
+        if lifted:
+            for a in self.legal():
+                if a[1] in lifted and a[0] != cc.END and a not in grow:
+                    grow.append(a)
+        if fit:
+            # the moves from the same source that pass where a fitting one lands may be under
+            # way, their piece resting there between hops (a wind rose over a stack)
+            for a in self.legal():
+                if a[0] != cc.END and a not in grow and a not in fit and \
+                        self._stops_on(a, fit):
+                    grow.append(a)
+        return fit, grow, airborne
+
+    def _clear_best(self, done, doubt, steps, ignore, rough):
+        """done (moves that fit and show at both ends) and doubt ((move, pred) that miss by no
+        more than the noise may make): [the one of done whose summed noise score (steps.score)
+        beats every other's by SCORE_MARGIN], else all of them (the board asks)."""
+        scored = []
+        for a in done:
+            pred, hand = self._pred(a)
+            scored.append((ST.score(pred, hand, steps, ignore, rough), a))
+        for a, pred in doubt:
+            scored.append((ST.score(pred, self._pred(a)[1], steps, ignore, rough), a))
+        best = scored[0]
+        for x in scored:
+            if x[0] < best[0]:
+                best = x
+        out = [best[1]]
+        clear = best[1] in done
+        for x in scored:
+            if x is not best:
+                out.append(x[1])
+                if x[0] < best[0] + SCORE_MARGIN:
+                    clear = False
+        return out[:1] if clear else out
+
+    def _stops_on(self, a, fits):
+        """Whether the move under way a may have its piece resting, on its way, where one of
+        the fitting moves lands (from the same source): a cube set down on a stack between the
+        hops of a wind rose looks like a move that ends there."""
+        path = None
+        for f in fits:
+            if f[1] == a[1] and f != a:
+                if path is None:
+                    path = cc.action_path(self.pos, a)
+                if f[3] in path:
+                    return True
+        return False
+
+    def _lifted(self, a, pred, steps, diff, rough):
+        """Revision B: whether the lift of action a's piece shows where it came from: its cell
+        emptied (occupancy), or the field there moved (either way: the hand may have shifted
+        the cube below). A stack nudged where a top could land shows at one end only: it must
+        not pass for a whole move."""
+        src = a[1]
+        if src in diff or src == a[3]:
+            return True
+        if src in self.uncertain:
+            # its steps say nothing now: the lift cannot be seen, and a move seen at its far
+            # end alone is not a whole move (that end may show a stack nudged before)
+            return False
+        p = pred.get(src, 0)
+        v = steps.get(src, 0)
+        t = ST.still(src, rough)
+        if -2 * t <= p <= 2 * t:
+            return True  # it shows too little there to ask for
+        # the cube below may have shifted under the hand and hidden the lift there: the cells
+        # around that only the source changes for show it then (a 2-stack's top leaving)
+        return v > t or v < -t or self._end_shows(a, pred, steps, diff, rough, src, a[3])
+
+    def _landed(self, a, pred, steps, diff, rough):
+        """Revision B: whether the piece of action a (predicted steps pred) is seen to have
+        landed: on an empty cell (occupancy), or on something: the landing, beside what the
+        lift alone changes there (a neighbour's top leaving), predicted and seen with its sign.
+        Else it may still be in the hand."""
+        dst = a[3]
+        if dst in diff:
+            return True
+        if dst in self.uncertain:
+            return False  # its steps say nothing now
+        lift = self._lift(a[1]).get(dst, 0)
+        p = pred.get(dst, 0) - lift
+        v = steps.get(dst, 0) - lift
+        if dst == a[1]:
+            # Back where it came from (a wind rose hop): what it does there beside the lift is
+            # within the hand's noise unless it turned the cube's magnet over (hundreds).
+            t = 2 * ST.TOL_HAND
+            return (p > t or p < -t) and -ST.TOL_HAND <= v - p <= ST.TOL_HAND
+        return _shows_landing(p, v, ST.still(dst, rough)) or (
+            dst != a[1] and self._end_shows(a, pred, steps, diff, rough, dst, a[1]))
+
+    def _end_shows(self, a, pred, steps, diff, rough, end, other):
+        """Revision B: whether action a (predicted steps pred) shows at its end cell `end`: the
+        cells that see `end` but not `other` (the move's far end) are explained better by a
+        than by nothing having happened there, by SCORE_MARGIN (steps.score's units). A
+        bottom cube shifted under the hand can hide the own cell's step; the neighbours see
+        the piece that came or went, not the shift."""
+        hand = self._pred(a)[1]
+        unsure = self.uncertain
+        gain = 0
+        for c in pred:
+            if c not in diff and c not in unsure and ST.next_to(c, (end,)) and \
+                    not ST.next_to(c, (other,)):
+                v = steps.get(c, 0)
+                gain += ST.miss(c, v, hand, rough) - ST.miss(c, v - pred[c], hand, rough)
+        return gain >= SCORE_MARGIN
+
+    def _significant(self, steps):
+        return ST.significant(steps, self.levels.rough)
+
+    def _seconds(self, pos, match2, rest):
+        """The second moves match2 (in pos, after a first) as (their predicted steps, hand
+        cells, landing): a second that lands on something must be seen to, as a single move
+        must (_landed); landing: (cell, the step predicted there beside the lift, the lift's)."""
+        seconds = []
+        for a2 in match2:
+            p2 = ST.predict(pos, a2)
+            land = None
+            d2 = a2[3]
+            if d2 not in rest:
+                lift = ST.predict_lift(pos, a2[1]).get(d2, 0)
+                land = (d2, p2.get(d2, 0) - lift, lift)
+            seconds.append((p2, ST.hand_cells(pos, a2), land))
+        return seconds
+
+    def _fits_two(self, a1, seconds, steps, diff):
+        """Whether the first move a1 and one of the seconds (_seconds) together fit the steps."""
+        pred1, hand1 = self._pred(a1)
+        rough = self.levels.rough
+        for pred2, hand2, land in seconds:
+            if land is not None:
+                d2, p, lift = land
+                if d2 in self.uncertain:
+                    continue
+                v = steps.get(d2, 0) - pred1.get(d2, 0) - lift
+                if not _shows_landing(p, v, ST.still(d2, rough)):
+                    continue
+            if ST.fits_two(pred1, hand1, pred2, hand2, steps, diff + tuple(self.uncertain),
+                           rough):
+                return True
+        return False
+
+    def _explain_levels(self, action):
+        """action is being committed: what it changed is explained, the baseline moves by it.
+        Where the hand worked the bottom cube may have shifted: if the action alone explains
+        what the board shows, the baseline takes the level over there; else (a move taken late,
+        other moves since) those cells wait until the board is idle again."""
+        pos = self.pos
+        pred, hand = self._pred(action)
+        filled = action_delta(pos, action)
+        diff = self._diff()
+        ignore = diff + tuple(self.uncertain)
+        steps = self._steps(diff)
+        if ST.fits(pred, hand, steps, ignore, 0, self.levels.rough):
+            self.levels.explain(pred, hand, True, filled)
+        else:
+            # Taken without its own evidence (late, or other moves since): which part of what
+            # the board shows there is this move's is unknown. Its cells say nothing until the
+            # board is idle again (then the baseline takes them over); nor do the steps next to
+            # its hand that it does not explain (a stack the hand nudged: else the next move
+            # may be read into them).
+            self.levels.explain({}, (), False, filled)
+            near = [c for c in steps if c not in pred and ST.next_to(c, hand)]
+            for c in list(pred) + list(hand) + list(filled) + near:
+                if c not in self.uncertain:
+                    self.uncertain.append(c)
+
+    def _unexplain_levels(self, action):
+        """action was taken back: the baseline becomes what the board reads once the piece is
+        back."""
+        self.levels.shift_base(ST.predict(self.pos, action))
