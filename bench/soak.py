@@ -6,7 +6,8 @@ it started.
 
 One virtual board (the unix port at 192 KiB, or the stock RP2040 image on the emulated Pico),
 one boot, its game log on. The games alternate: Cargocube for 2 players (a seeded game of
-`--actions` actions as the hand makes them, `resolve` after each, then `press end`) and
+`--actions` actions as the hand makes them, `resolve` after each, then `press end`, which ends
+the turn; the game stays open and the next game's set-up closes it as abandoned) and
 Cephalopod 3x3 (a seeded random game to its end). In each game the first action is taken back
 with `undo` (the hand puts the pieces back as the LEDs ask) and made again, and `hint` is
 pressed once. After each game `cargoboard sync`'s code fetches the board's finished logs over
@@ -36,6 +37,7 @@ from cargoboard.store import Store  # noqa: E402
 from cargoboard.sync import sync  # noqa: E402
 from firmware.games.cephalopod.plugin import block_cells  # noqa: E402
 from shared_rules import geometry as g  # noqa: E402
+from shared_rules.cargocube import rules as cc  # noqa: E402
 from shared_rules.cephalopod import rules as ce  # noqa: E402
 from heap import mem  # noqa: E402  (bench/heap.py: serial `mem`, then the pieces still 300 ms)
 
@@ -49,25 +51,29 @@ def adjacent(a, b):
 
 def cargocube_lines(seed, actions):
     """The seeded game's script with its first one-lift-one-place roll to a neighbouring cell
-    taken back (undo, the cube rolled back) and made again, a hint after it, and `end`."""
-    script, final = game_script(seed=seed, players=2, actions=actions, check_every=0)
+    taken back (undo, the cube rolled back, the position before it expected) and made again,
+    a hint after it, and the last turn ended with the `end` button (the game itself stays
+    open: the next game set up closes it as abandoned)."""
+    script, _ = game_script(seed=seed, players=2, actions=actions, check_every=0)
     lines = [x for x in script.splitlines() if x and not x.startswith("#")]
     out, undone, i = [], False, 0
+    before = cc.start_position(2).notation()  # the position before the line being copied
     while i < len(lines):
         line = lines[i]
         if (not undone and line.startswith("lift ") and i + 2 < len(lines)
                 and lines[i + 1].startswith("place ") and lines[i + 2].startswith("resolve ")):
             src, dst = line.split()[1], lines[i + 1].split()[1]
             if adjacent(g.parse_cell(src), g.parse_cell(dst)):
-                before = out and [x for x in out if x.startswith("resolve ")]
-                out += [line, lines[i + 1], lines[i + 2], "press undo", STILL,
-                        "lift " + dst, "place " + src, STILL]
-                if before:
-                    out.append("expect " + before[-1][len("resolve "):])
-                out += [line, lines[i + 1], lines[i + 2], "press hint", "wait 1500"]
+                action = lines[i:i + 3]
+                out += action + ["press undo", STILL, "lift " + dst, "place " + src, STILL,
+                                 "expect " + before]
+                out += action + ["press hint", "wait 1500"]
                 undone = True
+                before = lines[i + 2][len("resolve "):]
                 i += 3
                 continue
+        if line.startswith("resolve "):
+            before = line[len("resolve "):]
         out.append(line)
         i += 1
     return out + ["press end", "wait 300"]

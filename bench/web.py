@@ -90,10 +90,10 @@ def live(b, moves):
                 t1 = time.time()
                 board.press("undo")
                 hit = b.wait(lambda d: [u for u in b.updates() if u["position"] ==
-                                        start.notation() and u["t"] / 1000 >= t1], timeout=5,
-                             what="undo " + text)
+                                        start.notation() and u["t"] / 1000 >= t1 and
+                                        u["painted"]], timeout=5, what="undo " + text)
                 told = board.told_at("undo %s -> " % text, t1)
-                undo.append(1000 * (hit[0]["t"] / 1000 - told))
+                undo.append(1000 * (hit[0]["painted"] / 1000 - told))
                 board.lift(dst)  # the cube back where it was, as the LEDs ask
                 board.place(src)
                 board.wait_board_ms(500)
@@ -108,7 +108,7 @@ def live(b, moves):
     row("  serve has read it -> page updated", read_to_page)
     row("  page updated -> painted", to_paint)
     row("sensor change -> page painted", total)
-    row("undo: board's event -> page", undo)
+    row("undo: board's event -> page painted", undo)
 
 
 def fill(db, n):

@@ -65,6 +65,11 @@ def test_host_tools_and_the_script_take_turns_on_the_pty(tmp_path):
                 assert link.hello()["fw"]
                 assert link.text("pos") == "ok " + before
                 assert link.text("mem").startswith("ok alloc=")
+        # at once after: the console's first reply is the one to this query, not an earlier
+        # one the board wrote before the host tools had the pty, and no event comes twice
+        events = list(s.events)
+        assert s.query("status")[1].startswith("ok state=play")
+        assert s.events == events
         s.execute("drop e5")
         s.execute("wait 600")
         after = s.position()

@@ -265,3 +265,72 @@ def test_repl_request_hands_the_board_over_with_ctrl_c_on():
     assert hal.ctrl_c == [False]
     app.link.tick(3500)
     assert hal.ctrl_c == [False, True]
+
+
+class _SlowBoard:
+    """A board on a pty that answers every request late (after `delay` s), counting what it
+    was sent: a console command must run once however late its reply comes."""
+
+    def __init__(self, delay):
+        import threading
+        import tty
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.port = os.ttyname(self.slave)
+        self.delay, self.requests, self._stop = delay, [], False
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        import select
+        buf = b""
+        while not self._stop:
+            if not select.select([self.master], [], [], 0.05)[0]:
+                continue
+            try:
+                buf += os.read(self.master, 4096)
+            except OSError:
+                return
+            while b"\x00" in buf:
+                raw, buf = buf.split(b"\x00", 1)
+                r = F.decode(raw) if raw else None
+                if not isinstance(r, tuple):
+                    continue  # the delimiter before a frame, or a damaged frame
+                typ, seq, body = r
+                self.requests.append(body)
+                time.sleep(self.delay)
+                os.write(self.master, F.encode(typ | 0x80, seq, b"ok " + body))
+
+    def close(self):
+        self._stop = True
+        self._thread.join(2)
+        os.close(self.master)
+        os.close(self.slave)
+
+
+def test_a_late_console_reply_is_waited_for_not_sent_again():
+    board = _SlowBoard(delay=0.35)
+    try:
+        link = Link(board.port, timeout=0.2, retries=3)
+        assert link.text("undo") == "ok undo"
+        time.sleep(0.5)  # a second copy, had one been sent, would have been read by now
+        assert board.requests == [b"undo"] and link.resent == 0
+        # a query may be sent again, and the late reply to the first try is taken
+        assert link.text("status", resend=True) == "ok status"
+        assert board.requests.count(b"status") == 2 and link.resent == 1
+        link.close()
+    finally:
+        board.close()
+
+
+def test_an_unanswered_console_command_says_it_may_have_run(tmp_path):
+    master, slave = os.openpty()
+    try:
+        link = Link(os.ttyname(slave), timeout=0.1, retries=2)
+        with pytest.raises(LinkError) as e:
+            link.text("undo")
+        assert "sent once and may have run" in str(e.value) and link.resent == 0
+        link.close()
+    finally:
+        os.close(master)
+        os.close(slave)

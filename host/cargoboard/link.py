@@ -1,8 +1,8 @@
 """The host end of the binary serial protocol (docs/protocol.md), over pyserial.
 
 `Link(port)` sends one request frame at a time and waits for its reply (same seq); a lost,
-corrupted or unanswered request is sent again (every request is idempotent, see the protocol
-document), so a noisy cable costs time, not data. Event and LED frames that arrive meanwhile
+corrupted or unanswered request is sent again (every request but a console command is
+idempotent, see the protocol document), so a noisy cable costs time, not data. Event and LED frames that arrive meanwhile
 go to `on_event` / `on_leds`.
 """
 
@@ -189,21 +189,31 @@ class Link:
     def request(self, typ, body=b"", timeout=None):
         """Send a request, return the reply body. BoardError if the board refuses it,
         LinkError if no reply comes after `retries` tries."""
-        return self._exchange(typ, body, timeout, bytes)
+        return self._exchange(typ, body, timeout, bytes, any_try=True)
 
-    def _exchange(self, typ, body, timeout, take, broken=None):
+    def _exchange(self, typ, body, timeout, take, broken=None, resend=True, any_try=False):
         """Send a request and give each frame of its reply to take(reply body), which returns
         the result, or None while the reply goes on in more frames (each one starts the
         timeout again). When a try ends early (a damaged frame, the timeout), broken() may
         return what came of the reply so far (None: send the request again). Events and LED
         frames that come meanwhile go to their callbacks. BoardError if the board refuses
-        the request, LinkError if no reply comes after `retries` tries."""
+        the request, LinkError if no reply comes after `retries` tries.
+        resend=False is for a request the board must not run twice (a console command such
+        as `undo`): it is sent again only when the board says it arrived damaged (ERROR 1);
+        otherwise the further tries only wait longer for the first one's reply.
+        any_try=True takes a one-frame reply to any try of this request, so a board slower
+        than the timeout is not asked again and again, each reply skipped as late."""
         timeout = self.timeout if timeout is None else timeout
+        send = True
+        tries = []
         for attempt in range(self.retries):
-            if attempt:
-                self.resent += 1
-            seq, data = self._frame(typ, body)
-            self.write_raw(data)
+            if send:
+                if attempt:
+                    self.resent += 1
+                seq, data = self._frame(typ, body)
+                tries.append(seq)
+                self.write_raw(data)
+            send = resend
             deadline = time.monotonic() + timeout
             while time.monotonic() < deadline:
                 r = self._next_frame()
@@ -214,7 +224,7 @@ class Link:
                     break  # a damaged frame, likely the reply: ask again now, not at the timeout
                 if rseq == 0 and rtyp in (L.EVENT, L.LEDS):
                     self._dispatch_unsolicited(rtyp, rbody)
-                elif rseq != seq:
+                elif rseq != seq and not (any_try and rseq in tries):
                     continue  # a late reply to an earlier try
                 elif rtyp == (typ | 0x80):
                     out = take(rbody)
@@ -225,12 +235,17 @@ class Link:
                     code = rbody[0] if rbody else 0
                     msg = rbody[1:].decode(errors="replace")
                     if code == L.E_FRAME:
-                        break  # our frame arrived damaged: send it again
+                        send = True  # our frame arrived damaged, so it did not run: again
+                        break
                     raise BoardError(code, msg)
             if broken is not None:
                 out = broken()
                 if out is not None:
                     return out
+        if not resend:
+            raise LinkError("no answer from the board on %s in %.0f s (the command was sent once "
+                            "and may have run; check the board before sending it again)"
+                            % (self.port, timeout * self.retries))
         raise LinkError("no answer from the board on %s after %d tries" % (self.port, self.retries))
 
     def poll(self, seconds, until=None):
@@ -301,9 +316,12 @@ class Link:
         """Tell the board the host holds game_no (checksum crc): the board deletes it."""
         return self.request(L.CONFIRM, _u32(game_no) + _u32(crc))
 
-    def text(self, command, timeout=None) -> str:
-        """A console command (docs/serial-protocol.md) through a frame; the reply text."""
-        return self.request(L.TEXT, command.encode(), timeout).decode(errors="replace")
+    def text(self, command, timeout=None, resend=False) -> str:
+        """A console command (docs/serial-protocol.md) through a frame; the reply text.
+        A command can change the game (`undo`, `press next`), so it is sent once unless the
+        caller says it only reads (resend=True: `status`, `pos`, ...)."""
+        return self._exchange(L.TEXT, command.encode(), timeout, bytes, resend=resend,
+                              any_try=True).decode(errors="replace")
 
     def new_game(self, words) -> str:
         return self.request(L.NEW, words.encode()).decode(errors="replace")

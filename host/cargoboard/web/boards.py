@@ -29,6 +29,7 @@ RECONNECT_S = 0.5     # how often a lost port is tried again
 QUIET_S = 3.0         # a board silent this long is asked HELLO (is it still there?)
 HISTORY_PAGE = 48     # actions per `history FROM COUNT` request (a reply holds at most 1 KB)
 POLL_S = 0.02         # the thread's serial read slice
+COMMAND_S = 5.0       # a seat's command waits this long per try for its one reply (3 tries)
 
 # Events after which the game is read afresh (`status`, `pos`, `state`, the move list).
 FRESH_PREFIXES = ("game ", "load ", "cargocube start", "cargocube resumed", "cephalopod start",
@@ -182,7 +183,7 @@ class Follower:
         """A console command's reply text; None if the board refuses it (no game, a game
         without that command)."""
         try:
-            return link.text(command)
+            return link.text(command, resend=True)  # the page's queries only read
         except BoardError:
             return None
 
@@ -266,7 +267,9 @@ class Follower:
 
     def _command(self, link, seat, command):
         try:
-            reply = link.text(command)
+            # sent once, waited for long (a board busy with a flash erase or a slow emulator
+            # answers late): a second copy of `undo` would undo two moves
+            reply = link.text(command, timeout=COMMAND_S)
         except BoardError as e:
             reply = "err %s" % e
         self._refresh(link)
