@@ -24,7 +24,7 @@ to the HAL with attach_flash(root, board id). The board id is kept in the image
 """
 
 import sys
-from firmware.hal import Hal, BITMAP_BYTES, FRAME_BYTES, TICKS_MASK, unload
+from firmware.hal import Hal, BITMAP_BYTES, FRAME_BYTES, TICKS_MASK
 
 PROTO = 1
 MAGIC = 0xA5
@@ -34,28 +34,7 @@ _MAX_SERIAL_OUT = 4096
 class SimHal(Hal):
     name = "sim"
 
-    def __init__(self, inp=None, out=None, revision="A"):
-        # Revision B (linear Hall sensors): the host sends 'G' frames with the scan's ADC sums;
-        # the HAL's logic (firmware/hal/hall.py) turns them into the occupancy bitmap and the
-        # per-cell fields (`levels`, 0.01 mT) the app's level scanner reads.
-        self.levels = None
-        self.rough = None
-        self._reader = None
-        if revision == "B":
-            from array import array
-            from firmware.hal import hall
-            from hardware import pinmap_revb as PMB
-            self._reader = hall.reader(PMB)
-            self._sums = array("H", bytes(2 * hall.N_SUMS))
-            self._new = array("H", bytes(2 * hall.N_SUMS))
-            self._deadband = self._reader.sum_units(PMB.DEADBAND)
-            self._settle = hall.settle
-            self._first = True
-            self.levels = self._reader.levels
-            self.rough = self._reader.rough
-            self.led_budget_ma = PMB.LED_BUDGET_MA
-            PMB = None
-            unload("hardware.pinmap_revb")  # read once: its constants need no heap after
+    def __init__(self, inp=None, out=None):
         self._flash_root = None  # no flash until main.py attaches the mounted one
         self._board_id = None
         self._in = inp if inp is not None else sys.stdin.buffer
@@ -127,26 +106,6 @@ class SimHal(Hal):
             typ = h[1]
             if typ == ord("Q"):
                 raise SystemExit(0)
-            if typ == ord("G") and self._reader is not None and n >= 5 + 2 * len(self._sums):
-                # revision B: u32 time, u8 buttons, the scan's sums (u16 each), serial bytes
-                b = self._buf
-                self._t = (b[0] | (b[1] << 8) | (b[2] << 16) | (b[3] << 24)) & TICKS_MASK
-                self._buttons = b[4] & 0x1F
-                new = self._new
-                k = len(new)
-                for i in range(k):
-                    new[i] = b[5 + 2 * i] | (b[6 + 2 * i] << 8)
-                if self._first:
-                    self._first = False
-                    for i in range(k):
-                        self._sums[i] = new[i]
-                    self._reader.update(self._sums, self._sensors)
-                elif self._settle(new, self._sums, self._deadband):
-                    self._reader.update(self._sums, self._sensors)
-                end = 5 + 2 * k
-                self._serial_in = bytes(b[end:n]) if n > end else None
-                self._frame_done_pending = True
-                return
             if typ == ord("F") and n >= 21:
                 b = self._buf
                 self._t = (b[0] | (b[1] << 8) | (b[2] << 16) | (b[3] << 24)) & TICKS_MASK

@@ -125,12 +125,6 @@ class App:
         self.flash_low = False
         self._resumed = False  # the game was resumed from the log: compare the first scan
         self.scanner = Scanner(stable_ms)
-        # Revision B: the HAL gives every cell's field too; its level scanner (baseline and
-        # steps) goes to the games in options['levels'], its changes to game.on_levels(now).
-        self.levels = None
-        if getattr(hal, "levels", None) is not None:
-            from firmware.drivers.levels import LevelScanner
-            self.levels = LevelScanner(stable_ms)
         self.buttons = Buttons(stable_ms)
         self.painter = Painter(cap, budget_ma)
         self.raw = bytearray(H.BITMAP_BYTES)
@@ -283,18 +277,15 @@ class App:
 
     def plugin_options(self, opts):
         """Put the app's callbacks into a plug-in's options (docs/firmware.md): emit and the
-        game log's record, record_undo, record_over; on revision B the level scanner, levels."""
+        game log's record, record_undo, record_over."""
         opts["emit"] = self.emit
         opts["record"] = self._record
         opts["record_undo"] = self._record_undo
         opts["record_over"] = self._record_over
-        if self.levels is not None:
-            opts["levels"] = self.levels
 
     # --- game lifecycle ------------------------------------------------------------------------
     def new_game(self, name, options):
         """Create a game and enter setup. Raises ValueError on failure (message for `err`)."""
-        gc.collect()  # a game's modules and tables want large blocks: none of them garbage
         try:
             cls = load(name)
         except MemoryError as e:
@@ -504,10 +495,6 @@ class App:
         n = self.scanner.update(self.raw, now)
         presses = self.buttons.update(braw, now) | self._injected
         self._injected = 0
-        # revision B: the levels first, so that a game started or told of a change in this
-        # frame reads the fields of this frame too
-        lv = self.levels
-        stepped = lv is not None and lv.update(hal.levels, now, hal.rough)
         if n:
             self._on_change(now)
         elif not self._scanned:
@@ -522,13 +509,6 @@ class App:
                 except Exception as e:
                     self.report_error("on_change", e)
         self._scanned = True
-        if stepped and not n and self.state == PLAY:
-            on_levels = getattr(self.game, "on_levels", None)
-            if on_levels is not None:
-                try:
-                    on_levels(now)
-                except Exception as e:
-                    self.report_error("on_levels", e)
         if presses:
             for j in range(H.N_BUTTONS):
                 bit = 1 << j

@@ -10,7 +10,7 @@ import sys
 
 def _args():
     a = {"sim": False, "game": None, "layout": None, "seats": None, "plugins": [], "flash": None,
-         "rev": "A"}
+         "rev": None}
     argv = sys.argv[1:] if hasattr(sys, "argv") else []
     i = 0
     while i < len(argv):
@@ -22,15 +22,13 @@ def _args():
             i += 1
             if w == "--plugin":
                 a["plugins"].append(argv[i])
-            elif w == "--rev":
-                if argv[i].upper() not in ("A", "B"):
-                    raise ValueError("--rev wants A or B, got '%s'" % argv[i])
-                a["rev"] = argv[i].upper()
             else:
                 a[w[2:]] = argv[i]
         else:
             raise ValueError("bad argument '%s'" % w)
         i += 1
+    if a["rev"] not in (None, "A", "B", "a", "b"):
+        raise ValueError("--rev wants A or B, got '%s'" % a["rev"])
     try:
         import os
         if os.getenv("CARGOBOARD_SIM") == "1":
@@ -63,27 +61,35 @@ def start():
         sys.stderr.write("usage: main.py --sim [--game NAME|none] [--layout L] [--seats S] "
                          "[--plugin NAME=MODULE] [--flash IMAGE] [--rev A|B]\n")
         sys.exit(2)
-    if a["sim"]:
-        from firmware.hal.sim import SimHal
-        hal = SimHal(revision=a["rev"])
-    elif sys.platform == "rp2":
-        if a["rev"] == "A":
-            try:  # a revision-B board has "B" in /board_rev (written by cargoboard deploy --rev b)
-                with open("/board_rev") as f:
-                    a["rev"] = f.read().strip().upper() or "A"
-            except OSError:
-                pass
-        if a["rev"] == "B":
-            from firmware.hal.rp2040_revb import Rp2040HallHal
-            hal = Rp2040HallHal()
-        else:
-            from firmware.hal.rp2040 import Rp2040Hal
-            hal = Rp2040Hal()
-    else:
+    if not a["sim"] and sys.platform != "rp2":
         sys.stderr.write("main.py: not on the board; use --sim\n")
         sys.exit(2)
+    rev = a["rev"]
+    if rev is None and not a["sim"]:
+        try:  # the board's revision, written by `cargoboard deploy` (--rev a|b)
+            with open("/board_rev") as f:
+                rev = f.read().strip()
+        except OSError:
+            pass
+    App = None
+    if rev in ("B", "b"):
+        # revision B's HAL and App (firmware/system/boot_revb.py); a revision-A board loads
+        # none of its modules
+        from firmware.system import boot_revb
+        hal, App = boot_revb.start(a["sim"])
+        boot_revb = None
+        from firmware.hal import unload
+        unload("firmware.system.boot_revb")
+    elif a["sim"]:
+        from firmware.hal.sim import SimHal
+        hal = SimHal()
+    else:
+        from firmware.hal.rp2040 import Rp2040Hal
+        hal = Rp2040Hal()
 
-    from firmware.system.app import App, VERSION, register, names, load
+    from firmware.system.app import VERSION, register, names, load
+    if App is None:
+        from firmware.system.app import App
     for p in a["plugins"]:
         i = p.find("=")
         if i <= 0:
@@ -108,8 +114,7 @@ def start():
             glog = GameLog(root, hal.board_id())
         except Exception as e:
             glog_error = e
-    # revision B's HAL gives a lower LED budget (its sensors draw from the same USB power)
-    app = App(hal, gamelog=glog, budget_ma=getattr(hal, "led_budget_ma", 400))
+    app = App(hal, gamelog=glog)
     game = a["game"]
     if game is None:
         game = "none" if a["sim"] else names()[0]

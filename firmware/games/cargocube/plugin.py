@@ -120,7 +120,8 @@ class Game:
                                          else "") + ("+teleport" if teleport else "")
         finally:
             _done_reading()
-        # revision B: the app's LevelScanner (steps are evidence too), None on revision A
+        # revision B: the app's LevelScanner (steps are evidence too), None on revision A; the
+        # app gives on_change the same occupancy again when only the steps changed
         self.levels = options.get("levels")
         self.tracker = _tracker(self.pos, self.levels)
         self.overlay = L.Overlay()  # (cell, colour, level, blink) lit besides the score bars
@@ -195,13 +196,6 @@ class Game:
         self.now = now_ms
         self.hint = None
         self.tracker.observe(occ, now_ms)
-        self._after(now_ms)
-
-    def on_levels(self, now_ms):
-        """Revision B: the steps the app's level scanner reports changed."""
-        self.now = now_ms
-        self.hint = None
-        self.tracker.observe_levels(now_ms)
         self._after(now_ms)
 
     def on_button(self, bit, now_ms):

@@ -29,8 +29,8 @@
 # occupancy change matches and the steps fit. A piece lifted off a stack is a move under way.
 # Steps that fit no legal move are noise (a stack nudged): the baseline takes them over once
 # the board is still. Where steps do not decide, the player is asked as on revision A.
-# That reading is StepTracker (firmware/games/cargocube/steptracker.py), loaded only on
-# revision B; the hooks it fills are marked "revision B" here.
+# That reading is StepTracker (firmware/games/cargocube/steptracker.py), a subclass loaded
+# only on revision B: nothing of it is in a revision-A board's heap.
 #
 # Works on any position object of shared_rules.cargocube.rules (stacks, cards, legal_actions, push, pop).
 
@@ -44,7 +44,6 @@ MISMATCH = 3  # no legal continuation fits the board
 OVER = 4  # the game has ended
 
 SETTLE_MS = 400  # the board must be still this long before a move that fits is committed
-NOISE_MS = 3000  # revision B: steps no legal move fits are taken as noise after this stillness
 TOUCHED_MAX = 8  # cells remembered for "the board missed a move" offers
 
 STATE_NAMES = ("idle", "moving", "asking", "mismatch", "over")
@@ -210,10 +209,7 @@ def explain(pos, legal, deltas, diff, barred):
         # an action fits only if the low byte of its delta is diff's first cell (+1), and grows
         # from a single cell only if either byte is that cell
         look = []
-        if n == 0:
-            # revision B: nothing seen but steps: the actions that change no occupancy
-            _find_all(deltas[0], b"\x00", look)
-        elif n <= 2:
+        if n <= 2:
             needle = bytes((diff[0] + 1,))
             _find_all(deltas[0], needle, look)
             if n == 1:
@@ -225,7 +221,7 @@ def explain(pos, legal, deltas, diff, barred):
         a = legal[i]
         if deltas is not None:
             d = deltas[0][i] | (deltas[1][i] << 8)
-        elif at_portal or not n or a[1] in diff or a[3] in diff:
+        elif at_portal or a[1] in diff or a[3] in diff:
             d = packed_delta(pos, a)
         else:
             continue  # its delta, a part of (src, dst), has no cell of diff
@@ -237,7 +233,7 @@ def explain(pos, legal, deltas, diff, barred):
         elif at_portal and passes_portal(pos, a) and _is_subset(diff, unpack(d) + (portal,)):
             growing.append(a)  # the cube waits on the portal: on to the exit portal
     # a booster use starts from a card (nothing on it): none without one under the evidence
-    if 0 < n <= 2 and (pos.cards[diff[0]] or pos.cards[diff[n - 1]]):
+    if n <= 2 and (pos.cards[diff[0]] or pos.cards[diff[n - 1]]):
         srcs = pos.boost_sources()
         if srcs:
             if n == 2:
@@ -286,18 +282,11 @@ _positions = 0  # _refresh() calls of every tracker: position_id names a tracked
 
 
 class Tracker:
-    # revision B: the LevelScanner whose steps are evidence too (None: occupancy only)
-    levels = None
-
     def __init__(self, pos, settle_ms=SETTLE_MS, rank=None):
         self.pos = pos
         # rank(pos, actions) -> the same actions, most likely first (the plug-in gives the
         # hint's order): what a question shows first
         self.rank = rank
-        self.uncertain = []  # revision B: cells whose baseline waits for the board to be idle
-        self.loose = []  # revision B: explanations that fit only with a stack nudged
-        self.unshown = []  # revision B: moves that fit the steps but did not show their lift
-        self.noisy = False  # revision B: steps no legal move fits wait to be taken as noise
         self.settle_ms = settle_ms  # stillness before a move that fits is taken (0: at once)
         self.settling = False
         self.changed_at = 0
@@ -382,26 +371,10 @@ class Tracker:
         self.occ[:] = occ
         return taken + self._infer(self.settle_ms == 0)
 
-    def observe_levels(self, now_ms=0):
-        """Revision B: the steps the level scanner reports changed at now_ms; returns the
-        number of actions committed."""
-        taken = self._take_offered()
-        self.changed_at = now_ms
-        return taken + self._infer(self.settle_ms == 0)
-
-    def _steps(self, diff):
-        """Revision B: {cell: step} the level scanner reports (StepTracker); None here."""
-        return None
-
     def tick(self, now_ms):
-        """Time passes: commit a move that fits once the board has been still long enough;
-        revision B: steps that fit no legal move become the baseline after NOISE_MS."""
+        """Time passes: commit a move that fits once the board has been still long enough."""
         if self.settling and now_ms - self.changed_at >= self.settle_ms:
             self.settling = False
-            return self._infer(True)
-        if self.noisy and now_ms - self.changed_at >= NOISE_MS:
-            self.noisy = False
-            self.levels.rebase(list(self._steps(self._diff())))
             return self._infer(True)
         return 0
 
@@ -416,12 +389,6 @@ class Tracker:
             if a[3] not in targets:
                 targets.append(a[3])
         self.targets = targets
-        if self.levels is not None:
-            # revision B: a move waiting to settle may be built on by the next before it is
-            # taken (the next one lifts what it put down): it counts as pending
-            for a in actions:
-                if a not in self.pending:
-                    self.pending.append(a)
 
     def _infer(self, may_commit=True):
         committed = 0
@@ -432,60 +399,35 @@ class Tracker:
                 self.diff = self._diff()
                 return committed
             diff = self._diff()
-            steps = self._steps(diff)  # revision B; None on revision A
             self.diff = diff
             self.targets = []
             self.moves = []
             self.held = False
-            if not diff and (not steps or not self._significant(steps)):
+            if not diff:
                 self.state = IDLE
                 self.candidates = []
                 # Back as expected: put back, or done and then undone by a next move.
                 self.undone_by_next = self.pending
                 self.pending = []
                 self.barred = []  # taken-back moves are restored on the board
-                self.noisy = False
-                if steps is not None and (steps or self.uncertain):
-                    # revision B: steps too small to be anything a hand did (drift, a slight
-                    # nudge), and the cells of moves taken late: the baseline takes them over
-                    # once the board is still
-                    if may_commit:
-                        self.levels.rebase(list(steps) + self.uncertain)
-                        self.uncertain = []
-                    else:
-                        self.settling = True
                 return committed
             match, growing = explain(self.pos, self.legal(), self._deltas, diff, self.barred)
-            seen = match  # what occupancy alone explains (the steps may rule all of it out)
-            airborne = ()
-            if steps is not None:
-                match, growing, airborne = self._by_steps(diff, steps, match, growing)
             # A move that may already have ended on a stack (pending) followed by another one
             # explains the diff too: it competes with the one-action explanations.
             if self.pending:
-                complete, partial, targets = self._explain_in_two(diff, True, (), steps)
+                complete, partial, targets = self._explain_in_two(diff, True)
             else:
                 complete, partial, targets = [], [], []
             fits = list(match)
             for x in complete:
                 if x not in fits:
                     fits.append(x)
-            if steps is not None and not fits and not partial:
-                # revision B: no explanation fits as it is; one that would with a stack nudged
-                # next to the hand (a step that fits no legal move is noise)
-                rough = self.levels.rough
-                for a, pred in self.loose:
-                    if self._landed(a, pred, steps, diff, rough):
-                        fits.append(a)
-                    elif a not in airborne:
-                        airborne.append(a)
-                        growing.append(a)
             if fits and not growing and not partial and self.undone_by_next:
                 # About to take a move: first, could one that was waiting to settle and whose
                 # trace this move erased have happened before it? Then that is a second reading.
                 erased = tuple([c for c in self.recent if c not in diff])
                 if erased:
-                    c2, p2, t2 = self._explain_in_two(diff, True, erased, steps)
+                    c2, p2, t2 = self._explain_in_two(diff, True, erased)
                     for x in c2:
                         if x not in fits:
                             fits.append(x)
@@ -495,15 +437,10 @@ class Tracker:
                 if not may_commit:
                     self._hold(fits)
                     return committed
-                # revision B: a reading by two moves, or beside a move that hid its lift, is
-                # asked for (the steps of two moves leave too much room for the noise)
-                if len(fits) == 1 and not (steps is not None and (
-                        self.unshown or fits[0] not in match)):
+                if len(fits) == 1:
                     self._commit(fits[0], "auto")
                     committed += 1
                     continue
-                if steps is not None:
-                    fits += [a for a in self.unshown if a not in fits]
                 self._ask(fits)
                 return committed
             if growing or partial:
@@ -516,9 +453,6 @@ class Tracker:
                 for x in match:
                     if x not in still:
                         still.append(x)
-                for x in airborne:
-                    if x not in still:
-                        still.append(x)
                 self.pending = still
                 self.candidates = []
                 self.moves = growing + match
@@ -526,12 +460,11 @@ class Tracker:
                     if a[3] not in targets:
                         targets.append(a[3])
                 self.targets = targets
-                if fits and not self.held and not airborne and not in_hand(growing, diff):
+                if fits and not self.held and not in_hand(growing, diff):
                     # Only cubes tipped onto their new cell stand against the moves that fit
                     # (e.g. a keeper stepped next to a lone cube): a tipped cube does not stay
                     # so by itself, so once the board is still the player is asked, and the
-                    # pending moves are kept in case the hand does finish a tip. (Revision B:
-                    # a piece lifted off a stack, seen in the steps, is in the hand.)
+                    # pending moves are kept in case the hand does finish a tip.
                     if not may_commit:
                         self.settling = True
                         return committed
@@ -542,11 +475,7 @@ class Tracker:
                 return committed
             # Nothing the board saw explains it: a move that left no trace at all, then one
             # more. The board cannot know which traceless move it was: it asks.
-            complete, partial, targets = self._explain_in_two(diff, False, (), steps)
-            if not complete and not partial and steps is not None and diff and seen:
-                # Occupancy alone explains it, the steps rule every move out (two stacks
-                # nudged?): the board asks, as revision A would.
-                complete = [a for a in seen if a[0] != cc.END]
+            complete, partial, targets = self._explain_in_two(diff, False)
             if complete and not may_commit:
                 self._hold(complete)
                 return committed
@@ -558,23 +487,11 @@ class Tracker:
                 self.candidates = []
                 self.targets = targets
                 return committed
-            if not diff:
-                # Steps only, and no legal move fits them: noise (a stack nudged, drift). The
-                # baseline takes them over once the board has been still for NOISE_MS (long
-                # enough for the player to say with `confirm` that a move was made).
-                self.state = IDLE
-                self.candidates = []
-                self.noisy = True
-                if may_commit:
-                    self._noise_settled(steps)  # still for settle_ms: it is what the board reads
-                else:
-                    self.settling = True
-                return committed
             self.state = MISMATCH
             self.candidates = []
             return committed
 
-    def _explain_in_two(self, diff, seen_only, erased=(), steps=None):
+    def _explain_in_two(self, diff, seen_only, erased=()):
         """Explanations of diff by two moves: a first one that left no visible trace of its own
         and a second one, complete or in progress. The first is, with erased: a move that was
         waiting to settle before the board looked as expected again (undone_by_next), on those
@@ -582,8 +499,6 @@ class Tracker:
         its trace, e.g. a cube teleported to an empty exit portal and rolled on from there);
         else with seen_only: a pending move (its evidence was seen but it may have ended on a
         stack); else a move that never shows (onto and off stacks).
-        Revision B (steps not None): a first with a complete second counts only if their
-        predicted steps together fit the steps seen.
         Returns (firsts with a complete second, firsts with a second in progress, the cells the
         moves in progress may go to)."""
         legal = self.legal()
@@ -617,9 +532,8 @@ class Tracker:
                     continue
             elif a1 in self.pending:
                 dl = _cells(deltas, i)
-                if not _is_subset(dl, diff) and not (
-                        steps is not None and _is_subset(dl, diff + tuple(self.recent))):
-                    continue  # revision B: cells it changed may be back as expected since
+                if not _is_subset(dl, diff):
+                    continue
             elif seen_only or deltas[0][i]:
                 continue
             else:
@@ -627,8 +541,7 @@ class Tracker:
             # where the board differs from the occupancy after a1 (the expected one with a1's
             # cells toggled): diff with a1's cells toggled
             rest = _toggled(diff, dl)
-            # One more action changes at most 2 cells (3 with a cube waiting on the portal);
-            # revision B: or none, after a move that was seen (the steps tell the second).
+            # One more action changes at most 2 cells (3 with a cube waiting on the portal).
             two = len(rest) == 2 and g.ENTRY_PORTAL not in rest
             if two:
                 # Only an action that empties one of the two cells and fills the other toggles
@@ -640,10 +553,7 @@ class Tracker:
                     src, dst = dst, src
                 if (occ[src >> 3] >> (src & 7)) & 1 or not (occ[dst >> 3] >> (dst & 7)) & 1:
                     continue
-            elif not rest:
-                if steps is None or not (seen_only or erased):
-                    continue
-            elif len(rest) > 3 or len(rest) == 3 and g.ENTRY_PORTAL not in rest:
+            elif not rest or len(rest) > 3 or len(rest) == 3 and g.ENTRY_PORTAL not in rest:
                 continue
             pos.push(a1)
             # (No legal action is the game's end: is_over() would generate them once more.)
@@ -656,12 +566,9 @@ class Tracker:
                 legal2 = self._tried
                 del legal2[:]
                 pos.legal_actions(False, legal2)
-            seconds = None
             if two or legal2:
                 match2, growing2 = explain(pos, legal2, None, rest, ())
-                if steps is not None and match2:
-                    seconds = self._seconds(pos, match2, rest)
-                elif match2 and a1 not in complete:
+                if match2 and a1 not in complete:
                     complete.append(a1)
                 if growing2 and a1 not in partial:
                     partial.append(a1)
@@ -671,8 +578,6 @@ class Tracker:
                     if a2[3] not in targets:
                         targets.append(a2[3])
             pos.pop()
-            if seconds and a1 not in complete and self._fits_two(a1, seconds, steps, diff):
-                complete.append(a1)
         # its actions and its room are garbage now: kept for the game, its 2 KB block was a
         # hole the log's 1.2 KB append missed (the 8-player game with both expansions at 192k)
         self._tried = []
@@ -695,8 +600,6 @@ class Tracker:
     def _commit(self, action, how):
         self.recent = []
         self.undone_by_next = []
-        if self.levels is not None and action[0] != cc.END:
-            self._explain_levels(action)  # revision B: the baseline moves by what it changed
         self.pos.push(action)
         self.log.append((how, action, self.pos.notation()))
         self.undone = []
@@ -839,8 +742,6 @@ class Tracker:
         if not self.pos.ply():
             return False
         action = self.pos.pop()
-        if self.levels is not None:
-            self._unexplain_levels(action)  # revision B: the baseline as once the piece is back
         self.undone.append(action)
         self.barred.append(action)
         self.log.append(("undo", action, self.pos.notation()))

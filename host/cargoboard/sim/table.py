@@ -18,7 +18,7 @@ class Table:
     Revision B (hall = (HallReader, LevelScanner), firmware/hal/hall.py and levels.py): a raw
     reading is the scan's ADC sums (cargoboard.sim.hallfield), which go through the HAL's logic
     (deadband, fields, occupancy) to the occupancy Scanner and to the LevelScanner, whose step
-    changes reach the game's on_levels as the app does it; `raw` is the first reading."""
+    changes reach the game's on_change (the same occupancy again) as the app gives them; `raw` is the first reading."""
 
     def __init__(self, game, trace=None, hall=None, raw=None):
         self.game = game
@@ -57,7 +57,7 @@ class Table:
                 if scanner.update(occ, self.now):
                     self.game.on_change(scanner.stable, self.now)
                 if levels is not None and levels.update(hall[0].levels, self.now, hall[0].rough):
-                    self.game.on_levels(self.now)
+                    self.game.on_change(scanner.stable, self.now)  # the steps alone changed
                 quiet = not scanner.pending() and (levels is None or not levels.pending())
             self.game.tick(self.now)
         self.raw = raw
