@@ -10,7 +10,7 @@
 import sys
 
 from shared_rules.cargocube import rules as cc
-from firmware.games.cargocube.plugin import Game
+from firmware.games.cargocube.plugin_revb import Game
 from firmware.hal.hall import reader
 from firmware.drivers.levels import LevelScanner
 from hardware import pinmap_revb

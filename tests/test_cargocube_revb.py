@@ -20,7 +20,7 @@ from shared_rules.cargocube import orient  # noqa: E402
 from firmware import hal as H  # noqa: E402
 from firmware.games.cargocube import tracker as T  # noqa: E402
 from firmware.games.cargocube import steptracker  # noqa: E402
-from firmware.games.cargocube.plugin import Game  # noqa: E402
+from firmware.games.cargocube.plugin_revb import Game  # noqa: E402
 from firmware.hal.hall import reader  # noqa: E402
 from firmware.drivers.levels import LevelScanner  # noqa: E402
 from hardware import pinmap_revb  # noqa: E402

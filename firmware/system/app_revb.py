@@ -3,7 +3,8 @@ fields the HAL reads for every cell (firmware/drivers/levels.py: a baseline per 
 steps against it). The boot makes this App only on a revision-B board, so a revision-A board
 never loads this module nor the level scanner.
 
-The level scanner goes to the plug-ins in options['levels']. It is fed each frame right after
+The level scanner goes to the plug-ins in options['levels']; the games that read it have a
+plug-in of their own on revision B (firmware/games/revb.py, registered here). It is fed each frame right after
 the occupancy scanner and before anything is dispatched, so that a game started or told of a
 change in that frame reads that frame's fields. When a reported step changed and no cell's
 occupancy did, a game in play that reads the steps (it keeps options['levels'] as its
@@ -13,7 +14,7 @@ attribute `levels`) gets on_change with the same occupancy again (docs/firmware.
 import gc
 from firmware.drivers.scanner import Scanner
 from firmware.drivers.levels import LevelScanner
-from firmware.system.app import App, PLAY
+from firmware.system.app import App, PLAY, register
 
 
 class _StepScanner(Scanner):
@@ -45,6 +46,9 @@ class HallApp(App):
         if budget_ma is None:
             budget_ma = hal.led_budget_ma
         App.__init__(self, hal, stable_ms, cap, budget_ma, gamelog)
+        from firmware.games.revb import REGISTRY
+        for name, module in REGISTRY:
+            register(name, module)  # the plug-ins that read the steps
         self.levels = LevelScanner(stable_ms)
         self.scanner = _StepScanner(self, stable_ms)
 

@@ -46,15 +46,6 @@ def _rank(pos, actions):
         unload(name)
 
 
-def _tracker(pos, levels):
-    """The move tracker: occupancy only (revision A), or with the steps of the LevelScanner
-    levels (revision B: its module is loaded only then)."""
-    if levels is None:
-        return T.Tracker(pos, rank=_rank)
-    from firmware.games.cargocube.steptracker import StepTracker
-    return StepTracker(pos, levels, rank=_rank)
-
-
 def _done_reading():
     """Drop the rules' notation reader and the start layouts (shared_rules/cargocube/reader.py,
     layouts.py) once the position is made: a game in play reads no position until it is
@@ -91,6 +82,9 @@ def _cards(value):
 class Game:
     name = "cargocube"
     rules_version = cc.RULES_VERSION  # in the log's header; a log of another one is not resumed
+    # the move tracker, made as new_tracker(pos, rank=): revision B's plug-in
+    # (plugin_revb.py) makes its StepTracker instead
+    new_tracker = T.Tracker
 
     def __init__(self, options):
         self.emit = options.get("emit") or _nothing
@@ -120,10 +114,7 @@ class Game:
                                          else "") + ("+teleport" if teleport else "")
         finally:
             _done_reading()
-        # revision B: the app's LevelScanner (steps are evidence too), None on revision A; the
-        # app gives on_change the same occupancy again when only the steps changed
-        self.levels = options.get("levels")
-        self.tracker = _tracker(self.pos, self.levels)
+        self.tracker = self.new_tracker(self.pos, rank=_rank)
         self.overlay = L.Overlay()  # (cell, colour, level, blink) lit besides the score bars
         # The idle overlay depends only on the position (and what was taken back): kept in the
         # overlay (Overlay.keep), made for the tracker's position_id _idle_for, a put-back
@@ -151,7 +142,7 @@ class Game:
         finally:
             _done_reading()
         self.pos = pos
-        self.tracker = _tracker(pos, self.levels)
+        self.tracker = self.new_tracker(pos, rank=_rank)
         self.hint = None
         self.mismatch_since = -1
         self._over_told = False
@@ -164,8 +155,6 @@ class Game:
         # The start position is what `pos` answers; not repeated here (a 4-player layout with
         # cards is over 500 bytes, a large block on a busy heap).
         self.emit("cargocube start ply=%d" % self.pos.ply())
-        if self.levels is not None:
-            self.levels.rebase()  # revision B: the pieces are in place, their fields the baseline
         self._rebuild()
 
     def log_header(self):
@@ -188,7 +177,7 @@ class Game:
                 pos.push(cc.decode_action(pos, payload, 0)[0])
             elif kind == LF.UNDO:
                 pos.pop()
-        self.tracker = _tracker(pos, self.levels)
+        self.tracker = self.new_tracker(pos, rank=_rank)
         self.emit("cargocube resumed ply=%d" % pos.ply())
         self._rebuild()
 

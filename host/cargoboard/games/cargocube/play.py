@@ -69,12 +69,13 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
         from cargoboard.sim.hallfield import HallBoard, HallWorld
         from firmware.hal.hall import reader
         from firmware.drivers.levels import LevelScanner
+        from firmware.games.cargocube import plugin_revb
         from hardware import pinmap_revb
         world = HallWorld(noise, seed=seed)
         world.load_position(truth)
         levels = LevelScanner()
         options["levels"] = levels
-        game = Game(options)
+        game = plugin_revb.Game(options)
         raw = world.adc_sums()
         if trace is not None:
             trace.append(("start", raw, 0))
