@@ -141,7 +141,7 @@ class Rp2040HallHal(Rp2040Hal):
         self.levels = self._reader.levels
         self.rough = self._reader.rough
         self.led_budget_ma = pm.LED_BUDGET_MA
-        self._init_board(pm)
+        Rp2040Hal.__init__(self, pm)  # the LEDs, serial and clock as on revision A
         unload("hardware.pinmap_revb")         # read once: its constants need no heap after
 
     # --- sensors and buttons ----------------------------------------------------------------

@@ -302,8 +302,9 @@ class Tracker:
         self.pending = []  # actions that may have completed without a trace (put on a stack)
         self.end_requested = False  # `end` pressed while the board was asking
         # the question was opened by the player (`confirm` with nothing asked: "I made a move
-        # you did not see"): the candidate shown is taken when the player goes on playing,
-        # presses `end` or `confirm`, unless `next` or `undo` came first
+        # you did not see"): the candidate shown is taken when the player goes on playing or
+        # presses `end` (or `confirm`), unless `undo` backed out of the question. Only a
+        # question counts it (_ask clears it, _offer_hidden sets it): the state says the rest.
         self.offered = False
         self.touched = []  # the last TOUCHED_MAX cells whose occupancy changed (even if restored)
         self.recent = []  # cells whose occupancy changed since the last commit
@@ -345,11 +346,10 @@ class Tracker:
     def _take_offered(self):
         """The player goes on (a new move, `end`) after asking for a missed move: the one shown
         is taken."""
-        if self.offered and self.state == ASKING and self.candidates:
+        if self.offered and self.state == ASKING:
             self.offered = False
             self._commit(self.candidates[self.index], "confirm")
             return 1
-        self.offered = False
         return 0
 
     def observe(self, occ, now_ms=0):
@@ -619,7 +619,6 @@ class Tracker:
 
     def press_confirm(self):
         if self.state == ASKING and self.candidates:
-            self.offered = False
             self._commit(self.candidates[self.index], "confirm")
             self._infer()
             if self.end_requested and self.state == IDLE:
@@ -732,7 +731,6 @@ class Tracker:
         return True
 
     def press_undo(self):
-        self.offered = False
         if self.state == ASKING:
             # Back out of the question, not out of the game: the difference stays shown until
             # the player puts the pieces right or moves on.
