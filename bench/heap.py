@@ -23,6 +23,12 @@ Last, issue 14's figure on each target: bytes in use at boot and after `new LAYO
 against the same before the per-game layout (c2dcabe), as recorded in BEFORE_LAYOUT, or
 measured afresh with --before DIR: c2dcabe's firmware checked out in DIR (`git worktree add
 /tmp/c2dcabe c2dcabe`) run by this checkout's virtual board and emulator.
+
+On the unix port every firmware runs with the board's paths (main.py and the packages in a
+folder of their own, `firmware/system/app.mpy` as on the Pico): the port interns the path of
+every module it loads, so run from the checkout and the build cache the figures grew with
+their paths (~1.1 KB at boot with the cache in /root/.cache; docs/firmware.md, "The layout's
+cost"). Figures taken before that (main at e7ca7cf and earlier) are ~0.3-1.1 KB higher.
 """
 
 import contextlib
@@ -56,6 +62,16 @@ GAMES = [
 ]
 
 
+def board(target, out=lambda line: None):
+    """A virtual board on the target. On the unix port with the board's paths: the port interns
+    the path of every module it loads (and main.py's, and its search path's), so run from the
+    checkout and the build cache the heap in use grows with their paths (~1.1 KB at boot with
+    the cache in /root/.cache, a few hundred bytes from one checkout's path to another's);
+    from a folder laid out as the board's filesystem every firmware is measured alike
+    (cargoboard.sim.runner.UnixRunner, board_paths)."""
+    return Session(out=out, target=target, **({"board_paths": True} if target == "unix" else {}))
+
+
 def mem(session):
     """(in use, free, largest free block) in bytes, after a collection; then 300 ms with the
     pieces still: on the emulated Pico a move made right after `mem` (its bisection holds the
@@ -81,7 +97,7 @@ def walk(target, kw, link, actions):
     """Play one game; returns dict of samples and the count of firmware errors."""
     script, final = game_script(check_every=0, actions=actions, **kw)
     sink = []
-    session = Session(out=sink.append, target=target)
+    session = board(target, sink.append)
     try:
         if link:
             load_link(session)
@@ -107,7 +123,7 @@ def boot_mem(target):
     """(in use, free, largest free block) once the board has booted, in a run of its own: the
     games are played on boards not asked before (a `mem` loads its module and interns its
     names, and the biggest game sets up with a few hundred bytes to spare on the unix port)."""
-    session = Session(out=lambda line: None, target=target)
+    session = board(target)
     try:
         return mem(session)
     finally:
@@ -117,7 +133,7 @@ def boot_mem(target):
 def setup_cost(words, target="unix"):
     """(bytes in use at boot, bytes in use after `new WORDS`) on a board booted with no game
     (the unix port; the Pico boots into its boot game, which the new game replaces)."""
-    session = Session(out=lambda line: None, target=target)
+    session = board(target)
     try:
         before = mem(session)[0]
         _, final = session.query("new " + words)
@@ -132,7 +148,7 @@ def setup_cost(words, target="unix"):
 # than before the per-game layout (c2dcabe, the parent of the layout's merge), measured as
 # below: c2dcabe's firmware run by this checkout's virtual board and emulator (--before DIR).
 LAYOUT_GAME = "cargocube polygon SWNE cards=base"
-BEFORE_LAYOUT = {"unix": (69920, 146304),   # bytes in use at boot, after `new LAYOUT_GAME`
+BEFORE_LAYOUT = {"unix": (69632, 146080),   # bytes in use at boot, after `new LAYOUT_GAME`
                  "pico": (97088, 97184)}    # (the Pico's boot: its 2-player boot game set up)
 
 

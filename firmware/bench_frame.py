@@ -187,7 +187,7 @@ def make_app(name, hal):
     """An App in play with the game `name` (cargocube: the mid-game position) and the board
     holding its setup occupancy. Returns (game name, app, base occupancy)."""
     from firmware.system.app import App
-    from firmware.system.app import load, register
+    from firmware.system.plugins import load, register
     expansions = name == "cargocube-both"
     if expansions:
         name = "cargocube"

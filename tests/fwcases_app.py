@@ -8,7 +8,8 @@ import sys
 from fwcases import list_cases, run_cases
 from firmware import hal as H
 from firmware.drivers import leds as L
-from firmware.system.app import App, PLAY, SETUP, register
+from firmware.system.app import App, PLAY, SETUP
+from firmware.system.plugins import register
 
 
 class FakeHal:
@@ -255,6 +256,8 @@ def case_console_commands_leave_nothing_loaded():
     assert app.state == PLAY and app.painter.cap == 50
     if on_board:
         assert console not in sys.modules and console not in Game.made_with
+        for m in ("firmware.system.newgame", "firmware.system.plugins"):
+            assert m not in sys.modules, m  # the set-up's code went with the console
 
 
 def case_steady_frames_do_not_allocate():

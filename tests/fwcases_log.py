@@ -14,7 +14,8 @@ from firmware.system import logformat as LF
 from firmware.system import logread
 from firmware.system.gamelog import GameLog
 from firmware.system import logboot
-from firmware.system.app import App, PLAY, IDLE, SETUP, CORNERS, register, load
+from firmware.system.app import App, PLAY, IDLE, SETUP, CORNERS
+from firmware.system.plugins import register, load
 from shared_rules.cargocube import rules as cc
 
 
@@ -303,14 +304,11 @@ class Game:
         raise MemoryError("memory allocation failed")
 
 
-class TightGame:
-    """A plug-in that does not fit beside another game the first `fails` times it is made."""
-    fails = 1
+class QuietGame:
+    """A plug-in that starts at once, holds next to nothing and is not logged."""
 
     def __init__(self, options):
-        if TightGame.fails:
-            TightGame.fails -= 1
-            raise MemoryError("memory allocation failed")
+        pass
 
     def setup_mask(self):
         return None
@@ -323,6 +321,16 @@ class TightGame:
 
     def paint(self, p, frame_no):
         pass
+
+
+class TightGame(QuietGame):
+    """A plug-in that does not fit beside another game the first `fails` times it is made."""
+    fails = 1
+
+    def __init__(self, options):
+        if TightGame.fails:
+            TightGame.fails -= 1
+            raise MemoryError("memory allocation failed")
 
 
 def case_a_new_game_that_does_not_fit_beside_the_old_one_replaces_it():
@@ -416,6 +424,66 @@ def case_a_failing_flash_stops_the_log_not_the_game():
     act(hal, app, pick(app.game.pos, 2))
     h, recs = logged(app, 1)
     assert len(recs) == 1  # a true prefix of the game: nothing after the gap
+
+
+class LoggedGame(QuietGame):
+    """A logged plug-in (registered as 'small')."""
+
+    def log_header(self):
+        return ("v", "SN", "-", 1)
+
+
+class FillingGame(QuietGame):
+    """An unlogged plug-in whose making leaves the heap full and in pieces (on MicroPython; on
+    CPython it holds nothing), as a big game set up at 192 KiB does: what stays free lies in
+    holes too small for a littlefs file open (registered as 'filling')."""
+    held = None
+
+    def __init__(self, options):
+        import sys
+        if sys.implementation.name != "micropython":
+            return
+        import gc
+        keep = [None] * 4096
+        n = 0
+        try:
+            while n < len(keep):
+                keep[n] = bytearray(400)
+                bytearray(400)  # garbage beside it: a 400-byte hole after a collection
+                n += 1
+        except MemoryError:
+            pass
+        FillingGame.held = keep
+        gc.collect()
+
+
+def case_a_game_switch_closes_the_old_log_in_a_heap_in_pieces():
+    # The old game's log is closed once the new game is made, when the heap is at its fullest
+    # and in pieces (the soak on the unix port at 192 KiB: `log close: MemoryError ...
+    # allocating 1200 bytes`, the old game's log left open). The block for the close's file
+    # open is held from before the new game's code comes in.
+    import fwcases_log
+    root = new_root()
+    hal, app = boot(root)
+    register("small", "fwcases_log")
+    register("filling", "fwcases_log")
+    memgame = fwcases_log.Game
+    try:
+        fwcases_log.Game = LoggedGame
+        app.new_game("small", {})
+        assert app.state == PLAY and events(hal) == ["begin game=1"], events(hal)
+        hal.out = bytearray()  # the replies grow it: it must fit in the heap's holes
+        fwcases_log.Game = FillingGame
+        app.new_game("filling", {})
+        out = bytes(hal.out).decode()
+        assert "error" not in out, out
+        assert events(hal) == ["abandoned game=1"], out
+        assert app.game_name == "filling" and app.glog.spare is None  # not logged: no block
+        FillingGame.held = None
+        assert logread.state(app.glog, 1) == LF.ABANDON
+    finally:
+        FillingGame.held = None
+        fwcases_log.Game = memgame
 
 
 CASES = list_cases(globals())

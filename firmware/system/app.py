@@ -2,11 +2,13 @@
 serial command handler (line protocol, docs/serial-protocol.md).
 
 The app knows nothing of any particular game: games come from the registry
-(firmware/games/__init__.py) by name and follow the plug-in interface in docs/firmware.md.
+(firmware/games/__init__.py) by name (firmware/system/plugins.py, loaded with newgame.py to set
+a game up) and follow the plug-in interface in docs/firmware.md.
 
-The link (firmware/system/link.py), the console (console.py), the log's boot and command code
-(logboot.py, logcmd.py) are given the App (logboot also the loader, load; the console names) and
-never import this module, so there is no import circle; what they may use of it
+The link (firmware/system/link.py), the console (console.py), the set-up of a new game
+(newgame.py), the log's boot and command code (logboot.py, logcmd.py) are given the App
+(logboot also the loader, plugins.load) and never import this module, so there is no import
+circle; what they may use of it
 (docs/firmware.md "The app's interface"): the attributes hal, glog, now, state, errors, game,
 game_name, scanner, mask, events, shown / shown_any (the last frame shown), VERSION,
 STATE_NAMES, SETTINGS, and the methods emit, report_error, command, setting, change_setting,
@@ -43,70 +45,6 @@ CONSOLE = ("hello", "help", "occ", "mask", "new", "press", "events", "bright", "
            "games", "logread", "logdel")
 
 CORNERS = (0, 10, 110, 120)  # empty in every game's set-up: the flash-low warning in idle/setup
-
-
-# --- plug-ins by name ---------------------------------------------------------------------------
-# The system knows games only by name: load(name) imports the plug-in the registry
-# (firmware/games/__init__.py) names, when a game of it is set up (docs/firmware.md).
-
-def _registry():
-    """The registry's entries, imported at their first use: a board idling at boot needs none."""
-    from firmware.games import REGISTRY
-    return REGISTRY
-
-
-def register(name, module):
-    registry = _registry()
-    for e in registry:
-        if e[0] == name:
-            e[1] = module
-            return
-    registry.append([name, module])
-
-
-def names():
-    return [e[0] for e in _registry()]
-
-
-def load(name):
-    """The plug-in's Game class. Raises ValueError with a clear message on failure."""
-    mod = None
-    for e in _registry():
-        if e[0] == name:
-            mod = e[1]
-    if mod is None:
-        raise ValueError("unknown game '%s' (have: %s)" % (name, " ".join(names())))
-    try:
-        m = __import__(mod, None, None, ["Game"])
-    except ImportError as e:
-        raise ValueError("game '%s' not available (%s: %s)" % (name, mod, e))
-    g = getattr(m, "Game", None)
-    if g is None:
-        raise ValueError("module %s has no Game class" % mod)
-    return g
-
-
-def _unload_game(name):
-    """Drop the modules of game `name` (its folders firmware/games/<name>/ and
-    shared_rules/<name>/): a board that goes from one game to another would otherwise keep
-    both games' code in the heap for good."""
-    import sys
-    for prefix in ("firmware.games.%s" % name, "shared_rules.%s" % name):
-        for m in [k for k in sys.modules if k.startswith(prefix + ".")]:
-            unload(m)
-        unload(prefix)
-
-
-def _make_game(cls, opts):
-    """(the plug-in's Game made with opts, its setup mask). A ValueError (bad options) and a
-    MemoryError pass through; any other failure becomes a ValueError naming it."""
-    try:
-        g = cls(opts)
-        return g, g.setup_mask()
-    except (ValueError, MemoryError):
-        raise
-    except Exception as e:
-        raise ValueError("%s: %s" % (type(e).__name__, e))
 
 
 class App:
@@ -285,61 +223,32 @@ class App:
 
     # --- game lifecycle ------------------------------------------------------------------------
     def new_game(self, name, options):
-        """Create a game and enter setup. Raises ValueError on failure (message for `err`)."""
-        try:
-            cls = load(name)
-        except MemoryError as e:
-            # Another game's code fills the heap: it goes first (as below), then the new
-            # game's code is loaded again (what of it came in before the error, too: a
-            # module cut off halfway must not be taken as loaded).
-            if self.game is None:
-                _unload_game(name)
-                raise ValueError("%s: %s" % (type(e).__name__, e))
-            self._drop_game(name)
-            _unload_game(name)
-            gc.collect()
+        """Create a game and enter setup. Raises ValueError on failure (message for `err`).
+        The game is made by firmware/system/newgame.py, loaded for it and dropped before the
+        log begins (the set-up's high point)."""
+        dropped = None
+        for attempt in range(2):
             try:
-                cls = load(name)
+                from firmware.system import newgame
+                break
             except MemoryError as e:
-                _unload_game(name)
-                raise ValueError("%s: %s" % (type(e).__name__, e))
-        if self.glog is not None and hasattr(cls, "log_header"):
-            # Refuse rather than ever drop an unsynced game to make room.
-            try:
-                self.glog.check_room()
-            except Exception as e:
-                self.check_flash()
-                raise ValueError(str(e))
-            self.check_flash()
-        opts = {}
-        for k in options:
-            opts[k] = options[k]
-        self.plugin_options(opts)
-        opts["game"] = name
-        gc.collect()  # setting a game up is the heap's high point: begin it from a clean heap
+                # the heap is too full even for the set-up's code: the old game goes first
+                unload("firmware.system.newgame")
+                unload("firmware.system.plugins")
+                if attempt or self.game is None:
+                    raise ValueError("%s: %s" % (type(e).__name__, e))
+                dropped = self.game_name
+                self.abort()
+                gc.collect()
         try:
-            g, m = _make_game(cls, opts)
-        except MemoryError as e:
-            if self.game is None:
-                raise ValueError("%s: %s" % (type(e).__name__, e))
-            # The game being replaced and the new one do not fit in the heap together: the
-            # old one goes first (its log is closed as by any new game), then the new one is
-            # made again.
-            self._drop_game(name)
-            try:
-                g, m = _make_game(cls, opts)
-            except MemoryError as e:
-                raise ValueError("%s: %s" % (type(e).__name__, e))
-        # Closing the old game's log takes a buffer, and the new game is in the heap now: the
-        # old game is not needed for it, so its heap goes first (its code too, if the new
-        # game is another one).
-        if self.game is not None and self.game_name != name:
-            self.game = None
-            _unload_game(self.game_name)
-        self.game = None
+            g, opts, m, logged = newgame.make(self, name, options, dropped)
+        finally:
+            newgame = None
+            unload("firmware.system.newgame")
+            unload("firmware.system.plugins")
         gc.collect()
         self.close_log()
-        if self.glog is not None and hasattr(cls, "log_header"):
+        if logged:
             gc.collect()
             self.glog.keep_spare()  # a block for the log's file opens, held through the setup
         self._resumed = False
@@ -405,15 +314,6 @@ class App:
     def press(self, bit):
         """A button pressed from the console (`press`): taken as a debounced press next frame."""
         self._injected |= bit
-
-    def _drop_game(self, name):
-        """The game being played goes (its log closed as by any new game) to make room for a
-        new game `name`, with its code if it is another game."""
-        old = self.game_name
-        self.abort()
-        if old and old != name:
-            _unload_game(old)
-        gc.collect()
 
     def abort(self):
         self.close_log()
@@ -744,10 +644,11 @@ class App:
         # the app's own commands, and the reply to an unknown one
         from firmware.system import console  # loaded for the command, then dropped
         try:
-            r = console.command(self, words, names)
+            r = console.command(self, words)
         finally:
             console = None
             unload("firmware.system.console")
+            unload("firmware.system.plugins")  # the registry's names for hello, help, new
         if not isinstance(r, tuple):
             return r
         # `new GAME ...`, read by the console: the game is made with the console gone

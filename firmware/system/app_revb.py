@@ -11,10 +11,10 @@ occupancy did, a game in play that reads the steps (it keeps options['levels'] a
 attribute `levels`) gets on_change with the same occupancy again (docs/firmware.md).
 """
 
-import gc
+from firmware.hal import unload
 from firmware.drivers.scanner import Scanner
 from firmware.drivers.levels import LevelScanner
-from firmware.system.app import App, PLAY, register
+from firmware.system.app import App, PLAY
 
 
 class _StepScanner(Scanner):
@@ -46,9 +46,14 @@ class HallApp(App):
         if budget_ma is None:
             budget_ma = hal.led_budget_ma
         App.__init__(self, hal, stable_ms, cap, budget_ma, gamelog)
+        # the plug-ins that read the steps, over the registry's (which keeps them)
+        from firmware.system.plugins import register
         from firmware.games.revb import REGISTRY
         for name, module in REGISTRY:
-            register(name, module)  # the plug-ins that read the steps
+            register(name, module)
+        register = REGISTRY = None
+        unload("firmware.system.plugins")
+        unload("firmware.games.revb")
         self.levels = LevelScanner(stable_ms)
         self.scanner = _StepScanner(self, stable_ms)
 
@@ -56,7 +61,3 @@ class HallApp(App):
         """App.plugin_options, and the level scanner as options['levels']."""
         App.plugin_options(self, opts)
         opts["levels"] = self.levels
-
-    def new_game(self, name, options):
-        gc.collect()  # a game's modules and tables want large blocks: none of them garbage
-        return App.new_game(self, name, options)

@@ -38,17 +38,19 @@ def _args():
     return a
 
 
-def _resume(app, load):
+def _resume(app):
     """The newest game in the log goes on if it is still open: True if it does. The code that
-    reads logs is loaded for this and dropped again (firmware/system/logboot.py)."""
+    reads logs is loaded for this and dropped again (firmware/system/logboot.py), and so are
+    the plug-ins by name (firmware/system/plugins.py; loaded only if a game is resumed)."""
     from firmware.hal import unload
     from firmware.system import logboot
     try:
-        return logboot.resume(app, load)
+        return logboot.resume(app)
     finally:
         logboot = None
         unload("firmware.system.logboot")
         unload("firmware.system.logformat")
+        unload("firmware.system.plugins")
         gc.collect()
 
 
@@ -88,7 +90,8 @@ def start():
         from firmware.hal.rp2040 import Rp2040Hal
         hal = Rp2040Hal()
 
-    from firmware.system.app import VERSION, register, names, load
+    from firmware.hal import unload
+    from firmware.system.app import VERSION
     if App is None:
         from firmware.system.app import App
     for p in a["plugins"]:
@@ -96,14 +99,15 @@ def start():
         if i <= 0:
             sys.stderr.write("main.py: --plugin wants NAME=MODULE, got '%s'\n" % p)
             sys.exit(2)
+        from firmware.system.plugins import register  # the registry keeps it; dropped below
         register(p[:i], p[i + 1:])
+    register = None
 
     glog = None
     glog_error = None
     if a["sim"]:
         # The simulator's flash is mounted here, as MicroPython mounts the Pico's before
         # main.py runs; its driver leaves the heap again (the Pico has none of it).
-        from firmware.hal import unload
         from firmware.drivers import flashdev
         flashdev.attach_sim_flash(hal, a["flash"])
         flashdev = None
@@ -118,11 +122,15 @@ def start():
     app = App(hal, gamelog=glog)
     game = a["game"]
     if game is None:
-        game = "none" if a["sim"] else names()[0]
+        game = "none"
+        if not a["sim"]:
+            from firmware.system.plugins import names
+            game = names()[0]
+            names = None
     app.emit("boot cargoboard fw=%s hal=%s" % (VERSION, hal.name))
     if glog_error is not None:
         app.report_error("log open", glog_error)
-    if _resume(app, load):
+    if _resume(app):
         pass  # the unfinished game goes on
     elif game != "none":
         opts = {}

@@ -17,12 +17,14 @@ HELP = ("commands: hello help status mem occ mask new press events bright budget
         "games logread logdel; game commands (e.g. pos candidates) go to the game")
 
 
-def command(app, words, names):
-    """The reply to an app command line (words; names(): the registry's game names), or for a
-    well-formed `new` the request (GAME, options) that the app carries out once this module is
-    gone (a game's set-up is the heap's high point)."""
+def command(app, words):
+    """The reply to an app command line (words), or for a well-formed `new` the request (GAME,
+    options) that the app carries out once this module is gone (a game's set-up is the heap's
+    high point). The registry's game names come from firmware/system/plugins.py, which the app
+    drops with this module."""
     cmd = words[0].lower()
     if cmd == "hello":
+        from firmware.system.plugins import names
         return "ok cargoboard fw=%s proto=%d hal=%s games=%s board=%s" % (
             app.VERSION, PROTO, app.hal.name, ",".join(names()),
             (app.glog.board if app.glog is not None else "") or "-")
@@ -35,7 +37,7 @@ def command(app, words, names):
             return "err no game (new GAME ...)"
         return "ok %d %s" % (H.bit_count(app.mask), _hex(app.mask))
     if cmd == "new":
-        return _new(words, names)
+        return _new(words)
     if cmd == "press":
         if len(words) != 2:
             return "err usage: press confirm|next|undo|hint|end"
@@ -86,8 +88,9 @@ def _setting(app, words):
     return "ok %d" % v
 
 
-def _new(words, names):
+def _new(words):
     if len(words) < 2:
+        from firmware.system.plugins import names
         return "err usage: new GAME [LAYOUT [SEATS]] [key=value ...] (games: %s)" % " ".join(names())
     opts = {}
     pos = ("layout", "seats")

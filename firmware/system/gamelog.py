@@ -62,6 +62,7 @@ class GameLog:
         self._crc = 0        # CRC-8 register after the last record of the current game
         self._size = 0       # its length in bytes
         self.spare = None    # a block held for the next file open (keep_spare)
+        self.closing = None  # the current game's file, opened ahead for its next record
         for name in os.listdir(self.dir):
             if name.endswith(".tmp"):
                 os.remove(self.dir + "/" + name)  # a header or rewrite cut short
@@ -174,8 +175,12 @@ class GameLog:
             raise ValueError("no game is being logged")
         rec, crc = LF.encode_record(kind, payload, self._crc, self._size)
         path = self.path(self.cur)
+        f = self.closing  # opened while the heap was in one piece (a game switch)
+        self.closing = None
         try:
-            with self._open(path, "ab") as f:
+            if f is None:
+                f = self._open(path, "ab")
+            with f:
                 f.write(rec)
         except Exception:
             self._repair(path)

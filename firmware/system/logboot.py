@@ -48,10 +48,11 @@ def open_newest(glog):
     return h, records, dropped
 
 
-def resume(app, load):
+def resume(app, load=None):
     """Go on with the newest game in the app's log if it is still open (the pieces are still
-    on the board): replay it into a new plug-in (its Game class from load(name), the app's
-    loader) and put the app in play. True if a game was resumed."""
+    on the board): replay it into a new plug-in (its Game class from load(name), by default
+    firmware/system/plugins.py's, imported only then) and put the app in play. True if a game
+    was resumed."""
     app.check_flash()
     if app.glog is None:
         return False
@@ -66,6 +67,8 @@ def resume(app, load):
     opts = {"game": h.kind, "variant": h.variant, "seats": h.seats, "position": h.start}
     app.plugin_options(opts)
     try:
+        if load is None:
+            from firmware.system.plugins import load
         cls = load(h.kind)
         if not hasattr(cls, "log_header") or not hasattr(cls, "resume"):
             raise ValueError("game '%s' cannot resume a log" % h.kind)

@@ -360,13 +360,20 @@ class Runner:
 class UnixRunner(Runner):
     """The firmware as its own process under the MicroPython unix port:
     `micropython -X heapsize=192k firmware/main.py --sim` (firmware/hal_sim.py speaks the
-    channel), MICROPYPATH=.frozen:<build>:<repo>[:extra]."""
+    channel), MICROPYPATH=.frozen:<build>:<repo>[:extra].
+
+    board_paths=True runs it with the board's paths instead: `main.py` and the build's packages
+    (symbolic links) in a folder of their own under /tmp, MICROPYPATH=:.frozen (the folder),
+    so a module is `firmware/system/app.mpy` as on the Pico. The unix port interns the path of
+    every module it loads and of every MICROPYPATH entry and main.py (qstrs, never freed), so
+    the heap in use otherwise grows with the cache's and the checkout's paths (bench/heap.py;
+    docs/firmware.md, "The layout's cost")."""
 
     target = "unix"
 
     def __init__(self, heapsize="192k", game="none", plugins=(), extra_path=(), args=(),
                  micropython=None, compiled=True, flash=None, boot_from_flash=False,
-                 revision="A"):
+                 revision="A", board_paths=False):
         super().__init__(game=game, flash=flash, boot_from_flash=boot_from_flash)
         self.revision = revision.upper()
         self.heapsize = heapsize
@@ -375,6 +382,27 @@ class UnixRunner(Runner):
         self.extra_path = [str(p) for p in extra_path]
         self.args = list(args)
         self.micropython = micropython or find_micropython()
+        self.board_paths = board_paths
+        self._stage = None
+
+    def _board_stage(self, build_dir):
+        """A folder as the board's filesystem root: main.py, and the build's packages linked.
+        Its own path (the unix port puts main.py's folder first in sys.path) has the same
+        length on every machine: /tmp/cargoboard-paths-XXXXXXXX."""
+        import tempfile
+        base = "/tmp" if os.path.isdir("/tmp") else None
+        stage = Path(tempfile.mkdtemp(prefix="cargoboard-paths-", dir=base))
+        for package in Path(build_dir).iterdir():
+            if package.is_dir():
+                (stage / package.name).symlink_to(package)
+        shutil.copyfile(REPO_ROOT / "firmware" / "main.py", stage / "main.py")
+        return stage
+
+    def stop(self):
+        super().stop()
+        if self._stage is not None:
+            shutil.rmtree(self._stage, ignore_errors=True)
+            self._stage = None
 
     def _spawn(self):
         env = dict(os.environ)
@@ -396,6 +424,13 @@ class UnixRunner(Runner):
             env["MICROPYPATH"] = ".frozen"
             # host/cargoboard/sim/rom.py mounts the image and runs its main.py
             cmd += [str(Path(__file__).with_name("rom.py")), self.flash]
+        elif self.board_paths:
+            if not build_dir or self.extra_path:
+                raise FirmwareError("board_paths needs the device build (mpy-cross) and no "
+                                    "extra path")
+            self._stage = self._board_stage(build_dir)
+            env["MICROPYPATH"] = ":.frozen"  # '' first, as the Pico's sys.path
+            cmd += ["main.py"]
         else:
             cmd += [str(REPO_ROOT / "firmware" / "main.py")]
         cmd += ["--sim", "--game", self.game]
@@ -406,7 +441,7 @@ class UnixRunner(Runner):
         if self.flash:
             cmd += ["--flash", "mounted" if self.boot_from_flash else self.flash]
         cmd += self.args
-        return cmd, env, str(REPO_ROOT)
+        return cmd, env, str(self._stage or REPO_ROOT)
 
 
 TARGETS = ("unix", "pico")
