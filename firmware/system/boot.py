@@ -9,8 +9,7 @@ import sys
 
 
 def _args():
-    a = {"sim": False, "game": None, "layout": None, "seats": None, "plugins": [], "flash": None,
-         "rev": None}
+    a = {"sim": False, "game": None, "layout": None, "seats": None, "plugins": [], "flash": None}
     argv = sys.argv[1:] if hasattr(sys, "argv") else []
     i = 0
     while i < len(argv):
@@ -27,7 +26,7 @@ def _args():
         else:
             raise ValueError("bad argument '%s'" % w)
         i += 1
-    if a["rev"] not in (None, "A", "B", "a", "b"):
+    if a.get("rev") not in (None, "A", "B"):  # (a revision, from --rev)
         raise ValueError("--rev wants A or B, got '%s'" % a["rev"])
     try:
         import os
@@ -63,37 +62,37 @@ def start():
         sys.stderr.write("usage: main.py --sim [--game NAME|none] [--layout L] [--seats S] "
                          "[--plugin NAME=MODULE] [--flash IMAGE] [--rev A|B]\n")
         sys.exit(2)
-    if not a["sim"] and sys.platform != "rp2":
-        sys.stderr.write("main.py: not on the board; use --sim\n")
-        sys.exit(2)
-    rev = a["rev"]
-    if rev is None and not a["sim"]:
-        # the board's revision, written by `cargoboard deploy` (--rev a|b); looked up before
-        # it is opened (after a failed open the emulated Pico kept about 6 KB more in use: bench/heap.py)
+    rev = a.get("rev")
+    if rev is None and sys.platform == "rp2" and not a["sim"]:
+        # the board's revision, /board_rev as `cargoboard deploy --rev a|b` writes it, looked
+        # up before it is opened (after a failed open the emulated Pico kept about 6 KB more
+        # in use for good: bench/heap.py --target pico)
         import os
         if "board_rev" in os.listdir("/"):
             with open("/board_rev") as f:
-                rev = f.read().strip()
-    App = None
-    if rev in ("B", "b"):
+                rev = f.read().strip().upper()
+    if rev == "B":
         # revision B's HAL and App (firmware/system/boot_revb.py); a revision-A board loads
         # none of its modules
         from firmware.system import boot_revb
         hal, App = boot_revb.start(a["sim"])
         boot_revb = None
-        from firmware.hal import unload
-        unload("firmware.system.boot_revb")
     elif a["sim"]:
         from firmware.hal.sim import SimHal
         hal = SimHal()
-    else:
+    elif sys.platform == "rp2":
         from firmware.hal.rp2040 import Rp2040Hal
         hal = Rp2040Hal()
+    else:
+        sys.stderr.write("main.py: not on the board; use --sim\n")
+        sys.exit(2)
 
     from firmware.hal import unload
-    from firmware.system.app import VERSION
-    if App is None:
+    if rev == "B":
+        unload("firmware.system.boot_revb")
+    else:
         from firmware.system.app import App
+    from firmware.system.app import VERSION
     for p in a["plugins"]:
         i = p.find("=")
         if i <= 0:
