@@ -64,7 +64,7 @@ def main(argv):
         print("bench/revb_scan.py: skipped: %s" % e)
         return 0
     with tempfile.TemporaryDirectory(prefix="bench-revb-") as tmp:
-        staged = stage(Path(tmp) / "stage")
+        staged = stage(Path(tmp) / "stage", rev="B")
         files = [(bp, Path(lp).read_bytes()) for bp, lp, _ in staged if bp != "main.py"]
         files.append(("main.py", (SCRIPT % {"n": n}).encode()))
         image = Path(tmp) / "flash.img"
