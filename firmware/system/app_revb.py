@@ -4,9 +4,9 @@ steps against it). The boot makes this App only on a revision-B board, so a revi
 never loads this module nor the level scanner.
 
 The level scanner goes to the plug-ins in options['levels']; the games that read it have a
-plug-in of their own on revision B (firmware/games/revb.py, registered here). It is fed each frame right after
-the occupancy scanner and before anything is dispatched, so that a game started or told of a
-change in that frame reads that frame's fields. When a reported step changed and no cell's
+plug-in of their own on revision B (firmware/games/revb.py, registered here). It is fed each
+frame right after the occupancy scanner and before anything is dispatched, so that a game
+started or told of a change in that frame reads that frame's fields. When a reported step changed and no cell's
 occupancy did, a game in play that reads the steps (it keeps options['levels'] as its
 attribute `levels`) gets on_change with the same occupancy again (docs/firmware.md).
 """
