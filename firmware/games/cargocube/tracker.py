@@ -36,6 +36,7 @@
 
 from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
+from firmware.hal import unload
 
 IDLE = 0  # the board equals the tracked position
 MOVING = 1  # evidence of an action in progress
@@ -643,61 +644,14 @@ class Tracker:
         return True
 
     def _offers(self):
-        """Moves the board may have missed, most likely first: those that explain the whole
-        difference, those pending, those within the cells touched lately (a move whose trace a
-        later move undid), those that leave no trace at all (onto and off stacks)."""
-        legal = self.legal()
-        deltas = self._deltas
-        groups = ([], [], [], [])
-        first = [0, 0, 0, 0]  # spiral turns and biohazard moves lead each group
-        for i in range(len(legal)):
-            a = legal[i]
-            if a[0] == cc.END:
-                continue
-            dl = _cells(deltas, i)
-            if dl == self.diff:
-                k = 0
-            elif a in self.pending:
-                k = 1
-            elif dl and _is_subset(dl, self.touched):
-                k = 2
-            elif not dl:
-                k = 3
-            else:
-                continue
-            if a[0] == cc.TURN or a[0] == cc.HAZARD and not dl:
-                # A spiral turn or a biohazard moved is never seen: before the moves that left
-                # no trace only by chance (a roll onto a stack).
-                groups[k].insert(first[k], a)
-                first[k] += 1
-            else:
-                groups[k].append(a)
-        pos = self.pos
-        for src in pos.boost_sources():
-            if src not in self.diff and src not in self.touched:
-                continue
-            special = pos.card_targets(src)
-            if special is not None:
-                for t in special:
-                    a = (cc.BOOST, src, 0, t, pos.cards[src], ())
-                    if (src,) == self.diff:
-                        groups[0].append(a)
-                    elif a not in groups[2]:
-                        groups[2].append(a)
-                continue
-            for t in self.diff + tuple(self.touched):
-                if t != src and pos.is_boost_target(t, src):
-                    a = (cc.BOOST, src, 0, t, pos.cards[src], ())
-                    dl = (src, t) if src < t else (t, src)
-                    if dl == self.diff:
-                        groups[0].append(a)
-                    elif _is_subset(dl, self.touched) and a not in groups[2]:
-                        groups[2].append(a)
-        out = []
-        for k in range(4):
-            # the moves never seen lead their group whatever the ranking says
-            out += self._order(groups[k][:first[k]]) + self._order(groups[k][first[k]:])
-        return out
+        """Moves the board may have missed, most likely first (firmware/games/cargocube/
+        offers.py: loaded for a question and dropped after, as the hint engine is)."""
+        from firmware.games.cargocube import offers
+        try:
+            return offers.offers(self, _cells, _is_subset)
+        finally:
+            offers = None
+            unload("firmware.games.cargocube.offers")
 
     def _order(self, actions):
         """actions, most likely first (the plug-in's ranking), for a question."""
