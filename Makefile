@@ -57,6 +57,7 @@ bench: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python bench/log.py
 	$(BIN)/python bench/sync.py
 	$(BIN)/python bench/pico.py
+	$(BIN)/python bench/revb_scan.py
 	$(BIN)/python bench/web.py
 
 clean:

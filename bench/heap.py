@@ -3,6 +3,7 @@ emulated Pico: what is in use, what is free and the largest free block, at the w
 
     .venv/bin/python bench/heap.py [--target unix|pico|both] [--actions N] [--before DIR]
         [--players N] [--expansion pyramid|bastion|both] [--teleport]
+        [--layout-only] [--rev-b]
 
 Each row plays a seeded Cargocube game (cargoboard.games.cargocube.scriptgen) on the real
 firmware with its game log: under `micropython -X heapsize=192k` (the budget the project
@@ -216,6 +217,26 @@ def layout_cost(target, before_dir=None):
               before[1]))
 
 
+def revb_cost():
+    """Revision B's figures on the emulated Pico: (boot, after `new LAYOUT_GAME`) bytes in use
+    with `cargoboard deploy --rev b`'s files on its flash (the boot reads their /board_rev)."""
+    import cargoboard.sim.pico.runner as pico
+    from cargoboard.deploy import stage
+
+    def files():
+        with tempfile.TemporaryDirectory(prefix="heap-revb-") as tmp:
+            return [(bp, Path(lp).read_bytes()) for bp, lp, _ in stage(tmp, "rp2", "B")]
+
+    saved = pico.firmware_files
+    pico.firmware_files = files
+    try:
+        boot, game = setup_cost(LAYOUT_GAME, "pico")
+    finally:
+        pico.firmware_files = saved
+    print("Revision B on pico (deploy --rev b), bytes in use: at boot (its boot game set up) %d, "
+          "after `new %s` %d" % (boot, LAYOUT_GAME, game))
+
+
 def kb(n):
     return "%.1f" % (n / 1024)
 
@@ -263,10 +284,17 @@ def main(argv=None):
     ap.add_argument("--expansion", choices=("pyramid", "bastion", "both"),
                     help="that game with the expansions' cards in their default places")
     ap.add_argument("--teleport", action="store_true", help="that game with the teleport")
+    ap.add_argument("--rev-b", action="store_true",
+                    help="also the emulated Pico booting revision B's deploy build (`cargoboard "
+                         "deploy --rev b`: its HAL, App and step tracker): bytes in use at boot "
+                         "and after `new %s` (whole games need the field model's G frames, "
+                         "which the Pico's runner does not send)" % LAYOUT_GAME)
     a = ap.parse_args(argv)
     games = GAMES
     if a.players or a.expansion or a.teleport:
         games = one_game(a.players or 4, a.expansion, a.teleport)
+    if a.rev_b:
+        revb_cost()
     targets = ("unix", "pico") if a.target == "both" else (a.target,)
     for target in targets:
         if target == "pico":

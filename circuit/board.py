@@ -1,6 +1,10 @@
 """The Cargoboard circuit as code (SKiDL), with electrical rules checks.
 
-    python -m circuit.board     # build, ERC, write circuit/build/cargoboard.net (KiCad netlist)
+    python -m circuit.board            # revision A: ERC, circuit/build/cargoboard.net (KiCad)
+    python -m circuit.board --rev b    # revision B: ERC, circuit/build/cargoboard-revb.net
+
+Revision B (linear Hall sensors that see stacks) shares the Pico, the power path and the LED
+chain below and replaces the sensing: `_hall_matrix` and its own rules, `hall_rules`.
 
 What is wired here (docs/hardware.md explains the choices):
 
@@ -50,6 +54,7 @@ from shared_rules.geometry import N_CELLS, SEAT_LETTERS, cell_name  # noqa: E402
 
 BUILD_DIR = Path(__file__).resolve().parent / "build"
 NETLIST = BUILD_DIR / "cargoboard.net"
+NETLISTS = {"A": NETLIST, "B": BUILD_DIR / "cargoboard-revb.net"}
 
 _sk = None
 
@@ -108,6 +113,13 @@ class Board:
         self.fet = None
         self.nets = {}
         self.pinmap = None
+        self.revision = "A"
+        # revision B
+        self.muxes = []      # CD74HC4067, mux m reads cells 16m .. 16m + 15
+        self.mux_decoder = None
+        self.row_decoder = None
+        self.row_fets = []   # P-MOSFET of row y (cells 11y .. 11y + 10)
+        self.mid_divider = None
 
 
 _FUNC = {
@@ -127,11 +139,16 @@ def _templates():
     return out
 
 
-def build(pinmap=None, tamper=None):
-    """Build the circuit. pinmap: a pins.json dict (default: hardware/pins.json). tamper(board),
-    if given, runs after wiring (tests use it to break the circuit on purpose)."""
+def build(pinmap=None, tamper=None, revision=None):
+    """Build the circuit. pinmap: a pins.json dict (default: hardware/pins.json, or the pin map
+    of `revision` "A" or "B"); the revision is the pin map's. tamper(board), if given, runs
+    after wiring (tests use it to break the circuit on purpose)."""
     sk = skidl()
-    data = pinmap if pinmap is not None else PINS.load()
+    if pinmap is not None:
+        data = pinmap
+    else:
+        data = PINS.load_revision(revision or "A")
+    rev = PINS.revision(data)
     pm = PINS.values(data)
     buttons = H.BUTTON_NAMES
     circuit = sk.Circuit()
@@ -172,7 +189,7 @@ def build(pinmap=None, tamper=None):
         bulk = {"GND": [], "+3V3": [], "+5V_LED": []}   # big nets: connected in one go (fast)
 
         def rail(name, pin):
-            bulk[name].append(pin)
+            bulk.setdefault(name, []).append(pin)
 
         def decouple(rail_name, **fields):
             c = part("c100n", **fields)
@@ -197,58 +214,62 @@ def build(pinmap=None, tamper=None):
             else:
                 circuit.NC += pin  # VSYS, RUN, 3V3_EN, ADC_VREF, unused GPIOs
 
-        # --- Shift-register chain -----------------------------------------------------------
-        n_chips = pm["CHAIN_BYTES"]
-        buf = part("lvc3g17", role="shift-register clock buffer")
-        b.buffer = buf
-        rail("+3V3", buf["VCC"])
-        rail("GND", buf["GND"])
-        decouple("+3V3", role="decoupling " + buf.ref)
-        mcu_side = {"1A": "SPI_SCK", "2A": "PL", "3A": "CE"}
-        bus = {"1Y": "SR_CLK", "2Y": "SR_PL", "3Y": "SR_INH"}
-        for a, pin_name in mcu_side.items():
-            connect(gpio_net[pm[pin_name]], buf[a])
-        for y, bus_name in bus.items():
-            r = part("r33", role="series termination " + bus_name)
-            connect(bus_name + "_DRV", buf[y], r[1])
-            connect(bus_name, r[2])
-        for k in range(n_chips):
-            chip = part("hc165", role="sensor chain chip %d" % k)
-            rn = part("rn47k", role="pull-ups of chip %d" % k)
-            b.chips.append(chip)
-            b.networks.append(rn)
-            rail("+3V3", chip["VCC"])
-            rail("GND", chip["GND"])
-            decouple("+3V3", role="decoupling " + chip.ref)
-            connect("SR_CLK", chip["CLK"])
-            connect("SR_PL", chip["SH/LD"])
-            connect("SR_INH", chip["CLK_INH"])
-            connect("SR_QH" if k == 0 else "SR_Q%d" % k, chip["QH"])
-            if k + 1 < n_chips:
-                connect("SR_Q%d" % (k + 1), chip["SER"])
-            else:
-                rail("+3V3", chip["SER"])   # last chip: ones shift in
-            circuit.NC += chip["~QH"]
-            rail("+3V3", rn["COM"])
-            for j in range(8):
-                connect(input_net(k, j, pm, buttons), chip[P.HC165_INPUT_PINS[j]], rn["R%d" % (j + 1)])
+        if rev == "A":
+            # --- Shift-register chain -----------------------------------------------------------
+            n_chips = pm["CHAIN_BYTES"]
+            buf = part("lvc3g17", role="shift-register clock buffer")
+            b.buffer = buf
+            rail("+3V3", buf["VCC"])
+            rail("GND", buf["GND"])
+            decouple("+3V3", role="decoupling " + buf.ref)
+            mcu_side = {"1A": "SPI_SCK", "2A": "PL", "3A": "CE"}
+            bus = {"1Y": "SR_CLK", "2Y": "SR_PL", "3Y": "SR_INH"}
+            for a, pin_name in mcu_side.items():
+                connect(gpio_net[pm[pin_name]], buf[a])
+            for y, bus_name in bus.items():
+                r = part("r33", role="series termination " + bus_name)
+                connect(bus_name + "_DRV", buf[y], r[1])
+                connect(bus_name, r[2])
+            for k in range(n_chips):
+                chip = part("hc165", role="sensor chain chip %d" % k)
+                rn = part("rn47k", role="pull-ups of chip %d" % k)
+                b.chips.append(chip)
+                b.networks.append(rn)
+                rail("+3V3", chip["VCC"])
+                rail("GND", chip["GND"])
+                decouple("+3V3", role="decoupling " + chip.ref)
+                connect("SR_CLK", chip["CLK"])
+                connect("SR_PL", chip["SH/LD"])
+                connect("SR_INH", chip["CLK_INH"])
+                connect("SR_QH" if k == 0 else "SR_Q%d" % k, chip["QH"])
+                if k + 1 < n_chips:
+                    connect("SR_Q%d" % (k + 1), chip["SER"])
+                else:
+                    rail("+3V3", chip["SER"])   # last chip: ones shift in
+                circuit.NC += chip["~QH"]
+                rail("+3V3", rn["COM"])
+                for j in range(8):
+                    connect(input_net(k, j, pm, buttons), chip[P.HC165_INPUT_PINS[j]], rn["R%d" % (j + 1)])
 
-        # --- Cell sensors --------------------------------------------------------------------
-        for c in range(N_CELLS):
-            s = part("drv5032", cell=cell_name(c), role="sensor cell " + cell_name(c))
-            b.sensors.append(s)
-            rail("+3V3", s["VCC"])
-            rail("GND", s["GND"])
-            connect(input_net(c >> 3, c & 7, pm, buttons), s["OUT"])
-            decouple("+3V3", cell=cell_name(c), role="decoupling " + s.ref)
+            # --- Cell sensors --------------------------------------------------------------------
+            for c in range(N_CELLS):
+                s = part("drv5032", cell=cell_name(c), role="sensor cell " + cell_name(c))
+                b.sensors.append(s)
+                rail("+3V3", s["VCC"])
+                rail("GND", s["GND"])
+                connect(input_net(c >> 3, c & 7, pm, buttons), s["OUT"])
+                decouple("+3V3", cell=cell_name(c), role="decoupling " + s.ref)
 
-        # --- Buttons ---------------------------------------------------------------------------
-        for i, name in enumerate(buttons):
-            sw = part("b3f", role="button " + name)
-            b.buttons.append(sw)
-            connect(input_net(pm["BUTTON_BYTE"], pm["BUTTON_SHIFT"] + i, pm, buttons), sw["1"], sw["2"])
-            rail("GND", sw["3"])
-            rail("GND", sw["4"])
+            # --- Buttons ---------------------------------------------------------------------------
+            for i, name in enumerate(buttons):
+                sw = part("b3f", role="button " + name)
+                b.buttons.append(sw)
+                connect(input_net(pm["BUTTON_BYTE"], pm["BUTTON_SHIFT"] + i, pm, buttons), sw["1"], sw["2"])
+                rail("GND", sw["3"])
+                rail("GND", sw["4"])
+
+        else:
+            _hall_matrix(b, pm, part, connect, rail, N, circuit, sk)
 
         # --- Power: USB 5 V -> fuse -> soft start -> +5V_LED --------------------------------------
         f = part("f750", role="LED rail fuse")
@@ -298,6 +319,126 @@ def build(pinmap=None, tamper=None):
     return b
 
 
+def _hall_matrix(b, pm, part, connect, rail, N, circuit, sk):
+    """Revision B's sensing: 121 DRV5055A2 linear Hall sensors, powered one row at a time, read
+    through 8 CD74HC4067 into one ADC input; the buttons on their own GPIOs.
+
+    - Cell c is on multiplexer c >> 4, channel c & 15: the 7-bit cell address on GPIOs
+      CELL_SHIFT.. selects the channel (S0..S3, shared) and, through a 74HC138, enables exactly
+      one multiplexer (its ~E); all eight COMs join on the ADC input. Of mux 7's spare channels,
+      MID_ADDR reads +3V3 / 2 (a 10 k / 10 k divider: the sensors' zero-field level, ratiometric)
+      and the others are tied to GND (ZERO_ADDR among them: the ADC's zero).
+    - Row y (cells 11y .. 11y + 10) is powered from its rail HALL_ROW_<y+1> through a P-MOSFET
+      whose gate is output Y(y) of a 74HC154: one output low at a time, so at most one row of
+      sensors draws current; ~G1 (ROW_EN) is pulled up, so none until the firmware drives it.
+    - The buttons pull their GPIOs low; pull-ups from one 8 x 47 k network (also ROW_EN's).
+    """
+    b.revision = "B"
+    bypass = {}
+
+    def decouple(rail_name, key="c100n", **fields):
+        c = part(key, **fields)
+        rail(rail_name, c[1])
+        rail("GND", c[2])
+        return c
+
+    # multiplexers and their decoder
+    dec = part("hc138", role="multiplexer enable decoder")
+    b.mux_decoder = dec
+    rail("+3V3", dec["VCC"])
+    rail("GND", dec["GND"])
+    rail("+3V3", dec["G1"])
+    rail("GND", dec["~G2A"])
+    rail("GND", dec["~G2B"])
+    decouple("+3V3", role="decoupling " + dec.ref)
+    for pin, name in zip("ABC", ("MUX_A0", "MUX_A1", "MUX_A2")):
+        connect(name, dec[pin])
+    n_mux = (N_CELLS + 15) // 16
+    for m in range(n_mux):
+        mux = part("hc4067", role="Hall multiplexer %d (cells %d..%d)" % (m, 16 * m, 16 * m + 15))
+        b.muxes.append(mux)
+        rail("+3V3", mux["VCC"])
+        rail("GND", mux["GND"])
+        decouple("+3V3", role="decoupling " + mux.ref)
+        for i, name in enumerate(("MUX_S0", "MUX_S1", "MUX_S2", "MUX_S3")):
+            connect(name, mux["S%d" % i])
+        connect("MUX_EN_%d" % m, dec["Y%d" % m], mux["~E"])
+        connect("HALL_ADC", mux["COM"])
+        for i in range(16):
+            addr = 16 * m + i
+            if addr < N_CELLS:
+                connect(hall_net(addr), mux["I%d" % i])
+            elif addr == pm["MID_ADDR"]:
+                connect("HALL_MID", mux["I%d" % i])
+            else:
+                rail("GND", mux["I%d" % i])
+    r1 = part("r10k", role="mid-supply reference, upper")
+    r2 = part("r10k", role="mid-supply reference, lower")
+    b.mid_divider = (r1, r2)
+    rail("+3V3", r1[1])
+    connect("HALL_MID", r1[2], r2[1])
+    rail("GND", r2[2])
+    cm = part("c100n", role="mid-supply reference filter")
+    connect("HALL_MID", cm[1])
+    rail("GND", cm[2])
+
+    # row power: decoder -> P-MOSFET -> row rail
+    rdec = part("hc154", role="row power decoder")
+    b.row_decoder = rdec
+    rail("+3V3", rdec["VCC"])
+    rail("GND", rdec["GND"])
+    rail("GND", rdec["~G2"])
+    decouple("+3V3", role="decoupling " + rdec.ref)
+    connect("ROW_EN", rdec["~G1"])
+    for pin, name in zip("ABCD", ("ROW_A0", "ROW_A1", "ROW_A2", "ROW_A3")):
+        connect(name, rdec[pin])
+    rows = N_CELLS // pm["ROW_CELLS"]
+    for y in range(16):
+        if y < rows:
+            q = part("ao3401a", role="row %d power switch" % (y + 1))
+            b.row_fets.append(q)
+            rail("+3V3", q["S"])
+            connect("ROW_G_%d" % (y + 1), rdec["Y%d" % y], q["G"])
+            row_rail = "HALL_ROW_%d" % (y + 1)
+            N(row_rail).drive = sk.POWER      # power flag: the rail comes through the MOSFET
+            rail(row_rail, q["D"])
+        else:
+            circuit.NC += rdec["Y%d" % y]
+    bulk = part("c10u", role="3.3 V bulk at the row switches")
+    rail("+3V3", bulk[1])
+    rail("GND", bulk[2])
+
+    # sensors
+    for c in range(N_CELLS):
+        s = part("drv5055", cell=cell_name(c), role="sensor cell " + cell_name(c))
+        b.sensors.append(s)
+        row_rail = "HALL_ROW_%d" % (c // pm["ROW_CELLS"] + 1)
+        rail(row_rail, s["VCC"])
+        rail("GND", s["GND"])
+        connect(hall_net(c), s["OUT"])
+        bypass[c] = decouple(row_rail, "c10n", cell=cell_name(c), role="bypass " + s.ref)
+
+    # buttons (and ROW_EN's pull-up) on one resistor network
+    rn = part("rn47k", role="pull-ups of the buttons and ROW_EN")
+    b.networks.append(rn)
+    rail("+3V3", rn["COM"])
+    for i, name in enumerate(H.BUTTON_NAMES):
+        sw = part("b3f", role="button " + name)
+        b.buttons.append(sw)
+        net = "BTN_" + name.upper()
+        connect(net, sw["1"], sw["2"], rn["R%d" % (i + 1)])
+        rail("GND", sw["3"])
+        rail("GND", sw["4"])
+    connect("ROW_EN", rn["R%d" % (H.N_BUTTONS + 1)])
+    for j in range(H.N_BUTTONS + 2, 9):
+        circuit.NC += rn["R%d" % j]
+
+
+def hall_net(c):
+    """Net of cell c's Hall sensor output (revision B)."""
+    return "HALL_" + cell_name(c).upper()
+
+
 def input_net(chip, j, pm, buttons):
     """Net name of input D(j) of shift register `chip`."""
     bit = chip * 8 + j
@@ -340,6 +481,10 @@ def skidl_erc(board):
 
 def _spec(part):
     return P.BY_KEY[part.spec_key]
+
+
+def _net(pin):
+    return pin.net.name if pin.net is not None else None
 
 
 def _pin_spec(pin):
@@ -458,9 +603,93 @@ def board_rules(board):
     return out
 
 
+def hall_rules(board):
+    """Revision B's own rules (the firmware's scan relies on each); returns [(level, message)].
+
+    - addressing: cell c's sensor output reaches exactly one multiplexer channel, and that is
+      channel c & 15 of the multiplexer enabled by decoder output c >> 4; every multiplexer's COM
+      is on the Pico's ADC pin, which is an ADC input (GP26..GP28);
+    - one row at a time: every sensor of row y = c // 11 draws from rail HALL_ROW_<y+1>, fed by
+      exactly one P-MOSFET from +3V3 whose gate is on its own output of the row decoder; the
+      decoder's ~G1 has a pull-up (no row on before the firmware drives it);
+    - analog range: a sensor's supply is no higher than the multiplexer's (a CD74HC4067 passes
+      0..VCC) nor than the ADC's full scale (3.3 V: the ratiometric reading).
+    """
+    if board.revision != "B":
+        return []
+    out = []
+    pm = PINS.values(board.pinmap)
+    adc_net = _net(board.pico[str(P.pico_pin_of_gpio(pm["HALL_ADC"]))])
+    if not PINS.ADC_GPIO_BASE <= pm["HALL_ADC"] <= PINS.ADC_GPIO_BASE + 2:
+        out.append(("ERROR", "HALL_ADC on GP%d, not an ADC input" % pm["HALL_ADC"]))
+    by_net = {}
+    for p in board.circuit.parts:
+        for pin in p.pins:
+            if pin.net is not None:
+                by_net.setdefault(pin.net.name, []).append(pin)
+    dec_out = {}
+    for i in range(8):
+        n = _net(board.mux_decoder["Y%d" % i])
+        if n is not None:
+            dec_out[n] = i
+    mux_addr = {}
+    for mux in board.muxes:
+        if _net(mux["COM"]) != adc_net:
+            out.append(("ERROR", "%s/COM on %s, not on the ADC input %s" % (mux.ref, _net(mux["COM"]), adc_net)))
+        m = dec_out.get(_net(mux["~E"]))
+        if m is None:
+            out.append(("ERROR", "%s/~E is not driven by the multiplexer decoder" % mux.ref))
+            continue
+        for i in range(16):
+            mux_addr.setdefault(_net(mux["I%d" % i]), []).append((16 * m + i, mux))
+    if len(set(dec_out[_net(m["~E"])] for m in board.muxes if _net(m["~E"]) in dec_out)) != len(board.muxes):
+        out.append(("ERROR", "two multiplexers share a decoder output: both would drive the ADC"))
+    row_dec = {}
+    for i, pn in enumerate(P.HC154_OUTPUT_PINS):
+        n = _net(board.row_decoder[pn])
+        if n is not None and n != board.circuit.NC.name:
+            row_dec.setdefault(n, []).append(i)
+    en_net = _net(board.row_decoder["~G1"])
+    if not any(_pullup_rail(pin) for pin in by_net.get(en_net, [])):
+        out.append(("ERROR", "row decoder ~G1 (%s) has no pull-up: rows could power up before the "
+                    "firmware runs" % en_net))
+    fets_of_rail = {}
+    for q in board.row_fets:
+        fets_of_rail.setdefault(_net(q["D"]), []).append(q)
+    mux_volts = P.RAILS.get(_rail_of(board.muxes[0]["VCC"].net)) if board.muxes else None
+    for c, s in enumerate(board.sensors):
+        row = "HALL_ROW_%d" % (c // pm["ROW_CELLS"] + 1)
+        if _net(s["VCC"]) != row:
+            out.append(("ERROR", "%s (cell %s) is powered from %s, not its row rail %s" % (
+                s.ref, cell_name(c), _net(s["VCC"]), row)))
+        chans = mux_addr.get(_net(s["OUT"]), [])
+        if [a for a, _ in chans] != [c]:
+            out.append(("ERROR", "%s (cell %s): output reaches multiplexer addresses %s, the scan "
+                        "reads it at %d" % (s.ref, cell_name(c), [a for a, _ in chans] or "none", c)))
+        v = P.RAILS.get(_net(s["VCC"]))
+        if v is not None and mux_volts is not None and (v > mux_volts or v > 3.3):
+            out.append(("ERROR", "%s on %.1f V: its output can exceed the multiplexer's %.1f V "
+                        "supply or the ADC's 3.3 V" % (s.ref, v, mux_volts)))
+    for rail_name, qs in sorted(fets_of_rail.items()):
+        if len(qs) != 1:
+            out.append(("ERROR", "row rail %s fed by %d switches" % (rail_name, len(qs))))
+            continue
+        q = qs[0]
+        if _net(q["S"]) != "+3V3":
+            out.append(("ERROR", "%s switches %s from %s, not +3V3" % (q.ref, rail_name, _net(q["S"]))))
+        outs = row_dec.get(_net(q["G"]), [])
+        if len(outs) != 1:
+            out.append(("ERROR", "%s gate (%s) is not on exactly one row decoder output" % (
+                q.ref, _net(q["G"]))))
+    gates = [_net(q["G"]) for q in board.row_fets]
+    if len(set(gates)) != len(gates):
+        out.append(("ERROR", "two row switches share a gate: two rows would be on at once"))
+    return out
+
+
 def check(board):
     """All rules: SKiDL's ERC and the board's. [] means the design passes."""
-    return skidl_erc(board) + board_rules(board)
+    return skidl_erc(board) + board_rules(board) + hall_rules(board)
 
 
 def netlist_text(board):
@@ -468,16 +697,28 @@ def netlist_text(board):
     return str(board.circuit.generate_netlist(tool=sk.KICAD, do_backup=False))
 
 
+def revision_arg(argv):
+    """The board revision asked for on a command line: `--rev b` (default A)."""
+    if "--rev" in argv:
+        i = argv.index("--rev")
+        if i + 1 < len(argv) and argv[i + 1].upper() in PINS.REVISIONS:
+            return argv[i + 1].upper()
+        raise SystemExit("usage: --rev A|B")
+    return "A"
+
+
 def main(argv=None):
-    b = build()
+    argv = sys.argv[1:] if argv is None else argv
+    rev = revision_arg(argv)
+    b = build(revision=rev)
     problems = check(b)
     for level, msg in problems:
         print("%s: %s" % (level, msg))
     BUILD_DIR.mkdir(exist_ok=True)
-    NETLIST.write_text(netlist_text(b))
-    print("%d parts, %d nets; ERC: %d problems; wrote %s" % (
-        len(b.circuit.parts), len(b.circuit.get_nets()), len(problems),
-        NETLIST.relative_to(ROOT)))
+    NETLISTS[rev].write_text(netlist_text(b))
+    print("revision %s: %d parts, %d nets; ERC: %d problems; wrote %s" % (
+        rev, len(b.circuit.parts), len(b.circuit.get_nets()), len(problems),
+        NETLISTS[rev].relative_to(ROOT)))
     return 1 if problems else 0
 
 

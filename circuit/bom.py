@@ -1,7 +1,8 @@
-"""Bill of materials, generated from the netlist (circuit/board.py): circuit/bom.csv.
+"""Bill of materials, generated from the netlist (circuit/board.py): circuit/bom.csv for
+revision A, circuit/bom_revb.csv for revision B.
 
-    python -m circuit.bom            # write circuit/bom.csv
-    python -m circuit.bom --check    # exit 1 if circuit/bom.csv is not what the netlist gives
+    python -m circuit.bom [--rev b]            # write the BOM of revision A (or B)
+    python -m circuit.bom [--rev b] --check    # exit 1 if it is not what the netlist gives
 
 One line per manufacturer part number: quantity, how many of it belong to one cell (the same for
 every cell: a test checks that), reference designators, and what it is for. The magnets and the
@@ -16,6 +17,7 @@ from pathlib import Path
 from circuit import parts as P
 
 BOM_CSV = Path(__file__).resolve().parent / "bom.csv"
+BOM_CSVS = {"A": BOM_CSV, "B": Path(__file__).resolve().parent / "bom_revb.csv"}
 COLUMNS = ("item", "qty", "per_cell", "manufacturer", "mpn", "value", "footprint", "refs",
            "description")
 
@@ -103,15 +105,19 @@ def render(board):
 def main(argv=None):
     from circuit import board as B
     argv = sys.argv[1:] if argv is None else argv
-    text = render(B.build())
+    rev = B.revision_arg(argv)
+    path = BOM_CSVS[rev]
+    name = "circuit/" + path.name
+    text = render(B.build(revision=rev))
     if "--check" in argv:
-        if BOM_CSV.read_text() != text:
-            print("circuit/bom.csv is out of date: run `python -m circuit.bom`")
+        if not path.exists() or path.read_text() != text:
+            print("%s is out of date: run `python -m circuit.bom%s`" % (
+                name, "" if rev == "A" else " --rev " + rev.lower()))
             return 1
-        print("circuit/bom.csv matches the netlist")
+        print("%s matches the netlist" % name)
         return 0
-    BOM_CSV.write_text(text)
-    print("wrote circuit/bom.csv")
+    path.write_text(text)
+    print("wrote " + name)
     return 0
 
 

@@ -1,7 +1,9 @@
 """Magnet, cube and cell geometry, and the field a cell sensor sees: the numbers behind the
 sensor choice in docs/hardware.md.
 
-    python -m circuit.magnet         # print the design table (the doc quotes it)
+    python -m circuit.magnet            # print the design table (the doc quotes it)
+    python -m circuit.magnet --rev b    # revision B: what a linear sensor sees of stacks
+    python -m circuit.magnet --tables   # firmware/games/cargocube/field.py: the step tables
 
 Model
 -----
@@ -34,6 +36,7 @@ whose sign per magnet depends on each cube's orientation; the bottom one dominat
 import itertools
 import math
 import sys
+from pathlib import Path
 
 MU0 = 4e-7 * math.pi
 G = 9.81
@@ -294,13 +297,191 @@ def table(a):
     return "\n".join(lines)
 
 
-def main():
-    a = analyse()
-    print(table(a))
-    print()
-    for name, ok, text in requirements(a):
+# --- Revision B: linear sensors that see stacks -----------------------------------------------------
+# A DRV5055A2 reads Bz linearly (30 mV/mT at 3.3 V, +-44 mT) into the RP2040's 12-bit ADC, whose
+# full scale is the same 3.3 V (ratiometric). The RP2040's ADC has DNL spikes at four codes
+# (RP2040 datasheet, errata RP2040-E11): a reading should not sit next to them.
+HALL_SENS_MV_PER_MT = 30.0
+HALL_RANGE_MT = 44.0
+ADC_FULL_MV = 3300.0
+ADC_CODES = 4096
+ADC_DNL_CODES = (512, 1536, 2560, 3584)
+SHIFTS_MM = (0.25, 0.5, 1.0)
+
+
+def lsb_mt():
+    """One ADC step in mT."""
+    return ADC_FULL_MV / ADC_CODES / HALL_SENS_MV_PER_MT
+
+
+def analyse_revb(magnet=MAGNET, pitch=CELL_PITCH_MM, cube=CUBE_MM, tol=PLACEMENT_TOL_MM):
+    """What a linear sensor sees of stacks: the step of each level, the shift of a bottom cube,
+    neighbours, the largest field, and where the readings fall on the ADC's codes. Fields in
+    mT at the grade's nominal Br (a step is relative: the baseline absorbs the absolute level)."""
+    d, l_ = magnet["d_mm"], magnet["l_mm"]
+    br = (magnet["br_min"] + magnet["br_max"]) / 2
+    h = sensor_depth_mm(cube)
+
+    def bz(axis, dx, dy, dz=0.0, b=br):
+        return field(b, d, l_, axis, (dx, dy, -h - dz))[2]
+
+    a = DIAGONALS[0]
+    steps = [abs(bz(a, 0, 0, cube * k)) for k in range(4)]
+    card_steps = [abs(bz(a, 0, 0, CARD_MM + cube * k)) for k in range(2)]
+    shift = {}
+    for r in SHIFTS_MM:
+        shift[r] = max(abs(bz(x, r * math.cos(t), r * math.sin(t)) - bz(x, 0, 0))
+                       for x in DIAGONALS for t in (k * math.pi / 4 for k in range(8)))
+    near = [max(abs(bz(x, pitch, 0, cube * k)) for x in DIAGONALS) for k in range(3)]
+    cm = CARD_MAGNET
+    ch = CARD_MM / 2 + TOP_PLATE_MM + LED_GAP_MM - HALL_ELEMENT_MM
+    card = abs(field(cm["br_max"], cm["d_mm"], cm["l_mm"], (0, 0, 1), (0, 0, -ch))[2])
+    base = analyse(magnet, pitch, cube, tol, fast=True)
+    largest = card + abs(bz(a, 0, 0, CARD_MM, magnet["br_max"])) + base["surrounded_max_mt"]
+    lsb = lsb_mt()
+    mid = ADC_CODES // 2
+    single = (base["small_offset_max_mt"] + base["surrounded_max_mt"]) / lsb
+    return {
+        "br": br,
+        "steps_mt": steps,
+        "card_steps_mt": card_steps,
+        "shift_mt": shift,
+        "neighbour_mt": near,
+        "card_mt": card,
+        "largest_mt": largest,
+        "lsb_mt": lsb,
+        "step1_lsb": steps[1] / lsb,
+        "single_codes": (mid - single, mid + single),
+        "dnl_gap_codes": min(abs(mid + sg * single - k) for k in ADC_DNL_CODES for sg in (1, -1)),
+        "own_min_mt": base["own_min_mt"],
+        "surrounded_max_mt": base["surrounded_max_mt"],
+    }
+
+
+def requirements_revb(a):
+    """(name, ok, text) for revision B's design rules."""
+    from hardware import pinmap_revb as PM
+    on, off = PM.OCC_ON / 100.0, PM.OCC_OFF / 100.0
+    return [
+        ("step", a["step1_lsb"] >= 10,
+         "1 <-> 2 cubes: a %.2f mT step = %.0f ADC steps (>= 10)" % (a["steps_mt"][1], a["step1_lsb"])),
+        ("range", a["largest_mt"] <= HALL_RANGE_MT,
+         "largest field (card, cube of the same pole, 8 worst neighbours) %.1f mT within the "
+         "sensor's +-%.0f mT" % (a["largest_mt"], HALL_RANGE_MT)),
+        ("dnl", a["dnl_gap_codes"] >= 64,
+         "a cube and its neighbours read codes %.0f..%.0f: %.0f codes from the ADC's DNL spikes "
+         "(>= 64)" % (a["single_codes"][0], a["single_codes"][1], a["dnl_gap_codes"])),
+        ("occupancy", a["own_min_mt"] - a["surrounded_max_mt"] >= on and a["surrounded_max_mt"] < off,
+         "occupied >= %.2f mT (worst cube, 8 worst neighbours against it) vs OCC_ON %.2f; empty "
+         "<= %.2f mT vs OCC_OFF %.2f" % (a["own_min_mt"] - a["surrounded_max_mt"], on,
+                                         a["surrounded_max_mt"], off)),
+    ]
+
+
+def table_revb(a):
+    s = a["steps_mt"]
+    rows = [
+        ("sensor, ADC", "DRV5055A2 %.0f mV/mT (+-%.0f mT), 12 bits of 3.3 V: %.4f mT per step"
+         % (HALL_SENS_MV_PER_MT, HALL_RANGE_MT, a["lsb_mt"])),
+        ("cube on the cell (the bottom cube)", "%.2f mT" % s[0]),
+        ("step of the 2nd / 3rd / 4th cube of a stack", "%.3f / %.3f / %.3f mT" % (s[1], s[2], s[3])),
+        ("2nd cube of a stack, in ADC steps", "%.0f" % a["step1_lsb"]),
+        ("cube on a card / 2nd cube on a card", "%.2f / %.3f mT" % tuple(a["card_steps_mt"])),
+        ("bottom cube shifted 0.25 / 0.5 / 1 mm, worst", "%.2f / %.2f / %.2f mT" % tuple(
+            a["shift_mt"][r] for r in SHIFTS_MM)),
+        ("orthogonal neighbour at level 1 / 2 / 3, worst", "%.3f / %.3f / %.3f mT" % tuple(
+            a["neighbour_mt"])),
+        ("largest field (card + cube + 8 neighbours)", "%.1f mT" % a["largest_mt"]),
+        ("a cube with its neighbours, ADC codes", "%.0f..%.0f" % a["single_codes"]),
+    ]
+    lines = ["| quantity (revision B, nominal Br %.2f T) | value |" % a["br"], "|---|---|"]
+    for k, v in rows:
+        lines.append("| %s | %s |" % (k, v))
+    return "\n".join(lines)
+
+
+# The tables the revision-B firmware predicts steps from (firmware/games/cargocube/field.py, generated).
+FIELD_TABLES_PY = Path(__file__).resolve().parent.parent / "firmware" / "games" / "cargocube" / "field.py"
+# Directions to a neighbouring magnet, in the order of shared_rules.geometry's 8 surrounding
+# cells (N, NE, E, SE, S, SW, W, NW), and the 8 magnet diagonals (x east, y north, z up) in the
+# order the firmware numbers them: z up first, then y, then x, each + before -.
+NEAR_DIRS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+FW_DIAGONALS = tuple((sx, sy, sz) for sz in (1, -1) for sy in (1, -1) for sx in (1, -1))
+
+
+def firmware_tables(magnet=MAGNET, pitch=CELL_PITCH_MM, cube=CUBE_MM):
+    """Centred fields in units of 0.01 mT at the grade's nominal Br: STEP[L] (STEP_CARD[L] on a
+    card) is |Bz| at a sensor from the cube L levels up its own stack (L = 0: the bottom cube),
+    whose sign is its magnet's vertical sense; NEAR[(k * 8 + d) * 3 + L] is Bz from a cube
+    L levels up on the neighbouring cell in direction k, magnet along diagonal d."""
+    d_, l_ = magnet["d_mm"], magnet["l_mm"]
+    br = (magnet["br_min"] + magnet["br_max"]) / 2
+    h = sensor_depth_mm(cube)
+    up = tuple(c * S3 for c in FW_DIAGONALS[0])
+
+    def bz(axis, dx, dy, dz):
+        return field(br, d_, l_, axis, (dx, dy, -h - dz))[2]
+
+    step = tuple(int(round(100 * abs(bz(up, 0, 0, cube * k)))) for k in range(5))
+    step_card = tuple(int(round(100 * abs(bz(up, 0, 0, CARD_MM + cube * k)))) for k in range(5))
+    near = []
+    for kx, ky in NEAR_DIRS:
+        for dg in FW_DIAGONALS:
+            axis = tuple(c * S3 for c in dg)
+            for level in range(3):
+                # the sensor sits at minus the neighbour's offset from the magnet
+                near.append(int(round(100 * bz(axis, -kx * pitch, -ky * pitch, cube * level))))
+    return {"STEP": step, "STEP_CARD": step_card, "NEAR": tuple(near)}
+
+
+def render_tables(t=None):
+    t = t if t is not None else firmware_tables()
+    lines = [
+        "# Revision B: centred magnet fields for the firmware's step predictions, in 0.01 mT.",
+        "# GENERATED by `python -m circuit.magnet --tables` from the field model (circuit/magnet.py);",
+        "# never edit (a test compares). STEP[L] / STEP_CARD[L]: |Bz| at a sensor from the cube L",
+        "# levels up its own stack (on a card: STEP_CARD); its sign is its magnet's vertical sense.",
+        "# NEAR[(k * 8 + d) * 3 + L]: Bz from a cube L levels up on the neighbouring cell in direction",
+        "# k (N, NE, E, SE, S, SW, W, NW), its magnet along diagonal d (z up first, then y, then x,",
+        "# each + before -), a signed byte. Plain data for device code: NEAR is a bytes literal,",
+        "# which a compiled module keeps as a constant (nothing to build on the heap).",
+        "",
+        "STEP = %r" % (t["STEP"],),
+        "STEP_CARD = %r" % (t["STEP_CARD"],),
+        "NEAR = (",
+    ]
+    near = bytes(v & 0xFF for v in t["NEAR"])
+    for k in range(8):
+        lines.append("    %r" % near[k * 24:(k + 1) * 24])
+    lines.append(")  # signed bytes: v - 256 above 127")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if "--tables" in argv:
+        text = render_tables()
+        if "--check" in argv:
+            ok = FIELD_TABLES_PY.exists() and FIELD_TABLES_PY.read_text() == text
+            print("firmware/games/cargocube/field.py %s" % ("matches the field model" if ok else
+                                                 "is out of date: run `python -m circuit.magnet --tables`"))
+            return 0 if ok else 1
+        FIELD_TABLES_PY.write_text(text)
+        print("wrote firmware/games/cargocube/field.py")
+        return 0
+    if "--rev" in argv and argv[argv.index("--rev") + 1:][:1] in (["b"], ["B"]):
+        a = analyse_revb()
+        print(table_revb(a))
+        print()
+        rules = requirements_revb(a)
+    else:
+        a = analyse()
+        print(table(a))
+        print()
+        rules = requirements(a)
+    for name, ok, text in rules:
         print("%-9s %s  %s" % (name, "ok  " if ok else "FAIL", text))
-    return 0
+    return 0 if all(ok for _, ok, _ in rules) else 1
 
 
 if __name__ == "__main__":

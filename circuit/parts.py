@@ -157,10 +157,80 @@ WS2812B = Spec(
     None,  # the LED current comes from the firmware's model (circuit/power.py)
 )
 
+# --- Revision B: linear Hall sensors, analog multiplexers, row power switching --------------------
+# DRV5055A2: ratiometric linear Hall sensor, VCC/2 at 0 mT, 30 mV/mT at VCC = 3.3 V (+-44 mT);
+# output push-pull analog (+-1 mA drive), 20 kHz bandwidth. Powered one row at a time through a
+# P-MOSFET (its row rail), so it is off most of the time.
+DRV5055 = Spec(
+    "drv5055", "DRV5055A2", "HS", "DRV5055A2", "Package_TO_SOT_SMD:SOT-23",
+    "Texas Instruments", "DRV5055A2QDBZR",
+    "ratiometric linear Hall sensor, 30 mV/mT at 3.3 V (cell sensor, revision B)",
+    [_pin(1, "VCC", "pwr_in"), _pin(2, "OUT", "out"), _pin(3, "GND", "pwr_in")],
+    "VCC",
+    # ICC 6 mA typical, 10 mA maximum (ds); only one row of 11 is powered at any time.
+    Current("+3V3", 6.0, 10.0, "ds"),
+)
+# Datasheet figures the scan timing and the physics model use (DRV5055, VCC = 3.3 V).
+DRV5055_SENS_MV_PER_MT = 30.0       # A2 sensitivity at 3.3 V
+DRV5055_RANGE_MT = 44.0             # linear range at 3.3 V
+DRV5055_T_ON_US = (175, 330)        # power-on time: typical, our allowance for the maximum
+DRV5055_NOISE_NT_RTHZ = 130         # input-referred noise density
+DRV5055_BANDWIDTH_HZ = 20000
+
+# CD74HC4067: 16-channel analog multiplexer (on-resistance ~70..180 ohm at 3.3 V). Channel pins
+# are analog (passive); ~E low enables the switch, high isolates COM (so 8 of them share one ADC
+# input, enabled one at a time by a 74HC138).
+HC4067_CHANNEL_PINS = ("9", "8", "7", "6", "5", "4", "3", "2",          # I0..I7
+                       "23", "22", "21", "20", "19", "18", "17", "16")  # I8..I15
+HC4067 = Spec(
+    "hc4067", "CD74HC4067", "U", "CD74HC4067", "Package_SO:SOIC-24W_7.5x15.4mm_P1.27mm",
+    "Texas Instruments", "CD74HC4067M96", "16-channel analog multiplexer (cell sensors to the ADC)",
+    [_pin(1, "COM", "passive")]
+    + [_pin(n, "I%d" % i, "passive") for i, n in enumerate(HC4067_CHANNEL_PINS)]
+    + [_pin(10, "S0", "in", _HC_VIH, _HC_VMAX), _pin(11, "S1", "in", _HC_VIH, _HC_VMAX),
+       _pin(12, "GND", "pwr_in"), _pin(13, "S3", "in", _HC_VIH, _HC_VMAX),
+       _pin(14, "S2", "in", _HC_VIH, _HC_VMAX), _pin(15, "~E", "in", _HC_VIH, _HC_VMAX),
+       _pin(24, "VCC", "pwr_in")],
+    "VCC",
+    # ICC 8 uA max at 25 C, 160 uA max over temperature (static), as the other HC parts.
+    Current("+3V3", 0.008, 0.160, "ds"),
+)
+
+# 74HC138: 3-to-8 decoder, active-low outputs: enables exactly one multiplexer.
+HC138 = Spec(
+    "hc138", "74HC138", "U", "74HC138", "Package_SO:SOIC-16_3.9x9.9mm_P1.27mm",
+    "Texas Instruments", "SN74HC138DR", "3-to-8 decoder (enables one analog multiplexer)",
+    [_pin(1, "A", "in", _HC_VIH, _HC_VMAX), _pin(2, "B", "in", _HC_VIH, _HC_VMAX),
+     _pin(3, "C", "in", _HC_VIH, _HC_VMAX), _pin(4, "~G2A", "in", _HC_VIH, _HC_VMAX),
+     _pin(5, "~G2B", "in", _HC_VIH, _HC_VMAX), _pin(6, "G1", "in", _HC_VIH, _HC_VMAX),
+     _pin(7, "Y7", "out"), _pin(8, "GND", "pwr_in"), _pin(9, "Y6", "out"), _pin(10, "Y5", "out"),
+     _pin(11, "Y4", "out"), _pin(12, "Y3", "out"), _pin(13, "Y2", "out"), _pin(14, "Y1", "out"),
+     _pin(15, "Y0", "out"), _pin(16, "VCC", "pwr_in")],
+    "VCC",
+    Current("+3V3", 0.008, 0.160, "ds"),
+)
+
+# 74HC154: 4-to-16 decoder, active-low outputs: turns on exactly one row switch (a P-MOSFET's
+# gate pulled low), never two; with ~G1 high (pulled up until the firmware drives it) none.
+HC154_OUTPUT_PINS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11",
+                     "13", "14", "15", "16", "17")                      # Y0..Y15
+HC154 = Spec(
+    "hc154", "74HC154", "U", "74HC154", "Package_SO:SOIC-24W_7.5x15.4mm_P1.27mm",
+    "Texas Instruments", "SN74HC154DWR", "4-to-16 decoder (powers one row of Hall sensors)",
+    [_pin(n, "Y%d" % i, "out") for i, n in enumerate(HC154_OUTPUT_PINS)]
+    + [_pin(12, "GND", "pwr_in"), _pin(18, "~G1", "in", _HC_VIH, _HC_VMAX),
+       _pin(19, "~G2", "in", _HC_VIH, _HC_VMAX), _pin(20, "D", "in", _HC_VIH, _HC_VMAX),
+       _pin(21, "C", "in", _HC_VIH, _HC_VMAX), _pin(22, "B", "in", _HC_VIH, _HC_VMAX),
+       _pin(23, "A", "in", _HC_VIH, _HC_VMAX), _pin(24, "VCC", "pwr_in")],
+    "VCC",
+    Current("+3V3", 0.008, 0.160, "ds"),
+)
+
 # --- Passives and the rest -----------------------------------------------------------------------
 R_47K_ARRAY = Spec(
     "rn47k", "R_Network08", "RN", "8x47k", "Resistor_THT:R_Array_SIP9",
-    "Bourns", "4609X-101-473LF", "8 x 47 kOhm bussed resistor network (pull-ups of one 74HC165)",
+    "Bourns", "4609X-101-473LF",
+    "8 x 47 kOhm bussed resistor network (pull-ups: of one 74HC165; revision B: buttons, ROW_EN)",
     _passive("COM", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8"),
     None, None,
 )
@@ -179,8 +249,22 @@ R_220K = Spec(
 )
 C_100N = Spec(
     "c100n", "C", "C", "100n", "Capacitor_SMD:C_0402_1005Metric", "Murata", "GRM155R71C104KA88D",
-    "100 nF 16 V X7R 0402 (decoupling: one per LED, sensor and logic chip)", _passive("1", "2"),
+    "100 nF 16 V X7R 0402 (decoupling: one per LED and logic chip; revision A: per sensor)", _passive("1", "2"),
     None, None,
+)
+R_10K = Spec(
+    "r10k", "R", "R", "10k", "Resistor_SMD:R_0603_1608Metric", "Yageo", "RC0603FR-0710KL",
+    "10 kOhm 1% 0603 (mid-supply reference divider of the Hall scan)", _passive("1", "2"),
+    None, None,
+)
+C_10N = Spec(
+    "c10n", "C", "C", "10n", "Capacitor_SMD:C_0402_1005Metric", "Murata", "GRM155R71H103KA88D",
+    "10 nF 50 V X7R 0402 (Hall sensor bypass: small, the row rail is switched)", _passive("1", "2"),
+    None, None,
+)
+C_10U = Spec(
+    "c10u", "C", "C", "10u", "Capacitor_SMD:C_0805_2012Metric", "Murata", "GRM21BR61A106KE19L",
+    "10 uF 10 V X5R 0805 (3.3 V rail next to the row switches)", _passive("1", "2"), None, None,
 )
 C_100N_50V = Spec(
     "c100n50", "C", "C", "100n", "Capacitor_SMD:C_0603_1608Metric", "Murata", "GRM188R71H104KA93D",
@@ -199,7 +283,7 @@ POLYFUSE = Spec(
 PFET = Spec(
     "ao3401a", "Q_PMOS_GSD", "Q", "AO3401A", "Package_TO_SOT_SMD:SOT-23",
     "Alpha & Omega Semiconductor", "AO3401A",
-    "P-MOSFET -30 V -4 A (soft-start switch of the LED rail: limits the bulk capacitor's inrush)",
+    "P-MOSFET -30 V -4 A (LED rail soft start; revision B also: one Hall sensor row's power switch)",
     [_pin(1, "G", "passive"), _pin(2, "S", "passive"), _pin(3, "D", "passive")], None, None,
 )
 BUTTON = Spec(
@@ -210,8 +294,11 @@ BUTTON = Spec(
 )
 
 ALL = (PICO, HC165, LVC3G17, AHCT1G125, DRV5032, WS2812B, R_47K_ARRAY, R_33, R_330, R_220K,
-       C_100N, C_100N_50V, C_BULK, POLYFUSE, PFET, BUTTON)
+       C_100N, C_100N_50V, C_BULK, POLYFUSE, PFET, BUTTON,
+       DRV5055, HC4067, HC138, HC154, R_10K, C_10N, C_10U)
 BY_KEY = {s.key: s for s in ALL}
 
-# Rail voltages (nominal), for the voltage-domain ERC.
+# Rail voltages (nominal), for the voltage-domain ERC. Revision B adds the 11 switched row
+# rails of the Hall sensors (HALL_ROW_1 .. HALL_ROW_11, 3.3 V when on).
 RAILS = {"VBUS": 5.0, "VBUS_F": 5.0, "+5V_LED": 5.0, "+3V3": 3.3, "GND": 0.0}
+RAILS.update({"HALL_ROW_%d" % (y + 1): 3.3 for y in range(11)})

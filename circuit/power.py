@@ -1,6 +1,6 @@
 """Power budget of the board on USB power, from the BOM and the firmware's LED limits.
 
-    python -m circuit.power      # print the table (docs/hardware.md quotes it; a test checks)
+    python -m circuit.power [--rev b]   # print the table (docs/hardware.md quotes both; a test checks)
 
 - Quantities: circuit/bom.csv (generated from the netlist; a test keeps them equal).
 - Currents per part: circuit/parts.py (datasheet figures, or our allowance where a datasheet only
@@ -11,6 +11,10 @@
   budget_ma (firmware/drivers/leds.py). Those numbers are imported from the firmware, not restated.
 - 3.3 V loads come from the Pico's regulator, so they cost 3.3/5/efficiency of their current at
   the USB port.
+- Revision B: the linear Hall sensors draw 6..10 mA each, but only one row of them is powered at
+  a time (the 74HC154 row decoder, checked by circuit.board.hall_rules): ROW_CELLS sensors count,
+  not 121. Its LED budget is the revision-B HAL's (hardware/pinmap_revb.py LED_BUDGET_MA), lower
+  than revision A's to make room for them.
 """
 
 import csv
@@ -29,18 +33,25 @@ REG_EFFICIENCY = 0.80       # Pico buck-boost (RT6150) at a few mA out: conserva
 V_USB = 5.0
 V_LOGIC = 3.3
 PULLUP_OHM = 47e3
+MID_DIVIDER_OHM = 20e3      # revision B: the 10 k / 10 k mid-supply reference
+PICO_3V3_MAX_MA = 300.0     # the Pico's 3V3 output (RT6150), RP2040 included (Pico datasheet)
+RP2040_MA = 25.0            # the RP2040's own share of it (typical, at 125 MHz)
 
 
-def firmware_led_limits():
-    """(cap, budget_ma, idle_ma, ch_ma, n_leds) as the firmware uses them."""
+def firmware_led_limits(rev="A"):
+    """(cap, budget_ma, idle_ma, ch_ma, n_leds) as the firmware uses them: the App's defaults;
+    on revision B the budget its HAL gives the App (hardware/pinmap_revb.py)."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     from firmware import hal
     from firmware.drivers import leds
     from firmware.system.app import App
     params = inspect.signature(App.__init__).parameters
-    return (params["cap"].default, params["budget_ma"].default, leds.IDLE_MA, leds.CH_MA,
-            hal.N_LEDS)
+    budget_ma = params["budget_ma"].default
+    if rev == "B":
+        from hardware import pinmap_revb
+        budget_ma = pinmap_revb.LED_BUDGET_MA
+    return (params["cap"].default, budget_ma, leds.IDLE_MA, leds.CH_MA, hal.N_LEDS)
 
 
 def bom_quantities(path=BOM_CSV):
@@ -48,10 +59,16 @@ def bom_quantities(path=BOM_CSV):
         return {row["mpn"]: int(row["qty"]) for row in csv.DictReader(f)}
 
 
-def budget(bom=None):
+def _usb(rail, ma):
+    """What a load of ma on rail costs at the USB port."""
+    return ma * V_LOGIC / V_USB / REG_EFFICIENCY if rail == "+3V3" else ma
+
+
+def budget(bom=None, rev="A"):
     """Rows (load, rail, qty, each_ma, rail_ma, usb_ma, note) and the totals."""
-    bom = bom if bom is not None else bom_quantities()
-    cap, budget_ma, idle_ma, ch_ma, n_leds = firmware_led_limits()
+    from circuit import bom as BOM
+    bom = bom if bom is not None else bom_quantities(BOM.BOM_CSVS[rev])
+    cap, budget_ma, idle_ma, ch_ma, n_leds = firmware_led_limits(rev)
     rows = []
     if bom.get(P.WS2812B.mpn) != n_leds:
         raise ValueError("BOM has %s LEDs, the firmware drives %d" % (bom.get(P.WS2812B.mpn), n_leds))
@@ -67,19 +84,32 @@ def budget(bom=None):
         if cur is None or spec.mpn not in bom:
             continue
         qty = bom[spec.mpn]
+        load = "%s (%s)" % (spec.value, spec.mpn)
+        note = "%s; typical %.4g mA each" % (cur.source, cur.typ_ma)
+        if spec is P.DRV5055:
+            from hardware import pinmap_revb
+            qty = pinmap_revb.ROW_CELLS          # one row powered at a time
+            load = "%s (%s), one row of %d powered" % (spec.value, spec.mpn, qty)
+            note += "; %d on the board, rows switched by the 74HC154" % bom[spec.mpn]
         rail_ma = qty * cur.max_ma
         if cur.rail == "+3V3":
             logic_3v3 += rail_ma
-            usb = rail_ma * V_LOGIC / V_USB / REG_EFFICIENCY
-        else:
-            usb = rail_ma
-        rows.append(("%s (%s)" % (spec.value, spec.mpn), cur.rail, qty, cur.max_ma, rail_ma, usb,
-                     "%s; typical %.4g mA each" % (cur.source, cur.typ_ma)))
-    n_inputs = bom[P.DRV5032.mpn] + bom[P.BUTTON.mpn]
+        rows.append((load, cur.rail, qty, cur.max_ma, rail_ma, _usb(cur.rail, rail_ma), note))
     pull = V_LOGIC / PULLUP_OHM * 1e3
-    rows.append(("pull-ups of active inputs (every cell occupied, every button held)", "+3V3",
-                 n_inputs, pull, n_inputs * pull, n_inputs * pull * V_LOGIC / V_USB / REG_EFFICIENCY,
-                 "3.3 V / 47 kOhm"))
+    if rev == "A":
+        n_inputs = bom[P.DRV5032.mpn] + bom[P.BUTTON.mpn]
+        rows.append(("pull-ups of active inputs (every cell occupied, every button held)", "+3V3",
+                     n_inputs, pull, n_inputs * pull, _usb("+3V3", n_inputs * pull),
+                     "3.3 V / 47 kOhm"))
+    else:
+        n_inputs = bom[P.BUTTON.mpn] + 1
+        rows.append(("pull-ups of active inputs (every button held, ROW_EN low)", "+3V3",
+                     n_inputs, pull, n_inputs * pull, _usb("+3V3", n_inputs * pull),
+                     "3.3 V / 47 kOhm"))
+        mid = V_LOGIC / MID_DIVIDER_OHM * 1e3
+        rows.append(("mid-supply reference divider", "+3V3", 1, mid, mid, _usb("+3V3", mid),
+                     "3.3 V / 20 kOhm"))
+    logic_3v3 += sum(r[4] for r in rows if r[1] == "+3V3" and r[0].startswith(("pull", "mid")))
     total = sum(r[5] for r in rows)
     other = total - budget_ma
     allowed = USB_LIMIT_MA * (1 - MARGIN)
@@ -92,6 +122,8 @@ def budget(bom=None):
         "max_led_budget_ma": int(allowed - other),
         "led_budget_ma": budget_ma,
         "cap": cap,
+        "rev": rev,
+        "pico_3v3_ma": logic_3v3 + RP2040_MA,
     }
 
 
@@ -108,15 +140,25 @@ def table(b=None):
                  "of the USB limit free: %d mA (firmware default %d mA, `budget` command)." % (
                      b["limit_ma"], b["margin_ma"], 100.0 * b["margin_ma"] / b["limit_ma"],
                      100 * MARGIN, b["max_led_budget_ma"], b["led_budget_ma"]))
+    if b["rev"] == "B":
+        lines.append("The Pico's 3V3 output carries %.0f mA with the RP2040 (%.0f mA allowed)." % (
+            b["pico_3v3_ma"], PICO_3V3_MAX_MA))
     return "\n".join(lines)
 
 
-def main():
-    b = budget()
+def ok(b):
+    """The budget keeps 5 % of USB free and the Pico's 3V3 output within its rating."""
+    return b["total_ma"] <= b["allowed_ma"] and b["pico_3v3_ma"] <= PICO_3V3_MAX_MA
+
+
+def main(argv=None):
+    from circuit.board import revision_arg
+    argv = sys.argv[1:] if argv is None else argv
+    b = budget(rev=revision_arg(argv))
     print(table(b))
     for load, rail, qty, each, rail_ma, usb, note in b["rows"]:
         print("  - %s: %s" % (load, note))
-    return 0 if b["total_ma"] <= b["allowed_ma"] else 1
+    return 0 if ok(b) else 1
 
 
 if __name__ == "__main__":

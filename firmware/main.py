@@ -4,7 +4,7 @@ On the board (sys.platform == 'rp2') this file is copied to the flash root as /m
 runs the real HAL. Under the MicroPython unix port run it as
 
     micropython -X heapsize=192k firmware/main.py --sim [--game NAME|none]
-        [--layout L] [--seats S] [--plugin NAME=MODULE ...] [--flash IMAGE]
+        [--layout L] [--seats S] [--plugin NAME=MODULE ...] [--flash IMAGE] [--rev A|B]
 
 (with MICROPYPATH=.frozen:<repo> so `firmware.*` and `shared_rules.*` import); --sim (or the
 environment variable CARGOBOARD_SIM=1) selects the simulated HAL speaking the binary channel

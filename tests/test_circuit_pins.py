@@ -65,3 +65,34 @@ def test_rendered_module_is_plain_data_for_micropython(mpy_cross, tmp_path):
     f = tmp_path / "pinmap.py"
     f.write_text(PINS.render(PINS.load()))
     assert mpy_cross(f)
+
+
+# --- Revision B -------------------------------------------------------------------------------------
+
+def test_pinmap_revb_py_is_generated_from_pins_revb_json():
+    from hardware import pinmap_revb
+    data = PINS.load_revision("B")
+    assert PINS.PINMAP_PY_B.read_text() == PINS.render(data), (
+        "hardware/pinmap_revb.py differs from hardware/pins_revb.json: run `python -m circuit.pins`")
+    got = {k: getattr(pinmap_revb, k) for k in dir(pinmap_revb) if k.isupper()}
+    assert got == PINS.values(data)
+
+
+def test_pin_map_revb_fits_the_firmware():
+    v = PINS.values(PINS.load_revision("B"))
+    assert v["N_LEDS"] == H.N_LEDS
+    assert v["ROW_CELLS"] * H.SIZE == H.N_CELLS          # rows of the grid are the power rows
+    assert H.N_CELLS <= v["ZERO_ADDR"] < 128 and H.N_CELLS <= v["MID_ADDR"] < 128
+    assert v["ZERO_ADDR"] != v["MID_ADDR"]
+    buttons = [v["BTN_" + n.upper()] for n in H.BUTTON_NAMES]
+    assert buttons == list(range(v["BUTTON_FIRST"], v["BUTTON_FIRST"] + H.N_BUTTONS))
+
+
+def test_validation_catches_bad_revb_pin_maps():
+    data = PINS.load_revision("B")
+    with pytest.raises(PINS.PinMapError, match="MUX_S2 = GP5: must be GP2"):
+        PINS.validate(_with(_with(data, "MUX_S2", 5), "MUX_A1", 2))
+    with pytest.raises(PINS.PinMapError, match="ADC 0..2 on GP26..GP28"):
+        PINS.validate(_with(data, "HALL_ADC", 21))
+    with pytest.raises(PINS.PinMapError, match="GPIO 22 used by"):
+        PINS.validate(_with(data, "HALL_ADC", 22))

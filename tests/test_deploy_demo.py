@@ -35,6 +35,28 @@ def test_dry_run_lists_the_files_and_the_mpremote_command():
     want = [x for x in lines if x.startswith("then check that the board reports ")][0]
     v = deploy.versions()
     assert "fw=%s rules=%s proto=%s build=" % (v["fw"], v["rules"], v["proto"]) in want
+    # revision A (the default): none of revision B's modules, and the boot's board_rev says A
+    assert "board_rev" in files and ":board_rev" in cmd
+    assert "firmware/hal/rp2040_revb.mpy" not in files
+    assert "firmware/games/cargocube/steptracker.mpy" not in files
+
+
+def test_deploy_rev_b_stages_its_hal_and_says_so(tmp_path):
+    """`deploy --rev b` builds revision B's HAL, pin map and step tracking for the board and a
+    board_rev of B that the boot reads (firmware/system/boot.py); the two builds differ."""
+    staged = {bp: lp for bp, lp, _ in deploy.stage(tmp_path / "b", "rp2", "B")}
+    for path in ("firmware/hal/rp2040_revb.mpy", "firmware/hal/rp2040.mpy",
+                 "hardware/pinmap_revb.mpy", "firmware/system/app_revb.mpy",
+                 "firmware/games/cargocube/plugin_revb.mpy"):
+        assert path in staged, path
+    assert "firmware/hal/sim_revb.mpy" not in staged  # the simulator's stays off the board
+    assert staged["board_rev"].read_text() == "B\n"
+    staged_a = {bp: lp for bp, lp, _ in deploy.stage(tmp_path / "a", "rp2", "A")}
+    assert staged_a["board_rev"].read_text() == "A\n"
+    assert deploy.read_stamp([(bp, lp, 0) for bp, lp in staged.items()])["build"] != \
+        deploy.read_stamp([(bp, lp, 0) for bp, lp in staged_a.items()])["build"]
+    r = run("deploy", "--rev", "c", "--dry-run")
+    assert r.returncode == 2 and "--rev" in r.stderr
 
 
 def test_deploy_onto_the_virtual_board_and_check_its_versions(tmp_path):
@@ -72,8 +94,8 @@ def test_deploy_version_mismatch_is_an_error(tmp_path, monkeypatch):
     stamp written says another firmware version than the code that runs)."""
     real_stage = deploy.stage
 
-    def stage_with_wrong_stamp(out_dir, target="rp2"):
-        staged = real_stage(out_dir, target)
+    def stage_with_wrong_stamp(out_dir, target="rp2", rev="A"):
+        staged = real_stage(out_dir, target, rev)
         for board_path, local, _ in staged:
             if board_path == deploy.STAMP:
                 local.write_text(local.read_text().replace("fw=", "fw=9"))
@@ -85,6 +107,7 @@ def test_deploy_version_mismatch_is_an_error(tmp_path, monkeypatch):
         dry_run = False
         port = None
         flash = str(tmp_path / "vb")
+        rev = "A"
 
     try:
         deploy.run(Args(), out=lambda text: None)

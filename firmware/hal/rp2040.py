@@ -119,21 +119,24 @@ def _dreq_tx(sm_id):
 class Rp2040Hal(Hal):
     name = "rp2040"
 
-    def __init__(self):
-        self._pl = Pin(PM.PL, Pin.OUT, value=1)
-        self._ce = Pin(PM.CE, Pin.OUT, value=1)
-        self._spi = SPI(PM.SPI_ID, baudrate=PM.SPI_BAUD, polarity=PM.SPI_POLARITY,
-                        phase=PM.SPI_PHASE, bits=8, firstbit=SPI.MSB,
-                        sck=Pin(PM.SPI_SCK), mosi=Pin(PM.SPI_MOSI), miso=Pin(PM.SPI_MISO))
-        self._chain = bytearray(PM.CHAIN_BYTES)
+    def __init__(self, pm=PM):
+        # pm: the pin map of the LEDs, USB serial and status LED; revision B's HAL
+        # (rp2040_revb.py) passes its own, having set up its sensors instead of the switches
+        if pm is PM:
+            self._pl = Pin(PM.PL, Pin.OUT, value=1)
+            self._ce = Pin(PM.CE, Pin.OUT, value=1)
+            self._spi = SPI(PM.SPI_ID, baudrate=PM.SPI_BAUD, polarity=PM.SPI_POLARITY,
+                            phase=PM.SPI_PHASE, bits=8, firstbit=SPI.MSB,
+                            sck=Pin(PM.SPI_SCK), mosi=Pin(PM.SPI_MOSI), miso=Pin(PM.SPI_MISO))
+            self._chain = bytearray(PM.CHAIN_BYTES)
         self._buttons = 0
-        self._sm = rp2.StateMachine(PM.WS2812_SM, _ws2812, freq=8000000,
-                                    sideset_base=Pin(PM.WS2812_PIN))
+        self._sm = rp2.StateMachine(pm.WS2812_SM, _ws2812, freq=8000000,
+                                    sideset_base=Pin(pm.WS2812_PIN))
         self._sm.active(1)
         self._words = array.array("I", [0] * N_LEDS)
         self._dma = rp2.DMA()
         self._dma_ctrl = self._dma.pack_ctrl(size=2, inc_read=True, inc_write=False,
-                                             treq_sel=_dreq_tx(PM.WS2812_SM))
+                                             treq_sel=_dreq_tx(pm.WS2812_SM))
         self._free_at = time.ticks_us()  # the LED line may take the next frame from then
         self._last = bytearray(FRAME_BYTES)
         self._shown = False
@@ -143,7 +146,7 @@ class Rp2040Hal(Hal):
         self._in = sys.stdin.buffer
         self._out = sys.stdout.buffer
         self._next = time.ticks_add(time.ticks_ms(), FRAME_MS)
-        self._led = Pin(PM.STATUS_LED, Pin.OUT, value=0)
+        self._led = Pin(pm.STATUS_LED, Pin.OUT, value=0)
         self._frames = 0
 
     # --- sensors and buttons ----------------------------------------------------------------

@@ -106,17 +106,24 @@ class SimHal(Hal):
             typ = h[1]
             if typ == ord("Q"):
                 raise SystemExit(0)
-            if typ == ord("F") and n >= 21:
-                b = self._buf
-                self._t = (b[0] | (b[1] << 8) | (b[2] << 16) | (b[3] << 24)) & TICKS_MASK
-                for i in range(BITMAP_BYTES):
-                    self._sensors[i] = b[4 + i]
-                self._sensors[15] &= 0x01  # only cell 120 in the last byte
-                self._buttons = b[20] & 0x1F
-                self._serial_in = bytes(b[21:n]) if n > 21 else None
+            if self._take(typ, n):
                 self._frame_done_pending = True
                 return
             self.log("unknown message type 0x%02x" % typ)
+
+    def _take(self, typ, n):
+        """A frame's message of n bytes in _buf: True if it is one (revision B's HAL,
+        firmware/hal/sim_revb.py, takes its own as well)."""
+        if typ != ord("F") or n < 21:
+            return False
+        b = self._buf
+        self._t = (b[0] | (b[1] << 8) | (b[2] << 16) | (b[3] << 24)) & TICKS_MASK
+        for i in range(BITMAP_BYTES):
+            self._sensors[i] = b[4 + i]
+        self._sensors[15] &= 0x01  # only cell 120 in the last byte
+        self._buttons = b[20] & 0x1F
+        self._serial_in = bytes(b[21:n]) if n > 21 else None
+        return True
 
     def read_sensors(self, buf):
         s = self._sensors

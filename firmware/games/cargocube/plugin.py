@@ -22,12 +22,14 @@ HINT_MS = 4000  # how long a hint stays lit
 MISMATCH_MS = 500  # a difference must last this long before it lights red (hands are slow)
 
 
-def _hint(pos):
-    """The hint engine's action (shared_rules/cargocube/engine.py), loaded for the hint and
-    dropped after: most games never ask for one (docs/firmware.md "Loading on demand")."""
+def _engine(pos, actions=None):
+    """The hint engine (shared_rules/cargocube/engine.py), loaded for one answer and dropped
+    after: most games ask for few (docs/firmware.md "Loading on demand"). Its action for the
+    hint; with actions, those most likely first (the tracker's rank: what its questions show
+    first)."""
     from shared_rules.cargocube import engine
     try:
-        return engine.best_action(pos)
+        return engine.best_action(pos) if actions is None else engine.rank(pos, actions)
     finally:
         name = engine.__name__
         engine = None
@@ -70,6 +72,9 @@ def _cards(value):
 class Game:
     name = "cargocube"
     rules_version = cc.RULES_VERSION  # in the log's header; a log of another one is not resumed
+    # the move tracker, made as new_tracker(pos, rank=): revision B's plug-in
+    # (plugin_revb.py) makes its StepTracker instead
+    new_tracker = T.Tracker
 
     def __init__(self, options):
         self.emit = options.get("emit") or _nothing
@@ -99,7 +104,7 @@ class Game:
                                          else "") + ("+teleport" if teleport else "")
         finally:
             _done_reading()
-        self.tracker = T.Tracker(self.pos)
+        self.tracker = self.new_tracker(self.pos, rank=_engine)
         self.overlay = L.Overlay()  # (cell, colour, level, blink) lit besides the score bars
         # The idle overlay depends only on the position (and what was taken back): kept in the
         # overlay (Overlay.keep), made for the tracker's position_id _idle_for, a put-back
@@ -127,7 +132,7 @@ class Game:
         finally:
             _done_reading()
         self.pos = pos
-        self.tracker = T.Tracker(pos)
+        self.tracker = self.new_tracker(pos, rank=_engine)
         self.hint = None
         self.mismatch_since = -1
         self._over_told = False
@@ -162,7 +167,7 @@ class Game:
                 pos.push(cc.decode_action(pos, payload, 0)[0])
             elif kind == LF.UNDO:
                 pos.pop()
-        self.tracker = T.Tracker(pos)
+        self.tracker = self.new_tracker(pos, rank=_engine)
         self.emit("cargocube resumed ply=%d" % pos.ply())
         self._rebuild()
 
@@ -184,7 +189,7 @@ class Game:
         elif bit == H.END:
             t.press_end()
         elif bit == H.HINT:
-            self.hint = _hint(self.pos)
+            self.hint = _engine(self.pos)
             self.hint_until = (now_ms + HINT_MS) & H.TICKS_MASK
         self._after(now_ms)
 
@@ -244,7 +249,7 @@ class Game:
         if cmd == "legal":
             return "ok " + " ".join([cc.format_action(a) for a in self.pos.legal_actions()])
         if cmd == "hint":
-            a = _hint(self.pos)
+            a = _engine(self.pos)
             return "ok " + (cc.format_action(a) if a is not None else "-")
         return None
 

@@ -22,10 +22,21 @@
 #   - nothing at all: a mismatch; the differing cells light red, nothing is committed.
 # Nothing is ever guessed: with two explanations the player is asked.
 #
+# Revision B (linear Hall sensors, a LevelScanner given as `levels`): besides occupancy the
+# board sees steps, the field at a cell moving while it stays occupied (the top of a stack
+# coming or going, a cube put on a card). Each candidate predicts its steps from the tracked
+# orientations (firmware/games/cargocube/steps.py); an action explains the evidence only if its
+# occupancy change matches and the steps fit. A piece lifted off a stack is a move under way.
+# Steps that fit no legal move are noise (a stack nudged): the baseline takes them over once
+# the board is still. Where steps do not decide, the player is asked as on revision A.
+# That reading is StepTracker (firmware/games/cargocube/steptracker.py), a subclass loaded
+# only on revision B: nothing of it is in a revision-A board's heap.
+#
 # Works on any position object of shared_rules.cargocube.rules (stacks, cards, legal_actions, push, pop).
 
 from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
+from firmware.hal import unload
 
 IDLE = 0  # the board equals the tracked position
 MOVING = 1  # evidence of an action in progress
@@ -272,8 +283,11 @@ _positions = 0  # _refresh() calls of every tracker: position_id names a tracked
 
 
 class Tracker:
-    def __init__(self, pos, settle_ms=SETTLE_MS):
+    def __init__(self, pos, settle_ms=SETTLE_MS, rank=None):
         self.pos = pos
+        # rank(pos, actions) -> the same actions, most likely first (the plug-in gives the
+        # hint's order): what a question shows first
+        self.rank = rank
         self.settle_ms = settle_ms  # stillness before a move that fits is taken (0: at once)
         self.settling = False
         self.changed_at = 0
@@ -288,6 +302,11 @@ class Tracker:
         self.moves = []  # the actions in progress those targets come from (MOVING)
         self.pending = []  # actions that may have completed without a trace (put on a stack)
         self.end_requested = False  # `end` pressed while the board was asking
+        # the question was opened by the player (`confirm` with nothing asked: "I made a move
+        # you did not see"): the candidate shown is taken when the player goes on playing or
+        # presses `end` (or `confirm`), unless `undo` backed out of the question. Only a
+        # question counts it (_ask clears it, _offer_hidden sets it): the state says the rest.
+        self.offered = False
         self.touched = []  # the last TOUCHED_MAX cells whose occupancy changed (even if restored)
         self.recent = []  # cells whose occupancy changed since the last commit
         self.undone_by_next = []  # moves that were pending when the board looked right again
@@ -325,10 +344,20 @@ class Tracker:
 
     # -- inputs ---------------------------------------------------------------------------------
 
+    def _take_offered(self):
+        """The player goes on (a new move, `end`) after asking for a missed move: the one shown
+        is taken."""
+        if self.offered and self.state == ASKING:
+            self.offered = False
+            self._commit(self.candidates[self.index], "confirm")
+            return 1
+        return 0
+
     def observe(self, occ, now_ms=0):
         """A new stable occupancy (bytearray(16)) at time now_ms; returns the number of actions
         committed. A move that fits is committed only once the board has been still for
         settle_ms (see tick): hands put pieces down and pick them up again."""
+        taken = self._take_offered()
         self.changed_at = now_ms
         touched = self.touched
         recent = self.recent
@@ -341,7 +370,7 @@ class Tracker:
                 touched.pop(0)
             touched.append(c)
         self.occ[:] = occ
-        return self._infer(self.settle_ms == 0)
+        return taken + self._infer(self.settle_ms == 0)
 
     def tick(self, now_ms):
         """Time passes: commit a move that fits once the board has been still long enough."""
@@ -560,8 +589,10 @@ class Tracker:
         past them into the other moves the board may have missed, so the player's move is
         always among the choices."""
         self.end_requested = False
+        self.offered = False
         self.state = ASKING
         self.fitting = len(actions)
+        actions = self._order(actions)
         more = self._offers() if actions else []
         self.candidates = actions + [a for a in more if a not in actions]
         self.index = 0
@@ -602,73 +633,41 @@ class Tracker:
         return False
 
     def _offer_hidden(self):
-        """The player says: I made a move the board has not registered. Offer what fits."""
+        """The player says: I made a move the board has not registered. Offer what fits, most
+        likely first; the one shown is taken when the player goes on (see `offered`)."""
         offers = self._offers()
         if not offers:
             return False
         self._ask([])
         self.candidates = offers
+        self.offered = True
         return True
 
     def _offers(self):
-        """Moves the board may have missed, most likely first: those that explain the whole
-        difference, those pending, those within the cells touched lately (a move whose trace a
-        later move undid), those that leave no trace at all (onto and off stacks)."""
-        legal = self.legal()
-        deltas = self._deltas
-        groups = ([], [], [], [])
-        first = [0, 0, 0, 0]  # spiral turns and biohazard moves lead each group
-        for i in range(len(legal)):
-            a = legal[i]
-            if a[0] == cc.END:
-                continue
-            dl = _cells(deltas, i)
-            if dl == self.diff:
-                k = 0
-            elif a in self.pending:
-                k = 1
-            elif dl and _is_subset(dl, self.touched):
-                k = 2
-            elif not dl:
-                k = 3
-            else:
-                continue
-            if a[0] == cc.TURN or a[0] == cc.HAZARD and not dl:
-                # A spiral turn or a biohazard moved is never seen: before the moves that left
-                # no trace only by chance (a roll onto a stack).
-                groups[k].insert(first[k], a)
-                first[k] += 1
-            else:
-                groups[k].append(a)
-        pos = self.pos
-        for src in pos.boost_sources():
-            if src not in self.diff and src not in self.touched:
-                continue
-            special = pos.card_targets(src)
-            if special is not None:
-                for t in special:
-                    a = (cc.BOOST, src, 0, t, pos.cards[src], ())
-                    if (src,) == self.diff:
-                        groups[0].append(a)
-                    elif a not in groups[2]:
-                        groups[2].append(a)
-                continue
-            for t in self.diff + tuple(self.touched):
-                if t != src and pos.is_boost_target(t, src):
-                    a = (cc.BOOST, src, 0, t, pos.cards[src], ())
-                    dl = (src, t) if src < t else (t, src)
-                    if dl == self.diff:
-                        groups[0].append(a)
-                    elif _is_subset(dl, self.touched) and a not in groups[2]:
-                        groups[2].append(a)
-        return groups[0] + groups[1] + groups[2] + groups[3]
+        """Moves the board may have missed, most likely first (firmware/games/cargocube/
+        offers.py: loaded for a question and dropped after, as the hint engine is)."""
+        from firmware.games.cargocube import offers
+        try:
+            return offers.offers(self, _cells, _is_subset)
+        finally:
+            offers = None
+            unload("firmware.games.cargocube.offers")
+
+    def _order(self, actions):
+        """actions, most likely first (the plug-in's ranking), for a question."""
+        if self.rank is None or len(actions) < 2:
+            return actions
+        return self.rank(self.pos, actions)
 
     def press_end(self):
         """End the turn with actions left. The turn's last move must be complete by now: a move
         still pending (it may have ended on a stack) is committed if only one fits, else the
-        player is asked first and the turn ends after the answer."""
+        player is asked first and the turn ends after the answer; a missed move the player
+        asked for is taken as shown."""
         if self.state == OVER:
             return False
+        if self._take_offered():
+            self._infer()
         if self.state == MOVING and self.pending:
             if len(self.pending) > 1:
                 self._ask(self.pending)

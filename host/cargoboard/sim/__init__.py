@@ -3,6 +3,12 @@ the stock MicroPython image on an emulated RP2040: cargoboard.sim.pico), a physi
 model, scripted and interactive drivers. `add_parser(subparsers)` registers `cargoboard sim`."""
 
 
+# Revision B's firmware holds the field readings, the level scanner and the step predictions
+# besides revision A's: on the 64-bit unix port a 2-player game needs about 196-200k of heap
+# (revision A 176k); the Pico's 32-bit objects are smaller (not measured there yet).
+REVB_HEAP = "224k"
+
+
 def add_parser(subparsers):
     p = subparsers.add_parser(
         "sim", help="run the firmware on a simulated board",
@@ -27,19 +33,45 @@ def add_parser(subparsers):
                         "stock MicroPython image on an emulated RP2040 (rp2040js; boot ROM and "
                         "image from ../shared/pico or $CARGOBOARD_PICO_DIR), time the emulated "
                         "chip's")
-    p.add_argument("--heapsize", default="192k",
-                   help="MicroPython heap of the unix target (default 192k, the Pico's)")
+    p.add_argument("--heapsize", default=None,
+                   help="MicroPython heap of the unix target (default 192k, the Pico's; with "
+                        "--rev b %s: on this 64-bit port revision B needs about 200k, "
+                        "docs/virtual-board.md)" % REVB_HEAP)
     p.add_argument("--plugin", action="append", default=[], metavar="NAME=MODULE",
                    help="register an extra game plug-in module in the firmware (repeatable)")
     p.add_argument("--from-flash", action="store_true",
                    help="with --flash: run the firmware deployed on that flash (cargoboard deploy "
                         "--flash DIR), not this checkout's")
+    p.add_argument("--rev", choices=("a", "b", "A", "B"), default="a",
+                   help="board revision: a (Hall switches, occupancy; the default) or b (linear "
+                        "Hall sensors: the field of every cell, from the field model)")
+    p.add_argument("--shift", type=float, default=0.5, metavar="MM",
+                   help="revision b: how far a hand moves the bottom cube of a stack it works on "
+                        "(up to MM, default 0.5)")
+    p.add_argument("--bumps", type=float, default=0.0, metavar="P",
+                   help="revision b: chance per lift or put-down that the hand nudges a stack "
+                        "nearby (default 0)")
     p.set_defaults(func=run_sim)
     return p
 
 
 def run_sim(args) -> int:
-    kwargs = {"heapsize": args.heapsize, "plugins": args.plugin, "target": args.target}
+    rev = args.rev.upper()
+    heap = args.heapsize or (REVB_HEAP if rev == "B" else "192k")
+    kwargs = {"heapsize": heap, "plugins": args.plugin, "target": args.target}
+    if rev == "B":
+        import sys
+        if args.target != "unix":
+            print("cargoboard sim: error: --rev b runs on the unix target only (the emulated "
+                  "Pico has no revision-B sensors)", file=sys.stderr)
+            return 2
+        if args.shift < 0 or args.bumps < 0 or args.bumps > 1:
+            print("cargoboard sim: error: --shift wants mm >= 0, --bumps a chance 0..1",
+                  file=sys.stderr)
+            return 2
+        from cargoboard.sim.hallfield import Noise
+        kwargs["revision"] = "B"
+        noise = Noise(shift_mm=args.shift, bump_rate=args.bumps)
     if args.flash:
         import os
         os.makedirs(args.flash, exist_ok=True)
@@ -51,14 +83,21 @@ def run_sim(args) -> int:
         return 2
     if args.script:
         from cargoboard.sim.script import run_script
+        if rev == "B":
+            return run_script(args.script, serve=args.pty, noise=noise, **kwargs)
         return run_script(args.script, serve=args.pty, **kwargs)
     if args.pty:
         from cargoboard.sim.runner import make_runner
         with make_runner(**kwargs) as runner:
+            if rev == "B":
+                from cargoboard.sim.hallfield import HallWorld
+                runner.sums = HallWorld(noise).adc_sums()   # an empty board
             return runner.serve_on(args.pty)
     if not args.interactive:
         import sys
         print("cargoboard sim: error: give --script FILE, --interactive or --pty PATH", file=sys.stderr)
         return 2
     from cargoboard.sim.interactive import run_interactive
+    if rev == "B":
+        return run_interactive(noise=noise, **kwargs)
     return run_interactive(**kwargs)

@@ -116,6 +116,10 @@ class Runner:
         self.exchanges = 0                # lockstep round trips with the firmware's process
         self.serve_wait_s = 0.0           # wall s serve() waited for the pty or the wall clock
         self.sensors = bytearray(16)      # what the board's sensors read (set by the caller)
+        # board revision: "A" sends the occupancy bitmap ('F' frames), "B" the scan's ADC sums
+        # of the linear Hall sensors ('G' frames, docs/sim-protocol.md), set in `sums`
+        self.revision = "A"
+        self.sums = None
         self.buttons = 0
         self.leds = bytearray(FRAME_BYTES)
         self.led_updates = 0
@@ -247,7 +251,7 @@ class Runner:
     def step(self, frames=1):
         """Advance `frames` frames of 10 ms (relaying the pty both ways)."""
         for _ in range(frames):
-            self._exchange(ord("F"), b"")
+            self._exchange(ord("G") if self.revision == "B" else ord("F"), b"")
             self.frames += 1
             self.t += FRAME_MS
 
@@ -259,8 +263,14 @@ class Runner:
             serial_in = os.read(self.master, 4096)
         except (BlockingIOError, OSError):
             pass
-        payload = (head + struct.pack("<I", self.t & 0x3FFFFFFF) + bytes(self.sensors)
-                   + bytes((self.buttons & 0x1F,)) + serial_in)
+        if typ == ord("G"):
+            payload = (head + struct.pack("<IB", self.t & 0x3FFFFFFF, self.buttons & 0x1F)
+                       + struct.pack("<%dH" % len(self.sums),
+                                     *[min(0xFFFF, max(0, v)) for v in self.sums])
+                       + serial_in)
+        else:
+            payload = (head + struct.pack("<I", self.t & 0x3FFFFFFF) + bytes(self.sensors)
+                       + bytes((self.buttons & 0x1F,)) + serial_in)
         self._send(typ, payload)
         self.exchanges += 1
         out = bytearray()
@@ -394,8 +404,9 @@ class UnixRunner(Runner):
 
     def __init__(self, heapsize="192k", game="none", plugins=(), extra_path=(), args=(),
                  micropython=None, compiled=True, flash=None, boot_from_flash=False,
-                 board_paths=False):
+                 revision="A", board_paths=False):
         super().__init__(game=game, flash=flash, boot_from_flash=boot_from_flash)
+        self.revision = revision.upper()
         self.heapsize = heapsize
         self.compiled = compiled  # run the .mpy build, as on the board (source if no mpy-cross)
         self.plugins = list(plugins)      # ["test=tests.sim_testgame", ...]
@@ -454,6 +465,8 @@ class UnixRunner(Runner):
         else:
             cmd += [str(REPO_ROOT / "firmware" / "main.py")]
         cmd += ["--sim", "--game", self.game]
+        if self.revision == "B":
+            cmd += ["--rev", "B"]
         for p in self.plugins:
             cmd += ["--plugin", p]
         if self.flash:

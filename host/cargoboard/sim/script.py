@@ -242,9 +242,14 @@ RESOLVE_HOOK = default_resolve
 class Session:
     """A running simulated board: firmware process + world + pyserial on the pty."""
 
-    def __init__(self, out=print, **runner_kwargs):
+    def __init__(self, out=print, noise=None, **runner_kwargs):
         self.out = out
-        self.world = World()
+        if runner_kwargs.get("revision", "A").upper() == "B":
+            # revision B: linear Hall sensors, the field model (docs/virtual-board.md)
+            from cargoboard.sim.hallfield import HallWorld, Noise
+            self.world = HallWorld(noise or Noise(), seed=0)
+        else:
+            self.world = World()
         self._runner_kwargs = runner_kwargs
         self.runner = make_runner(**runner_kwargs)
         self.runner.start()
@@ -308,6 +313,8 @@ class Session:
     def step(self, frames=1):
         r = self.runner
         for _ in range(frames):
+            if r.revision == "B":
+                r.sums = self.world.adc_sums()   # a fresh scan, ADC noise and all
             s = self.world.sensors()
             for c, v in self.override.items():
                 if v:

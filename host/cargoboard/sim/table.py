@@ -4,6 +4,8 @@ Cephalopod, tests/driver_tracker_cards.py). Runs under CPython and the MicroPyth
 """
 
 from firmware.drivers.scanner import Scanner
+from firmware.hal.hall import settle
+from hardware.pinmap_revb import DEADBAND
 
 FRAME_MS = 10
 
@@ -11,28 +13,62 @@ FRAME_MS = 10
 class Table:
     """Scanner + plug-in. The sensors start as the game's set-up mask (what the app waits for
     before it starts the game); trace, if a list, records ("feed", raw, ms) and ("press", bit)
-    to replay the same input elsewhere."""
+    to replay the same input elsewhere.
 
-    def __init__(self, game, trace=None):
+    Revision B (hall = (HallReader, LevelScanner), firmware/hal/hall.py and levels.py): a raw
+    reading is the scan's ADC sums (cargoboard.sim.hallfield), which go through the HAL's logic
+    (deadband, fields, occupancy) to the occupancy Scanner and to the LevelScanner, whose step
+    changes reach the game's on_change (the same occupancy again) as the app gives them; `raw` is the first reading."""
+
+    def __init__(self, game, trace=None, hall=None, raw=None):
         self.game = game
         self.trace = trace
         self.scanner = Scanner(30)
         self.now = 0
-        self.raw = bytearray(game.setup_mask())
-        self.scanner.reset(self.raw)
+        self.hall = hall
+        if hall is None:
+            self.raw = bytearray(game.setup_mask())
+            self.scanner.reset(self.raw)
+        else:
+            reader, levels = hall
+            self.sums = list(raw)
+            self.occ = bytearray(16)
+            self.deadband = reader.sum_units(DEADBAND)
+            reader.update(self.sums, self.occ)
+            self.scanner.reset(self.occ)
+            levels.reset(reader.levels)
+            self.raw = raw
+            self._seen = raw
         game.start()
 
     def feed(self, raw, ms):
         """Hold raw for ms, one scan per frame."""
         if self.trace is not None:
-            self.trace.append(("feed", bytes(raw), ms))
+            self.trace.append(("feed", bytes(raw) if self.hall is None else list(raw), ms))
         end = self.now + ms
+        hall = self.hall
+        scanner = self.scanner
+        levels = hall[1] if hall is not None else None
+        quiet = False  # nothing left for the scanners to do: this reading is taken in
         while self.now < end:
             self.now += FRAME_MS
-            if self.scanner.update(raw, self.now):
-                self.game.on_change(self.scanner.stable, self.now)
+            if not quiet:
+                occ = raw if hall is None else self._hall_frame(raw)
+                if scanner.update(occ, self.now):
+                    self.game.on_change(scanner.stable, self.now)
+                if levels is not None and levels.update(hall[0].levels, self.now, hall[0].rough):
+                    self.game.on_change(scanner.stable, self.now)  # the steps alone changed
+                quiet = not scanner.pending() and (levels is None or not levels.pending())
             self.game.tick(self.now)
         self.raw = raw
+
+    def _hall_frame(self, raw):
+        """Revision B: one scan's sums through the HAL's logic; the occupancy it reads."""
+        if raw is not self._seen:       # a reading held over several frames is one scan's
+            self._seen = raw
+            if settle(raw, self.sums, self.deadband):
+                self.hall[0].update(self.sums, self.occ)
+        return self.occ
 
     def settle(self, ms=100):
         self.feed(self.raw, ms)

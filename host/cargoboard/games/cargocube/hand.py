@@ -5,7 +5,9 @@ put it down where the roll lands, move it on for a slide, a wind-rose hop or a t
 turns those steps into timed raw sensor readings, with the habits of people: lifting first or
 tipping the cube onto its new cell before it leaves the old one, dragging a piece across other
 cells, hesitating with a piece in the air, hovering over a cell, contacts bouncing as a piece
-lands. Everything is seeded, so a run can be repeated exactly.
+lands. Everything is seeded, so a run can be repeated exactly. What the sensors read of it is
+the board's: revision A's occupancy (`OccupancyBoard`), or revision B's fields
+(cargoboard.sim.hallfield.HallBoard: the same habits, with the physics of the magnets).
 """
 
 import random
@@ -42,8 +44,38 @@ def _path_cells(a, b):
     return out
 
 
+class OccupancyBoard:
+    """What the hand works on, as revision A's sensors see it: how many pieces each cell holds
+    (from pos), read as the occupancy bitmap. A revision-B board
+    (cargoboard.sim.hallfield.HallBoard) has the same four methods and reads fields."""
+
+    def __init__(self, pos):
+        lids = pos.lids or bytes(g.N_CELLS)  # a biohazard is a card lying on a cube
+        self.count = [len(pos.stacks[c]) + (1 if pos.cards[c] else 0) + (1 if lids[c] else 0)
+                      for c in range(g.N_CELLS)]
+
+    def read(self, extra=(), source=None):
+        """The raw sensor reading now; extra: cells the carried piece is just over (source: the
+        cell it is being tipped from)."""
+        b = bytearray(16)
+        count = self.count
+        for c in range(g.N_CELLS):
+            if count[c] > 0 or c in extra:
+                b[c >> 3] |= 1 << (c & 7)
+        return b
+
+    def lift(self, a):
+        self.count[a] -= 1
+
+    def place(self, b):
+        self.count[b] += 1
+
+    def empty(self, b):
+        return self.count[b] == 0
+
+
 class Hand:
-    """Turns physical steps into (raw bitmap, duration ms) segments with human habits."""
+    """Turns physical steps into (raw reading, duration ms) segments with human habits."""
 
     def __init__(self, seed=0, tip=0.3, drag=0.2, hesitate=0.15, hover=0.1, bounce=0.3):
         self.rng = random.Random(seed)
@@ -53,49 +85,41 @@ class Hand:
         self.hover = hover  # pass over another cell on the way
         self.bounce = bounce  # contacts bounce as the piece lands
 
-    def segments(self, pos, steps):
-        """Raw sensor readings over time for steps, starting from pos's occupancy."""
+    def segments(self, pos, steps, board=None):
+        """Raw sensor readings over time for steps, starting from pos. board: what the hand
+        works on and how it reads (default: revision A's occupancy of pos)."""
         rng = self.rng
-        lids = pos.lids or bytes(g.N_CELLS)  # a biohazard is a card lying on a cube
-        count = [len(pos.stacks[c]) + (1 if pos.cards[c] else 0) + (1 if lids[c] else 0)
-                 for c in range(g.N_CELLS)]
+        board = board if board is not None else OccupancyBoard(pos)
         out = []
-
-        def bitmap(extra=()):
-            b = bytearray(16)
-            for c in range(g.N_CELLS):
-                if count[c] > 0 or c in extra:
-                    b[c >> 3] |= 1 << (c & 7)
-            return b
-
+        read = board.read
         for step in steps:
             if step[0] != "move":
                 continue
             _, a, b = step
             if a == b:
                 continue
-            out.append((bitmap(), rng.randint(80, 300)))
+            out.append((read(), rng.randint(80, 300)))
             adjacent = b in [g.NEIGHBOUR[a * 4 + d] for d in range(4)]
             if adjacent and rng.random() < self.tip:
-                out.append((bitmap((b,)), rng.randint(40, 120)))  # tipped: both cells read
-            count[a] -= 1
+                out.append((read((b,), a), rng.randint(40, 120)))  # tipped: both cells read
+            board.lift(a)
             if rng.random() < self.hesitate:
-                out.append((bitmap(), rng.randint(400, 2500)))
+                out.append((read(), rng.randint(400, 2500)))
             else:
-                out.append((bitmap(), rng.randint(40, 200)))
+                out.append((read(), rng.randint(40, 200)))
             if rng.random() < self.drag:
                 for c in _path_cells(a, b):
-                    out.append((bitmap((c,)), rng.randint(5, 20)))
-                    out.append((bitmap(), rng.randint(5, 15)))
+                    out.append((read((c,)), rng.randint(5, 20)))
+                    out.append((read(), rng.randint(5, 15)))
             if rng.random() < self.hover:
                 around = g.around(b)
                 c = around[rng.randrange(len(around))]
-                out.append((bitmap((c,)), rng.randint(5, 20)))
-                out.append((bitmap(), rng.randint(10, 60)))
-            if rng.random() < self.bounce and count[b] == 0:
+                out.append((read((c,)), rng.randint(5, 20)))
+                out.append((read(), rng.randint(10, 60)))
+            if rng.random() < self.bounce and board.empty(b):
                 for _ in range(rng.randint(1, 3)):
-                    out.append((bitmap((b,)), rng.randint(2, 8)))
-                    out.append((bitmap(), rng.randint(2, 8)))
-            count[b] += 1
-            out.append((bitmap(), rng.randint(60, 200)))
+                    out.append((read((b,)), rng.randint(2, 8)))
+                    out.append((read(), rng.randint(2, 8)))
+            board.place(b)
+            out.append((read(), rng.randint(60, 200)))
         return out

@@ -31,6 +31,7 @@ class GameStats:
         self.ended_naturally = 0
         self.games = 0
         self.failures = []
+        self.final = ""  # the board's position at the end of the (last) game
 
     def add(self, other):
         self.actions += other.actions
@@ -48,17 +49,37 @@ class GameStats:
 
 
 def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None,
-              teleport=False):
+              teleport=False, noise=None, trace=None):
     """Play one seeded game; return its GameStats. cards: False, True (base) or a card layout
     (pyramid, bastion, both); pick(pos, legal, rng) chooses the actions (default: uniformly at
-    random)."""
+    random). noise: a cargoboard.sim.hallfield.Noise plays it on a revision-B board (linear
+    sensors, steps) with that noise; None on revision A. trace: a list that gets the table's
+    input (cargoboard.sim.table.Table), to play it again elsewhere."""
     rng = random.Random(seed)
     if cards is True:
         cards = "base"
     truth = cc.start_position(players, cards=cards, teleport=teleport)
-    game = Game({"seats": layouts.SEATS_BY_PLAYERS[players], "cards": cards or "",
-                 "teleport": "1" if teleport else ""})
-    table = Table(game)
+    options = {"seats": layouts.SEATS_BY_PLAYERS[players], "cards": cards or "",
+               "teleport": "1" if teleport else ""}
+    world = None
+    if noise is None:
+        game = Game(options)
+        table = Table(game, trace)
+    else:
+        from cargoboard.sim.hallfield import HallBoard, HallWorld
+        from firmware.hal.hall import reader
+        from firmware.drivers.levels import LevelScanner
+        from firmware.games.cargocube import plugin_revb
+        from hardware import pinmap_revb
+        world = HallWorld(noise, seed=seed)
+        world.load_position(truth)
+        levels = LevelScanner()
+        options["levels"] = levels
+        game = plugin_revb.Game(options)
+        raw = world.adc_sums()
+        if trace is not None:
+            trace.append(("start", raw, 0))
+        table = Table(game, trace, hall=(reader(pinmap_revb), levels), raw=raw)
     tracker = game.tracker
     hand = hand or Hand(seed)
     st = GameStats()
@@ -71,8 +92,18 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
             st.ended_naturally = 1
             break
         action = pick(truth, acts, rng) if pick else acts[rng.randrange(len(acts))]
-        segs = hand.segments(truth, physical_steps(truth, action))
-        truth.push(action)
+        if world is None:
+            segs = hand.segments(truth, physical_steps(truth, action))
+            truth.push(action)
+        else:
+            steps = physical_steps(truth, action)
+            truth.push(action)
+            dst = truth.stacks[action[3]] if action[0] != cc.END else None
+            landed = dst[-1] if dst else None
+            truth.pop()
+            segs = hand.segments(truth, steps, HallBoard(world, landed))
+            truth.push(action)
+            world.sync_items(truth)
         presses.append(0)
         reasons.append("")
         for raw, ms in segs:
@@ -94,10 +125,11 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
     else:
         pass
     if not st.wrong:
-        _answer(table, tracker, truth, presses, reasons, len(presses), final=True)
+        _answer(table, tracker, truth, presses, reasons, len(presses), final=True, last=True)
         if not _consistent(tracker, truth) or tracker.pos.notation() != truth.notation():
             st.wrong += 1
             st.failures.append(_divergence(tracker, truth, seed))
+    st.final = tracker.pos.notation()  # where the board ended (a trace played again must agree)
     history = truth.history()
     for i in range(len(presses)):
         kind = KIND_NAMES[history[i][0]]
@@ -132,9 +164,11 @@ def _consistent(tracker, truth):
     return mine == truth.history()[:len(mine)]
 
 
-def _answer(table, tracker, truth, presses, reasons, upto, final):
+def _answer(table, tracker, truth, presses, reasons, upto, final, last=False):
     """Press what a player reading the LEDs would press until the board has the first `upto`
-    actions of the truth (or, when not final, is visibly waiting for the latest move)."""
+    actions of the truth (or, when not final, is visibly waiting for the latest move). A missed
+    move the player asked for and sees shown is taken when the player goes on (the next move,
+    `end`): no more presses for it, but for the game's `last` move (then `confirm`)."""
     true = truth.history()
     for _ in range(60):
         done = len(tracker.pos.history())
@@ -142,15 +176,26 @@ def _answer(table, tracker, truth, presses, reasons, upto, final):
             return
         target = true[done]
         state = tracker.state
-        if state == T.MOVING and not final and done == upto - 1:
-            return  # the board waits for the latest move to settle: play on
+        if tracker.offered and tracker.shown() == target and done == upto - 1 and not last:
+            return  # shown as the move made: playing on takes it
+        if state == T.MOVING and not final and done == upto - 1 and (
+                target in tracker.moves or target in tracker.pending):
+            return  # the board shows the move under way (its destination lit): play on
+        if target[0] == cc.END and state != T.ASKING:
+            # The turn the player ended (`end` while the board was asking) has not ended: the
+            # player presses `end` again.
+            table.press(H.END)
+            presses[done] += 1
+            if len(tracker.pos.history()) == done:
+                return
+            continue
         if state != T.ASKING:
             # The board has not seen a move (it left no trace, or the board still waits):
             # `confirm` asks it for the moves that fit.
             why = {T.IDLE: "no trace", T.MOVING: "settle", T.MISMATCH: "mismatch"}.get(state, "?")
-            if not tracker.press_confirm():
-                return
-            table.settle(40)
+            table.press(H.CONFIRM)
+            if tracker.state != T.ASKING and len(tracker.pos.history()) == done:
+                return  # nothing to offer
             presses[done] += 1
             reasons[done] = reasons[done] or why
             continue
@@ -161,6 +206,12 @@ def _answer(table, tracker, truth, presses, reasons, upto, final):
             presses[done] += 1
             n += 1
         if tracker.shown() != target:
+            # not among them: the player backs out of the question (else playing on would take
+            # the one shown)
+            table.press(H.UNDO)
+            presses[done] += 1
             return
+        if tracker.offered and done == upto - 1 and not last:
+            return  # shown: playing on takes it
         table.press(H.CONFIRM)
         presses[done] += 1

@@ -1,0 +1,141 @@
+"""Revision B: every cell's field, debounced, against a baseline; the differences are the steps
+the game's tracker reads (docs/board-cargocube.md, "Revision B").
+
+The HAL gives the field of each cell every frame (0.01 mT, firmware/hal/hall.py); a value
+is taken as the cell's level once it has held for `stable_ms` (a hand passing over, a piece
+bounced, stay out, as in the occupancy Scanner). The baseline is the level the tracker last
+accepted as explained: `rebase(cells)` after it commits an action there (or after it decided a
+change was noise), `shift_base(changes)` after it takes an action back (the baseline becomes
+what the board will read once the pieces are put back). A step is level - baseline; cells whose
+step is at least `report` (0.04 mT: four times the ADC noise of a step) are listed in `cells`.
+
+When nothing moves the HAL's fields do not change (its deadband), so a frame costs one array
+comparison; no allocation per frame.
+"""
+
+from array import array
+from firmware.hal import N_CELLS, TICKS_MASK
+
+REPORT = 4
+
+
+class LevelScanner:
+    def __init__(self, stable_ms=30, report=REPORT):
+        self.stable_ms = stable_ms
+        self.report = report
+        self.level = array("h", bytes(2 * N_CELLS))   # debounced field per cell
+        self.base = array("h", bytes(2 * N_CELLS))    # the tracker's baseline
+        self.cells = []                           # cells with |step| >= report
+        self.version = 0                          # bumped whenever a reported step changes
+        self._prev = array("h", bytes(2 * N_CELLS))   # last frame's fields
+        self._since = array("i", bytes(4 * N_CELLS))  # when a cell's field last moved (ms)
+        self._pending = []                        # cells whose field differs from their level
+        self._first = True
+        self.rough = None                         # the HAL's cells next to an ADC DNL spike
+
+    def reset(self, fields):
+        """Take fields as level and baseline at once (boot, a new game)."""
+        for c in range(N_CELLS):
+            v = fields[c]
+            self.level[c] = v
+            self.base[c] = v
+            self._prev[c] = v
+        self._pending = []
+        self.cells = []
+        self._first = False
+        self.version += 1
+
+    def update(self, fields, now, rough=None):
+        """Feed one frame's fields taken at now (ms); rough: the HAL's bitmap of cells reading
+        next to an ADC DNL spike (their steps are rougher). Returns True when a reported step
+        changed (then `version` was bumped)."""
+        self.rough = rough
+        if self._first:
+            self.reset(fields)
+            return False
+        prev = self._prev
+        pending = self._pending
+        if fields != prev:                        # compared in C: the usual frame stops here
+            since = self._since
+            for c in range(N_CELLS):
+                v = fields[c]
+                if v != prev[c]:
+                    prev[c] = v
+                    since[c] = now
+                    if c not in pending:
+                        pending.append(c)
+        if not pending:
+            return False
+        changed = False
+        sms = self.stable_ms
+        i = 0
+        while i < len(pending):
+            c = pending[i]
+            if ((now - self._since[c]) & TICKS_MASK) >= sms:
+                pending.pop(i)
+                if self.level[c] != prev[c]:
+                    self.level[c] = prev[c]
+                    if self._restep(c):
+                        changed = True
+            else:
+                i += 1
+        if changed:
+            self.version += 1
+        return changed
+
+    def _restep(self, c):
+        """Update the listing of cell c; True if what is reported for it changed."""
+        d = self.level[c] - self.base[c]
+        big = d >= self.report or d <= -self.report
+        listed = c in self.cells
+        if big:
+            if not listed:
+                self.cells.append(c)
+            return True
+        if listed:
+            self.cells.remove(c)
+            return True
+        return False
+
+    def pending(self):
+        """Number of cells whose field moved and has not held long enough yet."""
+        return len(self._pending)
+
+    def rebase(self, cells=None):
+        """The levels of cells (all if None) become their baseline."""
+        todo = range(N_CELLS) if cells is None else cells
+        for c in todo:
+            self.base[c] = self.level[c]
+        self.cells = [c for c in self.cells if self.level[c] != self.base[c] and
+                      abs(self.level[c] - self.base[c]) >= self.report]
+        self.version += 1
+
+    def explain(self, changes, cells, absorb, filled=()):
+        """An action made changes ({cell: change}), a hand working on cells: the baseline moves
+        by the changes; on the cells the action filled or emptied (filled), and on the hand's
+        cells if absorb (the action alone explains what they show, a shifted cube included),
+        it takes the level over."""
+        base = self.base
+        level = self.level
+        for c in changes:
+            base[c] += changes[c]
+        for c in cells:
+            if absorb or c in filled:
+                base[c] = level[c]
+        for c in filled:
+            base[c] = level[c]
+        for c in changes:
+            self._restep(c)
+        for c in cells:
+            self._restep(c)
+        for c in filled:
+            self._restep(c)
+        self.version += 1
+
+    def shift_base(self, changes):
+        """Move the baseline by -change for each (cell, change) in changes ({cell: change}):
+        after a take-back, what the board will read once the pieces are put back."""
+        for c in changes:
+            self.base[c] -= changes[c]
+            self._restep(c)
+        self.version += 1

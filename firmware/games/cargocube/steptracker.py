@@ -1,0 +1,649 @@
+# Revision B's reading of the steps (Cargocube): the tracker of tracker.py, which reads
+# occupancy, plus the steps a LevelScanner (firmware/drivers/levels.py) reports: each candidate
+# predicts its steps from the tracked orientations (steps.py) and must fit what was seen; a
+# piece lifted off a stack is a move under way; a landing on a stack must show. The plug-in
+# loads this module only on revision B (the heap of revision A never holds it): so the
+# inference loop (_infer, _explain_in_two) is revision A's with the steps woven in, here, and
+# tracker.py carries no hook for it.
+
+from shared_rules.cargocube import rules as cc
+from firmware.games.cargocube import steps as ST
+from shared_rules import geometry as g
+from firmware.games.cargocube.tracker import Tracker, SETTLE_MS, IDLE, MOVING, MISMATCH, OVER, \
+    action_delta, passes_portal, explain, in_hand, packed_delta, _cells, _find_all, _is_subset, \
+    _meets, _toggled
+
+NOISE_MS = 3000  # steps no legal move fits are taken as noise after this stillness
+
+
+# A move that fits the steps is taken only if every other with the same occupancy change misses
+# them by more than this many times the still tolerance (else the board asks).
+DOUBT_SCALE = 3
+# ... unless the one that fits beats each of them by this much in steps.score (sixteenths of a
+# squared noise unit: two squared units, a miss of 1.4 noise units at one cell; 4 asked more and
+# took no fewer wrong moves: none in 800 bench games either way).
+SCORE_MARGIN = 2 * 16
+
+
+def _shows_landing(p, v, t):
+    """Whether a step v (beside what the lift changes there) shows a landing predicted to make
+    p, t the cell's still tolerance: the landing must make more than twice it, and v be nearer
+    to p than to nothing (a piece still in the hand leaves the cell as it was, give or take
+    the noise; a cube under the hand may shift, so the step itself may be off by much)."""
+    if p > 2 * t:
+        return v > 2 * t and 3 * v > p
+    if p < -2 * t:
+        return v < -2 * t and 3 * v < p
+    return False
+
+
+def _explain(pos, legal, deltas, diff, barred):
+    """tracker.explain(), and with nothing seen but steps (diff empty): the actions that change
+    no occupancy (not `end`, not barred), none under way."""
+    if diff:
+        return explain(pos, legal, deltas, diff, barred)
+    if deltas is not None:
+        look = []
+        _find_all(deltas[0], b"\x00", look)
+    else:
+        look = range(len(legal))
+    match = []
+    for i in look:
+        a = legal[i]
+        if a[0] != cc.END and a not in barred and (
+                deltas[1][i] == 0 if deltas is not None else packed_delta(pos, a) == 0):
+            match.append(a)
+    return match, []
+
+
+class StepTracker(Tracker):
+    def __init__(self, pos, levels, settle_ms=SETTLE_MS, rank=None):
+        self.levels = levels
+        self._pcache = {}  # action (or lifted cell) -> its predicted steps, per position
+        self.noise = []  # cells whose steps fit no move and held still (a nudged stack)
+        self.uncertain = []  # cells whose baseline waits for the board to be idle
+        self.loose = []  # explanations that fit only with a stack nudged
+        self.unshown = []  # moves that fit the steps but did not show their lift
+        self.noisy = False  # steps no legal move fits wait to be taken as noise
+        self._undoing = False  # press_undo is taking an action back (see _refresh)
+        levels.rebase()  # a game's start: the fields as they are are the baseline
+        Tracker.__init__(self, pos, settle_ms, rank)
+
+    def observe(self, occ, now_ms=0):
+        """Tracker.observe; the plug-in gives the same occupancy again when only the steps the
+        level scanner reports changed."""
+        self._noise_stale()
+        return Tracker.observe(self, occ, now_ms)
+
+    def tick(self, now_ms):
+        """Tracker.tick; and steps that fit no legal move become the baseline after NOISE_MS."""
+        if not self.settling and self.noisy and now_ms - self.changed_at >= NOISE_MS:
+            self.noisy = False
+            self.levels.rebase(list(self._steps(self._diff())))
+            return self._infer(True)
+        return Tracker.tick(self, now_ms)
+
+    def _hold(self, actions):
+        """Tracker._hold; a move waiting to settle may be built on by the next before it is
+        taken (the next one lifts what it put down): it counts as pending."""
+        Tracker._hold(self, actions)
+        for a in actions:
+            if a not in self.pending:
+                self.pending.append(a)
+
+    def _commit(self, action, how):
+        if action[0] != cc.END:
+            self._explain_levels(action)  # the baseline moves by what it changed
+        Tracker._commit(self, action, how)
+
+    def press_undo(self):
+        self._undoing = True  # (_refresh, after the pop, moves the baseline back)
+        try:
+            return Tracker.press_undo(self)
+        finally:
+            self._undoing = False
+
+
+    def _noise_settled(self, steps):
+        """The board has been still with steps that fit no legal move (a stack nudged): they
+        stay unexplained while the player may still say with `confirm` that a move was made.
+        (The cells of moves taken late stay uncertain: the unexplained move may be under way
+        there too.)"""
+        self.noise = list(steps)
+
+    def _noise_stale(self):
+        """Something moves again after the board stood still with noise: the noise is part of
+        what those cells read now, so their steps say nothing of the new move (else a nudge
+        before it is read as its evidence) until the board is idle and they are rebased."""
+        if self.noise:
+            for c in self.noise:
+                if c not in self.uncertain:
+                    self.uncertain.append(c)
+            self.noise = []
+
+    def _refresh(self):
+        if self._undoing:
+            # an action was just taken back: the baseline as once the piece is back
+            self._undoing = False
+            self._unexplain_levels(self.undone[-1])
+        Tracker._refresh(self)
+        self._pcache = {}
+
+    def _infer(self, may_commit=True):
+        committed = 0
+        self.settling = False
+        while True:
+            if not self.legal():  # the game is over (cached: is_over() would generate again)
+                self.state = OVER
+                self.diff = self._diff()
+                return committed
+            diff = self._diff()
+            steps = self._steps(diff)
+            self.diff = diff
+            self.targets = []
+            self.moves = []
+            self.held = False
+            if not diff and (not steps or not ST.significant(steps, self.levels.rough)):
+                self.state = IDLE
+                self.candidates = []
+                # Back as expected: put back, or done and then undone by a next move.
+                self.undone_by_next = self.pending
+                self.pending = []
+                self.barred = []  # taken-back moves are restored on the board
+                self.noisy = False
+                if steps or self.uncertain:
+                    # steps too small to be anything a hand did (drift, a slight
+                    # nudge), and the cells of moves taken late: the baseline takes them over
+                    # once the board is still
+                    if may_commit:
+                        self.levels.rebase(list(steps) + self.uncertain)
+                        self.uncertain = []
+                    else:
+                        self.settling = True
+                return committed
+            match, growing = _explain(self.pos, self.legal(), self._deltas, diff, self.barred)
+            seen = match  # what occupancy alone explains (the steps may rule all of it out)
+            match, growing, airborne = self._by_steps(diff, steps, match, growing)
+            # A move that may already have ended on a stack (pending) followed by another one
+            # explains the diff too: it competes with the one-action explanations.
+            if self.pending:
+                complete, partial, targets = self._explain_in_two(diff, True, (), steps)
+            else:
+                complete, partial, targets = [], [], []
+            fits = list(match)
+            for x in complete:
+                if x not in fits:
+                    fits.append(x)
+            if not fits and not partial:
+                # no explanation fits as it is; one that would with a stack nudged
+                # next to the hand (a step that fits no legal move is noise)
+                rough = self.levels.rough
+                for a, pred in self.loose:
+                    if self._landed(a, pred, steps, diff, rough):
+                        fits.append(a)
+                    elif a not in airborne:
+                        airborne.append(a)
+                        growing.append(a)
+            if fits and not growing and not partial and self.undone_by_next:
+                # About to take a move: first, could one that was waiting to settle and whose
+                # trace this move erased have happened before it? Then that is a second reading.
+                erased = tuple([c for c in self.recent if c not in diff])
+                if erased:
+                    c2, p2, t2 = self._explain_in_two(diff, True, erased, steps)
+                    for x in c2:
+                        if x not in fits:
+                            fits.append(x)
+                    partial = p2
+                    targets = t2
+            if fits and not growing and not partial:
+                if not may_commit:
+                    self._hold(fits)
+                    return committed
+                # a reading by two moves, or beside a move that hid its lift, is asked for
+                # (the steps of two moves leave too much room for the noise)
+                if len(fits) == 1 and not self.unshown and fits[0] in match:
+                    self._commit(fits[0], "auto")
+                    committed += 1
+                    continue
+                fits += [a for a in self.unshown if a not in fits]
+                self._ask(fits)
+                return committed
+            if growing or partial:
+                # A move in progress; actions that already fit may have ended on a stack.
+                self.state = MOVING
+                still = []
+                for x in self.pending:
+                    if x in complete or x in partial:
+                        still.append(x)
+                for x in match:
+                    if x not in still:
+                        still.append(x)
+                for x in airborne:
+                    if x not in still:
+                        still.append(x)
+                self.pending = still
+                self.candidates = []
+                self.moves = growing + match
+                for a in self.moves:
+                    if a[3] not in targets:
+                        targets.append(a[3])
+                self.targets = targets
+                if fits and not self.held and not airborne and not in_hand(growing, diff):
+                    # Only cubes tipped onto their new cell stand against the moves that fit
+                    # (e.g. a keeper stepped next to a lone cube): a tipped cube does not stay
+                    # so by itself, so once the board is still the player is asked, and the
+                    # pending moves are kept in case the hand does finish a tip. (A piece
+                    # lifted off a stack, seen in the steps, is in the hand.)
+                    if not may_commit:
+                        self.settling = True
+                        return committed
+                    self.moves = []
+                    self.targets = []
+                    self._ask(fits)
+                    self.pending = still
+                return committed
+            # Nothing the board saw explains it: a move that left no trace at all, then one
+            # more. The board cannot know which traceless move it was: it asks.
+            complete, partial, targets = self._explain_in_two(diff, False, (), steps)
+            if not complete and not partial and diff and seen:
+                # Occupancy alone explains it, the steps rule every move out (two stacks
+                # nudged?): the board asks, as revision A would.
+                complete = [a for a in seen if a[0] != cc.END]
+            if complete and not may_commit:
+                self._hold(complete)
+                return committed
+            if complete:
+                self._ask(complete)
+                return committed
+            if partial:
+                self.state = MOVING
+                self.candidates = []
+                self.targets = targets
+                return committed
+            if not diff:
+                # Steps only, and no legal move fits them: noise (a stack nudged, drift). The
+                # baseline takes them over once the board has been still for NOISE_MS (long
+                # enough for the player to say with `confirm` that a move was made).
+                self.state = IDLE
+                self.candidates = []
+                self.noisy = True
+                if may_commit:
+                    self._noise_settled(steps)  # still for settle_ms: it is what the board reads
+                else:
+                    self.settling = True
+                return committed
+            self.state = MISMATCH
+            self.candidates = []
+            return committed
+
+    def _explain_in_two(self, diff, seen_only, erased=(), steps=None):
+        """Tracker._explain_in_two, with the steps: as there, but a pending first move may have
+        cells back as expected since, a second move may change no occupancy after a first that
+        was seen (the steps tell it), and a first with a complete second counts only if their
+        predicted steps together fit the steps seen."""
+        legal = self.legal()
+        deltas = self._deltas
+        complete = []
+        partial = []
+        targets = []
+        pos = self.pos
+        occ = self.occ
+        # Only a few of the legal actions can be a first move: those waiting to settle (erased)
+        # or pending, and (neither erased nor seen_only) those with no delta. Their places in
+        # the list are found in C (list.index, bytearray.find) instead of testing every action
+        # here; walked in the list's order, as all of them would be (a pending move with no
+        # delta may be found twice: tried twice, counted once).
+        look = []
+        for a1 in (self.undone_by_next if erased else self.pending):
+            if a1 in legal:  # (booster uses are not in the list: never a first move)
+                look.append(legal.index(a1))
+        if not erased and not seen_only:
+            _find_all(deltas[0], b"\x00", look)
+        look.sort()
+        for i in look:
+            a1 = legal[i]
+            if a1[0] == cc.END:
+                continue
+            if erased:
+                if a1 not in self.undone_by_next:
+                    continue
+                dl = _cells(deltas, i)
+                if not _meets(dl, erased) or not _is_subset(dl, diff + erased):
+                    continue
+            elif a1 in self.pending:
+                dl = _cells(deltas, i)
+                if not _is_subset(dl, diff) and not _is_subset(dl, diff + tuple(self.recent)):
+                    continue  # (cells it changed may be back as expected since)
+            elif seen_only or deltas[0][i]:
+                continue
+            else:
+                dl = ()
+            # where the board differs from the occupancy after a1 (the expected one with a1's
+            # cells toggled): diff with a1's cells toggled
+            rest = _toggled(diff, dl)
+            # One more action changes at most 2 cells (3 with a cube waiting on the portal),
+            # or none after a move that was seen (the steps tell the second).
+            two = len(rest) == 2 and g.ENTRY_PORTAL not in rest
+            if two:
+                # Only an action that empties one of the two cells and fills the other toggles
+                # both, and none grows into more: only the piece (or card) of the cell the
+                # sensors see emptied can fit (a whole generation costs ~8 ms on the Pico, and
+                # a lift after a put-back may try out several first moves).
+                src, dst = rest
+                if (occ[src >> 3] >> (src & 7)) & 1:
+                    src, dst = dst, src
+                if (occ[src >> 3] >> (src & 7)) & 1 or not (occ[dst >> 3] >> (dst & 7)) & 1:
+                    continue
+            elif not rest:
+                if not (seen_only or erased):
+                    continue
+            elif len(rest) > 3 or len(rest) == 3 and g.ENTRY_PORTAL not in rest:
+                continue
+            pos.push(a1)
+            # (No legal action is the game's end: is_over() would generate them once more.)
+            if two:
+                # (booster uses are explained from their cards, with none of these too)
+                legal2 = pos.legal_actions_from(src)
+            else:
+                # into one list for all the tries (emptied with del [:], its room kept): a new
+                # one for each try grows to 2 KB again, a hole the heap may not have
+                legal2 = self._tried
+                del legal2[:]
+                pos.legal_actions(False, legal2)
+            seconds = None
+            if two or legal2:
+                match2, growing2 = _explain(pos, legal2, None, rest, ())
+                if match2:
+                    seconds = self._seconds(pos, match2, rest)
+                if growing2 and a1 not in partial:
+                    partial.append(a1)
+                if in_hand(growing2, rest):
+                    self.held = True
+                for a2 in growing2:
+                    if a2[3] not in targets:
+                        targets.append(a2[3])
+            pos.pop()
+            if seconds and a1 not in complete and self._fits_two(a1, seconds, steps, diff):
+                complete.append(a1)
+        # its actions and its room are garbage now: kept for the game, its 2 KB block was a
+        # hole the log's 1.2 KB append missed (the 8-player game with both expansions at 192k)
+        self._tried = []
+        return complete, partial, targets
+
+    def _pred(self, a):
+        """Revision B: (predicted steps, hand cells) of action a in the position, cached."""
+        r = self._pcache.get(a)
+        if r is None:
+            r = (ST.predict(self.pos, a), ST.hand_cells(self.pos, a))
+            self._pcache[a] = r
+        return r
+
+    def _lift(self, c):
+        """Revision B: the predicted steps of lifting the top off cell c, cached."""
+        r = self._pcache.get(c)
+        if r is None:
+            r = ST.predict_lift(self.pos, c)
+            self._pcache[c] = r
+        return r
+
+    def _steps(self, diff):
+        """Revision B: {cell: step} the level scanner reports, but at cells whose occupancy
+        differs from the position's (that is occupancy evidence) or that are empty."""
+        lv = self.levels
+        out = {}
+        occ = self.occ
+        unsure = self.uncertain
+        for c in lv.cells:
+            if c not in diff and c not in unsure and occ[c >> 3] & (1 << (c & 7)):
+                out[c] = lv.level[c] - lv.base[c]
+        return out
+
+    def _by_steps(self, diff, steps, match, growing):
+        """Revision B: (fit, growing, airborne): the one-action explanations (match) whose
+        predicted steps fit, allowing a nudged stack next to the hand only when none fits as it
+        is; the moves under way (growing) whose start fits, plus the moves off a stack whose top
+        was lifted; and the fitting ones whose landing on a stack does not show yet (airborne,
+        also under way)."""
+        pos = self.pos
+        rough = self.levels.rough
+        ignore = diff + tuple(self.uncertain)  # cells whose steps say nothing now
+        fit = []
+        self.loose = []
+        loose = self.loose
+        doubt = []  # fit neither, but only by a margin the noise may make: not ruled out
+        for a in match:
+            if not diff and not ST.supported(ST.hand_cells(pos, a), steps, rough):
+                continue  # (before its prediction: the heap keeps few of them)
+            pred, hand = self._pred(a)
+            if ST.fits(pred, hand, steps, ignore, 0, rough):
+                fit.append((a, pred))
+            elif ST.fits(pred, hand, steps, ignore, 1, rough):
+                loose.append((a, pred))
+            elif ST.fits(pred, hand, steps, ignore, 0, rough, DOUBT_SCALE) and (
+                    diff or self._lifted(a, pred, steps, diff, rough)):
+                doubt.append((a, pred))
+        if fit:
+            # a move fits as it is (whether or not it shows at both ends yet): the reading
+            # that needs a nudged stack is no explanation beside it
+            self.loose = []
+        elif not diff:
+            # seen in the steps alone, a nudged reading must show where it came from too
+            self.loose = [x for x in loose if self._lifted(x[0], x[1], steps, diff, rough)]
+        if self.loose:
+            self.loose += doubt  # a nudge explains one; the noise may explain another
+        # A move whose landing on a stack should show and does not: the piece may still be in
+        # the hand. It waits (and is pending: the landing may be hidden by a shifted cube).
+        done = []
+        airborne = []
+        hands = []
+        self.unshown = []
+        for a, pred in fit:
+            if not diff and not self._lifted(a, pred, steps, diff, rough):
+                # seen in the steps alone, it must show at both ends (a stack nudged where a
+                # top could land is not a whole move); but as it fits, nothing else is taken
+                # for sure beside it (the bottom cube's shift may hide its lift)
+                self.unshown.append(a)
+                continue
+            if not self._landed(a, pred, steps, diff, rough):
+                airborne.append(a)
+                continue
+            done.append(a)
+            for c in self._pred(a)[1]:
+                if c not in hands:
+                    hands.append(c)
+        if done and (doubt or len(done) > 1):
+            # the steps decide only if every other move is out by more than the noise makes
+            # (a bottom cube shifted under the hand moves its neighbours' fields too): one
+            # that fits explains every cell better than the rest by a clear margin
+            done = self._clear_best(done, doubt, steps, ignore, rough)
+        fit = done
+        grow = list(airborne)
+        lifted = []
+        ok = {}
+        for a in growing:
+            src = a[1]
+            if src in diff and a[0] != cc.BOOST and not passes_portal(pos, a):
+                # a piece lifted off its cell (it emptied): nothing else may have stepped
+                if src not in ok:
+                    ok[src] = ST.fits(self._lift(src), (src,), steps, ignore, 0, rough)
+                if not ok[src] and not self._stops_on(a, done + airborne):
+                    continue
+            grow.append(a)
+        for c in steps:
+            t = ST.still(c, rough)
+            if c in lifted or c in hands or (-t <= steps[c] <= t):
+                continue
+            # a piece lifted off the stack on c: its step, whatever the hand did to the cube
+            # below, and nothing else that the lift does not explain
+            pred = self._lift(c)
+            if c not in pred or not ST.fits(pred, (c,), steps, ignore, 0, rough):
+                continue
+            lifted.append(c)
+        if lifted:
+            for a in self.legal():
+                if a[1] in lifted and a[0] != cc.END and a not in grow:
+                    grow.append(a)
+        if fit:
+            # the moves from the same source that pass where a fitting one lands may be under
+            # way, their piece resting there between hops (a wind rose over a stack)
+            for a in self.legal():
+                if a[0] != cc.END and a not in grow and a not in fit and \
+                        self._stops_on(a, fit):
+                    grow.append(a)
+        return fit, grow, airborne
+
+    def _clear_best(self, done, doubt, steps, ignore, rough):
+        """done (moves that fit and show at both ends) and doubt ((move, pred) that miss by no
+        more than the noise may make): [the one of done whose summed noise score (steps.score)
+        beats every other's by SCORE_MARGIN], else all of them (the board asks)."""
+        scored = []
+        for a in done:
+            pred, hand = self._pred(a)
+            scored.append((ST.score(pred, hand, steps, ignore, rough), a))
+        for a, pred in doubt:
+            scored.append((ST.score(pred, self._pred(a)[1], steps, ignore, rough), a))
+        best = scored[0]
+        for x in scored:
+            if x[0] < best[0]:
+                best = x
+        out = [best[1]]
+        clear = best[1] in done
+        for x in scored:
+            if x is not best:
+                out.append(x[1])
+                if x[0] < best[0] + SCORE_MARGIN:
+                    clear = False
+        return out[:1] if clear else out
+
+    def _stops_on(self, a, fits):
+        """Whether the move under way a may have its piece resting, on its way, where one of
+        the fitting moves lands (from the same source): a cube set down on a stack between the
+        hops of a wind rose looks like a move that ends there."""
+        path = None
+        for f in fits:
+            if f[1] == a[1] and f != a:
+                if path is None:
+                    path = cc.action_path(self.pos, a)
+                if f[3] in path:
+                    return True
+        return False
+
+    def _lifted(self, a, pred, steps, diff, rough):
+        """Revision B: whether the lift of action a's piece shows where it came from: its cell
+        emptied (occupancy), or the field there moved (either way: the hand may have shifted
+        the cube below). A stack nudged where a top could land shows at one end only: it must
+        not pass for a whole move."""
+        src = a[1]
+        if src in diff or src == a[3]:
+            return True
+        if src in self.uncertain:
+            # its steps say nothing now: the lift cannot be seen, and a move seen at its far
+            # end alone is not a whole move (that end may show a stack nudged before)
+            return False
+        p = pred.get(src, 0)
+        v = steps.get(src, 0)
+        t = ST.still(src, rough)
+        if -2 * t <= p <= 2 * t:
+            return True  # it shows too little there to ask for
+        # the cube below may have shifted under the hand and hidden the lift there: the cells
+        # around that only the source changes for show it then (a 2-stack's top leaving)
+        return v > t or v < -t or self._end_shows(a, pred, steps, diff, rough, src, a[3])
+
+    def _landed(self, a, pred, steps, diff, rough):
+        """Revision B: whether the piece of action a (predicted steps pred) is seen to have
+        landed: on an empty cell (occupancy), or on something: the landing, beside what the
+        lift alone changes there (a neighbour's top leaving), predicted and seen with its sign.
+        Else it may still be in the hand."""
+        dst = a[3]
+        if dst in diff:
+            return True
+        if dst in self.uncertain:
+            return False  # its steps say nothing now
+        lift = self._lift(a[1]).get(dst, 0)
+        p = pred.get(dst, 0) - lift
+        v = steps.get(dst, 0) - lift
+        if dst == a[1]:
+            # Back where it came from (a wind rose hop): what it does there beside the lift is
+            # within the hand's noise unless it turned the cube's magnet over (hundreds).
+            t = 2 * ST.TOL_HAND
+            return (p > t or p < -t) and -ST.TOL_HAND <= v - p <= ST.TOL_HAND
+        return _shows_landing(p, v, ST.still(dst, rough)) or (
+            dst != a[1] and self._end_shows(a, pred, steps, diff, rough, dst, a[1]))
+
+    def _end_shows(self, a, pred, steps, diff, rough, end, other):
+        """Revision B: whether action a (predicted steps pred) shows at its end cell `end`: the
+        cells that see `end` but not `other` (the move's far end) are explained better by a
+        than by nothing having happened there, by SCORE_MARGIN (steps.score's units). A
+        bottom cube shifted under the hand can hide the own cell's step; the neighbours see
+        the piece that came or went, not the shift."""
+        hand = self._pred(a)[1]
+        unsure = self.uncertain
+        gain = 0
+        for c in pred:
+            if c not in diff and c not in unsure and ST.next_to(c, (end,)) and \
+                    not ST.next_to(c, (other,)):
+                v = steps.get(c, 0)
+                gain += ST.miss(c, v, hand, rough) - ST.miss(c, v - pred[c], hand, rough)
+        return gain >= SCORE_MARGIN
+
+    def _seconds(self, pos, match2, rest):
+        """The second moves match2 (in pos, after a first) as (their predicted steps, hand
+        cells, landing): a second that lands on something must be seen to, as a single move
+        must (_landed); landing: (cell, the step predicted there beside the lift, the lift's)."""
+        seconds = []
+        for a2 in match2:
+            p2 = ST.predict(pos, a2)
+            land = None
+            d2 = a2[3]
+            if d2 not in rest:
+                lift = ST.predict_lift(pos, a2[1]).get(d2, 0)
+                land = (d2, p2.get(d2, 0) - lift, lift)
+            seconds.append((p2, ST.hand_cells(pos, a2), land))
+        return seconds
+
+    def _fits_two(self, a1, seconds, steps, diff):
+        """Whether the first move a1 and one of the seconds (_seconds) together fit the steps."""
+        pred1, hand1 = self._pred(a1)
+        rough = self.levels.rough
+        for pred2, hand2, land in seconds:
+            if land is not None:
+                d2, p, lift = land
+                if d2 in self.uncertain:
+                    continue
+                v = steps.get(d2, 0) - pred1.get(d2, 0) - lift
+                if not _shows_landing(p, v, ST.still(d2, rough)):
+                    continue
+            if ST.fits_two(pred1, hand1, pred2, hand2, steps, diff + tuple(self.uncertain),
+                           rough):
+                return True
+        return False
+
+    def _explain_levels(self, action):
+        """action is being committed: what it changed is explained, the baseline moves by it.
+        Where the hand worked the bottom cube may have shifted: if the action alone explains
+        what the board shows, the baseline takes the level over there; else (a move taken late,
+        other moves since) those cells wait until the board is idle again."""
+        pos = self.pos
+        pred, hand = self._pred(action)
+        filled = action_delta(pos, action)
+        diff = self._diff()
+        ignore = diff + tuple(self.uncertain)
+        steps = self._steps(diff)
+        if ST.fits(pred, hand, steps, ignore, 0, self.levels.rough):
+            self.levels.explain(pred, hand, True, filled)
+        else:
+            # Taken without its own evidence (late, or other moves since): which part of what
+            # the board shows there is this move's is unknown. Its cells say nothing until the
+            # board is idle again (then the baseline takes them over); nor do the steps next to
+            # its hand that it does not explain (a stack the hand nudged: else the next move
+            # may be read into them).
+            self.levels.explain({}, (), False, filled)
+            near = [c for c in steps if c not in pred and ST.next_to(c, hand)]
+            for c in list(pred) + list(hand) + list(filled) + near:
+                if c not in self.uncertain:
+                    self.uncertain.append(c)
+
+    def _unexplain_levels(self, action):
+        """action was taken back: the baseline becomes what the board reads once the piece is
+        back."""
+        self.levels.shift_base(ST.predict(self.pos, action))

@@ -1,0 +1,141 @@
+"""Revision B: from the scan's ADC sums to the field at each cell and its occupancy.
+
+The scan (the revision-B HAL) reads per cell the sum of SAMPLES conversions of its linear Hall
+sensor, then the sums of the mid-supply reference (+3V3 / 2: what a sensor gives with no field)
+and of a grounded channel. This module is the logic after it, the same for the board and the
+simulator:
+
+- `settle(new, sums, deadband)`: a cell's sum is taken over only when it moved by more than the
+  deadband since it was last taken (the ADC's jitter stays out; when nothing moves the sums stay
+  the same object content, so the next stage can skip the frame). The board's HAL does this
+  inside its compiled scan loop; the simulator calls this function.
+- `HallReader.update(sums, occ)`: fields in units of 0.01 mT, (sum - mid) scaled by the ADC's
+  full scale and the sensor's sensitivity, minus a per-cell zero (calibration, `zero`); and the
+  occupancy bitmap, with hysteresis: a cell reads occupied from |field| >= occ_on and empty again
+  below occ_off (a cube with its worst neighbours against it reads 3.7 mT, an empty cell among 8
+  worst neighbours 2.3 mT: docs/hardware.md, revision B).
+
+Small ints, preallocated arrays; the conversion runs only on frames where a sum changed.
+"""
+
+from array import array
+
+N_CELLS = 121
+MID = N_CELLS       # index of the mid-supply reference's sum
+ZERO = N_CELLS + 1  # index of the grounded channel's sum
+N_SUMS = N_CELLS + 2
+MID_BAND = 4        # units of a sum: 0.5 ADC steps of an 8-conversion sum
+# The RP2040 ADC's codes 512, 1536, 2560, 3584 are several steps wide (errata RP2040-E11): a
+# reading within DNL_BAND codes of one may jump by that much for a tiny change. Such cells
+# are marked `rough`, so that whoever compares their steps allows for it.
+DNL_CODES = (512, 1536, 2560, 3584)
+DNL_BAND = 12
+
+
+def settle(new, sums, deadband):
+    """Take over new[i] into sums[i] where it moved by more than deadband; returns how many."""
+    n = 0
+    for i in range(N_SUMS):
+        d = new[i] - sums[i]
+        if d > deadband or d < -deadband:
+            sums[i] = new[i]
+            n += 1
+    return n
+
+
+class HallReader:
+    def __init__(self, samples, sens_uv_per_mt, full_mv, occ_on, occ_off, zero=None):
+        # 0.01 mT per unit of a sum: full_mv / 4096 mV a code, sens uV per mT, samples a sum
+        self.num = 100 * full_mv * 1000
+        self.den = 4096 * sens_uv_per_mt * samples
+        self.occ_on = occ_on
+        self.occ_off = occ_off
+        self.levels = array("h", bytes(2 * N_CELLS))   # field per cell, 0.01 mT
+        self.zero = zero if zero is not None else array("h", bytes(2 * N_CELLS))
+        self._occ = bytearray(16)
+        self.rough = bytearray(16)                  # cells reading next to a DNL spike
+        self._last = array("H", bytes(2 * N_SUMS))   # the sums last converted (u16)
+        self._samples = samples
+        self._first = True
+        # The mid-supply reference moves every cell's zero at once: it is averaged over about
+        # 16 scans (x 16 here) and taken over only when it moved by more than MID_BAND units
+        # of a sum, else its own noise would shift all 121 fields together.
+        self._mid16 = 0
+        self._mid = 0
+
+    def sum_units(self, mt100):
+        """How many units of a sum make mt100 (0.01 mT): the deadband of `settle`."""
+        return (mt100 * self.den + self.num // 2) // self.num
+
+    def update(self, sums, occ):
+        """Convert the cells whose sum changed (all when the mid reference moved); fill the
+        occupancy bitmap occ (bytearray(16)). Returns the number of cells converted."""
+        last = self._last
+        if self._first:
+            self._mid16 = sums[MID] * 16
+            self._mid = sums[MID]
+        else:
+            self._mid16 += sums[MID] - self._mid16 // 16
+        mid = (self._mid16 + 8) // 16
+        every = self._first
+        if mid - self._mid > MID_BAND or self._mid - mid > MID_BAND:
+            self._mid = mid
+            every = True
+        mid = self._mid
+        self._first = False
+        levels = self.levels
+        zero = self.zero
+        bits = self._occ
+        on = self.occ_on
+        off = self.occ_off
+        num = self.num
+        den = self.den
+        half = den // 2
+        n = 0
+        for c in range(N_CELLS):
+            s = sums[c]
+            if not every and s == last[c]:
+                continue
+            last[c] = s
+            d = (s - mid) * num  # (cell - mid) in 0.01 mT, rounded to nearest
+            v = ((d + half) // den if d >= 0 else -((half - d) // den)) - zero[c]
+            levels[c] = v
+            a = v if v >= 0 else -v
+            i = c >> 3
+            b = 1 << (c & 7)
+            code = s // self._samples
+            near = False
+            for k in DNL_CODES:
+                if -DNL_BAND < code - k < DNL_BAND:
+                    near = True
+            if near:
+                self.rough[i] |= b
+            else:
+                self.rough[i] &= ~b & 0xFF
+            if a >= on:
+                bits[i] |= b
+            elif a < off:
+                bits[i] &= ~b & 0xFF
+            n += 1
+        last[MID] = sums[MID]
+        last[ZERO] = sums[ZERO]
+        for i in range(16):
+            occ[i] = bits[i]
+        return n
+
+    def calibrate(self):
+        """Take the fields now as every cell's zero (the board must be clear): the sensors'
+        zero errors and what the board itself adds. Returns the largest correction."""
+        big = 0
+        for c in range(N_CELLS):
+            v = self.levels[c] + self.zero[c]
+            self.zero[c] = v
+            if abs(v) > big:
+                big = abs(v)
+        self._first = True
+        return big
+
+
+def reader(pm):
+    """The HallReader for a pin map module (hardware/pinmap_revb.py)."""
+    return HallReader(pm.SAMPLES, pm.SENS_UV_PER_MT, pm.ADC_FULL_MV, pm.OCC_ON, pm.OCC_OFF)

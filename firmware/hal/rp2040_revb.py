@@ -1,0 +1,164 @@
+"""Real HAL for the revision-B board (linear Hall sensors): the Pico (RP2040) scans 121 DRV5055
+sensors through 8 CD74HC4067 multiplexers into ADC0, the rows powered one at a time by a
+74HC154 and P-MOSFETs. Pins come from hardware/pinmap_revb.py; the circuit, the scan's timing
+and the power budget are in docs/hardware.md ("Revision B").
+
+- The scan (`_scan`, viper: compiled to Thumb code, `mpy-cross -march=armv6m`, which
+  host/cargoboard/build.py does for this module): for each row, put the row address on
+  GP7..GP10 and ROW_EN low, wait ROW_ON_US for the sensors to come up (busy-waiting on the
+  1 MHz timer); for each of the row's cells put its address (multiplexer << 4 | channel) on
+  GP0..GP6, discard one conversion while the input settles, sum SAMPLES conversions (ADC CS
+  START_ONCE, polled till READY). A cell's sum is taken over only when it moved by more than
+  the deadband (the logic of firmware.hal.hall.settle, inside the loop: no call per cell). Then
+  ROW_EN high (no row powered between scans) and the mid-supply and GND channels. Registers
+  are written directly (SIO's set/clear registers, the ADC's CS and RESULT): a Python loop of
+  ADC.read_u16() would take ~19 ms, the viper loop ~6 ms (`python -m circuit.scantime`).
+- From the sums on, firmware.hal.hall (the same as in the simulator): fields per cell in
+  0.01 mT (`levels`), cells next to an ADC DNL spike (`rough`), the occupancy bitmap with
+  hysteresis (read_sensors()).
+- Buttons: GP12..GP16, active low (47 k pull-ups on the board), read from SIO's GPIO_IN.
+- LEDs, USB serial, the frame clock, flash, identity: as revision A (firmware.hal.rp2040).
+
+Besides the HAL interface: `levels`, `rough` (above) and `led_budget_ma`, the LED current the
+app may spend (lower than revision A's: the sensors draw from the same USB 500 mA).
+Compiled with mpy-cross, never run on hardware yet (no revision-B board exists).
+"""
+
+import micropython
+from micropython import const
+from machine import Pin, ADC
+from array import array
+
+from firmware.hal.rp2040 import Rp2040Hal
+from firmware.hal import hall, BITMAP_BYTES, unload
+from hardware import pinmap_revb as PMB
+
+# RP2040 registers (datasheet, chapter 2.3.1 SIO and 4.9 ADC)
+_SIO_IN = const(0xD0000004)       # GPIO_IN
+_SIO_SET = const(0xD0000014)      # GPIO_OUT_SET
+_SIO_CLR = const(0xD0000018)      # GPIO_OUT_CLR
+_ADC_CS = const(0x4004C000)       # CS: EN bit 0, START_ONCE bit 2, READY bit 8, AINSEL bits 12..14
+_ADC_RESULT = const(0x4004C004)
+_TIMERAWL = const(0x40054028)     # the 1 MHz timer's low word
+# the scan's settings, one array (a viper function takes few arguments)
+_ROWS = const(0)
+_ROW_CELLS = const(1)
+_SAMPLES = const(2)
+_T_ON = const(3)
+_DEADBAND = const(4)
+_CELL_SHIFT = const(5)
+_ROW_SHIFT = const(6)
+_ROW_EN = const(7)
+_AINSEL = const(8)
+_MID = const(9)
+_ZERO = const(10)
+
+
+@micropython.viper
+def _scan(sums: ptr16, cfg: ptr32) -> int:
+    rows = cfg[_ROWS]
+    row_cells = cfg[_ROW_CELLS]
+    samples = cfg[_SAMPLES]
+    t_on = cfg[_T_ON]
+    deadband = cfg[_DEADBAND]
+    cell_shift = cfg[_CELL_SHIFT]
+    row_shift = cfg[_ROW_SHIFT]
+    row_en = cfg[_ROW_EN]
+    mid = cfg[_MID]
+    zero = cfg[_ZERO]
+    sio_set = ptr32(_SIO_SET)
+    sio_clr = ptr32(_SIO_CLR)
+    cs = ptr32(_ADC_CS)
+    result = ptr32(_ADC_RESULT)
+    timer = ptr32(_TIMERAWL)
+    start = (cfg[_AINSEL] << 12) | 5         # EN | START_ONCE on the hall input
+    cell_mask = 0x7F << cell_shift
+    row_mask = 0xF << row_shift
+    n = 0
+    c = 0
+    y = 0
+    while y < rows + 1:
+        if y < rows:
+            sio_clr[0] = row_mask
+            sio_set[0] = y << row_shift
+            sio_clr[0] = 1 << row_en             # the row's sensors on
+            t0 = timer[0]
+            while timer[0] - t0 < t_on:
+                pass
+            last = c + row_cells
+        else:
+            sio_set[0] = 1 << row_en             # every row off: the two reference channels
+            last = c + 2
+        while c < last:
+            addr = c
+            if c == rows * row_cells:
+                addr = mid
+            elif c > rows * row_cells:
+                addr = zero
+            sio_clr[0] = cell_mask
+            sio_set[0] = addr << cell_shift
+            k = 0
+            s = 0
+            while k <= samples:
+                cs[0] = start
+                while not (cs[0] & 0x100):
+                    pass
+                if k:                           # the first conversion settles the input
+                    s += result[0]
+                k += 1
+            d = s - sums[c]
+            if d > deadband or d < 0 - deadband:
+                sums[c] = s
+                n += 1
+            c += 1
+        y += 1
+    return n
+
+
+class Rp2040HallHal(Rp2040Hal):
+    name = "rp2040-revb"
+
+    def __init__(self):
+        pm = PMB
+        for i in range(7):
+            Pin(pm.CELL_SHIFT + i, Pin.OUT, value=0)
+        for i in range(4):
+            Pin(pm.ROW_SHIFT + i, Pin.OUT, value=0)
+        Pin(pm.ROW_EN, Pin.OUT, value=1)         # no row powered until the scan
+        for i in range(5):
+            Pin(pm.BUTTON_FIRST + i, Pin.IN)     # pulled up on the board
+        self._adc = ADC(pm.ADC_ID)               # sets GP26 up as the ADC input, enables it
+        self._reader = hall.reader(pm)
+        self._sums = array("H", bytes(2 * hall.N_SUMS))
+        self._occ = bytearray(BITMAP_BYTES)
+        self._first = True
+        # deadband -1 at first: the first scan takes every sum
+        self._cfg = array("i", (hall.N_CELLS // pm.ROW_CELLS, pm.ROW_CELLS, pm.SAMPLES,
+                                pm.ROW_ON_US, -1, pm.CELL_SHIFT, pm.ROW_SHIFT, pm.ROW_EN,
+                                pm.ADC_ID, pm.MID_ADDR, pm.ZERO_ADDR))
+        self._deadband = self._reader.sum_units(pm.DEADBAND)
+        self._button_first = pm.BUTTON_FIRST
+        self.levels = self._reader.levels
+        self.rough = self._reader.rough
+        self.led_budget_ma = pm.LED_BUDGET_MA
+        Rp2040Hal.__init__(self, pm)  # the LEDs, serial and clock as on revision A
+        unload("hardware.pinmap_revb")         # read once: its constants need no heap after
+
+    # --- sensors and buttons ----------------------------------------------------------------
+    def read_sensors(self, buf):
+        n = _scan(self._sums, self._cfg)
+        if n or self._first:
+            self._first = False
+            self._cfg[_DEADBAND] = self._deadband
+            self._reader.update(self._sums, self._occ)
+        buf[:] = self._occ
+        self._buttons = (~_gpio_in() >> self._button_first) & 0x1F   # active low
+
+    def read_buttons(self):
+        return self._buttons
+
+
+@micropython.viper
+def _gpio_in() -> int:
+    """The GPIO input levels (SIO GPIO_IN)."""
+    return int(ptr32(_SIO_IN)[0])

@@ -1,0 +1,182 @@
+"""Cargocube on board revision B (linear Hall sensors): whole games of the modelled hand on the
+field model (cargoboard.sim.hallfield) through the firmware's HAL logic, level scanner and
+tracker, in this process and, from the same recorded input, under the MicroPython unix port;
+and the cases the steps decide: a move between two stacks taken with no button (revision A
+cannot see it), the stack it landed on told from the one it did not, a nudged stack taken for
+noise, a piece still in the hand not taken for a move onto a stack."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+import mpy  # noqa: E402
+from shared_rules.cargocube import rules as cc  # noqa: E402
+from shared_rules import geometry as g  # noqa: E402
+from shared_rules.cargocube import orient  # noqa: E402
+from firmware import hal as H  # noqa: E402
+from firmware.games.cargocube import tracker as T  # noqa: E402
+from firmware.games.cargocube import steptracker  # noqa: E402
+from firmware.games.cargocube.plugin_revb import Game  # noqa: E402
+from firmware.hal.hall import reader  # noqa: E402
+from firmware.drivers.levels import LevelScanner  # noqa: E402
+from hardware import pinmap_revb  # noqa: E402
+from cargoboard.games.cargocube.hand import Hand, physical_steps  # noqa: E402
+from cargoboard.games.cargocube.play import play_game  # noqa: E402
+from cargoboard.sim.hallfield import HallBoard, HallWorld, Noise  # noqa: E402
+from cargoboard.sim.table import Table  # noqa: E402
+
+DRIVER = ROOT / "tests" / "driver_revb_replay.py"
+QUIET = Noise(shift_mm=0.0, place_mm=0.0, br_spread=False, zero_mt=0.0, gain_tol=0.0)
+
+
+def pick_hint(pos, legal, rng):
+    from shared_rules.cargocube.engine import best_action
+    return best_action(pos) if rng.random() < 0.8 else legal[rng.randrange(len(legal))]
+
+
+def test_games_take_no_wrong_action_and_most_with_no_button():
+    """A few seeded games, purposeful play, the bottom cube shifting up to 0.5 mm: the board's
+    history is the hand's at every step (play_game checks), and steps spare most buttons."""
+    total = no_button = 0
+    for seed in (1, 2, 5):
+        st = play_game(seed, players=(2, 3, 4)[seed % 3], cards=True, pick=pick_hint,
+                       noise=Noise(shift_mm=0.5), max_actions=80)
+        assert st.wrong == 0, st.failures
+        total += st.actions
+        no_button += st.no_button
+    # 151 of 161 before the summed noise score and the neighbours' view of a hidden lift
+    assert total > 150 and no_button >= 0.95 * total
+
+
+# Games in which the board once took a move the hand did not make (bench/inference.py rows):
+# (seed, shift mm, purposeful). What they showed: a move ruled out only by a neighbour's field
+# that the bottom cube's shift had moved (it must count as possible: the board asks); a move
+# that fits but hid its lift behind the shift, beside a two-move reading that fitted too; a
+# reading that needed a nudged stack beside a move that fitted as it was; a question the player
+# backed out of (its shown move must not be taken when the player plays on); a cube resting on
+# a stack between the hops of a wind rose, taken for a move that ends there. With bumps (the
+# fourth figure): a stack nudged before a move, its step read as that move's (a roll's
+# direction); a piece still in the hand taken as landed on a stack on a step of 0.09 mT; a
+# move seen at its far end alone while its source's steps said nothing.
+ONCE_WRONG = ((19, 0.25, True, 0), (6, 0.5, True, 0), (4, 0.5, False, 0), (17, 0.5, False, 0),
+              (77, 0.25, True, 0), (122, 0.25, True, 0), (51, 0.5, True, 0.05),
+              (106, 0.5, True, 0.05), (198, 0.5, True, 0.05), (139, 0.5, True, 0.05))
+
+
+def test_games_that_once_took_a_wrong_move_take_none():
+    for seed, shift, purposeful, bumps in ONCE_WRONG:
+        st = play_game(seed, players=(2, 3, 4)[seed % 3], cards=seed % 4 != 0,
+                       pick=pick_hint if purposeful else None,
+                       noise=Noise(shift_mm=shift, bump_rate=bumps))
+        assert st.wrong == 0, st.failures
+        assert st.ended_naturally, seed  # played to its end
+
+
+def _write_trace(trace, path):
+    with open(path, "w") as f:
+        for ev in trace:
+            if ev[0] == "start":
+                f.write("S " + " ".join(str(v) for v in ev[1]) + "\n")
+            elif ev[0] == "feed":
+                f.write("F %d %s\n" % (ev[2], " ".join(str(v) for v in ev[1])))
+            else:
+                f.write("P %d\n" % ev[1])
+
+
+def test_a_game_on_micropython_reads_the_same(micropython, tmp_path):
+    """The same raw readings (ADC sums, as the scan gives them) through the device code under
+    MicroPython and CPython end in the same history, the one the hand played."""
+    trace = []
+    st = play_game(3, players=2, cards=True, pick=pick_hint, noise=Noise(shift_mm=0.5),
+                   max_actions=40, trace=trace)
+    assert st.wrong == 0, st.failures
+    path = tmp_path / "trace.txt"
+    _write_trace(trace, path)
+    args = [str(path), "SN", "base"]
+    cp = mpy.run_cpython(DRIVER, args)
+    from cargoboard.build import cached_build
+    build = cached_build()                             # the device modules as .mpy, as on the board
+    mp = micropython(DRIVER, args=args, heapsize="192k", timeout=300, path=[build, ROOT / "host"])
+    assert cp == mp, mpy.first_difference(cp, mp)
+    assert cp.splitlines()[-1] == "final " + st.final
+
+
+def _board(notation, noise=QUIET):
+    """A revision-B table on a position: (table, game, world)."""
+    pos = cc.Position.parse(notation)
+    world = HallWorld(noise, seed=1)
+    world.load_position(pos)
+    levels = LevelScanner()
+    game = Game({"position": notation, "seats": notation.split()[1], "levels": levels})
+    table = Table(game, hall=(reader(pinmap_revb), levels), raw=world.adc_sums())
+    return table, game, world
+
+
+def _do(table, world, pos, action, hand=None):
+    """The hand performs action on the world, the table reads it; then the board is still."""
+    steps = physical_steps(pos, action)
+    pos.push(action)
+    dst = pos.stacks[action[3]]
+    landed = dst[-1] if dst else None
+    pos.pop()
+    hand = hand or Hand(0, tip=0, drag=0, hesitate=0, hover=0, bounce=0)
+    for raw, ms in hand.segments(pos, steps, HallBoard(world, landed)):
+        table.feed(raw, ms)
+    pos.push(action)
+    world.sync_items(pos)
+    table.settle(T.SETTLE_MS + 200)
+
+
+# A 2-stack on e5, single cubes beside it on f5 and e6 (a landing there is a second cube: it
+# shows); S to move, 2 actions left.
+STACKS = "e5=B1.B1,f5=O1,e6=B1,f1=KS,f11=KN SN S 2"
+
+
+def _stacks_position():
+    return cc.Position.parse(STACKS)
+
+
+def test_a_move_between_two_stacks_is_taken_with_no_button():
+    pos = _stacks_position()
+    table, game, world = _board(pos.notation())
+    a = pos.parse_action("e5e")                         # the top of e5 onto the stack on f5
+    assert T.action_delta(pos, a) == ()                 # revision A sees nothing of it
+    _do(table, world, pos, a)
+    assert game.tracker.state == T.IDLE and game.pos.history() == [a]
+
+
+def test_the_stack_it_landed_on_is_told_from_the_other():
+    pos = _stacks_position()
+    table, game, world = _board(pos.notation())
+    a = pos.parse_action("e5n")                         # onto e6, not f5
+    _do(table, world, pos, a)
+    assert game.pos.history() == [a]
+
+
+def test_a_nudged_stack_is_noise():
+    pos = _stacks_position()
+    table, game, world = _board(pos.notation(), Noise(shift_mm=1.0, place_mm=0.0, zero_mt=0.0))
+    e6 = g.parse_cell("e6")
+    for _ in range(20):                                 # a hand nudges e6 until it shows
+        world._shift(e6)
+        table.feed(world.adc_sums(), 200)
+        if game.tracker.levels.cells:
+            break
+    assert game.tracker.levels.cells
+    table.settle(steptracker.NOISE_MS + 500)
+    assert game.pos.history() == []                    # nothing taken, nothing asked
+    assert game.tracker.state == T.IDLE
+
+
+def test_a_piece_in_the_hand_is_not_taken_for_a_move_onto_a_stack():
+    pos = _stacks_position()
+    table, game, world = _board(pos.notation())
+    world.lift(g.parse_cell("e5"))                      # the top of e5 lifted, held for 2 s
+    table.feed(world.adc_sums(), 2000)
+    assert game.pos.history() == []
+    assert game.tracker.state == T.MOVING              # shows where it may go
+    assert g.parse_cell("f5") in game.tracker.targets
