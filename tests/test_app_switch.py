@@ -29,13 +29,13 @@ def test_switching_games_drops_the_old_games_code(tmp_path):
     board uses (within 4 KB): Cargocube's modules (its rules, plug-in and tracker, tens of KB)
     are gone with its game. Before, both games' code stayed for good and a board switching
     between games ran out of heap."""
-    fresh = Session(out=lambda line: None, flash=tmp_path / "a.img")
+    fresh = Session(out=lambda line: None, flash=tmp_path / "a.img", board_paths=True)
     try:
         fresh.execute("new-game cephalopod 5x5")
         alone = in_use(fresh)
     finally:
         fresh.close()
-    s = Session(out=lambda line: None, flash=tmp_path / "b.img")
+    s = Session(out=lambda line: None, flash=tmp_path / "b.img", board_paths=True)
     try:
         s.execute("new-game cargocube polygon SN")
         cargocube = in_use(s)
