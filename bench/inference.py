@@ -33,7 +33,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "host")]
 from shared_rules.cargocube import rules as cc  # noqa: E402
 from firmware.games.cargocube import tracker as T  # noqa: E402
 from shared_rules.cargocube.engine import best_action  # noqa: E402
-from cargoboard.games.cargocube.play import GameStats, play_game  # noqa: E402
+from cargoboard.games.cargocube.play import PRESS_CAUSES, GameStats, play_game  # noqa: E402
 
 # Goals of issue 12: revision B with no button on 97 % of the actions under purposeful play with
 # bottom-cube shifts up to 0.5 mm; revision A at most 0.35 presses per action, purposeful.
@@ -250,6 +250,37 @@ def quick_model(pick, shift, bump, games):
     return actions, one, wrong
 
 
+def press_table(rows, res):
+    """Presses per action by what they were for (cargoboard.games.cargocube.play.PRESS_CAUSES),
+    beside the floor of occupancy sensors on the same games (actions that change no sensor or
+    the same as another legal action: a press each, whatever the board does)."""
+    print()
+    print("presses per action by what they were for; floor: actions that change no sensor or the"
+          " same as another legal action (a press each on occupancy sensors), same games:")
+    short = {"declare": "declare", "answer": "answer", "take before": "take-bef",
+             "take last": "take-last", "next hint": "next-hint", "next other": "next-oth",
+             "undo": "undo", "end again": "end-again"}
+    print("  %-3s %-22s %-11s %6s | %s | %6s %7s" % (
+        "rev", "sensors / noise", "chooser", "floor",
+        " ".join("%9s" % short[c] for c in PRESS_CAUSES), "total", "over"))
+    for i in rows:
+        rev, noise, chooser = ROWS[i]
+        tot, cpu = res[i]
+        n = max(1, tot.actions)
+        floor = tot.forced / n if rev == "A" else None
+        total = presses(tot) / n
+        print("  %-3s %-22s %-11s %6s | %s | %6.3f %7s" % (
+            rev, noise_name(noise), chooser, "%.3f" % floor if floor is not None else "-",
+            " ".join("%9.3f" % (tot.press_causes.get(c, 0) / n) for c in PRESS_CAUSES), total,
+            "%+.3f" % (total - floor) if floor is not None else "-"))
+    print("  (declare: `confirm` for a move the board did not see or still waits for; answer:"
+          " `confirm` of a question the board asked; take-bef: `confirm` of a missed move shown,"
+          " because a second unseen move came before playing on could take it; take-last: the"
+          " same for the game's last move; next-hint / next-oth: `next` past the first"
+          " candidate, the move being the hint's choice / another; undo: out of a question"
+          " without the move; end-again: `end` pressed again. floor and over: revision A only)")
+
+
 def main():
     args = sys.argv[1:]
     jobs = 2
@@ -297,6 +328,7 @@ def main():
             "%s %d" % kv for kv in sorted(tot.reasons.items(), key=lambda kv: -kv[1])) or "-"))
         for f in tot.failures[:3]:
             print("      failure: " + f)
+    press_table(rows, res)
     for i in rows:
         rev, noise, chooser = ROWS[i]
         if rev != "A":

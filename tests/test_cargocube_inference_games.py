@@ -5,7 +5,7 @@ true position, whatever the hand's habits (tip, drag, hesitate, hover, bounce)."
 
 import pytest
 
-from cargoboard.games.cargocube.play import play_game
+from cargoboard.games.cargocube.play import PRESS_CAUSES, play_game
 from shared_rules.cargocube.engine import best_action
 
 
@@ -26,3 +26,17 @@ def test_purposeful_play_is_never_misread(seed):
     # a teleported cube rolled on from the exit portal, ...)
     st = play_game(seed, players=(2, 3, 4)[seed % 3], cards=seed % 4 != 0, pick=_purposeful)
     assert st.wrong == 0, st.failures
+
+
+def test_presses_are_counted_by_cause():
+    # bench/inference.py's table of what the presses were for: every press counted once (the
+    # presses of `end` actions, counted apart as `end` is, are only `end again`), and the
+    # actions with no trace or a look-alike are some of the actions
+    st = play_game(2, players=4, cards=True, pick=_purposeful)
+    presses = sum(v[2] for k, v in st.by_kind.items() if k != "end")
+    causes = dict(st.press_causes)
+    causes.pop("end again", None)
+    assert sum(causes.values()) == presses
+    assert set(causes) <= set(PRESS_CAUSES)
+    assert causes.get("declare", 0) + causes.get("answer", 0) > 0
+    assert 0 < st.forced <= st.actions

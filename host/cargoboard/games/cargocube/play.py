@@ -14,11 +14,28 @@ from shared_rules.cargocube import layouts, rules as cc
 from firmware import hal as H
 from firmware.games.cargocube import tracker as T
 from firmware.games.cargocube.plugin import Game
+from shared_rules.cargocube.engine import best_action
 from cargoboard.games.cargocube.hand import Hand, physical_steps
 from cargoboard.sim.table import Table
 
 KIND_NAMES = ("activation", "roll", "step", "booster", "end", "ride", "teleport", "turn",
               "biohazard")  # by action kind (cc.ACTIVATE ... cc.HAZARD)
+
+# What each press was for (GameStats.press_causes), in the order the bench prints them. The
+# first two are the ones occupancy sensors force (GameStats.forced counts the actions that need
+# one); the others are what the board's questions cost on top.
+PRESS_CAUSES = (
+    "declare",      # `confirm`: "you missed a move" (no trace, or the board still waits)
+    "answer",       # `confirm` of a question the board asked (several moves fit)
+    "take before",  # `confirm` of a missed move shown, to declare the next one (a second
+                    # move the board did not see came before playing on could take it)
+    "take last",    # `confirm` of a missed move shown as the game's last move (nothing
+                    # comes after it to take it)
+    "next hint",    # `next`: the move made was the hint's choice, not shown first
+    "next other",   # `next`: a move the hint would not play, not shown first
+    "undo",         # backing out of a question that did not hold the move
+    "end again",    # `end` once more: the turn ended during a question has not ended
+)
 
 
 class GameStats:
@@ -28,6 +45,10 @@ class GameStats:
         self.wrong = 0
         self.by_kind = {}  # kind name -> [actions, actions that needed a button, presses]
         self.reasons = {}  # why a button was needed -> count
+        self.press_causes = {}  # what each press was for (PRESS_CAUSES) -> presses
+        # actions (not `end`) that change no sensor or the same sensors as another legal
+        # action: each needs a press at least, whatever the board does (revision A's floor)
+        self.forced = 0
         self.ended_naturally = 0
         self.games = 0
         self.failures = []
@@ -38,6 +59,9 @@ class GameStats:
         self.no_button += other.no_button
         self.wrong += other.wrong
         self.ended_naturally += other.ended_naturally
+        self.forced += other.forced
+        for k, v in other.press_causes.items():
+            self.press_causes[k] = self.press_causes.get(k, 0) + v
         self.games += other.games
         self.failures.extend(other.failures)
         for k, v in other.by_kind.items():
@@ -92,6 +116,7 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
             st.ended_naturally = 1
             break
         action = pick(truth, acts, rng) if pick else acts[rng.randrange(len(acts))]
+        st.forced += _needs_press(truth, acts, action)
         if world is None:
             segs = hand.segments(truth, physical_steps(truth, action))
             truth.push(action)
@@ -113,11 +138,12 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
             # `end` also tells the board the last move is complete; a player answers only what
             # the board still asks after that.
             if len(tracker.pos.history()) < len(presses) - 2 or tracker.state == T.MISMATCH:
-                _answer(table, tracker, truth, presses, reasons, len(presses) - 1, final=True)
+                _answer(table, tracker, truth, presses, reasons, len(presses) - 1, final=True,
+                        st=st)
             table.press(H.END)
-            _answer(table, tracker, truth, presses, reasons, len(presses), final=True)
+            _answer(table, tracker, truth, presses, reasons, len(presses), final=True, st=st)
         else:
-            _answer(table, tracker, truth, presses, reasons, len(presses), final=False)
+            _answer(table, tracker, truth, presses, reasons, len(presses), final=False, st=st)
         if not _consistent(tracker, truth):
             st.wrong += 1
             st.failures.append(_divergence(tracker, truth, seed))
@@ -125,7 +151,8 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
     else:
         pass
     if not st.wrong:
-        _answer(table, tracker, truth, presses, reasons, len(presses), final=True, last=True)
+        _answer(table, tracker, truth, presses, reasons, len(presses), final=True, last=True,
+                st=st)
         if not _consistent(tracker, truth) or tracker.pos.notation() != truth.notation():
             st.wrong += 1
             st.failures.append(_divergence(tracker, truth, seed))
@@ -147,6 +174,25 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
     return st
 
 
+def _needs_press(pos, legal, action):
+    """Whether action (legal in pos, not yet played) needs a press on occupancy sensors: it
+    changes no sensor, or the same ones as another legal action (`end` is a press by design)."""
+    if action[0] == cc.END:
+        return 0
+    mine = T.action_delta(pos, action)
+    if not mine:
+        return 1
+    for b in legal:
+        if b != action and b[0] != cc.END and T.action_delta(pos, b) == mine:
+            return 1
+    return 0
+
+
+def _count(st, cause):
+    if st is not None:
+        st.press_causes[cause] = st.press_causes.get(cause, 0) + 1
+
+
 def _divergence(tracker, truth, seed):
     mine = tracker.pos.history()
     true = truth.history()
@@ -164,11 +210,12 @@ def _consistent(tracker, truth):
     return mine == truth.history()[:len(mine)]
 
 
-def _answer(table, tracker, truth, presses, reasons, upto, final, last=False):
+def _answer(table, tracker, truth, presses, reasons, upto, final, last=False, st=None):
     """Press what a player reading the LEDs would press until the board has the first `upto`
     actions of the truth (or, when not final, is visibly waiting for the latest move). A missed
     move the player asked for and sees shown is taken when the player goes on (the next move,
-    `end`): no more presses for it, but for the game's `last` move (then `confirm`)."""
+    `end`): no more presses for it, but for the game's `last` move (then `confirm`). Each
+    press is counted in st.press_causes by what it was for."""
     true = truth.history()
     for _ in range(60):
         done = len(tracker.pos.history())
@@ -186,6 +233,7 @@ def _answer(table, tracker, truth, presses, reasons, upto, final, last=False):
             # player presses `end` again.
             table.press(H.END)
             presses[done] += 1
+            _count(st, "end again")
             if len(tracker.pos.history()) == done:
                 return
             continue
@@ -198,20 +246,29 @@ def _answer(table, tracker, truth, presses, reasons, upto, final, last=False):
                 return  # nothing to offer
             presses[done] += 1
             reasons[done] = reasons[done] or why
+            _count(st, "declare")
             continue
         reasons[done] = reasons[done] or ("%d fit" % min(tracker.fitting, 3)).replace("3 fit", "3+ fit").replace("0 fit", "asked")
         n = 0
+        next_cause = None
+        if tracker.shown() != target and st is not None:
+            # (the board's position is the truth's before target: the hint of that position)
+            next_cause = "next hint" if best_action(tracker.pos) == target else "next other"
         while tracker.shown() != target and n < len(tracker.candidates):
             table.press(H.NEXT)
             presses[done] += 1
+            _count(st, next_cause)
             n += 1
         if tracker.shown() != target:
             # not among them: the player backs out of the question (else playing on would take
             # the one shown)
             table.press(H.UNDO)
             presses[done] += 1
+            _count(st, "undo")
             return
         if tracker.offered and done == upto - 1 and not last:
             return  # shown: playing on takes it
+        _count(st, "answer" if not tracker.offered else "take before" if done < upto - 1
+               else "take last")
         table.press(H.CONFIRM)
         presses[done] += 1
