@@ -16,6 +16,8 @@ on revision B its lifts and put-downs also shift the bottom cube of the stack it
 0.25, 0.5 or 1 mm) and, in the "bumps" rows, nudge a neighbouring stack 1 time in 20
 (cargoboard.sim.hallfield: the field model, ADC noise and DNL). The player presses only what the
 LEDs ask for (cargoboard.games.cargocube.play). Rows run on N processes (default 2). Printed, never asserted.
+The presses are also split by what each was for, beside the floor occupancy sensors force on the
+same games (revision A: the actions that change no sensor or the same as another legal action).
 
 The expansions get their own rows (random chooser): «Пирамида», «Бастион» with the walking
 teleport, both, and both with 8 players, with the actions of each new kind and the presses they
@@ -278,7 +280,8 @@ def press_table(rows, res):
           " because a second unseen move came before playing on could take it; take-last: the"
           " same for the game's last move; next-hint / next-oth: `next` past the first"
           " candidate, the move being the hint's choice / another; undo: out of a question"
-          " without the move; end-again: `end` pressed again. floor and over: revision A only)")
+          " without the move; end-again: `end` pressed again, counted with `end` and not in total;"
+          " floor and over: revision A only)")
 
 
 def main():
