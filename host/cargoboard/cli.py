@@ -42,8 +42,9 @@ CARGOCUBE_PLAYERS = (2, 3, 4, 8)
 def load_position(text, players=None, cards=False, game="cargocube", expansion=None,
                   teleport=False, level=None, seed=None):
     """A position from the rulings notation, or the start for the word 'polygon' (Cephalopod:
-    its notation, or a board size such as '5x5' for the empty board; «Формула 99»: its notation,
-    or 'start' with players, level and seed). cards: the base cards in their default places;
+    its notation, or a board size such as '5x5' for the empty board; КУБитва: its notation, or
+    'board' / 'full' for a map's start; «Формула 99»: its notation, or 'start' with players,
+    level and seed). cards: the base cards in their default places;
     expansion: "pyramid", "bastion" or "both", that layout of cards; teleport: the walking
     teleport on the centre."""
     if game == "formula99":
@@ -96,7 +97,8 @@ def _add_position_args(p):
     p.add_argument("position", metavar="POSITION",
                    help="a position in the rulings notation (quote it), or 'polygon' for the start "
                         "(cephalopod: its notation, or 5x5, 3x5, 5x3, 3x3 for the empty board; "
-                        "formula99: its notation, or 'start')")
+                        "kubitva: its notation, or 'board' / 'full' for the board edition's or "
+                        "the full game's start; formula99: its notation, or 'start')")
     p.add_argument("--game", choices=game_rules.kinds(), default="cargocube",
                    help="the game whose rules apply (default cargocube)")
     p.add_argument("--players", type=int, default=None,
