@@ -3,7 +3,7 @@ emulated Pico: what is in use, what is free and the largest free block, at the w
 
     .venv/bin/python bench/heap.py [--target unix|pico|both] [--actions N] [--before DIR]
         [--players N] [--expansion pyramid|bastion|both] [--teleport]
-        [--layout-only] [--rev-b]
+        [--layout-only] [--switch] [--rev-b]
 
 Each row plays a seeded Cargocube game (cargoboard.games.cargocube.scriptgen) on the real
 firmware with its game log: under `micropython -X heapsize=192k` (the budget the project
@@ -22,6 +22,10 @@ This replaces a bisection over `-X heapsize` for the smallest heap a game plays 
 search assumed a game that runs in N KB also runs in every heap above N, which is false (the
 allocator's layout changes with the heap size, so a game could fail at 190 KiB and pass at
 186 KiB), and its answer moved by 4 KB steps. Printed, never asserted.
+
+--switch prints only issue 13's figure on each target: bytes in use after `new` of a 2-player
+base game on a fresh board and on a board that set up an 8-player game with both expansions
+and the teleport before it (the expansions' code must not stay).
 
 Last, issue 14's figure on each target: bytes in use at boot and after `new LAYOUT_GAME`
 against the same before the per-game layout (c2dcabe), as recorded in BEFORE_LAYOUT, or
@@ -237,6 +241,37 @@ def revb_cost():
           "after `new %s` %d" % (boot, LAYOUT_GAME, game))
 
 
+SWITCH_BIG = "cargocube polygon 12345678 cards=both teleport=1"
+SWITCH_BASE = "cargocube polygon SN"
+
+
+def switch_cost(target):
+    """Issue 13's "load expansion code only for games that use it" on one boot: bytes in use
+    after `new SWITCH_BASE` on a board that had no other game set up (the Pico's boot game is
+    the same 2-player base game) and after it on a board that played SWITCH_BIG first: what
+    the expansions' and the 8-player variant's code left in the heap."""
+    def new(session, words):
+        _, final = session.query("new " + words)
+        if not final.startswith("ok"):
+            raise SystemExit("bench/heap.py: new %s: %s" % (words, final))
+        return mem(session)[0]
+
+    session = board(target)
+    try:
+        fresh = new(session, SWITCH_BASE)
+    finally:
+        session.close()
+    session = board(target)
+    try:
+        big = new(session, SWITCH_BIG)
+        after = new(session, SWITCH_BASE)
+    finally:
+        session.close()
+    print("A base game after the expansions on %s, bytes in use after `new %s`: on a fresh "
+          "board %d, after `new %s` (%d) %d (%+d)" % (
+              target, SWITCH_BASE, fresh, SWITCH_BIG, big, after, after - fresh))
+
+
 def kb(n):
     return "%.1f" % (n / 1024)
 
@@ -284,6 +319,10 @@ def main(argv=None):
     ap.add_argument("--expansion", choices=("pyramid", "bastion", "both"),
                     help="that game with the expansions' cards in their default places")
     ap.add_argument("--teleport", action="store_true", help="that game with the teleport")
+    ap.add_argument("--switch", action="store_true",
+                    help="print only the bytes in use after `new %s` on a fresh board and "
+                         "after an 8-player game with both expansions (`new %s`) on the "
+                         "same boot" % (SWITCH_BASE, SWITCH_BIG))
     ap.add_argument("--rev-b", action="store_true",
                     help="also the emulated Pico booting revision B's deploy build (`cargoboard "
                          "deploy --rev b`: its HAL, App and step tracker): bytes in use at boot "
@@ -307,6 +346,9 @@ def main(argv=None):
         if a.layout_only:
             layout_cost(target, a.before)
             continue
+        if a.switch:
+            switch_cost(target)
+            continue
         table(target, a.actions, games)
         if games is not GAMES:
             continue
@@ -319,7 +361,7 @@ def main(argv=None):
                 print("  %-46s %7.1f KB" % (words, (after - before) / 1024))
         layout_cost(target, a.before)
         print()
-    if a.layout_only:
+    if a.layout_only or a.switch:
         return
     print("Goal (issue 11): >= 120 KB free at the worst point of a 4-player game with cards, "
           "log and host link, on the Pico (the pico table's '4p base cards +link' row).")

@@ -18,7 +18,8 @@ hal = FakeHal()
 app = App(hal)
 hal.app = app
 for words in ("cargocube polygon SWNE cards=base", "cargocube polygon SN",
-              "cargocube polygon 12345678", "cargocube polygon SWNE cards=both teleport=1"):
+              "cargocube polygon 12345678", "cargocube polygon SWNE cards=both teleport=1",
+              "cargocube polygon 12345678 cards=both teleport=1", "cargocube polygon SN"):
     hal.out = bytearray()
     hal.inp = ("new " + words + "\n").encode()
     app.step()
@@ -34,12 +35,50 @@ def test_a_base_game_loads_no_expansion_module(micropython):
     from cargoboard.build import cached_build
     out = micropython(SCRIPT, path=[str(cached_build()), str(ROOT / "tests")])
     rows = [line.split(" | ") for line in out.strip().splitlines()]
-    assert [r[1].split()[0] for r in rows] == ["ok"] * 4, out
-    held = {r[0]: set(r[2].split()) for r in rows}
-    for base in ("cargocube polygon SWNE cards=base", "cargocube polygon SN"):
-        assert held[base] <= CORE, out
-    assert held["cargocube polygon 12345678"] <= CORE | {"shared_rules.cargocube.eight"}
-    assert "shared_rules.cargocube.eight" in held["cargocube polygon 12345678"], out
-    # the expansions' game loads them (the check above can see a module held)
-    assert "shared_rules.cargocube.expansions" in held[
-        "cargocube polygon SWNE cards=both teleport=1"], out
+    assert [r[1].split()[0] for r in rows] == ["ok"] * 6, out
+    held = [set(r[2].split()) for r in rows]
+    base4, base2, eight, both4, both8, base2_after = held
+    assert base4 <= CORE and base2 <= CORE, out
+    assert eight <= CORE | {"shared_rules.cargocube.eight"}
+    assert "shared_rules.cargocube.eight" in eight, out
+    # the expansions' games load them (the checks here can see a module held)
+    assert "shared_rules.cargocube.expansions" in both4, out
+    assert {"shared_rules.cargocube.expansions", "shared_rules.cargocube.eight"} <= both8, out
+    # and a base game after them drops them again: "load expansion code only for games that
+    # use it" holds on one boot too
+    assert base2_after <= CORE, out
+
+
+def test_a_base_game_after_the_expansions_uses_the_heap_of_a_fresh_one(tmp_path):
+    """The same on the heap (the virtual board at 192 KiB with the board's module paths, as
+    tests/test_app_switch.py measures): a 2-player base game set up after an 8-player game with
+    both expansions and the teleport holds what it holds on a fresh board, within 2 KB; before,
+    the expansions' and the 8-player variant's code stayed (+9.4 KB; now +1.1-1.2 KB: the
+    names their code interned, ~0.5 KB of MicroPython's qstr pool, which is never freed, and
+    tables such as sys.modules' that do not shrink; a second such switch adds nothing)."""
+    import re
+    import sys
+    sys.path.insert(0, str(ROOT / "host"))
+    from cargoboard.sim.script import Session
+    mem = re.compile(r"ok alloc=(\d+) free=(\d+) max=(\d+)")
+
+    def in_use(session):
+        m = mem.match(session.query("mem")[1])
+        assert m
+        return int(m.group(1))
+
+    fresh = Session(out=lambda line: None, flash=tmp_path / "a.img", board_paths=True)
+    try:
+        fresh.execute("new-game cargocube polygon SN")
+        alone = in_use(fresh)
+    finally:
+        fresh.close()
+    s = Session(out=lambda line: None, flash=tmp_path / "b.img", board_paths=True)
+    try:
+        s.execute("new-game cargocube polygon 12345678 both teleport")
+        big = in_use(s)
+        s.execute("new-game cargocube polygon SN")
+        after = in_use(s)
+    finally:
+        s.close()
+    assert after - alone < 2048, (alone, big, after)

@@ -32,13 +32,13 @@ TELEPORT = 40
 
 
 def bind(core):
-    """Called by the rules core that loads this module: its names, and the catapult's arrival
-    hook in its table of card hooks."""
+    """Called by the rules core that loads this module: its names. (The core's table of card
+    hooks reaches the catapult's arrival through a position's module, arrive_catapult: the
+    core holds nothing of this module, which goes with the last position that uses it.)"""
     global cc
     if (core.KEEPER, core.DEAD, core.TELEPORT) != (K, DEAD, TELEPORT):
         raise ImportError("the rules core and its expansions disagree on item codes")
     cc = core
-    core._CARD_ARRIVE[CATAPULT] = _arrive_catapult
 
 
 def _turn_table(clockwise):
@@ -191,7 +191,8 @@ def card_targets(pos, src, cd):
     return []
 
 
-def _arrive_catapult(pos, out, kind, src, d, cell, level, item, hops, used, how):
+def arrive_catapult(pos, out, kind, src, d, cell, level, item, hops, used, how):
+    """The core's arrival hook of a catapult card (rules._CARD_ARRIVE)."""
     # Outside an activation: thrown onto a terminal cell in play of its column or row.
     if kind == cc.ACTIVATE:
         return False

@@ -127,9 +127,16 @@ def _arrive_acceleration(pos, out, kind, src, d, cell, level, item, hops, used, 
     return True
 
 
-# By card kind; the catapult's hook is put in by the expansions module when it is loaded.
-_CARD_ARRIVE = [None, _arrive_wind_rose, _arrive_acceleration, None, None, None, None, None, None,
-                None]
+def _arrive_catapult(pos, out, kind, src, d, cell, level, item, hops, used, how):
+    # Through the position's own expansions module (a catapult is theirs, so it has one): the
+    # core keeps no reference to that module, so a board can drop it for the next game that
+    # does not use it (firmware/games/cargocube/plugin.py) once no position holds it.
+    return pos._x.arrive_catapult(pos, out, kind, src, d, cell, level, item, hops, used, how)
+
+
+# By card kind (the expansions' CATAPULT is 4).
+_CARD_ARRIVE = (None, _arrive_wind_rose, _arrive_acceleration, None, _arrive_catapult, None,
+                None, None, None, None)
 
 
 def _bound(module):

@@ -45,6 +45,19 @@ def _done_reading():
     unload("shared_rules.cargocube.layouts")
 
 
+def _drop_unused(pos):
+    """Drop the expansions' code (shared_rules/cargocube/expansions.py) and the 8-player
+    variant's (eight.py) if pos, the game's position now, does not use them: the core loads
+    them only for a position that does, and a game set up after one that did kept them in the
+    heap for good (docs/firmware.md "The expansions on the heap"). A game that used them and
+    is still there (a `new` makes the next game before the old one goes) keeps what its
+    position holds until it goes: the core itself holds nothing of them."""
+    if pos._x is None:  # (the position's expansions module, once it holds one of their items)
+        unload("shared_rules.cargocube.expansions")
+    if len(pos.seats) != 8:
+        unload("shared_rules.cargocube.eight")
+
+
 def _nothing(*args):
     pass
 
@@ -104,6 +117,7 @@ class Game:
                                          else "") + ("+teleport" if teleport else "")
         finally:
             _done_reading()
+        _drop_unused(self.pos)
         self.tracker = self.new_tracker(self.pos, rank=_engine)
         self.overlay = L.Overlay()  # (cell, colour, level, blink) lit besides the score bars
         # The idle overlay depends only on the position (and what was taken back): kept in the
@@ -132,6 +146,7 @@ class Game:
         finally:
             _done_reading()
         self.pos = pos
+        _drop_unused(pos)
         self.tracker = self.new_tracker(pos, rank=_engine)
         self.hint = None
         self.mismatch_since = -1

@@ -189,6 +189,67 @@ def _find_all(buf, needle, out):
         i = buf.find(needle, i + 1)
 
 
+def _places(pos, legal, deltas, actions, out):
+    """Append to out the place in legal (deltas: its deltas_of()) of each of actions that is in
+    it, as legal.index() finds it. Only the entries with the action's own delta are compared,
+    found in C by bytearray.find: `a in legal` and legal.index(a) compare the tuples one by one
+    (~100 of them with 8 players: 0.5 ms an action on the Pico)."""
+    low, high = deltas
+    for a in actions:
+        d = packed_delta(pos, a)
+        needle = bytes((d & 255,))
+        hi = d >> 8
+        i = low.find(needle)
+        while i >= 0:
+            if high[i] == hi and legal[i] == a:
+                out.append(i)
+                break
+            i = low.find(needle, i + 1)
+
+
+def _left_for_second(diff, dl, erased, seen, occ):
+    """The evidence a second move must explain after a first one whose cells are dl (see
+    Tracker._explain_in_two: erased, the cells back as expected that a first move waiting to
+    settle may have changed; seen, diff + erased), or None if no second move can. A first
+    move's cells must lie in the evidence (waiting to settle: in diff or erased, and some in
+    erased); what is left is diff with dl's cells toggled. One more action changes at most 2
+    cells (3 with a cube waiting on the portal); with two cells only an action that empties
+    one and fills the other toggles both, and none grows into more: the cell the sensors see
+    emptied must be the one to empty (the second move's piece is that cell's)."""
+    if erased:
+        if not _meets(dl, erased) or not _is_subset(dl, seen):
+            return None
+    elif not _is_subset(dl, diff):
+        return None
+    rest = _toggled(diff, dl)
+    if len(rest) == 2 and g.ENTRY_PORTAL not in rest:
+        src, dst = rest
+        if (occ[src >> 3] >> (src & 7)) & 1:
+            src, dst = dst, src
+        if (occ[src >> 3] >> (src & 7)) & 1 or not (occ[dst >> 3] >> (dst & 7)) & 1:
+            return None
+    elif not rest or len(rest) > 3 or len(rest) == 3 and g.ENTRY_PORTAL not in rest:
+        return None
+    return rest
+
+
+def _seconds_two(pos, src, dst):
+    """After a first move (pushed): what explain() must look at for the two-cell evidence src
+    emptied, dst filled. The actions of the piece on src (legal_actions_from: no booster uses)
+    toggle both cells only if they leave src empty (one piece on it, no card) and land on dst,
+    empty and without a card; with a card on either cell none of them can, but a booster use
+    can (explain() finds those from the cards by itself): []. None when nothing can explain
+    it, so neither generation nor explain() need run (the tries of a lift after a put-back
+    mostly end so: the first move landed on src, or the piece on src cannot move)."""
+    cards = pos.cards
+    if cards[src] or cards[dst]:
+        return []
+    stacks = pos.stacks
+    if len(stacks[src]) != 1 or stacks[dst]:
+        return None
+    return pos.legal_actions_from(src) or None
+
+
 def explain(pos, legal, deltas, diff, barred):
     """(match, growing) for the evidence diff in pos: the actions whose cells toggled equal
     diff (not `end`, not barred), and those of which diff can be the start (a piece lifted, a
@@ -511,63 +572,53 @@ class Tracker:
         occ = self.occ
         # Only a few of the legal actions can be a first move: those waiting to settle (erased)
         # or pending, and (neither erased nor seen_only) those with no delta. Their places in
-        # the list are found in C (list.index, bytearray.find) instead of testing every action
-        # here; walked in the list's order, as all of them would be (a pending move with no
-        # delta may be found twice: tried twice, counted once).
+        # the list are found in C (bytearray.find) instead of testing every action here;
+        # walked in the list's order, as all of them would be (a pending move with no delta
+        # may be found twice: tried once). (Booster uses are not in the list: never a first
+        # move.)
         look = []
-        for a1 in (self.undone_by_next if erased else self.pending):
-            if a1 in legal:  # (booster uses are not in the list: never a first move)
-                look.append(legal.index(a1))
+        _places(pos, legal, deltas, self.undone_by_next if erased else self.pending, look)
         if not erased and not seen_only:
             _find_all(deltas[0], b"\x00", look)
         look.sort()
+        seen = diff + erased  # the cells a first move waiting to settle may have changed
+        # What a first move leaves for the second depends only on its cells (its delta), and
+        # the first moves tried are mostly one piece's (the last lift's moves onto stacks): the
+        # evidence left is worked out once for each delta.
+        last = -1  # the delta of the last first move looked at
+        prev = -1  # its place in the list
+        rest = None  # the evidence it leaves for a second move; None: no second move can fit
+        two = False  # rest is two cells: src emptied, dst filled
+        src = dst = -1
         for i in look:
             a1 = legal[i]
-            if a1[0] == cc.END:
+            if i == prev or a1[0] == cc.END:
                 continue
-            if erased:
-                if a1 not in self.undone_by_next:
-                    continue
-                dl = _cells(deltas, i)
-                if not _meets(dl, erased) or not _is_subset(dl, diff + erased):
-                    continue
-            elif a1 in self.pending:
-                dl = _cells(deltas, i)
-                if not _is_subset(dl, diff):
-                    continue
-            elif seen_only or deltas[0][i]:
-                continue
-            else:
-                dl = ()
-            # where the board differs from the occupancy after a1 (the expected one with a1's
-            # cells toggled): diff with a1's cells toggled
-            rest = _toggled(diff, dl)
-            # One more action changes at most 2 cells (3 with a cube waiting on the portal).
-            two = len(rest) == 2 and g.ENTRY_PORTAL not in rest
-            if two:
-                # Only an action that empties one of the two cells and fills the other toggles
-                # both, and none grows into more: only the piece (or card) of the cell the
-                # sensors see emptied can fit (a whole generation costs ~8 ms on the Pico, and
-                # a lift after a put-back may try out several first moves).
-                src, dst = rest
-                if (occ[src >> 3] >> (src & 7)) & 1:
-                    src, dst = dst, src
-                if (occ[src >> 3] >> (src & 7)) & 1 or not (occ[dst >> 3] >> (dst & 7)) & 1:
-                    continue
-            elif not rest or len(rest) > 3 or len(rest) == 3 and g.ENTRY_PORTAL not in rest:
+            prev = i
+            d1 = deltas[0][i] | (deltas[1][i] << 8)
+            if d1 != last:
+                last = d1
+                rest = _left_for_second(diff, unpack(d1), erased, seen, occ)
+                two = rest is not None and len(rest) == 2 and g.ENTRY_PORTAL not in rest
+                if two:
+                    # the second move's piece is on the cell the sensors see emptied
+                    src, dst = rest
+                    if (occ[src >> 3] >> (src & 7)) & 1:
+                        src, dst = dst, src
+            if rest is None:
                 continue
             pos.push(a1)
             # (No legal action is the game's end: is_over() would generate them once more.)
             if two:
                 # (booster uses are explained from their cards, with none of these too)
-                legal2 = pos.legal_actions_from(src)
+                legal2 = _seconds_two(pos, src, dst)
             else:
                 # into one list for all the tries (emptied with del [:], its room kept): a new
                 # one for each try grows to 2 KB again, a hole the heap may not have
                 legal2 = self._tried
                 del legal2[:]
                 pos.legal_actions(False, legal2)
-            if two or legal2:
+            if legal2 is not None and (two or legal2):
                 match2, growing2 = explain(pos, legal2, None, rest, ())
                 if match2 and a1 not in complete:
                     complete.append(a1)
