@@ -13,6 +13,7 @@ import { RP2040, ConsoleLogger, LogLevel } from 'rp2040js';
 import { FlashChip, QspiSsi, IoQspi, XipCtrl, FLASH_SIZE, FS_SIZE } from './flash.mjs';
 import { LockstepPio, Ws2812Decoder, Hc165Chain, HeldCdc } from './devices.mjs';
 import { FastCore } from './fastcore.mjs';
+import { warmUp } from './warmup.mjs';
 
 const MAGIC = 0xa5;
 const FRAME_MS = 10;
@@ -82,7 +83,17 @@ function fastSramWrites(mcu) {
 
 // --- the board ----------------------------------------------------------------------------------
 export class Board {
-  constructor({ bootrom, uf2, image, pins, out, fastCore = true }) {
+  constructor({ bootrom, uf2, image, pins, out, fastCore = true, warm = true }) {
+    // The first board of the process first trains V8 on a throwaway chip (warmup.mjs): without
+    // it the first emulated second cost ~1.5-1.7 CPU s instead of ~0.65, most of it V8
+    // compiling fastcore.mjs's loop again and again. The throwaway chip is built here too, so
+    // that V8 sees the same object shapes as on the board's chip.
+    if (fastCore && warm && !Board.warmedUp) {
+      Board.warmedUp = true;
+      const scratch = new Board({ bootrom, uf2, image: null, pins, out: () => {}, warm: false });
+      warmUp(scratch);
+      scratch.chip.close();
+    }
     this.fastCore = fastCore;
     this.bootrom = bootrom;
     this.uf2 = uf2;
@@ -109,6 +120,8 @@ export class Board {
     this.decoder = new Ws2812Decoder(N_LEDS, (rgb, n) => this.ledFrame(rgb, n));
     this.powerOn(null);
   }
+
+  static warmedUp = false;
 
   get hostNanos() { return this.base + this.mcu.clock.nanos; }
 
