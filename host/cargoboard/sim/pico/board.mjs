@@ -81,6 +81,11 @@ function fastSramWrites(mcu) {
   };
 }
 
+// rp2040js gives every core its own no-op arrow function for the BL/BLX hook, which nothing here
+// listens to. One function for every chip: V8 then sees a single call target at fastcore.mjs's
+// BL (every call MicroPython makes) and can inline it, also after the warm-up's throwaway chip.
+function branchLinkIgnored() {}
+
 // --- the board ----------------------------------------------------------------------------------
 export class Board {
   constructor({ bootrom, uf2, image, pins, out, fastCore = true, warm = true }) {
@@ -132,6 +137,7 @@ export class Board {
     mcu.logger.error = (component, message) => { errors.push(`${component}: ${message}`); };
     this.errors = errors;
     mcu.loadBootrom(this.bootrom);
+    mcu.core.blTaken = branchLinkIgnored;
     // The board's parts, replacing rp2040js's where they fall short.
     const chip = new FlashChip(mcu, this.image, {
       now: () => this.hostNanos,

@@ -13,7 +13,7 @@
 // and above 2^31 ns. The throwaway chip is built by the same code as the board's (so V8 sees
 // the same object shapes) and dropped after; nothing of it reaches the board's chip, so the
 // emulated behaviour is the same with or without the warm-up.
-import { KIND } from './fastcore.mjs';
+import { KIND, cyclesUntil } from './fastcore.mjs';
 
 const SRAM = 0x20000000;
 const FLASH = 0x10000000;
@@ -67,6 +67,10 @@ export function warmUp(board, trials = 100) {
           regs[r] = w & 1 ? pick(BASES) : w & 2 ? pick(VALUES) : w & 4 ? (w >>> 8) & 0x3c : w;
         }
         regs[13] = 0x20003000 + ((random() % 64) - 32) * 4;
+        // what POP finds on the stack: EXC_RETURN values among them (a handler's return)
+        for (let a = regs[13] - 8; a < regs[13] + 40; a += 4) {
+          mcu.sramView.setUint32(a - SRAM, random() & 1 ? pick(VALUES) : pick(BASES), true);
+        }
         regs[14] = pick(VALUES) | 1;
         const pc = PCS[(t + kind) % PCS.length];
         regs[15] = pc;
@@ -99,6 +103,9 @@ export function warmUp(board, trials = 100) {
         fast.run(t0 + 8 * cycles, board, cycleNs[random() & 1]);
         n++;
       }
+      // the loop's budget when the limit has passed already (an alarm due at once)
+      cyclesUntil(4e9 + t, 4e9 + 8 * t + 16, t & 7, cycleNs[t & 1]);
+      cyclesUntil(t, 8 * t + 16, t & 7, cycleNs[t & 1]);
     }
   } finally {
     alarm.cancel();
