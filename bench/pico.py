@@ -123,18 +123,27 @@ def mpremote_on_pico(runner, *args):
 
 
 def emulated(frames, game, extra=()):
-    with PicoRunner() as runner, runner.serving():
-        # the board idling in its frame loop (no input) for 2 emulated seconds
-        idle = Meter(runner)
-        while runner.emu_ns - idle.e0 < 2e9:
-            time.sleep(0.05)
-        idle = idle.stop()
-        busy = Meter(runner)
-        argv = ["bench_frame.py", game, str(frames)] + list(extra)
-        out = mpremote_on_pico(runner, "exec", "import sys; sys.argv[:] = %r" % (argv,),
-                               "run", str(ROOT / "firmware" / "bench_frame.py"))
-        busy = busy.stop()
-    return out, idle, busy
+    runner = PicoRunner()
+    w0, c0 = time.monotonic(), time.process_time()
+    runner.start()  # power-on to the firmware ready: V8's warm-up and compiling, the boot
+    boot = {"emu_s": runner.emu_ns / 1e9, "wall": time.monotonic() - w0,
+            "cpu": cpu_seconds(runner.proc.pid), "queued": runqueue_seconds(runner.proc.pid),
+            "host_cpu": time.process_time() - c0}
+    try:
+        with runner.serving():
+            # the board idling in its frame loop (no input) for 2 emulated seconds
+            idle = Meter(runner)
+            while runner.emu_ns - idle.e0 < 2e9:
+                time.sleep(0.05)
+            idle = idle.stop()
+            busy = Meter(runner)
+            argv = ["bench_frame.py", game, str(frames)] + list(extra)
+            out = mpremote_on_pico(runner, "exec", "import sys; sys.argv[:] = %r" % (argv,),
+                                   "run", str(ROOT / "firmware" / "bench_frame.py"))
+            busy = busy.stop()
+    finally:
+        runner.stop()
+    return out, boot, idle, busy
 
 
 EMPTY_LOOP = b"""import time
@@ -262,7 +271,7 @@ def main(argv):
         print("bench/pico.py: skipped: %s" % e)
         return 0
     w0 = time.monotonic()
-    emu_out, idle, busy = emulated(frames, game, extra)
+    emu_out, boot, idle, busy = emulated(frames, game, extra)
     wall = time.monotonic() - w0
     print("--- emulated RP2040 (rp2040js 1.4.1, 125 MHz, stock MicroPython v1.26.1) ---")
     print(emu_out.rstrip(), flush=True)
@@ -283,6 +292,11 @@ def main(argv):
           "OUT storm)" % (loop_us / 1000))
     print("--- emulator speed with the host in the loop (goal: one emulated second <= 2 s of "
           "wall time) ---")
+    print("boot  (power-on to ready, %.2f emulated s): %.2f s wall, %.2f s wall per emulated s; "
+          "CPU s: emulator %s, host %.2f; the emulator waited %s s for a core" % (
+              boot["emu_s"], boot["wall"], boot["wall"] / boot["emu_s"],
+              "%.2f" % boot["cpu"] if boot["cpu"] is not None else "?", boot["host_cpu"],
+              "%.2f" % boot["queued"] if boot["queued"] is not None else "?"))
     for name, m, what in (("idle", idle, "the firmware's frame loop, no input"),
                           ("busy", busy, "the benchmark, the CPU nearly always busy")):
         print("%s  (%s, %.1f emulated s): %.2f s wall per emulated s (goal <= 2: %s); CPU s: "
