@@ -90,9 +90,9 @@ function branchLinkIgnored() {}
 export class Board {
   constructor({ bootrom, uf2, image, pins, out, fastCore = true, warm = true }) {
     // The first board of the process first trains V8 on a throwaway chip (warmup.mjs): without
-    // it the first emulated second cost ~1.5-1.7 CPU s instead of ~0.65, most of it V8
-    // compiling fastcore.mjs's loop again and again. The throwaway chip is built here too, so
-    // that V8 sees the same object shapes as on the board's chip.
+    // it the first emulated second cost 1.5-1.7 CPU s (with it ~1.1; a later busy second
+    // ~0.65), most of it V8 compiling fastcore.mjs's loop again and again. The throwaway chip
+    // is built here too, so that V8 sees the same object shapes as on the board's chip.
     if (fastCore && warm && !Board.warmUpReport) {
       const scratch = new Board({ bootrom, uf2, image: null, pins, out: () => {}, warm: false });
       try {

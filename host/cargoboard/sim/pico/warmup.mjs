@@ -4,7 +4,7 @@
 // instruction kind, a memory region or a value range met for the first time later (a register
 // above 2^31 in an address sum, a handler-mode return, a time past 2^31 ns, a load from flash
 // by register) throws the optimized code away, and the next compilation of the whole loop
-// costs ~30-50 ms of CPU while the loop runs unoptimized meanwhile. A booting MicroPython met
+// costs 30-150 ms of CPU while the loop runs unoptimized meanwhile. A booting MicroPython met
 // those one after another: the loop was compiled 14-25 times in the first emulated second.
 // Here every instruction kind runs first, 100 times, one instruction per
 // FastCore.run call, from states drawn to reach each path: registers that are addresses in
