@@ -31,6 +31,7 @@ for (const fastCore of [true, false]) {
     sram: crypto.createHash('sha256').update(b.mcu.sram).digest('hex'),
     serial: Buffer.concat(b.serialOut).toString(),
     leds: Array.from(b.leds),
+    warmUp: Board.warmUpReport, // the fast board was the process's first: it warmed V8 up first
   }));
   b.chip.close();
 }

@@ -401,3 +401,6 @@ def test_fast_instruction_dispatch_runs_cycle_for_cycle_as_rp2040js(tmp_path):
     for key in ("cycles", "coreCycles", "nanos", "wfiNanos", "registers", "flags", "sram",
                 "serial", "leds"):
         assert fast[key] == slow[key], key
+    # the fast board (built first) ran V8's warm-up (warmup.mjs) through to its end
+    assert fast["warmUp"].get("error") is None, fast["warmUp"]["error"]
+    assert fast["warmUp"]["instructions"] >= 7000, fast["warmUp"]

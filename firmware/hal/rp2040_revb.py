@@ -16,7 +16,14 @@ and the power budget are in docs/hardware.md ("Revision B").
 - From the sums on, firmware.hal.hall (the same as in the simulator): fields per cell in
   0.01 mT (`levels`), cells next to an ADC DNL spike (`rough`), the occupancy bitmap with
   hysteresis (read_sensors()).
-- Buttons: GP12..GP16, active low (47 k pull-ups on the board), read from SIO's GPIO_IN.
+- Buttons: GP12..GP16, active low (47 k pull-ups on the board), read from SIO's GPIO_IN once
+  a frame, and latched: a falling edge (a press) sets its bit from a hard GPIO interrupt, kept
+  in the chip's INTR register while interrupts are off (a flash erase of a log append blinds
+  the CPU for ~45 ms; revision A's buttons, on the 74HC165 chain, cannot be latched). A press
+  the latch saw but the sample does not (it began and ended in a long frame) is reported in
+  two samples: a late frame credits it from the frame that was due and the next sample
+  confirms it (firmware/drivers/scanner.py, Buttons); on time, two samples 10 ms apart are
+  short of the 30 ms debounce, so a contact bounce the latch catches is still not a press.
 - LEDs, USB serial, the frame clock, flash, identity: as revision A (firmware.hal.rp2040).
 
 Besides the HAL interface: `levels`, `rough` (above) and `led_budget_ma`, the LED current the
@@ -24,6 +31,7 @@ app may spend (lower than revision A's: the sensors draw from the same USB 500 m
 Compiled with mpy-cross, never run on hardware yet (no revision-B board exists).
 """
 
+import machine
 import micropython
 from micropython import const
 from machine import Pin, ADC
@@ -125,8 +133,11 @@ class Rp2040HallHal(Rp2040Hal):
         for i in range(4):
             Pin(pm.ROW_SHIFT + i, Pin.OUT, value=0)
         Pin(pm.ROW_EN, Pin.OUT, value=1)         # no row powered until the scan
+        self._latched = 0                        # presses (falling edges) since the last sample
+        self._held = 0                           # ... reported once, to be reported again
         for i in range(5):
-            Pin(pm.BUTTON_FIRST + i, Pin.IN)     # pulled up on the board
+            Pin(pm.BUTTON_FIRST + i, Pin.IN).irq(_latch(self, 1 << i), Pin.IRQ_FALLING,
+                                                 hard=True)   # pulled up on the board
         self._adc = ADC(pm.ADC_ID)               # sets GP26 up as the ADC input, enables it
         self._reader = hall.reader(pm)
         self._sums = array("H", bytes(2 * hall.N_SUMS))
@@ -152,10 +163,24 @@ class Rp2040HallHal(Rp2040Hal):
             self._cfg[_DEADBAND] = self._deadband
             self._reader.update(self._sums, self._occ)
         buf[:] = self._occ
-        self._buttons = (~_gpio_in() >> self._button_first) & 0x1F   # active low
+        irq = machine.disable_irq()
+        latched = self._latched
+        self._latched = 0
+        machine.enable_irq(irq)
+        raw = (~_gpio_in() >> self._button_first) & 0x1F   # active low
+        self._buttons = raw | latched | self._held
+        self._held = latched & ~raw
 
     def read_buttons(self):
         return self._buttons
+
+
+def _latch(hal, bit):
+    # a hard interrupt handler: runs at once (after a flash operation, as soon as interrupts
+    # are on again), allocates nothing
+    def pressed(pin):
+        hal._latched |= bit
+    return pressed
 
 
 @micropython.viper

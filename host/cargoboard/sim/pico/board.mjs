@@ -11,8 +11,9 @@
 import fs from 'node:fs';
 import { RP2040, ConsoleLogger, LogLevel } from 'rp2040js';
 import { FlashChip, QspiSsi, IoQspi, XipCtrl, FLASH_SIZE, FS_SIZE } from './flash.mjs';
-import { LockstepPio, Ws2812Decoder, Hc165Chain, HeldCdc } from './devices.mjs';
+import { LockstepPio, Ws2812Decoder, Hc165Chain, GpioButtons, HeldCdc } from './devices.mjs';
 import { FastCore } from './fastcore.mjs';
+import { warmUp } from './warmup.mjs';
 
 const MAGIC = 0xa5;
 const FRAME_MS = 10;
@@ -80,9 +81,29 @@ function fastSramWrites(mcu) {
   };
 }
 
+// rp2040js gives every core its own no-op arrow function for the BL/BLX hook, which nothing here
+// listens to. One function for every chip: V8 then sees a single call target at fastcore.mjs's
+// BL (every call MicroPython makes) and can inline it, also after the warm-up's throwaway chip.
+function branchLinkIgnored() {}
+
 // --- the board ----------------------------------------------------------------------------------
 export class Board {
-  constructor({ bootrom, uf2, image, pins, out, fastCore = true }) {
+  constructor({ bootrom, uf2, image, pins, out, fastCore = true, warm = true }) {
+    // The first board of the process first trains V8 on a throwaway chip (warmup.mjs): without
+    // it the first emulated second cost 1.5-1.7 CPU s (with it ~1.1; a later busy second
+    // ~0.65), most of it V8 compiling fastcore.mjs's loop again and again. The throwaway chip
+    // is built here too, so that V8 sees the same object shapes as on the board's chip.
+    if (fastCore && warm && !Board.warmUpReport) {
+      const scratch = new Board({ bootrom, uf2, image: null, pins, out: () => {}, warm: false });
+      try {
+        Board.warmUpReport = { instructions: warmUp(scratch) };
+      } catch (e) {
+        // only a speed-up: a throwaway chip that trips over a drawn state stops it, nothing
+        // else (tests/pico_fastcore.mjs reports it)
+        Board.warmUpReport = { error: String(e && e.stack || e) };
+      }
+      scratch.chip.close();
+    }
     this.fastCore = fastCore;
     this.bootrom = bootrom;
     this.uf2 = uf2;
@@ -110,6 +131,8 @@ export class Board {
     this.powerOn(null);
   }
 
+  static warmUpReport = null; // what the process's warm-up did: {instructions} or {error}
+
   get hostNanos() { return this.base + this.mcu.clock.nanos; }
 
   powerOn(previousFlash) {
@@ -119,6 +142,7 @@ export class Board {
     mcu.logger.error = (component, message) => { errors.push(`${component}: ${message}`); };
     this.errors = errors;
     mcu.loadBootrom(this.bootrom);
+    mcu.core.blTaken = branchLinkIgnored;
     // The board's parts, replacing rp2040js's where they fall short.
     const chip = new FlashChip(mcu, this.image, {
       now: () => this.hostNanos,
@@ -145,17 +169,25 @@ export class Board {
       chip.loadImage();
     }
     const { pins } = this;
-    this.chain = new Hc165Chain(mcu, mcu.spi[pins.SPI_ID], {
-      sck: pins.SPI_SCK, miso: pins.SPI_MISO, pl: pins.PL, ce: pins.CE,
-      chips: pins.CHAIN_BYTES, buttonByte: pins.BUTTON_BYTE, buttonShift: pins.BUTTON_SHIFT,
-    });
-    this.chain.setWorld(this.sensors, this.buttons);
-    this.chain.onLoad = () => {
-      // K: the chain latched its inputs (the firmware's scan of a frame), f64 host nanos
-      const k = Buffer.alloc(8);
-      k.writeDoubleLE(this.hostNanos, 0);
-      this.out('K', k);
-    };
+    if (pins.BUTTON_FIRST !== undefined) {
+      // revision B's pin map: the buttons on their GPIOs (its Hall sensors are not modelled:
+      // the ADC reads what rp2040js gives)
+      this.chain = null;
+      this.gpioButtons = new GpioButtons(mcu, pins.BUTTON_FIRST);
+    } else {
+      this.gpioButtons = null;
+      this.chain = new Hc165Chain(mcu, mcu.spi[pins.SPI_ID], {
+        sck: pins.SPI_SCK, miso: pins.SPI_MISO, pl: pins.PL, ce: pins.CE,
+        chips: pins.CHAIN_BYTES, buttonByte: pins.BUTTON_BYTE, buttonShift: pins.BUTTON_SHIFT,
+      });
+      this.chain.onLoad = () => {
+        // K: the chain latched its inputs (the firmware's scan of a frame), f64 host nanos
+        const k = Buffer.alloc(8);
+        k.writeDoubleLE(this.hostNanos, 0);
+        this.out('K', k);
+      };
+    }
+    this.setWorld();
     mcu.gpio[pins.WS2812_PIN].addListener((state) => {
       const pio = mcu.pio[0].inCatchUp ? mcu.pio[0] : mcu.pio[1].inCatchUp ? mcu.pio[1] : null;
       const t = pio ? pio.now : mcu.clock.nanos;
@@ -171,6 +203,12 @@ export class Board {
     this.resetRequested = false;
     // The boot2 stage at the start of flash runs first, as the boot ROM would run it.
     mcu.core.PC = 0x10000000;
+  }
+
+  /** The world's sensors and buttons to the board's inputs. */
+  setWorld() {
+    if (this.chain) this.chain.setWorld(this.sensors, this.buttons);
+    else this.gpioButtons.setWorld(this.buttons);
   }
 
   /** A chip reset (watchdog, machine.reset()): the flash keeps its contents and its file. */
@@ -403,7 +441,7 @@ function main() {
       const t = p.readUInt32LE(0);
       board.sensors.set(p.subarray(4, 20));
       board.buttons = p[20] & 0x1f;
-      board.chain.setWorld(board.sensors, board.buttons);
+      board.setWorld();
       board.cdc.send(p.subarray(21));
       const until = type === 'A' ? board.hostNanos + us * 1000
         : (Math.floor(board.hostNanos / (FRAME_MS * 1e6)) + 1) * FRAME_MS * 1e6;

@@ -3,6 +3,7 @@
 //   state machine's clock divider and delay cycles (rp2040js runs PIO on a free loop of its own).
 // - Ws2812Decoder: the LED data line's edges decoded back into LED frames.
 // - Hc165Chain: the 74HC165 chain on SPI0 with its PL and CLK INH pins, fed by the world.
+// - GpioButtons: buttons on their own GPIOs (revision B), fed by the world.
 // - HeldCdc: USB CDC whose OUT transfer is held until there is data (rp2040js answers every
 //   armed OUT endpoint with an empty packet 10 us later: an interrupt storm on an idle line).
 
@@ -279,6 +280,28 @@ export class Hc165Chain {
 }
 
 // --- USB CDC ------------------------------------------------------------------------------------
+// --- buttons on GPIOs (revision B) ---------------------------------------------------------------
+/** Buttons wired to GPIOs first..first+count-1, active low with pull-ups on the board, as on
+ *  revision B. A level is driven only when it changes: rp2040js's GPIOPin.setInputValue latches
+ *  an edge in the pin's INTR bits on every call, also one that does not change the level. */
+export class GpioButtons {
+  constructor(rp2040, first, count = 5) {
+    this.pins = [];
+    for (let i = 0; i < count; i++) this.pins.push(rp2040.gpio[first + i]);
+    this.held = 0;
+    for (const pin of this.pins) pin.setInputValue(true); // released: pulled up
+  }
+
+  /** The world's state: buttons (bit i held). */
+  setWorld(buttons) {
+    const changed = (buttons ^ this.held) & ((1 << this.pins.length) - 1);
+    this.held = buttons;
+    for (let i = 0; i < this.pins.length; i++) {
+      if (changed & (1 << i)) this.pins[i].setInputValue(!(buttons & (1 << i)));
+    }
+  }
+}
+
 export class HeldCdc extends USBCDC {
   constructor(usb) {
     super(usb);

@@ -598,8 +598,11 @@ export class FastCore {
     // instruction as rp2040js sums it, and the budget is always the next instruction.
     // Either way the time before the present instruction is `base + cycles * step`.
     const whole = Number.isInteger(clock.nanosCounter) && clock.nanosCounter < 2 ** 50 &&
-      Number.isInteger(cycleNs);
-    const step = whole ? cycleNs : 0;
+      Number.isInteger(cycleNs) && cycleNs < 2 ** 31;
+    // (`| 0`: a small integer always. The board's optimized loop hands cycleNs over as a heap
+    // number, the interpreter as a small integer; each `cycles * step` that met the one and
+    // then the other made V8 throw away this loop's optimized code, ~20 times in a boot.)
+    const step = whole ? cycleNs | 0 : 0;
     let base = clock.nanosCounter;
     let alarm = clock.nextAlarm;
     let limit = alarm && alarm.nanos < target ? alarm.nanos : target;

@@ -34,6 +34,7 @@ from cargoboard.sim.pico.images import PicoUnavailable, find_images
 HERE = Path(__file__).resolve().parent
 BOARD_JS = HERE / "board.mjs"
 PINS = REPO_ROOT / "hardware" / "pins.json"
+PINS_REVB = REPO_ROOT / "hardware" / "pins_revb.json"  # buttons on GPIOs; no Hall sensor model
 NODE_MODULES = REPO_ROOT / "node_modules"
 
 
@@ -71,7 +72,7 @@ class PicoRunner(Runner):
     BOOT_MAX_MS = 15000
 
     def __init__(self, game="none", flash=None, boot_from_flash=False, plugins=(),
-                 heapsize=None, bootrom=None, uf2=None):
+                 heapsize=None, bootrom=None, uf2=None, pins=PINS):
         super().__init__(game=game, flash=flash, boot_from_flash=boot_from_flash)
         if plugins:
             raise FirmwareError("--plugin is for the unix target: the emulated Pico runs the "
@@ -81,6 +82,7 @@ class PicoRunner(Runner):
                                 "MicroPython's own heap")
         self.bootrom = bootrom
         self.uf2 = uf2
+        self.pins = Path(pins)  # the pin map the board is wired by (hardware/pins*.json)
         self._tmpdir = None
         self.image = None
         self.emu_ns = 0.0
@@ -114,7 +116,7 @@ class PicoRunner(Runner):
         except fsimage.ImageError as e:
             raise FirmwareError(str(e)) from None
         cmd = [node, str(BOARD_JS), "--bootrom", str(rom), "--uf2", str(uf2),
-               "--flash", str(self.image), "--pins", str(PINS)]
+               "--flash", str(self.image), "--pins", str(self.pins)]
         return cmd, dict(os.environ), str(REPO_ROOT)
 
     def start(self):
