@@ -64,7 +64,9 @@ Speed (every Python operation costs ~1 us on the RP2040): the palette is kept sc
 (rebuilt when cap is set), a score bar drawn with the same arguments as in the last render is
 copied from its cached bytes, the turn glow is one slice copy, `cells(overlay)` draws a
 plug-in's Overlay in one call, and finish() visits only the drawn LEDs, found with
-bytearray.find in C.
+bytearray.find in C. On the RP2040 cells(), finish()'s sum of the frame and its scaling and
+grouping of the drawn LEDs are native code (firmware/hal/rp2040.py: led_cells, frame_sum,
+led_group; byte for byte the Python code here, which the unix port and the host run).
 
 Overlay: what a plug-in lights besides the bars, prepared when its state changes and drawn at
 every render: (cell, colour, level, blink) entries in one preallocated bytearray. A list of
@@ -428,7 +430,7 @@ class Painter:
         """End the render: estimate the current of the all-on frame, scale it into the budget,
         record the blinking LEDs and apply the blink phase of frame_no. Returns the frame."""
         f = self.frame
-        s = sum(f)
+        s = _frame_sum(f)
         idle = N_LEDS * IDLE_MA
         ch_ma = (s * CH_MA) // 255
         self.last_ma = idle + ch_ma
@@ -533,7 +535,11 @@ class Painter:
         return N_LEDS * IDLE_MA + (sum(self.frame) * CH_MA) // 255
 
 
+_frame_sum = sum
+
 if _sys.platform == "rp2":
-    # _group()'s loop costs ~80 us an LED drawn in Python on the RP2040: native code there
-    from firmware.hal.rp2040 import led_group as _g
+    # In Python on the RP2040 _group()'s loop costs ~80 us an LED drawn, cells() ~60 us an
+    # overlay entry and sum() of the frame 1.1 ms: native code there (the same results)
+    from firmware.hal.rp2040 import led_group as _g, led_cells as _c, frame_sum as _frame_sum
     Painter._group = _g
+    Painter.cells = _c
