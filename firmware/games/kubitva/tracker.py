@@ -68,6 +68,8 @@ def bits(bitmap, c):
 def _diff(a, b):
     """Cells set in a and not in b."""
     out = []
+    if a == b:
+        return out  # compared in C: the board as expected (0.3 ms on the Pico for the loop)
     for i in range(16):
         x = a[i] & ~b[i] & 0xFF
         while x:
@@ -249,6 +251,14 @@ class Tracker:
             got = self._cache["fill"] = self.pos.fill_sites()
         return got
 
+    def _over(self):
+        """pos.is_over(), kept while the position stays: every change the sensors see asks it
+        (0.4 ms on the Pico: the bases' walls are looked at)."""
+        got = self._cache.get("over")
+        if got is None:
+            got = self._cache["over"] = self.pos.is_over()
+        return got
+
     def _purchases(self):
         got = self._cache.get("buy")
         if got is None:
@@ -270,7 +280,6 @@ class Tracker:
                 self.state = FIX
 
     def _evaluate(self):
-        pos = self.pos
         self.minus = _diff(self.expected, self.seen)
         self.plus = _diff(self.seen, self.expected)
         self.candidates = []
@@ -279,7 +288,7 @@ class Tracker:
         self.cube = -1
         self.settling = False
         self.auto = False
-        if pos.is_over():
+        if self._over():
             self.state = OVER
             return
         if self.state == FIX:
