@@ -251,14 +251,6 @@ class Tracker:
             got = self._cache["fill"] = self.pos.fill_sites()
         return got
 
-    def _over(self):
-        """pos.is_over(), kept while the position stays: every change the sensors see asks it
-        (0.4 ms on the Pico: the bases' walls are looked at)."""
-        got = self._cache.get("over")
-        if got is None:
-            got = self._cache["over"] = self.pos.is_over()
-        return got
-
     def _purchases(self):
         got = self._cache.get("buy")
         if got is None:
@@ -288,7 +280,7 @@ class Tracker:
         self.cube = -1
         self.settling = False
         self.auto = False
-        if self._over():
+        if self.pos.is_over():
             self.state = OVER
             return
         if self.state == FIX:
