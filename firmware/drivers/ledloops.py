@@ -4,15 +4,15 @@
 # tests/test_pico.py compares them), and this module is not loaded there (its bytecode would
 # only take heap).
 #
-# Painter._pat[i] says how LED i was drawn in this render: DRAWN | its blink pattern (1..3), 0
+# Painter._pat[i] says how LED i was drawn in this render: _DRAWN | its blink pattern (1..3), 0
 # if not drawn (leds.py's _DRAWN; the HAL's native code uses the same encoding).
 
 from firmware.hal import const
 
-DRAWN = const(0x10)
-BLINK_MAX = const(3)  # BLINK_WINK, the last pattern
+_DRAWN = const(0x10)
+_BLINK_MAX = const(3)  # BLINK_WINK, the last pattern
 # bytearray.find needles: every drawn LED is one of these (pattern 0 steady, 1..3 blinking)
-_NEEDLE = (bytes((DRAWN,)), bytes((DRAWN | 1,)), bytes((DRAWN | 2,)), bytes((DRAWN | 3,)))
+_NEEDLE = (bytes((_DRAWN,)), bytes((_DRAWN | 1,)), bytes((_DRAWN | 2,)), bytes((_DRAWN | 3,)))
 _ZERO3 = bytes(3)
 
 
@@ -30,11 +30,11 @@ def cells(painter, overlay):
         colour = b[e + 1]
         o = c * 3
         if colour <= 0 or colour >= n_colours:
-            pat[c] = DRAWN
+            pat[c] = _DRAWN
             f[o:o + 3] = _ZERO3
             continue
         blink = b[e + 3]
-        pat[c] = (DRAWN | blink) if 0 < blink <= BLINK_MAX else DRAWN
+        pat[c] = (_DRAWN | blink) if 0 < blink <= _BLINK_MAX else _DRAWN
         level = b[e + 2]
         p = colour * 3
         f[o] = (pc[p] * level) // 65025
