@@ -69,8 +69,7 @@ def led_group(painter, over: int, t: int) -> int:
     # bytes; if s >= over every drawn LED (pat[i]: 0x10 | its blink pattern, 0 if not drawn)
     # scaled by t / s; those that blink recorded in bl by pattern k (bl[lo[k]:hi[k]], k 1..3,
     # by index), their 'on' RGB in rgb; returns s << 8 | how many blink.
-    frame = painter.frame
-    f = ptr8(frame)
+    f = ptr8(painter.frame)
     pat = painter._pat
     p = ptr8(pat)
     bl = ptr8(painter._bl)
