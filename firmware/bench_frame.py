@@ -394,7 +394,10 @@ def phases(app, hal, cells, base, nl, each=False):
                 tr = getattr(game, "tracker", None)
                 print("%s %s us=%d g=%d %s %s" % (
                     "back_each" if v else "lift_each", H.cell_name(c), dt, gcflag[0],
-                    "%d/%d" % (tr.state, len(tr.targets)) if tr is not None else "-",
+                    # Cargocube's tracker lists its targets, КУБитва's its candidates
+                    "%d/%d" % (tr.state, len(getattr(tr, "targets", None) or
+                                             getattr(tr, "candidates", None) or ()))
+                    if tr is not None else "-",
                     " ".join(["%s=%d" % (PHASES[i], acc[i]) for i in range(len(PHASES))])))
         for f in range(10):
             app.step()

@@ -122,8 +122,29 @@ for i in range(12):
     n = p.blinking()
     print("L", p.budget_ma, int(p.scaled), before, pat, binascii.hexlify(p.frame).decode(), n,
           binascii.hexlify(p._bl[:n]).decode(), binascii.hexlify(p._bl_rgb[:3 * n]).decode(),
-          binascii.hexlify(p._lo).decode(), binascii.hexlify(p._hi).decode())
+          binascii.hexlify(p._lo).decode(), binascii.hexlify(p._hi).decode(), p.last_ma)
+ov = L.Overlay()
+for i in range(12):
+    for j in range(3 * N):
+        p.frame[j] = random.getrandbits(8)
+    for j in range(N):
+        p._pat[j] = random.getrandbits(8)
+    p.cap = random.getrandbits(8)
+    ne = len(ov.buf) // 4
+    for e in range(ne):
+        # every cell, colour (9 and up: none), level and blink pattern (4 and up: none)
+        ov.buf[4 * e] = random.getrandbits(7) %% L.N_CELLS
+        ov.buf[4 * e + 1] = random.getrandbits(4) %% (L.N_COLOURS + 2)
+        ov.buf[4 * e + 2] = random.getrandbits(8)
+        ov.buf[4 * e + 3] = random.getrandbits(3) %% 6
+    ov.lo = random.getrandbits(5)
+    ov.n = ov.lo + random.getrandbits(8) %% (ne - ov.lo + 1)
+    print("C", p.cap, ov.lo, ov.n, binascii.hexlify(ov.buf).decode(),
+          binascii.hexlify(p.frame).decode(), binascii.hexlify(p._pat).decode(), end=" ")
+    p.cells(ov)
+    print(binascii.hexlify(p.frame).decode(), binascii.hexlify(p._pat).decode())
 print("native" if L.Painter._group.__class__ is not type(L.Painter.animate) else "python")
+print("native-cells" if L.Painter.cells.__class__ is not type(L.Painter.animate) else "python")
 """
 
 
@@ -144,9 +165,25 @@ def _led_finish_matches_python(stdout):
         p.finish()
         n = p.blinking()
         assert (int(p.scaled), p.frame.hex(), str(n), p._bl[:n].hex(), p._bl_rgb[:3 * n].hex(),
-                p._lo.hex(), p._hi.hex()) == (int(scaled), *board), budget
+                p._lo.hex(), p._hi.hex(), str(p.last_ma)) == (int(scaled), *board), budget
         blinking += n
     assert blinking > 100 and {x[2] for x in lines} == {"0", "1"}
+    # Painter.cells (firmware/hal/rp2040.py's led_cells on the board) on random overlays
+    cells = [x.split() for x in stdout.splitlines() if x.startswith("C ")]
+    assert len(cells) == 12, stdout
+    assert "native-cells" in stdout.split()
+    ov = L.Overlay()
+    drawn = 0
+    for _, cap, lo, n, buf, before, pat, frame_after, pat_after in cells:
+        p.cap = int(cap)
+        ov.buf[:] = bytes.fromhex(buf)
+        ov.lo, ov.n = int(lo), int(n)
+        p.frame[:] = bytes.fromhex(before)
+        p._pat[:] = bytes.fromhex(pat)
+        p.cells(ov)
+        assert (p.frame.hex(), p._pat.hex()) == (frame_after, pat_after), (cap, lo, n)
+        drawn += ov.n - ov.lo
+    assert drawn > 300
 
 
 def test_native_frame_codec_and_led_finish_match_the_python_ones():
@@ -155,7 +192,8 @@ def test_native_frame_codec_and_led_finish_match_the_python_ones():
     and without zeros, framed on the emulated board come out byte for byte as the host's Python
     codec frames them, and the board decodes its own frames back. So does the LEDs' render end
     (firmware/hal/rp2040.py's led_group: a frame scaled into the current budget, the blinking LEDs
-    grouped by pattern) on random frames, scaled and not."""
+    grouped by pattern) on random frames, scaled and not, and its drawing of a plug-in's
+    overlay (led_cells, Painter.cells) on random overlays and palettes."""
     from cargoboard.deploy import _mpremote_exe
     from firmware.drivers import frames as F
     with PicoRunner() as runner, runner.serving():

@@ -64,7 +64,10 @@ Speed (every Python operation costs ~1 us on the RP2040): the palette is kept sc
 (rebuilt when cap is set), a score bar drawn with the same arguments as in the last render is
 copied from its cached bytes, the turn glow is one slice copy, `cells(overlay)` draws a
 plug-in's Overlay in one call, and finish() visits only the drawn LEDs, found with
-bytearray.find in C.
+bytearray.find in C. On the RP2040 cells() and finish()'s sum of the frame, its scaling and
+the grouping of the drawn LEDs are native code (firmware/hal/rp2040.py: led_cells, led_group;
+byte for byte the Python loops of firmware/drivers/ledloops.py, which the unix port and the host
+run, and which the RP2040 does not load).
 
 Overlay: what a plug-in lights besides the bars, prepared when its state changes and drawn at
 every render: (cell, colour, level, blink) entries in one preallocated bytearray. A list of
@@ -113,8 +116,6 @@ TURN_LEVEL = const(24)
 
 _DRAWN = const(0x10)  # _pat[i]: LED i was drawn in this render; low bits: its blink pattern
 _ALL_ON = const(7)    # phase bits: 1 << (pattern - 1) set while that pattern is on
-# bytearray.find needles: every drawn LED is one of these (pattern 0 steady, 1..3 blinking)
-_NEEDLE = (bytes((_DRAWN,)), bytes((_DRAWN | 1,)), bytes((_DRAWN | 2,)), bytes((_DRAWN | 3,)))
 _BAR_DRAWN = bytes((_DRAWN,)) * SCORE_LEN
 _HALF_DRAWN = bytes((_DRAWN,)) * 4
 _ZERO3 = bytes(3)
@@ -294,29 +295,6 @@ class Painter:
         if 0 <= c < N_CELLS:
             self.led(c, colour, level, blink)
 
-    def cells(self, overlay):
-        """cell(c, colour, level, blink) for each entry of an Overlay, in one call: a plug-in's
-        overlay is drawn at every render."""
-        f = self.frame
-        pat = self._pat
-        pc = self._pc
-        b = overlay.buf
-        for e in range(overlay.lo * 4, overlay.n * 4, 4):
-            c = b[e]  # a cell (Overlay.add checks)
-            colour = b[e + 1]
-            o = c * 3
-            if colour <= 0 or colour >= N_COLOURS:
-                pat[c] = _DRAWN
-                f[o:o + 3] = _ZERO3
-                continue
-            blink = b[e + 3]
-            pat[c] = (_DRAWN | blink) if 0 < blink <= BLINK_WINK else _DRAWN
-            level = b[e + 2]
-            p = colour * 3
-            f[o] = (pc[p] * level) // 65025
-            f[o + 1] = (pc[p + 1] * level) // 65025
-            f[o + 2] = (pc[p + 2] * level) // 65025
-
     def rgb(self, i, r, g, b):
         """Raw RGB (0..255, still scaled by cap), steady, for special effects."""
         if 0 <= i < N_LEDS:
@@ -427,64 +405,23 @@ class Painter:
     def finish(self):
         """End the render: estimate the current of the all-on frame, scale it into the budget,
         record the blinking LEDs and apply the blink phase of frame_no. Returns the frame."""
-        f = self.frame
-        s = sum(f)
         idle = N_LEDS * IDLE_MA
-        ch_ma = (s * CH_MA) // 255
-        self.last_ma = idle + ch_ma
         avail = self.budget_ma - idle
         if avail < 0:
             avail = 0
-        t = 0
-        scale = ch_ma > avail
-        if scale:
-            # scale so that sum(frame) <= t (= the channel budget in byte units); each byte is
-            # floored, so the result never exceeds the budget. Small ints only. Only drawn
-            # LEDs can be lit.
-            t = (avail * 255) // CH_MA
-            self.scaled = True
-        else:
-            self.scaled = False
-        self._nbl = self._group(scale, t, s)
+        # The channels draw (sum(frame) * CH_MA) // 255 mA: over avail when sum(frame) >= over.
+        # Then the drawn LEDs (only they can be lit) are scaled so that sum(frame) <= the
+        # channel budget in byte units; each byte is floored, so the result never exceeds the
+        # budget. Small ints only; the sum, the scaling and the grouping in one call.
+        over = (255 * (avail + 1) + CH_MA - 1) // CH_MA
+        r = self._group(over, (avail * 255) // CH_MA)
+        s = r >> 8
+        self._nbl = r & 255
+        self.last_ma = idle + (s * CH_MA) // 255
+        self.scaled = s >= over
         self._phase = _ALL_ON
         self.animate(self.frame_no)
-        return f
-
-    def _group(self, scale, t, s):
-        """Every drawn LED, by pattern (0 steady, 1..3 blinking): scaled by t / s if scale; the
-        blinking ones recorded, grouped by pattern, with their 'on' RGB. Returns how many
-        blink. (On the RP2040 the HAL's native code instead: firmware/hal/rp2040.py, led_group.)"""
-        f = self.frame
-        pat = self._pat
-        bl = self._bl
-        rgb = self._bl_rgb
-        lo = self._lo
-        hi = self._hi
-        n = 0
-        for k in range(4):
-            if k:
-                lo[k] = n
-            elif not scale:
-                continue  # steady LEDs need nothing unless scaled
-            needle = _NEEDLE[k]
-            i = pat.find(needle)
-            while i >= 0:
-                o = i * 3
-                if scale:
-                    f[o] = (f[o] * t) // s
-                    f[o + 1] = (f[o + 1] * t) // s
-                    f[o + 2] = (f[o + 2] * t) // s
-                if k:
-                    bl[n] = i
-                    q = n * 3
-                    rgb[q] = f[o]
-                    rgb[q + 1] = f[o + 1]
-                    rgb[q + 2] = f[o + 2]
-                    n += 1
-                i = pat.find(needle, i + 1)
-            if k:
-                hi[k] = n
-        return n
+        return self.frame
 
     def animate(self, frame_no):
         """Show frame frame_no without re-rendering: toggle the blinking LEDs whose pattern
@@ -534,6 +471,12 @@ class Painter:
 
 
 if _sys.platform == "rp2":
-    # _group()'s loop costs ~80 us an LED drawn in Python on the RP2040: native code there
-    from firmware.hal.rp2040 import led_group as _g
-    Painter._group = _g
+    # In Python on the RP2040 _group()'s loop costs ~80 us an LED drawn, cells() ~60 us an
+    # overlay entry and sum() of the frame 1.1 ms: native code there, the same results
+    # (firmware/hal/rp2040.py); the Python loops are then not loaded (their bytecode would stay
+    # in the Pico's heap)
+    from firmware.hal.rp2040 import led_group as _g, led_cells as _c
+else:
+    from firmware.drivers.ledloops import group as _g, cells as _c
+Painter._group = _g
+Painter.cells = _c

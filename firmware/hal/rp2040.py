@@ -13,7 +13,7 @@ in docs/hardware.md.
   for all of it). A frame that comes before the last one is out and latched (30 us per LED,
   then the WS2812B's reset time, LATCH_US, low) waits for that: sent at once it would be read
   as the continuation of the last one and lost; at one frame per 10 ms this never waits.
-  show() skips the transfer when the frame did not change.
+  The app calls show() only for a frame that differs from the last one shown (App.step).
 - Flash: MicroPython's _boot.py mounts the littlefs filesystem at "/" (1408 KiB on a 2 MB
   Pico, 4096-byte blocks, progsize 256); the game logs live under /games.
 - USB serial: the MicroPython USB CDC stdio. Reading polls sys.stdin (select.poll, timeout 0)
@@ -31,7 +31,7 @@ import micropython
 import rp2
 from machine import Pin, SPI
 
-from firmware.hal import Hal, BITMAP_BYTES, FRAME_BYTES, N_LEDS, FRAME_MS
+from firmware.hal import Hal, BITMAP_BYTES, N_LEDS, FRAME_MS
 from hardware import pinmap as PM
 
 
@@ -61,14 +61,14 @@ def _pack_grb(frame, words, n: int):
 
 
 @micropython.viper
-def led_group(painter, scale: int, t: int, s: int) -> int:
-    # Painter._group (firmware/drivers/leds.py) in native code, which leds.py puts in its place
-    # on the RP2040 (in Python ~80 us an LED drawn: 5.2 ms of a 9 ms render for a Cargocube
-    # position with 30 blinking cells; here 1.9 ms for the whole finish()); byte for byte the
-    # same (tests/test_pico.py compares them). Every drawn LED (pat[i]: 0x10 | its blink
-    # pattern, 0 if not drawn) scaled by t / s if scale; those that blink recorded in bl by
-    # pattern k (bl[lo[k]:hi[k]], k 1..3, by index), their 'on' RGB in rgb; returns how many
-    # blink.
+def led_group(painter, over: int, t: int) -> int:
+    # Painter._group (firmware/drivers/ledloops.py: group) in native code, which leds.py puts in
+    # its place on the RP2040 (in Python ~80 us an LED drawn: 5.2 ms of a 9 ms render for a
+    # Cargocube position with 30 blinking cells, and the builtin sum of the frame 1.1 ms);
+    # byte for byte the same (tests/test_pico.py compares them). s = the sum of the frame's
+    # bytes; if s >= over every drawn LED (pat[i]: 0x10 | its blink pattern, 0 if not drawn)
+    # scaled by t / s; those that blink recorded in bl by pattern k (bl[lo[k]:hi[k]], k 1..3,
+    # by index), their 'on' RGB in rgb; returns s << 8 | how many blink.
     f = ptr8(painter.frame)
     pat = painter._pat
     p = ptr8(pat)
@@ -77,14 +77,19 @@ def led_group(painter, scale: int, t: int, s: int) -> int:
     lo = ptr8(painter._lo)
     hi = ptr8(painter._hi)
     n_leds = int(len(pat))
-    if scale:
+    s = 0
+    i = 0
+    while i < n_leds * 3:
+        s += f[i]
+        i += 1
+    if s >= over:
         i = 0
         while i < n_leds:
             if p[i]:
                 o = i * 3
-                f[o] = (f[o] * t) // s
-                f[o + 1] = (f[o + 1] * t) // s
-                f[o + 2] = (f[o + 2] * t) // s
+                while o < i * 3 + 3:
+                    f[o] = (f[o] * t) // s
+                    o += 1
             i += 1
     n = 0
     k = 1
@@ -104,7 +109,42 @@ def led_group(painter, scale: int, t: int, s: int) -> int:
             i += 1
         hi[k] = n
         k += 1
-    return n
+    return (s << 8) | n
+
+
+@micropython.viper
+def led_cells(painter, overlay):
+    # Painter.cells (firmware/drivers/ledloops.py: cells) in native code, which leds.py puts in
+    # its place on the RP2040: a plug-in's overlay is drawn at every render, and in Python each
+    # entry cost ~60 us (3.9 ms of a КУБитва lift's 65 entries). Byte for byte the same
+    # (tests/test_pico.py compares them). Each entry (cell, colour, level, blink) of buf[lo:n]:
+    # the cell's LED at the cap-scaled palette colour times level / 255 (a colour outside the
+    # palette: colour 0, off), pat[cell] = 0x10 | its blink pattern (1..3; none for colour 0).
+    f = ptr8(painter.frame)
+    pat = ptr8(painter._pat)
+    pcol = painter._pc
+    pc = ptr16(pcol)
+    n_colours = int(len(pcol)) // 3
+    b = ptr8(overlay.buf)
+    e = int(overlay.lo) * 4
+    end = int(overlay.n) * 4
+    while e < end:
+        c = b[e]
+        colour = b[e + 1]
+        level = b[e + 2]
+        blink = b[e + 3]
+        if colour >= n_colours:
+            colour = 0
+        if colour == 0 or blink > 3:
+            blink = 0
+        pat[c] = 0x10 | blink
+        o = c * 3
+        p = colour * 3
+        k = 0
+        while k < 3:
+            f[o + k] = (pc[p + k] * level) // 65025
+            k += 1
+        e += 4
 
 
 LED_US = 30     # 24 bits at 800 kHz
@@ -138,8 +178,6 @@ class Rp2040Hal(Hal):
         self._dma_ctrl = self._dma.pack_ctrl(size=2, inc_read=True, inc_write=False,
                                              treq_sel=_dreq_tx(pm.WS2812_SM))
         self._free_at = time.ticks_us()  # the LED line may take the next frame from then
-        self._last = bytearray(FRAME_BYTES)
-        self._shown = False
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
         self._rx = bytearray(64)
@@ -170,10 +208,8 @@ class Rp2040Hal(Hal):
 
     # --- LEDs ----------------------------------------------------------------------------------
     def show(self, frame):
-        if self._shown and frame == self._last:
-            return
-        self._last[:] = frame
-        self._shown = True
+        # App.step calls this only for a frame that differs from the last one shown (it keeps
+        # that copy): a second copy here was 471 bytes of heap
         dma = self._dma
         wait = time.ticks_diff(self._free_at, time.ticks_us())
         if wait > 0:

@@ -68,6 +68,8 @@ def bits(bitmap, c):
 def _diff(a, b):
     """Cells set in a and not in b."""
     out = []
+    if a == b:
+        return out  # compared in C: the board as expected (0.3 ms on the Pico for the loop)
     for i in range(16):
         x = a[i] & ~b[i] & 0xFF
         while x:
@@ -270,7 +272,6 @@ class Tracker:
                 self.state = FIX
 
     def _evaluate(self):
-        pos = self.pos
         self.minus = _diff(self.expected, self.seen)
         self.plus = _diff(self.seen, self.expected)
         self.candidates = []
@@ -279,7 +280,7 @@ class Tracker:
         self.cube = -1
         self.settling = False
         self.auto = False
-        if pos.is_over():
+        if self.pos.is_over():
             self.state = OVER
             return
         if self.state == FIX:
