@@ -129,9 +129,12 @@ def generate(kind, rnd):
         p[len(p) - 1 - rnd.getrandbits(1)] ^= 1 << rnd.getrandbits(3)  # a CRC byte off
         return b"\x00", F.cobs_encode(p), b"\x00"
     if kind == "truncated":
-        w = _frame(rnd.choice(REQUESTS), _nonzero(rnd, rnd.getrandbits(7)), rnd)
-        cut = 2 + rnd.getrandbits(10) % (len(w) - 3)  # 1 .. len-3 bytes of the block
-        return memoryview(w)[:cut], b"\x00"
+        while True:
+            w = _frame(rnd.choice(REQUESTS), _nonzero(rnd, rnd.getrandbits(7)), rnd)
+            cut = 2 + rnd.getrandbits(10) % (len(w) - 3)  # 1 .. len-3 bytes of the block
+            # by chance (1 in 65536, the CRC-16) a cut block is a valid frame: not bad input
+            if isinstance(F.decode(memoryview(w)[1:cut]), int):
+                return memoryview(w)[:cut], b"\x00"
     if kind == "oversized":
         return b"\x00", _nonzero(rnd, F.MAX_WIRE + 1 + rnd.getrandbits(8)), b"\x00"
     if kind == "unknown_type":
