@@ -123,6 +123,25 @@ def packed_delta(pos, action):
     return 0
 
 
+def comes_back(pos, action):
+    """Whether action's piece ends on the cell it left, and that cell empties while the piece is
+    away: a cube on its exit portal rolled onto a portal (the walking teleport next to it) and
+    sent back there, or a cube hopping back off a wind rose. Its delta is empty, but while it
+    is under way the sensors see its cell emptied, as for a move onto a stack."""
+    src = action[1]
+    return (src == action[3] and action[0] != cc.END and action[0] != cc.TURN
+            and len(pos.stacks[src]) == 1 and not pos.cards[src])
+
+
+def _away(pos, action, d):
+    """The cells of action's packed delta d, or for a piece that comes back to its cell (no
+    delta), that cell: what the sensors may see changed while it is under way, besides the
+    portal it waits on."""
+    if not d and comes_back(pos, action):
+        return (action[1],)
+    return unpack(d)
+
+
 def may_grow(action, diff):
     """Whether evidence diff can be the start of action (whose delta strictly contains diff).
     A lifted piece can go anywhere; a piece seen on its new cell before its old cell empties
@@ -194,7 +213,7 @@ def _places(pos, legal, deltas, actions, out):
     it, as legal.index() finds it. Only the entries with the action's own delta are compared,
     found in C by bytearray.find: `a in legal` and legal.index(a) compare the tuples one by one
     (~100 of them with 8 players: 0.5 ms an action on the Pico)."""
-    low, high = deltas
+    low, high = deltas[0], deltas[1]
     for a in actions:
         d = packed_delta(pos, a)
         needle = bytes((d & 255,))
@@ -276,6 +295,7 @@ def explain(pos, legal, deltas, diff, barred):
             _find_all(deltas[0], needle, look)
             if n == 1:
                 _find_all(deltas[1], needle, look)
+                _find_all(deltas[2], needle, look)  # a piece that comes back to the cell
                 look.sort()
     else:
         look = range(len(legal))
@@ -292,8 +312,10 @@ def explain(pos, legal, deltas, diff, barred):
                 match.append(a)
         elif d > 255 and ((d & 255) == one or (d >> 8) == one) and may_grow(a, diff):
             growing.append(a)  # one cell of a two-cell move seen so far
-        elif at_portal and passes_portal(pos, a) and _is_subset(diff, unpack(d) + (portal,)):
+        elif at_portal and passes_portal(pos, a) and _is_subset(diff, _away(pos, a, d) + (portal,)):
             growing.append(a)  # the cube waits on the portal: on to the exit portal
+        elif not d and a[1] + 1 == one and comes_back(pos, a):
+            growing.append(a)  # lifted, on its way back to its cell
     # a booster use starts from a card (nothing on it): none without one under the evidence
     if n <= 2 and (pos.cards[diff[0]] or pos.cards[diff[n - 1]]):
         srcs = pos.boost_sources()
@@ -324,15 +346,21 @@ def explain(pos, legal, deltas, diff, barred):
 
 def deltas_of(pos, actions):
     """The packed action_delta() of each of a list of actions, as its two bytes in two
-    bytearrays (low, high): 2 bytes an action, and bytearray.find looks up a cell in C."""
+    bytearrays (low, high), and a third (back) with the cell + 1 of each action whose piece
+    comes back to its cell (comes_back(): no delta, yet seen under way), else 0: 3 bytes an
+    action, and bytearray.find looks up a cell in C."""
     n = len(actions)
     low = bytearray(n)
     high = bytearray(n)
+    back = bytearray(n)
     for i in range(n):
-        d = packed_delta(pos, actions[i])
+        a = actions[i]
+        d = packed_delta(pos, a)
         low[i] = d & 255
         high[i] = d >> 8
-    return low, high
+        if not d and a[1] == a[3] and comes_back(pos, a):
+            back[i] = a[1] + 1
+    return low, high, back
 
 
 def _cells(deltas, i):
