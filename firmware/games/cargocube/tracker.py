@@ -142,6 +142,15 @@ def _away(pos, action, d):
     return unpack(d)
 
 
+def add_targets(actions, targets):
+    """Append to targets the cells the pieces of actions (under way) may go to, each once. A
+    piece that comes back to its cell adds none: the cell is lit as where it came from."""
+    for a in actions:
+        c = a[3]
+        if c != a[1] and c not in targets:
+            targets.append(c)
+
+
 def may_grow(action, diff):
     """Whether evidence diff can be the start of action (whose delta strictly contains diff).
     A lifted piece can go anywhere; a piece seen on its new cell before its old cell empties
@@ -475,9 +484,7 @@ class Tracker:
         self.candidates = []
         self.moves = list(actions)
         targets = []
-        for a in actions:
-            if a[3] not in targets:
-                targets.append(a[3])
+        add_targets(actions, targets)
         self.targets = targets
 
     def _infer(self, may_commit=True):
@@ -546,9 +553,7 @@ class Tracker:
                 self.pending = still
                 self.candidates = []
                 self.moves = growing + match
-                for a in self.moves:
-                    if a[3] not in targets:
-                        targets.append(a[3])
+                add_targets(self.moves, targets)
                 self.targets = targets
                 if fits and not self.held and not in_hand(growing, diff):
                     # Only cubes tipped onto their new cell stand against the moves that fit
@@ -654,9 +659,7 @@ class Tracker:
                     partial.append(a1)
                 if in_hand(growing2, rest):
                     self.held = True
-                for a2 in growing2:
-                    if a2[3] not in targets:
-                        targets.append(a2[3])
+                add_targets(growing2, targets)
             pos.pop()
         # its actions and its room are garbage now: kept for the game, its 2 KB block was a
         # hole the log's 1.2 KB append missed (the 8-player game with both expansions at 192k)
