@@ -360,7 +360,7 @@ class Game:
             # value that activation gives.
             done = []
             for a in t.moves:
-                if a[0] == cc.ACTIVATE and a[3] != a[1] and a[3] not in done:
+                if a[0] == cc.ACTIVATE and a[3] not in done:
                     v = orient.VALUE[a[4]]
                     out.add(a[3], VALUE_COLOUR[v], VALUE_LEVEL[v], 0)
                     done.append(a[3])

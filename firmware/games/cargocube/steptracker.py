@@ -11,7 +11,7 @@ from firmware.games.cargocube import steps as ST
 from shared_rules import geometry as g
 from firmware.games.cargocube.tracker import Tracker, SETTLE_MS, IDLE, MOVING, MISMATCH, OVER, \
     action_delta, passes_portal, explain, in_hand, packed_delta, _cells, _find_all, _is_subset, \
-    _meets, _toggled, add_targets
+    _meets, _toggled
 
 NOISE_MS = 3000  # steps no legal move fits are taken as noise after this stillness
 
@@ -223,8 +223,13 @@ class StepTracker(Tracker):
                         still.append(x)
                 self.pending = still
                 self.candidates = []
-                self.moves = growing + match
-                add_targets(self.moves, targets)
+                if growing and growing[0][1] == growing[0][3]:
+                    self.moves = match  # a piece coming back to its cell (tracker.py)
+                else:
+                    self.moves = growing + match
+                for a in self.moves:
+                    if a[3] not in targets:
+                        targets.append(a[3])
                 self.targets = targets
                 if fits and not self.held and not airborne and not in_hand(growing, diff):
                     # Only cubes tipped onto their new cell stand against the moves that fit
@@ -357,7 +362,10 @@ class StepTracker(Tracker):
                     partial.append(a1)
                 if in_hand(growing2, rest):
                     self.held = True
-                add_targets(growing2, targets)
+                if growing2 and growing2[0][1] != growing2[0][3]:  # (as in _infer)
+                    for a2 in growing2:
+                        if a2[3] not in targets:
+                            targets.append(a2[3])
             pos.pop()
             if seconds and a1 not in complete and self._fits_two(a1, seconds, steps, diff):
                 complete.append(a1)

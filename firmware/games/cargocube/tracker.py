@@ -133,24 +133,6 @@ def comes_back(pos, action):
             and len(pos.stacks[src]) == 1 and not pos.cards[src])
 
 
-def _away(pos, action, d):
-    """The cells of action's packed delta d, or for a piece that comes back to its cell (no
-    delta), that cell: what the sensors may see changed while it is under way, besides the
-    portal it waits on."""
-    if not d and comes_back(pos, action):
-        return (action[1],)
-    return unpack(d)
-
-
-def add_targets(actions, targets):
-    """Append to targets the cells the pieces of actions (under way) may go to, each once. A
-    piece that comes back to its cell adds none: the cell is lit as where it came from."""
-    for a in actions:
-        c = a[3]
-        if c != a[1] and c not in targets:
-            targets.append(c)
-
-
 def may_grow(action, diff):
     """Whether evidence diff can be the start of action (whose delta strictly contains diff).
     A lifted piece can go anywhere; a piece seen on its new cell before its old cell empties
@@ -304,10 +286,10 @@ def explain(pos, legal, deltas, diff, barred):
             _find_all(deltas[0], needle, look)
             if n == 1:
                 _find_all(deltas[1], needle, look)
-                _find_all(deltas[2], needle, look)  # a piece that comes back to the cell
                 look.sort()
     else:
         look = range(len(legal))
+    back = None  # (no deltas) the actions with no delta from the one cell seen emptied
     for i in look:
         a = legal[i]
         if deltas is not None:
@@ -321,10 +303,27 @@ def explain(pos, legal, deltas, diff, barred):
                 match.append(a)
         elif d > 255 and ((d & 255) == one or (d >> 8) == one) and may_grow(a, diff):
             growing.append(a)  # one cell of a two-cell move seen so far
-        elif at_portal and passes_portal(pos, a) and _is_subset(diff, _away(pos, a, d) + (portal,)):
+        elif at_portal and passes_portal(pos, a) and _is_subset(diff, unpack(d) + (portal,)):
             growing.append(a)  # the cube waits on the portal: on to the exit portal
-        elif not d and a[1] + 1 == one and comes_back(pos, a):
-            growing.append(a)  # lifted, on its way back to its cell
+        elif not d and a[1] + 1 == one:
+            if back is None:
+                back = []
+            back.append(a)
+    if one > 0 and not growing:
+        # Nothing else is under way from the one cell seen emptied: its piece may be on its way
+        # back to it (comes_back()). Looked for only then: beside another move under way it
+        # changes nothing the board does (most lifts have one), and it is never seen on the
+        # centre portal (no wind rose or catapult reaches both it and an exit portal).
+        if deltas is not None:
+            more = []
+            if deltas[2] is not None:
+                _find_all(deltas[2], bytes((one,)), more)
+            for i in more:
+                growing.append(legal[i])
+        elif back is not None:
+            for a in back:
+                if comes_back(pos, a):
+                    growing.append(a)
     # a booster use starts from a card (nothing on it): none without one under the evidence
     if n <= 2 and (pos.cards[diff[0]] or pos.cards[diff[n - 1]]):
         srcs = pos.boost_sources()
@@ -361,13 +360,15 @@ def deltas_of(pos, actions):
     n = len(actions)
     low = bytearray(n)
     high = bytearray(n)
-    back = bytearray(n)
+    back = None
     for i in range(n):
         a = actions[i]
         d = packed_delta(pos, a)
         low[i] = d & 255
         high[i] = d >> 8
         if not d and a[1] == a[3] and comes_back(pos, a):
+            if back is None:
+                back = bytearray(n)
             back[i] = a[1] + 1
     return low, high, back
 
@@ -484,7 +485,9 @@ class Tracker:
         self.candidates = []
         self.moves = list(actions)
         targets = []
-        add_targets(actions, targets)
+        for a in actions:
+            if a[3] not in targets:
+                targets.append(a[3])
         self.targets = targets
 
     def _infer(self, may_commit=True):
@@ -552,8 +555,15 @@ class Tracker:
                         still.append(x)
                 self.pending = still
                 self.candidates = []
-                self.moves = growing + match
-                add_targets(self.moves, targets)
+                # (a piece coming back to its cell, under way only when nothing else is, has
+                # no destination to show: its cell is lit as where it came from)
+                if growing and growing[0][1] == growing[0][3]:
+                    self.moves = match
+                else:
+                    self.moves = growing + match
+                for a in self.moves:
+                    if a[3] not in targets:
+                        targets.append(a[3])
                 self.targets = targets
                 if fits and not self.held and not in_hand(growing, diff):
                     # Only cubes tipped onto their new cell stand against the moves that fit
@@ -659,7 +669,10 @@ class Tracker:
                     partial.append(a1)
                 if in_hand(growing2, rest):
                     self.held = True
-                add_targets(growing2, targets)
+                if growing2 and growing2[0][1] != growing2[0][3]:  # (as in _infer)
+                    for a2 in growing2:
+                        if a2[3] not in targets:
+                            targets.append(a2[3])
             pos.pop()
         # its actions and its room are garbage now: kept for the game, its 2 KB block was a
         # hole the log's 1.2 KB append missed (the 8-player game with both expansions at 192k)
