@@ -11,6 +11,8 @@
 #   - the diff is the start of some actions (a piece lifted, a cube tipped onto its new cell
 #     before it leaves the old one, a cube on the entry portal): in progress, show where the
 #     piece may go; the actions that already fit are pending (they may have ended on a stack);
+#     a lifted piece may also be coming back to its own cell (comes_back(): through the
+#     teleport next to its exit portal, off a wind rose), a move with no delta: in progress too;
 #   - a pending action followed by one more explains the diff: it competes with the one-action
 #     explanations, and is committed only when it is the only explanation;
 #   - moves fit, and the only moves in progress are cubes tipped onto their new cell whose
