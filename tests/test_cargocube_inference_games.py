@@ -28,6 +28,16 @@ def test_purposeful_play_is_never_misread(seed):
     assert st.wrong == 0, st.failures
 
 
+@pytest.mark.parametrize("seed", [24, 37])
+def test_expansions_8_players_never_misread(seed):
+    # bench/inference.py's row "both+T 8p" (random play): in these games a cube on an exit
+    # portal rolled onto the walking teleport next to it, which sent it back to the same cell;
+    # the board took it for the one roll that fits the cell emptied (onto a card or keeper)
+    st = play_game(seed, players=8, cards="both", teleport=True)
+    assert st.wrong == 0, st.failures
+    assert st.actions > 100
+
+
 def test_presses_are_counted_by_cause():
     # bench/inference.py's table of what the presses were for: every press counted once (the
     # presses of `end` actions, counted apart as `end` is, are only `end again`), and the

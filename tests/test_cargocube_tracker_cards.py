@@ -129,6 +129,65 @@ def test_rose_next_to_stacks_is_asked_and_answered():
     assert t.pos.notation() == truth.notation() and t.state == T.IDLE
 
 
+# A cube alone on S's exit portal f1 rolls north onto the walking teleport on f2 and is sent back
+# to f1 (`f1n`: source and destination the same cell, no sensor changed when it is done). While
+# it is away the board sees only f1 emptied, as for `f1e`, a roll onto the springboard on g1 (e1's
+# stack is too high to climb): the only move that fits then, but not the only one under way.
+RETURN = D.edit(D.START, {"f1": "3B", "g2": "KS", "f2": "T", "e1": "B1.B1"})
+
+
+def test_cube_away_on_the_teleport_is_not_taken_for_a_roll_onto_a_card():
+    """Issue 13 (bench/inference.py, both+T 8p, seeds 24 and 37): the board committed `f1e`
+    once the cube had been on the teleport for the settle time; the hand was bringing it back
+    to f1. It must wait (f1 shown as where the cube may go), read nothing when the cube is back,
+    and offer `f1n` when the player says a move was missed."""
+    table, game, events = new_table(RETURN)
+    t = game.tracker
+    truth = cc.Position.parse(RETURN)
+    a = truth.parse_action("f1n")
+    f1 = g.parse_cell("f1")
+    assert a[1] == a[3] == f1 and T.action_delta(truth, a) == ()
+    assert [cc.format_action(x) for x in truth.legal_actions() if T.action_delta(truth, x) == (f1,)
+            ] == ["f1e"]
+    start = bytearray(table.raw)
+    raw = bytearray(start)
+    raw[f1 >> 3] &= ~(1 << (f1 & 7)) & 0xFF
+    table.feed(raw, 150)                    # lifted from f1, put on the teleport
+    table.feed(raw, 2000)                   # left there: still under way
+    assert t.pos.ply() == 0 and t.state == T.MOVING
+    assert f1 not in t.targets              # f1 stays lit as where the cube came from
+    table.feed(start, SETTLE_MS)            # back on f1, rolled
+    assert t.pos.ply() == 0 and t.state == T.IDLE
+    table.press(H.CONFIRM)                  # "you missed a move"
+    assert t.state == T.ASKING and a in t.candidates
+    while t.shown() != a:
+        table.press(H.NEXT)
+    table.press(H.CONFIRM)
+    truth.push(a)
+    assert t.pos.notation() == truth.notation() and t.state == T.IDLE
+
+
+@pytest.mark.parametrize("hand_seed", range(6))
+def test_cube_back_through_the_teleport_never_misread(hand_seed):
+    """The same move made by the modelled hand, holding the cube in the air long (past the
+    settle time): never committed as another move; the player's `confirm` and `next` get it."""
+    table, game, events = new_table(RETURN)
+    t = game.tracker
+    truth = cc.Position.parse(RETURN)
+    a = truth.parse_action("f1n")
+    for raw, ms in Hand(hand_seed, hesitate=1.0).segments(truth, physical_steps(truth, a)):
+        table.feed(raw, ms)
+        assert t.pos.ply() == 0, cc.format_action(t.pos.history()[0])
+    table.settle(SETTLE_MS)
+    assert t.pos.ply() == 0 and t.state == T.IDLE
+    table.press(H.CONFIRM)
+    while t.shown() != a:
+        table.press(H.NEXT)
+    table.press(H.CONFIRM)
+    truth.push(a)
+    assert t.pos.notation() == truth.notation()
+
+
 def test_driver_cases_on_cpython(capsys):
     D.main(["cases"])
     out = capsys.readouterr().out

@@ -223,7 +223,10 @@ class StepTracker(Tracker):
                         still.append(x)
                 self.pending = still
                 self.candidates = []
-                self.moves = growing + match
+                if growing and growing[0][1] == growing[0][3]:
+                    self.moves = match  # a piece coming back to its cell (tracker.py)
+                else:
+                    self.moves = growing + match
                 for a in self.moves:
                     if a[3] not in targets:
                         targets.append(a[3])
@@ -359,9 +362,10 @@ class StepTracker(Tracker):
                     partial.append(a1)
                 if in_hand(growing2, rest):
                     self.held = True
-                for a2 in growing2:
-                    if a2[3] not in targets:
-                        targets.append(a2[3])
+                if growing2 and growing2[0][1] != growing2[0][3]:  # (as in _infer)
+                    for a2 in growing2:
+                        if a2[3] not in targets:
+                            targets.append(a2[3])
             pos.pop()
             if seconds and a1 not in complete and self._fits_two(a1, seconds, steps, diff):
                 complete.append(a1)

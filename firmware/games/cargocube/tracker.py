@@ -11,6 +11,8 @@
 #   - the diff is the start of some actions (a piece lifted, a cube tipped onto its new cell
 #     before it leaves the old one, a cube on the entry portal): in progress, show where the
 #     piece may go; the actions that already fit are pending (they may have ended on a stack);
+#     a lifted piece may also be coming back to its own cell (comes_back(): through the
+#     teleport next to its exit portal, off a wind rose), a move with no delta: in progress too;
 #   - a pending action followed by one more explains the diff: it competes with the one-action
 #     explanations, and is committed only when it is the only explanation;
 #   - moves fit, and the only moves in progress are cubes tipped onto their new cell whose
@@ -123,6 +125,16 @@ def packed_delta(pos, action):
     return 0
 
 
+def comes_back(pos, action):
+    """Whether action's piece ends on the cell it left, and that cell empties while the piece is
+    away: a cube on its exit portal rolled onto a portal (the walking teleport next to it) and
+    sent back there, or a cube hopping back off a wind rose. Its delta is empty, but while it
+    is under way the sensors see its cell emptied, as for a move onto a stack."""
+    src = action[1]
+    return (src == action[3] and action[0] != cc.END and action[0] != cc.TURN
+            and len(pos.stacks[src]) == 1 and not pos.cards[src])
+
+
 def may_grow(action, diff):
     """Whether evidence diff can be the start of action (whose delta strictly contains diff).
     A lifted piece can go anywhere; a piece seen on its new cell before its old cell empties
@@ -194,7 +206,7 @@ def _places(pos, legal, deltas, actions, out):
     it, as legal.index() finds it. Only the entries with the action's own delta are compared,
     found in C by bytearray.find: `a in legal` and legal.index(a) compare the tuples one by one
     (~100 of them with 8 players: 0.5 ms an action on the Pico)."""
-    low, high = deltas
+    low, high = deltas[0], deltas[1]
     for a in actions:
         d = packed_delta(pos, a)
         needle = bytes((d & 255,))
@@ -279,6 +291,7 @@ def explain(pos, legal, deltas, diff, barred):
                 look.sort()
     else:
         look = range(len(legal))
+    back = None  # (no deltas) the actions with no delta from the one cell seen emptied
     for i in look:
         a = legal[i]
         if deltas is not None:
@@ -294,6 +307,25 @@ def explain(pos, legal, deltas, diff, barred):
             growing.append(a)  # one cell of a two-cell move seen so far
         elif at_portal and passes_portal(pos, a) and _is_subset(diff, unpack(d) + (portal,)):
             growing.append(a)  # the cube waits on the portal: on to the exit portal
+        elif not d and a[1] + 1 == one:
+            if back is None:
+                back = []
+            back.append(a)
+    if one > 0 and not growing:
+        # Nothing else is under way from the one cell seen emptied: its piece may be on its way
+        # back to it (comes_back()). Looked for only then: beside another move under way it
+        # changes nothing the board does (most lifts have one), and it is never seen on the
+        # centre portal (no wind rose or catapult reaches both it and an exit portal).
+        if deltas is not None:
+            more = []
+            if deltas[2] is not None:
+                _find_all(deltas[2], bytes((one,)), more)
+            for i in more:
+                growing.append(legal[i])
+        elif back is not None:
+            for a in back:
+                if comes_back(pos, a):
+                    growing.append(a)
     # a booster use starts from a card (nothing on it): none without one under the evidence
     if n <= 2 and (pos.cards[diff[0]] or pos.cards[diff[n - 1]]):
         srcs = pos.boost_sources()
@@ -324,15 +356,23 @@ def explain(pos, legal, deltas, diff, barred):
 
 def deltas_of(pos, actions):
     """The packed action_delta() of each of a list of actions, as its two bytes in two
-    bytearrays (low, high): 2 bytes an action, and bytearray.find looks up a cell in C."""
+    bytearrays (low, high), and a third (back) with the cell + 1 of each action whose piece
+    comes back to its cell (comes_back(): no delta, yet seen under way), else 0: 3 bytes an
+    action, and bytearray.find looks up a cell in C."""
     n = len(actions)
     low = bytearray(n)
     high = bytearray(n)
+    back = None
     for i in range(n):
-        d = packed_delta(pos, actions[i])
+        a = actions[i]
+        d = packed_delta(pos, a)
         low[i] = d & 255
         high[i] = d >> 8
-    return low, high
+        if not d and a[1] == a[3] and comes_back(pos, a):
+            if back is None:
+                back = bytearray(n)
+            back[i] = a[1] + 1
+    return low, high, back
 
 
 def _cells(deltas, i):
@@ -517,7 +557,12 @@ class Tracker:
                         still.append(x)
                 self.pending = still
                 self.candidates = []
-                self.moves = growing + match
+                # (a piece coming back to its cell, under way only when nothing else is, has
+                # no destination to show: its cell is lit as where it came from)
+                if growing and growing[0][1] == growing[0][3]:
+                    self.moves = match
+                else:
+                    self.moves = growing + match
                 for a in self.moves:
                     if a[3] not in targets:
                         targets.append(a[3])
@@ -626,9 +671,10 @@ class Tracker:
                     partial.append(a1)
                 if in_hand(growing2, rest):
                     self.held = True
-                for a2 in growing2:
-                    if a2[3] not in targets:
-                        targets.append(a2[3])
+                if growing2 and growing2[0][1] != growing2[0][3]:  # (as in _infer)
+                    for a2 in growing2:
+                        if a2[3] not in targets:
+                            targets.append(a2[3])
             pos.pop()
         # its actions and its room are garbage now: kept for the game, its 2 KB block was a
         # hole the log's 1.2 KB append missed (the 8-player game with both expansions at 192k)
