@@ -72,6 +72,12 @@ def test_the_build_folds_the_rules_constants_into_the_modules_that_use_them():
     folded = fold_constants("shared_rules/formula99/legal.py",
                             (REPO_ROOT / "shared_rules/formula99/legal.py").read_text())
     assert "s[%d]" % const.O_NSEATS in folded and "import (" not in folded
+    # the track's, the cards' and the tracker's integers too (TK.CONTROL_GRID, C.RED_JOKER ...)
+    plugin = fold_constants("firmware/games/formula99/plugin.py",
+                            (REPO_ROOT / "firmware/games/formula99/plugin.py").read_text())
+    for gone in ("TK.CONTROL_GRID", "C.RED_JOKER", "T.MISMATCH"):
+        assert gone in (REPO_ROOT / "firmware/games/formula99/plugin.py").read_text()
+        assert gone not in plugin, gone
 
 
 def test_a_module_that_binds_a_folded_name_is_refused():
