@@ -152,6 +152,27 @@ def test_whole_games_with_digital_cards_on_the_virtual_board(tmp_path, seed, pla
     assert " 0 firmware error" in lines[-1]
 
 
+@pytest.mark.parametrize("seed,players,level", [(1, 2, 2), (12, 4, 3)])
+def test_digital_games_with_the_host_link_loaded_on_the_boards_paths(seed, players, level):
+    """As the board runs for `cargoboard serve`'s seat pages: the host link loaded (one HELLO),
+    the firmware on the board's module paths (UnixRunner board_paths, as bench/heap.py
+    measures), a digital game whose cards come as console commands (`card X`, `act draw1`),
+    each loading the console and the notation's reader for its moment. Before the build folded
+    the rules' constants, at 192 KiB `act draw1` got `err MemoryError` after 31 actions of
+    seed 1 (75 of seed 12): the action was lost and the next resolve failed."""
+    script, final = game_script(seed, players=players, level=level, plies=120, digital=True)
+    s = Session(out=lambda line: None, board_paths=True)
+    try:
+        s.load_link()
+        for line in script.splitlines():
+            if line and not line.startswith("#"):
+                s.execute(line)
+        assert s.position() == final
+        assert [e for e in s.events if e.startswith("evt error")] == []
+    finally:
+        s.close()
+
+
 def cut_and_synced(tmp_path, digital=False):
     """A game on the virtual board's flash, cut by a power failure in the middle (it resumes
     from its log), then synced through the binary protocol into a store: (record, the board's
