@@ -82,7 +82,8 @@ def test_the_build_folds_the_rules_constants_into_the_modules_that_use_them():
 
 def test_a_module_that_binds_a_folded_name_is_refused():
     from cargoboard.build import BuildError, fold_constants
-    src = "from shared_rules.formula99.const import HOME, RulesError\n\ndef f(HOME):\n    return HOME\n"
+    src = ("from shared_rules.formula99.const import HOME, RulesError\n\n"
+           "def f(HOME):\n    return HOME\n")
     with pytest.raises(BuildError, match="HOME"):
         fold_constants("firmware/games/x.py", src)
     ok = fold_constants("firmware/games/x.py", src.replace("def f(HOME)", "def f(h)"))
