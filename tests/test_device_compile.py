@@ -89,3 +89,8 @@ def test_a_module_that_binds_a_folded_name_is_refused():
     ok = fold_constants("firmware/games/x.py", src.replace("def f(HOME)", "def f(h)"))
     assert ok.splitlines() == ["from shared_rules.formula99.const import RulesError", "",
                                "def f(h):", "    return 255"]
+    # a constant module's integer changed at run time is no constant
+    with pytest.raises(BuildError, match="LAP"):
+        fold_constants("shared_rules/formula99/track.py",
+                       (REPO_ROOT / "shared_rules/formula99/track.py").read_text()
+                       + "\n\ndef grow():\n    global LAP\n    LAP += 1\n")

@@ -117,15 +117,18 @@ def fold_constants(rel, text):
                                   node.end_col_offset, "\n" * (node.end_lineno - node.lineno)))
         if not bare and not aliases:
             continue
-        bound = set()
+        bound = {}  # name: times bound in the module (a constant module binds each once)
         for node in ast.walk(tree):
+            name = None
             if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                bound.add(node.id)
+                name = node.id
             elif isinstance(node, ast.arg):
-                bound.add(node.arg)
+                name = node.arg
             elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-                bound.add(node.name)
-        clash = sorted((bare - (set(values) if this == const_mod else set())) & bound)
+                name = node.name
+            if name is not None:
+                bound[name] = bound.get(name, 0) + 1
+        clash = sorted(n for n in bare if bound.get(n, 0) > (this == const_mod))
         if clash:
             raise BuildError("%s: binds the folded constant(s) %s" % (rel, ", ".join(clash)))
         spans = [(e[0], e[1], e[2], e[3]) for e in edits]  # statements rewritten whole
