@@ -4,6 +4,9 @@ what it costs on the board (printed, never asserted).
     .venv/bin/python bench/formula99_board.py [GAMES [ACTIONS]]      (part of `make bench`)
     .venv/bin/python bench/formula99_board.py pico [ACTIONS]        (the emulated RP2040 only)
     .venv/bin/python bench/formula99_board.py pico-heap             (its heap only)
+    .venv/bin/python bench/formula99_board.py pico-walk [PLIES [SEED:PLAYERS:LEVEL:d|r ...]]
+                                                                    (its heap over games)
+    .venv/bin/python bench/formula99_board.py unix-walk [PLIES [...]]  (the same, unix port)
 
 - Inference (cargoboard.games.formula99.play: the firmware's scanner and plug-in in this
   process): GAMES seeded full-view games per level (default 40) of 2 to 4 players, the actions
@@ -182,6 +185,57 @@ def pico_heap():
     boardcost.pico_heap(("formula99 L3 1357", "formula99 L3 1357 deal=12"))
 
 
+def pico_walk(plies=40, games=((12, 4, 3, True), (12, 4, 3, False)), target="pico"):
+    """The heap on the emulated RP2040 over whole games, the worst point: each game of `games`
+    (seed, players, level, digital cards) written by scriptgen and played on the virtual board
+    (the stock image, the deployed build, the game log, the host link loaded first; or with
+    target "unix" the unix port at 192 KiB with the board's paths, bench/heap.py), serial `mem`
+    after the set-up and after every action (bench/heap.py's samples): the most in use, the
+    least free, the smallest largest block. A resolve that fails (the board's position is not
+    the truth's) ends the game and is printed."""
+    import heap
+    from cargoboard.games.formula99.scriptgen import game_script
+    from cargoboard.sim.script import ScriptError
+    if target == "pico" and boardcost.pico_missing():
+        return
+    print()
+    print("heap on the %s over a game (serial `mem` after the set-up and every action; game "
+          "log, host link):" % ("emulated RP2040" if target == "pico" else
+                                "unix port (192 KiB, the board's paths)"))
+    for seed, players, level, digital in games:
+        script, final = game_script(seed, players=players, level=level, plies=plies,
+                                    digital=digital)
+        session = heap.board(target)
+        samples, failed, setup = [], None, None
+        try:
+            heap.load_link(session)
+            for line in script.splitlines():
+                if not line or line.startswith("#"):
+                    continue
+                try:
+                    session.execute(line)
+                except ScriptError as e:
+                    failed = "after %d actions: %s" % (len(samples), str(e)[:300])
+                    break
+                if line.startswith("new-game "):
+                    setup = heap.mem(session)
+                elif line.startswith("resolve "):
+                    samples.append(heap.mem(session))
+            errors = [e for e in session.events if e.startswith("evt error")]
+        finally:
+            session.close()
+        every = [setup] + samples
+        print("  seed %d, %d players, level %d, %s cards: %d actions; set up: in use %d, free %d, "
+              "max %d; worst: in use %d, free %d; smallest max %d; errors %d" % (
+                  seed, players, level, "digital" if digital else "real", len(samples),
+                  setup[0], setup[1], setup[2], max(x[0] for x in every),
+                  min(x[1] for x in every), min(x[2] for x in every), len(errors)))
+        for e in errors[:3]:
+            print("    " + e)
+        if failed:
+            print("    stopped " + failed)
+
+
 def pico_cost(actions=60):
     """The calls' times on the emulated RP2040 (None if its images are missing)."""
     import subprocess
@@ -242,6 +296,11 @@ def main():
     t0 = time.time()
     if sys.argv[1:2] == ["pico-heap"]:
         pico_heap()
+    elif sys.argv[1:2] in (["pico-walk"], ["unix-walk"]):
+        games = [tuple(int(x) for x in g.split(":")[:3]) + (g.endswith(":d"),)
+                 for g in sys.argv[3:]]
+        pico_walk(int(sys.argv[2]) if len(sys.argv) > 2 else 40,
+                  tuple(games) or ((12, 4, 3, True), (12, 4, 3, False)), sys.argv[1][:4])
     elif sys.argv[1:2] == ["pico"]:
         pico_heap()
         pico_cost(int(sys.argv[2]) if len(sys.argv) > 2 else 60)

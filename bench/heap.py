@@ -55,8 +55,6 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "host")]
 
 from cargoboard.games.cargocube.scriptgen import game_script  # noqa: E402
 from cargoboard.sim.script import Session  # noqa: E402
-from firmware.drivers import frames as F  # noqa: E402
-from firmware.system import link as L  # noqa: E402
 
 MEM = re.compile(r"ok alloc=(\d+) free=(\d+)(?: max=(\d+))?")  # older firmware: no max
 
@@ -103,12 +101,8 @@ def mem(session):
 
 
 def load_link(session):
-    """The host link loaded as at a PC's first frame: one HELLO, its reply read and dropped."""
-    session.ser.write(F.encode(L.HELLO, 1, b""))
-    session.ser.flush()
-    session.runner.wait_serial_input(2.0)
-    session.step(20)
-    session.replies.clear()
+    """The host link loaded as at a PC's first frame (Session.load_link)."""
+    session.load_link()
 
 
 def walk(target, kw, link, actions):

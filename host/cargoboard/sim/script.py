@@ -292,6 +292,17 @@ class Session:
         self._rx = bytearray(self.runner.serial_log if replay else b"")
         self._rx_count = len(self.runner.serial_log)
 
+    def load_link(self):
+        """The host link loaded as at a PC's first frame: one HELLO (docs/protocol.md), its
+        reply read and dropped; the board then holds the link's code, as when a PC follows it."""
+        from firmware.drivers import frames as F
+        from firmware.system import link as L
+        self.ser.write(F.encode(L.HELLO, 1, b""))
+        self.ser.flush()
+        self.runner.wait_serial_input(2.0)
+        self.step(20)
+        self.replies.clear()
+
     def host_tools(self):
         """Context manager: the board is served on its pty for host tools (a Link, `cargoboard
         sync`'s code; the port is what the block gets) while the block runs. The script's
