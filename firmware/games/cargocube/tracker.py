@@ -30,7 +30,9 @@
 # Steps that fit no legal move are noise (a stack nudged): the baseline takes them over once
 # the board is still. Where steps do not decide, the player is asked as on revision A.
 # That reading is StepTracker (firmware/games/cargocube/steptracker.py), a subclass loaded
-# only on revision B: nothing of it is in a revision-A board's heap.
+# only on revision B: nothing of it is in a revision-A board's heap. The inference loop
+# (_infer, _explain_in_two) is this one for both: StepTracker fills in its hooks (the evidence
+# beyond occupancy, which explanations it allows, when one is sure), here left empty.
 #
 # Works on any position object of shared_rules.cargocube.rules (stacks, cards, legal_actions, push, pop).
 
@@ -282,6 +284,10 @@ def _cells(deltas, i):
 _positions = 0  # _refresh() calls of every tracker: position_id names a tracked position
 
 
+def _nothing(*args):
+    """A hook that does nothing here (see Tracker's hooks)."""
+
+
 class Tracker:
     def __init__(self, pos, settle_ms=SETTLE_MS, rank=None):
         self.pos = pos
@@ -400,11 +406,12 @@ class Tracker:
                 self.diff = self._diff()
                 return committed
             diff = self._diff()
+            steps = self._evidence(diff, may_commit)
             self.diff = diff
             self.targets = []
             self.moves = []
             self.held = False
-            if not diff:
+            if not diff and not steps:
                 self.state = IDLE
                 self.candidates = []
                 # Back as expected: put back, or done and then undone by a next move.
@@ -412,23 +419,28 @@ class Tracker:
                 self.pending = []
                 self.barred = []  # taken-back moves are restored on the board
                 return committed
-            match, growing = explain(self.pos, self.legal(), self._deltas, diff, self.barred)
+            match, growing = self._explain(self.pos, self.legal(), self._deltas, diff,
+                                           self.barred)
+            seen = match  # what occupancy alone explains (the evidence may rule all of it out)
+            match, growing, airborne = self._by_evidence(diff, steps, match, growing)
             # A move that may already have ended on a stack (pending) followed by another one
             # explains the diff too: it competes with the one-action explanations.
             if self.pending:
-                complete, partial, targets = self._explain_in_two(diff, True)
+                complete, partial, targets = self._explain_in_two(diff, True, (), steps)
             else:
                 complete, partial, targets = [], [], []
             fits = list(match)
             for x in complete:
                 if x not in fits:
                     fits.append(x)
+            if not fits and not partial:
+                self._nudged(diff, steps, fits, growing, airborne)
             if fits and not growing and not partial and self.undone_by_next:
                 # About to take a move: first, could one that was waiting to settle and whose
                 # trace this move erased have happened before it? Then that is a second reading.
                 erased = tuple([c for c in self.recent if c not in diff])
                 if erased:
-                    c2, p2, t2 = self._explain_in_two(diff, True, erased)
+                    c2, p2, t2 = self._explain_in_two(diff, True, erased, steps)
                     for x in c2:
                         if x not in fits:
                             fits.append(x)
@@ -438,7 +450,7 @@ class Tracker:
                 if not may_commit:
                     self._hold(fits)
                     return committed
-                if len(fits) == 1:
+                if self._sure(fits, match):
                     self._commit(fits[0], "auto")
                     committed += 1
                     continue
@@ -454,6 +466,9 @@ class Tracker:
                 for x in match:
                     if x not in still:
                         still.append(x)
+                for x in airborne:
+                    if x not in still:
+                        still.append(x)
                 self.pending = still
                 self.candidates = []
                 self.moves = growing + match
@@ -461,11 +476,12 @@ class Tracker:
                     if a[3] not in targets:
                         targets.append(a[3])
                 self.targets = targets
-                if fits and not self.held and not in_hand(growing, diff):
+                if fits and not self.held and not airborne and not in_hand(growing, diff):
                     # Only cubes tipped onto their new cell stand against the moves that fit
                     # (e.g. a keeper stepped next to a lone cube): a tipped cube does not stay
                     # so by itself, so once the board is still the player is asked, and the
-                    # pending moves are kept in case the hand does finish a tip.
+                    # pending moves are kept in case the hand does finish a tip. (A piece
+                    # in the air, airborne, keeps the board waiting.)
                     if not may_commit:
                         self.settling = True
                         return committed
@@ -476,7 +492,11 @@ class Tracker:
                 return committed
             # Nothing the board saw explains it: a move that left no trace at all, then one
             # more. The board cannot know which traceless move it was: it asks.
-            complete, partial, targets = self._explain_in_two(diff, False)
+            complete, partial, targets = self._explain_in_two(diff, False, (), steps)
+            if not complete and not partial and diff and seen:
+                # Occupancy alone explains it, the evidence rules every move out (revision B:
+                # two stacks nudged?): the board asks, as revision A would.
+                complete = [a for a in seen if a[0] != cc.END]
             if complete and not may_commit:
                 self._hold(complete)
                 return committed
@@ -488,18 +508,66 @@ class Tracker:
                 self.candidates = []
                 self.targets = targets
                 return committed
+            if not diff:
+                # Only the evidence beyond occupancy changed, and no legal move fits it: noise.
+                self.state = IDLE
+                self.candidates = []
+                self._noise(steps, may_commit)
+                return committed
             self.state = MISMATCH
             self.candidates = []
             return committed
 
-    def _explain_in_two(self, diff, seen_only, erased=()):
+    # -- hooks: the evidence beyond occupancy (revision B's steps, StepTracker); here (revision
+    # A) there is none, and every explanation occupancy allows is accepted --------------------------
+
+    def _evidence(self, diff, may_commit):
+        """What the board sees beyond the occupancy diff, passed to the hooks below (None:
+        nothing, or, with no diff, nothing a hand did: the board is at rest)."""
+        return None
+
+    # explain(pos, legal, deltas, diff, barred): (match, growing)
+    _explain = staticmethod(explain)
+
+    def _by_evidence(self, diff, steps, match, growing):
+        """(match, growing, airborne): of the one-action explanations (match) and the moves of
+        which diff can be the start (growing), those the evidence allows; airborne: moves that
+        fit whose piece may still be in the hand (they wait, and count as pending)."""
+        return match, growing, ()
+
+    def _sure(self, fits, match):
+        """Whether the moves that fit are one to take at once; else fits is asked (and may grow
+        by the moves the board also holds possible)."""
+        return len(fits) == 1
+
+    # _nudged(diff, steps, fits, growing, airborne): nothing fits; append to fits the
+    # explanations that fit with a piece disturbed beside the hand, to airborne and growing those
+    # that wait for their piece to land. _noise(steps, may_commit): evidence beyond occupancy
+    # fits no legal move. Neither happens without such evidence.
+    _nudged = _noise = _nothing
+
+    def _seconds(self, pos, match2, rest):
+        """The second moves match2 (in pos, after a first move, rest the diff left to them) in
+        the form _fits_two() takes (truthy if any)."""
+        return match2
+
+    def _fits_two(self, a1, seconds, steps, diff):
+        """Whether a first move a1 and one of the seconds (_seconds()) fit the evidence."""
+        return True
+
+    quiet_moves_seen = False  # a move that changes no occupancy can be seen (revision B)
+
+    def _explain_in_two(self, diff, seen_only, erased=(), steps=None):
         """Explanations of diff by two moves: a first one that left no visible trace of its own
         and a second one, complete or in progress. The first is, with erased: a move that was
         waiting to settle before the board looked as expected again (undone_by_next), on those
         cells that changed since the last commit and are back as expected (the next move undid
         its trace, e.g. a cube teleported to an empty exit portal and rolled on from there);
         else with seen_only: a pending move (its evidence was seen but it may have ended on a
-        stack); else a move that never shows (onto and off stacks).
+        stack); else a move that never shows (onto and off stacks). Where quiet moves are seen
+        (quiet_moves_seen), a pending first move may have cells back as expected since, and a
+        second may change no occupancy after a first that was seen; a first with a complete
+        second counts only if together they fit the evidence (_fits_two).
         Returns (firsts with a complete second, firsts with a second in progress, the cells the
         moves in progress may go to)."""
         legal = self.legal()
@@ -533,8 +601,9 @@ class Tracker:
                     continue
             elif a1 in self.pending:
                 dl = _cells(deltas, i)
-                if not _is_subset(dl, diff):
-                    continue
+                if not _is_subset(dl, diff) and not (
+                        self.quiet_moves_seen and _is_subset(dl, diff + tuple(self.recent))):
+                    continue  # (where quiet moves are seen, cells it changed may be back since)
             elif seen_only or deltas[0][i]:
                 continue
             else:
@@ -542,7 +611,8 @@ class Tracker:
             # where the board differs from the occupancy after a1 (the expected one with a1's
             # cells toggled): diff with a1's cells toggled
             rest = _toggled(diff, dl)
-            # One more action changes at most 2 cells (3 with a cube waiting on the portal).
+            # One more action changes at most 2 cells (3 with a cube waiting on the portal),
+            # or, where quiet moves are seen, none after a first move that was seen.
             two = len(rest) == 2 and g.ENTRY_PORTAL not in rest
             if two:
                 # Only an action that empties one of the two cells and fills the other toggles
@@ -554,7 +624,10 @@ class Tracker:
                     src, dst = dst, src
                 if (occ[src >> 3] >> (src & 7)) & 1 or not (occ[dst >> 3] >> (dst & 7)) & 1:
                     continue
-            elif not rest or len(rest) > 3 or len(rest) == 3 and g.ENTRY_PORTAL not in rest:
+            elif not rest:
+                if not (self.quiet_moves_seen and (seen_only or erased)):
+                    continue
+            elif len(rest) > 3 or len(rest) == 3 and g.ENTRY_PORTAL not in rest:
                 continue
             pos.push(a1)
             # (No legal action is the game's end: is_over() would generate them once more.)
@@ -567,10 +640,11 @@ class Tracker:
                 legal2 = self._tried
                 del legal2[:]
                 pos.legal_actions(False, legal2)
+            seconds = None
             if two or legal2:
-                match2, growing2 = explain(pos, legal2, None, rest, ())
-                if match2 and a1 not in complete:
-                    complete.append(a1)
+                match2, growing2 = self._explain(pos, legal2, None, rest, ())
+                if match2:
+                    seconds = self._seconds(pos, match2, rest)
                 if growing2 and a1 not in partial:
                     partial.append(a1)
                 if in_hand(growing2, rest):
@@ -579,6 +653,8 @@ class Tracker:
                     if a2[3] not in targets:
                         targets.append(a2[3])
             pos.pop()
+            if seconds and a1 not in complete and self._fits_two(a1, seconds, steps, diff):
+                complete.append(a1)
         # its actions and its room are garbage now: kept for the game, its 2 KB block was a
         # hole the log's 1.2 KB append missed (the 8-player game with both expansions at 192k)
         self._tried = []
