@@ -4,12 +4,12 @@
 # piece lifted off a stack is a move under way; a landing on a stack must show. The plug-in
 # loads this module only on revision B (the heap of revision A never holds it). The inference
 # loop (_infer, _explain_in_two) is Tracker's: this class fills in its hooks (_evidence,
-# _explain, _by_evidence, _nudged, _sure, _noise, _seconds, _fits_two).
+# _quiet, _by_evidence, _nudged, _sure, _noise, _seconds, _fits_two).
 
 from shared_rules.cargocube import rules as cc
 from firmware.games.cargocube import steps as ST
 from firmware.games.cargocube.tracker import Tracker, SETTLE_MS, action_delta, passes_portal, \
-    explain, packed_delta, _find_all
+    packed_delta, _find_all
 
 NOISE_MS = 3000  # steps no legal move fits are taken as noise after this stillness
 
@@ -126,11 +126,9 @@ class StepTracker(Tracker):
                 self.settling = True
         return None
 
-    def _explain(self, pos, legal, deltas, diff, barred):
-        """tracker.explain(), and with nothing seen but steps (diff empty): the actions that
-        change no occupancy (not `end`, not barred), none under way."""
-        if diff:
-            return explain(pos, legal, deltas, diff, barred)
+    def _quiet(self, pos, legal, deltas, barred):
+        """Tracker._quiet: tracker.explain() with nothing seen but steps (no occupancy changed):
+        the actions that change no occupancy (not `end`, not barred), none under way."""
         if deltas is not None:
             look = []
             _find_all(deltas[0], b"\x00", look)
@@ -173,8 +171,6 @@ class StepTracker(Tracker):
             self._noise_settled(steps)  # still for settle_ms: it is what the board reads
         else:
             self.settling = True
-
-    quiet_moves_seen = True  # the steps show moves that change no occupancy
 
     def _pred(self, a):
         """Revision B: (predicted steps, hand cells) of action a in the position, cached."""

@@ -284,10 +284,6 @@ def _cells(deltas, i):
 _positions = 0  # _refresh() calls of every tracker: position_id names a tracked position
 
 
-def _nothing(*args):
-    """A hook that does nothing here (see Tracker's hooks)."""
-
-
 class Tracker:
     def __init__(self, pos, settle_ms=SETTLE_MS, rank=None):
         self.pos = pos
@@ -419,10 +415,16 @@ class Tracker:
                 self.pending = []
                 self.barred = []  # taken-back moves are restored on the board
                 return committed
-            match, growing = self._explain(self.pos, self.legal(), self._deltas, diff,
-                                           self.barred)
+            if diff:
+                match, growing = explain(self.pos, self.legal(), self._deltas, diff,
+                                         self.barred)
+            else:  # (only with evidence: else the board is at rest)
+                match, growing = self._quiet(self.pos, self.legal(), self._deltas, self.barred)
             seen = match  # what occupancy alone explains (the evidence may rule all of it out)
-            match, growing, airborne = self._by_evidence(diff, steps, match, growing)
+            if steps is None:
+                airborne = ()
+            else:
+                match, growing, airborne = self._by_evidence(diff, steps, match, growing)
             # A move that may already have ended on a stack (pending) followed by another one
             # explains the diff too: it competes with the one-action explanations.
             if self.pending:
@@ -433,7 +435,7 @@ class Tracker:
             for x in complete:
                 if x not in fits:
                     fits.append(x)
-            if not fits and not partial:
+            if steps and not fits and not partial:
                 self._nudged(diff, steps, fits, growing, airborne)
             if fits and not growing and not partial and self.undone_by_next:
                 # About to take a move: first, could one that was waiting to settle and whose
@@ -450,7 +452,7 @@ class Tracker:
                 if not may_commit:
                     self._hold(fits)
                     return committed
-                if self._sure(fits, match):
+                if (len(fits) == 1) if steps is None else self._sure(fits, match):
                     self._commit(fits[0], "auto")
                     committed += 1
                     continue
@@ -518,44 +520,29 @@ class Tracker:
             self.candidates = []
             return committed
 
-    # -- hooks: the evidence beyond occupancy (revision B's steps, StepTracker); here (revision
-    # A) there is none, and every explanation occupancy allows is accepted --------------------------
+    # -- hooks: the evidence beyond occupancy (revision B's steps, StepTracker) ----------------
 
     def _evidence(self, diff, may_commit):
-        """What the board sees beyond the occupancy diff, passed to the hooks below (None:
-        nothing, or, with no diff, nothing a hand did: the board is at rest)."""
+        """What the board sees beyond the occupancy diff (revision A: None, nothing; revision
+        B: the steps, or None with no diff and nothing a hand did: the board is at rest)."""
         return None
 
-    # explain(pos, legal, deltas, diff, barred): (match, growing)
-    _explain = staticmethod(explain)
-
-    def _by_evidence(self, diff, steps, match, growing):
-        """(match, growing, airborne): of the one-action explanations (match) and the moves of
-        which diff can be the start (growing), those the evidence allows; airborne: moves that
-        fit whose piece may still be in the hand (they wait, and count as pending)."""
-        return match, growing, ()
-
-    def _sure(self, fits, match):
-        """Whether the moves that fit are one to take at once; else fits is asked (and may grow
-        by the moves the board also holds possible)."""
-        return len(fits) == 1
-
+    # With evidence (not None) the loop also calls these, which only StepTracker has (on
+    # revision A, every explanation occupancy allows is accepted, and nothing more is done):
+    # _quiet(pos, legal, deltas, barred) -> (match, growing): explain() for the evidence with
+    #     no occupancy changed: the actions that change none (none under way);
+    # _by_evidence(diff, steps, match, growing) -> (match, growing, airborne): of the one-action
+    #     explanations and the moves of which diff can be the start, those the evidence allows;
+    #     airborne: moves that fit whose piece may still be in the hand (they wait, pending);
     # _nudged(diff, steps, fits, growing, airborne): nothing fits; append to fits the
-    # explanations that fit with a piece disturbed beside the hand, to airborne and growing those
-    # that wait for their piece to land. _noise(steps, may_commit): evidence beyond occupancy
-    # fits no legal move. Neither happens without such evidence.
-    _nudged = _noise = _nothing
-
-    def _seconds(self, pos, match2, rest):
-        """The second moves match2 (in pos, after a first move, rest the diff left to them) in
-        the form _fits_two() takes (truthy if any)."""
-        return match2
-
-    def _fits_two(self, a1, seconds, steps, diff):
-        """Whether a first move a1 and one of the seconds (_seconds()) fit the evidence."""
-        return True
-
-    quiet_moves_seen = False  # a move that changes no occupancy can be seen (revision B)
+    #     explanations that fit with a piece disturbed beside the hand, to airborne and growing
+    #     those that wait for their piece to land;
+    # _sure(fits, match): whether fits is one move to take at once; else fits is asked (and may
+    #     grow by the moves the board also holds possible);
+    # _noise(steps, may_commit): evidence that fits no legal move, with no occupancy changed;
+    # _seconds(pos, match2, rest): second moves (in pos, after a first move, rest the diff left
+    #     to them) in the form _fits_two takes; _fits_two(a1, seconds, steps, diff): whether a
+    #     first move a1 and one of them together fit the evidence.
 
     def _explain_in_two(self, diff, seen_only, erased=(), steps=None):
         """Explanations of diff by two moves: a first one that left no visible trace of its own
@@ -564,10 +551,11 @@ class Tracker:
         cells that changed since the last commit and are back as expected (the next move undid
         its trace, e.g. a cube teleported to an empty exit portal and rolled on from there);
         else with seen_only: a pending move (its evidence was seen but it may have ended on a
-        stack); else a move that never shows (onto and off stacks). Where quiet moves are seen
-        (quiet_moves_seen), a pending first move may have cells back as expected since, and a
-        second may change no occupancy after a first that was seen; a first with a complete
-        second counts only if together they fit the evidence (_fits_two).
+        stack); else a move that never shows (onto and off stacks). With evidence beyond
+        occupancy (steps, not None), where moves that change no occupancy show, a pending first
+        move may have cells back as expected since, and a second may change no occupancy after
+        a first that was seen; a first with a complete second counts only if together they fit
+        the evidence (_fits_two).
         Returns (firsts with a complete second, firsts with a second in progress, the cells the
         moves in progress may go to)."""
         legal = self.legal()
@@ -601,9 +589,9 @@ class Tracker:
                     continue
             elif a1 in self.pending:
                 dl = _cells(deltas, i)
-                if not _is_subset(dl, diff) and not (
-                        self.quiet_moves_seen and _is_subset(dl, diff + tuple(self.recent))):
-                    continue  # (where quiet moves are seen, cells it changed may be back since)
+                if not _is_subset(dl, diff) and (
+                        steps is None or not _is_subset(dl, diff + tuple(self.recent))):
+                    continue  # (with evidence, cells it changed may be back since)
             elif seen_only or deltas[0][i]:
                 continue
             else:
@@ -612,7 +600,7 @@ class Tracker:
             # cells toggled): diff with a1's cells toggled
             rest = _toggled(diff, dl)
             # One more action changes at most 2 cells (3 with a cube waiting on the portal),
-            # or, where quiet moves are seen, none after a first move that was seen.
+            # or, with evidence, none after a first move that was seen.
             two = len(rest) == 2 and g.ENTRY_PORTAL not in rest
             if two:
                 # Only an action that empties one of the two cells and fills the other toggles
@@ -625,7 +613,7 @@ class Tracker:
                 if (occ[src >> 3] >> (src & 7)) & 1 or not (occ[dst >> 3] >> (dst & 7)) & 1:
                     continue
             elif not rest:
-                if not (self.quiet_moves_seen and (seen_only or erased)):
+                if steps is None or not (seen_only or erased):
                     continue
             elif len(rest) > 3 or len(rest) == 3 and g.ENTRY_PORTAL not in rest:
                 continue
@@ -642,9 +630,12 @@ class Tracker:
                 pos.legal_actions(False, legal2)
             seconds = None
             if two or legal2:
-                match2, growing2 = self._explain(pos, legal2, None, rest, ())
+                if rest:
+                    match2, growing2 = explain(pos, legal2, None, rest, ())
+                else:  # (only with evidence)
+                    match2, growing2 = self._quiet(pos, legal2, None, ())
                 if match2:
-                    seconds = self._seconds(pos, match2, rest)
+                    seconds = match2 if steps is None else self._seconds(pos, match2, rest)
                 if growing2 and a1 not in partial:
                     partial.append(a1)
                 if in_hand(growing2, rest):
@@ -653,7 +644,8 @@ class Tracker:
                     if a2[3] not in targets:
                         targets.append(a2[3])
             pos.pop()
-            if seconds and a1 not in complete and self._fits_two(a1, seconds, steps, diff):
+            if seconds and a1 not in complete and (
+                    steps is None or self._fits_two(a1, seconds, steps, diff)):
                 complete.append(a1)
         # its actions and its room are garbage now: kept for the game, its 2 KB block was a
         # hole the log's 1.2 KB append missed (the 8-player game with both expansions at 192k)
