@@ -40,6 +40,8 @@ class StepTracker(Tracker):
         self.levels = levels
         self._pcache = {}  # action (or lifted cell) -> its predicted steps, per position
         self.noise = []  # cells whose steps fit no move and held still (a nudged stack)
+        self.noise_levels = []  # their levels then
+        self.absorbed = {}  # {cell: step} noise the baseline took over when the board moved on
         self.uncertain = []  # cells whose baseline waits for the board to be idle
         self.loose = []  # explanations that fit only with a stack nudged
         self.unshown = []  # moves that fit the steps but did not show their lift
@@ -89,16 +91,36 @@ class StepTracker(Tracker):
         (The cells of moves taken late stay uncertain: the unexplained move may be under way
         there too.)"""
         self.noise = list(steps)
+        level = self.levels.level
+        self.noise_levels = [level[c] for c in self.noise]  # what they read, still
 
     def _noise_stale(self):
         """Something moves again after the board stood still with noise: the noise is part of
-        what those cells read now, so their steps say nothing of the new move (else a nudge
-        before it is read as its evidence) until the board is idle and they are rebased."""
+        what those cells read now. Where a pending move may have shown, its steps say nothing of
+        the new move (else a nudge before it is read as its evidence) until the board is idle
+        and they are rebased; elsewhere what the cells read while still is their baseline now,
+        and the new move's steps are read from it (else it goes unseen there). The noise the
+        baseline took over is kept in `absorbed`, for a missed move the player confirms."""
         if self.noise:
-            for c in self.noise:
-                if c not in self.uncertain:
-                    self.uncertain.append(c)
+            near = []  # the cells of the pending moves
+            for a in self.pending:
+                pred, hand = self._pred(a)
+                near += list(pred) + list(hand)
+            base = self.levels.base
+            absorbed = {}
+            back = {}
+            for i in range(len(self.noise)):
+                c = self.noise[i]
+                if c in near:
+                    if c not in self.uncertain:
+                        self.uncertain.append(c)
+                else:
+                    absorbed[c] = self.noise_levels[i] - base[c]
+                    back[c] = -absorbed[c]
+            self.levels.shift_base(back)
+            self.absorbed = absorbed
             self.noise = []
+            self.noise_levels = []
 
     def _refresh(self):
         if self._undoing:
@@ -270,6 +292,8 @@ class StepTracker(Tracker):
                     ok[src] = ST.fits(self._lift(src), (src,), steps, ignore, 0, rough)
                 if not ok[src] and not self._stops_on(a, done + airborne):
                     continue
+            elif self._tip_unseen(a, diff, steps):
+                continue
             grow.append(a)
         for c in steps:
             t = ST.still(c, rough)
@@ -293,6 +317,19 @@ class StepTracker(Tracker):
                         self._stops_on(a, fit):
                     grow.append(a)
         return fit, grow, airborne
+
+    def _tip_unseen(self, a, diff, steps):
+        """Whether a, under way, would be a cube (or keeper) tipped over its edge onto its new
+        cell, its old cell still occupied, and that cell's field has not moved beyond what a
+        shifted cube makes: a tipped piece's magnet is far off its own sensor."""
+        src = a[1]
+        return src not in diff and src not in self.uncertain and \
+            -ST.TOL_HAND <= steps.get(src, 0) <= ST.TOL_HAND
+
+    def _under_way(self, moves, diff, steps):
+        """Tracker._under_way: the moves under way (a second move's, after a first) but the
+        tipped ones that do not show (_tip_unseen)."""
+        return [a for a in moves if not self._tip_unseen(a, diff, steps)]
 
     def _clear_best(self, done, doubt, steps, ignore, rough):
         """done (moves that fit and show at both ends) and doubt ((move, pred) that miss by no
@@ -431,8 +468,19 @@ class StepTracker(Tracker):
         diff = self._diff()
         ignore = diff + tuple(self.uncertain)
         steps = self._steps(diff)
+        absorbed = self.absorbed
+        self.absorbed = {}
         if ST.fits(pred, hand, steps, ignore, 0, self.levels.rough):
             self.levels.explain(pred, hand, True, filled)
+            if self.noise:
+                # steps taken for noise that this move explains were its evidence (a move the
+                # board could not read, confirmed): else the next move there goes unseen
+                self.noise = [c for c in self.noise if c not in pred and c not in hand]
+        elif absorbed and not filled and ST.fits(pred, hand, absorbed, ignore, 0,
+                                                 self.levels.rough):
+            # its steps were the noise the baseline took over when the board moved on (the
+            # player confirms a move the board could not read): the baseline is after it
+            pass
         else:
             # Taken without its own evidence (late, or other moves since): which part of what
             # the board shows there is this move's is unknown. Its cells say nothing until the

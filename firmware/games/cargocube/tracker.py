@@ -540,6 +540,8 @@ class Tracker:
     # _sure(fits, match): whether fits is one move to take at once; else fits is asked (and may
     #     grow by the moves the board also holds possible);
     # _noise(steps, may_commit): evidence that fits no legal move, with no occupancy changed;
+    # _under_way(moves, rest, steps): of the moves a second move may be the start of (after a
+    #     first), those the evidence allows;
     # _seconds(pos, match2, rest): second moves (in pos, after a first move, rest the diff left
     #     to them) in the form _fits_two takes; _fits_two(a1, seconds, steps, diff): whether a
     #     first move a1 and one of them together fit the evidence.
@@ -634,6 +636,8 @@ class Tracker:
                     match2, growing2 = explain(pos, legal2, None, rest, ())
                 else:  # (only with evidence)
                     match2, growing2 = self._quiet(pos, legal2, None, ())
+                if growing2 and steps is not None:
+                    growing2 = self._under_way(growing2, rest, steps)
                 if match2:
                     seconds = match2 if steps is None else self._seconds(pos, match2, rest)
                 if growing2 and a1 not in partial:
