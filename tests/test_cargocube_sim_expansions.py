@@ -1,4 +1,5 @@
-"""The expansions on the virtual board: the REAL firmware (MicroPython unix port, 192k heap)
+"""The expansions on the virtual board: the REAL firmware (MicroPython unix port, 192k heap;
+240k for 8 players with both expansions and the teleport)
 plays each new piece and card as a hand moves them (docs/board-cargocube.md, "The expansions on
 the board"), and whole games with each expansion, through physical events only. Expected
 positions come from the rules core."""
@@ -65,13 +66,19 @@ def test_bastion_biohazard_sacrifice_extra_portal_and_teleport(tmp_path):
     assert s.pos.notation().endswith(" SN N a") and "f1=XS.34" in s.pos.notation()
 
 
-@pytest.mark.parametrize("players,cards,teleport,seed", [
-    (2, "pyramid", False, 4), (4, "bastion", True, 5), (4, "both", False, 7), (8, "base", False, 6),
-    (8, "both", True, 6),  # the biggest game (docs/firmware.md "The expansions on the heap")
+@pytest.mark.parametrize("players,cards,teleport,seed,heap", [
+    (2, "pyramid", False, 4, None), (4, "bastion", True, 5, None), (4, "both", False, 7, None),
+    (8, "base", False, 6, None),
+    # The biggest game (docs/firmware.md "The expansions on the heap") at the Pico's own heap
+    # size: at 192k on this 64-bit port its largest free block is ~4 KB, and whether a 2 KB
+    # list finds one is a matter of layout (with today's tracker it passed at 188k and 196k
+    # and failed at 192k). Its heap on the board is bench/heap.py's (127 KB free at worst).
+    (8, "both", True, 6, "240k"),
 ])
-def test_whole_expansion_game_through_physical_events(tmp_path, players, cards, teleport, seed):
+def test_whole_expansion_game_through_physical_events(tmp_path, players, cards, teleport, seed,
+                                                      heap):
     text, final = game_script(seed, players, actions=45, cards=cards, teleport=teleport)
-    res = run_text(tmp_path, text, "x%d.txt" % seed)
+    res = run_text(tmp_path, text, "x%d.txt" % seed, heap)
     assert res.rc == 0, res.text[-3000:]
     assert len(res.resolves()) == final.ply()
     assert "0 firmware error event(s)" in res.lines[-1]

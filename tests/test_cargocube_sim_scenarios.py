@@ -136,11 +136,11 @@ class Script:
         return run_text(tmp_path, "\n".join(self.lines) + "\n", name)
 
 
-def run_text(tmp_path, text, name="scenario.txt"):
+def run_text(tmp_path, text, name="scenario.txt", heapsize=None):
     p = tmp_path / name
     p.write_text(text)
     lines = []
-    rc = run_script(str(p), out=lines.append)
+    rc = run_script(str(p), out=lines.append, **({"heapsize": heapsize} if heapsize else {}))
     res = Result(rc, lines)
     assert "evt error" not in res.text, res.text
     assert "Traceback" not in res.text, res.text

@@ -2,16 +2,14 @@
 # occupancy, plus the steps a LevelScanner (firmware/drivers/levels.py) reports: each candidate
 # predicts its steps from the tracked orientations (steps.py) and must fit what was seen; a
 # piece lifted off a stack is a move under way; a landing on a stack must show. The plug-in
-# loads this module only on revision B (the heap of revision A never holds it): so the
-# inference loop (_infer, _explain_in_two) is revision A's with the steps woven in, here, and
-# tracker.py carries no hook for it.
+# loads this module only on revision B (the heap of revision A never holds it). The inference
+# loop (_infer, _explain_in_two) is Tracker's: this class fills in its hooks (_evidence,
+# _quiet, _by_evidence, _nudged, _sure, _noise, _seconds, _fits_two).
 
 from shared_rules.cargocube import rules as cc
 from firmware.games.cargocube import steps as ST
-from shared_rules import geometry as g
-from firmware.games.cargocube.tracker import Tracker, SETTLE_MS, IDLE, MOVING, MISMATCH, OVER, \
-    action_delta, passes_portal, explain, in_hand, packed_delta, _cells, _find_all, _is_subset, \
-    _meets, _toggled
+from firmware.games.cargocube.tracker import Tracker, SETTLE_MS, action_delta, passes_portal, \
+    packed_delta, _find_all
 
 NOISE_MS = 3000  # steps no legal move fits are taken as noise after this stillness
 
@@ -37,30 +35,13 @@ def _shows_landing(p, v, t):
     return False
 
 
-def _explain(pos, legal, deltas, diff, barred):
-    """tracker.explain(), and with nothing seen but steps (diff empty): the actions that change
-    no occupancy (not `end`, not barred), none under way."""
-    if diff:
-        return explain(pos, legal, deltas, diff, barred)
-    if deltas is not None:
-        look = []
-        _find_all(deltas[0], b"\x00", look)
-    else:
-        look = range(len(legal))
-    match = []
-    for i in look:
-        a = legal[i]
-        if a[0] != cc.END and a not in barred and (
-                deltas[1][i] == 0 if deltas is not None else packed_delta(pos, a) == 0):
-            match.append(a)
-    return match, []
-
-
 class StepTracker(Tracker):
     def __init__(self, pos, levels, settle_ms=SETTLE_MS, rank=None):
         self.levels = levels
         self._pcache = {}  # action (or lifted cell) -> its predicted steps, per position
         self.noise = []  # cells whose steps fit no move and held still (a nudged stack)
+        self.noise_levels = []  # their levels then
+        self.absorbed = {}  # {cell: step} noise the baseline took over when the board moved on
         self.uncertain = []  # cells whose baseline waits for the board to be idle
         self.loose = []  # explanations that fit only with a stack nudged
         self.unshown = []  # moves that fit the steps but did not show their lift
@@ -110,16 +91,36 @@ class StepTracker(Tracker):
         (The cells of moves taken late stay uncertain: the unexplained move may be under way
         there too.)"""
         self.noise = list(steps)
+        level = self.levels.level
+        self.noise_levels = [level[c] for c in self.noise]  # what they read, still
 
     def _noise_stale(self):
         """Something moves again after the board stood still with noise: the noise is part of
-        what those cells read now, so their steps say nothing of the new move (else a nudge
-        before it is read as its evidence) until the board is idle and they are rebased."""
+        what those cells read now. Where a pending move may have shown, its steps say nothing of
+        the new move (else a nudge before it is read as its evidence) until the board is idle
+        and they are rebased; elsewhere what the cells read while still is their baseline now,
+        and the new move's steps are read from it (else it goes unseen there). The noise the
+        baseline took over is kept in `absorbed`, for a missed move the player confirms."""
         if self.noise:
-            for c in self.noise:
-                if c not in self.uncertain:
-                    self.uncertain.append(c)
+            near = []  # the cells of the pending moves
+            for a in self.pending:
+                pred, hand = self._pred(a)
+                near += list(pred) + list(hand)
+            base = self.levels.base
+            absorbed = {}
+            back = {}
+            for i in range(len(self.noise)):
+                c = self.noise[i]
+                if c in near:
+                    if c not in self.uncertain:
+                        self.uncertain.append(c)
+                else:
+                    absorbed[c] = self.noise_levels[i] - base[c]
+                    back[c] = -absorbed[c]
+            self.levels.shift_base(back)
+            self.absorbed = absorbed
             self.noise = []
+            self.noise_levels = []
 
     def _refresh(self):
         if self._undoing:
@@ -129,250 +130,69 @@ class StepTracker(Tracker):
         Tracker._refresh(self)
         self._pcache = {}
 
-    def _infer(self, may_commit=True):
-        committed = 0
-        self.settling = False
-        while True:
-            if not self.legal():  # the game is over (cached: is_over() would generate again)
-                self.state = OVER
-                self.diff = self._diff()
-                return committed
-            diff = self._diff()
-            steps = self._steps(diff)
-            self.diff = diff
-            self.targets = []
-            self.moves = []
-            self.held = False
-            if not diff and (not steps or not ST.significant(steps, self.levels.rough)):
-                self.state = IDLE
-                self.candidates = []
-                # Back as expected: put back, or done and then undone by a next move.
-                self.undone_by_next = self.pending
-                self.pending = []
-                self.barred = []  # taken-back moves are restored on the board
-                self.noisy = False
-                if steps or self.uncertain:
-                    # steps too small to be anything a hand did (drift, a slight
-                    # nudge), and the cells of moves taken late: the baseline takes them over
-                    # once the board is still
-                    if may_commit:
-                        self.levels.rebase(list(steps) + self.uncertain)
-                        self.uncertain = []
-                    else:
-                        self.settling = True
-                return committed
-            match, growing = _explain(self.pos, self.legal(), self._deltas, diff, self.barred)
-            seen = match  # what occupancy alone explains (the steps may rule all of it out)
-            match, growing, airborne = self._by_steps(diff, steps, match, growing)
-            # A move that may already have ended on a stack (pending) followed by another one
-            # explains the diff too: it competes with the one-action explanations.
-            if self.pending:
-                complete, partial, targets = self._explain_in_two(diff, True, (), steps)
-            else:
-                complete, partial, targets = [], [], []
-            fits = list(match)
-            for x in complete:
-                if x not in fits:
-                    fits.append(x)
-            if not fits and not partial:
-                # no explanation fits as it is; one that would with a stack nudged
-                # next to the hand (a step that fits no legal move is noise)
-                rough = self.levels.rough
-                for a, pred in self.loose:
-                    if self._landed(a, pred, steps, diff, rough):
-                        fits.append(a)
-                    elif a not in airborne:
-                        airborne.append(a)
-                        growing.append(a)
-            if fits and not growing and not partial and self.undone_by_next:
-                # About to take a move: first, could one that was waiting to settle and whose
-                # trace this move erased have happened before it? Then that is a second reading.
-                erased = tuple([c for c in self.recent if c not in diff])
-                if erased:
-                    c2, p2, t2 = self._explain_in_two(diff, True, erased, steps)
-                    for x in c2:
-                        if x not in fits:
-                            fits.append(x)
-                    partial = p2
-                    targets = t2
-            if fits and not growing and not partial:
-                if not may_commit:
-                    self._hold(fits)
-                    return committed
-                # a reading by two moves, or beside a move that hid its lift, is asked for
-                # (the steps of two moves leave too much room for the noise)
-                if len(fits) == 1 and not self.unshown and fits[0] in match:
-                    self._commit(fits[0], "auto")
-                    committed += 1
-                    continue
-                fits += [a for a in self.unshown if a not in fits]
-                self._ask(fits)
-                return committed
-            if growing or partial:
-                # A move in progress; actions that already fit may have ended on a stack.
-                self.state = MOVING
-                still = []
-                for x in self.pending:
-                    if x in complete or x in partial:
-                        still.append(x)
-                for x in match:
-                    if x not in still:
-                        still.append(x)
-                for x in airborne:
-                    if x not in still:
-                        still.append(x)
-                self.pending = still
-                self.candidates = []
-                if growing and growing[0][1] == growing[0][3]:
-                    self.moves = match  # a piece coming back to its cell (tracker.py)
-                else:
-                    self.moves = growing + match
-                for a in self.moves:
-                    if a[3] not in targets:
-                        targets.append(a[3])
-                self.targets = targets
-                if fits and not self.held and not airborne and not in_hand(growing, diff):
-                    # Only cubes tipped onto their new cell stand against the moves that fit
-                    # (e.g. a keeper stepped next to a lone cube): a tipped cube does not stay
-                    # so by itself, so once the board is still the player is asked, and the
-                    # pending moves are kept in case the hand does finish a tip. (A piece
-                    # lifted off a stack, seen in the steps, is in the hand.)
-                    if not may_commit:
-                        self.settling = True
-                        return committed
-                    self.moves = []
-                    self.targets = []
-                    self._ask(fits)
-                    self.pending = still
-                return committed
-            # Nothing the board saw explains it: a move that left no trace at all, then one
-            # more. The board cannot know which traceless move it was: it asks.
-            complete, partial, targets = self._explain_in_two(diff, False, (), steps)
-            if not complete and not partial and diff and seen:
-                # Occupancy alone explains it, the steps rule every move out (two stacks
-                # nudged?): the board asks, as revision A would.
-                complete = [a for a in seen if a[0] != cc.END]
-            if complete and not may_commit:
-                self._hold(complete)
-                return committed
-            if complete:
-                self._ask(complete)
-                return committed
-            if partial:
-                self.state = MOVING
-                self.candidates = []
-                self.targets = targets
-                return committed
-            if not diff:
-                # Steps only, and no legal move fits them: noise (a stack nudged, drift). The
-                # baseline takes them over once the board has been still for NOISE_MS (long
-                # enough for the player to say with `confirm` that a move was made).
-                self.state = IDLE
-                self.candidates = []
-                self.noisy = True
-                if may_commit:
-                    self._noise_settled(steps)  # still for settle_ms: it is what the board reads
-                else:
-                    self.settling = True
-                return committed
-            self.state = MISMATCH
-            self.candidates = []
-            return committed
+    # -- Tracker's hooks: its inference loop (_infer, _explain_in_two) with the steps --------
 
-    def _explain_in_two(self, diff, seen_only, erased=(), steps=None):
-        """Tracker._explain_in_two, with the steps: as there, but a pending first move may have
-        cells back as expected since, a second move may change no occupancy after a first that
-        was seen (the steps tell it), and a first with a complete second counts only if their
-        predicted steps together fit the steps seen."""
-        legal = self.legal()
-        deltas = self._deltas
-        complete = []
-        partial = []
-        targets = []
-        pos = self.pos
-        occ = self.occ
-        # Only a few of the legal actions can be a first move: those waiting to settle (erased)
-        # or pending, and (neither erased nor seen_only) those with no delta. Their places in
-        # the list are found in C (list.index, bytearray.find) instead of testing every action
-        # here; walked in the list's order, as all of them would be (a pending move with no
-        # delta may be found twice: tried twice, counted once).
-        look = []
-        for a1 in (self.undone_by_next if erased else self.pending):
-            if a1 in legal:  # (booster uses are not in the list: never a first move)
-                look.append(legal.index(a1))
-        if not erased and not seen_only:
+    def _evidence(self, diff, may_commit):
+        """Tracker._evidence: the steps; with no diff and steps too small to be anything a hand
+        did (drift, a slight nudge), None (at rest): they, and the cells of moves taken late,
+        become the baseline once the board is still."""
+        steps = self._steps(diff)
+        if diff or steps and ST.significant(steps, self.levels.rough):
+            return steps
+        self.noisy = False
+        if steps or self.uncertain:
+            if may_commit:
+                self.levels.rebase(list(steps) + self.uncertain)
+                self.uncertain = []
+            else:
+                self.settling = True
+        return None
+
+    def _quiet(self, pos, legal, deltas, barred):
+        """Tracker._quiet: tracker.explain() with nothing seen but steps (no occupancy changed):
+        the actions that change no occupancy (not `end`, not barred), none under way."""
+        if deltas is not None:
+            look = []
             _find_all(deltas[0], b"\x00", look)
-        look.sort()
+        else:
+            look = range(len(legal))
+        match = []
         for i in look:
-            a1 = legal[i]
-            if a1[0] == cc.END:
-                continue
-            if erased:
-                if a1 not in self.undone_by_next:
-                    continue
-                dl = _cells(deltas, i)
-                if not _meets(dl, erased) or not _is_subset(dl, diff + erased):
-                    continue
-            elif a1 in self.pending:
-                dl = _cells(deltas, i)
-                if not _is_subset(dl, diff) and not _is_subset(dl, diff + tuple(self.recent)):
-                    continue  # (cells it changed may be back as expected since)
-            elif seen_only or deltas[0][i]:
-                continue
-            else:
-                dl = ()
-            # where the board differs from the occupancy after a1 (the expected one with a1's
-            # cells toggled): diff with a1's cells toggled
-            rest = _toggled(diff, dl)
-            # One more action changes at most 2 cells (3 with a cube waiting on the portal),
-            # or none after a move that was seen (the steps tell the second).
-            two = len(rest) == 2 and g.ENTRY_PORTAL not in rest
-            if two:
-                # Only an action that empties one of the two cells and fills the other toggles
-                # both, and none grows into more: only the piece (or card) of the cell the
-                # sensors see emptied can fit (a whole generation costs ~8 ms on the Pico, and
-                # a lift after a put-back may try out several first moves).
-                src, dst = rest
-                if (occ[src >> 3] >> (src & 7)) & 1:
-                    src, dst = dst, src
-                if (occ[src >> 3] >> (src & 7)) & 1 or not (occ[dst >> 3] >> (dst & 7)) & 1:
-                    continue
-            elif not rest:
-                if not (seen_only or erased):
-                    continue
-            elif len(rest) > 3 or len(rest) == 3 and g.ENTRY_PORTAL not in rest:
-                continue
-            pos.push(a1)
-            # (No legal action is the game's end: is_over() would generate them once more.)
-            if two:
-                # (booster uses are explained from their cards, with none of these too)
-                legal2 = pos.legal_actions_from(src)
-            else:
-                # into one list for all the tries (emptied with del [:], its room kept): a new
-                # one for each try grows to 2 KB again, a hole the heap may not have
-                legal2 = self._tried
-                del legal2[:]
-                pos.legal_actions(False, legal2)
-            seconds = None
-            if two or legal2:
-                match2, growing2 = _explain(pos, legal2, None, rest, ())
-                if match2:
-                    seconds = self._seconds(pos, match2, rest)
-                if growing2 and a1 not in partial:
-                    partial.append(a1)
-                if in_hand(growing2, rest):
-                    self.held = True
-                if growing2 and growing2[0][1] != growing2[0][3]:  # (as in _infer)
-                    for a2 in growing2:
-                        if a2[3] not in targets:
-                            targets.append(a2[3])
-            pos.pop()
-            if seconds and a1 not in complete and self._fits_two(a1, seconds, steps, diff):
-                complete.append(a1)
-        # its actions and its room are garbage now: kept for the game, its 2 KB block was a
-        # hole the log's 1.2 KB append missed (the 8-player game with both expansions at 192k)
-        self._tried = []
-        return complete, partial, targets
+            a = legal[i]
+            if a[0] != cc.END and a not in barred and (
+                    deltas[1][i] == 0 if deltas is not None else packed_delta(pos, a) == 0):
+                match.append(a)
+        return match, []
+
+    def _nudged(self, diff, steps, fits, growing, airborne):
+        """Tracker._nudged: the explanations that would fit with a stack nudged next to the hand
+        (a step that fits no legal move is noise), if they have landed; else they wait."""
+        rough = self.levels.rough
+        for a, pred in self.loose:
+            if self._landed(a, pred, steps, diff, rough):
+                fits.append(a)
+            elif a not in airborne:
+                airborne.append(a)
+                growing.append(a)
+
+    def _sure(self, fits, match):
+        """Tracker._sure: a reading by two moves, or beside a move that hid its lift, is asked
+        for (the steps of two moves leave too much room for the noise), with the moves that hid
+        their lift among the choices."""
+        if len(fits) == 1 and not self.unshown and fits[0] in match:
+            return True
+        fits += [a for a in self.unshown if a not in fits]
+        return False
+
+    def _noise(self, steps, may_commit):
+        """Steps only, and no legal move fits them: noise (a stack nudged, drift). The baseline
+        takes them over once the board has been still for NOISE_MS (long enough for the player
+        to say with `confirm` that a move was made)."""
+        self.noisy = True
+        if may_commit:
+            self._noise_settled(steps)  # still for settle_ms: it is what the board reads
+        else:
+            self.settling = True
 
     def _pred(self, a):
         """Revision B: (predicted steps, hand cells) of action a in the position, cached."""
@@ -402,8 +222,8 @@ class StepTracker(Tracker):
                 out[c] = lv.level[c] - lv.base[c]
         return out
 
-    def _by_steps(self, diff, steps, match, growing):
-        """Revision B: (fit, growing, airborne): the one-action explanations (match) whose
+    def _by_evidence(self, diff, steps, match, growing):
+        """Tracker._by_evidence: (fit, growing, airborne): the one-action explanations (match) whose
         predicted steps fit, allowing a nudged stack next to the hand only when none fits as it
         is; the moves under way (growing) whose start fits, plus the moves off a stack whose top
         was lifted; and the fitting ones whose landing on a stack does not show yet (airborne,
@@ -472,6 +292,8 @@ class StepTracker(Tracker):
                     ok[src] = ST.fits(self._lift(src), (src,), steps, ignore, 0, rough)
                 if not ok[src] and not self._stops_on(a, done + airborne):
                     continue
+            elif self._tip_unseen(a, diff, steps):
+                continue
             grow.append(a)
         for c in steps:
             t = ST.still(c, rough)
@@ -495,6 +317,19 @@ class StepTracker(Tracker):
                         self._stops_on(a, fit):
                     grow.append(a)
         return fit, grow, airborne
+
+    def _tip_unseen(self, a, diff, steps):
+        """Whether a, under way, would be a cube (or keeper) tipped over its edge onto its new
+        cell, its old cell still occupied, and that cell's field has not moved beyond what a
+        shifted cube makes: a tipped piece's magnet is far off its own sensor."""
+        src = a[1]
+        return src not in diff and src not in self.uncertain and \
+            -ST.TOL_HAND <= steps.get(src, 0) <= ST.TOL_HAND
+
+    def _under_way(self, moves, diff, steps):
+        """Tracker._under_way: the moves under way (a second move's, after a first) but the
+        tipped ones that do not show (_tip_unseen)."""
+        return [a for a in moves if not self._tip_unseen(a, diff, steps)]
 
     def _clear_best(self, done, doubt, steps, ignore, rough):
         """done (moves that fit and show at both ends) and doubt ((move, pred) that miss by no
@@ -633,8 +468,19 @@ class StepTracker(Tracker):
         diff = self._diff()
         ignore = diff + tuple(self.uncertain)
         steps = self._steps(diff)
+        absorbed = self.absorbed
+        self.absorbed = {}
         if ST.fits(pred, hand, steps, ignore, 0, self.levels.rough):
             self.levels.explain(pred, hand, True, filled)
+            if self.noise:
+                # steps taken for noise that this move explains were its evidence (a move the
+                # board could not read, confirmed): else the next move there goes unseen
+                self.noise = [c for c in self.noise if c not in pred and c not in hand]
+        elif absorbed and not filled and ST.fits(pred, hand, absorbed, ignore, 0,
+                                                 self.levels.rough):
+            # its steps were the noise the baseline took over when the board moved on (the
+            # player confirms a move the board could not read): the baseline is after it
+            pass
         else:
             # Taken without its own evidence (late, or other moves since): which part of what
             # the board shows there is this move's is unknown. Its cells say nothing until the

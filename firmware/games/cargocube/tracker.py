@@ -32,7 +32,9 @@
 # Steps that fit no legal move are noise (a stack nudged): the baseline takes them over once
 # the board is still. Where steps do not decide, the player is asked as on revision A.
 # That reading is StepTracker (firmware/games/cargocube/steptracker.py), a subclass loaded
-# only on revision B: nothing of it is in a revision-A board's heap.
+# only on revision B: nothing of it is in a revision-A board's heap. The inference loop
+# (_infer, _explain_in_two) is this one for both: StepTracker fills in its hooks (the evidence
+# beyond occupancy, which explanations it allows, when one is sure), here left empty.
 #
 # Works on any position object of shared_rules.cargocube.rules (stacks, cards, legal_actions, push, pop).
 
@@ -219,7 +221,7 @@ def _places(pos, legal, deltas, actions, out):
             i = low.find(needle, i + 1)
 
 
-def _left_for_second(diff, dl, erased, seen, occ):
+def _left_for_second(diff, dl, erased, seen, occ, wide=None, quiet=False):
     """The evidence a second move must explain after a first one whose cells are dl (see
     Tracker._explain_in_two: erased, the cells back as expected that a first move waiting to
     settle may have changed; seen, diff + erased), or None if no second move can. A first
@@ -227,11 +229,14 @@ def _left_for_second(diff, dl, erased, seen, occ):
     erased); what is left is diff with dl's cells toggled. One more action changes at most 2
     cells (3 with a cube waiting on the portal); with two cells only an action that empties
     one and fills the other toggles both, and none grows into more: the cell the sensors see
-    emptied must be the one to empty (the second move's piece is that cell's)."""
+    emptied must be the one to empty (the second move's piece is that cell's). With evidence
+    beyond occupancy (revision B): wide, diff and the cells changed since that may be back as
+    expected, where a pending first move's cells may lie; quiet: nothing may be left (a second
+    move that changes no occupancy, seen by its steps alone)."""
     if erased:
         if not _meets(dl, erased) or not _is_subset(dl, seen):
             return None
-    elif not _is_subset(dl, diff):
+    elif not _is_subset(dl, diff) and (wide is None or not _is_subset(dl, wide)):
         return None
     rest = _toggled(diff, dl)
     if len(rest) == 2 and g.ENTRY_PORTAL not in rest:
@@ -240,7 +245,10 @@ def _left_for_second(diff, dl, erased, seen, occ):
             src, dst = dst, src
         if (occ[src >> 3] >> (src & 7)) & 1 or not (occ[dst >> 3] >> (dst & 7)) & 1:
             return None
-    elif not rest or len(rest) > 3 or len(rest) == 3 and g.ENTRY_PORTAL not in rest:
+    elif not rest:
+        if not quiet:
+            return None
+    elif len(rest) > 3 or len(rest) == 3 and g.ENTRY_PORTAL not in rest:
         return None
     return rest
 
@@ -501,11 +509,12 @@ class Tracker:
                 self.diff = self._diff()
                 return committed
             diff = self._diff()
+            steps = self._evidence(diff, may_commit)
             self.diff = diff
             self.targets = []
             self.moves = []
             self.held = False
-            if not diff:
+            if not diff and not steps:
                 self.state = IDLE
                 self.candidates = []
                 # Back as expected: put back, or done and then undone by a next move.
@@ -513,23 +522,34 @@ class Tracker:
                 self.pending = []
                 self.barred = []  # taken-back moves are restored on the board
                 return committed
-            match, growing = explain(self.pos, self.legal(), self._deltas, diff, self.barred)
+            if diff:
+                match, growing = explain(self.pos, self.legal(), self._deltas, diff,
+                                         self.barred)
+            else:  # (only with evidence: else the board is at rest)
+                match, growing = self._quiet(self.pos, self.legal(), self._deltas, self.barred)
+            seen = match  # what occupancy alone explains (the evidence may rule all of it out)
+            if steps is None:
+                airborne = ()
+            else:
+                match, growing, airborne = self._by_evidence(diff, steps, match, growing)
             # A move that may already have ended on a stack (pending) followed by another one
             # explains the diff too: it competes with the one-action explanations.
             if self.pending:
-                complete, partial, targets = self._explain_in_two(diff, True)
+                complete, partial, targets = self._explain_in_two(diff, True, (), steps)
             else:
                 complete, partial, targets = [], [], []
             fits = list(match)
             for x in complete:
                 if x not in fits:
                     fits.append(x)
+            if steps and not fits and not partial:
+                self._nudged(diff, steps, fits, growing, airborne)
             if fits and not growing and not partial and self.undone_by_next:
                 # About to take a move: first, could one that was waiting to settle and whose
                 # trace this move erased have happened before it? Then that is a second reading.
                 erased = tuple([c for c in self.recent if c not in diff])
                 if erased:
-                    c2, p2, t2 = self._explain_in_two(diff, True, erased)
+                    c2, p2, t2 = self._explain_in_two(diff, True, erased, steps)
                     for x in c2:
                         if x not in fits:
                             fits.append(x)
@@ -539,7 +559,7 @@ class Tracker:
                 if not may_commit:
                     self._hold(fits)
                     return committed
-                if len(fits) == 1:
+                if (len(fits) == 1) if steps is None else self._sure(fits, match):
                     self._commit(fits[0], "auto")
                     committed += 1
                     continue
@@ -555,6 +575,9 @@ class Tracker:
                 for x in match:
                     if x not in still:
                         still.append(x)
+                for x in airborne:
+                    if x not in still:
+                        still.append(x)
                 self.pending = still
                 self.candidates = []
                 # (a piece coming back to its cell, under way only when nothing else is, has
@@ -567,11 +590,12 @@ class Tracker:
                     if a[3] not in targets:
                         targets.append(a[3])
                 self.targets = targets
-                if fits and not self.held and not in_hand(growing, diff):
+                if fits and not self.held and not airborne and not in_hand(growing, diff):
                     # Only cubes tipped onto their new cell stand against the moves that fit
                     # (e.g. a keeper stepped next to a lone cube): a tipped cube does not stay
                     # so by itself, so once the board is still the player is asked, and the
-                    # pending moves are kept in case the hand does finish a tip.
+                    # pending moves are kept in case the hand does finish a tip. (A piece
+                    # in the air, airborne, keeps the board waiting.)
                     if not may_commit:
                         self.settling = True
                         return committed
@@ -582,7 +606,11 @@ class Tracker:
                 return committed
             # Nothing the board saw explains it: a move that left no trace at all, then one
             # more. The board cannot know which traceless move it was: it asks.
-            complete, partial, targets = self._explain_in_two(diff, False)
+            complete, partial, targets = self._explain_in_two(diff, False, (), steps)
+            if not complete and not partial and diff and seen:
+                # Occupancy alone explains it, the evidence rules every move out (revision B:
+                # two stacks nudged?): the board asks, as revision A would.
+                complete = [a for a in seen if a[0] != cc.END]
             if complete and not may_commit:
                 self._hold(complete)
                 return committed
@@ -594,18 +622,54 @@ class Tracker:
                 self.candidates = []
                 self.targets = targets
                 return committed
+            if not diff:
+                # Only the evidence beyond occupancy changed, and no legal move fits it: noise.
+                self.state = IDLE
+                self.candidates = []
+                self._noise(steps, may_commit)
+                return committed
             self.state = MISMATCH
             self.candidates = []
             return committed
 
-    def _explain_in_two(self, diff, seen_only, erased=()):
+    # -- hooks: the evidence beyond occupancy (revision B's steps, StepTracker) ----------------
+
+    def _evidence(self, diff, may_commit):
+        """What the board sees beyond the occupancy diff (revision A: None, nothing; revision
+        B: the steps, or None with no diff and nothing a hand did: the board is at rest)."""
+        return None
+
+    # With evidence (not None) the loop also calls these, which only StepTracker has (on
+    # revision A, every explanation occupancy allows is accepted, and nothing more is done):
+    # _quiet(pos, legal, deltas, barred) -> (match, growing): explain() for the evidence with
+    #     no occupancy changed: the actions that change none (none under way);
+    # _by_evidence(diff, steps, match, growing) -> (match, growing, airborne): of the one-action
+    #     explanations and the moves of which diff can be the start, those the evidence allows;
+    #     airborne: moves that fit whose piece may still be in the hand (they wait, pending);
+    # _nudged(diff, steps, fits, growing, airborne): nothing fits; append to fits the
+    #     explanations that fit with a piece disturbed beside the hand, to airborne and growing
+    #     those that wait for their piece to land;
+    # _sure(fits, match): whether fits is one move to take at once; else fits is asked (and may
+    #     grow by the moves the board also holds possible);
+    # _noise(steps, may_commit): evidence that fits no legal move, with no occupancy changed;
+    # _under_way(moves, rest, steps): of the moves a second move may be the start of (after a
+    #     first), those the evidence allows;
+    # _seconds(pos, match2, rest): second moves (in pos, after a first move, rest the diff left
+    #     to them) in the form _fits_two takes; _fits_two(a1, seconds, steps, diff): whether a
+    #     first move a1 and one of them together fit the evidence.
+
+    def _explain_in_two(self, diff, seen_only, erased=(), steps=None):
         """Explanations of diff by two moves: a first one that left no visible trace of its own
         and a second one, complete or in progress. The first is, with erased: a move that was
         waiting to settle before the board looked as expected again (undone_by_next), on those
         cells that changed since the last commit and are back as expected (the next move undid
         its trace, e.g. a cube teleported to an empty exit portal and rolled on from there);
         else with seen_only: a pending move (its evidence was seen but it may have ended on a
-        stack); else a move that never shows (onto and off stacks).
+        stack); else a move that never shows (onto and off stacks). With evidence beyond
+        occupancy (steps, not None), where moves that change no occupancy show, a pending first
+        move may have cells back as expected since, and a second may change no occupancy after
+        a first that was seen; a first with a complete second counts only if together they fit
+        the evidence (_fits_two).
         Returns (firsts with a complete second, firsts with a second in progress, the cells the
         moves in progress may go to)."""
         legal = self.legal()
@@ -627,6 +691,11 @@ class Tracker:
             _find_all(deltas[0], b"\x00", look)
         look.sort()
         seen = diff + erased  # the cells a first move waiting to settle may have changed
+        # With evidence beyond occupancy: a pending first move's cells may be back as expected
+        # since (wide), and a second move may change no occupancy after a first that was seen
+        # (quiet).
+        wide = None if steps is None else diff + tuple(self.recent)
+        quiet = steps is not None and (seen_only or bool(erased))
         # What a first move leaves for the second depends only on its cells (its delta), and
         # the first moves tried are mostly one piece's (the last lift's moves onto stacks): the
         # evidence left is worked out once for each delta.
@@ -643,7 +712,7 @@ class Tracker:
             d1 = deltas[0][i] | (deltas[1][i] << 8)
             if d1 != last:
                 last = d1
-                rest = _left_for_second(diff, unpack(d1), erased, seen, occ)
+                rest = _left_for_second(diff, unpack(d1), erased, seen, occ, wide, quiet)
                 two = rest is not None and len(rest) == 2 and g.ENTRY_PORTAL not in rest
                 if two:
                     # the second move's piece is on the cell the sensors see emptied
@@ -663,10 +732,16 @@ class Tracker:
                 legal2 = self._tried
                 del legal2[:]
                 pos.legal_actions(False, legal2)
+            seconds = None
             if legal2 is not None and (two or legal2):
-                match2, growing2 = explain(pos, legal2, None, rest, ())
-                if match2 and a1 not in complete:
-                    complete.append(a1)
+                if rest:
+                    match2, growing2 = explain(pos, legal2, None, rest, ())
+                else:  # (only with evidence)
+                    match2, growing2 = self._quiet(pos, legal2, None, ())
+                if growing2 and steps is not None:
+                    growing2 = self._under_way(growing2, rest, steps)
+                if match2:
+                    seconds = match2 if steps is None else self._seconds(pos, match2, rest)
                 if growing2 and a1 not in partial:
                     partial.append(a1)
                 if in_hand(growing2, rest):
@@ -676,6 +751,9 @@ class Tracker:
                         if a2[3] not in targets:
                             targets.append(a2[3])
             pos.pop()
+            if seconds and a1 not in complete and (
+                    steps is None or self._fits_two(a1, seconds, steps, diff)):
+                complete.append(a1)
         # its actions and its room are garbage now: kept for the game, its 2 KB block was a
         # hole the log's 1.2 KB append missed (the 8-player game with both expansions at 192k)
         self._tried = []
