@@ -62,10 +62,15 @@ def test_games_take_no_wrong_action_and_most_with_no_button():
 # a stack between the hops of a wind rose, taken for a move that ends there. With bumps (the
 # fourth figure): a stack nudged before a move, its step read as that move's (a roll's
 # direction); a piece still in the hand taken as landed on a stack on a step of 0.09 mT; a
-# move seen at its far end alone while its source's steps said nothing.
+# move seen at its far end alone while its source's steps said nothing. Random play at 1 mm
+# (the last three): a move waiting for its landing to show, whose cells then held the steps of
+# the hand starting the next move (still: noise); the hand moved on, those cells went
+# uncertain, the board looked at rest and dropped the waiting move as put back, then took the
+# next move alone (seed 19: e5e/g6 lost, d6w/b6 taken; 27 and 94 likewise).
 ONCE_WRONG = ((19, 0.25, True, 0), (6, 0.5, True, 0), (4, 0.5, False, 0), (17, 0.5, False, 0),
               (77, 0.25, True, 0), (122, 0.25, True, 0), (51, 0.5, True, 0.05),
-              (106, 0.5, True, 0.05), (198, 0.5, True, 0.05), (139, 0.5, True, 0.05))
+              (106, 0.5, True, 0.05), (198, 0.5, True, 0.05), (139, 0.5, True, 0.05),
+              (19, 1.0, False, 0), (27, 1.0, False, 0), (94, 1.0, False, 0))
 
 
 def test_games_that_once_took_a_wrong_move_take_none():

@@ -45,6 +45,9 @@ class StepTracker(Tracker):
         self.uncertain = []  # cells whose baseline waits for the board to be idle
         self.loose = []  # explanations that fit only with a stack nudged
         self.unshown = []  # moves that fit the steps but did not show their lift
+        # pending moves whose cells stale noise made uncertain: the board can no longer read
+        # whether they were put back (see _noise_stale), until the position changes
+        self.masked = []
         self.noisy = False  # steps no legal move fits wait to be taken as noise
         self._undoing = False  # press_undo is taking an action back (see _refresh)
         levels.rebase()  # a game's start: the fields as they are are the baseline
@@ -105,7 +108,16 @@ class StepTracker(Tracker):
             near = []  # the cells of the pending moves
             for a in self.pending:
                 pred, hand = self._pred(a)
-                near += list(pred) + list(hand)
+                mine = list(pred) + list(hand)
+                near += mine
+                if a not in self.masked:
+                    for c in self.noise:
+                        if c in mine:
+                            # its steps are hidden from now on: when the board looks at rest
+                            # again it cannot tell the move was put back, so the next move
+                            # is not taken alone (else, if it was made, the board loses it)
+                            self.masked.append(a)
+                            break
             base = self.levels.base
             absorbed = {}
             back = {}
@@ -129,6 +141,7 @@ class StepTracker(Tracker):
             self._unexplain_levels(self.undone[-1])
         Tracker._refresh(self)
         self._pcache = {}
+        self.masked = []
 
     # -- Tracker's hooks: its inference loop (_infer, _explain_in_two) with the steps --------
 
@@ -177,11 +190,12 @@ class StepTracker(Tracker):
 
     def _sure(self, fits, match):
         """Tracker._sure: a reading by two moves, or beside a move that hid its lift, is asked
-        for (the steps of two moves leave too much room for the noise), with the moves that hid
-        their lift among the choices."""
-        if len(fits) == 1 and not self.unshown and fits[0] in match:
+        for (the steps of two moves leave too much room for the noise), and so is any move
+        while a pending one's steps were masked (_noise_stale); those moves are among the
+        choices."""
+        if len(fits) == 1 and not self.unshown and not self.masked and fits[0] in match:
             return True
-        fits += [a for a in self.unshown if a not in fits]
+        fits += [a for a in self.unshown + self.masked if a not in fits]
         return False
 
     def _noise(self, steps, may_commit):
