@@ -709,8 +709,13 @@ class Position:
         a long game: growing it action by action among the replay's other allocations
         fragments a small heap until a large enough block cannot be found)."""
         need = self._ulen + 12 * n + 64  # 10 bytes an action, hops and slack
-        if len(self._undo) < need:
-            self._undo.extend(bytearray(need - len(self._undo)))
+        old = self._undo
+        if len(old) < need:
+            # One block of the final size, the used part copied in through a view: extend()
+            # would first build the zeros as a second block of that size, and need both at once.
+            log = bytearray(need)
+            log[:self._ulen] = memoryview(old)[:self._ulen]
+            self._undo = log
 
     def push_checked(self, action):
         if action not in self.legal_actions():
