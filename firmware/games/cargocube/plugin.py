@@ -5,6 +5,7 @@
 # light besides the score bars) is rebuilt only when something changes, so paint() per frame is
 # a short loop over a prepared list.
 
+import gc
 from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
 from shared_rules.cargocube import orient
@@ -176,6 +177,10 @@ class Game:
         pos = self.pos
         n = getattr(records, "expected_actions", 0)
         if n:
+            # The set-up's tracker is made again after the replay: drop it first, so that the
+            # undo record's one large block can take the room it held.
+            self.tracker = None
+            gc.collect()
             pos.reserve(n)
         for kind, payload in records:
             if kind == LF.ACTION:
