@@ -121,3 +121,37 @@ def test_same_perft_counts_on_cpython_and_micropython(micropython):
     assert counts[0] == 40240
     assert counts[11] == 1120 + 6 * 6520 + 160 + 3 + 640
     assert counts[12] == 1120 + 3 * 6520
+
+
+
+RESERVE_MIDWAY = """
+from shared_rules.cargocube import rules as cc
+pos = cc.start_position(4, cards=True)
+print(pos.notation())
+seed = 12345
+for i in range(60):
+    if i == 30:
+        pos.reserve(150)  # in mid-game: the record so far must be carried over
+    seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+    acts = pos.legal_actions()
+    pos.push(acts[seed % len(acts)])
+    if pos.is_over():
+        pos.pop()
+print(pos.ply())
+print(pos.notation())
+while pos.ply():
+    pos.pop()
+print(pos.notation())
+"""
+
+
+def test_reserve_in_mid_game_keeps_the_undo_record(micropython, tmp_path):
+    """pos.reserve() moves the undo record to a larger buffer: the actions pushed before it
+    still pop back to the start, on MicroPython as on CPython."""
+    script = tmp_path / "reserve_midway.py"
+    script.write_text(RESERVE_MIDWAY)
+    mp = micropython(script, heapsize="192k").split("\n")
+    cp = mpy.run_cpython(script).split("\n")
+    assert int(mp[1]) > 30, mp
+    assert mp[3] == mp[0], mp  # back at the start
+    assert mp[:4] == cp[:4]
