@@ -323,14 +323,6 @@ class StepTracker(Tracker):
             for a in self.legal():
                 if a[1] in lifted and a[0] != cc.END and a not in grow:
                     grow.append(a)
-        for a in self.pending:
-            if a[1] == a[3] and a not in fit and a not in airborne and a not in self.masked:
-                # A move back onto its own cell (a wind rose hop) changes no occupancy and its
-                # step may be tiny (a turned cube, its bottom cube shifted under the hand): seen
-                # under way, it is not ruled out by a small step or by a next move's steps
-                # beside it. Masked like a move whose cells stale noise hid (_noise_stale): the
-                # next move is asked for, with it among the choices (else taken alone).
-                self.masked.append(a)
         if fit:
             # the moves from the same source that pass where a fitting one lands may be under
             # way, their piece resting there between hops (a wind rose over a stack)
@@ -338,6 +330,13 @@ class StepTracker(Tracker):
                 if a[0] != cc.END and a not in grow and a not in fit and \
                         self._stops_on(a, fit):
                     grow.append(a)
+        for a in self.pending:
+            if a[1] == a[3] and a not in fit and a not in airborne:
+                # A move back onto its own cell (a wind rose hop) changes no occupancy and its
+                # step may be tiny (a turned cube, its bottom cube shifted under the hand): seen
+                # under way, it stays pending whatever the steps (a small one, the next move's
+                # beside it), so the next move is read with it first too (else taken alone).
+                airborne.append(a)
         return fit, grow, airborne
 
     def _tip_unseen(self, a, diff, steps):
