@@ -241,7 +241,7 @@ class StepTracker(Tracker):
         predicted steps fit, allowing a nudged stack next to the hand only when none fits as it
         is; the moves under way (growing) whose start fits, plus the moves off a stack whose top
         was lifted; and the fitting ones whose landing on a stack does not show yet (airborne,
-        also under way)."""
+        also under way), with the pending moves back onto their own cell (kept pending only)."""
         pos = self.pos
         rough = self.levels.rough
         ignore = diff + tuple(self.uncertain)  # cells whose steps say nothing now
