@@ -66,11 +66,17 @@ def test_games_take_no_wrong_action_and_most_with_no_button():
 # (the last three): a move waiting for its landing to show, whose cells then held the steps of
 # the hand starting the next move (still: noise); the hand moved on, those cells went
 # uncertain, the board looked at rest and dropped the waiting move as put back, then took the
-# next move alone (seed 19: e5e/g6 lost, d6w/b6 taken; 27 and 94 likewise).
+# next move alone (seed 19: e5e/g6 lost, d6w/b6 taken; 27 and 94 likewise). Seed 78 (random,
+# at 1 and 0.25 mm): a wind rose hop back onto its own cell, f9n/f9, pending while under way,
+# was dropped when its turned cube's step came out at 0.13 mT (under twice the still tolerance,
+# and later beside the next move's steps); then f9n/f11 was taken alone.
 ONCE_WRONG = ((19, 0.25, True, 0), (6, 0.5, True, 0), (4, 0.5, False, 0), (17, 0.5, False, 0),
               (77, 0.25, True, 0), (122, 0.25, True, 0), (51, 0.5, True, 0.05),
               (106, 0.5, True, 0.05), (198, 0.5, True, 0.05), (139, 0.5, True, 0.05),
-              (19, 1.0, False, 0), (27, 1.0, False, 0), (94, 1.0, False, 0))
+              (19, 1.0, False, 0), (27, 1.0, False, 0), (94, 1.0, False, 0),
+              # a wind rose hop back onto its own cell (f9n/f9, its cube turned, a step of
+              # -13 there) dropped from pending: the next move from f9 was taken alone
+              (78, 1.0, False, 0), (78, 0.25, False, 0))
 
 
 def test_games_that_once_took_a_wrong_move_take_none():

@@ -241,7 +241,7 @@ class StepTracker(Tracker):
         predicted steps fit, allowing a nudged stack next to the hand only when none fits as it
         is; the moves under way (growing) whose start fits, plus the moves off a stack whose top
         was lifted; and the fitting ones whose landing on a stack does not show yet (airborne,
-        also under way)."""
+        also under way), with the pending moves back onto their own cell (kept pending only)."""
         pos = self.pos
         rough = self.levels.rough
         ignore = diff + tuple(self.uncertain)  # cells whose steps say nothing now
@@ -330,6 +330,13 @@ class StepTracker(Tracker):
                 if a[0] != cc.END and a not in grow and a not in fit and \
                         self._stops_on(a, fit):
                     grow.append(a)
+        for a in self.pending:
+            if a[1] == a[3] and a not in fit and a not in airborne:
+                # A move back onto its own cell (a wind rose hop) changes no occupancy and its
+                # step may be tiny (a turned cube, its bottom cube shifted under the hand): seen
+                # under way, it stays pending whatever the steps (a small one, the next move's
+                # beside it), so the next move is read with it first too (else taken alone).
+                airborne.append(a)
         return fit, grow, airborne
 
     def _tip_unseen(self, a, diff, steps):
