@@ -106,6 +106,13 @@ def micropypath(extra=()) -> str:
     return ":".join(parts)
 
 
+def _link(folder, name, target) -> str:
+    """A symbolic link folder/name to the directory target; its path."""
+    link = os.path.join(folder, name)
+    os.symlink(Path(target).resolve(), link)
+    return link
+
+
 def _is_path(script) -> bool:
     if isinstance(script, os.PathLike):
         return True
@@ -141,10 +148,18 @@ def run_micropython(
     if heapsize is not None:
         cmd += ["-X", f"heapsize={heapsize}"]
     env = dict(os.environ)
-    env["MICROPYPATH"] = micropypath(path)
-    with tempfile.TemporaryDirectory(prefix="mpy-run-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="m", dir="/tmp") as tmp:
+        # The unix port interns the full path of every module it loads and of each MICROPYPATH
+        # entry (qstrs, never freed), so the heap a run needs grew with the checkout's path (a
+        # clone at a 58-character path ran the 256k card driver out of memory). Reached through
+        # short links in this folder, a run needs the same heap from any checkout.
+        root = _link(tmp, "r", REPO_ROOT)
+        env["MICROPYPATH"] = ":".join(
+            [".frozen"] + [_link(tmp, str(i), p) for i, p in enumerate(path)] + [root])
         if _is_path(script):
             script_path = Path(script).resolve()
+            if script_path.is_relative_to(REPO_ROOT):
+                script_path = Path(root) / script_path.relative_to(REPO_ROOT)
         else:
             script_path = Path(tmp) / "main.py"
             script_path.write_text(script)

@@ -39,10 +39,15 @@ def test_error_is_raised_with_traceback(micropython):
 
 
 def test_args_and_repo_on_path(micropython, tmp_path):
-    out = micropython("import sys\nprint(sys.argv[1:])\nprint(sys.path)", args=("a", "7"))
-    argv, path = out.splitlines()
+    """The repo is on the path through a short link (the same heap from any checkout's path):
+    the checkout's own path is not on it, and the repo's modules load through the link."""
+    out = micropython("import sys\nprint(sys.argv[1:])\nprint(sys.path)\n"
+                      "import firmware.system.logformat as m\nprint(m.__file__)",
+                      args=("a", "7"))
+    argv, path, module = out.splitlines()
     assert argv == "['a', '7']"
-    assert ".frozen" in path and str(mpy.REPO_ROOT) in path
+    assert ".frozen" in path and str(mpy.REPO_ROOT) not in path
+    assert module.startswith("/tmp/m") and module.endswith("/r/firmware/system/logformat.py")
 
 
 def test_package_import_via_micropypath(micropython, tmp_path):
