@@ -208,7 +208,10 @@ def layout_cost(target, before_dir=None):
     else:
         before = BEFORE_LAYOUT[target]
         source = "c2dcabe, recorded"
-    print("The layout's cost on %s (issue 14: < 2048 B more than before it), bytes in use: at "
+    # Against c2dcabe this is the layout's cost plus that of all the firmware since (issue 14's
+    # budget is the layout's own, measured when it landed: docs/firmware.md)
+    print("This firmware against the one before the layout on %s (issue 14: the layout itself "
+          "< 2048 B; this includes all since), bytes in use: at "
           "boot%s %d (%+d), after `new %s` %d (%+d); before (%s): %d, %d" % (
               target, " (its boot game set up)" if target == "pico" else "", boot,
               boot - before[0], LAYOUT_GAME, game, game - before[1], source, before[0],
