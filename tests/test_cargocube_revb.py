@@ -76,7 +76,24 @@ ONCE_WRONG = ((19, 0.25, True, 0), (6, 0.5, True, 0), (4, 0.5, False, 0), (17, 0
               (19, 1.0, False, 0), (27, 1.0, False, 0), (94, 1.0, False, 0),
               # a wind rose hop back onto its own cell (f9n/f9, its cube turned, a step of
               # -13 there) dropped from pending: the next move from f9 was taken alone
-              (78, 1.0, False, 0), (78, 0.25, False, 0))
+              (78, 1.0, False, 0), (78, 0.25, False, 0),
+              # Found while letting the cells around a move show it when the bottom cube's
+              # shift hid its own cells' steps (steps.around); each took a wrong move with the
+              # guard named missing. A move that lands on the true one's neighbour, taken
+              # because the true one had no step over twice the still tolerance at its own
+              # cells and was not even predicted (steps.supported: any step next to the hand
+              # counts now): d5w for d5s.
+              (13, 1.0, False, 0),
+              # the true one fitted only with a nudged stack, so it was not a doubt beside the
+              # one that fitted as it was (it is now): h8e for i7w
+              (113, 1.0, False, 0),
+              # a landing predicted at -0.43 mT that read +0.19 taken as shown by the cells
+              # around it (a step against the landing's sign now says it did not land): f8n
+              # for e9e
+              (32, 0.5, False, 0),
+              # one nudged neighbour making the cells around a wrong move look right (the cell
+              # that gains most is now left out): i5s for i5w, Ke for Kn, e6s for e6w
+              (19, 0.5, False, 0.05), (144, 0.5, False, 0.05), (189, 0.5, False, 0.05))
 
 
 def test_games_that_once_took_a_wrong_move_take_none():
@@ -197,3 +214,51 @@ def test_a_piece_in_the_hand_is_not_taken_for_a_move_onto_a_stack():
     assert game.pos.history() == []
     assert game.tracker.state == T.MOVING              # shows where it may go
     assert g.parse_cell("f5") in game.tracker.targets
+
+
+def _hide_step(world, cell, before, reach=0.5):
+    """Move the bottom cube on cell within reach mm of where it lies so that the cell's field
+    comes back as near as it can to `before` (a shift under the hand that hides the step)."""
+    p = world.phys[cell][0]
+    x0, y0 = p[0], p[1]
+    best = None
+    for i in range(-10, 11):
+        for j in range(-10, 11):
+            dx, dy = reach * i / 10, reach * j / 10
+            if dx * dx + dy * dy > reach * reach:
+                continue
+            p[0], p[1] = x0 + dx, y0 + dy
+            world._touch(cell)
+            miss = abs(world.fields()[cell] - before)
+            if best is None or miss < best[0]:
+                best = (miss, p[0], p[1])
+    p[0], p[1] = best[1], best[2]
+    world._touch(cell)
+    return best[0]
+
+
+# STACKS with cubes all around e5 and f5 (mid-game: a step is read only where a cell holds
+# something before and after)
+CROWDED = "e5=B1.B1,f5=O1,e6=B1,d4=B1,e4=O1,f4=B1,g4=O1,d5=O1,g5=B1,d6=B1,g6=B1,f1=KS,f11=KN SN S 2"
+
+
+def test_a_move_whose_own_steps_a_shifted_cube_hid_is_read_around_it():
+    """The top of e5 onto f5, each bottom cube shifted under the hand (within 0.5 mm) so that
+    its own cell reads within 0.03 mT of before: the cells around them still see the cube
+    that came and went (their couplings), so the board takes it with no button."""
+    pos = cc.Position.parse(CROWDED)
+    table, game, world = _board(pos.notation())
+    a = pos.parse_action("e5e")
+    e5, f5 = g.parse_cell("e5"), g.parse_cell("f5")
+    before = world.fields()
+    world.lift(e5)
+    assert _hide_step(world, e5, before[e5]) < 0.03
+    table.feed(world.adc_sums(), 300)
+    world.place(f5)
+    pos.push(a)
+    world.sync_items(pos)
+    assert _hide_step(world, f5, before[f5]) < 0.03
+    table.feed(world.adc_sums(), 300)
+    table.settle(T.SETTLE_MS + 200)
+    assert game.pos.history() == [a]
+    assert game.tracker.state == T.IDLE

@@ -270,15 +270,45 @@ def significant(steps, rough):
 
 
 def supported(hand, steps, rough):
-    """Whether an action that changes no occupancy has evidence of its own: a step
-    of twice the still tolerance where its hand worked (a neighbour's coupling alone, a few
-    hundredths of a millitesla, is too little to take a move for)."""
-    for c in hand:
-        v = steps.get(c, 0)
-        t = 2 * still(c, rough)
-        if v > t or v < -t:
+    """Whether an action that changes no occupancy may have evidence of its own: a step
+    beyond the still tolerance where its hand worked or next to it (the bottom cube shifted
+    under the hand may hide the own cells' steps; the neighbours see the piece that came or
+    went, not the shift). Whether it shows a move is for fits() and the tracker to say; the
+    ones without are not even predicted (the heap keeps few of them)."""
+    for c in steps:
+        v = steps[c]
+        t = still(c, rough)
+        if (v > t or v < -t) and next_to(c, hand):
             return True
     return False
+
+
+def around(pred, hand, steps, ignore, rough, other=None):
+    """How much better an action's predicted steps explain the cells around its hand than
+    `other` (predicted steps; None: nothing happened there) does, in score()'s units. A
+    bottom cube shifted under the hand moves its own cell's field, and its neighbours' by a
+    few hundredths of a millitesla at most, while a piece that comes or goes moves them by
+    its coupling (field.NEAR). The cell that gains most is left out: a stack nudged next to
+    the hand may make any one of them."""
+    gain = 0
+    top = 0
+    for c in pred:
+        if c not in hand and c not in ignore:
+            v = steps.get(c, 0)
+            o = other.get(c, 0) if other else 0
+            d = miss(c, v - o, hand, rough) - miss(c, v - pred[c], hand, rough)
+            gain += d
+            if d > top:
+                top = d
+    if other:
+        for c in other:
+            if c not in pred and c not in hand and c not in ignore:
+                v = steps.get(c, 0)
+                d = miss(c, v - other[c], hand, rough) - miss(c, v, hand, rough)
+                gain += d
+                if d > top:
+                    top = d
+    return gain - top
 
 
 def fits_two(pred1, hand1, pred2, hand2, steps, diff, rough):

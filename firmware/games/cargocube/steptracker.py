@@ -21,6 +21,9 @@ DOUBT_SCALE = 3
 # squared noise unit: two squared units, a miss of 1.4 noise units at one cell; 4 asked more and
 # took no fewer wrong moves: none in 800 bench games either way).
 SCORE_MARGIN = 2 * 16
+# A move seen in the steps alone whose own cells' steps a shifted cube hid shows by the cells
+# around its ends (steps.around) when they fit it better than nothing by this much.
+AROUND_MARGIN = 16
 
 
 def _shows_landing(p, v, t):
@@ -255,9 +258,12 @@ class StepTracker(Tracker):
             pred, hand = self._pred(a)
             if ST.fits(pred, hand, steps, ignore, 0, rough):
                 fit.append((a, pred))
-            elif ST.fits(pred, hand, steps, ignore, 1, rough):
+                continue
+            if ST.fits(pred, hand, steps, ignore, 1, rough):
                 loose.append((a, pred))
-            elif ST.fits(pred, hand, steps, ignore, 0, rough, DOUBT_SCALE) and (
+            # (one that fits with a nudged stack is not ruled out beside one that fits as it
+            # is either, if the noise may explain it)
+            if ST.fits(pred, hand, steps, ignore, 0, rough, DOUBT_SCALE) and (
                     diff or self._lifted(a, pred, steps, diff, rough)):
                 doubt.append((a, pred))
         if fit:
@@ -268,7 +274,8 @@ class StepTracker(Tracker):
             # seen in the steps alone, a nudged reading must show where it came from too
             self.loose = [x for x in loose if self._lifted(x[0], x[1], steps, diff, rough)]
         if self.loose:
-            self.loose += doubt  # a nudge explains one; the noise may explain another
+            # a nudge explains one; the noise may explain another
+            self.loose += [x for x in doubt if x not in self.loose]
         # A move whose landing on a stack should show and does not: the piece may still be in
         # the hand. It waits (and is pending: the landing may be hidden by a shifted cube).
         done = []
@@ -406,8 +413,11 @@ class StepTracker(Tracker):
         if -2 * t <= p <= 2 * t:
             return True  # it shows too little there to ask for
         # the cube below may have shifted under the hand and hidden the lift there: the cells
-        # around that only the source changes for show it then (a 2-stack's top leaving)
-        return v > t or v < -t or self._end_shows(a, pred, steps, diff, rough, src, a[3])
+        # around that only the source changes for show it then (a 2-stack's top leaving), or
+        # the cells around both ends together (a roll's ends are neighbours: they share most)
+        return v > t or v < -t or self._end_shows(a, pred, steps, diff, rough, src, a[3]) or \
+            ST.around(pred, self._pred(a)[1], steps, diff + tuple(self.uncertain),
+                      rough) >= AROUND_MARGIN
 
     def _landed(self, a, pred, steps, diff, rough):
         """Revision B: whether the piece of action a (predicted steps pred) is seen to have
@@ -427,8 +437,17 @@ class StepTracker(Tracker):
             # within the hand's noise unless it turned the cube's magnet over (hundreds).
             t = 2 * ST.TOL_HAND
             return (p > t or p < -t) and -ST.TOL_HAND <= v - p <= ST.TOL_HAND
-        return _shows_landing(p, v, ST.still(dst, rough)) or (
-            dst != a[1] and self._end_shows(a, pred, steps, diff, rough, dst, a[1]))
+        if _shows_landing(p, v, ST.still(dst, rough)) or (
+                dst != a[1] and self._end_shows(a, pred, steps, diff, rough, dst, a[1])):
+            return True
+        # the cube below may have shifted under the hand and hidden the landing there: the
+        # cells around both ends fit the whole move better than its lift alone (in the hand);
+        # but a step there against the landing's sign says the cell saw something else
+        t = ST.still(dst, rough)
+        if (p > 0 and v < -t) or (p < 0 and v > t):
+            return False
+        return ST.around(pred, self._pred(a)[1], steps, diff + tuple(self.uncertain), rough,
+                         self._lift(a[1])) >= AROUND_MARGIN
 
     def _end_shows(self, a, pred, steps, diff, rough, end, other):
         """Revision B: whether action a (predicted steps pred) shows at its end cell `end`: the
