@@ -286,6 +286,9 @@ def press_table(rows, res):
 
 def main():
     args = sys.argv[1:]
+    if "-h" in args or "--help" in args:
+        print(__doc__)
+        return
     jobs = 2
     revs = "AB"
     if "--jobs" in args:
@@ -301,8 +304,11 @@ def main():
         i = args.index("--chooser")
         choosers = (args[i + 1],)
         del args[i:i + 2]
-    games = int(args[0]) if args else 200
-    expansion_games = int(args[1]) if len(args) > 1 else 40
+    try:
+        games = int(args[0]) if args else 200
+        expansion_games = int(args[1]) if len(args) > 1 else 40
+    except ValueError:
+        sys.exit("bench/inference.py: GAMES and EXPANSION_GAMES are whole numbers (see --help)")
     rows = [i for i, r in enumerate(ROWS) if r[0] in revs and r[2] in choosers]
     print("Move inference: %d games per row, 2/3/4 players, 3 in 4 with base cards, %d processes"
           % (games, jobs))
