@@ -97,8 +97,9 @@ def _sees(s, t):
 
 def predict(pos, action):
     """{cell: change of its field} that action makes in pos (before it is pushed), for every
-    cell whose sensor sees a changed stack and that holds something before and after (a cell
-    that empties or fills shows as occupancy, not as a step). Pushes and pops the action."""
+    cell whose sensor sees a changed stack and that holds something before and after, or
+    nothing before and after (a cell that empties or fills shows as occupancy, not as a
+    step). Pushes and pops the action."""
     kind = action[0]
     if kind == cc.END:
         return {}
@@ -113,8 +114,9 @@ def predict(pos, action):
     sensors = []
     for t in cells:
         for s in [t] + g.around(t):
-            if s not in sensors and (stacks[s] or cards[s]):
+            if s not in sensors:
                 sensors.append(s)
+    filled = [s for s in sensors if stacks[s] or cards[s]]
     pos.pop()
     # per changed cell: the pieces below the change are the same before and after (they
     # cancel), unless a card came or went under them
@@ -125,8 +127,8 @@ def predict(pos, action):
         common.append(_common(b_stack, a_stack) if (b_card != 0) == (a_card != 0) else 0)
     out = {}
     for s in sensors:
-        if not (stacks[s] or cards[s]):
-            continue  # empty before: it fills, occupancy shows it
+        if (s in filled) != bool(stacks[s] or cards[s]):
+            continue  # it fills or empties: occupancy shows it
         total = 0
         for i in range(len(cells)):
             k = _sees(s, cells[i])
@@ -143,8 +145,8 @@ def predict(pos, action):
 
 
 def predict_lift(pos, src):
-    """{cell: change} of lifting the top piece off src (a move under way), for the cells that
-    hold something before and after (src itself only if something stays on it)."""
+    """{cell: change} of lifting the top piece off src (a move under way), for src if
+    something stays on it and the cells around it."""
     stack = pos.stacks[src]
     if not stack:
         return {}
@@ -152,8 +154,8 @@ def predict_lift(pos, src):
     on_card = pos.cards[src] != 0
     out = {}
     for s in [src] + g.around(src):
-        if not (pos.stacks[s] or pos.cards[s]) or (s == src and not after and not on_card):
-            continue
+        if s == src and not after and not on_card:
+            continue  # it empties: occupancy shows it
         k = _sees(s, src)
         d = stack_field(after, on_card, k) - stack_field(stack, on_card, k)
         if d:
@@ -283,13 +285,14 @@ def supported(hand, steps, rough):
     return False
 
 
-def around(pred, hand, steps, ignore, rough, other=None):
+def around(pred, hand, steps, ignore, rough, other=None, against=False):
     """How much better an action's predicted steps explain the cells around its hand than
     `other` (predicted steps; None: nothing happened there) does, in score()'s units. A
     bottom cube shifted under the hand moves its own cell's field, and its neighbours' by a
     few hundredths of a millitesla at most, while a piece that comes or goes moves them by
-    its coupling (field.NEAR). The cell that gains most is left out: a stack nudged next to
-    the hand may make any one of them."""
+    its coupling (field.NEAR). The cell that gains most is left out (against: the one that
+    loses most, when the sum is to rule the action out): a stack nudged next to the hand may
+    make any one of them."""
     gain = 0
     top = 0
     for c in pred:
@@ -298,7 +301,7 @@ def around(pred, hand, steps, ignore, rough, other=None):
             o = other.get(c, 0) if other else 0
             d = miss(c, v - o, hand, rough) - miss(c, v - pred[c], hand, rough)
             gain += d
-            if d > top:
+            if (d < top) if against else (d > top):
                 top = d
     if other:
         for c in other:
@@ -306,8 +309,38 @@ def around(pred, hand, steps, ignore, rough, other=None):
                 v = steps.get(c, 0)
                 d = miss(c, v - other[c], hand, rough) - miss(c, v, hand, rough)
                 gain += d
-                if d > top:
+                if (d < top) if against else (d > top):
                     top = d
+    return gain - top
+
+
+def lead(pred, hand, pred2, hand2, steps, ignore, rough):
+    """By how much an action (pred, hand) explains the steps seen better than another
+    (pred2, hand2), in score()'s units, leaving out the cell where it gains most: one stack
+    nudged, or left over from a move taken late, must not decide between two moves."""
+    gain = 0
+    top = 0
+    for c in pred:
+        if c not in ignore:
+            v = steps.get(c, 0)
+            d = miss(c, v - pred2.get(c, 0), hand2, rough) - miss(c, v - pred[c], hand, rough)
+            gain += d
+            if d > top:
+                top = d
+    for c in pred2:
+        if c not in pred and c not in ignore:
+            v = steps.get(c, 0)
+            d = miss(c, v - pred2[c], hand2, rough) - miss(c, v, hand, rough)
+            gain += d
+            if d > top:
+                top = d
+    for c in steps:
+        if c not in pred and c not in pred2 and c not in ignore:
+            v = steps[c]
+            d = miss(c, v, hand2, rough) - miss(c, v, hand, rough)
+            gain += d
+            if d > top:
+                top = d
     return gain - top
 
 

@@ -229,13 +229,14 @@ class StepTracker(Tracker):
 
     def _steps(self, diff):
         """Revision B: {cell: step} the level scanner reports, but at cells whose occupancy
-        differs from the position's (that is occupancy evidence) or that are empty."""
+        differs from the position's (that is occupancy evidence) or that are uncertain. An
+        empty cell's sensor sees its neighbours' pieces come and go as well as an occupied
+        one's, and no hand shifts anything on it."""
         lv = self.levels
         out = {}
-        occ = self.occ
         unsure = self.uncertain
         for c in lv.cells:
-            if c not in diff and c not in unsure and occ[c >> 3] & (1 << (c & 7)):
+            if c not in diff and c not in unsure:
                 out[c] = lv.level[c] - lv.base[c]
         return out
 
@@ -301,6 +302,13 @@ class StepTracker(Tracker):
             # (a bottom cube shifted under the hand moves its neighbours' fields too): one
             # that fits explains every cell better than the rest by a clear margin
             done = self._clear_best(done, doubt, steps, ignore, rough)
+        if diff and len(done) == 1 and done[0][1] in self.uncertain:
+            # its source's steps say nothing now (a move taken late there): the cells around
+            # do not tell it from another move that changes the same occupancy, whose lift
+            # may be what that cell hides (random play at 1 mm took a roll for a keeper's step)
+            for a in match:
+                if a not in done and a[0] != cc.END:
+                    done.append(a)
         fit = done
         grow = list(airborne)
         lifted = []
@@ -375,11 +383,14 @@ class StepTracker(Tracker):
                 best = x
         out = [best[1]]
         clear = best[1] in done
+        pred, hand = self._pred(best[1])
         for x in scored:
             if x is not best:
                 out.append(x[1])
-                if x[0] < best[0] + SCORE_MARGIN:
-                    clear = False
+                if clear:
+                    p2, h2 = self._pred(x[1])
+                    if ST.lead(pred, hand, p2, h2, steps, ignore, rough) < SCORE_MARGIN:
+                        clear = False
         return out[:1] if clear else out
 
     def _stops_on(self, a, fits):
@@ -437,8 +448,14 @@ class StepTracker(Tracker):
             # within the hand's noise unless it turned the cube's magnet over (hundreds).
             t = 2 * ST.TOL_HAND
             return (p > t or p < -t) and -ST.TOL_HAND <= v - p <= ST.TOL_HAND
-        if _shows_landing(p, v, ST.still(dst, rough)) or (
-                dst != a[1] and self._end_shows(a, pred, steps, diff, rough, dst, a[1])):
+        hand = self._pred(a)[1]
+        ignore = diff + tuple(self.uncertain)
+        lift = self._lift(a[1])
+        if _shows_landing(p, v, ST.still(dst, rough)):
+            # its own cell shows it, unless the cells around say the piece is still in the
+            # hand (a stack nudged where it could land, the piece resting on a wind rose)
+            return ST.around(pred, hand, steps, ignore, rough, lift, True) > -AROUND_MARGIN
+        if dst != a[1] and self._end_shows(a, pred, steps, diff, rough, dst, a[1]):
             return True
         # the cube below may have shifted under the hand and hidden the landing there: the
         # cells around both ends fit the whole move better than its lift alone (in the hand);
@@ -446,8 +463,7 @@ class StepTracker(Tracker):
         t = ST.still(dst, rough)
         if (p > 0 and v < -t) or (p < 0 and v > t):
             return False
-        return ST.around(pred, self._pred(a)[1], steps, diff + tuple(self.uncertain), rough,
-                         self._lift(a[1])) >= AROUND_MARGIN
+        return ST.around(pred, hand, steps, ignore, rough, lift) >= AROUND_MARGIN
 
     def _end_shows(self, a, pred, steps, diff, rough, end, other):
         """Revision B: whether action a (predicted steps pred) shows at its end cell `end`: the
