@@ -236,7 +236,7 @@ def quick_model(pick, shift, bump, games):
                 diff = tuple(c for c in range(121) if occ0[c] != bool(world.stacks[c]))
                 steps = {}
                 for c in range(121):
-                    if occ0[c] and world.stacks[c]:
+                    if occ0[c] == bool(world.stacks[c]):  # (empty cells see the move too)
                         v = int(round(100 * (after[c] - before[c]) + rng.gauss(0, 1.8)))
                         if abs(v) >= 4:
                             steps[c] = v
