@@ -258,11 +258,10 @@ def _hide_step(world, cell, before, reach=0.5):
 CROWDED = "e5=B1.B1,f5=O1,e6=B1,d4=B1,e4=O1,f4=B1,g4=O1,d5=O1,g5=B1,d6=B1,g6=B1,f1=KS,f11=KN SN S 2"
 
 
-def test_a_move_whose_own_steps_a_shifted_cube_hid_is_read_around_it():
+def _e5e_with_its_steps_hidden(notation):
     """The top of e5 onto f5, each bottom cube shifted under the hand (within 0.5 mm) so that
-    its own cell reads within 0.03 mT of before: the cells around them still see the cube
-    that came and went (their couplings), so the board takes it with no button."""
-    pos = cc.Position.parse(CROWDED)
+    its own cell reads within 0.03 mT of before; then the board is still: (game, action)."""
+    pos = cc.Position.parse(notation)
     table, game, world = _board(pos.notation())
     a = pos.parse_action("e5e")
     e5, f5 = g.parse_cell("e5"), g.parse_cell("f5")
@@ -276,27 +275,20 @@ def test_a_move_whose_own_steps_a_shifted_cube_hid_is_read_around_it():
     assert _hide_step(world, f5, before[f5]) < 0.03
     table.feed(world.adc_sums(), 300)
     table.settle(T.SETTLE_MS + 200)
+    return game, a
+
+
+def test_a_move_whose_own_steps_a_shifted_cube_hid_is_read_around_it():
+    """e5e with its own cells' steps hidden: the cells around e5 and f5 still see the cube that
+    came and went (their couplings), so the board takes it with no button."""
+    game, a = _e5e_with_its_steps_hidden(CROWDED)
     assert game.pos.history() == [a]
     assert game.tracker.state == T.IDLE
 
 
 def test_on_a_sparse_board_the_empty_cells_around_a_move_read_it():
-    """As above on STACKS, where every cell around e5 and f5 but e6 is empty: an empty cell's
-    sensor sees the cube that came and went as well (its neighbours' couplings), and no hand
-    shifts anything on it."""
-    pos = _stacks_position()
-    table, game, world = _board(pos.notation())
-    a = pos.parse_action("e5e")
-    e5, f5 = g.parse_cell("e5"), g.parse_cell("f5")
-    before = world.fields()
-    world.lift(e5)
-    assert _hide_step(world, e5, before[e5]) < 0.03
-    table.feed(world.adc_sums(), 300)
-    world.place(f5)
-    pos.push(a)
-    world.sync_items(pos)
-    assert _hide_step(world, f5, before[f5]) < 0.03
-    table.feed(world.adc_sums(), 300)
-    table.settle(T.SETTLE_MS + 200)
+    """The same on STACKS, where every cell around e5 and f5 but e6 is empty: an empty cell's
+    sensor sees the cube that came and went as well, and no hand shifts anything on it."""
+    game, a = _e5e_with_its_steps_hidden(STACKS)
     assert game.pos.history() == [a]
     assert game.tracker.state == T.IDLE
