@@ -6,6 +6,8 @@
 # unix port (192 KiB heap), which must agree.
 #
 #   driver_revb_replay.py TRACE_FILE SEATS CARDS
+#
+# bench/revb_pico.py runs it on the emulated RP2040 too (replay(), report()).
 
 import sys
 
@@ -17,10 +19,14 @@ from hardware import pinmap_revb
 from cargoboard.sim.table import Table
 
 
-def main():
-    path, seats, cards = sys.argv[1], sys.argv[2], sys.argv[3]
+def replay(path, seats, cards, wrap=None):
+    """Play the trace at path again on a new game (seats, cards: '-' for none); wrap(game), if
+    given, is called once the game is made (bench/revb_pico.py times its calls so). Returns
+    (game, readings fed)."""
     levels = LevelScanner()
     game = Game({"seats": seats, "cards": cards if cards != "-" else "", "levels": levels})
+    if wrap is not None:
+        wrap(game)
     table = None
     n = 0
     with open(path) as f:
@@ -34,10 +40,15 @@ def main():
                 n += 1
             elif parts[0] == "P":
                 table.press(int(parts[1]))
+    return game, n
+
+
+def report(game, n):
     pos = game.pos
     print("readings %d" % n)
     print("history " + " ".join([cc.format_action(a) for a in pos.history()]))
     print("final " + pos.notation())
 
 
-main()
+if __name__ == "__main__":
+    report(*replay(sys.argv[1], sys.argv[2], sys.argv[3]))

@@ -28,7 +28,7 @@ from cargoboard.games.cargocube.hand import Hand, physical_steps  # noqa: E402
 from cargoboard.games.cargocube.play import play_game  # noqa: E402
 from cargoboard.sim.hallfield import HallBoard, HallWorld, Noise  # noqa: E402
 from cargoboard.sim import REVB_HEAP  # noqa: E402
-from cargoboard.sim.table import Table  # noqa: E402
+from cargoboard.sim.table import Table, write_trace  # noqa: E402
 
 DRIVER = ROOT / "tests" / "driver_revb_replay.py"
 QUIET = Noise(shift_mm=0.0, place_mm=0.0, br_spread=False, zero_mt=0.0, gain_tol=0.0)
@@ -121,17 +121,6 @@ def test_games_that_once_took_a_wrong_move_take_none():
         assert st.ended_naturally, seed  # played to its end
 
 
-def _write_trace(trace, path):
-    with open(path, "w") as f:
-        for ev in trace:
-            if ev[0] == "start":
-                f.write("S " + " ".join(str(v) for v in ev[1]) + "\n")
-            elif ev[0] == "feed":
-                f.write("F %d %s\n" % (ev[2], " ".join(str(v) for v in ev[1])))
-            else:
-                f.write("P %d\n" % ev[1])
-
-
 def test_a_game_on_micropython_reads_the_same(micropython, tmp_path):
     """The same raw readings (ADC sums, as the scan gives them) through the device code under
     MicroPython and CPython end in the same history, the one the hand played."""
@@ -140,7 +129,7 @@ def test_a_game_on_micropython_reads_the_same(micropython, tmp_path):
                    max_actions=40, trace=trace)
     assert st.wrong == 0, st.failures
     path = tmp_path / "trace.txt"
-    _write_trace(trace, path)
+    write_trace(trace, path)
     args = [str(path), "SN", "base"]
     cp = mpy.run_cpython(DRIVER, args)
     from cargoboard.build import cached_build
@@ -153,6 +142,21 @@ def test_a_game_on_micropython_reads_the_same(micropython, tmp_path):
                      path=[build, ROOT / "host"])
     assert cp == mp, mpy.first_difference(cp, mp)
     assert cp.splitlines()[-1] == "final " + st.final
+
+
+def test_a_game_on_the_emulated_rp2040_reads_the_same():
+    """The same recorded readings through the device code as `cargoboard deploy --rev b` builds
+    it, on the stock MicroPython image under rp2040js: the board ends where the hand did (its
+    time per frame: bench/revb_pico.py)."""
+    from picotarget import require_pico
+    require_pico()
+    import revb_pico
+    trace = []
+    st = play_game(3, players=2, cards=True, pick=pick_hint, noise=Noise(shift_mm=0.5),
+                   max_actions=16, trace=trace)
+    assert st.wrong == 0, st.failures
+    text, _ = revb_pico.run(trace, revb_pico.REPORT % ("SN", "base"))
+    assert "final " + st.final in text.splitlines(), text[-2000:]
 
 
 def _board(notation, noise=QUIET):

@@ -150,14 +150,14 @@ def predict_lift(pos, src):
     stack = pos.stacks[src]
     if not stack:
         return {}
-    after = stack[:-1]
+    top = len(stack) - 1
     on_card = pos.cards[src] != 0
     out = {}
     for s in [src] + g.around(src):
-        if s == src and not after and not on_card:
+        if s == src and not top and not on_card:
             continue  # it empties: occupancy shows it
-        k = _sees(s, src)
-        d = stack_field(after, on_card, k) - stack_field(stack, on_card, k)
+        # (each level adds its own share: the lift takes the top's away)
+        d = -stack_field(stack, on_card, _sees(s, src), top)
         if d:
             out[s] = d
     return out

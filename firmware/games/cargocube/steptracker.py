@@ -486,12 +486,16 @@ class StepTracker(Tracker):
         cells, landing): a second that lands on something must be seen to, as a single move
         must (_landed); landing: (cell, the step predicted there beside the lift, the lift's)."""
         seconds = []
+        lifts = {}  # source -> its lift's steps (seconds from one source share it)
         for a2 in match2:
             p2 = ST.predict(pos, a2)
             land = None
             d2 = a2[3]
             if d2 not in rest:
-                lift = ST.predict_lift(pos, a2[1]).get(d2, 0)
+                lp = lifts.get(a2[1])
+                if lp is None:
+                    lp = lifts[a2[1]] = ST.predict_lift(pos, a2[1])
+                lift = lp.get(d2, 0)
                 land = (d2, p2.get(d2, 0) - lift, lift)
             seconds.append((p2, ST.hand_cells(pos, a2), land))
         return seconds

@@ -78,3 +78,17 @@ class Table:
             self.trace.append(("press", bit))
         self.game.on_button(bit, self.now)
         self.settle(40)
+
+
+def write_trace(trace, path):
+    """Write a revision-B Table's recorded input (trace) as tests/driver_revb_replay.py reads it:
+    one line per event, `S sums...` the first scan, `F ms sums...` a reading held for ms, `P bit`
+    a button."""
+    with open(path, "w") as f:
+        for ev in trace:
+            if ev[0] == "start":
+                f.write("S " + " ".join(str(v) for v in ev[1]) + "\n")
+            elif ev[0] == "feed":
+                f.write("F %d %s\n" % (ev[2], " ".join(str(v) for v in ev[1])))
+            else:
+                f.write("P %d\n" % ev[1])
