@@ -101,8 +101,15 @@ def unix_figures(path, seats, cards):
 
 
 def main(argv):
-    actions = int(argv[1]) if len(argv) > 1 else 40
-    seed = int(argv[2]) if len(argv) > 2 else 3
+    if "-h" in argv or "--help" in argv:
+        print(__doc__)
+        return 0
+    try:
+        actions = int(argv[1]) if len(argv) > 1 else 40
+        seed = int(argv[2]) if len(argv) > 2 else 3
+    except ValueError:
+        print("bench/revb_pico.py: ACTIONS and SEED are whole numbers (see --help)")
+        return 2
     try:
         find_images()
     except PicoUnavailable as e:
