@@ -2,7 +2,6 @@
 the MicroPython unix port at 192 KiB): the old game's code leaves the heap with it, and the
 script's console and the host tools take turns on the pty."""
 
-import re
 import sys
 from pathlib import Path
 
@@ -14,16 +13,6 @@ from cargoboard.games.cargocube.scriptgen import game_script  # noqa: E402
 from cargoboard.link import Link  # noqa: E402
 from cargoboard.sim.script import Session  # noqa: E402
 
-MEM = re.compile(r"ok alloc=(\d+) free=(\d+) max=(\d+)")
-
-
-def in_use(session):
-    _, final = session.query("mem")
-    m = MEM.match(final)
-    assert m, final
-    return int(m.group(1))
-
-
 def test_switching_games_drops_the_old_games_code(tmp_path):
     """Cephalopod set up after a Cargocube game uses the heap that Cephalopod set up on a fresh
     board uses (within 4 KB): Cargocube's modules (its rules, plug-in and tracker, tens of KB)
@@ -32,15 +21,15 @@ def test_switching_games_drops_the_old_games_code(tmp_path):
     fresh = Session(out=lambda line: None, flash=tmp_path / "a.img", board_paths=True)
     try:
         fresh.execute("new-game cephalopod 5x5")
-        alone = in_use(fresh)
+        alone = fresh.heap_in_use()
     finally:
         fresh.close()
     s = Session(out=lambda line: None, flash=tmp_path / "b.img", board_paths=True)
     try:
         s.execute("new-game cargocube polygon SN")
-        cargocube = in_use(s)
+        cargocube = s.heap_in_use()
         s.execute("new-game cephalopod 5x5")
-        after = in_use(s)
+        after = s.heap_in_use()
         assert after - alone < 4096, (alone, cargocube, after)
         assert "evt log abandoned game=1" in s.events
         # and back: Cargocube, its code loaded again, plays from its start
@@ -74,6 +63,6 @@ def test_host_tools_and_the_script_take_turns_on_the_pty(tmp_path):
         s.execute("wait 600")
         after = s.position()
         assert after == ".../.../w1.. b", after  # a1 of the 3x3 block is e5
-        assert MEM.match(s.query("mem")[1])
+        assert s.heap_in_use() > 0
     finally:
         s.close()

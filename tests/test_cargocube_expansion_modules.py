@@ -56,29 +56,21 @@ def test_a_base_game_after_the_expansions_uses_the_heap_of_a_fresh_one(tmp_path)
     the expansions' and the 8-player variant's code stayed (+9.4 KB; now +1.1-1.2 KB: the
     names their code interned, ~0.5 KB of MicroPython's qstr pool, which is never freed, and
     tables such as sys.modules' that do not shrink; a second such switch adds nothing)."""
-    import re
     import sys
     sys.path.insert(0, str(ROOT / "host"))
     from cargoboard.sim.script import Session
-    mem = re.compile(r"ok alloc=(\d+) free=(\d+) max=(\d+)")
-
-    def in_use(session):
-        m = mem.match(session.query("mem")[1])
-        assert m
-        return int(m.group(1))
-
     fresh = Session(out=lambda line: None, flash=tmp_path / "a.img", board_paths=True)
     try:
         fresh.execute("new-game cargocube polygon SN")
-        alone = in_use(fresh)
+        alone = fresh.heap_in_use()
     finally:
         fresh.close()
     s = Session(out=lambda line: None, flash=tmp_path / "b.img", board_paths=True)
     try:
         s.execute("new-game cargocube polygon 12345678 both teleport")
-        big = in_use(s)
+        big = s.heap_in_use()
         s.execute("new-game cargocube polygon SN")
-        after = in_use(s)
+        after = s.heap_in_use()
     finally:
         s.close()
     assert after - alone < 2048, (alone, big, after)

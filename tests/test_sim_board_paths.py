@@ -3,7 +3,6 @@ bench/heap.py measures with): the unix port interns the path of every module it 
 from the build cache the heap in use grows with the cache's path; run from a folder laid out
 as the board's filesystem it does not."""
 
-import re
 import shutil
 import sys
 from pathlib import Path
@@ -15,20 +14,15 @@ sys.path.insert(0, str(ROOT))
 from cargoboard.build import cached_build  # noqa: E402
 from cargoboard.sim.script import Session  # noqa: E402
 
-MEM = re.compile(r"ok alloc=(\d+) free=(\d+) max=(\d+)")
-
-
 def booted_in_use(**kw):
     """Bytes in use on a board booted with no game, and the folder it ran in."""
     s = Session(out=lambda line: None, **kw)
     try:
-        _, final = s.query("mem")
+        in_use = s.heap_in_use()
         stage = s.runner._stage
     finally:
         s.close()
-    m = MEM.match(final)
-    assert m, final
-    return int(m.group(1)), stage
+    return in_use, stage
 
 
 def test_board_paths_measure_alike_wherever_the_build_lies(tmp_path, monkeypatch):

@@ -86,6 +86,7 @@ NEW_GAME_CARDS = ("cards", "pyramid", "bastion", "both")  # new-game's card word
 SETTLE_WAIT_MS = 1000  # resolve/expect give the board this long to commit a settled move
 MAX_WAIT_MS = 600_000  # one `wait`: 10 minutes of board time (~15 s here); more is a typo
 BUTTONS = {"confirm": 1, "next": 2, "undo": 4, "hint": 8, "end": 16}
+MEM_REPLY = re.compile(r"ok alloc=(\d+) free=(\d+) max=(\d+)")  # the console's `mem`
 VERBS = ("new-game", "lift", "place", "drop", "take", "press", "wait", "expect", "resolve",
          "bounce", "slide", "send", "restart")
 COMMITS = ("evt auto ", "evt confirm ", "evt end ", "evt undo ")  # the board took a move
@@ -394,6 +395,14 @@ class Session:
                 return False
             self.wait(100)
             waited += 100
+
+    def heap_in_use(self) -> int:
+        """Bytes the board's heap has in use after a collection (console `mem`)."""
+        _, final = self.query("mem")
+        m = MEM_REPLY.match(final)
+        if not m:
+            raise ScriptError(f"mem: {final}")
+        return int(m.group(1))
 
     def position(self) -> str:
         data, final = self.query("pos")
