@@ -86,8 +86,10 @@ def run_predict():
     from shared_rules.cargocube import rules as cc
     from firmware.games.cargocube import steps as ST
     print("diag", "".join(["%d" % d for d in ST.DIAG]))
-    for players, cards, seed in ((2, 1, 3), (4, 1, 11), (3, 0, 7)):
-        pos = cc.start_position(players, "polygon", cards == 1)
+    # (8 seats, both expansions and the teleport: every kind of item the rules core has)
+    for players, cards, teleport, seed in ((2, True, False, 3), (4, True, False, 11),
+                                           (3, False, False, 7), (8, "both", True, 5)):
+        pos = cc.start_position(players, "polygon", cards, teleport)
         rng = Lcg(seed)
         for ply in range(60):
             legal = pos.legal_actions()

@@ -8,6 +8,7 @@ import re
 import pytest
 
 import mpy
+from shared_rules.cargocube import rules as cc
 
 DRIVER = mpy.REPO_ROOT / "tests" / "driver_revb.py"
 
@@ -46,7 +47,7 @@ def test_level_scanner_reports_held_steps_only():
 
 def test_predictions_are_plain_data_of_every_action():
     out = mpy.run_cpython(DRIVER, ["predict"]).splitlines()
-    assert out[0].startswith("diag ") and len(out[0]) == 5 + 28
+    assert out[0].startswith("diag ") and len(out[0]) == 5 + cc.TELEPORT + 1
     rows = out[1:]
     assert len(rows) > 120
     # a keeper step onto a card cell: a card's field under it is no step, the keeper's is

@@ -36,9 +36,12 @@ def _diagonal(faces):
     return (0 if v[2] > 0 else 4) + (0 if v[1] > 0 else 2) + (0 if v[0] > 0 else 1)
 
 
-# DIAG[o]: the diagonal of a cube in orientation o; then one entry per keeper (item 24 + seat).
+# DIAG[item]: the diagonal of a cube in orientation o (items 0..23); then every other item the
+# rules core has (a keeper KEEPER + seat for 8 seats, a dead keeper DEAD + seat, the walking
+# teleport TELEPORT): they never roll, so they point as a cube in the start orientation.
 DIAG = bytes([_diagonal(orient.FACES[o * 6:o * 6 + 6]) for o in range(orient.COUNT)]
-             + [_diagonal(orient.FACES[orient.START * 6:orient.START * 6 + 6])] * 4)
+             + [_diagonal(orient.FACES[orient.START * 6:orient.START * 6 + 6])]
+             * (cc.TELEPORT + 1 - orient.COUNT))
 del _diagonal, _AXES  # used once: their code leaves the heap
 
 # Cells and tolerances, 0.01 mT. TOL_STILL: ADC noise on a step (two readings), the driver's

@@ -46,9 +46,9 @@ DIAGONALS = M.FW_DIAGONALS
 
 
 def diagonal_of(item: int) -> int:
-    """Index into DIAGONALS of the magnet of item: a cargo cube's orientation or a keeper as the
-    firmware knows them (firmware/games/cargocube/steps.py); a generic piece of another game points
-    as a cube in the start orientation."""
+    """Index into DIAGONALS of the magnet of item: a cargo cube's orientation, or a keeper, a
+    dead keeper or the teleport as the firmware knows them (firmware/games/cargocube/steps.py);
+    a generic piece of another game points as a cube in the start orientation."""
     if 0 <= item < len(STEPS.DIAG):
         return STEPS.DIAG[item]
     return 0
