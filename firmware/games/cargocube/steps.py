@@ -62,22 +62,22 @@ def item_diagonal(item):
     return DIAG[item]
 
 
-def stack_field(stack, on_card, k, first=0):
-    """Bz (0.01 mT) a stack of cubes and keepers (bottom first; from level `first` up) gives at
-    the sensor of its own cell (k = 8) or of the neighbour that sees it in direction k."""
-    total = 0
+def _add_field(acc, stack, on_card, first, sign):
+    """Add sign times the field the pieces of stack (bottom first) from level `first` up give
+    to acc[k], the sensor that sees their cell in direction k (acc[8]: the cell's own).
+    One call per stack, not one per sensor: a function call costs 25-50 us on the Pico."""
     n = len(stack)
-    if k == 8:
-        table = F.STEP_CARD if on_card else F.STEP
-        for level in range(first, n if n < len(table) else len(table)):
-            d = DIAG[stack[level]]
-            total += table[level] if d < 4 else -table[level]
-        return total
+    table = F.STEP_CARD if on_card else F.STEP
+    top = n if n < len(table) else len(table)
+    for level in range(first, top):
+        acc[8] += sign * table[level] if DIAG[stack[level]] < 4 else -sign * table[level]
     near = F.NEAR
     for level in range(first, n if n < 3 else 3):
-        v = near[(k * 8 + DIAG[stack[level]]) * 3 + level]
-        total += v - 256 if v > 127 else v
-    return total
+        i = DIAG[stack[level]] * 3 + level  # NEAR[(k * 8 + d) * 3 + L]: k's stride is 24
+        for k in range(8):
+            v = near[i]
+            acc[k] += sign * (v - 256 if v > 127 else v)
+            i += 24
 
 
 def _common(a, b):
@@ -112,36 +112,47 @@ def predict(pos, action):
     stacks = pos.stacks
     cards = pos.cards
     before = [(list(stacks[t]), cards[t]) for t in cells]
-    pos.push(action)
-    after = [(list(stacks[t]), cards[t]) for t in cells]
     sensors = []
     for t in cells:
-        for s in [t] + g.around(t):
+        if t not in sensors:
+            sensors.append(t)
+        base = t * 8
+        for k in range(8):
+            s = g.AROUND[base + k]
+            if s == 255:
+                break
             if s not in sensors:
                 sensors.append(s)
-    filled = [s for s in sensors if stacks[s] or cards[s]]
+    pos.push(action)
+    after = [(list(stacks[t]), cards[t]) for t in cells]
+    filled = bytes([1 if stacks[s] or cards[s] else 0 for s in sensors])
     pos.pop()
-    # per changed cell: the pieces below the change are the same before and after (they
-    # cancel), unless a card came or went under them
-    common = []
+    # per changed cell, the change of the field its sensor and each neighbour's see (by
+    # direction, as _sees numbers them): the pieces below the change are the same before and
+    # after (they cancel), unless a card came or went under them
+    change = []
     for i in range(len(cells)):
         b_stack, b_card = before[i]
         a_stack, a_card = after[i]
-        common.append(_common(b_stack, a_stack) if (b_card != 0) == (a_card != 0) else 0)
+        n = _common(b_stack, a_stack) if (b_card != 0) == (a_card != 0) else 0
+        acc = [0] * 9
+        _add_field(acc, a_stack, a_card != 0, n, 1)
+        _add_field(acc, b_stack, b_card != 0, n, -1)
+        change.append(acc)
     out = {}
-    for s in sensors:
-        if (s in filled) != bool(stacks[s] or cards[s]):
+    for j in range(len(sensors)):
+        s = sensors[j]
+        if filled[j] != (1 if stacks[s] or cards[s] else 0):
             continue  # it fills or empties: occupancy shows it
+        sx = s % 11
+        sy = s // 11
         total = 0
         for i in range(len(cells)):
-            k = _sees(s, cells[i])
-            if k < 0:
-                continue
-            b_stack, b_card = before[i]
-            a_stack, a_card = after[i]
-            n = common[i]
-            total += (stack_field(a_stack, a_card != 0, k, n) -
-                      stack_field(b_stack, b_card != 0, k, n))
+            t = cells[i]
+            dx = t % 11 - sx
+            dy = t // 11 - sy
+            if -1 <= dx <= 1 and -1 <= dy <= 1:  # (_sees, inline)
+                total += change[i][_DIR[(dy + 1) * 3 + dx + 1]]
         if total:
             out[s] = total
     return out
@@ -154,13 +165,17 @@ def predict_lift(pos, src):
     if not stack:
         return {}
     top = len(stack) - 1
-    on_card = pos.cards[src] != 0
+    acc = [0] * 9
+    # (each level adds its own share: the lift takes the top's away)
+    _add_field(acc, stack, pos.cards[src] != 0, top, -1)
     out = {}
-    for s in [src] + g.around(src):
-        if s == src and not top and not on_card:
-            continue  # it empties: occupancy shows it
-        # (each level adds its own share: the lift takes the top's away)
-        d = -stack_field(stack, on_card, _sees(s, src), top)
+    if top or pos.cards[src]:  # (else it empties: occupancy shows it)
+        if acc[8]:
+            out[src] = acc[8]
+    sx = src % 11
+    sy = src // 11
+    for s in g.around(src):
+        d = acc[_DIR[(sy - s // 11 + 1) * 3 + sx - s % 11 + 1]]
         if d:
             out[s] = d
     return out
@@ -186,7 +201,9 @@ def next_to(c, cells):
     return False
 
 
-def _tol(c, hand, rough, scale=1):
+def tol(c, hand, rough, scale=1):
+    """How far a step at c may be off its prediction: TOL_HAND where the hand worked (the cells
+    hand), TOL_STILL times scale elsewhere; TOL_DNL more on the cells marked in rough."""
     t = TOL_HAND if c in hand else TOL_STILL * scale
     if rough is not None and rough[c >> 3] & (1 << (c & 7)):
         t += TOL_DNL
@@ -204,8 +221,8 @@ def fits(pred, hand, steps, ignore=(), bumps=0, rough=None, scale=1):
         if c in ignore:
             continue
         d = steps.get(c, 0) - pred[c]
-        tol = _tol(c, hand, rough, scale)
-        if d > tol or d < -tol:
+        t = tol(c, hand, rough, scale)
+        if d > t or d < -t:
             # (a nudged stack adds a step; it is not taken to hide one the action makes)
             if bumps and c not in hand and c in steps and -TOL_HAND <= d <= TOL_HAND and \
                     next_to(c, hand):
@@ -216,8 +233,8 @@ def fits(pred, hand, steps, ignore=(), bumps=0, rough=None, scale=1):
         if c in pred or c in ignore:
             continue
         d = steps[c]
-        tol = _tol(c, hand, rough, scale)
-        if d > tol or d < -tol:
+        t = tol(c, hand, rough, scale)
+        if d > t or d < -t:
             if bumps and c not in hand and -TOL_HAND <= d <= TOL_HAND and next_to(c, hand):
                 bumps -= 1
             else:
@@ -260,7 +277,7 @@ def miss(c, d, hand, rough):
 
 def still(c, rough):
     """How far a step at c may be off where no hand worked."""
-    return _tol(c, (), rough)
+    return tol(c, (), rough)
 
 
 def significant(steps, rough):

@@ -4,7 +4,7 @@
 # piece lifted off a stack is a move under way; a landing on a stack must show. The plug-in
 # loads this module only on revision B (the heap of revision A never holds it). The inference
 # loop (_infer, _explain_in_two) is Tracker's: this class fills in its hooks (_evidence,
-# _quiet, _by_evidence, _nudged, _sure, _noise, _seconds, _fits_two).
+# _quiet, _by_evidence, _nudged, _sure, _noise, _under_way, _fits_two).
 
 from shared_rules.cargocube import rules as cc
 from firmware.games.cargocube import steps as ST
@@ -484,41 +484,65 @@ class StepTracker(Tracker):
                 gain += ST.miss(c, v, hand, rough) - ST.miss(c, v - pred[c], hand, rough)
         return gain >= SCORE_MARGIN
 
-    def _seconds(self, pos, match2, rest):
-        """The second moves match2 (in pos, after a first) as (their predicted steps, hand
-        cells, landing): a second that lands on something must be seen to, as a single move
-        must (_landed); landing: (cell, the step predicted there beside the lift, the lift's)."""
-        seconds = []
-        lifts = {}  # source -> its lift's steps (seconds from one source share it)
-        for a2 in match2:
-            p2 = ST.predict(pos, a2)
-            land = None
-            d2 = a2[3]
-            if d2 not in rest:
-                lp = lifts.get(a2[1])
-                if lp is None:
-                    lp = lifts[a2[1]] = ST.predict_lift(pos, a2[1])
-                lift = lp.get(d2, 0)
-                land = (d2, p2.get(d2, 0) - lift, lift)
-            seconds.append((p2, ST.hand_cells(pos, a2), land))
-        return seconds
-
-    def _fits_two(self, a1, seconds, steps, diff):
-        """Whether the first move a1 and one of the seconds (_seconds) together fit the steps."""
-        pred1, hand1 = self._pred(a1)
+    def _fits_two(self, a1, seconds, rest, steps, diff):
+        """Whether the first move a1 and one of the second moves (legal after it; rest: the
+        diff left to them) together fit the steps. A second that lands on something must be
+        seen to, as a single move must (_landed). The seconds are predicted one at a time, a1
+        pushed, until one fits; those that cannot are passed over unpredicted (a prediction
+        takes milliseconds on the board): where a1 alone does not fit the steps, the second
+        must change the field (next to its ends) or work with the hand."""
+        pred1, hand1 = self._pred(a1)  # (in the position before a1: pushed below)
         rough = self.levels.rough
-        for pred2, hand2, land in seconds:
-            if land is not None:
-                d2, p, lift = land
-                if d2 in self.uncertain:
-                    continue
-                v = steps.get(d2, 0) - pred1.get(d2, 0) - lift
-                if not _shows_landing(p, v, ST.still(d2, rough)):
-                    continue
-            if ST.fits_two(pred1, hand1, pred2, hand2, steps, diff + tuple(self.uncertain),
-                           rough):
-                return True
-        return False
+        ignore = diff + tuple(self.uncertain)
+        # the cells a1 alone does not explain: the second must change their fields or work
+        # there with the hand (else, however it is predicted, the two do not fit)
+        far = []
+        for c in pred1:
+            if c not in ignore:
+                d = steps.get(c, 0) - pred1[c]
+                t = ST.tol(c, hand1, rough)
+                if d > t or d < -t:
+                    far.append(c)
+        for c in steps:
+            v = steps[c]
+            t = ST.still(c, rough)
+            if (v > t or v < -t) and c not in ignore and c not in pred1 and c not in hand1:
+                far.append(c)
+        pos = self.pos
+        pos.push(a1)
+        try:
+            lifts = {}  # source -> its lift's steps (seconds from one source share it)
+            for a2 in seconds:
+                hand2 = None
+                if far:
+                    ends = (a2[1], a2[3])
+                    hand2 = ST.hand_cells(pos, a2)
+                    missed = False
+                    for c in far:
+                        if c not in hand2 and not ST.next_to(c, ends):
+                            missed = True
+                            break
+                    if missed:
+                        continue
+                pred2 = ST.predict(pos, a2)
+                d2 = a2[3]
+                if d2 not in rest:
+                    if d2 in self.uncertain:
+                        continue
+                    lp = lifts.get(a2[1])
+                    if lp is None:
+                        lp = lifts[a2[1]] = ST.predict_lift(pos, a2[1])
+                    lift = lp.get(d2, 0)
+                    v = steps.get(d2, 0) - pred1.get(d2, 0) - lift
+                    if not _shows_landing(pred2.get(d2, 0) - lift, v, ST.still(d2, rough)):
+                        continue
+                if hand2 is None:
+                    hand2 = ST.hand_cells(pos, a2)
+                if ST.fits_two(pred1, hand1, pred2, hand2, steps, ignore, rough):
+                    return True
+            return False
+        finally:
+            pos.pop()
 
     def _explain_levels(self, action):
         """action is being committed: what it changed is explained, the baseline moves by it.

@@ -654,9 +654,8 @@ class Tracker:
     # _noise(steps, may_commit): evidence that fits no legal move, with no occupancy changed;
     # _under_way(moves, rest, steps): of the moves a second move may be the start of (after a
     #     first), those the evidence allows;
-    # _seconds(pos, match2, rest): second moves (in pos, after a first move, rest the diff left
-    #     to them) in the form _fits_two takes; _fits_two(a1, seconds, steps, diff): whether a
-    #     first move a1 and one of them together fit the evidence.
+    # _fits_two(a1, seconds, rest, steps, diff): whether a first move a1 and one of the
+    #     second moves (legal after it, rest the diff left to them) together fit the evidence.
 
     def _explain_in_two(self, diff, seen_only, erased=(), steps=None):
         """Explanations of diff by two moves: a first one that left no visible trace of its own
@@ -741,7 +740,7 @@ class Tracker:
                 if growing2 and steps is not None:
                     growing2 = self._under_way(growing2, rest, steps)
                 if match2:
-                    seconds = match2 if steps is None else self._seconds(pos, match2, rest)
+                    seconds = match2
                 if growing2 and a1 not in partial:
                     partial.append(a1)
                 if in_hand(growing2, rest):
@@ -752,7 +751,7 @@ class Tracker:
                             targets.append(a2[3])
             pos.pop()
             if seconds and a1 not in complete and (
-                    steps is None or self._fits_two(a1, seconds, steps, diff)):
+                    steps is None or self._fits_two(a1, seconds, rest, steps, diff)):
                 complete.append(a1)
         # its actions and its room are garbage now: kept for the game, its 2 KB block was a
         # hole the log's 1.2 KB append missed (the 8-player game with both expansions at 192k)
