@@ -31,6 +31,7 @@ from circuit import parts as P
 from firmware.games.cargocube import steps as STEPS
 from hardware import pinmap_revb as PM
 from shared_rules import geometry as g
+from shared_rules.cargocube import rules as cc
 
 from cargoboard.sim.world import CARD_BASE, World
 
@@ -81,6 +82,21 @@ def _solve(a, b):
                     ata[k][j] -= f * ata[i][j]
                 atb[k] -= f * atb[i]
     return [atb[i] / ata[i][i] for i in range(n)]
+
+
+def physical_stack(pos, c):
+    """What lies on cell c of a Cargocube position, bottom first, as the world holds it: a card
+    on the cell (CARD_BASE + its code), the pieces, the sacrifice card on a dead keeper, a
+    biohazard on the top cube (the rules keep those two as a dead keeper's item and in
+    pos.lids; a card that lies on pieces carries a card code the world keeps: 0 here)."""
+    out = [CARD_BASE + pos.cards[c]] if pos.cards[c] else []
+    for it in pos.stacks[c]:
+        out.append(it)
+        if cc.DEAD <= it < cc.TELEPORT:
+            out.append(CARD_BASE)
+    if pos.lids is not None and pos.lids[c]:
+        out.append(CARD_BASE)
+    return out
 
 
 class Fits:
@@ -140,6 +156,12 @@ class Fits:
                 vals.append(M.field(self.card_br, cm["d_mm"], cm["l_mm"], (0, 0, 1),
                                     (-x, -y, -ch))[2])
         self.card = _solve(rows, vals)
+        # a card lying on `level` pieces (a biohazard on a cube, the sacrifice card on a keeper):
+        # its field at its own sensor, centred (0.10 mT one cube up, 0.02 two up; at a
+        # neighbour's sensor under 0.001 mT, left out)
+        self.card_on = [0.0] + [M.field(self.card_br, cm["d_mm"], cm["l_mm"], (0, 0, 1),
+                                        (0, 0, -(ch + level * M.CUBE_MM)))[2]
+                                for level in range(1, LEVELS)]
 
     def bz(self, diag: int, dx: float, dy: float, level: int, on_card: bool) -> float:
         """Bz (mT, nominal Br) at a sensor from a magnet along DIAGONALS[diag] at horizontal
@@ -172,9 +194,14 @@ class Fits:
         v, gx, gy = self.near[(i, j)][level]
         return sign * (v + gx * (x - i * PITCH) + gy * (y - j * PITCH))
 
-    def card_bz(self, dx: float, dy: float, up: bool) -> float:
-        t = _poly_terms(dx, dy)
-        v = sum(a * b for a, b in zip(self.card, t))
+    def card_bz(self, dx: float, dy: float, up: bool, level: int = 0) -> float:
+        """Bz (mT) at a card's own sensor from its magnet: lying on the cell at offset (dx, dy),
+        or on `level` pieces (centred)."""
+        if level:
+            v = self.card_on[level] if level < LEVELS else 0.0
+        else:
+            t = _poly_terms(dx, dy)
+            v = sum(a * b for a, b in zip(self.card, t))
         return v if up else -v
 
 
@@ -337,7 +364,7 @@ class HallWorld(World):
         x, y = _disc(self.rng, self.noise.place_mm)
         p[0], p[1] = x, y
         if item >= CARD_BASE:
-            self.phys[cell].insert(0, p)
+            self.phys[cell].append(p)  # (on the cell, or on the pieces there: a biohazard)
             self.card_up.setdefault(item - CARD_BASE, self.rng.random() < 0.5)
         else:
             below = [q for q, it in zip(self.phys[cell], self.stacks[cell]) if it < CARD_BASE]
@@ -368,22 +395,24 @@ class HallWorld(World):
         """Lay out a Cargocube position (stacks and cards) as it stands."""
         self.clear()
         for c in range(N_CELLS):
-            if pos.cards[c]:
-                self.stacks[c].append(CARD_BASE + pos.cards[c])
-            self.stacks[c].extend(pos.stacks[c])
+            self.stacks[c].extend(physical_stack(pos, c))
         self._sync_phys()
 
     def sync_items(self, pos):
         """After the hand moved a piece as an action says, give each piece on the board what the
-        rules say it is now (a rolled cube's new orientation); pieces stay where they lie. Raises
-        ValueError if the stacks differ in height from pos's."""
+        rules say it is now (a rolled cube's new orientation, a keeper that died); pieces stay
+        where they lie, and a card stays the card it is. Raises ValueError if a cell's pieces
+        and cards differ from pos's in number or order."""
         for c in range(N_CELLS):
-            want = ([CARD_BASE + pos.cards[c]] if pos.cards[c] else []) + list(pos.stacks[c])
-            if len(want) != len(self.stacks[c]):
+            want = physical_stack(pos, c)
+            have = self.stacks[c]
+            if len(want) != len(have) or any((a >= CARD_BASE) != (b >= CARD_BASE)
+                                             for a, b in zip(want, have)):
                 raise ValueError("cell %s holds %d pieces, the position %d" % (
-                    g.cell_name(c), len(self.stacks[c]), len(want)))
-            if want != self.stacks[c]:
-                self.stacks[c][:] = want
+                    g.cell_name(c), len(have), len(want)))
+            now = [b if b >= CARD_BASE else a for a, b in zip(want, have)]
+            if now != have:
+                have[:] = now
                 self._touch(c)
 
     def _sync_phys(self):
@@ -418,7 +447,8 @@ class HallWorld(World):
             for it, p in zip(items, phys):
                 if it >= CARD_BASE:
                     if t == c:
-                        total += fits.card_bz(p[0], p[1], self.card_up.get(it - CARD_BASE, True))
+                        total += fits.card_bz(p[0], p[1], self.card_up.get(it - CARD_BASE, True),
+                                              level)
                     continue
                 total += p[2] * fits.bz(diagonal_of(it), ox + p[0], oy + p[1], level, on_card)
                 level += 1
