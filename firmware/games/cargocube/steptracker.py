@@ -87,6 +87,14 @@ class StepTracker(Tracker):
             self._explain_levels(action)  # the baseline moves by what it changed
         Tracker._commit(self, action, how)
 
+    def _ask(self, actions):
+        """Tracker._ask; the moves asked about stay pending: a player who plays on without
+        answering may have made one of them (a wind rose hop back onto its own cell shows
+        little beside the next move's steps), so the next move is read with them first too
+        (else taken alone: random play at 1 mm took c10e/e10/f9 without c10e/c10 so)."""
+        Tracker._ask(self, actions)
+        self.pending = self.candidates[:self.fitting]
+
     def press_undo(self):
         self._undoing = True  # (_refresh, after the pop, moves the baseline back)
         try:
@@ -261,6 +269,11 @@ class StepTracker(Tracker):
             if not diff and not ST.supported(ST.hand_cells(pos, a), steps, rough):
                 continue  # (before its prediction: the heap keeps few of them)
             pred, hand = self._pred(a)
+            if not diff and not ST.significant(pred, rough):
+                # it changes no field beyond what the sensors tell from nothing (a biohazard
+                # moved from cube to cube: its card, a cube up, makes 0.10 mT, less than the
+                # cube below shifts): seen by its steps alone it would be any step there
+                continue
             if ST.fits(pred, hand, steps, ignore, 0, rough):
                 fit.append((a, pred))
                 continue
@@ -430,7 +443,8 @@ class StepTracker(Tracker):
         # the cube below may have shifted under the hand and hidden the lift there: the cells
         # around that only the source changes for show it then (a 2-stack's top leaving), or
         # the cells around both ends together (a roll's ends are neighbours: they share most)
-        return v > t or v < -t or self._end_shows(a, pred, steps, diff, rough, src, a[3]) or \
+        return v > t or v < -t or \
+            self._end_shows(pred, self._pred(a)[1], steps, diff, rough, src, a[3]) or \
             ST.around(pred, self._pred(a)[1], steps, diff + tuple(self.uncertain),
                       rough) >= AROUND_MARGIN
 
@@ -457,7 +471,8 @@ class StepTracker(Tracker):
             # hand (a stack nudged where it could land, the piece resting on a wind rose)
             return ST.around(pred, self._pred(a)[1], steps, diff + tuple(self.uncertain),
                              rough, self._lift(a[1]), True) > -AROUND_MARGIN
-        if dst != a[1] and self._end_shows(a, pred, steps, diff, rough, dst, a[1]):
+        if dst != a[1] and self._end_shows(pred, self._pred(a)[1], steps, diff, rough, dst,
+                                           a[1]):
             return True
         # the cube below may have shifted under the hand and hidden the landing there: the
         # cells around both ends fit the whole move better than its lift alone (in the hand);
@@ -468,13 +483,12 @@ class StepTracker(Tracker):
         return ST.around(pred, self._pred(a)[1], steps, diff + tuple(self.uncertain), rough,
                          self._lift(a[1])) >= AROUND_MARGIN
 
-    def _end_shows(self, a, pred, steps, diff, rough, end, other):
-        """Revision B: whether action a (predicted steps pred) shows at its end cell `end`: the
-        cells that see `end` but not `other` (the move's far end) are explained better by a
-        than by nothing having happened there, by SCORE_MARGIN (steps.score's units). A
-        bottom cube shifted under the hand can hide the own cell's step; the neighbours see
-        the piece that came or went, not the shift."""
-        hand = self._pred(a)[1]
+    def _end_shows(self, pred, hand, steps, diff, rough, end, other):
+        """Revision B: whether an action (predicted steps pred, hand cells hand) shows at its
+        end cell `end`: the cells that see `end` but not `other` (the move's far end) are
+        explained better by it than by nothing having happened there, by SCORE_MARGIN
+        (steps.score's units). A bottom cube shifted under the hand can hide the own cell's
+        step; the neighbours see the piece that came or went, not the shift."""
         unsure = self.uncertain
         gain = 0
         for c in pred:
@@ -487,10 +501,10 @@ class StepTracker(Tracker):
     def _fits_two(self, a1, seconds, rest, steps, diff):
         """Whether the first move a1 and one of the second moves (legal after it; rest: the
         diff left to them) together fit the steps. A second that lands on something must be
-        seen to, as a single move must (_landed). The seconds are predicted one at a time, a1
-        pushed, until one fits; those that cannot are passed over unpredicted (a prediction
-        takes milliseconds on the board): where a1 alone does not fit the steps, the second
-        must change the field (next to its ends) or work with the hand."""
+        seen to (_second_landed). The seconds are predicted one at a time, a1 pushed, until
+        one fits; those that cannot are passed over unpredicted (a prediction takes
+        milliseconds on the board): where a1 alone does not fit the steps, the second must
+        change the field (next to its ends) or work with the hand."""
         pred1, hand1 = self._pred(a1)  # (in the position before a1: pushed below)
         rough = self.levels.rough
         ignore = diff + tuple(self.uncertain)
@@ -508,6 +522,7 @@ class StepTracker(Tracker):
             t = ST.still(c, rough)
             if (v > t or v < -t) and c not in ignore and c not in pred1 and c not in hand1:
                 far.append(c)
+        left = None  # the steps less a1's, for the seconds' landings (made when needed)
         pos = self.pos
         pos.push(a1)
         try:
@@ -525,24 +540,47 @@ class StepTracker(Tracker):
                     if missed:
                         continue
                 pred2 = ST.predict(pos, a2)
-                d2 = a2[3]
-                if d2 not in rest:
-                    if d2 in self.uncertain:
-                        continue
-                    lp = lifts.get(a2[1])
-                    if lp is None:
-                        lp = lifts[a2[1]] = ST.predict_lift(pos, a2[1])
-                    lift = lp.get(d2, 0)
-                    v = steps.get(d2, 0) - pred1.get(d2, 0) - lift
-                    if not _shows_landing(pred2.get(d2, 0) - lift, v, ST.still(d2, rough)):
-                        continue
                 if hand2 is None:
                     hand2 = ST.hand_cells(pos, a2)
+                if a2[3] not in rest:
+                    if a2[3] in self.uncertain:
+                        continue
+                    lift = lifts.get(a2[1])
+                    if lift is None:
+                        lift = lifts[a2[1]] = ST.predict_lift(pos, a2[1])
+                    if left is None:
+                        left = dict(steps)
+                        for c in pred1:
+                            left[c] = left.get(c, 0) - pred1[c]
+                    if not self._second_landed(a2, pred2, hand2, lift, left, diff, rough):
+                        continue
                 if ST.fits_two(pred1, hand1, pred2, hand2, steps, ignore, rough):
                     return True
             return False
         finally:
             pos.pop()
+
+    def _second_landed(self, a, pred, hand, lift, left, diff, rough):
+        """Whether a second move a (after a first; pred, hand and lift: its predicted steps,
+        hand cells and its lift's steps) is seen to have landed on something, in the steps
+        the first leaves (left): its own cell shows the landing, or the cells around do, as
+        for a single move (_landed). No veto here: a reading by two moves that fits is only
+        ever a reason to ask."""
+        dst = a[3]
+        lv = lift.get(dst, 0)
+        p = pred.get(dst, 0) - lv
+        v = left.get(dst, 0) - lv
+        t = ST.still(dst, rough)
+        if _shows_landing(p, v, t):
+            return True
+        if dst == a[1]:
+            return False
+        if self._end_shows(pred, hand, left, diff, rough, dst, a[1]):
+            return True
+        if (p > 0 and v < -t) or (p < 0 and v > t):
+            return False
+        return ST.around(pred, hand, left, diff + tuple(self.uncertain), rough,
+                         lift) >= AROUND_MARGIN
 
     def _explain_levels(self, action):
         """action is being committed: what it changed is explained, the baseline moves by it.

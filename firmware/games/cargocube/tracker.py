@@ -861,8 +861,10 @@ class Tracker:
     def press_undo(self):
         if self.state == ASKING:
             # Back out of the question, not out of the game: the difference stays shown until
-            # the player puts the pieces right or moves on.
+            # the player puts the pieces right or moves on. (None of the moves asked about
+            # was made: none stays pending.)
             self.candidates = []
+            self.pending = []
             self.state = MISMATCH if self.diff else IDLE
             return True
         if not self.pos.ply():
