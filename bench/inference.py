@@ -19,9 +19,10 @@ LEDs ask for (cargoboard.games.cargocube.play). Rows run on N processes (default
 The presses are also split by what each was for, beside the floor occupancy sensors force on the
 same games (revision A: the actions that change no sensor or the same as another legal action).
 
-The expansions get their own rows (random chooser): «Пирамида», «Бастион» with the walking
-teleport, both, and both with 8 players, with the actions of each new kind and the presses they
-needed.
+The expansions get their own rows (EXPANSION_GAMES games each, default 40): «Пирамида»,
+«Бастион» with the walking teleport, both, and both with the teleport and 8 players, with the
+actions of each new kind and the share taken with no button; revision A with the random
+chooser, revision B (bottom cubes shifting <= 0.5 mm) with each chooser asked for.
 """
 
 import os
@@ -123,16 +124,16 @@ def run_rows(rows, games, jobs):
     return out
 
 
-def run(name, pick, games, cards=None, teleport=False, players=None):
-    """GameStats of games seeded games (revision A, in this process); by default 2, 3 and 4
-    players, 3 in 4 with the base cards; cards, teleport and players set them for every game
-    (the expansions' rows)."""
+def run(name, pick, games, cards=None, teleport=False, players=None, noise=None):
+    """GameStats of games seeded games (in this process; revision A, or B with noise, a
+    hallfield.Noise); by default 2, 3 and 4 players, 3 in 4 with the base cards; cards,
+    teleport and players set them for every game (the expansions' rows)."""
     tot = GameStats()
     t0 = time.time()
     for seed in range(games):
         st = play_game(seed, players=players or (2, 3, 4)[seed % 3],
                        cards=cards if cards is not None else seed % 4 != 0, pick=pick,
-                       teleport=teleport)
+                       teleport=teleport, noise=noise)
         tot.add(st)
     return tot, time.time() - t0
 
@@ -151,14 +152,22 @@ EXPANSION_KINDS = ("activation", "roll", "step", "booster", "ride", "teleport", 
                    "biohazard")
 
 
-def expansions(games):
+def expansions(games, rev="A", chooser="random"):
+    """The expansions' rows: revision A, or revision B with bottom cubes shifting <= 0.5 mm."""
+    noise = None
+    board = "revision A"
+    if rev == "B":
+        from cargoboard.sim.hallfield import Noise
+        noise = Noise(shift_mm=0.5)
+        board = "revision B, bottom cubes shifting <= 0.5 mm"
     print()
-    print("The expansions (revision A): %d games each, random chooser, actions and the share that"
-          " needed a button" % games)
+    print("The expansions (%s): %d games each, %s chooser, actions and the share that"
+          " needed no button" % (board, games, chooser))
     print("%-13s %6s %7s %10s %6s  %s" % ("game", "games", "actions", "no button", "wrong",
                                           "  ".join("%-10s" % k for k in EXPANSION_KINDS)))
+    pick = pick_purposeful if chooser == "purposeful" else pick_random
     for name, kw in EXPANSION_ROWS:
-        tot, secs = run(name, pick_random, games, **kw)
+        tot, secs = run(name, pick, games, noise=noise, **kw)
         cols = []
         for kind in EXPANSION_KINDS:
             a, b, p = tot.by_kind.get(kind, (0, 0, 0))
@@ -380,6 +389,9 @@ def main():
                 parts.append("<=%gmm %.1f%%%s" % (shift, 100.0 * one / max(1, n),
                                                   " (%d wrong)" % bad if bad else ""))
             print("  %-11s %s" % (chooser, ", ".join(parts)))
+    if "B" in revs and expansion_games:
+        for chooser in choosers:
+            expansions(expansion_games, "B", chooser)
     if "A" in revs:
         if expansion_games:
             expansions(expansion_games)

@@ -5,7 +5,11 @@ image under rp2040js through the device code as `cargoboard deploy --rev b` buil
 HAL's readings logic, the level and occupancy scanners, the Cargocube plug-in with its step
 tracker), by tests/driver_revb_replay.py and the host's Table. Printed, never asserted.
 
-    .venv/bin/python bench/revb_pico.py [ACTIONS [SEED]]      (default 40 actions, seed 3)
+    .venv/bin/python bench/revb_pico.py [ACTIONS [SEED]] [--players 2|3|4|8]
+                                        [--cards base|pyramid|bastion|both|none] [--teleport]
+
+(default: 40 actions of seed 3, 2 players, the base cards; the biggest game is
+`--players 8 --cards both --teleport`.)
 
 Figures, in emulated microseconds: each call of the plug-in's on_change (the inference after a
 stable change of the occupancy or of the steps) and each tick that did work (over 0.5 ms: a
@@ -27,6 +31,7 @@ from cargoboard.games.cargocube.play import play_game  # noqa: E402
 from cargoboard.sim.hallfield import Noise  # noqa: E402
 from cargoboard.sim.pico.images import PicoUnavailable, find_images  # noqa: E402
 from cargoboard.sim.table import write_trace  # noqa: E402
+from shared_rules.cargocube.layouts import SEATS_BY_PLAYERS  # noqa: E402
 import revb_pico  # noqa: E402  (tests/revb_pico.py)
 
 FRAME_US = 10000
@@ -58,7 +63,7 @@ def wrap(game):
     game.tick = timed_tick
 gc.collect()
 low[0] = gc.mem_free()
-game, n = R.replay("trace.txt", %(seats)r, %(cards)r, wrap)
+game, n = R.replay("trace.txt", %(seats)r, %(cards)r, wrap, %(teleport)r)
 R.report(game, n)
 def stats(name, ts):
     ts.sort()
@@ -76,7 +81,7 @@ def _stats(ts):
     return len(ts), ts[len(ts) // 2], ts[len(ts) * 95 // 100], ts[-1]
 
 
-def unix_figures(path, seats, cards):
+def unix_figures(path, seats, cards, teleport):
     """The same replay in this process (CPython): (on_change us, work tick us, final line)."""
     import driver_revb_replay as R
     calls, ticks = [], []
@@ -96,7 +101,7 @@ def unix_figures(path, seats, cards):
             if d > 50:
                 ticks.append(d)
         game.on_change, game.tick = timed_change, timed_tick
-    game, _ = R.replay(path, seats, cards, wrap)
+    game, _ = R.replay(path, seats, cards, wrap, teleport)
     return calls, ticks, game.pos.notation()
 
 
@@ -104,11 +109,31 @@ def main(argv):
     if "-h" in argv or "--help" in argv:
         print(__doc__)
         return 0
+    args = list(argv[1:])
+    players, cards, teleport = 2, "base", "--teleport" in args
+    if teleport:
+        args.remove("--teleport")
     try:
-        actions = int(argv[1]) if len(argv) > 1 else 40
-        seed = int(argv[2]) if len(argv) > 2 else 3
-    except ValueError:
-        print("bench/revb_pico.py: ACTIONS and SEED are whole numbers (see --help)")
+        for flag in ("--players", "--cards"):
+            if flag in args:
+                i = args.index(flag)
+                value = args[i + 1]
+                del args[i:i + 2]
+                if flag == "--players":
+                    players = int(value)
+                    if players not in (2, 3, 4, 8):
+                        raise ValueError
+                elif value in ("base", "pyramid", "bastion", "both", "none"):
+                    cards = value
+                else:
+                    raise ValueError
+        actions = int(args[0]) if len(args) > 0 else 40
+        seed = int(args[1]) if len(args) > 1 else 3
+        if len(args) > 2:
+            raise ValueError
+    except (ValueError, IndexError):
+        print("bench/revb_pico.py: ACTIONS and SEED are whole numbers, --players 2, 3, 4 or 8, "
+              "--cards base, pyramid, bastion, both or none (see --help)")
         return 2
     try:
         find_images()
@@ -117,15 +142,18 @@ def main(argv):
         return 0
     from inference import pick_purposeful
     trace = []
-    st = play_game(seed, players=2, cards=True, pick=pick_purposeful, noise=Noise(shift_mm=0.5),
+    st = play_game(seed, players=players, cards=cards if cards != "none" else False,
+                   teleport=teleport, pick=pick_purposeful, noise=Noise(shift_mm=0.5),
                    max_actions=actions, trace=trace)
-    seats, cards = "SN", "base"
+    seats = SEATS_BY_PLAYERS[players]
+    cards = cards if cards != "none" else "-"
     with tempfile.TemporaryDirectory(prefix="bench-revb-pico-") as tmp:
         path = Path(tmp) / "trace.txt"
         write_trace(trace, path)
-        calls_u, ticks_u, final_u = unix_figures(str(path), seats, cards)
+        calls_u, ticks_u, final_u = unix_figures(str(path), seats, cards, teleport)
     w0 = time.monotonic()
-    text, emulated = revb_pico.run(trace, (SCRIPT % {"seats": seats, "cards": cards}).encode())
+    text, emulated = revb_pico.run(trace, (SCRIPT % {"seats": seats, "cards": cards,
+                                                     "teleport": teleport}).encode())
     wall = time.monotonic() - w0
     figures = {m.group(1): tuple(int(v) for v in m.groups()[1:])
                for m in re.finditer(r"(\w+_us) n=(\d+) p50=(\d+) p95=(\d+) max=(\d+)", text)}
@@ -134,9 +162,10 @@ def main(argv):
         print("bench/revb_pico.py: the board printed no figures:\n" + text[-3000:])
         return 1
     print("Revision B move inference on the emulated RP2040 (rp2040js, stock MicroPython): seed %d,"
-          " %d actions of purposeful play, bottom cubes shifting <= 0.5 mm (%d readings; %.0f s"
-          " emulated, %.0f s wall)" % (seed, st.actions, sum(1 for e in trace if e[0] == "feed"),
-                                        emulated, wall))
+          " %d players, cards %s%s, %d actions of purposeful play, bottom cubes shifting <= 0.5 mm"
+          " (%d readings; %.0f s emulated, %.0f s wall)" % (
+              seed, players, cards if cards != "-" else "none", ", teleport" if teleport else "",
+              st.actions, sum(1 for e in trace if e[0] == "feed"), emulated, wall))
     print("  %-40s %6s %8s %8s %8s   %s" % ("", "calls", "p50 us", "p95 us", "max us",
                                            "unix port (CPython) p95 / max us"))
     for name, label, unix in (("change_us", "on_change (inference after a change)", calls_u),

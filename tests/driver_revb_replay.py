@@ -19,12 +19,13 @@ from hardware import pinmap_revb
 from cargoboard.sim.table import Table
 
 
-def replay(path, seats, cards, wrap=None):
-    """Play the trace at path again on a new game (seats, cards: '-' for none); wrap(game), if
-    given, is called once the game is made (bench/revb_pico.py times its calls so). Returns
-    (game, readings fed)."""
+def replay(path, seats, cards, wrap=None, teleport=False):
+    """Play the trace at path again on a new game (seats, cards: '-' for none, teleport: with
+    the walking teleport); wrap(game), if given, is called once the game is made
+    (bench/revb_pico.py times its calls so). Returns (game, readings fed)."""
     levels = LevelScanner()
-    game = Game({"seats": seats, "cards": cards if cards != "-" else "", "levels": levels})
+    game = Game({"seats": seats, "cards": cards if cards != "-" else "", "levels": levels,
+                 "teleport": "1" if teleport else ""})
     if wrap is not None:
         wrap(game)
     table = None
