@@ -501,8 +501,8 @@ class StepTracker(Tracker):
     def _fits_two(self, a1, seconds, rest, steps, diff):
         """Whether the first move a1 and one of the second moves (legal after it; rest: the
         diff left to them) together fit the steps. A second that lands on something must be
-        seen to (_second_landed). The seconds are predicted one at a time, a1 pushed, until
-        one fits; those that cannot are passed over unpredicted (a prediction takes
+        seen to, as a single move must. The seconds are predicted one at a time, a1 pushed,
+        until one fits; those that cannot are passed over unpredicted (a prediction takes
         milliseconds on the board): where a1 alone does not fit the steps, the second must
         change the field (next to its ends) or work with the hand."""
         pred1, hand1 = self._pred(a1)  # (in the position before a1: pushed below)
@@ -542,45 +542,40 @@ class StepTracker(Tracker):
                 pred2 = ST.predict(pos, a2)
                 if hand2 is None:
                     hand2 = ST.hand_cells(pos, a2)
-                if a2[3] not in rest:
-                    if a2[3] in self.uncertain:
+                d2 = a2[3]
+                lift = None  # set when only the cells around may show the landing
+                if d2 not in rest:
+                    # It lands on something: it must be seen to, as a single move must
+                    # (_landed), in the steps a1 leaves: at its own cell, or else (checked
+                    # only if the pair fits: it costs milliseconds) in the cells around it.
+                    # No veto: a pair that fits is only ever a reason to ask.
+                    if d2 in self.uncertain:
                         continue
-                    lift = lifts.get(a2[1])
-                    if lift is None:
-                        lift = lifts[a2[1]] = ST.predict_lift(pos, a2[1])
+                    lp = lifts.get(a2[1])
+                    if lp is None:
+                        lp = lifts[a2[1]] = ST.predict_lift(pos, a2[1])
                     if left is None:
                         left = dict(steps)
                         for c in pred1:
                             left[c] = left.get(c, 0) - pred1[c]
-                    if not self._second_landed(a2, pred2, hand2, lift, left, diff, rough):
-                        continue
-                if ST.fits_two(pred1, hand1, pred2, hand2, steps, ignore, rough):
+                    lv = lp.get(d2, 0)
+                    p = pred2.get(d2, 0) - lv
+                    v = left.get(d2, 0) - lv
+                    t = ST.still(d2, rough)
+                    if not _shows_landing(p, v, t):
+                        if d2 == a2[1]:
+                            continue
+                        lift = lp
+                if not ST.fits_two(pred1, hand1, pred2, hand2, steps, ignore, rough):
+                    continue
+                if lift is None or \
+                        self._end_shows(pred2, hand2, left, diff, rough, d2, a2[1]) or \
+                        not ((p > 0 and v < -t) or (p < 0 and v > t)) and \
+                        ST.around(pred2, hand2, left, ignore, rough, lift) >= AROUND_MARGIN:
                     return True
             return False
         finally:
             pos.pop()
-
-    def _second_landed(self, a, pred, hand, lift, left, diff, rough):
-        """Whether a second move a (after a first; pred, hand and lift: its predicted steps,
-        hand cells and its lift's steps) is seen to have landed on something, in the steps
-        the first leaves (left): its own cell shows the landing, or the cells around do, as
-        for a single move (_landed). No veto here: a reading by two moves that fits is only
-        ever a reason to ask."""
-        dst = a[3]
-        lv = lift.get(dst, 0)
-        p = pred.get(dst, 0) - lv
-        v = left.get(dst, 0) - lv
-        t = ST.still(dst, rough)
-        if _shows_landing(p, v, t):
-            return True
-        if dst == a[1]:
-            return False
-        if self._end_shows(pred, hand, left, diff, rough, dst, a[1]):
-            return True
-        if (p > 0 and v < -t) or (p < 0 and v > t):
-            return False
-        return ST.around(pred, hand, left, diff + tuple(self.uncertain), rough,
-                         lift) >= AROUND_MARGIN
 
     def _explain_levels(self, action):
         """action is being committed: what it changed is explained, the baseline moves by it.
