@@ -124,18 +124,36 @@ def run_rows(rows, games, jobs):
     return out
 
 
-def run(name, pick, games, cards=None, teleport=False, players=None, noise=None):
-    """GameStats of games seeded games (in this process; revision A, or B with noise, a
-    hallfield.Noise); by default 2, 3 and 4 players, 3 in 4 with the base cards; cards,
-    teleport and players set them for every game (the expansions' rows)."""
+def _run_chunk(task):
+    """Games of one expansion row (a worker process): GameStats."""
+    chooser, seeds, kw, shift = task
+    noise = None
+    if shift is not None:
+        from cargoboard.sim.hallfield import Noise
+        noise = Noise(shift_mm=shift)
+    pick = pick_purposeful if chooser == "purposeful" else pick_random
     tot = GameStats()
-    t0 = time.time()
-    for seed in range(games):
-        st = play_game(seed, players=players or (2, 3, 4)[seed % 3],
-                       cards=cards if cards is not None else seed % 4 != 0, pick=pick,
-                       teleport=teleport, noise=noise)
+    for seed in seeds:
+        tot.add(play_game(seed, pick=pick, noise=noise, **kw))
+    return tot
+
+
+def run(chooser, games, kw, shift=None, jobs=1):
+    """GameStats of games seeded 0.. of one expansion row (kw: play_game's players, cards,
+    teleport), on revision A, or B with bottom cubes shifting up to shift mm; on jobs
+    processes."""
+    chunk = 10
+    tasks = [(chooser, range(k, min(games, k + chunk)), kw, shift) for k in range(0, games, chunk)]
+    if jobs > 1:
+        import multiprocessing
+        with multiprocessing.Pool(jobs) as pool:
+            results = pool.map(_run_chunk, tasks, chunksize=1)
+    else:
+        results = [_run_chunk(t) for t in tasks]
+    tot = GameStats()
+    for st in results:
         tot.add(st)
-    return tot, time.time() - t0
+    return tot
 
 
 def presses(tot):
@@ -152,22 +170,20 @@ EXPANSION_KINDS = ("activation", "roll", "step", "booster", "ride", "teleport", 
                    "biohazard")
 
 
-def expansions(games, rev="A", chooser="random"):
+def expansions(games, rev="A", chooser="random", jobs=1):
     """The expansions' rows: revision A, or revision B with bottom cubes shifting <= 0.5 mm."""
-    noise = None
+    shift = None
     board = "revision A"
     if rev == "B":
-        from cargoboard.sim.hallfield import Noise
-        noise = Noise(shift_mm=0.5)
+        shift = 0.5
         board = "revision B, bottom cubes shifting <= 0.5 mm"
     print()
     print("The expansions (%s): %d games each, %s chooser, actions and the share that"
           " needed no button" % (board, games, chooser))
     print("%-13s %6s %7s %10s %6s  %s" % ("game", "games", "actions", "no button", "wrong",
                                           "  ".join("%-10s" % k for k in EXPANSION_KINDS)))
-    pick = pick_purposeful if chooser == "purposeful" else pick_random
     for name, kw in EXPANSION_ROWS:
-        tot, secs = run(name, pick, games, noise=noise, **kw)
+        tot = run(chooser, games, kw, shift, jobs)
         cols = []
         for kind in EXPANSION_KINDS:
             a, b, p = tot.by_kind.get(kind, (0, 0, 0))
@@ -391,10 +407,10 @@ def main():
             print("  %-11s %s" % (chooser, ", ".join(parts)))
     if "B" in revs and expansion_games:
         for chooser in choosers:
-            expansions(expansion_games, "B", chooser)
+            expansions(expansion_games, "B", chooser, jobs)
     if "A" in revs:
         if expansion_games:
-            expansions(expansion_games)
+            expansions(expansion_games, jobs=jobs)
         print()
         n, total, nob, secs = on_virtual_board()
         print("On the virtual board (firmware under MicroPython, script hand, random play, revision A):"
