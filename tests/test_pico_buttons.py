@@ -30,9 +30,11 @@ SETTLE_FRAMES = 60
 
 def _commit_with_press(press_after_ns=None):
     """Cephalopod 5x5 on the emulated Pico: a1 placed, then 600 ms frame by frame (the board
-    commits it, logs it); with press_after_ns, `next` is pressed (as a script presses) from the
-    first host frame that starts after that time. Returns (scan times, press start ns or None,
-    the board's `evt button` lines)."""
+    commits it, logs it); with press_after_ns, `next` is pressed (as a script presses) from
+    that time, to the millisecond: the chip runs up to it 1 ms at a time from the host frame
+    it falls in (pressed only at frame starts, a press could not begin deep enough in a 20 ms
+    commit frame whatever its phase). Returns (scan times, press start ns or None, the
+    board's `evt button` lines)."""
     gm = Game("5x5", target="pico")
     try:
         r = gm.s.runner
@@ -40,7 +42,10 @@ def _commit_with_press(press_after_ns=None):
         start = len(r.chain_loads)
         pressed = None
         for _ in range(SETTLE_FRAMES):
-            if press_after_ns is not None and pressed is None and r.emu_ns > press_after_ns:
+            if press_after_ns is not None and pressed is None and \
+                    r.emu_ns + FRAME_MS * 1e6 > press_after_ns:
+                while r.emu_ns <= press_after_ns:
+                    r.advance(1)
                 pressed = r.emu_ns
                 # held HOLD_MS: longer than the debounce's 30 ms and a frame, so a board
                 # sampling on time takes it; shorter than the script's 50 ms, so that a commit
