@@ -5,7 +5,7 @@
 # Prints the board's final position and its history. Runs under CPython and the MicroPython
 # unix port (192 KiB heap), which must agree.
 #
-#   driver_revb_replay.py TRACE_FILE SEATS CARDS
+#   driver_revb_replay.py TRACE_FILE SEATS CARDS [teleport]
 #
 # bench/revb_pico.py runs it on the emulated RP2040 too (replay(), report()).
 
@@ -52,4 +52,5 @@ def report(game, n):
 
 
 if __name__ == "__main__":
-    report(*replay(sys.argv[1], sys.argv[2], sys.argv[3]))
+    report(*replay(sys.argv[1], sys.argv[2], sys.argv[3],
+                   teleport=len(sys.argv) > 4 and sys.argv[4] == "teleport"))

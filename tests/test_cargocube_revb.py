@@ -142,16 +142,24 @@ def test_the_expansions_and_eight_seats_take_no_wrong_action():
         assert st.ended_naturally, seed
 
 
-def test_a_game_on_micropython_reads_the_same(micropython, tmp_path):
+@pytest.mark.parametrize("players, cards, teleport, actions",
+                         [(2, "base", False, 40), (8, "both", True, 120)])
+def test_a_game_on_micropython_reads_the_same(micropython, tmp_path, players, cards, teleport,
+                                              actions):
     """The same raw readings (ADC sums, as the scan gives them) through the device code under
-    MicroPython and CPython end in the same history, the one the hand played."""
+    MicroPython and CPython end in the same history, the one the hand played: 2 players with
+    the base cards, and 8 with both expansions and the teleport (its 120 actions have keeper
+    steps and teleport moves)."""
+    from shared_rules.cargocube.layouts import SEATS_BY_PLAYERS
     trace = []
-    st = play_game(3, players=2, cards=True, pick=pick_hint, noise=Noise(shift_mm=0.5),
-                   max_actions=40, trace=trace)
+    st = play_game(3, players=players, cards=cards, teleport=teleport, pick=pick_hint,
+                   noise=Noise(shift_mm=0.5), max_actions=actions, trace=trace)
     assert st.wrong == 0, st.failures
+    if teleport:
+        assert st.by_kind["teleport"][0] and st.by_kind["step"][0]
     path = tmp_path / "trace.txt"
     write_trace(trace, path)
-    args = [str(path), "SN", "base"]
+    args = [str(path), SEATS_BY_PLAYERS[players], cards] + (["teleport"] if teleport else [])
     cp = mpy.run_cpython(DRIVER, args)
     from cargoboard.build import cached_build
     build = cached_build()                             # the device modules as .mpy, as on the board
