@@ -51,7 +51,7 @@ class StepTracker(Tracker):
         self.absorbed = {}  # {cell: step} noise the baseline took over when the board moved on
         self.uncertain = []  # cells whose baseline waits for the board to be idle
         self.loose = []  # explanations that fit only with a stack nudged
-        self.unshown = []  # moves that fit the steps but did not show their lift
+        self.unshown = []  # moves that fit the steps but did not show their lift, or show nothing
         # pending moves whose cells stale noise made uncertain: the board can no longer read
         # whether they were put back (see _noise_stale), until the position changes
         self.masked = []
@@ -265,14 +265,19 @@ class StepTracker(Tracker):
         self.loose = []
         loose = self.loose
         doubt = []  # fit neither, but only by a margin the noise may make: not ruled out
+        unseen = []  # fit, but change no field the sensors can tell from nothing
         for a in match:
             if not diff and not ST.supported(ST.hand_cells(pos, a), steps, rough):
                 continue  # (before its prediction: the heap keeps few of them)
             pred, hand = self._pred(a)
             if not diff and not ST.significant(pred, rough):
-                # it changes no field beyond what the sensors tell from nothing (a biohazard
+                # It changes no field beyond what the sensors tell from nothing (a biohazard
                 # moved from cube to cube: its card, a cube up, makes 0.10 mT, less than the
-                # cube below shifts): seen by its steps alone it would be any step there
+                # cube below shifts): seen by its steps alone it would be any step its hand
+                # made, so it is never taken so; but if it fits, its hand may have made the
+                # steps another move explains: nothing is taken for sure beside it.
+                if ST.fits(pred, hand, steps, ignore, 0, rough):
+                    unseen.append(a)
                 continue
             if ST.fits(pred, hand, steps, ignore, 0, rough):
                 fit.append((a, pred))
@@ -299,7 +304,7 @@ class StepTracker(Tracker):
         done = []
         airborne = []
         hands = []
-        self.unshown = []
+        self.unshown = unseen
         for a, pred in fit:
             if not diff and not self._lifted(a, pred, steps, diff, rough):
                 # seen in the steps alone, it must show at both ends (a stack nudged where a
