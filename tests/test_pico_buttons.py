@@ -49,7 +49,7 @@ def _commit_with_press(press_after_ns=None):
                 pressed = r.emu_ns
                 # held HOLD_MS: longer than the debounce's 30 ms and a frame, so a board
                 # sampling on time takes it; shorter than the script's 50 ms, so that a commit
-                # frame of ~23 ms (the first placement, since the set-up code left the heap)
+                # frame of ~20 ms (the first placement, since the set-up code left the heap)
                 # still hides enough of it to need the late-frame credit
                 gm.s.buttons |= NEXT_BIT
                 gm.s.wait(HOLD_MS)
@@ -65,10 +65,10 @@ def _commit_with_press(press_after_ns=None):
 
 
 def test_press_begun_in_a_long_commit_frame_is_seen():
-    """The frame in which the board commits a move runs long on the chip (~31 ms for the first
-    Cephalopod placement, up to 45 ms later in a game); a `next` press that begins during it is
-    first scanned when it ends, and the scans that see it span less than the debounce's 30 ms
-    before it is let go. The board must still take it (before the late-frame credit in
+    """The frame in which the board commits a move runs long on the chip (20.5 ms for the
+    first Cephalopod placement now, up to 45 ms later in a game); a `next` press that begins
+    during it is first scanned when it ends, and the scans that see it span less than the
+    debounce's 30 ms before it is let go. The board must still take it (before the late-frame credit in
     Buttons it was lost: no `evt button`)."""
     require_pico()
     loads, _, buttons = _commit_with_press()
