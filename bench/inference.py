@@ -106,17 +106,24 @@ def _play(task):
     return row, tot, time.process_time() - t0
 
 
-def run_rows(rows, games, jobs):
-    """{row: (GameStats, cpu seconds)} for the rows, games seeds 0.. each, on jobs processes."""
-    chunk = 10
-    tasks = [(r, range(k, min(games, k + chunk))) for r in rows for k in range(0, games, chunk)]
-    out = {r: (GameStats(), 0.0) for r in rows}
+def _chunks(games, chunk=10):
+    """Seeds 0..games-1 in runs of chunk (a task each: the processes share the work evenly)."""
+    return [range(k, min(games, k + chunk)) for k in range(0, games, chunk)]
+
+
+def _map(fn, tasks, jobs):
+    """[fn(task) for task in tasks], on jobs processes."""
     if jobs > 1:
         import multiprocessing
         with multiprocessing.Pool(jobs) as pool:
-            results = pool.map(_play, tasks, chunksize=1)
-    else:
-        results = [_play(t) for t in tasks]
+            return pool.map(fn, tasks, chunksize=1)
+    return [fn(t) for t in tasks]
+
+
+def run_rows(rows, games, jobs):
+    """{row: (GameStats, cpu seconds)} for the rows, games seeds 0.. each, on jobs processes."""
+    results = _map(_play, [(r, seeds) for r in rows for seeds in _chunks(games)], jobs)
+    out = {r: (GameStats(), 0.0) for r in rows}
     for row, st, secs in results:
         tot, cpu = out[row]
         tot.add(st)
@@ -142,16 +149,8 @@ def run(chooser, games, kw, shift=None, jobs=1):
     """GameStats of games seeded 0.. of one expansion row (kw: play_game's players, cards,
     teleport), on revision A, or B with bottom cubes shifting up to shift mm; on jobs
     processes."""
-    chunk = 10
-    tasks = [(chooser, range(k, min(games, k + chunk)), kw, shift) for k in range(0, games, chunk)]
-    if jobs > 1:
-        import multiprocessing
-        with multiprocessing.Pool(jobs) as pool:
-            results = pool.map(_run_chunk, tasks, chunksize=1)
-    else:
-        results = [_run_chunk(t) for t in tasks]
     tot = GameStats()
-    for st in results:
+    for st in _map(_run_chunk, [(chooser, seeds, kw, shift) for seeds in _chunks(games)], jobs):
         tot.add(st)
     return tot
 
