@@ -75,6 +75,21 @@ def case_cephalopod_history_pages_and_states():
     assert len(_states(told)) <= 1, told  # a rebuild that shows the same state tells nothing
 
 
+def case_kubitva_history_pages():
+    """КУБитва's `history` pages as the others' (it answered the whole history, whatever the
+    words, before its plug-in shared their commands: firmware/games/tracked.py)."""
+    from firmware.games.kubitva import plugin as kubitva_game
+    g, told = _game(kubitva_game, {"layout": "board"})
+    done = []
+    for i in range(3):
+        a = g.pos.legal_actions()[0]
+        done.append(g.pos.format_action(a))
+        g.pos.push(a)
+    assert g.command(["history"]).split()[1:] == done
+    assert g.command(["history", "1", "1"]).split()[1:] == done[1:2]
+    assert g.command(["history", "3"]) == "ok "
+
+
 CASES = list_cases(globals())
 
 
