@@ -23,6 +23,7 @@ from cargoboard.games.cephalopod import paths as paths_mod  # noqa: E402
 from shared_rules.cephalopod import rules as ce  # noqa: E402
 from shared_rules.cephalopod import engine  # noqa: E402
 from codingame_cases import OFFICIAL  # noqa: E402  (the puzzle's 12 cases, from tests/)
+import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
 RUST_BEST = 0.27  # seconds, the 12 official tests together (published)
 DEEP = [(20, "0 0 0/0 0 0/0 0 0"), (30, "0 0 0/0 0 0/0 0 0")]
@@ -153,4 +154,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(benchcli.run(main, __doc__))

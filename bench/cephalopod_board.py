@@ -26,6 +26,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests"),
 
 from cargoboard.games.cephalopod.play import Stats, pick_engine, pick_random, play_game  # noqa: E402
 from boardcost import footer, header, print_rows, replay_times, trace_lines  # noqa: E402
+import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
 
 def inference(games):
@@ -69,7 +70,7 @@ def cost(games=6):
 
 
 def main():
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    games = benchcli.number(sys.argv[1], "GAMES") if len(sys.argv) > 1 else 200
     t0 = time.time()
     inference(games)
     cost()
@@ -77,4 +78,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(benchcli.run(main, __doc__))

@@ -36,6 +36,7 @@ from cargoboard import deploy as D  # noqa: E402
 from cargoboard.sim.pico import fsimage  # noqa: E402
 from cargoboard.sim.pico.images import PicoUnavailable, find_images  # noqa: E402
 from cargoboard.sim.pico.runner import PicoRunner, firmware_files  # noqa: E402
+import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
 
 class Counted(PicoRunner):
@@ -99,4 +100,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(benchcli.run(main, __doc__))

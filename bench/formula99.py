@@ -21,6 +21,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests")]
 
 from shared_rules.formula99 import rules as R  # noqa: E402
 from shared_rules.formula99 import engine as E  # noqa: E402
+import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
 DEPTHS = {1: 6, 2: 4, 3: 4}
 
@@ -104,11 +105,11 @@ def bench_micropython():
 
 
 def main(argv):
-    games = int(argv[1]) if len(argv) > 1 else 100
+    games = benchcli.number(argv[1], "GAMES") if len(argv) > 1 else 100
     bench_perft()
     bench_engine(games)
     bench_micropython()
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    sys.exit(benchcli.run(main, __doc__, sys.argv))

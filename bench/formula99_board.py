@@ -39,6 +39,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests"),
 
 import boardcost  # noqa: E402
 from cargoboard.games.formula99.play import Stats, play_game  # noqa: E402
+import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
 RP2040_FACTOR = 300
 
@@ -297,20 +298,21 @@ def main():
     if sys.argv[1:2] == ["pico-heap"]:
         pico_heap()
     elif sys.argv[1:2] in (["pico-walk"], ["unix-walk"]):
-        games = [tuple(int(x) for x in g.split(":")[:3]) + (g.endswith(":d"),)
+        games = [tuple(benchcli.number(x, "SEED:PLAYERS:LEVEL") for x in g.split(":")[:3])
+                 + (g.endswith(":d"),)
                  for g in sys.argv[3:]]
-        pico_walk(int(sys.argv[2]) if len(sys.argv) > 2 else 40,
+        pico_walk(benchcli.number(sys.argv[2], "PLIES") if len(sys.argv) > 2 else 40,
                   tuple(games) or ((12, 4, 3, True), (12, 4, 3, False)), sys.argv[1][:4])
     elif sys.argv[1:2] == ["pico"]:
         pico_heap()
-        pico_cost(int(sys.argv[2]) if len(sys.argv) > 2 else 60)
+        pico_cost(benchcli.number(sys.argv[2], "ACTIONS") if len(sys.argv) > 2 else 60)
     else:
-        inference(int(sys.argv[1]) if len(sys.argv) > 1 else 40)
+        inference(benchcli.number(sys.argv[1], "GAMES") if len(sys.argv) > 1 else 40)
         cost()
         pico_heap()
-        pico_cost(int(sys.argv[2]) if len(sys.argv) > 2 else 60)
+        pico_cost(benchcli.number(sys.argv[2], "ACTIONS") if len(sys.argv) > 2 else 60)
     print("\n(%.0f s)" % (time.time() - t0))
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(benchcli.run(main, __doc__))

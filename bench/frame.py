@@ -19,6 +19,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "tests"))
 
 import mpy  # noqa: E402  (tests/mpy.py: the MicroPython unix-port harness)
+import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
 HEAP = "192k"
 TARGET_US = 30  # 10 ms on the RP2040 / ~300
@@ -26,7 +27,7 @@ TARGET_US = 30  # 10 ms on the RP2040 / ~300
 
 def main(argv):
     for game in ([argv[1]] if len(argv) > 1 else ["cargocube", "cargocube-both"]):
-        run(game, argv[2] if len(argv) > 2 else "1000")
+        run(game, str(benchcli.number(argv[2], "FRAMES")) if len(argv) > 2 else "1000")
 
 
 def run(game, frames):
@@ -46,4 +47,4 @@ def run(game, frames):
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    sys.exit(benchcli.run(main, __doc__, sys.argv))

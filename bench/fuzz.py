@@ -26,6 +26,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests"),
 
 import mpy  # noqa: E402  (tests/mpy.py)
 from cargoboard.build import cached_build  # noqa: E402
+import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
 DRIVER = os.path.join(ROOT, "tests", "fuzz_link.py")
 
@@ -66,8 +67,8 @@ def main(argv):
     target = "unix"
     if argv[:2] == ["--target", "pico"]:
         target, argv = "pico", argv[2:]
-    count = int(argv[0]) if argv else (100000 if target == "unix" else 2000)
-    seed = int(argv[1]) if len(argv) > 1 else 1
+    count = benchcli.number(argv[0], "COUNT") if argv else (100000 if target == "unix" else 2000)
+    seed = benchcli.number(argv[1], "SEED") if len(argv) > 1 else 1
     w0 = time.monotonic()
     out = (pico if target == "pico" else unix)(count, seed)
     print("--- %s: %d generated inputs, seed %d ---" % (
@@ -87,4 +88,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(benchcli.run(main, __doc__, sys.argv[1:]))

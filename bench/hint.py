@@ -19,6 +19,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests"),
 
 from mpy import run_micropython  # noqa: E402
 from cargoboard.build import cached_build  # noqa: E402
+import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
 DRIVER = r"""
 import time
@@ -74,7 +75,7 @@ def emulated(script):
 
 
 def main(argv):
-    games = int(argv[1]) if len(argv) > 1 else 3
+    games = benchcli.number(argv[1], "GAMES") if len(argv) > 1 else 3
     script = "GAMES = %d\n" % games + DRIVER
     emu = emulated(script)
     if emu is not None:
@@ -96,4 +97,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    sys.exit(benchcli.run(main, __doc__, sys.argv))

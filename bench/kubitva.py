@@ -24,6 +24,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests")]
 
 from shared_rules.kubitva import engine  # noqa: E402
 from shared_rules.kubitva import rules as kb  # noqa: E402
+import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
 
 def bench_perft(max_depth):
@@ -173,4 +174,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(benchcli.run(main, __doc__))

@@ -32,6 +32,7 @@ from cargoboard.games.kubitva.hand import Stats, pick_engine, pick_random, play_
 from shared_rules.kubitva import rules as kb  # noqa: E402
 from boardcost import (footer, header, pico_heap, print_rows, replay_times,  # noqa: E402
                        trace_lines)
+import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
 BY_DESIGN = ("end", "fill", "k@", "K@", "x@")  # a button every time (docs/board-kubitva.md)
 
@@ -86,7 +87,7 @@ def main():
     if sys.argv[1:2] == ["pico-heap"]:
         pico_heap(("kubitva board",))
         return
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 40
+    games = benchcli.number(sys.argv[1], "GAMES") if len(sys.argv) > 1 else 40
     inference(games)
     cost()
     pico_heap(("kubitva board",))
@@ -94,4 +95,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(benchcli.run(main, __doc__))

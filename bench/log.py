@@ -25,13 +25,14 @@ from shared_rules.cargocube import layouts, rules as cc  # noqa: E402
 from firmware.system import logread  # noqa: E402
 from firmware.system.gamelog import GameLog, RESERVE  # noqa: E402
 from logsteps import log_step, random_steps  # noqa: E402
+import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
 UNDO_RATE = 0.03
 MIB = 1 << 20
 
 
 def main():
-    n_games = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    n_games = benchcli.number(sys.argv[1], "GAMES") if len(sys.argv) > 1 else 100
     tmp = tempfile.mkdtemp(prefix="bench-log-")
     gl = GameLog(tmp, "e6614c3100000000")
     rows = []
@@ -135,4 +136,4 @@ def littlefs(tmp, numbers, mean):
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(benchcli.run(main, __doc__))

@@ -35,6 +35,7 @@ import chess  # noqa: E402
 
 import mpy  # noqa: E402  (tests/mpy.py: the MicroPython unix-port harness)
 from shared_rules.cargocube import rules as cc  # noqa: E402
+import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
 MID_SEED = 8
 XMID_SEED = 21
@@ -332,4 +333,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(benchcli.run(main, __doc__))

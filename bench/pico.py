@@ -48,6 +48,7 @@ from cargoboard.build import cached_build  # noqa: E402
 from cargoboard.deploy import _mpremote_exe  # noqa: E402
 from cargoboard.sim.pico.images import PicoUnavailable, find_images  # noqa: E402
 from cargoboard.sim.pico.runner import PicoRunner  # noqa: E402
+import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
 FIGURE = re.compile(r"(\w+_us) max=(-?\d+) p95=(-?\d+)")
 GOALS_MS = {"lift_us": 15, "back_us": 15, "frame_us": 10}  # issue 11 (p95, p95, max)
@@ -259,10 +260,10 @@ def main(argv):
         except PicoUnavailable as e:
             print("bench/pico.py: skipped: %s" % e)
             return 0
-        speed(int(argv[2]) if len(argv) > 2 else 8)
+        speed(benchcli.number(argv[2], "SECONDS") if len(argv) > 2 else 8)
         return 0
     words, argv = start_words(argv)
-    frames = int(argv[1]) if len(argv) > 1 else 300
+    frames = benchcli.number(argv[1], "FRAMES") if len(argv) > 1 else 300
     game = argv[2] if len(argv) > 2 else "cargocube"
     extra = argv[3:4] + words
     try:
@@ -311,4 +312,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(benchcli.run(main, __doc__, sys.argv))

@@ -23,6 +23,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "bench")]
 from shared_rules.cargocube import rules as cc  # noqa: E402
 from cargoboard.sim.runner import UnixRunner  # noqa: E402
 from sync import write_image  # noqa: E402  (bench/sync.py)
+import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
 DONE = b"log resumed"
 MAX_FRAMES = 2000  # 20 s of board time
@@ -84,7 +85,7 @@ def unix(image):
 
 
 def main(argv):
-    actions = int(argv[1]) if len(argv) > 1 else 150
+    actions = benchcli.number(argv[1], "ACTIONS") if len(argv) > 1 else 150
     with tempfile.TemporaryDirectory(prefix="bench-resume-") as tmp:
         image = write_image(tmp, [open_game(actions) + "\n"], leave_open=True)
         try:
@@ -104,4 +105,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(benchcli.run(main, __doc__, sys.argv))

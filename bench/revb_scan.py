@@ -26,6 +26,7 @@ from cargoboard.sim.pico import fsimage  # noqa: E402
 from cargoboard.sim.pico.images import PicoUnavailable, find_images  # noqa: E402
 from cargoboard.sim.pico.runner import PicoRunner  # noqa: E402
 from hardware import pinmap_revb as PMB  # noqa: E402
+import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
 FRAME_US = 10000
 
@@ -57,7 +58,7 @@ print("free=%%d done" %% gc.mem_free())
 
 
 def main(argv):
-    n = int(argv[1]) if len(argv) > 1 else 50
+    n = benchcli.number(argv[1], "N") if len(argv) > 1 else 50
     try:
         find_images()
     except PicoUnavailable as e:
@@ -99,4 +100,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(benchcli.run(main, __doc__, sys.argv))

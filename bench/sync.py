@@ -48,6 +48,7 @@ from cargoboard.link import Link  # noqa: E402
 from cargoboard.sim.runner import UnixRunner, find_micropython  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
 from cargoboard.sync import sync  # noqa: E402
+import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
 WRITE_GAMES = """
 import sys, binascii
@@ -266,8 +267,8 @@ def pico(n_games):
 def main():
     argv = sys.argv[1:]
     if argv[:2] == ["--target", "pico"]:
-        return pico(int(argv[2]) if len(argv) > 2 else 100)
-    n_games = int(argv[0]) if argv else 100
+        return pico(benchcli.number(argv[2], "GAMES") if len(argv) > 2 else 100)
+    n_games = benchcli.number(argv[0], "GAMES") if argv else 100
     with tempfile.TemporaryDirectory() as tmp:
         image = write_image(tmp, [random_game(seed) for seed in range(n_games)])
 
@@ -306,4 +307,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(benchcli.run(main, __doc__))

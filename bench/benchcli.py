@@ -1,0 +1,30 @@
+"""The command line every bench script shares: `-h` or `--help` prints the script's docstring
+(its usage) and runs nothing; a word that should be a number and is not stops the script with
+one line on stderr and exit status 2, never a traceback. (The scripts with options parse them
+with argparse, which does the same.)"""
+
+import sys
+
+
+class UsageError(Exception):
+    pass
+
+
+def number(text, what, kind=int):
+    """text as an int (or kind), or UsageError naming `what` (the usage's word, e.g. GAMES)."""
+    try:
+        return kind(text)
+    except ValueError:
+        raise UsageError("%s must be a number, not %r" % (what, text)) from None
+
+
+def run(main, doc, *args):
+    """main(*args)'s exit status, unless the command line asks for the usage or is wrong."""
+    if "-h" in sys.argv[1:] or "--help" in sys.argv[1:]:
+        print(doc.strip())
+        return 0
+    try:
+        return main(*args)
+    except UsageError as e:
+        print("%s: %s (--help prints the usage)" % (sys.argv[0], e), file=sys.stderr)
+        return 2

@@ -1,0 +1,38 @@
+"""Every bench script answers `--help` with its usage and runs nothing, and a word that should
+be a number stops it with one line and exit status 2 (bench/benchcli.py; the scripts with
+options use argparse). Before, `--help` ran some benches whole and gave others a traceback."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = sorted(p.name for p in (ROOT / "bench").glob("*.py")
+                 if 'if __name__ == "__main__":' in p.read_text(encoding="utf-8"))
+
+
+def _run(*args):
+    return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_the_scripts_are_found():
+    assert "pico.py" in SCRIPTS and "inference.py" in SCRIPTS and len(SCRIPTS) >= 20
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_help_prints_the_usage(script):
+    r = _run("bench/" + script, "--help")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == "" and "Traceback" not in r.stdout
+    assert "usage" in r.stdout.lower() or ".venv/bin/python bench/" in r.stdout, r.stdout[:300]
+
+
+@pytest.mark.parametrize("args,word", [(("pico.py", "x"), "FRAMES"), (("log.py", "many"), "GAMES"),
+                                       (("formula99_board.py", "pico-walk", "1.5"), "PLIES")])
+def test_a_bad_number_is_one_line(args, word):
+    r = _run("bench/" + args[0], *args[1:])
+    assert r.returncode == 2 and r.stdout == "", (r.stdout, r.stderr)
+    assert r.stderr.count("\n") == 1 and word in r.stderr and "Traceback" not in r.stderr
