@@ -22,6 +22,16 @@ def _states(told):
     return [t[6:] for t in told if t.startswith("state ")]
 
 
+def _play_firsts(g, n):
+    """Push the first legal action n times; their texts, as `history` should give them."""
+    done = []
+    for i in range(n):
+        a = g.pos.legal_actions()[0]
+        done.append(g.pos.format_action(a))
+        g.pos.push(a)
+    return done
+
+
 def case_cargocube_tells_its_state_changes_once():
     g, told = _game(cargocube_game, {"layout": "polygon", "seats": "SN"})
     occ = g.setup_mask()
@@ -43,11 +53,7 @@ def case_cargocube_tells_its_state_changes_once():
 
 def case_cargocube_history_pages():
     g, told = _game(cargocube_game, {"layout": "polygon", "seats": "SN"})
-    done = []
-    for i in range(5):
-        a = g.pos.legal_actions()[0]
-        done.append(g.pos.format_action(a))
-        g.pos.push(a)
+    done = _play_firsts(g, 5)
     whole = g.command(["history"])
     assert whole.split()[1:] == done, (whole, done)
     assert g.command(["history", "1", "2"]).split()[1:] == done[1:3]
@@ -63,11 +69,7 @@ def case_cargocube_history_pages():
 
 def case_cephalopod_history_pages_and_states():
     g, told = _game(cephalopod_game, {"layout": "3x3"})
-    done = []
-    for i in range(4):
-        a = g.pos.legal_actions()[0]
-        done.append(g.pos.format_action(a))
-        g.pos.push(a)
+    done = _play_firsts(g, 4)
     assert g.command(["history"]).split()[1:] == done
     assert g.command(["history", "2", "1"]).split()[1:] == done[2:3]
     g._rebuild()
@@ -80,11 +82,7 @@ def case_kubitva_history_pages():
     words, before its plug-in shared their commands: firmware/games/tracked.py)."""
     from firmware.games.kubitva import plugin as kubitva_game
     g, told = _game(kubitva_game, {"layout": "board"})
-    done = []
-    for i in range(3):
-        a = g.pos.legal_actions()[0]
-        done.append(g.pos.format_action(a))
-        g.pos.push(a)
+    done = _play_firsts(g, 3)
     assert g.command(["history"]).split()[1:] == done
     assert g.command(["history", "1", "1"]).split()[1:] == done[1:2]
     assert g.command(["history", "3"]) == "ok "
