@@ -142,21 +142,26 @@ def test_the_expansions_and_eight_seats_take_no_wrong_action():
         assert st.ended_naturally, seed
 
 
-@pytest.mark.parametrize("players, cards, teleport, actions",
-                         [(2, "base", False, 40), (8, "both", True, 120)])
+@pytest.mark.parametrize("players, cards, teleport, actions, seed, purposeful",
+                         [(2, "base", False, 40, 3, True), (8, "both", True, 120, 3, True),
+                          (2, "pyramid", False, 120, 0, False)])
 def test_a_game_on_micropython_reads_the_same(micropython, tmp_path, players, cards, teleport,
-                                              actions):
+                                              actions, seed, purposeful):
     """The same raw readings (ADC sums, as the scan gives them) through the device code under
     MicroPython and CPython end in the same history, the one the hand played: 2 players with
-    the base cards, and 8 with both expansions and the teleport (its 120 actions have keeper
-    steps and teleport moves)."""
+    the base cards, 8 with both expansions and the teleport (its 120 actions have keeper
+    steps and teleport moves), and «Пирамида» played at random (3 spiral turns taken from
+    their steps)."""
     from shared_rules.cargocube.layouts import SEATS_BY_PLAYERS
     trace = []
-    st = play_game(3, players=players, cards=cards, teleport=teleport, pick=pick_hint,
-                   noise=Noise(shift_mm=0.5), max_actions=actions, trace=trace)
+    st = play_game(seed, players=players, cards=cards, teleport=teleport,
+                   pick=pick_hint if purposeful else None, noise=Noise(shift_mm=0.5),
+                   max_actions=actions, trace=trace)
     assert st.wrong == 0, st.failures
     if teleport:
         assert st.by_kind["teleport"][0] and st.by_kind["step"][0]
+    if cards == "pyramid":
+        assert st.by_kind["turn"][0] >= 3 and st.by_kind["turn"][1] == 0
     path = tmp_path / "trace.txt"
     write_trace(trace, path)
     args = [str(path), SEATS_BY_PLAYERS[players], cards] + (["teleport"] if teleport else [])
