@@ -1,7 +1,8 @@
 """A model of a player's hand moving real pieces, for the virtual board and the benchmarks.
 
 Given a rules action, `physical_steps()` produces what a hand does on the board: lift the piece,
-put it down where the roll lands, move it on for a slide, a wind-rose hop or a teleport. `Hand`
+put it down where the roll lands, move it on for a slide, a wind-rose hop or a teleport; turn
+the stack on a spiral card where it stands. `Hand`
 turns those steps into timed raw sensor readings, with the habits of people: lifting first or
 tipping the cube onto its new cell before it leaves the old one, dragging a piece across other
 cells, hesitating with a piece in the air, hovering over a cell, contacts bouncing as a piece
