@@ -251,8 +251,11 @@ def quick_model(pick, shift, bump, games):
                 before = world.fields()
                 occ0 = [bool(world.stacks[c]) for c in range(121)]
                 for step in physical_steps(pos, a):
-                    world.lift(step[1])
-                    world.place(step[2])
+                    if step[0] == "turn":
+                        world.turn(step[1], step[2])
+                    else:
+                        world.lift(step[1])
+                        world.place(step[2])
                 pos.push(a)
                 world.sync_items(pos)
                 pos.pop()

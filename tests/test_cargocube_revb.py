@@ -142,21 +142,26 @@ def test_the_expansions_and_eight_seats_take_no_wrong_action():
         assert st.ended_naturally, seed
 
 
-@pytest.mark.parametrize("players, cards, teleport, actions",
-                         [(2, "base", False, 40), (8, "both", True, 120)])
+@pytest.mark.parametrize("players, cards, teleport, actions, seed, purposeful",
+                         [(2, "base", False, 40, 3, True), (8, "both", True, 120, 3, True),
+                          (2, "pyramid", False, 120, 0, False)])
 def test_a_game_on_micropython_reads_the_same(micropython, tmp_path, players, cards, teleport,
-                                              actions):
+                                              actions, seed, purposeful):
     """The same raw readings (ADC sums, as the scan gives them) through the device code under
     MicroPython and CPython end in the same history, the one the hand played: 2 players with
-    the base cards, and 8 with both expansions and the teleport (its 120 actions have keeper
-    steps and teleport moves)."""
+    the base cards, 8 with both expansions and the teleport (its 120 actions have keeper
+    steps and teleport moves), and «Пирамида» played at random (3 spiral turns taken from
+    their steps)."""
     from shared_rules.cargocube.layouts import SEATS_BY_PLAYERS
     trace = []
-    st = play_game(3, players=players, cards=cards, teleport=teleport, pick=pick_hint,
-                   noise=Noise(shift_mm=0.5), max_actions=actions, trace=trace)
+    st = play_game(seed, players=players, cards=cards, teleport=teleport,
+                   pick=pick_hint if purposeful else None, noise=Noise(shift_mm=0.5),
+                   max_actions=actions, trace=trace)
     assert st.wrong == 0, st.failures
     if teleport:
         assert st.by_kind["teleport"][0] and st.by_kind["step"][0]
+    if cards == "pyramid":
+        assert st.by_kind["turn"][0] >= 3 and st.by_kind["turn"][1] == 0
     path = tmp_path / "trace.txt"
     write_trace(trace, path)
     args = [str(path), SEATS_BY_PLAYERS[players], cards] + (["teleport"] if teleport else [])
@@ -263,6 +268,60 @@ def test_a_piece_in_the_hand_is_not_taken_for_a_move_onto_a_stack():
     assert game.pos.history() == []
     assert game.tracker.state == T.MOVING              # shows where it may go
     assert g.parse_cell("f5") in game.tracker.targets
+
+
+# «Пирамида»: S's spiral card on e5 with a 2-stack on it. A spiral turn turns the stack's magnets
+# about the vertical: e5's own sensor sees nothing of it, its neighbours up to 0.39 mT.
+SPIRAL = "e5=*pS.B1.O1,f1=KS,f11=KN SN S 2"
+
+
+@pytest.mark.parametrize("turn", ["e5cw", "e5acw"])
+@pytest.mark.parametrize("noise", [QUIET, Noise(shift_mm=0.5)], ids=["still", "shift0.5"])
+def test_a_spiral_turn_is_taken_from_the_steps_around_its_stack(turn, noise):
+    """The hand turns the stack where it stands (its bottom cube may shift): the cells around
+    tell the turn from the other one and from nothing, so it is taken with no button. (It was
+    read as a hop back onto its own cell, whose piece never showed it had landed.)"""
+    pos = cc.Position.parse(SPIRAL)
+    table, game, world = _board(pos.notation(), noise)
+    a = pos.parse_action(turn)
+    _do(table, world, pos, a)
+    assert game.pos.history() == [a]
+    assert game.tracker.state == T.IDLE
+
+
+def test_a_spiral_turn_that_shows_too_little_is_asked_for():
+    """A 3-stack whose magnets' horizontal parts nearly cancel: its turn moves no neighbour's
+    field by more than 0.07 mT, which the steps cannot tell from nothing. The board takes
+    nothing; `confirm` offers the turn."""
+    pos = cc.Position.parse("e5=*pS.12.14.14,f1=KS,f11=KN SN S 2")
+    table, game, world = _board(pos.notation())
+    a = pos.parse_action("e5cw")
+    _do(table, world, pos, a)
+    assert game.pos.history() == []
+    table.press(H.CONFIRM)
+    assert game.tracker.state == T.ASKING and a in game.tracker.candidates
+
+
+def test_a_spiral_turn_that_a_wind_rose_hop_back_looks_like_is_asked_for():
+    """A cube rolled onto the wind rose beside its spiral card and hopping back ends as one
+    turn would have turned it (e5s/e5 and e5cw predict the same steps): the board asks."""
+    pos = cc.Position.parse("e5=*pS.B1,e4=*wS,f1=KS,f11=KN SN S 2")
+    table, game, world = _board(pos.notation())
+    a = pos.parse_action("e5cw")
+    _do(table, world, pos, a)
+    assert game.pos.history() == []
+    assert game.tracker.state == T.ASKING
+    assert {pos.format_action(x) for x in game.tracker.candidates} >= {"e5cw", "e5s/e5"}
+
+
+def test_spiral_turns_in_a_game_are_taken_with_no_button():
+    """«Пирамида», random play, bottom cubes shifting <= 0.5 mm: the game's five spiral turns
+    (single cubes and a 2-stack) are all taken with no button (each needed `confirm` before),
+    and nothing wrong is taken."""
+    st = play_game(0, players=2, cards="pyramid", noise=Noise(shift_mm=0.5))
+    assert st.wrong == 0, st.failures
+    turns, pressed, _ = st.by_kind["turn"]
+    assert turns == 5 and pressed == 0
 
 
 def _hide_step(world, cell, before, reach=0.5):

@@ -111,7 +111,7 @@ class Script:
         for step in physical_steps(self.pos, a):
             if step[0] == "press":
                 self.lines.append("press %s" % step[1])
-            else:
+            elif step[0] == "move":  # (a spiral turn moves no piece between cells: no line)
                 self.lines.append("lift %s" % g.cell_name(step[1]))
                 self.lines.append("place %s" % g.cell_name(step[2]))
         self.pos.push(a)

@@ -418,10 +418,11 @@ class StepTracker(Tracker):
     def _stops_on(self, a, fits):
         """Whether the move under way a may have its piece resting, on its way, where one of
         the fitting moves lands (from the same source): a cube set down on a stack between the
-        hops of a wind rose looks like a move that ends there."""
+        hops of a wind rose looks like a move that ends there. A spiral turn puts nothing
+        down: no move rests where it ends."""
         path = None
         for f in fits:
-            if f[1] == a[1] and f != a:
+            if f[1] == a[1] and f != a and f[0] != cc.TURN:
                 if path is None:
                     path = cc.action_path(self.pos, a)
                 if f[3] in path:
@@ -434,6 +435,8 @@ class StepTracker(Tracker):
         the cube below). A stack nudged where a top could land shows at one end only: it must
         not pass for a whole move."""
         src = a[1]
+        if a[0] == cc.TURN:
+            return self._turn_shows(a, pred, steps, diff, rough)
         if src in diff or src == a[3]:
             return True
         if src in self.uncertain:
@@ -453,14 +456,26 @@ class StepTracker(Tracker):
             ST.around(pred, self._pred(a)[1], steps, diff + tuple(self.uncertain),
                       rough) >= AROUND_MARGIN
 
+    def _turn_shows(self, a, pred, steps, diff, rough):
+        """Revision B: whether a spiral turn shows. It turns the stack's magnets about the
+        vertical: its own sensor sees no change but the hand's shift, its neighbours see the
+        magnets' horizontal part turn (up to 0.39 mT). It shows only when those cells fit it
+        better than nothing by SCORE_MARGIN, the cell that gains most left out (one stack
+        nudged beside it must not make a turn), and its own cell's steps are readable. The
+        other turn and every other move are told from it by the fit and the score margins."""
+        if a[1] in self.uncertain:
+            return False  # a move taken late there: the hand may still be at it
+        return ST.around(pred, self._pred(a)[1], steps, diff + tuple(self.uncertain),
+                         rough) >= SCORE_MARGIN
+
     def _landed(self, a, pred, steps, diff, rough):
         """Revision B: whether the piece of action a (predicted steps pred) is seen to have
         landed: on an empty cell (occupancy), or on something: the landing, beside what the
         lift alone changes there (a neighbour's top leaving), predicted and seen with its sign.
         Else it may still be in the hand."""
         dst = a[3]
-        if dst in diff:
-            return True
+        if dst in diff or a[0] == cc.TURN:
+            return True  # (a spiral turn lifts nothing: it has shown once _lifted says so)
         if dst in self.uncertain:
             return False  # its steps say nothing now
         lift = self._lift(a[1]).get(dst, 0)

@@ -32,6 +32,7 @@ from firmware.games.cargocube import steps as STEPS
 from hardware import pinmap_revb as PM
 from shared_rules import geometry as g
 from shared_rules.cargocube import rules as cc
+from shared_rules.cargocube import expansions as EXP
 
 from cargoboard.sim.world import CARD_BASE, World
 
@@ -375,6 +376,20 @@ class HallWorld(World):
         self._handled(cell)
         return item
 
+    def turn(self, cell: int, d: int):
+        """A spiral turn (d as the rules' TURN: 0 clockwise, 1 anticlockwise): the hand turns
+        the stack on cell a quarter turn where it stands; its cubes' magnets turn about the
+        vertical as the rules turn their orientations (a keeper's item stays), and its pieces
+        shift in their recess as under any hand."""
+        self._catch_up()
+        table = EXP.TURNED[d]
+        items = self.stacks[cell]
+        for k, it in enumerate(items):
+            if it < cc.KEEPER:
+                items[k] = table[it]
+        self._touch(cell)
+        self._handled(cell)
+
     def drop(self, cell: int, item: int = 0) -> int:
         item = super().drop(cell, item)
         self.phys[cell].append(self._new_piece())
@@ -564,3 +579,6 @@ class HallBoard:
 
     def empty(self, b):
         return not self.world.stacks[b]
+
+    def turn(self, c, d):
+        self.world.turn(c, d)

@@ -1,7 +1,8 @@
 """A model of a player's hand moving real pieces, for the virtual board and the benchmarks.
 
 Given a rules action, `physical_steps()` produces what a hand does on the board: lift the piece,
-put it down where the roll lands, move it on for a slide, a wind-rose hop or a teleport. `Hand`
+put it down where the roll lands, move it on for a slide, a wind-rose hop or a teleport; turn
+the stack on a spiral card where it stands. `Hand`
 turns those steps into timed raw sensor readings, with the habits of people: lifting first or
 tipping the cube onto its new cell before it leaves the old one, dragging a piece across other
 cells, hesitating with a piece in the air, hovering over a cell, contacts bouncing as a piece
@@ -18,9 +19,13 @@ from shared_rules import geometry as g
 
 def physical_steps(pos, action):
     """The hand's moves for action in pos (before it is pushed): a list of ("move", a, b),
-    meaning take the top item of a and put it on b, or [("press", "end")] for `end`."""
+    meaning take the top item of a and put it on b, or [("press", "end")] for `end`, or
+    [("turn", c, d)] for a spiral turn: the hand turns the stack on c a quarter turn where it
+    stands (d as the rules' TURN: 0 clockwise, 1 anticlockwise); no piece changes cells."""
     if action[0] == cc.END:
         return [("press", "end")]
+    if action[0] == cc.TURN:
+        return [("turn", action[1], action[2])]
     steps = []
     at = action[1]
     for w in cc.action_path(pos, action):
@@ -73,6 +78,9 @@ class OccupancyBoard:
     def empty(self, b):
         return self.count[b] == 0
 
+    def turn(self, c, d):
+        pass  # the stack turns where it stands: every cell holds what it held
+
 
 class Hand:
     """Turns physical steps into (raw reading, duration ms) segments with human habits."""
@@ -93,6 +101,13 @@ class Hand:
         out = []
         read = board.read
         for step in steps:
+            if step[0] == "turn":
+                # The hand takes the stack and turns it where it stands (a spiral turn): no
+                # cell empties; its pieces may shift in their recess, as under any hand.
+                out.append((read(), rng.randint(80, 300)))
+                board.turn(step[1], step[2])
+                out.append((read(), rng.randint(60, 200)))
+                continue
             if step[0] != "move":
                 continue
             _, a, b = step

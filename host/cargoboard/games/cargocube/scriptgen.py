@@ -36,7 +36,7 @@ def game_script(seed=1, players=2, actions=40, check_every=10, pick=None, cards=
         for step in physical_steps(pos, a):
             if step[0] == "press":
                 lines.append("press %s" % step[1])
-            else:
+            elif step[0] == "move":  # (a spiral turn moves no piece between cells: no line)
                 lines.append("lift %s" % g.cell_name(step[1]))
                 lines.append("place %s" % g.cell_name(step[2]))
         pos.push(a)
