@@ -129,9 +129,15 @@ def test_games_that_once_took_a_wrong_move_take_none():
 # next move from there (f4n/g5) were taken as the second alone: the pair's second landed where
 # only the cells around showed it, which a single move's landing may. In bastion 31 (1 mm) the
 # board asked about such a hop, the player played on, and the question's moves were forgotten.
+# In both 212 a roll onto a wind rose that stayed there (e8s/e7), waiting as a longer move may
+# rest there, then the next move from there (e7s/f7/g7) were taken as the longer move
+# (e8s/f7/g7): the first was forgotten once its cube went on. In both 349 (1 mm) a top lifted
+# off a stack (f2w under way) was read as another move's landing there (f1n): the two steps
+# had the same sign.
 EXPANSIONS = (("both", True, 8, 0, True, 0.5), ("both", True, 8, 1, False, 0.5),
               ("bastion", True, 4, 8, False, 0.5), ("both", False, 4, 2, False, 0.5),
-              ("pyramid", False, 2, 61, False, 0.5), ("bastion", True, 4, 31, False, 1.0))
+              ("pyramid", False, 2, 61, False, 0.5), ("bastion", True, 4, 31, False, 1.0),
+              ("both", False, 4, 212, False, 0.5), ("both", False, 4, 349, False, 1.0))
 
 
 def test_the_expansions_and_eight_seats_take_no_wrong_action():

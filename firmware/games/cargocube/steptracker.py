@@ -348,7 +348,12 @@ class StepTracker(Tracker):
             grow.append(a)
         for c in steps:
             t = ST.still(c, rough)
-            if c in lifted or c in hands or (-t <= steps[c] <= t):
+            if c in lifted or (-t <= steps[c] <= t):
+                continue
+            if c in hands and not self._pending_from(c):
+                # (a landing there explains the step; but where the board saw a move from c
+                # under way, the same step may be c's top in the hand: the sign of a landing
+                # and of a lift depend on the cubes' orientations, and may agree)
                 continue
             # a piece lifted off the stack on c: its step, whatever the hand did to the cube
             # below, and nothing else that the lift does not explain
@@ -356,6 +361,10 @@ class StepTracker(Tracker):
             if c not in pred or not ST.fits(pred, (c,), steps, ignore, 0, rough):
                 continue
             lifted.append(c)
+            if c in hands:
+                for x in self.pending:  # seen under way, its piece maybe still in the hand:
+                    if x[1] == c and x not in airborne:  # it waits
+                        airborne.append(x)
         if lifted:
             for a in self.legal():
                 if a[1] in lifted and a[0] != cc.END and a not in grow:
@@ -368,13 +377,35 @@ class StepTracker(Tracker):
                         self._stops_on(a, fit):
                     grow.append(a)
         for a in self.pending:
-            if a[1] == a[3] and a not in fit and a not in airborne:
+            if a in fit or a in airborne:
+                continue
+            if a[1] == a[3]:
                 # A move back onto its own cell (a wind rose hop) changes no occupancy and its
                 # step may be tiny (a turned cube, its bottom cube shifted under the hand): seen
                 # under way, it stays pending whatever the steps (a small one, the next move's
                 # beside it), so the next move is read with it first too (else taken alone).
                 airborne.append(a)
+            elif a[1] in diff and a[3] not in diff and self._on_the_way(a):
+                # It was seen landed on a stack and waited, as a longer move from its source
+                # may rest there between hops (a wind rose); its piece has gone on: that may be
+                # the rest of the longer move or the next move from where this one ended. It
+                # stays pending, so that the longer move, if it fits, is read beside this one
+                # and a second move after it (else taken alone: the two may look the same).
+                airborne.append(a)
         return fit, grow, airborne
+
+    def _on_the_way(self, a):
+        """Whether a longer move from a's source may rest, between hops, where a lands."""
+        for f in self.legal():
+            if f[1] == a[1] and f[3] != a[3] and f[0] != cc.END and self._stops_on(f, (a,)):
+                return True
+        return False
+
+    def _pending_from(self, c):
+        for x in self.pending:
+            if x[1] == c:
+                return True
+        return False
 
     def _tip_unseen(self, a, diff, steps):
         """Whether a, under way, would be a cube (or keeper) tipped over its edge onto its new
