@@ -46,6 +46,7 @@ class StepTracker(Tracker):
     def __init__(self, pos, levels, settle_ms=SETTLE_MS, rank=None):
         self.levels = levels
         self._pcache = {}  # action (or lifted cell) -> its predicted steps, per position
+        # (and (action, 0) -> _on_the_way(action))
         self.noise = []  # cells whose steps fit no move and held still (a nudged stack)
         self.noise_levels = []  # their levels then
         self.absorbed = {}  # {cell: step} noise the baseline took over when the board moved on
@@ -395,11 +396,19 @@ class StepTracker(Tracker):
         return fit, grow, airborne
 
     def _on_the_way(self, a):
-        """Whether a longer move from a's source may rest, between hops, where a lands."""
-        for f in self.legal():
-            if f[1] == a[1] and f[3] != a[3] and f[0] != cc.END and self._stops_on(f, (a,)):
-                return True
-        return False
+        """Whether a longer move from a's source may rest, between hops, where a lands (cached
+        per position, beside the predictions: the moves' paths cost ~1 ms each on the board)."""
+        key = (a, 0)
+        r = self._pcache.get(key)
+        if r is None:
+            r = False
+            for f in self.legal():
+                if f[1] == a[1] and f[3] != a[3] and f[0] != cc.END and \
+                        self._stops_on(f, (a,)):
+                    r = True
+                    break
+            self._pcache[key] = r
+        return r
 
     def _pending_from(self, c):
         for x in self.pending:
