@@ -79,7 +79,7 @@ def case_cephalopod_history_pages_and_states():
 
 def case_kubitva_history_pages():
     """КУБитва's `history` pages as the others' (it answered the whole history, whatever the
-    words, before its plug-in shared their commands: firmware/games/tracked.py)."""
+    words: a long game's reply could pass the frame's 1 KB)."""
     from firmware.games.kubitva import plugin as kubitva_game
     g, told = _game(kubitva_game, {"layout": "board"})
     done = _play_firsts(g, 3)

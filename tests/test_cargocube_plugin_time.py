@@ -4,8 +4,7 @@ once: the same script runs under CPython and the MicroPython unix port."""
 SCRIPT = r'''
 from firmware import hal as H
 from firmware.games.cargocube import tracker as T
-from firmware.games.cargocube.plugin import Game
-from firmware.games.tracked import HINT_MS
+from firmware.games.cargocube.plugin import Game, HINT_MS
 from shared_rules.cargocube import rules as cc
 
 said = []

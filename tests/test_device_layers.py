@@ -11,10 +11,8 @@ none may go upward or form a circle.
                           (firmware.games, and revision B's firmware.games.revb; data only:
                           plug-ins are loaded by name) and the table of rules versions
                           (shared_rules.versions)
-    firmware.games.tracked   what the plug-ins of tracked games share: imports the HAL
     firmware.games.<g>    imports the HAL, the drivers, the log's record kinds
-                          (firmware.system.logwrite), firmware.games.tracked, its own folder
-                          and shared_rules
+                          (firmware.system.logwrite), its own folder and shared_rules
     firmware.main, firmware.bench_frame   the top: anything
 """
 
@@ -27,7 +25,6 @@ from mpy import REPO_ROOT
 
 TOP = {"firmware.main", "firmware.bench_frame"}
 REGISTRIES = ("firmware.games", "firmware.games.revb")  # data only: game name -> plug-in module
-SHARED_PLUGIN = "firmware.games.tracked"  # the parts of the plug-ins every tracked game shares
 
 
 def module_name(path, root=REPO_ROOT):
@@ -87,13 +84,10 @@ def allowed(src, dst):
         return (_under(dst, "firmware.hal") or _under(dst, "firmware.drivers")
                 or _under(dst, "firmware.system") or dst in REGISTRIES
                 or dst == "shared_rules.versions")
-    if src == SHARED_PLUGIN:
-        return _under(dst, "firmware.hal")
     if src.startswith("firmware.games."):
         own = ".".join(src.split(".")[:3])
         return (_under(dst, "firmware.hal") or _under(dst, "firmware.drivers")
-                or dst == "firmware.system.logwrite" or dst == SHARED_PLUGIN
-                or _under(dst, own)
+                or dst == "firmware.system.logwrite" or _under(dst, own)
                 or _under(dst, "shared_rules"))
     return False
 
@@ -173,8 +167,6 @@ def test_the_registry_is_data_only(registry):
     ("firmware.system.app", "firmware.games.cargocube.plugin"),
     ("firmware.games.cargocube.plugin", "firmware.games.cephalopod.tracker"),
     ("firmware.games.cargocube.plugin", "firmware.system.app"),
-    ("firmware.games.tracked", "firmware.games.cargocube.tracker"),
-    ("firmware.games.tracked", "shared_rules.cargocube.rules"),
     ("shared_rules.cargocube.rules", "firmware.hal"),
 ])
 def test_the_checks_find_an_upward_import(src, dst):

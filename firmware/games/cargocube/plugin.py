@@ -13,11 +13,13 @@ from firmware.drivers import leds as L
 from firmware import hal as H
 from firmware.system import logwrite as LF
 from firmware.hal import unload
-from firmware.games.tracked import TrackedGame, MISMATCH_MS
 
 # Activation values 1..4 as colour + level, so that values differ in hue and in brightness.
 VALUE_COLOUR = (L.OFF, L.BLUE, L.CYAN, L.YELLOW, L.WHITE)
 VALUE_LEVEL = (0, 90, 140, 200, 255)
+
+HINT_MS = 4000  # how long a hint stays lit
+MISMATCH_MS = 500  # a difference must last this long before it lights red (hands are slow)
 
 
 def _engine(pos, actions=None):
@@ -56,6 +58,10 @@ def _drop_unused(pos):
         unload("shared_rules.cargocube.eight")
 
 
+def _nothing(*args):
+    pass
+
+
 def _seats(text):
     if not text:
         return "SN"
@@ -76,18 +82,19 @@ def _cards(value):
     return value
 
 
-class Game(TrackedGame):
+class Game:
     name = "cargocube"
-    MISMATCH = T.MISMATCH  # the tracker's states, for what the plug-ins share (tracked.py)
-    OVER = T.OVER
-    STATE_NAMES = T.STATE_NAMES
     rules_version = cc.RULES_VERSION  # in the log's header; a log of another one is not resumed
     # the move tracker, made as new_tracker(pos, rank=): revision B's plug-in
     # (plugin_revb.py) makes its StepTracker instead
     new_tracker = T.Tracker
 
     def __init__(self, options):
-        self._callbacks(options)
+        self.emit = options.get("emit") or _nothing
+        # The app's game log (docs/firmware.md): every committed action, take-back and the end.
+        self.record = options.get("record") or _nothing
+        self.record_undo = options.get("record_undo") or _nothing
+        self.record_over = options.get("record_over") or _nothing
         layout = options.get("layout") or "polygon"
         seats = _seats(options.get("seats"))
         cards = _cards(options.get("cards"))
@@ -118,6 +125,13 @@ class Game(TrackedGame):
         # shows it again (-1: none).
         self._idle_for = -1
         self._idle_undone = None
+        self.hint = None
+        self.hint_until = 0
+        self.mismatch_since = -1
+        self._over_told = False  # the `over` event and the log's finish are sent once
+        self.now = 0
+        self._shown_state = -1
+        self.paint_version = 0  # bumped whenever what paint() draws changes (docs/firmware.md)
         self._rebuild()
 
     # -- plug-in interface ------------------------------------------------------------------------
@@ -177,6 +191,47 @@ class Game(TrackedGame):
         self.emit("cargocube resumed ply=%d" % pos.ply())
         self._rebuild()
 
+    def on_change(self, occ, now_ms):
+        self.now = now_ms
+        self.hint = None
+        self.tracker.observe(occ, now_ms)
+        self._after(now_ms)
+
+    def on_button(self, bit, now_ms):
+        self.now = now_ms
+        t = self.tracker
+        if bit == H.CONFIRM:
+            t.press_confirm()
+        elif bit == H.NEXT:
+            t.press_next()
+        elif bit == H.UNDO:
+            t.press_undo()
+        elif bit == H.END:
+            t.press_end()
+        elif bit == H.HINT:
+            self.hint = _engine(self.pos)
+            self.hint_until = (now_ms + HINT_MS) & H.TICKS_MASK
+        self._after(now_ms)
+
+    def tick(self, now_ms):
+        self.now = now_ms
+        t = self.tracker
+        if t.settling:
+            t.tick(now_ms)
+            if not t.settling:
+                self._after(now_ms)
+                return
+        changed = False
+        if self.hint is not None and H.ticks_diff(now_ms, self.hint_until) >= 0:
+            self.hint = None
+            changed = True
+        if self.tracker.state == T.MISMATCH and self.mismatch_since >= 0:
+            if (H.ticks_diff(now_ms, self.mismatch_since) >= MISMATCH_MS
+                    and self._shown_state != T.MISMATCH):
+                changed = True
+        if changed:
+            self._rebuild()
+
     def paint(self, painter, frame_no):
         painter.cells(self.overlay)
         pos = self.pos
@@ -197,17 +252,26 @@ class Game(TrackedGame):
     def scores(self):
         return self.pos.scores()
 
-    def _format(self, a):
-        return cc.format_action(a)
-
-    def _encode(self, a):
-        return cc.encode_action(a)
-
-    def _best(self):
-        return _engine(self.pos)
-
-    def _diff_names(self):
-        return [g.cell_name(c) for c in self.tracker.diff]
+    def command(self, words):
+        cmd = words[0].lower()
+        t = self.tracker
+        if cmd == "pos":
+            return "ok " + self.pos.notation()
+        if cmd == "state":
+            return "ok state=%s diff=%s actions=%d" % (
+                T.STATE_NAMES[t.state], ",".join([g.cell_name(c) for c in t.diff]) or "-",
+                self.pos.ply())
+        if cmd == "candidates":
+            return self._candidate_lines(len(words) > 1 and words[1] == "full")
+        if cmd == "history":  # [FROM [COUNT]]: a host pages a long game (a reply is <= 1 KB)
+            lo, hi = H.word_range(words, self.pos.ply())
+            return "ok " + " ".join([cc.format_action(a) for a in self.pos.history()[lo:hi]])
+        if cmd == "legal":
+            return "ok " + " ".join([cc.format_action(a) for a in self.pos.legal_actions()])
+        if cmd == "hint":
+            a = _engine(self.pos)
+            return "ok " + (cc.format_action(a) if a is not None else "-")
+        return None
 
     def _candidate_lines(self, full):
         """Reply lines `cand I ACTION` (with `full`: `cand I ACTION POSITION-AFTER`), then
@@ -229,6 +293,29 @@ class Game(TrackedGame):
                                                   T.STATE_NAMES[t.state])
 
     # -- internals ------------------------------------------------------------------------------
+
+    def _after(self, now_ms):
+        t = self.tracker
+        for how, a, after in t.take_log():
+            self.emit("%s %s -> %s" % (how, cc.format_action(a), after))
+            if how == "undo":
+                self.record_undo()
+            else:
+                self.record(cc.encode_action(a))
+        if t.state == T.MISMATCH:
+            if self.mismatch_since < 0:
+                self.mismatch_since = now_ms
+        else:
+            self.mismatch_since = -1
+        if t.state == T.OVER:
+            if not self._over_told:  # once: _after runs on every change and press
+                self._over_told = True
+                w = "".join([self.pos.SEAT_LETTERS[s] for s in self.pos.winners()])
+                self.emit("over winners=%s scores=%s" % (w, ",".join([str(x) for x in self.pos.scores()])))
+                self.record_over()
+        else:
+            self._over_told = False  # a take-back reopens the game
+        self._rebuild()
 
     def _rebuild(self):
         """Prepare the overlay for the current state (not per frame)."""

@@ -15,8 +15,9 @@ from firmware.drivers import leds as L
 from firmware import hal as H
 from firmware.system import logwrite as LF
 from firmware.hal import unload
-from firmware.games.tracked import TrackedGame, MISMATCH_MS
 
+HINT_MS = 4000  # how long a hint stays lit
+MISMATCH_MS = 500  # a difference must last this long before it lights red (hands are slow)
 HINT_DEPTH = 1  # the engine's depth for the hint: depth 1 answers at once on the board
 
 DIE_COLOUR = (L.WHITE, L.BLUE)  # white's dice and turn, black's
@@ -41,6 +42,10 @@ def _hint(pos):
         unload(name)
 
 
+def _nothing(*args):
+    pass
+
+
 def block_cells(rows, cols):
     """The board cell under each cell of the game (index = the rules core's cell): the block is
     centred on the board's f6."""
@@ -52,15 +57,16 @@ def block_cells(rows, cols):
     return bytes(out)
 
 
-class Game(TrackedGame):
+class Game:
     name = "cephalopod"
-    MISMATCH = T.MISMATCH  # the tracker's states, for what the plug-ins share (tracked.py)
-    OVER = T.OVER
-    STATE_NAMES = T.STATE_NAMES
     rules_version = ce.RULES_VERSION  # in the log's header; a log of another one is not resumed
 
     def __init__(self, options):
-        self._callbacks(options)
+        self.emit = options.get("emit") or _nothing
+        # The app's game log (docs/firmware.md): every committed action, take-back and the end.
+        self.record = options.get("record") or _nothing
+        self.record_undo = options.get("record_undo") or _nothing
+        self.record_over = options.get("record_over") or _nothing
         seats = options.get("seats")
         if seats and seats.lower() != "wb":
             raise ValueError("seats %s: Cephalopod is played by w (white, moves first) and b"
@@ -87,6 +93,11 @@ class Game(TrackedGame):
         self.overlay = L.Overlay(3 * 25 + 8)
         self.pips = 0  # the pips shown on the W/E bars (0: none)
         self.pips_colour = 0
+        self.hint = None
+        self.hint_until = 0
+        self.mismatch_since = -1
+        self.now = 0
+        self.paint_version = 0  # bumped whenever what paint() draws changes (docs/firmware.md)
         self._set(pos)
 
     def _set(self, pos):
@@ -164,6 +175,39 @@ class Game(TrackedGame):
         self.tracker.observe(m, now_ms)
         self._after(now_ms)
 
+    def on_button(self, bit, now_ms):
+        self.now = now_ms
+        t = self.tracker
+        if bit == H.CONFIRM:
+            t.press_confirm()
+        elif bit == H.NEXT:
+            t.press_next()
+        elif bit == H.UNDO:
+            t.press_undo()
+        elif bit == H.HINT:
+            self.hint = _hint(self.pos)
+            self.hint_until = (now_ms + HINT_MS) & H.TICKS_MASK
+        self._after(now_ms)
+
+    def tick(self, now_ms):
+        self.now = now_ms
+        t = self.tracker
+        if t.settling:
+            t.tick(now_ms)
+            if not t.settling:
+                self._after(now_ms)
+                return
+        changed = False
+        if self.hint is not None and H.ticks_diff(now_ms, self.hint_until) >= 0:
+            self.hint = None
+            changed = True
+        if t.state == T.MISMATCH and self.mismatch_since >= 0 and \
+                self._shown_state != T.MISMATCH and \
+                H.ticks_diff(now_ms, self.mismatch_since) >= MISMATCH_MS:
+            changed = True
+        if changed:
+            self._rebuild()
+
     def paint(self, painter, frame_no):
         painter.cells(self.overlay)
         pos = self.pos
@@ -183,24 +227,30 @@ class Game(TrackedGame):
         return [sc[0], 0, sc[1], 0]  # by seat S W N E: white sits south, black north
 
     def command(self, words):
-        if words[0].lower() == "block":
-            return "ok %s a1=%s %s=%s" % (self.variant, H.cell_name(self.block[0]),
-                                          self.pos.cell_name(len(self.block) - 1),
-                                          H.cell_name(self.block[-1]))
-        return TrackedGame.command(self, words)
-
-    def _format(self, a):
-        return self.pos.format_action(a)
-
-    def _encode(self, a):
-        return ce.encode_action(a)
-
-    def _best(self):
-        return _hint(self.pos)
-
-    def _diff_names(self):
+        cmd = words[0].lower()
         t = self.tracker
-        return [self.pos.cell_name(c) for c in T.bit_list(t.plus | t.minus)]
+        pos = self.pos
+        if cmd == "pos":
+            return "ok " + pos.notation()
+        if cmd == "state":
+            names = [pos.cell_name(c) for c in T.bit_list(t.plus | t.minus)]
+            return "ok state=%s diff=%s actions=%d" % (T.STATE_NAMES[t.state],
+                                                      ",".join(names) or "-", pos.ply())
+        if cmd == "candidates":
+            return self._candidate_lines(len(words) > 1 and words[1] == "full")
+        if cmd == "history":  # [FROM [COUNT]], as Cargocube's
+            lo, hi = H.word_range(words, pos.ply())
+            return "ok " + " ".join([pos.format_action(a) for a in pos.history()[lo:hi]])
+        if cmd == "legal":
+            return "ok " + " ".join([pos.format_action(a) for a in pos.legal_actions()])
+        if cmd == "hint":
+            a = _hint(pos)
+            return "ok " + (pos.format_action(a) if a is not None else "-")
+        if cmd == "block":
+            return "ok %s a1=%s %s=%s" % (self.variant, H.cell_name(self.block[0]),
+                                          pos.cell_name(len(self.block) - 1),
+                                          H.cell_name(self.block[-1]))
+        return None
 
     def _candidate_lines(self, full):
         """`cand I ACTION` (with `full`: `cand I ACTION POSITION-AFTER`) for the action the board
@@ -231,8 +281,30 @@ class Game(TrackedGame):
 
     # -- internals ------------------------------------------------------------------------------
 
-    def _end(self):
-        pass  # a placement is a whole turn: there is no turn to end
+    def _after(self, now_ms):
+        t = self.tracker
+        pos = self.pos
+        for how, a, after in t.take_log():
+            self.emit("%s %s -> %s" % (how, pos.format_action(a), after))
+            if how == "undo":
+                self.record_undo()
+            else:
+                self.record(ce.encode_action(a))
+        if t.state == T.MISMATCH:
+            if self.mismatch_since < 0:
+                self.mismatch_since = now_ms
+        else:
+            self.mismatch_since = -1
+        if t.state == T.OVER:
+            if not self._over_told:
+                self._over_told = True
+                w = "".join([ce.SEAT_LETTERS[s] for s in pos.winners()])
+                sc = pos.scores()
+                self.emit("over winners=%s scores=%d,%d" % (w, sc[0], sc[1]))
+                self.record_over()
+        else:
+            self._over_told = False  # a take-back reopens the game
+        self._rebuild()
 
     def _rebuild(self):
         """Prepare the overlay and the pips for the current state (not per frame)."""

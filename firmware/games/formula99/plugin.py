@@ -20,7 +20,6 @@ from firmware.drivers import leds as L
 from firmware import hal as H
 from firmware.system import logwrite as LF
 from firmware.hal import const, unload
-from firmware.games.tracked import TrackedGame, MISMATCH_MS
 
 # The notation is needed only for text: a position read (reader.py), the log's header and the
 # console's answers (notation.py, alone for `pos`: 4 KB against the reader's 12 KB on the unix
@@ -41,6 +40,7 @@ def drop_text():
 
 # Private integers are const(): MicroPython puts them in the code, with no name in the module's
 # dictionary or the interned names (the board's heap).
+_MISMATCH_MS = const(500)
 LANE_COLOUR = (L.BLUE, L.YELLOW)  # blue lane, yellow lane; red cells in RED (dim, steady)
 _MAP_LEVEL = const(14)  # the track's map, under everything
 SUIT_COLOUR = (L.BLUE, L.ORANGE, L.MAGENTA, L.WHITE, L.YELLOW)  # c d h s, joker
@@ -54,6 +54,10 @@ _PICK_NONE = const(0)
 _PICK_SUIT = const(1)
 _PICK_RANK = const(2)
 _PICK_OPTION = const(3)
+
+
+def _nothing(*args):
+    pass
 
 
 def fitting_cards(pos):
@@ -75,15 +79,15 @@ def fitting_cards(pos):
     return out
 
 
-class Game(TrackedGame):
+class Game:
     name = "formula99"
-    MISMATCH = T.MISMATCH  # the tracker's states, for what the plug-ins share (tracked.py)
-    OVER = T.OVER
-    STATE_NAMES = T.STATE_NAMES
     rules_version = R.RULES_VERSION
 
     def __init__(self, options):
-        self._callbacks(options)
+        self.emit = options.get("emit") or _nothing
+        self.record = options.get("record") or _nothing
+        self.record_undo = options.get("record_undo") or _nothing
+        self.record_over = options.get("record_over") or _nothing
         start = options.get("position")
         if start:
             try:
@@ -110,6 +114,9 @@ class Game(TrackedGame):
         self.overlay = L.Overlay(H.N_CELLS + 64)
         self._track_map(self.overlay)
         self.bars = []  # (led, colour, level, blink) drawn on the side bars
+        self.now = 0
+        self.mismatch_since = -1
+        self.paint_version = 0
         self.pick = _PICK_NONE
         self.pick_suit = 0
         self.pick_list = []
@@ -182,6 +189,11 @@ class Game(TrackedGame):
         self._set(pos)
         self.emit("formula99 resumed ply=%d" % pos.ply())
 
+    def on_change(self, occ, now_ms):
+        self.now = now_ms
+        self.tracker.observe(occ, now_ms)
+        self._after(now_ms)
+
     def on_button(self, bit, now_ms):
         self.now = now_ms
         t = self.tracker
@@ -200,6 +212,18 @@ class Game(TrackedGame):
         elif bit == H.END:
             t.act(R.END) or t.act(R.PASS)
         self._after(now_ms)
+
+    def tick(self, now_ms):
+        self.now = now_ms
+        t = self.tracker
+        if t.settling:
+            t.tick(now_ms)
+            if not t.settling:
+                self._after(now_ms)
+                return
+        if t.state == T.MISMATCH and self.mismatch_since >= 0 and self._shown != T.MISMATCH \
+                and H.ticks_diff(now_ms, self.mismatch_since) >= _MISMATCH_MS:
+            self._rebuild()
 
     def paint(self, painter, frame_no):
         painter.cells(self.overlay)  # the map and what the state shows over it, in one call
@@ -286,28 +310,34 @@ class Game(TrackedGame):
     # -- after every input ------------------------------------------------------------------
 
     def _after(self, now_ms):
-        if self._take_log(now_ms):
-            self.pick = _PICK_NONE  # what a picker was open for has happened (e.g. by console)
+        t = self.tracker
         pos = self.pos
+        log = t.take_log()
+        for how, a in log:
+            if how == "undo":
+                self.record_undo()
+            else:
+                self.record(R.encode_action(a))
+        for how, a in log:  # the action's 4-byte code: short, and what the log holds
+            self.emit("%s %08x ply=%d" % (how, a, pos.ply()))
+        if t.state == T.MISMATCH:
+            if self.mismatch_since < 0:
+                self.mismatch_since = now_ms
+        else:
+            self.mismatch_since = -1
+        if pos.is_over():
+            if not self._over_told:
+                self._over_told = True
+                self.emit("over winners=%s" % "".join([pos.SEAT_LETTERS[s]
+                                                       for s in pos.winners()]))
+                self.record_over()
+        else:
+            self._over_told = False
+        if log:
+            self.pick = _PICK_NONE  # what a picker was open for has happened (e.g. by console)
         if pos.is_chance() and self.pick == _PICK_NONE and not pos.full:
             self._open_cards()  # a card to enter: nothing else can happen now
         self._rebuild()
-
-    def _logged(self, entry):
-        how, a = entry
-        if how == "undo":
-            self.record_undo()
-        else:
-            self.record(R.encode_action(a))
-        # the action's 4-byte code: short, and what the log holds
-        self.emit("%s %08x ply=%d" % (how, a, self.pos.ply()))
-
-    def _is_over(self):
-        return self.pos.is_over()
-
-    def _over_event(self):
-        pos = self.pos
-        return "over winners=%s" % "".join([pos.SEAT_LETTERS[s] for s in pos.winners()])
 
     # -- LEDs -------------------------------------------------------------------------------
 
@@ -330,9 +360,9 @@ class Game(TrackedGame):
         bars = []
         state = t.state
         if state == T.MISMATCH and (self.mismatch_since < 0 or
-                                    H.ticks_diff(self.now, self.mismatch_since) < MISMATCH_MS):
+                                    H.ticks_diff(self.now, self.mismatch_since) < _MISMATCH_MS):
             state = T.MOVING
-        self._shown_state = state
+        self._shown = state
         self._map(out)
         if state == T.OVER:
             w = pos.winners()[0]

@@ -15,12 +15,13 @@ from firmware.drivers import leds as L
 from firmware import hal as H
 from firmware.system import logwrite as LF
 from firmware.hal import unload
-from firmware.games.tracked import TrackedGame, MISMATCH_MS
 
 # The parser of the notation (11 KB of the Pico's heap) is needed only to read a position: it is
 # dropped once the game's position is read (a later `load` imports it again).
 PARSER = "shared_rules.kubitva.text"
 
+HINT_MS = 4000  # how long a hint stays lit
+MISMATCH_MS = 500  # a difference must last this long before it lights red (hands are slow)
 
 SIDE_COLOUR = (L.BLUE, L.WHITE)  # S's units and land, N's
 MONEY_BAR = (0, 2)  # S's treasury on the S bar, N's on the N bar (the seats of the painter)
@@ -35,6 +36,10 @@ ITEM_CODES = "bawskKx"
 FILL_CODES = "ipmr"
 
 
+def _nothing(*args):
+    pass
+
+
 def item_code(a):
     """How many W-bar LEDs name the action's item (0: none)."""
     t = kb.item_letter(a)
@@ -45,15 +50,15 @@ def item_code(a):
     return ITEM_CODES.index(t) + 1
 
 
-class Game(TrackedGame):
+class Game:
     name = "kubitva"
-    MISMATCH = T.MISMATCH  # the tracker's states, for what the plug-ins share (tracked.py)
-    OVER = T.OVER
-    STATE_NAMES = T.STATE_NAMES
     rules_version = kb.RULES_VERSION  # in the log's header; a log of another one is not resumed
 
     def __init__(self, options):
-        self._callbacks(options)
+        self.emit = options.get("emit") or _nothing
+        self.record = options.get("record") or _nothing
+        self.record_undo = options.get("record_undo") or _nothing
+        self.record_over = options.get("record_over") or _nothing
         seats = options.get("seats")
         if seats and seats.upper() != "SN":
             raise ValueError("seats %s: KUBitva is played by S (moves first) and N" % seats)
@@ -83,6 +88,11 @@ class Game(TrackedGame):
         # cells, and a later entry for a cell wins.
         self.overlay = L.Overlay(2 * H.N_CELLS + 8)
         self.bars = [0, 0]  # W bar item code, E bar points (-1: none)
+        self.hint = None
+        self.hint_until = 0
+        self.mismatch_since = -1
+        self.now = 0
+        self.paint_version = 0
         self._version = 0  # counts the commits and take-backs (the land overlay's key)
         self._land_key = None  # what the kept land border in the overlay was made for
         self._units = []  # the cells of the units that may move, made with the land border
@@ -149,6 +159,47 @@ class Game(TrackedGame):
         self._set(pos)
         self.emit("kubitva resumed ply=%d" % pos.ply())
 
+    def on_change(self, occ, now_ms):
+        self.now = now_ms
+        self.hint = None
+        self.tracker.observe(occ, now_ms)
+        self._after(now_ms)
+
+    def on_button(self, bit, now_ms):
+        self.now = now_ms
+        t = self.tracker
+        if bit == H.CONFIRM:
+            t.press_confirm()
+        elif bit == H.NEXT:
+            t.press_next()
+        elif bit == H.UNDO:
+            t.press_undo()
+        elif bit == H.END:
+            t.press_end()
+        elif bit == H.HINT:
+            self.hint = self._hint()
+            self.hint_until = (now_ms + HINT_MS) & H.TICKS_MASK
+        self._after(now_ms)
+
+    def tick(self, now_ms):
+        self.now = now_ms
+        t = self.tracker
+        if t.settling:
+            t.tick(now_ms)
+            if not t.settling or t.log:
+                self._after(now_ms)
+                return
+        changed = False
+        if self.hint is not None and H.ticks_diff(now_ms, self.hint_until) >= 0:
+            self.hint = None
+            changed = True
+        if t.state == T.MISMATCH and self.mismatch_since >= 0 and \
+                self._shown_state != T.MISMATCH and \
+                H.ticks_diff(now_ms, self.mismatch_since) >= MISMATCH_MS:
+            changed = True
+        if changed:
+            self._rebuild()
+
     def paint(self, painter, frame_no):
         painter.cells(self.overlay)
         pos = self.pos
@@ -168,17 +219,29 @@ class Game(TrackedGame):
         sc = self.pos.scores()
         return [sc[0], 0, sc[1], 0]  # by seat S W N E: land cells of S and N
 
-    def _format(self, a):
-        return self.pos.format_action(a)
-
-    def _encode(self, a):
-        return kb.encode_action(a)
-
-    def _diff_names(self):
+    def command(self, words):
+        cmd = words[0].lower()
         t = self.tracker
-        return [self.pos.cell_name(c) for c in t.minus + t.plus]
+        pos = self.pos
+        if cmd == "pos":
+            return "ok " + pos.notation()
+        if cmd == "state":
+            names = [pos.cell_name(c) for c in t.minus + t.plus]
+            return "ok state=%s diff=%s actions=%d" % (T.STATE_NAMES[t.state],
+                                                      ",".join(names) or "-", pos.ply())
+        if cmd == "candidates":
+            return self._candidate_lines()
+        if cmd == "history":  # [FROM [COUNT]], as Cargocube's (a reply is <= 1 KB)
+            lo, hi = H.word_range(words, pos.ply())
+            return "ok " + " ".join([pos.format_action(a) for a in pos.history()[lo:hi]])
+        if cmd == "legal":
+            return "ok " + " ".join([pos.format_action(a) for a in pos.legal_actions()])
+        if cmd == "hint":
+            a = self._hint()
+            return "ok " + (pos.format_action(a) if a is not None else "-")
+        return None
 
-    def _best(self):
+    def _hint(self):
         """The engine's choice; the engine is loaded for it and dropped after (a hint is rare
         and the engine's bytecode would stay in the heap)."""
         from shared_rules.kubitva import engine
@@ -189,7 +252,7 @@ class Game(TrackedGame):
             engine = None
             unload(name)
 
-    def _candidate_lines(self, full):
+    def _candidate_lines(self):
         """`cand I ACTIONS POSITION-AFTER` for each reading offered (READY: the one the board
         would take on `confirm`; ASKING: those it asks about), then `ok N shown=I state=S`;
         `candidates full` answers the same."""
@@ -211,9 +274,31 @@ class Game(TrackedGame):
 
     # -- internals ------------------------------------------------------------------------------
 
-    def _logged(self, entry):
-        self._version += 1
-        TrackedGame._logged(self, entry)
+    def _after(self, now_ms):
+        t = self.tracker
+        pos = self.pos
+        for how, a, after in t.take_log():
+            self._version += 1
+            self.emit("%s %s -> %s" % (how, pos.format_action(a), after))
+            if how == "undo":
+                self.record_undo()
+            else:
+                self.record(kb.encode_action(a))
+        if t.state == T.MISMATCH:
+            if self.mismatch_since < 0:
+                self.mismatch_since = now_ms
+        else:
+            self.mismatch_since = -1
+        if t.state == T.OVER:
+            if not self._over_told:
+                self._over_told = True
+                w = "".join([kb.SEAT_LETTERS[s] for s in pos.winners()])
+                sc = pos.scores()
+                self.emit("over winners=%s scores=%d,%d" % (w, sc[0], sc[1]))
+                self.record_over()
+        else:
+            self._over_told = False
+        self._rebuild()
 
     def _rebuild(self):
         """Prepare the overlay and the bars for the current state (not per frame)."""
