@@ -37,6 +37,7 @@ from shared_rules.cargocube import rules as cc  # noqa: E402
 from firmware.games.cargocube import tracker as T  # noqa: E402
 from shared_rules.cargocube.engine import best_action  # noqa: E402
 from cargoboard.games.cargocube.play import PRESS_CAUSES, GameStats, play_game  # noqa: E402
+import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
 # Goals of issue 12: revision B with no button on 97 % of the actions under purposeful play with
 # bottom-cube shifts up to 0.5 mm; revision A at most 0.35 presses per action, purposeful.
@@ -313,14 +314,11 @@ def press_table(rows, res):
 
 def main():
     args = sys.argv[1:]
-    if "-h" in args or "--help" in args:
-        print(__doc__)
-        return
     jobs = 2
     revs = "AB"
     if "--jobs" in args:
         i = args.index("--jobs")
-        jobs = int(args[i + 1])
+        jobs = benchcli.number(args[i + 1] if i + 1 < len(args) else "", "--jobs N")
         del args[i:i + 2]
     if "--rev" in args:
         i = args.index("--rev")
@@ -331,11 +329,8 @@ def main():
         i = args.index("--chooser")
         choosers = (args[i + 1],)
         del args[i:i + 2]
-    try:
-        games = int(args[0]) if args else 200
-        expansion_games = int(args[1]) if len(args) > 1 else 40
-    except ValueError:
-        sys.exit("bench/inference.py: GAMES and EXPANSION_GAMES are whole numbers (see --help)")
+    games = benchcli.number(args[0], "GAMES") if args else 200
+    expansion_games = benchcli.number(args[1], "EXPANSION_GAMES") if len(args) > 1 else 40
     rows = [i for i, r in enumerate(ROWS) if r[0] in revs and r[2] in choosers]
     print("Move inference: %d games per row, 2/3/4 players, 3 in 4 with base cards, %d processes"
           % (games, jobs))
@@ -432,4 +427,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(benchcli.run(main, __doc__))

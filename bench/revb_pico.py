@@ -33,6 +33,7 @@ from cargoboard.sim.pico.images import PicoUnavailable, find_images  # noqa: E40
 from cargoboard.sim.table import write_trace  # noqa: E402
 from shared_rules.cargocube.layouts import SEATS_BY_PLAYERS  # noqa: E402
 import revb_pico  # noqa: E402  (tests/revb_pico.py)
+import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
 FRAME_US = 10000
 
@@ -106,9 +107,6 @@ def unix_figures(path, seats, cards, teleport):
 
 
 def main(argv):
-    if "-h" in argv or "--help" in argv:
-        print(__doc__)
-        return 0
     args = list(argv[1:])
     players, cards, teleport = 2, "base", "--teleport" in args
     if teleport:
@@ -132,9 +130,8 @@ def main(argv):
         if len(args) > 2:
             raise ValueError
     except (ValueError, IndexError):
-        print("bench/revb_pico.py: ACTIONS and SEED are whole numbers, --players 2, 3, 4 or 8, "
-              "--cards base, pyramid, bastion, both or none (see --help)")
-        return 2
+        raise benchcli.UsageError("ACTIONS and SEED are whole numbers, --players 2, 3, 4 or 8, "
+                                  "--cards base, pyramid, bastion, both or none") from None
     try:
         find_images()
     except PicoUnavailable as e:
@@ -185,4 +182,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(benchcli.run(main, __doc__, sys.argv))

@@ -31,7 +31,9 @@ def test_help_prints_the_usage(script):
 
 
 @pytest.mark.parametrize("args,word", [(("pico.py", "x"), "FRAMES"), (("log.py", "many"), "GAMES"),
-                                       (("formula99_board.py", "pico-walk", "1.5"), "PLIES")])
+                                       (("formula99_board.py", "pico-walk", "1.5"), "PLIES"),
+                                       (("inference.py", "200", "x"), "EXPANSION_GAMES"),
+                                       (("revb_pico.py", "--players", "5"), "--players")])
 def test_a_bad_number_is_one_line(args, word):
     r = _run("bench/" + args[0], *args[1:])
     assert r.returncode == 2 and r.stdout == "", (r.stdout, r.stderr)
