@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-MODULES = ("fwcases_scanner", "fwcases_leds", "fwcases_app", "fwcases_follow")
+MODULES = ("fwcases_scanner", "fwcases_leds", "fwcases_app", "fwcases_follow", "fwcases_ask")
 CASES = [(m, name) for m in MODULES for name in importlib.import_module(m).CASES]
 
 

@@ -211,6 +211,8 @@ class Game:
         elif bit == H.HINT:
             self.hint = _engine(self.pos)
             self.hint_until = (now_ms + HINT_MS) & H.TICKS_MASK
+        if t.offered:
+            t.offered_since = now_ms  # a missed move shown: taken once it stands OFFER_TAKE_MS
         self._after(now_ms)
 
     def tick(self, now_ms):
@@ -219,6 +221,10 @@ class Game:
         if t.settling:
             t.tick(now_ms)
             if not t.settling:
+                self._after(now_ms)
+                return
+        elif t.offered and t.state == T.ASKING:
+            if t.tick(now_ms):  # the missed move shown stood long enough: taken
                 self._after(now_ms)
                 return
         changed = False

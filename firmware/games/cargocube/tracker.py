@@ -40,7 +40,7 @@
 
 from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
-from firmware.hal import unload
+from firmware.hal import unload, ticks_diff
 
 IDLE = 0  # the board equals the tracked position
 MOVING = 1  # evidence of an action in progress
@@ -49,6 +49,9 @@ MISMATCH = 3  # no legal continuation fits the board
 OVER = 4  # the game has ended
 
 SETTLE_MS = 400  # the board must be still this long before a move that fits is committed
+# A missed move the player asked for (`confirm`) and sees shown is taken after this long with
+# no press: the player is looking at the board (they just pressed), and `next` restarts it.
+OFFER_TAKE_MS = 3000
 TOUCHED_MAX = 8  # cells remembered for "the board missed a move" offers
 
 STATE_NAMES = ("idle", "moving", "asking", "mismatch", "over")
@@ -416,6 +419,7 @@ class Tracker:
         # presses `end` (or `confirm`), unless `undo` backed out of the question. Only a
         # question counts it (_ask clears it, _offer_hidden sets it): the state says the rest.
         self.offered = False
+        self.offered_since = 0  # when the player last pressed a button with a missed move shown
         self.touched = []  # the last TOUCHED_MAX cells whose occupancy changed (even if restored)
         self.recent = []  # cells whose occupancy changed since the last commit
         self.undone_by_next = []  # moves that were pending when the board looked right again
@@ -482,10 +486,15 @@ class Tracker:
         return taken + self._infer(self.settle_ms == 0)
 
     def tick(self, now_ms):
-        """Time passes: commit a move that fits once the board has been still long enough."""
+        """Time passes: commit a move that fits once the board has been still long enough, and
+        a missed move shown once the player has let it stand OFFER_TAKE_MS (the plug-in sets
+        offered_since at each press)."""
         if self.settling and now_ms - self.changed_at >= self.settle_ms:
             self.settling = False
             return self._infer(True)
+        if self.offered and self.state == ASKING and \
+                ticks_diff(now_ms, self.offered_since) >= OFFER_TAKE_MS:
+            return self._take_offered() + self._infer()
         return 0
 
     def _hold(self, actions):

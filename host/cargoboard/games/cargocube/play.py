@@ -268,6 +268,12 @@ def _answer(table, tracker, truth, presses, reasons, upto, final, last=False, st
             return
         if tracker.offered and done == upto - 1 and not last:
             return  # shown: playing on takes it
+        if tracker.offered:
+            # Shown, and nothing comes to take it (another move went unseen after it, or it is
+            # the game's last): the player lets it stand until the board takes it.
+            table.settle(T.OFFER_TAKE_MS + 100)
+            if len(tracker.pos.history()) > done:
+                continue
         _count(st, "answer" if not tracker.offered else "take before" if done < upto - 1
                else "take last")
         table.press(H.CONFIRM)
