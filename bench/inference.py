@@ -305,8 +305,8 @@ def press_table(rows, res):
             "%+.3f" % (total - floor) if floor is not None else "-"))
     print("  (declare: `confirm` for a move the board did not see or still waits for; answer:"
           " `confirm` of a question the board asked; take-bef: `confirm` of a missed move shown,"
-          " because a second unseen move came before playing on could take it; take-last: the"
-          " same for the game's last move; next-hint / next-oth: `next` past the first"
+          " because a second unseen move came before playing on could take it, where letting it"
+          " stand 3 s did not; take-last: the same for the game's last move; next-hint / next-oth: `next` past the first"
           " candidate, the move being the hint's choice / another; undo: out of a question"
           " without the move; end-again: `end` pressed again, counted with `end` and not in total;"
           " floor and over: revision A only)")

@@ -28,9 +28,9 @@ PRESS_CAUSES = (
     "declare",      # `confirm`: "you missed a move" (no trace, or the board still waits)
     "answer",       # `confirm` of a question the board asked (several moves fit)
     "take before",  # `confirm` of a missed move shown, to declare the next one (a second
-                    # move the board did not see came before playing on could take it)
-    "take last",    # `confirm` of a missed move shown as the game's last move (nothing
-                    # comes after it to take it)
+                    # move the board did not see came before playing on could take it), if
+                    # letting it stand did not take it (0 since OFFER_TAKE_MS: kept to show it)
+    "take last",    # the same for the game's last move (nothing comes after it)
     "next hint",    # `next`: the move made was the hint's choice, not shown first
     "next other",   # `next`: a move the hint would not play, not shown first
     "undo",         # backing out of a question that did not hold the move
@@ -214,8 +214,9 @@ def _answer(table, tracker, truth, presses, reasons, upto, final, last=False, st
     """Press what a player reading the LEDs would press until the board has the first `upto`
     actions of the truth (or, when not final, is visibly waiting for the latest move). A missed
     move the player asked for and sees shown is taken when the player goes on (the next move,
-    `end`): no more presses for it, but for the game's `last` move (then `confirm`). Each
-    press is counted in st.press_causes by what it was for."""
+    `end`) or lets it stand (tracker.OFFER_TAKE_MS): no more presses for it; where nothing comes
+    after it (another unseen move, the game's `last`) the player waits. Each press is counted
+    in st.press_causes by what it was for."""
     true = truth.history()
     for _ in range(60):
         done = len(tracker.pos.history())
