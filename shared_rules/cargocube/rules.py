@@ -220,6 +220,11 @@ class Position:
             from shared_rules.cargocube import eight
             eight.setup(self, VIEWS[0], V_OWN, V_BLOCKED)
 
+    def uses_expansions(self):
+        """Whether the position has loaded the expansions' code (it holds, or held, one of
+        their items: a card of «Пирамида» or «Бастион», the walking teleport)."""
+        return self._x is not None
+
     def _expand(self):
         """The expansions module, loaded into this position (its first expansion item)."""
         if self._x is None:

@@ -52,7 +52,7 @@ def _drop_unused(pos):
     heap for good (docs/firmware.md "The expansions on the heap"). A game that used them and
     is still there (a `new` makes the next game before the old one goes) keeps what its
     position holds until it goes: the core itself holds nothing of them."""
-    if pos._x is None:  # (the position's expansions module, once it holds one of their items)
+    if not pos.uses_expansions():
         unload("shared_rules.cargocube.expansions")
     if len(pos.seats) != 8:
         unload("shared_rules.cargocube.eight")
