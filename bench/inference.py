@@ -4,13 +4,15 @@ run it under MicroPython through the virtual board), on board revision A (Hall s
 occupancy) and revision B (linear Hall sensors: occupancy and steps, docs/hardware.md).
 
     .venv/bin/python bench/inference.py [GAMES [EXPANSION_GAMES]] [--jobs N] [--rev a|b]
-                                        [--chooser purposeful|random]
+                                        [--chooser purposeful|near-best|random]
 
 (--rev and --chooser keep only those rows: the goals of issue 12 are the purposeful rows.)
 
 Two move choosers: `random` picks uniformly among the legal actions (stacks everywhere: the
 hardest case for occupancy sensors), `purposeful` plays the hint's choice 4 times in 5 (cubes go
-toward the own terminal, high activations), like people trying to win. The hand lifts first or
+toward the own terminal, high activations), like people trying to win, and else any legal
+action; `near-best` (revision A only, not a goal's row) is the same player whose other moves
+are among the hint's first three, to show what the uniform ones cost. The hand lifts first or
 tips the cube over, drags pieces across cells, hesitates, hovers and bounces (cargoboard.games.cargocube.hand);
 on revision B its lifts and put-downs also shift the bottom cube of the stack it works on (up to
 0.25, 0.5 or 1 mm) and, in the "bumps" rows, nudge a neighbouring stack 1 time in 20
@@ -35,7 +37,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "host")]
 
 from shared_rules.cargocube import rules as cc  # noqa: E402
 from firmware.games.cargocube import tracker as T  # noqa: E402
-from shared_rules.cargocube.engine import best_action  # noqa: E402
+from shared_rules.cargocube.engine import best_action, rank  # noqa: E402
 from cargoboard.games.cargocube.play import PRESS_CAUSES, GameStats, play_game  # noqa: E402
 import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
@@ -45,7 +47,7 @@ GOAL_B_NO_BUTTON = 0.97
 GOAL_A_PRESSES = 0.35
 
 # (revision, noise: (shift mm, bump rate) or None, chooser)
-ROWS = [("A", None, "purposeful"), ("A", None, "random")] + [
+ROWS = [("A", None, "purposeful"), ("A", None, "near-best"), ("A", None, "random")] + [
     ("B", noise, chooser) for noise in ((0.25, 0.0), (0.5, 0.0), (1.0, 0.0), (0.5, 0.05))
     for chooser in ("purposeful", "random")]
 
@@ -90,11 +92,24 @@ def pick_purposeful(pos, legal, rng):
     return legal[rng.randrange(len(legal))]
 
 
+def pick_near_best(pos, legal, rng):
+    """purposeful, but the other moves are among the hint's first three (engine.rank): a player
+    who knows what they do. Not a goal's row: it shows how much of revision A's presses the
+    purposeful player's uniform other moves cost."""
+    if rng.random() < 0.8:
+        return best_action(pos)
+    ranked = rank(pos, legal)
+    return ranked[rng.randrange(min(3, len(ranked)))]
+
+
+PICKS = {"purposeful": pick_purposeful, "near-best": pick_near_best, "random": pick_random}
+
+
 def _play(task):
     """One chunk of games of one row (a worker process): (row, GameStats, cpu seconds)."""
     row, seeds = task
     rev, noise, chooser = ROWS[row]
-    pick = pick_purposeful if chooser == "purposeful" else pick_random
+    pick = PICKS[chooser]
     hall = None
     if noise is not None:
         from cargoboard.sim.hallfield import Noise
@@ -139,7 +154,7 @@ def _run_chunk(task):
     if shift is not None:
         from cargoboard.sim.hallfield import Noise
         noise = Noise(shift_mm=shift)
-    pick = pick_purposeful if chooser == "purposeful" else pick_random
+    pick = PICKS[chooser]
     tot = GameStats()
     for seed in seeds:
         tot.add(play_game(seed, pick=pick, noise=noise, **kw))
@@ -324,7 +339,7 @@ def main():
         i = args.index("--rev")
         revs = args[i + 1].upper()
         del args[i:i + 2]
-    choosers = ("purposeful", "random")
+    choosers = ("purposeful", "near-best", "random")
     if "--chooser" in args:
         i = args.index("--chooser")
         choosers = (args[i + 1],)
@@ -387,6 +402,9 @@ def main():
             v = presses(tot) / max(1, tot.actions)
             print("  revision A, purposeful: %.3f presses per action (goal <= %.2f): %s" % (
                 v, GOAL_A_PRESSES, "met" if v <= GOAL_A_PRESSES else "NOT met"))
+        if rev == "A" and chooser == "near-best":
+            print("  (revision A, near-best: %.3f presses per action; not the goal's row)"
+                  % (presses(tot) / max(1, tot.actions)))
     wrong = sum(res[i][0].wrong for i in rows)
     print("  wrong commits over all rows: %d (must be 0)" % wrong)
     if "B" in revs:
@@ -404,7 +422,8 @@ def main():
             print("  %-11s %s" % (chooser, ", ".join(parts)))
     if "B" in revs and expansion_games:
         for chooser in choosers:
-            expansions(expansion_games, "B", chooser, jobs)
+            if chooser != "near-best":  # (a revision-A row only)
+                expansions(expansion_games, "B", chooser, jobs)
     if "A" in revs:
         if expansion_games:
             expansions(expansion_games, jobs=jobs)

@@ -64,3 +64,19 @@ def test_questions_show_the_hints_choice_first():
             causes[k] = causes.get(k, 0) + v
     assert causes.get("declare", 0) + causes.get("answer", 0) > 20  # questions were asked
     assert causes.get("next hint", 0) == 0, causes
+
+
+def test_a_missed_move_shown_is_taken_by_letting_it_stand():
+    # issue 12: two moves in a row the board could not see (a cube rolled on along stacks) cost
+    # a `confirm` each, not a third to take the first (nothing came to take it by playing on):
+    # the player lets the shown one stand and the board takes it (tracker.OFFER_TAKE_MS)
+    stood = 0
+    causes = {}
+    for seed in range(4):
+        st = play_game(seed, players=(2, 3, 4)[seed % 3], cards=seed % 4 != 0, pick=_purposeful)
+        assert st.wrong == 0, st.failures
+        stood += st.stood
+        for k, v in st.press_causes.items():
+            causes[k] = causes.get(k, 0) + v
+    assert stood > 5, stood
+    assert causes.get("take before", 0) == 0 and causes.get("take last", 0) == 0, causes

@@ -50,6 +50,7 @@ class GameStats:
         # action: each needs a press at least, whatever the board does (revision A's floor)
         self.forced = 0
         self.ended_naturally = 0
+        self.stood = 0  # missed moves shown that the player let stand until the board took them
         self.games = 0
         self.failures = []
         self.final = ""  # the board's position at the end of the (last) game
@@ -59,6 +60,7 @@ class GameStats:
         self.no_button += other.no_button
         self.wrong += other.wrong
         self.ended_naturally += other.ended_naturally
+        self.stood += other.stood
         self.forced += other.forced
         for k, v in other.press_causes.items():
             self.press_causes[k] = self.press_causes.get(k, 0) + v
@@ -274,6 +276,8 @@ def _answer(table, tracker, truth, presses, reasons, upto, final, last=False, st
             # the game's last): the player lets it stand until the board takes it.
             table.settle(T.OFFER_TAKE_MS + 100)
             if len(tracker.pos.history()) > done:
+                if st is not None:
+                    st.stood += 1
                 continue
         _count(st, "answer" if not tracker.offered else "take before" if done < upto - 1
                else "take last")
