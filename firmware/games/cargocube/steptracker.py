@@ -366,6 +366,8 @@ class StepTracker(Tracker):
                 for x in self.pending:  # seen under way, its piece maybe still in the hand:
                     if x[1] == c and x not in airborne:  # it waits
                         airborne.append(x)
+        if not diff and not lifted and not grow and not fit:
+            self._hidden_lift(steps, ignore, rough, lifted)
         if lifted:
             for a in self.legal():
                 if a[1] in lifted and a[0] != cc.END and a not in grow:
@@ -394,6 +396,40 @@ class StepTracker(Tracker):
                 # and a second move after it (else taken alone: the two may look the same).
                 airborne.append(a)
         return fit, grow, airborne
+
+    def _hidden_lift(self, steps, ignore, rough, lifted):
+        """Steps alone that nothing else explains: a top lifted off a stack whose own cell
+        does not show it (the hand shifted the cube below by as much: its step is within the
+        still tolerance) shows at the cells around, which see the top's magnet go
+        (field.NEAR), and a shift of the cube below moves them by a few hundredths at most.
+        The stacks next to a step beyond the still tolerance whose lift fits the steps and
+        explains the cells around better than nothing by SCORE_MARGIN (the cell that gains
+        most left out, as for a spiral turn) are added to lifted. Else those steps were
+        noise, which the baseline took over once the hand moved on, and the move, landing,
+        showed at its far end only (random «Бастион» play, seed 339 at 0.5 mm: f8w's lift
+        hidden so, then taken as f9w/e8)."""
+        stacks = self.pos.stacks
+        cards = self.pos.cards
+        seen = []
+        for s in steps:
+            t = ST.still(s, rough)
+            if -t <= steps[s] <= t:
+                continue
+            for c in ST.g.around(s):
+                if c in seen:
+                    continue
+                seen.append(c)
+                n = len(stacks[c])
+                if c in ignore or not (n > 1 or n and cards[c]):
+                    continue  # (a lone piece lifted empties its cell: occupancy shows it)
+                v = steps.get(c, 0)
+                t = ST.still(c, rough)
+                if v > t or v < -t:
+                    continue  # (its own step was read as a lift, or not, above)
+                pred = self._lift(c)
+                if ST.fits(pred, (c,), steps, ignore, 0, rough) and \
+                        ST.around(pred, (c,), steps, ignore, rough) >= SCORE_MARGIN:
+                    lifted.append(c)
 
     def _on_the_way(self, a):
         """Whether a longer move from a's source may rest, between hops, where a lands (cached
