@@ -16,7 +16,6 @@ sys.path.insert(0, str(ROOT / "tests"))
 import mpy  # noqa: E402
 from shared_rules.cargocube import rules as cc  # noqa: E402
 from shared_rules import geometry as g  # noqa: E402
-from shared_rules.cargocube import orient  # noqa: E402
 from firmware import hal as H  # noqa: E402
 from firmware.games.cargocube import tracker as T  # noqa: E402
 from firmware.games.cargocube import steptracker  # noqa: E402
