@@ -108,7 +108,11 @@ ONCE_WRONG = ((19, 0.25, True, 0), (6, 0.5, True, 0), (4, 0.5, False, 0), (17, 0
               (258, 0.5, False, 0), (258, 1.0, False, 0), (209, 0.5, False, 0),
               (347, 0.5, False, 0), (299, 0.5, False, 0), (345, 0.5, False, 0),
               (272, 0.5, False, 0.05), (280, 0.5, False, 0.05), (381, 0.5, False, 0.05),
-              (332, 0.5, False, 0.05), (291, 0.5, True, 0.05))
+              (332, 0.5, False, 0.05), (291, 0.5, True, 0.05),
+              # A missed move the player asked for and let stand to be taken (3 s): the
+              # level scanner's noise, rebased meanwhile, dropped the question, and the move
+              # declared next was never offered (86; 344 with bumps).
+              (86, 0.5, False, 0), (344, 0.5, False, 0.05))
 
 
 def test_games_that_once_took_a_wrong_move_take_none():

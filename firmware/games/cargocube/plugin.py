@@ -224,7 +224,7 @@ class Game:
                 self._after(now_ms)
                 return
         elif t.offered and t.state == T.ASKING:
-            if t.tick(now_ms):  # the missed move shown stood long enough: taken
+            if t.tick_offered(now_ms):  # the missed move shown stood long enough: taken
                 self._after(now_ms)
                 return
         changed = False

@@ -486,12 +486,16 @@ class Tracker:
         return taken + self._infer(self.settle_ms == 0)
 
     def tick(self, now_ms):
-        """Time passes: commit a move that fits once the board has been still long enough, and
-        a missed move shown once the player has let it stand OFFER_TAKE_MS (the plug-in sets
-        offered_since at each press)."""
+        """Time passes: commit a move that fits once the board has been still long enough."""
         if self.settling and now_ms - self.changed_at >= self.settle_ms:
             self.settling = False
             return self._infer(True)
+        return 0
+
+    def tick_offered(self, now_ms):
+        """Time passes with a missed move shown (offered, ASKING): take it once the player has
+        let it stand OFFER_TAKE_MS (the plug-in sets offered_since at each press). Nothing else
+        is looked at again meanwhile: the question stays as the player sees it."""
         if self.offered and self.state == ASKING and \
                 ticks_diff(now_ms, self.offered_since) >= OFFER_TAKE_MS:
             return self._take_offered() + self._infer()
