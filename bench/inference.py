@@ -394,6 +394,8 @@ def main():
     for i in rows:
         rev, noise, chooser = ROWS[i]
         tot, cpu = res[i]
+        if not tot.games:
+            continue  # (GAMES 0: only the expansions' rows were asked for)
         if rev == "B" and noise == (0.5, 0.0) and chooser == "purposeful":
             v = tot.no_button / max(1, tot.actions)
             print("  revision B, purposeful, shift<=0.5mm: %.1f%% with no button (goal >= %.0f%%): %s"
