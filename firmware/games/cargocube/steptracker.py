@@ -68,7 +68,10 @@ class StepTracker(Tracker):
         return Tracker.observe(self, occ, now_ms)
 
     def tick(self, now_ms):
-        """Tracker.tick; and steps that fit no legal move become the baseline after NOISE_MS."""
+        """Tracker.tick; and steps that fit no legal move become the baseline after NOISE_MS.
+        (The plug-in ticks the tracker only while a move settles, when this branch does not
+        run: on the board the noise becomes the baseline when something next moves,
+        _noise_stale, and every figure of bench/inference.py is measured so.)"""
         if not self.settling and self.noisy and now_ms - self.changed_at >= NOISE_MS:
             self.noisy = False
             self.levels.rebase(list(self._steps(self._diff())))
