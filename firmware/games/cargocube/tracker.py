@@ -415,8 +415,9 @@ class Tracker:
         self.pending = []  # actions that may have completed without a trace (put on a stack)
         self.end_requested = False  # `end` pressed while the board was asking
         # the question was opened by the player (`confirm` with nothing asked: "I made a move
-        # you did not see"): the candidate shown is taken when the player goes on playing or
-        # presses `end` (or `confirm`), unless `undo` backed out of the question. Only a
+        # you did not see"): the candidate shown is taken when the player goes on playing,
+        # presses `end` (or `confirm`) or lets it stand OFFER_TAKE_MS (tick_offered), unless
+        # `undo` backed out of the question. Only a
         # question counts it (_ask clears it, _offer_hidden sets it): the state says the rest.
         self.offered = False
         self.offered_since = 0  # when the player last pressed a button with a missed move shown
