@@ -7,6 +7,7 @@
 # _quiet, _by_evidence, _nudged, _sure, _noise, _under_way, _fits_two).
 
 from shared_rules.cargocube import rules as cc
+from shared_rules import geometry as g
 from firmware.games.cargocube import steps as ST
 from firmware.games.cargocube.tracker import Tracker, SETTLE_MS, action_delta, passes_portal, \
     packed_delta, _find_all
@@ -418,7 +419,7 @@ class StepTracker(Tracker):
             t = ST.still(s, rough)
             if -t <= steps[s] <= t:
                 continue
-            for c in ST.g.around(s):
+            for c in g.around(s):
                 if c in seen:
                     continue
                 seen.append(c)
