@@ -12,8 +12,6 @@ from firmware.games.cargocube import steps as ST
 from firmware.games.cargocube.tracker import Tracker, SETTLE_MS, action_delta, passes_portal, \
     packed_delta, _find_all
 
-NOISE_MS = 3000  # steps no legal move fits are taken as noise after this stillness
-
 
 # A move that fits the steps is taken only if every other with the same occupancy change misses
 # them by more than this many times the still tolerance (else the board asks).
@@ -57,7 +55,6 @@ class StepTracker(Tracker):
         # pending moves whose cells stale noise made uncertain: the board can no longer read
         # whether they were put back (see _noise_stale), until the position changes
         self.masked = []
-        self.noisy = False  # steps no legal move fits wait to be taken as noise
         self._undoing = False  # press_undo is taking an action back (see _refresh)
         levels.rebase()  # a game's start: the fields as they are are the baseline
         Tracker.__init__(self, pos, settle_ms, rank)
@@ -67,17 +64,6 @@ class StepTracker(Tracker):
         level scanner reports changed."""
         self._noise_stale()
         return Tracker.observe(self, occ, now_ms)
-
-    def tick(self, now_ms):
-        """Tracker.tick; and steps that fit no legal move become the baseline after NOISE_MS.
-        (The plug-in ticks the tracker only while a move settles, when this branch does not
-        run: on the board the noise becomes the baseline when something next moves,
-        _noise_stale, and every figure of bench/inference.py is measured so.)"""
-        if not self.settling and self.noisy and now_ms - self.changed_at >= NOISE_MS:
-            self.noisy = False
-            self.levels.rebase(list(self._steps(self._diff())))
-            return self._infer(True)
-        return Tracker.tick(self, now_ms)
 
     def _hold(self, actions):
         """Tracker._hold; a move waiting to settle may be built on by the next before it is
@@ -172,7 +158,6 @@ class StepTracker(Tracker):
         steps = self._steps(diff)
         if diff or steps and ST.significant(steps, self.levels.rough):
             return steps
-        self.noisy = False
         if steps or self.uncertain:
             if may_commit:
                 self.levels.rebase(list(steps) + self.uncertain)
@@ -219,10 +204,9 @@ class StepTracker(Tracker):
         return False
 
     def _noise(self, steps, may_commit):
-        """Steps only, and no legal move fits them: noise (a stack nudged, drift). The baseline
-        takes them over once the board has been still for NOISE_MS (long enough for the player
-        to say with `confirm` that a move was made)."""
-        self.noisy = True
+        """Steps only, and no legal move fits them: noise (a stack nudged, drift). They stay
+        unexplained while the board is still (the player may say with `confirm` that a move was
+        made); the baseline takes them over when something next moves (_noise_stale)."""
         if may_commit:
             self._noise_settled(steps)  # still for settle_ms: it is what the board reads
         else:
