@@ -198,6 +198,27 @@ def test_led_frames_follow_the_leds(board):
     assert frames[-1] == bytes(board.runner.leds)
 
 
+def test_led_frames_alone_leave_the_events_as_lines(board, monkeypatch):
+    import cargoboard.link as HL
+    text = []
+    is_text = HL._is_console_text
+
+    def seen(block):
+        if is_text(block):
+            text.append(bytes(block))
+        return is_text(block)
+
+    monkeypatch.setattr(HL, "_is_console_text", seen)
+    link = board.link
+    events = []
+    link.on_event = events.append
+    assert link.events(FL.EV_LEDS) == b"\x02"
+    link.new_game("cargocube polygon SN")
+    link.poll(0.4)
+    assert not events  # no EVENT frames: not subscribed
+    assert any(b.startswith(b"evt game cargocube setup") for b in b"".join(text).split(b"\n"))
+
+
 def test_board_id_mismatch_of_protocol_version_is_refused(board, monkeypatch):
     monkeypatch.setattr(F, "PROTOCOL_VERSION", 99)
     with pytest.raises(LinkError) as e:

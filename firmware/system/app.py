@@ -103,11 +103,12 @@ class App:
 
     def emit(self, text):
         """Asynchronous event `evt <text>` (plug-ins get this as options['emit']): a line on
-        the console, an EVENT frame once a host subscribed to them."""
+        the console, an EVENT frame once a host subscribed to them (a host that subscribed to
+        LED frames only still gets the lines)."""
         link = self.link
         if link is not None and link.events & 1:
             link.event(text)
-        elif self.events and (link is None or not link.events):
+        elif self.events:
             self.write_line("evt " + text)
 
     def report_error(self, where, e):
