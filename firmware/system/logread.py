@@ -56,7 +56,7 @@ _listed = None  # (glog.cur then, sizes(glog)) kept by listing()
 
 def listing(glog):
     """sizes(glog), listed once and kept while no game begins (glog.cur changes) and updated
-    by delete(): a host's requests in one sync (HELLO, FETCH, FETCH...) list the flash once
+    by delete(): a host's FETCHes in one sync list the flash once
     (~1 ms a file on the RP2040). The current game's size is looked up again each time."""
     global _listed
     cur = glog.cur
