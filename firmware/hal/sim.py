@@ -28,7 +28,7 @@ from firmware.hal import Hal, BITMAP_BYTES, FRAME_BYTES, TICKS_MASK
 
 PROTO = 1
 MAGIC = 0xA5
-_MAX_SERIAL_OUT = 4096
+_SERIAL_CHUNK = 1024  # S messages go out when this much is queued (the host reads them all)
 
 
 class SimHal(Hal):
@@ -47,7 +47,10 @@ class SimHal(Hal):
         self._buttons = 0
         self._t = 0
         self._serial_in = None
-        self._serial_out = bytearray()
+        # what the firmware wrote in this frame, not yet sent: one buffer made once (a queue
+        # that grew in the frame needed a 4 KB block the unix port's fragmented heap lacked)
+        self._serial_out = bytearray(_SERIAL_CHUNK)
+        self._serial_n = 0
         self._led = bytearray(FRAME_BYTES)
         self._led_dirty = False
         self._sent_any_led = False
@@ -86,9 +89,8 @@ class SimHal(Hal):
             if self._led_dirty:
                 self._send(ord("L"), self._led)
                 self._led_dirty = False
-            if self._serial_out:
-                self._send(ord("S"), self._serial_out)
-                self._serial_out = bytearray()
+            if self._serial_n:
+                self._flush_serial()
             t = self._t
             self._send(ord("D"), bytes((t & 0xFF, (t >> 8) & 0xFF, (t >> 16) & 0xFF, (t >> 24) & 0xFF)))
             self._frame_done_pending = False
@@ -151,8 +153,22 @@ class SimHal(Hal):
         return d
 
     def serial_write(self, b):
-        if len(self._serial_out) + len(b) <= _MAX_SERIAL_OUT:
-            self._serial_out.extend(b)
+        # Nothing is dropped: the host reads every message of the frame, as a host reading the
+        # board's USB serial takes all it writes (a sync's FETCH reply is tens of KB in one
+        # frame), so it goes out in pieces through the one buffer.
+        n = len(b)
+        if self._serial_n + n > _SERIAL_CHUNK:
+            self._flush_serial()
+        if n > _SERIAL_CHUNK:
+            self._send(ord("S"), b)  # a whole frame (< 1.1 KB; a message holds 65535 bytes)
+            return
+        k = self._serial_n
+        self._serial_out[k:k + n] = b
+        self._serial_n = k + n
+
+    def _flush_serial(self):
+        self._send(ord("S"), memoryview(self._serial_out)[:self._serial_n])
+        self._serial_n = 0
 
     # --- flash, identity ---------------------------------------------------------------------------
     def attach_flash(self, root, board_id):
