@@ -1,6 +1,6 @@
 # The game plug-in registry: game name -> the module path of its plug-in (a module with a class
 # `Game`, docs/firmware.md). Data only: the system imports a plug-in by this name when a game of
-# it is set up (load() in firmware/system/app.py), never before. A new game adds its folder
+# it is set up (load() in firmware/system/plugins.py), never before. A new game adds its folder
 # firmware/games/<game>/ (plugin.py, tracker.py) and one line here. The first entry is the
 # board's boot game.
 

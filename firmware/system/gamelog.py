@@ -200,7 +200,7 @@ class GameLog:
             pass
 
     def append(self, payload):
-        """Log a committed action (the rules core's encoding, 1..63 bytes)."""
+        """Log a committed action (the rules core's encoding, 1..12 bytes, logwrite.MAX_PAYLOAD)."""
         self._append(LF.ACTION, payload)
         self.closed = 0
 

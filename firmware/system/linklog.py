@@ -270,7 +270,7 @@ def fetch(link, typ, seq, body):
             try:
                 crc, closed = LR.scan(log, game_no, size, data, piece)
             except ValueError:
-                continue  # deleted since the list was made (serial `delete`)
+                continue  # deleted since the list was made (serial `logdel`)
             link.crc_cache[game_no] = (size, crc, closed)
             flags = FLAG_CLOSED if closed else 0
         out = bytearray((FETCH_GAME,))

@@ -68,7 +68,7 @@ def _u16(raw, i):
 
 
 def encode_record(kind, payload, crc, offset=0):
-    """(record bytes, CRC register after it). kind: ACTION (payload: 1..63 bytes), UNDO,
+    """(record bytes, CRC register after it). kind: ACTION (payload: 1..MAX_PAYLOAD bytes), UNDO,
     FINISH or ABANDON (offset: where the record starts in the log)."""
     if kind == ACTION:
         n = len(payload)

@@ -390,7 +390,7 @@ class Runner:
 
 class UnixRunner(Runner):
     """The firmware as its own process under the MicroPython unix port:
-    `micropython -X heapsize=192k firmware/main.py --sim` (firmware/hal_sim.py speaks the
+    `micropython -X heapsize=192k firmware/main.py --sim` (firmware/hal/sim.py speaks the
     channel), MICROPYPATH=.frozen:<build>:<repo>[:extra].
 
     board_paths=True runs it with the board's paths instead: `main.py` and the build's packages
