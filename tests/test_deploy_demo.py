@@ -59,6 +59,30 @@ def test_deploy_rev_b_stages_its_hal_and_says_so(tmp_path):
     assert r.returncode == 2 and "--rev" in r.stderr
 
 
+def test_deploy_timeout_is_a_positive_finite_number(tmp_path):
+    """`deploy --timeout nan` waited for ever on a board that never answered; 0 and -3 were
+    taken: usage errors now, before any port is opened."""
+    for t in ("nan", "0", "-3", "inf"):
+        r = run("deploy", "--port", str(tmp_path / "nothing"), "--timeout", t)
+        assert r.returncode == 2, (t, r.stdout, r.stderr)
+        assert r.stderr == ("cargoboard: error: --timeout wants a finite number of seconds "
+                            "above 0, not %s\n" % float(t)), r.stderr
+
+
+def test_deploy_flash_makes_at_most_the_last_folder(tmp_path):
+    """`deploy --flash /nonexistent/x` made the whole path (mkdir -p), and `--flash FILE`
+    said "[Errno 17] File exists": one line in words, before the build, nothing made."""
+    (tmp_path / "afile").write_text("x")
+    r = run("deploy", "--flash", str(tmp_path / "afile"))
+    assert (r.returncode, r.stderr) == (1, "cargoboard: error: --flash %s is a file, not a "
+                                           "folder\n" % (tmp_path / "afile"))
+    r = run("deploy", "--flash", str(tmp_path / "no" / "x"))
+    assert (r.returncode, r.stderr) == (1, "cargoboard: error: cannot make the flash folder "
+                                           "%s: the folder %s does not exist\n"
+                                        % (tmp_path / "no" / "x", tmp_path / "no"))
+    assert [p.name for p in tmp_path.iterdir()] == ["afile"]
+
+
 def test_deploy_onto_the_virtual_board_and_check_its_versions(tmp_path):
     flash = tmp_path / "vboard"
     r = run("deploy", "--flash", str(flash))
