@@ -132,6 +132,7 @@ def test_deploy_version_mismatch_is_an_error(tmp_path, monkeypatch):
         port = None
         flash = str(tmp_path / "vb")
         rev = "A"
+        timeout = deploy.COPY_TIMEOUT_S
 
     try:
         deploy.run(Args(), out=lambda text: None)
