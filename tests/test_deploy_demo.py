@@ -303,3 +303,32 @@ def test_demo_plays_an_expansion_game(tmp_path):
     assert {"u", "c", "p", "x", "h", "v"} & cards
     r = run("games", "--db", str(out / "games.sqlite"))
     assert r.returncode == 0 and "polygon+both+teleport" in r.stdout
+
+
+def test_demo_numbers_out_of_range_are_usage_errors_before_anything_is_made(tmp_path):
+    """`demo --screen-every 0 --no-screen` ended in a ZeroDivisionError traceback and left
+    out/flash/flash.img behind; --actions 0, --hint-share 2 or nan and --pace -1 were taken.
+    Usage errors (exit 2) now, checked before the --out folder is made."""
+    out = tmp_path / "x"
+    for args, text in ((["--screen-every", "0"], "--screen-every wants 1 or more (draw every N "
+                                                 "actions), not 0"),
+                       (["--actions", "0"], "--actions wants 1 or more, not 0"),
+                       (["--actions", "-1"], "--actions wants 1 or more, not -1"),
+                       (["--hint-share", "2"], "--hint-share wants a share from 0 to 1, not 2.0"),
+                       (["--hint-share", "nan"], "--hint-share wants a share from 0 to 1, not nan"),
+                       (["--pace", "-1"], "--pace wants seconds, 0 or more, not -1.0")):
+        r = run("demo", *args, "--no-screen", "--out", str(out))
+        assert (r.returncode, r.stdout, r.stderr) == (2, "", "cargoboard: error: %s\n" % text)
+        assert not out.exists()
+
+
+def test_demo_out_may_hold_other_files(tmp_path):
+    """--out is documented as what it is: a folder that may hold other files (they are left
+    alone), not "a new or empty folder"."""
+    from cargoboard.demo import choose_out
+    (tmp_path / "notes.txt").write_text("mine")
+    assert choose_out(str(tmp_path), False) == tmp_path
+    r = run("demo", "--help")
+    assert "new or empty" not in r.stdout
+    assert "other files are left alone" in " ".join(r.stdout.split())
+    assert "new or empty" not in (ROOT / "README.md").read_text()
