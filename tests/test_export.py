@@ -242,6 +242,11 @@ def test_command_errors_are_one_line(stored, tmp_path, capsys):
                                                    "--at", "26"])
     assert "--at applies to --format svg only" in _error(capsys, ["export", "2", "--db", db,
                                                                   "--at", "3"], status=2)
+    # a step below 0 is out of range (usage, 2; it was 1); past the game's end stays 1 above
+    assert _error(capsys, ["export", "2", "--db", db, "-f", "svg", "--at", "-1"],
+                  status=2) == "--at must be 0 or more, not -1 (0 = the start)"
+    assert _error(capsys, ["replay", "2", "--db", db, "--all", "--from", "-1"],
+                  status=2) == "--from must be 0 or more, not -1 (0 = the start)"
     assert _error(capsys, ["import", str(tmp_path / "nofile.json"), "--db", db]) == \
         "no such file: %s" % (tmp_path / "nofile.json")
     binary = tmp_path / "b.json"

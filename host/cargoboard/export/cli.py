@@ -60,7 +60,15 @@ def render(rec, fmt, at=None, positions=None):
     raise CommandError("unknown format %r (choose from %s)" % (fmt, ", ".join(FORMATS)))
 
 
+def _not_negative(option, n):
+    """A step number an option names (--at, --from): below 0 is a usage error (exit 2); past
+    the game's end is a fact about that game, found once it is read (exit 1)."""
+    if n is not None and n < 0:
+        raise UsageError("%s must be 0 or more, not %d (0 = the start)" % (option, n))
+
+
 def cmd_export(args):
+    _not_negative("--at", args.at)
     fmt = args.format
     if fmt is None:
         fmt = SUFFIXES.get(Path(args.output).suffix.lower(), "json") if args.output else "json"
@@ -123,6 +131,7 @@ def cmd_import(args):
 
 def cmd_replay(args):
     from cargoboard.export import replay
+    _not_negative("--from", args.start)
     with open_store(args.db) as st:
         rec = st.get(args.game)
     _positions(rec)
