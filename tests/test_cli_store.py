@@ -112,3 +112,13 @@ def test_sync_that_gets_no_answer_creates_nothing(tmp_path, capsys, monkeypatch)
     finally:
         os.close(master)
         os.close(slave)
+
+
+def test_db_help_names_every_place_the_store_is_looked_for(capsys):
+    """The store honours $XDG_DATA_HOME (store.default_path); the --db help of sync, games,
+    export, import, replay and serve left it out."""
+    parser = cli.build_parser()
+    sub = [a for a in parser._actions if a.dest == "command"][0]
+    for name in ("sync", "games", "export", "import", "replay", "serve"):
+        text = " ".join(sub.choices[name].format_help().split())
+        assert "$CARGOBOARD_DB, else $XDG_DATA_HOME/cargoboard/games.sqlite" in text, name

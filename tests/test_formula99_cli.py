@@ -70,3 +70,11 @@ def test_play_options_out_of_range_are_usage_errors(args, message):
     README: an option out of range is a usage error)."""
     proc = run("play", "formula99", "--seed", "7", *args, check_rc=2)
     assert (proc.stdout, proc.stderr) == ("", "cargoboard: error: %s\n" % message)
+
+
+def test_play_help_example_watches_four_engines():
+    """The help's example "--engine all --seed 7 (watch four engines)" played two: --players
+    defaults to 2."""
+    proc = run("play", "formula99", "--help")
+    line = [x for x in proc.stdout.splitlines() if "watch four engines" in x]
+    assert len(line) == 1 and "--players 4" in line[0] and "--engine all" in line[0], line

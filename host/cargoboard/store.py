@@ -65,6 +65,11 @@ class StoreError(Exception):
     """A store problem the user can act on (bad file, unknown game)."""
 
 
+# `--db FILE`'s help in every command that takes it (sync, games, export, import, replay, serve)
+DB_HELP = ("the game store (default $CARGOBOARD_DB, else $XDG_DATA_HOME/cargoboard/games.sqlite, "
+           "~/.local/share/cargoboard/games.sqlite without $XDG_DATA_HOME)")
+
+
 def default_path() -> Path:
     env = os.environ.get("CARGOBOARD_DB")
     if env:

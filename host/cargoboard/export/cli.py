@@ -145,9 +145,7 @@ def cmd_replay(args):
 
 
 def _db_arg(p):
-    p.add_argument("--db", metavar="FILE", default=None,
-                   help="the game store (default $CARGOBOARD_DB or "
-                        "~/.local/share/cargoboard/games.sqlite)")
+    p.add_argument("--db", metavar="FILE", default=None, help=store.DB_HELP)
 
 
 def add_parser(sub):

@@ -68,7 +68,8 @@ def add_play_parser(playsub):
                     "(a hand-over screen between players); engines may take any seats.",
         epilog="examples:\n  cargoboard play formula99 --players 3 --level 2\n"
                "  cargoboard play formula99 --players 4 --engine 357 --save game.json\n"
-               "  cargoboard play formula99 --engine all --seed 7   (watch four engines)")
+               "  cargoboard play formula99 --players 4 --engine all --seed 7   (watch four "
+               "engines)")
     p.add_argument("--players", type=int, default=2, help="2 to 9 (default 2)")
     p.add_argument("--level", type=int, choices=(1, 2, 3), default=1,
                    help="the cards' level (default 1)")
