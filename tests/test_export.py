@@ -257,6 +257,25 @@ def test_command_errors_are_one_line(stored, tmp_path, capsys):
     assert "is not a usable game store" in _error(capsys, ["export", "1", "--db", str(notdb)])
 
 
+def test_output_that_cannot_be_written_is_said_in_words(stored, tmp_path, capsys):
+    """`export -o adir` said "[Errno 21] Is a directory: 'adir'", `-o nodir/x.svg` an [Errno 2]
+    text: the path and what is wrong with it, before the store is read."""
+    path, ids = stored
+    db = str(path)
+    assert _error(capsys, ["export", "1", "--db", db, "-o", str(tmp_path)]) == \
+        "cannot write %s: it is a folder; give a file name" % tmp_path
+    out = tmp_path / "nodir" / "x.svg"
+    assert _error(capsys, ["export", "1", "--db", db, "-o", str(out)]) == \
+        "cannot write %s: the folder %s does not exist" % (out, out.parent)
+    assert not out.parent.exists()
+    # any other OSError that reaches the CLI is told the same way: its path, then the words
+    from cargoboard.cli import error_text
+    assert error_text(IsADirectoryError(21, "Is a directory", "adir")) == "adir: Is a directory"
+    assert error_text(FileExistsError(17, "File exists", "a", None, "b")) == "a -> b: File exists"
+    assert error_text(OSError("cannot open /dev/ttyACM0: busy")) == \
+        "cannot open /dev/ttyACM0: busy"
+
+
 def test_debug_shows_the_traceback(stored):
     from cargoboard.store import StoreError
     path, ids = stored
