@@ -55,9 +55,7 @@ def test_show_scores_with_w_and_b():
     ["show", "--game", "cephalopod", "3x3", "b2", "b2"],
     ["cephalopod", "paths", "1", "5 5 5/0 0 5"],
     ["cephalopod", "paths", "1", "5 5 5/0 0 5/5 5 7"],
-    ["cephalopod", "paths", "-1", "000/000/000"],
     ["cephalopod", "hint", "w1w1b1/b1w2b6/w1b1w1 b"],
-    ["cephalopod", "hint", "5x5", "--depth", "0"],
 ])
 def test_errors_exit_1_with_one_line(args):
     proc = run(*args, check_rc=1)
@@ -78,6 +76,8 @@ def test_usage_errors_exit_2(args):
 @pytest.mark.parametrize("args", [
     ["legal", "--game", "cephalopod", "5x5", "--players", "3"],
     ["perft", "--game", "cephalopod", "5x5", "-1"],
+    ["cephalopod", "paths", "-1", "000/000/000"],  # exit 1 before, where perft gave 2
+    ["cephalopod", "hint", "5x5", "--depth", "0"],
 ])
 def test_options_out_of_range_exit_2_with_one_line(args):
     proc = run(*args, check_rc=2)

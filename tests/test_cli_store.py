@@ -112,3 +112,27 @@ def test_sync_that_gets_no_answer_creates_nothing(tmp_path, capsys, monkeypatch)
     finally:
         os.close(master)
         os.close(slave)
+
+
+@pytest.mark.parametrize("argv", [["games"], ["export", "1"], ["replay", "1", "--all"],
+                                  ["import", str(EXAMPLE)], ["sync", "--port", "/dev/null"]])
+def test_a_folder_or_a_device_as_db_is_no_store(tmp_path, capsys, argv):
+    """`--db DIR`: games, export and replay said "no game store at DIR" while import and sync
+    said it is a folder; `sync --db /dev/full` said "no game store ... (`cargoboard sync` makes
+    one)". Every command now says what the path is, and leaves it alone."""
+    status, err = run(capsys, argv + ["--db", str(tmp_path)])
+    assert (status, err) == (1, "cargoboard: error: %s is a folder, not a game store" % tmp_path)
+    status, err = run(capsys, argv + ["--db", "/dev/full"])
+    assert (status, err) == (1, "cargoboard: error: /dev/full is not a game store (a device or "
+                                "another special file, not a regular file); not changing it")
+    assert tree(tmp_path) == []
+
+
+def test_db_help_names_every_place_the_store_is_looked_for(capsys):
+    """The store honours $XDG_DATA_HOME (store.default_path); the --db help of sync, games,
+    export, import, replay and serve left it out."""
+    parser = cli.build_parser()
+    sub = [a for a in parser._actions if a.dest == "command"][0]
+    for name in ("sync", "games", "export", "import", "replay", "serve"):
+        text = " ".join(sub.choices[name].format_help().split())
+        assert "$CARGOBOARD_DB, else $XDG_DATA_HOME/cargoboard/games.sqlite" in text, name

@@ -59,6 +59,30 @@ def test_deploy_rev_b_stages_its_hal_and_says_so(tmp_path):
     assert r.returncode == 2 and "--rev" in r.stderr
 
 
+def test_deploy_timeout_is_a_positive_finite_number(tmp_path):
+    """`deploy --timeout nan` waited for ever on a board that never answered; 0 and -3 were
+    taken: usage errors now, before any port is opened."""
+    for t in ("nan", "0", "-3", "inf"):
+        r = run("deploy", "--port", str(tmp_path / "nothing"), "--timeout", t)
+        assert r.returncode == 2, (t, r.stdout, r.stderr)
+        assert r.stderr == ("cargoboard: error: --timeout wants a finite number of seconds "
+                            "above 0, not %s\n" % float(t)), r.stderr
+
+
+def test_deploy_flash_makes_at_most_the_last_folder(tmp_path):
+    """`deploy --flash /nonexistent/x` made the whole path (mkdir -p), and `--flash FILE`
+    said "[Errno 17] File exists": one line in words, before the build, nothing made."""
+    (tmp_path / "afile").write_text("x")
+    r = run("deploy", "--flash", str(tmp_path / "afile"))
+    assert (r.returncode, r.stderr) == (1, "cargoboard: error: --flash %s is a file, not a "
+                                           "folder\n" % (tmp_path / "afile"))
+    r = run("deploy", "--flash", str(tmp_path / "no" / "x"))
+    assert (r.returncode, r.stderr) == (1, "cargoboard: error: cannot make the flash folder "
+                                           "%s: the folder %s does not exist\n"
+                                        % (tmp_path / "no" / "x", tmp_path / "no"))
+    assert [p.name for p in tmp_path.iterdir()] == ["afile"]
+
+
 def test_deploy_onto_the_virtual_board_and_check_its_versions(tmp_path):
     flash = tmp_path / "vboard"
     r = run("deploy", "--flash", str(flash))
@@ -108,6 +132,7 @@ def test_deploy_version_mismatch_is_an_error(tmp_path, monkeypatch):
         port = None
         flash = str(tmp_path / "vb")
         rev = "A"
+        timeout = deploy.COPY_TIMEOUT_S
 
     try:
         deploy.run(Args(), out=lambda text: None)
@@ -278,3 +303,32 @@ def test_demo_plays_an_expansion_game(tmp_path):
     assert {"u", "c", "p", "x", "h", "v"} & cards
     r = run("games", "--db", str(out / "games.sqlite"))
     assert r.returncode == 0 and "polygon+both+teleport" in r.stdout
+
+
+def test_demo_numbers_out_of_range_are_usage_errors_before_anything_is_made(tmp_path):
+    """`demo --screen-every 0 --no-screen` ended in a ZeroDivisionError traceback and left
+    out/flash/flash.img behind; --actions 0, --hint-share 2 or nan and --pace -1 were taken.
+    Usage errors (exit 2) now, checked before the --out folder is made."""
+    out = tmp_path / "x"
+    for args, text in ((["--screen-every", "0"], "--screen-every wants 1 or more (draw every N "
+                                                 "actions), not 0"),
+                       (["--actions", "0"], "--actions wants 1 or more, not 0"),
+                       (["--actions", "-1"], "--actions wants 1 or more, not -1"),
+                       (["--hint-share", "2"], "--hint-share wants a share from 0 to 1, not 2.0"),
+                       (["--hint-share", "nan"], "--hint-share wants a share from 0 to 1, not nan"),
+                       (["--pace", "-1"], "--pace wants seconds, 0 or more, not -1.0")):
+        r = run("demo", *args, "--no-screen", "--out", str(out))
+        assert (r.returncode, r.stdout, r.stderr) == (2, "", "cargoboard: error: %s\n" % text)
+        assert not out.exists()
+
+
+def test_demo_out_may_hold_other_files(tmp_path):
+    """--out is documented as what it is: a folder that may hold other files (they are left
+    alone), not "a new or empty folder"."""
+    from cargoboard.demo import choose_out
+    (tmp_path / "notes.txt").write_text("mine")
+    assert choose_out(str(tmp_path), False) == tmp_path
+    r = run("demo", "--help")
+    assert "new or empty" not in r.stdout
+    assert "other files are left alone" in " ".join(r.stdout.split())
+    assert "new or empty" not in (ROOT / "README.md").read_text()

@@ -242,6 +242,11 @@ def test_command_errors_are_one_line(stored, tmp_path, capsys):
                                                    "--at", "26"])
     assert "--at applies to --format svg only" in _error(capsys, ["export", "2", "--db", db,
                                                                   "--at", "3"], status=2)
+    # a step below 0 is out of range (usage, 2; it was 1); past the game's end stays 1 above
+    assert _error(capsys, ["export", "2", "--db", db, "-f", "svg", "--at", "-1"],
+                  status=2) == "--at must be 0 or more, not -1 (0 = the start)"
+    assert _error(capsys, ["replay", "2", "--db", db, "--all", "--from", "-1"],
+                  status=2) == "--from must be 0 or more, not -1 (0 = the start)"
     assert _error(capsys, ["import", str(tmp_path / "nofile.json"), "--db", db]) == \
         "no such file: %s" % (tmp_path / "nofile.json")
     binary = tmp_path / "b.json"
@@ -250,6 +255,25 @@ def test_command_errors_are_one_line(stored, tmp_path, capsys):
     notdb = tmp_path / "not.sqlite"
     notdb.write_text("this is no database, " * 100)
     assert "is not a usable game store" in _error(capsys, ["export", "1", "--db", str(notdb)])
+
+
+def test_output_that_cannot_be_written_is_said_in_words(stored, tmp_path, capsys):
+    """`export -o adir` said "[Errno 21] Is a directory: 'adir'", `-o nodir/x.svg` an [Errno 2]
+    text: the path and what is wrong with it, before the store is read."""
+    path, ids = stored
+    db = str(path)
+    assert _error(capsys, ["export", "1", "--db", db, "-o", str(tmp_path)]) == \
+        "cannot write %s: it is a folder; give a file name" % tmp_path
+    out = tmp_path / "nodir" / "x.svg"
+    assert _error(capsys, ["export", "1", "--db", db, "-o", str(out)]) == \
+        "cannot write %s: the folder %s does not exist" % (out, out.parent)
+    assert not out.parent.exists()
+    # any other OSError that reaches the CLI is told the same way: its path, then the words
+    from cargoboard.cli import error_text
+    assert error_text(IsADirectoryError(21, "Is a directory", "adir")) == "adir: Is a directory"
+    assert error_text(FileExistsError(17, "File exists", "a", None, "b")) == "a -> b: File exists"
+    assert error_text(OSError("cannot open /dev/ttyACM0: busy")) == \
+        "cannot open /dev/ttyACM0: busy"
 
 
 def test_debug_shows_the_traceback(stored):

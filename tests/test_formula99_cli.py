@@ -57,3 +57,24 @@ def test_errors_are_one_line(args, message, status):
     assert proc.returncode == status
     assert proc.stdout == "" and len(proc.stderr.splitlines()) == 1
     assert proc.stderr.startswith("cargoboard: error: ") and message in proc.stderr
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--players", "12"], "--players: 2 to 9"),
+    (["--seed", "-1"], "--seed: 0 to 2^31 - 1"),
+    (["--samples", "0"], "--samples: 1 or more"),
+    (["--engine", "9"], "--engine 9: '9' is no civilisation in play (these play: 1, 5)"),
+])
+def test_play_options_out_of_range_are_usage_errors(args, message):
+    """`play formula99 --players 12` exited 1 where `perft ... --players 12` exits 2 (the
+    README: an option out of range is a usage error)."""
+    proc = run("play", "formula99", "--seed", "7", *args, check_rc=2)
+    assert (proc.stdout, proc.stderr) == ("", "cargoboard: error: %s\n" % message)
+
+
+def test_play_help_example_watches_four_engines():
+    """The help's example "--engine all --seed 7 (watch four engines)" played two: --players
+    defaults to 2."""
+    proc = run("play", "formula99", "--help")
+    line = [x for x in proc.stdout.splitlines() if "watch four engines" in x]
+    assert len(line) == 1 and "--players 4" in line[0] and "--engine all" in line[0], line

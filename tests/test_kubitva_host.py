@@ -237,9 +237,12 @@ def test_play_against_the_engine_and_save_then_import(tmp_path):
 
 
 def test_play_errors():
+    # options out of range are usage errors (exit 2), as the README says; they were 1
     proc = play("--engine", "X")
-    assert proc.returncode == 1 and proc.stderr.startswith("cargoboard: error: --engine")
+    assert proc.returncode == 2 and proc.stderr == ("cargoboard: error: --engine takes S, N or "
+                                                    "SN, not 'X'\n")
     proc = play("--map", "huge")
-    assert proc.returncode == 1 and "no KUBitva map 'huge'" in proc.stderr
+    assert proc.returncode == 2 and proc.stderr == ("cargoboard: error: no KUBitva map 'huge' "
+                                                    "(maps: board, full)\n")
     proc = play("--position", "nonsense")
     assert proc.returncode == 1 and "5 fields" in proc.stderr

@@ -243,3 +243,118 @@ def test_cargocube_setup_from_start_position(tmp_path):
     text = "\n".join(lines)
     assert rc == 0, text
     assert "state=play game=cargocube" in text
+
+
+# --- `cargoboard sim` options and paths: checked first, one line each (the audit of 2026-12) ---
+
+def _sim(*args, cwd=None, env=None, timeout=60):
+    import os
+    import subprocess
+    exe = str(Path(sys.executable).parent / "cargoboard")
+    return subprocess.run([exe, "sim", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, env=None if env is None else {**os.environ, **env})
+
+
+def _one_line(r, status, text):
+    assert r.returncode == status, (r.returncode, r.stdout, r.stderr)
+    assert r.stderr == "cargoboard sim: error: %s\n" % text, r.stderr
+    assert "Traceback" not in r.stdout + r.stderr
+
+
+def test_sim_pty_board_that_cannot_start_is_one_line_exit_2(tmp_path):
+    """`sim --pty` printed a FirmwareError traceback (exit 1) whenever the board could not start,
+    and with an unusable flash said first that it served the board: one line, exit status 2,
+    as `--script` gives, nothing linked or said."""
+    (tmp_path / "vb").mkdir()
+    (tmp_path / "vb" / "flash.img").write_bytes(bytes(100_000))  # no littlefs image
+    r = _sim("--flash", "vb", "--pty", "b", cwd=tmp_path)
+    _one_line(r, 2, "cannot start the simulated board: the board cannot use its flash %s: "
+                    "OSError: %s holds no littlefs image (84)"
+              % ((tmp_path / "vb" / "flash.img",) * 2))
+    assert r.stdout == "" and not (tmp_path / "b").is_symlink()
+    r = _sim("--target", "pico", "--pty", "b", cwd=tmp_path,
+             env={"CARGOBOARD_PICO_DIR": "/nonexistent", "CARGOBOARD_PICO_BOOTROM": "",
+                  "CARGOBOARD_PICO_UF2": ""})
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr.startswith("cargoboard sim: error: cannot start the simulated board: no "
+                               "/nonexistent/rp2040-bootrom-b1.bin for the emulated Pico"), r.stderr
+
+
+def test_sim_pty_path_is_checked_before_the_board_starts(tmp_path):
+    """A --pty PATH that is a file, the user's own link or in no folder: one line, exit 2,
+    before any script runs (it used to run the script, then end in a traceback or an
+    [Errno] text); the file and the link are left as they were."""
+    (tmp_path / "myfile").write_text("mine")
+    (tmp_path / "empty.txt").write_text("")
+    for extra in ([], ["--script", "empty.txt"]):
+        r = _sim(*extra, "--pty", "myfile", cwd=tmp_path)
+        _one_line(r, 2, "myfile exists and is not a symlink; not replacing it")
+        assert r.stdout == "" and (tmp_path / "myfile").read_text() == "mine"
+    (tmp_path / "mylink").symlink_to(tmp_path / "myfile")
+    r = _sim("--pty", "mylink", cwd=tmp_path)
+    _one_line(r, 2, "mylink is a link to %s, not one to a board's pseudo-terminal; not "
+                    "replacing it" % (tmp_path / "myfile"))
+    assert (tmp_path / "mylink").resolve() == tmp_path / "myfile"
+    r = _sim("--pty", "nodir/p", cwd=tmp_path)
+    _one_line(r, 2, "cannot link nodir/p: the folder %s does not exist" % (tmp_path / "nodir"))
+
+
+def test_sim_pty_replaces_a_stale_link_and_removes_its_own(tmp_path):
+    """A link an earlier board left (to a pseudo-terminal that is gone, a killed run) is
+    replaced; the board's own link goes when it stops."""
+    import signal
+    import subprocess
+    pty = tmp_path / "board"
+    pty.symlink_to("/dev/pts/999999")
+    exe = str(Path(sys.executable).parent / "cargoboard")
+    sim = subprocess.Popen([exe, "sim", "--pty", str(pty)], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(300):
+            if str(pty.readlink()) != "/dev/pts/999999" or sim.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert pty.readlink().exists(), sim.communicate(timeout=5)
+    finally:
+        sim.send_signal(signal.SIGTERM)
+        out, err = sim.communicate(timeout=10)
+    assert sim.returncode == 0 and err == "", err
+    assert out.startswith("serving the virtual board on %s -> /dev/pts/" % pty), out
+    assert not pty.is_symlink()
+
+
+def test_sim_options_are_checked_by_the_parser(tmp_path):
+    """--heapsize abc/0/1k and --plugin foo went to the firmware, which died with its stdout
+    and stderr dumped; --shift without --rev b was silently ignored: usage errors now."""
+    for args, text in ((["--heapsize", "abc"], "argument --heapsize: 'abc' is not a size"),
+                       (["--heapsize", "0"], "argument --heapsize: 0 is out of range: 128k"),
+                       (["--heapsize", "1k"], "argument --heapsize: 1k is out of range: 128k"),
+                       (["--plugin", "foo"], "argument --plugin: 'foo': give NAME=MODULE"),
+                       (["--plugin", "x=tests.no_such"],
+                        "argument --plugin: no module tests.no_such in %s" % ROOT)):
+        r = _sim(*args, "--pty", "b", cwd=tmp_path)
+        assert r.returncode == 2, (args, r.stdout, r.stderr)
+        assert r.stderr.splitlines()[-1].startswith("cargoboard sim: error: " + text), r.stderr
+        assert "firmware std" not in r.stdout + r.stderr and not (tmp_path / "b").is_symlink()
+    _one_line(_sim("--shift", "1", "--pty", "b", cwd=tmp_path), 2,
+              "--shift and --bumps apply to --rev b only (the revision-A board sees no field)")
+    from cargoboard.sim import heapsize, plugin
+    assert [heapsize(t) for t in ("256K", "2m", "131072")] == ["256k", "2m", "131072"]
+    assert plugin(PLUGIN[0]) == PLUGIN[0]
+    assert plugin("cc=firmware.games.cargocube.plugin") == "cc=firmware.games.cargocube.plugin"
+
+
+def test_sim_flash_folder_is_checked_before_anything_is_made(tmp_path):
+    """`--from-flash --flash typo` made an empty typo/ and then failed; a --flash that is a
+    file said "[Errno 17] File exists"; a --flash deep in folders that do not exist made them
+    all. Now nothing is made unless it can be used, and at most the last folder."""
+    (tmp_path / "afile").write_text("x")
+    _one_line(_sim("--from-flash", "--flash", "typo", "--pty", "b", cwd=tmp_path), 2,
+              "no flash image to boot from: there is no folder typo (cargoboard deploy --flash "
+              "typo puts the firmware there)")
+    _one_line(_sim("--flash", "afile", "--pty", "b", cwd=tmp_path), 2,
+              "--flash afile is a file, not a folder")
+    _one_line(_sim("--flash", "no/such/x", "--pty", "b", cwd=tmp_path), 2,
+              "cannot make the flash folder no/such/x: the folder %s does not exist"
+              % (tmp_path / "no" / "such"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]

@@ -218,6 +218,8 @@ def test_bad_requests_get_a_clear_4xx(tmp_path):
         cases = [
             ("/table/9", 404, "no table 9"),
             ("/table/9/events", 404, "no table 9"),
+            ("/table/abc", 400, "table must be a number, not "),  # was 404; as /games/x
+            ("/api/table/abc", 400, "table must be a number, not 'abc'"),
             ("/games/99", 404, "no game 99"),
             ("/games/x", 400, "must be a number"),
             ("/games/4/export.pdf", 404, "no export format"),

@@ -271,6 +271,15 @@ def _plugin_parsers():
     return [a for a in adders if a is not None]
 
 
+def error_text(exc):
+    """The one line an error is told in: an OSError in words with its path(s), "x.svg: No
+    such file or directory", not "[Errno 2] No such file or directory: 'x.svg'"."""
+    if isinstance(exc, OSError) and exc.strerror and exc.filename is not None:
+        where = str(exc.filename) + ("" if exc.filename2 is None else " -> %s" % exc.filename2)
+        return "%s: %s" % (where, exc.strerror)
+    return (str(exc).splitlines() or [type(exc).__name__])[0]
+
+
 def main(argv=None):
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
@@ -288,8 +297,7 @@ def main(argv=None):
             sqlite3.Error) + game_rules.rules_errors() as exc:
         if args.debug:
             raise
-        print("cargoboard: error: %s" % (str(exc).splitlines() or [type(exc).__name__])[0],
-              file=sys.stderr)
+        print("cargoboard: error: %s" % error_text(exc), file=sys.stderr)
         return 2 if isinstance(exc, UsageError) else 1
     except KeyboardInterrupt:
         return 130

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from shared_rules.cargocube import rules as cc
 from cargoboard.games.cargocube.scriptgen import game_script
-from cargoboard.cli import CommandError
+from cargoboard.cli import CommandError, UsageError
 from cargoboard.store import score_text
 
 
@@ -153,7 +153,7 @@ def choose_out(out, keep_script):
         taken = _taken(out_dir, keep_script)
         if taken:
             raise CommandError("%s already exists: the demo never touches an existing store, "
-                               "flash or export; give --out a new or empty folder" % taken)
+                               "flash or export; give --out a folder without them" % taken)
         return out_dir
     for n in itertools.count(1):
         out_dir = Path(DEFAULT_OUT if n == 1 else "%s-%d" % (DEFAULT_OUT, n)).resolve()
@@ -161,7 +161,22 @@ def choose_out(out, keep_script):
             return out_dir
 
 
+def check_options(args):
+    """UsageError (exit 2) for a number out of range, before anything is made: --screen-every
+    0 divided by zero after the flash was made, --actions 0 played no game at all."""
+    if args.actions < 1:
+        raise UsageError("--actions wants 1 or more, not %d" % args.actions)
+    if args.screen_every < 1:
+        raise UsageError("--screen-every wants 1 or more (draw every N actions), not %d"
+                         % args.screen_every)
+    if not 0 <= args.hint_share <= 1:  # nan too
+        raise UsageError("--hint-share wants a share from 0 to 1, not %s" % args.hint_share)
+    if not 0 <= args.pace < float("inf"):
+        raise UsageError("--pace wants seconds, 0 or more, not %s" % args.pace)
+
+
 def cmd_demo(args):
+    check_options(args)
     out_dir = choose_out(args.out, args.keep_script)
     out_dir.mkdir(parents=True, exist_ok=True)
     flash_dir = out_dir / "flash"
@@ -220,14 +235,18 @@ def add_parser(sub):
                         "places")
     p.add_argument("--teleport", action="store_true", help="play with the walking teleport")
     p.add_argument("--actions", type=int, default=400,
-                   help="stop after this many actions if the game is not over (default 400)")
+                   help="stop after this many actions (1 or more) if the game is not over "
+                        "(default 400)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--hint-share", type=float, default=0.8,
-                   help="share of actions the players take from the hint engine (default 0.8)")
+                   help="share of actions the players take from the hint engine, 0 to 1 "
+                        "(default 0.8)")
     p.add_argument("--out", metavar="DIR", default=None,
-                   help="a new or empty folder for the store, the flash and the exports "
-                        "(default: ./demo-out, or ./demo-out-2, ... when that holds an "
-                        "earlier demo's files); nothing in it is deleted or overwritten")
+                   help="the folder for the store, the flash and the exports, made if "
+                        "missing; one that holds a store, a flash or an export of the demo's "
+                        "names is refused, other files are left alone (default: ./demo-out, "
+                        "or ./demo-out-2, ... when that holds an earlier demo's files); "
+                        "nothing in it is deleted or overwritten")
     p.add_argument("--screen-every", type=int, default=20,
                    help="when not on a terminal, draw the LEDs every N actions (default 20)")
     p.add_argument("--pace", type=float, default=0.05,

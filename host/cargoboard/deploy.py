@@ -265,9 +265,8 @@ def deploy_flash(flash_dir, staged, out=print, heapsize="192k", rev="A"):
     board of revision rev) and ask it for its versions."""
     from cargoboard.link import Link
     from cargoboard.sim.runner import FirmwareError, UnixRunner, write_flash_files
-    image = Path(flash_dir) / "flash.img"
-    image.parent.mkdir(parents=True, exist_ok=True)
     want = read_stamp(staged)
+    image = _flash_image(flash_dir)
     try:
         write_flash_files(image, [(bp, str(lp)) for bp, lp, _ in staged])
         out("wrote %d files into %s" % (len(staged), image))
@@ -280,8 +279,23 @@ def deploy_flash(flash_dir, staged, out=print, heapsize="192k", rev="A"):
     return want, info
 
 
+def _flash_image(flash_dir, create=True):
+    """DIR/flash.img of --flash DIR, its folder made if create (only the last one); a
+    DeployError when it cannot be (a file, a missing parent folder)."""
+    from cargoboard.sim.runner import FirmwareError, flash_image
+    try:
+        return Path(flash_image(flash_dir, create=create))
+    except FirmwareError as e:
+        raise DeployError(str(e)) from None
+
+
 def run(args, out=print) -> int:
+    from cargoboard.cli import UsageError
     from cargoboard.link import find_port
+    if not 0 < args.timeout < float("inf"):  # nan, too: it waited for ever
+        raise UsageError("--timeout wants a finite number of seconds above 0, not %s" % args.timeout)
+    if args.flash:
+        _flash_image(args.flash, create=False)  # before the build: nothing made yet
     with tempfile.TemporaryDirectory(prefix="cargoboard-deploy-") as tmp:
         staged = stage(tmp, "sim" if args.flash else "rp2", args.rev)
         total = sum(n for _, _, n in staged)
@@ -330,12 +344,14 @@ def add_parser(sub):
                "  cargoboard deploy --flash ~/vboard   # the virtual board's flash")
     p.add_argument("--port", metavar="PATH", help="the board's serial port (default: the single connected board)")
     p.add_argument("--dry-run", action="store_true", help="show what would be copied; touch nothing")
-    p.add_argument("--flash", metavar="DIR", help="deploy to the virtual board's flash image DIR/flash.img")
+    p.add_argument("--flash", metavar="DIR", help="deploy to the virtual board's flash image "
+                   "DIR/flash.img (DIR is made if missing, in an existing folder)")
     p.add_argument("--rev", metavar="A|B", type=str.upper, choices=REVISIONS, default="A",
                    help="the board's revision: A (Hall switches, the default) or B (linear Hall "
                         "sensors that see stacks, docs/hardware.md); deploys that revision's "
                         "HAL and pin map and writes /board_rev, which the boot reads")
     p.add_argument("--timeout", metavar="S", type=float, default=COPY_TIMEOUT_S,
                    help="give up if the deploy (the board's prompt, mpremote's copy, the board "
-                        "back) takes longer than S seconds (default %(default)d)")
+                        "back) takes longer than S seconds, a number above 0 (default "
+                        "%(default)d)")
     p.set_defaults(func=lambda args: run(args))

@@ -65,6 +65,11 @@ class StoreError(Exception):
     """A store problem the user can act on (bad file, unknown game)."""
 
 
+# `--db FILE`'s help in every command that takes it (sync, games, export, import, replay, serve)
+DB_HELP = ("the game store (default $CARGOBOARD_DB, else $XDG_DATA_HOME/cargoboard/games.sqlite, "
+           "~/.local/share/cargoboard/games.sqlite without $XDG_DATA_HOME)")
+
+
 def default_path() -> Path:
     env = os.environ.get("CARGOBOARD_DB")
     if env:
@@ -200,8 +205,6 @@ def check_writable(path, make_folders=False):
     location). Creates nothing: a command checks this before it talks to a board."""
     path = Path(path)
     if path.exists():
-        if path.is_dir():
-            raise StoreError("%s is a folder, not a game store" % path)
         Store._open_existing(path, readonly=True)[0].close()
     elif not make_folders and not path.parent.is_dir():
         raise StoreError("cannot make a game store at %s: the folder %s does not exist"
@@ -250,6 +253,11 @@ class Store:
     def _open_existing(path, readonly):
         """(a connection to the store at path, its schema version), after checking (read
         only) that it is a store."""
+        if path.is_dir():
+            raise StoreError("%s is a folder, not a game store" % path)
+        if path.exists() and not path.is_file():
+            raise StoreError("%s is not a game store (a device or another special file, not "
+                             "a regular file); not changing it" % path)
         if not path.is_file():
             raise StoreError(missing_text(path))
         try:

@@ -15,8 +15,8 @@ def _add_port(p):
 
 
 def _add_db(p):
-    p.add_argument("--db", metavar="FILE",
-                   help="the game store (default $CARGOBOARD_DB or ~/.local/share/cargoboard/games.sqlite)")
+    from cargoboard.store import DB_HELP
+    p.add_argument("--db", metavar="FILE", help=DB_HELP)
 
 
 def cmd_ports(args):

@@ -60,7 +60,28 @@ def render(rec, fmt, at=None, positions=None):
     raise CommandError("unknown format %r (choose from %s)" % (fmt, ", ".join(FORMATS)))
 
 
+def _not_negative(option, n):
+    """A step number an option names (--at, --from): below 0 is a usage error (exit 2); past
+    the game's end is a fact about that game, found once it is read (exit 1)."""
+    if n is not None and n < 0:
+        raise UsageError("%s must be 0 or more, not %d (0 = the start)" % (option, n))
+
+
+def check_output(name):
+    """CommandError unless -o FILE can be written: a folder, or a file in a folder that does
+    not exist, is said in words before anything is read (not "[Errno 21] Is a directory")."""
+    path = Path(name)
+    if path.is_dir():
+        raise CommandError("cannot write %s: it is a folder; give a file name" % name)
+    if not path.absolute().parent.is_dir():
+        raise CommandError("cannot write %s: the folder %s does not exist"
+                           % (name, path.absolute().parent))
+
+
 def cmd_export(args):
+    _not_negative("--at", args.at)
+    if args.output and args.output != "-":
+        check_output(args.output)
     fmt = args.format
     if fmt is None:
         fmt = SUFFIXES.get(Path(args.output).suffix.lower(), "json") if args.output else "json"
@@ -68,8 +89,11 @@ def cmd_export(args):
         rec = st.get(args.game)
     text = render(rec, fmt, args.at)
     if args.output and args.output != "-":
-        with open(args.output, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        try:
+            with open(args.output, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+        except OSError as e:  # no permission, a full disk, ...
+            raise CommandError("cannot write %s: %s" % (args.output, e.strerror)) from None
         print("wrote game %s as %s to %s" % (rec.id, fmt, args.output), file=sys.stderr)
     else:
         sys.stdout.write(text)
@@ -123,6 +147,7 @@ def cmd_import(args):
 
 def cmd_replay(args):
     from cargoboard.export import replay
+    _not_negative("--from", args.start)
     with open_store(args.db) as st:
         rec = st.get(args.game)
     _positions(rec)
@@ -136,9 +161,7 @@ def cmd_replay(args):
 
 
 def _db_arg(p):
-    p.add_argument("--db", metavar="FILE", default=None,
-                   help="the game store (default $CARGOBOARD_DB or "
-                        "~/.local/share/cargoboard/games.sqlite)")
+    p.add_argument("--db", metavar="FILE", default=None, help=store.DB_HELP)
 
 
 def add_parser(sub):

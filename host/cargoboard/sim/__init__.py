@@ -11,6 +11,46 @@ model, scripted and interactive drivers. `add_parser(subparsers)` registers `car
 # returning moves) while 208k and 232k passed: the layout decides that close to the edge. So
 # the rev-B virtual board runs with the Pico's own heap size.
 REVB_HEAP = "240k"
+# The least --heapsize the firmware is run with: it boots at about 100 KB on the unix port,
+# and a game needs more (192k, the default, is below the Pico's own heap).
+MIN_HEAP = 128 * 1024
+MAX_HEAP = 1024 * 1024 * 1024
+
+
+def heapsize(text):
+    """--heapsize: bytes, or KiB / MiB with k or m (as MicroPython's `-X heapsize=` reads them),
+    MIN_HEAP to MAX_HEAP; the text handed to the firmware."""
+    import argparse
+    import re
+    m = re.fullmatch(r"([0-9]+)([kKmM]?)", text.strip())
+    if not m:
+        raise argparse.ArgumentTypeError("%r is not a size: give bytes, or KiB or MiB with k or "
+                                         "m (e.g. 256k, 2m)" % text)
+    n = int(m.group(1)) * {"": 1, "k": 1024, "m": 1024 * 1024}[m.group(2).lower()]
+    if not MIN_HEAP <= n <= MAX_HEAP:
+        raise argparse.ArgumentTypeError("%s is out of range: %dk to %dm (the firmware needs "
+                                         "%dk to boot)" % (text, MIN_HEAP // 1024,
+                                                           MAX_HEAP // 1024 // 1024,
+                                                           MIN_HEAP // 1024))
+    return m.group(1) + m.group(2).lower()
+
+
+def plugin(text):
+    """--plugin NAME=MODULE: a game's name and the module path of its plug-in, a file of this
+    checkout (as firmware/games/cargocube/plugin.py is firmware.games.cargocube.plugin)."""
+    import argparse
+    import re
+    from cargoboard.sim.runner import REPO_ROOT
+    name, eq, module = text.partition("=")
+    if not eq or not re.fullmatch(r"[A-Za-z0-9_]+", name) or \
+            not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*", module):
+        raise argparse.ArgumentTypeError("%r: give NAME=MODULE, e.g. "
+                                         "test=tests.sim_testgame" % text)
+    base = REPO_ROOT.joinpath(*module.split("."))
+    if not base.with_suffix(".py").is_file() and not (base / "__init__.py").is_file():
+        raise argparse.ArgumentTypeError("no module %s in %s (no %s.py)"
+                                         % (module, REPO_ROOT, base.relative_to(REPO_ROOT)))
+    return text
 
 
 def add_parser(subparsers):
@@ -37,72 +77,103 @@ def add_parser(subparsers):
                         "stock MicroPython image on an emulated RP2040 (rp2040js; boot ROM and "
                         "image from ../shared/pico or $CARGOBOARD_PICO_DIR), time the emulated "
                         "chip's")
-    p.add_argument("--heapsize", default=None,
-                   help="MicroPython heap of the unix target (default 192k, below the ~240 KB "
-                        "the Pico has, whose 32-bit objects are smaller; with --rev b %s: on "
-                        "this 64-bit port revision B needs more, docs/virtual-board.md)"
-                        % REVB_HEAP)
-    p.add_argument("--plugin", action="append", default=[], metavar="NAME=MODULE",
-                   help="register an extra game plug-in module in the firmware (repeatable)")
+    p.add_argument("--heapsize", default=None, type=heapsize, metavar="SIZE",
+                   help="MicroPython heap of the unix target, bytes or with k or m, at least "
+                        "%dk (default 192k, below the ~240 KB the Pico has, whose 32-bit "
+                        "objects are smaller; with --rev b %s: on this 64-bit port revision B "
+                        "needs more, docs/virtual-board.md)" % (MIN_HEAP // 1024, REVB_HEAP))
+    p.add_argument("--plugin", action="append", default=[], metavar="NAME=MODULE", type=plugin,
+                   help="register an extra game plug-in module of this checkout in the "
+                        "firmware, e.g. test=tests.sim_testgame (repeatable)")
     p.add_argument("--from-flash", action="store_true",
                    help="with --flash: run the firmware deployed on that flash (cargoboard deploy "
                         "--flash DIR), not this checkout's")
     p.add_argument("--rev", choices=("a", "b", "A", "B"), default="a",
                    help="board revision: a (Hall switches, occupancy; the default) or b (linear "
                         "Hall sensors: the field of every cell, from the field model)")
-    p.add_argument("--shift", type=float, default=0.5, metavar="MM",
+    p.add_argument("--shift", type=float, default=None, metavar="MM",
                    help="revision b: how far a hand moves the bottom cube of a stack it works on "
                         "(up to MM, default 0.5)")
-    p.add_argument("--bumps", type=float, default=0.0, metavar="P",
+    p.add_argument("--bumps", type=float, default=None, metavar="P",
                    help="revision b: chance per lift or put-down that the hand nudges a stack "
                         "nearby (default 0)")
     p.set_defaults(func=run_sim)
     return p
 
 
+def _error(text, status=2):
+    import sys
+    print("cargoboard sim: error: %s" % text, file=sys.stderr)
+    return status
+
+
 def run_sim(args) -> int:
+    """Checks every option and path before anything is made or started: a usage error, a
+    --flash or --pty path that cannot be used, or a board that does not start is one line and
+    exit status 2; a board that breaks down while it is served, exit status 1."""
+    from cargoboard.sim.runner import FirmwareError, check_pty_link, flash_image
     rev = args.rev.upper()
     heap = args.heapsize or (REVB_HEAP if rev == "B" else "192k")
     kwargs = {"heapsize": heap, "plugins": args.plugin, "target": args.target}
     if rev == "B":
-        import sys
         if args.target != "unix":
-            print("cargoboard sim: error: --rev b runs on the unix target only (the emulated "
-                  "Pico has no revision-B sensors)", file=sys.stderr)
-            return 2
-        if args.shift < 0 or args.bumps < 0 or args.bumps > 1:
-            print("cargoboard sim: error: --shift wants mm >= 0, --bumps a chance 0..1",
-                  file=sys.stderr)
-            return 2
+            return _error("--rev b runs on the unix target only (the emulated Pico has no "
+                          "revision-B sensors)")
+        shift = 0.5 if args.shift is None else args.shift
+        bumps = 0.0 if args.bumps is None else args.bumps
+        if not 0 <= shift < float("inf") or not 0 <= bumps <= 1:
+            return _error("--shift wants mm >= 0, --bumps a chance 0..1")
         from cargoboard.sim.hallfield import Noise
         kwargs["revision"] = "B"
-        noise = Noise(shift_mm=args.shift, bump_rate=args.bumps)
-    if args.flash:
-        import os
-        os.makedirs(args.flash, exist_ok=True)
-        kwargs["flash"] = os.path.join(args.flash, "flash.img")
-        kwargs["boot_from_flash"] = args.from_flash
-    elif args.from_flash:
-        import sys
-        print("cargoboard sim: error: --from-flash needs --flash DIR", file=sys.stderr)
-        return 2
-    if args.script:
-        from cargoboard.sim.script import run_script
-        if rev == "B":
-            return run_script(args.script, serve=args.pty, noise=noise, **kwargs)
-        return run_script(args.script, serve=args.pty, **kwargs)
-    if args.pty:
-        from cargoboard.sim.runner import make_runner
-        with make_runner(**kwargs) as runner:
+        noise = Noise(shift_mm=shift, bump_rate=bumps)
+    elif args.shift is not None or args.bumps is not None:
+        return _error("--shift and --bumps apply to --rev b only (the revision-A board sees "
+                      "no field)")
+    if args.from_flash and not args.flash:
+        return _error("--from-flash needs --flash DIR")
+    if not (args.script or args.interactive or args.pty):
+        return _error("give --script FILE, --interactive or --pty PATH")
+    try:
+        if args.pty:
+            check_pty_link(args.pty)
+        if args.flash:
+            kwargs["flash"] = flash_image(args.flash, boot=args.from_flash)
+            kwargs["boot_from_flash"] = args.from_flash
+    except FirmwareError as e:
+        return _error(e)
+    try:
+        if args.script:
+            from cargoboard.sim.script import run_script
             if rev == "B":
-                from cargoboard.sim.hallfield import HallWorld
-                runner.sums = HallWorld(noise).adc_sums()   # an empty board
-            return runner.serve_on(args.pty)
-    if not args.interactive:
-        import sys
-        print("cargoboard sim: error: give --script FILE, --interactive or --pty PATH", file=sys.stderr)
-        return 2
+                return run_script(args.script, serve=args.pty, noise=noise, **kwargs)
+            return run_script(args.script, serve=args.pty, **kwargs)
+        if args.pty:
+            return _serve(args.pty, rev == "B" and noise, kwargs)
+    except FirmwareError as e:  # while it was served
+        return _error("the firmware broke down: %s" % str(e).splitlines()[0], 1)
     from cargoboard.sim.interactive import run_interactive
     if rev == "B":
         return run_interactive(noise=noise, **kwargs)
     return run_interactive(**kwargs)
+
+
+def _serve(path, noise, kwargs):
+    """`sim --pty PATH` alone: start the board and run its first frame (a board that cannot
+    use its flash says so there), and only then link PATH and say that it is served."""
+    from cargoboard.sim.runner import FirmwareError, make_runner
+    try:
+        runner = make_runner(**kwargs)
+    except FirmwareError as e:
+        return _error("cannot start the simulated board: %s" % str(e).splitlines()[0])
+    try:
+        try:
+            runner.start()
+            if noise:
+                from cargoboard.sim.hallfield import HallWorld
+                runner.sums = HallWorld(noise).adc_sums()   # an empty board
+            runner.step()
+        except (FirmwareError, OSError) as e:
+            return _error("cannot start the simulated board: %s" % str(e).splitlines()[0])
+        return runner.serve_on(path)
+    finally:
+        runner.stop()

@@ -60,6 +60,57 @@ def write_flash_files(image, files):
     return [f"{bp} {Path(lp).stat().st_size}" for bp, lp in files]
 
 
+def flash_image(flash_dir, create=True, boot=False) -> str:
+    """DIR/flash.img for `--flash DIR` (cargoboard sim, deploy --flash): FirmwareError (one line)
+    unless DIR is a folder, or a new one in an existing folder (a mistyped path must not grow
+    a tree of folders). create: make DIR when it is missing; else nothing is made (a command
+    checks before it starts anything). boot: the image must be there already (--from-flash)."""
+    folder = Path(flash_dir)
+    image = folder / "flash.img"
+    if folder.exists():
+        if not folder.is_dir():
+            raise FirmwareError(f"--flash {flash_dir} is a file, not a folder")
+    elif boot:
+        raise FirmwareError(f"no flash image to boot from: there is no folder {flash_dir} "
+                            f"(cargoboard deploy --flash {flash_dir} puts the firmware there)")
+    elif not folder.absolute().parent.is_dir():
+        raise FirmwareError(f"cannot make the flash folder {flash_dir}: the folder "
+                            f"{folder.absolute().parent} does not exist")
+    elif create:
+        try:
+            folder.mkdir()
+        except OSError as e:
+            raise FirmwareError(f"cannot make the flash folder {flash_dir}: "
+                                f"{e.strerror}") from None
+    if boot and not image.is_file():
+        raise FirmwareError(f"no flash image {image} to boot from (cargoboard deploy --flash "
+                            f"{flash_dir} puts the firmware there)")
+    return str(image)
+
+
+def check_pty_link(path) -> bool:
+    """Whether `serve_on` may make `path` the link to a board's pty: FirmwareError (one line)
+    unless nothing is there (in an existing folder) or a stale link an earlier board left (to a
+    /dev/pts/N that no longer exists), which is replaced: True then. Anything else, a file or
+    the user's own link, is left alone."""
+    link = Path(path)
+    if link.is_symlink():
+        target = os.readlink(link)
+        if not target.startswith("/dev/pts/"):
+            raise FirmwareError(f"{path} is a link to {target}, not one to a board's "
+                                f"pseudo-terminal; not replacing it")
+        if os.path.exists(target):
+            raise FirmwareError(f"{path} links to {target}, a pseudo-terminal in use (another "
+                                f"`cargoboard sim --pty {path}`?); not replacing it")
+        return True
+    if link.exists():
+        raise FirmwareError(f"{path} exists and is not a symlink; not replacing it")
+    if not link.absolute().parent.is_dir():
+        raise FirmwareError(f"cannot link {path}: the folder {link.absolute().parent} does "
+                            f"not exist")
+    return False
+
+
 class PowerCut(FirmwareError):
     """The emulated board's power was cut where the host asked (`PicoRunner.cut_*`); the
     message says whether a flash operation was torn."""
@@ -345,16 +396,17 @@ class Runner:
         return _serving()
 
     def serve_on(self, path, out=print):
-        """Make `path` a symlink to the pty and serve until interrupted (Ctrl-C or SIGTERM);
-        the link is removed afterwards. Returns 0."""
+        """Make `path` a symlink to the pty (where nothing is, or over a stale link of an
+        earlier run: check_pty_link) and serve until interrupted (Ctrl-C or SIGTERM); the link
+        is removed afterwards. Returns 0."""
         import signal
         link = Path(path)
-        if link.is_symlink() or not link.exists():
-            if link.is_symlink():
-                link.unlink()
-        else:
-            raise FirmwareError(f"{path} exists and is not a symlink; not replacing it")
-        link.symlink_to(self.port)
+        try:
+            if check_pty_link(path):
+                link.unlink()  # a stale link of an earlier run
+            link.symlink_to(self.port)
+        except OSError as e:
+            raise FirmwareError(f"cannot link {path} to the board's pty: {e.strerror}") from None
 
         def _term(signum, frame):
             raise KeyboardInterrupt
@@ -368,7 +420,7 @@ class Runner:
         finally:
             signal.signal(signal.SIGTERM, old)
             try:
-                if link.is_symlink():
+                if link.is_symlink() and os.readlink(link) == self.port:  # still ours
                     link.unlink()
             except OSError:
                 pass

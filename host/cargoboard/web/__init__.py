@@ -52,6 +52,7 @@ def cmd_serve(args):
 
 
 def add_parser(sub):
+    from cargoboard.store import DB_HELP
     p = sub.add_parser(
         "serve", help="the boards, the archive and replays in a browser",
         description="Serve a web page that follows the boards live (the position as each board "
@@ -69,9 +70,7 @@ def add_parser(sub):
                    help="a board's serial port to follow (repeat for several tables; default: "
                         "every board found, also later)")
     p.add_argument("--db", metavar="FILE",
-                   help="the game store (default $CARGOBOARD_DB or "
-                        "~/.local/share/cargoboard/games.sqlite); read only, except sync now "
-                        "and delete")
+                   help=DB_HELP + "; read only, except sync now and delete")
     p.add_argument("--listen", metavar="HOST:PORT", default=DEFAULT_LISTEN,
                    help="where to listen (default %s: this machine only)" % DEFAULT_LISTEN)
     p.add_argument("--public", action="store_true",

@@ -14,6 +14,7 @@ import contextlib
 import datetime
 import json
 import logging
+import re
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -102,9 +103,14 @@ def _need_table_access(request):
 
 
 def _follower(request):
-    f = request.app.state.web.boards.get(request.path_params["key"])
+    """The table of the path's key: a key that is no number is malformed (400, as a game id
+    is on /games/x), a number no table has is not found (404)."""
+    key = request.path_params["key"]
+    if not re.fullmatch(r"[0-9]+", key):
+        raise HTTPException(400, "table must be a number, not '%s' (see the tables page)" % key)
+    f = request.app.state.web.boards.get(key)
     if f is None:
-        raise HTTPException(404, "no table %s (see the tables page)" % request.path_params["key"])
+        raise HTTPException(404, "no table %s (see the tables page)" % key)
     return f
 
 

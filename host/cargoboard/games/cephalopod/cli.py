@@ -12,11 +12,11 @@ from shared_rules.cephalopod import rules as ce
 
 
 def cmd_paths(args):
-    from cargoboard.cli import CommandError
+    from cargoboard.cli import CommandError, UsageError
     from cargoboard.games.cephalopod.paths import parse_rows, paths
 
     if args.depth < 0:
-        raise CommandError("DEPTH must be 0 or more")
+        raise UsageError("DEPTH must be 0 or more, not %d" % args.depth)
     try:
         cells = parse_rows(" ".join(args.rows))
     except ValueError as e:
@@ -29,11 +29,11 @@ def cmd_paths(args):
 
 
 def cmd_hint(args):
-    from cargoboard.cli import CommandError
+    from cargoboard.cli import CommandError, UsageError
     from shared_rules.cephalopod.engine import best_action
 
     if args.depth < 1:
-        raise CommandError("--depth must be 1 or more")
+        raise UsageError("--depth must be 1 or more, not %d" % args.depth)
     text = args.position.strip()
     pos = ce.named_position(text.lower()) or ce.Position.parse(text)
     a = best_action(pos, args.depth)

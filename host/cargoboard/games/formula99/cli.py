@@ -8,19 +8,21 @@ from pathlib import Path
 
 
 def cmd_play(args):
-    from cargoboard.cli import CommandError
+    from cargoboard.cli import CommandError, UsageError
     from cargoboard.games.formula99.hotseat import HotSeat, Quit
     if not 2 <= args.players <= 9:
-        raise CommandError("--players: 2 to 9")
+        raise UsageError("--players: 2 to 9")
     if args.seed is not None and not 0 <= args.seed < 2 ** 31:
-        raise CommandError("--seed: 0 to 2^31 - 1")
+        raise UsageError("--seed: 0 to 2^31 - 1")
+    if args.samples < 1:  # with none the engine took the first legal action, unweighed
+        raise UsageError("--samples: 1 or more")
     if args.save and Path(args.save).exists():
         raise CommandError("%s exists: give another file to save the game into" % args.save)
     try:
         game = HotSeat(args.players, args.level, args.seed, args.engine or "",
                        samples=args.samples, clear=_clearer())
-    except ValueError as e:
-        raise CommandError(str(e)) from None
+    except ValueError as e:  # an --engine seat that is not in play
+        raise UsageError(str(e)) from None
     try:
         game.run()
         status = 0
@@ -66,7 +68,8 @@ def add_play_parser(playsub):
                     "(a hand-over screen between players); engines may take any seats.",
         epilog="examples:\n  cargoboard play formula99 --players 3 --level 2\n"
                "  cargoboard play formula99 --players 4 --engine 357 --save game.json\n"
-               "  cargoboard play formula99 --engine all --seed 7   (watch four engines)")
+               "  cargoboard play formula99 --players 4 --engine all --seed 7   (watch four "
+               "engines)")
     p.add_argument("--players", type=int, default=2, help="2 to 9 (default 2)")
     p.add_argument("--level", type=int, choices=(1, 2, 3), default=1,
                    help="the cards' level (default 1)")
@@ -83,4 +86,4 @@ def add_play_parser(playsub):
 
 
 def argparse_samples_help():
-    return "the engine's samples of the hidden cards per decision (default 4)"
+    return "the engine's samples of the hidden cards per decision, 1 or more (default 4)"

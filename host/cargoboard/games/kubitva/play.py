@@ -151,10 +151,10 @@ class Session:
 
 def main(args):
     """`cargoboard play kubitva` with parsed args (map, position, engine, save, no_color)."""
-    from cargoboard.cli import CommandError
+    from cargoboard.cli import CommandError, UsageError
     sides = (args.engine or "").upper()
     if any(s not in kb.SEAT_LETTERS for s in sides) or len(set(sides)) != len(sides):
-        raise CommandError("--engine takes S, N or SN, not %r" % args.engine)
+        raise UsageError("--engine takes S, N or SN, not %r" % args.engine)
     if args.save and os.path.exists(args.save):
         raise CommandError("%s exists: --save writes a new file only" % args.save)
     if args.position:
@@ -163,7 +163,7 @@ def main(args):
     else:
         pos = kb.named_position(args.map)
         if pos is None:
-            raise CommandError("no KUBitva map %r (maps: %s)" % (
+            raise UsageError("no KUBitva map %r (maps: %s)" % (
                 args.map, ", ".join(name for name, _ in kb.MAPS)))
         variant = args.map
     color = not args.no_color and sys.stdout.isatty()
