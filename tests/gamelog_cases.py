@@ -161,9 +161,13 @@ def case_torn_tail_is_cut_on_resume():
     n, steps = play(gl, 5, 0, False)
     with open(gl.path(n), "ab") as f:
         f.write(bytes([LF.TAGS[2], 0x05]))  # half a record: what a non-atomic store could leave
+    found = whole(gl, n)
     gl2 = GL.GameLog(root, "b1")
     h, recs, dropped = open_newest(gl2)
     check(list(recs) == steps and dropped == 2, "good records kept, 2 bytes dropped")
+    with open(gl.path(n) + ".bad", "rb") as f:
+        check(f.read() == found, "the log as found is kept beside it")
+    check(GL.GameLog(root, "b1").numbers() == [n], "and is no game of the store")
     check(logread.size(gl2, n) == len(whole(gl, n)) and logread.size(gl2, n) == gl2._size, "file cut")
     gl2.append(b"\x07\x08")
     h, recs, good, problem = LF.parse(whole(gl2, n))

@@ -9,13 +9,28 @@ import os
 from firmware.system import logformat as LR
 
 
+def _aside(path):
+    """A free name for a damaged log kept as found: gNNNNN.log.bad, .bad2, ... (not a game's
+    name: the store's listing passes it over)."""
+    name = path + ".bad"
+    k = 1
+    while True:
+        try:
+            os.stat(name)
+        except OSError:
+            return name
+        k += 1
+        name = "%s.bad%d" % (path, k)
+
+
 def open_newest(glog):
     """The newest game in glog if it is still open, as (header, records, dropped), else None.
     records: a logformat.Reader over the log's good records, to iterate once: (kind, payload)
     in order (logformat.ACTION / UNDO ...), read from the log as they are replayed (no list of
     them in RAM: on the board's heap a long game's records as objects would fragment it);
     afterwards its .count, .actions and .undos are set. dropped: bytes of a bad tail cut off
-    (the file is rewritten without them, so new records follow the last good one);
+    (the file is rewritten without them, so new records follow the last good one; the log as
+    found is kept as gNNNNN.log.bad);
     records.expected_actions is the number of action records, known before the replay. The
     game becomes glog's current one. A log whose header is unreadable is left alone (the host
     gets it as it is)."""
@@ -37,6 +52,10 @@ def open_newest(glog):
         return None
     dropped = rd.dropped()
     if dropped:
+        # The log as found stays beside it (flash damage: its tail may hold moves the board can
+        # no longer check, and nothing is lost). A power cut before the cut log is written
+        # leaves the damaged one, and the next boot does both again.
+        glog._write_atomic(_aside(path), raw)
         raw = raw[:rd.good]
         glog._write_atomic(path, raw)
     glog.cur = n
