@@ -60,3 +60,15 @@ def test_binary_encoding_of_the_documented_examples(text, hexcode):
     code = cc.encode_action(a)
     assert code.hex() == hexcode
     assert cc.decode_action(pos, code, 0) == (a, len(code))
+
+
+def test_eight_wind_roses_in_one_roll_encode_for_the_log():
+    """8 wind roses (a loaded position: a game's start has 4) make a roll of 8 hops, more than
+    the word's 3-bit count held: its encoding was refused, so the board could not log it."""
+    pos = cc.Position.parse("g1=K1,c3=*s1.B1,c4=*w1,d4=*w2,e4=*w3,f4=*w4,g4=*w5,h4=*w6,i4=*w7,"
+                            "j4=*w8 12345678 1 3")
+    a = pos.parse_action("c3n/d4/e4/f4/g4/h4/i4/j4/j5")
+    assert a in pos.legal_actions()
+    code = cc.encode_action(a)
+    assert code.hex() == "0c012425262728292a35" and len(code) <= 12  # a log record's payload
+    assert cc.decode_action(pos, code, 0) == (a, len(code))

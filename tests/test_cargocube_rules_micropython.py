@@ -155,3 +155,24 @@ def test_reserve_in_mid_game_keeps_the_undo_record(micropython, tmp_path):
     assert int(mp[1]) > 30, mp
     assert mp[3] == mp[0], mp  # back at the start
     assert mp[:4] == cp[:4]
+
+
+EIGHT_HOPS = """
+from shared_rules.cargocube import rules as cc
+pos = cc.Position.parse("g1=K1,c3=*s1.B1,c4=*w1,d4=*w2,e4=*w3,f4=*w4,g4=*w5,h4=*w6,i4=*w7,"
+                        "j4=*w8 12345678 1 3")
+a = pos.parse_action("c3n/d4/e4/f4/g4/h4/i4/j4/j5")
+code = cc.encode_action(a)
+print("".join(["%02x" % b for b in code]))
+print(cc.decode_action(pos, code, 0) == (a, len(code)))
+"""
+
+
+def test_eight_hops_encode_alike_on_micropython(micropython, tmp_path):
+    """The roll over 8 wind roses (8 hops, the count's high bits in bits 1-0 of the word)
+    encodes and decodes on the board's interpreter as on CPython."""
+    script = tmp_path / "eight_hops.py"
+    script.write_text(EIGHT_HOPS)
+    mp = micropython(script, heapsize="192k").split()
+    assert mp == ["0c012425262728292a35", "True"]
+    assert mpy.run_cpython(script).split() == mp

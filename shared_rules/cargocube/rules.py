@@ -46,6 +46,9 @@ END_ACTION = (END, 0, 0, 0, 0, ())
 
 # A hop entry >= THROW in an action's hops: a catapult throw onto cell entry - THROW (always last).
 THROW = 128
+# The most hop bytes an encoded cube move may carry: a log record's payload holds 12 bytes
+# (firmware/system/logwrite.py MAX_PAYLOAD), the word takes 2.
+MAX_HOP_BYTES = 10
 
 MAX_SCORE = 36  # 16 with 8 players: pos.max_score
 
@@ -812,7 +815,8 @@ def format_action(action):
 # Binary action encoding for the board's log. A 16-bit big-endian word, then for a cube move one
 # byte per hop (and a catapult throw, THROW + cell):
 #   bits 15-14 = 0: cube move (activation or roll, as the phase says):
-#                   bits 13-7 source cell, bits 6-5 direction, bits 4-2 number of bytes after.
+#                   bits 13-7 source cell, bits 6-5 direction, bits 4-2 and 1-0 the number of
+#                   bytes after (its low 3 bits, its high bits; docs/rules/cargocube.md §13).
 #   bits 15-14 = 1: 0x4000 + dir keeper step; 0x6000 end (the expansions: 0x5000, 0x7000).
 #   bits 15-14 = 2: booster use: bits 13-7 card cell, bits 6-0 target cell.
 #   bits 15-14 = 3: the expansions (shared_rules/cargocube/expansions.py).
@@ -822,9 +826,12 @@ def format_action(action):
 def encode_action(action):
     kind, src, d, dst, code, hops = action
     if kind == ACTIVATE or kind == ROLL:
-        if len(hops) > 7:
+        n = len(hops)
+        if n > MAX_HOP_BYTES:
             raise RulesError("too many hops to encode")
-        w = (src << 7) | (d << 5) | (len(hops) << 2)
+        # the count's low 3 bits in bits 4-2, its high bits in bits 1-0 (a loaded position may
+        # hold 8 wind roses: 8 hops and a throw; logs written before have them zero)
+        w = (src << 7) | (d << 5) | ((n & 7) << 2) | (n >> 3)
         return bytes((w >> 8, w & 0xFF)) + bytes(hops)
     if kind == STEP:
         return bytes((0x40, d))
@@ -861,7 +868,7 @@ def decode_action(pos, buf, offset=0):
     if top == 0:
         src = (w >> 7) & 0x7F
         d = (w >> 5) & 3
-        n = (w >> 2) & 7
+        n = ((w >> 2) & 7) | ((w & 3) << 3)
         if nxt + n > len(buf):
             raise RulesError("truncated hops at byte %d" % nxt)
         hops = tuple(buf[nxt:nxt + n])
