@@ -471,3 +471,17 @@ def test_finished_game_is_synced_and_exported(game, tmp_path):
     text = render(rec, "svg", positions=positions)
     check_svg(text, positions[-1], positions[-2], rec.actions[-1])
     assert "<li>w: " in render(rec, "html", positions=positions)
+
+
+def test_a_console_new_game_from_a_position_with_blanks_as_underscores():
+    """`new cephalopod position=NOTATION` on the USB serial: a console word has no spaces, so
+    the notation's blank is written `_` (as for КУБитва); the board starts from it."""
+    notation = "...../...../..w1../...../..... b"
+    s = Session(out=lambda line: None)
+    try:
+        words, final = s.query("new cephalopod position=" + notation.replace(" ", "_"))
+        assert final.startswith("ok"), final
+        words, final = s.query("pos")
+        assert final == "ok " + notation
+    finally:
+        s.close()

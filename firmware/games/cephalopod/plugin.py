@@ -75,7 +75,8 @@ class Game:
         start = options.get("position")
         if start:
             try:
-                pos = ce.Position.parse(start)
+                # a console word has no spaces: `position=A_B_C` (a notation has no `_`)
+                pos = ce.Position.parse(start.replace("_", " "))
             except ce.RulesError as e:
                 raise ValueError("bad position: %s" % (e,))
             size = "%dx%d" % (pos.rows, pos.cols)

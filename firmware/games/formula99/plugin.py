@@ -91,7 +91,8 @@ class Game:
         start = options.get("position")
         if start:
             try:
-                pos = R.Position.parse(start)
+                # a console word has no spaces: `position=A_B_C` (a notation has no `_`)
+                pos = R.Position.parse(start.replace("_", " "))
             except R.RulesError as e:
                 raise ValueError("bad position: %s" % (e,))
             finally:
