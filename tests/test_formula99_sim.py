@@ -262,3 +262,36 @@ def test_a_digital_cards_game_resumes_from_its_log_and_syncs_hidden_until_its_en
     assert lays and all("=" not in a for a in lays)
     assert sorted(doc["reveal"]["laid"], key=int) == [str(x["ply"]) for x in steps
                                                        if x["action"].startswith("lay:")]
+
+
+def test_a_console_new_game_from_a_position_with_blanks_as_underscores():
+    """`new formula99 position=NOTATION` on the USB serial: a console word has no spaces, so the
+    notation's blanks are written `_` (as for КУБитва); the board starts from it."""
+    notation = "L1 1:s,1r:-:3 5:s,s:-:3 1c - d:- k:?"
+    s = Session(out=lambda line: None)
+    try:
+        words, final = s.query("new formula99 position=" + notation.replace(" ", "_"))
+        assert final.startswith("ok"), final
+        words, final = s.query("pos")
+        assert final == "ok " + notation
+    finally:
+        s.close()
+
+
+def test_the_option_picker_shows_which_ship_a_blockade_goes_under():
+    """Civilisation 1's ship stands on a red cell (1r, the board's g1) in the charges phase:
+    the option picker offers `end` (4 LEDs on the W bar) and a blockade (9); while the blockade
+    is shown its cell blinks, so a player with two ships on red cells sees which one."""
+    notation = "L1 1:s,1r:-:3 5:s,s:-:3 1c - d:- k:?"
+    gm = Race.__new__(Race)
+    gm.out = []
+    gm.s = Session(out=gm.out.append)
+    try:
+        gm.s.execute("new-game formula99 position=" + notation.replace(" ", "_"))
+        gm.run("press confirm")  # the picker opens on `end`
+        assert gm.bar(1).count("cyan") == 4 and gm.cell_leds(["g1"])["g1"][1] == "steady"
+        gm.run("press next")
+        assert gm.bar(1).count("cyan") == 9
+        assert gm.cell_leds(["g1"]) == {"g1": ("cyan", "fast")}
+    finally:
+        gm.close()

@@ -391,6 +391,10 @@ class Game:
                     self._effect_cells(out, a, L.CYAN, 0, 160)
         else:
             self._options(out)
+        if self.pick == _PICK_OPTION and self.pick_list:
+            a = self.pick_list[self.pick_index]
+            if a >> 24 == R.K_BLOCK:  # which ship's red cell: the W bar's 9 does not say
+                out.add(self.grid[a & 127], L.CYAN, 255, L.BLINK_FAST)
         self._bars(bars)
         self.bars = bars
         self.paint_version += 1
