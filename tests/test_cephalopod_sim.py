@@ -473,15 +473,18 @@ def test_finished_game_is_synced_and_exported(game, tmp_path):
     assert "<li>w: " in render(rec, "html", positions=positions)
 
 
-def test_a_console_new_game_from_a_position_with_blanks_as_underscores():
-    """`new cephalopod position=NOTATION` on the USB serial: a console word has no spaces, so
-    the notation's blank is written `_` (as for КУБитва); the board starts from it."""
-    notation = "...../...../..w1../...../..... b"
+def console_new_from(game, notation):
+    """`new GAME position=NOTATION` typed on the USB serial of a virtual board, the notation's
+    blanks written `_` (a console word has no spaces); the board's `pos` reply then."""
     s = Session(out=lambda line: None)
     try:
-        words, final = s.query("new cephalopod position=" + notation.replace(" ", "_"))
+        _, final = s.query("new %s position=%s" % (game, notation.replace(" ", "_")))
         assert final.startswith("ok"), final
-        words, final = s.query("pos")
-        assert final == "ok " + notation
+        return s.query("pos")[1]
     finally:
         s.close()
+
+
+def test_a_console_new_game_from_a_position_with_blanks_as_underscores():
+    notation = "...../...../..w1../...../..... b"
+    assert console_new_from("cephalopod", notation) == "ok " + notation

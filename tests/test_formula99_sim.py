@@ -30,7 +30,7 @@ from cargoboard.sim.runner import UnixRunner  # noqa: E402
 from cargoboard.sim.script import Session, run_script  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
 from cargoboard.sync import sync  # noqa: E402
-from test_cephalopod_sim import Game as BoardReader  # noqa: E402  (its LED reading)
+from test_cephalopod_sim import Game as BoardReader, console_new_from  # noqa: E402  (its LED reading)
 
 
 class Race(BoardReader):
@@ -265,17 +265,8 @@ def test_a_digital_cards_game_resumes_from_its_log_and_syncs_hidden_until_its_en
 
 
 def test_a_console_new_game_from_a_position_with_blanks_as_underscores():
-    """`new formula99 position=NOTATION` on the USB serial: a console word has no spaces, so the
-    notation's blanks are written `_` (as for КУБитва); the board starts from it."""
     notation = "L1 1:s,1r:-:3 5:s,s:-:3 1c - d:- k:?"
-    s = Session(out=lambda line: None)
-    try:
-        words, final = s.query("new formula99 position=" + notation.replace(" ", "_"))
-        assert final.startswith("ok"), final
-        words, final = s.query("pos")
-        assert final == "ok " + notation
-    finally:
-        s.close()
+    assert console_new_from("formula99", notation) == "ok " + notation
 
 
 def test_the_option_picker_shows_which_ship_a_blockade_goes_under():
