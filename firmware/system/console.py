@@ -97,7 +97,11 @@ def _new(words):
     k = 0
     for w in words[2:]:
         i = w.find("=")
-        if i > 0:
+        if i > 0 and w[:i] == "position":
+            # a console word has no spaces, and every game's notation has them: written `_`
+            # (no notation has one)
+            opts["position"] = w[i + 1:].replace("_", " ")
+        elif i > 0:
             opts[w[:i]] = w[i + 1:]
         elif k < len(pos):
             opts[pos[k]] = w

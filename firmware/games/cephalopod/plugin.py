@@ -75,8 +75,7 @@ class Game:
         start = options.get("position")
         if start:
             try:
-                # a console word has no spaces: `position=A_B_C` (a notation has no `_`)
-                pos = ce.Position.parse(start.replace("_", " "))
+                pos = ce.Position.parse(start)
             except ce.RulesError as e:
                 raise ValueError("bad position: %s" % (e,))
             size = "%dx%d" % (pos.rows, pos.cols)

@@ -91,8 +91,7 @@ class Game:
         start = options.get("position")
         if start:
             try:
-                # a console word has no spaces: `position=A_B_C` (a notation has no `_`)
-                pos = R.Position.parse(start.replace("_", " "))
+                pos = R.Position.parse(start)
             except R.RulesError as e:
                 raise ValueError("bad position: %s" % (e,))
             finally:

@@ -66,7 +66,6 @@ class Game:
         layout = options.get("layout") or options.get("variant")
         try:
             if start:
-                start = start.replace("_", " ")  # a console word has no spaces: `position=A_B_C`
                 try:
                     pos = kb.Position.parse(start)
                 except kb.RulesError as e:
