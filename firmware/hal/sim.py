@@ -28,7 +28,6 @@ from firmware.hal import Hal, BITMAP_BYTES, FRAME_BYTES, TICKS_MASK
 
 PROTO = 1
 MAGIC = 0xA5
-_SERIAL_CHUNK = 1024  # S messages go out when this much is queued (the host reads them all)
 
 
 class SimHal(Hal):
@@ -47,10 +46,6 @@ class SimHal(Hal):
         self._buttons = 0
         self._t = 0
         self._serial_in = None
-        # what the firmware wrote in this frame, not yet sent: one buffer made once (a queue
-        # that grew in the frame needed a 4 KB block the unix port's fragmented heap lacked)
-        self._serial_out = bytearray(_SERIAL_CHUNK)
-        self._serial_n = 0
         self._led = bytearray(FRAME_BYTES)
         self._led_dirty = False
         self._sent_any_led = False
@@ -89,8 +84,6 @@ class SimHal(Hal):
             if self._led_dirty:
                 self._send(ord("L"), self._led)
                 self._led_dirty = False
-            if self._serial_n:
-                self._flush_serial()
             t = self._t
             self._send(ord("D"), bytes((t & 0xFF, (t >> 8) & 0xFF, (t >> 16) & 0xFF, (t >> 24) & 0xFF)))
             self._frame_done_pending = False
@@ -153,22 +146,14 @@ class SimHal(Hal):
         return d
 
     def serial_write(self, b):
-        # Nothing is dropped: the host reads every message of the frame, as a host reading the
-        # board's USB serial takes all it writes (a sync's FETCH reply is tens of KB in one
-        # frame), so it goes out in pieces through the one buffer.
-        n = len(b)
-        if self._serial_n + n > _SERIAL_CHUNK:
-            self._flush_serial()
-        if n > _SERIAL_CHUNK:
-            self._send(ord("S"), b)  # a whole frame (< 1.1 KB; a message holds 65535 bytes)
-            return
-        k = self._serial_n
-        self._serial_out[k:k + n] = b
-        self._serial_n = k + n
-
-    def _flush_serial(self):
-        self._send(ord("S"), memoryview(self._serial_out)[:self._serial_n])
-        self._serial_n = 0
+        # Each write goes out at once as its own S message (the host reads every message of
+        # the frame, as a host reading the board's USB serial takes all it writes; a sync's
+        # FETCH reply is tens of KB in one frame). Nothing is queued: a queue that grew in the
+        # frame needed a 4 KB block the unix port's heap lacked, and one kept for good costs
+        # the 192 KiB test heap a KB. (Writes are lines and frames, < 1.1 KB; a message holds
+        # 65535 bytes.)
+        if b:
+            self._send(ord("S"), b)
 
     # --- flash, identity ---------------------------------------------------------------------------
     def attach_flash(self, root, board_id):
