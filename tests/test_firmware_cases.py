@@ -11,7 +11,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-MODULES = ("fwcases_scanner", "fwcases_leds", "fwcases_app", "fwcases_follow", "fwcases_ask")
+MODULES = ("fwcases_scanner", "fwcases_leds", "fwcases_app", "fwcases_follow", "fwcases_ask",
+           "fwcases_memory")
 CASES = [(m, name) for m in MODULES for name in importlib.import_module(m).CASES]
 
 

@@ -290,8 +290,10 @@ class Game:
             a = cands[i]
             if full:
                 self.pos.push(a)
-                after = self.pos.notation()
-                self.pos.pop()
+                try:  # (a MemoryError must not leave it pushed)
+                    after = self.pos.notation()
+                finally:
+                    self.pos.pop()
                 yield "cand %d %s %s" % (i, cc.format_action(a), after)
             else:
                 yield "cand %d %s" % (i, cc.format_action(a))

@@ -124,9 +124,11 @@ def predict(pos, action):
             if s not in sensors:
                 sensors.append(s)
     pos.push(action)
-    after = [(list(stacks[t]), cards[t]) for t in cells]
-    filled = bytes([1 if stacks[s] or cards[s] else 0 for s in sensors])
-    pos.pop()
+    try:  # (taken back whatever happens: a MemoryError must not leave it pushed)
+        after = [(list(stacks[t]), cards[t]) for t in cells]
+        filled = bytes([1 if stacks[s] or cards[s] else 0 for s in sensors])
+    finally:
+        pos.pop()
     # per changed cell, the change of the field its sensor and each neighbour's see (by
     # direction, as _sees numbers them): the pieces below the change are the same before and
     # after (they cancel), unless a card came or went under them

@@ -735,35 +735,37 @@ class Tracker:
             if rest is None:
                 continue
             pos.push(a1)
-            # (No legal action is the game's end: is_over() would generate them once more.)
-            if two:
-                # (booster uses are explained from their cards, with none of these too)
-                legal2 = _seconds_two(pos, src, dst)
-            else:
-                # into one list for all the tries (emptied with del [:], its room kept): a new
-                # one for each try grows to 2 KB again, a hole the heap may not have
-                legal2 = self._tried
-                del legal2[:]
-                pos.legal_actions(False, legal2)
-            seconds = None
-            if legal2 is not None and (two or legal2):
-                if rest:
-                    match2, growing2 = explain(pos, legal2, None, rest, ())
-                else:  # (only with evidence)
-                    match2, growing2 = self._quiet(pos, legal2, None, ())
-                if growing2 and steps is not None:
-                    growing2 = self._under_way(growing2, rest, steps)
-                if match2:
-                    seconds = match2
-                if growing2 and a1 not in partial:
-                    partial.append(a1)
-                if in_hand(growing2, rest):
-                    self.held = True
-                if growing2 and growing2[0][1] != growing2[0][3]:  # (as in _infer)
-                    for a2 in growing2:
-                        if a2[3] not in targets:
-                            targets.append(a2[3])
-            pos.pop()
+            try:  # (taken back whatever happens: a MemoryError must not leave it pushed)
+                # (No legal action is the game's end: is_over() would generate them once more.)
+                if two:
+                    # (booster uses are explained from their cards, with none of these too)
+                    legal2 = _seconds_two(pos, src, dst)
+                else:
+                    # into one list for all the tries (emptied with del [:], its room kept): a new
+                    # one for each try grows to 2 KB again, a hole the heap may not have
+                    legal2 = self._tried
+                    del legal2[:]
+                    pos.legal_actions(False, legal2)
+                seconds = None
+                if legal2 is not None and (two or legal2):
+                    if rest:
+                        match2, growing2 = explain(pos, legal2, None, rest, ())
+                    else:  # (only with evidence)
+                        match2, growing2 = self._quiet(pos, legal2, None, ())
+                    if growing2 and steps is not None:
+                        growing2 = self._under_way(growing2, rest, steps)
+                    if match2:
+                        seconds = match2
+                    if growing2 and a1 not in partial:
+                        partial.append(a1)
+                    if in_hand(growing2, rest):
+                        self.held = True
+                    if growing2 and growing2[0][1] != growing2[0][3]:  # (as in _infer)
+                        for a2 in growing2:
+                            if a2[3] not in targets:
+                                targets.append(a2[3])
+            finally:
+                pos.pop()
             if seconds and a1 not in complete and (
                     steps is None or self._fits_two(a1, seconds, rest, steps, diff)):
                 complete.append(a1)
