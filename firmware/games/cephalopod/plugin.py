@@ -271,8 +271,10 @@ class Game:
             a = cands[i]
             if full:
                 pos.push(a)
-                after = pos.notation()
-                pos.pop()
+                try:  # (a MemoryError must not leave it pushed)
+                    after = pos.notation()
+                finally:
+                    pos.pop()
                 yield "cand %d %s %s" % (i, pos.format_action(a), after)
             else:
                 yield "cand %d %s" % (i, pos.format_action(a))

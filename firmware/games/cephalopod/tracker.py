@@ -210,15 +210,17 @@ class Tracker:
             if plus1 & (plus1 - 1):
                 continue  # a second action places one die only
             pos.push(a1)
-            for a2 in pos.legal_actions():
-                p2 = 1 << (a2 >> 4)
-                if plus1 & ~p2:
-                    continue
-                s2 = captured_bits(nb, a2) if a2 & 15 else 0
-                if minus1 & ~s2:
-                    continue
-                out.append((a1, a2, plus1 == p2 and minus1 == s2))
-            pos.pop()
+            try:  # (taken back whatever happens: a MemoryError must not leave it pushed)
+                for a2 in pos.legal_actions():
+                    p2 = 1 << (a2 >> 4)
+                    if plus1 & ~p2:
+                        continue
+                    s2 = captured_bits(nb, a2) if a2 & 15 else 0
+                    if minus1 & ~s2:
+                        continue
+                    out.append((a1, a2, plus1 == p2 and minus1 == s2))
+            finally:
+                pos.pop()
         return out
 
     def _taken_by_next(self, complete, partial):
@@ -257,14 +259,16 @@ class Tracker:
         order = self.order
         self.order = list(order)
         pos.push(action)
-        self._refresh()
-        self._evidence()
-        complete, partial = self.singles(self.plus, self.minus)
-        found = complete is not None or partial
-        pos.pop()
-        self._refresh()
-        self.order = order
-        self._evidence()
+        try:  # (taken back whatever happens: a MemoryError must not leave it pushed)
+            self._refresh()
+            self._evidence()
+            complete, partial = self.singles(self.plus, self.minus)
+            found = complete is not None or partial
+        finally:
+            pos.pop()
+            self._refresh()
+            self.order = order
+            self._evidence()
         return bool(found)
 
     def _infer(self, may_commit=True):

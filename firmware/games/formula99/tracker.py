@@ -233,8 +233,10 @@ class Tracker:
         pos = self.pos
         before = self._expected()
         pos.push(a)
-        after = expected(pos)
-        pos.pop()
+        try:  # (a MemoryError must not leave it pushed)
+            after = expected(pos)
+        finally:
+            pos.pop()
         return diff(after, before)
 
     def shown_effect(self):
@@ -412,8 +414,10 @@ class Tracker:
         out = []
         for a in actions:
             pos.push(a)
-            key = bytes(pos.st)
-            pos.pop()
+            try:  # (a MemoryError must not leave it pushed)
+                key = bytes(pos.st)
+            finally:
+                pos.pop()
             if key not in seen:
                 seen.append(key)
                 out.append(a)
@@ -435,15 +439,17 @@ class Tracker:
                 continue
             pos.push(a)
             saved = self._eff
-            self._changed()
             ok = False
-            for b, eff2 in self.effects():
-                if within(rest, eff2):
-                    ok = True
-                    break
-            pos.pop()
-            self._changed()
-            self._eff = saved
+            try:  # (taken back whatever happens: a MemoryError must not leave it pushed)
+                self._changed()
+                for b, eff2 in self.effects():
+                    if within(rest, eff2):
+                        ok = True
+                        break
+            finally:
+                pos.pop()
+                self._changed()
+                self._eff = saved
             if ok:
                 found.append(a)
         return self._by_result(found)

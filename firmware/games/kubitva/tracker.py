@@ -123,13 +123,17 @@ def outcome(pos, seq):
         for _ in range(-seq[0]):
             undone.append(pos.pop())
         k = 1
-    for a in seq[k:]:
-        pos.push(a)
-    out = (pos.ply(), pos.notation())
-    for _ in seq[k:]:
-        pos.pop()
-    while undone:
-        pos.push(undone.pop())
+    pushed = 0
+    try:  # (pos is left as it was whatever happens: a MemoryError must not change it)
+        for a in seq[k:]:
+            pos.push(a)
+            pushed += 1
+        out = (pos.ply(), pos.notation())
+    finally:
+        for _ in range(pushed):
+            pos.pop()
+        while undone:
+            pos.push(undone.pop())
     return out
 
 
@@ -584,11 +588,15 @@ class Tracker:
         for w in ways:
             if len(w) != steps:
                 continue
-            for a in w:
-                pos.push(a)
-            key = bytes(pos.terr)
-            for _ in w:
-                pos.pop()
+            pushed = 0
+            try:  # (a MemoryError must not leave them pushed)
+                for a in w:
+                    pos.push(a)
+                    pushed += 1
+                key = bytes(pos.terr)
+            finally:
+                for _ in range(pushed):
+                    pos.pop()
             if key not in keys:
                 keys.append(key)
                 out.append(w)
@@ -617,17 +625,19 @@ class Tracker:
         plus = self.plus
         for _ in gesture:
             pos.pop()
-        self._cache = {}
-        occupancy(pos, self.expected)
-        self.minus = _diff(self.expected, self.seen)
-        self.plus = _diff(self.seen, self.expected)
-        found, growing = self.readings()
-        for a in gesture:
-            pos.push(a)
-        self._cache = {}
-        occupancy(pos, self.expected)
-        self.minus = minus
-        self.plus = plus
+        try:  # (the move is put back whatever happens: a MemoryError must not lose it)
+            self._cache = {}
+            occupancy(pos, self.expected)
+            self.minus = _diff(self.expected, self.seen)
+            self.plus = _diff(self.seen, self.expected)
+            found, growing = self.readings()
+        finally:
+            for a in gesture:
+                pos.push(a)
+            self._cache = {}
+            occupancy(pos, self.expected)
+            self.minus = minus
+            self.plus = plus
         u = gesture[0] >> 8
         out = []
         for seq in found:
