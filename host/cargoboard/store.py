@@ -70,6 +70,13 @@ DB_HELP = ("the game store (default $CARGOBOARD_DB, else $XDG_DATA_HOME/cargoboa
            "~/.local/share/cargoboard/games.sqlite without $XDG_DATA_HOME)")
 
 
+def add_db_option(parser, note=""):
+    """The `--db FILE` option of a command that uses the store; note: what the command does
+    with it, after the default places."""
+    parser.add_argument("--db", metavar="FILE", default=None,
+                        help=DB_HELP + ("; " + note if note else ""))
+
+
 def default_path() -> Path:
     env = os.environ.get("CARGOBOARD_DB")
     if env:

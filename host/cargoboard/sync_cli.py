@@ -6,17 +6,12 @@ import argparse
 
 from cargoboard.cli import CommandError
 from cargoboard.link import Link, candidate_ports, find_port
-from cargoboard.store import Store, check_writable, default_path, result_text
+from cargoboard.store import Store, add_db_option, check_writable, default_path, result_text
 
 
 def _add_port(p):
     p.add_argument("--port", metavar="PATH",
                    help="the board's serial port (default: the single connected board)")
-
-
-def _add_db(p):
-    from cargoboard.store import DB_HELP
-    p.add_argument("--db", metavar="FILE", help=DB_HELP)
 
 
 def cmd_ports(args):
@@ -76,7 +71,7 @@ def add_parser(sub):
                               "  cargoboard sim --script game.txt --pty /tmp/board &  "
                               "cargoboard sync --port /tmp/board")
     _add_port(p)
-    _add_db(p)
+    add_db_option(p)
     p.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
     p.set_defaults(func=cmd_sync)
 
@@ -84,5 +79,5 @@ def add_parser(sub):
                        description="List the games in the store: id, date, game, players, "
                                    "length, scores.",
                        epilog="example:\n  cargoboard games --db games.sqlite")
-    _add_db(p)
+    add_db_option(p)
     p.set_defaults(func=cmd_games)

@@ -160,10 +160,6 @@ def cmd_replay(args):
                       start=args.start, clear=interactive and sys.stdout.isatty())
 
 
-def _db_arg(p):
-    p.add_argument("--db", metavar="FILE", default=None, help=store.DB_HELP)
-
-
 def add_parser(sub):
     p = sub.add_parser(
         "export", help="write a stored game as JSON, text, an SVG diagram or an HTML replay",
@@ -183,7 +179,7 @@ def add_parser(sub):
                    help="svg: the position after N actions (0 = the start; default the last)")
     p.add_argument("--output", "-o", metavar="FILE", default=None,
                    help="write to FILE instead of standard output")
-    _db_arg(p)
+    store.add_db_option(p)
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser(
@@ -203,7 +199,7 @@ def add_parser(sub):
     p.add_argument("--format", "-f", choices=("json", "text"), default=None,
                    help="the file's form (default: by the suffix .json/.txt, else JSON if it "
                         "starts with '{', else text)")
-    _db_arg(p)
+    store.add_db_option(p)
     p.set_defaults(func=cmd_import)
 
     p = sub.add_parser(
@@ -221,5 +217,5 @@ def add_parser(sub):
                    help="begin at the position after N actions (default 0, the start)")
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the board with ANSI codes (default: when writing to a terminal)")
-    _db_arg(p)
+    store.add_db_option(p)
     p.set_defaults(func=cmd_replay)

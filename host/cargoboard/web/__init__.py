@@ -52,7 +52,7 @@ def cmd_serve(args):
 
 
 def add_parser(sub):
-    from cargoboard.store import DB_HELP
+    from cargoboard.store import add_db_option
     p = sub.add_parser(
         "serve", help="the boards, the archive and replays in a browser",
         description="Serve a web page that follows the boards live (the position as each board "
@@ -69,8 +69,7 @@ def add_parser(sub):
     p.add_argument("--board", action="append", metavar="PORT",
                    help="a board's serial port to follow (repeat for several tables; default: "
                         "every board found, also later)")
-    p.add_argument("--db", metavar="FILE",
-                   help=DB_HELP + "; read only, except sync now and delete")
+    add_db_option(p, "read only, except sync now and delete")
     p.add_argument("--listen", metavar="HOST:PORT", default=DEFAULT_LISTEN,
                    help="where to listen (default %s: this machine only)" % DEFAULT_LISTEN)
     p.add_argument("--public", action="store_true",
