@@ -428,3 +428,45 @@ def test_cli_sync_without_a_board_says_so(tmp_path):
                         str(tmp_path / "g.sqlite")], capture_output=True, text=True)
     assert r.returncode == 1
     assert r.stderr.startswith("cargoboard: error: cannot open") and "Traceback" not in r.stderr
+
+
+def test_a_game_synced_while_shown_finished_keeps_its_log_when_taken_back(tmp_path):
+    """A game that ended is synced while the board still shows it; then the players take the
+    last action back and drop the game (a new one). The board must go on logging it (the
+    take-back, the abandon) and the next sync must bring the store the whole log: the game
+    with one action fewer, abandoned, under the same id, and then let the board delete it."""
+    text, final = game_script(seed=22, actions=400, check_every=0)
+    assert final.is_over()
+    image = tmp_path / "flash.img"
+    db = tmp_path / "games.sqlite"
+    s = Session(out=lambda line: None, flash=image)
+    try:
+        for raw in text.splitlines():
+            line = strip_comment(raw).strip()
+            if line:
+                s.execute(line)
+        with s.host_tools() as port:
+            with Store(db) as store, Link(port) as link:
+                res = sync(link, store)
+        assert len(res.stored) == 1 and res.conflicts == []
+        game_no, gid = res.stored[0]
+        with Store(db) as store:
+            first = store.get(gid)
+        assert len(first.actions) == len(final.history())
+        s.press("undo")
+        s.wait(500)
+        s.query("abort")  # drops the reopened game: abandoned (as a new game would)
+        with s.host_tools() as port:
+            with Store(db) as store, Link(port) as link:
+                res = sync(link, store)
+                assert res.continued == [(game_no, gid)] and res.stored == []
+                assert res.confirmed == [game_no] and res.conflicts == []
+                again = store.get(gid)
+                assert again.actions == first.actions[:-1] and again.abandoned
+                assert bytes(again.log).startswith(bytes(first.log))
+                assert store.count() == 1
+        s.wait(500)  # the board deletes confirmed games once the host is quiet
+        with s.host_tools() as port:
+            assert game_no not in board_logs(port)
+    finally:
+        s.close()

@@ -226,3 +226,7 @@ class GameLog:
     def current(self):
         """The number of the game being logged, 0 if none."""
         return self.cur
+
+    def size(self):
+        """Bytes in the current game's log (0 if none)."""
+        return self._size if self.cur else 0

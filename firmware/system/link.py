@@ -48,6 +48,8 @@ class Link:
         self.crc_cache = {}      # game_no -> (size, crc32, state) of games seen
         self.log_buf = None      # MAX_BODY bytes, for reading logs (made at the first use)
         self.confirmed = []      # games confirmed, deleted by tick() (gone for the host)
+        self.held = None         # (game, size): the finished game the app still shows, among
+        #                          confirmed but kept until the app moves on (linklog.tick)
 
     # --- output -----------------------------------------------------------------------------
     def send(self, typ, seq, body=b""):
@@ -82,9 +84,22 @@ class Link:
         if quiet > CTRL_C_IDLE_MS:
             self.last_frame_ms = -1
             self.app.hal.set_ctrl_c(True)
+            quiet = -1
         if self.confirmed:
             from firmware.system import linklog
             linklog.tick(self, quiet)
+        elif quiet < 0 and (self.log_buf is not None or self.crc_cache):
+            self._forget_logs()
+
+    def _forget_logs(self):
+        """The host has gone and no confirmed game waits: what its log requests loaded goes
+        too (the read buffer, the CRCs seen, linklog and logread: ~9 KB on the RP2040), so
+        that the next game's set-up has the heap. A host's next request loads them again."""
+        self.log_buf = None
+        self.crc_cache = {}
+        from firmware.hal import unload
+        unload("firmware.system.linklog")
+        unload("firmware.system.logread")
 
     def line_seen(self):
         """A text line arrived: the console user gets text events again."""

@@ -30,17 +30,48 @@ def tick(link, quiet):
     """A frame with games confirmed (link.confirmed): delete them while the host has been
     quiet for DELETE_QUIET_MS (quiet: ms since its last frame, -1 if it has left), for up to
     DELETE_FRAME_MS of this frame - a littlefs remove costs ~3 ms on the RP2040, ~90 ms when
-    it compacts the directory: not in the time of the host's requests."""
+    it compacts the directory: not in the time of the host's requests. The held game waits
+    for the app to move on (_release)."""
     if 0 <= quiet < DELETE_QUIET_MS:
         return
+    if link.held is not None:
+        _release(link)
     hal = link.app.hal
     t0 = hal.ticks_ms()
-    while link.confirmed and ((hal.ticks_ms() - t0) & 0x3FFFFFFF) < DELETE_FRAME_MS:
+    held = link.held[0] if link.held is not None else 0
+    i = 0
+    while i < len(link.confirmed) and ((hal.ticks_ms() - t0) & 0x3FFFFFFF) < DELETE_FRAME_MS:
+        g = link.confirmed[i]
+        if g == held:
+            i += 1
+            continue
         try:
-            LR.delete(link.app.glog, link.confirmed[0], True)
+            LR.delete(link.app.glog, g, True)
         except (ValueError, OSError):
             pass  # gone already (serial `logdel`)
-        link.confirmed.pop(0)
+        link.confirmed.pop(i)
+
+
+def _release(link):
+    """The held game (confirmed while the app showed it finished) is deleted once the app has
+    moved on (a new game, abort) with its log as the host stored it. A take-back after the end
+    reopens the game and writes on to its log: then the host has only part of it, so the game
+    is back for the host (LIST, FETCH) and the next sync takes the whole log."""
+    g, nbytes = link.held
+    log = link.app.glog
+    if log.current() == g:
+        if log.size() == nbytes:
+            return  # still shown as it was confirmed
+    else:
+        try:
+            if LR.size(log, g) == nbytes:
+                link.held = None  # moved on: deleted like the others
+                return
+        except ValueError:
+            pass  # gone already
+    link.held = None
+    link.confirmed.remove(g)
+    link.crc_cache.pop(g, None)
 
 
 def size_of(link, log, game_no):
@@ -175,7 +206,8 @@ def confirm(link, typ, seq, body):
     differs, the game is being played) ends it with an error naming that game. A game
     the app no longer writes is deleted by tick() once the host is quiet (gone for the
     host at once; a power cut before that leaves it, and the next sync confirms it
-    again); the app's current one (finished, its board shows the end) at once."""
+    again); the app's current one (finished, its board shows the end) once the app moves
+    on, unless a take-back reopens it first (_release)."""
     n = len(body) // 8
     if n < 1 or n > CONFIRM_MAX or len(body) != 8 * n:
         link.bad_request(seq, "CONFIRM wants 1..%d pairs of game u32, crc32 u32"
@@ -204,9 +236,8 @@ def confirm(link, typ, seq, body):
             return
         link.crc_cache.pop(game_no, None)
         if current:
-            LR.delete(log, game_no, True)
-        else:
-            link.confirmed.append(game_no)
+            link.held = (game_no, size)  # deleted once the app moves on (_release)
+        link.confirmed.append(game_no)
         done[i] = 1
     link.send(typ | 0x80, seq, done)
 

@@ -107,6 +107,7 @@ class GameRecord:
         self.stored = stored
         self.abandoned = bool(abandoned)  # dropped before its end (abort, a new game)
         self.final = None  # the position after the last action, where a replay already made it
+        self.continues = None  # the store id of this game's shorter log it replaces (add_all)
 
     @property
     def rules(self):
@@ -303,9 +304,11 @@ class Store:
 
     def add_all(self, recs) -> list:
         """Store several records in one transaction (one commit, one wait for the disk:
-        sync stores a board's batch so); their new ids. Each is replayed through the rules
+        sync stores a board's batch so); their ids. Each is replayed through the rules
         core first, unless the caller did (rec.final, as record_from_log sets it); nothing is
-        stored if one does not replay."""
+        stored if one does not replay. A record with `continues` (a store id) replaces that
+        game's actions, result and log, keeping its id: the board played on after a take-back
+        once the game was stored, and its log is the stored one and more."""
         rows = []
         for rec in recs:
             final = rec.final if rec.final is not None else rec.final_position()
@@ -313,6 +316,15 @@ class Store:
         ids = []
         with self.db:
             for rec, final in rows:
+                if rec.continues is not None:
+                    self.db.execute(
+                        "UPDATE games SET actions=?, n_actions=?, final=?, scores=?, winners=?, "
+                        "abandoned=?, log=? WHERE id=?",
+                        (" ".join(rec.actions), len(rec.actions), final.notation(),
+                         score_text(final), winners_text(final), int(rec.abandoned), rec.log,
+                         rec.continues))
+                    ids.append(rec.continues)
+                    continue
                 if rec.source == "import" and not rec.source_game:
                     row = self.db.execute("SELECT COALESCE(MAX(source_game), 0) + 1 FROM games "
                                           "WHERE source='import'").fetchone()

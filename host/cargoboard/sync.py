@@ -4,7 +4,9 @@ The board streams its games after one request (FETCH, docs/protocol.md): a batch
 each with its size, CRC-32 and flags. For each game of a batch, in order:
 - still being played: left alone;
 - already stored (same board id and game number, same bytes): confirmed again, so a confirm
-  whose reply was lost still frees the board; stored with different bytes: reported, kept;
+  whose reply was lost still frees the board; stored, and the board's log is the stored one
+  and more (a take-back after the end reopened the game on the board, which then kept its
+  log): replayed and stored in its place; stored with other bytes: reported, kept;
 - kept aside earlier with the same bytes: reported, left on the board;
 - otherwise checked against the board's CRC-32 of the whole log and replayed through the rules
   core. A log that does not replay is kept aside in the store's `rejected` table, reported,
@@ -31,11 +33,15 @@ class SyncResult:
         self.confirmed = []   # game numbers the board deleted this run
         self.rejected = []    # (game_no, reason)
         self.conflicts = []   # (game_no, reason)
+        self.continued = []   # (game_no, store id): stored before, played on since (a take-back)
         self.skipped = []     # game numbers still being played
         self.bytes = 0        # log bytes read this run
 
     def summary(self) -> str:
         parts = ["%d new game%s stored" % (len(self.stored), "" if len(self.stored) == 1 else "s")]
+        if self.continued:
+            parts.append("%d stored game%s played on since and updated" % (
+                len(self.continued), "" if len(self.continued) == 1 else "s"))
         if self.confirmed:
             parts.append("%d deleted on the board" % len(self.confirmed))
         if self.skipped:
@@ -114,16 +120,21 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
                     damaged = damaged or game_no
                     continue
                 res.bytes += len(data)
+                continues = None
                 if store.has(board, game_no):
                     stored = store.get_by_source(board, game_no)
-                    if stored.log is not None and bytes(stored.log) == data \
-                            and zlib.crc32(data) == crc:
+                    old = bytes(stored.log) if stored.log is not None else None
+                    if old == data and zlib.crc32(data) == crc:
                         confirm.append((game_no, crc))
-                    else:
+                        continue
+                    if old is None or len(data) <= len(old) or data[:len(old)] != old:
                         res.conflicts.append((game_no, "stored game differs from the board's"))
                         say("game %d: the store holds a different game under this number; "
                             "left on the board" % game_no)
-                    continue
+                        continue
+                    # A log only grows: the board played on after a take-back once the game was
+                    # stored (docs/protocol.md, CONFIRM). The whole log replaces the stored one.
+                    continues = stored.id
                 old = store.rejected_log(board, game_no)
                 if old is not None and old == data and zlib.crc32(old) == crc:
                     res.rejected.append((game_no, "kept aside earlier"))
@@ -142,10 +153,11 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
                     say("game %d kept aside: %s" % (game_no, e))
                     continue
                 rec.source_game = game_no
+                rec.continues = continues
                 new.append((game_no, crc, rec))
             # stored first (one transaction), then deleted on the board (one request)
-            for (game_no, crc, _), gid in zip(new, store.add_all([r for _, _, r in new])):
-                res.stored.append((game_no, gid))
+            for (game_no, crc, rec), gid in zip(new, store.add_all([r for _, _, r in new])):
+                (res.stored if rec.continues is None else res.continued).append((game_no, gid))
                 confirm.append((game_no, crc))
             confirm.sort()
             for i in range(0, len(confirm), CONFIRM_MAX):
