@@ -470,3 +470,44 @@ def test_a_game_synced_while_shown_finished_keeps_its_log_when_taken_back(tmp_pa
             assert game_no not in board_logs(port)
     finally:
         s.close()
+
+
+def test_a_log_damaged_on_the_flash_is_stored_up_to_the_damage_and_reported(played, tmp_path,
+                                                                            micropython):
+    """A bit gone bad in a finished game's log on the flash: the board's CRC-32 is of the bytes
+    as they are, so the transfer checks out; the replay stops at the damaged record. Sync must
+    say so (and exit 1 from the command), store the game up to the damage with the whole log,
+    never pass it off as a shorter clean game."""
+    image = tmp_path / "flash.img"
+    shutil.copy(played[0], image)
+    script = (
+        "import os\n"
+        "from firmware.drivers import flashdev\n"
+        "dev = flashdev.FileBlockDev.open(%r)\n"
+        "root = flashdev.mount(dev, '/flash')\n"
+        "p = root + '/games/g00001.log'\n"
+        "b = bytearray(open(p, 'rb').read())\n"
+        "print(bytes(b).hex())\n"
+        "b[len(b) - 12] ^= 0x10\n"
+        "with open(p, 'wb') as f:\n"
+        "    f.write(b)\n" % str(image))
+    clean = record_from_log(bytes.fromhex(micropython(script).split()[-1]))
+    assert clean.problem is None
+    db = tmp_path / "games.sqlite"
+    said = []
+    b = Served(image)
+    try:
+        raw = board_logs(b.runner.port)[1][1]
+        with Store(db) as store, Link(b.runner.port) as link:
+            res = sync(link, store, say=said.append)
+            assert [n for n, _ in res.damaged] == [1]
+            assert "dropped" in res.damaged[0][1]
+            assert "1 damaged" in res.summary()
+            assert any(line.startswith("game 1: damaged log") for line in said)
+            gid = dict(res.stored)[1]
+            rec = store.get(gid)
+            assert bytes(rec.log) == raw  # the whole log, the damage and what follows it
+            assert 0 < len(rec.actions) < len(clean.actions)
+            assert rec.actions == clean.actions[:len(rec.actions)]
+    finally:
+        b.close()

@@ -10,7 +10,8 @@ each with its size, CRC-32 and flags. For each game of a batch, in order:
 - kept aside earlier with the same bytes: reported, left on the board;
 - otherwise checked against the board's CRC-32 of the whole log and replayed through the rules
   core. A log that does not replay is kept aside in the store's `rejected` table, reported,
-  and left on the board.
+  and left on the board. A log damaged on the flash (a record's checksum fails, a torn tail)
+  is stored with the game up to the damage and the whole log, and reported.
 The batch's new games are stored in one transaction; only then does one CONFIRM name them all
 (the board deletes them). Then the next batch, until the board has no more. A stream cut short
 keeps what came in the store (a half-done transfer), and the next run resumes from there.
@@ -34,6 +35,7 @@ class SyncResult:
         self.rejected = []    # (game_no, reason)
         self.conflicts = []   # (game_no, reason)
         self.continued = []   # (game_no, store id): stored before, played on since (a take-back)
+        self.damaged = []     # (game_no, problem): stored up to the damage, the raw log kept
         self.skipped = []     # game numbers still being played
         self.bytes = 0        # log bytes read this run
 
@@ -46,6 +48,9 @@ class SyncResult:
             parts.append("%d deleted on the board" % len(self.confirmed))
         if self.skipped:
             parts.append("game %s still being played" % ",".join(map(str, self.skipped)))
+        if self.damaged:
+            parts.append("%d damaged (stored up to the damage, the whole log kept)"
+                         % len(self.damaged))
         if self.rejected:
             parts.append("%d kept aside (do not replay)" % len(self.rejected))
         if self.conflicts:
@@ -154,6 +159,14 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
                     continue
                 rec.source_game = game_no
                 rec.continues = continues
+                if rec.problem is not None:
+                    # The board's own CRC-32 matched: the log was damaged on the flash (a bit
+                    # gone bad, a write cut short). The store keeps the whole log with the
+                    # game that replays up to the damage; the user is told.
+                    res.damaged.append((game_no, rec.problem))
+                    say("game %d: damaged log (%s): %d action%s stored, the whole log kept "
+                        "in the store" % (game_no, rec.problem, len(rec.actions),
+                                          "" if len(rec.actions) == 1 else "s"))
                 new.append((game_no, crc, rec))
             # stored first (one transaction), then deleted on the board (one request)
             for (game_no, crc, rec), gid in zip(new, store.add_all([r for _, _, r in new])):

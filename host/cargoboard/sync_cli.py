@@ -35,7 +35,7 @@ def cmd_sync(args):
             progress = True if args.progress else None
             res = sync(link, store, progress=progress, say=print)
     print("%s: %s (store: %s)" % (port, res.summary(), store.path))
-    return 1 if res.rejected or res.conflicts else 0
+    return 1 if res.rejected or res.conflicts or res.damaged else 0
 
 
 def cmd_games(args):
