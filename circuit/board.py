@@ -199,7 +199,11 @@ def build(pinmap=None, tamper=None, revision=None):
             return c
 
         # --- Pico ---------------------------------------------------------------------------
-        pico = part("pico", role="MCU")
+        # the GPIOs the firmware drives on the module itself (GP23: the regulator's mode, GP25:
+        # the LED) have no header pin: the netlist names them in a field of the Pico
+        pico = part("pico", role="MCU", on_module="; ".join(
+            "GP%d %s (Pico-internal: %s)" % (g, name, PINS.PICO_INTERNAL[g])
+            for g, name in PINS.on_module_pins(data)))
         b.pico = pico
         gpio_net = PINS.pin_nets(data)
         for num, name in P.PICO_PINOUT.items():

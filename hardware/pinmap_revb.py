@@ -24,6 +24,7 @@ BTN_END = 16            # button end
 WS2812_PIN = 22         # GP22 -> 74AHCT1G125 level shifter (3.3 V -> 5 V) -> 330 R -> DIN of LED 0
 HALL_ADC = 26           # GP26 = ADC0 <- COM of all 8 CD74HC4067 (one enabled at a time)
 STATUS_LED = 25         # on-board LED of the Pico: heartbeat (toggles every 50 frames)
+SMPS_PS = 23            # on the Pico: its RT6150 regulator's PS pin, driven high (PWM mode: less 3V3 ripple while the ADC reads)
 
 # --- Settings ---
 ADC_ID = 0              # ADC input 0 (GP26)

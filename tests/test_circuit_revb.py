@@ -72,6 +72,12 @@ def test_pico_pins_come_from_pins_revb_json():
         if p.get("on_module"):
             continue
         assert _net(b.pico[str(num)]) == p["net"], p
+    # the pins on the module itself are named in the netlist as Pico-internal: the regulator's
+    # PS pin (driven high by the HAL while the ADC reads) and the LED
+    assert PINS.values(PINS.load_revision("B"))["SMPS_PS"] == 23
+    assert b.pico.fields["on_module"] == ("GP23 SMPS_PS (Pico-internal: SMPS mode); "
+                                          "GP25 STATUS_LED (Pico-internal: on-board LED)")
+    assert '(name "on_module") "GP23 SMPS_PS (Pico-internal: SMPS mode)' in B.netlist_text(b)
 
 
 class Netlist:
