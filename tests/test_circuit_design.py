@@ -93,6 +93,17 @@ def test_revb_power_budget_counts_one_row_and_stays_within_usb():
     assert all_on > PW.USB_LIMIT_MA
 
 
+def test_the_firmware_caps_the_led_budget_at_what_usb_gives():
+    """The firmware cannot import circuit/: the pin maps carry the power budget's largest LED
+    budget within USB, which the HAL gives the App as the top of its `budget` setting."""
+    from hardware import pinmap, pinmap_revb
+    assert pinmap.LED_BUDGET_MAX_MA == PW.budget()["max_led_budget_ma"] == 413
+    assert pinmap_revb.LED_BUDGET_MAX_MA == PW.budget(rev="B")["max_led_budget_ma"] == 330
+    # and the defaults sit below the caps
+    assert PW.budget()["led_budget_ma"] <= pinmap.LED_BUDGET_MAX_MA
+    assert pinmap_revb.LED_BUDGET_MA <= pinmap_revb.LED_BUDGET_MAX_MA
+
+
 def test_revb_scan_fits_the_frame_only_in_a_compiled_loop():
     viper_ok, python_ok = SCAN.fits()
     assert viper_ok and not python_ok
