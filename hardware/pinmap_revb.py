@@ -34,9 +34,8 @@ BUTTON_FIRST = 12        # buttons on GPIOs BUTTON_FIRST .. + 4 in the order con
 ROW_CELLS = 11           # sensors per row rail: cell c is on row c // 11
 ZERO_ADDR = 126          # mux 7 channel 14: tied to GND (the ADC's zero, a self-check)
 MID_ADDR = 127           # mux 7 channel 15: +3V3 / 2 from a 10 k / 10 k divider (the sensors' zero field level)
-SAMPLES = 8              # ADC conversions averaged per cell (2 us each)
-ROW_ON_US = 330          # wait after powering a row: the DRV5055 power-on time (maximum allowance)
-MUX_SETTLE_US = 2        # wait after switching the multiplexer (one conversion is discarded instead)
+SAMPLES = 8              # ADC conversions averaged per cell (2 us each), after one discarded while the multiplexer's output settles
+ROW_ON_US = 330          # wait after powering a row: the DRV5055 power-on time, our maximum allowance (circuit/parts.py DRV5055_T_ON_US; a test ties them)
 SENS_UV_PER_MT = 30000   # DRV5055A2 sensitivity at 3.3 V: 30 mV/mT
 ADC_FULL_MV = 3300       # ADC full scale: ADC_VREF = the Pico's 3V3 (the sensors' supply: ratiometric)
 OCC_ON = 320             # a cell reads occupied from |field| >= 3.20 mT (units of 0.01 mT) ...

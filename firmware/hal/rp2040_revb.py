@@ -12,7 +12,8 @@ and the power budget are in docs/hardware.md ("Revision B").
   the deadband (the logic of firmware.hal.hall.settle, inside the loop: no call per cell). Then
   ROW_EN high (no row powered between scans) and the mid-supply and GND channels. Registers
   are written directly (SIO's set/clear registers, the ADC's CS and RESULT): a Python loop of
-  ADC.read_u16() would take ~19 ms, the viper loop ~6 ms (`python -m circuit.scantime`).
+  ADC.read_u16() would take ~19 ms, the viper loop 6.7 ms on the emulated RP2040
+  (`python -m circuit.scantime`, bench/revb_scan.py).
 - From the sums on, firmware.hal.hall (the same as in the simulator): fields per cell in
   0.01 mT (`levels`), cells next to an ADC DNL spike (`rough`), the occupancy bitmap with
   hysteresis (read_sensors()).
