@@ -120,6 +120,7 @@ class Board:
         self.row_decoder = None
         self.row_fets = []   # P-MOSFET of row y (cells 11y .. 11y + 10)
         self.mid_divider = None
+        self.row_en_pullup = None
 
 
 _FUNC = {
@@ -198,7 +199,11 @@ def build(pinmap=None, tamper=None, revision=None):
             return c
 
         # --- Pico ---------------------------------------------------------------------------
-        pico = part("pico", role="MCU")
+        # the GPIOs the firmware drives on the module itself (GP23: the regulator's mode, GP25:
+        # the LED) have no header pin: the netlist names them in a field of the Pico
+        pico = part("pico", role="MCU", on_module="; ".join(
+            "GP%d %s (Pico-internal: %s)" % (g, name, PINS.PICO_INTERNAL[g])
+            for g, name in PINS.on_module_pins(data)))
         b.pico = pico
         gpio_net = PINS.pin_nets(data)
         for num, name in P.PICO_PINOUT.items():
@@ -330,8 +335,9 @@ def _hall_matrix(b, pm, part, connect, rail, N, circuit, sk):
       and the others are tied to GND (ZERO_ADDR among them: the ADC's zero).
     - Row y (cells 11y .. 11y + 10) is powered from its rail HALL_ROW_<y+1> through a P-MOSFET
       whose gate is output Y(y) of a 74HC154: one output low at a time, so at most one row of
-      sensors draws current; ~G1 (ROW_EN) is pulled up, so none until the firmware drives it.
-    - The buttons pull their GPIOs low; pull-ups from one 8 x 47 k network (also ROW_EN's).
+      sensors draws current; ~G1 (ROW_EN) is pulled up (10 k: it must beat the RP2040 pad's
+      reset pull-down), so none until the firmware drives it.
+    - The buttons pull their GPIOs low; pull-ups from one 8 x 47 k network.
     """
     b.revision = "B"
     bypass = {}
@@ -418,8 +424,16 @@ def _hall_matrix(b, pm, part, connect, rail, N, circuit, sk):
         connect(hall_net(c), s["OUT"])
         bypass[c] = decouple(row_rail, "c10n", cell=cell_name(c), role="bypass " + s.ref)
 
-    # buttons (and ROW_EN's pull-up) on one resistor network
-    rn = part("rn47k", role="pull-ups of the buttons and ROW_EN")
+    # ROW_EN's pull-up: 10 k, so that it beats the RP2040 pad's reset pull-down (50 k at its
+    # strongest: 2.75 V, above the 74HC154's VIH; 47 k gave 1.70 V, a row could be powered
+    # during reset and BOOTSEL). board_rules checks it.
+    ru = part("r10k", role="ROW_EN pull-up (no row powered through reset)")
+    b.row_en_pullup = ru
+    rail("+3V3", ru[1])
+    connect("ROW_EN", ru[2])
+
+    # the buttons' pull-ups: one resistor network
+    rn = part("rn47k", role="pull-ups of the buttons")
     b.networks.append(rn)
     rail("+3V3", rn["COM"])
     for i, name in enumerate(H.BUTTON_NAMES):
@@ -429,8 +443,7 @@ def _hall_matrix(b, pm, part, connect, rail, N, circuit, sk):
         connect(net, sw["1"], sw["2"], rn["R%d" % (i + 1)])
         rail("GND", sw["3"])
         rail("GND", sw["4"])
-    connect("ROW_EN", rn["R%d" % (H.N_BUTTONS + 1)])
-    for j in range(H.N_BUTTONS + 2, 9):
+    for j in range(H.N_BUTTONS + 1, 9):
         circuit.NC += rn["R%d" % j]
 
 
@@ -535,6 +548,53 @@ def _pullup_rail(pin):
     return P.RAILS[r] if r and r != "GND" else None
 
 
+def _pullup_ohms(pin):
+    """The largest resistance (nominal + tolerance) of the pull-up resistor owning `pin`."""
+    nominal, tol = P.RESISTANCE[pin.part.spec_key]
+    return nominal * (1 + tol)
+
+
+def _gpio_of(pin):
+    """GPIO number of a Pico pin, else None."""
+    if pin.part.spec_key != "pico":
+        return None
+    name = P.PICO_PINOUT.get(int(pin.num), "")
+    return int(name[2:]) if name.startswith("GP") else None
+
+
+def reset_level_rule(name, pins):
+    """Problems of one net with a pull-up and an RP2040 GPIO that drives other parts' inputs:
+    from reset until the firmware sets the pin up (and in BOOTSEL) the pad's own pull-down is on,
+    so the line sits at the divider of the pull-up(s) and that pull-down. At the pull-down's
+    strongest (RP2040_PULL_DOWN_OHM[0]) and the pull-ups' weakest it must still reach the VIH of
+    every input the GPIO drives: else the line is not in the state its pull-up is there for."""
+    if not any(_gpio_of(p) is not None for p in pins):
+        return []
+    ups = [(p, _pullup_rail(p)) for p in pins]
+    ups = [(p, v) for p, v in ups if v is not None]
+    if not ups:
+        return []
+    out = []
+    conductance = sum(1.0 / _pullup_ohms(p) for p, _ in ups)
+    r_up = 1.0 / conductance
+    rail = min(v for _, v in ups)
+    r_pd = P.RP2040_PULL_DOWN_OHM[0]
+    held = rail * r_pd / (r_pd + r_up)
+    who = ", ".join("%s %.0f k" % (p.part.ref, P.RESISTANCE[p.part.spec_key][0] / 1e3)
+                    for p, _ in ups)
+    for pin in pins:
+        ps = _pin_spec(pin)
+        if _gpio_of(pin) is not None or ps.type not in ("in", "bidir") or ps.vih is None:
+            continue
+        vih = _vih(ps.vih, _supply_volts(pin.part))
+        if vih is not None and held < vih:
+            out.append(("ERROR", "net %s: pull-up %s against the RP2040 pad's reset pull-down "
+                        "(%.0f k at its strongest) holds %.2f V through reset, below VIH %.2f V "
+                        "of %s/%s (%s)" % (name, who, r_pd / 1e3, held, vih, pin.part.ref,
+                                           ps.name, _spec(pin.part).mpn)))
+    return out
+
+
 def board_rules(board):
     """The board's own rules; returns [(level, message)].
 
@@ -542,7 +602,9 @@ def board_rules(board):
     - an open-drain output's net has a pull-up resistor to a rail;
     - logic levels: on every net, the high level of each driver (its supply, or the pull-up
       rail for open drain) reaches each input's VIH and stays below its maximum (e.g. a WS2812B
-      on 5 V needs 3.5 V; an RP2040 GPIO takes at most 3.63 V).
+      on 5 V needs 3.5 V; an RP2040 GPIO takes at most 3.63 V);
+    - levels through reset: a pull-up on a line an RP2040 GPIO drives beats the pad's reset
+      pull-down (`reset_level_rule`).
     """
     out = []
     nets = {}
@@ -580,6 +642,7 @@ def board_rules(board):
                 if _pin_spec(pin).type == "oc":
                     out.append(("ERROR", "open-drain %s/%s on net %s has no pull-up to a rail" % (
                         pin.part.ref, pin.name, name)))
+        out += reset_level_rule(name, pins)
         for pin in pins:
             ps = _pin_spec(pin)
             if ps.type not in ("in", "bidir") or ps.vih is None:

@@ -69,7 +69,7 @@ def rows(board):
             "value": spec.value,
             "footprint": spec.footprint,
             "refs": compress_refs([p.ref for p in ps]),
-            "description": spec.description,
+            "description": P.description(spec, board.revision),
         })
     return out
 

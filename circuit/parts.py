@@ -43,6 +43,12 @@ PICO_PINOUT = {
 # RP2040 at IOVDD = 3.3 V: VIH >= 2.0 V; the pads are not 5 V tolerant (IOVDD + 0.3 V max).
 _GPIO_VIH = ("abs", 2.0)
 _GPIO_VMAX = ("abs", 3.63)
+# Every RP2040 GPIO pad comes out of reset with its pull-down on (PADS_BANK0 GPIOn: PDE = 1,
+# PUE = 0) and keeps it through reset, BOOTSEL and the boot until the firmware sets the pin
+# up. Its resistance, RP2040 datasheet, 5.2.3 "Pin specifications", GPIO electrical
+# characteristics: Pull-Down Resistance RPD 50 kOhm minimum, 80 kOhm maximum. A board pull-up
+# that must hold a line high through reset works against the strongest of them (50 kOhm).
+RP2040_PULL_DOWN_OHM = (50e3, 80e3)
 
 
 def _pico_pins():
@@ -230,7 +236,8 @@ HC154 = Spec(
 R_47K_ARRAY = Spec(
     "rn47k", "R_Network08", "RN", "8x47k", "Resistor_THT:R_Array_SIP9",
     "Bourns", "4609X-101-473LF",
-    "8 x 47 kOhm bussed resistor network (pull-ups: of one 74HC165; revision B: buttons, ROW_EN)",
+    {"A": "8 x 47 kOhm bussed resistor network (pull-ups of one 74HC165's inputs)",
+     "B": "8 x 47 kOhm bussed resistor network (pull-ups of the buttons)"},
     _passive("COM", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8"),
     None, None,
 )
@@ -249,12 +256,14 @@ R_220K = Spec(
 )
 C_100N = Spec(
     "c100n", "C", "C", "100n", "Capacitor_SMD:C_0402_1005Metric", "Murata", "GRM155R71C104KA88D",
-    "100 nF 16 V X7R 0402 (decoupling: one per LED and logic chip; revision A: per sensor)", _passive("1", "2"),
+    {"A": "100 nF 16 V X7R 0402 (decoupling: one per sensor, LED and logic chip)",
+     "B": "100 nF 16 V X7R 0402 (decoupling: one per LED and logic chip)"}, _passive("1", "2"),
     None, None,
 )
 R_10K = Spec(
     "r10k", "R", "R", "10k", "Resistor_SMD:R_0603_1608Metric", "Yageo", "RC0603FR-0710KL",
-    "10 kOhm 1% 0603 (mid-supply reference divider of the Hall scan)", _passive("1", "2"),
+    "10 kOhm 1% 0603 (mid-supply reference divider of the Hall scan; ROW_EN pull-up)",
+    _passive("1", "2"),
     None, None,
 )
 C_10N = Spec(
@@ -283,7 +292,8 @@ POLYFUSE = Spec(
 PFET = Spec(
     "ao3401a", "Q_PMOS_GSD", "Q", "AO3401A", "Package_TO_SOT_SMD:SOT-23",
     "Alpha & Omega Semiconductor", "AO3401A",
-    "P-MOSFET -30 V -4 A (LED rail soft start; revision B also: one Hall sensor row's power switch)",
+    {"A": "P-MOSFET -30 V -4 A (LED rail soft start)",
+     "B": "P-MOSFET -30 V -4 A (LED rail soft start; one Hall sensor row's power switch each)"},
     [_pin(1, "G", "passive"), _pin(2, "S", "passive"), _pin(3, "D", "passive")], None, None,
 )
 BUTTON = Spec(
@@ -297,6 +307,20 @@ ALL = (PICO, HC165, LVC3G17, AHCT1G125, DRV5032, WS2812B, R_47K_ARRAY, R_33, R_3
        C_100N, C_100N_50V, C_BULK, POLYFUSE, PFET, BUTTON,
        DRV5055, HC4067, HC138, HC154, R_10K, C_10N, C_10U)
 BY_KEY = {s.key: s for s in ALL}
+
+# Resistors: (nominal ohms, tolerance), for the rules that weigh a pull-up against the RP2040's
+# pad pull-down (circuit/board.py) and for the pull-up currents (circuit/power.py).
+RESISTANCE = {
+    "rn47k": (47e3, 0.02),     # Bourns 4609X: +-2 %
+    "r33": (33.0, 0.01), "r330": (330.0, 0.01), "r220k": (220e3, 0.01), "r10k": (10e3, 0.01),
+}
+
+
+def description(spec, rev):
+    """What a part is for on board revision rev ("A" or "B"): a part used differently on the
+    two revisions has one description each, so that a BOM names only its own uses."""
+    d = spec.description
+    return d[rev] if isinstance(d, dict) else d
 
 # Rail voltages (nominal), for the voltage-domain ERC. Revision B adds the 11 switched row
 # rails of the Hall sensors (HALL_ROW_1 .. HALL_ROW_11, 3.3 V when on).

@@ -119,6 +119,11 @@ def values(data):
     return out
 
 
+def on_module_pins(data):
+    """[(GPIO, name)] of the pins the firmware drives on the Pico module itself (no board net)."""
+    return sorted((p["gpio"], p["name"]) for p in data["pins"] if p.get("on_module"))
+
+
 def pin_nets(data):
     """GPIO number -> board net name, for the pins wired on the board (net not null)."""
     return {p["gpio"]: p["net"] for p in data["pins"] if p.get("net")}

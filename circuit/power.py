@@ -32,8 +32,9 @@ MARGIN = 0.05               # keep 5 % of it free
 REG_EFFICIENCY = 0.80       # Pico buck-boost (RT6150) at a few mA out: conservative
 V_USB = 5.0
 V_LOGIC = 3.3
-PULLUP_OHM = 47e3
-MID_DIVIDER_OHM = 20e3      # revision B: the 10 k / 10 k mid-supply reference
+PULLUP_OHM = P.RESISTANCE["rn47k"][0]          # the input pull-ups (resistor networks)
+ROW_EN_PULLUP_OHM = P.RESISTANCE["r10k"][0]    # revision B: ROW_EN's, while the scan holds it low
+MID_DIVIDER_OHM = 2 * P.RESISTANCE["r10k"][0]  # revision B: the 10 k / 10 k mid-supply reference
 PICO_3V3_MAX_MA = 300.0     # the Pico's 3V3 output (RT6150), RP2040 included (Pico datasheet)
 RP2040_MA = 25.0            # the RP2040's own share of it (typical, at 125 MHz)
 
@@ -102,14 +103,17 @@ def budget(bom=None, rev="A"):
                      n_inputs, pull, n_inputs * pull, _usb("+3V3", n_inputs * pull),
                      "3.3 V / 47 kOhm"))
     else:
-        n_inputs = bom[P.BUTTON.mpn] + 1
-        rows.append(("pull-ups of active inputs (every button held, ROW_EN low)", "+3V3",
+        n_inputs = bom[P.BUTTON.mpn]
+        rows.append(("pull-ups of active inputs (every button held)", "+3V3",
                      n_inputs, pull, n_inputs * pull, _usb("+3V3", n_inputs * pull),
                      "3.3 V / 47 kOhm"))
+        en = V_LOGIC / ROW_EN_PULLUP_OHM * 1e3
+        rows.append(("ROW_EN pull-up (ROW_EN low: a row powered)", "+3V3", 1, en, en,
+                     _usb("+3V3", en), "3.3 V / 10 kOhm"))
         mid = V_LOGIC / MID_DIVIDER_OHM * 1e3
         rows.append(("mid-supply reference divider", "+3V3", 1, mid, mid, _usb("+3V3", mid),
                      "3.3 V / 20 kOhm"))
-    logic_3v3 += sum(r[4] for r in rows if r[1] == "+3V3" and r[0].startswith(("pull", "mid")))
+    logic_3v3 += sum(r[4] for r in rows if r[1] == "+3V3" and r[0].startswith(("pull", "ROW_EN", "mid")))
     total = sum(r[5] for r in rows)
     other = total - budget_ma
     allowed = USB_LIMIT_MA * (1 - MARGIN)

@@ -9,9 +9,13 @@ then for each of the row's 11 cells write the cell address (one register write: 
 multiplexer), discard one conversion while the multiplexer and the ADC input settle, and sum
 SAMPLES conversions. Two more channels per scan read the mid-supply reference and GND.
 
-Inputs: the pin map's settings (hardware/pins_revb.json: SAMPLES, ROW_ON_US, MUX_SETTLE_US), the
-datasheets (DRV5055 power-on time, the RP2040 ADC's 96 cycles of its 48 MHz clock per
-conversion) and our estimate of the loop's own cost per cell. Where the loop is written decides
+Inputs: the pin map's settings (hardware/pins_revb.json: SAMPLES, ROW_ON_US; the multiplexer
+settles during the one discarded conversion, no wait of its own), the datasheets (DRV5055
+power-on time, which ROW_ON_US is, the RP2040 ADC's 96 cycles of its 48 MHz clock per
+conversion) and our estimate of the loop's own cost per cell. Beside the estimate the table
+gives what the emulated RP2040 measured (bench/revb_scan.py): the scan took 0.7 ms more than
+estimated, and the worst frame (every cell moved) with the rest of a steady frame overruns the
+10 ms frame; `frame_figures` says by how much. Where the loop is written decides
 whether it fits: a Python loop calling `ADC.read_u16()` costs tens of microseconds per
 conversion on the 125 MHz RP2040 (an empty Python loop iteration alone is ~3.4 us there, issue
 11), a viper loop on the registers about a microsecond per cell; the ADC's FIFO drained by DMA
@@ -34,6 +38,12 @@ VIPER_CELL_US = 1.0                   # address write, FIFO polls and sum per ce
 VIPER_ROW_US = 2.0                    # row address write and loop per row, in viper
 # What the rest of a steady frame costs there (issue 11: 1.6 ms p95 on the emulated RP2040).
 APP_STEADY_US = 1600
+# Measured on the emulated RP2040 (`.venv/bin/python bench/revb_scan.py 20`, the HAL as
+# deployed, the stock image; docs/hardware.md): the scan alone (p50 of 20; max 6803 us), and the
+# largest read_sensors() of 20 when every cell moved (the scan plus the fields and occupancy
+# in Python: the worst frame's sensor read; p50 8420 us).
+MEASURED_SCAN_US = 6726
+MEASURED_READ_WORST_US = 8428
 
 
 def settings():
@@ -72,13 +82,32 @@ def table():
         ("scan, viper loop (power-on max / typical)", "%.2f / %.2f ms" % (viper_max / 1000.0,
                                                                           viper_typ / 1000.0)),
         ("scan, Python loop with ADC.read_u16()", "%.1f ms" % (python / 1000.0)),
-        ("steady frame: viper scan + the rest of the frame (%.1f ms)" % (APP_STEADY_US / 1000.0),
+        ("steady frame, estimated: viper scan + the rest of the frame (%.1f ms)"
+         % (APP_STEADY_US / 1000.0),
          "%.2f ms of the %d ms frame" % ((viper_max + APP_STEADY_US) / 1000.0, FRAME_US // 1000)),
+        ("scan, measured on the emulated RP2040 (bench/revb_scan.py)",
+         "%.2f ms (%.2f ms over the estimate)" % (MEASURED_SCAN_US / 1000.0,
+                                                   (MEASURED_SCAN_US - viper_max) / 1000.0)),
+        ("worst frame, measured: read_sensors() with every cell moved + the rest (%.1f ms)"
+         % (APP_STEADY_US / 1000.0), "%.2f ms of the %d ms frame: %s" % (
+             frame_figures()["worst_us"] / 1000.0, FRAME_US // 1000, _over(frame_figures()))),
     ]
     lines = ["| step | time |", "|---|---|"]
     for k, v in rows:
         lines.append("| %s | %s |" % (k, v))
     return "\n".join(lines)
+
+
+def frame_figures():
+    """The frames as measured on the emulated RP2040: a steady one (the scan with few cells
+    moved, and the rest of the frame) and the worst (every cell moved), in us."""
+    return {"steady_us": MEASURED_SCAN_US + APP_STEADY_US,
+            "worst_us": MEASURED_READ_WORST_US + APP_STEADY_US}
+
+
+def _over(f):
+    d = f["worst_us"] - FRAME_US
+    return "over by %.2f ms" % (d / 1000.0) if d > 0 else "fits"
 
 
 def fits():
@@ -95,6 +124,10 @@ def main():
     print()
     print("viper scan fits the frame: %s; a Python loop would: %s" % (
         "yes" if viper_ok else "NO", "yes" if python_ok else "no"))
+    f = frame_figures()
+    print("measured (emulated RP2040): a steady frame %.2f ms, the worst frame %.2f ms (%s; "
+          "an overrun delays the next frame, docs/hardware.md)" % (
+              f["steady_us"] / 1000.0, f["worst_us"] / 1000.0, _over(f)))
     return 0 if viper_ok else 1
 
 

@@ -118,6 +118,8 @@ class BenchHal:
 
     def __init__(self, real):
         self.real = real
+        from hardware.pinmap import LED_BUDGET_MAX_MA
+        self.led_budget_max_ma = LED_BUDGET_MAX_MA
         self.raw = bytearray(16)
         self.t = 0
         self.shows = 0

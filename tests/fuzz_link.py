@@ -16,6 +16,7 @@ import sys
 
 from firmware.system.app import App, PLAY
 from firmware.system.gamelog import GameLog
+from hardware.pinmap import LED_BUDGET_MAX_MA
 
 MICRO = sys.implementation.name == "micropython"
 
@@ -48,6 +49,8 @@ class Hal:
 
     name = "fuzz"
     has_repl = False
+
+    led_budget_max_ma = LED_BUDGET_MAX_MA
 
     def __init__(self):
         self.t = 0

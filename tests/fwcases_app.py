@@ -10,10 +10,13 @@ from firmware import hal as H
 from firmware.drivers import leds as L
 from firmware.system.app import App, PLAY, SETUP
 from firmware.system.plugins import register
+from hardware.pinmap import LED_BUDGET_MAX_MA
 
 
 class FakeHal:
     """In-process HAL: 10 ms per frame, settable sensors, records every show()."""
+
+    led_budget_max_ma = LED_BUDGET_MAX_MA
 
     name = "fake"
 

@@ -9,6 +9,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from circuit import magnet as M  # noqa: E402
+from circuit import parts as P  # noqa: E402
 from circuit import power as PW  # noqa: E402
 from circuit import scantime as SCAN  # noqa: E402
 from firmware.drivers import leds  # noqa: E402
@@ -93,11 +94,39 @@ def test_revb_power_budget_counts_one_row_and_stays_within_usb():
     assert all_on > PW.USB_LIMIT_MA
 
 
+def test_the_firmware_caps_the_led_budget_at_what_usb_gives():
+    """The firmware cannot import circuit/: the pin maps carry the power budget's largest LED
+    budget within USB, which the HAL gives the App as the top of its `budget` setting."""
+    from hardware import pinmap, pinmap_revb
+    assert pinmap.LED_BUDGET_MAX_MA == PW.budget()["max_led_budget_ma"] == 413
+    assert pinmap_revb.LED_BUDGET_MAX_MA == PW.budget(rev="B")["max_led_budget_ma"] == 330
+    # and the defaults sit below the caps
+    assert PW.budget()["led_budget_ma"] <= pinmap.LED_BUDGET_MAX_MA
+    assert pinmap_revb.LED_BUDGET_MA <= pinmap_revb.LED_BUDGET_MAX_MA
+
+
 def test_revb_scan_fits_the_frame_only_in_a_compiled_loop():
     viper_ok, python_ok = SCAN.fits()
     assert viper_ok and not python_ok
     total, d = SCAN.scan_us(SCAN.VIPER_CELL_US, SCAN.VIPER_ROW_US)
     assert d["rows"] == 11 and total < SCAN.FRAME_US
+
+
+def test_revb_scan_waits_the_sensors_power_on_time_and_states_the_measured_frame():
+    from hardware import pinmap_revb
+    # each row waits the DRV5055's power-on time, at our allowance for its maximum
+    assert pinmap_revb.ROW_ON_US == P.DRV5055_T_ON_US[1]
+    total, d = SCAN.scan_us(SCAN.VIPER_CELL_US, SCAN.VIPER_ROW_US)
+    assert d["t_on"] == P.DRV5055_T_ON_US[1]
+    # no settling wait the HAL does not do: the multiplexer settles in the discarded conversion
+    assert not hasattr(pinmap_revb, "MUX_SETTLE_US") and d["reads"] == pinmap_revb.SAMPLES + 1
+    # the estimate stands beside the emulator's figures, and the worst frame's overrun is said
+    f = SCAN.frame_figures()
+    assert f["worst_us"] == SCAN.MEASURED_READ_WORST_US + SCAN.APP_STEADY_US
+    assert SCAN.MEASURED_SCAN_US > total
+    table = SCAN.table()
+    assert "| scan, measured on the emulated RP2040 (bench/revb_scan.py) | 6.73 ms" in table
+    assert "10.03 ms of the 10 ms frame: over by 0.03 ms |" in table
 
 
 def test_docs_quote_the_current_tables():

@@ -8,6 +8,8 @@ import functools
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -70,34 +72,53 @@ def test_pico_pins_come_from_pins_revb_json():
         if p.get("on_module"):
             continue
         assert _net(b.pico[str(num)]) == p["net"], p
+    # the pins on the module itself are named in the netlist as Pico-internal: the regulator's
+    # PS pin (driven high by the HAL while the ADC reads) and the LED
+    assert PINS.values(PINS.load_revision("B"))["SMPS_PS"] == 23
+    assert b.pico.fields["on_module"] == ("GP23 SMPS_PS (Pico-internal: SMPS mode); "
+                                          "GP25 STATUS_LED (Pico-internal: on-board LED)")
+    assert '(name "on_module") "GP23 SMPS_PS (Pico-internal: SMPS mode)' in B.netlist_text(b)
 
 
 class Netlist:
     """Just enough of the circuit's behaviour to walk the scan: decoders, multiplexers, the row
-    switches, with the Pico's GPIO levels as the inputs."""
+    switches, with the Pico's GPIO levels as the inputs. A GPIO not in `gpio` is as at reset:
+    not driven, its pad's pull-down on (the strongest the RP2040 datasheet allows)."""
 
     def __init__(self, b, gpio, nets):
         self.b = b
         self.nets = nets
         pico = {}
         for num, name in P.PICO_PINOUT.items():
-            if name.startswith("GP"):
+            if name.startswith("GP") and int(name[2:]) in gpio:
                 n = _pnet(b.pico, str(num))
                 if n is not None:
-                    pico[n] = gpio.get(int(name[2:]), 0)
+                    pico[n] = gpio[int(name[2:])]
         self.level = pico                               # net -> 0/1 driven by the Pico
 
     def logic(self, net):
+        """A net's logic level as a 74HC input at 3.3 V reads it (VIH 0.7, VIL 0.3 x VCC)."""
         if net == "+3V3":
             return 1
         if net == "GND":
             return 0
         if net in self.level:
             return self.level[net]
-        for pin in self.nets.get(net, []):
-            if pin.part.spec_key == "rn47k":
-                return 1                                # pulled up, nothing drives it
-        raise AssertionError("net %s floats" % net)
+        pins = self.nets.get(net, [])
+        ups = [pin for pin in pins if B._pullup_rail(pin)]
+        pad = any(B._gpio_of(pin) is not None for pin in pins)   # a GPIO at reset on it
+        if not ups:
+            if pad:
+                return 0
+            raise AssertionError("net %s floats" % net)
+        r_up = 1.0 / sum(1.0 / B._pullup_ohms(pin) for pin in ups)
+        r_pd = P.RP2040_PULL_DOWN_OHM[0]
+        v = 3.3 * (r_pd / (r_pd + r_up) if pad else 1.0)
+        if v >= 0.7 * 3.3:
+            return 1
+        if v <= 0.3 * 3.3:
+            return 0
+        raise AssertionError("net %s sits at %.2f V: neither a low nor a high" % (net, v))
 
     def decoder(self, part, inputs, enables_low, enable_high, outputs):
         addr = sum(self.logic(_pnet(part, n)) << i for i, n in enumerate(inputs))
@@ -157,13 +178,36 @@ def test_the_scan_reads_each_cell_with_only_its_row_powered():
         n = Netlist(b, scan_gpio(addr, pm), nets)
         n.settle()
         assert n.adc_sources() == [want]
-    # ROW_EN left alone (high through its pull-up, as at reset): no row is powered
+    # ROW_EN left alone (high through its pull-up, against its pad's pull-down): no row is
+    # powered, whatever the address lines say
     gpio = scan_gpio(60, pm)
     del gpio[pm["ROW_EN"]]
     n = Netlist(b, gpio, nets)
-    n.level.pop("ROW_EN")
     n.settle()
     assert n.powered_rails() == set()
+
+
+def test_no_row_is_powered_through_reset():
+    """From reset (and in BOOTSEL) every GPIO pad has its pull-down on and nothing drives the
+    pins: ROW_EN's pull-up must still read high at the 74HC154. With the 47 k of the button
+    network it sat at 1.68 V (RP2040 pull-down 50 k, its strongest; 47 k + 2 %), below the decoder's VIH of
+    2.31 V; the 10 k holds 2.74 V at its weakest (+1 %)."""
+    b = board()
+    n = Netlist(b, {}, _pins_by_net(b))
+    n.settle()
+    assert n.powered_rails() == set()
+    assert B._net(b.row_en_pullup[2]) == "ROW_EN"
+    # the same with ROW_EN's pull-up on the button network (as before): the rule says why
+    t = B.build(revision="B")
+    ru = t.row_en_pullup[2]
+    ru.disconnect()
+    t.circuit.NC += ru
+    t.nets["ROW_EN"] += t.networks[0]["R%d" % (H.N_BUTTONS + 1)]
+    found = "\n".join("%s: %s" % p for p in B.check(t))
+    assert ("net ROW_EN: pull-up RN1 47 k against the RP2040 pad's reset pull-down (50 k at "
+            "its strongest) holds 1.68 V through reset, below VIH 2.31 V of U11/~G1") in found, found
+    with pytest.raises(AssertionError, match="ROW_EN sits at 1.68 V"):
+        Netlist(t, {}, _pins_by_net(t)).settle()
 
 
 def test_bom_revb_is_generated_from_the_netlist():
@@ -181,8 +225,7 @@ def test_hall_rules_catch_broken_circuits():
     n5, n6 = s5.net, s6.net
     g2, g3 = b.row_fets[2]["G"], b.row_fets[3]["G"]
     n3 = g3.net
-    rn = b.networks[0]
-    en_pull = rn["R%d" % (H.N_BUTTONS + 1)]
+    en_pull = b.row_en_pullup[2]
     en_net = en_pull.net
     vcc = b.sensors[40]["VCC"]
     vcc_net = vcc.net

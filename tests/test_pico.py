@@ -442,3 +442,31 @@ def test_fast_instruction_dispatch_runs_cycle_for_cycle_as_rp2040js(tmp_path):
     # the fast board (built first) ran V8's warm-up (warmup.mjs) through to its end
     assert fast["warmUp"].get("error") is None, fast["warmUp"]["error"]
     assert fast["warmUp"]["instructions"] >= 7000, fast["warmUp"]
+
+
+# The revision-B HAL set up on the stock image, then the pins it owns read back from SIO
+# (GPIO_OUT, GPIO_OE): the regulator's PS pin and ROW_EN.
+REVB_PINS_MAIN = b"""import machine
+from firmware.hal.rp2040_revb import Rp2040HallHal
+hal = Rp2040HallHal()
+out = machine.mem32[0xD0000010]
+oe = machine.mem32[0xD0000020]
+print('pins', [((out >> g) & 1, (oe >> g) & 1) for g in (23, 11)])
+"""
+
+
+def test_revb_hal_drives_the_regulator_into_pwm_mode(tmp_path):
+    """Revision B reads its sensors with the ADC, whose reference is the Pico's 3V3: the Pico
+    datasheet recommends the RT6150's PWM mode then (its PS pin, GP23, high; the stock image
+    leaves it low). The HAL, as `cargoboard deploy --rev b` builds it, drives GP23 high as an
+    output, and ROW_EN high (no row powered) as before."""
+    from cargoboard.deploy import stage
+    from cargoboard.sim.pico.runner import PINS_REVB
+    files = [(bp, Path(lp).read_bytes()) for bp, lp, _ in stage(tmp_path / "build", "rp2", "B")
+             if bp != "main.py"]
+    image = tmp_path / "flash.img"
+    fsimage.write_files(image, files + [("main.py", REVB_PINS_MAIN)])
+    with PicoRunner(flash=image, boot_from_flash=True, pins=PINS_REVB) as runner:
+        log = bytes(runner.serial_log).decode(errors="replace")
+    line = [x for x in log.splitlines() if x.startswith("pins ")]
+    assert line == ["pins [(1, 1), (1, 1)]"], log

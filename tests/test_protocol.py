@@ -77,6 +77,9 @@ class Board:
 
     def __init__(self, **kw):
         self.runner = UnixRunner(**kw).start()
+        if self.runner.revision == "B":
+            from cargoboard.sim.hallfield import HallWorld
+            self.runner.sums = HallWorld().adc_sums()   # an empty board's scan
         self._serving = self.runner.serving()
         self._serving.__enter__()
         self.link = Link(self.runner.port, timeout=0.5)
@@ -187,6 +190,33 @@ def test_new_config_load_text_and_events(board):
     assert e.value.code == FL.E_FAILED and "unknown command" in str(e.value)
 
 
+@pytest.mark.parametrize("rev", ["A", "B"])
+def test_led_budget_stops_at_what_usb_gives(rev):
+    """`budget` (CONFIG and the console) goes up to the board revision's USB-safe LED budget
+    (its pin map's LED_BUDGET_MAX_MA, checked against circuit/power.py in
+    tests/test_circuit_design.py): one more is refused with the same one-line error as any
+    setting out of its range, and the budget stays what it was."""
+    from hardware import pinmap, pinmap_revb
+    top = (pinmap if rev == "A" else pinmap_revb).LED_BUDGET_MAX_MA
+    b = Board(revision=rev)
+    try:
+        link = b.link
+        assert link.configure("budget=%d" % top)["budget"] == str(top)
+        with pytest.raises(BoardError) as e:
+            link.configure("budget=%d" % (top + 1))
+        assert str(e.value).endswith("bad setting 'budget=%d' (bright=0..255 budget=0..%d "
+                                     "debounce=0..1000)" % (top + 1, top)), str(e.value)
+        with pytest.raises(BoardError) as e:
+            link.text("budget %d" % (top + 1))
+        assert e.value.code == FL.E_FAILED and str(e.value).endswith(
+            "usage: budget 0..%d" % top), str(e.value)
+        assert link.text("budget") == "ok %d" % top
+        assert link.configure("budget=100")["budget"] == "100"
+        assert "Traceback" not in b.runner.serial_log.decode(errors="replace")
+    finally:
+        b.close()
+
+
 def test_led_frames_follow_the_leds(board):
     link = board.link
     frames = []
@@ -258,6 +288,7 @@ class _ReplHal:
     """The smallest HAL with a REPL behind it (as the board has), for the REPL request."""
     name = "fake"
     has_repl = True
+    led_budget_max_ma = 413
 
     def __init__(self):
         self.out = bytearray()

@@ -36,6 +36,9 @@ Interface (duck-typed; `Hal` below documents it and both implementations subclas
     name                short implementation name ("rp2040", "sim").
     set_ctrl_c(on)      whether a 0x03 byte on the USB serial interrupts the firmware (the
                         REPL's Ctrl-C); off while the host speaks binary frames.
+    led_budget_max_ma   the largest LED current budget (mA) that keeps this board within
+                        USB power (its pin map's LED_BUDGET_MAX_MA, circuit/power.py's
+                        figure): the App's `budget` setting goes no higher.
     has_repl            True where a REPL follows when main.py returns (the board): the
                         firmware then returns instead of raising SystemExit, which the
                         rp2 port takes for a soft reboot (main.py would run again).

@@ -186,6 +186,7 @@ class Rp2040Hal(Hal):
         self._next = time.ticks_add(time.ticks_ms(), FRAME_MS)
         self._led = Pin(pm.STATUS_LED, Pin.OUT, value=0)
         self._frames = 0
+        self.led_budget_max_ma = pm.LED_BUDGET_MAX_MA
 
     # --- sensors and buttons ----------------------------------------------------------------
     def read_sensors(self, buf):

@@ -12,7 +12,8 @@ and the power budget are in docs/hardware.md ("Revision B").
   the deadband (the logic of firmware.hal.hall.settle, inside the loop: no call per cell). Then
   ROW_EN high (no row powered between scans) and the mid-supply and GND channels. Registers
   are written directly (SIO's set/clear registers, the ADC's CS and RESULT): a Python loop of
-  ADC.read_u16() would take ~19 ms, the viper loop ~6 ms (`python -m circuit.scantime`).
+  ADC.read_u16() would take ~19 ms, the viper loop 6.7 ms on the emulated RP2040
+  (`python -m circuit.scantime`, bench/revb_scan.py).
 - From the sums on, firmware.hal.hall (the same as in the simulator): fields per cell in
   0.01 mT (`levels`), cells next to an ADC DNL spike (`rough`), the occupancy bitmap with
   hysteresis (read_sensors()).
@@ -24,6 +25,10 @@ and the power budget are in docs/hardware.md ("Revision B").
   two samples: a late frame credits it from the frame that was due and the next sample
   confirms it (firmware/drivers/scanner.py, Buttons); on time, two samples 10 ms apart are
   short of the 30 ms debounce, so a contact bounce the latch catches is still not a press.
+- The Pico's RT6150 regulator runs in PWM mode (SMPS_PS, GP23, high; the stock image leaves
+  it low, power-save PFM): the Pico datasheet recommends it while the ADC is used, for less
+  ripple on 3V3, which feeds the sensors and is the ADC's reference. It costs some efficiency
+  at light load.
 - LEDs, USB serial, the frame clock, flash, identity: as revision A (firmware.hal.rp2040).
 
 Besides the HAL interface: `levels`, `rough` (above) and `led_budget_ma`, the LED current the
@@ -138,6 +143,9 @@ class Rp2040HallHal(Rp2040Hal):
         for i in range(5):
             Pin(pm.BUTTON_FIRST + i, Pin.IN).irq(_latch(self, 1 << i), Pin.IRQ_FALLING,
                                                  hard=True)   # pulled up on the board
+        # the Pico's regulator in PWM mode (its PS pin, GP23, high): less ripple on the 3V3
+        # that is the sensors' supply and the ADC's reference (Pico datasheet, 4.3)
+        Pin(pm.SMPS_PS, Pin.OUT, value=1)
         self._adc = ADC(pm.ADC_ID)               # sets GP26 up as the ADC input, enables it
         self._reader = hall.reader(pm)
         self._sums = array("H", bytes(2 * hall.N_SUMS))

@@ -24,7 +24,7 @@ to the HAL with attach_flash(root, board id). The board id is kept in the image
 """
 
 import sys
-from firmware.hal import Hal, BITMAP_BYTES, FRAME_BYTES, TICKS_MASK
+from firmware.hal import Hal, BITMAP_BYTES, FRAME_BYTES, TICKS_MASK, unload
 
 PROTO = 1
 MAGIC = 0xA5
@@ -33,7 +33,15 @@ MAGIC = 0xA5
 class SimHal(Hal):
     name = "sim"
 
-    def __init__(self, inp=None, out=None):
+    def __init__(self, inp=None, out=None, budget_max_ma=None):
+        # budget_max_ma: the board's USB-safe LED budget; revision B's HAL gives its own, else
+        # revision A's pin map's
+        if budget_max_ma is None:
+            from hardware import pinmap
+            budget_max_ma = pinmap.LED_BUDGET_MAX_MA
+            pinmap = None
+            unload("hardware.pinmap")  # read once: its constants need no heap after
+        self.led_budget_max_ma = budget_max_ma
         self._flash_root = None  # no flash until main.py attaches the mounted one
         self._board_id = None
         self._in = inp if inp is not None else sys.stdin.buffer

@@ -23,9 +23,10 @@ class SimHallHal(SimHal):
         self.levels = self._reader.levels
         self.rough = self._reader.rough
         self.led_budget_ma = PMB.LED_BUDGET_MA
+        budget_max_ma = PMB.LED_BUDGET_MAX_MA
         PMB = None
         unload("hardware.pinmap_revb")  # read once: its constants need no heap after
-        SimHal.__init__(self, inp, out)
+        SimHal.__init__(self, inp, out, budget_max_ma)
 
     def _take(self, typ, n):
         if typ != ord("G") or n < 5 + 2 * len(self._sums):

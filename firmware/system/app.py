@@ -29,9 +29,14 @@ SETUP = 1
 PLAY = 2
 STATE_NAMES = ("idle", "setup", "play")
 
-# Settings a host or the console may change: name, lowest, highest (bright: the LED brightness
-# cap, budget: the LED current budget in mA, debounce: the scanner's stable time in ms).
-SETTINGS = (("bright", 0, 255), ("budget", 0, 10000), ("debounce", 0, 1000))
+
+
+def settings(budget_max_ma):
+    """The settings a host or the console may change: (name, lowest, highest) each. bright: the
+    LED brightness cap; budget: the LED current budget in mA, at most budget_max_ma, what keeps
+    the board within USB power (its HAL's `led_budget_max_ma`, from the pin map, which
+    circuit/power.py computes); debounce: the scanner's stable time in ms."""
+    return (("bright", 0, 255), ("budget", 0, budget_max_ma), ("debounce", 0, 1000))
 
 # A console line: long enough for `new kubitva position=...` (a КУБитва position on the 11x11
 # grid is about 230 characters, its blanks written as `_`).
@@ -51,7 +56,6 @@ class App:
     # What the link shows and checks (it is given the App and does not import this module).
     VERSION = VERSION
     STATE_NAMES = STATE_NAMES
-    SETTINGS = SETTINGS
 
     def __init__(self, hal, stable_ms=30, cap=96, budget_ma=400, gamelog=None):
         self.hal = hal
@@ -65,6 +69,7 @@ class App:
         self.scanner = Scanner(stable_ms)
         self.buttons = Buttons(stable_ms)
         self.painter = Painter(cap, budget_ma)
+        self.SETTINGS = settings(hal.led_budget_max_ma)
         self.raw = bytearray(H.BITMAP_BYTES)
         self.mask = bytearray(H.BITMAP_BYTES)
         self.state = IDLE
@@ -297,7 +302,7 @@ class App:
 
     def change_setting(self, name, v):
         """Set one of SETTINGS; False if the name is unknown or v out of its range."""
-        for key, lo, hi in SETTINGS:
+        for key, lo, hi in self.SETTINGS:
             if key == name and lo <= v <= hi:
                 break
         else:
