@@ -269,7 +269,7 @@ def test_output_that_cannot_be_written_is_said_in_words(stored, tmp_path, capsys
         "cannot write %s: the folder %s does not exist" % (out, out.parent)
     assert not out.parent.exists()
     # any other OSError that reaches the CLI is told the same way: its path, then the words
-    from cargoboard.cli import error_text
+    from cargoboard.clikit import error_text
     assert error_text(IsADirectoryError(21, "Is a directory", "adir")) == "adir: Is a directory"
     assert error_text(FileExistsError(17, "File exists", "a", None, "b")) == "a -> b: File exists"
     assert error_text(OSError("cannot open /dev/ttyACM0: busy")) == \

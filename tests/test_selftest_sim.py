@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT))
 
 import serial  # noqa: E402
 
-from cargoboard.sim.runner import make_runner  # noqa: E402
+from cargoboard.sim.targets import make_runner  # noqa: E402
 from firmware import hal as H  # noqa: E402
 from picotarget import TARGETS, require  # noqa: E402
 

@@ -14,25 +14,7 @@ from shared_rules.cargocube import rules as cc
 from cargoboard.link import LinkError
 from cargoboard.store import StoreError, score_text, winners_text
 from cargoboard.deploy import DeployError
-
-
-class HelpFormatter(argparse.HelpFormatter):
-    """Wraps descriptions and epilogs as usual but keeps indented lines (the examples) as
-    written. Every subcommand gets it (build_parser), so modules only write `epilog=`."""
-
-    def _fill_text(self, text, width, indent):
-        return "\n".join(indent + line if line.startswith("  ") else
-                         super(HelpFormatter, self)._fill_text(line, width, indent)
-                         for line in text.splitlines())
-
-
-class CommandError(Exception):
-    """A failure the user can act on: printed as one line, exit code 1."""
-
-
-class UsageError(CommandError):
-    """Options that are out of range or do not fit together (as argparse's own usage errors):
-    printed as one line, exit code 2."""
+from cargoboard.clikit import CommandError, HelpFormatter, UsageError, error_text
 
 
 EXPANSIONS = ("pyramid", "bastion", "both")
@@ -269,15 +251,6 @@ def _plugin_parsers():
     # A game's cli part may have only a `play` sub-command (add_play_parser).
     adders = [getattr(importlib.import_module(name), "add_parser", None) for name in names]
     return [a for a in adders if a is not None]
-
-
-def error_text(exc):
-    """The one line an error is told in: an OSError in words with its path(s), "x.svg: No
-    such file or directory", not "[Errno 2] No such file or directory: 'x.svg'"."""
-    if isinstance(exc, OSError) and exc.strerror and exc.filename is not None:
-        where = str(exc.filename) + ("" if exc.filename2 is None else " -> %s" % exc.filename2)
-        return "%s: %s" % (where, exc.strerror)
-    return (str(exc).splitlines() or [type(exc).__name__])[0]
 
 
 def main(argv=None):

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from shared_rules.cargocube import rules as cc
 from cargoboard.games.cargocube.scriptgen import game_script
-from cargoboard.cli import CommandError, UsageError
+from cargoboard.clikit import CommandError, UsageError
 from cargoboard.store import score_text
 
 

@@ -290,7 +290,7 @@ def _flash_image(flash_dir, create=True):
 
 
 def run(args, out=print) -> int:
-    from cargoboard.cli import UsageError
+    from cargoboard.clikit import UsageError
     from cargoboard.link import find_port
     if not 0 < args.timeout < float("inf"):  # nan, too: it waited for ever
         raise UsageError("--timeout wants a finite number of seconds above 0, not %s" % args.timeout)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from cargoboard.cli import CommandError
+from cargoboard.clikit import CommandError
 from cargoboard.link import Link, candidate_ports, find_port
 from cargoboard.store import Store, add_db_option, check_writable, default_path, result_text
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cargoboard import store
 from cargoboard.export import gamefile
-from cargoboard.cli import CommandError, UsageError
+from cargoboard.clikit import CommandError, UsageError
 
 FORMATS = ("json", "text", "svg", "html")
 SUFFIXES = {".json": "json", ".txt": "text", ".svg": "svg", ".html": "html", ".htm": "html"}

@@ -168,7 +168,8 @@ def run_sim(args) -> int:
 def _serve(path, noise, kwargs):
     """`sim --pty PATH` alone: start the board and run its first frame (a board that cannot
     use its flash says so there), and only then link PATH and say that it is served."""
-    from cargoboard.sim.runner import FirmwareError, make_runner
+    from cargoboard.sim.runner import FirmwareError
+    from cargoboard.sim.targets import make_runner
     try:
         runner = make_runner(**kwargs)
     except FirmwareError as e:

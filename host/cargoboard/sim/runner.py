@@ -525,17 +525,3 @@ class UnixRunner(Runner):
             cmd += ["--flash", "mounted" if self.boot_from_flash else self.flash]
         cmd += self.args
         return cmd, env, str(self._stage or REPO_ROOT)
-
-
-TARGETS = ("unix", "pico")
-
-
-def make_runner(target="unix", **kwargs) -> Runner:
-    """A runner for a target: "unix" (the MicroPython unix port) or "pico" (the emulated
-    RP2040 with the stock MicroPython image)."""
-    if target == "pico":
-        from cargoboard.sim.pico.runner import PicoRunner
-        return PicoRunner(**kwargs)
-    if target != "unix":
-        raise FirmwareError(f"unknown target '{target}' (unix or pico)")
-    return UnixRunner(**kwargs)

@@ -73,7 +73,8 @@ import shlex
 import sys
 
 from cargoboard import games
-from cargoboard.sim.runner import make_runner, FirmwareError, FRAME_MS
+from cargoboard.sim.runner import FirmwareError, FRAME_MS
+from cargoboard.sim.targets import make_runner
 from cargoboard.sim.world import World, WorldError, parse_cell
 
 HAND_MS = 100

@@ -12,7 +12,7 @@ from shared_rules.cephalopod import rules as ce
 
 
 def cmd_paths(args):
-    from cargoboard.cli import CommandError, UsageError
+    from cargoboard.clikit import CommandError, UsageError
     from cargoboard.games.cephalopod.paths import parse_rows, paths
 
     if args.depth < 0:
@@ -29,7 +29,7 @@ def cmd_paths(args):
 
 
 def cmd_hint(args):
-    from cargoboard.cli import CommandError, UsageError
+    from cargoboard.clikit import CommandError, UsageError
     from shared_rules.cephalopod.engine import best_action
 
     if args.depth < 1:
@@ -44,7 +44,7 @@ def cmd_hint(args):
 
 
 def add_parser(sub):
-    from cargoboard.cli import HelpFormatter
+    from cargoboard.clikit import HelpFormatter
 
     p = sub.add_parser("cephalopod", help="Cephalopod analysis: paths, hint",
                        description=__doc__.strip().splitlines()[0],

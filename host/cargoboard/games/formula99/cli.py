@@ -8,7 +8,7 @@ from pathlib import Path
 
 
 def cmd_play(args):
-    from cargoboard.cli import CommandError, UsageError
+    from cargoboard.clikit import CommandError, UsageError
     from cargoboard.games.formula99.hotseat import HotSeat, Quit
     if not 2 <= args.players <= 9:
         raise UsageError("--players: 2 to 9")
@@ -60,7 +60,7 @@ def _clearer():
 
 def add_play_parser(playsub):
     """`cargoboard play formula99` (the command `play` is the CLI's, one sub-command a game)."""
-    from cargoboard.cli import HelpFormatter
+    from cargoboard.clikit import HelpFormatter
     p = playsub.add_parser(
         "formula99", help="hot seat, engines for any seats",
         formatter_class=HelpFormatter,

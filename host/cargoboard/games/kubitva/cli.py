@@ -14,7 +14,7 @@ def cmd_play(args):
 
 
 def cmd_hint(args):
-    from cargoboard.cli import CommandError
+    from cargoboard.clikit import CommandError
     from shared_rules.kubitva.engine import best_action
 
     text = args.position.strip()
@@ -28,7 +28,7 @@ def cmd_hint(args):
 
 def add_play_parser(playsub):
     """`cargoboard play kubitva` (the command `play` is the CLI's, one sub-command a game)."""
-    from cargoboard.cli import HelpFormatter
+    from cargoboard.clikit import HelpFormatter
 
     maps = ", ".join(name for name, _ in kb.MAPS)
     p = playsub.add_parser(
@@ -52,7 +52,7 @@ def add_play_parser(playsub):
 
 
 def add_parser(sub):
-    from cargoboard.cli import HelpFormatter
+    from cargoboard.clikit import HelpFormatter
 
     maps = ", ".join(name for name, _ in kb.MAPS)
     p = sub.add_parser("kubitva", help="KUBitva analysis: hint",

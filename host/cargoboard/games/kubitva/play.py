@@ -151,7 +151,7 @@ class Session:
 
 def main(args):
     """`cargoboard play kubitva` with parsed args (map, position, engine, save, no_color)."""
-    from cargoboard.cli import CommandError, UsageError
+    from cargoboard.clikit import CommandError, UsageError
     sides = (args.engine or "").upper()
     if any(s not in kb.SEAT_LETTERS for s in sides) or len(set(sides)) != len(sides):
         raise UsageError("--engine takes S, N or SN, not %r" % args.engine)

@@ -1,0 +1,33 @@
+"""What every command module shares: its errors (one line each, with the exit code they mean)
+and its help's formatter. Apart from cli.py so that the commands' modules (deploy, export, the
+games' own) need not import the entry point that imports them."""
+
+import argparse
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Wraps descriptions and epilogs as usual but keeps indented lines (the examples) as
+    written. Every subcommand gets it (build_parser), so modules only write `epilog=`."""
+
+    def _fill_text(self, text, width, indent):
+        return "\n".join(indent + line if line.startswith("  ") else
+                         super(HelpFormatter, self)._fill_text(line, width, indent)
+                         for line in text.splitlines())
+
+
+class CommandError(Exception):
+    """A failure the user can act on: printed as one line, exit code 1."""
+
+
+class UsageError(CommandError):
+    """Options that are out of range or do not fit together (as argparse's own usage errors):
+    printed as one line, exit code 2."""
+
+
+def error_text(exc):
+    """The one line an error is told in: an OSError in words with its path(s), "x.svg: No
+    such file or directory", not "[Errno 2] No such file or directory: 'x.svg'"."""
+    if isinstance(exc, OSError) and exc.strerror and exc.filename is not None:
+        where = str(exc.filename) + ("" if exc.filename2 is None else " -> %s" % exc.filename2)
+        return "%s: %s" % (where, exc.strerror)
+    return (str(exc).splitlines() or [type(exc).__name__])[0]

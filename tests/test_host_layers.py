@@ -1,0 +1,105 @@
+"""The host tools' layout (host/cargoboard/): no import circles, counting the imports inside
+functions too (a circle there works until someone moves an import to the top, and it means two
+modules that cannot be understood apart), and no game's folder importing another game's.
+The device side has its own checks (test_device_layers.py)."""
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = ROOT / "host"
+
+
+def _module_of(path):
+    parts = list(path.relative_to(HOST).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def import_graph():
+    """{module: {module it imports}} for every module of host/cargoboard, by the names in its
+    import statements wherever they stand (a name that is an attribute of a module counts as
+    that module)."""
+    sources = {_module_of(p): p for p in (HOST / "cargoboard").rglob("*.py")}
+    graph = {}
+    for mod, path in sources.items():
+        is_pkg = path.name == "__init__.py"
+        out = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    pkg = mod if is_pkg else mod.rpartition(".")[0]
+                    for _ in range(node.level - 1):
+                        pkg = pkg.rpartition(".")[0]
+                    base = pkg + ("." + base if base else "")
+                names = [base + "." + a.name for a in node.names]
+            else:
+                continue
+            for name in names:
+                while name and name not in sources:
+                    name = name.rpartition(".")[0]
+                if name and name != mod:
+                    out.add(name)
+        graph[mod] = out
+    return graph
+
+
+def circles(graph):
+    """The strongly connected components of more than one module (Tarjan)."""
+    index, low, stack, on, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_host_modules_import_in_no_circle():
+    assert circles(import_graph()) == []
+
+
+def test_the_circle_finder_finds_a_circle():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_game_folder_imports_another_games():
+    graph = import_graph()
+    games = sorted(p.name for p in (HOST / "cargoboard" / "games").iterdir()
+                   if (p / "__init__.py").exists())
+    assert len(games) >= 4
+    crossing = []
+    for mod, deps in graph.items():
+        parts = mod.split(".")
+        if parts[:2] != ["cargoboard", "games"] or len(parts) < 3:
+            continue
+        for d in deps:
+            dp = d.split(".")
+            if dp[:2] == ["cargoboard", "games"] and len(dp) > 2 and dp[2] != parts[2]:
+                crossing.append((mod, d))
+    assert crossing == []
