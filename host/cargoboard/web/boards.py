@@ -22,6 +22,7 @@ import threading
 import time
 from collections import deque
 
+from cargoboard.games import kinds as game_kinds
 from cargoboard.link import Link, LinkError, BoardError, candidate_ports, parse_info
 from firmware.system import link as L
 
@@ -31,9 +32,10 @@ HISTORY_PAGE = 48     # actions per `history FROM COUNT` request (a reply holds 
 POLL_S = 0.02         # the thread's serial read slice
 COMMAND_S = 5.0       # a seat's command waits this long per try for its one reply (3 tries)
 
-# Events after which the game is read afresh (`status`, `pos`, `state`, the move list).
-FRESH_PREFIXES = ("game ", "load ", "cargocube start", "cargocube resumed", "cephalopod start",
-                  "cephalopod resumed", "formula99 start", "formula99 resumed", "log resumed")
+# Events after which the game is read afresh (`status`, `pos`, `state`, the move list): the
+# app's, and every game's `GAME start ...` and `GAME resumed ...` (docs/serial-protocol.md).
+FRESH_PREFIXES = ("game ", "load ", "log resumed") + tuple(
+    "%s %s" % (kind, what) for kind in game_kinds() for what in ("start", "resumed"))
 MOVE_KINDS = ("auto", "confirm", "end")
 # «Формула 99» reports an action by its 4-byte code, `HOW CODE ply=N` (HOW: auto, confirm,
 # act, card, pick, undo; docs/board-formula99.md): its text and the position are read afresh.
