@@ -3,7 +3,7 @@ field model (cargoboard.games.cargocube.play, purposeful, the bottom cube shifti
 0.5 mm) is recorded as the scan's raw ADC sums, then played again on the stock MicroPython
 image under rp2040js through the device code as `cargoboard deploy --rev b` builds it (the
 HAL's readings logic, the level and occupancy scanners, the Cargocube plug-in with its step
-tracker), by tests/driver_revb_replay.py and the host's Table. Printed, never asserted.
+tracker), by tests/cargocube/driver_revb_replay.py and the host's Table. Printed, never asserted.
 
     .venv/bin/python bench/revb_pico.py [ACTIONS [SEED]] [--players 2|3|4|8]
                                         [--cards base|pyramid|bastion|both|none] [--teleport]
@@ -32,7 +32,7 @@ from cargoboard.sim.hallfield import Noise  # noqa: E402
 from cargoboard.sim.pico.images import PicoUnavailable, find_images  # noqa: E402
 from cargoboard.sim.table import write_trace  # noqa: E402
 from shared_rules.cargocube.layouts import SEATS_BY_PLAYERS  # noqa: E402
-import revb_pico  # noqa: E402  (tests/revb_pico.py)
+import revb_pico  # noqa: E402  (tests/cargocube/revb_pico.py)
 import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
 FRAME_US = 10000
