@@ -2,14 +2,13 @@
 real pty, driven with the script verbs (host/cargoboard/sim/script.py): `drop CELL` puts a new
 die down, `take CELL` takes one off. Expected positions come from the rules core, never written
 by hand; the LEDs are read back from the frames the firmware shows (colour and blink pattern
-over 64 frames).
+over 64 frames, tests/simkit.py).
 
 The game is on the block d4..h8 (5x5; the game's a1 is the board's d4). A helper turns the
 game's cell names into the board's.
 """
 
 import random
-import re
 import sys
 from pathlib import Path
 
@@ -26,42 +25,15 @@ from shared_rules import geometry as g  # noqa: E402
 from firmware.games.cephalopod.plugin import block_cells  # noqa: E402
 from firmware import hal as H  # noqa: E402
 from cargoboard.games.cephalopod.play import capture_steps  # noqa: E402
-from cargoboard.sim.script import Session  # noqa: E402
+from simkit import WAIT, SimBoard, console_new_from  # noqa: E402
 
-WAIT = "wait 600"  # the hands still, longer than the board's settle time (400 ms)
-
-# Palette after the default brightness cap (96 of 255), as firmware/drivers/leds.py draws it.
-PALETTE = {"white": (255, 255, 255), "blue": (0, 40, 255), "orange": (255, 90, 0),
-           "magenta": (255, 0, 200), "yellow": (255, 190, 0), "cyan": (0, 200, 255),
-           "red": (255, 0, 0)}
-
-
-def colour_of(rgb):
-    """The palette colour an LED shows (by hue, whatever its level), or 'off'."""
-    top = max(rgb)
-    if top == 0:
-        return "off"
-    best = None
-    for name, ref in PALETTE.items():
-        m = max(ref)
-        d = sum(abs(rgb[i] / top - ref[i] / m) for i in range(3))
-        if best is None or d < best[0]:
-            best = (d, name)
-    return best[1]
-
-
-class Game:
+class Game(SimBoard):
     """A Cephalopod game on the virtual board, the truth followed in the rules core."""
 
     def __init__(self, size="5x5", seats="", **session_kwargs):
-        self.out = []
-        self.s = Session(out=self.out.append, **session_kwargs)
-        self.s.execute(("new-game cephalopod %s %s" % (size, seats)).strip())
+        super().__init__(("new-game cephalopod %s %s" % (size, seats)).strip(), **session_kwargs)
         self.pos = ce.named_position(size)
         self.block = block_cells(self.pos.rows, self.pos.cols)
-
-    def close(self):
-        self.s.close()
 
     def cell(self, name):
         """The board cell under the game's cell `name`."""
@@ -69,10 +41,6 @@ class Game:
 
     def bname(self, name):
         return g.cell_name(self.cell(name))
-
-    def run(self, *lines):
-        for line in lines:
-            self.s.execute(line)
 
     def drop(self, name):
         self.run("drop " + self.bname(name))
@@ -91,67 +59,6 @@ class Game:
         if settle:
             self.run(WAIT)
         return self.pos.notation()
-
-    def query(self, command):
-        data, final = self.s.query(command)
-        return final
-
-    def state(self):
-        m = re.match(r"ok state=(\w+) diff=(\S+) actions=(\d+)", self.query("state"))
-        return m.group(1), m.group(2), int(m.group(3))
-
-    def position(self):
-        return self.s.position()
-
-    def mark(self):
-        """From now on events() lists only the events after this call."""
-        self._mark = len(self.s.events)
-
-    def events(self):
-        """(how, action, position) of every commit/undo event so far (since mark())."""
-        out = []
-        for line in self.s.events[getattr(self, "_mark", 0):]:
-            m = re.match(r"evt (auto|confirm|undo) (\S+) -> (.*)$", line)
-            if m:
-                out.append((m.group(1), m.group(2), m.group(3).strip()))
-        return out
-
-    def leds(self, indices, frames=64):
-        """{LED: (colour, pattern)} over `frames` frames: pattern steady, wink (dark 1/8 of
-        the time), slow or fast (half the time, by how often it toggles), or off."""
-        seen = {i: [] for i in indices}
-        for _ in range(frames):
-            self.s.step(1)
-            for i in indices:
-                seen[i].append(self.s.runner.led(i))
-        out = {}
-        for i, rgbs in seen.items():
-            on = [rgb for rgb in rgbs if max(rgb) > 0]
-            if not on:
-                out[i] = ("off", "off")
-                continue
-            flips = sum(1 for a, b in zip(rgbs, rgbs[1:]) if (max(a) > 0) != (max(b) > 0))
-            if len(on) == len(rgbs):
-                pattern = "steady"
-            elif len(on) >= frames * 3 // 4:
-                pattern = "wink"
-            else:
-                pattern = "fast" if flips >= 6 else "slow"
-            out[i] = (colour_of(max(on, key=max)), pattern)
-        return out
-
-    def cell_leds(self, names, frames=64):
-        """{game cell name: (colour, pattern)}."""
-        got = self.leds([self.cell(n) for n in names], frames)
-        return {n: got[self.cell(n)] for n in names}
-
-    def level(self, name):
-        return max(self.s.runner.led(self.cell(name)))
-
-    def bar(self, seat):
-        """The 9 LEDs of a score bar (seat S W N E = 0..3) as colour names."""
-        base = H.SCORE_BASE + seat * H.SCORE_LEN
-        return [colour_of(self.s.runner.led(base + k)) for k in range(H.SCORE_LEN)]
 
 
 @pytest.fixture
@@ -471,18 +378,6 @@ def test_finished_game_is_synced_and_exported(game, tmp_path):
     text = render(rec, "svg", positions=positions)
     check_svg(text, positions[-1], positions[-2], rec.actions[-1])
     assert "<li>w: " in render(rec, "html", positions=positions)
-
-
-def console_new_from(game, notation):
-    """`new GAME position=NOTATION` typed on the USB serial of a virtual board, the notation's
-    blanks written `_` (a console word has no spaces); the board's `pos` reply then."""
-    s = Session(out=lambda line: None)
-    try:
-        _, final = s.query("new %s position=%s" % (game, notation.replace(" ", "_")))
-        assert final.startswith("ok"), final
-        return s.query("pos")[1]
-    finally:
-        s.close()
 
 
 def test_a_console_new_game_from_a_position_with_blanks_as_underscores():

@@ -21,7 +21,6 @@ sys.path.insert(0, str(ROOT))
 
 import serial  # noqa: E402,F401  (pyserial is a runtime dependency: missing it must fail, not skip)
 
-from shared_rules import geometry as g  # noqa: E402
 from shared_rules.formula99 import rules as R  # noqa: E402
 from cargoboard.games.formula99.scriptgen import game_script  # noqa: E402
 from cargoboard.link import Link  # noqa: E402
@@ -30,20 +29,16 @@ from cargoboard.sim.runner import UnixRunner  # noqa: E402
 from cargoboard.sim.script import Session, run_script  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
 from cargoboard.sync import sync  # noqa: E402
-from test_cephalopod_sim import Game as BoardReader, console_new_from  # noqa: E402  (its LED reading)
+from simkit import SimBoard, console_new_from  # noqa: E402
 
 
-class Race(BoardReader):
-    """A «Формула 99» game on the virtual board, the truth followed in the rules core."""
+class Race(SimBoard):
+    """A «Формула 99» game on the virtual board, the truth followed in the rules core (cells
+    by the board's names)."""
 
     def __init__(self, level=1, seats="15"):
-        self.out = []
-        self.s = Session(out=self.out.append)
-        self.s.execute("new-game formula99 L%d %s" % (level, seats))
+        super().__init__("new-game formula99 L%d %s" % (level, seats))
         self.pos = R.start_position(len(seats), level, civs=[int(c) for c in seats])
-
-    def cell(self, name):
-        return g.parse_cell(name)
 
     def play(self, text):
         """The truth plays text (the public action)."""
@@ -274,11 +269,9 @@ def test_the_option_picker_shows_which_ship_a_blockade_goes_under():
     the option picker offers `end` (4 LEDs on the W bar) and a blockade (9); while the blockade
     is shown its cell blinks, so a player with two ships on red cells sees which one."""
     notation = "L1 1:s,1r:-:3 5:s,s:-:3 1c - d:- k:?"
-    gm = Race.__new__(Race)
-    gm.out = []
-    gm.s = Session(out=gm.out.append)
+    gm = SimBoard()
     try:
-        gm.s.execute("new-game formula99 position=" + notation.replace(" ", "_"))
+        gm.run("new-game formula99 position=" + notation.replace(" ", "_"))
         gm.run("press confirm")  # the picker opens on `end`
         assert gm.bar(1).count("cyan") == 4 and gm.cell_leds(["g1"])["g1"][1] == "steady"
         gm.run("press next")

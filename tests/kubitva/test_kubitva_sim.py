@@ -3,7 +3,7 @@ real pty, driven with the script verbs (host/cargoboard/sim/script.py): `lift`/`
 piece, `take` takes one off, `drop` puts a new one down (a purchase, a filler), `lift` and
 `place` on one cell is a tap. The hands' steps for an action come from the hand model
 (cargoboard.games.kubitva.hand.physical_steps); expected positions from the rules core. The LEDs
-are read back from the frames the firmware shows (tests/cephalopod/test_cephalopod_sim.py's reader).
+are read back from the frames the firmware shows (tests/simkit.py).
 """
 
 import re
@@ -23,22 +23,19 @@ from shared_rules.kubitva import rules as kb  # noqa: E402
 from firmware import hal as H  # noqa: E402
 from cargoboard.games.kubitva.hand import physical_steps, pick_engine  # noqa: E402
 from cargoboard.games.kubitva.scriptgen import game_script  # noqa: E402
-from cargoboard.sim.script import Session, run_script  # noqa: E402
-from test_cephalopod_sim import Game as SimGame, WAIT  # noqa: E402
+from cargoboard.sim.script import run_script  # noqa: E402
+from simkit import WAIT, SimBoard  # noqa: E402
 from test_kubitva_board import SIEGE  # noqa: E402
 
 
-class Board(SimGame):
+class Board(SimBoard):
     """A КУБитва game on the virtual board, the truth followed in the rules core (the game's
     grid is the board's: cell names are the same)."""
 
     def __init__(self, start=kb.BOARD, **session_kwargs):
-        self.out = []
-        self.s = Session(out=self.out.append, **session_kwargs)
-        if start == kb.BOARD:
-            self.s.execute("new-game kubitva board")
-        else:
-            self.s.execute("new-game kubitva position=" + start.replace(" ", "_"))
+        super().__init__("new-game kubitva board" if start == kb.BOARD
+                         else "new-game kubitva position=" + start.replace(" ", "_"),
+                         **session_kwargs)
         self.pos = kb.Position.parse(start)
 
     def cell(self, name):
@@ -189,13 +186,10 @@ def test_setup_assist_says_what_goes_where():
     """Before the start the set-up assist blinks each empty cell of the layout in the colour of
     what goes there: base cube yellow, armour cyan, building cube orange, workers in their
     side's colour."""
-    out = []
-    s = Session(out=out.append)
+    b = SimBoard()
     try:
-        data, final = s.query("new kubitva board")
+        data, final = b.s.query("new kubitva board")
         assert final.startswith("ok setup missing=36")
-        b = SimGame.__new__(SimGame)
-        b.s = s
         got = b.leds([kb.Position.parse(kb.BOARD).parse_cell(n)
                       for n in ("f2", "e1", "a2", "c4", "c8", "d5")])
         names = dict(zip(("f2", "e1", "a2", "c4", "c8", "d5"), got.values()))
@@ -203,4 +197,4 @@ def test_setup_assist_says_what_goes_where():
                          "a2": ("orange", "slow"), "c4": ("blue", "slow"),
                          "c8": ("white", "slow"), "d5": ("off", "off")}
     finally:
-        s.close()
+        b.close()
