@@ -7,7 +7,7 @@
 #
 #   driver_revb_replay.py TRACE_FILE SEATS CARDS [teleport]
 #
-# bench/revb_pico.py runs it on the emulated RP2040 too (replay(), report()).
+# bench/cargocube/revb_pico.py runs it on the emulated RP2040 too (replay(), report()).
 
 import sys
 
@@ -22,7 +22,7 @@ from cargoboard.sim.table import Table
 def replay(path, seats, cards, wrap=None, teleport=False):
     """Play the trace at path again on a new game (seats, cards: '-' for none, teleport: with
     the walking teleport); wrap(game), if given, is called once the game is made
-    (bench/revb_pico.py times its calls so). Returns (game, readings fed)."""
+    (bench/cargocube/revb_pico.py times its calls so). Returns (game, readings fed)."""
     levels = LevelScanner()
     game = Game({"seats": seats, "cards": cards if cards != "-" else "", "levels": levels,
                  "teleport": "1" if teleport else ""})

@@ -30,7 +30,7 @@ def test_purposeful_play_is_never_misread(seed):
 
 @pytest.mark.parametrize("seed", [24, 37])
 def test_expansions_8_players_never_misread(seed):
-    # bench/inference.py's row "both+T 8p" (random play): in these games a cube on an exit
+    # bench/cargocube/inference.py's row "both+T 8p" (random play): in these games a cube on an exit
     # portal rolled onto the walking teleport next to it, which sent it back to the same cell;
     # the board took it for the one roll that fits the cell emptied (onto a card or keeper)
     st = play_game(seed, players=8, cards="both", teleport=True)
@@ -39,7 +39,7 @@ def test_expansions_8_players_never_misread(seed):
 
 
 def test_presses_are_counted_by_cause():
-    # bench/inference.py's table of what the presses were for: every press counted once (the
+    # bench/cargocube/inference.py's table of what the presses were for: every press counted once (the
     # presses of `end` actions, counted apart as `end` is, are only `end again`), and the
     # actions with no trace or a look-alike are some of the actions
     st = play_game(2, players=4, cards=True, pick=_purposeful)
@@ -55,7 +55,7 @@ def test_presses_are_counted_by_cause():
 def test_questions_show_the_hints_choice_first():
     # issue 12: when the board must ask, the first candidate is the move a player trying to win
     # makes (the hint's choice): with the purposeful player no `next` is spent to reach it
-    # (over 200 games, 5 questions of the hint's choice had it further down: bench/inference.py)
+    # (over 200 games, 5 questions of the hint's choice had it further down: bench/cargocube/inference.py)
     causes = {}
     for seed in range(4):
         st = play_game(seed, players=(2, 3, 4)[seed % 3], cards=seed % 4 != 0, pick=_purposeful)

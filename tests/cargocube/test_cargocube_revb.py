@@ -51,7 +51,7 @@ def test_games_take_no_wrong_action_and_most_with_no_button():
     assert total > 150 and no_button >= 0.95 * total
 
 
-# Games in which the board once took a move the hand did not make (bench/inference.py rows):
+# Games in which the board once took a move the hand did not make (bench/cargocube/inference.py rows):
 # (seed, shift mm, purposeful). What they showed: a move ruled out only by a neighbour's field
 # that the bottom cube's shift had moved (it must count as possible: the board asks); a move
 # that fits but hid its lift behind the shift, beside a two-move reading that fitted too; a
@@ -192,7 +192,7 @@ def test_a_game_on_micropython_reads_the_same(micropython, tmp_path, players, ca
 def test_a_game_on_the_emulated_rp2040_reads_the_same():
     """The same recorded readings through the device code as `cargoboard deploy --rev b` builds
     it, on the stock MicroPython image under rp2040js: the board ends where the hand did (its
-    time per frame: bench/revb_pico.py)."""
+    time per frame: bench/cargocube/revb_pico.py)."""
     from picotarget import require_pico
     require_pico()
     import revb_pico

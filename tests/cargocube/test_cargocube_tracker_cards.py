@@ -137,7 +137,7 @@ RETURN = D.edit(D.START, {"f1": "3B", "g2": "KS", "f2": "T", "e1": "B1.B1"})
 
 
 def test_cube_away_on_the_teleport_is_not_taken_for_a_roll_onto_a_card():
-    """Issue 13 (bench/inference.py, both+T 8p, seeds 24 and 37): the board committed `f1e`
+    """Issue 13 (bench/cargocube/inference.py, both+T 8p, seeds 24 and 37): the board committed `f1e`
     once the cube had been on the teleport for the settle time; the hand was bringing it back
     to f1. It must wait (f1 shown as where the cube may go), read nothing when the cube is back,
     and offer `f1n` when the player says a move was missed."""

@@ -1,7 +1,7 @@
 # The CodinGame Spring Challenge 2025 puzzle's 12 test cases for `cargoboard cephalopod paths`,
 # (depth, board rows, published answer), as several public solutions transcribe them; the two
 # depth-1 cases are the ones the issue quotes. Shared by tests/cephalopod/test_cephalopod_cli.py (the first 7,
-# fast) and bench/cephalopod.py (all 12, timed); the last 5 take around a second each.
+# fast) and bench/cephalopod/cephalopod.py (all 12, timed); the last 5 take around a second each.
 
 OFFICIAL = [
     (20, "0 6 0/2 2 2/1 6 1", 322444322),

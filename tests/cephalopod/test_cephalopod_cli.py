@@ -92,7 +92,7 @@ def test_hint_prints_a_legal_action():
 
 # -- paths ---------------------------------------------------------------------------------------
 
-# The deeper official cases (around a second each) are run by bench/cephalopod.py rather than here.
+# The deeper official cases (around a second each) are run by bench/cephalopod/cephalopod.py rather than here.
 OFFICIAL = codingame_cases.OFFICIAL[:codingame_cases.FAST]
 
 

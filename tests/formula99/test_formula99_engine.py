@@ -1,5 +1,5 @@
 """The «Формула 99» engine: it beats uniformly random players (a smaller, safe bar than the
-bench's 100 games per level: bench/formula99.py), and its choice never depends on a card its
+bench's 100 games per level: bench/formula99/formula99.py), and its choice never depends on a card its
 seat cannot see."""
 
 import pytest

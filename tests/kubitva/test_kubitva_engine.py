@@ -1,6 +1,6 @@
 """The КУБитва engine (shared_rules/kubitva/engine.py): legal and deterministic, takes a win
 and a kill when it has one, builds a house from the start, and beats a uniformly random player
-(a few seeded games here; bench/kubitva.py plays the 100 games the issue asks for)."""
+(a few seeded games here; bench/kubitva/kubitva.py plays the 100 games the issue asks for)."""
 
 import random
 

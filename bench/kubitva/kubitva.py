@@ -1,8 +1,8 @@
 """КУБитва benchmarks (printed, never asserted).
 
-    .venv/bin/python bench/kubitva.py           (part of `make bench`; a few minutes)
-    .venv/bin/python bench/kubitva.py --quick   (perft to depth 3, 20 engine games)
-    .venv/bin/python bench/kubitva.py --pico-hint   (only the hint on the emulated RP2040)
+    .venv/bin/python bench/kubitva/kubitva.py           (part of `make bench`; a few minutes)
+    .venv/bin/python bench/kubitva/kubitva.py --quick   (perft to depth 3, 20 engine games)
+    .venv/bin/python bench/kubitva/kubitva.py --pico-hint   (only the hint on the emulated RP2040)
 
 - perft of the start positions (`board`, the 11x11 board edition; `full`, the 15x16 default map)
   at depths 1-4, with nodes/s on CPython, and under the MicroPython unix port (192 KiB heap).
@@ -10,7 +10,7 @@
   the board edition (the engine S in the even seeds, N in the odd ones), won / lost / drawn, how
   they ended (a breached base or the turn limit), the mean margin in cells of land; 10 games on
   the full map; and the time per move under the MicroPython unix port with the RP2040 estimate
-  (x300, as bench/hint.py); and the hint measured on the emulated RP2040 where the Pico images
+  (x300, as bench/cargocube/hint.py); and the hint measured on the emulated RP2040 where the Pico images
   are present (docs/virtual-board.md).
 """
 
@@ -19,8 +19,9 @@ import random
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests")]
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests"),
+                os.path.join(ROOT, "bench")]
 
 from shared_rules.kubitva import engine  # noqa: E402
 from shared_rules.kubitva import rules as kb  # noqa: E402

@@ -5,7 +5,7 @@ image under rp2040js through the device code as `cargoboard deploy --rev b` buil
 HAL's readings logic, the level and occupancy scanners, the Cargocube plug-in with its step
 tracker), by tests/cargocube/driver_revb_replay.py and the host's Table. Printed, never asserted.
 
-    .venv/bin/python bench/revb_pico.py [ACTIONS [SEED]] [--players 2|3|4|8]
+    .venv/bin/python bench/cargocube/revb_pico.py [ACTIONS [SEED]] [--players 2|3|4|8]
                                         [--cards base|pyramid|bastion|both|none] [--teleport]
 
 (default: 40 actions of seed 3, 2 players, the base cards; the biggest game is
@@ -24,8 +24,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "host"), str(ROOT / "tests")]
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT), str(ROOT / "host"), str(ROOT / "tests" / "cargocube"),
+                str(ROOT / "bench")]
 
 from cargoboard.games.cargocube.play import play_game  # noqa: E402
 from cargoboard.sim.hallfield import Noise  # noqa: E402
@@ -135,7 +136,7 @@ def main(argv):
     try:
         find_images()
     except PicoUnavailable as e:
-        print("bench/revb_pico.py: skipped: %s" % e)
+        print("bench/cargocube/revb_pico.py: skipped: %s" % e)
         return 0
     from inference import pick_purposeful
     trace = []
@@ -156,7 +157,7 @@ def main(argv):
                for m in re.finditer(r"(\w+_us) n=(\d+) p50=(\d+) p95=(\d+) max=(\d+)", text)}
     final = re.search(r"^final (.*)$", text, re.M)
     if not figures or not final:
-        print("bench/revb_pico.py: the board printed no figures:\n" + text[-3000:])
+        print("bench/cargocube/revb_pico.py: the board printed no figures:\n" + text[-3000:])
         return 1
     print("Revision B move inference on the emulated RP2040 (rp2040js, stock MicroPython): seed %d,"
           " %d players, cards %s%s, %d actions of purposeful play, bottom cubes shifting <= 0.5 mm"

@@ -1,7 +1,7 @@
 """Cephalopod on the board: move inference over whole games played by a modelled hand, and what
 it costs on the board (printed, never asserted).
 
-    .venv/bin/python bench/cephalopod_board.py [GAMES]      (part of `make bench`)
+    .venv/bin/python bench/cephalopod/cephalopod_board.py [GAMES]      (part of `make bench`)
 
 - Inference (cargoboard.games.cephalopod.play: the firmware's scanner and Cephalopod plug-in in this
   process): GAMES seeded games per board size (default 200), the actions chosen uniformly at
@@ -13,14 +13,14 @@ it costs on the board (printed, never asserted).
   action the hand did not make (wrong).
 - Cost: a few of those games replayed through the same firmware under the MicroPython unix port
   (192 KiB heap): the time of each call into the plug-in on a sensor change, a button or a
-  frame's tick, worst and mean, with the RP2040 estimate (x300, as bench/hint.py).
+  frame's tick, worst and mean, with the RP2040 estimate (x300, as bench/cargocube/hint.py).
 """
 
 import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests"),
                 os.path.join(ROOT, "bench")]
 

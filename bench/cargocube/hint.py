@@ -3,7 +3,7 @@ seeded 4-player games with cards (the busiest: the most legal actions): on the e
 (the stock MicroPython image, the modules from the board's flash, the script sent by the real
 mpremote; emulated time) and, from the same run, under the MicroPython unix port.
 
-    .venv/bin/python bench/hint.py [GAMES]     (default 3 games, a hint every third ply)
+    .venv/bin/python bench/cargocube/hint.py [GAMES]     (default 3 games, a hint every third ply)
 
 The board must answer within 1 s (issue 11). Printed, never asserted; without the Pico images
 (CARGOBOARD_PICO_DIR) only the unix port's figures.
@@ -13,7 +13,7 @@ import os
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests"),
                 os.path.join(ROOT, "bench")]
 

@@ -1,6 +1,6 @@
 """Perft benchmark of the Cargocube rules core (printed, never asserted).
 
-Run: .venv/bin/python bench/perft.py   (or `make bench`). Takes well under 3 minutes.
+Run: .venv/bin/python bench/cargocube/perft.py   (or `make bench`). Takes well under 3 minutes.
 
 What it measures, in one run:
 - nodes/s of cc.perft on CPython: the 2-player Polygon start with base cards, depth 3, and a
@@ -27,9 +27,10 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "tests"))
+sys.path.insert(0, str(REPO_ROOT / "bench"))
 
 import chess  # noqa: E402
 

@@ -1,8 +1,8 @@
 """КУБитва on the board: move inference over whole games played by a modelled hand, and what it
 costs on the board (printed, never asserted).
 
-    .venv/bin/python bench/kubitva_board.py [GAMES]      (part of `make bench`)
-    .venv/bin/python bench/kubitva_board.py pico-heap    (the emulated RP2040's heap only)
+    .venv/bin/python bench/kubitva/kubitva_board.py [GAMES]      (part of `make bench`)
+    .venv/bin/python bench/kubitva/kubitva_board.py pico-heap    (the emulated RP2040's heap only)
 
 - Inference (cargoboard.games.kubitva.hand: the firmware's scanner and КУБитва plug-in in this
   process): GAMES seeded games per chooser (default 40) from the board edition's start, played
@@ -15,7 +15,7 @@ costs on the board (printed, never asserted).
   make (wrong), and the actions by kind.
 - Cost: a few of those games replayed through the same firmware under the MicroPython unix port
   (192 KiB heap): the time of each call into the plug-in, worst and mean, with the RP2040
-  estimate (x300, as bench/hint.py).
+  estimate (x300, as bench/cargocube/hint.py).
 - The live heap on the emulated RP2040 (when its images are there): serial `mem` booted and with
   `new kubitva board` set up, the whole firmware as deployed with the host link up.
 """
@@ -24,7 +24,7 @@ import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests"),
                 os.path.join(ROOT, "bench")]
 

@@ -1,12 +1,12 @@
 """«Формула 99» on the board: move inference over whole games played by a modelled hand, and
 what it costs on the board (printed, never asserted).
 
-    .venv/bin/python bench/formula99_board.py [GAMES [ACTIONS]]      (part of `make bench`)
-    .venv/bin/python bench/formula99_board.py pico [ACTIONS]        (the emulated RP2040 only)
-    .venv/bin/python bench/formula99_board.py pico-heap             (its heap only)
-    .venv/bin/python bench/formula99_board.py pico-walk [PLIES [SEED:PLAYERS:LEVEL:d|r ...]]
+    .venv/bin/python bench/formula99/formula99_board.py [GAMES [ACTIONS]]      (part of `make bench`)
+    .venv/bin/python bench/formula99/formula99_board.py pico [ACTIONS]        (the emulated RP2040 only)
+    .venv/bin/python bench/formula99/formula99_board.py pico-heap             (its heap only)
+    .venv/bin/python bench/formula99/formula99_board.py pico-walk [PLIES [SEED:PLAYERS:LEVEL:d|r ...]]
                                                                     (its heap over games)
-    .venv/bin/python bench/formula99_board.py unix-walk [PLIES [...]]  (the same, unix port)
+    .venv/bin/python bench/formula99/formula99_board.py unix-walk [PLIES [...]]  (the same, unix port)
 
 - Inference (cargoboard.games.formula99.play: the firmware's scanner and plug-in in this
   process): GAMES seeded full-view games per level (default 40) of 2 to 4 players, the actions
@@ -19,7 +19,7 @@ what it costs on the board (printed, never asserted).
 - Cost: a few of those games replayed through the same plug-in under the MicroPython unix port
   (192 KiB heap, modules compiled by mpy-cross): the time of each call into the plug-in on a
   sensor change, a button, a console command or a frame's tick that did work, with the RP2040
-  estimate (x300, as bench/hint.py).
+  estimate (x300, as bench/cargocube/hint.py).
 - The same on the emulated RP2040 (host/cargoboard/sim/pico, when its images are there): the
   stock MicroPython image runs the deployed build; the trace is copied onto its flash and the
   replay run with mpremote, timed by the emulated chip (125 MHz, a lower bound of the silicon:
@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests"),
                 os.path.join(ROOT, "bench")]
 

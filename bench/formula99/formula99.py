@@ -1,6 +1,6 @@
 """«Формула 99» benchmarks (printed, never asserted).
 
-    .venv/bin/python bench/formula99.py [GAMES]     (part of `make bench`; several minutes)
+    .venv/bin/python bench/formula99/formula99.py [GAMES]     (part of `make bench`; several minutes)
 
 - perft of the public start positions (2 and 4 players, each level): the counts of
   docs/rules/formula99.md §11.1, with CPU time and nodes per second of the rules core;
@@ -16,8 +16,9 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests")]
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests"),
+                os.path.join(ROOT, "bench")]
 
 from shared_rules.formula99 import rules as R  # noqa: E402
 from shared_rules.formula99 import engine as E  # noqa: E402

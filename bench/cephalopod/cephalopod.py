@@ -1,6 +1,6 @@
 """Cephalopod benchmarks (printed, never asserted).
 
-    .venv/bin/python bench/cephalopod.py        (part of `make bench`; about a minute)
+    .venv/bin/python bench/cephalopod/cephalopod.py        (part of `make bench`; about a minute)
 
 - paths (CodinGame Spring Challenge 2025): the 12 official test cases, each timed from cold
   caches in this process and checked against the published answer, their total beside the best
@@ -8,7 +8,7 @@
 - perft of the rules core: nodes/s on CPython and under the MicroPython unix port (192 KiB heap).
 - the engine (shared_rules.cephalopod.engine): win rate against a uniformly random player over
   200 games on 5x5 (the engine plays white in half of them), depth 2 against depth 1, and the time
-  per move under the MicroPython unix port with the RP2040 estimate (x300, as bench/hint.py).
+  per move under the MicroPython unix port with the RP2040 estimate (x300, as bench/cargocube/hint.py).
 """
 
 import os
@@ -16,13 +16,14 @@ import random
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests")]
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests"),
+                os.path.join(ROOT, "tests", "cephalopod"), os.path.join(ROOT, "bench")]
 
 from cargoboard.games.cephalopod import paths as paths_mod  # noqa: E402
 from shared_rules.cephalopod import rules as ce  # noqa: E402
 from shared_rules.cephalopod import engine  # noqa: E402
-from codingame_cases import OFFICIAL  # noqa: E402  (the puzzle's 12 cases, from tests/)
+from codingame_cases import OFFICIAL  # noqa: E402  (the puzzle's 12 cases, from tests/cephalopod/)
 import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
 RUST_BEST = 0.27  # seconds, the 12 official tests together (published)

@@ -3,7 +3,7 @@ and Cargocube plug-in (the same code as on the board, run in this process for sp
 run it under MicroPython through the virtual board), on board revision A (Hall switches:
 occupancy) and revision B (linear Hall sensors: occupancy and steps, docs/hardware.md).
 
-    .venv/bin/python bench/inference.py [GAMES [EXPANSION_GAMES]] [--jobs N] [--rev a|b]
+    .venv/bin/python bench/cargocube/inference.py [GAMES [EXPANSION_GAMES]] [--jobs N] [--rev a|b]
                                         [--chooser purposeful|near-best|random]
 
 (--rev and --chooser keep only those rows: the goals of issue 12 are the purposeful rows.)
@@ -32,8 +32,8 @@ import random
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [ROOT, os.path.join(ROOT, "host")]
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "bench")]
 
 from shared_rules.cargocube import rules as cc  # noqa: E402
 from firmware.games.cargocube import tracker as T  # noqa: E402
