@@ -43,17 +43,17 @@ demo: $(STAMP) $(NODE_STAMP)
 	$(BIN)/cargoboard demo
 
 bench: $(STAMP) $(NODE_STAMP)
-	$(BIN)/python bench/perft.py
+	$(BIN)/python bench/cargocube/perft.py
 	$(BIN)/python bench/frame.py
-	$(BIN)/python bench/inference.py
-	$(BIN)/python bench/hint.py
+	$(BIN)/python bench/cargocube/inference.py
+	$(BIN)/python bench/cargocube/hint.py
 	$(BIN)/python bench/heap.py
-	$(BIN)/python bench/cephalopod.py
-	$(BIN)/python bench/cephalopod_board.py
-	$(BIN)/python bench/kubitva.py
-	$(BIN)/python bench/kubitva_board.py
-	$(BIN)/python bench/formula99.py
-	$(BIN)/python bench/formula99_board.py
+	$(BIN)/python bench/cephalopod/cephalopod.py
+	$(BIN)/python bench/cephalopod/cephalopod_board.py
+	$(BIN)/python bench/kubitva/kubitva.py
+	$(BIN)/python bench/kubitva/kubitva_board.py
+	$(BIN)/python bench/formula99/formula99.py
+	$(BIN)/python bench/formula99/formula99_board.py
 	$(BIN)/python bench/log.py
 	$(BIN)/python bench/sync.py
 	$(BIN)/python bench/pico.py

@@ -2,9 +2,9 @@
 heap, the modules precompiled as deployed): a game traced in this process (cargoboard.sim.table.Table's trace) is replayed through the
 same plug-in under MicroPython, and every call that did work is timed; and the live heap on the
 emulated RP2040 with a game set up (pico_heap). Shared by the games' board benches
-(bench/cephalopod_board.py, bench/kubitva_board.py, bench/formula99_board.py)."""
+(bench/cephalopod/cephalopod_board.py, bench/kubitva/kubitva_board.py, bench/formula99/formula99_board.py)."""
 
-RP2040_FACTOR = 300  # the unix port's usual ratio to the RP2040 at 125 MHz (bench/hint.py)
+RP2040_FACTOR = 300  # the unix port's usual ratio to the RP2040 at 125 MHz (bench/cargocube/hint.py)
 CALLS = ("on_change", "on_button", "tick")
 
 REPLAY = r"""

@@ -24,11 +24,13 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests")]
+sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests"),
+                 os.path.join(ROOT, "tests", "cephalopod")]
 
 from cargoboard.sim.runner import FRAME_MS  # noqa: E402
 from cargoboard.sim.script import PRESS_MS, BUTTONS  # noqa: E402
-from test_cephalopod_sim import Game, WAIT  # noqa: E402
+from simkit import WAIT  # noqa: E402  (tests/simkit.py)
+from test_cephalopod_sim import Game  # noqa: E402  (tests/cephalopod/)
 
 # placements on a 5x5 Cephalopod board that capture nothing (each die alone or with one
 # neighbour), so each is one committed action

@@ -5,7 +5,13 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+TESTS = os.path.dirname(os.path.abspath(__file__))
+# tests/ holds the helpers every game's tests share (mpy.py, driverkit.py, simkit.py, ...);
+# tests/<game>/ one game's tests and helpers. Every game's folder is on the path from the start,
+# so that a test finds a helper whichever files pytest collected before it (their basenames are
+# unique across tests/: pytest's default import mode imports them by basename).
+from shared_rules.versions import RULES  # noqa: E402
+sys.path[:0] = [TESTS] + [os.path.join(TESTS, game) for game, _ in RULES]
 
 import mpy  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""App render-on-change cases, MicroPython-compatible: run by tests/test_app_render.py under
+"""App render-on-change cases, MicroPython-compatible: run by tests/test_firmware_cases.py under
 CPython (each case a pytest test) and under the MicroPython unix port (run_all()).
 
 The module is also a tiny game plug-in (class Game, with paint_version) for these cases."""

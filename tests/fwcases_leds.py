@@ -1,5 +1,5 @@
-"""Painter cases, MicroPython-compatible: run by tests/test_leds.py under CPython (each case a
-pytest test) and under the MicroPython unix port (run_all())."""
+"""Painter cases, MicroPython-compatible: run by tests/test_firmware_cases.py under CPython
+(each case a pytest test) and under the MicroPython unix port (run_all())."""
 
 from fwcases import list_cases, run_cases
 from firmware.drivers import leds as L

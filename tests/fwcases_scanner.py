@@ -1,4 +1,4 @@
-"""Scanner/Buttons cases, MicroPython-compatible: run by tests/test_scanner.py under CPython
+"""Scanner/Buttons cases, MicroPython-compatible: run by tests/test_firmware_cases.py under CPython
 (each case a pytest test) and under the MicroPython unix port (run_all())."""
 
 from fwcases import list_cases, run_cases

@@ -48,6 +48,7 @@ import tempfile
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+TESTS_DIR = REPO_ROOT / "tests"  # the helpers every game's tests share (driverkit.py, ...)
 DEFAULT_HEAPSIZE = "192k"  # the Pico budget we test against
 DEFAULT_TIMEOUT = 120.0
 
@@ -192,11 +193,12 @@ def run_micropython(
     return proc.stdout
 
 
-def run_cpython(script, args=(), timeout=120) -> str:
-    """Run the driver `script` (a path) under this CPython with the repo root as PYTHONPATH and
-    return its stdout, for comparing with run_micropython's; asserts it exits 0."""
+def run_cpython(script, args=(), timeout=120, path=()) -> str:
+    """Run the driver `script` (a path) under this CPython with `path` (as run_micropython's)
+    and the repo root as PYTHONPATH and return its stdout, for comparing with run_micropython's;
+    asserts it exits 0."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO_ROOT)
+    env["PYTHONPATH"] = os.pathsep.join([*(str(p) for p in path), str(REPO_ROOT)])
     proc = subprocess.run([sys.executable, str(script), *map(str, args)], cwd=str(REPO_ROOT),
                           env=env, capture_output=True, text=True, timeout=timeout)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr

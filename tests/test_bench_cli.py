@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPTS = sorted(p.name for p in (ROOT / "bench").glob("*.py")
+# bench/ and bench/<game>/: paths relative to bench/
+SCRIPTS = sorted(p.relative_to(ROOT / "bench").as_posix() for p in (ROOT / "bench").rglob("*.py")
                  if 'if __name__ == "__main__":' in p.read_text(encoding="utf-8"))
 
 
@@ -19,7 +20,7 @@ def _run(*args):
 
 
 def test_the_scripts_are_found():
-    assert "pico.py" in SCRIPTS and "inference.py" in SCRIPTS and len(SCRIPTS) >= 20
+    assert "pico.py" in SCRIPTS and "cargocube/inference.py" in SCRIPTS and len(SCRIPTS) >= 20
 
 
 @pytest.mark.parametrize("script", SCRIPTS)
@@ -30,10 +31,13 @@ def test_help_prints_the_usage(script):
     assert "usage" in r.stdout.lower() or ".venv/bin/python bench/" in r.stdout, r.stdout[:300]
 
 
-@pytest.mark.parametrize("args,word", [(("pico.py", "x"), "FRAMES"), (("log.py", "many"), "GAMES"),
-                                       (("formula99_board.py", "pico-walk", "1.5"), "PLIES"),
-                                       (("inference.py", "200", "x"), "EXPANSION_GAMES"),
-                                       (("revb_pico.py", "--players", "5"), "--players")])
+@pytest.mark.parametrize("args,word", [
+    (("pico.py", "x"), "FRAMES"),
+    (("log.py", "many"), "GAMES"),
+    (("formula99/formula99_board.py", "pico-walk", "1.5"), "PLIES"),
+    (("cargocube/inference.py", "200", "x"), "EXPANSION_GAMES"),
+    (("cargocube/revb_pico.py", "--players", "5"), "--players"),
+])
 def test_a_bad_number_is_one_line(args, word):
     r = _run("bench/" + args[0], *args[1:])
     assert r.returncode == 2 and r.stdout == "", (r.stdout, r.stderr)

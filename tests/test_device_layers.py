@@ -2,7 +2,10 @@
 firmware/ and shared_rules/ (at the top or inside a function) is read from its source, and
 none may go upward or form a circle.
 
-    shared_rules          imports only shared_rules
+    shared_rules.<g>      a game's rules: import their own folder and the shared modules of
+                          shared_rules (those in no game's folder: geometry, grid, perft,
+                          versions), never another game's
+    shared_rules (shared) the modules in no game's folder: import only each other
     (every layer)         may import the board's geometry, shared_rules.geometry (the 11x11
                           grid and its cell names, shared by every game and the HAL)
     firmware.hal          imports the HAL (and the generated pin map, hardware.pinmap)
@@ -12,7 +15,9 @@ none may go upward or form a circle.
                           plug-ins are loaded by name) and the table of rules versions
                           (shared_rules.versions)
     firmware.games.<g>    imports the HAL, the drivers, the log's record kinds
-                          (firmware.system.logwrite), its own folder and shared_rules
+                          (firmware.system.logwrite), its own folder, its own game's rules
+                          (shared_rules.<g>) and the shared modules of shared_rules; never
+                          another game's plug-in or rules
     firmware.main, firmware.bench_frame   the top: anything
 """
 
@@ -42,6 +47,26 @@ def device_modules(root=REPO_ROOT):
             if "__pycache__" not in p.parts:
                 out[module_name(p, root)] = p.read_text(encoding="utf-8")
     return out
+
+
+def game_folders(root=REPO_ROOT):
+    """The games' folders: the packages in shared_rules/ and in firmware/games/."""
+    return {p.parent.name for base in ("shared_rules", "firmware/games")
+            for p in (Path(root) / base).glob("*/__init__.py")}
+
+
+GAMES = game_folders()
+
+
+def game_of(module):
+    """The game whose folder holds module (shared_rules.<g>..., firmware.games.<g>...), or
+    None for a module in no game's folder."""
+    parts = module.split(".")
+    if parts[0] == "shared_rules" and len(parts) > 1 and parts[1] in GAMES:
+        return parts[1]
+    if parts[:2] == ["firmware", "games"] and len(parts) > 2 and parts[2] in GAMES:
+        return parts[2]
+    return None
 
 
 def imports_of(name, source, known):
@@ -75,7 +100,8 @@ def allowed(src, dst):
     if src in TOP or dst == "shared_rules.geometry":
         return True
     if _under(src, "shared_rules"):
-        return _under(dst, "shared_rules")
+        # a game's rules: their own folder and the shared modules; a shared module: no game's
+        return _under(dst, "shared_rules") and game_of(dst) in (None, game_of(src))
     if _under(src, "firmware.hal"):
         return _under(dst, "firmware.hal") or _under(dst, "hardware")
     if _under(src, "firmware.drivers"):
@@ -85,10 +111,12 @@ def allowed(src, dst):
                 or _under(dst, "firmware.system") or dst in REGISTRIES
                 or dst == "shared_rules.versions")
     if src.startswith("firmware.games."):
-        own = ".".join(src.split(".")[:3])
+        own = game_of(src)
         return (_under(dst, "firmware.hal") or _under(dst, "firmware.drivers")
-                or dst == "firmware.system.logwrite" or _under(dst, own)
-                or _under(dst, "shared_rules"))
+                or dst == "firmware.system.logwrite"
+                or (own is not None and (_under(dst, "firmware.games." + own)
+                                         or _under(dst, "shared_rules." + own)))
+                or (_under(dst, "shared_rules") and game_of(dst) is None))
     return False
 
 
@@ -168,6 +196,11 @@ def test_the_registry_is_data_only(registry):
     ("firmware.games.cargocube.plugin", "firmware.games.cephalopod.tracker"),
     ("firmware.games.cargocube.plugin", "firmware.system.app"),
     ("shared_rules.cargocube.rules", "firmware.hal"),
+    # one game's code reaching into another game's folder
+    ("firmware.games.kubitva.plugin", "shared_rules.cephalopod.rules"),
+    ("shared_rules.formula99.rules", "shared_rules.cargocube.orient"),
+    # the shared modules of shared_rules belong to no game
+    ("shared_rules.perft", "shared_rules.kubitva.rules"),
 ])
 def test_the_checks_find_an_upward_import(src, dst):
     modules = dict(MODULES)

@@ -1,5 +1,5 @@
-"""Scanner, painter and app render cases (tests/fwcases_*.py), each run under CPython and
-under the MicroPython unix port with the Pico-sized heap."""
+"""Scanner, painter and app render cases (tests/fwcases_*.py; a game's own in tests/<game>/),
+each run under CPython and under the MicroPython unix port with the Pico-sized heap."""
 
 import importlib
 import sys
@@ -8,11 +8,15 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+TESTS = ROOT / "tests"
+# Each module of cases and its folder: a game's own cases live in that game's folder.
+FOLDERS = {"fwcases_scanner": TESTS, "fwcases_leds": TESTS, "fwcases_app": TESTS,
+           "fwcases_follow": TESTS, "fwcases_ask": TESTS / "cargocube",
+           "fwcases_memory": TESTS / "cargocube"}
+MODULES = tuple(FOLDERS)
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
-
-MODULES = ("fwcases_scanner", "fwcases_leds", "fwcases_app", "fwcases_follow", "fwcases_ask",
-           "fwcases_memory")
+for folder in sorted(set(FOLDERS.values()), reverse=True):
+    sys.path.insert(0, str(folder))
 CASES = [(m, name) for m in MODULES for name in importlib.import_module(m).CASES]
 
 
@@ -27,6 +31,6 @@ def test_micropython(micropython, module):
     # heap needs RAM the board never spends.
     from cargoboard.build import cached_build
     out = micropython("import %s as c\nc.run_all()\n" % module,
-                      path=[str(cached_build()), str(ROOT / "tests")])
+                      path=[str(cached_build()), *sorted({str(FOLDERS[module]), str(TESTS)})])
     n = len(importlib.import_module(module).CASES)
     assert out.strip().splitlines()[-1] == "%d passed, 0 failed" % n, out

@@ -29,7 +29,8 @@ from cargoboard.sim.runner import FirmwareError, PowerCut  # noqa: E402
 from cargoboard.deploy import STAMP, enter_repl, versions, wait_hello  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
 from cargoboard.sync import sync  # noqa: E402
-from test_cephalopod_sim import Game, WAIT, _play, _whole_game  # noqa: E402
+from simkit import WAIT  # noqa: E402
+from test_cephalopod_sim import Game, _play, _whole_game  # noqa: E402  (tests/cephalopod/)
 
 CLI = [sys.executable, "-m", "cargoboard"]
 

@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from picotarget import require_pico  # noqa: E402
 from cargoboard.sim.runner import FRAME_MS  # noqa: E402
 from cargoboard.sim.script import BUTTONS, PRESS_MS  # noqa: E402
-from test_cephalopod_sim import Game  # noqa: E402
+from test_cephalopod_sim import Game  # noqa: E402  (tests/cephalopod/)
 
 STABLE_MS = 30   # the firmware's debounce (firmware/drivers/scanner.py)
 HOLD_MS = 42     # how long the test's `next` is held

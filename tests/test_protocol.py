@@ -15,10 +15,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "host"))
 from firmware.drivers import frames as F  # noqa: E402
 from firmware.system import link as FL  # noqa: E402
 from cargoboard.link import Link, BoardError, LinkError, parse_info  # noqa: E402
+from cargoboard.rules import rules_for  # noqa: E402
 from cargoboard.sim.runner import UnixRunner  # noqa: E402
 from shared_rules.cargocube import rules as cc  # noqa: E402
-from shared_rules.cephalopod import rules as ce  # noqa: E402
-from shared_rules.formula99 import rules as f99  # noqa: E402
+from shared_rules.versions import RULES  # noqa: E402
 
 
 def test_crc_and_cobs_known_vectors():
@@ -113,9 +113,11 @@ def test_hello_reports_versions(board):
     from firmware.system.app import VERSION
     assert info["fw"] == VERSION
     assert info["proto"] == str(F.PROTOCOL_VERSION)
-    from shared_rules.kubitva import rules as kb
-    assert info["rules"] == "cargocube/%d,cephalopod/%d,kubitva/%d,formula99/%d" % (
-        cc.RULES_VERSION, ce.RULES_VERSION, kb.RULES_VERSION, f99.RULES_VERSION)
+    # every game of the registry, in its order, at the version its own rules module plays
+    games = [game for game, _ in RULES]
+    assert games
+    assert info["rules"] == ",".join(
+        "%s/%d" % (game, rules_for(game).RULES_VERSION) for game in games)
     assert info["hal"] == "sim" and info["state"] == "idle"
 
 

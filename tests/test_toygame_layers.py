@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT / "host"))
 sys.path.insert(0, str(TESTS))
 
 from cargoboard import cli, games, rules  # noqa: E402
+from shared_rules.versions import RULES  # noqa: E402
 from cargoboard.export import cli as export_cli, gamefile  # noqa: E402
 from cargoboard.link import Link  # noqa: E402
 from cargoboard.sim.runner import UnixRunner  # noqa: E402
@@ -107,7 +108,7 @@ def test_the_toy_plays_logs_syncs_and_exports(toy, tmp_path, capsys):
     assert capsys.readouterr().out.split()[-1] == "16"
 
 
-@pytest.mark.parametrize("game", ["cargocube", "cephalopod"])
+@pytest.mark.parametrize("game", [game for game, _ in RULES])
 def test_every_game_has_its_folder_on_every_layer(game):
     assert rules.rules_for(game).__name__ == "shared_rules.%s.rules" % game
     assert (ROOT / "shared_rules" / game / "rules.py").is_file()
@@ -119,3 +120,7 @@ def test_every_game_has_its_folder_on_every_layer(game):
     assert [game, "firmware.games.%s.plugin" % game] in REGISTRY
     assert games.part(game, "draw").__name__ == "cargoboard.games.%s.draw" % game
     assert games.has_part(game, "play")
+    # and its tests and benchmarks in a folder of their own (the layout rule: the path says
+    # the game)
+    assert any((ROOT / "tests" / game).glob("test_*.py"))
+    assert any((ROOT / "bench" / game).glob("*.py"))

@@ -1,7 +1,7 @@
 # Cargocube hint: a good action for the player to move, by a one-ply look. Plain rules logic
 # over shared_rules.cargocube.rules: the board's `hint` button (firmware/games/cargocube), the
 # demo's players and the benchmarks use it. Runs on the board (MicroPython) and the PC; its time
-# on the board: bench/hint.py.
+# on the board: bench/cargocube/hint.py.
 
 from shared_rules import geometry as g
 from shared_rules.cargocube import rules as cc
@@ -12,7 +12,7 @@ def best_action(pos):
     """A good action for the player to move: the best by a one-ply look (score first, then cubes
     brought toward the own terminal, then the activation value). Bounded: no search tree, and
     only actions that touch a terminal (the only ones that can change a score) are played out,
-    so it fits the board's time budget (bench/hint.py)."""
+    so it fits the board's time budget (bench/cargocube/hint.py)."""
     actions = pos.legal_actions()
     if not actions:
         return None

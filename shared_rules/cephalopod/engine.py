@@ -3,7 +3,7 @@
 # Runs on the board (MicroPython) and the PC: no allocation per node beyond the legal-action
 # lists of the rules core; ints only. best_action(pos, depth) picks the action; depth 1 is a
 # greedy look at the position after each action, depth 2 also answers every reply (the default).
-# Measured strength and speed: bench/cephalopod.py; the choices are written in
+# Measured strength and speed: bench/cephalopod/cephalopod.py; the choices are written in
 # docs/rules/cephalopod.md ("Engine").
 
 from shared_rules.cephalopod import rules as ce

@@ -99,7 +99,7 @@ class Game:
         else:
             # a new game's options are read by console.py, loaded for them and dropped after
             # (a position read stays here: console.py loaded beside the notation's reader left
-            # the digital-cards resume of tests/test_formula99_sim.py no 512-byte hole at 192 KiB)
+            # the digital-cards resume of tests/formula99/test_formula99_sim.py no 512-byte hole at 192 KiB)
             from firmware.games.formula99 import console
             try:
                 pos = console.new_position(options)

@@ -11,7 +11,7 @@ start laid out, how a piece lands where a hand puts it, their names; cargoboard.
 `register(kind, package)` adds one at run time (the tests' toy game).
 
 (importlib is imported where it is used: the hand model and the in-process table also run
-under MicroPython, tests/driver_tracker_cards.py, and import this package on the way.)
+under MicroPython, tests/cargocube/driver_tracker_cards.py, and import this package on the way.)
 """
 
 PACKAGES = {

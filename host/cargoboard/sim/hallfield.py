@@ -215,7 +215,7 @@ def fits() -> Fits:
 
 class Noise:
     """What the model does not know about a real board: each is a parameter of the benchmarks
-    (bench/inference.py) and a guess until the bring-up protocol has measured it (docs/hardware.md).
+    (bench/cargocube/inference.py) and a guess until the bring-up protocol has measured it (docs/hardware.md).
 
     shift_mm: a hand working on a stack (lifting its top, putting a piece on it) moves the stack's
         bottom cube in its recess by up to this (uniform in length and direction; the offset

@@ -1,6 +1,6 @@
 """The board in this process: the firmware's scanner and a game plug-in, driven frame by frame
 with raw sensor bitmaps (cargoboard.games.cargocube.play for Cargocube, cargoboard.games.cephalopod.play for
-Cephalopod, tests/driver_tracker_cards.py). Runs under CPython and the MicroPython unix port.
+Cephalopod, tests/cargocube/driver_tracker_cards.py). Runs under CPython and the MicroPython unix port.
 """
 
 from firmware.drivers.scanner import Scanner
@@ -81,7 +81,7 @@ class Table:
 
 
 def write_trace(trace, path):
-    """Write a revision-B Table's recorded input (trace) as tests/driver_revb_replay.py reads it:
+    """Write a revision-B Table's recorded input (trace) as tests/cargocube/driver_revb_replay.py reads it:
     one line per event, `S sums...` the first scan, `F ms sums...` a reading held for ms, `P bit`
     a button."""
     with open(path, "w") as f:

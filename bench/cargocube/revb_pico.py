@@ -1,0 +1,186 @@
+"""Revision B's move inference on the emulated RP2040: a game the modelled hand plays on the
+field model (cargoboard.games.cargocube.play, purposeful, the bottom cube shifting up to
+0.5 mm) is recorded as the scan's raw ADC sums, then played again on the stock MicroPython
+image under rp2040js through the device code as `cargoboard deploy --rev b` builds it (the
+HAL's readings logic, the level and occupancy scanners, the Cargocube plug-in with its step
+tracker), by tests/cargocube/driver_revb_replay.py and the host's Table. Printed, never asserted.
+
+    .venv/bin/python bench/cargocube/revb_pico.py [ACTIONS [SEED]] [--players 2|3|4|8]
+                                        [--cards base|pyramid|bastion|both|none] [--teleport]
+
+(default: 40 actions of seed 3, 2 players, the base cards; the biggest game is
+`--players 8 --cards both --teleport`.)
+
+Figures, in emulated microseconds: each call of the plug-in's on_change (the inference after a
+stable change of the occupancy or of the steps) and each tick that did work (over 0.5 ms: a
+move committed once the board was still), with the unix port's (this process, CPython) beside
+them; the live heap's lowest free figure after an on_change (a collection before each reading,
+outside the timed part); and whether the board ended where the hand did. The scan itself is
+bench/revb_scan.py's."""
+
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT), str(ROOT / "host"), str(ROOT / "tests" / "cargocube"),
+                str(ROOT / "bench")]
+
+from cargoboard.games.cargocube.play import play_game  # noqa: E402
+from cargoboard.sim.hallfield import Noise  # noqa: E402
+from cargoboard.sim.pico.images import PicoUnavailable, find_images  # noqa: E402
+from cargoboard.sim.table import write_trace  # noqa: E402
+from shared_rules.cargocube.layouts import SEATS_BY_PLAYERS  # noqa: E402
+import revb_pico  # noqa: E402  (tests/cargocube/revb_pico.py)
+import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
+
+FRAME_US = 10000
+
+# main.py on the board: the replay with the plug-in's calls timed (ticks_us: the chip's timer)
+SCRIPT = """import time, gc
+import revb_replay as R
+calls = []
+ticks = []
+low = [gc.mem_free()]
+def wrap(game):
+    on_change = game.on_change
+    tick = game.tick
+    def timed_change(stable, now):
+        t = time.ticks_us()
+        on_change(stable, now)
+        calls.append(time.ticks_diff(time.ticks_us(), t))
+        gc.collect()
+        f = gc.mem_free()
+        if f < low[0]:
+            low[0] = f
+    def timed_tick(now):
+        t = time.ticks_us()
+        tick(now)
+        d = time.ticks_diff(time.ticks_us(), t)
+        if d > 500:
+            ticks.append(d)
+    game.on_change = timed_change
+    game.tick = timed_tick
+gc.collect()
+low[0] = gc.mem_free()
+game, n = R.replay("trace.txt", %(seats)r, %(cards)r, wrap, %(teleport)r)
+R.report(game, n)
+def stats(name, ts):
+    ts.sort()
+    if ts:
+        print("%%s n=%%d p50=%%d p95=%%d max=%%d" %% (name, len(ts), ts[len(ts) // 2],
+                                                 ts[len(ts) * 95 // 100], ts[-1]))
+stats("change_us", calls)
+stats("tick_us", ticks)
+print("lowfree=%%d done" %% low[0])
+"""
+
+
+def _stats(ts):
+    ts = sorted(ts)
+    return len(ts), ts[len(ts) // 2], ts[len(ts) * 95 // 100], ts[-1]
+
+
+def unix_figures(path, seats, cards, teleport):
+    """The same replay in this process (CPython): (on_change us, work tick us, final line)."""
+    import driver_revb_replay as R
+    calls, ticks = [], []
+
+    def wrap(game):
+        on_change, tick = game.on_change, game.tick
+
+        def timed_change(stable, now):
+            t = time.perf_counter()
+            on_change(stable, now)
+            calls.append(int((time.perf_counter() - t) * 1e6))
+
+        def timed_tick(now):
+            t = time.perf_counter()
+            tick(now)
+            d = int((time.perf_counter() - t) * 1e6)
+            if d > 50:
+                ticks.append(d)
+        game.on_change, game.tick = timed_change, timed_tick
+    game, _ = R.replay(path, seats, cards, wrap, teleport)
+    return calls, ticks, game.pos.notation()
+
+
+def main(argv):
+    args = list(argv[1:])
+    players, cards, teleport = 2, "base", "--teleport" in args
+    if teleport:
+        args.remove("--teleport")
+    try:
+        for flag in ("--players", "--cards"):
+            if flag in args:
+                i = args.index(flag)
+                value = args[i + 1]
+                del args[i:i + 2]
+                if flag == "--players":
+                    players = int(value)
+                    if players not in (2, 3, 4, 8):
+                        raise ValueError
+                elif value in ("base", "pyramid", "bastion", "both", "none"):
+                    cards = value
+                else:
+                    raise ValueError
+        actions = int(args[0]) if len(args) > 0 else 40
+        seed = int(args[1]) if len(args) > 1 else 3
+        if len(args) > 2:
+            raise ValueError
+    except (ValueError, IndexError):
+        raise benchcli.UsageError("ACTIONS and SEED are whole numbers, --players 2, 3, 4 or 8, "
+                                  "--cards base, pyramid, bastion, both or none") from None
+    try:
+        find_images()
+    except PicoUnavailable as e:
+        print("bench/cargocube/revb_pico.py: skipped: %s" % e)
+        return 0
+    from inference import pick_purposeful
+    trace = []
+    st = play_game(seed, players=players, cards=cards if cards != "none" else False,
+                   teleport=teleport, pick=pick_purposeful, noise=Noise(shift_mm=0.5),
+                   max_actions=actions, trace=trace)
+    seats = SEATS_BY_PLAYERS[players]
+    cards = cards if cards != "none" else "-"
+    with tempfile.TemporaryDirectory(prefix="bench-revb-pico-") as tmp:
+        path = Path(tmp) / "trace.txt"
+        write_trace(trace, path)
+        calls_u, ticks_u, final_u = unix_figures(str(path), seats, cards, teleport)
+    w0 = time.monotonic()
+    text, emulated = revb_pico.run(trace, (SCRIPT % {"seats": seats, "cards": cards,
+                                                     "teleport": teleport}).encode())
+    wall = time.monotonic() - w0
+    figures = {m.group(1): tuple(int(v) for v in m.groups()[1:])
+               for m in re.finditer(r"(\w+_us) n=(\d+) p50=(\d+) p95=(\d+) max=(\d+)", text)}
+    final = re.search(r"^final (.*)$", text, re.M)
+    if not figures or not final:
+        print("bench/cargocube/revb_pico.py: the board printed no figures:\n" + text[-3000:])
+        return 1
+    print("Revision B move inference on the emulated RP2040 (rp2040js, stock MicroPython): seed %d,"
+          " %d players, cards %s%s, %d actions of purposeful play, bottom cubes shifting <= 0.5 mm"
+          " (%d readings; %.0f s emulated, %.0f s wall)" % (
+              seed, players, cards if cards != "-" else "none", ", teleport" if teleport else "",
+              st.actions, sum(1 for e in trace if e[0] == "feed"), emulated, wall))
+    print("  %-40s %6s %8s %8s %8s   %s" % ("", "calls", "p50 us", "p95 us", "max us",
+                                           "unix port (CPython) p95 / max us"))
+    for name, label, unix in (("change_us", "on_change (inference after a change)", calls_u),
+                              ("tick_us", "tick that did work (> 0.5 ms: a commit)", ticks_u)):
+        if name in figures:
+            n, p50, p95, hi = figures[name]
+            u = _stats(unix) if unix else (0, 0, 0, 0)
+            print("  %-40s %6d %8d %8d %8d   %d / %d   (max %.1f%% of the %d ms frame)" % (
+                label, n, p50, p95, hi, u[2], u[3], 100.0 * hi / FRAME_US, FRAME_US // 1000))
+    m = re.search(r"lowfree=(\d+)", text)
+    if m:
+        print("  lowest live heap free after an on_change: %s bytes" % m.group(1))
+    same = final.group(1).strip() == st.final == final_u
+    print("  the board ended where the hand did: %s (%s)" % ("yes" if same else "NO",
+                                                             final.group(1).strip()))
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(benchcli.run(main, __doc__, sys.argv))

@@ -1,0 +1,397 @@
+"""Cargocube on board revision B (linear Hall sensors): whole games of the modelled hand on the
+field model (cargoboard.sim.hallfield) through the firmware's HAL logic, level scanner and
+tracker, in this process and, from the same recorded input, under the MicroPython unix port;
+and the cases the steps decide: a move between two stacks taken with no button (revision A
+cannot see it), the stack it landed on told from the one it did not, a nudged stack taken for
+noise, a piece still in the hand not taken for a move onto a stack."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+
+import mpy  # noqa: E402
+from shared_rules.cargocube import rules as cc  # noqa: E402
+from shared_rules import geometry as g  # noqa: E402
+from firmware import hal as H  # noqa: E402
+from firmware.games.cargocube import tracker as T  # noqa: E402
+from firmware.games.cargocube.plugin_revb import Game  # noqa: E402
+from firmware.hal.hall import reader  # noqa: E402
+from firmware.drivers.levels import LevelScanner  # noqa: E402
+from hardware import pinmap_revb  # noqa: E402
+from cargoboard.games.cargocube.hand import Hand, physical_steps  # noqa: E402
+from cargoboard.games.cargocube.play import play_game  # noqa: E402
+from cargoboard.sim.hallfield import HallBoard, HallWorld, Noise  # noqa: E402
+from cargoboard.sim import REVB_HEAP  # noqa: E402
+from cargoboard.sim.table import Table, write_trace  # noqa: E402
+
+DRIVER = ROOT / "tests" / "cargocube" / "driver_revb_replay.py"
+QUIET = Noise(shift_mm=0.0, place_mm=0.0, br_spread=False, zero_mt=0.0, gain_tol=0.0)
+
+
+def pick_hint(pos, legal, rng):
+    from shared_rules.cargocube.engine import best_action
+    return best_action(pos) if rng.random() < 0.8 else legal[rng.randrange(len(legal))]
+
+
+def test_games_take_no_wrong_action_and_most_with_no_button():
+    """A few seeded games, purposeful play, the bottom cube shifting up to 0.5 mm: the board's
+    history is the hand's at every step (play_game checks), and steps spare most buttons."""
+    total = no_button = 0
+    for seed in (1, 2, 5):
+        st = play_game(seed, players=(2, 3, 4)[seed % 3], cards=True, pick=pick_hint,
+                       noise=Noise(shift_mm=0.5), max_actions=80)
+        assert st.wrong == 0, st.failures
+        total += st.actions
+        no_button += st.no_button
+    # 151 of 161 before the summed noise score and the neighbours' view of a hidden lift
+    assert total > 150 and no_button >= 0.95 * total
+
+
+# Games in which the board once took a move the hand did not make (bench/cargocube/inference.py rows):
+# (seed, shift mm, purposeful). What they showed: a move ruled out only by a neighbour's field
+# that the bottom cube's shift had moved (it must count as possible: the board asks); a move
+# that fits but hid its lift behind the shift, beside a two-move reading that fitted too; a
+# reading that needed a nudged stack beside a move that fitted as it was; a question the player
+# backed out of (its shown move must not be taken when the player plays on); a cube resting on
+# a stack between the hops of a wind rose, taken for a move that ends there. With bumps (the
+# fourth figure): a stack nudged before a move, its step read as that move's (a roll's
+# direction); a piece still in the hand taken as landed on a stack on a step of 0.09 mT; a
+# move seen at its far end alone while its source's steps said nothing. Random play at 1 mm
+# (the last three): a move waiting for its landing to show, whose cells then held the steps of
+# the hand starting the next move (still: noise); the hand moved on, those cells went
+# uncertain, the board looked at rest and dropped the waiting move as put back, then took the
+# next move alone (seed 19: e5e/g6 lost, d6w/b6 taken; 27 and 94 likewise). Seed 78 (random,
+# at 1 and 0.25 mm): a wind rose hop back onto its own cell, f9n/f9, pending while under way,
+# was dropped when its turned cube's step came out at 0.13 mT (under twice the still tolerance,
+# and later beside the next move's steps); then f9n/f11 was taken alone.
+ONCE_WRONG = ((19, 0.25, True, 0), (6, 0.5, True, 0), (4, 0.5, False, 0), (17, 0.5, False, 0),
+              (77, 0.25, True, 0), (122, 0.25, True, 0), (51, 0.5, True, 0.05),
+              (106, 0.5, True, 0.05), (198, 0.5, True, 0.05), (139, 0.5, True, 0.05),
+              (19, 1.0, False, 0), (27, 1.0, False, 0), (94, 1.0, False, 0),
+              # a wind rose hop back onto its own cell (f9n/f9, its cube turned, a step of
+              # -13 there) dropped from pending: the next move from f9 was taken alone
+              (78, 1.0, False, 0), (78, 0.25, False, 0),
+              # Found while letting the cells around a move show it when the bottom cube's
+              # shift hid its own cells' steps (steps.around); each took a wrong move with the
+              # guard named missing. A move that lands on the true one's neighbour, taken
+              # because the true one had no step over twice the still tolerance at its own
+              # cells and was not even predicted (steps.supported: any step next to the hand
+              # counts now): d5w for d5s.
+              (13, 1.0, False, 0),
+              # the true one fitted only with a nudged stack, so it was not a doubt beside the
+              # one that fitted as it was (it is now): h8e for i7w
+              (113, 1.0, False, 0),
+              # a landing predicted at -0.43 mT that read +0.19 taken as shown by the cells
+              # around it (a step against the landing's sign now says it did not land): f8n
+              # for e9e
+              (32, 0.5, False, 0),
+              # one nudged neighbour making the cells around a wrong move look right (the cell
+              # that gains most is now left out): i5s for i5w, Ke for Kn, e6s for e6w
+              (19, 0.5, False, 0.05), (144, 0.5, False, 0.05), (189, 0.5, False, 0.05),
+              # Seeds 200-399 of the random rows (never run before this stop); 258, 272, 280
+              # and 381 took a wrong move on the firmware before it, the others on versions of
+              # this stop's. Two moves that change the same occupancy, decided by one cell's
+              # step (a leftover, a nudge: steps.lead now leaves the cell that decides most
+              # out): Ke taken as h2n (258, at 0.5 and 1 mm), h3s as g3s/h2 (209). A move
+              # whose source's steps said nothing (uncertain) taken alone beside another that
+              # fills the same cell (258 at 1 mm, with the empty cells read). A keeper in the
+              # hand, a stack beside its cell nudged as it was lifted, taken as landed there
+              # (272, 280), b8n as b8s (381), a move lost before the next from the same stack
+              # (347), a cube resting on a wind rose taken as landed beside it where a stack
+              # was nudged (291, purposeful, bumps): the empty cells around each now show
+              # that nothing landed.
+              (258, 0.5, False, 0), (258, 1.0, False, 0), (209, 0.5, False, 0),
+              (347, 0.5, False, 0), (299, 0.5, False, 0), (345, 0.5, False, 0),
+              (272, 0.5, False, 0.05), (280, 0.5, False, 0.05), (381, 0.5, False, 0.05),
+              (332, 0.5, False, 0.05), (291, 0.5, True, 0.05),
+              # A missed move the player asked for and let stand to be taken (3 s): the
+              # level scanner's noise, rebased meanwhile, dropped the question, and the move
+              # declared next was never offered (86; 344 with bumps).
+              (86, 0.5, False, 0), (344, 0.5, False, 0.05))
+
+
+def test_games_that_once_took_a_wrong_move_take_none():
+    for seed, shift, purposeful, bumps in ONCE_WRONG:
+        st = play_game(seed, players=(2, 3, 4)[seed % 3], cards=seed % 4 != 0,
+                       pick=pick_hint if purposeful else None,
+                       noise=Noise(shift_mm=shift, bump_rate=bumps))
+        assert st.wrong == 0, st.failures
+        assert st.ended_naturally, seed  # played to its end
+
+
+# Revision B with the expansions, the teleport and 8 seats: (cards, teleport, players, seed,
+# purposeful, shift mm). The 8-seat games raised IndexError in the step predictions (a keeper of
+# seat 4-7, the teleport). In bastion 8 and both 2 a biohazard moved from cube to cube (its card,
+# a cube up, is 0.10 mT: the steps cannot show it) was taken as two moves by the card's way over
+# a cube between them. In pyramid 61 a wind rose hop back onto its own cell (f4n/f4) then the
+# next move from there (f4n/g5) were taken as the second alone: the pair's second landed where
+# only the cells around showed it, which a single move's landing may. In bastion 31 (1 mm) the
+# board asked about such a hop, the player played on, and the question's moves were forgotten.
+# In both 212 a roll onto a wind rose that stayed there (e8s/e7), waiting as a longer move may
+# rest there, then the next move from there (e7s/f7/g7) were taken as the longer move
+# (e8s/f7/g7): the first was forgotten once its cube went on. In both 349 (1 mm) a top lifted
+# off a stack (f2w under way) was read as another move's landing there (f1n): the two steps
+# had the same sign. In bastion 339 a top lifted off a stack and held (f8w) did not show at its
+# own cell (the hand shifted the cube below by as much): the steps around were taken as noise,
+# the baseline took them over, and the landing was read as f9w/e8.
+EXPANSIONS = (("both", True, 8, 0, True, 0.5), ("both", True, 8, 1, False, 0.5),
+              ("bastion", True, 4, 8, False, 0.5), ("both", False, 4, 2, False, 0.5),
+              ("pyramid", False, 2, 61, False, 0.5), ("bastion", True, 4, 31, False, 1.0),
+              ("both", False, 4, 212, False, 0.5), ("both", False, 4, 349, False, 1.0),
+              ("bastion", True, 4, 339, False, 0.5))
+
+
+def test_the_expansions_and_eight_seats_take_no_wrong_action():
+    for cards, teleport, players, seed, purposeful, shift in EXPANSIONS:
+        st = play_game(seed, players=players, cards=cards, teleport=teleport,
+                       pick=pick_hint if purposeful else None, noise=Noise(shift_mm=shift))
+        assert st.wrong == 0, st.failures
+        assert st.ended_naturally, seed
+
+
+@pytest.mark.parametrize("players, cards, teleport, actions, seed, purposeful",
+                         [(2, "base", False, 40, 3, True), (8, "both", True, 120, 3, True),
+                          (2, "pyramid", False, 120, 0, False)])
+def test_a_game_on_micropython_reads_the_same(micropython, tmp_path, players, cards, teleport,
+                                              actions, seed, purposeful):
+    """The same raw readings (ADC sums, as the scan gives them) through the device code under
+    MicroPython and CPython end in the same history, the one the hand played: 2 players with
+    the base cards, 8 with both expansions and the teleport (its 120 actions have keeper
+    steps and teleport moves), and «Пирамида» played at random (3 spiral turns taken from
+    their steps)."""
+    from shared_rules.cargocube.layouts import SEATS_BY_PLAYERS
+    trace = []
+    st = play_game(seed, players=players, cards=cards, teleport=teleport,
+                   pick=pick_hint if purposeful else None, noise=Noise(shift_mm=0.5),
+                   max_actions=actions, trace=trace)
+    assert st.wrong == 0, st.failures
+    if teleport:
+        assert st.by_kind["teleport"][0] and st.by_kind["step"][0]
+    if cards == "pyramid":
+        assert st.by_kind["turn"][0] >= 3 and st.by_kind["turn"][1] == 0
+    path = tmp_path / "trace.txt"
+    write_trace(trace, path)
+    args = [str(path), SEATS_BY_PLAYERS[players], cards] + (["teleport"] if teleport else [])
+    cp = mpy.run_cpython(DRIVER, args)
+    from cargoboard.build import cached_build
+    build = cached_build()                             # the device modules as .mpy, as on the board
+    # revision B's heap on this 64-bit port (REVB_HEAP, as the rev-B virtual board runs): at
+    # 192k the replay, which carries the host's Table and the trace as well, ran within 4 KB
+    # of a MemoryError, and a checkout at a 35-character path (longer interned module paths)
+    # went over it
+    mp = micropython(DRIVER, args=args, heapsize=REVB_HEAP, timeout=300,
+                     path=[build, ROOT / "host"])
+    assert cp == mp, mpy.first_difference(cp, mp)
+    assert cp.splitlines()[-1] == "final " + st.final
+
+
+def test_a_game_on_the_emulated_rp2040_reads_the_same():
+    """The same recorded readings through the device code as `cargoboard deploy --rev b` builds
+    it, on the stock MicroPython image under rp2040js: the board ends where the hand did (its
+    time per frame: bench/cargocube/revb_pico.py)."""
+    from picotarget import require_pico
+    require_pico()
+    import revb_pico
+    trace = []
+    st = play_game(3, players=2, cards=True, pick=pick_hint, noise=Noise(shift_mm=0.5),
+                   max_actions=16, trace=trace)
+    assert st.wrong == 0, st.failures
+    text, _ = revb_pico.run(trace, revb_pico.REPORT % ("SN", "base"))
+    assert "final " + st.final in text.splitlines(), text[-2000:]
+
+
+def _board(notation, noise=QUIET):
+    """A revision-B table on a position: (table, game, world)."""
+    pos = cc.Position.parse(notation)
+    world = HallWorld(noise, seed=1)
+    world.load_position(pos)
+    levels = LevelScanner()
+    game = Game({"position": notation, "seats": notation.split()[1], "levels": levels})
+    table = Table(game, hall=(reader(pinmap_revb), levels), raw=world.adc_sums())
+    return table, game, world
+
+
+def _do(table, world, pos, action, hand=None):
+    """The hand performs action on the world, the table reads it; then the board is still."""
+    steps = physical_steps(pos, action)
+    pos.push(action)
+    dst = pos.stacks[action[3]]
+    landed = dst[-1] if dst else None
+    pos.pop()
+    hand = hand or Hand(0, tip=0, drag=0, hesitate=0, hover=0, bounce=0)
+    for raw, ms in hand.segments(pos, steps, HallBoard(world, landed)):
+        table.feed(raw, ms)
+    pos.push(action)
+    world.sync_items(pos)
+    table.settle(T.SETTLE_MS + 200)
+
+
+# A 2-stack on e5, single cubes beside it on f5 and e6 (a landing there is a second cube: it
+# shows); S to move, 2 actions left.
+STACKS = "e5=B1.B1,f5=O1,e6=B1,f1=KS,f11=KN SN S 2"
+
+
+def _stacks_position():
+    return cc.Position.parse(STACKS)
+
+
+def test_a_move_between_two_stacks_is_taken_with_no_button():
+    pos = _stacks_position()
+    table, game, world = _board(pos.notation())
+    a = pos.parse_action("e5e")                         # the top of e5 onto the stack on f5
+    assert T.action_delta(pos, a) == ()                 # revision A sees nothing of it
+    _do(table, world, pos, a)
+    assert game.tracker.state == T.IDLE and game.pos.history() == [a]
+
+
+def test_the_stack_it_landed_on_is_told_from_the_other():
+    pos = _stacks_position()
+    table, game, world = _board(pos.notation())
+    a = pos.parse_action("e5n")                         # onto e6, not f5
+    _do(table, world, pos, a)
+    assert game.pos.history() == [a]
+
+
+def test_a_nudged_stack_is_noise():
+    pos = _stacks_position()
+    table, game, world = _board(pos.notation(), Noise(shift_mm=1.0, place_mm=0.0, zero_mt=0.0))
+    e6 = g.parse_cell("e6")
+    for _ in range(20):                                 # a hand nudges e6 until it shows
+        world._shift(e6)
+        table.feed(world.adc_sums(), 200)
+        if game.tracker.levels.cells:
+            break
+    assert game.tracker.levels.cells
+    table.settle(10000)                                 # the board stands still 10 s
+    assert game.pos.history() == []                    # nothing taken, nothing asked
+    assert game.tracker.state == T.IDLE
+
+
+def test_a_piece_in_the_hand_is_not_taken_for_a_move_onto_a_stack():
+    pos = _stacks_position()
+    table, game, world = _board(pos.notation())
+    world.lift(g.parse_cell("e5"))                      # the top of e5 lifted, held for 2 s
+    table.feed(world.adc_sums(), 2000)
+    assert game.pos.history() == []
+    assert game.tracker.state == T.MOVING              # shows where it may go
+    assert g.parse_cell("f5") in game.tracker.targets
+
+
+# «Пирамида»: S's spiral card on e5 with a 2-stack on it. A spiral turn turns the stack's magnets
+# about the vertical: e5's own sensor sees nothing of it, its neighbours up to 0.39 mT.
+SPIRAL = "e5=*pS.B1.O1,f1=KS,f11=KN SN S 2"
+
+
+@pytest.mark.parametrize("turn", ["e5cw", "e5acw"])
+@pytest.mark.parametrize("noise", [QUIET, Noise(shift_mm=0.5)], ids=["still", "shift0.5"])
+def test_a_spiral_turn_is_taken_from_the_steps_around_its_stack(turn, noise):
+    """The hand turns the stack where it stands (its bottom cube may shift): the cells around
+    tell the turn from the other one and from nothing, so it is taken with no button. (It was
+    read as a hop back onto its own cell, whose piece never showed it had landed.)"""
+    pos = cc.Position.parse(SPIRAL)
+    table, game, world = _board(pos.notation(), noise)
+    a = pos.parse_action(turn)
+    _do(table, world, pos, a)
+    assert game.pos.history() == [a]
+    assert game.tracker.state == T.IDLE
+
+
+def test_a_spiral_turn_that_shows_too_little_is_asked_for():
+    """A 3-stack whose magnets' horizontal parts nearly cancel: its turn moves no neighbour's
+    field by more than 0.07 mT, which the steps cannot tell from nothing. The board takes
+    nothing; `confirm` offers the turn."""
+    pos = cc.Position.parse("e5=*pS.12.14.14,f1=KS,f11=KN SN S 2")
+    table, game, world = _board(pos.notation())
+    a = pos.parse_action("e5cw")
+    _do(table, world, pos, a)
+    assert game.pos.history() == []
+    table.press(H.CONFIRM)
+    assert game.tracker.state == T.ASKING and a in game.tracker.candidates
+
+
+def test_a_spiral_turn_that_a_wind_rose_hop_back_looks_like_is_asked_for():
+    """A cube rolled onto the wind rose beside its spiral card and hopping back ends as one
+    turn would have turned it (e5s/e5 and e5cw predict the same steps): the board asks."""
+    pos = cc.Position.parse("e5=*pS.B1,e4=*wS,f1=KS,f11=KN SN S 2")
+    table, game, world = _board(pos.notation())
+    a = pos.parse_action("e5cw")
+    _do(table, world, pos, a)
+    assert game.pos.history() == []
+    assert game.tracker.state == T.ASKING
+    assert {pos.format_action(x) for x in game.tracker.candidates} >= {"e5cw", "e5s/e5"}
+
+
+def test_spiral_turns_in_a_game_are_taken_with_no_button():
+    """«Пирамида», random play, bottom cubes shifting <= 0.5 mm: the game's five spiral turns
+    (single cubes and a 2-stack) are all taken with no button (each needed `confirm` before),
+    and nothing wrong is taken."""
+    st = play_game(0, players=2, cards="pyramid", noise=Noise(shift_mm=0.5))
+    assert st.wrong == 0, st.failures
+    turns, pressed, _ = st.by_kind["turn"]
+    assert turns == 5 and pressed == 0
+
+
+def _hide_step(world, cell, before, reach=0.5):
+    """Move the bottom cube on cell within reach mm of where it lies so that the cell's field
+    comes back as near as it can to `before` (a shift under the hand that hides the step)."""
+    p = world.phys[cell][0]
+    x0, y0 = p[0], p[1]
+    best = None
+    for i in range(-10, 11):
+        for j in range(-10, 11):
+            dx, dy = reach * i / 10, reach * j / 10
+            if dx * dx + dy * dy > reach * reach:
+                continue
+            p[0], p[1] = x0 + dx, y0 + dy
+            world._touch(cell)
+            miss = abs(world.fields()[cell] - before)
+            if best is None or miss < best[0]:
+                best = (miss, p[0], p[1])
+    p[0], p[1] = best[1], best[2]
+    world._touch(cell)
+    return best[0]
+
+
+# STACKS with cubes all around e5 and f5 (mid-game: a step is read only where a cell holds
+# something before and after)
+CROWDED = "e5=B1.B1,f5=O1,e6=B1,d4=B1,e4=O1,f4=B1,g4=O1,d5=O1,g5=B1,d6=B1,g6=B1,f1=KS,f11=KN SN S 2"
+
+
+def _e5e_with_its_steps_hidden(notation):
+    """The top of e5 onto f5, each bottom cube shifted under the hand (within 0.5 mm) so that
+    its own cell reads within 0.03 mT of before; then the board is still: (game, action)."""
+    pos = cc.Position.parse(notation)
+    table, game, world = _board(pos.notation())
+    a = pos.parse_action("e5e")
+    e5, f5 = g.parse_cell("e5"), g.parse_cell("f5")
+    before = world.fields()
+    world.lift(e5)
+    assert _hide_step(world, e5, before[e5]) < 0.03
+    table.feed(world.adc_sums(), 300)
+    world.place(f5)
+    pos.push(a)
+    world.sync_items(pos)
+    assert _hide_step(world, f5, before[f5]) < 0.03
+    table.feed(world.adc_sums(), 300)
+    table.settle(T.SETTLE_MS + 200)
+    return game, a
+
+
+def test_a_move_whose_own_steps_a_shifted_cube_hid_is_read_around_it():
+    """e5e with its own cells' steps hidden: the cells around e5 and f5 still see the cube that
+    came and went (their couplings), so the board takes it with no button."""
+    game, a = _e5e_with_its_steps_hidden(CROWDED)
+    assert game.pos.history() == [a]
+    assert game.tracker.state == T.IDLE
+
+
+def test_on_a_sparse_board_the_empty_cells_around_a_move_read_it():
+    """The same on STACKS, where every cell around e5 and f5 but e6 is empty: an empty cell's
+    sensor sees the cube that came and went as well, and no hand shifts anything on it."""
+    game, a = _e5e_with_its_steps_hidden(STACKS)
+    assert game.pos.history() == [a]
+    assert game.tracker.state == T.IDLE

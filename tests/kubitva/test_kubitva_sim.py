@@ -1,0 +1,200 @@
+"""КУБитва on the virtual board: the REAL firmware (MicroPython unix port, 192k heap) behind a
+real pty, driven with the script verbs (host/cargoboard/sim/script.py): `lift`/`place` move a
+piece, `take` takes one off, `drop` puts a new one down (a purchase, a filler), `lift` and
+`place` on one cell is a tap. The hands' steps for an action come from the hand model
+(cargoboard.games.kubitva.hand.physical_steps); expected positions from the rules core. The LEDs
+are read back from the frames the firmware shows (tests/simkit.py).
+"""
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "host"))
+sys.path.insert(0, str(ROOT))
+
+import serial  # noqa: E402,F401  (pyserial is a runtime dependency: missing it must fail, not skip)
+
+from kubitva_positions import ARENA  # noqa: E402
+from shared_rules.kubitva import rules as kb  # noqa: E402
+from firmware import hal as H  # noqa: E402
+from cargoboard.games.kubitva.hand import physical_steps, pick_engine  # noqa: E402
+from cargoboard.games.kubitva.scriptgen import game_script  # noqa: E402
+from cargoboard.sim.script import run_script  # noqa: E402
+from simkit import WAIT, SimBoard  # noqa: E402
+from test_kubitva_board import SIEGE  # noqa: E402
+
+
+class Board(SimBoard):
+    """A КУБитва game on the virtual board, the truth followed in the rules core (the game's
+    grid is the board's: cell names are the same)."""
+
+    def __init__(self, start=kb.BOARD, **session_kwargs):
+        super().__init__("new-game kubitva board" if start == kb.BOARD
+                         else "new-game kubitva position=" + start.replace(" ", "_"),
+                         **session_kwargs)
+        self.pos = kb.Position.parse(start)
+
+    def cell(self, name):
+        return self.pos.parse_cell(name)
+
+    def act(self, text):
+        """The hands make the action (one motion), the player answers what the board asks;
+        followed in the rules core. Returns the presses used."""
+        a = self.pos.parse_action(text)
+        presses = 0
+        for step in physical_steps(self.pos, (a,)):
+            if step[0] == "press":
+                presses += self.s.execute("press " + step[1])
+            elif step[0] == "ask":
+                after = self.pos.copy()
+                after.push(a)
+                self.run("wait 300")
+                presses += self.s.execute("resolve " + after.notation())
+            else:
+                self.run("%s %s" % (step[0], self.pos.cell_name(step[1])))
+        self.pos.push(a)
+        self.run(WAIT)
+        presses += self.s.execute("resolve " + self.pos.notation())
+        return presses
+
+
+@pytest.fixture
+def board():
+    boards = []
+
+    def make(start=kb.BOARD, **kwargs):
+        b = Board(start, **kwargs)
+        boards.append(b)
+        return b
+
+    yield make
+    for b in boards:
+        text = "\n".join(b.out)
+        b.close()
+        assert "evt error" not in text, text
+        assert "Traceback" not in text, text
+
+
+def test_a_random_game_on_the_virtual_board(tmp_path):
+    script, final = game_script(seed=3, actions=40)
+    path = tmp_path / "game.txt"
+    path.write_text(script)
+    out = []
+    assert run_script(str(path), out=out.append) == 0, "\n".join(out[-30:])
+    text = "\n".join(out)
+    assert "0 firmware error event(s)" in text
+    commits = re.findall(r"evt (?:auto|confirm|end) ", text)
+    assert len(commits) == final.ply()
+
+
+def test_a_whole_game_on_the_virtual_board(tmp_path):
+    """From the board edition's set-up to a breached base (seed 8: the engine's hands, now and
+    then a random action; N's super rocket ends it on turn 42, 235 actions): every action read,
+    no firmware error, the game over reported with the true winner."""
+    script, final = game_script(seed=8, actions=1000, check_every=50, pick=pick_engine)
+    assert final.is_over() and not final.base_kept(kb.S)
+    path = tmp_path / "game.txt"
+    path.write_text(script)
+    out = []
+    assert run_script(str(path), out=out.append) == 0, "\n".join(out[-30:])
+    text = "\n".join(out)
+    assert "0 firmware error event(s)" in text
+    assert len(re.findall(r"evt (?:auto|confirm|end) ", text)) == final.ply()
+    assert "evt over winners=N" in text
+
+
+def test_every_kind_of_action(board):
+    b = board(ARENA)
+    assert b.act("k@c4/c5") == 2        # a tap on the barracks; next (s is first), confirm
+    assert b.pos.cells[b.cell("c7")] == kb.WASTE
+    assert b.act("x@h2/h3") == 1        # a tap on the waste before the recycler; confirm
+    assert b.act("i@d2/d1") == 1        # the filler put down; the kind: confirm (i is first)
+    assert b.act("e6xf6") == 0          # the victim taken off
+    assert b.act("e6n") == 0            # the soldier goes on, capturing e7
+    assert b.act("s@c4/c5") == 0        # a soldier put on the barracks' front
+    assert b.act("end") == 1
+    assert b.position() == b.pos.notation()
+    b = board()
+    assert b.act("c4n+c3") == 0         # a pull: the worker and the store cube behind it
+    assert b.act("c5n") == 0
+    assert b.position() == b.pos.notation()
+    b = board(SIEGE)
+    b.run("take f9", WAIT)              # N's base wall taken off: S's super rocket from f4
+    b.pos.push(b.pos.parse_action("K@f4/f5"))
+    assert b.s.execute("resolve " + b.pos.notation()) == 0
+    assert b.state()[0] == "over"
+    assert any(e.startswith("evt over winners=S") for e in b.s.events)
+
+
+def test_leds_of_a_lifted_worker_the_treasuries_and_undo(board):
+    b = board(ARENA)
+    # the treasuries: 40 each fills the S and N bars in the sides' colours
+    assert b.bar(0) == ["blue"] * 9 and b.bar(2) == ["white"] * 9
+    b.run("lift a5")
+    leds = b.cell_leds(["a5", "a6", "b5", "a4", "a7"])
+    assert leds["a5"] == ("orange", "wink")                    # where it came from
+    assert leds["a6"] == ("yellow", "steady") and leds["b5"] == ("yellow", "steady")
+    assert leds["a7"] != ("yellow", "steady")                  # N's land: a worker stops
+    b.run("place a6", WAIT)
+    b.pos.push(b.pos.parse_action("a5n"))
+    assert b.position() == b.pos.notation()
+    b.run("press undo", WAIT)
+    b.pos.pop()
+    leds = b.cell_leds(["a5", "a6"])
+    assert leds == {"a5": ("white", "slow"), "a6": ("magenta", "fast")}
+    b.run("lift a6", "place a5", WAIT)
+    assert b.state() == ("idle", "-", 0)
+
+
+def test_power_cut_then_sync_and_export(board, tmp_path):
+    """The game log: the power goes, the board resumes the game from its log; the game ends (a
+    breached base) and `cargoboard sync`'s code stores it; the export draws it."""
+    from cargoboard.link import Link
+    from cargoboard.store import Store
+    from cargoboard.sync import sync
+    from cargoboard.export.cli import render
+    from test_kubitva_host import check_svg
+
+    b = board(SIEGE, flash=tmp_path / "flash.img")
+    b.act("c4n")
+    b.act("c5n")
+    b.run("restart")
+    assert "evt log resumed game=1 actions=2 records=2 dropped=0" in b.s.events
+    assert b.position() == b.pos.notation()
+    b.act("K@f4/f5")
+    assert "evt log finished game=1" in b.s.events
+    b.s.ser.close()
+    runner = b.s.runner
+    with runner.serving(), Store(tmp_path / "games.sqlite") as store, \
+            Link(runner.port) as link:
+        res = sync(link, store)
+        assert len(res.stored) == 1, res.summary()
+        rec = store.get(res.stored[0][1])
+    assert (rec.kind, rec.seats) == ("kubitva", "SN")
+    assert rec.actions == ["c4n", "c5n", "K@f4/f5"]
+    positions = rec.positions()
+    assert positions[-1].notation() == b.pos.notation() and positions[-1].winners() == [kb.S]
+    check_svg(render(rec, "svg", positions=positions), positions[-1], positions[-2],
+              rec.actions[-1])
+
+
+def test_setup_assist_says_what_goes_where():
+    """Before the start the set-up assist blinks each empty cell of the layout in the colour of
+    what goes there: base cube yellow, armour cyan, building cube orange, workers in their
+    side's colour."""
+    b = SimBoard()
+    try:
+        data, final = b.s.query("new kubitva board")
+        assert final.startswith("ok setup missing=36")
+        got = b.leds([kb.Position.parse(kb.BOARD).parse_cell(n)
+                      for n in ("f2", "e1", "a2", "c4", "c8", "d5")])
+        names = dict(zip(("f2", "e1", "a2", "c4", "c8", "d5"), got.values()))
+        assert names == {"f2": ("yellow", "slow"), "e1": ("cyan", "slow"),
+                         "a2": ("orange", "slow"), "c4": ("blue", "slow"),
+                         "c8": ("white", "slow"), "d5": ("off", "off")}
+    finally:
+        b.close()
