@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from clikit import run
+from clirun import run
 
 POLYGON_CELLS = ["c3", "d3", "e3", "f3", "g3", "h3", "i3", "c4", "d4", "e4", "f4", "g4", "h4",
                  "i4", "c5", "d5", "h5", "i5", "c6", "d6", "h6", "i6", "c7", "d7", "h7", "i7",

@@ -11,7 +11,7 @@ import codingame_cases
 from cargoboard.games.cephalopod import paths as paths_mod
 from cargoboard.store import GameRecord, Store
 from shared_rules.cephalopod import rules as ce
-from clikit import run
+from clirun import run
 
 
 # -- perft / legal / show ------------------------------------------------------------------------

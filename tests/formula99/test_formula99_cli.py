@@ -4,7 +4,7 @@ the venv's bin/), and one-line errors with exit status 1."""
 
 import pytest
 
-from clikit import run
+from clirun import run
 
 
 @pytest.mark.parametrize("args,count", [

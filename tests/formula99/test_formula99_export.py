@@ -14,7 +14,7 @@ from cargoboard.games.formula99.hotseat import HotSeat
 from cargoboard.export.html import replay_data
 from cargoboard.store import GameRecord, Store
 from shared_rules.formula99 import cards as C
-from clikit import cargoboard_exe
+from clirun import cargoboard_exe
 
 
 @pytest.fixture(scope="module")

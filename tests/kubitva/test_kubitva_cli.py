@@ -5,7 +5,7 @@ errors for bad positions and illegal actions."""
 import pytest
 
 from kubitva_positions import ARENA
-from clikit import run
+from clirun import run
 
 # S's barracks on h4 faces N's base wall h7; S has 20 for a super rocket (test_kubitva_rulings)
 SIEGE = (".......a./......aqa/.......a./........./........./......bmb/.a.....b./aqa....../"

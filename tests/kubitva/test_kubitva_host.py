@@ -21,7 +21,7 @@ from cargoboard.export.html import game_html
 from cargoboard.store import GameRecord, Store
 from shared_rules.kubitva import engine as en
 from shared_rules.kubitva import rules as kb
-from clikit import cargoboard_exe
+from clirun import cargoboard_exe
 
 SVG = "{http://www.w3.org/2000/svg}"
 
