@@ -7,7 +7,7 @@ imports firmware/system/app.py.
 """
 
 import gc
-from firmware.system.plugins import load, names, unload_game
+from firmware.system.plugins import load, unload_game
 
 
 def _make_game(cls, opts):
@@ -40,11 +40,6 @@ def make(app, name, options, dropped=None):
     leaves the old game playing."""
     if dropped and dropped != name:
         unload_game(dropped)
-    # The code of a game no longer played (dropped by `abort`, which keeps its code for a new
-    # game of the same kind) goes before the new game's comes in: the heap cannot hold two.
-    for other in names():
-        if other != name and (app.game is None or other != app.game_name):
-            unload_game(other)
     glog = app.glog
     if glog is not None and glog.cur and not glog.closed:
         # The old game's log is closed once the new game is made (or the old game dropped to
