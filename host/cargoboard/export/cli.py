@@ -41,24 +41,21 @@ def render(rec, fmt, at=None, positions=None):
         return gamefile.to_json(rec, positions)
     if fmt == "text":
         return gamefile.to_text(rec, positions)
-    if fmt in ("html", "svg"):  # pictures of the game as it is shown (hidden cards at the end)
-        rec, positions, _ = gamefile.shown(rec, positions)
-    if fmt == "html":
+    if fmt == "html":  # shown as the SVG (game_html takes gamefile.shown's view)
         from cargoboard.export.html import game_html
         return game_html(rec, positions)
-    if fmt == "svg":
+    if fmt == "svg":  # the game as it is shown (hidden cards at the end)
         from cargoboard.export import diagram
+        rec, positions, _ = gamefile.shown(rec, positions)
         draw = diagram.for_kind(rec.kind)
         n = last if at is None else at
         if not 0 <= n <= last:
             raise CommandError("game %s has %d actions: --at must be 0..%d" % (rec.id, last, last))
-        before = positions[n - 1] if n else None
         abandoned = rec.abandoned and n == last
-        doc = draw.svg(positions[n], before, rec.actions[n - 1] if n else None, ply=n,
-                       total=last, title="%s game %s (%s, %s), after %d of %d actions%s" % (
-                           rec.kind.capitalize(), rec.id, rec.variant, rec.seats, n, last,
-                           "; " + diagram.ABANDONED if abandoned else ""))
-        return diagram.with_caption_note(doc, diagram.ABANDONED) if abandoned else doc
+        return diagram.step_svg(draw, positions, rec.actions, n, abandoned=rec.abandoned,
+                                title="%s game %s (%s, %s), after %d of %d actions%s" % (
+                                    rec.kind.capitalize(), rec.id, rec.variant, rec.seats, n,
+                                    last, "; " + diagram.ABANDONED if abandoned else ""))
     raise CommandError("unknown format %r (choose from %s)" % (fmt, ", ".join(FORMATS)))
 
 
