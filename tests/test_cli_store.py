@@ -136,3 +136,14 @@ def test_db_help_names_every_place_the_store_is_looked_for(capsys):
     for name in ("sync", "games", "export", "import", "replay", "serve"):
         text = " ".join(sub.choices[name].format_help().split())
         assert "$CARGOBOARD_DB, else $XDG_DATA_HOME/cargoboard/games.sqlite" in text, name
+
+
+@pytest.mark.parametrize("argv", [["export"], ["replay", "--all"]])
+def test_a_game_id_past_sqlites_integers_is_no_game(tmp_path, capsys, argv):
+    """`export 99999999999999999999999` printed an OverflowError traceback."""
+    db = tmp_path / "g.sqlite"
+    assert run(capsys, ["import", str(EXAMPLE), "--db", str(db)])[0] == 0
+    for ref in ("99999999999999999999999", str(2 ** 63), "-99999999999999999999999", "0"):
+        status, err = run(capsys, argv[:1] + [ref] + argv[1:] + ["--db", str(db)])
+        assert (status, err) == (1, "cargoboard: error: no game %s in %s (see `cargoboard "
+                                    "games`)" % (ref, db)), ref

@@ -228,6 +228,11 @@ def test_bad_requests_get_a_clear_4xx(tmp_path):
             ("/games?players=many", 400, "players must be a whole number"),
             ("/games?since=yesterday", 400, "since must be a date"),
             ("/games?result=maybe", 400, "result must be"),
+            # numbers past SQLite's integers were a 500 (OverflowError)
+            ("/games/99999999999999999999999", 404, "no game 99999999999999999999999"),
+            ("/games/99999999999999999999999/export.svg", 404, "no game"),
+            ("/games?page=99999999999999999999999", 400, "page is too large"),
+            ("/games?page=7", 404, "no page 7: the archive has 1 page"),
             ("/host", 403, "host token"),
             ("/nowhere", 404, "Not Found"),
         ]
@@ -245,6 +250,8 @@ def test_bad_requests_get_a_clear_4xx(tmp_path):
         assert got == 403 and "another site" in text
         got, text = get(u + "/table/1/sync", data=form)
         assert got == 404
+        got, text = get(u + "/games/99999999999999999999999/delete", data=form)
+        assert got == 404 and "no game 99999999999999999999999" in text
         with Store(db, readonly=True) as st:
             assert st.count() == 4  # nothing was deleted by the refused requests
         got, text = get(u + "/games/1/delete", data=urllib.parse.urlencode(

@@ -350,6 +350,8 @@ class Store:
             gid = int(ref)
         except (TypeError, ValueError):
             raise StoreError("game id must be a number, not '%s' (see `cargoboard games`)" % ref) from None
+        if not 0 < gid < 2 ** 63:  # no id beyond SQLite's integers (they overflow its binding)
+            raise StoreError("no game %d in %s (see `cargoboard games`)" % (gid, self.path))
         row = self.db.execute(
             "SELECT id, kind, variant, seats, start, actions, source, source_game, played, log, "
             "stored, %s FROM games WHERE id=?" % self._abandoned, (gid,)).fetchone()
