@@ -422,3 +422,27 @@ def test_a_followed_board_is_not_opened_twice(tmp_path):
             assert ws.boards.get("1").snapshot()["connected"]
     finally:
         board.close()
+
+
+def test_archive_filters_a_winner_named_by_a_digit(tmp_path):
+    """«Формула 99»'s seats are its civilisations' digits (8-player Cargocube's too):
+    /games?result=1 said "result must be … a seat letter" (400)."""
+    from formula99_games import hotseat_game
+    db = tmp_path / "games.sqlite"
+    fill(db)
+    rec = hotseat_game(players=2, level=1, seed=3)
+    with Store(db) as st:
+        gid = st.add(rec)
+    winner = rec.final_position()
+    winner = winner.SEAT_LETTERS[winner.winners()[0]]
+    loser = next(c for c in rec.seats if c != winner)
+    with WebServer(db=db, discover=False) as ws:
+        status, text = get(ws.url + "/games?result=" + winner)
+        assert status == 200 and re.findall(r'data-id="(\d+)"', text) == [str(gid)]
+        status, text = get(ws.url + "/games?result=" + loser)
+        assert status == 200 and re.findall(r'data-id="(\d+)"', text) == []
+        status, text = get(ws.url + "/games?result=N")
+        assert status == 200 and re.findall(r'data-id="(\d+)"', text) == ["4"]
+        for bad in ("%D9%A3", "12", "-"):  # an Arabic-Indic three, two seats, no seat
+            status, text = get(ws.url + "/games?result=" + bad)
+            assert status == 400 and "a seat (its letter or digit)" in text, bad

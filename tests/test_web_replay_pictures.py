@@ -11,25 +11,17 @@ from xml.sax.saxutils import unescape
 import pytest
 
 from exportgames import random_cephalopod_game, random_game
+from formula99_games import hotseat_game
 from test_kubitva_host import game as kubitva_game
 from test_web_archive import markup
 from webkit import browser_fixture
 from cargoboard import cli
-from cargoboard.games.formula99.hotseat import HotSeat
-from cargoboard.store import GameRecord, Store
+from cargoboard.store import Store
 from cargoboard.web.server import WebServer
 
 browser = pytest.fixture(scope="module")(browser_fixture)
 
 LAYERS = ("board", "pieces", "overlay", "scores")
-
-
-def hotseat_game():
-    """A finished «Формула 99» game played on the host: its record holds every hand."""
-    game = HotSeat(players=3, level=2, seed=9, engine="all", out=lambda *a: None)
-    game.run()
-    start, texts = game.record()
-    return GameRecord("formula99", "L2", game.pos.SEAT_LETTERS, start, texts, source="play")
 
 
 @pytest.fixture(scope="module")

@@ -380,9 +380,9 @@ class Store:
         """Rows (id, source, source_game, kind, variant, seats, n_actions, scores, winners,
         played, stored, abandoned), oldest first (result_text(winners, abandoned) says how
         each ended). Filters: kind; players (the number of seats); result ('over',
-        'abandoned', 'open': neither, or a seat letter: won by that seat); since/until (dates YYYY-MM-DD,
-        inclusive) on the day the game was played when the board knew it, else the day it
-        was stored."""
+        'abandoned', 'open': neither, or a seat's letter or digit: won by that seat);
+        since/until (dates YYYY-MM-DD, inclusive) on the day the game was played when the
+        board knew it, else the day it was stored."""
         where, args = self._filters(kind, players, result, since, until)
         sql = ("SELECT id, source, source_game, kind, variant, seats, n_actions, scores, "
                "winners, played, stored, %s FROM games%s ORDER BY id%s" % (

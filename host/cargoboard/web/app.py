@@ -335,9 +335,11 @@ def _filters(request):
     q = request.query_params
     kind = q.get("kind") or None
     result = q.get("result") or None
-    if result and result not in RESULTS and not (len(result) == 1 and result.isalpha()):
-        raise HTTPException(400, "result must be over, open, abandoned or a seat letter, "
-                                 "not '%s'" % result)
+    if result and result not in RESULTS and not (len(result) == 1 and result.isascii() and
+                                                 result.isalnum()):
+        # a seat: a letter, or a digit («Формула 99»'s civilisations, 8-player Cargocube)
+        raise HTTPException(400, "result must be over, open, abandoned or a seat (its letter "
+                                 "or digit), not '%s'" % result)
     dates = {}
     for name in ("since", "until"):
         v = q.get(name) or None
