@@ -446,3 +446,18 @@ def test_archive_filters_a_winner_named_by_a_digit(tmp_path):
         for bad in ("%D9%A3", "12", "-"):  # an Arabic-Indic three, two seats, no seat
             status, text = get(ws.url + "/games?result=" + bad)
             assert status == 400 and "a seat (its letter or digit)" in text, bad
+
+
+def test_serve_refuses_a_folder_as_store_and_a_host_that_is_none(tmp_path):
+    """`serve --db /tmp` served (the other commands refuse a folder); `--listen nonsense` said
+    "add --public" as if nonsense were another machine's address."""
+    r = subprocess.run(CLI + ["serve", "--listen", "127.0.0.1:0", "--db", str(tmp_path)],
+                       capture_output=True, text=True,
+                       cwd=ROOT, timeout=60)
+    assert (r.returncode, r.stderr) == (1, "cargoboard: error: %s is a folder, not a game "
+                                           "store\n" % tmp_path)
+    r = subprocess.run(CLI + ["serve", "--listen", "nonsense", "--db", str(tmp_path / "g")],
+                       capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert r.returncode == 2 and r.stderr.startswith(
+        "cargoboard serve: error: --listen wants HOST:PORT, not 'nonsense' (nonsense: ")
+    assert "--public" not in r.stderr

@@ -207,6 +207,17 @@ def _upgrade(db, schema):
         db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
 
 
+def check_not_special(path):
+    """StoreError if path is a folder or a special file (a device, a pipe): never a store, for
+    any command that takes --db (`serve` too, which starts without a store)."""
+    path = Path(path)
+    if path.is_dir():
+        raise StoreError("%s is a folder, not a game store" % path)
+    if path.exists() and not path.is_file():
+        raise StoreError("%s is not a game store (a device or another special file, not "
+                         "a regular file); not changing it" % path)
+
+
 def _why_not_writable(path):
     """None if this program may write path (a file, or a folder to make files in), else why
     not, in words."""
@@ -299,11 +310,7 @@ class Store:
     def _open_existing(path, readonly):
         """(a connection to the store at path, its schema version), after checking (read
         only) that it is a store."""
-        if path.is_dir():
-            raise StoreError("%s is a folder, not a game store" % path)
-        if path.exists() and not path.is_file():
-            raise StoreError("%s is not a game store (a device or another special file, not "
-                             "a regular file); not changing it" % path)
+        check_not_special(path)
         if not path.is_file():
             raise StoreError(missing_text(path))
         try:
