@@ -353,3 +353,32 @@ def test_export_that_runs_out_of_room_leaves_the_old_file(stored, tmp_path):
     assert proc.stderr == "cargoboard: error: cannot write %s: File too large\n" % out
     assert out.read_text() == "the old page\n"
     assert [p.name for p in tmp_path.iterdir()] == ["g.html"]
+
+
+def test_control_characters_of_a_game_file_are_not_printed_raw(tmp_path, capsys):
+    """A game file's variant (free text) with ESC sequences and a newline went raw to the
+    terminal from `import`, `games` and `replay`: it could clear the screen, retitle the
+    window or forge a line. They are printed as escapes; the layout column is as wide as its
+    longest entry (polygon+both+teleport overflowed it)."""
+    rec = exportgames.random_cephalopod_game(1, "3x3", actions=6)
+    doc = gamefile.to_dict(rec)
+    doc["header"]["variant"] = "a\x1b[2J\x1b]0;pwned\x07\nfake line"
+    game = tmp_path / "esc.json"
+    game.write_text(json.dumps(doc))
+    db = tmp_path / "s.sqlite"
+    with Store(db) as st:
+        st.add(exportgames.random_game(3, variant="polygon+both+teleport", actions=4))
+    out = []
+    for argv in (["import", str(game)], ["import", str(game)], ["games"],
+                 ["replay", "2", "--all", "--color", "never"]):
+        assert cli.main(argv + ["--db", str(db)]) == 0
+        out.append(capsys.readouterr().out)
+    for text in out:
+        assert not any(c != "\n" and not c.isprintable() for c in text), text
+        assert "a\\x1b[2J\\x1b]0;pwned\\x07\\nfake line" in text
+        assert "\nfake line" not in text
+    table = out[2].splitlines()
+    assert len(table) == 3
+    col = table[0].index("seats")
+    assert table[1][col - 1:col + 3] == " SN " and table[2][col - 1:col + 3] == " wb "
+    assert table[0].index("stored") == table[1].index("20")  # when stored, not played

@@ -271,6 +271,13 @@ def _plugin_parsers():
     return [a for a in adders if a is not None]
 
 
+def terminal_text(text):
+    """text as it may be printed: a control character (ESC, a newline, BEL: from a game file's
+    tags, they could move the cursor or retitle the terminal) shown as its escape, \\x1b."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in str(text))
+
+
 def error_text(exc):
     """The one line an error is told in: an OSError in words with its path(s), "x.svg: No
     such file or directory", not "[Errno 2] No such file or directory: 'x.svg'"."""

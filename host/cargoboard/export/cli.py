@@ -10,7 +10,7 @@ from pathlib import Path
 
 from cargoboard import store
 from cargoboard.export import gamefile
-from cargoboard.cli import CommandError, UsageError
+from cargoboard.cli import CommandError, UsageError, terminal_text
 
 FORMATS = ("json", "text", "svg", "html")
 SUFFIXES = {".json": "json", ".txt": "text", ".svg": "svg", ".html": "html", ".htm": "html"}
@@ -179,7 +179,9 @@ def cmd_import(args):
     with open_store(args.db, create=True) as st:
         gid, new = store_game(st, game)
         rec = st.get(gid)
-    what = "%s %s %s, %d actions" % (rec.kind, rec.variant, rec.seats, len(rec.actions))
+    what = "%s %s %s, %d actions" % (rec.kind, terminal_text(rec.variant),
+                                     terminal_text(rec.seats), len(rec.actions))
+    name = terminal_text(name)
     if new:
         print("imported %s as game %d (%s)" % (name, gid, what))
     else:
