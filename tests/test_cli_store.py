@@ -136,3 +136,82 @@ def test_db_help_names_every_place_the_store_is_looked_for(capsys):
     for name in ("sync", "games", "export", "import", "replay", "serve"):
         text = " ".join(sub.choices[name].format_help().split())
         assert "$CARGOBOARD_DB, else $XDG_DATA_HOME/cargoboard/games.sqlite" in text, name
+
+
+@pytest.mark.parametrize("argv", [["export"], ["replay", "--all"]])
+def test_a_game_id_past_sqlites_integers_is_no_game(tmp_path, capsys, argv):
+    """`export 99999999999999999999999` printed an OverflowError traceback."""
+    db = tmp_path / "g.sqlite"
+    assert run(capsys, ["import", str(EXAMPLE), "--db", str(db)])[0] == 0
+    for ref in ("99999999999999999999999", str(2 ** 63), "-99999999999999999999999", "0"):
+        status, err = run(capsys, argv[:1] + [ref] + argv[1:] + ["--db", str(db)])
+        assert (status, err) == (1, "cargoboard: error: no game %s in %s (see `cargoboard "
+                                    "games`)" % (ref, db)), ref
+
+
+def test_a_port_that_does_not_open_is_said_once(capsys):
+    """`sync --port /dev/ttyNOPE` named the path three times among pyserial's errno texts."""
+    status, err = run(capsys, ["sync", "--port", "/dev/ttyNOPE", "--db", "/nonexistent/x"])
+    assert status == 1  # the store is checked first: its folder does not exist
+    for port, words in (("/dev/ttyNOPE", "No such file or directory"),
+                        ("/", "Is a directory"),
+                        (str(EXAMPLE), "Inappropriate ioctl for device (not a serial port?)")):
+        status, err = run(capsys, ["sync", "--port", port, "--db", "/tmp/cb-never.sqlite"])
+        assert (status, err) == (1, "cargoboard: error: cannot open %s: %s" % (port, words))
+    assert not os.path.exists("/tmp/cb-never.sqlite")
+
+
+def read_only_mount(folder, argv):
+    """(exit status, stderr) of the CLI run with folder bind-mounted read only (a private
+    mount namespace: root here, so file modes would not stop a write)."""
+    import shutil
+    import subprocess
+    import sys
+    if shutil.which("unshare") is None or os.geteuid() != 0:
+        pytest.skip("needs root and unshare(1) for a read-only mount")
+    cmd = ("mount --bind {0} {0} && mount -o remount,bind,ro {0} && exec {1} -m cargoboard "
+           "{2}").format(folder, sys.executable, " ".join(argv))
+    proc = subprocess.run(["unshare", "-m", "sh", "-c", cmd], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    if "mount" in proc.stderr and "cargoboard" not in proc.stderr:
+        pytest.skip("no read-only mount here: " + proc.stderr.strip())
+    return proc.returncode, proc.stderr
+
+
+def test_a_read_only_store_or_folder_is_named_before_the_board_is_asked(tmp_path):
+    """`sync --db ro.sqlite` fetched every game, then said "attempt to write a readonly
+    database" without the path; a new store in a read-only folder "unable to open database
+    file". Both are now said first, with the path."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    db = folder / "games.sqlite"
+    assert cli.main(["import", str(EXAMPLE), "--db", str(db)]) == 0
+    before = sha(db)
+    for argv in (["sync", "--port", "/dev/ttyNOPE"], ["import", str(EXAMPLE)]):
+        status, err = read_only_mount(folder, argv + ["--db", str(db)])
+        assert (status, err) == (1, "cargoboard: error: cannot write the game store %s: it is "
+                                    "on a read-only file system\n" % db)
+        status, err = read_only_mount(folder, argv + ["--db", str(folder / "new.sqlite")])
+        assert (status, err) == (1, "cargoboard: error: cannot make a game store at %s: the "
+                                    "folder %s cannot be written (it is on a read-only file "
+                                    "system)\n" % (folder / "new.sqlite", folder))
+    status, err = read_only_mount(folder, ["games", "--db", str(db)])  # reading still works
+    assert status == 0 and err == ""
+    assert sha(db) == before and sorted(os.listdir(folder)) == ["games.sqlite"]
+
+
+def test_a_store_locked_by_another_program_is_said_so(tmp_path, capsys):
+    """A store another program holds locked was "not a usable game store: database is
+    locked"."""
+    db = tmp_path / "games.sqlite"
+    assert cli.main(["import", str(EXAMPLE), "--db", str(db)]) == 0
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")  # as a program in the middle of writing it
+    try:
+        status, err = run(capsys, ["games", "--db", str(db)])  # after SQLite's 5 s wait
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert (status, err) == (1, "cargoboard: error: %s is in use: another program holds it "
+                                "locked (a sync, serve or import still writing?); try again "
+                                "when it has finished" % db)

@@ -294,3 +294,91 @@ def test_every_command_help_has_an_example(capsys):
     for name, p in sub.choices.items():
         text = p.format_help()
         assert "example" in text and "\n  cargoboard %s" % name in text, name
+
+
+def test_export_never_replaces_a_file_unasked_nor_the_store(stored, tmp_path, capsys,
+                                                            monkeypatch):
+    """`export 1 --db s.sqlite -o s.sqlite` wrote the JSON over the store it read (every game
+    lost), and any existing -o FILE was replaced silently."""
+    path, ids = stored
+    db = tmp_path / "s.sqlite"
+    db.write_bytes(path.read_bytes())
+    before = db.read_bytes()
+    for force in ([], ["--force"]):
+        assert _error(capsys, ["export", "1", "--db", str(db), "-o", str(db)] + force) == \
+            "cannot write %s: it is the game store being read; give another file" % db
+        link = tmp_path / "link.json"  # another name of the store: refused as well
+        if not link.exists():
+            link.symlink_to(db)
+        assert "it is the game store being read" in _error(
+            capsys, ["export", "1", "--db", str(db), "-o", str(link)] + force)
+    assert db.read_bytes() == before
+    with Store(db) as st:
+        assert len(st.list()) == len(ids)
+    # the default store (no --db) is recognised too
+    monkeypatch.setenv("CARGOBOARD_DB", str(db))
+    assert "it is the game store being read" in _error(
+        capsys, ["export", "1", "-o", str(db), "--force"])
+    monkeypatch.delenv("CARGOBOARD_DB")
+    out = tmp_path / "keep.json"
+    out.write_text("a file of mine\n")
+    assert _error(capsys, ["export", "1", "--db", str(db), "-o", str(out)]) == \
+        "cannot write %s: it exists; give another file, or --force to replace it" % out
+    assert out.read_text() == "a file of mine\n"
+    out.chmod(0o640)
+    assert cli.main(["export", "1", "--db", str(db), "-o", str(out), "--force"]) == 0
+    assert json.loads(out.read_text())["header"]["id"] == 1
+    assert out.stat().st_mode & 0o777 == 0o640  # replaced, its mode kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.json", "link.json", "s.sqlite"]
+
+
+def test_export_that_runs_out_of_room_leaves_the_old_file(stored, tmp_path):
+    """A write that fails half way (here the file size limit, as a full disk) leaves the file
+    that was there, whole, and no part file beside it."""
+    import resource
+    import signal
+    import subprocess
+    import sys
+    path, ids = stored
+    out = tmp_path / "g.html"
+    out.write_text("the old page\n")
+
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # write() fails with EFBIG instead
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+    proc = subprocess.run([sys.executable, "-m", "cargoboard", "export", str(ids[1]), "--db",
+                           str(path), "-o", str(out), "--force"], capture_output=True, text=True,
+                          preexec_fn=small_files)
+    assert proc.returncode == 1, proc
+    assert proc.stderr == "cargoboard: error: cannot write %s: File too large\n" % out
+    assert out.read_text() == "the old page\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["g.html"]
+
+
+def test_control_characters_of_a_game_file_are_not_printed_raw(tmp_path, capsys):
+    """A game file's variant (free text) with ESC sequences and a newline went raw to the
+    terminal from `import`, `games` and `replay`: it could clear the screen, retitle the
+    window or forge a line. They are printed as escapes; the layout column is as wide as its
+    longest entry (polygon+both+teleport overflowed it)."""
+    rec = exportgames.random_cephalopod_game(1, "3x3", actions=6)
+    doc = gamefile.to_dict(rec)
+    doc["header"]["variant"] = "a\x1b[2J\x1b]0;pwned\x07\nfake line"
+    game = tmp_path / "esc.json"
+    game.write_text(json.dumps(doc))
+    db = tmp_path / "s.sqlite"
+    with Store(db) as st:
+        st.add(exportgames.random_game(3, variant="polygon+both+teleport", actions=4))
+    out = []
+    for argv in (["import", str(game)], ["import", str(game)], ["games"],
+                 ["replay", "2", "--all", "--color", "never"]):
+        assert cli.main(argv + ["--db", str(db)]) == 0
+        out.append(capsys.readouterr().out)
+    for text in out:
+        assert not any(c != "\n" and not c.isprintable() for c in text), text
+        assert "a\\x1b[2J\\x1b]0;pwned\\x07\\nfake line" in text
+        assert "\nfake line" not in text
+    table = out[2].splitlines()
+    assert len(table) == 3
+    col = table[0].index("seats")
+    assert table[1][col - 1:col + 3] == " SN " and table[2][col - 1:col + 3] == " wb "
+    assert table[0].index("stored") == table[1].index("20")  # when stored, not played

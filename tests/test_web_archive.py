@@ -228,6 +228,11 @@ def test_bad_requests_get_a_clear_4xx(tmp_path):
             ("/games?players=many", 400, "players must be a whole number"),
             ("/games?since=yesterday", 400, "since must be a date"),
             ("/games?result=maybe", 400, "result must be"),
+            # numbers past SQLite's integers were a 500 (OverflowError)
+            ("/games/99999999999999999999999", 404, "no game 99999999999999999999999"),
+            ("/games/99999999999999999999999/export.svg", 404, "no game"),
+            ("/games?page=99999999999999999999999", 400, "page is too large"),
+            ("/games?page=7", 404, "no page 7: the archive has 1 page"),
             ("/host", 403, "host token"),
             ("/nowhere", 404, "Not Found"),
         ]
@@ -245,6 +250,8 @@ def test_bad_requests_get_a_clear_4xx(tmp_path):
         assert got == 403 and "another site" in text
         got, text = get(u + "/table/1/sync", data=form)
         assert got == 404
+        got, text = get(u + "/games/99999999999999999999999/delete", data=form)
+        assert got == 404 and "no game 99999999999999999999999" in text
         with Store(db, readonly=True) as st:
             assert st.count() == 4  # nothing was deleted by the refused requests
         got, text = get(u + "/games/1/delete", data=urllib.parse.urlencode(
@@ -415,3 +422,42 @@ def test_a_followed_board_is_not_opened_twice(tmp_path):
             assert ws.boards.get("1").snapshot()["connected"]
     finally:
         board.close()
+
+
+def test_archive_filters_a_winner_named_by_a_digit(tmp_path):
+    """«Формула 99»'s seats are its civilisations' digits (8-player Cargocube's too):
+    /games?result=1 said "result must be … a seat letter" (400)."""
+    from formula99_games import hotseat_game
+    db = tmp_path / "games.sqlite"
+    fill(db)
+    rec = hotseat_game(players=2, level=1, seed=3)
+    with Store(db) as st:
+        gid = st.add(rec)
+    winner = rec.final_position()
+    winner = winner.SEAT_LETTERS[winner.winners()[0]]
+    loser = next(c for c in rec.seats if c != winner)
+    with WebServer(db=db, discover=False) as ws:
+        status, text = get(ws.url + "/games?result=" + winner)
+        assert status == 200 and re.findall(r'data-id="(\d+)"', text) == [str(gid)]
+        status, text = get(ws.url + "/games?result=" + loser)
+        assert status == 200 and re.findall(r'data-id="(\d+)"', text) == []
+        status, text = get(ws.url + "/games?result=N")
+        assert status == 200 and re.findall(r'data-id="(\d+)"', text) == ["4"]
+        for bad in ("%D9%A3", "12", "-"):  # an Arabic-Indic three, two seats, no seat
+            status, text = get(ws.url + "/games?result=" + bad)
+            assert status == 400 and "a seat (its letter or digit)" in text, bad
+
+
+def test_serve_refuses_a_folder_as_store_and_a_host_that_is_none(tmp_path):
+    """`serve --db /tmp` served (the other commands refuse a folder); `--listen nonsense` said
+    "add --public" as if nonsense were another machine's address."""
+    r = subprocess.run(CLI + ["serve", "--listen", "127.0.0.1:0", "--db", str(tmp_path)],
+                       capture_output=True, text=True,
+                       cwd=ROOT, timeout=60)
+    assert (r.returncode, r.stderr) == (1, "cargoboard: error: %s is a folder, not a game "
+                                           "store\n" % tmp_path)
+    r = subprocess.run(CLI + ["serve", "--listen", "nonsense", "--db", str(tmp_path / "g")],
+                       capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert r.returncode == 2 and r.stderr.startswith(
+        "cargoboard serve: error: --listen wants HOST:PORT, not 'nonsense' (nonsense: ")
+    assert "--public" not in r.stderr

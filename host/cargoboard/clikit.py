@@ -31,3 +31,10 @@ def error_text(exc):
         where = str(exc.filename) + ("" if exc.filename2 is None else " -> %s" % exc.filename2)
         return "%s: %s" % (where, exc.strerror)
     return (str(exc).splitlines() or [type(exc).__name__])[0]
+
+
+def terminal_text(text):
+    """text as it may be printed: a control character (ESC, a newline, BEL: from a game file's
+    tags, they could move the cursor or retitle the terminal) shown as its escape, \\x1b."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in str(text))

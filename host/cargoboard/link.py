@@ -8,6 +8,8 @@ go to `on_event` / `on_leds`.
 
 from __future__ import annotations
 
+import os
+import re
 import time
 
 import serial
@@ -26,6 +28,18 @@ try:
     _IO_ERRORS = (serial.SerialException, OSError, termios.error)
 except ImportError:  # not on a POSIX system
     _IO_ERRORS = (serial.SerialException, OSError)
+
+
+def _open_error_text(e):
+    """Why a port did not open, in words, once: pyserial's text repeats the path and the errno
+    ("[Errno 2] could not open port P: [Errno 2] No such file or directory: 'P'")."""
+    if getattr(e, "errno", None):
+        return os.strerror(e.errno)
+    m = re.search(r"\((\d+), '([^']*)'\)", str(e))  # "Could not configure port: (25, '...')"
+    if m:
+        return "%s (not a serial port?)" % m.group(2)
+    return str(e)
+
 
 QUIET_S = 2.0  # after this long without a frame the board may have Ctrl-C back (it waits 3 s)
 
@@ -102,8 +116,9 @@ class Link:
         except _IO_ERRORS as e:
             busy = "lock" in str(e).lower()
             raise LinkError("cannot open %s: %s%s" % (
-                port, e, " (another program uses the board: is cargoboard serve following it? "
-                         "its page has sync now)" if busy else "")) from None
+                port, _open_error_text(e),
+                " (another program uses the board: is cargoboard serve following it? its page "
+                "has sync now)" if busy else "")) from None
 
     def close(self):
         try:

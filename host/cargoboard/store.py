@@ -207,16 +207,65 @@ def _upgrade(db, schema):
         db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
 
 
+def check_not_special(path):
+    """StoreError if path is a folder or a special file (a device, a pipe): never a store, for
+    any command that takes --db (`serve` too, which starts without a store)."""
+    path = Path(path)
+    if path.is_dir():
+        raise StoreError("%s is a folder, not a game store" % path)
+    if path.exists() and not path.is_file():
+        raise StoreError("%s is not a game store (a device or another special file, not "
+                         "a regular file); not changing it" % path)
+
+
+def _why_not_writable(path):
+    """None if this program may write path (a file, or a folder to make files in), else why
+    not, in words."""
+    if os.access(path, os.W_OK | (os.X_OK if path.is_dir() else 0)):
+        return None
+    try:
+        if os.statvfs(path).f_flag & os.ST_RDONLY:
+            return "it is on a read-only file system"
+    except OSError:
+        pass
+    return "no permission to write it"
+
+
 def check_writable(path, make_folders=False):
-    """StoreError unless a writing command may use path: an existing Cargoboard store, or a
-    new file in an existing folder (make_folders: the folders may be made, the default
-    location). Creates nothing: a command checks this before it talks to a board."""
+    """StoreError unless a writing command may use path: an existing Cargoboard store it may
+    write, in a folder it may write (SQLite keeps its journal beside the store), or a new
+    file in an existing folder it may write (make_folders: the folders may be made, the
+    default location). Creates nothing: a command checks this before it talks to a board."""
     path = Path(path)
     if path.exists():
         Store._open_existing(path, readonly=True)[0].close()
-    elif not make_folders and not path.parent.is_dir():
+        why = _why_not_writable(path)
+        if why:
+            raise StoreError("cannot write the game store %s: %s" % (path, why))
+        why = _why_not_writable(path.absolute().parent)
+        if why:
+            raise StoreError("cannot write the game store %s: its folder %s, where SQLite "
+                             "keeps its journal, cannot be written (%s)"
+                             % (path, path.absolute().parent, why))
+        return
+    if not make_folders and not path.parent.is_dir():
         raise StoreError("cannot make a game store at %s: the folder %s does not exist"
                          % (path, path.parent))
+    folder = path.absolute().parent
+    while not folder.exists():  # the default location: its first folder that exists
+        folder = folder.parent
+    why = _why_not_writable(folder)
+    if why:
+        raise StoreError("cannot make a game store at %s: the folder %s cannot be written (%s)"
+                         % (path, folder, why))
+
+
+def _store_error(path, e):
+    """The StoreError of an SQLite error met opening the store at path."""
+    if "locked" in str(e) or "busy" in str(e):
+        return StoreError("%s is in use: another program holds it locked (a sync, serve or "
+                          "import still writing?); try again when it has finished" % path)
+    return StoreError("%s is not a usable game store: %s" % (path, e))
 
 
 class Store:
@@ -255,17 +304,13 @@ class Store:
             self.db.execute("INSERT OR IGNORE INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
             self.db.commit()
         except sqlite3.DatabaseError as e:
-            raise StoreError("%s is not a usable game store: %s" % (self.path, e)) from None
+            raise _store_error(self.path, e) from None
 
     @staticmethod
     def _open_existing(path, readonly):
         """(a connection to the store at path, its schema version), after checking (read
         only) that it is a store."""
-        if path.is_dir():
-            raise StoreError("%s is a folder, not a game store" % path)
-        if path.exists() and not path.is_file():
-            raise StoreError("%s is not a game store (a device or another special file, not "
-                             "a regular file); not changing it" % path)
+        check_not_special(path)
         if not path.is_file():
             raise StoreError(missing_text(path))
         try:
@@ -280,7 +325,7 @@ class Store:
             db.close()
             return sqlite3.connect(str(path)), schema
         except sqlite3.DatabaseError as e:
-            raise StoreError("%s is not a usable game store: %s" % (path, e)) from None
+            raise _store_error(path, e) from None
 
     def close(self):
         self.db.close()
@@ -350,6 +395,8 @@ class Store:
             gid = int(ref)
         except (TypeError, ValueError):
             raise StoreError("game id must be a number, not '%s' (see `cargoboard games`)" % ref) from None
+        if not 0 < gid < 2 ** 63:  # no id beyond SQLite's integers (they overflow its binding)
+            raise StoreError("no game %d in %s (see `cargoboard games`)" % (gid, self.path))
         row = self.db.execute(
             "SELECT id, kind, variant, seats, start, actions, source, source_game, played, log, "
             "stored, %s FROM games WHERE id=?" % self._abandoned, (gid,)).fetchone()
@@ -378,9 +425,9 @@ class Store:
         """Rows (id, source, source_game, kind, variant, seats, n_actions, scores, winners,
         played, stored, abandoned), oldest first (result_text(winners, abandoned) says how
         each ended). Filters: kind; players (the number of seats); result ('over',
-        'abandoned', 'open': neither, or a seat letter: won by that seat); since/until (dates YYYY-MM-DD,
-        inclusive) on the day the game was played when the board knew it, else the day it
-        was stored."""
+        'abandoned', 'open': neither, or a seat's letter or digit: won by that seat);
+        since/until (dates YYYY-MM-DD, inclusive) on the day the game was played when the
+        board knew it, else the day it was stored."""
         where, args = self._filters(kind, players, result, since, until)
         sql = ("SELECT id, source, source_game, kind, variant, seats, n_actions, scores, "
                "winners, played, stored, %s FROM games%s ORDER BY id%s" % (

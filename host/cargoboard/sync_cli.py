@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from cargoboard.clikit import CommandError
+from cargoboard.clikit import CommandError, terminal_text
 from cargoboard.link import Link, candidate_ports, find_port
 from cargoboard.store import Store, add_db_option, check_writable, default_path, result_text
 
@@ -44,13 +44,18 @@ def cmd_games(args):
         if not rows:
             print("no games in %s (cargoboard sync fetches them from the board)" % store.path)
             return 0
-        print("%-4s %-20s %-10s %-8s %-5s %7s  %-16s %s" % (
-            "id", "stored", "game", "layout", "seats", "actions", "scores", "result"))
+        table = [("id", "stored", "game", "layout", "seats", "actions", "scores", "result")]
         for (gid, source, source_game, kind, variant, seats, n, scores, winners, played,
              stored, abandoned) in rows:
-            print("%-4d %-20s %-10s %-8s %-5s %7d  %-16s %s" % (
-                gid, stored.replace("T", " ")[:19], kind, variant, seats, n, scores,
-                result_text(winners, abandoned)))
+            table.append((str(gid), stored.replace("T", " ")[:19]) + tuple(
+                terminal_text(t) for t in (kind, variant, seats)) + (str(n), scores,
+                                                                     result_text(winners,
+                                                                                 abandoned)))
+        # columns as wide as their longest entry (a layout such as polygon+both+teleport)
+        widths = [max(len(row[i]) for row in table) for i in range(len(table[0]) - 1)]
+        for row in table:
+            print(" ".join((cell.rjust(w) if i == 5 else cell.ljust(w))
+                           for i, (cell, w) in enumerate(zip(row, widths))) + " " + row[-1])
     return 0
 
 
@@ -76,8 +81,8 @@ def add_parser(sub):
     p.set_defaults(func=cmd_sync)
 
     p = sub.add_parser("games", help="list the stored games", formatter_class=fmt,
-                       description="List the games in the store: id, date, game, players, "
-                                   "length, scores.",
+                       description="List the games in the store: id, when it was stored, "
+                                   "game, layout, seats, length, scores, result.",
                        epilog="example:\n  cargoboard games --db games.sqlite")
     add_db_option(p)
     p.set_defaults(func=cmd_games)

@@ -463,7 +463,7 @@ def test_docs_picture_is_the_export_of_its_game():
         "docs/img/example-position.svg is not what the exporter draws now; regenerate it: "
         "cargoboard import docs/img/example-game.txt --db /tmp/ex.sqlite && "
         "cargoboard export 1 --db /tmp/ex.sqlite --format svg --at %d "
-        "-o docs/img/example-position.svg" % DOCS_AT)
+        "-o docs/img/example-position.svg --force" % DOCS_AT)
 
 
 def test_docs_html_page_size_is_measured():

@@ -49,3 +49,15 @@ def sample_positions(count, seed=0, plies=(10, 120)):
             if a is None:
                 out.append(pos.notation())
     return out
+
+
+def hotseat_game(players=3, level=2, seed=9):
+    """A GameRecord of a finished game played on the host by the engine (`cargoboard play
+    formula99 --engine all`): its record holds every hand."""
+    from cargoboard.games.formula99.hotseat import HotSeat
+    from cargoboard.store import GameRecord
+    game = HotSeat(players=players, level=level, seed=seed, engine="all", out=lambda *a: None)
+    game.run()
+    start, texts = game.record()
+    return GameRecord("formula99", "L%d" % level, game.pos.SEAT_LETTERS, start, texts,
+                      source="play")

@@ -4,6 +4,7 @@ or charge cards — then the full final position and the reveal (the deal, the c
 laid); store/import round trips in both forms; `cargoboard play formula99 --save`."""
 
 import json
+import re
 import subprocess
 
 import pytest
@@ -129,3 +130,24 @@ def test_save_writes_an_unfinished_game(tmp_path):
     f99cli.save(game, str(tmp_path / "g.txt"))
     rec = gamefile.read_game((tmp_path / "g.txt").read_text(), "g.txt")
     assert rec.actions == ["s1-1b1"]
+
+
+def test_terminal_replay_shows_the_hands_where_the_pictures_do(engine_game, tmp_path, capsys):
+    """`cargoboard replay` of a finished hot-seat game drew its last step without the hands
+    while the notation under it listed them: as every picture, the hands at the end only."""
+    from cargoboard import cli
+    db = tmp_path / "s.sqlite"
+    with Store(db) as st:
+        gid = st.add(engine_game)
+    assert cli.main(["replay", str(gid), "--db", str(db), "--all", "--color", "never"]) == 0
+    steps = capsys.readouterr().out.split("\nstep ")[1:]
+    last = engine_game.final_position()
+    assert len(steps) == len(engine_game.actions) + 1
+    for n, text in enumerate(steps):
+        hands = re.findall(r" hand (.*?)\s+progress", text)
+        assert len(hands) == len(last.seats)
+        if n < len(steps) - 1:
+            assert all(re.fullmatch(r"\d+ cards?", h) for h in hands), (n, hands)
+        else:
+            assert hands == [" ".join(C.name(c) for c in last.hand(s)) or "-"
+                             for s in last.seats]

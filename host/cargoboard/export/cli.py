@@ -2,13 +2,15 @@
 pictures, files back into the store, and a game stepped through in the terminal.
 Formats: docs/export.md."""
 
+import errno
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 from cargoboard import store
 from cargoboard.export import gamefile
-from cargoboard.clikit import CommandError, UsageError
+from cargoboard.clikit import CommandError, UsageError, terminal_text
 
 FORMATS = ("json", "text", "svg", "html")
 SUFFIXES = {".json": "json", ".txt": "text", ".svg": "svg", ".html": "html", ".htm": "html"}
@@ -39,24 +41,21 @@ def render(rec, fmt, at=None, positions=None):
         return gamefile.to_json(rec, positions)
     if fmt == "text":
         return gamefile.to_text(rec, positions)
-    if fmt in ("html", "svg"):  # pictures of the game as it is shown (hidden cards at the end)
-        rec, positions, _ = gamefile.shown(rec, positions)
-    if fmt == "html":
+    if fmt == "html":  # shown as the SVG (game_html takes gamefile.shown's view)
         from cargoboard.export.html import game_html
         return game_html(rec, positions)
-    if fmt == "svg":
+    if fmt == "svg":  # the game as it is shown (hidden cards at the end)
         from cargoboard.export import diagram
+        rec, positions, _ = gamefile.shown(rec, positions)
         draw = diagram.for_kind(rec.kind)
         n = last if at is None else at
         if not 0 <= n <= last:
             raise CommandError("game %s has %d actions: --at must be 0..%d" % (rec.id, last, last))
-        before = positions[n - 1] if n else None
         abandoned = rec.abandoned and n == last
-        doc = draw.svg(positions[n], before, rec.actions[n - 1] if n else None, ply=n,
-                       total=last, title="%s game %s (%s, %s), after %d of %d actions%s" % (
-                           rec.kind.capitalize(), rec.id, rec.variant, rec.seats, n, last,
-                           "; " + diagram.ABANDONED if abandoned else ""))
-        return diagram.with_caption_note(doc, diagram.ABANDONED) if abandoned else doc
+        return diagram.step_svg(draw, positions, rec.actions, n, abandoned=rec.abandoned,
+                                title="%s game %s (%s, %s), after %d of %d actions%s" % (
+                                    rec.kind.capitalize(), rec.id, rec.variant, rec.seats, n,
+                                    last, "; " + diagram.ABANDONED if abandoned else ""))
     raise CommandError("unknown format %r (choose from %s)" % (fmt, ", ".join(FORMATS)))
 
 
@@ -67,21 +66,65 @@ def _not_negative(option, n):
         raise UsageError("%s must be 0 or more, not %d (0 = the start)" % (option, n))
 
 
-def check_output(name):
-    """CommandError unless -o FILE can be written: a folder, or a file in a folder that does
-    not exist, is said in words before anything is read (not "[Errno 21] Is a directory")."""
+def check_output(name, force=False, db=None):
+    """CommandError unless -o FILE may be written, said in words before anything is read (not
+    "[Errno 21] Is a directory"): a folder, or a file in a folder that does not exist; a file
+    that exists unless force (an export never replaces a file unasked); and, even with force,
+    the store being read (db, None: the default store), by any name or link to it."""
     path = Path(name)
     if path.is_dir():
         raise CommandError("cannot write %s: it is a folder; give a file name" % name)
     if not path.absolute().parent.is_dir():
         raise CommandError("cannot write %s: the folder %s does not exist"
                            % (name, path.absolute().parent))
+    if not path.exists():
+        return
+    source = Path(db) if db else store.default_path()
+    if source.exists() and os.path.samefile(path, source):
+        raise CommandError("cannot write %s: it is the game store being read; give another "
+                           "file" % name)
+    if not force:
+        raise CommandError("cannot write %s: it exists; give another file, or --force to "
+                           "replace it" % name)
+
+
+def write_output(name, text, force=False):
+    """Write text to the file name as a whole or not at all: into a temporary file beside it,
+    then renamed over it, so a full disk or a crash leaves the old file (or none), never half
+    of one. A link is followed (the file it points to is replaced, the link stays); a device
+    or a pipe (--force -o /dev/null) is written to directly."""
+    target = os.path.realpath(name)
+    if os.path.exists(target) and not os.path.isfile(target):
+        with open(target, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        return
+    folder, base = os.path.split(target)
+    fd, tmp = tempfile.mkstemp(prefix="." + base + ".", suffix=".part", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        if os.path.exists(target):
+            if not force:  # made meanwhile by another program: still not replaced unasked
+                raise FileExistsError(errno.EEXIST, "it exists; give another file, or --force "
+                                      "to replace it", name)
+            mode = os.stat(target).st_mode & 0o7777
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask  # as open() would have made it, not mkstemp's 0600
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        os.unlink(tmp)
+        raise
 
 
 def cmd_export(args):
     _not_negative("--at", args.at)
     if args.output and args.output != "-":
-        check_output(args.output)
+        check_output(args.output, args.force, args.db)
     fmt = args.format
     if fmt is None:
         fmt = SUFFIXES.get(Path(args.output).suffix.lower(), "json") if args.output else "json"
@@ -90,8 +133,7 @@ def cmd_export(args):
     text = render(rec, fmt, args.at)
     if args.output and args.output != "-":
         try:
-            with open(args.output, "w", encoding="utf-8", newline="\n") as f:
-                f.write(text)
+            write_output(args.output, text, args.force)
         except OSError as e:  # no permission, a full disk, ...
             raise CommandError("cannot write %s: %s" % (args.output, e.strerror)) from None
         print("wrote game %s as %s to %s" % (rec.id, fmt, args.output), file=sys.stderr)
@@ -137,7 +179,9 @@ def cmd_import(args):
     with open_store(args.db, create=True) as st:
         gid, new = store_game(st, game)
         rec = st.get(gid)
-    what = "%s %s %s, %d actions" % (rec.kind, rec.variant, rec.seats, len(rec.actions))
+    what = "%s %s %s, %d actions" % (rec.kind, terminal_text(rec.variant),
+                                     terminal_text(rec.seats), len(rec.actions))
+    name = terminal_text(name)
     if new:
         print("imported %s as game %d (%s)" % (name, gid, what))
     else:
@@ -178,7 +222,10 @@ def add_parser(sub):
     p.add_argument("--at", type=int, metavar="N", default=None,
                    help="svg: the position after N actions (0 = the start; default the last)")
     p.add_argument("--output", "-o", metavar="FILE", default=None,
-                   help="write to FILE instead of standard output")
+                   help="write to FILE instead of standard output (an existing FILE is refused "
+                        "unless --force; the store being read never is written over)")
+    p.add_argument("--force", action="store_true",
+                   help="with -o: replace FILE if it exists")
     store.add_db_option(p)
     p.set_defaults(func=cmd_export)
 

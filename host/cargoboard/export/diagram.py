@@ -22,7 +22,7 @@ The SVG helpers below (attributes, tags, numbers, the caption line and the docum
 layers) are shared by the drawing modules, so every kind's SVG has the same shell.
 """
 
-from xml.sax.saxutils import escape
+from xml.sax.saxutils import escape, unescape
 
 from cargoboard import games
 
@@ -140,3 +140,39 @@ def svg_document(pos, width, height, title, style, board, pieces, overlay, score
         "</svg>",
     ]
     return "\n".join(parts) + "\n"
+
+
+def step_svg(draw, positions, actions, n, title=None, abandoned=False):
+    """The SVG document of step n of a game (the position after n actions, the action that led
+    to it marked): `export --format svg --at N` and every step of the HTML replay. abandoned:
+    the game was dropped before its end; its last step says so."""
+    last = len(positions) - 1
+    doc = draw.svg(positions[n], positions[n - 1] if n else None, actions[n - 1] if n else None,
+                   ply=n, total=last, title=title)
+    return with_caption_note(doc, ABANDONED) if abandoned and n == last else doc
+
+
+LAYERS = ("board", "pieces", "overlay", "scores")
+
+
+def document_layers(doc):
+    """{"board", "pieces", "overlay", "scores": the layer's inner SVG, "caption": the caption's
+    text} of a document svg_document wrote: what the HTML replay puts into its page at each
+    step, so that it shows what the SVG export shows. Every text in a layer is escaped, so the
+    layers' opening tags, each at the start of a line, split the document unambiguously."""
+    out = {}
+    ends = ['</g>\n<g id="cb-%s">' % name for name in LAYERS[1:]] + ["</g>\n<text "]
+    at = doc.find('\n<g id="cb-board">')
+    for name, end in zip(LAYERS, ends):
+        start = doc.find('<g id="cb-%s">' % name, at)
+        stop = doc.find(end, start)
+        if at < 0 or start < 0 or stop < 0:
+            raise ValueError("not an SVG document of diagram.svg_document (no %s layer)" % name)
+        out[name] = doc[start + len('<g id="cb-%s">' % name):stop]
+        at = stop
+    head, sep, rest = doc[at:].partition('data-kind="caption">')
+    text, end, _ = rest.partition("</text>")
+    if not sep or not end:
+        raise ValueError("not an SVG document of diagram.svg_document (no caption)")
+    out["caption"] = unescape(text)
+    return out

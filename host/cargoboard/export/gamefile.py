@@ -55,7 +55,7 @@ def shown(rec, positions=None):
         return rec, positions, None
     out = GameRecord(rec.kind, rec.variant, rec.seats, start, texts, source=rec.source,
                      source_game=rec.source_game, played=rec.played, id=rec.id,
-                     stored=rec.stored)
+                     stored=rec.stored, abandoned=rec.abandoned)
     return out, shown_positions, reveal
 
 

@@ -3,20 +3,21 @@ action list at every step, with buttons (and arrow keys) to step forward and bac
 the style, the script and the data are all in the page.
 
 The page carries its data as JSON in `<script type="application/json" id="cb-data">`:
-`steps` (per step: ply, seat, action, position, scores, caption, overlay), `fragments` (the
-distinct SVG fragments of the drawing module's pieces layer) and `frames` (per step, the
-[key, fragment index] pairs that changed since the step before; -1 removes a key; frame 0 holds
-every key). The script rebuilds the pieces layer of step n from frames 0..n, so the page stays
-small however long the game: an action changes two or three cells.
+`steps` (per step: ply, seat, action, position, scores, caption, and the fragment indexes of
+its board, overlay and scoreboard layers), `fragments` (the distinct SVG fragments) and
+`frames` (per step, the [key, fragment index] pairs of the pieces layer that changed since the
+step before; a key is the rank of the drawing module's piece key; -1 removes a key; frame 0
+holds every key). The script rebuilds the pieces layer of step n from frames 0..n, so the page
+stays small however long the game: an action changes two or three cells. Every layer and the
+caption of a step are those of its SVG export (`export --format svg --at N`).
 """
 
 import json
 from xml.sax.saxutils import escape
 
 from cargoboard.export import diagram
-from cargoboard.export.gamefile import scores_of
+from cargoboard.export.gamefile import scores_of, shown
 from cargoboard.store import result_text, score_text, winners_text
-from cargoboard.rules import seat_letters
 from cargoboard.rules import mover as mover_of
 
 CSS = """
@@ -52,6 +53,7 @@ JS = """
   var last = steps.length - 1, cur = -1;
   function $(id) { return document.getElementById(id); }
   var pieces = $("cb-pieces"), over = $("cb-overlay"), cap = $("cb-caption");
+  var board = $("cb-board"), scoreboard = $("cb-scores"), boardShown = -1;
   var slider = $("cb-step"), counter = $("cb-counter"), posText = $("cb-position");
   var moveButtons = document.querySelectorAll("button[data-step]");
   function cells(n) {
@@ -74,10 +76,8 @@ JS = """
     var s = steps[n];
     over.innerHTML = s.overlay >= 0 ? frags[s.overlay] : "";
     cap.textContent = s.caption;
-    for (var seat in s.scores) {
-      var el = $("cb-score-" + seat);
-      if (el) { el.textContent = seat + " " + s.scores[seat]; el.setAttribute("data-score", s.scores[seat]); }
-    }
+    scoreboard.innerHTML = frags[s.scoreboard];
+    if (s.board !== boardShown) { board.innerHTML = frags[s.board]; boardShown = s.board; }
     slider.value = n;
     counter.textContent = n + " / " + last;
     posText.textContent = s.position;
@@ -133,7 +133,9 @@ JS = """
 
 
 def replay_data(rec, positions, draw):
-    """The page's data: steps, distinct fragments and per-step changes of the pieces layer."""
+    """The page's data: steps, distinct fragments and per-step changes of the pieces layer.
+    Every step's layers are those of its SVG export (diagram.step_svg), so the page shows at
+    each step what `export --format svg --at N` shows."""
     fragments = []
     index = {}
 
@@ -143,26 +145,27 @@ def replay_data(rec, positions, draw):
             fragments.append(text)
         return index[text]
 
-    total = len(rec.actions)
+    pieces = [draw.pieces(pos) for pos in positions]
+    # The pieces layer joins its fragments in the order of their keys (numbers, or strings
+    # such as «Формула 99»'s "1-03-12"): the page gets each key's rank in that order.
+    rank = {k: i for i, k in enumerate(sorted({k for p in pieces for k in p}))}
     steps = []
     frames = []
     prev = {}
     for n, pos in enumerate(positions):
-        before = positions[n - 1] if n else None
-        action = rec.actions[n - 1] if n else None
-        mover = mover_of(before) if n else None
-        cur = {k: frag(v) for k, v in draw.pieces(pos).items()}
+        cur = {rank[k]: frag(v) for k, v in pieces[n].items()}
         changes = [[k, v] for k, v in sorted(cur.items()) if prev.get(k) != v]
         changes += [[k, -1] for k in sorted(prev) if k not in cur]
         frames.append(changes)
         prev = cur
-        ov = draw.overlay(before, action) if n else ""
-        caption = draw.caption(pos, n, total, action, mover)
-        if rec.abandoned and n == total:
-            caption += " \u00b7 " + diagram.ABANDONED
-        steps.append({"ply": n, "seat": mover, "action": action, "position": pos.notation(),
-                      "scores": scores_of(pos), "caption": caption,
-                      "overlay": frag(ov) if ov else -1})
+        layers = diagram.document_layers(diagram.step_svg(draw, positions, rec.actions, n,
+                                                          abandoned=rec.abandoned))
+        steps.append({"ply": n, "seat": mover_of(positions[n - 1]) if n else None,
+                      "action": rec.actions[n - 1] if n else None,
+                      "position": pos.notation(), "scores": scores_of(pos),
+                      "caption": layers["caption"], "board": frag(layers["board"]),
+                      "overlay": frag(layers["overlay"]) if layers["overlay"] else -1,
+                      "scoreboard": frag(layers["scores"])})
     return {"steps": steps, "fragments": fragments, "frames": frames}
 
 
@@ -174,10 +177,11 @@ def _json_for_script(obj):
 
 def game_html(rec, positions=None, nav=""):
     """The replay page of a game as one string. nav: HTML put at the top of the body (the web
-    archive's links; a link with data-step-href gets the step shown appended to it)."""
+    archive's links; a link with data-step-href gets the step shown appended to it). The game
+    is shown as its pictures show it (gamefile.shown: a hot-seat game's hands and deck only at
+    its end), on the web page as in the file."""
     draw = diagram.for_kind(rec.kind)
-    if positions is None:
-        positions = rec.positions()
+    rec, positions, _ = shown(rec, positions)
     data = replay_data(rec, positions, draw)
     final = positions[-1]
     total = len(rec.actions)

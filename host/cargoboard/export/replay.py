@@ -8,6 +8,7 @@ once, top to bottom.
 
 import textwrap
 
+from cargoboard.clikit import terminal_text
 from cargoboard.export import diagram
 from cargoboard.store import score_text
 from cargoboard.rules import mover as mover_of
@@ -45,7 +46,8 @@ def run(rec, out, inp=None, interactive=False, color=False, start=0, clear=False
     if not 0 <= start <= last:
         raise ValueError("game %s has %d actions: the step must be 0..%d"
                          % (rec.id, last, last))
-    title = "game %s: %s %s %s, %d actions%s" % (rec.id, rec.kind, rec.variant, rec.seats, last,
+    title = "game %s: %s %s %s, %d actions%s" % (rec.id, rec.kind, terminal_text(rec.variant),
+                                                 terminal_text(rec.seats), last,
                                                  ", abandoned" if rec.abandoned else "")
     legend = getattr(draw, "TEXT_LEGEND", None)
     if legend:

@@ -32,15 +32,28 @@ def parse_listen(text):
     return host, port
 
 
+def check_host(host, port):
+    """ServeError unless host names an address (an IP address, or a name it resolves): --listen
+    nonsense said "listening on nonsense lets other machines in: add --public"."""
+    import socket
+    try:
+        socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as e:
+        raise ServeError("--listen wants HOST:PORT, not '%s' (%s: %s)"
+                         % (host, host, getattr(e, "strerror", None) or e)) from None
+
+
 def cmd_serve(args):
     import sys
-    from cargoboard.store import default_path
+    from cargoboard.store import check_not_special, default_path
     from cargoboard.web.security import is_loopback
     try:
         host, port = parse_listen(args.listen)
+        check_host(host, port)
     except ServeError as e:
         print("cargoboard serve: error: %s" % e, file=sys.stderr)
         return 2
+    check_not_special(args.db or default_path())  # a folder, as the other commands refuse it
     if not is_loopback(host) and not args.public:
         print("cargoboard serve: error: listening on %s lets other machines in: add --public "
               "(then every page needs the host token or a seat token, printed at start)" % host,

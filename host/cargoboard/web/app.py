@@ -156,6 +156,8 @@ def _int_param(request, name, default=None, lo=None, hi=None):
         v = int(raw)
     except ValueError:
         raise HTTPException(400, "%s must be a whole number, not '%s'" % (name, raw)) from None
+    if hi is None and v >= 2 ** 63:  # past SQLite's integers, where it would fail (a 500)
+        raise HTTPException(400, "%s is too large: %d" % (name, v))
     if (lo is not None and v < lo) or (hi is not None and v > hi):
         raise HTTPException(400, "%s must be %s..%s, not %d" % (name, lo, "" if hi is None else hi,
                                                                   v))
@@ -333,9 +335,11 @@ def _filters(request):
     q = request.query_params
     kind = q.get("kind") or None
     result = q.get("result") or None
-    if result and result not in RESULTS and not (len(result) == 1 and result.isalpha()):
-        raise HTTPException(400, "result must be over, open, abandoned or a seat letter, "
-                                 "not '%s'" % result)
+    if result and result not in RESULTS and not (len(result) == 1 and result.isascii() and
+                                                 result.isalnum()):
+        # a seat: a letter, or a digit («Формула 99»'s civilisations, 8-player Cargocube)
+        raise HTTPException(400, "result must be over, open, abandoned or a seat (its letter "
+                                 "or digit), not '%s'" % result)
     dates = {}
     for name in ("since", "until"):
         v = q.get(name) or None
@@ -358,13 +362,16 @@ def archive_page(request):
     try:
         with web.store() as st:
             total = st.count(**filters)
+            pages = max(1, (total + PAGE_SIZE - 1) // PAGE_SIZE)
+            if page > pages:
+                raise HTTPException(404, "no page %d: the archive has %d page%s here" % (
+                    page, pages, "" if pages == 1 else "s"))
             rows = st.list(limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE, newest_first=True,
                            **filters)
             kinds = st.kinds()
     except StoreError as e:
         return _render(request, "archive.html", problem=str(e), rows=[], total=0, page=1,
                        pages=1, filters=filters, kinds=[], db=web.db_path, query="")
-    pages = max(1, (total + PAGE_SIZE - 1) // PAGE_SIZE)
     query = urlencode({k: v for k, v in filters.items() if v not in (None, "")})
     return _render(request, "archive.html", problem=None, rows=rows, total=total, page=page,
                    pages=pages, filters=filters, kinds=kinds, db=web.db_path, query=query)

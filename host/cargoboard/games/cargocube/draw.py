@@ -160,6 +160,13 @@ def _kind_seat(kind, seats):
 # -- the board under the pieces: depends on the seats in play only ---------------------------
 
 def background(seats):
+    return _background(tuple(seats))
+
+
+@functools.lru_cache(maxsize=16)
+def _background(seats):
+    # the same for every position of a game: drawn once per set of seats (the HTML replay
+    # takes every step's SVG)
     out = []
     for c in range(g.N_CELLS):
         x, y = origin(c)

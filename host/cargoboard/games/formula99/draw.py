@@ -18,6 +18,7 @@ finish cells and the control room `data-kind="zone|finish|control"` with `data-c
 `data-kind="discard"`; the last action `data-kind="last-action"`; scores `data-kind="score"`.
 """
 
+import functools
 from xml.sax.saxutils import escape
 
 from shared_rules.formula99 import cards as C
@@ -166,6 +167,13 @@ def _centre(g):
 
 
 def background(pos):
+    return _background(tuple(pos.civ(s) for s in pos.seats))
+
+
+@functools.lru_cache(maxsize=16)
+def _background(civs):
+    # the same for every position of a game: drawn once per set of civilisations (the HTML
+    # replay takes every step's SVG)
     d = _svg()
     tag, text = d.svg_tag, d.svg_text
     cell_grid, start_grid, finish_grid = T.grid_tables()
@@ -180,7 +188,6 @@ def background(pos):
                                 ("data-kind", "cell"), ("data-cell", T.name(c)),
                                 ("data-lane", lane)]))
         out.append(text(x + 14, y + 9, "cell", T.name(c)))
-    civs = [pos.civ(s) for s in pos.seats]
     for civ in range(1, 10):
         fill = CIV_FILL[civ - 1] if civ in civs else "#eeeeee"
         for g in start_grid[2 * (civ - 1):2 * civ]:
@@ -371,7 +378,9 @@ TEXT_LEGEND = ("cells: blue lane ' . ', yellow ' : ', red ' x ', start zones sK,
 
 
 def text_board(pos, color=False):
-    return picture(pos, color=color)
+    """The terminal replay's picture: what the position holds, as the SVG draws it (a full
+    position, the last step of a hot-seat game, shows its hands and charges' cards)."""
+    return picture(pos, reveal=pos.full, color=color)
 
 
 # -- hidden information on cargoboard serve's pages (cargoboard.export.diagram) ----------------
