@@ -299,23 +299,6 @@ def case_board_set_up_at_power_on_starts_the_game():
     assert app.state == PLAY
 
 
-def case_abort_drops_the_game_code():
-    # An idle board keeps no game's code: after `abort` a new game of another kind must not
-    # find the old code still in the heap (on the unix port at 192 KB, КУБитва's code and
-    # «Формула 99»'s did not fit together).
-    hal = FakeHal()
-    app = App(hal)
-    hal.app = app
-    app.new_game("kubitva", {"layout": "board"})
-    hal.inp = b"abort\n"
-    app.step()
-    app.new_game("formula99", {"layout": "L1", "seats": "15"})
-    assert app.game_name == "formula99" and app.state == SETUP
-    if sys.implementation.name == "micropython":
-        left = [m for m in sys.modules if "kubitva" in m]
-        assert not left, left
-
-
 CASES = list_cases(globals())
 
 

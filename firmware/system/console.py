@@ -54,13 +54,7 @@ def command(app, words):
     if cmd == "bright" or cmd == "budget":
         return _setting(app, words)
     if cmd == "abort":
-        name = app.game_name
         app.abort()
-        if name:
-            # an idle board keeps no game's code: the next game (maybe another) needs the heap
-            from firmware.system.plugins import unload_game
-            unload_game(name)
-            unload("firmware.system.plugins")
         return "ok"
     if cmd == "games" or cmd == "logread" or cmd == "logdel":
         from firmware.system import logcmd  # loaded for the command, then dropped
