@@ -44,8 +44,8 @@ PATIENCE_MS = 2500
 AMEND_MS = 3000
 MAX_WAYS = 8  # shortest ways of a soldier compared for what they capture
 # States (unit cell, cube cell) a move search may hold: beyond this the evidence is no move the
-# board reads in one motion (the hands then move the unit cell by cell); it keeps the search's
-# table under 4 KB (a dict of 257 slots: the next size, 8 KB, found no room on a fragmented heap).
+# board reads in one motion (the hands then move the unit cell by cell); it bounds the search's
+# tables (one per step, _search).
 MAX_STATES = 250
 
 NONE = kb.NONE
@@ -478,7 +478,11 @@ class Tracker:
         cols = pos.cols
         ends = [(e % cols, e // cols) for e in end]
         start = u * width + (k if k >= 0 else n)
-        parent = {start: -1}
+        # the states reached, one table per step (state -> parent state * 32 + step code): no
+        # table grows past ~150 slots (a 293-slot one, 4.7 KB on the unix port, is the block a
+        # fragmented heap could not give), and a goal's steps are read back layer by layer
+        layers = [{start: -1}]
+        states = 1
         frontier = [start]
         goals = []
         out = []
@@ -487,6 +491,8 @@ class Tracker:
             while frontier and not goals and depth < limit:
                 depth += 1
                 nxt = []
+                here = {}
+                layers.append(here)
                 for s in frontier:
                     x = s // width
                     y = s % width
@@ -510,14 +516,20 @@ class Tracker:
                                 continue
                             y2 = pos.nb[y * 4 + code // 5]
                         s2 = x2 * width + y2
-                        if s2 in parent or _steps_left(x2, y2, ends, cols, n) > limit - depth:
+                        seen = False
+                        for layer in layers:
+                            if s2 in layer:
+                                seen = True
+                                break
+                        if seen or _steps_left(x2, y2, ends, cols, n) > limit - depth:
                             # a state from which the unit and its cube cannot reach the ends in
                             # the points left is on no way there: not kept (the same readings,
                             # from a search small enough for the board)
                             continue
-                        if len(parent) >= MAX_STATES:
+                        if states >= MAX_STATES:
                             raise _TooFar
-                        parent[s2] = s * 32 + code
+                        here[s2] = s * 32 + code
+                        states += 1
                         nxt.append(s2)
                         if (x2 in end) and (k < 0 or (y2 in end and y2 != x2)):
                             goals.append(s2)
@@ -529,11 +541,11 @@ class Tracker:
             if k >= 0:
                 cells[k] = kv
         seqs = []
-        for g in goals:
+        for g in goals:  # all found at the last step
             seq = []
             s = g
-            while parent[s] >= 0:
-                p = parent[s]
+            for d in range(len(layers) - 1, 0, -1):
+                p = layers[d][s]
                 seq.append((p // 32 // width << 8) + p % 32)
                 s = p // 32
             seq.reverse()
