@@ -78,7 +78,7 @@ class Board:
     def __init__(self, **kw):
         self.runner = UnixRunner(**kw).start()
         if self.runner.revision == "B":
-            from cargoboard.sim.hallfield import HallWorld
+            from cargoboard.games.cargocube.hallfield import HallWorld
             self.runner.sums = HallWorld().adc_sums()   # an empty board's scan
         self._serving = self.runner.serving()
         self._serving.__enter__()

@@ -16,8 +16,9 @@ are among the hint's first three, to show what the uniform ones cost. The hand l
 tips the cube over, drags pieces across cells, hesitates, hovers and bounces (cargoboard.games.cargocube.hand);
 on revision B its lifts and put-downs also shift the bottom cube of the stack it works on (up to
 0.25, 0.5 or 1 mm) and, in the "bumps" rows, nudge a neighbouring stack 1 time in 20
-(cargoboard.sim.hallfield: the field model, ADC noise and DNL). The player presses only what the
-LEDs ask for (cargoboard.games.cargocube.play). Rows run on N processes (default 2). Printed, never asserted.
+(cargoboard.games.cargocube.hallfield: the field model, ADC noise and DNL). The player presses
+only what the LEDs ask for (cargoboard.games.cargocube.play). Rows run on N processes (default 2).
+Printed, never asserted.
 The presses are also split by what each was for, beside the floor occupancy sensors force on the
 same games (revision A: the actions that change no sensor or the same as another legal action).
 
@@ -112,7 +113,7 @@ def _play(task):
     pick = PICKS[chooser]
     hall = None
     if noise is not None:
-        from cargoboard.sim.hallfield import Noise
+        from cargoboard.games.cargocube.hallfield import Noise
         hall = Noise(shift_mm=noise[0], bump_rate=noise[1])
     tot = GameStats()
     t0 = time.process_time()
@@ -152,7 +153,7 @@ def _run_chunk(task):
     chooser, seeds, kw, shift = task
     noise = None
     if shift is not None:
-        from cargoboard.sim.hallfield import Noise
+        from cargoboard.games.cargocube.hallfield import Noise
         noise = Noise(shift_mm=shift)
     pick = PICKS[chooser]
     tot = GameStats()
@@ -251,7 +252,7 @@ def quick_model(pick, shift, bump, games):
     noise, all at once, no timing) and whether exactly one legal action fits it."""
     from firmware.games.cargocube import steps as S
     from cargoboard.games.cargocube.hand import physical_steps
-    from cargoboard.sim.hallfield import HallWorld, Noise
+    from cargoboard.games.cargocube.hallfield import HallWorld, Noise
     actions = one = wrong = 0
     for seed in range(games):
         rng = random.Random(seed)

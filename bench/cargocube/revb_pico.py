@@ -29,7 +29,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "host"), str(ROOT / "tests" / "cargocube")
                 str(ROOT / "bench")]
 
 from cargoboard.games.cargocube.play import play_game  # noqa: E402
-from cargoboard.sim.hallfield import Noise  # noqa: E402
+from cargoboard.games.cargocube.hallfield import Noise  # noqa: E402
 from cargoboard.sim.pico.images import PicoUnavailable, find_images  # noqa: E402
 from cargoboard.sim.table import write_trace  # noqa: E402
 from shared_rules.cargocube.layouts import SEATS_BY_PLAYERS  # noqa: E402

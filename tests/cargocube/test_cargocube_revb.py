@@ -1,6 +1,6 @@
 """Cargocube on board revision B (linear Hall sensors): whole games of the modelled hand on the
-field model (cargoboard.sim.hallfield) through the firmware's HAL logic, level scanner and
-tracker, in this process and, from the same recorded input, under the MicroPython unix port;
+field model (cargoboard.games.cargocube.hallfield) through the firmware's HAL logic, level
+scanner and tracker, in this process and, from the same recorded input, under the MicroPython unix port;
 and the cases the steps decide: a move between two stacks taken with no button (revision A
 cannot see it), the stack it landed on told from the one it did not, a nudged stack taken for
 noise, a piece still in the hand not taken for a move onto a stack."""
@@ -24,7 +24,7 @@ from firmware.drivers.levels import LevelScanner  # noqa: E402
 from hardware import pinmap_revb  # noqa: E402
 from cargoboard.games.cargocube.hand import Hand, physical_steps  # noqa: E402
 from cargoboard.games.cargocube.play import play_game  # noqa: E402
-from cargoboard.sim.hallfield import HallBoard, HallWorld, Noise  # noqa: E402
+from cargoboard.games.cargocube.hallfield import HallBoard, HallWorld, Noise  # noqa: E402
 from cargoboard.sim import REVB_HEAP  # noqa: E402
 from cargoboard.sim.table import Table, write_trace  # noqa: E402
 

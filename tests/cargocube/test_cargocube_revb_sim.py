@@ -6,7 +6,7 @@ then a move from stack to stack) are taken with no button."""
 from shared_rules.cargocube import rules as cc
 from shared_rules.geometry import cell_name
 from cargoboard.sim import REVB_HEAP
-from cargoboard.sim.hallfield import Noise
+from cargoboard.games.cargocube.hallfield import Noise
 from cargoboard.sim.script import run_script
 
 SCENARIO = ("d4w", "c4n")  # onto c4 (only d4 empties), then c4's top onto c5 (nothing empties)

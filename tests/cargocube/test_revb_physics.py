@@ -1,5 +1,5 @@
-"""Revision B's physics (cargoboard.sim.hallfield) against the field model it samples
-(circuit.magnet), and the firmware's step predictions (firmware/games/cargocube/steps.py, from the
+"""Revision B's physics (cargoboard.games.cargocube.hallfield) against the field model it
+samples (circuit.magnet), and the firmware's step predictions (firmware/games/cargocube/steps.py, from the
 generated firmware/games/cargocube/field.py) against that physics: one model, three uses."""
 
 import math
@@ -7,7 +7,7 @@ import random
 
 from circuit import magnet as M
 from cargoboard.games.cargocube.hand import physical_steps
-from cargoboard.sim import hallfield as HF
+from cargoboard.games.cargocube import hallfield as HF
 from firmware.games.cargocube import steps as S
 from firmware.games.cargocube import field as field_revb
 from shared_rules.cargocube import rules as cc

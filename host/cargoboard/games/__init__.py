@@ -6,7 +6,10 @@ cargoboard.export.diagram), `hand.py` (the hand model: how a person's hands turn
 lifts and places), `play.py` (in-process play on the firmware's plug-in), `cli.py` (the
 game's own subcommands: `add_parser(sub)`; a terminal game's `add_play_parser(playsub)`
 for `cargoboard play GAME`), `world.py` (its pieces in the virtual board's world: the
-start laid out, how a piece lands where a hand puts it, their names; cargoboard.sim.world). The frameworks ask for a part by kind
+start laid out, how a piece lands where a hand puts it, their names; cargoboard.sim.world),
+`hallfield.py` (revision B's physics: what the board's linear Hall sensors read of its pieces;
+only the game revision B is built for has one, and the sim asks for it with
+`sole_part("hallfield")`). The frameworks ask for a part by kind
 (`part(kind, "draw")`); a new game adds its folder here and one line below.
 `register(kind, package)` adds one at run time (the tests' toy game).
 
@@ -55,3 +58,15 @@ def parts(name):
     """The module names of every game's host part `name`, in registry order (e.g. each game's
     `cli` for the command line)."""
     return [PACKAGES[kind] + "." + name for kind in PACKAGES if has_part(kind, name)]
+
+
+def sole_part(name):
+    """The module of the host part `name` of the one game that has it (revision B's physics,
+    `hallfield`, is Cargocube's alone). LookupError when no game or more than one has it: the
+    caller asks for something only one game may give."""
+    import importlib
+    owners = parts(name)
+    if len(owners) != 1:
+        raise LookupError("%d games have a host part %r (%s); one was expected"
+                          % (len(owners), name, ", ".join(owners) or "none"))
+    return importlib.import_module(owners[0])

@@ -131,9 +131,9 @@ def run_sim(args) -> int:
         bumps = 0.0 if args.bumps is None else args.bumps
         if not 0 <= shift < float("inf") or not 0 <= bumps <= 1:
             return _error("--shift wants mm >= 0, --bumps a chance 0..1")
-        from cargoboard.sim.hallfield import Noise
+        from cargoboard.sim.world import revb_physics
         kwargs["revision"] = "B"
-        noise = Noise(shift_mm=shift, bump_rate=bumps)
+        noise = revb_physics().Noise(shift_mm=shift, bump_rate=bumps)
     elif args.shift is not None or args.bumps is not None:
         return _error("--shift and --bumps apply to --rev b only (the revision-A board sees "
                       "no field)")
@@ -178,8 +178,8 @@ def _serve(path, noise, kwargs):
         try:
             runner.start()
             if noise:
-                from cargoboard.sim.hallfield import HallWorld
-                runner.sums = HallWorld(noise).adc_sums()   # an empty board
+                from cargoboard.sim.world import revb_physics
+                runner.sums = revb_physics().HallWorld(noise).adc_sums()   # an empty board
             runner.step()
         except (FirmwareError, OSError) as e:
             return _error("cannot start the simulated board: %s" % str(e).splitlines()[0])

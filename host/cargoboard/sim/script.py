@@ -75,7 +75,7 @@ import sys
 from cargoboard import games
 from cargoboard.sim.runner import FirmwareError, FRAME_MS
 from cargoboard.sim.targets import make_runner
-from cargoboard.sim.world import World, WorldError, parse_cell
+from cargoboard.sim.world import World, WorldError, parse_cell, revb_physics
 
 HAND_MS = 100
 PRESS_MS = 50
@@ -248,8 +248,8 @@ class Session:
         self.out = out
         if runner_kwargs.get("revision", "A").upper() == "B":
             # revision B: linear Hall sensors, the field model (docs/virtual-board.md)
-            from cargoboard.sim.hallfield import HallWorld, Noise
-            self.world = HallWorld(noise or Noise(), seed=0)
+            physics = revb_physics()
+            self.world = physics.HallWorld(noise or physics.Noise(), seed=0)
         else:
             self.world = World()
         self._runner_kwargs = runner_kwargs

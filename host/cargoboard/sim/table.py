@@ -16,9 +16,10 @@ class Table:
     to replay the same input elsewhere.
 
     Revision B (hall = (HallReader, LevelScanner), firmware/hal/hall.py and levels.py): a raw
-    reading is the scan's ADC sums (cargoboard.sim.hallfield), which go through the HAL's logic
-    (deadband, fields, occupancy) to the occupancy Scanner and to the LevelScanner, whose step
-    changes reach the game's on_change (the same occupancy again) as the app gives them; `raw` is the first reading."""
+    reading is the scan's ADC sums (revision B's physics, cargoboard.sim.world.revb_physics),
+    which go through the HAL's logic (deadband, fields, occupancy) to the occupancy Scanner and
+    to the LevelScanner, whose step changes reach the game's on_change (the same occupancy
+    again) as the app gives them; `raw` is the first reading."""
 
     def __init__(self, game, trace=None, hall=None, raw=None):
         self.game = game

@@ -11,6 +11,10 @@ physical model has a host part `world.py` (cargoboard/games/<game>/world.py: `se
 layout, seats, cards, teleport)` lays out its start and gives the world its `physics`, which
 names the pieces and turns an item as it lands — Cargocube's cubes roll). Other games are laid
 out from the board's own occupancy mask, one generic token a cell (`setup_mask`).
+
+Revision B's board reads fields, not occupancy: its world (`HallWorld`, a World with the
+magnets' physics) is the host part `hallfield.py` of the one game that board is built for,
+found through the game registry by `revb_physics()`.
 """
 
 from __future__ import annotations
@@ -21,6 +25,13 @@ CARD_BASE = 100
 TOKEN = 0          # generic piece for games without a physical model here (item 0)
 DIE = 200          # a die from the supply (Cephalopod: the board never sees colour or pips)
 N_CELLS = 121
+
+
+def revb_physics():
+    """The module of revision B's physics (HallWorld, HallBoard, Noise): the `hallfield` part of
+    the one game that has one (Cargocube's cubes and their orientations)."""
+    from cargoboard import games
+    return games.sole_part("hallfield")
 
 
 class WorldError(ValueError):

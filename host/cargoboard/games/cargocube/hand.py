@@ -8,7 +8,7 @@ tipping the cube onto its new cell before it leaves the old one, dragging a piec
 cells, hesitating with a piece in the air, hovering over a cell, contacts bouncing as a piece
 lands. Everything is seeded, so a run can be repeated exactly. What the sensors read of it is
 the board's: revision A's occupancy (`OccupancyBoard`), or revision B's fields
-(cargoboard.sim.hallfield.HallBoard: the same habits, with the physics of the magnets).
+(hallfield.HallBoard, beside this module: the same habits, with the physics of the magnets).
 """
 
 import random
@@ -52,7 +52,7 @@ def _path_cells(a, b):
 class OccupancyBoard:
     """What the hand works on, as revision A's sensors see it: how many pieces each cell holds
     (from pos), read as the occupancy bitmap. A revision-B board
-    (cargoboard.sim.hallfield.HallBoard) has the same four methods and reads fields."""
+    (hallfield.HallBoard) has the same four methods and reads fields."""
 
     def __init__(self, pos):
         lids = pos.lids or bytes(g.N_CELLS)  # a biohazard is a card lying on a cube

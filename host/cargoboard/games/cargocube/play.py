@@ -78,8 +78,8 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
               teleport=False, noise=None, trace=None):
     """Play one seeded game; return its GameStats. cards: False, True (base) or a card layout
     (pyramid, bastion, both); pick(pos, legal, rng) chooses the actions (default: uniformly at
-    random). noise: a cargoboard.sim.hallfield.Noise plays it on a revision-B board (linear
-    sensors, steps) with that noise; None on revision A. trace: a list that gets the table's
+    random). noise: a hallfield.Noise (this game's revision-B physics) plays it on a revision-B
+    board (linear sensors, steps) with that noise; None on revision A. trace: a list that gets the table's
     input (cargoboard.sim.table.Table), to play it again elsewhere."""
     rng = random.Random(seed)
     if cards is True:
@@ -92,7 +92,7 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
         game = Game(options)
         table = Table(game, trace)
     else:
-        from cargoboard.sim.hallfield import HallBoard, HallWorld
+        from cargoboard.games.cargocube.hallfield import HallBoard, HallWorld
         from firmware.hal.hall import reader
         from firmware.drivers.levels import LevelScanner
         from firmware.games.cargocube import plugin_revb

@@ -547,8 +547,8 @@ _NORMAL = tuple(random.Random(7).gauss(0.0, 1.0) for _ in range(8191))
 
 
 class HallBoard:
-    """What cargoboard.hand.Hand works on for revision B: a HallWorld, read as the scan's ADC
-    sums. `item` is what the moving piece is once it lands (a rolled cube's new orientation:
+    """What the hand model (hand.Hand, beside this module) works on for revision B: a
+    HallWorld, read as the scan's ADC sums. `item` is what the moving piece is once it lands (a rolled cube's new orientation:
     it turns as it rolls onto its new cell, before a portal, a wind rose or an acceleration
     carries it on unturned)."""
 
