@@ -264,7 +264,7 @@ def test_demo_never_touches_an_existing_store_or_flash(tmp_path, monkeypatch):
     """`demo --out DIR` refuses a DIR holding a store, a flash or an export (the player's data
     folder, or an earlier demo) and leaves it as it was; without --out it takes a fresh
     folder beside an earlier demo's and says which."""
-    from cargoboard.demo import choose_out
+    from cargoboard.games.cargocube.demo import choose_out
     data = tmp_path / "data"
     (data / "flash").mkdir(parents=True)
     (data / "games.sqlite").write_bytes(b"the player's games")
@@ -325,7 +325,7 @@ def test_demo_numbers_out_of_range_are_usage_errors_before_anything_is_made(tmp_
 def test_demo_out_may_hold_other_files(tmp_path):
     """--out is documented as what it is: a folder that may hold other files (they are left
     alone), not "a new or empty folder"."""
-    from cargoboard.demo import choose_out
+    from cargoboard.games.cargocube.demo import choose_out
     (tmp_path / "notes.txt").write_text("mine")
     assert choose_out(str(tmp_path), False) == tmp_path
     r = run("demo", "--help")
