@@ -103,3 +103,36 @@ def test_no_game_folder_imports_another_games():
             if dp[:2] == ["cargoboard", "games"] and len(dp) > 2 and dp[2] != parts[2]:
                 crossing.append((mod, d))
     assert crossing == []
+
+
+def test_the_sim_finds_revision_b_physics_through_the_game_registry():
+    """The sim names no game: revision B's physics is the `hallfield` part of the one game that
+    has one (Cargocube's); a second game with one is an error, not a silent choice."""
+    from cargoboard import games
+    from cargoboard.sim.world import revb_physics
+    assert revb_physics().__name__ == "cargoboard.games.cargocube.hallfield"
+    named = [p.name for p in (HOST / "cargoboard" / "sim").rglob("*.py")
+             if "cargocube.hallfield" in p.read_text(encoding="utf-8")]
+    assert named == []
+    assert not any(d.endswith(".hallfield") for mod, deps in import_graph().items()
+                   if mod.startswith("cargoboard.sim") for d in deps)
+    games.register("twin", games.PACKAGES["cargocube"])
+    try:
+        try:
+            revb_physics()
+        except LookupError as e:
+            assert "2 games" in str(e)
+        else:
+            raise AssertionError("two games with a hallfield part were not refused")
+    finally:
+        del games.PACKAGES["twin"]
+
+
+def test_a_games_virtual_board_commands_follow_sim():
+    """Cargocube's `demo` comes from its own cli part (add_sim_parser), listed after `sim` as
+    before it moved there."""
+    from cargoboard import cli
+    sub = next(a for a in cli.build_parser()._actions if a.dest == "command")
+    names = list(sub.choices)
+    assert names[names.index("sim") + 1] == "demo"
+    assert "cargoboard.games.cargocube" in sub.choices["demo"].get_default("func").__module__
