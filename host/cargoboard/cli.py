@@ -199,13 +199,11 @@ def build_parser():
     return parser
 
 
-# Subcommands that live in their own modules: each module has `add_parser(sub)`. The games'
-# own come from each game's `cli` part (cargoboard/games/<kind>/cli.py): its commands on the
-# virtual board (`add_sim_parser(sub)`, Cargocube's `demo`) right after SIM_MODULE's `sim`, the
-# others (`add_parser(sub)`) after all of these.
-SIM_MODULE = "cargoboard.sim"
+# Subcommands that live in their own modules: each module has `add_parser(sub)`. After them
+# come the games' own (each game's `cli` part, cargoboard/games/<kind>/cli.py: Cargocube's
+# `demo`, ...).
 PLUGIN_MODULES = (
-    SIM_MODULE,
+    "cargoboard.sim",
     "cargoboard.sync_cli",
     "cargoboard.deploy",
     "cargoboard.export.cli",
@@ -249,14 +247,9 @@ def _all_parsers(sub):
 def _plugin_parsers():
     import importlib
     from cargoboard import games
-    game_clis = [importlib.import_module(name) for name in games.parts("cli")]
-    adders = []
-    for name in PLUGIN_MODULES:
-        adders.append(importlib.import_module(name).add_parser)
-        if name == SIM_MODULE:
-            adders += [getattr(m, "add_sim_parser", None) for m in game_clis]
+    names = list(PLUGIN_MODULES) + games.parts("cli")
     # A game's cli part may have only a `play` sub-command (add_play_parser).
-    adders += [getattr(m, "add_parser", None) for m in game_clis]
+    adders = [getattr(importlib.import_module(name), "add_parser", None) for name in names]
     return [a for a in adders if a is not None]
 
 

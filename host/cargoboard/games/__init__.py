@@ -4,8 +4,7 @@ A game's package holds, under the same names for every game, what it has of:
 `draw.py` (SVG and text pictures for the exports and the replay; the face is documented in
 cargoboard.export.diagram), `hand.py` (the hand model: how a person's hands turn an action into
 lifts and places), `play.py` (in-process play on the firmware's plug-in), `cli.py` (the
-game's own subcommands: `add_parser(sub)`; its commands on the virtual board, listed beside
-`sim`: `add_sim_parser(sub)`; a terminal game's `add_play_parser(playsub)` for
+game's own subcommands: `add_parser(sub)`; a terminal game's `add_play_parser(playsub)` for
 `cargoboard play GAME`), `world.py` (its pieces in the virtual board's world: the
 start laid out, how a piece lands where a hand puts it, their names; cargoboard.sim.world),
 `hallfield.py` (revision B's physics: what the board's linear Hall sensors read of its pieces;

@@ -6,7 +6,7 @@ game):
 """
 
 
-def add_sim_parser(sub):
-    """`cargoboard demo`: it plays on the virtual board, so the CLI lists it right after `sim`."""
+def add_parser(sub):
+    """`cargoboard demo`."""
     from cargoboard.games.cargocube import demo
     demo.add_parser(sub)
