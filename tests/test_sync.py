@@ -511,3 +511,49 @@ def test_a_log_damaged_on_the_flash_is_stored_up_to_the_damage_and_reported(play
             assert rec.actions == clean.actions[:len(rec.actions)]
     finally:
         b.close()
+
+
+def test_a_board_whose_numbering_began_again_is_stored_beside_not_refused(tmp_path,
+                                                                         micropython):
+    """A board's flash erased (its game log and counter gone, the chip's id the same) numbers
+    its games from 1 again. Sync used to refuse each of them for good ("the store holds a
+    different game under this number"), so they piled up on the board. Now each is stored as a
+    game of BOARD#2, the board deletes it, and a second sync changes nothing."""
+    image = tmp_path / "flash.img"
+    play_games(image, games=2)
+    db = tmp_path / "games.sqlite"
+    b = Served(image)
+    try:
+        with Store(db) as store, Link(b.runner.port) as link:
+            first = sync(link, store)
+            board = link.hello()["board"]
+    finally:
+        b.close()
+    assert [n for n, _ in first.stored] == [1]
+    micropython(
+        "import os\n"
+        "from firmware.drivers import flashdev\n"
+        "dev = flashdev.FileBlockDev.open(%r)\n"
+        "root = flashdev.mount(dev, '/flash')\n"
+        "for name in os.listdir(root + '/games'):\n"
+        "    os.remove(root + '/games/' + name)\n" % str(image))
+    play_games(image, games=2, actions=(4, 3))  # game 1 (closed) and 2 (open): other games
+    b = Served(image)
+    try:
+        said = []
+        with Store(db) as store, Link(b.runner.port) as link:
+            res = sync(link, store, say=said.append)
+            assert res.renumbered == [(1, board + "#2")] and res.conflicts == []
+            assert res.confirmed == [1]
+            assert any("numbering began again" in line for line in said)
+            again = store.get_by_source(board + "#2", 1)
+            assert bytes(again.log) != bytes(store.get_by_source(board, 1).log)
+            assert store.count() == 2
+        assert 1 not in board_logs(b.runner.port)
+        snapshot = dump(db)
+        with Store(db) as store, Link(b.runner.port) as link:
+            res = sync(link, store)
+            assert res.stored == [] and res.renumbered == []
+        assert dump(db) == snapshot
+    finally:
+        b.close()

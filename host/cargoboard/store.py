@@ -337,6 +337,16 @@ class Store:
         self.close()
 
     # --- games -----------------------------------------------------------------------------
+    def stored_from(self, board, source_game) -> list:
+        """The games stored under this board game number: the board's own (`board`) and those
+        of its numbering begun again (`board#2`, `board#3`, ...: a board whose flash was erased
+        counts its games from 1 anew), oldest first."""
+        rows = self.db.execute(
+            "SELECT id FROM games WHERE source_game=? AND (source=? OR "
+            "substr(source, 1, ?)=?) ORDER BY id", (source_game, board, len(board) + 1,
+                                                    board + "#")).fetchall()
+        return [self.get(r[0]) for r in rows]
+
     def has(self, source, source_game) -> bool:
         row = self.db.execute("SELECT 1 FROM games WHERE source=? AND source_game=?",
                               (source, source_game)).fetchone()

@@ -6,7 +6,8 @@ each with its size, CRC-32 and flags. For each game of a batch, in order:
 - already stored (same board id and game number, same bytes): confirmed again, so a confirm
   whose reply was lost still frees the board; stored, and the board's log is the stored one
   and more (a take-back after the end reopened the game on the board, which then kept its
-  log): replayed and stored in its place; stored with other bytes: reported, kept;
+  log): replayed and stored in its place; stored with other bytes: the board counts its games
+  afresh (its flash was erased), so it is stored as a game of `BOARD#2` (`#3`, ...);
 - kept aside earlier with the same bytes: reported, left on the board;
 - otherwise checked against the board's CRC-32 of the whole log and replayed through the rules
   core. A log that does not replay is kept aside in the store's `rejected` table, reported,
@@ -36,6 +37,7 @@ class SyncResult:
         self.conflicts = []   # (game_no, reason)
         self.continued = []   # (game_no, store id): stored before, played on since (a take-back)
         self.damaged = []     # (game_no, problem): stored up to the damage, the raw log kept
+        self.renumbered = []  # (game_no, source): another game under a number already stored
         self.skipped = []     # game numbers still being played
         self.bytes = 0        # log bytes read this run
 
@@ -48,6 +50,8 @@ class SyncResult:
             parts.append("%d deleted on the board" % len(self.confirmed))
         if self.skipped:
             parts.append("game %s still being played" % ",".join(map(str, self.skipped)))
+        if self.renumbered:
+            parts.append("%d of the board's numbering begun again" % len(self.renumbered))
         if self.damaged:
             parts.append("%d damaged (stored up to the damage, the whole log kept)"
                          % len(self.damaged))
@@ -126,20 +130,38 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
                     continue
                 res.bytes += len(data)
                 continues = None
-                if store.has(board, game_no):
-                    stored = store.get_by_source(board, game_no)
-                    old = bytes(stored.log) if stored.log is not None else None
-                    if old == data and zlib.crc32(data) == crc:
+                source = board
+                known = store.stored_from(board, game_no)
+                if known and zlib.crc32(data) == crc:  # (else a damaged transfer: below)
+                    same = grown = None
+                    for stored in known:
+                        old = bytes(stored.log) if stored.log is not None else None
+                        if old == data:
+                            same = stored
+                        elif old and len(data) > len(old) and data[:len(old)] == old:
+                            grown = stored
+                    if same is not None:
                         confirm.append((game_no, crc))
                         continue
-                    if old is None or len(data) <= len(old) or data[:len(old)] != old:
-                        res.conflicts.append((game_no, "stored game differs from the board's"))
-                        say("game %d: the store holds a different game under this number; "
-                            "left on the board" % game_no)
+                    if grown is not None:
+                        # A log only grows: the board played on after a take-back once the
+                        # game was stored (docs/protocol.md, CONFIRM). The whole log replaces
+                        # the stored one.
+                        continues, source = grown.id, grown.source
+                    elif any(k.log is None for k in known):
+                        res.conflicts.append((game_no, "stored game has no log to compare"))
+                        say("game %d: the store holds a game under this number without its "
+                            "log; left on the board" % game_no)
                         continue
-                    # A log only grows: the board played on after a take-back once the game was
-                    # stored (docs/protocol.md, CONFIRM). The whole log replaces the stored one.
-                    continues = stored.id
+                    else:
+                        # Another game under a number the store has: the board counts its games
+                        # from 1 again (its flash was erased). Kept as a game of the board's
+                        # numbering begun again, never in place of the one stored.
+                        source = "%s#%d" % (board, len(known) + 1)
+                        res.renumbered.append((game_no, source))
+                        say("game %d: the store has another game %d of this board (its "
+                            "numbering began again); stored as a game of %s"
+                            % (game_no, game_no, source))
                 old = store.rejected_log(board, game_no)
                 if old is not None and old == data and zlib.crc32(old) == crc:
                     res.rejected.append((game_no, "kept aside earlier"))
@@ -157,7 +179,7 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
                     res.rejected.append((game_no, str(e)))
                     say("game %d kept aside: %s" % (game_no, e))
                     continue
-                rec.source_game = game_no
+                rec.source, rec.source_game = source, game_no
                 rec.continues = continues
                 if rec.problem is not None:
                     # The board's own CRC-32 matched: the log was damaged on the flash (a bit
