@@ -29,15 +29,6 @@ SETUP = 1
 PLAY = 2
 STATE_NAMES = ("idle", "setup", "play")
 
-
-
-def settings(budget_max_ma):
-    """The settings a host or the console may change: (name, lowest, highest) each. bright: the
-    LED brightness cap; budget: the LED current budget in mA, at most budget_max_ma, what keeps
-    the board within USB power (its HAL's `led_budget_max_ma`, from the pin map, which
-    circuit/power.py computes); debounce: the scanner's stable time in ms."""
-    return (("bright", 0, 255), ("budget", 0, budget_max_ma), ("debounce", 0, 1000))
-
 # A console line: long enough for `new kubitva position=...` (a КУБитва position on the 11x11
 # grid is about 230 characters, its blanks written as `_`).
 _LINE_MAX = 320
@@ -69,7 +60,12 @@ class App:
         self.scanner = Scanner(stable_ms)
         self.buttons = Buttons(stable_ms)
         self.painter = Painter(cap, budget_ma)
-        self.SETTINGS = settings(hal.led_budget_max_ma)
+        # Settings a host or the console may change: name, lowest, highest (bright: the LED
+        # brightness cap; budget: the LED current budget in mA, at most what keeps this board
+        # within USB power: its HAL's led_budget_max_ma, from the pin map, which
+        # circuit/power.py computes; debounce: the scanner's stable time in ms).
+        self.SETTINGS = (("bright", 0, 255), ("budget", 0, hal.led_budget_max_ma),
+                         ("debounce", 0, 1000))
         self.raw = bytearray(H.BITMAP_BYTES)
         self.mask = bytearray(H.BITMAP_BYTES)
         self.state = IDLE
