@@ -9,7 +9,8 @@ game's own subcommands: `add_parser(sub)`; a terminal game's `add_play_parser(pl
 start laid out, how a piece lands where a hand puts it, their names; cargoboard.sim.world),
 `hallfield.py` (revision B's physics: what the board's linear Hall sensors read of its pieces;
 only the game revision B is built for has one, and the sim asks for it with
-`sole_part("hallfield")`). The frameworks ask for a part by kind
+`sole_part("hallfield")`), `build.py` (what the device build needs to know of the game:
+`FOLDED_CONSTANTS`, its constant modules folded into their users, cargoboard.build). The frameworks ask for a part by kind
 (`part(kind, "draw")`); a new game adds its folder here and one line below.
 `register(kind, package)` adds one at run time (the tests' toy game).
 
