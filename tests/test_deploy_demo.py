@@ -59,6 +59,23 @@ def test_deploy_rev_b_stages_its_hal_and_says_so(tmp_path):
     assert r.returncode == 2 and "--rev" in r.stderr
 
 
+def test_the_games_revision_b_modules_are_found_from_revision_bs_registry(monkeypatch):
+    """deploy.py names no game: a game's revision-B modules are the plug-ins firmware/games/revb.py
+    names and what only they import; a module that a module of both revisions also imports
+    (Cargocube's plug-in and tracker) goes on revision A too."""
+    assert "cargocube" not in (ROOT / "host/cargoboard/deploy.py").read_text()
+    sources = deploy.board_sources("rp2", "B")
+    cc = "firmware/games/cargocube/"
+    assert deploy.revb_game_modules(sources) == {
+        cc + "plugin_revb.py", cc + "steptracker.py", cc + "steps.py", cc + "field.py"}
+    assert {cc + "plugin.py", cc + "tracker.py"} <= set(deploy.board_sources("rp2", "A"))
+    # the rule on a made-up graph: b2 is also named by a (a module of both), so it stays
+    graph = {"firmware/games/revb.py": {"p"}, "p": {"b1", "b2"}, "b1": {"b3"}, "b3": set(),
+             "b2": {"b4"}, "b4": set(), "a": {"b2"}, "firmware/hal/hall.py": {"b1"}}
+    monkeypatch.setattr(deploy, "_module_refs", lambda rel, modules: graph[rel])
+    assert deploy.revb_game_modules(graph) == {"p", "b1", "b3"}
+
+
 def test_deploy_timeout_is_a_positive_finite_number(tmp_path):
     """`deploy --timeout nan` waited for ever on a board that never answered; 0 and -3 were
     taken: usage errors now, before any port is opened."""

@@ -51,11 +51,11 @@ def test_the_build_folds_the_rules_constants_into_the_modules_that_use_them():
     dictionary entries and interned names (docs/board-formula99.md, "Measured")."""
     import io
     import tokenize
-    from cargoboard.build import FOLDED_CONSTANTS, fold_constants, folded_values
+    from cargoboard.build import fold_constants, folded_constants, folded_values
     from shared_rules.formula99 import const
     values = folded_values("shared_rules.formula99.const")
     assert values == {k: v for k, v in vars(const).items() if type(v) is int}
-    assert "shared_rules.formula99.const" in FOLDED_CONSTANTS
+    assert "shared_rules.formula99.const" in folded_constants()
     for p in DEVICE_FILES:
         rel = p.relative_to(REPO_ROOT).as_posix()
         text = p.read_text(encoding="utf-8")
@@ -78,6 +78,32 @@ def test_the_build_folds_the_rules_constants_into_the_modules_that_use_them():
     for gone in ("TK.CONTROL_GRID", "C.RED_JOKER", "T.MISMATCH"):
         assert gone in (REPO_ROOT / "firmware/games/formula99/plugin.py").read_text()
         assert gone not in plugin, gone
+
+
+def test_each_game_declares_its_folded_constants_and_the_build_cache_hashes_them(tmp_path,
+                                                                                 monkeypatch):
+    """The build names no game's constants: «Формула 99»'s come from its own folder (host part
+    `build`), and a game that declares more changes the build cache's name (they rebuild)."""
+    import sys
+    from cargoboard import build, games
+    assert "formula99" not in (REPO_ROOT / "host/cargoboard/build.py").read_text()
+    assert build.folded_constants() == games.part("formula99", "build").FOLDED_CONSTANTS
+    sources = ["shared_rules/formula99/const.py"]
+    before = build._fingerprint([sys.executable], sources)
+    pkg = tmp_path / "foldgame"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "build.py").write_text('FOLDED_CONSTANTS = {"shared_rules.geometry": ()}\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    games.register("foldgame", "foldgame")
+    try:
+        assert build.folded_constants()["shared_rules.geometry"] == ()
+        declared = build._fingerprint([sys.executable], sources)
+        (pkg / "build.py").write_text('FOLDED_CONSTANTS = {}\n')
+        assert len({before, declared, build._fingerprint([sys.executable], sources)}) == 3
+    finally:
+        del games.PACKAGES["foldgame"]
+    assert build._fingerprint([sys.executable], sources) == before
 
 
 def test_a_module_that_binds_a_folded_name_is_refused():

@@ -134,3 +134,24 @@ def test_cargocubes_demo_command_comes_from_its_game_folder():
     sub = next(a for a in cli.build_parser()._actions if a.dest == "command")
     assert "cargoboard.games.cargocube" in sub.choices["demo"].get_default("func").__module__
     assert not any("demo" in m for m in cli.PLUGIN_MODULES)
+
+
+def test_the_script_parser_takes_cargocubes_new_game_words_from_its_folder():
+    """cargoboard.sim.script's code names no game (its docstring, the verbs' manual, may): the
+    words after SEATS are the game's world part's (new_game_words, NEW_GAME_WORDS for the
+    usage line), and the game before any new-game is the firmware registry's boot game."""
+    from cargoboard import games
+    from cargoboard.sim import script
+    tree = ast.parse((HOST / "cargoboard" / "sim" / "script.py").read_text(encoding="utf-8"))
+    tree.body = tree.body[1:]  # the module docstring
+    assert "cargocube" not in ast.unparse(tree)
+    assert script.new_game_usage() == (
+        "usage: new-game GAME LAYOUT SEATS [cards|pyramid|bastion|both] [teleport] (SEATS may "
+        "be left out for a game with fixed seats)")
+    assert script.boot_game() == "cargocube"
+    own = games.part("cargocube", "world").new_game_words
+    words = ["cargocube", "polygon", "SN", "cards", "teleport"]
+    assert own(words) == (["cards=base", "teleport=1"], {"cards": "base", "teleport": True})
+    assert words == ["cargocube", "polygon", "SN"]
+    assert own(["cargocube", "polygon", "both"]) is None  # the card word is no SEATS
+    assert own(["cargocube", "polygon", "SN"]) == ([], {"cards": False, "teleport": False})

@@ -43,13 +43,26 @@ class BuildError(RuntimeError):
 # import lists, and the constant module keeps only what is not an integer (an exception class,
 # tuples, strings). The sources stay as they are for CPython and for reading; line numbers do
 # not move (a traceback on the board names the source's line).
-# {constant module: the modules that star-import it}: a module here loses its module-level
-# integers (none of them may be changed at run time: they are constants by this list). The
-# build cache's name hashes this file, so a change here rebuilds.
-FOLDED_CONSTANTS = {"shared_rules.formula99.const": ("shared_rules.formula99.rules",),
-                    "shared_rules.formula99.track": (),
-                    "shared_rules.formula99.cards": (),
-                    "firmware.games.formula99.tracker": ()}
+# Each game declares its own constant modules: FOLDED_CONSTANTS ({constant module: the modules
+# that star-import it}) in its host part `build` (host/cargoboard/games/<game>/build.py);
+# folded_constants() gathers them, and the build cache's name hashes those files with this one.
+
+
+def folded_constants():
+    """{constant module: the modules that star-import it} of every game, each game's
+    FOLDED_CONSTANTS from its host part `build` (cargoboard.games), in registry order."""
+    from cargoboard import games
+    out = {}
+    for kind in games.kinds():
+        declared = getattr(games.part(kind, "build"), "FOLDED_CONSTANTS", None)
+        out.update(declared or {})
+    return out
+
+
+def _declaration_files():
+    """The files of every game's host part `build`: what the games declare to the build."""
+    from cargoboard import games
+    return [Path(importlib.util.find_spec(name).origin) for name in games.parts("build")]
 
 
 def _module_name(rel):
@@ -75,14 +88,14 @@ def folded_values(module):
 
 
 def fold_constants(rel, text):
-    """The device copy of module rel (source text): FOLDED_CONSTANTS written as values (see
-    there). A module that binds a folded name itself is refused (BuildError): its value would
-    be wrong."""
+    """The device copy of module rel (source text): the games' folded constants
+    (folded_constants()) written as values (see there). A module that binds a folded name
+    itself is refused (BuildError): its value would be wrong."""
     this = _module_name(rel)
     edits = []  # (first line, first col, last line, end col, text), lines 1-based
     tree = ast.parse(text)
     lines = text.splitlines(keepends=True)
-    for const_mod, star_users in FOLDED_CONSTANTS.items():
+    for const_mod, star_users in folded_constants().items():
         values = folded_values(const_mod)
         bare, aliases = set(), set()
         if this == const_mod:
@@ -204,6 +217,8 @@ def _fingerprint(cmd, sources, flags=()):
         pass
     h.update(" ".join(flags).encode())
     h.update(Path(__file__).read_bytes())  # the build's own rewriting (fold_constants)
+    for declared in _declaration_files():  # and what the games ask it to fold
+        h.update(declared.read_bytes())
     for rel in sources:
         h.update(rel.encode())
         h.update((REPO_ROOT / rel).read_bytes())

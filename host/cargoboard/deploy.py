@@ -29,6 +29,7 @@ boots the virtual board from it and runs the same check.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import shutil
 import subprocess
@@ -41,12 +42,11 @@ from cargoboard.build import BuildError, REPO_ROOT, cached_build, device_sources
 
 # Modules the board does not need: the simulator's HAL and the off-board block devices.
 NOT_ON_BOARD = {"firmware/hal/sim.py", "firmware/hal/sim_revb.py", "firmware/drivers/flashdev.py"}
-# Revision B's own modules: a revision-A board is deployed without them.
+# Revision B's own modules: a revision-A board is deployed without them, nor without the games'
+# own revision-B modules (revb_game_modules: found, not listed).
 REVB_ONLY = {"firmware/hal/rp2040_revb.py", "firmware/hal/hall.py", "hardware/pinmap_revb.py",
              "firmware/drivers/levels.py", "firmware/system/boot_revb.py",
-             "firmware/system/app_revb.py", "firmware/games/revb.py",
-             "firmware/games/cargocube/plugin_revb.py", "firmware/games/cargocube/steptracker.py",
-             "firmware/games/cargocube/steps.py", "firmware/games/cargocube/field.py"}
+             "firmware/system/app_revb.py", "firmware/games/revb.py"}
 BOARD_REV = "board_rev"  # the board's revision, read by the boot (firmware/system/boot.py)
 REVISIONS = ("A", "B")
 STAMP = "cargoboard.ver"
@@ -60,11 +60,57 @@ class DeployError(Exception):
 def board_sources(target="rp2", rev="A"):
     """The modules for a target: the RP2040 board, or the virtual board ("sim"), which needs
     its own HAL and flash device as the real board needs firmware/hal/rp2040.py; revision A's
-    board none of revision B's own modules (REVB_ONLY)."""
+    board none of revision B's own modules (REVB_ONLY and revb_game_modules)."""
     if target == "sim":
         return device_sources()
-    return [s for s in device_sources() if s not in NOT_ON_BOARD and
-            (rev == "B" or s not in REVB_ONLY)]
+    sources = [s for s in device_sources() if s not in NOT_ON_BOARD]
+    if rev == "B":
+        return sources
+    skip = REVB_ONLY | revb_game_modules(sources)
+    return [s for s in sources if s not in skip]
+
+
+def _module_refs(rel, modules):
+    """The modules (paths) that module rel names: by its imports, wherever they stand, and by a
+    string that is a module's dotted name (a registry's entry, loaded by name at run time); a
+    dotted name also names the packages above it."""
+    dotted = {m[:-3].replace("/", ".").removesuffix(".__init__"): m for m in modules}
+    names = set()
+    for node in ast.walk(ast.parse((REPO_ROOT / rel).read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names.update(node.module + "." + a.name for a in node.names)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            names.add(node.value)
+    out = set()
+    for name in names:
+        while name:
+            if name in dotted:
+                out.add(dotted[name])
+            name = name.rpartition(".")[0]
+    return out
+
+
+def revb_game_modules(sources):
+    """The games' own revision-B modules among sources: the plug-ins that revision B's registry
+    (firmware/games/revb.py) names, and what they import that no other module of sources (but
+    revision B's, REVB_ONLY) names. A game adds its revision-B plug-in there and nothing here."""
+    sources = set(sources)
+    refs = {rel: _module_refs(rel, sources) for rel in sources}
+    only = set()
+    todo = list(refs.get("firmware/games/revb.py", ()))
+    while todo:
+        rel = todo.pop()
+        if rel not in only and rel not in REVB_ONLY:
+            only.add(rel)
+            todo.extend(refs[rel])
+    while True:  # what a module for both revisions names is needed on both
+        shared = {m for rel in sources - only - REVB_ONLY for m in refs[rel] & only}
+        if not shared:
+            return only
+        only -= shared
 
 
 def versions():

@@ -6,10 +6,12 @@ cargoboard.export.diagram), `hand.py` (the hand model: how a person's hands turn
 lifts and places), `play.py` (in-process play on the firmware's plug-in), `cli.py` (the
 game's own subcommands: `add_parser(sub)`; a terminal game's `add_play_parser(playsub)` for
 `cargoboard play GAME`), `world.py` (its pieces in the virtual board's world: the
-start laid out, how a piece lands where a hand puts it, their names; cargoboard.sim.world),
+start laid out, how a piece lands where a hand puts it, their names; cargoboard.sim.world; and
+its own words after SEATS in a script's `new-game`, `new_game_words`, cargoboard.sim.script),
 `hallfield.py` (revision B's physics: what the board's linear Hall sensors read of its pieces;
 only the game revision B is built for has one, and the sim asks for it with
-`sole_part("hallfield")`). The frameworks ask for a part by kind
+`sole_part("hallfield")`), `build.py` (what the device build needs to know of the game:
+`FOLDED_CONSTANTS`, its constant modules folded into their users, cargoboard.build). The frameworks ask for a part by kind
 (`part(kind, "draw")`); a new game adds its folder here and one line below.
 `register(kind, package)` adds one at run time (the tests' toy game).
 

@@ -83,7 +83,6 @@ BOUNCE_MS = 60
 SETTLE_MS = 50
 SLIDE_CROSS_MS = 20
 SETUP_TIMEOUT_MS = 5000
-NEW_GAME_CARDS = ("cards", "pyramid", "bastion", "both")  # new-game's card words
 SETTLE_WAIT_MS = 1000  # resolve/expect give the board this long to commit a settled move
 MAX_WAIT_MS = 600_000  # one `wait`: 10 minutes of board time (~15 s here); more is a typo
 BUTTONS = {"confirm": 1, "next": 2, "undo": 4, "hint": 8, "end": 16}
@@ -97,17 +96,33 @@ class ScriptError(Exception):
     """A line did not hold (message says why)."""
 
 
+def boot_game() -> str:
+    """The game the board plays before a script's first new-game: its boot game, the first
+    entry of the firmware's plug-in registry (firmware/games/__init__.py)."""
+    from firmware.games import REGISTRY
+    return REGISTRY[0][0]
+
+
 def _rules(game: str):
-    """The rules module of a game kind, None for a kind the host has no rules for (a test
-    plug-in)."""
+    """The rules module of a game kind (no kind: the board's boot game), None for a kind the
+    host has no rules for (a test plug-in)."""
     from cargoboard.rules import rules_for, UnknownGame
     try:
-        return rules_for(game or "cargocube")
+        return rules_for(game or boot_game())
     except UnknownGame:
         return None
 
 
-def canonical(position: str, game: str = "cargocube") -> str:
+def new_game_usage() -> str:
+    """new-game's usage line: the words after SEATS are the games' own (each game's world part
+    that has them says them in NEW_GAME_WORDS)."""
+    worlds = [games.part(kind, "world") for kind in games.kinds()]
+    own = "".join(" " + w.NEW_GAME_WORDS for w in worlds if hasattr(w, "NEW_GAME_WORDS"))
+    return (f"usage: new-game GAME LAYOUT SEATS{own} (SEATS may be left out for a game with "
+            "fixed seats)")
+
+
+def canonical(position: str, game: str = "") -> str:
     """POSITION in the canonical form of the game's rules core (the rulings notation accepts
     cells in any order; Cephalopod also takes a size word such as 5x5); positions of games the
     host has no rules for are compared as written."""
@@ -147,7 +162,7 @@ def _candidates(session: "Session"):
     return int(m.group(1)), int(m.group(2)), cands
 
 
-def _rules_position(text, game="cargocube"):
+def _rules_position(text, game=""):
     rules = _rules(game)
     if rules is None:
         raise ScriptError(f"no rules for game '{game}' on the host: candidates need `full`")
@@ -221,7 +236,7 @@ def default_resolve(session: "Session", position: str) -> int:
     return presses
 
 
-def _one_move_from(before: str, after: str, game: str = "cargocube") -> bool:
+def _one_move_from(before: str, after: str, game: str = "") -> bool:
     """Whether one legal action leads from position `before` to position `after`."""
     rules = _rules(game)
     try:
@@ -459,22 +474,18 @@ class Session:
         self.world.place(cells[-1])
         self.wait(HAND_MS)
 
-    def new_game(self, game: str, layout: str, seats: str | None, cards=False,
-                 teleport: bool = False, options=()):
-        """cards: False, True (the base cards) or a card layout name (pyramid, bastion, both);
-        teleport: the walking teleport on the centre; options: more KEY=VALUE words."""
+    def new_game(self, game: str, layout: str, seats: str | None, options=(), setup=None):
+        """options: the KEY=VALUE words for the firmware's `new`; setup: the keywords of the
+        game's world part's setup (Cargocube's cards and teleport, its new_game_words)."""
         self.game = game
-        if cards is True:
-            cards = "base"
-        extra = (f" cards={cards}" if cards else "") + (" teleport=1" if teleport else "") + \
-            "".join(" " + w for w in options)
+        extra = "".join(" " + w for w in options)
         words = f"{layout} {seats}" if seats else layout
         data, final = self.query(f"new {game} {words}{extra}")
         if not final.startswith("ok"):
             raise ScriptError(f"new {game}: {final}")
         world_part = games.part(game, "world")
         if world_part is not None:  # the game models its pieces (Cargocube's cubes roll)
-            world_part.setup(self.world, layout, seats, cards, teleport)
+            world_part.setup(self.world, layout, seats, **(setup or {}))
         else:
             _, m = self.query("mask")
             parts = m.split()
@@ -503,19 +514,17 @@ class Session:
         try:
             if verb == "new-game":
                 # GAME and LAYOUT come first (a layout may be `position=...`); KEY=VALUE
-                # words after them are the game's options
+                # words after them are the game's options; a game's own words after SEATS
+                # (Cargocube's cards and teleport) its world part takes off (new_game_words)
                 options = [w for w in args[2:] if "=" in w]
                 words = args[:2] + [w for w in args[2:] if "=" not in w]
-                teleport = len(words) > 2 and words[-1] == "teleport"
-                if teleport:
-                    words.pop()
-                cards = len(words) > 2 and words[-1] in NEW_GAME_CARDS and words.pop()
-                if len(words) not in (2, 3) or (len(words) == 2 and words[0] == "cargocube"):
-                    raise ScriptError("usage: new-game GAME LAYOUT SEATS [cards|pyramid|bastion|"
-                                      "both] [teleport] (SEATS may be left out for a game with "
-                                      "fixed seats)")
+                own_words = getattr(games.part(words[0], "world") if words else None,
+                                    "new_game_words", None)
+                taken = own_words(words) if own_words else ((), {})
+                if taken is None or len(words) not in (2, 3):
+                    raise ScriptError(new_game_usage())
                 self.new_game(words[0], words[1], words[2] if len(words) == 3 else None,
-                              "base" if cards == "cards" else cards, teleport, options)
+                              [*taken[0], *options], taken[1])
             elif verb in ("lift", "place", "drop", "take"):
                 if len(args) != 1:
                     raise ScriptError(f"usage: {verb} CELL")

@@ -25,6 +25,25 @@ from cargoboard.games.cargocube.draw import piece_name
 from cargoboard.sim.world import CARD_BASE, WorldError
 
 ROLLED, SLID, HOPPED = 1, 2, 3  # how a moving cube reached the cell it stands on
+CARD_WORDS = ("cards", "pyramid", "bastion", "both")  # new-game's card words
+NEW_GAME_WORDS = "[cards|pyramid|bastion|both] [teleport]"  # for the script's usage line
+
+
+def new_game_words(words):
+    """A script's `new-game cargocube LAYOUT SEATS [cards|pyramid|bastion|both] [teleport]`
+    (cargoboard.sim.script; words: GAME, LAYOUT and the words after them but KEY=VALUE): takes
+    the card and teleport words off the end of words and returns (the firmware's `new`
+    options, setup()'s keywords), or None when SEATS is missing (Cargocube has no fixed
+    seats)."""
+    teleport = len(words) > 2 and words[-1] == "teleport"
+    if teleport:
+        words.pop()
+    cards = len(words) > 2 and words[-1] in CARD_WORDS and words.pop()
+    if len(words) == 2:
+        return None
+    cards = "base" if cards == "cards" else cards
+    options = ([f"cards={cards}"] if cards else []) + (["teleport=1"] if teleport else [])
+    return options, {"cards": cards, "teleport": teleport}
 
 
 def setup(world, layout, seats, cards=False, teleport=False):
