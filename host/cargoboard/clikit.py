@@ -38,3 +38,11 @@ def terminal_text(text):
     tags, they could move the cursor or retitle the terminal) shown as its escape, \\x1b."""
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
                    for c in str(text))
+
+
+def apply_only_to(flags, kind):
+    """The usage error for options of the game `kind` given for another game's position:
+    "--cards, --expansion and --teleport apply to cargocube only"."""
+    flags = list(flags)
+    listed = flags[0] if len(flags) == 1 else "%s and %s" % (", ".join(flags[:-1]), flags[-1])
+    return UsageError("%s apply to %s only" % (listed, kind))

@@ -5,7 +5,11 @@ A game's package holds, under the same names for every game, what it has of:
 cargoboard.export.diagram), `hand.py` (the hand model: how a person's hands turn an action into
 lifts and places), `play.py` (in-process play on the firmware's plug-in), `cli.py` (the
 game's own subcommands: `add_parser(sub)`; a terminal game's `add_play_parser(playsub)` for
-`cargoboard play GAME`), `world.py` (its pieces in the virtual board's world: the
+`cargoboard play GAME`; its part of `perft`, `legal` and `show`: `POSITION_HELP`, what a
+POSITION may be; `START_OPTIONS`, its own options as argparse takes them, and
+`SHARED_START_OPTIONS`, another game's it takes too; `reject_start_options(args, taken)`,
+refusing its options for another game's position; `load_position(text, args)`, its start
+word; `EXAMPLES`; cargoboard.cli), `world.py` (its pieces in the virtual board's world: the
 start laid out, how a piece lands where a hand puts it, their names; cargoboard.sim.world; and
 its own words after SEATS in a script's `new-game`, `new_game_words`, cargoboard.sim.script),
 `hallfield.py` (revision B's physics: what the board's linear Hall sensors read of its pieces;

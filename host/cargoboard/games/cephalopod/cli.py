@@ -10,6 +10,10 @@ import time
 
 from shared_rules.cephalopod import rules as ce
 
+# What a POSITION of `perft`, `legal` and `show` may be for this game (the CLI's generic
+# load: the rules' named_position, else the notation).
+POSITION_HELP = "its notation, or 5x5, 3x5, 5x3, 3x3 for the empty board"
+
 
 def cmd_paths(args):
     from cargoboard.clikit import CommandError, UsageError

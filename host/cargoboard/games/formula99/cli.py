@@ -1,10 +1,61 @@
-"""`cargoboard play formula99`: the hot-seat game in the terminal (hotseat.py).
+"""`cargoboard play formula99`: the hot-seat game in the terminal (hotseat.py); and «Формула 99»'s
+part of `perft`, `legal` and `show`: the word 'start' and its options --level, --seed (and
+Cargocube's --players, which it takes too).
 
     cargoboard play formula99 --players 4 --level 2 --engine 37 --save game.json
+    cargoboard perft --game formula99 start 4 --players 4 --level 2
 """
 
 import sys
 from pathlib import Path
+
+
+# What a POSITION of `perft`, `legal` and `show` may be for «Формула 99».
+POSITION_HELP = "its notation, or 'start'"
+
+# The options of `perft`, `legal` and `show` that are «Формула 99»'s (as argparse takes them,
+# in the order of the help), and another game's option it takes too, with what it means here
+# (added to that option's help).
+START_OPTIONS = (
+    ("--level", dict(type=int, default=None,
+                     help="formula99's 'start': the level of the cards, 1-3 (default 1)")),
+    ("--seed", dict(type=int, default=None,
+                    help="formula99's 'start': deal the cards from the seeded deck (the full "
+                         "view: every card known); without it the public start")),
+)
+SHARED_START_OPTIONS = {"--players": "formula99's 'start': 2-9"}
+
+EXAMPLES = {"perft": ("cargoboard perft --game formula99 start 4 --players 4 --level 2",)}
+
+
+def reject_start_options(args, taken):
+    """Refuse «Формула 99»'s start options for another game's position, except those in
+    `taken` (the flags that game takes itself)."""
+    from cargoboard.clikit import apply_only_to
+    foreign = [flag for flag, _ in START_OPTIONS if flag not in taken]
+    if any(getattr(args, flag[2:]) is not None for flag in foreign):
+        raise apply_only_to(foreign, "formula99")
+
+
+def load_position(text, args):
+    """A position from the notation, or the start for the word 'start' with args.players,
+    args.level and args.seed (the seeded deal: every card known)."""
+    from cargoboard.clikit import UsageError
+    from shared_rules.formula99 import rules
+    players, level, seed = args.players, args.level, args.seed
+    if text.strip().lower() == "start":
+        players = 2 if players is None else players
+        if not 2 <= players <= 9:
+            raise UsageError("--players: 2 to 9 for formula99")
+        if level is not None and level not in (1, 2, 3):
+            raise UsageError("--level: 1, 2 or 3")
+        if seed is not None and not 0 <= seed < 2 ** 31:
+            raise UsageError("--seed: 0 to 2^31 - 1")
+        return rules.start_position(players, level or 1, seed)
+    if players is not None or level is not None or seed is not None:
+        raise UsageError("--players, --level and --seed apply to the word 'start'; "
+                         "a position in the notation says them itself")
+    return rules.Position.parse(text)
 
 
 def cmd_play(args):

@@ -7,6 +7,11 @@
 
 from shared_rules.kubitva import rules as kb
 
+# What a POSITION of `perft`, `legal` and `show` may be for this game (the CLI's generic
+# load: the rules' named_position, else the notation).
+POSITION_HELP = ("its notation, or 'board' / 'full' for the board edition's or the full game's "
+                 "start")
+
 
 def cmd_play(args):
     from cargoboard.games.kubitva import play
