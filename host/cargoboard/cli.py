@@ -10,99 +10,72 @@ import sqlite3
 import sys
 
 from cargoboard import rules as game_rules
-from shared_rules.cargocube import rules as cc
 from cargoboard.link import LinkError
 from cargoboard.store import StoreError, score_text, winners_text
 from cargoboard.deploy import DeployError
 from cargoboard.clikit import CommandError, HelpFormatter, UsageError, error_text
 
 
-EXPANSIONS = ("pyramid", "bastion", "both")
-CARGOCUBE_PLAYERS = (2, 3, 4, 8)
+# The game of `perft`, `legal` and `show` without --game.
+DEFAULT_GAME = "cargocube"
 
 
-def load_position(text, players=None, cards=False, game="cargocube", expansion=None,
-                  teleport=False, level=None, seed=None):
-    """A position from the rulings notation, or the start for the word 'polygon' (Cephalopod:
-    its notation, or a board size such as '5x5' for the empty board; КУБитва: its notation, or
-    'board' / 'full' for a map's start; «Формула 99»: its notation, or 'start' with players,
-    level and seed). cards: the base cards in their default places;
-    expansion: "pyramid", "bastion" or "both", that layout of cards; teleport: the walking
-    teleport on the centre."""
-    if game == "formula99":
-        if cards or expansion or teleport:
-            raise UsageError("--cards, --expansion and --teleport apply to cargocube only")
-        return _load_formula99(text, players, level, seed)
-    if level is not None or seed is not None:
-        raise UsageError("--level and --seed apply to formula99 only")
-    if players is not None and players not in CARGOCUBE_PLAYERS:
-        raise UsageError("--players: 2, 3, 4 or 8 for cargocube")
-    players = players or 2
-    start_options = players != 2 or cards or expansion or teleport
-    if game != "cargocube":
-        rules = game_rules.rules_for(game)
-        if start_options:
-            raise UsageError("--players, --cards, --expansion and --teleport apply to "
-                               "cargocube only")
-        named = rules.named_position(text.strip().lower())
-        return named if named is not None else rules.Position.parse(text)
-    if cards and expansion:
-        raise UsageError("--cards lays the base cards, --expansion %s its own layout: "
-                           "give one of them" % expansion)
-    if text.strip().lower() == "polygon":
-        return cc.start_position(players=players, layout="polygon",
-                                 cards=expansion or cards, teleport=teleport)
-    if start_options:
-        raise UsageError("--players, --cards, --expansion and --teleport apply to the "
-                           "'polygon' start only; write the position in the notation")
-    return cc.Position.parse(text)
+def _start_parts():
+    """(kind, its `cli` part) of each game that has one, in the registry's order: what a
+    POSITION may be for it and the start options it owns (see _add_position_args)."""
+    from cargoboard import games
+    return [(kind, games.part(kind, "cli")) for kind in games.kinds()
+            if games.has_part(kind, "cli")]
 
 
-def _load_formula99(text, players, level, seed):
-    rules = game_rules.rules_for("formula99")
-    if text.strip().lower() == "start":
-        players = 2 if players is None else players
-        if not 2 <= players <= 9:
-            raise UsageError("--players: 2 to 9 for formula99")
-        if level is not None and level not in (1, 2, 3):
-            raise UsageError("--level: 1, 2 or 3")
-        if seed is not None and not 0 <= seed < 2 ** 31:
-            raise UsageError("--seed: 0 to 2^31 - 1")
-        return rules.start_position(players, level or 1, seed)
-    if players is not None or level is not None or seed is not None:
-        raise UsageError("--players, --level and --seed apply to the word 'start'; "
-                           "a position in the notation says them itself")
-    return rules.Position.parse(text)
+def load_position(args):
+    """args.position for args.game: the game's `cli` part reads it (its notation or a start
+    word, with its start options) or, if it has no `load_position`, its rules module
+    (`named_position(word)`, else `Position.parse`). First every other game refuses its own
+    start options that this game does not take; the default game's refusals come last (which
+    message a mix of wrong options gets is a contract: the other games' single options are
+    refused before the default game's --players is checked)."""
+    from cargoboard import games
+    own = games.part(args.game, "cli")
+    taken = {flag for flag, _ in getattr(own, "START_OPTIONS", ())}
+    taken.update(getattr(own, "SHARED_START_OPTIONS", {}))
+    others = [(kind, part) for kind, part in _start_parts()
+              if kind != args.game and hasattr(part, "reject_start_options")]
+    for _, part in sorted(others, key=lambda other: other[0] == DEFAULT_GAME):
+        part.reject_start_options(args, taken)
+    if hasattr(own, "load_position"):
+        return own.load_position(args.position, args)
+    rules = game_rules.rules_for(args.game)
+    named = rules.named_position(args.position.strip().lower())
+    return named if named is not None else rules.Position.parse(args.position)
 
 
 def _add_position_args(p):
+    """POSITION, --game and every game's start options (each game's `cli` part: its
+    POSITION_HELP and START_OPTIONS; an option another game takes too gets that game's
+    SHARED_START_OPTIONS note in its help)."""
+    parts = _start_parts()
+    default_help = dict(parts)[DEFAULT_GAME].POSITION_HELP
+    others = ["%s: %s" % (kind, part.POSITION_HELP) for kind, part in parts
+              if kind != DEFAULT_GAME and hasattr(part, "POSITION_HELP")]
     p.add_argument("position", metavar="POSITION",
-                   help="a position in the rulings notation (quote it), or 'polygon' for the start "
-                        "(cephalopod: its notation, or 5x5, 3x5, 5x3, 3x3 for the empty board; "
-                        "kubitva: its notation, or 'board' / 'full' for the board edition's or "
-                        "the full game's start; formula99: its notation, or 'start')")
-    p.add_argument("--game", choices=game_rules.kinds(), default="cargocube",
-                   help="the game whose rules apply (default cargocube)")
-    p.add_argument("--players", type=int, default=None,
-                   help="players for the 'polygon' start: 2, 3, 4 or 8 (default 2; 8: the "
-                        "8-player variant, seats 1-8); formula99's 'start': 2-9")
-    p.add_argument("--cards", action="store_true",
-                   help="with 'polygon': lay each player's base cards in the default places")
-    p.add_argument("--expansion", choices=EXPANSIONS,
-                   help="with 'polygon': lay the cards of «Пирамида», «Бастион» or both in "
-                        "their default places")
-    p.add_argument("--teleport", action="store_true",
-                   help="with 'polygon': the walking teleport on the centre")
-    p.add_argument("--level", type=int, default=None,
-                   help="formula99's 'start': the level of the cards, 1-3 (default 1)")
-    p.add_argument("--seed", type=int, default=None,
-                   help="formula99's 'start': deal the cards from the seeded deck (the full "
-                        "view: every card known); without it the public start")
+                   help="%s (%s)" % (default_help, "; ".join(others)) if others else default_help)
+    p.add_argument("--game", choices=game_rules.kinds(), default=DEFAULT_GAME,
+                   help="the game whose rules apply (default %s)" % DEFAULT_GAME)
+    notes = {}
+    for _, part in parts:
+        for flag, note in getattr(part, "SHARED_START_OPTIONS", {}).items():
+            notes.setdefault(flag, []).append(note)
+    for _, part in parts:
+        for flag, options in getattr(part, "START_OPTIONS", ()):
+            options = dict(options, help="; ".join([options["help"]] + notes.get(flag, [])))
+            p.add_argument(flag, **options)
 
 
-def _load(args):
-    return load_position(args.position, args.players, args.cards, args.game, args.expansion,
-                         args.teleport, args.level, args.seed)
+def _examples(command):
+    """The epilog of `perft`, `legal` or `show`: each game's EXAMPLES of it, registry order."""
+    return "examples:\n" + "\n".join("  " + line for _, part in _start_parts()
+                                      for line in getattr(part, "EXAMPLES", {}).get(command, ()))
 
 
 # perft walks DEPTH actions deep by recursion: Python's stack holds about 1000 frames, and
@@ -115,7 +88,7 @@ def cmd_perft(args):
         raise UsageError("DEPTH must be 0..%d, not %d (perft counts every sequence of DEPTH "
                          "actions: it grows exponentially with the depth)"
                          % (MAX_PERFT_DEPTH, args.depth))
-    pos = _load(args)
+    pos = load_position(args)
     perft = game_rules.rules_for(args.game).perft
     if args.divide and args.depth >= 1:
         total = 0
@@ -132,14 +105,14 @@ def cmd_perft(args):
 
 
 def cmd_legal(args):
-    pos = _load(args)
+    pos = load_position(args)
     for a in pos.legal_actions():
         print(pos.format_action(a))
     return 0
 
 
 def cmd_show(args):
-    pos = _load(args)
+    pos = load_position(args)
     for text in args.actions:
         pos.push(pos.parse_action(text))
     print(pos.notation())
@@ -162,10 +135,7 @@ def build_parser():
 
     p = sub.add_parser("perft", help="count legal action sequences of a given depth",
                        description="Print perft(POSITION, DEPTH) on the last line.",
-                       epilog="examples:\n  cargoboard perft polygon 3 --cards\n"
-                              "  cargoboard perft polygon 3 --expansion both --teleport --players 8\n"
-                              "  cargoboard perft 'd4=B1,e4=B1,f1=KS,f11=KN SN S a' 2 --divide\n"
-                              "  cargoboard perft --game formula99 start 4 --players 4 --level 2")
+                       epilog=_examples("perft"))
     _add_position_args(p)
     p.add_argument("depth", metavar="DEPTH", type=int,
                    help="the number of actions, 0..%d" % MAX_PERFT_DEPTH)
@@ -174,17 +144,14 @@ def build_parser():
 
     p = sub.add_parser("legal", help="list the legal actions, one per line",
                        description="List the legal actions of POSITION in the action notation.",
-                       epilog="examples:\n  cargoboard legal polygon --players 3\n"
-                              "  cargoboard legal 'd5=21.1O,e5=*wS SN S 2'\n"
-                              "  cargoboard legal 'f1=KS,c5=B1.B1,d5=*cS,f11=KN SN S 2'")
+                       epilog=_examples("legal"))
     _add_position_args(p)
     p.set_defaults(func=cmd_legal)
 
     p = sub.add_parser("show", help="apply actions to a position and print the result",
                        description="Apply ACTIONS (action notation) to POSITION; print the "
                                    "position, the scores and whether the game is over.",
-                       epilog="examples:\n  cargoboard show --players 3 polygon e4s end\n"
-                              "  cargoboard show polygon --expansion bastion e3w j1@f1 end")
+                       epilog=_examples("show"))
     _add_position_args(p)
     p.add_argument("actions", metavar="ACTION", nargs="*")
     p.set_defaults(func=cmd_show)
@@ -236,7 +203,7 @@ def _add_play_parser(sub):
 
 
 def _all_parsers(sub):
-    """Every command's parser, with the sub-commands' below them (`play kubitva`)."""
+    """Every command's parser, with the sub-commands' below them (`play GAME`)."""
     for p in sub.choices.values():
         yield p
         for action in p._actions:
