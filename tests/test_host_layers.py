@@ -136,6 +136,31 @@ def test_cargocubes_demo_command_comes_from_its_game_folder():
     assert not any("demo" in m for m in cli.PLUGIN_MODULES)
 
 
+def test_the_start_options_of_perft_legal_show_come_from_the_games_folders():
+    """cli.py's code names no game but its DEFAULT_GAME: every start option of `perft`, `legal`
+    and `show` is one game's (START_OPTIONS of its cli part), and POSITION's help is the
+    games' POSITION_HELP, the default game's first."""
+    from cargoboard import cli, games
+    tree = ast.parse((HOST / "cargoboard" / "cli.py").read_text(encoding="utf-8"))
+    tree.body = tree.body[1:]  # the module docstring
+    code = ast.unparse(tree)
+    for kind in games.kinds():
+        assert code.count(kind) == (kind == cli.DEFAULT_GAME), kind
+    owners = {flag: kind for kind in games.kinds()
+              for flag, _ in getattr(games.part(kind, "cli"), "START_OPTIONS", ())}
+    assert {"--players", "--level"} <= set(owners), owners
+    sub = next(a for a in cli.build_parser()._actions if a.dest == "command")
+    for command in ("perft", "legal", "show"):
+        parser = sub.choices[command]
+        flags = [a.option_strings[-1] for a in parser._actions if a.option_strings]
+        assert [f for f in flags if f in owners] == list(owners), (command, flags)
+        position = next(a for a in parser._actions if a.dest == "position")
+        assert position.help.startswith(games.part(cli.DEFAULT_GAME, "cli").POSITION_HELP)
+        for kind in games.kinds():
+            if kind != cli.DEFAULT_GAME and games.has_part(kind, "cli"):
+                assert "%s: %s" % (kind, games.part(kind, "cli").POSITION_HELP) in position.help
+
+
 def test_the_script_parser_takes_cargocubes_new_game_words_from_its_folder():
     """cargoboard.sim.script's code names no game (its docstring, the verbs' manual, may): the
     words after SEATS are the game's world part's (new_game_words, NEW_GAME_WORDS for the
