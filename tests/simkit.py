@@ -115,6 +115,25 @@ class SimBoard:
         return [colour_of(self.s.runner.led(base + k)) for k in range(H.SCORE_LEN)]
 
 
+def boards_made(make):
+    """The body of a fixture that makes boards (SimBoard) for a test: yields a maker that keeps
+    what it made (make(*args, **kwargs) makes one); after the test each is closed, and the
+    test fails on a firmware error or a traceback in what it printed."""
+    made = []
+
+    def maker(*args, **kwargs):
+        b = make(*args, **kwargs)
+        made.append(b)
+        return b
+
+    yield maker
+    for b in made:
+        text = "\n".join(b.out)
+        b.close()
+        assert "evt error" not in text, text
+        assert "Traceback" not in text, text
+
+
 def console_new_from(game, notation):
     """`new GAME position=NOTATION` typed on the USB serial of a virtual board, the notation's
     blanks written `_` (a console word has no spaces); the board's `pos` reply then."""

@@ -25,7 +25,7 @@ from shared_rules import geometry as g  # noqa: E402
 from firmware.games.cephalopod.plugin import block_cells  # noqa: E402
 from firmware import hal as H  # noqa: E402
 from cargoboard.games.cephalopod.play import capture_steps  # noqa: E402
-from simkit import WAIT, SimBoard, console_new_from  # noqa: E402
+from simkit import WAIT, SimBoard, boards_made, console_new_from  # noqa: E402
 
 class Game(SimBoard):
     """A Cephalopod game on the virtual board, the truth followed in the rules core."""
@@ -63,19 +63,7 @@ class Game(SimBoard):
 
 @pytest.fixture
 def game():
-    games = []
-
-    def make(size="5x5", seats="", **kwargs):
-        gm = Game(size, seats, **kwargs)
-        games.append(gm)
-        return gm
-
-    yield make
-    for gm in games:
-        text = "\n".join(gm.out)
-        gm.close()
-        assert "evt error" not in text, text
-        assert "Traceback" not in text, text
+    yield from boards_made(lambda size="5x5", seats="", **kwargs: Game(size, seats, **kwargs))
 
 
 def _play(gm, texts, order="place-first"):

@@ -24,7 +24,7 @@ from firmware import hal as H  # noqa: E402
 from cargoboard.games.kubitva.hand import physical_steps, pick_engine  # noqa: E402
 from cargoboard.games.kubitva.scriptgen import game_script  # noqa: E402
 from cargoboard.sim.script import run_script  # noqa: E402
-from simkit import WAIT, SimBoard  # noqa: E402
+from simkit import WAIT, SimBoard, boards_made  # noqa: E402
 from test_kubitva_board import SIEGE  # noqa: E402
 
 
@@ -64,19 +64,7 @@ class Board(SimBoard):
 
 @pytest.fixture
 def board():
-    boards = []
-
-    def make(start=kb.BOARD, **kwargs):
-        b = Board(start, **kwargs)
-        boards.append(b)
-        return b
-
-    yield make
-    for b in boards:
-        text = "\n".join(b.out)
-        b.close()
-        assert "evt error" not in text, text
-        assert "Traceback" not in text, text
+    yield from boards_made(lambda start=kb.BOARD, **kwargs: Board(start, **kwargs))
 
 
 def test_a_random_game_on_the_virtual_board(tmp_path):
