@@ -35,13 +35,8 @@ class SimHal(Hal):
 
     def __init__(self, inp=None, out=None, budget_max_ma=None):
         # budget_max_ma: the board's USB-safe LED budget; revision B's HAL gives its own, else
-        # revision A's pin map's
-        if budget_max_ma is None:
-            from hardware import pinmap
-            budget_max_ma = pinmap.LED_BUDGET_MAX_MA
-            pinmap = None
-            unload("hardware.pinmap")  # read once: its constants need no heap after
-        self.led_budget_max_ma = budget_max_ma
+        # revision A's pin map's, read when asked (led_budget_max_ma)
+        self._budget_max_ma = budget_max_ma
         self._flash_root = None  # no flash until main.py attaches the mounted one
         self._board_id = None
         self._in = inp if inp is not None else sys.stdin.buffer
@@ -59,6 +54,19 @@ class SimHal(Hal):
         self._sent_any_led = False
         self._frame_done_pending = False
         self._send(ord("H"), b"cargoboard-sim %d" % PROTO)
+
+    @property
+    def led_budget_max_ma(self):
+        """Revision A's USB-safe LED budget from its pin map, read for the moment it is asked
+        (a `budget` command, rare): the pin map's module loaded at boot and dropped again left
+        the unix port's heap in pieces where a game later wanted 2 KB in one."""
+        if self._budget_max_ma is not None:
+            return self._budget_max_ma
+        from hardware import pinmap
+        v = pinmap.LED_BUDGET_MAX_MA
+        pinmap = None
+        unload("hardware.pinmap")
+        return v
 
     # --- channel ---------------------------------------------------------------------------
     def _send(self, typ, payload):

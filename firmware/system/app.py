@@ -11,7 +11,7 @@ The link (firmware/system/link.py), the console (console.py), the set-up of a ne
 circle; what they may use of it
 (docs/firmware.md "The app's interface"): the attributes hal, glog, now, state, errors, game,
 game_name, scanner, mask, events, shown / shown_any (the last frame shown), VERSION,
-STATE_NAMES, SETTINGS, and the methods emit, report_error, command, setting, change_setting,
+STATE_NAMES, and the methods emit, report_error, command, settings, setting, change_setting,
 check_flash, press, abort, plugin_options, close_log, begin_log, resume_play, play_loaded.
 """
 
@@ -60,12 +60,6 @@ class App:
         self.scanner = Scanner(stable_ms)
         self.buttons = Buttons(stable_ms)
         self.painter = Painter(cap, budget_ma)
-        # Settings a host or the console may change: name, lowest, highest (bright: the LED
-        # brightness cap; budget: the LED current budget in mA, at most what keeps this board
-        # within USB power: its HAL's led_budget_max_ma, from the pin map, which
-        # circuit/power.py computes; debounce: the scanner's stable time in ms).
-        self.SETTINGS = (("bright", 0, 255), ("budget", 0, hal.led_budget_max_ma),
-                         ("debounce", 0, 1000))
         self.raw = bytearray(H.BITMAP_BYTES)
         self.mask = bytearray(H.BITMAP_BYTES)
         self.state = IDLE
@@ -296,9 +290,18 @@ class App:
             return self.painter.budget_ma
         return self.scanner.stable_ms
 
+    def settings(self):
+        """The settings a host or the console may change: (name, lowest, highest) each. bright:
+        the LED brightness cap; budget: the LED current budget in mA, at most what keeps this
+        board within USB power (its HAL's led_budget_max_ma, from the pin map, which
+        circuit/power.py computes); debounce: the scanner's stable time in ms. Made when asked
+        (a command), not kept."""
+        return (("bright", 0, 255), ("budget", 0, self.hal.led_budget_max_ma),
+                ("debounce", 0, 1000))
+
     def change_setting(self, name, v):
-        """Set one of SETTINGS; False if the name is unknown or v out of its range."""
-        for key, lo, hi in self.SETTINGS:
+        """Set one of settings(); False if the name is unknown or v out of its range."""
+        for key, lo, hi in self.settings():
             if key == name and lo <= v <= hi:
                 break
         else:

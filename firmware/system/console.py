@@ -82,7 +82,7 @@ def _setting(app, words):
     except ValueError:
         v = -1
     if len(words) != 2 or not app.change_setting(name, v):
-        for key, lo, hi in app.SETTINGS:
+        for key, lo, hi in app.settings():
             if key == name:
                 return "err usage: %s %d..%d" % (words[0], lo, hi)
     return "ok %d" % v

@@ -248,8 +248,8 @@ class Link:
                 v = -1
             if not app.change_setting(w[:i] if i > 0 else w, v):
                 return "err bad setting '%s' (%s)" % (
-                    w, " ".join(["%s=%d..%d" % r for r in app.SETTINGS]))
-        return "ok " + " ".join(["%s=%d" % (r[0], app.setting(r[0])) for r in app.SETTINGS])
+                    w, " ".join(["%s=%d..%d" % r for r in app.settings()]))
+        return "ok " + " ".join(["%s=%d" % (r[0], app.setting(r[0])) for r in app.settings()])
 
     def load_position(self, text):
         """LOAD (resync): the game goes on from the host's position."""
