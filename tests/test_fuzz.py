@@ -45,3 +45,35 @@ def test_a_bad_input_that_is_answered_normally_is_caught(monkeypatch):
     monkeypatch.setattr(fuzz_link, "generate", with_valid)
     c = fuzz_link.run(100, 3)
     assert c["unanswered"] == 20 and c["untouched"] == 0
+
+
+FORGET = """
+import sys
+import fuzz_link as Z
+from firmware.system.app import App
+from firmware.system.gamelog import GameLog
+hal = Z.Hal()
+app = App(hal, gamelog=GameLog(Z.new_root(), "forget-board", reserve=4096))
+app.step()
+Z._load_link()
+hal.inp = Z.F.encode(Z.L.LIST, 1, b"")
+for _ in range(3):
+    app.step()
+link = app.link
+loaded = "firmware.system.linklog" in sys.modules
+held = link.log_buf is not None
+for _ in range(350):  # 3.5 s of frames with no word from the host
+    app.step()
+print("loaded", loaded, held, "after", "firmware.system.linklog" in sys.modules,
+      link.log_buf is not None, len(link.crc_cache))
+"""
+
+
+def test_the_link_drops_its_log_state_once_the_host_has_gone(micropython, tmp_path):
+    """A LIST loads linklog and logread (and may make the read buffer); once the host has been
+    quiet for 3 s and no confirmed game waits, they go: the heap is the next game's."""
+    import mpy
+    from cargoboard.build import cached_build
+    mpy.mpy_cross_compile(ROOT / "tests" / "fuzz_link.py", out_dir=tmp_path)
+    out = micropython(FORGET, path=[str(tmp_path), str(cached_build())])
+    assert "loaded True" in out and "after False False 0" in out, out

@@ -48,6 +48,7 @@ class Link:
         self.crc_cache = {}      # game_no -> (size, crc32, state) of games seen
         self.log_buf = None      # MAX_BODY bytes, for reading logs (made at the first use)
         self.confirmed = []      # games confirmed, deleted by tick() (gone for the host)
+        self.logs = False        # linklog loaded for a host's log request (dropped: _forget_logs)
         self.held = None         # (game, size): the finished game the app still shows, among
         #                          confirmed but kept until the app moves on (linklog.tick)
 
@@ -88,13 +89,14 @@ class Link:
         if self.confirmed:
             from firmware.system import linklog
             linklog.tick(self, quiet)
-        elif quiet < 0 and (self.log_buf is not None or self.crc_cache):
+        elif quiet < 0 and self.logs:
             self._forget_logs()
 
     def _forget_logs(self):
         """The host has gone and no confirmed game waits: what its log requests loaded goes
         too (the read buffer, the CRCs seen, linklog and logread: ~9 KB on the RP2040), so
         that the next game's set-up has the heap. A host's next request loads them again."""
+        self.logs = False
         self.log_buf = None
         self.crc_cache = {}
         from firmware.hal import unload
@@ -134,6 +136,7 @@ class Link:
             self.send(HELLO | 0x80, seq, self.info().encode())
         elif typ == LIST or typ == READ or typ == CONFIRM or typ == FETCH:
             from firmware.system import linklog  # loaded at a host's first request about logs
+            self.logs = True
             if typ == LIST:
                 linklog.list_games(self, typ, seq, body)
             elif typ == READ:
