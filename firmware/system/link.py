@@ -94,8 +94,9 @@ class Link:
 
     def _forget_logs(self):
         """The host has gone and no confirmed game waits: what its log requests loaded goes
-        too (the read buffer, the CRCs seen, linklog and logread: ~9 KB on the RP2040), so
-        that the next game's set-up has the heap. A host's next request loads them again."""
+        too (the read buffer, the CRCs seen, linklog and logread: 5.2 KB on the emulated
+        RP2040), so that the next game's set-up has the heap. A host's next request loads them
+        again."""
         self.logs = False
         self.log_buf = None
         self.crc_cache = {}
