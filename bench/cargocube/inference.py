@@ -106,6 +106,53 @@ def pick_near_best(pos, legal, rng):
 PICKS = {"purposeful": pick_purposeful, "near-best": pick_near_best, "random": pick_random}
 
 
+def chances(chooser, pos, legal):
+    """The chance that the chooser picks each of legal in pos (the pick_* above, as numbers)."""
+    n = len(legal)
+    if chooser == "random":
+        return [1.0 / n] * n
+    hint = best_action(pos)
+    top = legal if chooser == "purposeful" else rank(pos, legal)[:3]
+    return [(0.8 if a == hint else 0.0) + (0.2 / len(top) if a in top else 0.0) for a in legal]
+
+
+def least_presses(chooser, games):
+    """What occupancy sensors and the chooser allow any board, on the positions of the bench's
+    games (the same seeds, so the same games as play_game plays): per action (not `end`), as
+    exact expectations over the chooser at each position, (floor, misses, nexts). Actions with
+    the same net change of occupancy (none, or another legal action's) are told apart only by
+    a press: the floor. Among such look-alikes the board can show first only one, at best the
+    likeliest; the chooser's other picks need a second press at least (misses), and stepping
+    through the look-alikes one `next` at a time in the best order costs nexts. So no board
+    does better than floor + misses, nor one with `next` than floor + nexts, on average. (A
+    board also sees how a move went, e.g. the cells a slide passes: that can tell a few
+    look-alikes apart, so the figures are what the net change allows.)"""
+    actions = forced = misses = nexts = 0.0
+    for seed in range(games):
+        rng = random.Random(seed)
+        pos = cc.start_position((2, 3, 4)[seed % 3], cards=seed % 4 != 0)
+        for _ in range(400):
+            legal = pos.legal_actions()
+            if not legal:
+                break
+            p = chances(chooser, pos, legal)
+            same = {}
+            for i in range(len(legal)):
+                if legal[i][0] != cc.END:
+                    actions += p[i]
+                    same.setdefault(T.action_delta(pos, legal[i]), []).append(p[i])
+            for delta, ps in same.items():
+                if delta and len(ps) == 1:
+                    continue  # seen, and like no other legal action: no press
+                ps.sort(reverse=True)
+                forced += sum(ps)
+                misses += sum(ps[1:])
+                nexts += sum(ps[k] * k for k in range(1, len(ps)))
+            pos.push(PICKS[chooser](pos, legal, rng))
+    actions = max(actions, 1e-9)
+    return forced / actions, misses / actions, nexts / actions
+
+
 def _play(task):
     """One chunk of games of one row (a worker process): (row, GameStats, cpu seconds)."""
     row, seeds = task
@@ -296,7 +343,7 @@ def quick_model(pick, shift, bump, games):
     return actions, one, wrong
 
 
-def press_table(rows, res):
+def press_table(rows, res, least):
     """Presses per action by what they were for (cargoboard.games.cargocube.play.PRESS_CAUSES),
     beside the floor of occupancy sensors on the same games (actions that change no sensor or
     the same as another legal action: a press each, whatever the board does)."""
@@ -306,26 +353,33 @@ def press_table(rows, res):
     short = {"declare": "declare", "answer": "answer", "take before": "take-bef",
              "take last": "take-last", "next hint": "next-hint", "next other": "next-oth",
              "undo": "undo", "end again": "end-again"}
-    print("  %-3s %-22s %-11s %6s | %s | %6s %7s" % (
+    print("  %-3s %-22s %-11s %6s | %s | %6s %7s | %6s %6s" % (
         "rev", "sensors / noise", "chooser", "floor",
-        " ".join("%9s" % short[c] for c in PRESS_CAUSES), "total", "over"))
+        " ".join("%9s" % short[c] for c in PRESS_CAUSES), "total", "over", "least", "next"))
     for i in rows:
         rev, noise, chooser = ROWS[i]
         tot, cpu = res[i]
         n = max(1, tot.actions)
         floor = tot.forced / n if rev == "A" else None
         total = presses(tot) / n
-        print("  %-3s %-22s %-11s %6s | %s | %6.3f %7s" % (
+        bound = least.get(i)
+        print("  %-3s %-22s %-11s %6s | %s | %6.3f %7s | %6s %6s" % (
             rev, noise_name(noise), chooser, "%.3f" % floor if floor is not None else "-",
             " ".join("%9.3f" % (tot.press_causes.get(c, 0) / n) for c in PRESS_CAUSES), total,
-            "%+.3f" % (total - floor) if floor is not None else "-"))
+            "%+.3f" % (total - floor) if floor is not None else "-",
+            "%.3f" % (bound[0] + bound[1]) if bound else "-",
+            "%.3f" % (bound[0] + bound[2]) if bound else "-"))
     print("  (declare: `confirm` for a move the board did not see or still waits for; answer:"
           " `confirm` of a question the board asked; take-bef: `confirm` of a missed move shown,"
           " because a second unseen move came before playing on could take it, where letting it"
           " stand 3 s did not; take-last: the same for the game's last move; next-hint / next-oth: `next` past the first"
           " candidate, the move being the hint's choice / another; undo: out of a question"
           " without the move; end-again: `end` pressed again, counted with `end` and not in total;"
-          " floor and over: revision A only)")
+          " floor and over: revision A only; least / next: the fewest presses per action any"
+          " board can need on average with what occupancy sensors see of these games and this"
+          " chooser, and any board that steps through look-alike moves with `next`: floor +"
+          " first guesses the chooser makes wrong / + the `next`s in the best order"
+          " (least_presses))")
 
 
 def main():
@@ -375,7 +429,8 @@ def main():
             "%s %d" % kv for kv in sorted(tot.reasons.items(), key=lambda kv: -kv[1])) or "-"))
         for f in tot.failures[:3]:
             print("      failure: " + f)
-    press_table(rows, res)
+    least = {i: least_presses(ROWS[i][2], games) for i in rows if ROWS[i][0] == "A"}
+    press_table(rows, res, least)
     for i in rows:
         rev, noise, chooser = ROWS[i]
         if rev != "A":
@@ -405,9 +460,15 @@ def main():
             v = presses(tot) / max(1, tot.actions)
             print("  revision A, purposeful: %.3f presses per action (goal <= %.2f): %s" % (
                 v, GOAL_A_PRESSES, "met" if v <= GOAL_A_PRESSES else "NOT met"))
+            floor, misses, nexts = least[i]
+            print("    the fewest any board can need with occupancy sensors and this chooser: %.3f"
+                  " (floor %.3f + first guesses the chooser makes wrong %.3f); with `next`:"
+                  " %.3f" % (floor + misses, floor, misses, floor + nexts))
         if rev == "A" and chooser == "near-best":
-            print("  (revision A, near-best: %.3f presses per action; not the goal's row)"
-                  % (presses(tot) / max(1, tot.actions)))
+            floor, misses, nexts = least[i]
+            print("  (revision A, near-best: %.3f presses per action, the fewest any board: %.3f,"
+                  " with `next`: %.3f; not the goal's row)" % (
+                      presses(tot) / max(1, tot.actions), floor + misses, floor + nexts))
     wrong = sum(res[i][0].wrong for i in rows)
     print("  wrong commits over all rows: %d (must be 0)" % wrong)
     if "B" in revs:
