@@ -1,7 +1,8 @@
 """Frame-time benchmark of the firmware under the MicroPython unix port (printed, never asserted).
 
-Run: .venv/bin/python bench/frame.py [GAME] [FRAMES]   (defaults: cargocube, then
-cargocube-both, the same with both expansions and the teleport loaded; 1000 frames)
+Run: .venv/bin/python bench/frame.py [GAME] [FRAMES] [key=value ...]   (defaults: cargocube,
+then cargocube cards=both teleport=1, the same with both expansions and the teleport loaded;
+1000 frames; the words pick the game's bench start, firmware/bench_frame.py)
 
 Runs firmware/bench_frame.py (docstring there: busy mid-game Cargocube position, steady frames
 with light sensor noise, lifts) under `micropython -X heapsize=192k`, with firmware/ and
@@ -26,16 +27,22 @@ TARGET_US = 30  # 10 ms on the RP2040 / ~300
 
 
 def main(argv):
-    for game in ([argv[1]] if len(argv) > 1 else ["cargocube", "cargocube-both"]):
-        run(game, str(benchcli.number(argv[2], "FRAMES")) if len(argv) > 2 else "1000")
+    words = [a for a in argv[1:] if "=" in a]
+    args = [a for a in argv[1:] if "=" not in a]
+    games = [(args[0], words)] if args else [("cargocube", words),
+                                             ("cargocube", ["cards=both", "teleport=1"] + words)]
+    frames = str(benchcli.number(args[1], "FRAMES")) if len(args) > 1 else "1000"
+    for game, game_words in games:
+        run(game, frames, game_words)
 
 
-def run(game, frames):
+def run(game, frames, words=()):
     sys.path.insert(0, str(REPO_ROOT / "host"))
     from cargoboard.build import cached_build  # the device build, as the virtual board runs it
     build = cached_build()
     out = mpy.run_micropython(REPO_ROOT / "firmware" / "bench_frame.py", heapsize=HEAP,
-                              args=(game, frames), path=[build] if build else [], timeout=600)
+                              args=(game, frames) + tuple(words), path=[build] if build else [],
+                              timeout=600)
     print(out.rstrip())
     print("--- target: %d us per frame on the unix port (10 ms on the RP2040 / ~300) ---" % TARGET_US)
     for line in out.splitlines():

@@ -5,14 +5,13 @@ port (bench/frame.py does that and prints the ratio to the target):
 
     MICROPYPATH=.frozen:. micropython -X heapsize=192k firmware/bench_frame.py [GAME] [FRAMES]
 
-GAME defaults to "cargocube", started from a busy mid-game position (4 players, base cards):
-cc.start_position(4, cards=True), then MID_ACTIONS actions picked by a tiny LCG (seed MID_SEED)
-from legal_actions(), booster uses preferred for the first BOOST_FIRST actions so that cards
-lie on the board, and on until the next turn's activation is due (every cube the mover may
-activate can be lifted); the plug-in gets it as options['position']. Words `players=N` (2, 3,
-4 or 8), `cards=base|pyramid|bastion|both` and `teleport=1` after the other arguments start it
-from another start, as serial `new` takes them (`bench_frame.py cargocube 300 cards=both
-teleport=1 players=8`; "cargocube-both" is `cards=both teleport=1`: the expansions loaded).
+GAME defaults to "cargocube". A game with a bench part (firmware/games/<game>/framebench.py)
+starts from the position that part gives and lifts the cells it names: Cargocube a busy
+mid-game position (4 players, base cards; its docstring), `key=value` words after the other
+arguments picking another start as serial `new` takes them (`bench_frame.py cargocube 300
+cards=both teleport=1 players=8`: the expansions loaded), КУБитва the board edition's start
+and the mover's units; a game without one starts from its default start and lifts every
+occupied cell.
 If the plug-in cannot be loaded
 the built-in "paintall" plug-in (lights every occupied cell, scores, blinks; no paint_version,
 so it is painted every frame) is used instead, and the output says so.
@@ -54,9 +53,6 @@ N_FRAMES = 1000
 LIFTS = 32
 PHASE_LIFTS = 8
 PHASES = ("read_sensors", "scan", "event", "observe", "overlay", "plugin", "render", "show", "rest")
-MID_SEED = 6
-MID_ACTIONS = 40
-BOOST_FIRST = 20
 BOUNCE_CELL = 60
 ON_BOARD = sys.platform == "rp2"
 
@@ -166,54 +162,20 @@ class BenchHal:
         pass
 
 
-def mid_game_notation(cards=True, teleport=False, players=4):
-    """The busy mid-game position (module docstring), as notation."""
-    from shared_rules.cargocube import rules as cc
-    pos = cc.start_position(players, cards=cards, teleport=teleport)
-    x = MID_SEED
-    i = 0
-    while i < MID_ACTIONS or pos.actions_left:
-        if pos.is_over():
-            break
-        legal = pos.legal_actions()
-        if i < BOOST_FIRST:
-            boosts = [a for a in legal if a[0] == cc.BOOST]
-            if boosts:
-                legal = boosts
-            boosts = None
-        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
-        a = legal[(x >> 8) % len(legal)]
-        legal = None
-        gc.collect()
-        pos.push(a)
-        i += 1
-    return pos.notation()
-
-
-SEATS = {2: "SN", 3: "SWN", 4: "SWNE", 8: "12345678"}
-
-
-def game_options(words):
-    """(players, cards, teleport) of a Cargocube bench game from `key=value` words (module
-    docstring); cards as cc.start_position takes it."""
-    players, cards, teleport = 4, True, False
-    for w in words:
-        k, _, v = w.partition("=")
-        if k == "players" and int(v) in SEATS:
-            players = int(v)
-        elif k == "cards" and v in ("base", "pyramid", "bastion", "both", "none"):
-            cards = True if v == "base" else (False if v == "none" else v)
-        elif k == "teleport" and v in ("0", "1"):
-            teleport = v == "1"
-        else:
-            raise ValueError("bench word %s: players=2|3|4|8, cards=none|base|pyramid|bastion|"
-                             "both, teleport=0|1" % w)
-    return players, cards, teleport
+def game_bench(name):
+    """The game's part for this benchmark, firmware/games/<name>/framebench.py: options(words)
+    (its bench position, as new-game options), lift_cells(game), and maybe lift_state(game)
+    (a few words on the tracker after a lift); None for a game without one (it starts from its
+    default start, and every occupied cell is lifted)."""
+    try:
+        return __import__("firmware.games.%s.framebench" % name, None, None, ["options"])
+    except ImportError:
+        return None
 
 
 def make_app(name, hal, words=()):
-    """An App in play with the game `name` (cargocube: the mid-game position of the start that
-    `words` name, game_options) and the board holding its setup occupancy. Returns (game name,
+    """An App in play with the game `name` (from its bench part's position for `words`,
+    game_bench) and the board holding its setup occupancy. Returns (game name,
     app, base occupancy)."""
     from firmware.system.app import App
     from firmware.system.plugins import load, register
@@ -226,13 +188,12 @@ def make_app(name, hal, words=()):
             print("bench: game %s not loadable (%s: %s)" % (name, type(e).__name__, e))
             gname = "paintall"
         gc.collect()
-    if gname == "cargocube":
+    part = game_bench(gname) if gname != "paintall" else None
+    if part is not None:
         try:
-            players, cards, teleport = game_options(words)
-            opts = {"seats": SEATS[players],
-                    "position": mid_game_notation(cards, teleport, players)}
+            opts = part.options(words)
         except Exception as e:
-            print("bench: no mid-game position (%s: %s)" % (type(e).__name__, e))
+            print("bench: no bench position (%s: %s)" % (type(e).__name__, e))
             gname = "paintall"
     gc.collect()
     app = App(hal)
@@ -262,29 +223,15 @@ def make_app(name, hal, words=()):
 
 
 def lift_cells(app, gname, base):
-    """Cells whose lift is the start of a legal action (cargocube; kubitva: the mover's units),
-    else the occupied cells."""
+    """Cells whose lift is the start of a legal action (the game's bench part), else the
+    occupied cells."""
+    part = game_bench(gname) if gname != "paintall" else None
+    if part is not None:
+        return part.lift_cells(app.game)
     out = []
-    if gname == "cargocube":
-        from shared_rules.cargocube import rules as cc
-        from firmware.games.cargocube import tracker as T
-        pos = app.game.pos
-        for a in pos.legal_actions():
-            if a[0] != cc.END and a[0] != cc.BOOST and a[1] not in out:
-                if a[1] in T.action_delta(pos, a):
-                    out.append(a[1])
-    elif gname == "kubitva":
-        # the units of the player to move: a lift shows where the unit may go this turn
-        from shared_rules.kubitva import codes as kc
-        pos = app.game.pos
-        for c in range(pos.n):
-            v = pos.cells[c]
-            if v >= kc.WORKER and v & 1 == pos.to_move and pos.points[c]:
-                out.append(c)
-    else:
-        for c in range(H.N_CELLS):
-            if H.bit_get(base, c):
-                out.append(c)
+    for c in range(H.N_CELLS):
+        if H.bit_get(base, c):
+            out.append(c)
     return out
 
 
@@ -420,9 +367,6 @@ def main():
     name = args[0] if args else GAME
     n = int(args[1]) if len(args) > 1 else N_FRAMES
     each = len(args) > 2 and args[2] == "each"
-    if name == "cargocube-both":
-        name = "cargocube"
-        words = ["cards=both", "teleport=1"] + words
     real = None
     if ON_BOARD:
         from firmware.hal.rp2040 import Rp2040Hal
@@ -447,6 +391,9 @@ def main():
 
     # 2) lifts: the frame in which a lift is accepted, then the put-back, then settle
     cells = lift_cells(app, gname, base)
+    part = game_bench(gname) if gname != "paintall" else None
+    lift_state = getattr(part, "lift_state", None)
+    part = None
     nl = LIFTS if cells else 0
     lift = array("I", range(max(nl, 1)))
     back = array("I", range(max(nl, 1)))
@@ -458,10 +405,8 @@ def main():
         H.bit_set(raw, c, 0)
         r0 = p.renders
         lift[k] = _accepted_frame_us(app, c, lift_gc, k)
-        if k < 4 and gname == "cargocube":
-            from firmware.games.cargocube.tracker import STATE_NAMES
-            states += " %s:%s/%d" % (H.cell_name(c), STATE_NAMES[app.game.tracker.state],
-                                     len(app.game.tracker.targets))
+        if k < 4 and lift_state is not None:
+            states += " %s:%s" % (H.cell_name(c), lift_state(app.game))
         for i in range(16):
             raw[i] = base[i]
         back[k] = _accepted_frame_us(app, c, back_gc, k)
