@@ -308,9 +308,9 @@ def phases(app, hal, cells, base, nl, each=False):
     if a garbage collection ran in it, the tracker's state/targets, then the phases)."""
     raw = hal.raw
     game = app.game
-    lift = array("i", [0] * len(PHASES))
-    back = array("i", [0] * len(PHASES))
-    acc = array("i", [0] * len(PHASES))
+    lift = array("i", bytearray(4 * len(PHASES)))
+    back = array("i", bytearray(4 * len(PHASES)))
+    acc = array("i", bytearray(4 * len(PHASES)))
     gcflag = bytearray(1)
     timers = [(hal, "read_sensors", 0), (app.scanner, "update", 1), (app, "_on_change", 2),
               (app, "_paint", 6), (hal, "show", 7)]

@@ -11,7 +11,10 @@ reject them here from the AST (plus the source text for the f-string `=` specifi
 - the walrus `:=` inside a comprehension or generator expression;
 - `match` statements (also rejected by mpy-cross; kept so the message names the construct);
 - class generics: a subscripted base class (`class A(Generic[T])`, `class A(list[int])`) or PEP 695
-  type parameters (`class A[T]`), and `type X = ...` aliases.
+  type parameters (`class A[T]`), and `type X = ...` aliases;
+- and one allocation rule: an array made from a multiplied list, `array("H", [0] * 256)`, builds
+  the whole list first, a block of 8 bytes an item on the unix port (4 on the board) that a heap
+  cut up by a game may not have (`array("H", bytearray(512))` needs no list).
 
 Variable annotations are fine. Every `*.py` under shared_rules/ and firmware/ is linted; the list
 is collected afresh on every run, so new files are covered without touching this test.
@@ -115,6 +118,9 @@ def lint_source(source, filename="<source>"):
                     report(node, "walrus ':=' inside a comprehension: not in MicroPython")
                     break
                 p = parent.get(p)
+        elif isinstance(node, ast.Call) and _is_array_from_list(node):
+            report(node, "array from a multiplied list (a temporary list of every item): "
+                   "make it from a bytearray")
         elif match_type is not None and isinstance(node, match_type):
             report(node, "'match' statement: not in MicroPython")
         elif type_alias is not None and isinstance(node, type_alias):
@@ -129,6 +135,17 @@ def lint_source(source, filename="<source>"):
                            "not in MicroPython" % node.name)
     problems.sort()
     return [text for _, text in problems]
+
+
+def _is_array_from_list(call):
+    """array(typecode, [x] * n) (or array.array): the list is made whole before the array."""
+    f = call.func
+    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+    if name != "array" or len(call.args) < 2:
+        return False
+    init = call.args[1]
+    return isinstance(init, ast.BinOp) and isinstance(init.op, ast.Mult) and (
+        isinstance(init.left, ast.List) or isinstance(init.right, ast.List))
 
 
 def lint_file(path):
@@ -228,3 +245,11 @@ def test_lint_fstring_specifier_across_lines_and_nesting():
 def test_lint_reports_syntax_errors():
     (problem,) = lint_source("def f(:\n", "broken.py")
     assert problem.startswith("broken.py:1: syntax error")
+
+
+def test_lint_catches_an_array_made_from_a_list():
+    src = ('from array import array\nimport array as A\na = array("H", [0] * 256)\n'
+           'b = A.array("I", 121 * [0])\nc = array("H", bytearray(512))\nd = [0] * 256\n')
+    problems = lint_source(src, "alloc.py")
+    assert _lines(problems) == [3, 4], problems
+    assert "bytearray" in problems[0]

@@ -12,7 +12,9 @@ import sys as _sys
 try:
     from array import array
 
-    _TABLE = array("H", [0] * 256)
+    # from a bytearray, not a list: [0] * 256 is a 2 KB block at once on a 64-bit port, which a
+    # heap cut up by a game may not have when the host first calls (the link loads then)
+    _TABLE = array("H", bytearray(512))
 except ImportError:  # pragma: no cover
     _TABLE = [0] * 256
 

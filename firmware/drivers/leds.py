@@ -225,7 +225,7 @@ class Painter:
         self._phase = _ALL_ON
         # The palette scaled by cap (PALETTE[j] * cap, up to 65025) and the turn glow's 9 LEDs
         # (4 on a half bar).
-        self._pc = array("H", [0] * (N_COLOURS * 3))
+        self._pc = array("H", bytearray(2 * N_COLOURS * 3))
         self._turn_bar = bytearray(3 * SCORE_LEN)
         self._turn_half = bytearray(3 * 4)
         # Each score bar as the last render drew it (RGB, patterns), a half bar at its place in
@@ -233,7 +233,7 @@ class Painter:
         # colour, glow (value -1: none cached).
         self._bar_rgb = [bytearray(3 * SCORE_LEN) for _ in range(4)]
         self._bar_pat = [bytearray(SCORE_LEN) for _ in range(4)]
-        self._bar_key = array("h", [-1] * (4 * 12))
+        self._bar_key = array("h", bytearray(b"\xff" * (2 * 4 * 12)))  # 48 times -1
         # With 8 players (at the first half bar drawn) _bar_rgb gets the half bars' places in
         # those bytes as memoryviews after its 4 buffers, (RGB, patterns) at [4 + 4 * seat + 2 *
         # (part - 1)]: a half bar shown as last time is then two slice copies instead of 16 byte

@@ -173,7 +173,7 @@ class Rp2040Hal(Hal):
         self._sm = rp2.StateMachine(pm.WS2812_SM, _ws2812, freq=8000000,
                                     sideset_base=Pin(pm.WS2812_PIN))
         self._sm.active(1)
-        self._words = array.array("I", [0] * N_LEDS)
+        self._words = array.array("I", bytearray(4 * N_LEDS))
         self._dma = rp2.DMA()
         self._dma_ctrl = self._dma.pack_ctrl(size=2, inc_read=True, inc_write=False,
                                              treq_sel=_dreq_tx(pm.WS2812_SM))
