@@ -279,3 +279,24 @@ def test_the_option_picker_shows_which_ship_a_blockade_goes_under():
         assert gm.cell_leds(["g1"]) == {"g1": ("cyan", "fast")}
     finally:
         gm.close()
+
+
+def test_a_token_laid_where_no_charge_may_go_is_a_mistake_not_the_end_of_the_turn(race):
+    # The audit's case: in civilisation 1's charges phase a token put on civilisation 5's plus
+    # cell (a9) fits as `end` and civilisation 5's ship arriving there before leaving its start
+    # zone; the board took the `end`. A ship that has not left is no move begun: a mistake.
+    gm = race(level=2)
+    gm.run("lift i3", "place j1", "wait 800")
+    gm.play("s1-1b1")
+    gm.expect()
+    gm.run("drop a9", "wait 800")
+    assert "state=mismatch" in gm.query("state")
+    assert gm.position() == gm.pos.notation()  # nothing committed
+    gm.run("take a9", "wait 800")
+    assert "state=idle" in gm.query("state")
+    gm.expect()
+    # a ship of civilisation 5 lifted from its start zone still ends the turn (and starts its
+    # move): that is a move begun
+    gm.run("lift c7", "wait 800")
+    gm.play("end")
+    assert gm.position() == gm.pos.notation()
