@@ -170,6 +170,8 @@ def test_script_failure_names_the_line(tmp_path):
     ("wait soon", "usage: wait MS"),
     ("wait 99999999999", "wait 99999999999: at most 600000 ms (10 minutes of board time)"),
     ("resolve nowhere", "no candidate" if False else "unreachable"),
+    ("send fly", "the board refused 'fly': err unknown command"),
+    ("send-err status", "the board took 'status' (ok "),
 ])
 def test_script_bad_lines(tmp_path, line, msg):
     p = tmp_path / "s.txt"
@@ -178,6 +180,13 @@ def test_script_bad_lines(tmp_path, line, msg):
     assert run_script(str(p), out=lines.append, plugins=PLUGIN) == 1
     text = "\n".join(lines)
     assert f"{p}:2: FAILED:" in text and msg in text, text
+
+
+def test_send_err_holds_when_the_board_refuses(tmp_path):
+    p = tmp_path / "s.txt"
+    p.write_text("new-game test pair SN\nsend-err fly\nsend status\n")
+    lines = []
+    assert run_script(str(p), out=lines.append, plugins=PLUGIN) == 0, lines
 
 
 def test_add_parser_cli(tmp_path):

@@ -479,7 +479,9 @@ def start_position(rows=5, cols=5):
 
 
 def named_position(word):
-    """The start position for a size word ('5x5', '3x5', '5x3', '3x3'), else None."""
-    if len(word) == 3 and word[1] == "x" and word[0] in "35" and word[2] in "35":
-        return start_position(int(word[0]), int(word[2]))
+    """The start position for a size word ('5x5', '3x5', '5x3', '3x3'), else None. A size word
+    of another size ('4x4') raises RulesError naming the sizes there are."""
+    r, x, c = word.partition("x")
+    if x and r.isdigit() and c.isdigit():
+        return start_position(int(r), int(c))
     return None

@@ -138,8 +138,7 @@ def action_number(pos, text):
                              % (text, FILL_LETTERS, ITEM_LETTERS))
         r = _cell_of_text(pos, text[at + 1:slash], text, "room")
         o = _cell_of_text(pos, text[slash + 1:], text, "opening")
-        if letter in FILL_LETTERS:
-            r = _door_of(pos, r, o, text)
+        r = _door_of(pos, r, o, text)
         d = _direction(nb, r, o)
         if d < 0:
             raise RulesError("action %r: the opening %s is not next to the room %s"
@@ -175,7 +174,7 @@ def action_number(pos, text):
 
 def _door_of(pos, r, o, text):
     """The door room of the rooms reached from r without passing o (parse accepts any room
-    of the building to be filled)."""
+    of the building to be filled, or bought at)."""
     if _direction(pos.nb, r, o) >= 0:
         return r
     cells = pos.cells

@@ -64,6 +64,13 @@ def test_errors_exit_1_with_one_line(args):
     assert err[0].startswith("cargoboard: error: ") and "Traceback" not in proc.stderr
 
 
+def test_a_size_word_of_no_cephalopod_board_names_the_sizes():
+    # `show 4x4` said the position needed 2 fields (an audit's finding)
+    proc = run("show", "--game", "cephalopod", "4x4", check_rc=1)
+    assert proc.stderr == ("cargoboard: error: board 4x4: Cephalopod is played on 5x5, 3x5 (or "
+                           "5x3) and 3x3\n"), proc.stderr
+
+
 @pytest.mark.parametrize("args", [
     ["cephalopod"], ["cephalopod", "paths"], ["cephalopod", "paths", "x", "000/000/000"],
     ["perft", "--game", "chess", "5x5", "1"],

@@ -190,3 +190,29 @@ def test_players_who_confirm_every_capture():
     st = play_game(11, "5x5", pick_random, confirm_captures=True)
     assert st.wrong == 0, st.failures
     assert st.by_how.get("confirm", 0) >= st.captures * 0.9
+
+
+def test_a_die_taken_before_a_wrong_placement_is_not_the_next_players_capture():
+    # The audit's case: the mover takes a die off to capture, then puts the new die on a cell
+    # that captures nothing. Read in two actions it fits (a plain placement, then the other
+    # player's capture begun by taking that die), but that die came off before the placement:
+    # the next player cannot have begun first. A mistake: nothing committed.
+    b = Board(FOUR)
+    b.take("c4")
+    assert b.state() == "moving"
+    b.put("a1")
+    b.still(3000)
+    assert b.history() == [] and b.state() == "mismatch"
+    b.take("a1")
+    b.put("c4")
+    b.still(1000)
+    assert b.history() == [] and b.state() == "idle"
+
+
+def test_a_die_taken_after_a_placement_is_the_next_players_capture_begun():
+    # the same cells in the other order: white's placement, then black begins a capture
+    b = Board(FOUR)
+    b.put("a1")
+    b.take("c4")
+    b.still(3000)
+    assert b.history() == ["a1"] and b.state() == "moving"

@@ -279,3 +279,59 @@ def test_the_option_picker_shows_which_ship_a_blockade_goes_under():
         assert gm.cell_leds(["g1"]) == {"g1": ("cyan", "fast")}
     finally:
         gm.close()
+
+
+def test_a_token_laid_where_no_charge_may_go_is_a_mistake_not_the_end_of_the_turn(race):
+    # The audit's case: in civilisation 1's charges phase a token put on civilisation 5's plus
+    # cell (a9) fits as `end` and civilisation 5's ship arriving there before leaving its start
+    # zone; the board took the `end`. A ship that has not left is no move begun: a mistake.
+    gm = race(level=2)
+    gm.run("lift i3", "place j1", "wait 800")
+    gm.play("s1-1b1")
+    gm.expect()
+    gm.run("drop a9", "wait 800")
+    assert "state=mismatch" in gm.query("state")
+    assert gm.position() == gm.pos.notation()  # nothing committed
+    gm.run("take a9", "wait 800")
+    assert "state=idle" in gm.query("state")
+    gm.expect()
+    # a ship of civilisation 5 lifted from its start zone still ends the turn (and starts its
+    # move): that is a move begun
+    gm.run("lift c7", "wait 800")
+    gm.play("end")
+    assert gm.position() == gm.pos.notation()
+
+
+def test_a_script_resolves_an_action_of_the_option_picker():
+    """The audit's gap: `resolve` could not take an action only the option picker offers (the
+    console's `candidates` listed nothing while it was open). It lists the picker's options
+    now, in `next`'s order, so `resolve` opens the picker and picks the blockade; at the end
+    `state` says actor=- (not `chance`)."""
+    notation = "L1 1:s,1r:-:3 5:s,s:-:3 1c - d:- k:?"
+    pos = R.Position.parse(notation)
+    pos.push(pos.parse_action("block:1r"))
+    gm = SimBoard()
+    try:
+        gm.run("new-game formula99 position=" + notation.replace(" ", "_"))
+        gm.run("press confirm")
+        data, final = gm.s.query("candidates")
+        assert final.startswith("ok 2 shown=0") and "picker=options" in gm.query("state")
+        assert [x.split()[2] for x in data] == ["end", "block:1r"]
+        gm.run("press undo", "resolve " + pos.notation())
+        assert gm.position() == pos.notation()
+        assert "picker" not in gm.query("state")
+    finally:
+        gm.close()
+
+
+def test_a_game_over_has_no_actor():
+    gm = SimBoard()
+    try:
+        gm.run("new-game formula99 position=" + "L1 1:9b3,f:-:3 5:s,s:-:3 1a - d:- k:?".replace(
+            " ", "_"))
+        assert "actor=1 " in gm.query("state")
+        gm.run("send act 9b3-c")
+        assert "state=over actor=- " in gm.query("state") or \
+            "state=catchup actor=- " in gm.query("state")
+    finally:
+        gm.close()

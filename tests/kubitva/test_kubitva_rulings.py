@@ -510,6 +510,16 @@ def test_fill_two_rooms_and_parse_any_room():
     assert pos.treasury == [2, 0]
 
 
+def test_a_purchase_parses_any_room_of_the_building():
+    # 7.4 names a purchase's building "as above" (7.3): any room in place of the door room;
+    # the parser refused it for purchases (an independent audit's finding)
+    pos = kb.Position.parse(".....aaa/.bbb.aqa/.biibaaa/.bb.b.../......../......../.....aaa/"
+                            ".....aqa/.....aaa 8N/8N/8N/8N/8N/8S/8S/8S/8S N 10,10 2/9")
+    a = pos.parse_action("w@c7/d6")
+    assert a == pos.parse_action("w@d7/d6") and pos.format_action(a) == "w@d7/d6"
+    assert a in pos.legal_actions()
+
+
 def test_unit_in_the_opening_does_not_stop_a_fill():
     pos = grid9("""
 .........

@@ -105,6 +105,9 @@ class Tracker:
         self.barred = []  # taken back: not read again from the board until it is put right
         self.log = []  # (event, action, position after) since the last take_log()
         self.order = []  # the plus cells in the order their dice appeared
+        # the minus cells whose dice came off before the first plus die went down: the next
+        # action cannot have taken them (it begins after this one's die is down)
+        self.early = 0
         self.last = 0  # the cells that changed in the latest observation
         self._legal = None
         self._pbits = None
@@ -175,9 +178,9 @@ class Tracker:
 
     def explain_pairs(self, plus, minus):
         """[(a1, a2, complete)]: an action a1 done in full, then a2 begun (or done: complete
-        True). a1's die is the first of the plus cells to have appeared (the second action
-        cannot start before the first one's die is down); its captured cells were taken, but
-        one of them may hold the next die again."""
+        True). a1's die is the first of the plus cells to have appeared and the dice a2 takes
+        came off after it (the second action cannot start before the first one's die is down);
+        its captured cells were taken, but one of them may hold the next die again."""
         out = []
         if not plus:
             return out
@@ -209,6 +212,8 @@ class Tracker:
             minus1 = r & e1
             if plus1 & (plus1 - 1):
                 continue  # a second action places one die only
+            if minus1 & self.early:
+                continue  # a die the second action takes came off before a1's went down
             pos.push(a1)
             try:  # (taken back whatever happens: a MemoryError must not leave it pushed)
                 for a2 in pos.legal_actions():
@@ -257,6 +262,7 @@ class Tracker:
         complete or begun."""
         pos = self.pos
         order = self.order
+        early = self.early
         self.order = list(order)
         pos.push(action)
         try:  # (taken back whatever happens: a MemoryError must not leave it pushed)
@@ -268,6 +274,7 @@ class Tracker:
             pos.pop()
             self._refresh()
             self.order = order
+            self.early = early
             self._evidence()
         return bool(found)
 
@@ -370,6 +377,10 @@ class Tracker:
                 i += 1
             else:
                 order.pop(i)
+        if not order:
+            # (cells that changed in the same observation as the first die: order unknown)
+            self.early = self.minus & ~self.last if plus else 0
+        self.early &= self.minus
         if plus:
             for c in bit_list(plus):
                 if c not in order:

@@ -45,11 +45,12 @@ def command(game, words):
     if cmd == "pos":
         return "ok " + pos.notation()
     if cmd == "state":
-        return "ok state=%s actor=%s card=%s actions=%d" % (
+        return "ok state=%s actor=%s card=%s actions=%d%s" % (
             T.STATE_NAMES[t.state], _actor_name(pos),
-            C.name(t.card) if t.card else "-", pos.ply())
+            C.name(t.card) if t.card else "-", pos.ply(),
+            " picker=options" if _options_open(game) else "")
     if cmd == "candidates":
-        return _candidates(t, pos)
+        return _candidates(game, t, pos)
     if cmd == "history":
         return "ok " + " ".join(_history_texts(pos))
     if cmd == "legal":
@@ -78,8 +79,15 @@ def command(game, words):
 
 
 def _actor_name(pos):
+    if pos.is_over():
+        return "-"
     who = pos.to_move
     return "chance" if who < 0 else str(pos.civ(who))
+
+
+def _options_open(game):
+    from firmware.games.formula99.plugin import PICK_OPTION
+    return game.pick == PICK_OPTION and game.pick_list
 
 
 def _history_texts(pos):
@@ -95,8 +103,13 @@ def _history_texts(pos):
     return out
 
 
-def _candidates(t, pos):
-    if t.state == T.ASKING:
+def _candidates(game, t, pos):
+    """The question's candidates, the action ready, or the option picker's options (what
+    `next` and `confirm` go through now), and which one is shown."""
+    if _options_open(game):
+        cands = list(game.pick_list)
+        shown = game.pick_index
+    elif t.state == T.ASKING:
         cands = list(t.candidates)
         shown = t.index
     elif t.state == T.READY and t.ready is not None:

@@ -53,7 +53,7 @@ OPTION_CODE = {R.K_DRAW: 1, R.K_PASS: 3, R.K_END: 4, R.K_PLAY: 5, R.K_JOKER: 6, 
 _PICK_NONE = const(0)
 _PICK_SUIT = const(1)
 _PICK_RANK = const(2)
-_PICK_OPTION = const(3)
+PICK_OPTION = const(3)  # (named for the console: `candidates` lists its options)
 
 
 def _nothing(*args):
@@ -279,7 +279,7 @@ class Game:
                     not t.effect(a):
                 opts.append(a)
         if opts:
-            self.pick = _PICK_OPTION
+            self.pick = PICK_OPTION
             self.pick_list = opts
             self.pick_index = 0
 
@@ -390,7 +390,7 @@ class Game:
                     self._effect_cells(out, a, L.CYAN, 0, 160)
         else:
             self._options(out)
-        if self.pick == _PICK_OPTION and self.pick_list:
+        if self.pick == PICK_OPTION and self.pick_list:
             a = self.pick_list[self.pick_index]
             if a >> 24 == R.K_BLOCK:  # which ship's red cell: the W bar's 9 does not say
                 out.add(self.grid[a & 127], L.CYAN, 255, L.BLINK_FAST)
@@ -467,7 +467,7 @@ class Game:
                 self._count(bars, 2, n, L.WHITE)
             self._wanted(bars)
             return
-        if self.pick == _PICK_OPTION and self.pick_list:
+        if self.pick == PICK_OPTION and self.pick_list:
             a = self.pick_list[self.pick_index]
             k = a >> 24
             n = OPTION_CODE.get(k, 0) + (1 if k == R.K_DRAW and a & 3 == 2 else 0)

@@ -437,13 +437,21 @@ class Tracker:
             rest = minus(ev, eff)
             if rest is None or not rest:
                 continue
+            # The rest must be the next action whole, or its start: a piece gone from where it
+            # stood (a ship lifted, a token taken off). A piece only arriving is no start (a
+            # token put where no charge may go is not a ship yet to leave its cell).
+            begun = False
+            for x in rest:
+                if (x & 7) < 4:
+                    begun = True
+                    break
             pos.push(a)
             saved = self._eff
             ok = False
             try:  # (taken back whatever happens: a MemoryError must not leave it pushed)
                 self._changed()
                 for b, eff2 in self.effects():
-                    if within(rest, eff2):
+                    if eff2 == rest or begun and within(rest, eff2):
                         ok = True
                         break
             finally:

@@ -24,10 +24,12 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  L2 15 deal=7` (digital cards, docs/board-formula99.md).
     lift CELL                    take the top item of CELL into the hand, then 100 ms pass.
     place CELL                   put the item lifted last on top of CELL, then 100 ms pass.
-    drop CELL                    put a new die from the supply on the empty CELL (Cephalopod),
-                                 then 100 ms pass.
-    take CELL                    take the die on CELL off the board, back to the supply
-                                 (a Cephalopod capture), then 100 ms pass.
+    drop CELL                    put a new piece from the supply on the empty CELL (a
+                                 Cephalopod die, a КУБитва cube filled or bought, a «Формула
+                                 99» charge token), then 100 ms pass.
+    take CELL                    take the top piece of CELL off the board, back to the
+                                 supply (a Cephalopod capture, a «Формула 99» token lifted or
+                                 triggered, a КУБитва cube removed), then 100 ms pass.
     press BUTTON                 confirm|next|undo|hint|end: the button is held 50 ms and
                                  released 50 ms (goes through the firmware's debounce).
     wait MS                      let MS milliseconds of sim time pass (rounded up to frames);
@@ -53,7 +55,11 @@ One command per line; `#` starts a comment (at the line start or after a space).
     slide CELL CELL... CELL      lift from the first cell, drag across the middle cells (each
                                  reads occupied for 20 ms < stable_ms), place on the last;
                                  then 100 ms pass.
-    send TEXT                    send a raw serial command line and print the reply.
+    send TEXT                    send a raw serial command line and print the reply; the
+                                 line fails if the board answers `err ...`.
+    send-err TEXT                the same for a command the board must refuse: the line fails
+                                 unless the reply is `err ...` (a mistyped card, an action
+                                 not legal now).
     restart                      power cut and power on: the firmware process is killed
                                  between two frames and started again on the same flash
                                  image (`cargoboard sim --flash DIR`; without it the flash
@@ -88,7 +94,7 @@ MAX_WAIT_MS = 600_000  # one `wait`: 10 minutes of board time (~15 s here); more
 BUTTONS = {"confirm": 1, "next": 2, "undo": 4, "hint": 8, "end": 16}
 MEM_REPLY = re.compile(r"ok alloc=(\d+) free=(\d+) max=(\d+)")  # the console's `mem`
 VERBS = ("new-game", "lift", "place", "drop", "take", "press", "wait", "expect", "resolve",
-         "bounce", "slide", "send", "restart")
+         "bounce", "slide", "send", "send-err", "restart")
 COMMITS = ("evt auto ", "evt confirm ", "evt end ", "evt undo ")  # the board took a move
 
 
@@ -562,13 +568,18 @@ class Session:
                 if args:
                     raise ScriptError("usage: restart")
                 self.restart()
-            elif verb == "send":
+            elif verb in ("send", "send-err"):
                 if not rest:
-                    raise ScriptError("usage: send TEXT")
+                    raise ScriptError(f"usage: {verb} TEXT")
                 data, final = self.query(rest)
                 for d in data:
                     self.out(f"  {d}")
                 self.out(f"  {final}")
+                refused = final.startswith("err")
+                if refused and verb == "send":
+                    raise ScriptError(f"the board refused '{rest}': {final}")
+                if not refused and verb == "send-err":
+                    raise ScriptError(f"the board took '{rest}' ({final}), it should refuse it")
             else:
                 raise ScriptError(f"unknown verb '{verb}' ({' '.join(VERBS)})")
         except WorldError as e:

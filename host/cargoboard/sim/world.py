@@ -108,7 +108,7 @@ class World:
         if self.is_corner(cell):
             raise WorldError(f"{g.cell_name(cell)} is a corner: pieces cannot go there")
         if self.stacks[cell]:
-            raise WorldError(f"{g.cell_name(cell)} is occupied: a die goes on an empty cell")
+            raise WorldError(f"{g.cell_name(cell)} is occupied: a new piece goes on an empty cell")
         self.stacks[cell].append(item)
         self.rest()
         return item
