@@ -86,8 +86,7 @@ def _actor_name(pos):
 
 
 def _options_open(game):
-    from firmware.games.formula99.plugin import PICK_OPTION
-    return game.pick == PICK_OPTION and game.pick_list
+    return game.pick == game.PICK_OPTION and game.pick_list
 
 
 def _history_texts(pos):

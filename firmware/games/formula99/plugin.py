@@ -53,7 +53,7 @@ OPTION_CODE = {R.K_DRAW: 1, R.K_PASS: 3, R.K_END: 4, R.K_PLAY: 5, R.K_JOKER: 6, 
 _PICK_NONE = const(0)
 _PICK_SUIT = const(1)
 _PICK_RANK = const(2)
-PICK_OPTION = const(3)  # (named for the console: `candidates` lists its options)
+_PICK_OPTION = const(3)
 
 
 def _nothing(*args):
@@ -82,6 +82,7 @@ def fitting_cards(pos):
 class Game:
     name = "formula99"
     rules_version = R.RULES_VERSION
+    PICK_OPTION = _PICK_OPTION  # (for console.py: `candidates` lists the option picker's)
 
     def __init__(self, options):
         self.emit = options.get("emit") or _nothing
@@ -279,7 +280,7 @@ class Game:
                     not t.effect(a):
                 opts.append(a)
         if opts:
-            self.pick = PICK_OPTION
+            self.pick = _PICK_OPTION
             self.pick_list = opts
             self.pick_index = 0
 
@@ -390,7 +391,7 @@ class Game:
                     self._effect_cells(out, a, L.CYAN, 0, 160)
         else:
             self._options(out)
-        if self.pick == PICK_OPTION and self.pick_list:
+        if self.pick == _PICK_OPTION and self.pick_list:
             a = self.pick_list[self.pick_index]
             if a >> 24 == R.K_BLOCK:  # which ship's red cell: the W bar's 9 does not say
                 out.add(self.grid[a & 127], L.CYAN, 255, L.BLINK_FAST)
@@ -467,7 +468,7 @@ class Game:
                 self._count(bars, 2, n, L.WHITE)
             self._wanted(bars)
             return
-        if self.pick == PICK_OPTION and self.pick_list:
+        if self.pick == _PICK_OPTION and self.pick_list:
             a = self.pick_list[self.pick_index]
             k = a >> 24
             n = OPTION_CODE.get(k, 0) + (1 if k == R.K_DRAW and a & 3 == 2 else 0)
