@@ -16,7 +16,8 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  SEATS may be left out for a game that has fixed seats:
                                  `new-game cephalopod 5x5` (white and black, the board empty);
                                  `new-game kubitva board` (the board edition's start) or
-                                 `new-game kubitva position=NOTATION` (blanks as `_`).
+                                 `new-game kubitva position=NOTATION` (the notation's spaces
+                                 written as `_`; empty cells stay `.`).
                                  The corners are out of play (nothing can be lifted from or put
                                  on them) unless the game's hand model says CORNERS_IN_PLAY
                                  (КУБитва's board edition plays on the whole grid);
