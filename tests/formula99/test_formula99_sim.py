@@ -335,3 +335,27 @@ def test_a_game_over_has_no_actor():
             "state=catchup actor=- " in gm.query("state")
     finally:
         gm.close()
+
+
+# civilisation 1 to move with digital cards; its ship on 1b1 (j1) may land on the charge 2y2
+# (e2) of civilisation 3, whose dealt card (the queen of hearts) sends the ship back to start
+LANDING = "L3 1:s,1b1:3y1=8d,9r=2d:- 3:s,3b1:2y2=Qh,7b3=Ks:As 5:s,5b1:2b3=Qd,8y3=5s:5c 7:s,s:4r=5d,6r=8h:- 1a - d:9cJdTh k:7s8s7hQsKhAhTcKd4sXb6hXrAdTsTd4h2sKcQcJs4dJc3s6d4c2h9d8c7c3c9h5h3hJh7d2c9sAc3d6s6c/22/0"
+
+
+def test_digital_cards_a_landing_and_its_event_in_a_row_are_read():
+    """The fifth audit's case: with the deal on the board, the player puts the ship on the
+    charge (token off) and moves it on for the event at once (back to its start zone, h3),
+    without confirm. The board read the second move as the first one going on: a mismatch.
+    The landing, the card shown and its event now explain the board together."""
+    pos = R.Position.parse(LANDING)
+    pos.push(pos.parse_action("1b1-2y2"))
+    while pos.is_chance():
+        pos.push(pos.legal_actions()[0])
+    gm = SimBoard()
+    try:
+        gm.run("new-game formula99 position=" + LANDING.replace(" ", "_"))
+        gm.run("take e2", "lift j1", "place e2", "lift e2", "place h3", "wait 1500")
+        assert "state=idle" in gm.query("state")
+        assert gm.position() == pos.notation()
+    finally:
+        gm.close()

@@ -113,6 +113,14 @@ def within(ev, eff):
     return True
 
 
+def gone(ev):
+    """Whether the evidence ev has a piece gone from a cell (or a start zone)."""
+    for x in ev:
+        if (x & 7) < 4:
+            return True
+    return False
+
+
 def minus(ev, eff):
     """ev - eff if eff lies within ev (each entry in ev's direction, no further), else None."""
     if not within(eff, ev):
@@ -440,22 +448,32 @@ class Tracker:
             # The rest must be the next action whole, or its start: a piece gone from where it
             # stood (a ship lifted, a token taken off). A piece only arriving is no start (a
             # token put where no charge may go is not a ship yet to leave its cell).
-            begun = False
-            for x in rest:
-                if (x & 7) < 4:
-                    begun = True
-                    break
+            begun = gone(rest)
             pos.push(a)
+            pushed = 1
             saved = self._eff
             ok = False
             try:  # (taken back whatever happens: a MemoryError must not leave it pushed)
+                if pos.full:
+                    # Digital cards: the deal shows a card a ship lands on at once (as _infer
+                    # takes it), so the board may already show its event (the ship sent back):
+                    # the rest is read against the position after it.
+                    while pos.is_chance() and not pos.is_over():
+                        pos.push(pos.legal_actions()[0])
+                        pushed += 1
                 self._changed()
-                for b, eff2 in self.effects():
-                    if eff2 == rest or begun and within(rest, eff2):
-                        ok = True
-                        break
+                if pushed > 1:
+                    rest = diff(self.observed, self._expected())
+                    ok = not rest
+                    begun = gone(rest)
+                if not ok:
+                    for b, eff2 in self.effects():
+                        if eff2 == rest or begun and within(rest, eff2):
+                            ok = True
+                            break
             finally:
-                pos.pop()
+                for _ in range(pushed):
+                    pos.pop()
                 self._changed()
                 self._eff = saved
             if ok:
