@@ -359,3 +359,26 @@ def test_digital_cards_a_landing_and_its_event_in_a_row_are_read():
         assert gm.position() == pos.notation()
     finally:
         gm.close()
+
+
+# civilisation 1 to move with digital cards: its ship on 2b1 (f1) may go to 3y1 (c2) across
+# the charge on 2b2 (e1), whose dealt card (5h) moves it on 5 to 5y1 (b9)
+CROSSING = "L3 1:s,2b1:8b3=3h,9b3=7d:- 4:s,6y2:3b2=Kc,6b3=5c:7c 7:s,7b3:2b2=5h,5y3=8c:- 1a - d:9c6h k:4c4dTc6sJc2s3sTs8s5dXb9sTh3d2dJd6cTd8d6d4s2h3cJs9hXrKhKs7hQc5sAc4hAh7sAdKdAsQd9d8h2cQhJhQs/23/0"
+
+
+def test_digital_cards_a_charge_crossed_and_its_event_in_a_row_are_read():
+    """The case the first fix of the landing above broke (the fifth audit's seed 23): the move
+    across a charge, its token off, then the event's move at once. Read then as the move and
+    the card with the event still owed, as before."""
+    pos = R.Position.parse(CROSSING)
+    pos.push(pos.parse_action("2b1-3y1"))
+    while pos.is_chance():
+        pos.push(pos.legal_actions()[0])
+    gm = SimBoard()
+    try:
+        gm.run("new-game formula99 position=" + CROSSING.replace(" ", "_"))
+        gm.run("lift f1", "place c2", "take e1", "lift c2", "place b9", "wait 1500")
+        assert "state=idle" in gm.query("state")
+        assert gm.position() == pos.notation()
+    finally:
+        gm.close()

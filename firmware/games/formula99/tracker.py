@@ -452,25 +452,20 @@ class Tracker:
             pos.push(a)
             pushed = 1
             saved = self._eff
-            ok = False
             try:  # (taken back whatever happens: a MemoryError must not leave it pushed)
-                if pos.full:
+                self._changed()
+                ok = self._next_fits(rest, begun)
+                if not ok and pos.full:
                     # Digital cards: the deal shows a card a ship lands on at once (as _infer
                     # takes it), so the board may already show its event (the ship sent back):
-                    # the rest is read against the position after it.
+                    # then the rest is read against the position after it.
                     while pos.is_chance() and not pos.is_over():
                         pos.push(pos.legal_actions()[0])
                         pushed += 1
-                self._changed()
-                if pushed > 1:
-                    rest = diff(self.observed, self._expected())
-                    ok = not rest
-                    begun = gone(rest)
-                if not ok:
-                    for b, eff2 in self.effects():
-                        if eff2 == rest or begun and within(rest, eff2):
-                            ok = True
-                            break
+                    if pushed > 1:
+                        self._changed()
+                        rest = diff(self.observed, self._expected())
+                        ok = not rest or self._next_fits(rest, gone(rest))
             finally:
                 for _ in range(pushed):
                     pos.pop()
@@ -479,6 +474,13 @@ class Tracker:
             if ok:
                 found.append(a)
         return self._by_result(found)
+
+    def _next_fits(self, rest, begun):
+        """Whether rest is an action of the decision now whole, or (begun) its start."""
+        for b, eff2 in self.effects():
+            if eff2 == rest or begun and within(rest, eff2):
+                return True
+        return False
 
     def _ask(self, actions):
         self.state = ASKING
