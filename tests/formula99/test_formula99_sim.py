@@ -342,42 +342,32 @@ def test_a_game_over_has_no_actor():
 LANDING = "L3 1:s,1b1:3y1=8d,9r=2d:- 3:s,3b1:2y2=Qh,7b3=Ks:As 5:s,5b1:2b3=Qd,8y3=5s:5c 7:s,s:4r=5d,6r=8h:- 1a - d:9cJdTh k:7s8s7hQsKhAhTcKd4sXb6hXrAdTsTd4h2sKcQcJs4dJc3s6d4c2h9d8c7c3c9h5h3hJh7d2c9sAc3d6s6c/22/0"
 
 
-def test_digital_cards_a_landing_and_its_event_in_a_row_are_read():
-    """The fifth audit's case: with the deal on the board, the player puts the ship on the
-    charge (token off) and moves it on for the event at once (back to its start zone, h3),
-    without confirm. The board read the second move as the first one going on: a mismatch.
-    The landing, the card shown and its event now explain the board together."""
-    pos = R.Position.parse(LANDING)
-    pos.push(pos.parse_action("1b1-2y2"))
-    while pos.is_chance():
-        pos.push(pos.legal_actions()[0])
-    gm = SimBoard()
-    try:
-        gm.run("new-game formula99 position=" + LANDING.replace(" ", "_"))
-        gm.run("take e2", "lift j1", "place e2", "lift e2", "place h3", "wait 1500")
-        assert "state=idle" in gm.query("state")
-        assert gm.position() == pos.notation()
-    finally:
-        gm.close()
-
-
 # civilisation 1 to move with digital cards: its ship on 2b1 (f1) may go to 3y1 (c2) across
 # the charge on 2b2 (e1), whose dealt card (5h) moves it on 5 to 5y1 (b9)
 CROSSING = "L3 1:s,2b1:8b3=3h,9b3=7d:- 4:s,6y2:3b2=Kc,6b3=5c:7c 7:s,7b3:2b2=5h,5y3=8c:- 1a - d:9c6h k:4c4dTc6sJc2s3sTs8s5dXb9sTh3d2dJd6cTd8d6d4s2h3cJs9hXrKhKs7hQc5sAc4hAh7sAdKdAsQd9d8h2cQhJhQs/23/0"
 
 
-def test_digital_cards_a_charge_crossed_and_its_event_in_a_row_are_read():
-    """The case the first fix of the landing above broke (the fifth audit's seed 23): the move
-    across a charge, its token off, then the event's move at once. Read then as the move and
-    the card with the event still owed, as before."""
-    pos = R.Position.parse(CROSSING)
-    pos.push(pos.parse_action("2b1-3y1"))
+@pytest.mark.parametrize("start,action,hands", [
+    # The fifth audit's case: with the deal on the board, the player puts the ship on the
+    # charge (token off) and moves it on for the event at once (back to its start zone, h3),
+    # without confirm. The board read the second move as the first one going on: a mismatch.
+    # The landing, the card shown and its event now explain the board together.
+    (LANDING, "1b1-2y2", ("take e2", "lift j1", "place e2", "lift e2", "place h3")),
+    # The case the first fix of that broke (the audit's seed 23): the move across a charge,
+    # its token off, then the event's move at once: read as the move and the card with the
+    # event still owed, as before.
+    (CROSSING, "2b1-3y1", ("lift f1", "place c2", "take e1", "lift c2", "place b9")),
+])
+def test_digital_cards_a_move_onto_a_charge_and_its_event_in_a_row_are_read(start, action,
+                                                                           hands):
+    pos = R.Position.parse(start)
+    pos.push(pos.parse_action(action))
     while pos.is_chance():
         pos.push(pos.legal_actions()[0])
     gm = SimBoard()
     try:
-        gm.run("new-game formula99 position=" + CROSSING.replace(" ", "_"))
-        gm.run("lift f1", "place c2", "take e1", "lift c2", "place b9", "wait 1500")
+        gm.run("new-game formula99 position=" + start.replace(" ", "_"))
+        gm.run(*hands, "wait 1500")
         assert "state=idle" in gm.query("state")
         assert gm.position() == pos.notation()
     finally:
