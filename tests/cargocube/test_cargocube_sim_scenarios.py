@@ -29,7 +29,7 @@ from shared_rules.cargocube import layouts, rules as cc  # noqa: E402
 from shared_rules import geometry as g  # noqa: E402
 from firmware.games.cargocube.tracker import action_delta  # noqa: E402
 from cargoboard.games.cargocube.hand import physical_steps  # noqa: E402
-from cargoboard.games.cargocube.scriptgen import game_script  # noqa: E402
+from cargoboard.games.cargocube.scriptgen import action_lines, game_script  # noqa: E402
 from cargoboard.sim.script import run_script  # noqa: E402
 
 SETTLE_MS = 600  # the hand holds still this long after a move (> the tracker's settle time)
@@ -108,12 +108,7 @@ class Script:
         """Perform the action `text` with the hand (physical_steps), follow it in the rules
         core; returns the position after it."""
         a = self.pos.parse_action(text)
-        for step in physical_steps(self.pos, a):
-            if step[0] == "press":
-                self.lines.append("press %s" % step[1])
-            elif step[0] == "move":  # (a spiral turn moves no piece between cells: no line)
-                self.lines.append("lift %s" % g.cell_name(step[1]))
-                self.lines.append("place %s" % g.cell_name(step[2]))
+        self.lines.extend(action_lines(self.pos, a))
         self.pos.push(a)
         if settle:
             self.lines.append(WAIT)

@@ -138,3 +138,22 @@ def test_interactive_board_draws_what_the_board_tracks():
     assert [c.strip() for c in row(after_roll, 5)[2:5]] == ["B1", "B1", "1O"]
     last = boards[-2]  # after d4 was put on d5
     assert row(last, 5)[2:5] == [" B1  ", " 1O:2", " 1O  "]  # rolled north too
+
+
+@pytest.mark.parametrize("turn", ["e5cw", "e5acw"])
+def test_a_spiral_turn_turns_the_cubes_of_the_stack(turn):
+    """The script's `turn CELL cw|acw` (a spiral turn): the stack's cubes end as the rules turn
+    them, a keeper on it stays, and nothing leaves the cell."""
+    from cargoboard.sim.world import WorldError
+    pos = cc.Position.parse("e5=*pS.B1.O1.KS,f11=KN SN S 2")
+    w = world_of(cc.start_position(2), False)
+    lay_out(w, pos)
+    a = pos.parse_action(turn)
+    assert a[0] == cc.TURN
+    w.turn(a[1], a[2])
+    pos.push(a)
+    assert differences(w, pos) == []
+    assert pos.stacks[g.parse_cell("e5")] != cc.Position.parse(
+        "e5=*pS.B1.O1.KS,f11=KN SN S 2").stacks[g.parse_cell("e5")]
+    with pytest.raises(WorldError, match="empty"):
+        w.turn(g.parse_cell("e6"), 0)

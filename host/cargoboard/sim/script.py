@@ -56,6 +56,11 @@ One command per line; `#` starts a comment (at the line start or after a space).
     slide CELL CELL... CELL      lift from the first cell, drag across the middle cells (each
                                  reads occupied for 20 ms < stable_ms), place on the last;
                                  then 100 ms pass.
+    turn CELL cw|acw             turn the stack on CELL a quarter turn where it stands,
+                                 clockwise or anticlockwise seen from above (Cargocube's
+                                 spiral turn, `e5cw`); nothing is lifted, so an occupancy
+                                 board sees nothing (resolve it with buttons), a revision B
+                                 board sees the magnets turn; then 100 ms pass.
     send TEXT                    send a raw serial command line and print the reply; the
                                  line fails if the board answers `err ...`.
     send-err TEXT                the same for a command the board must refuse: the line fails
@@ -92,10 +97,11 @@ SLIDE_CROSS_MS = 20
 SETUP_TIMEOUT_MS = 5000
 SETTLE_WAIT_MS = 1000  # resolve/expect give the board this long to commit a settled move
 MAX_WAIT_MS = 600_000  # one `wait`: 10 minutes of board time (~15 s here); more is a typo
+TURNS = {"cw": 0, "acw": 1}  # `turn CELL cw|acw`: the rules' TURN direction
 BUTTONS = {"confirm": 1, "next": 2, "undo": 4, "hint": 8, "end": 16}
 MEM_REPLY = re.compile(r"ok alloc=(\d+) free=(\d+) max=(\d+)")  # the console's `mem`
 VERBS = ("new-game", "lift", "place", "drop", "take", "press", "wait", "expect", "resolve",
-         "bounce", "slide", "send", "send-err", "restart")
+         "bounce", "slide", "turn", "send", "send-err", "restart")
 COMMITS = ("evt auto ", "evt confirm ", "evt end ", "evt undo ")  # the board took a move
 
 
@@ -460,6 +466,10 @@ class Session:
         self.world.take(cell)
         self.wait(HAND_MS)
 
+    def turn(self, cell: int, d: int):
+        self.world.turn(cell, d)
+        self.wait(HAND_MS)
+
     def bounce(self, cell: int):
         true = self.world.occupied(cell)
         v = not true
@@ -563,6 +573,10 @@ class Session:
                 if len(args) != 1:
                     raise ScriptError("usage: bounce CELL")
                 self.bounce(parse_cell(args[0]))
+            elif verb == "turn":
+                if len(args) != 2 or args[1].lower() not in TURNS:
+                    raise ScriptError("usage: turn CELL cw|acw")
+                self.turn(parse_cell(args[0]), TURNS[args[1].lower()])
             elif verb == "slide":
                 self.slide([parse_cell(a) for a in args])
             elif verb == "restart":

@@ -121,6 +121,20 @@ class World:
         self.rest()
         return st.pop()
 
+    def turn(self, cell: int, d: int):
+        """The hand turns the stack on cell a quarter turn where it stands (d 0 clockwise, 1
+        anticlockwise, as seen from above: a Cargocube spiral turn). Nothing is lifted, so no
+        sensor of an occupancy board changes; the game's physics turns the pieces' faces."""
+        if self.is_corner(cell):
+            raise WorldError(f"{g.cell_name(cell)} is a corner: nothing can be there")
+        if not self.stacks[cell]:
+            raise WorldError(f"{g.cell_name(cell)} is empty: nothing to turn")
+        turn = getattr(self.physics, "turn", None)
+        if turn is None:
+            raise WorldError("this game's pieces are not turned in place (turn is Cargocube's "
+                             "spiral turn)")
+        turn(self, cell, d)
+
     def occupied(self, cell: int) -> bool:
         return bool(self.stacks[cell])
 

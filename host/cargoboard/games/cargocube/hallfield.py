@@ -32,8 +32,8 @@ from firmware.games.cargocube import steps as STEPS
 from hardware import pinmap_revb as PM
 from shared_rules import geometry as g
 from shared_rules.cargocube import rules as cc
-from shared_rules.cargocube import expansions as EXP
 
+from cargoboard.games.cargocube.world import turn_stack
 from cargoboard.sim.world import CARD_BASE, World
 
 N_CELLS = 121
@@ -382,11 +382,10 @@ class HallWorld(World):
         vertical as the rules turn their orientations (a keeper's item stays), and its pieces
         shift in their recess as under any hand."""
         self._catch_up()
-        table = EXP.TURNED[d]
-        items = self.stacks[cell]
-        for k, it in enumerate(items):
-            if it < cc.KEEPER:
-                items[k] = table[it]
+        if self.physics is not None:  # a script's world: the game's physics turns the pieces
+            super().turn(cell, d)
+        else:
+            turn_stack(self.stacks[cell], d)
         self._touch(cell)
         self._handled(cell)
 

@@ -10,6 +10,21 @@ from shared_rules import geometry as g
 from cargoboard.games.cargocube.hand import physical_steps
 
 
+def action_lines(pos, a):
+    """The script lines of a hand doing action a in pos (before it is pushed): lift and place
+    for each piece moved, `turn` for a spiral turn, `press` for a button (`end`)."""
+    lines = []
+    for step in physical_steps(pos, a):
+        if step[0] == "press":
+            lines.append("press %s" % step[1])
+        elif step[0] == "move":
+            lines.append("lift %s" % g.cell_name(step[1]))
+            lines.append("place %s" % g.cell_name(step[2]))
+        elif step[0] == "turn":  # a spiral turn: the stack turns where it stands
+            lines.append("turn %s %s" % (g.cell_name(step[1]), ("cw", "acw")[step[2]]))
+    return lines
+
+
 def game_script(seed=1, players=2, actions=40, check_every=10, pick=None, cards=False,
                 teleport=False):
     """(script text, final position) for a seeded game on the Polygon start, with cards in
@@ -33,12 +48,7 @@ def game_script(seed=1, players=2, actions=40, check_every=10, pick=None, cards=
             break
         a = pick(pos, legal, rng) if pick else legal[rng.randrange(len(legal))]
         lines.append("# %d. %s %s" % (n + 1, pos.SEAT_LETTERS[pos.to_move], cc.format_action(a)))
-        for step in physical_steps(pos, a):
-            if step[0] == "press":
-                lines.append("press %s" % step[1])
-            elif step[0] == "move":  # (a spiral turn moves no piece between cells: no line)
-                lines.append("lift %s" % g.cell_name(step[1]))
-                lines.append("place %s" % g.cell_name(step[2]))
+        lines.extend(action_lines(pos, a))
         pos.push(a)
         lines.append("resolve %s" % pos.notation())
         if check_every and (n + 1) % check_every == 0:

@@ -11,8 +11,9 @@ orthogonal neighbour of the cell it was lifted from was tipped over that edge, s
 landed it does not roll again: from a wind rose it hops, from a catapult it is thrown, from an
 acceleration it slides on in the same direction, from the entry portal (a portal card, the
 walking teleport) it is carried to the exit portal; every other carry (not to a neighbour)
-keeps the faces as they are. (A spiral's turn, a sacrifice's death: the expansions' changes
-made in place are not modelled here.) So the world's faces are the true ones the firmware
+keeps the faces as they are. A spiral turn (the script's `turn CELL cw|acw`) turns the cubes
+of the stack about the vertical as the rules do. (A sacrifice's death, the one change made in
+place that no hand makes, is not modelled.) So the world's faces are the true ones the firmware
 tracks without seeing them. (The one case a hand cannot tell apart: a cube that stays on a wind
 rose because it can hop nowhere, then is rolled off it orthogonally at once; the session ends
 the motion when the board commits a move, which covers it as soon as the board has taken the
@@ -20,7 +21,7 @@ move in.)
 """
 
 from shared_rules import geometry as g
-from shared_rules.cargocube import orient, rules as cc
+from shared_rules.cargocube import expansions as EXP, orient, rules as cc
 from cargoboard.games.cargocube.draw import piece_name
 from cargoboard.sim.world import CARD_BASE, WorldError
 
@@ -109,6 +110,12 @@ class Physics:
                 return orient.ROLL[item * 4 + d]
         return item  # carried elsewhere: the faces stay
 
+    def turn(self, world, cell, d):
+        """A spiral turn: the hand turns the stack on cell where it stands (d 0 clockwise, 1
+        anticlockwise); its cubes turn about the vertical (keepers and cards stay)."""
+        self._motion = None
+        turn_stack(world.stacks[cell], d)
+
     def name(self, item, letters):
         """A piece's name: a cube by its top and south faces (`B1`), a keeper `KS`, a dead
         keeper `XS`, the teleport `T`, a card `card:aS`."""
@@ -116,3 +123,12 @@ class Physics:
             code = item - CARD_BASE
             return "card:%s%s" % (cc.card_kind(code), letters[cc.card_owner(code)])
         return piece_name(item, letters)
+
+
+def turn_stack(items, d):
+    """Turn the cargo cubes of a stack (bottom to top, items as above) a quarter turn about the
+    vertical, in place: d 0 clockwise, 1 anticlockwise (the rules' TURN)."""
+    table = EXP.TURNED[d]
+    for k, it in enumerate(items):
+        if it < cc.KEEPER:
+            items[k] = table[it]
