@@ -57,7 +57,7 @@ def test_hello_status_and_errors_over_pty(board):
     assert "err unknown command 'frobnicate'" in _ask(r, ser, b"frobnicate\n")
     assert "err unknown button 'x'" in _ask(r, ser, b"press x\n")
     assert "err unknown game 'nope'" in _ask(r, ser, b"new nope\n")
-    assert "err line too long" in _ask(r, ser, b"a" * 500 + b"\n")
+    assert "err line too long" in _ask(r, ser, b"a" * 700 + b"\n")
     assert "err bad character" in _ask(r, ser, b"\xff\xfe\x01hello\n")
     # a zero byte opens a binary frame (docs/protocol.md): the text after it is frame data
     # until the frame times out (250 ms), then the console answers lines again

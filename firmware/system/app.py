@@ -29,9 +29,13 @@ SETUP = 1
 PLAY = 2
 STATE_NAMES = ("idle", "setup", "play")
 
-# A console line: long enough for `new kubitva position=...` (a КУБитва position on the 11x11
-# grid is about 230 characters, its blanks written as `_`).
-_LINE_MAX = 320
+# A console line: long enough for `new GAME position=...` (a Cargocube position with both
+# expansions' cards for 8 players is about 520 characters, a КУБитва one about 230). The line
+# buffer holds _LINE_SHORT; a longer line (rare: a position with cards) gets the room it needs
+# while it lasts, so the heap does not keep 640 bytes for it (at the 64-bit unix port's 192k
+# that was the hole a 2 KB move list missed).
+_LINE_MAX = 640
+_LINE_SHORT = 320
 FRAME_OPEN_MS = 250  # a frame arrives in one burst; one open longer than this is dropped
 
 # The app's console commands but `mem` and `status` (a host asks them often): in
@@ -72,7 +76,7 @@ class App:
         self.events = True
         self._injected = 0
         self._scanned = False  # the first full scan has been taken
-        self._line = bytearray(_LINE_MAX)
+        self._line = bytearray(_LINE_SHORT)
         self._line_len = 0
         self._line_bad = 0  # 1 too long, 2 bad character
         # Binary frames (docs/protocol.md) share the serial with the text console: a zero byte
@@ -580,6 +584,8 @@ class App:
                     self.write_line("err bad character in line (printable ASCII only)")
                 else:
                     self._line_cmd(bytes(self._line[:n]).decode())
+                if len(self._line) > _LINE_SHORT:
+                    self._line = bytearray(_LINE_SHORT)  # a long line's room, given back
             elif ch == 13:
                 pass
             elif ch == 8 or ch == 127:
@@ -589,6 +595,8 @@ class App:
                 if self._line_len >= _LINE_MAX - 1:
                     self._line_bad = 1
                 else:
+                    if self._line_len == len(self._line):  # a long line: room while it lasts
+                        self._line = self._line + bytearray(_LINE_MAX - len(self._line))
                     self._line[self._line_len] = ch
                     self._line_len += 1
             else:

@@ -83,3 +83,31 @@ def test_whole_expansion_game_through_physical_events(tmp_path, players, cards, 
     assert len(res.resolves()) == final.ply()
     assert "0 firmware error event(s)" in res.lines[-1]
     assert "evt log begin game=1" in res.text and "log stopped" not in res.text
+
+
+@pytest.mark.parametrize("players,cards,teleport,seed", [(4, "both", True, 7), (2, False, False, 8)])
+def test_a_game_goes_on_from_a_position(tmp_path, players, cards, teleport, seed):
+    """`new-game cargocube position=NOTATION` (docs/virtual-board.md): the world is laid out as
+    the position stands (cards, stacks, the 4-player game's dead keeper under its card) and the
+    board plays on from it. A position with both expansions' cards is over 500 characters, beyond the
+    console's old 319-character line."""
+    import random
+    from shared_rules.cargocube import rules as cc
+    from cargoboard.games.cargocube.scriptgen import action_lines
+    rng = random.Random(seed)
+    pos = cc.start_position(players, cards=cards, teleport=teleport)
+    for _ in range(30):
+        pos.push(rng.choice(pos.legal_actions()))
+    start = pos.notation()
+    lines = ["new-game cargocube position=" + start.replace(" ", "_"), "expect " + start]
+    for _ in range(15):
+        a = rng.choice(pos.legal_actions())
+        lines += action_lines(pos, a)
+        pos.push(a)
+        lines.append("resolve " + pos.notation())
+    lines.append("expect " + pos.notation())
+    res = run_text(tmp_path, "\n".join(lines) + "\n", "from-position.txt")
+    assert res.rc == 0, res.text[-3000:]
+    assert len(res.resolves()) == 15
+    assert (len(start) > 319) == (cards == "both")
+    assert ("=X" in start or ".X" in start) == (cards == "both")

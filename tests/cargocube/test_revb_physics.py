@@ -8,6 +8,7 @@ import random
 from circuit import magnet as M
 from cargoboard.games.cargocube.hand import physical_steps
 from cargoboard.games.cargocube import hallfield as HF
+from cargoboard.games.cargocube import world as CW
 from firmware.games.cargocube import steps as S
 from firmware.games.cargocube import field as field_revb
 from shared_rules.cargocube import rules as cc
@@ -72,7 +73,7 @@ def _compare_games(games, plies):
     nominal magnets): each action's predicted steps against the physics at every cell occupied
     before and after, within 0.03 mT, or the card's field where a card came or went on top of
     the pieces there (the firmware does not predict it). Also the world's stacks against the
-    position's layout (HF.physical_stack). Returns (cells compared, of them with a card on top
+    position's layout (CW.physical_stack). Returns (cells compared, of them with a card on top
     come or gone)."""
     noise = HF.Noise(shift_mm=0, place_mm=0, br_spread=False, zero_mt=0, gain_tol=0)
     card_top = 100 * HF.fits().card_on[1] + 3
@@ -99,7 +100,7 @@ def _compare_games(games, plies):
             pos.push(a)
             w.sync_items(pos)
             for c in range(121):  # (a card's code is the world's: the rules drop a lid's)
-                assert [min(it, HF.CARD_BASE) for it in HF.physical_stack(pos, c)] == \
+                assert [min(it, HF.CARD_BASE) for it in CW.physical_stack(pos, c)] == \
                     [min(it, HF.CARD_BASE) for it in w.stacks[c]], g.cell_name(c)
             after = w.fields()
             for c in range(121):

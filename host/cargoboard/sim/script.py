@@ -13,6 +13,9 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  `pyramid`, `bastion` or `both` the expansions' cards, with
                                  `teleport` the walking teleport on f6 (docs/rules/cargocube.md
                                  16.11). 8 players: SEATS `12345678`.
+                                 `new-game cargocube position=NOTATION` starts from any
+                                 position (its spaces written `_`; no SEATS: the position
+                                 has them): its pieces and cards are laid out as it stands.
                                  SEATS may be left out for a game that has fixed seats:
                                  `new-game cephalopod 5x5` (white and black, the board empty);
                                  `new-game kubitva board` (the board edition's start) or
@@ -132,7 +135,7 @@ def new_game_usage() -> str:
     worlds = [games.part(kind, "world") for kind in games.kinds()]
     own = "".join(" " + w.NEW_GAME_WORDS for w in worlds if hasattr(w, "NEW_GAME_WORDS"))
     return (f"usage: new-game GAME LAYOUT SEATS{own} (SEATS may be left out for a game with "
-            "fixed seats)")
+            "fixed seats), or new-game GAME position=NOTATION (its spaces written _)")
 
 
 def canonical(position: str, game: str = "") -> str:

@@ -33,7 +33,7 @@ from hardware import pinmap_revb as PM
 from shared_rules import geometry as g
 from shared_rules.cargocube import rules as cc
 
-from cargoboard.games.cargocube.world import turn_stack
+from cargoboard.games.cargocube.world import physical_stack, turn_stack
 from cargoboard.sim.world import CARD_BASE, World
 
 N_CELLS = 121
@@ -83,21 +83,6 @@ def _solve(a, b):
                     ata[k][j] -= f * ata[i][j]
                 atb[k] -= f * atb[i]
     return [atb[i] / ata[i][i] for i in range(n)]
-
-
-def physical_stack(pos, c):
-    """What lies on cell c of a Cargocube position, bottom first, as the world holds it: a card
-    on the cell (CARD_BASE + its code), the pieces, the sacrifice card on a dead keeper, a
-    biohazard on the top cube (the rules keep those two as a dead keeper's item and in
-    pos.lids; a card that lies on pieces carries a card code the world keeps: 0 here)."""
-    out = [CARD_BASE + pos.cards[c]] if pos.cards[c] else []
-    for it in pos.stacks[c]:
-        out.append(it)
-        if cc.DEAD <= it < cc.TELEPORT:
-            out.append(CARD_BASE)
-    if pos.lids is not None and pos.lids[c]:
-        out.append(CARD_BASE)
-    return out
 
 
 class Fits:

@@ -35,7 +35,10 @@ def new_game_words(words):
     (cargoboard.sim.script; words: GAME, LAYOUT and the words after them but KEY=VALUE): takes
     the card and teleport words off the end of words and returns (the firmware's `new`
     options, setup()'s keywords), or None when SEATS is missing (Cargocube has no fixed
-    seats)."""
+    seats). `new-game cargocube position=NOTATION` (no SEATS: the position has them) starts
+    from a position, its spaces written `_`."""
+    if len(words) > 1 and words[1].startswith("position="):
+        return ([], {"position": words[1][len("position="):]}) if len(words) == 2 else None
     teleport = len(words) > 2 and words[-1] == "teleport"
     if teleport:
         words.pop()
@@ -47,28 +50,29 @@ def new_game_words(words):
     return options, {"cards": cards, "teleport": teleport}
 
 
-def setup(world, layout, seats, cards=False, teleport=False):
+def setup(world, layout, seats, cards=False, teleport=False, position=None):
     """Lay out the stacks of shared_rules.cargocube.rules.start_position (cubes, keepers, the
     walking teleport if asked; cards: False, or a card layout: True or "base", "pyramid",
-    "bastion", "both") and give the world Cargocube's physics. Returns the start position."""
+    "bastion", "both"), or of position (a notation, its spaces written `_`), and give the
+    world Cargocube's physics. Returns the position laid out."""
     seats = (seats or "").upper()
     try:
-        pos = cc.start_position(players=len(seats), layout=layout, cards=cards,
-                                teleport=teleport)
-    except cc.RulesError as e:
+        if position is not None:
+            pos = cc.Position.parse(position.replace("_", " "))
+        else:
+            pos = cc.start_position(players=len(seats), layout=layout, cards=cards,
+                                    teleport=teleport)
+    except (cc.RulesError, ValueError) as e:
         raise WorldError(f"cannot set up cargocube {layout} {seats}: {e}") from None
     got = "".join(pos.SEAT_LETTERS[s] for s in pos.seats)
-    if got != seats:
+    if position is None and got != seats:
         raise WorldError(f"seats '{seats}' not supported for {len(seats)} players (use '{got}')")
     world.clear()
     world.physics = Physics()
     world.letters = pos.SEAT_LETTERS
     world.corners_open = False
     for c in range(g.N_CELLS):
-        st = world.stacks[c]
-        if pos.cards[c]:
-            st.append(CARD_BASE + pos.cards[c])
-        st.extend(pos.stacks[c])
+        world.stacks[c].extend(physical_stack(pos, c))
     return pos
 
 
@@ -132,3 +136,18 @@ def turn_stack(items, d):
     for k, it in enumerate(items):
         if it < cc.KEEPER:
             items[k] = table[it]
+
+
+def physical_stack(pos, c):
+    """What lies on cell c of a Cargocube position, bottom first, as the world holds it: a card
+    on the cell (CARD_BASE + its code), the pieces, the sacrifice card on a dead keeper, a
+    biohazard on the top cube (the rules keep those two as a dead keeper's item and in
+    pos.lids; a card that lies on pieces carries a card code the world keeps: 0 here)."""
+    out = [CARD_BASE + pos.cards[c]] if pos.cards[c] else []
+    for it in pos.stacks[c]:
+        out.append(it)
+        if cc.DEAD <= it < cc.TELEPORT:
+            out.append(CARD_BASE)
+    if pos.lids is not None and pos.lids[c]:
+        out.append(CARD_BASE)
+    return out
