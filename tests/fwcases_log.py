@@ -270,6 +270,9 @@ def case_plugins_without_log_header_are_not_logged():
 
 
 def case_a_log_that_does_not_replay_is_abandoned():
+    # (imported here: an earlier case's board set up another game while idle, and the
+    # firmware dropped Cargocube's modules, which the module-level `cc` still points into)
+    from shared_rules.cargocube import rules as cc
     root = new_root()
     gl = GameLog(root, "board-1")
     gl.begin("cargocube", "polygon", "SN", cc.start_position(2).notation(), None,

@@ -7,7 +7,7 @@ imports firmware/system/app.py.
 """
 
 import gc
-from firmware.system.plugins import load, unload_game
+from firmware.system.plugins import load, names, unload_game
 
 
 def _make_game(cls, opts):
@@ -62,6 +62,13 @@ def make(app, name, options, dropped=None):
 
 
 def _make(app, name, options):
+    # The code of a game neither played nor set up now goes first: one refused (a bad option)
+    # or aborted stays loaded only until another game is set up (kept, two of them filled the
+    # heap and no game could be set up any more). Dropped at once, the holes its code leaves
+    # between the interned names it brought would split the heap for the next load.
+    for other in names():
+        if other != name and other != app.game_name:
+            unload_game(other)
     try:
         cls = load(name)
     except MemoryError as e:
