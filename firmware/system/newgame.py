@@ -66,9 +66,14 @@ def _make(app, name, options):
     # or aborted stays loaded only until another game is set up (kept, two of them filled the
     # heap and no game could be set up any more). Dropped at once, the holes its code leaves
     # between the interned names it brought would split the heap for the next load.
+    import sys
+    dropped = False
     for other in names():
-        if other != name and other != app.game_name:
+        if other != name and other != app.game_name and "firmware.games." + other in sys.modules:
             unload_game(other)
+            dropped = True
+    if dropped:
+        gc.collect()
     try:
         cls = load(name)
     except MemoryError as e:
