@@ -40,6 +40,25 @@ def terminal_text(text):
                    for c in str(text))
 
 
+def check_new_file(name, replace=False):
+    """CommandError unless a file may be written at name, said in words before any work is
+    done (a game played for an hour must not be lost at the end to "No such file or
+    directory"): not a folder, in a folder that exists and may be written; and, unless
+    replace, not a file that exists."""
+    import os
+    from pathlib import Path
+    path = Path(name)
+    if path.is_dir():
+        raise CommandError("cannot write %s: it is a folder; give a file name" % name)
+    folder = path.absolute().parent
+    if not folder.is_dir():
+        raise CommandError("cannot write %s: the folder %s does not exist" % (name, folder))
+    if not os.access(str(folder), os.W_OK | os.X_OK):
+        raise CommandError("cannot write %s: the folder %s may not be written" % (name, folder))
+    if not replace and path.exists():
+        raise CommandError("cannot write %s: it exists; give another file" % name)
+
+
 def apply_only_to(flags, kind):
     """The usage error for options of the game `kind` given for another game's position:
     "--cards, --expansion and --teleport apply to cargocube only"."""

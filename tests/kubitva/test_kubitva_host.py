@@ -227,13 +227,56 @@ def test_play_against_the_engine_and_save_then_import(tmp_path):
     saved = tmp_path / "game.txt"
     proc = play("--engine", "SN", "--save", str(saved), "--no-color")
     assert proc.returncode == 0, proc.stderr
-    assert "game over: game over" in proc.stdout and "(engine) plays" in proc.stdout
+    assert "game over (" in proc.stdout and "game over: game over" not in proc.stdout
+    assert "(engine) plays" in proc.stdout
     rec = gamefile.from_text(saved.read_text(), "game.txt")
     assert rec.kind == "kubitva" and rec.positions()[-1].is_over()
     db = tmp_path / "s.sqlite"
     assert cli.main(["import", str(saved), "--db", str(db)]) == 0
     proc = play("--save", str(saved), stdin="quit\n")
     assert proc.returncode == 1 and "exists" in proc.stderr
+
+
+def test_play_help_and_a_line_played_whole_or_not_at_all():
+    proc = play("--no-color", stdin="help\nc4n zz c5n\nc4n c5n\nquit\n")
+    assert proc.returncode == 0 and proc.stderr == ""
+    out = proc.stdout
+    assert "legal        the legal actions" in out and "quit         stop" in out  # `help`
+    assert "not played: action 'zz'" in out and "(nor the rest of the line)" in out
+    # the refused line left the board as it was (c4n not kept): the same line then plays
+    # both steps, the worker from c4 to c6
+    after = out[out.index("(nor the rest of the line)"):]
+    rows = {line.split()[0]: line.split() for line in after.splitlines()[1:14] if line.strip()}
+    assert rows["6"][3].startswith("W") and rows["4"][3] == "." and rows["5"][3] == "."
+
+
+def test_play_save_is_checked_before_the_game_and_kept_on_ctrl_c(tmp_path):
+    proc = play("--save", str(tmp_path / "nowhere" / "k.txt"), stdin="c4n\nquit\n")
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr == "cargoboard: error: cannot write %s: the folder %s does not exist\n" % (
+        tmp_path / "nowhere" / "k.txt", tmp_path / "nowhere")
+    import os
+    import select
+    import signal
+    saved = tmp_path / "k.txt"
+    p = subprocess.Popen([cargoboard_exe(), "play", "kubitva", "--save", str(saved)],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         cwd=str(mpy.REPO_ROOT))
+    p.stdin.write(b"c4n c5n\n")
+    p.stdin.flush()
+    seen = b""
+    while seen.count(b"S> ") < 2:  # its second prompt: the line is played
+        ready, _, _ = select.select([p.stdout], [], [], 60)
+        assert ready, seen
+        chunk = os.read(p.stdout.fileno(), 65536)
+        assert chunk, seen
+        seen += chunk
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, (out, err)
+    assert "saved 2 actions to %s" % saved in out.decode()
+    rec = gamefile.from_text(saved.read_text(), "k.txt")
+    assert rec.actions == ["c4n", "c5n"]
 
 
 def test_play_errors():

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from cargoboard import store
 from cargoboard.export import gamefile
-from cargoboard.clikit import CommandError, UsageError, terminal_text
+from cargoboard.clikit import CommandError, UsageError, check_new_file, terminal_text
 
 FORMATS = ("json", "text", "svg", "html")
 SUFFIXES = {".json": "json", ".txt": "text", ".svg": "svg", ".html": "html", ".htm": "html"}
@@ -72,11 +72,7 @@ def check_output(name, force=False, db=None):
     that exists unless force (an export never replaces a file unasked); and, even with force,
     the store being read (db, None: the default store), by any name or link to it."""
     path = Path(name)
-    if path.is_dir():
-        raise CommandError("cannot write %s: it is a folder; give a file name" % name)
-    if not path.absolute().parent.is_dir():
-        raise CommandError("cannot write %s: the folder %s does not exist"
-                           % (name, path.absolute().parent))
+    check_new_file(name, replace=True)
     if not path.exists():
         return
     source = Path(db) if db else store.default_path()

@@ -7,7 +7,6 @@ Cargocube's --players, which it takes too).
 """
 
 import sys
-from pathlib import Path
 
 
 # What a POSITION of `perft`, `legal` and `show` may be for «Формула 99».
@@ -59,7 +58,7 @@ def load_position(text, args):
 
 
 def cmd_play(args):
-    from cargoboard.clikit import CommandError, UsageError
+    from cargoboard.clikit import UsageError, check_new_file
     from cargoboard.games.formula99.hotseat import HotSeat, Quit
     if not 2 <= args.players <= 9:
         raise UsageError("--players: 2 to 9")
@@ -67,8 +66,8 @@ def cmd_play(args):
         raise UsageError("--seed: 0 to 2^31 - 1")
     if args.samples < 1:  # with none the engine took the first legal action, unweighed
         raise UsageError("--samples: 1 or more")
-    if args.save and Path(args.save).exists():
-        raise CommandError("%s exists: give another file to save the game into" % args.save)
+    if args.save:
+        check_new_file(args.save)
     try:
         game = HotSeat(args.players, args.level, args.seed, args.engine or "",
                        samples=args.samples, clear=_clearer())
@@ -105,7 +104,8 @@ def save(game, path):
 
 def _clearer():
     if sys.stdout.isatty():
-        return lambda: print("\033[2J\033[H", end="")
+        # the scrollback too (3J): what the last player saw must not be there to scroll back to
+        return lambda: print("\033[3J\033[2J\033[H", end="")
     return None
 
 

@@ -12,17 +12,17 @@ on one line if they like (`c4n c5n c6e`), or a command:
 `--engine S|N|SN` lets the engine (shared_rules/kubitva/engine.py) play that side (both: a whole
 game without input). `--save FILE` writes the game, when it ends or on quit, in the text format
 of docs/export.md (`cargoboard import FILE` stores it); the file must not exist yet.
-A mistyped or illegal action is one line saying why; nothing is played then.
+A mistyped or illegal action is one line saying why; nothing of its line is played then.
+Ctrl-C or end of input ends the session as `quit` does.
 """
 
-import os
 import sys
 
 from shared_rules.kubitva import engine
 from shared_rules.kubitva import rules as kb
 from cargoboard.games.kubitva import draw
 
-HELP = __doc__.split("\n\n")[1].strip("\n")
+HELP = "\n\n".join(__doc__.split("\n\n")[1:3]).strip("\n")  # the input and the commands
 COMMANDS = ("legal", "hint", "undo", "board", "help", "quit")
 
 
@@ -84,13 +84,19 @@ class Session:
             self.undo()
             self.board()
             return True
+        done = 0
         for text in words:
             try:
-                a = pos.parse_action(text)
+                if pos.is_over():
+                    raise kb.RulesError("the game is over before %s" % text)
+                pos.push(pos.parse_action(text))
+                done += 1
             except kb.RulesError as e:
-                self.write("not played: %s" % e)
-                break
-            pos.push(a)
+                for _ in range(done):  # the line is played whole or not at all
+                    pos.pop()
+                self.write("not played: %s%s" % (e, " (nor the rest of the line)"
+                                                  if len(words) > 1 else ""))
+                return True
         if not pos.is_over() and pos.to_move in self.engine_sides:
             self.engine_turns()
         self.board()
@@ -116,7 +122,7 @@ class Session:
         pos = self.pos
         if pos.is_over():
             sc = pos.scores()
-            self.write("game over: %s (land S=%d N=%d)" % (draw.phase_text(pos), sc[0], sc[1]))
+            self.write("%s (land S=%d N=%d)" % (draw.phase_text(pos), sc[0], sc[1]))
         if self.save:
             from cargoboard.export.gamefile import to_text
             with open(self.save, "x") as f:
@@ -151,12 +157,12 @@ class Session:
 
 def main(args):
     """`cargoboard play kubitva` with parsed args (map, position, engine, save, no_color)."""
-    from cargoboard.clikit import CommandError, UsageError
+    from cargoboard.clikit import UsageError, check_new_file
     sides = (args.engine or "").upper()
     if any(s not in kb.SEAT_LETTERS for s in sides) or len(set(sides)) != len(sides):
         raise UsageError("--engine takes S, N or SN, not %r" % args.engine)
-    if args.save and os.path.exists(args.save):
-        raise CommandError("%s exists: --save writes a new file only" % args.save)
+    if args.save:
+        check_new_file(args.save)
     if args.position:
         pos = kb.Position.parse(args.position)
         variant = "position"
@@ -168,4 +174,9 @@ def main(args):
         variant = args.map
     color = not args.no_color and sys.stdout.isatty()
     session = Session(pos, variant, sides, sys.stdout, color, args.save)
-    return session.run(sys.stdin)
+    try:
+        return session.run(sys.stdin)
+    except KeyboardInterrupt:  # Ctrl-C: the game is saved as on quit, then exit 130
+        session.write("")
+        session.finish()
+        return 130
