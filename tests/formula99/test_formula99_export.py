@@ -120,6 +120,12 @@ def test_play_command_saves_and_import_takes_it(tmp_path):
                            str(path)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and proc.stderr.startswith("cargoboard: error: ")
     assert "exists" in proc.stderr
+    # a folder that is not there is said before the game, not after it (the game was lost)
+    proc = subprocess.run([cargoboard_exe(), "play", "formula99", "--engine", "all", "--save",
+                           str(tmp_path / "nowhere" / "g.json")], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert "the folder %s does not exist" % (tmp_path / "nowhere") in proc.stderr
 
 
 def test_save_writes_an_unfinished_game(tmp_path):
