@@ -102,7 +102,16 @@ class LevelScanner:
         return len(self._pending)
 
     def rebase(self, cells=None):
-        """The levels of cells (all if None) become their baseline."""
+        """The levels of cells (all if None) become their baseline. All: the fields as they
+        are now (a game's start), so a cell whose field is still moving takes its latest field
+        as its level first: a cell next to an ADC spike reads a little different every few
+        frames and may not hold for stable_ms for a while, and its level from before the
+        pieces were put down must not become its baseline (a step of a whole cube that no
+        move explains, found at a 4-player start with both expansions)."""
+        if cells is None:
+            for c in self._pending:
+                self.level[c] = self._prev[c]
+            self._pending = []
         todo = range(N_CELLS) if cells is None else cells
         for c in todo:
             self.base[c] = self.level[c]

@@ -64,3 +64,41 @@ def test_a_scripted_spiral_turn_is_taken_with_no_button(tmp_path):
     assert status == 0, text[-3000:]
     assert "evt auto h2cw" in text and "evt auto h2e" in text, text[-3000:]
     assert "0 firmware error event(s)" in text
+
+
+# A «Пирамида» position (4 players' cards in play) whose j8 (a cube on an acceleration card)
+# reads next to an ADC spike: its field differs by a few hundredths of a mT every few frames.
+JITTER = "d1=*wS.21,f1=KS.41,c2=3B,d2=*uS,e2=*sN,f2=*sS,g2=*uN,h2=3B,j2=*cS,b3=*sN,d3=B1,e3=B1,f3=B1,i3=B1,c4=*=N,d4=B1,e4=B1,f4=B1.4O,g4=B1,h4=B1,i4=B1,i5=B1,c6=1O,d6=1O,e6=21,g6=*aS,h6=B1.1O,j6=21,c7=B1,d7=B1,f7=*sS,g7=O3,h7=B1,i7=B1,c8=*pN,d8=B1,f8=B1,i8=B1,j8=*aN.O1,b9=*pS,c9=B1,d9=B1.2O,e9=*sS,f9=B1.14,g9=B1.1O,h9=B1,j9=*sN,e10=1O,i10=*wN,f11=KN_SN_S_1"
+
+
+def _run_revb(tmp_path, lines):
+    path = tmp_path / "revb.txt"
+    path.write_text("\n".join(lines) + "\n")
+    out = []
+    status = run_script(str(path), out=out.append, revision="B", noise=Noise(shift_mm=0.5),
+                        heapsize=REVB_HEAP)
+    return status, "\n".join(out)
+
+
+def test_a_start_takes_a_jittering_cell_as_it_reads(tmp_path):
+    """The game starts while j8's field still moves: its baseline is what it reads then, not
+    its field before the pieces were put down (a step of a whole cube no move explains: the
+    board saw no move after it, and a missed move asked for was the wrong one)."""
+    pos = cc.Position.parse(JITTER.replace("_", " "))
+    a = pos.parse_action("f1n")  # the cube on S's keeper onto the springboard card on f2
+    pos.push(a)
+    status, text = _run_revb(tmp_path, ["new-game cargocube position=" + JITTER,
+                                        "lift f1", "place f2", "expect " + pos.notation()])
+    assert status == 0, text[-3000:]
+    assert "evt auto f1n" in text and "0 button press(es)" in text, text[-3000:]
+
+
+def test_a_missed_move_asked_for_is_not_taken_on_a_cells_jitter(tmp_path):
+    """Nothing moved; the player presses confirm (a missed move?) and the board shows its
+    guess. j8's jitter is no move: the guess stays shown, not taken (it was, within a second:
+    a move nobody made)."""
+    status, text = _run_revb(tmp_path, ["new-game cargocube position=" + JITTER, "wait 500",
+                                        "press confirm", "wait 1000", "send history"])
+    assert status == 0, text[-3000:]
+    assert "evt state asking" in text and "evt confirm" not in text, text[-3000:]
+    assert text.splitlines()[-2].strip() == "ok", text[-3000:]

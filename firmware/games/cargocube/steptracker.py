@@ -9,8 +9,8 @@
 from shared_rules.cargocube import rules as cc
 from shared_rules import geometry as g
 from firmware.games.cargocube import steps as ST
-from firmware.games.cargocube.tracker import Tracker, SETTLE_MS, action_delta, passes_portal, \
-    packed_delta, _find_all
+from firmware.games.cargocube.tracker import Tracker, ASKING, SETTLE_MS, action_delta, \
+    passes_portal, packed_delta, _find_all
 
 
 # A move that fits the steps is taken only if every other with the same occupancy change misses
@@ -56,14 +56,40 @@ class StepTracker(Tracker):
         # whether they were put back (see _noise_stale), until the position changes
         self.masked = []
         self._undoing = False  # press_undo is taking an action back (see _refresh)
+        self._asked = None  # the cells' levels when the player last asked for a missed move
         levels.rebase()  # a game's start: the fields as they are are the baseline
         Tracker.__init__(self, pos, settle_ms, rank)
 
     def observe(self, occ, now_ms=0):
         """Tracker.observe; the plug-in gives the same occupancy again when only the steps the
-        level scanner reports changed."""
+        level scanner reports changed. With a missed move shown (the player asked, `offered`)
+        steps that stay within their noise of what the cells read when the player asked are
+        not the player going on: the question stays as shown (a cell next to an ADC spike
+        reads a little different every few frames, and each took the move shown at once)."""
+        if self.offered and self.state == ASKING and occ == self.occ and \
+                not self._moved_since_asked():
+            return 0
         self._noise_stale()
         return Tracker.observe(self, occ, now_ms)
+
+    def _offer_hidden(self):
+        """Tracker._offer_hidden; what the cells read as the player asks is kept (observe)."""
+        if Tracker._offer_hidden(self):
+            self._asked = self.levels.level[:]
+            return True
+        return False
+
+    def _moved_since_asked(self):
+        """Whether a cell reads further from what it read when the player asked than its
+        still tolerance (something moved)."""
+        level = self.levels.level
+        asked = self._asked
+        rough = self.levels.rough
+        for c in range(g.N_CELLS):
+            d = level[c] - asked[c]
+            if d > ST.still(c, rough) or -d > ST.still(c, rough):
+                return True
+        return False
 
     def _hold(self, actions):
         """Tracker._hold; a move waiting to settle may be built on by the next before it is
