@@ -99,6 +99,7 @@ SETTLE_MS = 50
 SLIDE_CROSS_MS = 20
 SETUP_TIMEOUT_MS = 5000
 SETTLE_WAIT_MS = 1000  # resolve/expect give the board this long to commit a settled move
+MAX_RESOLVE_PRESSES = 200  # one resolve: more presses than any question's candidates
 MAX_WAIT_MS = 600_000  # one `wait`: 10 minutes of board time (~15 s here); more is a typo
 TURNS = {"cw": 0, "acw": 1}  # `turn CELL cw|acw`: the rules' TURN direction
 BUTTONS = {"confirm": 1, "next": 2, "undo": 4, "hint": 8, "end": 16}
@@ -213,41 +214,58 @@ def default_resolve(session: "Session", position: str) -> int:
     `next` until the right one is shown, then `confirm`; if it shows none (the move left no
     trace, or the board still waits for the move to settle), `confirm` first to ask for them.
     If the board is a move behind (an earlier move it could not see), the player first picks
-    that earlier move, then the one leading to POSITION.
+    that earlier move, then the one leading to POSITION. Like a player watching the LEDs, it
+    looks again after every press: a board that takes the move itself meanwhile (its evidence
+    came in late) needs nothing more, and a question that changed is read anew.
     Returns the presses used; raises ScriptError if the board cannot get there."""
     position = canonical(position, session.game)
     if session.settle(position):
         session.out("  resolved: the board has it, 0 presses")
         return 0
     presses = 0
-    for _ in range(2):
+    action = None
+    rounds = 0  # the moves picked: the one leading to POSITION, after at most one earlier
+    asked = False  # `confirm` pressed to ask for the moves the board may have missed
+    for _ in range(MAX_RESOLVE_PRESSES):
+        if session.position() == position:
+            break
         n, shown, cands = _candidates(session)
         if n == 0:
+            if asked:
+                raise ScriptError("position unreachable from the candidates (none)")
             session.press("confirm")  # "I made a move you did not see": the board offers moves
             presses += 1
-            n, shown, cands = _candidates(session)
+            asked = True
+            continue
         target = [c for c in cands if c[2] == position]
         final = bool(target)
         if not target and _rules(session.game) is not None:
             target = [c for c in cands if _one_move_from(c[2], position, session.game)]
-        if not target or n == 0:
+        if not target:
             listing = "; ".join(f"{a} -> {p}" for _, a, p in cands[:12]) or "none"
             raise ScriptError(f"position unreachable from the candidates ({listing})")
         idx, action, _ = target[0]
-        for _ in range((idx - shown) % n):
+        if idx != shown:
             session.press("next")
             presses += 1
+            continue
         session.press("confirm")
         presses += 1
         if final:
             break
+        rounds += 1
+        if rounds > 1:
+            raise ScriptError(f"position unreachable: two moves behind it ({action})")
         session.out(f"  resolved the earlier {action} first")
+        asked = False
         if session.settle(position):
-            final = True
             break
     got = session.position()
     if got != position:
         raise ScriptError(f"after confirming {action}: position is '{got}', not '{position}'")
+    if action is None:  # the board took it itself after a press: its last action
+        _, done = session.query("history")
+        action = (done.split()[1:] or ["-"])[-1]
     session.out(f"  resolved {action}: {presses} press(es)")
     return presses
 
