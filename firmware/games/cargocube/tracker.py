@@ -430,7 +430,7 @@ class Tracker:
         self.held = False  # a two-move explanation's second move has its piece in the hand
         self._legal = None
         self._actions = []  # the list _legal is, refilled for each position (legal())
-        self._tried = []  # the list of a position tried out (_explain_in_two), refilled too
+        self._tried = None  # the list of a position tried out (_explain_in_two), refilled too
         self._deltas = None
         self._refresh()
         self.occ[:] = self.expected
@@ -742,8 +742,13 @@ class Tracker:
                     legal2 = _seconds_two(pos, src, dst)
                 else:
                     # into one list for all the tries (emptied with del [:], its room kept): a new
-                    # one for each try grows to 2 KB again, a hole the heap may not have
+                    # one for each try grows to 2 KB again, a hole the heap may not have. Made
+                    # once with room for about as many actions as this position has: grown by
+                    # appends it doubled to 256 slots (2 KB on the 64-bit unix port, its old
+                    # block held meanwhile)
                     legal2 = self._tried
+                    if legal2 is None:
+                        self._tried = legal2 = [None] * (len(legal) + 16)
                     del legal2[:]
                     pos.legal_actions(False, legal2)
                 seconds = None
@@ -771,7 +776,7 @@ class Tracker:
                 complete.append(a1)
         # its actions and its room are garbage now: kept for the game, its 2 KB block was a
         # hole the log's 1.2 KB append missed (the 8-player game with both expansions at 192k)
-        self._tried = []
+        self._tried = None
         return complete, partial, targets
 
     def _ask(self, actions):
