@@ -97,7 +97,8 @@ def add_parser(subparsers):
                         "--flash DIR), not this checkout's")
     p.add_argument("--rev", choices=("a", "b", "A", "B"), default="a",
                    help="board revision: a (Hall switches, occupancy; the default) or b (linear "
-                        "Hall sensors: the field of every cell, from the field model)")
+                        "Hall sensors: the field of every cell, from the field model; the unix "
+                        "target only)")
     p.add_argument("--shift", type=float, default=None, metavar="MM",
                    help="revision b: how far a hand moves the bottom cube of a stack it works on "
                         "(up to MM, default 0.5)")
