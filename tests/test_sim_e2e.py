@@ -168,6 +168,8 @@ def test_script_failure_names_the_line(tmp_path):
     ("press fire", "unknown button 'fire'"),
     ("dance", "unknown verb 'dance'"),
     ("wait soon", "usage: wait MS"),
+    ("wait ²", "usage: wait MS"),  # a digit to str.isdigit, not to int()
+    ("turn e5 left", "usage: turn CELL cw|acw"),
     ("wait 99999999999", "wait 99999999999: at most 600000 ms (10 minutes of board time)"),
     ("resolve nowhere", "no candidate" if False else "unreachable"),
     ("send fly", "the board refused 'fly': err unknown command"),

@@ -180,7 +180,7 @@ def _check_is_store(db, path) -> int:
     if row is None:
         raise StoreError("%s is not a Cargoboard game store (no schema version); not "
                          "changing it" % path)
-    if not str(row[0]).isdigit() or not 1 <= int(row[0]) <= SCHEMA_VERSION:
+    if not str(row[0]).isdecimal() or not 1 <= int(row[0]) <= SCHEMA_VERSION:
         raise StoreError("%s is a game store of schema version %s, which this cargoboard "
                          "(version %d) does not know; not changing it"
                          % (path, row[0], SCHEMA_VERSION))

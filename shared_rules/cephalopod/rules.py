@@ -483,5 +483,9 @@ def named_position(word):
     of another size ('4x4') raises RulesError naming the sizes there are."""
     r, x, c = word.partition("x")
     if x and r.isdigit() and c.isdigit():
-        return start_position(int(r), int(c))
+        try:
+            rows, cols = int(r), int(c)
+        except ValueError:  # CPython's isdigit takes '²', which int() does not
+            return None
+        return start_position(rows, cols)
     return None

@@ -97,16 +97,22 @@ def _territory(pos, text):
 
 def _money(pos, text):
     parts = text.split(",")
-    if len(parts) != 2 or not parts[0].isdigit() or not parts[1].isdigit():
+    try:  # (CPython's isdigit takes '²', which int() does not)
+        if len(parts) != 2 or not parts[0].isdigit() or not parts[1].isdigit():
+            raise ValueError
+        pos.treasury = [int(parts[0]), int(parts[1])]
+    except ValueError:
         raise RulesError("treasuries %r must be two non-negative integers 'S,N'" % text)
-    pos.treasury = [int(parts[0]), int(parts[1])]
 
 def _turn(pos, text):
     parts = text.split("/")
-    if len(parts) != 2 or not parts[0].isdigit() or not parts[1].isdigit():
+    try:  # (CPython's isdigit takes '²', which int() does not)
+        if len(parts) != 2 or not parts[0].isdigit() or not parts[1].isdigit():
+            raise ValueError
+        pos.turn = int(parts[0])
+        pos.limit = int(parts[1])
+    except ValueError:
         raise RulesError("turn %r must be '<turn>/<limit>', e.g. 1/60" % text)
-    pos.turn = int(parts[0])
-    pos.limit = int(parts[1])
     if pos.turn < 1 or pos.limit < 1 or pos.turn > pos.limit + 1:
         raise RulesError("turn %r: turn and limit are 1 or more, the turn at most limit + 1"
                          % text)

@@ -400,13 +400,15 @@ def test_replay_without_a_diagram_shows_notation_and_scores_once(games):
 
 def test_replay_keys(games):
     rec = games[1]
-    keys = "\n".join(["", "n", "p", "p", "p", "12", "99", "l", "n", "f", "what", "q", "n"]) + "\n"
+    keys = "\n".join(["", "n", "p", "p", "p", "12", "99", "l", "n", "f", "what", "²", "q",
+                      "n"]) + "\n"
     out = io.StringIO()
     assert replay.run(rec, out, io.StringIO(keys), interactive=True) == 0
     text = out.getvalue()
-    assert _shown_steps(text) == [0, 1, 2, 1, 0, 0, 12, 12, 25, 25, 0, 0]
+    assert _shown_steps(text) == [0, 1, 2, 1, 0, 0, 12, 12, 25, 25, 0, 0, 0]
     assert "this is the start" in text and "no step 99" in text
     assert "that was the last step" in text and "unknown key 'what'" in text
+    assert "unknown key '²'" in text  # a digit to str.isdigit, not to int(): it quit
     # End of input ends the replay as q does.
     out = io.StringIO()
     assert replay.run(rec, out, io.StringIO("n\n"), interactive=True, start=24) == 0

@@ -54,6 +54,10 @@ def test_show_scores_and_result():
     (["show", "--game", "kubitva", "board", "end", "c4n"], "holds no unit of N", 1),
     (["legal", "--game", "kubitva", "board", "--players", "3"], "cargocube only", 2),  # usage
     (["perft", "--game", "kubitva", "board", "-1"], "DEPTH", 2),
+    # '²' is a digit to CPython's str.isdigit, not to int(): it said "invalid literal"
+    (["legal", "--game", "kubitva", SIEGE.replace("20,0", "2²,0")], "treasuries", 1),
+    (["legal", "--game", "kubitva", SIEGE.replace("1/60", "1/6²")], "turn", 1),
+    (["legal", "--game", "cephalopod", "5x²"], "position", 1),
 ])
 def test_errors_are_one_line(args, message, status):
     proc = run(*args, check_rc=status)

@@ -86,7 +86,7 @@ def run(rec, out, inp=None, interactive=False, color=False, start=0, clear=False
             n = last
         elif cmd in ("q", "quit", "exit"):
             return 0
-        elif cmd.isdigit():
+        elif cmd.isdecimal():
             if int(cmd) <= last:
                 n = int(cmd)
             else:

@@ -572,7 +572,7 @@ class Session:
                     raise ScriptError("usage: press confirm|next|undo|hint|end")
                 self.press(args[0])
             elif verb == "wait":
-                if len(args) != 1 or not args[0].isdigit():
+                if len(args) != 1 or not args[0].isdecimal():
                     raise ScriptError("usage: wait MS (a whole number of milliseconds)")
                 if int(args[0]) > MAX_WAIT_MS:
                     raise ScriptError(f"wait {args[0]}: at most {MAX_WAIT_MS} ms (10 minutes of "
