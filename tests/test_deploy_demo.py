@@ -130,6 +130,24 @@ def test_deploy_onto_the_virtual_board_and_check_its_versions(tmp_path):
         "build: board %s, deployed 0123456789ab" % build]
 
 
+def test_a_boards_flash_booted_on_the_unix_target_is_one_line(tmp_path):
+    """The emulated Pico's flash (the board's files: no simulated HAL) booted with `sim
+    --from-flash` on the unix target: one line naming what to do, exit 2; it was a MicroPython
+    traceback (ImportError: no module named 'firmware.hal.sim')."""
+    from cargoboard.sim.pico import fsimage
+    from cargoboard.sim.pico.runner import firmware_files
+    (tmp_path / "pico").mkdir()
+    fsimage.write_files(tmp_path / "pico" / "flash.img", firmware_files())
+    script = tmp_path / "s.txt"
+    script.write_text("wait 100\n")
+    r = run("sim", "--flash", str(tmp_path / "pico"), "--from-flash", "--script", str(script))
+    assert r.returncode == 2 and "Traceback" not in r.stdout + r.stderr, r.stdout
+    assert r.stdout == ("%s: cannot start the simulated board: the firmware on the flash is a "
+                        "board's, with no simulated HAL (firmware/hal/sim): boot it with --target "
+                        "pico, or put a virtual board's there with cargoboard deploy --flash "
+                        "DIR\n" % script), r.stdout
+
+
 def test_deploy_version_mismatch_is_an_error(tmp_path, monkeypatch):
     """The check fails when the board reports other versions than the ones deployed (here: the
     stamp written says another firmware version than the code that runs)."""

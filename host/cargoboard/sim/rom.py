@@ -62,6 +62,18 @@ def boot():
     except OSError:
         sys.stderr.write("rom: no main.py on the flash (cargoboard deploy --flash DIR first)\n")
         sys.exit(3)
+    sim = False
+    for name in ("sim.mpy", "sim.py"):
+        try:
+            os.stat("/flash/firmware/hal/" + name)
+            sim = True
+        except OSError:
+            pass
+    if not sim:
+        sys.stderr.write("rom: the firmware on the flash is a board's, with no simulated HAL "
+                         "(firmware/hal/sim): boot it with --target pico, or put a virtual "
+                         "board's there with cargoboard deploy --flash DIR\n")
+        sys.exit(3)
     sys.path[:] = ["/flash"]
     sys.argv[:] = ["main.py"] + sys.argv[2:]
     with open("/flash/main.py") as f:

@@ -284,6 +284,9 @@ class Runner:
             rest = self.proc.stdout.read() or b""
         except (OSError, ValueError):
             pass
+        said = self.stderr_text().strip()
+        if rc == 3 and said.startswith("rom: "):  # the boot ROM's own one-line refusal
+            raise FirmwareError(said.splitlines()[0][len("rom: "):])
         raise FirmwareError(
             f"firmware process ended (exit status {rc})\n"
             f"--- firmware stdout ---\n{(partial + rest).decode(errors='replace')}"
