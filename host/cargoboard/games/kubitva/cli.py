@@ -52,7 +52,9 @@ def add_play_parser(playsub):
                    help="the engine plays SIDE: S, N or SN (both)")
     p.add_argument("--save", metavar="FILE",
                    help="write the game to FILE (text format) when it ends or on quit")
-    p.add_argument("--no-color", action="store_true", help="draw the board without colours")
+    p.add_argument("--no-color", action="store_true",
+                   help="draw the board without colours (also when NO_COLOR is set; colours "
+                        "only on a terminal)")
     p.set_defaults(func=cmd_play)
 
 

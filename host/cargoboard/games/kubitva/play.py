@@ -16,6 +16,7 @@ A mistyped or illegal action is one line saying why; nothing of its line is play
 Ctrl-C or end of input ends the session as `quit` does.
 """
 
+import os
 import sys
 
 from shared_rules.kubitva import engine
@@ -172,7 +173,8 @@ def main(args):
             raise UsageError("no KUBitva map %r (maps: %s)" % (
                 args.map, ", ".join(name for name, _ in kb.MAPS)))
         variant = args.map
-    color = not args.no_color and sys.stdout.isatty()
+    # colour on a terminal unless --no-color or NO_COLOR (no-color.org), as `replay` does
+    color = not args.no_color and sys.stdout.isatty() and os.environ.get("NO_COLOR") is None
     session = Session(pos, variant, sides, sys.stdout, color, args.save)
     try:
         return session.run(sys.stdin)
