@@ -102,3 +102,23 @@ def test_a_missed_move_asked_for_is_not_taken_on_a_cells_jitter(tmp_path):
     assert status == 0, text[-3000:]
     assert "evt state asking" in text and "evt confirm" not in text, text[-3000:]
     assert text.splitlines()[-2].strip() == "ok", text[-3000:]
+
+
+# «Бастион» with the walking teleport, 2 players: the teleport on g8 (on a cube) is moved onto
+# the 2-stack on h8. Its lift shows (the board waits, a move begun); its landing on the third
+# level shows too little to be taken.
+TELEPORT_ON_STACKS = "b1=*xS,f1=KS,h1=*aS,i1=*hS,j1=*vS,f2=3B,c3=B1,d3=B1,e3=B1,g3=B1,h3=B1,i3=B1,c4=B1,d4=B1,e4=B1,f4=B1.21,g4=B1,h4=B1,j4=*sS,c5=B1,d5=*wN,e5=21.3B,f5=*sS,h5=B1.41,j5=*sN,c6=B1,e6=O2,g6=*wS,h6=B1,i6=B1,d7=B1,h7=B1,i7=B1,b8=*xN,c8=B1,d8=*sS,e8=B1,f8=B1,g8=B1.T,h8=B1.2B,i8=B1,c9=B1,d9=B1,e9=B1,f9=B1,g9=B1,h9=B1,i9=B1,j9=*sN,b11=*vN,c11=*hN,d11=*aN,e11=*sN.KN SN N 1b"
+
+
+def test_a_move_seen_begun_is_offered_first_when_the_player_says_it_was_made(tmp_path):
+    """The player presses confirm (the board has not taken the move): of the moves onto and off
+    stacks, which all fit "no occupancy changed", the one the board saw begin (the teleport
+    lifted off g8) is shown first, so confirm takes it. It was shown last of 16 (hint order)."""
+    pos = cc.Position.parse(TELEPORT_ON_STACKS)
+    pos.push(pos.parse_action("Te"))
+    assert pos.notation() == "b1=*xS,f1=KS,h1=*aS,i1=*hS,j1=*vS,f2=3B,c3=B1,d3=B1,e3=B1,g3=B1,h3=B1,i3=B1,c4=B1,d4=B1,e4=B1,f4=B1.21,g4=B1,h4=B1,j4=*sS,c5=B1,d5=*wN,e5=21.3B,f5=*sS,h5=B1.41,j5=*sN,c6=B1,e6=O2,g6=*wS,h6=B1,i6=B1,d7=B1,h7=B1,i7=B1,b8=*xN,c8=B1,d8=*sS,e8=B1,f8=B1,g8=B1,h8=B1.2B.T,i8=B1,c9=B1,d9=B1,e9=B1,f9=B1,g9=B1,h9=B1,i9=B1,j9=*sN,b11=*vN,c11=*hN,d11=*aN,e11=*sN.KN SN S a"
+    status, text = _run_revb(tmp_path, [
+        "new-game cargocube position=" + TELEPORT_ON_STACKS.replace(" ", "_"),
+        "lift g8", "place h8", "resolve " + pos.notation()])
+    assert status == 0, text[-3000:]
+    assert "resolved Te: 2 press(es)" in text, text[-3000:]

@@ -16,6 +16,7 @@ def offers(tr, cells, is_subset):
     deltas = tr._deltas
     groups = ([], [], [], [])
     first = [0, 0, 0, 0]  # spiral turns and biohazard moves lead each group
+    begun = 0  # then, in the first group, the moves pending (the board saw them begin)
     for i in range(len(legal)):
         a = legal[i]
         if a[0] == cc.END:
@@ -36,6 +37,12 @@ def offers(tr, cells, is_subset):
             # no trace only by chance (a roll onto a stack).
             groups[k].insert(first[k], a)
             first[k] += 1
+        elif k == 0 and a in tr.pending:
+            # A move whose start the board saw (revision B: a piece lifted off a stack) and
+            # that fits the whole difference: before the others that fit it only as well (with
+            # no difference, every move onto and off stacks does; the one begun came last)
+            groups[0].insert(first[0] + begun, a)
+            begun += 1
         else:
             groups[k].append(a)
     pos = tr.pos
@@ -59,8 +66,9 @@ def offers(tr, cells, is_subset):
                     groups[0].append(a)
                 elif is_subset(dl, tr.touched) and a not in groups[2]:
                     groups[2].append(a)
-    out = []
-    for k in range(4):
+    out = tr._order(groups[0][:first[0]]) + tr._order(groups[0][first[0]:first[0] + begun]) + \
+        tr._order(groups[0][first[0] + begun:])
+    for k in range(1, 4):
         # the moves never seen lead their group whatever the ranking says
         out += tr._order(groups[k][:first[k]]) + tr._order(groups[k][first[k]:])
     return out
