@@ -748,7 +748,7 @@ class Tracker:
                     # block held meanwhile)
                     legal2 = self._tried
                     if legal2 is None:
-                        self._tried = legal2 = [None] * (len(legal) + 16)
+                        self._tried = legal2 = [None] * min(len(legal) + 16, 120)
                     del legal2[:]
                     pos.legal_actions(False, legal2)
                 seconds = None
