@@ -172,7 +172,8 @@ def test_the_script_parser_takes_cargocubes_new_game_words_from_its_folder():
     assert "cargocube" not in ast.unparse(tree)
     assert script.new_game_usage() == (
         "usage: new-game GAME LAYOUT SEATS [cards|pyramid|bastion|both] [teleport] (SEATS may "
-        "be left out for a game with fixed seats)")
+        "be left out for a game with fixed seats), or new-game GAME position=NOTATION (its "
+        "spaces written _)")
     assert script.boot_game() == "cargocube"
     own = games.part("cargocube", "world").new_game_words
     words = ["cargocube", "polygon", "SN", "cards", "teleport"]
@@ -180,3 +181,6 @@ def test_the_script_parser_takes_cargocubes_new_game_words_from_its_folder():
     assert words == ["cargocube", "polygon", "SN"]
     assert own(["cargocube", "polygon", "both"]) is None  # the card word is no SEATS
     assert own(["cargocube", "polygon", "SN"]) == ([], {"cards": False, "teleport": False})
+    assert own(["cargocube", "position=f1=KS,f11=KN_SN_S_2"]) == (
+        [], {"position": "f1=KS,f11=KN_SN_S_2"})
+    assert own(["cargocube", "position=f1=KS,f11=KN_SN_S_2", "SN"]) is None
