@@ -230,6 +230,28 @@ def test_import_json_errors(stored, tmp_path, capsys, edit, expect):
     assert not (tmp_path / "db.sqlite").exists() or not Store(tmp_path / "db.sqlite").list()
 
 
+def test_import_of_what_is_no_game_file_ends_in_one_line(tmp_path, capsys):
+    """'[' * 100000 + ']' * 100000 raised RecursionError with a traceback; /dev/zero was read
+    for ever. Each is one line and nothing is stored."""
+    db = tmp_path / "db.sqlite"
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100000 + "]" * 100000)
+    assert _error(capsys, ["import", str(deep), "--db", str(db)]) == \
+        "%s: not a game file (JSON nested too deeply)" % deep
+    big = tmp_path / "big.json"
+    with open(big, "wb") as f:
+        f.truncate(export_cli.MAX_GAME_FILE + 1)
+    assert _error(capsys, ["import", str(big), "--db", str(db)]) == \
+        "%s is longer than 16 MiB: no game file (some KB) is that long" % big
+    import subprocess
+    import sys
+    proc = subprocess.run([sys.executable, "-m", "cargoboard", "import", "/dev/zero", "--db",
+                           str(db)], capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stderr) == (1, "cargoboard: error: /dev/zero is longer than "
+                                                 "16 MiB: no game file (some KB) is that long\n")
+    assert not db.exists()
+
+
 def test_command_errors_are_one_line(stored, tmp_path, capsys):
     path, ids = stored
     db = str(path)

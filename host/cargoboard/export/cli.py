@@ -138,16 +138,29 @@ def cmd_export(args):
     return 0
 
 
+# The most `import` reads: a game file is some KB (the JSON of a long game with every position
+# some hundred KB); more is no game file, and /dev/zero would be read for ever.
+MAX_GAME_FILE = 16 * 1024 * 1024
+
+
 def read_input(name):
+    """(text, name to tell it by) of the game file name, or of standard input for "-"."""
     if name == "-":
-        return sys.stdin.read(), "<stdin>"
-    try:
-        with open(name, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        raise CommandError("no such file: %s" % name) from None
-    except IsADirectoryError:
-        raise CommandError("%s is a directory, not a game file" % name) from None
+        name = "<stdin>"
+        data = getattr(sys.stdin, "buffer", sys.stdin).read(MAX_GAME_FILE + 1)
+    else:
+        try:
+            with open(name, "rb") as f:
+                data = f.read(MAX_GAME_FILE + 1)
+        except FileNotFoundError:
+            raise CommandError("no such file: %s" % name) from None
+        except IsADirectoryError:
+            raise CommandError("%s is a directory, not a game file" % name) from None
+    if len(data) > MAX_GAME_FILE:
+        raise CommandError("%s is longer than %d MiB: no game file (some KB) is that long"
+                           % (name, MAX_GAME_FILE >> 20))
+    if isinstance(data, str):
+        return data, name
     try:
         return data.decode("utf-8-sig"), name
     except UnicodeDecodeError:
