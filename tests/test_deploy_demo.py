@@ -100,6 +100,38 @@ def test_deploy_flash_makes_at_most_the_last_folder(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["afile"]
 
 
+def test_ctrl_c_while_the_flash_is_written_ends_the_deploy(tmp_path, monkeypatch, capsys):
+    """Ctrl-C while littlefs wrote the image was printed as "Exception ignored in
+    'littlefs.lfs._lfs_read'" and dropped (littlefs calls Python from C): the deploy went on
+    and exited 0. Now it ends with 130; a first deploy leaves no folder, a later one the old
+    image as it was and no part file."""
+    import os
+    import signal
+    import littlefs
+    from cargoboard import cli
+    from cargoboard.sim.pico import fsimage
+    progs = []
+    prog = littlefs.UserContext.prog
+
+    def prog_then_ctrl_c(self, cfg, block, off, data):
+        progs.append(block)
+        if len(progs) == 20:
+            os.kill(os.getpid(), signal.SIGINT)  # as a Ctrl-C in the middle of the write
+        return prog(self, cfg, block, off, data)
+    monkeypatch.setattr(littlefs.UserContext, "prog", prog_then_ctrl_c)
+    flash = tmp_path / "vb"
+    assert cli.main(["deploy", "--flash", str(flash)]) == 130
+    assert len(progs) > 20 and not flash.exists()  # littlefs wrote on, then it ended
+    flash.mkdir()
+    fsimage.write_files(flash / "flash.img", [("mine.txt", b"the board's own file")])
+    before = (flash / "flash.img").read_bytes()
+    progs.clear()
+    assert cli.main(["deploy", "--flash", str(flash)]) == 130
+    assert (flash / "flash.img").read_bytes() == before
+    assert [p.name for p in flash.iterdir()] == ["flash.img"]
+    assert capsys.readouterr().out == ""
+
+
 def test_deploy_onto_the_virtual_board_and_check_its_versions(tmp_path):
     flash = tmp_path / "vboard"
     r = run("deploy", "--flash", str(flash))

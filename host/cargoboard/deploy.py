@@ -312,10 +312,18 @@ def deploy_flash(flash_dir, staged, out=print, heapsize="192k", rev="A"):
     from cargoboard.link import Link
     from cargoboard.sim.runner import FirmwareError, UnixRunner, write_flash_files
     want = read_stamp(staged)
+    made = not Path(flash_dir).exists()
     image = _flash_image(flash_dir)
     try:
         write_flash_files(image, [(bp, str(lp)) for bp, lp, _ in staged])
-        out("wrote %d files into %s" % (len(staged), image))
+    except BaseException as e:  # a failed or interrupted first deploy leaves no empty DIR
+        if made and not any(image.parent.iterdir()):
+            image.parent.rmdir()
+        if isinstance(e, FirmwareError):
+            raise DeployError(str(e)) from None
+        raise
+    out("wrote %d files into %s" % (len(staged), image))
+    try:
         with UnixRunner(flash=str(image), boot_from_flash=True, heapsize=heapsize,
                         revision=rev) as runner, \
                 runner.serving(), Link(runner.port) as link:

@@ -55,8 +55,10 @@ def write_flash_files(image, files):
     from cargoboard.sim.pico import fsimage
     try:
         fsimage.write_files(image, [(bp, Path(lp).read_bytes()) for bp, lp in files])
-    except (fsimage.ImageError, OSError) as e:
+    except fsimage.ImageError as e:
         raise FirmwareError(f"writing {image} failed: {e}") from None
+    except OSError as e:  # in words: "No space left on device", not "[Errno 28] ... '...tmp'"
+        raise FirmwareError(f"writing {image} failed: {e.strerror or e}") from None
     return [f"{bp} {Path(lp).stat().st_size}" for bp, lp in files]
 
 
