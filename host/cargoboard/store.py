@@ -260,6 +260,24 @@ def check_writable(path, make_folders=False):
                          % (path, folder, why))
 
 
+# SQLite's error for a read-only connection that finds a hot journal it may not roll back.
+SQLITE_READONLY_ROLLBACK = 776
+
+
+def _roll_back_hot_journal(path):
+    """Undo the write that a power cut or a killed program left half done in the store at
+    path: SQLite keeps the pages it was changing in path-journal (a "hot journal") and puts
+    them back when the store is next opened for writing; read only, it cannot, and every read
+    says "attempt to write a readonly database". The first read of a connection that may
+    write rolls the journal back; the store is then as before that write (nothing is lost
+    that had been committed)."""
+    db = sqlite3.connect(str(path))
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    finally:
+        db.close()
+
+
 def _store_error(path, e):
     """The StoreError of an SQLite error met opening the store at path."""
     if "locked" in str(e) or "busy" in str(e):
@@ -313,10 +331,19 @@ class Store:
         check_not_special(path)
         if not path.is_file():
             raise StoreError(missing_text(path))
+        uri = "file:%s?mode=ro" % quote(str(path.resolve()))
         try:
-            db = sqlite3.connect("file:%s?mode=ro" % quote(str(path.resolve())), uri=True)
+            db = sqlite3.connect(uri, uri=True)
             try:
-                schema = _check_is_store(db, path)
+                try:
+                    schema = _check_is_store(db, path)
+                except sqlite3.OperationalError as e:
+                    if getattr(e, "sqlite_errorcode", None) != SQLITE_READONLY_ROLLBACK:
+                        raise
+                    db.close()
+                    _roll_back_hot_journal(path)
+                    db = sqlite3.connect(uri, uri=True)
+                    schema = _check_is_store(db, path)
             except BaseException:
                 db.close()
                 raise
