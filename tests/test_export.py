@@ -354,6 +354,23 @@ def test_export_never_replaces_a_file_unasked_nor_the_store(stored, tmp_path, ca
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.json", "link.json", "s.sqlite"]
 
 
+def test_export_never_writes_the_files_sqlite_keeps_beside_the_store(stored, tmp_path, capsys,
+                                                                    monkeypatch):
+    """`export 5 -o good.sqlite-journal --db good.sqlite` wrote a file that SQLite then took
+    for the journal of an unfinished write. The store's -journal, -wal and -shm names are
+    refused as the store itself is; `-o ''` silently meant standard output."""
+    path, ids = stored
+    monkeypatch.chdir(path.parent)
+    for end in ("-journal", "-wal", "-shm"):
+        for name in (path.name + end, str(path) + end):
+            assert _error(capsys, ["export", "1", "--db", path.name, "-o", name, "--force"]) == \
+                "cannot write %s: SQLite keeps the game store's own %s file under that " \
+                "name; give another file" % (name, end)
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
+    assert _error(capsys, ["export", "1", "--db", str(path), "-o", ""], status=2) == \
+        "-o wants a file name, or - for standard output, not ''"
+
+
 def test_export_that_runs_out_of_room_leaves_the_old_file(stored, tmp_path):
     """A write that fails half way (here the file size limit, as a full disk) leaves the file
     that was there, whole, and no part file beside it."""
