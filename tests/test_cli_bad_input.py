@@ -50,3 +50,22 @@ def test_a_closed_standard_input_reads_as_empty(store_path, tmp_path, command, r
     assert proc.returncode == rc, proc
     assert "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) <= 1, proc.stderr
     assert out in proc.stdout
+
+
+@pytest.mark.parametrize("command", ["show polygon", "legal --game kubitva board",
+                                     "export 1 --db %(db)s", "replay 1 --all --db %(db)s"])
+def test_a_full_disk_behind_standard_output_is_said_in_words(store_path, tmp_path, command):
+    """`show polygon > /dev/full` said "[Errno 28] No space left on device"."""
+    proc = shell("$B %s > /dev/full" % (command % {"db": store_path}), tmp_path)
+    assert (proc.returncode, proc.stderr) == (
+        1, "cargoboard: error: cannot write the output: No space left on device\n"), proc
+
+
+@pytest.mark.parametrize("game, start", [("cargocube", "polygon"), ("cephalopod", "5x5"),
+                                         ("kubitva", "board"), ("formula99", "start")])
+def test_an_error_line_echoes_at_most_600_characters(capsys, game, start):
+    """A 100 KB action was echoed whole in its error line (every game)."""
+    assert cli.main(["show", "--game", game, start, "x" * 100000]) == 1
+    cap = capsys.readouterr()
+    line = "cargoboard: error: " + "action 'x" + "x" * (600 - len("action 'x") - 1) + "\u2026\n"
+    assert cap.err == line
