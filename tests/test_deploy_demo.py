@@ -98,6 +98,11 @@ def test_deploy_flash_makes_at_most_the_last_folder(tmp_path):
                                            "%s: the folder %s does not exist\n"
                                         % (tmp_path / "no" / "x", tmp_path / "no"))
     assert [p.name for p in tmp_path.iterdir()] == ["afile"]
+    r = run("deploy", "--flash", str(tmp_path / "fd"), "--port", "/dev/ttyACM0")
+    assert (r.returncode, r.stderr) == (2, "cargoboard: error: --flash DIR deploys to the "
+                                           "virtual board's flash, --port PATH to a board: give "
+                                           "one of them\n")  # --port was ignored
+    assert [p.name for p in tmp_path.iterdir()] == ["afile"]
 
 
 def test_ctrl_c_while_the_flash_is_written_ends_the_deploy(tmp_path, monkeypatch, capsys):

@@ -348,6 +348,9 @@ def run(args, out=print) -> int:
     from cargoboard.link import find_port
     if not 0 < args.timeout < float("inf"):  # nan, too: it waited for ever
         raise UsageError("--timeout wants a finite number of seconds above 0, not %s" % args.timeout)
+    if args.flash and args.port:
+        raise UsageError("--flash DIR deploys to the virtual board's flash, --port PATH to a "
+                         "board: give one of them")
     if args.flash:
         _flash_image(args.flash, create=False)  # before the build: nothing made yet
     with tempfile.TemporaryDirectory(prefix="cargoboard-deploy-") as tmp:
@@ -396,7 +399,8 @@ def add_parser(sub):
         epilog="examples:\n  cargoboard deploy --dry-run\n  cargoboard deploy --port /dev/ttyACM0\n"
                "  cargoboard deploy --rev b --port /dev/ttyACM0   # a revision-B board\n"
                "  cargoboard deploy --flash ~/vboard   # the virtual board's flash")
-    p.add_argument("--port", metavar="PATH", help="the board's serial port (default: the single connected board)")
+    p.add_argument("--port", metavar="PATH", help="the board's serial port (default: the single "
+                   "connected board; not with --flash)")
     p.add_argument("--dry-run", action="store_true", help="show what would be copied; touch nothing")
     p.add_argument("--flash", metavar="DIR", help="deploy to the virtual board's flash image "
                    "DIR/flash.img (DIR is made if missing, in an existing folder)")
