@@ -404,3 +404,28 @@ def test_demo_out_may_hold_other_files(tmp_path):
     assert "new or empty" not in r.stdout
     assert "other files are left alone" in " ".join(r.stdout.split())
     assert "new or empty" not in (ROOT / "README.md").read_text()
+
+
+def test_a_read_only_flash_or_pty_folder_is_said_before_the_board_starts(tmp_path):
+    """`sim --flash rof` (a read-only folder) said "OSError: 30", `sim --pty rof/brd` played
+    the whole script and then failed with exit 1, `deploy --flash rof` said "[Errno 30]
+    Read-only file system: 'rof/flash.img.tmp'" after the build: one line in words first."""
+    from test_cli_store import read_only_mount
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    script = tmp_path / "game.txt"
+    script.write_text("expect phase a\n")
+    ro = "it is on a read-only file system"
+    for argv, status, line in [
+            (["sim", "--script", str(script), "--flash", str(folder)], 2,
+             "cargoboard sim: error: cannot write the flash folder %s: %s" % (folder, ro)),
+            (["sim", "--script", str(script), "--flash", str(folder / "sub")], 2,
+             "cargoboard sim: error: cannot make the flash folder %s: the folder %s cannot be "
+             "written (%s)" % (folder / "sub", folder, ro)),
+            (["sim", "--script", str(script), "--pty", str(folder / "brd")], 2,
+             "cargoboard sim: error: cannot link %s: the folder %s cannot be written (%s)"
+             % (folder / "brd", folder, ro)),
+            (["deploy", "--flash", str(folder)], 1,
+             "cargoboard: error: cannot write the flash folder %s: %s" % (folder, ro))]:
+        assert read_only_mount(folder, argv) == (status, line + "\n")
+    assert list(folder.iterdir()) == []

@@ -60,6 +60,21 @@ def terminal_text(text):
                    for c in str(text))
 
 
+def why_not_writable(path):
+    """None if this program may write path (a file, or a folder to make files in), else why
+    not, in words (said before any work is done, not as "[Errno 30]" at its end)."""
+    import os
+    from pathlib import Path
+    if os.access(path, os.W_OK | (os.X_OK if Path(path).is_dir() else 0)):
+        return None
+    try:
+        if os.statvfs(path).f_flag & os.ST_RDONLY:
+            return "it is on a read-only file system"
+    except OSError:
+        pass
+    return "no permission to write it"
+
+
 def check_new_file(name, replace=False):
     """CommandError unless a file may be written at name, said in words before any work is
     done (a game played for an hour must not be lost at the end to "No such file or
