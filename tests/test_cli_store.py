@@ -215,3 +215,35 @@ def test_a_store_locked_by_another_program_is_said_so(tmp_path, capsys):
     assert (status, err) == (1, "cargoboard: error: %s is in use: another program holds it "
                                 "locked (a sync, serve or import still writing?); try again "
                                 "when it has finished" % db)
+
+
+def hot_journal(db):
+    """Leave db as a power cut in the middle of a write does: a transaction begun, pages
+    changed (the old ones in db-journal, the new ones partly in db), the process gone."""
+    import subprocess
+    import sys
+    subprocess.run([sys.executable, "-c", "import os, sqlite3, sys\n"
+                    "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+                    "c.execute('PRAGMA cache_size=1')\n"
+                    "c.execute('BEGIN')\n"
+                    "c.execute('UPDATE games SET log=zeroblob(100000)')\n"
+                    "os._exit(0)", str(db)], check=True, timeout=60)
+    assert Path(str(db) + "-journal").stat().st_size > 0
+
+
+@pytest.mark.parametrize("argv", [["games"], ["export", "1"], ["replay", "1", "--all"],
+                                  ["import", str(EXAMPLE)]])
+def test_a_write_a_power_cut_left_half_done_is_rolled_back(tmp_path, capsys, argv):
+    """After a power cut in the middle of a write (a hot journal beside the store) every
+    command said "X is not a usable game store: attempt to write a readonly database": SQLite
+    may not roll the journal back on a read-only connection. The store is opened for writing
+    once to do so; the command then goes on, and sees the store as before the write."""
+    db = tmp_path / "games.sqlite"
+    assert cli.main(["import", str(EXAMPLE), "--db", str(db)]) == 0
+    capsys.readouterr()
+    assert cli.main(argv + ["--db", str(db)]) == 0
+    before = capsys.readouterr()
+    hot_journal(db)
+    assert cli.main(argv + ["--db", str(db)]) == 0
+    assert capsys.readouterr() == before
+    assert os.listdir(tmp_path) == ["games.sqlite"]

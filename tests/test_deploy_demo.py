@@ -98,6 +98,43 @@ def test_deploy_flash_makes_at_most_the_last_folder(tmp_path):
                                            "%s: the folder %s does not exist\n"
                                         % (tmp_path / "no" / "x", tmp_path / "no"))
     assert [p.name for p in tmp_path.iterdir()] == ["afile"]
+    r = run("deploy", "--flash", str(tmp_path / "fd"), "--port", "/dev/ttyACM0")
+    assert (r.returncode, r.stderr) == (2, "cargoboard: error: --flash DIR deploys to the "
+                                           "virtual board's flash, --port PATH to a board: give "
+                                           "one of them\n")  # --port was ignored
+    assert [p.name for p in tmp_path.iterdir()] == ["afile"]
+
+
+def test_ctrl_c_while_the_flash_is_written_ends_the_deploy(tmp_path, monkeypatch, capsys):
+    """Ctrl-C while littlefs wrote the image was printed as "Exception ignored in
+    'littlefs.lfs._lfs_read'" and dropped (littlefs calls Python from C): the deploy went on
+    and exited 0. Now it ends with 130; a first deploy leaves no folder, a later one the old
+    image as it was and no part file."""
+    import os
+    import signal
+    import littlefs
+    from cargoboard import cli
+    from cargoboard.sim.pico import fsimage
+    progs = []
+    prog = littlefs.UserContext.prog
+
+    def prog_then_ctrl_c(self, cfg, block, off, data):
+        progs.append(block)
+        if len(progs) == 20:
+            os.kill(os.getpid(), signal.SIGINT)  # as a Ctrl-C in the middle of the write
+        return prog(self, cfg, block, off, data)
+    monkeypatch.setattr(littlefs.UserContext, "prog", prog_then_ctrl_c)
+    flash = tmp_path / "vb"
+    assert cli.main(["deploy", "--flash", str(flash)]) == 130
+    assert len(progs) > 20 and not flash.exists()  # littlefs wrote on, then it ended
+    flash.mkdir()
+    fsimage.write_files(flash / "flash.img", [("mine.txt", b"the board's own file")])
+    before = (flash / "flash.img").read_bytes()
+    progs.clear()
+    assert cli.main(["deploy", "--flash", str(flash)]) == 130
+    assert (flash / "flash.img").read_bytes() == before
+    assert [p.name for p in flash.iterdir()] == ["flash.img"]
+    assert capsys.readouterr().out == ""
 
 
 def test_deploy_onto_the_virtual_board_and_check_its_versions(tmp_path):
@@ -367,3 +404,28 @@ def test_demo_out_may_hold_other_files(tmp_path):
     assert "new or empty" not in r.stdout
     assert "other files are left alone" in " ".join(r.stdout.split())
     assert "new or empty" not in (ROOT / "README.md").read_text()
+
+
+def test_a_read_only_flash_or_pty_folder_is_said_before_the_board_starts(tmp_path):
+    """`sim --flash rof` (a read-only folder) said "OSError: 30", `sim --pty rof/brd` played
+    the whole script and then failed with exit 1, `deploy --flash rof` said "[Errno 30]
+    Read-only file system: 'rof/flash.img.tmp'" after the build: one line in words first."""
+    from test_cli_store import read_only_mount
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    script = tmp_path / "game.txt"
+    script.write_text("expect phase a\n")
+    ro = "it is on a read-only file system"
+    for argv, status, line in [
+            (["sim", "--script", str(script), "--flash", str(folder)], 2,
+             "cargoboard sim: error: cannot write the flash folder %s: %s" % (folder, ro)),
+            (["sim", "--script", str(script), "--flash", str(folder / "sub")], 2,
+             "cargoboard sim: error: cannot make the flash folder %s: the folder %s cannot be "
+             "written (%s)" % (folder / "sub", folder, ro)),
+            (["sim", "--script", str(script), "--pty", str(folder / "brd")], 2,
+             "cargoboard sim: error: cannot link %s: the folder %s cannot be written (%s)"
+             % (folder / "brd", folder, ro)),
+            (["deploy", "--flash", str(folder)], 1,
+             "cargoboard: error: cannot write the flash folder %s: %s" % (folder, ro))]:
+        assert read_only_mount(folder, argv) == (status, line + "\n")
+    assert list(folder.iterdir()) == []

@@ -230,6 +230,28 @@ def test_import_json_errors(stored, tmp_path, capsys, edit, expect):
     assert not (tmp_path / "db.sqlite").exists() or not Store(tmp_path / "db.sqlite").list()
 
 
+def test_import_of_what_is_no_game_file_ends_in_one_line(tmp_path, capsys):
+    """'[' * 100000 + ']' * 100000 raised RecursionError with a traceback; /dev/zero was read
+    for ever. Each is one line and nothing is stored."""
+    db = tmp_path / "db.sqlite"
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100000 + "]" * 100000)
+    assert _error(capsys, ["import", str(deep), "--db", str(db)]) == \
+        "%s: not a game file (JSON nested too deeply)" % deep
+    big = tmp_path / "big.json"
+    with open(big, "wb") as f:
+        f.truncate(export_cli.MAX_GAME_FILE + 1)
+    assert _error(capsys, ["import", str(big), "--db", str(db)]) == \
+        "%s is longer than 16 MiB: no game file (some KB) is that long" % big
+    import subprocess
+    import sys
+    proc = subprocess.run([sys.executable, "-m", "cargoboard", "import", "/dev/zero", "--db",
+                           str(db)], capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stderr) == (1, "cargoboard: error: /dev/zero is longer than "
+                                                 "16 MiB: no game file (some KB) is that long\n")
+    assert not db.exists()
+
+
 def test_command_errors_are_one_line(stored, tmp_path, capsys):
     path, ids = stored
     db = str(path)
@@ -330,6 +352,23 @@ def test_export_never_replaces_a_file_unasked_nor_the_store(stored, tmp_path, ca
     assert json.loads(out.read_text())["header"]["id"] == 1
     assert out.stat().st_mode & 0o777 == 0o640  # replaced, its mode kept
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.json", "link.json", "s.sqlite"]
+
+
+def test_export_never_writes_the_files_sqlite_keeps_beside_the_store(stored, tmp_path, capsys,
+                                                                    monkeypatch):
+    """`export 5 -o good.sqlite-journal --db good.sqlite` wrote a file that SQLite then took
+    for the journal of an unfinished write. The store's -journal, -wal and -shm names are
+    refused as the store itself is; `-o ''` silently meant standard output."""
+    path, ids = stored
+    monkeypatch.chdir(path.parent)
+    for end in ("-journal", "-wal", "-shm"):
+        for name in (path.name + end, str(path) + end):
+            assert _error(capsys, ["export", "1", "--db", path.name, "-o", name, "--force"]) == \
+                "cannot write %s: SQLite keeps the game store's own %s file under that " \
+                "name; give another file" % (name, end)
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
+    assert _error(capsys, ["export", "1", "--db", str(path), "-o", ""], status=2) == \
+        "-o wants a file name, or - for standard output, not ''"
 
 
 def test_export_that_runs_out_of_room_leaves_the_old_file(stored, tmp_path):

@@ -6,6 +6,7 @@ one line on stderr; `--debug` shows its traceback instead.
 """
 
 import argparse
+import os
 import sqlite3
 import sys
 
@@ -220,7 +221,22 @@ def _plugin_parsers():
     return [a for a in adders if a is not None]
 
 
+def _check_standard_streams():
+    """CommandError if standard output is closed (`>&-`: Python then has no sys.stdout, and
+    every print would vanish or fail midway, after files were made); a closed standard
+    input reads as empty, so interactive commands end as at the end of their input."""
+    if sys.stdout is None:
+        raise CommandError("standard output is closed")
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull)  # takes the free descriptor 0: children read nothing too
+
+
 def main(argv=None):
+    try:
+        _check_standard_streams()
+    except CommandError as exc:
+        print("cargoboard: error: %s" % exc, file=sys.stderr)
+        return 1
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:

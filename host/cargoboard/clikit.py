@@ -3,6 +3,7 @@ and its help's formatter. Apart from cli.py so that the commands' modules (deplo
 games' own) need not import the entry point that imports them."""
 
 import argparse
+import errno
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -24,13 +25,32 @@ class UsageError(CommandError):
     printed as one line, exit code 2."""
 
 
+# The longest error line the CLI prints: the longest real ones (an action not legal in an
+# 8-player Cargocube position with cards, named in full) are some 500 characters; a 100 KB
+# argument echoed whole would flood the terminal.
+MAX_ERROR_CHARS = 600
+
+# An OSError without a file name that these numbers raise came from writing standard output
+# (`> /dev/full`): no file of the command's own is named in it.
+OUTPUT_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+
+
 def error_text(exc):
     """The one line an error is told in: an OSError in words with its path(s), "x.svg: No
-    such file or directory", not "[Errno 2] No such file or directory: 'x.svg'"."""
+    such file or directory", not "[Errno 2] No such file or directory: 'x.svg'"; a full disk
+    behind standard output "cannot write the output: No space left on device". At most
+    MAX_ERROR_CHARS, the rest cut off with an ellipsis."""
     if isinstance(exc, OSError) and exc.strerror and exc.filename is not None:
         where = str(exc.filename) + ("" if exc.filename2 is None else " -> %s" % exc.filename2)
-        return "%s: %s" % (where, exc.strerror)
-    return (str(exc).splitlines() or [type(exc).__name__])[0]
+        text = "%s: %s" % (where, exc.strerror)
+    elif isinstance(exc, OSError) and exc.strerror:
+        text = ("cannot write the output: %s" if exc.errno in OUTPUT_ERRNOS else "%s") \
+            % exc.strerror
+    else:
+        text = (str(exc).splitlines() or [type(exc).__name__])[0]
+    if len(text) > MAX_ERROR_CHARS:
+        text = text[:MAX_ERROR_CHARS - 1] + "\u2026"
+    return text
 
 
 def terminal_text(text):
@@ -38,6 +58,21 @@ def terminal_text(text):
     tags, they could move the cursor or retitle the terminal) shown as its escape, \\x1b."""
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
                    for c in str(text))
+
+
+def why_not_writable(path):
+    """None if this program may write path (a file, or a folder to make files in), else why
+    not, in words (said before any work is done, not as "[Errno 30]" at its end)."""
+    import os
+    from pathlib import Path
+    if os.access(path, os.W_OK | (os.X_OK if Path(path).is_dir() else 0)):
+        return None
+    try:
+        if os.statvfs(path).f_flag & os.ST_RDONLY:
+            return "it is on a read-only file system"
+    except OSError:
+        pass
+    return "no permission to write it"
 
 
 def check_new_file(name, replace=False):

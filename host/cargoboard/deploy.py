@@ -312,10 +312,18 @@ def deploy_flash(flash_dir, staged, out=print, heapsize="192k", rev="A"):
     from cargoboard.link import Link
     from cargoboard.sim.runner import FirmwareError, UnixRunner, write_flash_files
     want = read_stamp(staged)
+    made = not Path(flash_dir).exists()
     image = _flash_image(flash_dir)
     try:
         write_flash_files(image, [(bp, str(lp)) for bp, lp, _ in staged])
-        out("wrote %d files into %s" % (len(staged), image))
+    except BaseException as e:  # a failed or interrupted first deploy leaves no empty DIR
+        if made and not any(image.parent.iterdir()):
+            image.parent.rmdir()
+        if isinstance(e, FirmwareError):
+            raise DeployError(str(e)) from None
+        raise
+    out("wrote %d files into %s" % (len(staged), image))
+    try:
         with UnixRunner(flash=str(image), boot_from_flash=True, heapsize=heapsize,
                         revision=rev) as runner, \
                 runner.serving(), Link(runner.port) as link:
@@ -340,6 +348,9 @@ def run(args, out=print) -> int:
     from cargoboard.link import find_port
     if not 0 < args.timeout < float("inf"):  # nan, too: it waited for ever
         raise UsageError("--timeout wants a finite number of seconds above 0, not %s" % args.timeout)
+    if args.flash and args.port:
+        raise UsageError("--flash DIR deploys to the virtual board's flash, --port PATH to a "
+                         "board: give one of them")
     if args.flash:
         _flash_image(args.flash, create=False)  # before the build: nothing made yet
     with tempfile.TemporaryDirectory(prefix="cargoboard-deploy-") as tmp:
@@ -388,7 +399,8 @@ def add_parser(sub):
         epilog="examples:\n  cargoboard deploy --dry-run\n  cargoboard deploy --port /dev/ttyACM0\n"
                "  cargoboard deploy --rev b --port /dev/ttyACM0   # a revision-B board\n"
                "  cargoboard deploy --flash ~/vboard   # the virtual board's flash")
-    p.add_argument("--port", metavar="PATH", help="the board's serial port (default: the single connected board)")
+    p.add_argument("--port", metavar="PATH", help="the board's serial port (default: the single "
+                   "connected board; not with --flash)")
     p.add_argument("--dry-run", action="store_true", help="show what would be copied; touch nothing")
     p.add_argument("--flash", metavar="DIR", help="deploy to the virtual board's flash image "
                    "DIR/flash.img (DIR is made if missing, in an existing folder)")

@@ -16,6 +16,7 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import quote
 
+from cargoboard.clikit import why_not_writable
 from cargoboard.rules import rules_for, seat_letters
 from firmware.system import logwrite
 
@@ -218,19 +219,6 @@ def check_not_special(path):
                          "a regular file); not changing it" % path)
 
 
-def _why_not_writable(path):
-    """None if this program may write path (a file, or a folder to make files in), else why
-    not, in words."""
-    if os.access(path, os.W_OK | (os.X_OK if path.is_dir() else 0)):
-        return None
-    try:
-        if os.statvfs(path).f_flag & os.ST_RDONLY:
-            return "it is on a read-only file system"
-    except OSError:
-        pass
-    return "no permission to write it"
-
-
 def check_writable(path, make_folders=False):
     """StoreError unless a writing command may use path: an existing Cargoboard store it may
     write, in a folder it may write (SQLite keeps its journal beside the store), or a new
@@ -239,10 +227,10 @@ def check_writable(path, make_folders=False):
     path = Path(path)
     if path.exists():
         Store._open_existing(path, readonly=True)[0].close()
-        why = _why_not_writable(path)
+        why = why_not_writable(path)
         if why:
             raise StoreError("cannot write the game store %s: %s" % (path, why))
-        why = _why_not_writable(path.absolute().parent)
+        why = why_not_writable(path.absolute().parent)
         if why:
             raise StoreError("cannot write the game store %s: its folder %s, where SQLite "
                              "keeps its journal, cannot be written (%s)"
@@ -254,10 +242,28 @@ def check_writable(path, make_folders=False):
     folder = path.absolute().parent
     while not folder.exists():  # the default location: its first folder that exists
         folder = folder.parent
-    why = _why_not_writable(folder)
+    why = why_not_writable(folder)
     if why:
         raise StoreError("cannot make a game store at %s: the folder %s cannot be written (%s)"
                          % (path, folder, why))
+
+
+# SQLite's error for a read-only connection that finds a hot journal it may not roll back.
+SQLITE_READONLY_ROLLBACK = 776
+
+
+def _roll_back_hot_journal(path):
+    """Undo the write that a power cut or a killed program left half done in the store at
+    path: SQLite keeps the pages it was changing in path-journal (a "hot journal") and puts
+    them back when the store is next opened for writing; read only, it cannot, and every read
+    says "attempt to write a readonly database". The first read of a connection that may
+    write rolls the journal back; the store is then as before that write (nothing is lost
+    that had been committed)."""
+    db = sqlite3.connect(str(path))
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    finally:
+        db.close()
 
 
 def _store_error(path, e):
@@ -313,10 +319,19 @@ class Store:
         check_not_special(path)
         if not path.is_file():
             raise StoreError(missing_text(path))
+        uri = "file:%s?mode=ro" % quote(str(path.resolve()))
         try:
-            db = sqlite3.connect("file:%s?mode=ro" % quote(str(path.resolve())), uri=True)
+            db = sqlite3.connect(uri, uri=True)
             try:
-                schema = _check_is_store(db, path)
+                try:
+                    schema = _check_is_store(db, path)
+                except sqlite3.OperationalError as e:
+                    if getattr(e, "sqlite_errorcode", None) != SQLITE_READONLY_ROLLBACK:
+                        raise
+                    db.close()
+                    _roll_back_hot_journal(path)
+                    db = sqlite3.connect(uri, uri=True)
+                    schema = _check_is_store(db, path)
             except BaseException:
                 db.close()
                 raise

@@ -85,6 +85,7 @@ def test_usage_errors_exit_2(args):
     ["perft", "--game", "cephalopod", "5x5", "-1"],
     ["cephalopod", "paths", "-1", "000/000/000"],  # exit 1 before, where perft gave 2
     ["cephalopod", "hint", "5x5", "--depth", "0"],
+    ["cephalopod", "hint", "3x3", "--depth", "999999999"],  # it searched for ever
 ])
 def test_options_out_of_range_exit_2_with_one_line(args):
     proc = run(*args, check_rc=2)

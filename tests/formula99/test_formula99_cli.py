@@ -62,7 +62,10 @@ def test_errors_are_one_line(args, message, status):
 @pytest.mark.parametrize("args,message", [
     (["--players", "12"], "--players: 2 to 9"),
     (["--seed", "-1"], "--seed: 0 to 2^31 - 1"),
-    (["--samples", "0"], "--samples: 1 or more"),
+    (["--samples", "0"], "--samples: 1 to 256"),
+    (["--samples", "999999999"], "--samples: 1 to 256"),  # it played for ever
+    (["--save", "s.xyz"], "--save s.xyz: the file's name must end in .json or .txt (the form "
+                          "it is written in)"),
     (["--engine", "9"], "--engine 9: '9' is no civilisation in play (these play: 1, 5)"),
 ])
 def test_play_options_out_of_range_are_usage_errors(args, message):

@@ -70,12 +70,18 @@ def check_output(name, force=False, db=None):
     """CommandError unless -o FILE may be written, said in words before anything is read (not
     "[Errno 21] Is a directory"): a folder, or a file in a folder that does not exist; a file
     that exists unless force (an export never replaces a file unasked); and, even with force,
-    the store being read (db, None: the default store), by any name or link to it."""
+    the store being read (db, None: the default store), by any name or link to it, nor the
+    files SQLite keeps beside it (its -journal, -wal, -shm: a file there would be taken for an
+    unfinished write of the store's)."""
     path = Path(name)
     check_new_file(name, replace=True)
+    source = Path(db) if db else store.default_path()
+    beside = {os.path.realpath(str(source)) + end: end for end in ("-journal", "-wal", "-shm")}
+    if os.path.realpath(name) in beside:
+        raise CommandError("cannot write %s: SQLite keeps the game store's own %s file under "
+                           "that name; give another file" % (name, beside[os.path.realpath(name)]))
     if not path.exists():
         return
-    source = Path(db) if db else store.default_path()
     if source.exists() and os.path.samefile(path, source):
         raise CommandError("cannot write %s: it is the game store being read; give another "
                            "file" % name)
@@ -119,6 +125,8 @@ def write_output(name, text, force=False):
 
 def cmd_export(args):
     _not_negative("--at", args.at)
+    if args.output == "":
+        raise UsageError("-o wants a file name, or - for standard output, not ''")
     if args.output and args.output != "-":
         check_output(args.output, args.force, args.db)
     fmt = args.format
@@ -138,16 +146,29 @@ def cmd_export(args):
     return 0
 
 
+# The most `import` reads: a game file is some KB (the JSON of a long game with every position
+# some hundred KB); more is no game file, and /dev/zero would be read for ever.
+MAX_GAME_FILE = 16 * 1024 * 1024
+
+
 def read_input(name):
+    """(text, name to tell it by) of the game file name, or of standard input for "-"."""
     if name == "-":
-        return sys.stdin.read(), "<stdin>"
-    try:
-        with open(name, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        raise CommandError("no such file: %s" % name) from None
-    except IsADirectoryError:
-        raise CommandError("%s is a directory, not a game file" % name) from None
+        name = "<stdin>"
+        data = getattr(sys.stdin, "buffer", sys.stdin).read(MAX_GAME_FILE + 1)
+    else:
+        try:
+            with open(name, "rb") as f:
+                data = f.read(MAX_GAME_FILE + 1)
+        except FileNotFoundError:
+            raise CommandError("no such file: %s" % name) from None
+        except IsADirectoryError:
+            raise CommandError("%s is a directory, not a game file" % name) from None
+    if len(data) > MAX_GAME_FILE:
+        raise CommandError("%s is longer than %d MiB: no game file (some KB) is that long"
+                           % (name, MAX_GAME_FILE >> 20))
+    if isinstance(data, str):
+        return data, name
     try:
         return data.decode("utf-8-sig"), name
     except UnicodeDecodeError:

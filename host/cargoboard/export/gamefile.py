@@ -136,6 +136,8 @@ def from_json(text, name="<json>"):
         doc = json.loads(text)
     except ValueError as e:
         raise GameFileError("%s: not valid JSON (%s)" % (name, e)) from None
+    except RecursionError:  # '[' * 100000: Python's decoder recurses once per level
+        raise GameFileError("%s: not a game file (JSON nested too deeply)" % name) from None
     if not isinstance(doc, dict):
         raise _json_error(name, "", "expected a JSON object with 'header' and 'actions'")
     for key in doc:

@@ -55,8 +55,10 @@ def write_flash_files(image, files):
     from cargoboard.sim.pico import fsimage
     try:
         fsimage.write_files(image, [(bp, Path(lp).read_bytes()) for bp, lp in files])
-    except (fsimage.ImageError, OSError) as e:
+    except fsimage.ImageError as e:
         raise FirmwareError(f"writing {image} failed: {e}") from None
+    except OSError as e:  # in words: "No space left on device", not "[Errno 28] ... '...tmp'"
+        raise FirmwareError(f"writing {image} failed: {e.strerror or e}") from None
     return [f"{bp} {Path(lp).stat().st_size}" for bp, lp in files]
 
 
@@ -65,17 +67,25 @@ def flash_image(flash_dir, create=True, boot=False) -> str:
     unless DIR is a folder, or a new one in an existing folder (a mistyped path must not grow
     a tree of folders). create: make DIR when it is missing; else nothing is made (a command
     checks before it starts anything). boot: the image must be there already (--from-flash)."""
+    from cargoboard.clikit import why_not_writable
     folder = Path(flash_dir)
     image = folder / "flash.img"
     if folder.exists():
         if not folder.is_dir():
             raise FirmwareError(f"--flash {flash_dir} is a file, not a folder")
+        why = why_not_writable(folder)  # the image is replaced through a file beside it
+        if why:
+            raise FirmwareError(f"cannot write the flash folder {flash_dir}: {why}")
     elif boot:
         raise FirmwareError(f"no flash image to boot from: there is no folder {flash_dir} "
                             f"(cargoboard deploy --flash {flash_dir} puts the firmware there)")
     elif not folder.absolute().parent.is_dir():
         raise FirmwareError(f"cannot make the flash folder {flash_dir}: the folder "
                             f"{folder.absolute().parent} does not exist")
+    elif why_not_writable(folder.absolute().parent):
+        raise FirmwareError(f"cannot make the flash folder {flash_dir}: the folder "
+                            f"{folder.absolute().parent} cannot be written "
+                            f"({why_not_writable(folder.absolute().parent)})")
     elif create:
         try:
             folder.mkdir()
@@ -93,6 +103,7 @@ def check_pty_link(path) -> bool:
     unless nothing is there (in an existing folder) or a stale link an earlier board left (to a
     /dev/pts/N that no longer exists), which is replaced: True then. Anything else, a file or
     the user's own link, is left alone."""
+    from cargoboard.clikit import why_not_writable
     link = Path(path)
     if link.is_symlink():
         target = os.readlink(link)
@@ -108,6 +119,10 @@ def check_pty_link(path) -> bool:
     if not link.absolute().parent.is_dir():
         raise FirmwareError(f"cannot link {path}: the folder {link.absolute().parent} does "
                             f"not exist")
+    why = why_not_writable(link.absolute().parent)
+    if why:
+        raise FirmwareError(f"cannot link {path}: the folder {link.absolute().parent} cannot "
+                            f"be written ({why})")
     return False
 
 

@@ -6,6 +6,7 @@ Cargocube's --players, which it takes too).
     cargoboard perft --game formula99 start 4 --players 4 --level 2
 """
 
+import os
 import sys
 
 
@@ -64,9 +65,12 @@ def cmd_play(args):
         raise UsageError("--players: 2 to 9")
     if args.seed is not None and not 0 <= args.seed < 2 ** 31:
         raise UsageError("--seed: 0 to 2^31 - 1")
-    if args.samples < 1:  # with none the engine took the first legal action, unweighed
-        raise UsageError("--samples: 1 or more")
+    if not 1 <= args.samples <= MAX_SAMPLES:  # none: the first legal action, unweighed
+        raise UsageError("--samples: 1 to %d" % MAX_SAMPLES)
     if args.save:
+        if os.path.splitext(args.save)[1].lower() not in (".json", ".txt"):
+            raise UsageError("--save %s: the file's name must end in .json or .txt (the form "
+                             "it is written in)" % args.save)
         check_new_file(args.save)
     try:
         game = HotSeat(args.players, args.level, args.seed, args.engine or "",
@@ -136,5 +140,12 @@ def add_play_parser(playsub):
     p.set_defaults(func=cmd_play)
 
 
+# The engine's decision costs about 1 ms of CPU per sample (docs/rules/formula99.md, the
+# engine: 3.1-4.5 ms with 4); 256 make some 0.3 s a decision, and a far larger number never
+# ends a game.
+MAX_SAMPLES = 256
+
+
 def argparse_samples_help():
-    return "the engine's samples of the hidden cards per decision, 1 or more (default 4)"
+    return ("the engine's samples of the hidden cards per decision, 1 to %d (default 4; each "
+            "costs about 1 ms a decision)" % MAX_SAMPLES)

@@ -5,7 +5,10 @@ An image may be shorter than the region: what is missing reads as erased flash."
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import threading
 from pathlib import Path
 
 from firmware.drivers.flashdev import BLOCK_SIZE, BLOCKS, PROG_SIZE
@@ -34,6 +37,26 @@ def _fs(buffer=None):
     return fs
 
 
+@contextlib.contextmanager
+def _ctrl_c_held():
+    """Ctrl-C held while littlefs-python works, raised when the block ends. littlefs calls
+    back into Python from C (the context's read, prog, erase), and an exception raised there
+    is printed ("Exception ignored in 'littlefs.lfs._lfs_read'") and dropped: a Ctrl-C would
+    be lost and a deploy go on to the end. (Only the main thread gets signals.)"""
+    old = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not callable(old):
+        yield
+        return
+    held = []
+    signal.signal(signal.SIGINT, lambda signum, frame: held.append(frame))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if held:
+        old(signal.SIGINT, held[0])
+
+
 def load(image) -> "littlefs.LittleFS":
     """Mount an image file (in memory); ImageError if it is not one."""
     import littlefs
@@ -47,7 +70,8 @@ def load(image) -> "littlefs.LittleFS":
                          f"{SIZE}-byte filesystem")
     data = data + b"\xff" * (SIZE - len(data))
     try:
-        return _fs(data)
+        with _ctrl_c_held():
+            return _fs(data)
     except littlefs.LittleFSError as e:
         raise ImageError(f"flash image {path}: not a littlefs filesystem of the board ({e})") from None
 
@@ -56,8 +80,12 @@ def save(fs, image):
     """Write a mounted image back to its file (whole, through a temporary file and a rename)."""
     path = Path(image)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(bytes(fs.context.buffer))
-    os.replace(tmp, path)
+    try:
+        tmp.write_bytes(bytes(fs.context.buffer))
+        os.replace(tmp, path)
+    except BaseException:  # a full disk, Ctrl-C: the old image stays, no part file beside it
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def put_files(fs, files):
@@ -80,8 +108,9 @@ def write_files(image, files, create=True):
     """Put files into an image file (a new empty filesystem if the file is missing and
     `create`): files = [(path on the board, bytes)]."""
     path = Path(image)
-    fs = load(path) if path.exists() or not create else _fs()
-    put_files(fs, files)
+    with _ctrl_c_held():  # a Ctrl-C ends it here, before the file is touched
+        fs = load(path) if path.exists() or not create else _fs()
+        put_files(fs, files)
     save(fs, path)
 
 

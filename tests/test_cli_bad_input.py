@@ -1,0 +1,71 @@
+"""What every command does with bad surroundings rather than bad arguments (found by an audit
+of the CLI): a closed standard output or input, a full disk behind standard output, an
+argument so long that echoing it would flood the terminal. One line each, never a traceback."""
+
+import subprocess
+
+import exportgames
+import pytest
+
+from cargoboard import cli
+from cargoboard.store import Store
+from clirun import cargoboard_exe
+
+
+@pytest.fixture(scope="module")
+def store_path(tmp_path_factory):
+    path = tmp_path_factory.mktemp("store") / "games.sqlite"
+    with Store(path) as st:
+        st.add(exportgames.random_game(1, actions=10))
+    return path
+
+
+def shell(command, cwd):
+    """command run by bash with $B the console script (for redirections such as `>&-`)."""
+    return subprocess.run(["bash", "-c", command], cwd=str(cwd), capture_output=True, text=True,
+                          timeout=120, env=dict(__import__("os").environ, B=cargoboard_exe()))
+
+
+@pytest.mark.parametrize("command", ["legal polygon", "export 1 --db %(db)s",
+                                     "demo --out dd --actions 3 --no-screen"])
+def test_a_closed_standard_output_is_said_before_anything_runs(store_path, tmp_path, command):
+    """`legal polygon >&-` printed nothing and exited 0; export raised AttributeError; demo
+    left its folder behind. Python has no sys.stdout then: said once, exit 1, nothing made."""
+    proc = shell("$B %s >&-" % (command % {"db": store_path}), tmp_path)
+    assert (proc.returncode, proc.stderr) == (
+        1, "cargoboard: error: standard output is closed\n"), proc
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command, rc, out", [
+    ("replay 1 --db %(db)s", 0, "step 10 of 10"),
+    ("import - --db new.sqlite", 1, ""),
+    ("play kubitva --save s.txt", 0, "saved 0 actions to s.txt"),
+    ("play formula99 --save s.json", 0, "saved to s.json"),
+])
+def test_a_closed_standard_input_reads_as_empty(store_path, tmp_path, command, rc, out):
+    """`<&-` gave AttributeError (replay, import -), TypeError (play kubitva) and "input():
+    lost sys.stdin" (play formula99): an interactive command ends as at the end of input."""
+    proc = shell("$B %s <&-" % (command % {"db": store_path}), tmp_path)
+    assert proc.returncode == rc, proc
+    assert "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) <= 1, proc.stderr
+    assert out in proc.stdout
+
+
+@pytest.mark.parametrize("command", ["show polygon", "legal --game kubitva board",
+                                     "export 1 --db %(db)s", "replay 1 --all --db %(db)s"])
+def test_a_full_disk_behind_standard_output_is_said_in_words(store_path, tmp_path, command):
+    """`show polygon > /dev/full` said "[Errno 28] No space left on device"."""
+    proc = shell("$B %s > /dev/full" % (command % {"db": store_path}), tmp_path)
+    assert (proc.returncode, proc.stderr) == (
+        1, "cargoboard: error: cannot write the output: No space left on device\n"), proc
+
+
+@pytest.mark.parametrize("game, start", [("cargocube", "polygon"), ("cephalopod", "5x5"),
+                                         ("kubitva", "board"), ("formula99", "start")])
+def test_an_error_line_echoes_at_most_600_characters(capsys, game, start):
+    """A 100 KB action was echoed whole in its error line (every game)."""
+    assert cli.main(["show", "--game", game, start, "x" * 100000]) == 1
+    cap = capsys.readouterr()
+    line = "cargoboard: error: " + "action 'x" + "x" * (600 - len("action 'x") - 1) + "\u2026\n"
+    assert cap.err == line
