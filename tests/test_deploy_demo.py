@@ -392,6 +392,15 @@ def test_demo_numbers_out_of_range_are_usage_errors_before_anything_is_made(tmp_
         r = run("demo", *args, "--no-screen", "--out", str(out))
         assert (r.returncode, r.stdout, r.stderr) == (2, "", "cargoboard: error: %s\n" % text)
         assert not out.exists()
+    # an empty --out took the current folder; a missing parent grew a tree of folders
+    r = subprocess.run([EXE, "demo", "--out", "", "--no-screen"], capture_output=True,
+                       text=True, timeout=120, cwd=tmp_path)
+    assert r.returncode == 2 and "--out wants a folder name" in r.stderr, r.stderr
+    deep = tmp_path / "nodir" / "sub"
+    r = run("demo", "--out", str(deep), "--no-screen")
+    assert (r.returncode, r.stderr) == (1, "cargoboard: error: cannot make --out %s: the folder "
+                                           "%s does not exist\n" % (deep, deep.parent))
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
 def test_demo_out_may_hold_other_files(tmp_path):

@@ -150,9 +150,16 @@ def choose_out(out, keep_script):
     files is refused; without --out the first of ./demo-out, ./demo-out-2, ... that holds
     none of them is taken."""
     if out is not None:
+        if not out.strip():
+            raise UsageError("--out wants a folder name, not an empty one (it took the "
+                             "current folder)")
         out_dir = Path(out).resolve()
         if out_dir.exists() and not out_dir.is_dir():
             raise CommandError("--out %s is a file, not a folder" % out_dir)
+        if not out_dir.exists() and not out_dir.parent.is_dir():
+            # a mistyped path must not grow a tree of folders (as sim's and deploy's --flash)
+            raise CommandError("cannot make --out %s: the folder %s does not exist"
+                               % (out_dir, out_dir.parent))
         taken = _taken(out_dir, keep_script)
         if taken:
             raise CommandError("%s already exists: the demo never touches an existing store, "
@@ -181,7 +188,7 @@ def check_options(args):
 def cmd_demo(args):
     check_options(args)
     out_dir = choose_out(args.out, args.keep_script)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir.mkdir(exist_ok=True)
     flash_dir = out_dir / "flash"
     flash_dir.mkdir()
     print("writing into %s" % out_dir)
