@@ -69,3 +69,21 @@ def test_an_error_line_echoes_at_most_600_characters(capsys, game, start):
     cap = capsys.readouterr()
     line = "cargoboard: error: " + "action 'x" + "x" * (600 - len("action 'x") - 1) + "\u2026\n"
     assert cap.err == line
+
+
+def test_a_device_output_needs_no_writable_folder_and_a_dangling_link_is_taken(tmp_path,
+                                                                                monkeypatch):
+    """`export --force -o /dev/null` is written as it is: its folder /dev, which a user may not
+    write, is no reason to refuse it (the tests run as root, so os.access is made to say no).
+    A link to nothing exists for `--save`: open(..., "x") refuses it at the game's end."""
+    import os
+    from cargoboard.clikit import CommandError, check_new_file
+    monkeypatch.setattr(os, "access", lambda path, mode: False)
+    check_new_file(os.devnull, replace=True)
+    with pytest.raises(CommandError, match="may not be written"):
+        check_new_file(str(tmp_path / "new.svg"), replace=True)
+    monkeypatch.undo()
+    link = tmp_path / "game.json"
+    link.symlink_to(tmp_path / "nowhere.json")
+    with pytest.raises(CommandError, match="it exists"):
+        check_new_file(str(link))

@@ -573,6 +573,7 @@ class App:
                 self._frame_t0 = self.now
                 self._line_len = 0
                 self._line_bad = 0
+                self._line_short()
             elif ch == 10:  # \n
                 bad = self._line_bad
                 n = self._line_len
@@ -584,8 +585,7 @@ class App:
                     self.write_line("err bad character in line (printable ASCII only)")
                 else:
                     self._line_cmd(bytes(self._line[:n]).decode())
-                if len(self._line) > _LINE_SHORT:
-                    self._line = bytearray(_LINE_SHORT)  # a long line's room, given back
+                self._line_short()
             elif ch == 13:
                 pass
             elif ch == 8 or ch == 127:
@@ -596,12 +596,19 @@ class App:
                     self._line_bad = 1
                 else:
                     if self._line_len == len(self._line):  # a long line: room while it lasts
-                        self._line = self._line + bytearray(_LINE_MAX - len(self._line))
+                        room = bytearray(_LINE_MAX)
+                        room[:self._line_len] = self._line
+                        self._line = room
                     self._line[self._line_len] = ch
                     self._line_len += 1
             else:
                 if not self._line_bad:
                     self._line_bad = 2
+
+    def _line_short(self):
+        """A long line's room is given back once the line is over (or cut off by a frame)."""
+        if len(self._line) > _LINE_SHORT:
+            self._line = bytearray(_LINE_SHORT)
 
     def _line_cmd(self, line):
         words = line.split()

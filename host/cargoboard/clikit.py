@@ -30,8 +30,9 @@ class UsageError(CommandError):
 # argument echoed whole would flood the terminal.
 MAX_ERROR_CHARS = 600
 
-# An OSError without a file name that these numbers raise came from writing standard output
-# (`> /dev/full`): no file of the command's own is named in it.
+# An OSError without a file name that these numbers raise came from writing, not opening:
+# standard output (`> /dev/full`) or a file the command writes (--save, -o), which is its
+# output too; open() names its file, so a full disk there says the name.
 OUTPUT_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
 
@@ -85,12 +86,14 @@ def check_new_file(name, replace=False):
     path = Path(name)
     if path.is_dir():
         raise CommandError("cannot write %s: it is a folder; give a file name" % name)
+    if replace and path.exists() and not os.path.isfile(os.path.realpath(name)):
+        return  # a device or a pipe (/dev/null, /dev/stdout) is written as it is, not beside
     folder = path.absolute().parent
     if not folder.is_dir():
         raise CommandError("cannot write %s: the folder %s does not exist" % (name, folder))
     if not os.access(str(folder), os.W_OK | os.X_OK):
         raise CommandError("cannot write %s: the folder %s may not be written" % (name, folder))
-    if not replace and path.exists():
+    if not replace and os.path.lexists(name):  # (a link to nothing too: open "x" refuses it)
         raise CommandError("cannot write %s: it exists; give another file" % name)
 
 

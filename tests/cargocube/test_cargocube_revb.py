@@ -179,7 +179,7 @@ def test_a_game_on_micropython_reads_the_same(micropython, tmp_path, players, ca
     cp = mpy.run_cpython(DRIVER, args)
     from cargoboard.build import cached_build
     build = cached_build()                             # the device modules as .mpy, as on the board
-    # revision B's heap on this 64-bit port (REVB_HEAP, as the rev-B virtual board runs): at
+    # revision B's heap on this 64-bit port (REVB_HEAP, the tests' margin for revision B): at
     # 192k the replay, which carries the host's Table and the trace as well, ran within 4 KB
     # of a MemoryError, and a checkout at a 35-character path (longer interned module paths)
     # went over it

@@ -10,7 +10,8 @@ def offers(tr, cells, is_subset):
     """For the tracker tr: those that explain the whole difference, those pending, those within
     the cells touched lately (a move whose trace a later move undid), those that leave no trace
     at all (onto and off stacks); spiral turns and biohazard moves (never seen) first in each
-    group, each part ranked by tr._order. cells(deltas, i) and is_subset(small, big) are the
+    group, then in the first group the moves pending (seen begun), each part ranked by
+    tr._order. cells(deltas, i) and is_subset(small, big) are the
     tracker's helpers."""
     legal = tr.legal()
     deltas = tr._deltas

@@ -87,7 +87,9 @@ class StepTracker(Tracker):
         rough = self.levels.rough
         for c in range(g.N_CELLS):
             d = level[c] - asked[c]
-            if d > ST.still(c, rough) or -d > ST.still(c, rough):
+            if d < 0:
+                d = -d
+            if d > ST.still(c, rough):
                 return True
         return False
 

@@ -84,8 +84,8 @@ class Game:
             self.variant = options.get("variant") or size
         else:
             layout = layout or "5x5"
-            pos = ce.named_position(layout)
-            if pos is None or layout not in SIZES:
+            pos = ce.named_position(layout) if layout in SIZES else None
+            if pos is None:
                 raise ValueError("layout %s: Cephalopod is played on %s" % (layout,
                                                                              ", ".join(SIZES)))
             self.variant = layout

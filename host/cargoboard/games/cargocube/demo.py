@@ -69,8 +69,8 @@ def play(script, flash, out=print, screen_every=20, tty=False, pace=0.0):
 
     events = []
     from cargoboard.sim import BOARD_HEAP
-    # the Pico's own heap size, as `cargoboard sim` gives a user's board (the tests' 192k
-    # margin put the demo's sync at the edge of the 64-bit port's fragmentation)
+    # the Pico's heap as this 64-bit port needs it, as `cargoboard sim` gives a user's board
+    # (the tests' 192k margin put the demo's sync at the edge of the port's fragmentation)
     session = Session(out=lambda line: events.append(line), flash=flash, heapsize=BOARD_HEAP)
     screen = _Screen(session, screen_every, tty)
     total = 0
