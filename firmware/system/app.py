@@ -31,11 +31,13 @@ STATE_NAMES = ("idle", "setup", "play")
 
 # A console line: long enough for `new GAME position=...` (a Cargocube position with both
 # expansions' cards for 8 players is about 520 characters, a КУБитва one about 230). The line
-# buffer holds _LINE_SHORT; a longer line (rare: a position with cards) gets the room it needs
-# while it lasts, so the heap does not keep 640 bytes for it (at the 64-bit unix port's 192k
-# that was the hole a 2 KB move list missed).
+# buffer holds _LINE_SHORT, enough for the commands a host sends in play (`pos`, `status`,
+# `card Qh`, `act draw1`, `candidates`); a longer line (a `new ... position=`) gets the room it
+# needs while it lasts, so the heap does not keep 640 bytes for it (at the 64-bit unix port's
+# 192k that was the hole a 2 KB move list missed; 320 kept for good was 256 B of the 700 B
+# «Формула 99» is short of its 120 KiB free on the Pico).
 _LINE_MAX = 640
-_LINE_SHORT = 320
+_LINE_SHORT = 64
 FRAME_OPEN_MS = 250  # a frame arrives in one burst; one open longer than this is dropped
 
 # The app's console commands but `mem` and `status` (a host asks them often): in
