@@ -91,8 +91,10 @@ def check_new_file(name, replace=False):
     folder = path.absolute().parent
     if not folder.is_dir():
         raise CommandError("cannot write %s: the folder %s does not exist" % (name, folder))
-    if not os.access(str(folder), os.W_OK | os.X_OK):
-        raise CommandError("cannot write %s: the folder %s may not be written" % (name, folder))
+    why = why_not_writable(folder)
+    if why:
+        raise CommandError("cannot write %s: the folder %s may not be written (%s)"
+                           % (name, folder, why))
     if not replace and os.path.lexists(name):  # (a link to nothing too: open "x" refuses it)
         raise CommandError("cannot write %s: it exists; give another file" % name)
 

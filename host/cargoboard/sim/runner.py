@@ -82,11 +82,12 @@ def flash_image(flash_dir, create=True, boot=False) -> str:
     elif not folder.absolute().parent.is_dir():
         raise FirmwareError(f"cannot make the flash folder {flash_dir}: the folder "
                             f"{folder.absolute().parent} does not exist")
-    elif why_not_writable(folder.absolute().parent):
-        raise FirmwareError(f"cannot make the flash folder {flash_dir}: the folder "
-                            f"{folder.absolute().parent} cannot be written "
-                            f"({why_not_writable(folder.absolute().parent)})")
-    elif create:
+    else:
+        why = why_not_writable(folder.absolute().parent)
+        if why:
+            raise FirmwareError(f"cannot make the flash folder {flash_dir}: the folder "
+                                f"{folder.absolute().parent} cannot be written ({why})")
+    if create and not folder.exists():
         try:
             folder.mkdir()
         except OSError as e:

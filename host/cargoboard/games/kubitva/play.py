@@ -38,6 +38,7 @@ class Session:
         self.out = out or sys.stdout
         self.color = color
         self.save = save
+        self.finished = False  # finish() has run
 
     def write(self, text=""):
         self.out.write(text + "\n")
@@ -120,6 +121,11 @@ class Session:
                           source="play")
 
     def finish(self):
+        """Say the result and save the game (once: a Ctrl-C while it runs does not do it
+        again)."""
+        if self.finished:
+            return
+        self.finished = True
         pos = self.pos
         if pos.is_over():
             sc = pos.scores()
