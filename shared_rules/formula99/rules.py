@@ -18,7 +18,7 @@ from shared_rules.perft import perft  # noqa: F401 (the same for every rules cor
 #   outcome is one legal action of the position, §11 of docs/rules/formula99.md)
 
 RULES_VERSION = _versions.version("formula99")
-LOG_CHUNK = 512  # bytes per chunk of the undo log
+LOG_CHUNK = 384  # bytes per chunk of the undo log (the board keeps two: keep_undo)
 
 
 def event_of(level, card):
@@ -30,11 +30,6 @@ def event_of(level, card):
         if r >= 4:
             return VALUE_EVENTS[r - 4]
     return EV_FWD6 if C.is_red(card) else EV_BACK5
-
-
-def default_civs(n):
-    """Seat i plays civilisation 1 + 9i // n (§2.1)."""
-    return [1 + 9 * i // n for i in range(n)]
 
 
 class Position(Legal):
@@ -49,29 +44,8 @@ class Position(Legal):
     lay_card = 0
 
     def __init__(self, civs=(1, 5), level=1, full=False):
-        n = len(civs)
-        if n < 2 or n > 9:
-            raise RulesError("%d players: «Формула 99» is played by 2 to 9" % n)
-        if level not in (1, 2, 3):
-            raise RulesError("level %r: the levels are 1, 2 and 3" % (level,))
-        last = 0
-        for civ in civs:
-            if not (1 <= civ <= 9) or civ <= last:
-                raise RulesError("civilisations %s: distinct, 1 to 9, in ascending (turn) order"
-                                 % ",".join([str(x) for x in civs]))
-            last = civ
-        s = bytearray(SIZE)
-        s[O_LEVEL] = level
-        s[O_NSEATS] = n
-        s[O_FULL] = 1 if full else 0
-        s[O_WINNER] = NONE
-        for i in range(n):
-            s[O_CIV + i] = civs[i]
-        for q in range(18):
-            s[O_SHIP + q] = T.START
-            s[O_CHG + q] = HOME
-        self.st = s
-        self._new_log()
+        from shared_rules.formula99 import setup
+        setup.init(self, civs, level, full)
 
     # -- seats ------------------------------------------------------------------------------------
 
@@ -207,42 +181,66 @@ class Position(Legal):
         return self._ply
 
     def history(self):
-        """The actions pushed so far, oldest first (read back from the undo log)."""
-        out = []
-        k = len(self._chunks) - 1
-        n = self._n
-        fill = self._fill
-        for _ in range(self._ply):
-            if n == 0:
-                k -= 1
-                n = fill[k]
-            buf = self._chunks[k]
-            count = (buf[n - 2] << 8) | buf[n - 1]
-            out.append((buf[n - 6] << 24) | (buf[n - 5] << 16) | (buf[n - 4] << 8) | buf[n - 3])
-            n -= 6
-            while count:
-                if n == 0:
-                    k -= 1
-                    n = fill[k]
-                n -= 3
-                count -= 1
-        out.reverse()
-        return out
+        """The actions pushed so far, oldest first."""
+        return [self._code(i) for i in range(self._ply)]
 
     # -- the undo log ---------------------------------------------------------------------------
     # Fixed chunks of LOG_CHUNK bytes, so that a long game never asks the heap for one large
     # block: each change is 3 bytes (index, old byte), each action ends with a 6-byte trailer
     # (the action, the number of changes); no unit straddles two chunks. self._fill holds the
-    # bytes used in each full chunk, self._n in the last one.
+    # bytes used in each full chunk, self._n in the last one; self._starts, for each chunk after
+    # the first, the actions begun when it was started. The actions' codes are kept apart too
+    # (self._codes: 4 bytes each, in chunks of 64): the history.
+    #
+    # A board bounds the log (keep_undo): it grows by about 22 bytes an action, and a game of
+    # 400 actions held 9 KB of the board's heap in pieces. Then only the last _keep chunks
+    # stay; the actions begun in a chunk let go (the first _floor) are taken back by replaying
+    # the game from its start (_st0).
 
     def _room(self, k):
         if self._n + k > LOG_CHUNK:
+            ch = self._chunks
             self._fill.append(self._n)
-            if len(self._spare):
-                self._chunks.append(self._spare.pop())
+            self._starts.append(self._ply + 1)
+            if self._keep and len(ch) >= self._keep:
+                self._fill.pop(0)
+                self._floor = self._starts.pop(0)
+                ch.append(ch.pop(0))  # (reused: the heap sees no new block)
+            elif len(self._spare):
+                ch.append(self._spare.pop())
             else:
-                self._chunks.append(bytearray(LOG_CHUNK))
+                ch.append(bytearray(LOG_CHUNK))
             self._n = 0
+
+    def keep_undo(self, chunks):
+        """Bound the undo log to its last `chunks` chunks (2 at least). Older actions are then
+        taken back by a replay from this position: call it before the first action."""
+        self._keep = chunks
+        self._st0 = bytearray(self.st)
+
+    def _code(self, i):
+        b = self._codes[i >> 6]
+        j = (i & 63) << 2
+        return (b[j] << 24) | (b[j + 1] << 16) | (b[j + 2] << 8) | b[j + 3]
+
+    def take_back_to(self, n):
+        """Take back actions until n are left (below what a bounded log still holds: by one
+        replay from the start, not one per action)."""
+        if n < self._floor:
+            codes = self.history()[:n]
+            self.st[:] = self._st0
+            self._spare += self._chunks[1:]
+            del self._chunks[1:]
+            self._fill = []
+            self._starts = []
+            self._n = 0
+            self._ply = 0
+            self._floor = 0
+            for a in codes:
+                self.push(a)
+            self._legal = None
+        while self._ply > n:
+            self.pop()
 
     def _w(self, i, v):
         s = self.st
@@ -284,11 +282,24 @@ class Position(Legal):
         buf[n + 4] = count >> 8
         buf[n + 5] = count & 255
         self._n = n + 6
+        i = self._ply
+        if i >> 6 == len(self._codes):
+            self._codes.append(bytearray(256))
+        b = self._codes[i >> 6]
+        j = (i & 63) << 2
+        b[j] = buf[n]
+        b[j + 1] = buf[n + 1]
+        b[j + 2] = buf[n + 2]
+        b[j + 3] = buf[n + 3]
         self._ply += 1
 
     def pop(self):
         if not self._ply:
             raise RulesError("no action to take back")
+        if self._ply == self._floor:  # its undo record is let go (keep_undo)
+            a = self._code(self._ply - 1)
+            self.take_back_to(self._ply - 1)
+            return a
         s = self.st
         chunks = self._chunks
         buf = chunks[-1]
@@ -299,6 +310,7 @@ class Position(Legal):
         while True:
             if n == 0 and len(chunks) > 1:
                 self._spare.append(chunks.pop())
+                self._starts.pop()
                 buf = chunks[-1]
                 n = self._fill.pop()
             if not count:
@@ -326,6 +338,10 @@ class Position(Legal):
     def _new_log(self):
         self._chunks = [bytearray(LOG_CHUNK)]
         self._fill = []
+        self._starts = []
+        self._floor = 0
+        self._keep = 0
+        self._codes = []
         self._spare = []
         self._n = 0
         self._count = 0
@@ -830,22 +846,8 @@ class Position(Legal):
 
     def public(self):
         """The public view of this position (hands as counts, charges and deck hidden)."""
-        p = self.copy()
-        s = p.st
-        if s[O_FULL]:
-            s[O_FULL] = 0
-            for c in range(54):
-                if s[O_LOC + c] != L_DISCARD:
-                    s[O_LOC + c] = L_DECK
-            for q in range(18):
-                if s[O_CHG + q] != HOME and s[O_CCARD + q] != BLOCKADE:
-                    s[O_CCARD + q] = UNKNOWN
-            for i in range(54):
-                s[O_DECK + i] = 0
-            s[O_DECKN] = 0
-            for i in range(4):
-                s[O_SEED + i] = 0
-        return p
+        from shared_rules.formula99 import setup
+        return setup.public(self)
 
 
 def public_action(action):
@@ -858,27 +860,8 @@ def public_action(action):
 def start_position(players=2, level=1, seed=None, civs=None):
     """The start (§2): every ship in its start zone, seat 0 to move. Public unless seed is
     given, then full: the seeded deck dealt 3 cards to each seat (§2.4)."""
-    if civs is None:
-        civs = default_civs(players)
-    pos = Position(civs, level, full=seed is not None)
-    s = pos.st
-    n = len(civs)
-    for i in range(n):
-        s[O_HANDN + i] = 3
-    if seed is not None:
-        seed &= 0x7FFFFFFF
-        deck = C.shuffle(list(range(1, 55)), seed)
-        for j in range(3 * n):
-            s[O_LOC + deck[j] - 1] = L_HAND + j % n
-        rest = deck[3 * n:]
-        m = len(rest)
-        for i in range(m):
-            s[O_DECK + m - 1 - i] = rest[i]
-        s[O_DECKN] = m
-        for i in range(4):
-            s[O_SEED + i] = (seed >> (24 - 8 * i)) & 255
-    pos._settle()
-    return pos
+    from shared_rules.formula99 import setup
+    return setup.start_position(Position, players, level, seed, civs)
 
 
 def named_position(word, players=2, level=1, seed=None):

@@ -6,11 +6,16 @@
 #   driver_formula99.py games GAME...     GAME = gid:seed:players:level:view:plies
 #                                         view p (public) or f (full, dealt from the seed)
 #   driver_formula99.py perft DEPTH POSITION [DEPTH POSITION ...]
+#   driver_formula99.py takeback GAME...   GAME = gid:seed:players:level:view:steps
 # Output of `games`, per game:
 #   G gid players level view seed
 #   S step | legal actions | chosen action | encoded hex | notation after
 #   E gid steps scores winners
 # Output of `perft`: "P index depth count notation" per pair.
+# Output of `takeback`, per step of a walk that plays on and takes back (1 to 400 actions at a
+# time), the same actions on a position with the whole undo log and on one that keeps only 2
+# chunks of it (keep_undo, as the board):
+#   T gid step ply whole-sum kept-sum kept-floor same-history same-taken-back
 #
 # The chooser favours card plays, charges and blockades (weights below) so that short games
 # reach the rare events; tests/formula99/formula99_games.py has the same weights for CPython-only tests.
@@ -67,4 +72,46 @@ def run_games(specs):
                                  "".join([pos.SEAT_LETTERS[s] for s in pos.winners()])))
 
 
-main("driver_formula99.py", run_games, R.Position.parse, R.perft)
+def _sum(st):
+    v = 0
+    for i in range(len(st)):
+        v = (v * 31 + st[i]) & 0xFFFFFF
+    return v
+
+
+def run_takeback(specs):
+    for spec in specs:
+        gid, seed, players, level, view, steps = spec.split(":")
+        seed = int(seed)
+        whole = R.start_position(int(players), int(level), seed if view == "f" else None)
+        kept = R.start_position(int(players), int(level), seed if view == "f" else None)
+        kept.keep_undo(2)
+        x = seed
+        for step in range(int(steps)):
+            x = lcg(x)
+            r = (x >> 8) % 100
+            same = 1
+            if whole.ply() and (whole.is_over() or r < 4):
+                x = lcg(x)
+                n = max(0, whole.ply() - (1, 1, 2, 5, 40, 400)[(x >> 8) % 6])
+                taken = []
+                while whole.ply() > n:
+                    taken.append(whole.pop())
+                if r & 1:
+                    kept.take_back_to(n)
+                else:
+                    for a in taken:
+                        same = same and kept.pop() == a
+            else:
+                a, x = pick(whole.legal_actions(), x)
+                whole.push(a)
+                kept.push(a)
+            print("T %s %d %d %d %d %d %d %d" % (
+                gid, step, whole.ply(), _sum(whole.st), _sum(kept.st), kept._floor,
+                1 if kept.history() == whole.history() else 0, 1 if same else 0))
+
+
+if len(sys.argv) > 1 and sys.argv[1] == "takeback":
+    run_takeback(sys.argv[2:])
+else:
+    main("driver_formula99.py", run_games, R.Position.parse, R.perft)

@@ -65,3 +65,29 @@ def test_same_perft_on_cpython_and_micropython(micropython, compiled):
     assert mp == cp
     counts = [int(line.split()[3]) for line in cp]
     assert counts[:2] == [1644, 37760]  # the start perfts of docs/rules/formula99.md §11.1
+
+
+TAKEBACK = ["a:5:2:2:p:500", "b:7:4:3:f:500", "c:11:3:1:f:400"]
+
+
+def test_a_position_keeping_two_chunks_of_its_undo_log_takes_back_as_one_keeping_all(
+        micropython, compiled):
+    """The board keeps only 2 chunks of the undo log (Position.keep_undo, firmware/games/
+    formula99/plugin.py): an older action is taken back by replaying the game from its start.
+    Walks that play on and take back 1 to 400 actions at a time, by pop() and take_back_to():
+    at every step the position, its history and the actions taken back are those of a position
+    keeping its whole log, under CPython and the MicroPython unix port alike."""
+    args = ["takeback", *TAKEBACK]
+    cp = mpy.run_cpython(DRIVER, args, path=KIT).splitlines()
+    mp = micropython(DRIVER, args=args, heapsize="192k", timeout=300,
+                     path=[compiled, *KIT]).splitlines()
+    assert cp == mp, mpy.first_difference(cp, mp)
+    rows = [line.split() for line in cp]
+    assert len(rows) == 1400
+    assert [r for r in rows if r[4] != r[5] or r[7:] != ["1", "1"]] == []
+    # the walks go past the kept chunks, and take back below them, many times
+    deep = 0
+    for prev, row in zip(rows, rows[1:]):
+        if prev[1] == row[1] and int(row[3]) < int(prev[6]):
+            deep += 1
+    assert max(int(r[6]) for r in rows) > 100 and deep >= 5, deep
