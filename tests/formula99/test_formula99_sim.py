@@ -228,6 +228,64 @@ def test_a_power_cut_after_any_action_resumes_the_game(tmp_path, digital):
         s.close()
 
 
+def _history(s, page=48):
+    """The board's `history` in pages of `page` actions, as the web view asks for it."""
+    texts = []
+    while True:
+        _, line = s.query("history %d %d" % (len(texts), page))
+        assert line.startswith("ok"), line
+        got = line[2:].split()
+        assert len(got) <= page
+        texts += got
+        if len(got) < page:
+            return texts
+
+
+def test_a_long_game_pages_its_history_and_takes_back_past_the_undo_log_in_the_heap(tmp_path):
+    """The board keeps 2 chunks of the rules core's undo log (the last 7-46 actions,
+    plugin._UNDO_CHUNKS); an older action is taken back by replaying the game from its start.
+    A 120-action digital game: `history FROM COUNT` in pages (every page was the whole game
+    before, so the web view listed it again and again), each action written in its own
+    position, gives the final position when read from the start; then 60 presses of `undo`,
+    a power cut (the resume replays the take-backs from the log) and 30 more: the board's
+    position is the history's at every point."""
+    script, final = game_script(1, players=2, level=2, plies=120, digital=True)
+    s = Session(out=lambda line: None, flash=tmp_path / "flash.img")
+
+    def replayed(texts):
+        pos = R.start_position(2, 2, seed=1)
+        for text in texts:
+            pos.push(pos.parse_action(text))
+        return pos
+
+    try:
+        for line in script.splitlines():
+            if line and not line.startswith("#"):
+                s.execute(line)
+        assert s.position() == final
+        texts = _history(s)
+        assert len(texts) >= 120 and replayed(texts).notation() == final
+        n_all = len(texts)
+        _, whole = s.query("history")
+        assert whole.split()[1:] == texts
+        for n in (1, 5, 54):  # 60 take-backs in all
+            for _ in range(n):
+                s.execute("press undo")
+            texts = _history(s)
+            assert s.position() == replayed(texts).notation(), n
+        assert len(texts) <= n_all - 60
+        s.restart()
+        assert [e for e in s.events if e.startswith("evt error")] == []
+        assert _history(s) == texts and s.position() == replayed(texts).notation()
+        for _ in range(30):
+            s.execute("press undo")
+        texts = _history(s)
+        assert s.position() == replayed(texts).notation() and len(texts) <= n_all - 90
+        assert [e for e in s.events if e.startswith("evt error")] == []
+    finally:
+        s.close()
+
+
 def test_a_board_game_is_logged_synced_and_exported(tmp_path):
     """A game on the virtual board's flash: synced through the binary protocol into a store,
     replayed by the rules there, exported; its log resumes after a restart."""

@@ -6,6 +6,7 @@
 from shared_rules.formula99 import rules as R
 from shared_rules.formula99 import cards as C
 from firmware.games.formula99 import tracker as T
+from firmware.hal import word_range
 
 LEVELS = {"1": 1, "2": 2, "3": 3, "L1": 1, "L2": 2, "L3": 3, "l1": 1, "l2": 2, "l3": 3}
 
@@ -51,8 +52,9 @@ def command(game, words):
             " picker=options" if _options_open(game) else "")
     if cmd == "candidates":
         return _candidates(game, t, pos)
-    if cmd == "history":
-        return "ok " + " ".join(_history_texts(pos))
+    if cmd == "history":  # [FROM [COUNT]], as every game's (a host pages a long game)
+        lo, hi = word_range(words, pos.ply())
+        return "ok " + " ".join(_history_texts(pos, lo, hi))
     if cmd == "legal":
         return "ok " + " ".join([pos.format_action(a) for a in pos.legal_actions()])
     if cmd == "pool":
@@ -89,15 +91,15 @@ def _options_open(game):
     return game.pick == game.PICK_OPTION and game.pick_list
 
 
-def _history_texts(pos):
-    """The texts of the history's actions, each written in the position it was taken in."""
-    undone = []
-    for _ in range(pos.ply()):
-        undone.append(pos.pop())
+def _history_texts(pos, lo, hi):
+    """The texts of the history's actions lo..hi-1, each written in the position it was taken
+    in: the game is taken back to action lo and played on again."""
+    actions = pos.history()
+    pos.take_back_to(lo)
     out = []
-    while undone:
-        a = undone.pop()
-        out.append(pos.format_action(a))
+    for a in actions[lo:]:
+        if len(out) < hi - lo:
+            out.append(pos.format_action(a))
         pos.push(a)
     return out
 

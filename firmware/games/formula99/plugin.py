@@ -18,15 +18,18 @@ from shared_rules.formula99 import cards as C
 from firmware.games.formula99 import tracker as T
 from firmware.drivers import leds as L
 from firmware import hal as H
-from firmware.system import logwrite as LF
 from firmware.hal import const, unload
 
 # The notation is needed only for text: a position read (reader.py), the log's header and the
 # console's answers (notation.py, alone for `pos`: 4 KB against the reader's 12 KB on the unix
-# port); the console's commands themselves are console.py. Each is imported when asked for and
-# dropped after, so that a game in play keeps none of them (docs/board-formula99.md "Heap").
+# port); the console's commands themselves are console.py; what is done once a game (the
+# set-up, its mask, the start, a resume's replay, a position loaded, the log's header) is
+# once.py, and making a position the rules' setup.py. Each is imported when asked for and
+# dropped after, so that a game in play keeps none of them (docs/board-formula99.md
+# "Measured").
 TEXT_MODULES = ("shared_rules.formula99.reader", "shared_rules.formula99.notation",
-                "firmware.games.formula99.console")
+                "firmware.games.formula99.console", "firmware.games.formula99.once",
+                "shared_rules.formula99.setup")
 
 
 def drop_text():
@@ -41,8 +44,6 @@ def drop_text():
 # Private integers are const(): MicroPython puts them in the code, with no name in the module's
 # dictionary or the interned names (the board's heap).
 _MISMATCH_MS = const(500)
-LANE_COLOUR = (L.BLUE, L.YELLOW)  # blue lane, yellow lane; red cells in RED (dim, steady)
-_MAP_LEVEL = const(14)  # the track's map, under everything
 SUIT_COLOUR = (L.BLUE, L.ORANGE, L.MAGENTA, L.WHITE, L.YELLOW)  # c d h s, joker
 SUIT_BLINK = (0, 0, L.BLINK_SLOW, 0, L.BLINK_WINK)
 
@@ -83,112 +84,42 @@ class Game:
     name = "formula99"
     rules_version = R.RULES_VERSION
     PICK_OPTION = _PICK_OPTION  # (for console.py: `candidates` lists the option picker's)
+    PICK_NONE = _PICK_NONE  # (for once.py, which does not import this module)
+    drop_text = staticmethod(drop_text)
 
     def __init__(self, options):
+        # (here: a function of once.py kept would keep that module in the heap)
         self.emit = options.get("emit") or _nothing
         self.record = options.get("record") or _nothing
         self.record_undo = options.get("record_undo") or _nothing
         self.record_over = options.get("record_over") or _nothing
-        start = options.get("position")
-        if start:
-            try:
-                pos = R.Position.parse(start)
-            except R.RulesError as e:
-                raise ValueError("bad position: %s" % (e,))
-            finally:
-                drop_text()
-        else:
-            # a new game's options are read by console.py, loaded for them and dropped after
-            # (a position read stays here: console.py loaded beside the notation's reader left
-            # the digital-cards resume of tests/formula99/test_formula99_sim.py no 512-byte hole at 192 KiB)
-            from firmware.games.formula99 import console
-            try:
-                pos = console.new_position(options)
-            finally:
-                console = None
-                drop_text()
-        self.grid, self.start_grid, self.finish_grid = TK.grid_tables()
-        # (cell, colour, level, blink) lit besides the bars: the track's map first, kept for
-        # the whole game (Overlay.keep), then what the state shows, drawn over it.
-        # Room for the map's 63 cells and 122 lit over them (24 whole games played by the hand
-        # model lit at most 57).
-        self.overlay = L.Overlay(H.N_CELLS + 64)
-        self._track_map(self.overlay)
-        self.bars = []  # (led, colour, level, blink) drawn on the side bars
-        self.now = 0
-        self.mismatch_since = -1
-        self.paint_version = 0
-        self.pick = _PICK_NONE
-        self.pick_suit = 0
-        self.pick_list = []
-        self.pick_index = 0
-        self._set(pos)
-
-    def _set(self, pos):
-        self.pos = pos
-        self.tracker = T.Tracker(pos)
-        self._over_told = False
-        self.pick = _PICK_NONE
-        self._rebuild()
+        self._once("init", options)
 
     # -- plug-in interface ------------------------------------------------------------------
 
     def setup_mask(self):
-        """The position's pieces: at the start, two ships in each start zone in play."""
-        m = bytearray(H.BITMAP_BYTES)
-        v = T.expected(self.pos)
-        for i in range(72):
-            if v[i]:
-                self._set_bit(m, self.grid[i])
-        for k in range(9):
-            for j in range(v[T.ZONE + k]):
-                self._set_bit(m, self.start_grid[2 * k + j])
-            if v[T.FIN + k]:
-                self._set_bit(m, self.finish_grid[k])
-        if v[T.CTRL]:
-            self._set_bit(m, TK.CONTROL_GRID)
-        return m
+        return self._once("setup_mask")
 
-    @staticmethod
-    def _set_bit(m, g):
-        m[g >> 3] |= 1 << (g & 7)
+    def _once(self, name, *args):
+        """once.py's function `name` on this game, the module loaded for it and dropped after."""
+        from firmware.games.formula99 import once
+        try:
+            return getattr(once, name)(self, *args)
+        finally:
+            once = None
+            drop_text()
 
     def start(self):
-        self.emit("formula99 start L%d seats=%s ply=%d" % (self.pos.level, self.pos.SEAT_LETTERS,
-                                                           self.pos.ply()))
-        self._rebuild()
+        self._once("start")
 
     def load(self, text):
-        try:
-            pos = R.Position.parse(text)
-        except R.RulesError as e:
-            raise ValueError("bad position: %s" % (e,))
-        finally:
-            drop_text()
-        self._set(pos)
+        self._once("load", text)
 
     def log_header(self):
-        try:
-            return ("L%d" % self.pos.level, self.pos.SEAT_LETTERS, self.pos.notation(),
-                    self.rules_version)
-        finally:
-            drop_text()
+        return self._once("log_header")
 
     def resume(self, records):
-        pos = self.pos
-        if pos.full:
-            pos.set_lay_card(R.LAY_FIRST)  # the lays of the card logged only (rules.py)
-        for kind, payload in records:
-            if kind == LF.ACTION:
-                if pos.full and payload[0] == R.K_LAY:
-                    pos.set_lay_card(payload[3] & 63)
-                pos.push(R.decode_action(pos, payload, 0)[0])
-                if pos.full:
-                    pos.set_lay_card(R.LAY_FIRST)
-            elif kind == LF.UNDO:
-                pos.pop()
-        self._set(pos)
-        self.emit("formula99 resumed ply=%d" % pos.ply())
+        self._once("resume", records)
 
     def on_change(self, occ, now_ms):
         self.now = now_ms
@@ -398,14 +329,6 @@ class Game:
         self._bars(bars)
         self.bars = bars
         self.paint_version += 1
-
-    def _track_map(self, out):
-        """The track's cells, dim, under everything: the overlay's kept entries."""
-        out.forget()
-        for c in range(72):
-            if TK.is_track(c):
-                out.add(self.grid[c], L.RED if TK.is_red(c) else LANE_COLOUR[c & 1], _MAP_LEVEL, 0)
-        out.keep()
 
     def _map(self, out):
         """The start zone and finish cell of the player to act, dim white (the track's map is

@@ -268,8 +268,9 @@ class Tracker:
         return self.effect(a)
 
     def effects(self):
-        """[(action, effect)] of the decision now that the sensors may show: moves and events,
-        lays and lifts, and the plays of a card entered; a card shown comes as input."""
+        """[(action, effect as a tuple)] of the decision now that the sensors may show: moves
+        and events, lays and lifts, and the plays of a card entered; a card shown comes as
+        input."""
         if self._eff is None:
             out = []
             chance_eff = None
@@ -279,10 +280,12 @@ class Tracker:
                     continue
                 if k == R.K_SHOW:
                     if chance_eff is None:
-                        chance_eff = self.shown_effect()
+                        chance_eff = tuple(self.shown_effect())
                     out.append((a, chance_eff))
                     continue
-                out.append((a, self.effect(a)))
+                # kept as a tuple: 16 bytes of the board's heap for one or two entries against a
+                # list's 32, for each of up to ~40 actions, while the cache lasts
+                out.append((a, tuple(self.effect(a))))
             self._eff = out
         return self._eff
 
@@ -377,8 +380,9 @@ class Tracker:
                 return
             exact = []
             partial = []
+            evt = tuple(ev)
             for a, eff in self.effects():
-                if eff == ev:
+                if eff == evt:
                     exact.append(a)
                 elif within(ev, eff):
                     partial.append(a)
