@@ -339,6 +339,20 @@ def test_the_option_picker_shows_which_ship_a_blockade_goes_under():
         gm.close()
 
 
+def test_a_move_and_a_token_laid_before_the_board_settles_are_both_read(race):
+    # The ship goes from the start zone to 1b1 (j1) and the token onto 4b2 (a6) in one go, no
+    # pause between: the board takes the move (the rest of what it sees is the next decision's
+    # action whole, the lay) and then the lay. Stop 31's review found it broken for a moment (a
+    # mistake shown, nothing taken): the tracker's cached effects had become tuples, and the
+    # rest, a list, never equalled one.
+    gm = race()
+    gm.run("lift i3", "place j1", "drop a6", "wait 800")
+    gm.play("s1-1b1")
+    gm.play("lay:4b2")
+    assert gm.position() == gm.pos.notation()
+    assert "state=idle" in gm.query("state")
+
+
 def test_a_token_laid_where_no_charge_may_go_is_a_mistake_not_the_end_of_the_turn(race):
     # The audit's case: in civilisation 1's charges phase a token put on civilisation 5's plus
     # cell (a9) fits as `end` and civilisation 5's ship arriving there before leaving its start

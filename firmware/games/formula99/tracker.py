@@ -481,8 +481,9 @@ class Tracker:
 
     def _next_fits(self, rest, begun):
         """Whether rest is an action of the decision now whole, or (begun) its start."""
+        rest_t = tuple(rest)  # (the cached effects are tuples: a list never equals one)
         for b, eff2 in self.effects():
-            if eff2 == rest or begun and within(rest, eff2):
+            if eff2 == rest_t or begun and within(rest, eff2):
                 return True
         return False
 
