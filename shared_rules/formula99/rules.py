@@ -182,7 +182,7 @@ class Position(Legal):
 
     def history(self):
         """The actions pushed so far, oldest first."""
-        return [self._code(i) for i in range(self._ply)]
+        return [self.action_at(i) for i in range(self._ply)]
 
     # -- the undo log ---------------------------------------------------------------------------
     # Fixed chunks of LOG_CHUNK bytes, so that a long game never asks the heap for one large
@@ -201,7 +201,8 @@ class Position(Legal):
         if self._n + k > LOG_CHUNK:
             ch = self._chunks
             self._fill.append(self._n)
-            self._starts.append(self._ply + 1)
+            # (an action whose first change opens this chunk lost nothing with the one before)
+            self._starts.append(self._ply + (1 if self._count else 0))
             if self._keep and len(ch) >= self._keep:
                 self._fill.pop(0)
                 self._floor = self._starts.pop(0)
@@ -214,30 +215,35 @@ class Position(Legal):
 
     def keep_undo(self, chunks):
         """Bound the undo log to its last `chunks` chunks (2 at least). Older actions are then
-        taken back by a replay from this position: call it before the first action."""
+        taken back by a replay from this position, which has no history yet."""
+        if self._ply:
+            raise RulesError("keep_undo: the position has a history")
         self._keep = chunks
         self._st0 = bytearray(self.st)
 
-    def _code(self, i):
+    def action_at(self, i):
+        """The game's action i (0 the first): history()[i] without the list. After a take-back
+        the actions taken back stay readable until others are pushed in their place."""
         b = self._codes[i >> 6]
         j = (i & 63) << 2
         return (b[j] << 24) | (b[j + 1] << 16) | (b[j + 2] << 8) | b[j + 3]
 
     def take_back_to(self, n):
         """Take back actions until n are left (below what a bounded log still holds: by one
-        replay from the start, not one per action)."""
+        replay from the start, not one per action). The replay allocates nothing: the codes
+        it pushes are the ones it writes again."""
         if n < self._floor:
-            codes = self.history()[:n]
+            ch = self._chunks
+            while len(ch) > 1:
+                self._spare.append(ch.pop())
+            del self._fill[:]
+            del self._starts[:]
             self.st[:] = self._st0
-            self._spare += self._chunks[1:]
-            del self._chunks[1:]
-            self._fill = []
-            self._starts = []
             self._n = 0
             self._ply = 0
             self._floor = 0
-            for a in codes:
-                self.push(a)
+            for i in range(n):
+                self.push(self.action_at(i))
             self._legal = None
         while self._ply > n:
             self.pop()
@@ -259,7 +265,10 @@ class Position(Legal):
         s[i] = v
 
     def reserve(self, n):
-        """Chunks for about n more actions, allocated now (while the heap is in one piece)."""
+        """Chunks for about n more actions, allocated now (while the heap is in one piece);
+        nothing for a bounded log (keep_undo), which reuses its chunks."""
+        if self._keep:
+            return
         for _ in range(n * 24 // LOG_CHUNK + 1):
             self._spare.append(bytearray(LOG_CHUNK))
 
@@ -271,8 +280,8 @@ class Position(Legal):
         self._apply(action)
         self._settle()
         count = self._count
+        self._room(6)  # (while _count is this action's: _room reads it)
         self._count = outer
-        self._room(6)
         buf = self._chunks[-1]
         n = self._n
         buf[n] = (action >> 24) & 255
@@ -297,7 +306,7 @@ class Position(Legal):
         if not self._ply:
             raise RulesError("no action to take back")
         if self._ply == self._floor:  # its undo record is let go (keep_undo)
-            a = self._code(self._ply - 1)
+            a = self.action_at(self._ply - 1)
             self.take_back_to(self._ply - 1)
             return a
         s = self.st

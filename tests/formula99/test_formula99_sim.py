@@ -286,6 +286,48 @@ def test_a_long_game_pages_its_history_and_takes_back_past_the_undo_log_in_the_h
         s.close()
 
 
+def test_the_web_view_reads_a_long_games_moves_once_then_from_its_last_move_on(tmp_path):
+    """The web view (cargoboard.web.boards.Follower) reads the move list in pages once, and
+    after an action or a take-back only from the last move it knows on, read again as a check
+    (a page before the kept undo log replays the game on the board: ~2 s on the emulated Pico
+    at 400 actions, and the whole list was read after every action). A known list that does
+    not fit the board's is read again whole. The board: a 120-action digital game resumed from
+    its flash, behind a real pty and link."""
+    from cargoboard.web.boards import Follower, HISTORY_PAGE
+    image = tmp_path / "flash.img"
+    script, final = game_script(1, players=2, level=2, plies=120, digital=True)
+    s = Session(out=lambda line: None, flash=image)
+    try:
+        for line in script.splitlines():
+            if line and not line.startswith("#"):
+                s.execute(line)
+        texts = _history(s)
+    finally:
+        s.close()
+    n = len(texts)
+    pages = n // HISTORY_PAGE + 1
+    r = UnixRunner(flash=image).start()
+    try:
+        with r.serving(), Link(r.port) as link:
+            asked = []
+            read = link.text
+
+            def text(command, **kwargs):
+                asked.append(command)
+                return read(command, **kwargs)
+            link.text = text
+            f = Follower("board", r.port)
+            assert f._history(link, n) == texts and len(asked) == pages
+            del asked[:]
+            assert f._history(link, n, known=texts[:-1]) == texts
+            assert asked == ["history %d %d" % (n - 2, HISTORY_PAGE)]
+            del asked[:]
+            assert f._history(link, n, known=texts[:-2] + ["s1-1b1", "end"]) == texts
+            assert len(asked) == 1 + pages
+    finally:
+        r.stop()
+
+
 def test_a_board_game_is_logged_synced_and_exported(tmp_path):
     """A game on the virtual board's flash: synced through the binary protocol into a store,
     replayed by the rules there, exported; its log resumes after a restart."""

@@ -69,6 +69,7 @@ def test_a_seat_page_never_shows_another_seats_cards(tmp_path, browser):
     board = LiveBoard(tmp_path / "board", setup=("new-game formula99 L2 15 deal=%d" % SEED,))
     pieces = Board(truth)
     laid = set()
+    moves = []
     try:
         with WebServer(boards=[str(tmp_path / "board")], db=tmp_path / "games.sqlite") as ws:
             d = browser.driver
@@ -136,6 +137,9 @@ def test_a_seat_page_never_shows_another_seats_cards(tmp_path, browser):
                 print("%d. seat %s: %s" % (step + 1, letters[mover], text))
                 view = api(ws)
                 assert view["moves"][-1] == before.format_action(R.public_action(a))
+                # the whole list, though the page reads only from its last move on (_history)
+                moves.append(view["moves"][-1])
+                assert view["moves"] == moves
                 if a >> 24 == R.K_LAY:
                     assert "=" not in view["moves"][-1]  # the table sees no card
             assert laid == {0, 1}

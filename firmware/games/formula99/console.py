@@ -93,14 +93,21 @@ def _options_open(game):
 
 def _history_texts(pos, lo, hi):
     """The texts of the history's actions lo..hi-1, each written in the position it was taken
-    in: the game is taken back to action lo and played on again."""
-    actions = pos.history()
+    in: the game is taken back to action lo and played on again (its actions read one by one,
+    no list of the whole game: a long game's list was a 4 KB block the heap could not give)."""
+    n = pos.ply()
+    if hi <= lo:
+        return []
     pos.take_back_to(lo)
     out = []
-    for a in actions[lo:]:
-        if len(out) < hi - lo:
+    try:
+        while pos.ply() < hi:
+            a = pos.action_at(pos.ply())
             out.append(pos.format_action(a))
-        pos.push(a)
+            pos.push(a)
+    finally:
+        while pos.ply() < n:  # (whatever happened: the game back as it was)
+            pos.push(pos.action_at(pos.ply()))
     return out
 
 

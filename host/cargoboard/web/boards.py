@@ -189,8 +189,10 @@ class Follower:
         except BoardError:
             return None
 
-    def _refresh(self, link):
-        """Read the whole game again: status, position, tracker state, moves, candidates."""
+    def _refresh(self, link, known=None):
+        """Read the whole game again: status, position, tracker state, moves, candidates. With
+        `known` (the move list read before, of the same game) the moves are read only from its
+        last one on (_history)."""
         st = parse_info(self._text(link, "status") or "")
         app = st.get("state")
         game = st.get("game") if st.get("game") not in (None, "-") else None
@@ -202,18 +204,27 @@ class Follower:
                 changes["position"] = pos[3:].strip()
             tracker = parse_info(self._text(link, "state") or "")
             changes["tracker"] = tracker.get("state")
-            changes["moves"] = self._history(link, int(tracker.get("actions", "0") or 0))
+            changes["moves"] = self._history(link, int(tracker.get("actions", "0") or 0),
+                                             known or ())
             if changes["tracker"] in ("asking", "ready"):
                 changes["candidates"], changes["shown"] = self._candidates(link)
         self._publish(**changes)
 
-    def _history(self, link, expected):
-        moves = []
+    def _history(self, link, expected, known=()):
+        """The game's `expected` moves, read in pages of HISTORY_PAGE. With `known` (the list
+        read before) only from known's last standing move on, read again as a check: after an
+        action or a take-back the moves before it are the same. (Read whole after every action,
+        a long «Формула 99» game replayed itself on the board for each page: ~2 s a page on the
+        emulated Pico at 400 actions.) A check that fails reads the game whole."""
+        start = max(0, min(len(known), expected) - 1)
+        moves = list(known[:start])
         while True:
             page = self._text(link, "history %d %d" % (len(moves), HISTORY_PAGE))
             if page is None or not page.startswith("ok"):
                 return moves
             got = page[2:].split()
+            if start and len(moves) == start and got[:1] != list(known[start:start + 1]):
+                return self._history(link, expected)  # not the moves read before
             moves += got
             if len(got) < HISTORY_PAGE or len(moves) >= expected:
                 return moves
@@ -234,7 +245,7 @@ class Follower:
         s = self.snapshot()
         kind, _, rest = text.partition(" ")
         if CODED_ACTION.match(text):
-            self._refresh(link)
+            self._refresh(link, known=s["moves"])
         elif kind in MOVE_KINDS or kind == "undo":
             action, arrow, position = rest.partition(" -> ")
             if not arrow:
