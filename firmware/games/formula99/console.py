@@ -98,9 +98,9 @@ def _history_texts(pos, lo, hi):
     n = pos.ply()
     if hi <= lo:
         return []
-    pos.take_back_to(lo)
     out = []
     try:
+        pos.take_back_to(lo)
         while pos.ply() < hi:
             a = pos.action_at(pos.ply())
             out.append(pos.format_action(a))
