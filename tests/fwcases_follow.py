@@ -59,6 +59,9 @@ def case_cargocube_history_pages():
     assert g.command(["history", "1", "2"]).split()[1:] == done[1:3]
     assert g.command(["history", "3"]).split()[1:] == done[3:]
     assert g.command(["history", "5", "64"]) == "ok "
+    assert g.command(["history", "9"]) == "ok "  # past the end: none (it was a usage error)
+    assert g.command(["history", "9", "3"]) == "ok "
+    assert g.command(["history", "0", "0"]) == "ok "
     try:
         g.command(["history", "x"])
     except ValueError as e:
@@ -86,6 +89,7 @@ def case_kubitva_history_pages():
     assert g.command(["history"]).split()[1:] == done
     assert g.command(["history", "1", "1"]).split()[1:] == done[1:2]
     assert g.command(["history", "3"]) == "ok "
+    assert g.command(["history", "4"]) == "ok "
 
 
 CASES = list_cases(globals())

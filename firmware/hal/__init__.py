@@ -117,16 +117,17 @@ from shared_rules.geometry import cell_name, parse_cell  # noqa: E402,F401
 
 def word_range(words, n):
     """(lo, hi): the items lo..hi-1 of n that a game command's optional words FROM [COUNT]
-    (words[1], words[2]) ask for, e.g. `history 64 64`. ValueError (the console's `err`) if
-    they are not whole numbers."""
+    (words[1], words[2]) ask for, e.g. `history 64 64`; empty for FROM at or past the end.
+    ValueError (the console's `err`) if they are not whole numbers."""
     try:
         lo = int(words[1]) if len(words) > 1 else 0
-        hi = lo + int(words[2]) if len(words) > 2 else n
+        count = int(words[2]) if len(words) > 2 else n
     except ValueError:
-        lo = hi = -1
-    if lo < 0 or hi < lo:
+        lo = count = -1
+    if lo < 0 or count < 0:
         raise ValueError("usage: %s [FROM [COUNT]] (whole numbers)" % words[0])
-    return lo, min(hi, n)
+    lo = min(lo, n)  # FROM past the end: none (a host that pages asks one past the last)
+    return lo, min(lo + count, n)
 
 
 def bit_get(bitmap, c):

@@ -268,6 +268,7 @@ def test_a_long_game_pages_its_history_and_takes_back_past_the_undo_log_in_the_h
         n_all = len(texts)
         _, whole = s.query("history")
         assert whole.split()[1:] == texts
+        assert s.query("history %d" % (n_all + 3))[1].split() == ["ok"]  # past the end: none
         for n in (1, 5, 54):  # 60 take-backs in all
             for _ in range(n):
                 s.execute("press undo")
