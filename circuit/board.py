@@ -22,8 +22,10 @@ What is wired here (docs/hardware.md explains the choices):
 - 157 x WS2812B (D1..D157; LED i = D(i+1), firmware LED order: 121 cells then 4 x 9 score
   bars) on one data line: GP22 -> 74AHCT1G125 (5 V, TTL input: the LEDs need 3.5 V highs) ->
   330 ohm -> DIN of D1; DOUT of each LED -> DIN of the next. 100 nF per LED.
-- Power: USB 5 V from the Pico's VBUS pin -> 0.75 A polyfuse -> P-MOSFET soft start (gate RC,
-  so the 1000 uF bulk capacitor does not pull a large inrush from the USB port) -> +5V_LED
+- Power: USB 5 V from the Pico's VBUS pin -> 0.75 A polyfuse -> P-MOSFET soft start (the gate
+  held at the source by 2.2 uF at plug-in, then ramped by 220 k to GND / 470 k to the source
+  against 100 nF gate-drain, so the 1000 uF bulk capacitor does not pull a large inrush from
+  the USB port) -> +5V_LED
   (LEDs, level shifter, bulk capacitor). The logic and the sensors run from the Pico's 3V3
   (the RP2040 is not 5 V tolerant, so nothing that drives a GPIO may sit on 5 V).
 
@@ -281,11 +283,18 @@ def build(pinmap=None, tamper=None, revision=None):
         q = part("ao3401a", role="LED rail soft start")
         rg = part("r220k", role="soft-start gate pull-down")
         cg = part("c100n50", role="soft-start gate-drain capacitor")
+        # The gate must start at the source: with only the gate-drain capacitor it starts at
+        # the drain (0 V, the bulk capacitor empty), the MOSFET fully on, and the 1000 uF
+        # charges through nothing but the cable. The gate-source capacitor, 22 x the
+        # gate-drain one, holds Vgs near 0 at plug-in; the gate-source resistor sets the gate's
+        # final level with the pull-down (Vgs -3.4 V) and the ramp's current.
+        rs = part("r470k", role="soft-start gate-source resistor")
+        cs = part("c2u2", role="soft-start gate-source capacitor")
         cb = part("c1000u", role="LED rail bulk capacitor")
         b.fuse, b.fet, b.bulk = f, q, cb
         vbus += f[1]
-        connect("VBUS_F", f[2], q["S"])
-        connect("FET_GATE", q["G"], rg[1], cg[1])
+        connect("VBUS_F", f[2], q["S"], rs[2], cs[2])
+        connect("FET_GATE", q["G"], rg[1], cg[1], rs[1], cs[1])
         rail("GND", rg[2])
         v5 += q["D"], cg[2], cb["+"]
         v5.drive = sk.POWER           # power flag: the rail comes through the MOSFET
@@ -760,19 +769,9 @@ def netlist_text(board):
     return str(board.circuit.generate_netlist(tool=sk.KICAD, do_backup=False))
 
 
-def revision_arg(argv):
-    """The board revision asked for on a command line: `--rev b` (default A)."""
-    if "--rev" in argv:
-        i = argv.index("--rev")
-        if i + 1 < len(argv) and argv[i + 1].upper() in PINS.REVISIONS:
-            return argv[i + 1].upper()
-        raise SystemExit("usage: --rev A|B")
-    return "A"
-
-
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    rev = revision_arg(argv)
+    from circuit import cli
+    rev, _ = cli.parse(argv, __doc__)
     b = build(revision=rev)
     problems = check(b)
     for level, msg in problems:

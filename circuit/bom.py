@@ -104,12 +104,12 @@ def render(board):
 
 def main(argv=None):
     from circuit import board as B
-    argv = sys.argv[1:] if argv is None else argv
-    rev = B.revision_arg(argv)
+    from circuit import cli
+    rev, flags = cli.parse(argv, __doc__, flags=("--check",))
     path = BOM_CSVS[rev]
     name = "circuit/" + path.name
     text = render(B.build(revision=rev))
-    if "--check" in argv:
+    if "--check" in flags:
         if not path.exists() or path.read_text() != text:
             print("%s is out of date: run `python -m circuit.bom%s`" % (
                 name, "" if rev == "A" else " --rev " + rev.lower()))

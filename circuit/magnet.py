@@ -458,10 +458,11 @@ def render_tables(t=None):
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    if "--tables" in argv:
+    from circuit import cli
+    rev, flags = cli.parse(argv, __doc__, flags=("--tables", "--check"))
+    if "--tables" in flags:
         text = render_tables()
-        if "--check" in argv:
+        if "--check" in flags:
             ok = FIELD_TABLES_PY.exists() and FIELD_TABLES_PY.read_text() == text
             print("firmware/games/cargocube/field.py %s" % ("matches the field model" if ok else
                                                  "is out of date: run `python -m circuit.magnet --tables`"))
@@ -469,7 +470,7 @@ def main(argv=None):
         FIELD_TABLES_PY.write_text(text)
         print("wrote firmware/games/cargocube/field.py")
         return 0
-    if "--rev" in argv and argv[argv.index("--rev") + 1:][:1] in (["b"], ["B"]):
+    if rev == "B":
         a = analyse_revb()
         print(table_revb(a))
         print()

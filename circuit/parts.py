@@ -252,7 +252,12 @@ R_330 = Spec(
 )
 R_220K = Spec(
     "r220k", "R", "R", "220k", "Resistor_SMD:R_0603_1608Metric", "Yageo", "RC0603FR-07220KL",
-    "220 kOhm 1% 0603 (soft-start gate resistor)", _passive("1", "2"), None, None,
+    "220 kOhm 1% 0603 (soft-start gate pull-down)", _passive("1", "2"), None, None,
+)
+R_470K = Spec(
+    "r470k", "R", "R", "470k", "Resistor_SMD:R_0603_1608Metric", "Yageo", "RC0603FR-07470KL",
+    "470 kOhm 1% 0603 (soft-start gate-source resistor: the MOSFET off until the gate ramps)",
+    _passive("1", "2"), None, None,
 )
 C_100N = Spec(
     "c100n", "C", "C", "100n", "Capacitor_SMD:C_0402_1005Metric", "Murata", "GRM155R71C104KA88D",
@@ -279,6 +284,11 @@ C_100N_50V = Spec(
     "c100n50", "C", "C", "100n", "Capacitor_SMD:C_0603_1608Metric", "Murata", "GRM188R71H104KA93D",
     "100 nF 50 V X7R 0603 (soft-start gate-drain capacitor)", _passive("1", "2"), None, None,
 )
+C_2U2 = Spec(
+    "c2u2", "C", "C", "2.2u", "Capacitor_SMD:C_0603_1608Metric", "Murata", "GRM188R61A225KE34D",
+    "2.2 uF 10 V X5R 0603 (soft-start gate-source capacitor: the gate starts at the source)",
+    _passive("1", "2"), None, None,
+)
 C_BULK = Spec(
     "c1000u", "CP", "C", "1000u", "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm",
     "Panasonic", "EEU-FR1A102", "1000 uF 10 V electrolytic (bulk capacitor at the LED chain input)",
@@ -304,7 +314,7 @@ BUTTON = Spec(
 )
 
 ALL = (PICO, HC165, LVC3G17, AHCT1G125, DRV5032, WS2812B, R_47K_ARRAY, R_33, R_330, R_220K,
-       C_100N, C_100N_50V, C_BULK, POLYFUSE, PFET, BUTTON,
+       R_470K, C_100N, C_100N_50V, C_2U2, C_BULK, POLYFUSE, PFET, BUTTON,
        DRV5055, HC4067, HC138, HC154, R_10K, C_10N, C_10U)
 BY_KEY = {s.key: s for s in ALL}
 
@@ -313,6 +323,10 @@ BY_KEY = {s.key: s for s in ALL}
 RESISTANCE = {
     "rn47k": (47e3, 0.02),     # Bourns 4609X: +-2 %
     "r33": (33.0, 0.01), "r330": (330.0, 0.01), "r220k": (220e3, 0.01), "r10k": (10e3, 0.01),
+    "r470k": (470e3, 0.01),
+}
+CAPACITANCE = {  # nominal (F): the soft start's timing (circuit.power.soft_start)
+    "c100n50": 100e-9, "c2u2": 2.2e-6, "c1000u": 1000e-6,
 }
 
 

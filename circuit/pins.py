@@ -160,11 +160,12 @@ def render(data):
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
+    from circuit import cli
+    _, flags = cli.parse(argv, __doc__, flags=("--check",), rev=False)
     status = 0
     for rev, (src, dst) in sorted(REVISIONS.items()):
         text = render(load(src))
-        if "--check" in argv:
+        if "--check" in flags:
             if not dst.exists() or dst.read_text() != text:
                 print("%s is out of date: run `python -m circuit.pins`" % dst.relative_to(ROOT))
                 status = 1

@@ -1,6 +1,7 @@
 """Power budget of the board on USB power, from the BOM and the firmware's LED limits.
 
     python -m circuit.power [--rev b]   # print the table (docs/hardware.md quotes both; a test checks)
+                                        # and the LED rail's soft start (the same on both)
 
 - Quantities: circuit/bom.csv (generated from the netlist; a test keeps them equal).
 - Currents per part: circuit/parts.py (datasheet figures, or our allowance where a datasheet only
@@ -19,6 +20,7 @@
 
 import csv
 import inspect
+import math
 import sys
 from pathlib import Path
 
@@ -150,19 +152,105 @@ def table(b=None):
     return "\n".join(lines)
 
 
+# The LED rail's soft start (circuit.board: AO3401A, its gate between a pull-down and a
+# gate-source resistor, a gate-source and a gate-drain capacitor). While the drain ramps, the
+# gate sits at the MOSFET's plateau, |Vgs| at the current it passes (~0.15 A): about 1.2 to
+# 1.8 V for an AO3401A (its threshold is 0.5..1.3 V at 250 uA, datasheet; the plateau is our
+# estimate from its transfer curve). Its own capacitances (Ciss ~0.6 nF) are left out: 1/200
+# of the gate-drain capacitor.
+PLATEAU_V = (1.2, 1.8)
+VGS_TH_MIN = 0.5            # AO3401A: the least |Vgs| that starts to conduct
+VGS_RDSON = 2.5             # AO3401A: the |Vgs| its on-resistance is specified at (<= 85 mOhm)
+
+
+def soft_start(b=None):
+    """The soft start's figures from the netlist: |Vgs| at plug-in (the capacitive divider of
+    the gate), |Vgs| at the end (the resistive one), and for each plateau of PLATEAU_V the delay
+    before the rail starts to rise, its slope (the gate's current through the gate-drain
+    capacitor), its rise time and the bulk capacitor's charging current."""
+    from circuit import board as B
+    b = b if b is not None else B.build()
+    fet = b.fet
+    r_gnd = r_src = None
+    c_src = c_drn = 0.0
+    source, drain = fet["S"].net.name, fet["D"].net.name
+    for pin in fet["G"].net.pins:
+        part = pin.part
+        if part is fet:
+            continue
+        other = [p for p in part.pins if p is not pin][0].net.name
+        key = part.spec_key
+        if key in P.RESISTANCE:
+            r = P.RESISTANCE[key][0]
+            if other == "GND":
+                r_gnd = r
+            elif other == source:
+                r_src = r
+        elif key in P.CAPACITANCE:
+            if other == source:
+                c_src += P.CAPACITANCE[key]
+            elif other == drain:
+                c_drn += P.CAPACITANCE[key]
+    v = V_USB
+    vgs_start = v * c_drn / (c_src + c_drn) if c_src + c_drn else 0.0
+    vgs_end = v if r_src is None else v * r_src / (r_src + r_gnd)
+    r_th = r_gnd if r_src is None else r_gnd * r_src / (r_gnd + r_src)
+    tau = r_th * (c_src + c_drn)
+    c_bulk = P.CAPACITANCE[b.bulk.spec_key]
+    ramps = []
+    for vp in PLATEAU_V:
+        # the gate falls from where the capacitors put it towards the resistors' level
+        if vgs_start >= vp:
+            delay = 0.0
+        else:
+            delay = tau * math.log((vgs_end - vgs_start) / (vgs_end - vp))
+        amps = (v - vp) / r_gnd - (vp / r_src if r_src else 0.0)
+        slope = amps / c_drn            # V/s
+        ramps.append({"plateau": vp, "delay_s": delay, "v_per_ms": slope / 1e3,
+                      "rise_s": v / slope, "inrush_a": c_bulk * slope})
+    return {"vgs_start": vgs_start, "vgs_end": vgs_end, "ramps": ramps, "r_gnd": r_gnd,
+            "r_src": r_src, "c_src": c_src, "c_drn": c_drn}
+
+
+def soft_start_ok(s):
+    """Off at plug-in, fully on at the end, and the bulk capacitor charged at under 0.2 A."""
+    return (s["vgs_start"] < VGS_TH_MIN and s["vgs_end"] >= VGS_RDSON
+            and max(r["inrush_a"] for r in s["ramps"]) < 0.2)
+
+
+def soft_start_text(s=None):
+    s = s if s is not None else soft_start()
+    lines = ["Soft start (gate %.0f k to GND, %s and %.3g uF to the source, %.3g nF to the "
+             "drain): |Vgs| %.2f V at plug-in (off below %.1f V), %.2f V at the end (on-resistance "
+             "specified from %.1f V)." % (s["r_gnd"] / 1e3,
+                                          "%.0f k" % (s["r_src"] / 1e3) if s["r_src"] else "no R",
+                                          s["c_src"] * 1e6, s["c_drn"] * 1e9, s["vgs_start"],
+                                          VGS_TH_MIN, s["vgs_end"], VGS_RDSON)]
+    for r in s["ramps"]:
+        lines.append("- plateau %.1f V: the rail starts %.0f ms after plug-in and rises at %.3f "
+                     "V/ms, %.0f ms to 5 V; the 1000 uF charge at %.2f A." % (
+                         r["plateau"], r["delay_s"] * 1e3, r["v_per_ms"], r["rise_s"] * 1e3,
+                         r["inrush_a"]))
+    return "\n".join(lines)
+
+
 def ok(b):
     """The budget keeps 5 % of USB free and the Pico's 3V3 output within its rating."""
     return b["total_ma"] <= b["allowed_ma"] and b["pico_3v3_ma"] <= PICO_3V3_MAX_MA
 
 
 def main(argv=None):
-    from circuit.board import revision_arg
-    argv = sys.argv[1:] if argv is None else argv
-    b = budget(rev=revision_arg(argv))
+    from circuit import cli
+    rev, _ = cli.parse(argv, __doc__)
+    b = budget(rev=rev)
     print(table(b))
     for load, rail, qty, each, rail_ma, usb, note in b["rows"]:
         print("  - %s: %s" % (load, note))
-    return 0 if ok(b) else 1
+    from circuit import board as B
+    s = soft_start(B.build(revision=rev))
+    print()
+    print(soft_start_text(s))
+    return 0 if ok(b) and soft_start_ok(s) else 1
 
 
 if __name__ == "__main__":

@@ -118,7 +118,9 @@ def fits():
     return viper + APP_STEADY_US <= FRAME_US, python + APP_STEADY_US <= FRAME_US
 
 
-def main():
+def main(argv=None):
+    from circuit import cli
+    cli.parse(argv, __doc__, rev=False)
     print(table())
     viper_ok, python_ok = fits()
     print()

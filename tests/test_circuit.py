@@ -320,3 +320,26 @@ def test_rules_catch_broken_circuits():
     vcc.disconnect()
     vcc_net += vcc
     assert B.check(b) == []
+
+
+def test_the_circuit_tools_answer_help_and_refuse_words_they_do_not_take(capsys):
+    """`python -m circuit.X --help` prints its usage and writes nothing (it wrote the BOM, and
+    a mistyped `--chek` rewrote it instead of checking it); a word a tool does not take is a
+    usage error, exit 2."""
+    import pytest
+    from circuit import bom as BOM, magnet as MAG, pins as PN, power as PW, scantime as SC
+    before = BOM.BOM_CSV.stat().st_mtime_ns
+    for tool in (B, BOM, MAG, PN, PW, SC):
+        with pytest.raises(SystemExit) as e:
+            tool.main(["--help"])
+        assert e.value.code == 0
+        assert "python -m circuit." in capsys.readouterr().out
+        with pytest.raises(SystemExit) as e:
+            tool.main(["--chek"])
+        assert e.value.code == 2
+        assert "usage error: no option --chek" in capsys.readouterr().err
+    for tool in (B, BOM, PW):
+        with pytest.raises(SystemExit) as e:
+            tool.main(["--rev", "c"])
+        assert e.value.code == 2
+    assert BOM.BOM_CSV.stat().st_mtime_ns == before

@@ -131,6 +131,7 @@ def test_revb_scan_waits_the_sensors_power_on_time_and_states_the_measured_frame
 
 def test_docs_quote_the_current_tables():
     assert PW.table() in DOC, "docs/hardware.md: paste `python -m circuit.power`"
+    assert PW.soft_start_text() in DOC, "docs/hardware.md: paste `python -m circuit.power`'s soft start"
     assert PW.table(PW.budget(rev="B")) in DOC, "docs/hardware.md: paste `python -m circuit.power --rev b`"
     assert SCAN.table() in DOC, "docs/hardware.md: paste `python -m circuit.scantime`"
     assert M.table(M.analyse()) in DOC, "docs/hardware.md: paste `python -m circuit.magnet`"
@@ -143,3 +144,19 @@ def test_revb_design_meets_its_rules():
         assert ok, text
     # the physics the issue quotes: the 2nd cube about 0.43 mT, the 3rd about 0.10 mT
     assert 0.40 < a["steps_mt"][1] < 0.46 and 0.08 < a["steps_mt"][2] < 0.12
+
+
+def test_the_led_rails_soft_start_is_off_at_plug_in_and_on_at_the_end():
+    """From the netlist's parts: the gate starts at the source (|Vgs| under the threshold: the
+    first design had only the gate-drain capacitor, which starts the gate at the empty drain,
+    the MOSFET fully on and the 1000 uF charged through the cable alone), ends where the
+    on-resistance is specified, and the bulk capacitor charges at under 0.2 A on either end of
+    the plateau's estimate. The same on both revisions (one power path)."""
+    from circuit import board as B
+    for rev in ("A", "B"):
+        s = PW.soft_start(B.build(revision=rev))
+        assert s["vgs_start"] < PW.VGS_TH_MIN, s
+        assert s["vgs_end"] >= PW.VGS_RDSON, s
+        for r in s["ramps"]:
+            assert 0 < r["inrush_a"] < 0.2 and r["delay_s"] > 0, r
+        assert PW.soft_start_ok(s)
