@@ -434,7 +434,7 @@ def _hall_matrix(b, pm, part, connect, rail, N, circuit, sk):
         bypass[c] = decouple(row_rail, "c10n", cell=cell_name(c), role="bypass " + s.ref)
 
     # ROW_EN's pull-up: 10 k, so that it beats the RP2040 pad's reset pull-down (50 k at its
-    # strongest: 2.75 V, above the 74HC154's VIH; 47 k gave 1.70 V, a row could be powered
+    # strongest: 2.75 V, above the 74HC154's VIH; 47 k gave 1.69 V, a row could be powered
     # during reset and BOOTSEL). board_rules checks it.
     ru = part("r10k", role="ROW_EN pull-up (no row powered through reset)")
     b.row_en_pullup = ru

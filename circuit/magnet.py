@@ -178,13 +178,14 @@ def analyse(magnet=MAGNET, pitch=CELL_PITCH_MM, cube=CUBE_MM, tol=PLACEMENT_TOL_
     own = min(abs(bz(lo, a, tol * math.cos(t), tol * math.sin(t))) for a in DIAGONALS for t in angles)
     # the same magnet with its axis on a face axis: worst face
     face = min(abs(bz(lo, a, 0, 0)) for a in FACE_AXES)
-    # one neighbour, placed tol towards us, worst orientation
+    # one neighbour, anywhere within tol of its cell's centre, worst orientation (the cell
+    # next to ours, (pitch, 0), and the one diagonally next to it, (pitch, pitch); the 8
+    # diagonal moments cover the other 6 by symmetry)
     near = pitch - tol
-    neighbour = max(abs(bz(hi, a, near * math.cos(t), near * math.sin(t)))
-                    for a in DIAGONALS for t in (0.0, math.pi / 4))
-    diag = math.sqrt(2) * pitch - tol
-    neighbour_diag = max(abs(bz(hi, a, diag * math.cos(t), diag * math.sin(t)))
-                         for a in DIAGONALS for t in (0.0, math.pi / 4))
+    neighbour = max(abs(bz(hi, a, pitch + tol * math.cos(t), tol * math.sin(t)))
+                    for a in DIAGONALS for t in angles)
+    neighbour_diag = max(abs(bz(hi, a, pitch + tol * math.cos(t), pitch + tol * math.sin(t)))
+                         for a in DIAGONALS for t in angles)
     # stacks: bottom cube and one more on top, every pair of orientations
     top = [bz(lo, a, 0, 0, cube) for a in DIAGONALS]
     third = max(abs(bz(lo, a, 0, 0, 2 * cube)) for a in DIAGONALS)

@@ -262,7 +262,8 @@ R_470K = Spec(
 C_100N = Spec(
     "c100n", "C", "C", "100n", "Capacitor_SMD:C_0402_1005Metric", "Murata", "GRM155R71C104KA88D",
     {"A": "100 nF 16 V X7R 0402 (decoupling: one per sensor, LED and logic chip)",
-     "B": "100 nF 16 V X7R 0402 (decoupling: one per LED and logic chip)"}, _passive("1", "2"),
+     "B": "100 nF 16 V X7R 0402 (decoupling: one per LED and logic chip; the mid-supply reference filter)"},
+    _passive("1", "2"),
     None, None,
 )
 R_10K = Spec(
