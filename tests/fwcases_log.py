@@ -4,6 +4,7 @@ unix port (littlefs on a RAM block device). The Cargocube plug-in is driven the 
 drives it: the sensors show the pieces where an action leaves them, frames pass, the tracker
 commits; a reboot is a new App on the same flash with the pieces where they were."""
 
+from binascii import crc32
 from fwcases import list_cases, run_cases
 from fwcases_app import FakeHal
 from gamelog_cases import new_root
@@ -225,10 +226,26 @@ def case_games_logread_logdel_commands():
     assert ask(hal, app, "logread 1 0 999")[0].startswith("err COUNT at most")
     assert ask(hal, app, "logread 7 0 4") == ["err no game 7 on the board"]
     assert ask(hal, app, "logread x")[0].startswith("err usage: logread")
-    assert ask(hal, app, "logdel 1") == ["err game 1 is being played (abort it first)"]
+    assert ask(hal, app, "logdel 1 00000000") == ["err game 1 is being played (abort it first)"]
     ask(hal, app, "abort")
     assert ask(hal, app, "games")[0] == "game 1 %d abandoned" % (size + 4)
-    assert ask(hal, app, "logdel 1") == ["ok"]
+    # deleted only with the CRC-32 of the bytes a host has read (a typed `logdel 1` deleted a
+    # game no PC had)
+    assert ask(hal, app, "logdel 1")[0].startswith("err usage: logdel GAME CRC32")
+    assert ask(hal, app, "logdel 1 xyz")[0].startswith("err usage: logdel GAME CRC32")
+    data = b""
+    while True:
+        got = ask(hal, app, "logread 1 %d 200" % len(data))[0]
+        if got == "ok":
+            break
+        data += bytes.fromhex(got[3:])
+    assert len(data) == size + 4
+    crc = "%08x" % (crc32(data) & 0xFFFFFFFF)
+    wrong = "%08x" % ((crc32(data) ^ 1) & 0xFFFFFFFF)
+    assert ask(hal, app, "logdel 1 " + wrong)[0].startswith("err game 1's log has CRC-32 " + crc)
+    assert ask(hal, app, "games")[0] == "game 1 %d abandoned" % (size + 4)
+    assert ask(hal, app, "logdel 7 " + crc) == ["err no game 7 on the board"]
+    assert ask(hal, app, "logdel 1 " + crc.upper()) == ["ok"]
     assert ask(hal, app, "games")[0].startswith("ok 0 free=")
     assert ask(hal, app, "hello")[0].endswith(" board=board-1")
 

@@ -22,11 +22,33 @@ def command(app, words):
                 raise ValueError("COUNT at most %d" % LOGREAD_MAX)
             data = LR.read(app.glog, n, off, count)
             return "ok " + "".join(["%02x" % b for b in data]) if data else "ok"
-        LR.delete(app.glog, _numbers(words, 1, "logdel GAME")[0])
+        _delete(app.glog, words)
     except ValueError as e:
         return "err %s" % (e,)
     app.check_flash()
     return "ok"
+
+
+def _delete(glog, words):
+    """`logdel GAME CRC32`: the log is deleted only if CRC32 (8 hex digits) is the CRC-32 of
+    its bytes as they are now, which a host knows only once it has read them all (as CONFIRM
+    asks of the frames). Without it a typed `logdel 1` deleted a game no PC had."""
+    usage = "usage: logdel GAME CRC32 (the CRC-32 of the whole log as read, 8 hex digits)"
+    if len(words) != 3 or len(words[2]) != 8:
+        raise ValueError(usage)
+    n = _numbers(words[:2], 1, usage[7:])[0]
+    try:
+        want = int(words[2], 16)
+    except ValueError:
+        raise ValueError(usage)
+    if n == glog.cur:
+        LR.delete(glog, n)  # (refuses the game being played, with its own message)
+    nbytes = LR.size(glog, n)
+    crc, _ = LR.scan(glog, n, nbytes, bytearray(256))
+    if crc != want:
+        raise ValueError("game %d's log has CRC-32 %08x, not %s: read it whole first "
+                         "(logread), nothing deleted" % (n, crc, words[2].lower()))
+    LR.delete(glog, n)
 
 
 def _games_lines(glog):
