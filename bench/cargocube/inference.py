@@ -4,9 +4,11 @@ run it under MicroPython through the virtual board), on board revision A (Hall s
 occupancy) and revision B (linear Hall sensors: occupancy and steps, docs/hardware.md).
 
     .venv/bin/python bench/cargocube/inference.py [GAMES [EXPANSION_GAMES]] [--jobs N] [--rev a|b]
-                                        [--chooser purposeful|near-best|random]
+                                        [--chooser purposeful|near-best|random] [--adc-lsb X]
 
-(--rev and --chooser keep only those rows: the goals of issue 12 are the purposeful rows.)
+(--rev and --chooser keep only those rows: the goals of issue 12 are the purposeful rows.
+--adc-lsb sets revision B's ADC noise, RMS steps per conversion, default 1 as the datasheets
+give it: a check of how much the figures depend on that guess.)
 
 Two move choosers: `random` picks uniformly among the legal actions (stacks everywhere: the
 hardest case for occupancy sensors), `purposeful` plays the hint's choice 4 times in 5 (cubes go
@@ -161,7 +163,7 @@ def _play(task):
     hall = None
     if noise is not None:
         from cargoboard.games.cargocube.hallfield import Noise
-        hall = Noise(shift_mm=noise[0], bump_rate=noise[1])
+        hall = Noise(shift_mm=noise[0], bump_rate=noise[1], adc_lsb=ADC_LSB)
     tot = GameStats()
     t0 = time.process_time()
     for seed in seeds:
@@ -201,7 +203,7 @@ def _run_chunk(task):
     noise = None
     if shift is not None:
         from cargoboard.games.cargocube.hallfield import Noise
-        noise = Noise(shift_mm=shift)
+        noise = Noise(shift_mm=shift, adc_lsb=ADC_LSB)
     pick = PICKS[chooser]
     tot = GameStats()
     for seed in seeds:
@@ -382,9 +384,18 @@ def press_table(rows, res, least):
           " (least_presses))")
 
 
+ADC_LSB = 1.0  # --adc-lsb (set before the worker processes fork)
+
+
 def main():
+    global ADC_LSB
     args = sys.argv[1:]
     jobs = 2
+    if "--adc-lsb" in args:
+        i = args.index("--adc-lsb")
+        ADC_LSB = benchcli.number(args[i + 1] if i + 1 < len(args) else "", "--adc-lsb X",
+                                  kind=float)
+        del args[i:i + 2]
     revs = "AB"
     if "--jobs" in args:
         i = args.index("--jobs")
@@ -402,8 +413,8 @@ def main():
     games = benchcli.number(args[0], "GAMES") if args else 200
     expansion_games = benchcli.number(args[1], "EXPANSION_GAMES") if len(args) > 1 else 40
     rows = [i for i, r in enumerate(ROWS) if r[0] in revs and r[2] in choosers]
-    print("Move inference: %d games per row, 2/3/4 players, 3 in 4 with base cards, %d processes"
-          % (games, jobs))
+    print("Move inference: %d games per row, 2/3/4 players, 3 in 4 with base cards, %d processes%s"
+          % (games, jobs, "" if ADC_LSB == 1.0 else "; revision B's ADC noise %g steps RMS" % ADC_LSB))
     print()
     t0 = time.time()
     res = run_rows(rows, games, jobs)
