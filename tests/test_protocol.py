@@ -144,7 +144,8 @@ def test_every_bad_frame_gets_an_error_frame(board):
     with pytest.raises(BoardError) as e:
         board.link.request(FL.EVENTS, b"")
     assert e.value.code == FL.E_REQUEST
-    for typ, body in ((FL.FETCH, b"\x00" * 9), (FL.CONFIRM, b"\x00" * 12), (FL.CONFIRM, b"")):
+    for typ, body in ((FL.FETCH, b"\x00" * 9), (FL.CONFIRM, b"\x00" * 12), (FL.CONFIRM, b""),
+                      (FL.LIST, b"\x00" * 3), (FL.LIST, b"\x00" * 5)):
         with pytest.raises(BoardError) as e:
             board.link.request(typ, body)
         assert e.value.code == FL.E_REQUEST, (typ, body)

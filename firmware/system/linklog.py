@@ -123,6 +123,9 @@ def crc_of(link, log, game_no, size):
 
 
 def list_games(link, typ, seq, body):
+    if len(body) != 0 and len(body) != 4:
+        link.bad_request(seq, "LIST wants no body or a u32 first game")
+        return
     log = log_of(link, seq)
     if log is None:
         return
