@@ -179,10 +179,11 @@ def test_a_boards_flash_booted_on_the_unix_target_is_one_line(tmp_path):
     script.write_text("wait 100\n")
     r = run("sim", "--flash", str(tmp_path / "pico"), "--from-flash", "--script", str(script))
     assert r.returncode == 2 and "Traceback" not in r.stdout + r.stderr, r.stdout
-    assert r.stdout == ("%s: cannot start the simulated board: the firmware on the flash is a "
-                        "board's, with no simulated HAL (firmware/hal/sim): boot it with --target "
-                        "pico, or put a virtual board's there with cargoboard deploy --flash "
-                        "DIR\n" % script), r.stdout
+    assert r.stderr == ("cargoboard sim: error: %s: cannot start the simulated board: the "
+                        "firmware on the flash is a board's, with no simulated HAL "
+                        "(firmware/hal/sim): boot it with --target pico, or put a virtual board's "
+                        "there with cargoboard deploy --flash DIR\n" % script), r.stderr
+    assert r.stdout == ""
 
 
 def test_deploy_version_mismatch_is_an_error(tmp_path, monkeypatch):

@@ -323,15 +323,16 @@ def test_bad_uf2_boot_rom_or_flash_image_give_one_clear_line(tmp_path, monkeypat
     r = subprocess.run(CLI + ["sim", "--target", "pico", "--script", str(script)],
                        capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert r.returncode == 2 and "Traceback" not in r.stdout + r.stderr
-    assert r.stdout.strip() == "%s: cannot start the simulated board: UF2 %s: 1000 bytes is not " \
-        "a whole number of 512-byte UF2 blocks" % (script, bad), r.stdout
+    assert r.stderr == "cargoboard sim: error: %s: cannot start the simulated board: UF2 %s: " \
+        "1000 bytes is not a whole number of 512-byte UF2 blocks\n" % (script, bad), r.stderr
     # and without the images: where the official files come from
     monkeypatch.setenv("CARGOBOARD_PICO_UF2", str(tmp_path / "missing.uf2"))
     r = subprocess.run(CLI + ["sim", "--target", "pico", "--script", str(script)],
                        capture_output=True, text=True, timeout=120, cwd=ROOT)
-    assert r.returncode == 2 and len(r.stdout.strip().splitlines()) == 1, r.stdout
-    assert "https://micropython.org/download/RPI_PICO/" in r.stdout
-    assert "fc2a8096e0d999d3caca11b34381854599d68aee3e905d3cccbd5247ca78d07c" in r.stdout
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert r.stdout == "" and r.stderr.startswith("cargoboard sim: error: ")
+    assert "https://micropython.org/download/RPI_PICO/" in r.stderr
+    assert "fc2a8096e0d999d3caca11b34381854599d68aee3e905d3cccbd5247ca78d07c" in r.stderr
 
 
 WS2812_DMA = '''

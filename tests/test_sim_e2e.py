@@ -240,9 +240,9 @@ def test_script_that_is_not_utf8_names_the_file_exit_2(tmp_path):
     r = subprocess.run([exe, "sim", "--script", str(p)], capture_output=True, text=True,
                        timeout=60)
     assert r.returncode == 2, r.stdout + r.stderr
-    assert r.stdout == ("%s: cannot read: not UTF-8 text (byte 0xe9 at offset 5); a script is "
-                        "UTF-8 text\n" % p)
-    assert r.stderr == ""
+    assert r.stderr == ("cargoboard sim: error: %s: cannot read: not UTF-8 text (byte 0xe9 at "
+                        "offset 5); a script is UTF-8 text\n" % p)
+    assert r.stdout == ""
 
 
 def test_cargocube_setup_from_start_position(tmp_path):

@@ -630,24 +630,31 @@ def strip_comment(line: str) -> str:
     return line[:m.start()] if m else line
 
 
-def run_script(path, out=print, serve=None, **runner_kwargs) -> int:
+def _stderr_line(text):
+    import sys
+    print("cargoboard sim: error: %s" % text, file=sys.stderr)
+
+
+def run_script(path, out=print, serve=None, err=_stderr_line, **runner_kwargs) -> int:
     """Run a script file; returns the exit status (0 = every line held). With `serve` (a
     path), a board whose script held then keeps serving on that pty symlink until
-    interrupted (its flash intact), e.g. for `cargoboard sync --port PATH`."""
+    interrupted (its flash intact), e.g. for `cargoboard sync --port PATH`. A script that
+    cannot be read or a board that does not start is one line to err (stderr: not in the
+    report that out gets), exit status 2."""
     try:
         with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()
     except OSError as e:
-        out(f"{path}: cannot read: {e.strerror}")
+        err(f"{path}: cannot read: {e.strerror}")
         return 2
     except UnicodeDecodeError as e:
-        out(f"{path}: cannot read: not UTF-8 text (byte {e.object[e.start]:#04x} at offset "
+        err(f"{path}: cannot read: not UTF-8 text (byte {e.object[e.start]:#04x} at offset "
             f"{e.start}); a script is UTF-8 text")
         return 2
     try:
         session = Session(out=out, **runner_kwargs)
     except (FirmwareError, OSError) as e:
-        out(f"{path}: cannot start the simulated board: {e}")
+        err(f"{path}: cannot start the simulated board: {e}")
         return 2
     status = 0
     try:
