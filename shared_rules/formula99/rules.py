@@ -339,7 +339,7 @@ class Position(Legal):
 
     def copy(self):
         """The position without its history."""
-        p = Position.__new__(Position)
+        p = object.__new__(Position)  # (MicroPython: a class has no __new__ of its own)
         p.st = bytearray(self.st)
         p._new_log()
         return p

@@ -109,6 +109,16 @@ def run_takeback(specs):
             print("T %s %d %d %d %d %d %d %d" % (
                 gid, step, whole.ply(), _sum(whole.st), _sum(kept.st), kept._floor,
                 1 if kept.history() == whole.history() else 0, 1 if same else 0))
+            if step % 50 == 0:
+                copy_check(gid, step, kept)
+
+
+def copy_check(gid, step, kept):
+    """Position.copy(): the position without its history (it made the copy with
+    Position.__new__, which a class does not have on MicroPython: it failed there)."""
+    c = kept.copy()
+    print("C %s %d %d" % (gid, step, 1 if bytes(c.st) == bytes(kept.st) and not c.ply() and
+                          c.legal_actions() == kept.legal_actions() else 0))
 
 
 if len(sys.argv) > 1 and sys.argv[1] == "takeback":

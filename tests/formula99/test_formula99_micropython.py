@@ -82,7 +82,8 @@ def test_a_position_keeping_two_chunks_of_its_undo_log_takes_back_as_one_keeping
     mp = micropython(DRIVER, args=args, heapsize="192k", timeout=300,
                      path=[compiled, *KIT]).splitlines()
     assert cp == mp, mpy.first_difference(cp, mp)
-    rows = [line.split() for line in cp]
+    rows = [line.split() for line in cp if line.startswith("T ")]
+    copies = [line.split() for line in cp if line.startswith("C ")]
     assert len(rows) == 1400
     assert [r for r in rows if r[4] != r[5] or r[7:] != ["1", "1"]] == []
     # the walks go past the kept chunks, and take back below them, many times
@@ -91,3 +92,4 @@ def test_a_position_keeping_two_chunks_of_its_undo_log_takes_back_as_one_keeping
         if prev[1] == row[1] and int(row[3]) < int(prev[6]):
             deep += 1
     assert max(int(r[6]) for r in rows) > 100 and deep >= 5, deep
+    assert len(copies) == 28 and [c for c in copies if c[3] != "1"] == []
