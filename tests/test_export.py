@@ -252,6 +252,25 @@ def test_import_of_what_is_no_game_file_ends_in_one_line(tmp_path, capsys):
     assert not db.exists()
 
 
+def test_import_of_an_svg_or_html_export_says_which_exports_import(stored, tmp_path, capsys):
+    """`import g1.svg` / `g1.html` said "missing tag [Game]": now it says that such an export
+    cannot be imported and which can, by the suffix or (no suffix) by the first character."""
+    path, _ = stored
+    db = tmp_path / "db.sqlite"
+    with Store(path) as st:
+        rec = st.get(2)
+    for name, fmt, what in (("g1.svg", "svg", "an SVG diagram"), ("g1.html", "html", "an HTML page"),
+                            ("g1.htm", "html", "an HTML page"), ("picture", "svg", "an SVG or XML file"),
+                            ("page", "html", "an HTML page")):
+        f = tmp_path / name
+        f.write_text(export_cli.render(rec, fmt))
+        msg = _error(capsys, ["import", str(f), "--db", str(db)])
+        assert msg == ("%s is %s, which cannot be imported: import reads a game's JSON or text "
+                       "export (.json, .txt; `cargoboard export GAME --format json|text`)"
+                       % (f, what)), msg
+    assert not db.exists()
+
+
 def test_command_errors_are_one_line(stored, tmp_path, capsys):
     path, ids = stored
     db = str(path)

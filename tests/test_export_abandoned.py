@@ -20,7 +20,7 @@ from shared_rules.cargocube import rules as cc  # noqa: E402
 from cargoboard import cli  # noqa: E402
 from cargoboard.export import cli as export_cli  # noqa: E402
 from cargoboard.export.logfile import record_from_log  # noqa: E402
-from cargoboard.store import Store  # noqa: E402
+from cargoboard.store import SCHEMA_VERSION, Store  # noqa: E402
 from logsteps import random_steps  # noqa: E402
 
 
@@ -143,6 +143,7 @@ def test_import_refuses_a_wrong_abandoned_mark(store, tmp_path, capsys):
 def test_a_store_from_before_the_mark_is_read_and_upgraded(store, capsys):
     con = sqlite3.connect(store)  # as the store was written at schema version 1
     con.execute("ALTER TABLE games DROP COLUMN abandoned")
+    con.execute("ALTER TABLE games DROP COLUMN damage")
     con.execute("UPDATE meta SET value='1' WHERE key='schema'")
     con.commit()
     con.close()
@@ -154,12 +155,41 @@ def test_a_store_from_before_the_mark_is_read_and_upgraded(store, capsys):
         assert [r[0] for r in st.list(result="abandoned")] == [2]
     assert hashlib.sha256(store.read_bytes()).hexdigest() == before
     with Store(store) as st:  # a writing command upgrades it
-        assert st.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() == ("2",)
+        assert st.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() == (
+            str(SCHEMA_VERSION),)
         assert st.db.execute("SELECT id FROM games WHERE abandoned").fetchall() == [(2,)]
     con = sqlite3.connect(store)
     con.execute("UPDATE meta SET value='7' WHERE key='schema'")
     con.commit()
     con.close()
     assert cli.main(["games", "--db", str(store)]) == 1
-    assert "schema version 7, which this cargoboard (version 2) does not know" in \
+    assert "schema version 7, which this cargoboard (version %d) does not know" % SCHEMA_VERSION in \
         capsys.readouterr().err
+
+
+def test_a_store_from_before_the_damage_mark_tells_it_from_the_logs(store, capsys):
+    """Schema 2 had no `damage` column: a game whose log was damaged on the board looked like
+    a clean shorter game. Read only, the logs tell it (the file unchanged); a writing command
+    adds the column, filled from the logs."""
+    con = sqlite3.connect(store)  # as the store was written at schema version 2
+    log = bytearray(con.execute("SELECT log FROM games WHERE id=2").fetchone()[0])
+    log[len(log) - 20] ^= 0x10  # a record some actions before the end, damaged on the flash
+    con.execute("UPDATE games SET log=? WHERE id=2", (bytes(log),))
+    con.execute("ALTER TABLE games DROP COLUMN damage")
+    con.execute("UPDATE meta SET value='2' WHERE key='schema'")
+    con.commit()
+    con.close()
+    mark = record_from_log(bytes(log)).damage
+    assert mark.startswith("log replays to action ") and " of ~" in mark
+    before = hashlib.sha256(store.read_bytes()).hexdigest()
+    got = results(cli_out(capsys, ["games", "--db", str(store)]))
+    assert got[2].startswith("abandoned; damaged: " + mark), got[2]
+    assert "damaged" not in got[1] and "damaged" not in got[3]
+    with Store(store, readonly=True) as st:
+        assert st.get(2).damage == mark and st.get(1).damage is None
+    assert hashlib.sha256(store.read_bytes()).hexdigest() == before
+    with Store(store) as st:  # a writing command upgrades it
+        assert st.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone() == (
+            str(SCHEMA_VERSION),)
+        assert st.db.execute("SELECT id, damage FROM games WHERE damage IS NOT NULL"
+                             ).fetchall() == [(2, mark)]

@@ -2,6 +2,7 @@
 MicroPython unix port, its flash a littlefs image), fetched over a real pseudo-terminal with
 pyserial into a real SQLite file; also through a link that drops, flips, truncates and cuts."""
 
+import json
 import os
 import random
 import re
@@ -557,3 +558,191 @@ def test_a_board_whose_numbering_began_again_is_stored_beside_not_refused(tmp_pa
         assert dump(db) == snapshot
     finally:
         b.close()
+
+
+def cli_run(capsys, argv):
+    """(exit status, stdout, stderr) of `cargoboard ARGV` run in this process."""
+    from cargoboard import cli
+    status = cli.main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_a_damaged_game_is_marked_and_its_whole_log_can_be_had(played, tmp_path, micropython,
+                                                              capsys):
+    """The audit's case: after a sync of a log damaged on the flash (the board's copy then
+    deleted) `games` and the exports showed an ordinary shorter "not over" game, and the
+    actions after the damage were in the store's raw `log` column only. Now `games`, the JSON,
+    text, SVG and HTML exports say how far the log replays and how long it was, and
+    `export N --format log` writes the whole log byte for byte (an imported game has none)."""
+    image = tmp_path / "flash.img"
+    shutil.copy(played[0], image)
+    script = (
+        "from firmware.drivers import flashdev\n"
+        "dev = flashdev.FileBlockDev.open(%r)\n"
+        "root = flashdev.mount(dev, '/flash')\n"
+        "p = root + '/games/g00001.log'\n"
+        "b = bytearray(open(p, 'rb').read())\n"
+        "print(bytes(b).hex())\n"
+        "b[len(b) - 30] ^= 0x10\n"
+        "with open(p, 'wb') as f:\n"
+        "    f.write(b)\n" % str(image))
+    clean = record_from_log(bytes.fromhex(micropython(script).split()[-1]))
+    db = tmp_path / "games.sqlite"
+    b = Served(image)
+    try:
+        raw = board_logs(b.runner.port)[1][1]
+        status, out, _ = cli_run(capsys, ["sync", "--port", b.runner.port, "--db", str(db)])
+    finally:
+        b.close()
+    assert status == 1 and "1 damaged" in out
+    with Store(db, readonly=True) as st:
+        rec = st.get_by_source(st.list()[0][1], 1)
+    n = len(rec.actions)
+    assert 0 < n < len(clean.actions) and rec.actions == clean.actions[:n]
+    mark = "log replays to action %d of ~%d (" % (n, len(clean.actions))
+    assert rec.damage.startswith(mark), rec.damage
+    status, out, _ = cli_run(capsys, ["games", "--db", str(db)])
+    line = [x for x in out.splitlines() if x.startswith("%d " % rec.id)][0]
+    assert ("not over; damaged: " + mark) in line
+    assert "`cargoboard export %d --format log` writes the raw log" % rec.id in line
+    other = [x for x in out.splitlines()[1:] if not x.startswith("%d " % rec.id)]
+    assert other and not any("damaged" in x for x in other)
+    gid = str(rec.id)
+    assert json.loads(cli_run(capsys, ["export", gid, "--db", str(db)])[1])[
+        "header"]["damage"] == rec.damage
+    text = cli_run(capsys, ["export", gid, "--db", str(db), "-f", "text"])[1]
+    assert '[Damage "%s"]' % rec.damage in text
+    assert "damaged: " + mark in cli_run(capsys, ["export", gid, "--db", str(db), "-f", "svg"])[1]
+    assert mark in cli_run(capsys, ["export", gid, "--db", str(db), "-f", "html"])[1]
+    out_file = tmp_path / "g.log"
+    status, _, err = cli_run(capsys, ["export", gid, "--db", str(db), "-o", str(out_file)])
+    assert status == 0 and "as log" in err  # the format from the suffix
+    assert out_file.read_bytes() == raw  # the damage and every record after it
+    assert record_from_log(out_file.read_bytes()).damage == rec.damage
+    # the text export (its Damage tag told, not checked) imports as the game up to the damage
+    back = tmp_path / "g.txt"
+    back.write_text(text)
+    db2 = tmp_path / "back.sqlite"
+    status, out, err = cli_run(capsys, ["import", str(back), "--db", str(db2)])
+    assert status == 0, err
+    status, _, err = cli_run(capsys, ["export", "1", "--db", str(db2), "-f", "log",
+                                      "-o", str(tmp_path / "none.log")])
+    assert status == 1 and "has no board log: it was imported" in err
+    # and a raw log is no game file for import
+    status, _, err = cli_run(capsys, ["import", str(out_file), "--db", str(db2)])
+    assert status == 1 and "is a board's raw game log" in err and "Traceback" not in err
+
+
+def test_sync_recognises_a_game_imported_from_its_export(tmp_path, capsys):
+    """The audit's case: a board game's export imported into a store first, then the same
+    board synced into it: the game was stored twice. Sync now finds it by the content import
+    checks (kind, start, actions) and its `played`, says "already stored as #N", stores it
+    not again and lets the board delete it. The same actions played at another time are
+    another game, stored."""
+    image = tmp_path / "flash.img"
+    play_games(image, games=3)
+    kept = tmp_path / "kept.img"
+    shutil.copy(image, kept)
+    db_a, db_b = tmp_path / "a.sqlite", tmp_path / "b.sqlite"
+    b = Served(image)
+    try:
+        status, out, _ = cli_run(capsys, ["sync", "--port", b.runner.port, "--db", str(db_a)])
+    finally:
+        b.close()
+    assert status == 0 and "2 new games stored" in out
+    g1, g2 = tmp_path / "g1.json", tmp_path / "g2.json"
+    assert cli_run(capsys, ["export", "1", "--db", str(db_a), "-o", str(g1)])[0] == 0
+    assert cli_run(capsys, ["export", "2", "--db", str(db_a), "-o", str(g2)])[0] == 0
+    assert cli_run(capsys, ["import", str(g1), "--db", str(db_b)])[0] == 0
+    doc = json.loads(g2.read_text())
+    doc["header"]["played"] = "another evening"  # the same moves, another game
+    g2.write_text(json.dumps(doc))
+    assert cli_run(capsys, ["import", str(g2), "--db", str(db_b)])[0] == 0
+    shutil.copy(kept, image)  # the same board, its games not yet deleted
+    b = Served(image)
+    try:
+        with Store(db_b) as store, Link(b.runner.port) as link:
+            said = []
+            res = sync(link, store, say=said.append)
+            assert res.duplicates == [(1, 1)] and [n for n, _ in res.stored] == [2]
+            assert res.confirmed == [1, 2]
+            assert "game 1: already stored as #1; not stored again" in said
+            assert "1 already stored" in res.summary()
+            assert store.count() == 3  # the import of game 1, the other import, game 2
+        assert sorted(board_logs(b.runner.port)) == [3]  # only the game in play is left
+    finally:
+        b.close()
+
+
+def test_ctrl_c_in_sync_says_what_was_stored(played, tmp_path, capsys, monkeypatch):
+    """Ctrl-C during `cargoboard sync` exited 130 without a word although games were stored:
+    now one line on stderr says how many are stored and that the rest stay on the board."""
+    image = tmp_path / "flash.img"
+    shutil.copy(played[0], image)
+    db = tmp_path / "games.sqlite"
+
+    def interrupted(self, games):  # Ctrl-C right after the batch was stored
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Link, "confirm_all", interrupted)
+    b = Served(image)
+    try:
+        status, out, err = cli_run(capsys, ["sync", "--port", b.runner.port, "--db", str(db)])
+        assert status == 130
+        assert err == "interrupted: %d games stored, the rest stay on the board\n" % (GAMES - 1)
+        with Store(db, readonly=True) as st:
+            assert st.count() == GAMES - 1
+        assert len(board_logs(b.runner.port)) == GAMES  # none confirmed: all still there
+    finally:
+        b.close()
+
+
+def test_ctrl_c_sent_to_a_waiting_sync_exits_130_with_its_line(tmp_path):
+    """The real signal: SIGINT to `cargoboard sync` while it waits for a port that says
+    nothing (sent once the request has arrived, so the command is inside sync)."""
+    import select
+    master, slave = os.openpty()
+    try:
+        port = os.ttyname(slave)
+        exe = str(Path(sys.executable).parent / "cargoboard")
+        p = subprocess.Popen([exe, "sync", "--port", port, "--db", str(tmp_path / "g.sqlite")],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        ready, _, _ = select.select([master], [], [], 30)
+        assert ready, "the sync sent nothing"
+        os.read(master, 4096)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert p.returncode == 130, (out, err)
+    assert err == "interrupted: 0 games stored, the rest stay on the board\n"
+    assert not (tmp_path / "g.sqlite").exists()
+
+
+def test_a_port_that_babbles_is_named_as_not_the_board(tmp_path):
+    """A port that answers with junk (frames of no protocol, as the audit's fakepty
+    babble) used to be reported as "no answer from the board ... after 6 tries"."""
+    import threading
+    master, slave = os.openpty()
+    stop = threading.Event()
+
+    def babble():
+        while not stop.is_set():
+            os.write(master, b"\x00garbage\x00\x01\x02\x03\x00")
+            time.sleep(0.01)
+
+    t = threading.Thread(target=babble, daemon=True)
+    t.start()
+    try:
+        with pytest.raises(LinkError) as e:
+            with Link(os.ttyname(slave), timeout=0.3) as link:
+                link.hello()
+    finally:
+        stop.set()
+        t.join()
+        os.close(master)
+        os.close(slave)
+    assert "answered with" in str(e.value) and "not the board's protocol" in str(e.value)
+    assert "no answer" not in str(e.value)

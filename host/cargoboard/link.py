@@ -240,6 +240,8 @@ class Link:
         timeout = self.timeout if timeout is None else timeout
         send = True
         tries = []
+        damaged_before = self.damaged
+        frames = 0  # frames of the protocol that came (any, a late reply or an event too)
         for attempt in range(self.retries):
             if send:
                 if attempt:
@@ -256,6 +258,7 @@ class Link:
                 rtyp, rseq, rbody = r
                 if rtyp is None:
                     break  # a damaged frame, likely the reply: ask again now, not at the timeout
+                frames += 1
                 if rseq == 0 and rtyp in (L.EVENT, L.LEDS):
                     self._dispatch_unsolicited(rtyp, rbody)
                 elif rseq != seq and not (any_try and rseq in tries):
@@ -279,6 +282,14 @@ class Link:
                 out = broken()
                 if out is not None:
                     return out
+        junk = self.damaged - damaged_before
+        if junk and not frames:
+            # something answers, but never in the board's frames: another device (a modem, a
+            # Pico running something else) or a line that garbles everything
+            raise LinkError("%s answered with %d frame%s that are not the board's protocol "
+                            "(docs/protocol.md), none of them a reply, after %d tries: is this "
+                            "port the Cargoboard?" % (self.port, junk, "" if junk == 1 else "s",
+                                                       self.retries))
         if not resend:
             raise LinkError("no answer from the board on %s in %.0f s (the command was sent once "
                             "and may have run; check the board before sending it again)"

@@ -2,7 +2,8 @@
 
 A stored game is its start position plus the actions played, in the action notation, as the
 rules core replays them; games synced from a board also keep the board's raw log bytes, so a
-re-sync can be checked byte for byte. Each game is written in one transaction.
+re-sync can be checked byte for byte, and a log damaged on the board (marked in `damage`) is
+kept whole (`cargoboard export ID --format log`). Each game is written in one transaction.
 
 Default location: $CARGOBOARD_DB, else $XDG_DATA_HOME/cargoboard/games.sqlite
 (~/.local/share/cargoboard/games.sqlite).
@@ -18,9 +19,10 @@ from urllib.parse import quote
 
 from cargoboard.clikit import why_not_writable
 from cargoboard.rules import rules_for, seat_letters
-from firmware.system import logwrite
+from firmware.system import logformat, logwrite
 
-SCHEMA_VERSION = 2  # 2: games.abandoned (a store of version 1 is upgraded when opened to write)
+# 2: games.abandoned; 3: games.damage (an older store is upgraded when opened to write)
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -41,6 +43,7 @@ CREATE TABLE IF NOT EXISTS games(
     played TEXT,                   -- when the game began (board's counter or clock), free text
     stored TEXT NOT NULL,          -- when it entered this store (UTC ISO 8601)
     log BLOB,                      -- the board's raw log bytes (NULL for imports)
+    damage TEXT,                   -- the log was damaged on the board: how far it replays (log_damage)
     UNIQUE(source, source_game)
 );
 CREATE TABLE IF NOT EXISTS rejected(
@@ -109,6 +112,7 @@ class GameRecord:
         self.abandoned = bool(abandoned)  # dropped before its end (abort, a new game)
         self.final = None  # the position after the last action, where a replay already made it
         self.continues = None  # the store id of this game's shorter log it replaces (add_all)
+        self.damage = None  # log_damage(log): the log was damaged, the actions stop there
 
     @property
     def rules(self):
@@ -197,14 +201,60 @@ def log_abandoned(log) -> int:
     return int(logwrite.closed_tail(log[-4:], len(log)) == logwrite.ABANDON)
 
 
+def _records_after(raw, bad):
+    """(actions standing, records) read past a damaged record that begins at byte bad, or (0,
+    0): the record after it is found by trying each place it may begin (a record is at most 14
+    bytes) with the chain taken up from the CRC byte just before that place, which damage to
+    the record's payload leaves as it was written. The place whose records read on furthest
+    wins: an estimate, as the damaged record itself may have been anything."""
+    best = (0, 0)
+    for start in range(bad + 2, min(len(raw), bad + 15)):
+        rd = logformat.Reader(raw, start, raw[start - 1])
+        for _ in rd:
+            pass
+        if rd.count > best[1]:
+            # the damaged record: an action if its tag (if still one) says so
+            v = logformat.TAG_VALUE[raw[bad]]
+            whole = v <= logformat.MAX_PAYLOAD and v + 2 == start - bad and v > 0
+            best = (rd.actions - rd.undos + int(whole), rd.count)
+    return best
+
+
+def log_damage(log):
+    """None for a whole log (or none); for a log damaged on the board's flash (a record that
+    fails its check, a torn tail), how far it replays and what the records after the damage
+    hold, e.g. 'log replays to action 51 of ~150 (bad checksum at byte 520 (record 52): 612
+    byte(s) dropped)'. The store keeps the whole log (`export N --format log`)."""
+    if log is None:
+        return None
+    raw = bytes(log)
+    header, hl, _ = logformat.decode_header(raw)
+    if header is None:
+        return None  # no game at all: such a log is kept aside, never stored
+    rd = logformat.Reader(raw, hl, header.seed())
+    for _ in rd:
+        pass
+    if rd.problem is None:
+        return None
+    standing = rd.actions - rd.undos
+    more, _ = _records_after(raw, rd.good)
+    of = " of ~%d" % (standing + more) if more > 0 else ""
+    return "log replays to action %d%s (%s)" % (standing, of, rd.problem)
+
+
 def _upgrade(db, schema):
     """Bring a store of an older schema version to this one, in one transaction."""
     if schema >= SCHEMA_VERSION:
         return
     db.create_function("log_abandoned", 1, log_abandoned, deterministic=True)
+    db.create_function("log_damage", 1, log_damage, deterministic=True)
     with db:
-        db.execute("ALTER TABLE games ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0")
-        db.execute("UPDATE games SET abandoned = log_abandoned(log)")
+        if schema < 2:
+            db.execute("ALTER TABLE games ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0")
+            db.execute("UPDATE games SET abandoned = log_abandoned(log)")
+        if schema < 3:
+            db.execute("ALTER TABLE games ADD COLUMN damage TEXT")
+            db.execute("UPDATE games SET damage = log_damage(log) WHERE log IS NOT NULL")
         db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
 
 
@@ -287,11 +337,15 @@ class Store:
         self.path = Path(path) if path else default_path()
         self.readonly = readonly
         self._abandoned = "abandoned"  # the column, or how to tell it in an older store
+        self._damage = "damage"
         if readonly:
             self.db, schema = self._open_existing(self.path, readonly=True)
             if schema < 2:
                 self.db.create_function("log_abandoned", 1, log_abandoned, deterministic=True)
                 self._abandoned = "log_abandoned(log)"
+            if schema < 3:
+                self.db.create_function("log_damage", 1, log_damage, deterministic=True)
+                self._damage = "log_damage(log)"
             return
         check_writable(self.path, make_folders=path is None)
         if self.path.exists():
@@ -389,10 +443,10 @@ class Store:
                 if rec.continues is not None:
                     self.db.execute(
                         "UPDATE games SET actions=?, n_actions=?, final=?, scores=?, winners=?, "
-                        "abandoned=?, log=? WHERE id=?",
+                        "abandoned=?, log=?, damage=? WHERE id=?",
                         (" ".join(rec.actions), len(rec.actions), final.notation(),
                          score_text(final), winners_text(final), int(rec.abandoned), rec.log,
-                         rec.continues))
+                         rec.damage, rec.continues))
                     ids.append(rec.continues)
                     continue
                 if rec.source == "import" and not rec.source_game:
@@ -401,12 +455,12 @@ class Store:
                     rec.source_game = row[0]
                 cur = self.db.execute(
                     "INSERT INTO games(source, source_game, kind, variant, seats, start, "
-                    "actions, n_actions, final, scores, winners, abandoned, played, stored, log) "
-                    "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    "actions, n_actions, final, scores, winners, abandoned, played, stored, log, "
+                    "damage) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (rec.source, rec.source_game, rec.kind, rec.variant, rec.seats, rec.start,
                      " ".join(rec.actions), len(rec.actions), final.notation(),
                      score_text(final), winners_text(final), int(rec.abandoned), rec.played,
-                     _now(), rec.log))
+                     _now(), rec.log, rec.damage))
                 self.db.execute("DELETE FROM transfers WHERE source=? AND source_game=?",
                                 (rec.source, rec.source_game))
                 ids.append(cur.lastrowid)
@@ -424,12 +478,15 @@ class Store:
             raise StoreError("no game %d in %s (see `cargoboard games`)" % (gid, self.path))
         row = self.db.execute(
             "SELECT id, kind, variant, seats, start, actions, source, source_game, played, log, "
-            "stored, %s FROM games WHERE id=?" % self._abandoned, (gid,)).fetchone()
+            "stored, %s, %s FROM games WHERE id=?" % (self._abandoned, self._damage),
+            (gid,)).fetchone()
         if row is None:
             raise StoreError("no game %d in %s (see `cargoboard games`)" % (gid, self.path))
-        return GameRecord(row[1], row[2], row[3], row[4], row[5].split() if row[5] else [],
-                          source=row[6], source_game=row[7], played=row[8], log=row[9],
-                          id=row[0], stored=row[10], abandoned=row[11])
+        rec = GameRecord(row[1], row[2], row[3], row[4], row[5].split() if row[5] else [],
+                         source=row[6], source_game=row[7], played=row[8], log=row[9],
+                         id=row[0], stored=row[10], abandoned=row[11])
+        rec.damage = row[12]
+        return rec
 
     def get_by_source(self, source, source_game) -> GameRecord:
         row = self.db.execute("SELECT id FROM games WHERE source=? AND source_game=?",
@@ -438,25 +495,31 @@ class Store:
             raise StoreError("no game %s#%s in %s" % (source, source_game, self.path))
         return self.get(row[0])
 
-    def find(self, kind, start, actions):
+    def find(self, kind, start, actions, played=None, check_played=False):
         """The id of a stored game (any source) with this start and these actions, or None:
-        how an import recognises a game it already holds."""
-        row = self.db.execute("SELECT id FROM games WHERE kind=? AND start=? AND actions=? "
-                              "ORDER BY id LIMIT 1", (kind, start, " ".join(actions))).fetchone()
+        how an import recognises a game it already holds. check_played: `played` must agree
+        too (sync: two games played alike on a board, say both dropped before a first move,
+        are still two games; an export of this very game keeps its `played`)."""
+        sql = "SELECT id FROM games WHERE kind=? AND start=? AND actions=?"
+        args = [kind, start, " ".join(actions)]
+        if check_played:
+            sql += " AND played IS ?"
+            args.append(played)
+        row = self.db.execute(sql + " ORDER BY id LIMIT 1", args).fetchone()
         return row[0] if row else None
 
     def list(self, kind=None, players=None, result=None, since=None, until=None, limit=None,
              offset=0, newest_first=False):
         """Rows (id, source, source_game, kind, variant, seats, n_actions, scores, winners,
-        played, stored, abandoned), oldest first (result_text(winners, abandoned) says how
-        each ended). Filters: kind; players (the number of seats); result ('over',
+        played, stored, abandoned, damage), oldest first (result_text(winners, abandoned) says
+        how each ended; damage: log_damage's text, None for a whole log or none). Filters: kind; players (the number of seats); result ('over',
         'abandoned', 'open': neither, or a seat's letter or digit: won by that seat);
         since/until (dates YYYY-MM-DD, inclusive) on the day the game was played when the
         board knew it, else the day it was stored."""
         where, args = self._filters(kind, players, result, since, until)
         sql = ("SELECT id, source, source_game, kind, variant, seats, n_actions, scores, "
-               "winners, played, stored, %s FROM games%s ORDER BY id%s" % (
-                   self._abandoned, where, " DESC" if newest_first else ""))
+               "winners, played, stored, %s, %s FROM games%s ORDER BY id%s" % (
+                   self._abandoned, self._damage, where, " DESC" if newest_first else ""))
         if limit is not None:
             sql += " LIMIT ? OFFSET ?"
             args += [int(limit), int(offset)]

@@ -9,6 +9,9 @@ each with its size, CRC-32 and flags. For each game of a batch, in order:
   log): replayed and stored in its place; stored with other bytes: the board counts its games
   afresh (its flash was erased), so it is stored as a game of `BOARD#2` (`#3`, ...);
 - kept aside earlier with the same bytes: reported, left on the board;
+- the same game stored from elsewhere (an import of its export: the same kind, start, actions
+  and `played`, as import's own check plus the time): not stored again, reported as "already
+  stored as #N", and the board deletes it (a damaged log is never taken for such a copy);
 - otherwise checked against the board's CRC-32 of the whole log and replayed through the rules
   core. A log that does not replay is kept aside in the store's `rejected` table, reported,
   and left on the board. A log damaged on the flash (a record's checksum fails, a torn tail)
@@ -38,6 +41,7 @@ class SyncResult:
         self.continued = []   # (game_no, store id): stored before, played on since (a take-back)
         self.damaged = []     # (game_no, problem): stored up to the damage, the raw log kept
         self.renumbered = []  # (game_no, source): another game under a number already stored
+        self.duplicates = []  # (game_no, store id): the same game stored already (imported)
         self.skipped = []     # game numbers still being played
         self.bytes = 0        # log bytes read this run
 
@@ -46,6 +50,8 @@ class SyncResult:
         if self.continued:
             parts.append("%d stored game%s played on since and updated" % (
                 len(self.continued), "" if len(self.continued) == 1 else "s"))
+        if self.duplicates:
+            parts.append("%d already stored" % len(self.duplicates))
         if self.confirmed:
             parts.append("%d deleted on the board" % len(self.confirmed))
         if self.skipped:
@@ -90,15 +96,16 @@ class Progress:
 
 
 def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
-         on_progress=None) -> SyncResult:
+         on_progress=None, res=None) -> SyncResult:
     """One sync run; raises LinkError if the board stops answering (run it again: it
     resumes). progress: the terminal bar (None: on a terminal); on_progress(done, total,
     label): called as games arrive (the web page's bar), in games. chunk: the bytes per frame
-    the board streams (0: as many as a frame holds)."""
+    the board streams (0: as many as a frame holds). res: the SyncResult to fill in (a caller
+    that may be interrupted, by Ctrl-C, still knows what was stored)."""
     from cargoboard.export.logfile import record_from_log, LogError
 
     say = say or (lambda text: None)
-    res = SyncResult()
+    res = SyncResult() if res is None else res
     info = link.hello()
     board = info.get("board", "-")
     try:
@@ -186,9 +193,18 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
                     # gone bad, a write cut short). The store keeps the whole log with the
                     # game that replays up to the damage; the user is told.
                     res.damaged.append((game_no, rec.problem))
-                    say("game %d: damaged log (%s): %d action%s stored, the whole log kept "
-                        "in the store" % (game_no, rec.problem, len(rec.actions),
+                    say("game %d: damaged log: %s; %d action%s stored, the whole log kept "
+                        "in the store" % (game_no, rec.damage, len(rec.actions),
                                           "" if len(rec.actions) == 1 else "s"))
+                elif continues is None:
+                    # An import of this game's export came first: the store has the game.
+                    same = store.find(rec.kind, rec.start, rec.actions, rec.played,
+                                      check_played=True)
+                    if same is not None:
+                        res.duplicates.append((game_no, same))
+                        say("game %d: already stored as #%d; not stored again" % (game_no, same))
+                        confirm.append((game_no, crc))
+                        continue
                 new.append((game_no, crc, rec))
             # stored first (one transaction), then deleted on the board (one request)
             for (game_no, crc, rec), gid in zip(new, store.add_all([r for _, _, r in new])):

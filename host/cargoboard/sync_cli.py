@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from cargoboard.clikit import CommandError, terminal_text
 from cargoboard.link import Link, candidate_ports, find_port
@@ -25,15 +26,24 @@ def cmd_ports(args):
 
 
 def cmd_sync(args):
-    from cargoboard.sync import sync
+    from cargoboard.sync import SyncResult, sync
     port = find_port(args.port)
     db = args.db or default_path()
     check_writable(db, make_folders=args.db is None)  # before the board: nothing made yet
-    with Link(port) as link:
-        link.hello()  # a board that does not answer leaves no store behind
-        with Store(args.db) as store:
-            progress = True if args.progress else None
-            res = sync(link, store, progress=progress, say=print)
+    res = SyncResult()
+    try:
+        with Link(port) as link:
+            link.hello()  # a board that does not answer leaves no store behind
+            with Store(args.db) as store:
+                progress = True if args.progress else None
+                sync(link, store, progress=progress, say=print, res=res)
+    except KeyboardInterrupt:
+        # Ctrl-C: each batch is stored in one transaction before the board deletes it, so
+        # what was stored is whole and the rest is still on the board (the next sync takes it)
+        n = len(res.stored) + len(res.continued)
+        print("interrupted: %d game%s stored, the rest stay on the board"
+              % (n, "" if n == 1 else "s"), file=sys.stderr)
+        raise
     print("%s: %s (store: %s)" % (port, res.summary(), store.path))
     return 1 if res.rejected or res.conflicts or res.damaged else 0
 
@@ -46,11 +56,13 @@ def cmd_games(args):
             return 0
         table = [("id", "stored", "game", "layout", "seats", "actions", "scores", "result")]
         for (gid, source, source_game, kind, variant, seats, n, scores, winners, played,
-             stored, abandoned) in rows:
+             stored, abandoned, damage) in rows:
+            result = result_text(winners, abandoned)
+            if damage:
+                result += "; damaged: %s; `cargoboard export %d --format log` writes the " \
+                          "raw log" % (damage, gid)
             table.append((str(gid), stored.replace("T", " ")[:19]) + tuple(
-                terminal_text(t) for t in (kind, variant, seats)) + (str(n), scores,
-                                                                     result_text(winners,
-                                                                                 abandoned)))
+                terminal_text(t) for t in (kind, variant, seats)) + (str(n), scores, result))
         # columns as wide as their longest entry (a layout such as polygon+both+teleport)
         widths = [max(len(row[i]) for row in table) for i in range(len(table[0]) - 1)]
         for row in table:
@@ -70,7 +82,10 @@ def add_parser(sub):
     p = sub.add_parser("sync", help="fetch the board's games into the store", formatter_class=fmt,
                        description="Fetch every game the store lacks from the board, check and "
                                    "replay it, store it, then let the board delete it. "
-                                   "Safe to interrupt and to run again.",
+                                   "Safe to interrupt and to run again. Exit status 0; 1 "
+                                   "if a game was kept aside, damaged or in conflict, or on "
+                                   "an error; 130 on Ctrl-C (the games stored so far stay "
+                                   "stored, the rest on the board).",
                        epilog="examples:\n  cargoboard sync\n"
                               "  cargoboard sync --port /dev/ttyACM0 --db games.sqlite\n"
                               "  cargoboard sim --script game.txt --pty /tmp/board &  "
@@ -82,7 +97,10 @@ def add_parser(sub):
 
     p = sub.add_parser("games", help="list the stored games", formatter_class=fmt,
                        description="List the games in the store: id, when it was stored, "
-                                   "game, layout, seats, length, scores, result.",
+                                   "game, layout, seats, length, scores, result. A game whose "
+                                   "log was damaged on the board is marked: how far it "
+                                   "replays, and that `export GAME --format log` writes "
+                                   "its whole raw log.",
                        epilog="example:\n  cargoboard games --db games.sqlite")
     add_db_option(p)
     p.set_defaults(func=cmd_games)

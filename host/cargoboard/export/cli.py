@@ -12,8 +12,9 @@ from cargoboard import store
 from cargoboard.export import gamefile
 from cargoboard.clikit import CommandError, UsageError, check_new_file, terminal_text
 
-FORMATS = ("json", "text", "svg", "html")
-SUFFIXES = {".json": "json", ".txt": "text", ".svg": "svg", ".html": "html", ".htm": "html"}
+FORMATS = ("json", "text", "svg", "html", "log")  # log: the board's raw log, as stored
+SUFFIXES = {".json": "json", ".txt": "text", ".svg": "svg", ".html": "html", ".htm": "html",
+            ".log": "log"}
 
 
 def open_store(path, create=False):
@@ -53,9 +54,10 @@ def render(rec, fmt, at=None, positions=None):
             raise CommandError("game %s has %d actions: --at must be 0..%d" % (rec.id, last, last))
         abandoned = rec.abandoned and n == last
         return diagram.step_svg(draw, positions, rec.actions, n, abandoned=rec.abandoned,
-                                title="%s game %s (%s, %s), after %d of %d actions%s" % (
+                                title="%s game %s (%s, %s), after %d of %d actions%s%s" % (
                                     rec.kind.capitalize(), rec.id, rec.variant, rec.seats, n,
-                                    last, "; " + diagram.ABANDONED if abandoned else ""))
+                                    last, "; " + diagram.ABANDONED if abandoned else "",
+                                    "; damaged: " + rec.damage if rec.damage else ""))
     raise CommandError("unknown format %r (choose from %s)" % (fmt, ", ".join(FORMATS)))
 
 
@@ -90,20 +92,27 @@ def check_output(name, force=False, db=None):
                            "replace it" % name)
 
 
+def _opened(fd_or_path, data):
+    """open() of fd_or_path for writing data: text as UTF-8, bytes as they are."""
+    if isinstance(data, bytes):
+        return open(fd_or_path, "wb")
+    return open(fd_or_path, "w", encoding="utf-8", newline="\n")
+
+
 def write_output(name, text, force=False):
-    """Write text to the file name as a whole or not at all: into a temporary file beside it,
+    """Write text (or bytes) to the file name as a whole or not at all: into a temporary file beside it,
     then renamed over it, so a full disk or a crash leaves the old file (or none), never half
     of one. A link is followed (the file it points to is replaced, the link stays); a device
     or a pipe (--force -o /dev/null) is written to directly."""
     target = os.path.realpath(name)
     if os.path.exists(target) and not os.path.isfile(target):
-        with open(target, "w", encoding="utf-8", newline="\n") as f:
+        with _opened(target, text) as f:
             f.write(text)
         return
     folder, base = os.path.split(target)
     fd, tmp = tempfile.mkstemp(prefix="." + base + ".", suffix=".part", dir=folder)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+        with _opened(fd, text) as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
@@ -134,16 +143,37 @@ def cmd_export(args):
         fmt = SUFFIXES.get(Path(args.output).suffix.lower(), "json") if args.output else "json"
     with open_store(args.db) as st:
         rec = st.get(args.game)
-    text = render(rec, fmt, args.at)
+    if fmt == "log":
+        text = raw_log(rec, args.at, to_terminal=not args.output or args.output == "-")
+    else:
+        text = render(rec, fmt, args.at)
     if args.output and args.output != "-":
         try:
             write_output(args.output, text, args.force)
         except OSError as e:  # no permission, a full disk, ...
             raise CommandError("cannot write %s: %s" % (args.output, e.strerror)) from None
         print("wrote game %s as %s to %s" % (rec.id, fmt, args.output), file=sys.stderr)
+    elif isinstance(text, bytes):
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text)
     else:
         sys.stdout.write(text)
     return 0
+
+
+def raw_log(rec, at=None, to_terminal=False):
+    """`--format log`: the board's log of rec, byte for byte as the store keeps it (the whole
+    log, a damaged record and what follows it too; its format: docs/log-format.md).
+    to_terminal: standard output is meant, refused when it is a terminal (binary)."""
+    if at is not None:
+        raise UsageError("--at applies to --format svg only")
+    if rec.log is None:
+        raise CommandError("game %s has no board log: it was imported (only `cargoboard sync` "
+                           "stores a board's log)" % rec.id)
+    if to_terminal and sys.stdout.isatty():
+        raise CommandError("game %s's log is binary: give -o FILE, or redirect standard "
+                           "output" % rec.id)
+    return bytes(rec.log)
 
 
 # The most `import` reads: a game file is some KB (the JSON of a long game with every position
@@ -169,6 +199,10 @@ def read_input(name):
                            % (name, MAX_GAME_FILE >> 20))
     if isinstance(data, str):
         return data, name
+    if data.startswith(b"CBGL"):
+        raise CommandError("%s is a board's raw game log (`export --format log`), which cannot "
+                           "be imported: import reads a game's JSON or text export (.json, "
+                           ".txt); `cargoboard sync` brings a board's logs in" % name)
     try:
         return data.decode("utf-8-sig"), name
     except UnicodeDecodeError:
@@ -226,16 +260,19 @@ def add_parser(sub):
         "export", help="write a stored game as JSON, text, an SVG diagram or an HTML replay",
         description="Write stored game GAME (its id in the store) as JSON (header, every action, "
                     "the position and scores after each), the text record (tag pairs, one "
-                    "action per line), an SVG diagram of one position, or a self-contained "
-                    "HTML page that replays it. Formats: docs/export.md.",
+                    "action per line), an SVG diagram of one position, a self-contained "
+                    "HTML page that replays it, or (log) the board's raw game log as synced, "
+                    "byte for byte, all of a damaged one too (docs/log-format.md). "
+                    "Formats: docs/export.md.",
         epilog="examples:\n"
                "  cargoboard export 3 > game3.json\n"
                "  cargoboard export 3 --format text\n"
                "  cargoboard export 3 --format svg --at 12 -o pos12.svg\n"
-               "  cargoboard export 3 -o game3.html   # format from the suffix")
+               "  cargoboard export 3 -o game3.html   # format from the suffix\n"
+               "  cargoboard export 3 --format log -o game3.log   # the board's raw log")
     p.add_argument("game", metavar="GAME", help="the game's id in the store")
     p.add_argument("--format", "-f", choices=FORMATS, default=None,
-                   help="default: from the -o suffix (.json .txt .svg .html), else json")
+                   help="default: from the -o suffix (.json .txt .svg .html .log), else json")
     p.add_argument("--at", type=int, metavar="N", default=None,
                    help="svg: the position after N actions (0 = the start; default the last)")
     p.add_argument("--output", "-o", metavar="FILE", default=None,

@@ -56,6 +56,7 @@ def shown(rec, positions=None):
     out = GameRecord(rec.kind, rec.variant, rec.seats, start, texts, source=rec.source,
                      source_game=rec.source_game, played=rec.played, id=rec.id,
                      stored=rec.stored, abandoned=rec.abandoned)
+    out.damage = rec.damage
     return out, shown_positions, reveal
 
 
@@ -100,6 +101,8 @@ def to_dict(rec, positions=None):
     header = {"kind": rec.kind, "variant": rec.variant, "seats": rec.seats, "start": rec.start,
               "played": rec.played, "source": rec.source, "source_game": rec.source_game,
               "id": rec.id, "stored": rec.stored}
+    if rec.damage:  # the board's log was damaged: the game goes on past these actions
+        header["damage"] = rec.damage
     doc = {"format": FORMAT, "version": VERSION, "header": header,
            "start_scores": scores_of(positions[0]), "actions": actions,
            "final": {"position": final.notation(), "scores": scores_of(final),
@@ -153,7 +156,7 @@ def from_json(text, name="<json>"):
     if not isinstance(header, dict):
         raise _json_error(name, "", "missing 'header' object")
     known = {"kind", "variant", "seats", "start", "played", "source", "source_game", "id",
-             "stored"}
+             "stored", "damage"}
     for key in header:
         if key not in known:
             raise _json_error(name, "header", "unknown field %r" % key)
@@ -297,7 +300,7 @@ def _replay(rec, name, start_where, where_of, claims, check, start_claim=None):
 
 # Tag order on export; on import every tag is optional except Game, Variant, Seats and Start.
 TAGS = ("Game", "Variant", "Seats", "Start", "Played", "Source", "SourceGame", "Id", "Stored",
-        "Actions", "Result", "Winners", "Termination", "Final")
+        "Damage", "Actions", "Result", "Winners", "Termination", "Final")
 REVEAL_TAGS = ("Deal", "Laid")  # after the actions, for a game that hides information
 REQUIRED = ("Game", "Variant", "Seats", "Start")
 
@@ -327,6 +330,8 @@ def to_text(rec, positions=None):
         tags.append(("Id", rec.id))
     if rec.stored is not None:
         tags.append(("Stored", rec.stored))
+    if rec.damage:
+        tags.append(("Damage", rec.damage))
     tags += [("Actions", len(rec.actions)), ("Result", score_text(final)),
              ("Winners", winners_text(final))]
     if rec.abandoned:
@@ -437,11 +442,28 @@ def from_text(text, name="<text>"):
 
 # -- either -----------------------------------------------------------------------------------------
 
+def _picture(lower_name, text):
+    """'an SVG diagram' or 'an HTML page' if the file is one of those exports (by its suffix,
+    else its first character: '<'), else None."""
+    if lower_name.endswith(".svg"):
+        return "an SVG diagram"
+    if lower_name.endswith((".html", ".htm")):
+        return "an HTML page"
+    if text.lstrip().startswith("<"):
+        return "an HTML page" if "<html" in text[:2000].lower() else "an SVG or XML file"
+    return None
+
+
 def read_game(text, name="<input>", fmt=None):
     """A checked GameRecord from either form; fmt 'json' or 'text', or None to tell by the
     name's suffix (.json, .txt), else by the first character ('{' is JSON)."""
     if fmt is None:
         lower = name.lower()
+        picture = _picture(lower, text)
+        if picture:
+            raise GameFileError("%s is %s, which cannot be imported: import reads a game's "
+                                "JSON or text export (.json, .txt; `cargoboard export GAME "
+                                "--format json|text`)" % (name, picture))
         if lower.endswith(".json"):
             fmt = "json"
         elif lower.endswith(".txt"):

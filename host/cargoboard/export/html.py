@@ -191,6 +191,9 @@ def game_html(rec, positions=None, nav=""):
             ("played", rec.played or "-"), ("source", "%s #%s" % (rec.source, rec.source_game)),
             ("actions", str(total)), ("result", score_text(final)),
             ("outcome", result_text(winners_text(final), rec.abandoned))]
+    if rec.damage:
+        head.append(("damage", "%s; `cargoboard export %s --format log` writes the raw log"
+                     % (rec.damage, rec.id)))
     rows = "".join("<tr><th>%s</th><td>%s</td></tr>" % (escape(k), escape(v)) for k, v in head)
     moves = []
     mover = None

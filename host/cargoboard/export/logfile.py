@@ -10,6 +10,7 @@ record carries what the log said about itself:
 
     rec.status      'over' (finish record), 'abandoned', or 'open' (still being played, or cut)
     rec.problem     None, or what was wrong at the end of the log (a torn tail, a bad checksum)
+                    (then rec.damage, cargoboard.store.log_damage's text, goes into the store)
     rec.dropped     bytes after the last good record (0 for a clean log)
     rec.undos       take-backs in the log
     rec.header      the parsed firmware.system.logformat.Header
@@ -21,7 +22,7 @@ import datetime as _dt
 
 from firmware.system import logformat as LF
 from cargoboard.rules import rules_for, UnknownGame
-from cargoboard.store import GameRecord
+from cargoboard.store import GameRecord, log_damage
 
 STATUS = {LF.FINISH: "over", LF.ABANDON: "abandoned"}
 
@@ -87,6 +88,7 @@ def record_from_log(raw: bytes, source: str | None = None) -> GameRecord:
     rec.final = pos  # replayed: the store need not do it again
     rec.status = status
     rec.problem = problem
+    rec.damage = log_damage(raw) if problem is not None else None
     rec.dropped = len(raw) - good
     rec.undos = undos
     rec.header = header
