@@ -10,7 +10,8 @@ simulator:
   the same object content, so the next stage can skip the frame). The board's HAL does this
   inside its compiled scan loop; the simulator calls this function.
 - `HallReader.update(sums, occ)`: fields in units of 0.01 mT, (sum - mid) scaled by the ADC's
-  full scale and the sensor's sensitivity, minus a per-cell zero (calibration, `zero`); and the
+  full scale and the sensor's sensitivity, minus a per-cell zero (`zero`: the console's `calibrate` takes it on an empty board and the
+  boot loads it from the flash, firmware/system/calib.py); and the
   occupancy bitmap, with hysteresis: a cell reads occupied from |field| >= occ_on and empty again
   below occ_off (a cube with its worst neighbours against it reads 3.7 mT, an empty cell among 8
   worst neighbours 2.3 mT: docs/hardware.md, revision B).
@@ -123,12 +124,15 @@ class HallReader:
             occ[i] = bits[i]
         return n
 
-    def calibrate(self):
-        """Take the fields now as every cell's zero (the board must be clear): the sensors'
-        zero errors and what the board itself adds. Returns the largest correction."""
+    def calibrate(self, fields=None):
+        """Take the fields now (or `fields`, e.g. their average over a few scans: 0.01 mT per
+        cell, read against the current zero) as every cell's zero (the board must be clear):
+        the sensors' zero errors and what the board itself adds. Returns the largest zero."""
+        if fields is None:
+            fields = self.levels
         big = 0
         for c in range(N_CELLS):
-            v = self.levels[c] + self.zero[c]
+            v = fields[c] + self.zero[c]
             self.zero[c] = v
             if abs(v) > big:
                 big = abs(v)

@@ -1,7 +1,8 @@
 """The boot, run once by firmware/main.py and dropped before the first frame (docs/firmware.md
 "Loading on demand"): main.py's command line (the simulator's), the HAL, the simulator's flash,
-the game log, the App; then an unfinished game in the log is resumed, else the boot game is set
-up. A board playing or idling keeps none of this code in the heap.
+the game log, the App (on revision B with the cells' zeros from the flash); then an unfinished
+game in the log is resumed, else the boot game is set up. A board playing or idling keeps none
+of this code in the heap.
 """
 
 import gc
@@ -133,6 +134,13 @@ def start():
     app.emit("boot cargoboard fw=%s hal=%s" % (VERSION, hal.name))
     if glog_error is not None:
         app.report_error("log open", glog_error)
+    if rev == "B":
+        # every cell's zero, kept on the flash by `calibrate` (firmware/system/calib.py,
+        # dropped again); none: `evt not calibrated: ...`
+        from firmware.system import calib
+        calib.boot(app)
+        calib = None
+        unload("firmware.system.calib")
     if _resume(app):
         pass  # the unfinished game goes on
     elif game != "none":
