@@ -31,6 +31,11 @@ MID_BAND = 4        # units of a sum: 0.5 ADC steps of an 8-conversion sum
 # are marked `rough`, so that whoever compares their steps allows for it.
 DNL_CODES = (512, 1536, 2560, 3584)
 DNL_BAND = 12
+# Every cell's zero on the flash (the console's `calibrate` writes it, firmware/system/calib.py;
+# the boot loads it, firmware/system/boot_revb.py): in the flash root, a version byte, then the
+# zeros (0.01 mT) as signed 16-bit little-endian numbers.
+ZERO_FILE = "hall_zero"
+ZERO_VERSION = 1
 
 
 def settle(new, sums, deadband):
@@ -45,12 +50,17 @@ def settle(new, sums, deadband):
 
 
 class HallReader:
-    def __init__(self, samples, sens_uv_per_mt, full_mv, occ_on, occ_off, zero=None):
+    def __init__(self, samples, sens_uv_per_mt, full_mv, occ_on, occ_off, zero=None,
+                 cal_scans=0, cal_clear=0):
         # 0.01 mT per unit of a sum: full_mv / 4096 mV a code, sens uV per mT, samples a sum
         self.num = 100 * full_mv * 1000
         self.den = 4096 * sens_uv_per_mt * samples
         self.occ_on = occ_on
         self.occ_off = occ_off
+        # `calibrate` (firmware/system/calib.py): the scans it averages, and the most a cell
+        # of a clear board may read (0.01 mT)
+        self.cal_scans = cal_scans
+        self.cal_clear = cal_clear
         self.levels = array("h", bytes(2 * N_CELLS))   # field per cell, 0.01 mT
         self.zero = zero if zero is not None else array("h", bytes(2 * N_CELLS))
         self._occ = bytearray(16)
@@ -142,4 +152,5 @@ class HallReader:
 
 def reader(pm):
     """The HallReader for a pin map module (hardware/pinmap_revb.py)."""
-    return HallReader(pm.SAMPLES, pm.SENS_UV_PER_MT, pm.ADC_FULL_MV, pm.OCC_ON, pm.OCC_OFF)
+    return HallReader(pm.SAMPLES, pm.SENS_UV_PER_MT, pm.ADC_FULL_MV, pm.OCC_ON, pm.OCC_OFF,
+                      None, pm.CAL_SCANS, pm.CAL_CLEAR)

@@ -80,8 +80,7 @@ def start():
         # revision B's HAL and App (firmware/system/boot_revb.py); a revision-A board loads
         # none of its modules
         from firmware.system import boot_revb
-        hal, App = boot_revb.start(a["sim"])
-        boot_revb = None
+        hal, App = boot_revb.start(a["sim"])   # (kept until the zeros are loaded, below)
     elif a["sim"]:
         from firmware.hal.sim import SimHal
         hal = SimHal()
@@ -93,9 +92,7 @@ def start():
         sys.exit(2)
 
     from firmware.hal import unload
-    if rev == "B":
-        unload("firmware.system.boot_revb")
-    else:
+    if rev != "B":
         from firmware.system.app import App
     from firmware.system.app import VERSION
     for p in a["plugins"]:
@@ -135,12 +132,10 @@ def start():
     if glog_error is not None:
         app.report_error("log open", glog_error)
     if rev == "B":
-        # every cell's zero, kept on the flash by `calibrate` (firmware/system/calib.py,
-        # dropped again); none: `evt not calibrated: ...`
-        from firmware.system import calib
-        calib.boot(app)
-        calib = None
-        unload("firmware.system.calib")
+        # every cell's zero, kept on the flash by `calibrate`; none: `evt not calibrated: ...`
+        boot_revb.load_zeros(app)
+        boot_revb = None
+        unload("firmware.system.boot_revb")
     if _resume(app):
         pass  # the unfinished game goes on
     elif game != "none":
