@@ -10,11 +10,12 @@ simulator:
   the same object content, so the next stage can skip the frame). The board's HAL does this
   inside its compiled scan loop; the simulator calls this function.
 - `HallReader.update(sums, occ)`: fields in units of 0.01 mT, (sum - mid) scaled by the ADC's
-  full scale and the sensor's sensitivity, minus a per-cell zero (`zero`: the console's `calibrate` takes it on an empty board and the
-  boot loads it from the flash, firmware/system/calib.py); and the
-  occupancy bitmap, with hysteresis: a cell reads occupied from |field| >= occ_on and empty again
-  below occ_off (a cube with its worst neighbours against it reads 3.7 mT, an empty cell among 8
-  worst neighbours 2.3 mT: docs/hardware.md, revision B).
+  full scale and the sensor's sensitivity, minus a per-cell zero (`zero`: the console's
+  `calibrate` takes it on an empty board, firmware/system/calib.py, and the boot loads it from
+  the flash, firmware/system/boot_revb.py); and the occupancy bitmap, with hysteresis: a cell
+  reads occupied from |field| >= occ_on and empty again below occ_off (a cube with its worst
+  neighbours against it reads 3.7 mT, an empty cell among 8 worst neighbours 2.3 mT, at nominal
+  sensitivity: docs/hardware.md, revision B).
 
 Small ints, preallocated arrays; the conversion runs only on frames where a sum changed.
 """

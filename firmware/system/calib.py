@@ -92,7 +92,8 @@ class Calibration:
         hal.unsettled(False)
         root = hal.flash_root()
         if root is None or app.glog is None:
-            return "err calibrate: no flash to keep the zeros (max=%d; they hold until power-off)" % big
+            return ("err calibrate: no flash to keep the zeros (max=%d; they hold until "
+                    "power-off)" % big)
         data = bytearray(SIZE)
         data[0] = ZERO_VERSION
         zero = hal.reader.zero

@@ -75,6 +75,9 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  starts empty); the pieces stay where they are. A game in
                                  play resumes from its log (docs/log-format.md).
 
+A revision-B board that boots with no zeros on its flash is calibrated first, while the world
+is still empty (`bring-up: calibrate: ok calibrated max=N`; docs/virtual-board.md).
+
 Output: the board's serial events with sim time, committed actions, replies to `send`, and the
 button presses each line used. Exit status 0 only if every line held; errors name the line.
 """
