@@ -308,6 +308,14 @@ ADC_FULL_MV = 3300.0
 ADC_CODES = 4096
 ADC_DNL_CODES = (512, 1536, 2560, 3584)
 SHIFTS_MM = (0.25, 0.5, 1.0)
+# The spread of the parts (docs/hardware.md, "What the model assumes"; the virtual board's
+# field model draws the same per sensor): sensitivity +-5 %, zero +-0.5 mT (DRV5055 typical; the
+# spread is a guess). `calibrate` takes every cell's zero on the empty board
+# (firmware/system/calib.py), the sensitivity stays. The ADC's own noise per conversion (RMS).
+HALL_GAIN_TOL = 0.05
+HALL_ZERO_MT = 0.5
+ADC_NOISE_LSB = 1.0
+NOISE_SIGMAS = 5            # a bound on noise: 5 sigma (1 cell in ~3.5 million beyond it)
 
 
 def lsb_mt():
@@ -359,10 +367,64 @@ def analyse_revb(magnet=MAGNET, pitch=CELL_PITCH_MM, cube=CUBE_MM, tol=PLACEMENT
     }
 
 
+def sensor_noise_lsb():
+    """The sensor's own noise at the ADC, RMS in ADC steps: its noise density over its
+    bandwidth (a first-order roll-off: pi/2 times the -3 dB bandwidth)."""
+    from circuit import parts as P
+    rms_mt = P.DRV5055_NOISE_NT_RTHZ * 1e-6 * math.sqrt(P.DRV5055_BANDWIDTH_HZ * math.pi / 2)
+    return rms_mt / lsb_mt()
+
+
+def calibration_revb():
+    """What is left of a sensor's zero after `calibrate` (firmware/system/calib.py: CAL_SCANS
+    scans of SAMPLES conversions averaged per cell, the HAL's firmware/hal/hall.py after it),
+    in mT: the noise of that average (NOISE_SIGMAS of it), the mid-supply reference the fields
+    are read against (held until its average moved by more than MID_BAND units of a sum: off
+    by up to that plus 3 sigma of its average, once when the zeros were taken and once now),
+    and the rounding of the zero and of the field to 0.01 mT. Besides, what any reading may be
+    off by: the HAL's deadband (a cell's field is taken over only when it moved by more)."""
+    from firmware.hal import hall
+    from hardware import pinmap_revb as PM
+    lsb = lsb_mt()
+    conv = math.hypot(ADC_NOISE_LSB, sensor_noise_lsb())     # one conversion, ADC steps RMS
+    noise = NOISE_SIGMAS * conv / math.sqrt(PM.SAMPLES * PM.CAL_SCANS) * lsb
+    # the reference's average over ~16 scans (x += (sum - x / 16)): 1/31 of one sum's variance
+    mid_sigma = conv * math.sqrt(PM.SAMPLES) / math.sqrt(31) / PM.SAMPLES
+    mid = 2 * (hall.MID_BAND / PM.SAMPLES + 3 * mid_sigma) * lsb
+    rounding = 0.01
+    return {"scans": PM.CAL_SCANS, "conversion_lsb": conv, "noise_mt": noise, "mid_mt": mid,
+            "rounding_mt": rounding, "zero_mt": noise + mid + rounding,
+            "deadband_mt": PM.DEADBAND / 100.0}
+
+
+def occupancy_revb(a, zero_mt):
+    """(occupied, empty): the least field a cell with a cube reads (the worst cube, 8 worst
+    neighbours against it) and the most an empty one reads (8 worst neighbours), in mT, with
+    the sensors' sensitivity spread, a zero error of zero_mt and the deadband."""
+    dead = calibration_revb()["deadband_mt"]
+    occupied = (a["own_min_mt"] - a["surrounded_max_mt"]) * (1 - HALL_GAIN_TOL) - zero_mt - dead
+    empty = a["surrounded_max_mt"] * (1 + HALL_GAIN_TOL) + zero_mt + dead
+    return occupied, empty
+
+
+def uncalibrated_revb(a):
+    """A line of information (no rule): the occupancy's worst cases with the sensors' whole
+    zero error left in, as on a board never calibrated."""
+    from hardware import pinmap_revb as PM
+    on, off = PM.OCC_ON / 100.0, PM.OCC_OFF / 100.0
+    occupied, empty = occupancy_revb(a, HALL_ZERO_MT)
+    return ("not calibrated (zero +-%.1f mT left in): occupied >= %.2f mT vs OCC_ON %.2f%s; "
+            "empty <= %.2f mT vs OCC_OFF %.2f%s" % (
+                HALL_ZERO_MT, occupied, on, "" if occupied >= on else ": short",
+                empty, off, "" if empty < off else ": over (a cell emptied may read occupied on)"))
+
+
 def requirements_revb(a):
     """(name, ok, text) for revision B's design rules."""
     from hardware import pinmap_revb as PM
     on, off = PM.OCC_ON / 100.0, PM.OCC_OFF / 100.0
+    cal = calibration_revb()
+    occupied, empty = occupancy_revb(a, cal["zero_mt"])
     return [
         ("step", a["step1_lsb"] >= 10,
          "1 <-> 2 cubes: a %.2f mT step = %.0f ADC steps (>= 10)" % (a["steps_mt"][1], a["step1_lsb"])),
@@ -372,15 +434,17 @@ def requirements_revb(a):
         ("dnl", a["dnl_gap_codes"] >= 64,
          "a cube and its neighbours read codes %.0f..%.0f: %.0f codes from the ADC's DNL spikes "
          "(>= 64)" % (a["single_codes"][0], a["single_codes"][1], a["dnl_gap_codes"])),
-        ("occupancy", a["own_min_mt"] - a["surrounded_max_mt"] >= on and a["surrounded_max_mt"] < off,
+        ("occupancy", occupied >= on and empty < off,
          "occupied >= %.2f mT (worst cube, 8 worst neighbours against it) vs OCC_ON %.2f; empty "
-         "<= %.2f mT vs OCC_OFF %.2f" % (a["own_min_mt"] - a["surrounded_max_mt"], on,
-                                         a["surrounded_max_mt"], off)),
+         "<= %.2f mT (8 worst neighbours) vs OCC_OFF %.2f; sensitivity +-%.0f %%, zero "
+         "+-%.3f mT after `calibrate`, deadband %.2f mT" % (
+             occupied, on, empty, off, 100 * HALL_GAIN_TOL, cal["zero_mt"], cal["deadband_mt"])),
     ]
 
 
 def table_revb(a):
     s = a["steps_mt"]
+    cal = calibration_revb()
     rows = [
         ("sensor, ADC", "DRV5055A2 %.0f mV/mT (+-%.0f mT), 12 bits of 3.3 V: %.4f mT per step"
          % (HALL_SENS_MV_PER_MT, HALL_RANGE_MT, a["lsb_mt"])),
@@ -394,6 +458,10 @@ def table_revb(a):
             a["neighbour_mt"])),
         ("largest field (card + cube + 8 neighbours)", "%.1f mT" % a["largest_mt"]),
         ("a cube with its neighbours, ADC codes", "%.0f..%.0f" % a["single_codes"]),
+        ("zero left after `calibrate` (%d scans averaged)" % cal["scans"],
+         "+-%.3f mT: noise %.3f (%d sigma of %.2f steps per conversion), mid reference %.3f, "
+         "rounding %.3f" % (cal["zero_mt"], cal["noise_mt"], NOISE_SIGMAS,
+                            cal["conversion_lsb"], cal["mid_mt"], cal["rounding_mt"])),
     ]
     lines = ["| quantity (revision B, nominal Br %.2f T) | value |" % a["br"], "|---|---|"]
     for k, v in rows:
@@ -476,13 +544,17 @@ def main(argv=None):
         print(table_revb(a))
         print()
         rules = requirements_revb(a)
+        info = uncalibrated_revb(a)
     else:
         a = analyse()
         print(table(a))
         print()
         rules = requirements(a)
+        info = None
     for name, ok, text in rules:
         print("%-9s %s  %s" % (name, "ok  " if ok else "FAIL", text))
+    if info:
+        print("%-9s %s  %s" % ("info", "    ", info))
     return 0 if all(ok for _, ok, _ in rules) else 1
 
 

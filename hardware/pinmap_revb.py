@@ -41,6 +41,8 @@ ADC_FULL_MV = 3300       # ADC full scale: ADC_VREF = the Pico's 3V3 (the sensor
 OCC_ON = 320             # a cell reads occupied from |field| >= 3.20 mT (units of 0.01 mT) ...
 OCC_OFF = 280            # ... and empty again below 2.80 mT (hysteresis)
 DEADBAND = 3             # a cell's reported field moves only by more than 0.03 mT (ADC jitter stays out)
+CAL_SCANS = 16           # `calibrate` averages this many scans (each taken whole, no deadband) into every cell's zero
+CAL_CLEAR = 150          # `calibrate` refuses while a cell reads |field| > 1.50 mT after its zero (a piece on the board)
 LED_BUDGET_MA = 320      # the LED current budget that keeps revision B within 500 mA of USB (circuit/power.py)
 LED_BUDGET_MAX_MA = 330  # the largest LED budget (`budget`) that keeps the board within 95 % of USB's 500 mA (circuit/power.py)
 WS2812_SM = 0            # PIO0 state machine 0

@@ -10,10 +10,12 @@ simulator:
   the same object content, so the next stage can skip the frame). The board's HAL does this
   inside its compiled scan loop; the simulator calls this function.
 - `HallReader.update(sums, occ)`: fields in units of 0.01 mT, (sum - mid) scaled by the ADC's
-  full scale and the sensor's sensitivity, minus a per-cell zero (calibration, `zero`); and the
-  occupancy bitmap, with hysteresis: a cell reads occupied from |field| >= occ_on and empty again
-  below occ_off (a cube with its worst neighbours against it reads 3.7 mT, an empty cell among 8
-  worst neighbours 2.3 mT: docs/hardware.md, revision B).
+  full scale and the sensor's sensitivity, minus a per-cell zero (`zero`: the console's
+  `calibrate` takes it on an empty board, firmware/system/calib.py, and the boot loads it from
+  the flash, firmware/system/boot_revb.py); and the occupancy bitmap, with hysteresis: a cell
+  reads occupied from |field| >= occ_on and empty again below occ_off (a cube with its worst
+  neighbours against it reads 3.7 mT, an empty cell among 8 worst neighbours 2.3 mT, at nominal
+  sensitivity: docs/hardware.md, revision B).
 
 Small ints, preallocated arrays; the conversion runs only on frames where a sum changed.
 """
@@ -30,6 +32,11 @@ MID_BAND = 4        # units of a sum: 0.5 ADC steps of an 8-conversion sum
 # are marked `rough`, so that whoever compares their steps allows for it.
 DNL_CODES = (512, 1536, 2560, 3584)
 DNL_BAND = 12
+# Every cell's zero on the flash (the console's `calibrate` writes it, firmware/system/calib.py;
+# the boot loads it, firmware/system/boot_revb.py): in the flash root, a version byte, then the
+# zeros (0.01 mT) as signed 16-bit little-endian numbers.
+ZERO_FILE = "hall_zero"
+ZERO_VERSION = 1
 
 
 def settle(new, sums, deadband):
@@ -44,12 +51,17 @@ def settle(new, sums, deadband):
 
 
 class HallReader:
-    def __init__(self, samples, sens_uv_per_mt, full_mv, occ_on, occ_off, zero=None):
+    def __init__(self, samples, sens_uv_per_mt, full_mv, occ_on, occ_off, zero=None,
+                 cal_scans=0, cal_clear=0):
         # 0.01 mT per unit of a sum: full_mv / 4096 mV a code, sens uV per mT, samples a sum
         self.num = 100 * full_mv * 1000
         self.den = 4096 * sens_uv_per_mt * samples
         self.occ_on = occ_on
         self.occ_off = occ_off
+        # `calibrate` (firmware/system/calib.py): the scans it averages, and the most a cell
+        # of a clear board may read (0.01 mT)
+        self.cal_scans = cal_scans
+        self.cal_clear = cal_clear
         self.levels = array("h", bytes(2 * N_CELLS))   # field per cell, 0.01 mT
         self.zero = zero if zero is not None else array("h", bytes(2 * N_CELLS))
         self._occ = bytearray(16)
@@ -123,12 +135,15 @@ class HallReader:
             occ[i] = bits[i]
         return n
 
-    def calibrate(self):
-        """Take the fields now as every cell's zero (the board must be clear): the sensors'
-        zero errors and what the board itself adds. Returns the largest correction."""
+    def calibrate(self, fields=None):
+        """Take the fields now (or `fields`, e.g. their average over a few scans: 0.01 mT per
+        cell, read against the current zero) as every cell's zero (the board must be clear):
+        the sensors' zero errors and what the board itself adds. Returns the largest zero."""
+        if fields is None:
+            fields = self.levels
         big = 0
         for c in range(N_CELLS):
-            v = self.levels[c] + self.zero[c]
+            v = fields[c] + self.zero[c]
             self.zero[c] = v
             if abs(v) > big:
                 big = abs(v)
@@ -138,4 +153,5 @@ class HallReader:
 
 def reader(pm):
     """The HallReader for a pin map module (hardware/pinmap_revb.py)."""
-    return HallReader(pm.SAMPLES, pm.SENS_UV_PER_MT, pm.ADC_FULL_MV, pm.OCC_ON, pm.OCC_OFF)
+    return HallReader(pm.SAMPLES, pm.SENS_UV_PER_MT, pm.ADC_FULL_MV, pm.OCC_ON, pm.OCC_OFF,
+                      None, pm.CAL_SCANS, pm.CAL_CLEAR)

@@ -31,8 +31,10 @@ and the power budget are in docs/hardware.md ("Revision B").
   at light load.
 - LEDs, USB serial, the frame clock, flash, identity: as revision A (firmware.hal.rp2040).
 
-Besides the HAL interface: `levels`, `rough` (above) and `led_budget_ma`, the LED current the
-app may spend (lower than revision A's: the sensors draw from the same USB 500 mA).
+Besides the HAL interface: `levels`, `rough` (above), `reader` (the HallReader: its `zero`
+per cell, `calibrate`), `unsettled(on)` (every scan's sums taken whole while the calibration
+averages them) and `led_budget_ma`, the LED current the app may spend (lower than revision
+A's: the sensors draw from the same USB 500 mA).
 Compiled with mpy-cross, never run on hardware yet (no revision-B board exists).
 """
 
@@ -156,7 +158,9 @@ class Rp2040HallHal(Rp2040Hal):
                                 pm.ROW_ON_US, -1, pm.CELL_SHIFT, pm.ROW_SHIFT, pm.ROW_EN,
                                 pm.ADC_ID, pm.MID_ADDR, pm.ZERO_ADDR))
         self._deadband = self._reader.sum_units(pm.DEADBAND)
+        self._settled = self._deadband
         self._button_first = pm.BUTTON_FIRST
+        self.reader = self._reader
         self.levels = self._reader.levels
         self.rough = self._reader.rough
         self.led_budget_ma = pm.LED_BUDGET_MA
@@ -181,6 +185,14 @@ class Rp2040HallHal(Rp2040Hal):
 
     def read_buttons(self):
         return self._buttons
+
+    def unsettled(self, on):
+        """While on, every scan's sums are taken as read, no deadband (`calibrate` averages
+        them); off: the deadband again. Either way every cell is converted at the next scan
+        (a new zero applies at once)."""
+        self._deadband = -1 if on else self._settled
+        self._cfg[_DEADBAND] = self._deadband
+        self._first = True
 
 
 def _latch(hal, bit):

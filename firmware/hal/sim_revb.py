@@ -2,7 +2,8 @@
 host's 'G' frames (docs/sim-protocol.md: u32 LE time_ms, u8 buttons, the scan's ADC sums as
 u16 LE each, then serial bytes). The HAL's logic (firmware/hal/hall.py, as on the board) turns
 the sums into the occupancy bitmap and the per-cell fields (`levels`, 0.01 mT; `rough`, the
-cells next to an ADC DNL spike) the app's level scanner reads. main.py's --rev B picks it;
+cells next to an ADC DNL spike) the app's level scanner reads; `reader` and `unsettled(on)` as
+on the board (firmware/hal/rp2040_revb.py). main.py's --rev B picks it;
 a revision-A board never loads it.
 """
 
@@ -19,7 +20,9 @@ class SimHallHal(SimHal):
         self._sums = array("H", bytes(2 * hall.N_SUMS))
         self._new = array("H", bytes(2 * hall.N_SUMS))
         self._deadband = self._reader.sum_units(PMB.DEADBAND)
+        self._settled = self._deadband
         self._first = True
+        self.reader = self._reader
         self.levels = self._reader.levels
         self.rough = self._reader.rough
         self.led_budget_ma = PMB.LED_BUDGET_MA
@@ -48,3 +51,9 @@ class SimHallHal(SimHal):
         end = 5 + 2 * k
         self._serial_in = bytes(b[end:n]) if n > end else None
         return True
+
+    def unsettled(self, on):
+        """As on the board: every scan's sums taken whole while on (no deadband); every cell
+        converted anew at the next scan either way."""
+        self._deadband = -1 if on else self._settled
+        self._first = True

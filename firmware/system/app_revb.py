@@ -9,6 +9,10 @@ frame right after the occupancy scanner and before anything is dispatched, so th
 started or told of a change in that frame reads that frame's fields. When a reported step changed and no cell's
 occupancy did, a game in play that reads the steps (it keeps options['levels'] as its
 attribute `levels`) gets on_change with the same occupancy again (docs/firmware.md).
+
+The console's `calibrate` (revision B only) takes every cell's zero on an empty board over a
+few frames (firmware/system/calib.py, loaded for it): while it runs, `calibration` is fed each
+frame before the scanners.
 """
 
 from firmware.hal import unload
@@ -26,8 +30,10 @@ class _StepScanner(Scanner):
         self.app = app
 
     def update(self, raw, now):
-        n = Scanner.update(self, raw, now)
         app = self.app
+        if app.calibration is not None:
+            app.calibration.scan()
+        n = Scanner.update(self, raw, now)
         hal = app.hal
         if app.levels.update(hal.levels, now, hal.rough) and not n and app.state == PLAY:
             game = app.game
@@ -56,6 +62,19 @@ class HallApp(App):
         unload("firmware.games.revb")
         self.levels = LevelScanner(stable_ms)
         self.scanner = _StepScanner(self, stable_ms)
+        self.calibration = None  # the zeros being taken (`calibrate`, firmware/system/calib.py)
+
+    def command(self, words):
+        """App.command, and `calibrate`: firmware/system/calib.py, loaded for it (it stays
+        while its scans are being averaged, through the Calibration it leaves here)."""
+        if words[0].lower() != "calibrate":
+            return App.command(self, words)
+        from firmware.system import calib
+        try:
+            return calib.start(self)
+        finally:
+            calib = None
+            unload("firmware.system.calib")
 
     def plugin_options(self, opts):
         """App.plugin_options, and the level scanner as options['levels']."""

@@ -1,7 +1,8 @@
 """The boot, run once by firmware/main.py and dropped before the first frame (docs/firmware.md
 "Loading on demand"): main.py's command line (the simulator's), the HAL, the simulator's flash,
-the game log, the App; then an unfinished game in the log is resumed, else the boot game is set
-up. A board playing or idling keeps none of this code in the heap.
+the game log, the App (on revision B with the cells' zeros from the flash); then an unfinished
+game in the log is resumed, else the boot game is set up. A board playing or idling keeps none
+of this code in the heap.
 """
 
 import gc
@@ -79,8 +80,7 @@ def start():
         # revision B's HAL and App (firmware/system/boot_revb.py); a revision-A board loads
         # none of its modules
         from firmware.system import boot_revb
-        hal, App = boot_revb.start(a["sim"])
-        boot_revb = None
+        hal, App = boot_revb.start(a["sim"])   # (kept until the zeros are loaded, below)
     elif a["sim"]:
         from firmware.hal.sim import SimHal
         hal = SimHal()
@@ -92,9 +92,7 @@ def start():
         sys.exit(2)
 
     from firmware.hal import unload
-    if rev == "B":
-        unload("firmware.system.boot_revb")
-    else:
+    if rev != "B":
         from firmware.system.app import App
     from firmware.system.app import VERSION
     for p in a["plugins"]:
@@ -133,6 +131,11 @@ def start():
     app.emit("boot cargoboard fw=%s hal=%s" % (VERSION, hal.name))
     if glog_error is not None:
         app.report_error("log open", glog_error)
+    if rev == "B":
+        # every cell's zero, kept on the flash by `calibrate`; none: `evt not calibrated: ...`
+        boot_revb.load_zeros(app)
+        boot_revb = None
+        unload("firmware.system.boot_revb")
     if _resume(app):
         pass  # the unfinished game goes on
     elif game != "none":

@@ -1,6 +1,6 @@
 """The app's own console commands (docs/serial-protocol.md): hello, help, occ, mask, new, press,
 events, bright, budget, abort, and games, logread, logdel (firmware/system/logcmd.py), and the
-reply to an unknown command. App.command loads this module for such a command and drops it
+reply to an unknown command (and to `calibrate`, which only revision B's App takes). App.command loads this module for such a command and drops it
 after: a board playing or idling keeps none of it in the heap. What a host asks often stays in
 the app: a game's own commands (`pos` and the like), `status` (the web page asks it at every
 change) and `mem` (the heap's own figures); loading this module holds the frame loop for ~45 ms
@@ -14,7 +14,8 @@ from firmware.hal import unload
 PROTO = 1  # the text console (docs/serial-protocol.md); frames: PROTOCOL_VERSION (docs/protocol.md)
 
 HELP = ("commands: hello help status mem occ mask new press events bright budget abort "
-        "games logread logdel; game commands (e.g. pos candidates) go to the game")
+        "games logread logdel calibrate (revision B); game commands (e.g. pos candidates) go "
+        "to the game")
 
 
 def command(app, words):
@@ -56,6 +57,8 @@ def command(app, words):
     if cmd == "abort":
         app.abort()
         return "ok"
+    if cmd == "calibrate":  # revision B's App answers it (firmware/system/app_revb.py)
+        return "err calibrate: revision B only (this board's Hall switches read no field)"
     if cmd == "games" or cmd == "logread" or cmd == "logdel":
         from firmware.system import logcmd  # loaded for the command, then dropped
         try:

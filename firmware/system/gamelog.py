@@ -110,7 +110,10 @@ class GameLog:
             gc.collect()
             return open(path, mode)
 
-    def _write_atomic(self, path, data):
+    def write_atomic(self, path, data):
+        """data to path, power-loss safe: written to a temporary file renamed over it (littlefs
+        renames atomically), so the path holds its old contents or the new, whole (the game
+        log's headers, the revision-B board's zeros: firmware/system/calib.py)."""
         tmp = path + ".tmp"
         with self._open(tmp, "wb") as f:
             f.write(data)
@@ -147,7 +150,7 @@ class GameLog:
         n = self._read_counter()
         if nums and nums[-1] >= n:
             n = nums[-1] + 1
-        self._write_atomic(self.dir + "/next", b"%d\n" % (n + 1))
+        self.write_atomic(self.dir + "/next", b"%d\n" % (n + 1))
         path = self.path(n)
         from firmware.system import logformat
         try:
@@ -195,7 +198,7 @@ class GameLog:
             if os.stat(path)[6] != self._size:
                 with open(path, "rb") as f:
                     good = f.read(self._size)
-                self._write_atomic(path, good)
+                self.write_atomic(path, good)
         except Exception:
             pass
 

@@ -55,9 +55,9 @@ def open_newest(glog):
         # The log as found stays beside it (flash damage: its tail may hold moves the board can
         # no longer check, and nothing is lost). A power cut before the cut log is written
         # leaves the damaged one, and the next boot does both again.
-        glog._write_atomic(_aside(path), raw)
+        glog.write_atomic(_aside(path), raw)
         raw = raw[:rd.good]
-        glog._write_atomic(path, raw)
+        glog.write_atomic(path, raw)
     glog.cur = n
     glog.closed = 0
     glog._crc = rd.crc

@@ -75,6 +75,9 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  starts empty); the pieces stay where they are. A game in
                                  play resumes from its log (docs/log-format.md).
 
+A revision-B board that boots with no zeros on its flash is calibrated first, while the world
+is still empty (`bring-up: calibrate: ok calibrated max=N`; docs/virtual-board.md).
+
 Output: the board's serial events with sim time, committed actions, replies to `send`, and the
 button presses each line used. Exit status 0 only if every line held; errors name the line.
 """
@@ -107,6 +110,8 @@ MEM_REPLY = re.compile(r"ok alloc=(\d+) free=(\d+) max=(\d+)")  # the console's 
 VERBS = ("new-game", "lift", "place", "drop", "take", "press", "wait", "expect", "resolve",
          "bounce", "slide", "turn", "send", "send-err", "restart")
 COMMITS = ("evt auto ", "evt confirm ", "evt end ", "evt undo ")  # the board took a move
+# a revision-B board with no zeros on its flash says so at boot (firmware/system/calib.py)
+UNCALIBRATED = "evt not calibrated: no zeros on the flash (every zero 0; `calibrate` on an empty board)"
 
 
 class ScriptError(Exception):
@@ -293,7 +298,7 @@ RESOLVE_HOOK = default_resolve
 class Session:
     """A running simulated board: firmware process + world + pyserial on the pty."""
 
-    def __init__(self, out=print, noise=None, **runner_kwargs):
+    def __init__(self, out=print, noise=None, calibrate=True, **runner_kwargs):
         self.out = out
         if runner_kwargs.get("revision", "A").upper() == "B":
             # revision B: linear Hall sensors, the field model (docs/virtual-board.md)
@@ -313,6 +318,18 @@ class Session:
         self.presses = 0
         self.game = ""
         self.step(1)
+        if calibrate and self.runner.revision == "B" and UNCALIBRATED in self.events:
+            self.bring_up()
+
+    def bring_up(self):
+        """A revision-B board is calibrated at its bring-up (docs/bringup.md): a fresh virtual
+        one (no zeros on its flash), still empty, is sent `calibrate` (its reply printed as
+        an event's), so that its sensors' zero errors (the field model's, Noise.zero_mt) are
+        taken out as on a real board. Session(calibrate=False) leaves it uncalibrated."""
+        _, final = self.query("calibrate")
+        self.out(f"  [{self.runner.t / 1000:8.2f}s] bring-up: calibrate: {final}")
+        if not final.startswith("ok"):
+            raise FirmwareError(f"the fresh board did not calibrate: {final}")
 
     def close(self):
         try:
