@@ -14,7 +14,7 @@ simulator:
   `calibrate` takes it on an empty board, firmware/system/calib.py, and the boot loads it from
   the flash, firmware/system/boot_revb.py); and the occupancy bitmap, with hysteresis: a cell
   reads occupied from |field| >= occ_on and empty again below occ_off (a cube with its worst
-  neighbours against it reads 3.7 mT, an empty cell among 8 worst neighbours 2.3 mT, at nominal
+  neighbours against it reads 4.1 mT, an empty cell among 8 worst neighbours 2.0 mT, at nominal
   sensitivity: docs/hardware.md, revision B).
 
 Small ints, preallocated arrays; the conversion runs only on frames where a sum changed.
