@@ -670,6 +670,11 @@ def test_sync_recognises_a_game_imported_from_its_export(tmp_path, capsys):
             assert "game 1: already stored as #1; not stored again" in said
             assert "1 already stored" in res.summary()
             assert store.count() == 3  # the import of game 1, the other import, game 2
+            # the board's raw log of game 1 is kept with its import (the board deletes it)
+            kept_log = store.get(1).log
+            assert store.get(2).log is None  # the other import: no board game of its own
+        with Store(db_a, readonly=True) as first:
+            assert kept_log and bytes(kept_log) == bytes(first.get(1).log)
         assert sorted(board_logs(b.runner.port)) == [3]  # only the game in play is left
     finally:
         b.close()

@@ -495,6 +495,13 @@ class Store:
             raise StoreError("no game %s#%s in %s" % (source, source_game, self.path))
         return self.get(row[0])
 
+    def keep_log(self, gid, log):
+        """Give stored game gid the board's raw log if it has none (an import of the game's
+        export, found again by a sync: the board deletes its copy, and the store keeps the
+        bytes it had)."""
+        with self.db:
+            self.db.execute("UPDATE games SET log=? WHERE id=? AND log IS NULL", (log, gid))
+
     def find(self, kind, start, actions, played=None, check_played=False):
         """The id of a stored game (any source) with this start and these actions, or None:
         how an import recognises a game it already holds. check_played: `played` must agree

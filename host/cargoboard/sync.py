@@ -201,6 +201,7 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
                     same = store.find(rec.kind, rec.start, rec.actions, rec.played,
                                       check_played=True)
                     if same is not None:
+                        store.keep_log(same, rec.log)  # (the board's bytes are not lost)
                         res.duplicates.append((game_no, same))
                         say("game %d: already stored as #%d; not stored again" % (game_no, same))
                         confirm.append((game_no, crc))
