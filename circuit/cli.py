@@ -22,17 +22,17 @@ def parse(argv, doc, flags=(), rev=True):
         word = argv[i]
         if rev and word == "--rev":
             if i + 1 >= len(argv) or argv[i + 1].upper() not in REVISIONS:
-                _usage("--rev takes A or B")
+                usage("--rev takes A or B")
             revision = argv[i + 1].upper()
             i += 2
             continue
         if word not in flags:
-            _usage("no option %s" % word)
+            usage("no option %s" % word)
         given.add(word)
         i += 1
     return revision, given
 
 
-def _usage(message):
+def usage(message):
     sys.stderr.write("usage error: %s (--help: what this tool takes)\n" % message)
     raise SystemExit(2)

@@ -529,6 +529,8 @@ def render_tables(t=None):
 def main(argv=None):
     from circuit import cli
     rev, flags = cli.parse(argv, __doc__, flags=("--tables", "--check"))
+    if "--check" in flags and "--tables" not in flags:
+        cli.usage("--check checks the step tables: --tables --check")
     if "--tables" in flags:
         text = render_tables()
         if "--check" in flags:

@@ -675,6 +675,11 @@ def test_sync_recognises_a_game_imported_from_its_export(tmp_path, capsys):
             assert store.get(2).log is None  # the other import: no board game of its own
         with Store(db_a, readonly=True) as first:
             assert kept_log and bytes(kept_log) == bytes(first.get(1).log)
+            # a board's game is never taken for a copy: one that merely looks the same (an
+            # erased board's "board game 1" dropped before its first move) is another game
+            g = first.get(1)
+            assert first.find(g.kind, g.start, g.actions) == 1
+            assert first.find(g.kind, g.start, g.actions, g.played, check_played=True) is None
         assert sorted(board_logs(b.runner.port)) == [3]  # only the game in play is left
     finally:
         b.close()
@@ -744,6 +749,10 @@ def test_a_port_that_babbles_is_named_as_not_the_board(tmp_path):
         with pytest.raises(LinkError) as e:
             with Link(os.ttyname(slave), timeout=0.3) as link:
                 link.hello()
+        # a command sent once keeps its warning: a damaged frame may have been its reply
+        with pytest.raises(LinkError) as once:
+            with Link(os.ttyname(slave), timeout=0.3) as link:
+                link.text("undo")
     finally:
         stop.set()
         t.join()
@@ -751,3 +760,4 @@ def test_a_port_that_babbles_is_named_as_not_the_board(tmp_path):
         os.close(slave)
     assert "answered with" in str(e.value) and "not the board's protocol" in str(e.value)
     assert "no answer" not in str(e.value)
+    assert "was sent once and may have run" in str(once.value), once.value

@@ -157,13 +157,13 @@ def least_presses(chooser, games):
 
 def _play(task):
     """One chunk of games of one row (a worker process): (row, GameStats, cpu seconds)."""
-    row, seeds = task
+    row, seeds, adc_lsb = task
     rev, noise, chooser = ROWS[row]
     pick = PICKS[chooser]
     hall = None
     if noise is not None:
         from cargoboard.games.cargocube.hallfield import Noise
-        hall = Noise(shift_mm=noise[0], bump_rate=noise[1], adc_lsb=ADC_LSB)
+        hall = Noise(shift_mm=noise[0], bump_rate=noise[1], adc_lsb=adc_lsb)
     tot = GameStats()
     t0 = time.process_time()
     for seed in seeds:
@@ -188,7 +188,7 @@ def _map(fn, tasks, jobs):
 
 def run_rows(rows, games, jobs):
     """{row: (GameStats, cpu seconds)} for the rows, games seeds 0.. each, on jobs processes."""
-    results = _map(_play, [(r, seeds) for r in rows for seeds in _chunks(games)], jobs)
+    results = _map(_play, [(r, seeds, ADC_LSB) for r in rows for seeds in _chunks(games)], jobs)
     out = {r: (GameStats(), 0.0) for r in rows}
     for row, st, secs in results:
         tot, cpu = out[row]
@@ -199,11 +199,11 @@ def run_rows(rows, games, jobs):
 
 def _run_chunk(task):
     """Games of one expansion row (a worker process): GameStats."""
-    chooser, seeds, kw, shift = task
+    chooser, seeds, kw, shift, adc_lsb = task
     noise = None
     if shift is not None:
         from cargoboard.games.cargocube.hallfield import Noise
-        noise = Noise(shift_mm=shift, adc_lsb=ADC_LSB)
+        noise = Noise(shift_mm=shift, adc_lsb=adc_lsb)
     pick = PICKS[chooser]
     tot = GameStats()
     for seed in seeds:
@@ -216,7 +216,8 @@ def run(chooser, games, kw, shift=None, jobs=1):
     teleport), on revision A, or B with bottom cubes shifting up to shift mm; on jobs
     processes."""
     tot = GameStats()
-    for st in _map(_run_chunk, [(chooser, seeds, kw, shift) for seeds in _chunks(games)], jobs):
+    for st in _map(_run_chunk, [(chooser, seeds, kw, shift, ADC_LSB) for seeds in _chunks(games)],
+                   jobs):
         tot.add(st)
     return tot
 
@@ -384,7 +385,7 @@ def press_table(rows, res, least):
           " (least_presses))")
 
 
-ADC_LSB = 1.0  # --adc-lsb (set before the worker processes fork)
+ADC_LSB = 1.0  # --adc-lsb (handed to the workers in their tasks: any start method)
 
 
 def main():

@@ -37,6 +37,7 @@ DNL_BAND = 12
 # zeros (0.01 mT) as signed 16-bit little-endian numbers.
 ZERO_FILE = "hall_zero"
 ZERO_VERSION = 1
+ZERO_SIZE = 1 + 2 * N_CELLS
 
 
 def settle(new, sums, deadband):

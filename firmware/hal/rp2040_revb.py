@@ -188,8 +188,8 @@ class Rp2040HallHal(Rp2040Hal):
 
     def unsettled(self, on):
         """While on, every scan's sums are taken as read, no deadband (`calibrate` averages
-        them); off: the deadband again. Either way every cell is converted at the next scan
-        (a new zero applies at once)."""
+        them); off: the deadband again. (A new zero is applied to every cell by
+        HallReader.calibrate, which has them all converted anew at the next update.)"""
         self._deadband = -1 if on else self._settled
         self._cfg[_DEADBAND] = self._deadband
         self._first = True

@@ -53,7 +53,7 @@ class SimHallHal(SimHal):
         return True
 
     def unsettled(self, on):
-        """As on the board: every scan's sums taken whole while on (no deadband); every cell
-        converted anew at the next scan either way."""
+        """As on the board: every scan's sums taken as read while on (no deadband); off: the
+        deadband again."""
         self._deadband = -1 if on else self._settled
         self._first = True

@@ -67,7 +67,10 @@ class HallApp(App):
     def command(self, words):
         """App.command, and `calibrate`: firmware/system/calib.py, loaded for it (it stays
         while its scans are being averaged, through the Calibration it leaves here)."""
-        if words[0].lower() != "calibrate":
+        cmd = words[0].lower()
+        if cmd == "new" and self.calibration is not None:
+            return "err calibrating (0.17 s): send `new` after its reply"
+        if cmd != "calibrate":
             return App.command(self, words)
         from firmware.system import calib
         try:

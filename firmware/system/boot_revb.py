@@ -25,9 +25,8 @@ def load_zeros(app):
     HAL's reader. None, or a file of the wrong
     size or version (left as it is): the zeros stay 0 and `evt not calibrated: ...` says so."""
     import os
-    from firmware.hal.hall import ZERO_FILE, ZERO_VERSION
+    from firmware.hal.hall import ZERO_FILE, ZERO_SIZE, ZERO_VERSION
     zero = app.hal.reader.zero
-    size = 1 + 2 * len(zero)
     root = app.hal.flash_root()
     why = "no flash"
     if root is not None:
@@ -40,12 +39,12 @@ def load_zeros(app):
             n = -1
         why = "no zeros on the flash"
         if n >= 0:
-            buf = bytearray(size)
+            buf = bytearray(ZERO_SIZE)
             try:
-                if n == size:
+                if n:
                     with open(path, "rb") as f:
-                        f.readinto(buf)
-                if n == size and buf[0] == ZERO_VERSION:
+                        f.readinto(buf)  # (a longer file: its first ZERO_SIZE bytes)
+                if n == ZERO_SIZE and buf[0] == ZERO_VERSION:
                     for c in range(len(zero)):
                         v = buf[1 + 2 * c] | (buf[2 + 2 * c] << 8)
                         zero[c] = v - 65536 if v >= 32768 else v

@@ -19,9 +19,7 @@ The file (its name and format: firmware/hal/hall.py) is loaded at boot
 
 from firmware import hal as H
 from firmware.hal import hall
-from firmware.hal.hall import ZERO_FILE, ZERO_VERSION
-
-SIZE = 1 + 2 * hall.N_CELLS
+from firmware.hal.hall import ZERO_FILE, ZERO_SIZE, ZERO_VERSION
 
 
 def _crowded(fields, limit):
@@ -92,9 +90,9 @@ class Calibration:
         hal.unsettled(False)
         root = hal.flash_root()
         if root is None or app.glog is None:
-            return ("err calibrate: no flash to keep the zeros (max=%d; they hold until "
+            return ("err calibrate: no filesystem to keep the zeros in (max=%d; they hold until "
                     "power-off)" % big)
-        data = bytearray(SIZE)
+        data = bytearray(ZERO_SIZE)
         data[0] = ZERO_VERSION
         zero = hal.reader.zero
         for c in range(hall.N_CELLS):

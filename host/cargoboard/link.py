@@ -283,7 +283,9 @@ class Link:
                 if out is not None:
                     return out
         junk = self.damaged - damaged_before
-        if junk and not frames:
+        if junk and not frames and resend:
+            # (sent once, a command must keep its warning below: the one damaged frame may
+            # have been the board's reply to it)
             # something answers, but never in the board's frames: another device (a modem, a
             # Pico running something else) or a line that garbles everything
             raise LinkError("%s answered with %d frame%s that are not the board's protocol "

@@ -510,7 +510,10 @@ class Store:
         sql = "SELECT id FROM games WHERE kind=? AND start=? AND actions=?"
         args = [kind, start, " ".join(actions)]
         if check_played:
-            sql += " AND played IS ?"
+            # (and only a game with no board log, an import: a board game that merely looks
+            # the same, e.g. dropped before its first move as "board game 1" on an erased
+            # board, is another game)
+            sql += " AND played IS ? AND log IS NULL"
             args.append(played)
         row = self.db.execute(sql + " ORDER BY id LIMIT 1", args).fetchone()
         return row[0] if row else None

@@ -199,7 +199,8 @@ def read_input(name):
                            % (name, MAX_GAME_FILE >> 20))
     if isinstance(data, str):
         return data, name
-    if data.startswith(b"CBGL"):
+    from firmware.system.logformat import MAGIC  # (a board log begins so)
+    if data.startswith(MAGIC):
         raise CommandError("%s is a board's raw game log (`export --format log`), which cannot "
                            "be imported: import reads a game's JSON or text export (.json, "
                            ".txt); `cargoboard sync` brings a board's logs in" % name)
