@@ -94,6 +94,22 @@ def dump(db):
         con.close()
 
 
+def _flip_a_bit(micropython, image, back):
+    """Flip one bit of game 1's log on the board's flash image, `back` bytes from its end (flash
+    damage, by the board's own flash driver under MicroPython); the log's record as it was."""
+    script = (
+        "from firmware.drivers import flashdev\n"
+        "dev = flashdev.FileBlockDev.open(%r)\n"
+        "root = flashdev.mount(dev, '/flash')\n"
+        "p = root + '/games/g00001.log'\n"
+        "b = bytearray(open(p, 'rb').read())\n"
+        "print(bytes(b).hex())\n"
+        "b[len(b) - %d] ^= 0x10\n"
+        "with open(p, 'wb') as f:\n"
+        "    f.write(b)\n" % (str(image), back))
+    return record_from_log(bytes.fromhex(micropython(script).split()[-1]))
+
+
 def test_sync_stores_each_game_once_then_the_board_forgets_it(played, tmp_path):
     image = tmp_path / "flash.img"
     shutil.copy(played[0], image)
@@ -481,18 +497,7 @@ def test_a_log_damaged_on_the_flash_is_stored_up_to_the_damage_and_reported(play
     never pass it off as a shorter clean game."""
     image = tmp_path / "flash.img"
     shutil.copy(played[0], image)
-    script = (
-        "import os\n"
-        "from firmware.drivers import flashdev\n"
-        "dev = flashdev.FileBlockDev.open(%r)\n"
-        "root = flashdev.mount(dev, '/flash')\n"
-        "p = root + '/games/g00001.log'\n"
-        "b = bytearray(open(p, 'rb').read())\n"
-        "print(bytes(b).hex())\n"
-        "b[len(b) - 12] ^= 0x10\n"
-        "with open(p, 'wb') as f:\n"
-        "    f.write(b)\n" % str(image))
-    clean = record_from_log(bytes.fromhex(micropython(script).split()[-1]))
+    clean = _flip_a_bit(micropython, image, 12)
     assert clean.problem is None
     db = tmp_path / "games.sqlite"
     said = []
@@ -577,17 +582,7 @@ def test_a_damaged_game_is_marked_and_its_whole_log_can_be_had(played, tmp_path,
     `export N --format log` writes the whole log byte for byte (an imported game has none)."""
     image = tmp_path / "flash.img"
     shutil.copy(played[0], image)
-    script = (
-        "from firmware.drivers import flashdev\n"
-        "dev = flashdev.FileBlockDev.open(%r)\n"
-        "root = flashdev.mount(dev, '/flash')\n"
-        "p = root + '/games/g00001.log'\n"
-        "b = bytearray(open(p, 'rb').read())\n"
-        "print(bytes(b).hex())\n"
-        "b[len(b) - 30] ^= 0x10\n"
-        "with open(p, 'wb') as f:\n"
-        "    f.write(b)\n" % str(image))
-    clean = record_from_log(bytes.fromhex(micropython(script).split()[-1]))
+    clean = _flip_a_bit(micropython, image, 30)
     db = tmp_path / "games.sqlite"
     b = Served(image)
     try:
