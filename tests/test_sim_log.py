@@ -162,4 +162,4 @@ def test_relative_flash_dir_is_where_the_user_typed_it(tmp_path, monkeypatch):
     r = subprocess.run([exe, "sim", "--script", "game.txt", "--flash", "broken"], cwd=tmp_path,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2
-    assert "the board cannot use its flash %s" % (tmp_path / "broken" / "flash.img") in r.stdout
+    assert "the board cannot use its flash %s" % (tmp_path / "broken" / "flash.img") in r.stderr

@@ -80,7 +80,7 @@ def start():
         # revision B's HAL and App (firmware/system/boot_revb.py); a revision-A board loads
         # none of its modules
         from firmware.system import boot_revb
-        hal, App, zeros = boot_revb.start(a["sim"])  # (zeros: loaded below, once the app is)
+        hal, App = boot_revb.start(a["sim"])   # (kept until the zeros are loaded, below)
     elif a["sim"]:
         from firmware.hal.sim import SimHal
         hal = SimHal()
@@ -133,10 +133,8 @@ def start():
         app.report_error("log open", glog_error)
     if rev == "B":
         # every cell's zero, kept on the flash by `calibrate`; none: `evt not calibrated: ...`
-        # (a function handed over, not a name here: a name in this module would be interned
-        # on revision A too, and the port keeps interned names for good)
-        zeros(app)
-        zeros = boot_revb = None
+        boot_revb.load_zeros(app)
+        boot_revb = None
         unload("firmware.system.boot_revb")
     if _resume(app):
         pass  # the unfinished game goes on

@@ -9,7 +9,7 @@ MicroPython port keeps for good) is loaded at boot for them.
 
 
 def start(sim):
-    """(the HAL, the App class, load_zeros) of a revision-B board; sim: the simulator's HAL."""
+    """(the HAL, the App class) of a revision-B board; sim: the simulator's HAL."""
     if sim:
         from firmware.hal.sim_revb import SimHallHal
         hal = SimHallHal()
@@ -17,7 +17,7 @@ def start(sim):
         from firmware.hal.rp2040_revb import Rp2040HallHal
         hal = Rp2040HallHal()
     from firmware.system.app_revb import HallApp
-    return hal, HallApp, load_zeros
+    return hal, HallApp
 
 
 def load_zeros(app):
