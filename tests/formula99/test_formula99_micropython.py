@@ -31,12 +31,19 @@ def compiled():
         yield tmp
 
 
-def test_same_games_on_cpython_and_micropython(micropython, compiled):
-    args = ["games", *GAMES]
+def _same_on_both(micropython, compiled, args):
+    """The driver's output lines for args, the same under CPython and under the MicroPython
+    unix port (192 KiB, the rules compiled by mpy-cross)."""
     cp = mpy.run_cpython(DRIVER, args, path=KIT).splitlines()
     mp = micropython(DRIVER, args=args, heapsize="192k", timeout=300,
                      path=[compiled, *KIT]).splitlines()
     assert cp == mp, mpy.first_difference(cp, mp)
+    return cp
+
+
+def test_same_games_on_cpython_and_micropython(micropython, compiled):
+    args = ["games", *GAMES]
+    cp = _same_on_both(micropython, compiled, args)
     ends = [line.split() for line in cp if line.startswith("E ")]
     assert [e[1] for e in ends] == [g.split(":")[0] for g in GAMES]
     # the games reach the cards' uses and events (the chooser favours them)
@@ -59,10 +66,7 @@ def test_same_perft_on_cpython_and_micropython(micropython, compiled):
         words = spec.split()
         seed = 7 if words[-1] == "seed" else None
         args += [depth, R.start_position(int(words[1]), int(words[2]), seed).notation()]
-    cp = mpy.run_cpython(DRIVER, args, path=KIT).splitlines()
-    mp = micropython(DRIVER, args=args, heapsize="192k", timeout=300,
-                     path=[compiled, *KIT]).splitlines()
-    assert mp == cp
+    cp = _same_on_both(micropython, compiled, args)
     counts = [int(line.split()[3]) for line in cp]
     assert counts[:2] == [1644, 37760]  # the start perfts of docs/rules/formula99.md §11.1
 
@@ -78,10 +82,7 @@ def test_a_position_keeping_two_chunks_of_its_undo_log_takes_back_as_one_keeping
     at every step the position, its history and the actions taken back are those of a position
     keeping its whole log, under CPython and the MicroPython unix port alike."""
     args = ["takeback", *TAKEBACK]
-    cp = mpy.run_cpython(DRIVER, args, path=KIT).splitlines()
-    mp = micropython(DRIVER, args=args, heapsize="192k", timeout=300,
-                     path=[compiled, *KIT]).splitlines()
-    assert cp == mp, mpy.first_difference(cp, mp)
+    cp = _same_on_both(micropython, compiled, args)
     rows = [line.split() for line in cp if line.startswith("T ")]
     copies = [line.split() for line in cp if line.startswith("C ")]
     assert len(rows) == 1400
