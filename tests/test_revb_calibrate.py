@@ -177,3 +177,31 @@ def test_a_board_resuming_a_game_uncalibrated_starts_and_plays_on(tmp_path):
         assert final.startswith("err calibrate: a game is in play"), final
     finally:
         s.close()
+
+
+def test_the_emulated_pico_keeps_its_zeros_across_a_power_cut(tmp_path, monkeypatch):
+    """The same on the real target: `cargoboard deploy --rev b`'s build on the emulated RP2040
+    (its runner has no field model: every ADC channel reads alike, so every zero is 0) writes
+    the zero file to its littlefs flash with `calibrate`, and boots from it calibrated."""
+    from pathlib import Path
+    from picotarget import require_pico
+    import cargoboard.sim.pico.runner as pico
+    from cargoboard.deploy import stage
+    require_pico()
+    build = [(bp, Path(lp).read_bytes()) for bp, lp, _ in stage(tmp_path / "build", "rp2", "B")]
+    monkeypatch.setattr(pico, "firmware_files", lambda: build)
+    image = tmp_path / "flash.img"
+    s = Session(out=lambda line: None, target="pico", pins=pico.PINS_REVB, flash=image)
+    try:
+        assert any(e.startswith(UNCALIBRATED) for e in s.events), \
+            s.events
+        _, final = s.query("calibrate")
+        assert final == "ok calibrated max=0", final
+        s.events.clear()
+        s.restart()
+        assert any(e.startswith("evt boot") for e in s.events), s.events
+        assert not any("not calibrated" in e for e in s.events), s.events
+    finally:
+        s.close()
+    # the file's format (firmware/system/hallzero.py): its version, then 121 zeros of 0
+    assert fsimage.read_file(str(image), "hall_zero") == bytes([1]) + bytes(2 * SIZE * SIZE)

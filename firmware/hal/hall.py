@@ -32,12 +32,6 @@ MID_BAND = 4        # units of a sum: 0.5 ADC steps of an 8-conversion sum
 # are marked `rough`, so that whoever compares their steps allows for it.
 DNL_CODES = (512, 1536, 2560, 3584)
 DNL_BAND = 12
-# Every cell's zero on the flash (the console's `calibrate` writes it, firmware/system/calib.py;
-# the boot loads it, firmware/system/boot_revb.py): in the flash root, a version byte, then the
-# zeros (0.01 mT) as signed 16-bit little-endian numbers.
-ZERO_FILE = "hall_zero"
-ZERO_VERSION = 1
-ZERO_SIZE = 1 + 2 * N_CELLS
 
 
 def settle(new, sums, deadband):

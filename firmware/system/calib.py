@@ -13,13 +13,12 @@ of it):
   and the reply is `ok calibrated max=N` (the largest zero, 0.01 mT), CAL_SCANS frames after
   the command.
 
-The file (its name and format: firmware/hal/hall.py) is loaded at boot
+The file (its name and format: firmware/system/hallzero.py) is loaded at boot
 (firmware/system/boot_revb.py, `load_zeros`).
 """
 
 from firmware import hal as H
 from firmware.hal import hall
-from firmware.hal.hall import ZERO_FILE, ZERO_SIZE, ZERO_VERSION
 
 
 def _crowded(fields, limit):
@@ -92,16 +91,13 @@ class Calibration:
         if root is None or app.glog is None:
             return ("err calibrate: no filesystem to keep the zeros in (max=%d; they hold until "
                     "power-off)" % big)
-        data = bytearray(ZERO_SIZE)
-        data[0] = ZERO_VERSION
-        zero = hal.reader.zero
-        for c in range(hall.N_CELLS):
-            v = zero[c] & 0xFFFF
-            data[1 + 2 * c] = v & 0xFF
-            data[2 + 2 * c] = v >> 8
+        from firmware.system import hallzero
         try:
-            app.glog.write_atomic(root.rstrip("/") + "/" + ZERO_FILE, data)
+            app.glog.write_atomic(hallzero.path(root), hallzero.pack(hal.reader.zero))
         except Exception as e:
             return "err calibrate: zeros not stored: %s: %s (max=%d; they hold until power-off)" % (
                 type(e).__name__, e, big)
+        finally:
+            hallzero = None
+            H.unload("firmware.system.hallzero")
         return "ok calibrated max=%d" % big

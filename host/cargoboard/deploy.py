@@ -47,6 +47,7 @@ NOT_ON_BOARD = {"firmware/hal/sim.py", "firmware/hal/sim_revb.py", "firmware/dri
 REVB_ONLY = {"firmware/hal/rp2040_revb.py", "firmware/hal/hall.py", "hardware/pinmap_revb.py",
              "firmware/drivers/levels.py", "firmware/system/boot_revb.py",
              "firmware/system/app_revb.py", "firmware/system/calib.py",
+             "firmware/system/hallzero.py",
              "firmware/games/revb.py"}
 BOARD_REV = "board_rev"  # the board's revision, read by the boot (firmware/system/boot.py)
 REVISIONS = ("A", "B")
