@@ -627,6 +627,21 @@ def test_a_damaged_game_is_marked_and_its_whole_log_can_be_had(played, tmp_path,
     # and a raw log is no game file for import
     status, _, err = cli_run(capsys, ["import", str(out_file), "--db", str(db2)])
     assert status == 1 and "is a board's raw game log" in err and "Traceback" not in err
+    # the web archive's replay offers the same whole log, an imported game none (docs/web.md)
+    import urllib.error
+    import urllib.request
+    from cargoboard.web.server import WebServer
+    with WebServer(db=db, discover=False) as ws:
+        with urllib.request.urlopen(ws.url + "/games/" + gid, timeout=10) as r:
+            assert 'href="/games/%s/export.log"' % gid in r.read().decode()
+        with urllib.request.urlopen(ws.url + "/games/%s/export.log" % gid, timeout=10) as r:
+            assert r.read() == raw
+    with WebServer(db=db2, discover=False) as ws:
+        with urllib.request.urlopen(ws.url + "/games/1", timeout=10) as r:
+            assert "export.log" not in r.read().decode()
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(ws.url + "/games/1/export.log", timeout=10)
+        assert e.value.code == 404 and "it was imported" in e.value.read().decode()
 
 
 def test_sync_recognises_a_game_imported_from_its_export(tmp_path, capsys):

@@ -405,6 +405,10 @@ def replay_page(request):
     rec, positions = _game(request)
     links = " ".join('<a href="/games/%d/export.%s">%s</a>' % (rec.id, ext, ext.upper())
                      for ext in ("json", "txt", "svg", "html"))
+    if rec.log is not None:  # a synced game: the board's own log (an import has none)
+        links += ' <a href="/games/%d/export.log" title="the board\'s log, byte for byte' \
+                 '%s">LOG</a>' % (rec.id, " (damaged: its actions after the damage)"
+                                  if rec.damage else "")
     links += (' <a id="cb-svg-step" href="/games/%d/export.svg?at=0" '
               'data-step-href="/games/%d/export.svg?at=">SVG of this step</a>' % (rec.id, rec.id))
     nav = ('<nav class="cb-nav"><a href="/">tables</a> <a href="/games">archive</a> '
@@ -417,7 +421,8 @@ def replay_page(request):
 
 
 EXPORTS = {"json": ("json", "application/json"), "txt": ("text", "text/plain; charset=utf-8"),
-           "svg": ("svg", "image/svg+xml"), "html": ("html", "text/html; charset=utf-8")}
+           "svg": ("svg", "image/svg+xml"), "html": ("html", "text/html; charset=utf-8"),
+           "log": ("log", "application/octet-stream")}
 
 
 def export_file(request):
@@ -425,13 +430,19 @@ def export_file(request):
     from cargoboard.export.cli import render
     ext = request.path_params["ext"]
     if ext not in EXPORTS:
-        raise HTTPException(404, "no export format '%s' (json, txt, svg, html)" % ext)
+        raise HTTPException(404, "no export format '%s' (json, txt, svg, html, log)" % ext)
     rec, positions = _game(request)
     at = _int_param(request, "at", None, 0, len(positions) - 1)
     if at is not None and ext != "svg":
         raise HTTPException(400, "at applies to the svg export only")
     fmt, media = EXPORTS[ext]
-    body = render(rec, fmt, at, positions)
+    if fmt == "log":
+        if rec.log is None:
+            raise HTTPException(404, "game %s has no board log: it was imported (only `cargoboard "
+                                     "sync` stores a board's log)" % rec.id)
+        body = bytes(rec.log)
+    else:
+        body = render(rec, fmt, at, positions)
     name = "game%d%s.%s" % (rec.id, "" if at is None else "-%d" % at, ext)
     disposition = "inline" if ext == "svg" else 'attachment; filename="%s"' % name
     return Response(body, media_type=media, headers={"Content-Disposition": disposition})
