@@ -71,6 +71,18 @@ def test_an_error_line_echoes_at_most_600_characters(capsys, game, start):
     assert cap.err == line
 
 
+@pytest.mark.parametrize("argv", [["X"], ["show", "--game", "X"], ["export", "1", "--format", "X"],
+                                  ["sim", "--target", "X"]])
+def test_argparses_own_errors_echo_at_most_600_characters(capsys, argv):
+    """argparse's usage errors ("invalid choice: 'xxx...'") echoed a 100 KB argument whole."""
+    with pytest.raises(SystemExit) as e:
+        cli.main([a.replace("X", "x" * 100000) for a in argv])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    message = err.splitlines()[-1].split(": error: ", 1)[1]
+    assert len(message) == 600 and message.endswith("\u2026") and "invalid choice" in message
+
+
 def test_a_device_output_needs_no_writable_folder_and_a_dangling_link_is_taken(tmp_path,
                                                                                 monkeypatch):
     """`export --force -o /dev/null` is written as it is: its folder /dev, which a user may not

@@ -14,7 +14,7 @@ from cargoboard import rules as game_rules
 from cargoboard.link import LinkError
 from cargoboard.store import StoreError, score_text, winners_text
 from cargoboard.deploy import DeployError
-from cargoboard.clikit import CommandError, HelpFormatter, UsageError, error_text
+from cargoboard.clikit import ArgumentParser, CommandError, HelpFormatter, UsageError, error_text
 
 
 # The game of `perft`, `legal` and `show` without --game.
@@ -124,7 +124,7 @@ def cmd_show(args):
 
 
 def build_parser():
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="cargoboard", formatter_class=HelpFormatter,
         description="Cargoboard host tools: the Cargocube rules, the virtual board and more.",
         epilog="example:\n  cargoboard perft polygon 2\n"

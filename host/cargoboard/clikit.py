@@ -36,6 +36,17 @@ MAX_ERROR_CHARS = 600
 OUTPUT_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
 
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's parser with its usage errors capped at MAX_ERROR_CHARS as ours are ("invalid
+    choice: 'xxx…'" echoes the argument whole). Its subcommands' parsers are of this class
+    too (add_subparsers makes them of the parser's own class)."""
+
+    def error(self, message):
+        if len(message) > MAX_ERROR_CHARS:
+            message = message[:MAX_ERROR_CHARS - 1] + "\u2026"
+        super().error(message)
+
+
 def error_text(exc):
     """The one line an error is told in: an OSError in words with its path(s), "x.svg: No
     such file or directory", not "[Errno 2] No such file or directory: 'x.svg'"; a full disk
