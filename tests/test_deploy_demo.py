@@ -167,6 +167,19 @@ def test_deploy_onto_the_virtual_board_and_check_its_versions(tmp_path):
         "build: board %s, deployed 0123456789ab" % build]
 
 
+def test_deploy_a_revision_b_virtual_board_and_play_on_it(tmp_path):
+    """`deploy --flash DIR --rev b` failed with a traceback in the runner's thread (a revision-B
+    board read no sensor sums while its versions were asked) and "no answer from the board"."""
+    flash = tmp_path / "vboard"
+    r = run("deploy", "--flash", str(flash), "--rev", "b")
+    assert (r.returncode, r.stderr) == (0, ""), r.stderr
+    assert "runs fw=" in r.stdout
+    script = tmp_path / "s.txt"
+    script.write_text("new-game cargocube polygon SN\nsend status\n")
+    r = run("sim", "--flash", str(flash), "--from-flash", "--rev", "b", "--script", str(script))
+    assert r.returncode == 0 and "hal=sim" in r.stdout and " state=play " in r.stdout, r.stdout
+
+
 def test_a_boards_flash_booted_on_the_unix_target_is_one_line(tmp_path):
     """The emulated Pico's flash (the board's files: no simulated HAL) booted with `sim
     --from-flash` on the unix target: one line naming what to do, exit 2; it was a MicroPython
