@@ -91,6 +91,12 @@ def _make(app, name, options):
         except MemoryError as e:
             unload_game(name)
             raise ValueError("%s: %s" % (type(e).__name__, e))
+    known = getattr(cls, "OPTIONS", None)  # the key=value words the game takes (a plug-in
+    if known is not None:                  # without the list takes any)
+        for k in options:
+            if k not in known:  # a mistyped `card=base` must not start a game without cards
+                raise ValueError("unknown option '%s' (%s takes %s)" % (
+                    k, name, " ".join([o + "=" for o in known])))
     logged = app.glog is not None and hasattr(cls, "log_header")
     if logged:
         # Refuse rather than ever drop an unsynced game to make room.

@@ -83,6 +83,9 @@ def _cards(value):
 
 
 class Game:
+    # the options of `new` (firmware/system/newgame.py refuses others)
+    OPTIONS = ("layout", "seats", "cards", "teleport", "position")
+
     name = "cargocube"
     rules_version = cc.RULES_VERSION  # in the log's header; a log of another one is not resumed
     # the move tracker, made as new_tracker(pos, rank=): revision B's plug-in

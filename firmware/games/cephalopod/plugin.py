@@ -58,6 +58,9 @@ def block_cells(rows, cols):
 
 
 class Game:
+    # the options of `new` (firmware/system/newgame.py refuses others)
+    OPTIONS = ("layout", "seats", "position")
+
     name = "cephalopod"
     rules_version = ce.RULES_VERSION  # in the log's header; a log of another one is not resumed
 

@@ -81,6 +81,9 @@ def fitting_cards(pos):
 
 
 class Game:
+    # the options of `new` (firmware/system/newgame.py refuses others)
+    OPTIONS = ("layout", "seats", "deal", "position")
+
     name = "formula99"
     rules_version = R.RULES_VERSION
     PICK_OPTION = _PICK_OPTION  # (for console.py: `candidates` lists the option picker's)

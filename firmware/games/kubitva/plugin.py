@@ -51,6 +51,9 @@ def item_code(a):
 
 
 class Game:
+    # the options of `new` (firmware/system/newgame.py refuses others)
+    OPTIONS = ("layout", "seats", "position")
+
     name = "kubitva"
     rules_version = kb.RULES_VERSION  # in the log's header; a log of another one is not resumed
 

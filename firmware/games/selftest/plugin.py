@@ -46,6 +46,9 @@ def _noop(text):
 
 
 class Game:
+    # the options of `new` (firmware/system/newgame.py refuses others)
+    OPTIONS = ("layout", "empty")
+
     def __init__(self, options):
         self.emit = options.get("emit") or _noop
         first = options.get("layout", "leds")
