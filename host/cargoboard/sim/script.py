@@ -43,7 +43,10 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  notation, e.g. Cephalopod's `...../...../..w1../...../..... b`,
                                  or its size word `5x5` for the empty board). The board commits a
                                  move once the pieces have been still for a moment, so
-                                 expect gives it up to 1 s of sim time first.
+                                 expect gives it up to 1 s of sim time first: it holds as
+                                 soon as the board tracks POSITION, so the position before a
+                                 move not yet taken passes too (`wait 1000` first checks that
+                                 the move was not taken).
     resolve POSITION             the player gets the board to register the action leading to
                                  POSITION with buttons only, as the LEDs lead: nothing if the
                                  board has it (after up to 1 s to settle); if it shows
