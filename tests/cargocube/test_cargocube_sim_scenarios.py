@@ -516,3 +516,19 @@ def test_new_game_while_one_is_in_play_at_the_pico_heap(tmp_path):
     assert states == ["play", "play", "setup"], out
     # each game replaced: the 4-player game, the next one just set up, the 2-player game
     assert re.findall(r"evt log abandoned game=(\d+)", out) == ["1", "2", "3"], out
+
+
+def test_end_pressed_while_the_move_settles_takes_it_and_ends_the_turn(tmp_path):
+    """The web audit's case: `end` 0.3 s after a cube was put down (the move not yet taken: the
+    board lets a move settle) took the move, then the question it had asked for it was
+    answered by the settling itself and the `end` was lost; the opponent's next move was then
+    a mismatch. docs/board-cargocube.md: "a move still waiting to settle is taken first"."""
+    s = Script()
+    p1 = s.act("c3w", settle=False)
+    s.add("wait 300", "press end", WAIT)
+    p2 = s.follow("end")
+    s.expect()
+    res = s.run(tmp_path)
+    assert res.rc == 0, res.text
+    assert res.events() == [("auto", "c3w", p1), ("end", "end", p2)], res.text
+    assert res.buttons() == ["end"]

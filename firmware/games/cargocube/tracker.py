@@ -863,6 +863,10 @@ class Tracker:
             return False
         if self._take_offered():
             self._infer()
+        if self.state == MOVING:
+            # The player says the move is done: what the board was letting settle is read now
+            # (left to the tick, a move committed after this press would lose the `end`).
+            self._infer(True)
         if self.state == MOVING and self.pending:
             if len(self.pending) > 1:
                 self._ask(self.pending)
