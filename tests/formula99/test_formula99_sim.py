@@ -61,6 +61,17 @@ def race():
         gm.close()
 
 
+def test_end_pressed_while_the_move_settles_takes_it_and_ends_the_turn(race):
+    """`end` 0.2 s after the ship was put down (the board lets a move settle for 0.6 s) was
+    lost: END was not legal before the move, so nothing happened and the turn went on."""
+    gm = race()
+    gm.run("lift i3", "place j1", "wait 200", "press end", "wait 800")
+    assert gm.s.query("history")[1] == "ok s1-1b1 end"
+    gm.play("s1-1b1")
+    gm.play("end")
+    gm.expect()
+
+
 def test_a_turn_a_charge_a_crossing_and_what_the_leds_say(race):
     gm = race()
     # civilisation 1 starts: its ship from the start zone (i3) onto its plus cell 1b1 (j1)

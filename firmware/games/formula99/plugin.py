@@ -145,6 +145,7 @@ class Game:
         elif bit == H.HINT and not self.pos.full:  # digital cards: entered on the seat's page
             self._open_cards()
         elif bit == H.END:
+            t.tick(now_ms, True)  # a move still settling is taken first
             t.act(R.END) or t.act(R.PASS)
         self._after(now_ms)
 

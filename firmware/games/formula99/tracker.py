@@ -335,10 +335,11 @@ class Tracker:
         self.still_since = now_ms
         self._infer(now_ms)
 
-    def tick(self, now_ms):
-        """Commit a READY action once the board has been still long enough."""
-        if self.state == READY and self.settling and \
-                ((now_ms - self.still_since) & 0x3FFFFFFF) >= self.settle_ms:
+    def tick(self, now_ms, now=False):
+        """Commit a READY action once the board has been still long enough (now: at once, as
+        when `end` says the move is done)."""
+        if self.state == READY and self.settling and (
+                now or ((now_ms - self.still_since) & 0x3FFFFFFF) >= self.settle_ms):
             self.settling = False
             self._commit(self.ready, "auto")
             self._infer(now_ms)
