@@ -172,8 +172,13 @@ def test_replay_steps_and_matches_the_export(tmp_path, browser):
         assert text == out.stdout
 
 
-def test_sync_now_fills_the_archive_with_a_progress_bar(tmp_path, browser):
-    db = tmp_path / "games.sqlite"
+def test_sync_now_fills_the_archive_with_a_progress_bar(tmp_path, browser, monkeypatch):
+    # the default store of a new user, whose folder does not exist yet: sync now makes it,
+    # as `cargoboard sync` does (it said "the folder ... does not exist")
+    from cargoboard.store import default_path
+    monkeypatch.delenv("CARGOBOARD_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    db = default_path()
     # a game played and dropped (new game): its log is closed and can be synced
     board = LiveBoard(tmp_path / "board", setup=(
         "new-game cargocube polygon SN", "lift c3", "place c2", "wait 600",
@@ -183,7 +188,7 @@ def test_sync_now_fills_the_archive_with_a_progress_bar(tmp_path, browser):
             d = browser.driver
             d.get(ws.url + "/games")
             assert "no game store" in d.find_element("id", "store-problem").text
-            assert not db.exists()  # reported, not created
+            assert not (tmp_path / "xdg").exists()  # reported, not created
             d.get(ws.url + "/table/1")
             browser.wait(lambda d: d.find_element("css selector", "#table-1 .status").text ==
                          "connected", what="connected")

@@ -293,7 +293,8 @@ class Follower:
 
     # --- sync now -------------------------------------------------------------------------------
     def _sync(self, link):
-        from cargoboard.store import Store, StoreError
+        from pathlib import Path
+        from cargoboard.store import Store, StoreError, default_path
         from cargoboard.sync import sync
 
         def progress(done, total, label):
@@ -301,8 +302,11 @@ class Follower:
                                "result": ""}
             self.on_change(self, "sync")
 
+        path = self.store_path
+        if path is not None and Path(path) == default_path():
+            path = None  # the default store: its folders are made, as `cargoboard sync` does
         try:
-            with Store(self.store_path) as store:
+            with Store(path) as store:
                 res = sync(link, store, on_progress=progress)
             result = res.summary()
         except StoreError as e:
