@@ -232,6 +232,8 @@ def test_bad_requests_get_a_clear_4xx(tmp_path):
             ("/games/4/export.json?at=3", 400, "svg export only"),
             ("/games?players=many", 400, "players must be a whole number"),
             ("/games?since=yesterday", 400, "since must be a date"),
+            ("/games?since=20261202", 400, "since must be a date YYYY-MM-DD"),
+            ("/games?until=2026-W49", 400, "until must be a date YYYY-MM-DD"),
             ("/games?result=maybe", 400, "result must be"),
             # numbers past SQLite's integers were a 500 (OverflowError)
             ("/games/99999999999999999999999", 404, "no game 99999999999999999999999"),
@@ -251,8 +253,9 @@ def test_bad_requests_get_a_clear_4xx(tmp_path):
         assert got == 403 and "CSRF" in text
         csrf = ws.keys.csrf
         form = urllib.parse.urlencode({"csrf": csrf, "confirm": "yes"}).encode()
-        got, text = get(u + "/games/1/delete", data=form, headers={"Origin": "http://evil.test"})
-        assert got == 403 and "another site" in text
+        for origin in ("http://evil.test", "null"):
+            got, text = get(u + "/games/1/delete", data=form, headers={"Origin": origin})
+            assert got == 403 and "another site" in text, origin
         got, text = get(u + "/table/1/sync", data=form)
         assert got == 404
         got, text = get(u + "/games/99999999999999999999999/delete", data=form)

@@ -129,7 +129,7 @@ def _check_post(request, form):
         raise HTTPException(403, "this change did not come from one of this server's pages "
                                  "(missing or wrong CSRF token): reload the page and try again")
     origin = request.headers.get("origin")
-    if origin and origin != "null":
+    if origin:  # ("null": a sandboxed frame, a file, a redirect from elsewhere: not our pages)
         host = request.headers.get("host", "")
         if origin.split("://", 1)[-1] != host:
             raise HTTPException(403, "a change from another site (Origin %s) is refused" % origin)
@@ -345,6 +345,10 @@ def _filters(request):
         v = q.get(name) or None
         if v is not None:
             try:
+                # (fromisoformat also takes 20261202 and 2026-W49, which the store's text
+                # comparison would misread)
+                if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
+                    raise ValueError
                 datetime.date.fromisoformat(v)
             except ValueError:
                 raise HTTPException(400, "%s must be a date YYYY-MM-DD, not '%s'" % (name, v)) \
