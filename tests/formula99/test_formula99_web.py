@@ -171,3 +171,35 @@ def test_the_archive_opens_a_real_cards_game_at_once_and_a_digital_one_once_over
         with pytest.raises(urllib.error.HTTPError) as e:
             urllib.request.urlopen(ws.url + "/games/%d" % digital, timeout=10)
         assert e.value.code == 403
+
+
+def test_the_option_picker_opened_at_rest_is_on_the_table_page(tmp_path):
+    """`confirm` on a board at rest opens «Формула 99»'s option picker (here over `end`, the
+    one action of the moment the sensors cannot see) with no change of the tracker's state;
+    the table's page showed nothing of it, though web.md promises the candidates while the
+    board waits for a button. `undo` leaves the picker, and the page follows."""
+    import time
+
+    def until(check, what, timeout=15):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            got = api(ws)
+            if check(got):
+                return got
+            time.sleep(0.1)
+        raise AssertionError("%s: %s" % (what, api(ws)))
+
+    board = LiveBoard(tmp_path / "board", setup=("new-game formula99 L1 15",))
+    try:
+        with WebServer(boards=[str(tmp_path / "board")], db=tmp_path / "games.sqlite") as ws:
+            until(lambda t: t["position"] and t["tracker"] == "idle", "the game read")
+            board.lift("i3")
+            board.place("j1")
+            until(lambda t: t["moves"] == ["s1-1b1"], "the start move")
+            board.press("confirm")
+            got = until(lambda t: t["candidates"], "the picker's options")
+            assert (got["candidates"], got["shown"], got["tracker"]) == (["end"], 0, "idle")
+            board.press("undo")
+            until(lambda t: t["candidates"] == [], "the picker left")
+    finally:
+        board.close()

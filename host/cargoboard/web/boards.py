@@ -5,8 +5,8 @@ The board is never polled for its game: after connecting, the follower subscribe
 LED frames (docs/protocol.md, EVENTS mask 3), asks `status`, `pos`, `state` and the move list
 (`history FROM COUNT`, in pages) once, and from then on keeps up from the events alone:
 `auto|confirm|end ACTION -> POSITION` adds an action, `undo ACTION -> POSITION` takes one back,
-`state asking` (and `button next` while asking) is when to ask for the `candidates`; a new
-game, a resumed or loaded one starts afresh. The position shown is always the one the board
+`state asking` and every `button` press (a question's `next`, «Формула 99»'s option picker)
+are when to ask for the `candidates`; a new game, a resumed or loaded one starts afresh. The position shown is always the one the board
 reported last. A lost port (unplugged, the virtual board stopped) is reopened every
 RECONNECT_S until the board answers again; a board that stays silent is asked HELLO after
 QUIET_S, so one that hangs is noticed too.
@@ -270,9 +270,10 @@ class Follower:
             else:
                 self._publish(tracker=state, candidates=[], shown=0)
         elif kind == "button":
-            if rest.strip() == "next" and s["tracker"] in ("asking", "ready"):
-                cands, shown = self._candidates(link)
-                self._publish(candidates=cands, shown=shown)
+            # any press may open, step or close what the board offers without a state change
+            # of its tracker: a question's `next`, «Формула 99»'s option picker at rest
+            cands, shown = self._candidates(link)
+            self._publish(candidates=cands, shown=shown)
         elif text.startswith(FRESH_PREFIXES):
             self._refresh(link)
         elif kind in ("error", "log", "over"):

@@ -128,7 +128,7 @@
     if (c) {
       html(c, t.candidates.length ?
         "<p>The board waits for a button: <kbd>next</kbd> shows the next move, " +
-        "<kbd>confirm</kbd> takes it.</p><ol start=\"0\">" + list(t.candidates, t.shown) + "</ol>" : "");
+        "<kbd>confirm</kbd> takes it.</p><ol>" + list(t.candidates, t.shown) + "</ol>" : "");
     }
     var m = el(s, "moves");
     if (html(m, list(t.moves, -1))) { m.scrollTop = m.scrollHeight; }
