@@ -532,3 +532,20 @@ def test_end_pressed_while_the_move_settles_takes_it_and_ends_the_turn(tmp_path)
     assert res.rc == 0, res.text
     assert res.events() == [("auto", "c3w", p1), ("end", "end", p2)], res.text
     assert res.buttons() == ["end"]
+
+
+def test_a_stray_next_at_rest_offers_nothing_that_playing_on_would_take(tmp_path):
+    """The tracking audit's case: `next` pressed with no question open offered a move that left
+    no trace (as `confirm` does when the player says a move was missed), and the player's
+    real move then took it: a move nobody made, then a mismatch. Only `confirm` declares."""
+    s = Script()
+    p1 = s.act("d5n")   # onto d6: its top cube may now roll onto d7, a move with no trace
+    s.resolve()
+    s.add("press next", "wait 200", "send state")
+    p2 = s.act("Kn")    # the player's real move: the keeper steps
+    s.resolve().expect()
+    res = s.run(tmp_path)
+    assert res.rc == 0, res.text
+    ev = res.events()   # (d5n left no trace either: the script's resolve confirms it)
+    assert [e[1:] for e in ev] == [("d5n", p1), ("Kn", p2)] and ev[1][0] == "auto", res.text
+    assert res.states()[0] == ("idle", "-", 1), res.text

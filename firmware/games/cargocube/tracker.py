@@ -806,11 +806,11 @@ class Tracker:
     # -- buttons --------------------------------------------------------------------------------
 
     def press_next(self):
+        """The next candidate of a question. Not asking, nothing: only `confirm` says a move
+        was missed (a stray `next` offered one, which the player's next move then took)."""
         if self.state == ASKING and self.candidates:
             self.index = (self.index + 1) % len(self.candidates)
             return True
-        if self.state != OVER:
-            return self._offer_hidden()
         return False
 
     def press_confirm(self):
