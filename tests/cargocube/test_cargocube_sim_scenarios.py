@@ -549,3 +549,25 @@ def test_a_stray_next_at_rest_offers_nothing_that_playing_on_would_take(tmp_path
     ev = res.events()   # (d5n left no trace either: the script's resolve confirms it)
     assert [e[1:] for e in ev] == [("d5n", p1), ("Kn", p2)] and ev[1][0] == "auto", res.text
     assert res.states()[0] == ("idle", "-", 1), res.text
+
+
+def test_a_move_taken_back_is_not_read_again_after_a_power_cut(tmp_path):
+    """The tracking audit's case: `undo`, then a power cut before the cube was put back. The
+    resumed board read the undone move again from the cube still standing there and took it;
+    putting the cube back, as the undo had asked, then showed red. The log says what was
+    taken back last; the resumed tracker keeps it barred as before the cut."""
+    s = Script()
+    s.act("c3s")
+    s.resolve()
+    s.pos.pop()
+    s.add("press undo", "restart", "wait 1500", "send state", "lift c2", "place c3", WAIT)
+    s.expect()
+    p = tmp_path / "undo-cut.txt"
+    p.write_text("\n".join(s.lines) + "\n")
+    lines = []
+    rc = run_script(str(p), out=lines.append, flash=str(tmp_path / "flash.img"))
+    res = Result(rc, lines)
+    assert rc == 0, res.text
+    assert [e[:2] for e in res.events()] == [("auto", "c3s"), ("undo", "c3s")], res.text
+    assert "cargocube resumed ply=0" in res.text
+    assert res.states() == [("mismatch", "c2,c3", 0)], res.text

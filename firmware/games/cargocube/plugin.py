@@ -185,12 +185,17 @@ class Game:
             # emulated on a resume that needs none).
             self.tracker = None
             pos.reserve(n)
+        undone = []  # taken back last, not yet played again: the board may still show them
         for kind, payload in records:
             if kind == LF.ACTION:
                 pos.push(cc.decode_action(pos, payload, 0)[0])
+                undone = []
             elif kind == LF.UNDO:
-                pos.pop()
-        self.tracker = self.new_tracker(pos, rank=_engine)
+                undone.append(pos.pop())
+        self.tracker = t = self.new_tracker(pos, rank=_engine)
+        # (a power cut before the pieces were put back must not read the move again)
+        t.undone = undone
+        t.barred = list(undone)
         self.emit("cargocube resumed ply=%d" % pos.ply())
         self._rebuild()
 
