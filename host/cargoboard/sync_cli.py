@@ -88,8 +88,9 @@ def add_parser(sub):
                                    "stored, the rest on the board).",
                        epilog="examples:\n  cargoboard sync\n"
                               "  cargoboard sync --port /dev/ttyACM0 --db games.sqlite\n"
-                              "  cargoboard sim --script game.txt --pty /tmp/board &  "
-                              "cargoboard sync --port /tmp/board")
+                              "  cargoboard sim --script game.txt --pty /tmp/board &\n"
+                              "  cargoboard sync --port /tmp/board   # once the sim says "
+                              "\"serving the virtual board on /tmp/board\"")
     _add_port(p)
     add_db_option(p)
     p.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
