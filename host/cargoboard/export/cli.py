@@ -55,7 +55,7 @@ def render(rec, fmt, at=None, positions=None):
         abandoned = rec.abandoned and n == last
         return diagram.step_svg(draw, positions, rec.actions, n, abandoned=rec.abandoned,
                                 title="%s game %s (%s, %s), after %d of %d actions%s%s" % (
-                                    rec.kind.capitalize(), rec.id, rec.variant, rec.seats, n,
+                                    diagram.title(rec.kind), rec.id, rec.variant, rec.seats, n,
                                     last, "; " + diagram.ABANDONED if abandoned else "",
                                     "; damaged: " + rec.damage if rec.damage else ""))
     raise CommandError("unknown format %r (choose from %s)" % (fmt, ", ".join(FORMATS)))

@@ -41,6 +41,14 @@ def for_kind(kind):
     return draw
 
 
+def title(kind):
+    """The game's name for titles («Формула 99», not formula99): its drawing module's TITLE."""
+    try:
+        return getattr(for_kind(kind), "TITLE", kind.capitalize())
+    except NoDiagram:
+        return kind.capitalize()
+
+
 def seat_view(kind, text, seat=None):
     """(the position text that seat may see, [the seat's own hidden things]); every game
     without hidden information shows everything to everybody."""

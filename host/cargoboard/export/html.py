@@ -186,7 +186,7 @@ def game_html(rec, positions=None, nav=""):
     final = positions[-1]
     total = len(rec.actions)
     name = "game %s" % rec.id if rec.id is not None else "game"
-    title = "%s %s (%s, %s)" % (rec.kind.capitalize(), name, rec.variant, rec.seats)
+    title = "%s %s (%s, %s)" % (diagram.title(rec.kind), name, rec.variant, rec.seats)
     head = [("kind", rec.kind), ("variant", rec.variant), ("seats", rec.seats),
             ("played", rec.played or "-"), ("source", "%s #%s" % (rec.source, rec.source_game)),
             ("actions", str(total)), ("result", score_text(final)),

@@ -52,8 +52,9 @@ def board_view(snap, seat=None):
         letters = seat_letters(pos)
         mover = letters[before.to_move] if before is not None else None
         view["svg"] = draw.svg(pos, before, view["last"] if before is not None else None,
-                               ply=ply, total=ply, title="%s, board %s, after %d actions" % (
-                                   kind.capitalize(), snap.get("board") or snap["port"], ply))
+                               ply=ply, total=ply, title="%s, board %s, after %d action%s" % (
+                                   diagram.title(kind), snap.get("board") or snap["port"], ply,
+                                   "" if ply == 1 else "s"))
         view["phase"] = draw.phase_text(pos)
         sc = pos.scores()
         view["scores"] = [[letters[s], sc[s]] for s in pos.seats]

@@ -16,6 +16,8 @@ its four side faces around it, each with its face written on it); the items unde
 slabs below it, and the height is written at the top right when it is 2 or more.
 """
 
+TITLE = "Cargocube"  # the game's name in titles (pages, exports)
+
 import functools
 from xml.sax.saxutils import escape
 

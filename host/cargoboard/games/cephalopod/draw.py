@@ -11,6 +11,8 @@ action `data-kind="last-action"` (`data-action`, `data-cell`, `data-pips`) with 
 `data-kind="captured"` mark per captured cell; scores `data-kind="score"`.
 """
 
+TITLE = "Cephalopod"  # the game's name in titles (pages, exports)
+
 from xml.sax.saxutils import escape
 
 from cargoboard.export.diagram import caption_line, svg_document

@@ -18,6 +18,8 @@ finish cells and the control room `data-kind="zone|finish|control"` with `data-c
 `data-kind="discard"`; the last action `data-kind="last-action"`; scores `data-kind="score"`.
 """
 
+TITLE = "«Формула 99»"  # the game's name in titles (pages, exports)
+
 import functools
 from xml.sax.saxutils import escape
 

@@ -16,6 +16,8 @@ cross, `data-kind="filled"` rooms, a `data-kind="placed"` ring or a rocket's
 `data-kind="score"` and the treasuries `data-kind="treasury"` (`data-seat`, `data-value`).
 """
 
+TITLE = "КУБитва"  # the game's name in titles (pages, exports)
+
 from xml.sax.saxutils import escape
 
 from cargoboard.export.diagram import caption_line, svg_document
