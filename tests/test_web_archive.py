@@ -356,8 +356,21 @@ def test_serve_command_prints_its_url_and_serves(tmp_path):
         s.listen()
         r = subprocess.run(CLI + ["serve", "--listen", "127.0.0.1:%d" % s.getsockname()[1]],
                            capture_output=True, text=True, cwd=ROOT, timeout=60)
-    assert r.returncode == 1 and r.stderr.startswith("cargoboard: error: cannot listen on")
+    assert r.returncode == 1 and r.stderr.startswith("cargoboard serve: error: cannot listen on")
     assert len(r.stderr.splitlines()) == 1
+    # every address (--public): the address printed is one other machines can use, this
+    # machine's name, not 0.0.0.0
+    proc = subprocess.Popen(CLI + ["serve", "--listen", "0.0.0.0:%d" % port, "--public", "--db",
+                                   str(tmp_path / "g.sqlite"), "--board", str(tmp_path / "nope")],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+    try:
+        first, host = proc.stdout.readline(), proc.stdout.readline()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    name = socket.gethostname()
+    assert first.startswith("cargoboard serve: http://%s:%d/" % (name, port)), first
+    assert "http://%s:%d/host?token=" % (name, port) in host, host
 
 
 def test_a_hidden_hand_game_replays_only_once_it_is_over(tmp_path, monkeypatch):

@@ -102,7 +102,8 @@ def serve(host, port, boards=(), db=None, public=False, out=print):
         sock.bind((host, port))
     except OSError as e:  # in use, not an address of this machine, ...
         sock.close()
-        print("cargoboard: error: cannot listen on %s:%d: %s" % (host, port, e.strerror or e),
+        print("cargoboard serve: error: cannot listen on %s:%d: %s" % (host, port,
+                                                                      e.strerror or e),
               file=sys.stderr)
         return 1
     ws = WebServer(host, port, boards, db, public=public, log_level="warning")
@@ -111,10 +112,13 @@ def serve(host, port, boards=(), db=None, public=False, out=print):
     async def say_when_ready():
         while not ws.server.started:
             await asyncio.sleep(0.05)
+        url = ws.url
+        if host in ("0.0.0.0", "::"):  # every address: say one other machines can use
+            url = url.replace(host if host == "0.0.0.0" else "[::]", socket.gethostname(), 1)
         out("cargoboard serve: %s/  (store: %s; boards: %s)" % (
-            ws.url, db, ", ".join(boards) if boards else "every board found"))
+            url, db, ", ".join(boards) if boards else "every board found"))
         out("host page (seat links%s): %s" % (", and every page: --public" if public else "",
-                                               ws.host_link()))
+                                               ws.host_link().replace(ws.url, url, 1)))
         sys.stdout.flush()
 
     async def main():
