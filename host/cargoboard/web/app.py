@@ -28,6 +28,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
+from cargoboard.clikit import terminal_text
 from cargoboard.export import diagram
 from cargoboard.store import Store, StoreError, RESULTS, result_text
 from cargoboard.web import views
@@ -481,6 +482,8 @@ def _wants_json(request):
 
 
 async def http_error(request, exc):
+    # (a path's control characters, e.g. a NUL from /table/1%00, shown as escapes: \x00)
+    exc.detail = terminal_text(exc.detail)
     if _wants_json(request):
         return JSONResponse({"error": exc.detail, "status": exc.status_code},
                             status_code=exc.status_code)
