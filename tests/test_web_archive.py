@@ -268,6 +268,7 @@ def test_bad_requests_get_a_clear_4xx(tmp_path):
         assert got == 200 and "Delete game 1?" in text  # asks first
         got, text = get(u + "/games/1/delete", data=form)
         assert got == 200 and "game 1" not in re.sub(r"<[^>]+>", "", text).split("Archive")[1]
+        assert "Game 1 was deleted from the store." in text  # (the redirect says which)
         with Store(db, readonly=True) as st:
             assert st.count() == 3
         got, text = get(u + "/games/1/delete", data=form)

@@ -379,7 +379,8 @@ def archive_page(request):
                        pages=1, filters=filters, kinds=[], db=web.db_path, query="")
     query = urlencode({k: v for k, v in filters.items() if v not in (None, "")})
     return _render(request, "archive.html", problem=None, rows=rows, total=total, page=page,
-                   pages=pages, filters=filters, kinds=kinds, db=web.db_path, query=query)
+                   pages=pages, filters=filters, kinds=kinds, db=web.db_path, query=query,
+                   deleted=_int_param(request, "deleted", None, 1))  # (delete_game's redirect)
 
 
 def _game(request):
