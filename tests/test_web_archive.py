@@ -484,3 +484,16 @@ def test_serve_refuses_a_folder_as_store_and_a_host_that_is_none(tmp_path):
     assert r.returncode == 2 and r.stderr.startswith(
         "cargoboard serve: error: --listen wants HOST:PORT, not 'nonsense' (nonsense: ")
     assert "--public" not in r.stderr
+
+
+def test_the_same_board_named_twice_is_one_table(tmp_path):
+    """`serve --board B --board B` made two tables of one port; the second said another
+    program used the board, when it was the same serve."""
+    from cargoboard.web.boards import Boards
+    (tmp_path / "real").write_text("")
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    boards = Boards([str(tmp_path / "real"), str(tmp_path / "real"), str(tmp_path / "link")])
+    try:
+        assert [f.port for f in boards.followers] == [str(tmp_path / "real")]
+    finally:
+        boards.stop()

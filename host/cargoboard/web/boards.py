@@ -17,6 +17,7 @@ the same Link), events keep flowing meanwhile.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import time
@@ -337,8 +338,12 @@ class Boards:
         self.followers = []
         self._stop = threading.Event()
         self._thread = None
+        seen = set()
         for p in ports:
-            self.add(p)
+            where = os.path.realpath(p)  # the same port named twice (or by a link) is one table
+            if where not in seen:
+                seen.add(where)
+                self.add(p)
 
     def add(self, port):
         f = Follower(str(len(self.followers) + 1), port, self._changed, self.store_path)
