@@ -203,3 +203,25 @@ def test_the_option_picker_opened_at_rest_is_on_the_table_page(tmp_path):
             until(lambda t: t["candidates"] == [], "the picker left")
     finally:
         board.close()
+
+
+def test_a_public_seat_page_links_nothing_its_player_may_not_open(tmp_path):
+    """With --public a player's seat link opens that seat's page only: its links to the
+    tables, the archive and the table's page all answered 403 for the player."""
+    board = LiveBoard(tmp_path / "board", setup=("new-game formula99 L2 15 deal=%d" % SEED,))
+    try:
+        with WebServer(boards=[str(tmp_path / "board")], db=tmp_path / "games.sqlite",
+                       public=True) as ws:
+            url = ws.url + "/table/1/seat/1?token=" + ws.keys.seat("1", "1")
+            with urllib.request.urlopen(url, timeout=10) as r:
+                page = r.read().decode()
+            hrefs = re.findall(r'href="([^"]+)"', page)
+            assert "Table 1" in page and hrefs, page
+            for href in hrefs:
+                if href.startswith("/") and not href.startswith("/static/"):
+                    raise AssertionError("a link the player may not open: %s" % href)
+            # the host's own page still has them all
+            with urllib.request.urlopen(ws.host_link(), timeout=10) as r:
+                assert 'href="/games' in r.read().decode()
+    finally:
+        board.close()
