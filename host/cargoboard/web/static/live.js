@@ -119,7 +119,7 @@
       var h = "";
       for (var i = 0; i < t.scores.length; i++) {
         h += '<span class="score" data-seat="' + esc(t.scores[i][0]) + '">' +
-             esc(t.scores[i][0] + " " + t.scores[i][1]) + "</span> ";
+             esc(t.scores[i][0] + ": " + t.scores[i][1]) + "</span> ";
       }
       html(sc, h);
     }
