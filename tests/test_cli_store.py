@@ -247,3 +247,20 @@ def test_a_write_a_power_cut_left_half_done_is_rolled_back(tmp_path, capsys, arg
     assert cli.main(argv + ["--db", str(db)]) == 0
     assert capsys.readouterr() == before
     assert os.listdir(tmp_path) == ["games.sqlite"]
+
+
+def test_a_deleted_games_id_is_not_given_again(tmp_path):
+    """The web audit's case: game 7 deleted (the newest), the next import became game 7, so a
+    bookmark of /games/7 or a script's `export 7` opened another game."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from exportgames import random_game
+    db = tmp_path / "g.sqlite"
+    with Store(db) as st:
+        ids = [st.add(random_game(seed, players=2, actions=5)) for seed in (1, 2, 3)]
+        assert ids == [1, 2, 3]
+        st.delete(3)
+        st.delete(2)
+    with Store(db) as st:  # (kept in the store, not in the program)
+        assert st.add(random_game(4, players=2, actions=5)) == 4
+        assert [row[0] for row in st.list()] == [1, 4]

@@ -454,10 +454,11 @@ class Store:
                                           "WHERE source='import'").fetchone()
                     rec.source_game = row[0]
                 cur = self.db.execute(
-                    "INSERT INTO games(source, source_game, kind, variant, seats, start, "
+                    "INSERT INTO games(id, source, source_game, kind, variant, seats, start, "
                     "actions, n_actions, final, scores, winners, abandoned, played, stored, log, "
-                    "damage) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (rec.source, rec.source_game, rec.kind, rec.variant, rec.seats, rec.start,
+                    "damage) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (self._next_id(), rec.source, rec.source_game, rec.kind, rec.variant,
+                     rec.seats, rec.start,
                      " ".join(rec.actions), len(rec.actions), final.notation(),
                      score_text(final), winners_text(final), int(rec.abandoned), rec.played,
                      _now(), rec.log, rec.damage))
@@ -576,8 +577,21 @@ class Store:
         already if it came from one: this is the only copy."""
         rec = self.get(ref)
         with self.db:
+            # its id is not given to another game (a bookmark or a script's `export N` must not
+            # come to mean another game): the highest id given is kept
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES('last_id', ?)",
+                            (str(max(rec.id, self._last_id())),))
             self.db.execute("DELETE FROM games WHERE id=?", (rec.id,))
         return rec
+
+    def _last_id(self):
+        """The highest id a game of this store has had (a deleted one's too)."""
+        row = self.db.execute("SELECT value FROM meta WHERE key='last_id'").fetchone()
+        top = self.db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0]
+        return max(top, int(row[0]) if row else 0)
+
+    def _next_id(self):
+        return self._last_id() + 1
 
     # --- rejected games and half-done transfers -------------------------------------------
     def reject(self, source, source_game, reason, log):
