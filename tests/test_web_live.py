@@ -154,6 +154,8 @@ def test_unplugged_board_is_said_and_followed_again_when_back(tmp_path, browser)
                 "css selector", "#table-1").get_attribute("class") and d.find_element(
                 "css selector", "#table-1 .status").text, timeout=15, what="unplugged")
             assert "board" in status and "/board" in status
+            # what its tracker does is not known while it is away (it said `idle` still)
+            assert browser.driver.find_element("css selector", "#table-1 .tracker").text == ""
             board.replug()  # the board boots, resumes its game from its log
             browser.wait(lambda d: "on" in d.find_element(
                 "css selector", "#table-1").get_attribute("class").split(), timeout=20,

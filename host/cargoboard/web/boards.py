@@ -140,7 +140,8 @@ class Follower:
     def _lost(self, status):
         s = self.snapshot()
         if s["connected"] or s["status"] != status:
-            self._publish(connected=False, status=status, candidates=[])
+            # (what the tracker did is not known while the board is away)
+            self._publish(connected=False, status=status, candidates=[], tracker=None)
         if self.sync_state["running"]:
             self.sync_state = dict(self.sync_state, running=False, result="stopped: board lost")
             self.on_change(self, "sync")
