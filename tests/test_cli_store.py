@@ -70,6 +70,8 @@ def test_no_command_adds_to_a_file_that_is_not_a_store(tmp_path, capsys, argv):
         status, err = run(capsys, argv + ["--db", str(db)])
         assert status == 1 and "is not a Cargoboard game store" in err, err
         assert sha(db) == before
+        if db.name == "empty.sqlite":  # what to do about it
+            assert "it is empty: remove it, or give another file" in err, err
     con = sqlite3.connect(tmp_path / "notes.sqlite")
     assert [r[0] for r in con.execute("SELECT name FROM sqlite_master")] == ["notes"]
     con.close()

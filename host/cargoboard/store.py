@@ -178,7 +178,8 @@ def _check_is_store(db, path) -> int:
     sqlite3.DatabaseError."""
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     if "meta" not in tables or "games" not in tables:
-        what = ("it has tables %s" % ", ".join(sorted(tables))) if tables else "it is empty"
+        what = ("it has tables %s" % ", ".join(sorted(tables))) if tables else (
+            "it is empty: remove it, or give another file, for a new store to be made there")
         raise StoreError("%s is not a Cargoboard game store (%s); not changing it"
                          % (path, what))
     row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
