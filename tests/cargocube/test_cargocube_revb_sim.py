@@ -122,3 +122,18 @@ def test_a_move_seen_begun_is_offered_first_when_the_player_says_it_was_made(tmp
         "lift g8", "place h8", "resolve " + pos.notation()])
     assert status == 0, text[-3000:]
     assert "resolved Te: 2 press(es)" in text, text[-3000:]
+
+
+def test_a_question_opened_while_a_move_settles_stays_until_answered(tmp_path):
+    """The player presses confirm (a missed move?) while the board still lets f1n settle: the
+    question stays, f1n shown first, and confirm takes it. (The wait went on under the
+    question: 0.3 s later the board took f1n and closed the question, and the player's next
+    press, meant for it, asked for another move.)"""
+    status, text = _run_revb(tmp_path, ["new-game cargocube position=" + JITTER, "lift f1",
+                                        "place f2", "press confirm", "wait 1000",
+                                        "send state", "press confirm", "send history"])
+    assert status == 0, text[-3000:]
+    assert "evt auto" not in text, text[-3000:]
+    lines = [x.strip() for x in text.splitlines()]
+    assert "ok state=asking diff=- actions=0" in lines, text[-3000:]
+    assert "evt confirm f1n" in text and lines[-2] == "ok f1n", text[-3000:]
