@@ -122,3 +122,35 @@ def test_a_move_seen_begun_is_offered_first_when_the_player_says_it_was_made(tmp
         "lift g8", "place h8", "resolve " + pos.notation()])
     assert status == 0, text[-3000:]
     assert "resolved Te: 2 press(es)" in text, text[-3000:]
+
+
+# A 2-player game with the base cards (the audit's cc_2p_cards_noT_101.txt, before its d5e): d5's
+# lone cube goes onto the springboard card on e5, where it reads next to an ADC spike: its
+# field differs by a few hundredths of a mT every 0.1-0.3 s.
+ONTO_A_CARD = "g1=KS,b2=*wN,c2=3B,d2=34,e2=*sN,i2=*aS,c3=3B.34,e3=41,f3=3B,b4=*sS,d4=B1.41,g4=B1,h4=B1.1O.2O,i4=21,j4=*wS,c5=B1,d5=B1,e5=*sS,f5=*aN,g5=*sN,i5=B1.12,j5=2O,c6=*sN,d6=B1,e6=*sN,h6=B1,j6=*sS,b7=4B,c7=1O,d7=21,e7=34,g7=KN,h7=B1,i7=43,c8=3B,f8=3B,h8=12,i8=O3,b9=O1,e9=1O,f9=1B.4O,g9=B1.41,i9=B1,c10=3O,d10=3B,e10=1O,j10=*sS_SN_N_a"
+
+
+def test_a_move_is_taken_settle_ms_after_the_hand_whatever_its_cell_jitters(tmp_path):
+    """d5e lands on a cell that jitters: the board takes it SETTLE_MS (0.4 s) after the cube was
+    put down, as on revision A. (Each reading restarted the wait: it took the move 1.2 s
+    later, just as the player, having waited 1 s, said with `confirm` that a move was missed,
+    so that the next lift took a move nobody made.)"""
+    status, text = _run_revb(tmp_path, ["new-game cargocube position=" + ONTO_A_CARD,
+                                        "lift d5", "place e5", "wait 400", "send history"])
+    assert status == 0, text[-3000:]
+    assert text.splitlines()[-2].strip() == "ok d5e", text[-3000:]
+
+
+def test_a_question_opened_while_a_move_settles_stays_until_answered(tmp_path):
+    """The player presses confirm (a missed move?) while the board still lets f1n settle: the
+    question stays, f1n shown first, and confirm takes it. (The wait went on under the
+    question: 0.3 s later the board took f1n and closed the question, and the player's next
+    press, meant for it, asked for another move.)"""
+    status, text = _run_revb(tmp_path, ["new-game cargocube position=" + JITTER, "lift f1",
+                                        "place f2", "press confirm", "wait 1000",
+                                        "send state", "press confirm", "send history"])
+    assert status == 0, text[-3000:]
+    assert "evt auto" not in text, text[-3000:]
+    lines = [x.strip() for x in text.splitlines()]
+    assert "ok state=asking diff=- actions=0" in lines, text[-3000:]
+    assert "evt confirm f1n" in text and lines[-2] == "ok f1n", text[-3000:]

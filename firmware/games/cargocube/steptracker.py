@@ -56,40 +56,47 @@ class StepTracker(Tracker):
         # whether they were put back (see _noise_stale), until the position changes
         self.masked = []
         self._undoing = False  # press_undo is taking an action back (see _refresh)
-        self._asked = None  # the cells' levels when the player last asked for a missed move
         levels.rebase()  # a game's start: the fields as they are are the baseline
+        # what the cells read when the tracker last took a change in (observe) or a question
+        # was shown (_ask): steps within their noise of it are no change (_moved)
+        self._seen = levels.level[:]
         Tracker.__init__(self, pos, settle_ms, rank)
 
     def observe(self, occ, now_ms=0):
         """Tracker.observe; the plug-in gives the same occupancy again when only the steps the
-        level scanner reports changed. With a missed move shown (the player asked, `offered`)
-        steps that stay within their noise of what the cells read when the player asked are
-        not the player going on: the question stays as shown (a cell next to an ADC spike
-        reads a little different every few frames, and each took the move shown at once)."""
-        if self.offered and self.state == ASKING and occ == self.occ and \
-                not self._moved_since_asked():
-            return 0
+        level scanner reports changed. Steps that stay within their noise of what the cells
+        read when the tracker last took a change in (_moved) are not a change: a cell next to
+        an ADC spike reads a little different every few frames. With a question shown the
+        question stays as it is (each such reading took a missed move shown at once, or made
+        a question the board asked go and come again, its `next` presses lost); else the steps
+        are read again, but the board has been still since that change: a move that waits to
+        settle is taken settle_ms after it, not after the last such reading (which came every
+        0.1-0.3 s and held moves for over a second, past the player's patience)."""
+        # (looked at only where it matters: a question, or the wait for stillness; elsewhere
+        # the 121 cells cost 0.35 ms on the Pico for nothing)
+        if occ == self.occ and (self.state == ASKING or self.settling) and not self._moved():
+            if self.state == ASKING:
+                return 0
+            still_since = self.changed_at
+            taken = Tracker.observe(self, occ, now_ms)
+            self.changed_at = still_since
+            return taken
+        self._seen[:] = self.levels.level
         self._noise_stale()
         return Tracker.observe(self, occ, now_ms)
 
-    def _offer_hidden(self):
-        """Tracker._offer_hidden; what the cells read as the player asks is kept (observe)."""
-        if Tracker._offer_hidden(self):
-            self._asked = self.levels.level[:]
-            return True
-        return False
-
-    def _moved_since_asked(self):
-        """Whether a cell reads further from what it read when the player asked than its
-        still tolerance (something moved)."""
+    def _moved(self):
+        """Whether a cell reads further from what it read when the tracker last took a change
+        in (_seen) than its still tolerance (something moved)."""
         level = self.levels.level
-        asked = self._asked
+        seen = self._seen
+        if level == seen:  # (compared in C: a jittering cell is often back where it was)
+            return False
         rough = self.levels.rough
+        t = ST.TOL_STILL  # (the least still tolerance: most cells are passed over with it)
         for c in range(g.N_CELLS):
-            d = level[c] - asked[c]
-            if d < 0:
-                d = -d
-            if d > ST.still(c, rough):
+            d = level[c] - seen[c]
+            if (d > t or d < -t) and (d > ST.still(c, rough) or d < -ST.still(c, rough)):
                 return True
         return False
 
@@ -113,6 +120,7 @@ class StepTracker(Tracker):
         (else taken alone: random play at 1 mm took c10e/e10/f9 without c10e/c10 so)."""
         Tracker._ask(self, actions)
         self.pending = self.candidates[:self.fitting]
+        self._seen[:] = self.levels.level  # the question stays until something moves (observe)
 
     def press_undo(self):
         self._undoing = True  # (_refresh, after the pop, moves the baseline back)

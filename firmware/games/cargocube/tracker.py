@@ -782,9 +782,13 @@ class Tracker:
     def _ask(self, actions):
         """Show actions (the ones that fit what was seen) for the player to pick; `next` goes on
         past them into the other moves the board may have missed, so the player's move is
-        always among the choices."""
+        always among the choices. A question stands until the player answers it or the board
+        changes: nothing left to settle from before it may take a move or drop it (a question
+        the player opened while the board was letting a move settle lost the player's `next`
+        to that move, taken 0.1 s later, and the `confirm` meant for it asked for another)."""
         self.end_requested = False
         self.offered = False
+        self.settling = False
         self.state = ASKING
         self.fitting = len(actions)
         actions = self._order(actions)
