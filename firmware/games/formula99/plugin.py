@@ -218,6 +218,7 @@ class Game:
             self.pick = _PICK_OPTION
             self.pick_list = opts
             self.pick_index = 0
+            self.emit("picker %d" % len(opts))  # (no state of the tracker's says so)
 
     def _picker_button(self, bit):
         if bit == H.UNDO:

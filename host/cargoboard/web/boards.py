@@ -5,9 +5,9 @@ The board is never polled for its game: after connecting, the follower subscribe
 LED frames (docs/protocol.md, EVENTS mask 3), asks `status`, `pos`, `state` and the move list
 (`history FROM COUNT`, in pages) once, and from then on keeps up from the events alone:
 `auto|confirm|end ACTION -> POSITION` adds an action, `undo ACTION -> POSITION` takes one back,
-`state asking` and every `button` press (a question's `next`, «Формула 99»'s option picker)
-are when to ask for the `candidates`; a new game, a resumed or loaded one starts afresh. The position shown is always the one the board
-reported last. A lost port (unplugged, the virtual board stopped) is reopened every
+`state asking`, «Формула 99»'s `picker N` (its option picker opened) and a `button` press while
+candidates are shown are when to ask for the `candidates`; a new game, a resumed or loaded one
+starts afresh. The position shown is always the one the board reported last. A lost port (unplugged, the virtual board stopped) is reopened every
 RECONNECT_S until the board answers again; a board that stays silent is asked HELLO after
 QUIET_S, so one that hangs is noticed too.
 
@@ -271,9 +271,12 @@ class Follower:
                 self._publish(tracker=state, candidates=cands, shown=shown)
             else:
                 self._publish(tracker=state, candidates=[], shown=0)
-        elif kind == "button":
-            # any press may open, step or close what the board offers without a state change
-            # of its tracker: a question's `next`, «Формула 99»'s option picker at rest
+        elif kind == "picker" or (kind == "button" and (
+                s["tracker"] in ("asking", "ready") or s["candidates"])):
+            # what the board offers changed with no state of its tracker's: «Формула 99»'s
+            # option picker opened at rest (`picker N`), or a press stepped or closed what is
+            # shown. (Not at every press: on the board `candidates` loads the game's console
+            # code, and «Формула 99»'s card picker takes some 20 presses a card.)
             cands, shown = self._candidates(link)
             self._publish(candidates=cands, shown=shown)
         elif text.startswith(FRESH_PREFIXES):
