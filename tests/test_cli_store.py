@@ -266,3 +266,55 @@ def test_a_deleted_games_id_is_not_given_again(tmp_path):
     with Store(db) as st:  # (kept in the store, not in the program)
         assert st.add(random_game(4, players=2, actions=5)) == 4
         assert [row[0] for row in st.list()] == [1, 4]
+
+
+def test_two_writers_never_take_the_same_id(tmp_path):
+    """The review's case: the new game's id was read before the write began, so another
+    program's sync or import committing meanwhile took it too, and the INSERT failed (UNIQUE
+    constraint failed: games.id). The write lock is taken first now: the other waits."""
+    import sys
+    import threading
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from exportgames import random_game
+    db = tmp_path / "g.sqlite"
+    a = Store(db)
+    a.add(random_game(1, players=2, actions=5))
+    got = {}
+
+    def other():
+        with Store(db) as b:
+            got["b"] = b.add(random_game(2, players=2, actions=5))
+
+    real = a._next_id
+
+    def interleaved():
+        n = real()
+        t = threading.Thread(target=other)
+        t.start()
+        t.join(1.0)   # (another program's add, as this one is about to write)
+        got["thread"] = t
+        return n
+
+    a._next_id = interleaved
+    try:
+        got["a"] = a.add(random_game(3, players=2, actions=5))
+    finally:
+        a.close()
+    got["thread"].join(10)
+    assert sorted([got["a"], got["b"]]) == [2, 3]
+
+
+def test_a_reopened_game_deleted_during_a_sync_is_stored_anew(tmp_path):
+    """The review's case: a game reopened on the board (a take-back after its end) is stored
+    over its old record; deleted meanwhile (the archive's delete), the UPDATE found nothing,
+    yet its id was returned as stored and the board would delete its only copy."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from exportgames import random_game
+    with Store(tmp_path / "g.sqlite") as st:
+        gid = st.add(random_game(1, players=2, actions=5))
+        st.delete(gid)
+        rec = random_game(1, players=2, actions=7)
+        rec.continues = gid
+        [new] = st.add_all([rec])
+        assert new != gid and len(st.get(new).actions) == 7

@@ -440,16 +440,22 @@ class Store:
             rows.append((rec, final))
         ids = []
         with self.db:
+            # the write lock first: the ids and import numbers below are read, then written
+            # (another program's sync or import meanwhile would take the same ones)
+            self.db.execute("BEGIN IMMEDIATE")
             for rec, final in rows:
                 if rec.continues is not None:
-                    self.db.execute(
+                    cur = self.db.execute(
                         "UPDATE games SET actions=?, n_actions=?, final=?, scores=?, winners=?, "
                         "abandoned=?, log=?, damage=? WHERE id=?",
                         (" ".join(rec.actions), len(rec.actions), final.notation(),
                          score_text(final), winners_text(final), int(rec.abandoned), rec.log,
                          rec.damage, rec.continues))
-                    ids.append(rec.continues)
-                    continue
+                    if cur.rowcount == 1:
+                        ids.append(rec.continues)
+                        continue
+                    # deleted meanwhile (the archive's delete): stored anew, the whole game
+                    rec.continues = None
                 if rec.source == "import" and not rec.source_game:
                     row = self.db.execute("SELECT COALESCE(MAX(source_game), 0) + 1 FROM games "
                                           "WHERE source='import'").fetchone()
