@@ -325,12 +325,10 @@ def deploy_flash(flash_dir, staged, out=print, heapsize="192k", rev="A"):
             raise DeployError(str(e)) from None
         raise
     out("wrote %d files into %s" % (len(staged), image))
-    runner = UnixRunner(flash=str(image), boot_from_flash=True, heapsize=heapsize, revision=rev)
-    if runner.revision == "B":  # its linear sensors read an empty table (the field model's)
-        from cargoboard.sim.world import revb_physics
-        runner.sums = revb_physics().HallWorld(seed=0).adc_sums()
     try:
-        with runner, runner.serving(), Link(runner.port) as link:
+        with UnixRunner(flash=str(image), boot_from_flash=True, heapsize=heapsize,
+                        revision=rev) as runner, \
+                runner.serving(), Link(runner.port) as link:
             info = link.hello()
     except FirmwareError as e:
         raise DeployError("the virtual board did not boot from %s: %s" % (image, e)) from None

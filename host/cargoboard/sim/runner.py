@@ -184,7 +184,8 @@ class Runner:
         self.serve_wait_s = 0.0           # wall s serve() waited for the pty or the wall clock
         self.sensors = bytearray(16)      # what the board's sensors read (set by the caller)
         # board revision: "A" sends the occupancy bitmap ('F' frames), "B" the scan's ADC sums
-        # of the linear Hall sensors ('G' frames, docs/sim-protocol.md), set in `sums`
+        # of the linear Hall sensors ('G' frames, docs/sim-protocol.md), set in `sums` (left
+        # None: an empty table's)
         self.revision = "A"
         self.sums = None
         self.buttons = 0
@@ -334,6 +335,9 @@ class Runner:
         except (BlockingIOError, OSError):
             pass
         if typ == ord("G"):
+            if self.sums is None:  # nobody set what the sensors read: an empty table
+                from cargoboard.sim.world import revb_physics
+                self.sums = revb_physics().HallWorld(seed=0).adc_sums()
             payload = (head + struct.pack("<IB", self.t & 0x3FFFFFFF, self.buttons & 0x1F)
                        + struct.pack("<%dH" % len(self.sums),
                                      *[min(0xFFFF, max(0, v)) for v in self.sums])
