@@ -158,7 +158,8 @@ class Game:
         for kind, payload in records:
             if kind == LF.ACTION:
                 pos.push(ce.decode_action(pos, payload, 0)[0])
-                undone = []
+                if undone:  # (a new list only after a take-back: no garbage per record)
+                    undone = []
             elif kind == LF.UNDO:
                 undone.append(pos.pop())
         self._set(pos)
