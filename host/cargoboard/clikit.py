@@ -42,9 +42,7 @@ class ArgumentParser(argparse.ArgumentParser):
     too (add_subparsers makes them of the parser's own class)."""
 
     def error(self, message):
-        if len(message) > MAX_ERROR_CHARS:
-            message = message[:MAX_ERROR_CHARS - 1] + "\u2026"
-        super().error(message)
+        super().error(capped(message))
 
 
 def error_text(exc):
@@ -60,9 +58,12 @@ def error_text(exc):
             % exc.strerror
     else:
         text = (str(exc).splitlines() or [type(exc).__name__])[0]
-    if len(text) > MAX_ERROR_CHARS:
-        text = text[:MAX_ERROR_CHARS - 1] + "\u2026"
-    return text
+    return capped(text)
+
+
+def capped(text):
+    """text, or its first MAX_ERROR_CHARS - 1 characters and an ellipsis."""
+    return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS - 1] + "\u2026"
 
 
 def terminal_text(text):

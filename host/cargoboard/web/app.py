@@ -28,7 +28,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from cargoboard.clikit import terminal_text
+from cargoboard.clikit import CommandError, terminal_text
 from cargoboard.export import diagram
 from cargoboard.store import Store, StoreError, RESULTS, result_text
 from cargoboard.web import views
@@ -130,7 +130,9 @@ def _check_post(request, form):
         raise HTTPException(403, "this change did not come from one of this server's pages "
                                  "(missing or wrong CSRF token): reload the page and try again")
     origin = request.headers.get("origin")
-    if origin:  # ("null": a sandboxed frame, a file, a redirect from elsewhere: not our pages)
+    # ("null" passes: a browser with a no-referrer policy sends it for its own pages' POSTs,
+    # the Fetch standard says so; the CSRF token above still had to be this server's)
+    if origin and origin != "null":
         host = request.headers.get("host", "")
         if origin.split("://", 1)[-1] != host:
             raise HTTPException(403, "a change from another site (Origin %s) is refused" % origin)
@@ -433,7 +435,7 @@ EXPORTS = {"json": ("json", "application/json"), "txt": ("text", "text/plain; ch
 
 def export_file(request):
     _need_table_access(request)
-    from cargoboard.export.cli import render
+    from cargoboard.export.cli import raw_log, render
     ext = request.path_params["ext"]
     if ext not in EXPORTS:
         raise HTTPException(404, "no export format '%s' (json, txt, svg, html, log)" % ext)
@@ -443,10 +445,10 @@ def export_file(request):
         raise HTTPException(400, "at applies to the svg export only")
     fmt, media = EXPORTS[ext]
     if fmt == "log":
-        if rec.log is None:
-            raise HTTPException(404, "game %s has no board log: it was imported (only `cargoboard "
-                                     "sync` stores a board's log)" % rec.id)
-        body = bytes(rec.log)
+        try:
+            body = raw_log(rec)
+        except CommandError as e:  # an imported game has none
+            raise HTTPException(404, str(e)) from None
     else:
         body = render(rec, fmt, at, positions)
     name = "game%d%s.%s" % (rec.id, "" if at is None else "-%d" % at, ext)
