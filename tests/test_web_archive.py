@@ -268,6 +268,9 @@ def test_bad_requests_get_a_clear_4xx(tmp_path):
         got, text = get(u + "/games/1/delete", data=form)
         assert got == 200 and "game 1" not in re.sub(r"<[^>]+>", "", text).split("Archive")[1]
         assert "Game 1 was deleted from the store." in text  # (the redirect says which)
+        for query, shown in (("deleted=x", False), ("deleted=2", False), ("deleted=1", True)):
+            got, text = get(u + "/games?" + query)  # (only of a game that is gone; no 400)
+            assert got == 200 and ("was deleted" in text) == shown, query
         with Store(db, readonly=True) as st:
             assert st.count() == 3
         got, text = get(u + "/games/1/delete", data=form)

@@ -376,13 +376,23 @@ def archive_page(request):
             rows = st.list(limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE, newest_first=True,
                            **filters)
             kinds = st.kinds()
+            # delete_game's redirect says which game went; told only if it is gone (a link
+            # cannot make it say so of a game there, and a bad value is no error)
+            deleted = request.query_params.get("deleted", "")
+            deleted = int(deleted) if deleted.isdecimal() and len(deleted) < 19 else None
+            if deleted is not None:
+                try:
+                    st.get(deleted)
+                    deleted = None
+                except StoreError:
+                    pass
     except StoreError as e:
         return _render(request, "archive.html", problem=str(e), rows=[], total=0, page=1,
                        pages=1, filters=filters, kinds=[], db=web.db_path, query="")
     query = urlencode({k: v for k, v in filters.items() if v not in (None, "")})
     return _render(request, "archive.html", problem=None, rows=rows, total=total, page=page,
                    pages=pages, filters=filters, kinds=kinds, db=web.db_path, query=query,
-                   deleted=_int_param(request, "deleted", None, 1))  # (delete_game's redirect)
+                   deleted=deleted)
 
 
 def _game(request):
