@@ -93,6 +93,18 @@ class WebServer:
         self.stop()
 
 
+def _lan_address():
+    """This machine's address on its network (the one its default route leaves by; no packet
+    is sent), or None: a name alone may not resolve on the other machines."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # (TEST-NET-1: a route is looked up, nothing sent)
+            ip = s.getsockname()[0]
+    except OSError:
+        return None
+    return None if ip.startswith("127.") or ip == "0.0.0.0" else ip
+
+
 def serve(host, port, boards=(), db=None, public=False, out=print):
     """`cargoboard serve`: run until Ctrl-C or SIGTERM. Returns the exit status."""
     # the socket is ours, so that an address in use is one line of ours, not uvicorn's log
@@ -112,11 +124,15 @@ def serve(host, port, boards=(), db=None, public=False, out=print):
     async def say_when_ready():
         while not ws.server.started:
             await asyncio.sleep(0.05)
-        url = ws.url
-        if host in ("0.0.0.0", "::"):  # every address: say one other machines can use
-            url = url.replace(host if host == "0.0.0.0" else "[::]", socket.gethostname(), 1)
-        out("cargoboard serve: %s/  (store: %s; boards: %s)" % (
-            url, db, ", ".join(boards) if boards else "every board found"))
+        url = also = ws.url
+        if host in ("0.0.0.0", "::"):  # every address: say ones other machines can use
+            wild = host if host == "0.0.0.0" else "[::]"
+            url = url.replace(wild, socket.gethostname(), 1)
+            ip = _lan_address()
+            also = url if ip is None else ws.url.replace(wild, ip, 1)
+        out("cargoboard serve: %s/  (%sstore: %s; boards: %s)" % (
+            url, "" if also == url else "or %s/; " % also, db,
+            ", ".join(boards) if boards else "every board found"))
         out("host page (seat links%s): %s" % (", and every page: --public" if public else "",
                                                ws.host_link().replace(ws.url, url, 1)))
         sys.stdout.flush()
