@@ -7,9 +7,9 @@ LED frames (docs/protocol.md, EVENTS mask 3), asks `status`, `pos`, `state` and 
 `auto|confirm|end ACTION -> POSITION` adds an action, `undo ACTION -> POSITION` takes one back,
 `state asking`, «Формула 99»'s `picker N` (its option picker opened) and a `button` press while
 candidates are shown are when to ask for the `candidates`; a new game, a resumed or loaded one
-starts afresh. The position shown is always the one the board reported last. A lost port (unplugged, the virtual board stopped) is reopened every
-RECONNECT_S until the board answers again; a board that stays silent is asked HELLO after
-QUIET_S, so one that hangs is noticed too.
+starts afresh. The position shown is always the one the board reported last. A lost port
+(unplugged, the virtual board stopped) is reopened every RECONNECT_S until the board answers
+again; a board that stays silent is asked HELLO after QUIET_S, so one that hangs is noticed too.
 
 The follower thread is the only user of its port: "sync now" runs in it too (sync() through
 the same Link), events keep flowing meanwhile.
