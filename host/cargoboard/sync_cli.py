@@ -7,7 +7,7 @@ import sys
 
 from cargoboard.clikit import CommandError, terminal_text
 from cargoboard.link import Link, candidate_ports, find_port
-from cargoboard.store import Store, add_db_option, check_writable, default_path, result_text
+from cargoboard.store import Store, add_db_option, check_writable, result_text
 
 
 def _add_port(p):
@@ -28,8 +28,7 @@ def cmd_ports(args):
 def cmd_sync(args):
     from cargoboard.sync import SyncResult, sync
     port = find_port(args.port)
-    db = args.db or default_path()
-    check_writable(db, make_folders=args.db is None)  # before the board: nothing made yet
+    check_writable(args.db)  # before the board: nothing made yet
     res = SyncResult()
     try:
         with Link(port) as link:
