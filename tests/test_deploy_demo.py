@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "host"))
 
 from cargoboard import deploy  # noqa: E402
-from cargoboard.link import candidate_ports, find_port, LinkError  # noqa: E402
+from cargoboard.link import NO_BOARD, candidate_ports, find_port, LinkError  # noqa: E402
 
 EXE = str(Path(sys.executable).parent / "cargoboard")
 
@@ -268,19 +268,21 @@ def test_deploy_to_a_board_without_a_repl_says_so(tmp_path):
 
 
 def test_no_board_attached_is_said_plainly():
+    """ports, sync and deploy say the same line (ports said other words than find_port)."""
     if candidate_ports():
         return  # a real board is plugged in on this machine: nothing to check
     try:
         find_port(None)
     except LinkError as e:
-        assert str(e).startswith("no board found")
-    r = run("deploy")
-    assert r.returncode == 1 and r.stderr.startswith("cargoboard: error: no board found")
-    assert "Traceback" not in r.stderr
-    r = run("ports")
-    assert r.returncode == 1 and r.stdout == ""
-    assert r.stderr == ("cargoboard: error: no board found (a Pico running MicroPython shows "
-                        "up as USB 2e8a:0005)\n")
+        assert str(e) == NO_BOARD
+    else:
+        raise AssertionError
+    for argv in (["deploy"], ["sync"], ["ports"]):
+        r = run(*argv)
+        assert (r.returncode, r.stdout, r.stderr) == (1, "", "cargoboard: error: %s\n"
+                                                      % NO_BOARD), argv
+    assert "a Pico running MicroPython shows up as USB 2e8a:0005" in NO_BOARD
+    assert "cargoboard sim --pty PATH" in NO_BOARD
 
 
 def test_ports_without_a_board_is_a_cargoboard_error(monkeypatch, capsys):
@@ -290,8 +292,7 @@ def test_ports_without_a_board_is_a_cargoboard_error(monkeypatch, capsys):
     monkeypatch.setattr(L.list_ports, "comports", lambda: [])
     assert cli.main(["ports"]) == 1
     out, err = capsys.readouterr()
-    assert out == "" and err == ("cargoboard: error: no board found (a Pico running "
-                                 "MicroPython shows up as USB 2e8a:0005)\n")
+    assert out == "" and err == "cargoboard: error: %s\n" % NO_BOARD
 
 
 def test_ports_filter_by_the_picos_usb_ids(monkeypatch):
@@ -305,7 +306,7 @@ def test_ports_filter_by_the_picos_usb_ids(monkeypatch):
 
     monkeypatch.setattr(L.list_ports, "comports", lambda: [
         port("/dev/ttyACM0", 0x2E8A, 0x0005), port("/dev/ttyUSB0", 0x0403, 0x6001)])
-    assert candidate_ports() == [("/dev/ttyACM0", "dev /dev/ttyACM0")]
+    assert candidate_ports() == [("/dev/ttyACM0", "board on USB (dev /dev/ttyACM0)")]
     assert find_port(None) == "/dev/ttyACM0"
     monkeypatch.setattr(L.list_ports, "comports", lambda: [
         port("/dev/ttyACM0", 0x2E8A, 0x0005), port("/dev/ttyACM1", 0x2E8A, 0x0005)])

@@ -6,20 +6,20 @@ import argparse
 import sys
 
 from cargoboard.clikit import CommandError, terminal_text
-from cargoboard.link import Link, candidate_ports, find_port
+from cargoboard.link import NO_BOARD, Link, candidate_ports, find_port
 from cargoboard.store import Store, add_db_option, check_writable, result_text
 
 
 def _add_port(p):
     p.add_argument("--port", metavar="PATH",
-                   help="the board's serial port (default: the single connected board)")
+                   help="the board's serial port (default: the single board there is, on USB or a "
+                        "running virtual board: cargoboard ports)")
 
 
 def cmd_ports(args):
     found = candidate_ports()
     if not found:
-        raise CommandError("no board found (a Pico running MicroPython shows up as USB "
-                           "2e8a:0005)")
+        raise CommandError(NO_BOARD)  # the words find_port says (sync, deploy, ...)
     for dev, desc in found:
         print("%s\t%s" % (dev, desc))
     return 0
@@ -72,9 +72,13 @@ def cmd_games(args):
 
 def add_parser(sub):
     fmt = argparse.RawDescriptionHelpFormatter
-    p = sub.add_parser("ports", help="list connected boards", formatter_class=fmt,
-                       description="List serial ports that look like a Cargoboard "
-                                   "(a Raspberry Pi Pico running MicroPython).",
+    p = sub.add_parser("ports", help="list connected boards and running virtual boards",
+                       formatter_class=fmt,
+                       description="List the serial ports that look like a Cargoboard (a "
+                                   "Raspberry Pi Pico running MicroPython, on USB) and the "
+                                   "running virtual boards (cargoboard sim --pty PATH), one "
+                                   "a line: the port, then which it is. sync, deploy and "
+                                   "serve take the single one when no --port is given.",
                        epilog="example:\n  cargoboard ports")
     p.set_defaults(func=cmd_ports)
 

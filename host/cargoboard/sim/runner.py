@@ -420,9 +420,11 @@ class Runner:
 
     def serve_on(self, path, out=print):
         """Make `path` a symlink to the pty (where nothing is, or over a stale link of an
-        earlier run: check_pty_link) and serve until interrupted (Ctrl-C or SIGTERM); the link
-        is removed afterwards. Returns 0."""
+        earlier run: check_pty_link) and serve until interrupted (Ctrl-C or SIGTERM), listed
+        among the running virtual boards meanwhile (cargoboard.virtual_ports: `cargoboard
+        ports`, and sync without --port, find it); the link is removed afterwards. Returns 0."""
         import signal
+        from cargoboard import virtual_ports
         link = Path(path)
         try:
             if check_pty_link(path):
@@ -435,12 +437,15 @@ class Runner:
             raise KeyboardInterrupt
 
         old = signal.signal(signal.SIGTERM, _term)
-        out(f"serving the virtual board on {path} -> {self.port} (Ctrl-C to stop)")
+        entry = None
         try:
+            entry = virtual_ports.register(path, self.port, self.target)
+            out(f"serving the virtual board on {path} -> {self.port} (Ctrl-C to stop)")
             self.serve()
         except KeyboardInterrupt:
             pass
         finally:
+            virtual_ports.unregister(entry)
             signal.signal(signal.SIGTERM, old)
             try:
                 if link.is_symlink() and os.readlink(link) == self.port:  # still ours

@@ -326,8 +326,8 @@ class Follower:
 
 class Boards:
     """The boards `serve` follows: the ports given (--board, repeatable) or, without any, the
-    ports that look like a board (serial.tools.list_ports), looked for again every
-    DISCOVER_S so that a board plugged in later appears."""
+    boards there are (link.candidate_ports: on USB, and running virtual boards), looked for
+    again every DISCOVER_S so that a board plugged in (or a sim started) later appears."""
 
     DISCOVER_S = 2.0
 
