@@ -92,8 +92,8 @@ def add_parser(sub):
                        epilog="examples:\n  cargoboard sync\n"
                               "  cargoboard sync --port /dev/ttyACM0 --db games.sqlite\n"
                               "  cargoboard sim --script game.txt --pty /tmp/board &\n"
-                              "  cargoboard sync --port /tmp/board   # once the sim says "
-                              "\"serving the virtual board on /tmp/board\"")
+                              "  cargoboard sync   # the sim, once it says \"serving the "
+                              "virtual board on /tmp/board\"")
     _add_port(p)
     add_db_option(p)
     p.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
