@@ -1,6 +1,8 @@
 """The host tools' layout (host/cargoboard/): no import circles, counting the imports inside
 functions too (a circle there works until someone moves an import to the top, and it means two
-modules that cannot be understood apart), and no game's folder importing another game's.
+modules that cannot be understood apart), none between folders either (a layer's folder and a
+core module that import each other through different modules are one layer in two places), and
+no game's folder importing another game's.
 The device side has its own checks (test_device_layers.py)."""
 
 import ast
@@ -81,6 +83,36 @@ def circles(graph):
 
 def test_the_host_modules_import_in_no_circle():
     assert circles(import_graph()) == []
+
+
+def folder_of(mod):
+    """The part of the host a module belongs to: a core module (directly in cargoboard/) stands
+    for itself, a module in a folder for its top folder (cargoboard.sim, its pico/ included),
+    and under cargoboard.games each game's folder for itself (the registry, games/__init__.py,
+    is the folder cargoboard.games, below the games)."""
+    parts = mod.split(".")
+    return ".".join(parts[:3 if parts[1:2] == ["games"] else 2])
+
+
+def folder_graph(graph):
+    """{folder: {folder it imports}}, from the module graph (imports inside a folder left out)."""
+    out = {}
+    for mod, deps in graph.items():
+        here = folder_of(mod)
+        out.setdefault(here, set()).update(folder_of(d) for d in deps if folder_of(d) != here)
+    return out
+
+
+def test_the_host_folders_import_in_no_circle():
+    assert circles(folder_graph(import_graph())) == []
+
+
+def test_a_circle_between_folders_is_found_where_no_two_modules_make_one():
+    graph = {"cargoboard.deploy": {"cargoboard.sim.runner"}, "cargoboard.sim.runner": set(),
+             "cargoboard.sim.pico.runner": {"cargoboard.deploy", "cargoboard.sim.runner"},
+             "cargoboard.games": set(), "cargoboard.games.g.draw": {"cargoboard.games"}}
+    assert circles(graph) == []
+    assert circles(folder_graph(graph)) == [["cargoboard.deploy", "cargoboard.sim"]]
 
 
 def test_the_circle_finder_finds_a_circle():
