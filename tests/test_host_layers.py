@@ -2,8 +2,8 @@
 functions too (a circle there works until someone moves an import to the top, and it means two
 modules that cannot be understood apart), none between folders either (a layer's folder and a
 core module that import each other through different modules are one layer in two places), and
-no game's folder importing another game's.
-The device side has its own checks (test_device_layers.py)."""
+no game's folder importing another game's. The circuit tools (circuit/) get the same circle
+check. The device side has its own checks (test_device_layers.py)."""
 
 import ast
 from pathlib import Path
@@ -12,18 +12,19 @@ ROOT = Path(__file__).resolve().parent.parent
 HOST = ROOT / "host"
 
 
-def _module_of(path):
-    parts = list(path.relative_to(HOST).with_suffix("").parts)
+def _module_of(path, base=HOST):
+    parts = list(path.relative_to(base).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
 
 
-def import_graph():
-    """{module: {module it imports}} for every module of host/cargoboard, by the names in its
-    import statements wherever they stand (a name that is an attribute of a module counts as
-    that module)."""
-    sources = {_module_of(p): p for p in (HOST / "cargoboard").rglob("*.py")}
+def import_graph(package=HOST / "cargoboard"):
+    """{module: {module it imports}} for every module of a package (host/cargoboard unless
+    told), by the names in its import statements wherever they stand (a name that is an
+    attribute of a module counts as that module). Imports from outside the package are left
+    out."""
+    sources = {_module_of(p, package.parent): p for p in package.rglob("*.py")}
     graph = {}
     for mod, path in sources.items():
         is_pkg = path.name == "__init__.py"
@@ -113,6 +114,29 @@ def test_a_circle_between_folders_is_found_where_no_two_modules_make_one():
              "cargoboard.games": set(), "cargoboard.games.g.draw": {"cargoboard.games"}}
     assert circles(graph) == []
     assert circles(folder_graph(graph)) == [["cargoboard.deploy", "cargoboard.sim"]]
+
+
+def test_the_circuit_tools_import_in_no_circle_and_nothing_of_the_host_tools():
+    """circuit/ (the netlist, pin maps, BOM, magnet and power models) stands beside the host
+    tools, below them: Cargocube's hallfield imports its magnet model. Its shared command line
+    (circuit/cli.py) is the bottom of it, so no tool's module is imported by it."""
+    graph = import_graph(ROOT / "circuit")
+    assert {"circuit.cli", "circuit.pins", "circuit.board", "circuit.magnet"} <= set(graph)
+    assert circles(graph) == []
+    assert graph["circuit.cli"] == set()
+    named = set()
+    for path in (ROOT / "circuit").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                named.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                named.add(node.module)
+    assert not [n for n in named if n.split(".")[0] == "cargoboard"]
+
+
+def test_the_circuit_tools_take_the_revisions_that_have_pin_maps():
+    from circuit import cli, pins
+    assert list(cli.REVISIONS) == sorted(pins.REVISIONS)
 
 
 def test_the_circle_finder_finds_a_circle():
