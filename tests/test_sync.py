@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "host"))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from cargoboard.link import BoardError, Link, LinkError  # noqa: E402
-from cargoboard.export.logfile import record_from_log  # noqa: E402
+from cargoboard.logrecord import record_from_log  # noqa: E402
 from cargoboard.games.cargocube.scriptgen import game_script  # noqa: E402
 from cargoboard.sim.runner import UnixRunner  # noqa: E402
 from cargoboard.sim.script import Session, strip_comment  # noqa: E402
