@@ -48,12 +48,17 @@ SUIT_COLOUR = (L.BLUE, L.ORANGE, L.MAGENTA, L.WHITE, L.YELLOW)  # c d h s, joker
 SUIT_BLINK = (0, 0, L.BLINK_SLOW, 0, L.BLINK_WINK)
 
 # The option picker: what each kind of action shows on the W bar (LEDs lit, cyan), by the
-# action's kind; 0: not an option. (A bytearray: a dict of the 8 was ~100 B more heap.)
+# action's kind; 0: not an option. (A bytearray: a dict of the 8 was ~100 B more heap. No
+# loop variables: names deleted from the module's dictionary would lengthen its look-ups.)
 OPTION_CODE = bytearray(R.K_NODEF + 1)
-for _k, _n in ((R.K_DRAW, 1), (R.K_PASS, 3), (R.K_END, 4), (R.K_PLAY, 5), (R.K_JOKER, 6),
-               (R.K_DEF, 7), (R.K_NODEF, 8), (R.K_BLOCK, 9)):
-    OPTION_CODE[_k] = _n
-del _k, _n
+OPTION_CODE[R.K_DRAW] = 1
+OPTION_CODE[R.K_PASS] = 3
+OPTION_CODE[R.K_END] = 4
+OPTION_CODE[R.K_PLAY] = 5
+OPTION_CODE[R.K_JOKER] = 6
+OPTION_CODE[R.K_DEF] = 7
+OPTION_CODE[R.K_NODEF] = 8
+OPTION_CODE[R.K_BLOCK] = 9
 
 _PICK_NONE = const(0)
 _PICK_SUIT = const(1)
