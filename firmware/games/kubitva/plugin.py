@@ -312,6 +312,10 @@ class Game:
         if state == T.MISMATCH and (self.mismatch_since < 0 or
                                     H.ticks_diff(self.now, self.mismatch_since) < MISMATCH_MS):
             state = T.MOVING
+        if state != self._shown_state:
+            # what the LEDs now show, for a host following the game (docs/serial-protocol.md):
+            # on `mismatch` it asks `state` for the cells that differ
+            self.emit("state " + T.STATE_NAMES[state])
         self._shown_state = state
         self._land(out)
         mover = SIDE_COLOUR[pos.to_move]
