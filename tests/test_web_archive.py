@@ -499,3 +499,44 @@ def test_the_same_board_named_twice_is_one_table(tmp_path):
         assert [f.port for f in boards.followers] == [str(tmp_path / "real")]
     finally:
         boards.stop()
+
+
+def test_the_pages_fit_a_phone(tmp_path, browser):
+    # a 390 x 844 window (a phone held upright): no page is wider than the window (the
+    # archive's table scrolls in its own box), and the drawings take the window's width
+    db = tmp_path / "games.sqlite"
+    fill(db)
+    board = LiveBoard(tmp_path / "board")
+    d = browser.driver
+    try:
+        with WebServer(boards=[str(tmp_path / "board")], db=db) as ws:
+            d.set_window_size(390, 844)
+            assert browser.js("return window.innerWidth") == 390
+            for url, drawing in ((ws.host_link()[len(ws.url):], None),
+                                 ("/", "#table-1 [data-f=svg] svg"),
+                                 ("/table/1", "#table-1 [data-f=svg] svg"),
+                                 ("/table/1/seat/S?token=" + ws.keys.seat("1", "S"),
+                                  "#table-1 [data-f=svg] svg"),
+                                 ("/games", None), ("/games/4", "#cb-svg svg, svg"),
+                                 ("/games/3", "svg")):
+                d.get(ws.url + url)
+                if drawing:
+                    browser.wait(lambda d: browser.js(
+                        "return !!document.querySelector(arguments[0])", drawing),
+                        what=url + "'s drawing")
+                over = browser.js(
+                    "var out = [];"
+                    "document.querySelectorAll('body *').forEach(function (e) {"
+                    "  var r = e.getBoundingClientRect();"
+                    "  if (r.width > 0 && r.right > window.innerWidth + 0.5 && !e.closest('.wide'))"
+                    "    out.push(e.tagName + '.' + e.className + ' ' + Math.round(r.right));"
+                    "}); return out;")
+                assert over == [], (url, over)
+                assert browser.js("return document.documentElement.scrollWidth") <= 390, url
+                if drawing:
+                    width = browser.js("return document.querySelector(arguments[0])"
+                                       ".getBoundingClientRect().width", drawing)
+                    assert width >= 340, (url, width)
+    finally:
+        d.set_window_size(1280, 800)
+        board.close()
