@@ -540,3 +540,27 @@ def test_the_pages_fit_a_phone(tmp_path, browser):
     finally:
         d.set_window_size(1280, 800)
         board.close()
+
+
+def test_the_archive_and_the_replay_say_the_same_when_and_where(tmp_path):
+    # A board without a clock writes `board game N` as `played`: the replay showed that, the
+    # archive the stored time. Both now say when it was played (not known) and when stored,
+    # and the replay where it came from (the board, its game number).
+    db = tmp_path / "games.sqlite"
+    fill(db)
+    rec = random_game(5, players=2, actions=10)
+    rec.source, rec.source_game, rec.played = "sim-5b6a", 7, "board game 7"
+    with Store(db) as st:
+        gid = st.add(rec)
+        stored = st.get(gid).stored
+    with WebServer(db=db, discover=False) as ws:
+        for game, want in ((gid, "not known; stored %s UTC" % stored[:16].replace("T", " ")),
+                           (1, "2025-03-02 20:01 UTC")):  # a board with a clock
+            _, archive = get(ws.url + "/games")
+            row = re.search(r'<tr data-id="%d">.*?</tr>' % game, archive).group(0)
+            cells = re.findall(r"<td>(.*?)</td>", row)
+            _, replay = get(ws.url + "/games/%d" % game)
+            shown = re.search(r"<tr><th>played</th><td>(.*?)</td></tr>", replay).group(1)
+            assert cells[1] == shown == want, (cells[1], shown, want)
+        replay = get(ws.url + "/games/%d" % gid)[1]
+        assert "<tr><th>source</th><td>board sim-5b6a, its game 7</td></tr>" in replay
