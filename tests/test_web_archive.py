@@ -562,5 +562,8 @@ def test_the_archive_and_the_replay_say_the_same_when_and_where(tmp_path):
             _, replay = get(ws.url + "/games/%d" % game)
             shown = re.search(r"<tr><th>played</th><td>(.*?)</td></tr>", replay).group(1)
             assert cells[1] == shown == want, (cells[1], shown, want)
+        # which board's game each row is: two tables each have a game 1
+        row = re.search(r'<tr data-id="%d">.*?</tr>' % gid, get(ws.url + "/games")[1]).group(0)
+        assert re.findall(r"<td[^>]*>(.*?)</td>", row)[2] == "sim-5b6a #7"
         replay = get(ws.url + "/games/%d" % gid)[1]
         assert "<tr><th>source</th><td>board sim-5b6a, its game 7</td></tr>" in replay
