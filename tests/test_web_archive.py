@@ -499,3 +499,71 @@ def test_the_same_board_named_twice_is_one_table(tmp_path):
         assert [f.port for f in boards.followers] == [str(tmp_path / "real")]
     finally:
         boards.stop()
+
+
+def test_the_pages_fit_a_phone(tmp_path, browser):
+    # a 390 x 844 window (a phone held upright): no page is wider than the window (the
+    # archive's table scrolls in its own box), and the drawings take the window's width
+    db = tmp_path / "games.sqlite"
+    fill(db)
+    board = LiveBoard(tmp_path / "board")
+    d = browser.driver
+    try:
+        with WebServer(boards=[str(tmp_path / "board")], db=db) as ws:
+            d.set_window_size(390, 844)
+            assert browser.js("return window.innerWidth") == 390
+            for url, drawing in ((ws.host_link()[len(ws.url):], None),
+                                 ("/", "#table-1 [data-f=svg] svg"),
+                                 ("/table/1", "#table-1 [data-f=svg] svg"),
+                                 ("/table/1/seat/S?token=" + ws.keys.seat("1", "S"),
+                                  "#table-1 [data-f=svg] svg"),
+                                 ("/games", None), ("/games/4", "#cb-svg svg, svg"),
+                                 ("/games/3", "svg")):
+                d.get(ws.url + url)
+                if drawing:
+                    browser.wait(lambda d: browser.js(
+                        "return !!document.querySelector(arguments[0])", drawing),
+                        what=url + "'s drawing")
+                over = browser.js(
+                    "var out = [];"
+                    "document.querySelectorAll('body *').forEach(function (e) {"
+                    "  var r = e.getBoundingClientRect();"
+                    "  if (r.width > 0 && r.right > window.innerWidth + 0.5 && !e.closest('.wide'))"
+                    "    out.push(e.tagName + '.' + e.className + ' ' + Math.round(r.right));"
+                    "}); return out;")
+                assert over == [], (url, over)
+                assert browser.js("return document.documentElement.scrollWidth") <= 390, url
+                if drawing:
+                    width = browser.js("return document.querySelector(arguments[0])"
+                                       ".getBoundingClientRect().width", drawing)
+                    assert width >= 340, (url, width)
+    finally:
+        d.set_window_size(1280, 800)
+        board.close()
+
+
+def test_the_archive_and_the_replay_say_the_same_when_and_where(tmp_path):
+    # A board without a clock writes `board game N` as `played`: the replay showed that, the
+    # archive the stored time. Both now say when it was played (not known) and when stored,
+    # and the replay where it came from (the board, its game number).
+    db = tmp_path / "games.sqlite"
+    fill(db)
+    rec = random_game(5, players=2, actions=10)
+    rec.source, rec.source_game, rec.played = "sim-5b6a", 7, "board game 7"
+    with Store(db) as st:
+        gid = st.add(rec)
+        stored = st.get(gid).stored
+    with WebServer(db=db, discover=False) as ws:
+        for game, want in ((gid, "not known; stored %s UTC" % stored[:16].replace("T", " ")),
+                           (1, "2025-03-02 20:01 UTC")):  # a board with a clock
+            _, archive = get(ws.url + "/games")
+            row = re.search(r'<tr data-id="%d">.*?</tr>' % game, archive).group(0)
+            cells = re.findall(r"<td>(.*?)</td>", row)
+            _, replay = get(ws.url + "/games/%d" % game)
+            shown = re.search(r"<tr><th>played</th><td>(.*?)</td></tr>", replay).group(1)
+            assert cells[1] == shown == want, (cells[1], shown, want)
+        # which board's game each row is: two tables each have a game 1
+        row = re.search(r'<tr data-id="%d">.*?</tr>' % gid, get(ws.url + "/games")[1]).group(0)
+        assert re.findall(r"<td[^>]*>(.*?)</td>", row)[2] == "sim-5b6a #7"
+        replay = get(ws.url + "/games/%d" % gid)[1]
+        assert "<tr><th>source</th><td>board sim-5b6a, its game 7</td></tr>" in replay

@@ -369,3 +369,75 @@ def test_the_live_drawing_is_patched_part_by_part_into_the_same_drawing(tmp_path
             assert same, (seed, text, pos.notation())
             kept += untouched
         assert kept > 20, kept  # most stacks stay the nodes they were
+
+
+def test_a_mismatch_is_marked_red_in_the_drawing_and_said_in_words(tmp_path, browser):
+    # Every game whose board blinks the cells that differ from the game red when no legal move
+    # explains them: the live drawing marks the same cells red (a layer on top) and the page
+    # says which, in words; putting them right takes the marks away.
+    games = [  # (setup, the hands' mistake, the cells that differ, how to put it right)
+        ("new-game cargocube polygon SN", [("lift", "i3"), ("place", "e6")], {"i3", "e6"},
+         [("take", "g7"), ("lift", "e6"), ("place", "i3")]),
+        ("new-game cephalopod 5x5", [("drop", "f6"), ("wait", ""), ("lift", "f6")], {"c3"},
+         [("drop", "f6")]),   # (the block's a1 is d4: f6 is its c3)
+        ("new-game kubitva board", [("lift", "e1"), ("place", "d1")], {"e1", "d1"},
+         [("lift", "d1"), ("place", "e1")]),   # (the base's armour cannot move)
+        ("new-game formula99 L1 15", [("lift", "i3"), ("place", "e1")], {"s1", "2b2"},
+         [("lift", "e1"), ("place", "i3")]),   # (civilisation 1's ship: s1 its start zone)
+    ]
+    boards = [LiveBoard(tmp_path / ("b%d" % i), setup=(g[0],)) for i, g in enumerate(games)]
+
+    def marked(key):
+        return set(browser.js(
+            "return Array.prototype.map.call(document.querySelectorAll("
+            "'#table-%s [data-f=svg] svg #cb-mismatch [data-kind=mismatch]'),"
+            "function (r) { return r.getAttribute('data-cell') + ' ' + r.getAttribute('stroke'); });"
+            % key))
+
+    def said(key):
+        return browser.driver.find_element("css selector", "#table-%s .mismatch" % key).text
+
+    def hands(board, steps):
+        for verb, cell in steps:
+            if verb == "wait":
+                board.wait_board_ms(800)
+            else:
+                board._hand(verb, cell)
+
+    try:
+        with WebServer(boards=[str(tmp_path / ("b%d" % i)) for i in range(len(games))],
+                       db=tmp_path / "games.sqlite") as ws:
+            browser.driver.get(ws.url + "/")
+            browser.wait(lambda d: all(page_position(browser, str(k + 1)) for k in
+                                       range(len(games))), timeout=20, what="four tables")
+            for k, (board, (setup, mistake, cells, _)) in enumerate(zip(boards, games)):
+                key = str(k + 1)
+                assert marked(key) == set() and said(key) == ""
+                hands(board, mistake)
+                want = {"%s #d00000" % c for c in cells}
+                browser.wait(lambda d: marked(key) == want, timeout=15,
+                             what="%s: the cells marked red" % setup)
+                words = said(key)
+                assert words.startswith("No legal move explains the board") and \
+                    all(c in words for c in cells), words
+                # the mark lies on the cell's own square
+                assert browser.js(
+                    "var s = document.querySelector('#table-%s [data-f=svg] svg');"
+                    "var m = s.querySelector('#cb-mismatch [data-kind=mismatch]');"
+                    "var c = s.querySelector('[data-cell=\"' + m.getAttribute('data-cell') +"
+                    "'\"]:not([data-kind=mismatch])');"
+                    "return ['x', 'y', 'width', 'height'].every(function (a) {"
+                    " return c.getAttribute(a) === m.getAttribute(a); });" % key)
+            # a piece put down during a mismatch, which stays one: the marks follow (no new
+            # `state` event says so)
+            hands(boards[0], [("drop", "g7")])
+            browser.wait(lambda d: marked("1") == {"i3 #d00000", "e6 #d00000", "g7 #d00000"},
+                         timeout=15, what="the marks after another piece came")
+            for k, (board, (setup, _, _, mend)) in enumerate(zip(boards, games)):
+                key = str(k + 1)
+                hands(board, mend)
+                browser.wait(lambda d: marked(key) == set() and said(key) == "", timeout=15,
+                             what="%s: put right, no mark" % setup)
+    finally:
+        for b in boards:
+            b.close()

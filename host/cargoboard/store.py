@@ -172,6 +172,28 @@ def result_text(winners, abandoned) -> str:
     return "abandoned" if abandoned else "not over"
 
 
+def when_text(played, stored) -> str:
+    """When a game was played, for people (the archive, a replay): the time of the board's
+    clock when it had one (`2026-11-04 10:20 UTC`); else it is not known, and when the game
+    came into the store says the most (`not known; stored 2026-12-02 12:09 UTC`). A board
+    without a clock writes its game number as `played` (`board game 3`), which says nothing of
+    when (the source says it); an import's other free text is kept before the stored time.
+    The archive's date filters take the same day (Store.list)."""
+    def utc(t):
+        return t[:16].replace("T", " ") + (" UTC" if len(t) >= 16 else "")
+    if played and len(played) >= 10 and played[:4].isdigit() and played[4:5] == "-":
+        return utc(played)
+    known = "not known" if not played or played.startswith("board game ") else played
+    return "%s; stored %s" % (known, utc(stored)) if stored else known
+
+
+def source_text(source, source_game) -> str:
+    """Where a game came from: `board sim-5b6a, its game 3`, or `import #3`."""
+    if source == "import":
+        return "import #%s" % source_game
+    return "board %s, its game %s" % (source, source_game)
+
+
 # The archive's filters (Store.list): what a game's result may be asked as.
 RESULTS = ("over", "open", "abandoned")
 

@@ -5,6 +5,7 @@
 
 from shared_rules.formula99 import rules as R
 from shared_rules.formula99 import cards as C
+from shared_rules.formula99 import track as TK
 from firmware.games.formula99 import tracker as T
 from firmware.hal import word_range
 
@@ -38,6 +39,27 @@ def new_position(options):
         raise ValueError(str(e))
 
 
+def _sense_name(i):
+    """A sense index's place: the track cell's name (3y2, 4r), s3 / f3 (civilisation 3's start
+    zone / finish cell), control."""
+    if i < T.ZONE:
+        return TK.name(i)
+    if i < T.FIN:
+        return "s%d" % (i - T.ZONE + 1)
+    if i < T.CTRL:
+        return "f%d" % (i - T.FIN + 1)
+    return "control"
+
+
+def _diff_names(t):
+    """Where the board differs from the position (CATCHUP, MISMATCH): the places a piece is
+    missing from, then those a piece stands on where none belongs; `-` if none."""
+    if t.state != T.MISMATCH and t.state != T.CATCHUP:
+        return "-"
+    fill, clear = t.owed()
+    return ",".join([_sense_name(i) for i in fill + clear]) or "-"
+
+
 def command(game, words):
     """The answer to a console command for the plug-in `game` (None: not the game's)."""
     cmd = words[0].lower()
@@ -46,9 +68,9 @@ def command(game, words):
     if cmd == "pos":
         return "ok " + pos.notation()
     if cmd == "state":
-        return "ok state=%s actor=%s card=%s actions=%d%s" % (
+        return "ok state=%s actor=%s card=%s actions=%d diff=%s%s" % (
             T.STATE_NAMES[t.state], _actor_name(pos),
-            C.name(t.card) if t.card else "-", pos.ply(),
+            C.name(t.card) if t.card else "-", pos.ply(), _diff_names(t),
             " picker=options" if _options_open(game) else "")
     if cmd == "candidates":
         return _candidates(game, t, pos)

@@ -48,6 +48,7 @@ def init(game, options):
     game.bars = []  # (led, colour, level, blink) drawn on the side bars
     game.now = 0
     game.mismatch_since = -1
+    game._shown = -1  # the state the LEDs show (none yet)
     game.paint_version = 0
     game.pick_suit = 0
     game.pick_list = []

@@ -308,6 +308,10 @@ class Game:
         if state == T.MISMATCH and (self.mismatch_since < 0 or
                                     H.ticks_diff(self.now, self.mismatch_since) < _MISMATCH_MS):
             state = T.MOVING
+        if state != self._shown and T.MISMATCH in (state, self._shown):
+            # a mistake shown or put right, for a host following the game: it then asks
+            # `state` for the cells (only these changes: `state` loads console.py)
+            self.emit("state " + T.STATE_NAMES[state])
         self._shown = state
         self._map(out)
         if state == T.OVER:

@@ -320,6 +320,11 @@ class Game:
         if state == T.MISMATCH and (self.mismatch_since < 0 or
                                     H.ticks_diff(self.now, self.mismatch_since) < MISMATCH_MS):
             state = T.MOVING
+        if state != self._shown_state and T.MISMATCH in (state, self._shown_state):
+            # a mistake shown or put right, for a host following the game: it then asks
+            # `state` for the cells (not every change: at `ready`, which every move passes
+            # through, a host would ask for the `candidates`)
+            self.emit("state " + T.STATE_NAMES[state])
         self._shown_state = state
         self._land(out)
         mover = SIDE_COLOUR[pos.to_move]

@@ -17,7 +17,7 @@ from xml.sax.saxutils import escape
 
 from cargoboard.export import diagram
 from cargoboard.export.gamefile import scores_of, shown
-from cargoboard.store import result_text, score_text, winners_text
+from cargoboard.store import result_text, score_text, source_text, when_text, winners_text
 from cargoboard.rules import mover as mover_of
 
 CSS = """
@@ -188,7 +188,8 @@ def game_html(rec, positions=None, nav=""):
     name = "game %s" % rec.id if rec.id is not None else "game"
     title = "%s %s (%s, %s)" % (diagram.title(rec.kind), name, rec.variant, rec.seats)
     head = [("kind", rec.kind), ("variant", rec.variant), ("seats", rec.seats),
-            ("played", rec.played or "-"), ("source", "%s #%s" % (rec.source, rec.source_game)),
+            ("played", when_text(rec.played, rec.stored)),
+            ("source", source_text(rec.source, rec.source_game)),
             ("actions", str(total)), ("result", score_text(final)),
             ("outcome", result_text(winners_text(final), rec.abandoned))]
     if rec.damage:

@@ -30,7 +30,7 @@ from starlette.templating import Jinja2Templates
 
 from cargoboard.clikit import CommandError, terminal_text
 from cargoboard.export import diagram
-from cargoboard.store import Store, StoreError, RESULTS, result_text
+from cargoboard.store import Store, StoreError, RESULTS, result_text, source_text, when_text
 from cargoboard.web import views
 from cargoboard.web.security import COOKIE, Keys
 
@@ -519,6 +519,8 @@ def create_app(boards, db_path, keys=None, allowed_hosts=None, hub=None):
     hub = hub or Hub()
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals["result_text"] = result_text
+    templates.env.globals["when_text"] = when_text
+    templates.env.globals["source_text"] = source_text
     routes = [
         Route("/", tables_page),
         Route("/events", all_events),

@@ -6,7 +6,8 @@ LED frames (docs/protocol.md, EVENTS mask 3), asks `status`, `pos`, `state` and 
 (`history FROM COUNT`, in pages) once, and from then on keeps up from the events alone:
 `auto|confirm|end ACTION -> POSITION` adds an action, `undo ACTION -> POSITION` takes one back,
 `state asking`, «Формула 99»'s `picker N` (its option picker opened) and a `button` press while
-candidates are shown are when to ask for the `candidates`; a new game, a resumed or loaded one
+candidates are shown are when to ask for the `candidates`, `state mismatch` (and a piece moved
+during one) when to ask `state` for the cells that differ; a new game, a resumed or loaded one
 starts afresh. The position shown is always the one the board reported last. A lost port
 (unplugged, the virtual board stopped) is reopened every RECONNECT_S until the board answers
 again; a board that stays silent is asked HELLO after QUIET_S, so one that hangs is noticed too.
@@ -41,6 +42,14 @@ MOVE_KINDS = ("auto", "confirm", "end")
 # «Формула 99» reports an action by its 4-byte code, `HOW CODE ply=N` (HOW: auto, confirm,
 # act, card, pick, undo; docs/board-formula99.md): its text and the position are read afresh.
 CODED_ACTION = re.compile(r"^[a-z]+ [0-9a-f]{8} ply=\d+$")
+# Games whose board answers `state` from code it loads for the request (console.py): asked only
+# when the board says a mismatch begins, not at each piece moved during one.
+STATE_LOADS_CODE = ("formula99",)
+
+
+def _cells(state_info):
+    """The cells of a `state` reply's `diff=a1,b2` (`-` or none: [])."""
+    return [c for c in (state_info.get("diff") or "").split(",") if c and c != "-"]
 
 
 class Follower:
@@ -104,7 +113,7 @@ class Follower:
         s = {"key": self.key, "port": self.port, "connected": False, "status": "",
              "board": None, "fw": None, "app": None, "game": None, "position": None,
              "before": None, "last": None, "tracker": None, "candidates": [], "shown": 0,
-             "moves": [], "notice": None, "time": time.time()}
+             "mismatch": [], "moves": [], "notice": None, "time": time.time()}
         s.update(kw)
         return s
 
@@ -141,7 +150,8 @@ class Follower:
         s = self.snapshot()
         if s["connected"] or s["status"] != status:
             # (what the tracker did is not known while the board is away)
-            self._publish(connected=False, status=status, candidates=[], tracker=None)
+            self._publish(connected=False, status=status, candidates=[], tracker=None,
+                          mismatch=[])
         if self.sync_state["running"]:
             self.sync_state = dict(self.sync_state, running=False, result="stopped: board lost")
             self.on_change(self, "sync")
@@ -199,13 +209,15 @@ class Follower:
         app = st.get("state")
         game = st.get("game") if st.get("game") not in (None, "-") else None
         changes = {"app": app, "game": game, "position": None, "before": None, "last": None,
-                   "tracker": None, "candidates": [], "shown": 0, "moves": []}
+                   "tracker": None, "candidates": [], "shown": 0, "mismatch": [], "moves": []}
         if app == "play":
             pos = self._text(link, "pos")
             if pos and pos.startswith("ok "):
                 changes["position"] = pos[3:].strip()
             tracker = parse_info(self._text(link, "state") or "")
             changes["tracker"] = tracker.get("state")
+            if changes["tracker"] == "mismatch":
+                changes["mismatch"] = _cells(tracker)
             changes["moves"] = self._history(link, int(tracker.get("actions", "0") or 0),
                                              known or ())
             if changes["tracker"] in ("asking", "ready"):
@@ -268,9 +280,21 @@ class Follower:
             state = rest.strip()
             if state in ("asking", "ready"):
                 cands, shown = self._candidates(link)
-                self._publish(tracker=state, candidates=cands, shown=shown)
+                self._publish(tracker=state, candidates=cands, shown=shown, mismatch=[])
+            elif state == "mismatch":
+                # which cells differ: the `state` reply's diff= (asked once per mismatch the
+                # LEDs show, not per press; the board blinks those cells red)
+                self._publish(tracker=state, candidates=[], shown=0,
+                              mismatch=_cells(parse_info(self._text(link, "state") or "")))
             else:
-                self._publish(tracker=state, candidates=[], shown=0)
+                self._publish(tracker=state, candidates=[], shown=0, mismatch=[])
+        elif kind == "change" and s["tracker"] == "mismatch" and \
+                s["game"] not in STATE_LOADS_CODE:
+            # pieces moved while the board shows a mismatch: the red cells may be others now
+            # (the LEDs' state did not change, so no `state` event says so)
+            info = parse_info(self._text(link, "state") or "")
+            if info.get("state") == "mismatch":
+                self._publish(mismatch=_cells(info))
         elif kind == "picker" or (kind == "button" and (
                 s["tracker"] in ("asking", "ready") or s["candidates"])):
             # what the board offers changed with no state of its tracker's: «Формула 99»'s

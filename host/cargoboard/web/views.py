@@ -6,6 +6,8 @@ and the table's view (seat None) holds nobody's."""
 
 from __future__ import annotations
 
+import re
+
 from cargoboard.export import diagram
 from cargoboard.rules import rules_for, seat_letters
 
@@ -15,6 +17,43 @@ def _parse(kind, text):
     return rules.Position.parse(text)
 
 
+MISMATCH_RED = "#d00000"
+# a place's square in a drawing: a cell, or «Формула 99»'s start zones, finish cells and
+# control room (by data-cell: s3, f3, control)
+_CELL_RECT = re.compile(r'<rect [^>]*data-kind="(?:cell|zone|finish|control)"[^>]*>')
+_ATTR = re.compile(r'([a-z-]+)="([^"]*)"')
+
+
+def mismatch_text(cells):
+    """The differing cells in words (the drawing marks them red; not everybody sees red)."""
+    if not cells:
+        return ""
+    return "No legal move explains the board: it differs from the game on %s %s (marked red " \
+           "in the drawing). Put %s right; nothing is lost." % (
+               "cell" if len(cells) == 1 else "cells", ", ".join(cells),
+               "it" if len(cells) == 1 else "them")
+
+
+def mark_cells(svg, cells):
+    """The drawing with the given cells marked red, as the board's LEDs blink them: a layer
+    `<g id="cb-mismatch">` on top of the pieces, a red frame and a light red wash over each
+    cell's square (the drawing's place rects, by their `data-cell` name)."""
+    want = set(cells)
+    marks = []
+    for m in _CELL_RECT.finditer(svg):
+        a = dict(_ATTR.findall(m.group(0)))
+        if a.get("data-cell") in want:
+            marks.append('<rect x="%s" y="%s" width="%s" height="%s" fill="%s" '
+                         'fill-opacity=".3" stroke="%s" stroke-width="5" data-kind="mismatch" '
+                         'data-cell="%s"/>' % (a.get("x"), a.get("y"), a.get("width"),
+                                               a.get("height"), MISMATCH_RED, MISMATCH_RED,
+                                               a["data-cell"]))
+    if not marks:
+        return svg
+    end = svg.rindex("</svg>")
+    return svg[:end] + '<g id="cb-mismatch">' + "".join(marks) + "</g>" + svg[end:]
+
+
 def board_view(snap, seat=None):
     """A JSON-ready dict of snap as seat (None: the table) may see it."""
     kind = snap.get("game")
@@ -22,7 +61,10 @@ def board_view(snap, seat=None):
                                  "game", "tracker", "shown", "notice", "time")}
     view.update(seat=seat, position=None, svg=None, phase=None, scores=[], to_move=None,
                 seats=[], private=[], actions=[], over=False, moves=[], candidates=[],
-                last=None, drawing_error=None)
+                last=None, drawing_error=None, mismatch=[], mismatch_text="")
+    if snap.get("tracker") == "mismatch":
+        view["mismatch"] = list(snap.get("mismatch") or [])
+        view["mismatch_text"] = mismatch_text(view["mismatch"])
     text = snap.get("position")
     if not kind or text is None:
         return view
@@ -55,6 +97,8 @@ def board_view(snap, seat=None):
                                ply=ply, total=ply, title="%s, board %s, after %d action%s" % (
                                    diagram.title(kind), snap.get("board") or snap["port"], ply,
                                    "" if ply == 1 else "s"))
+        if view["mismatch"]:
+            view["svg"] = mark_cells(view["svg"], view["mismatch"])
         view["phase"] = draw.phase_text(pos)
         sc = pos.scores()
         view["scores"] = [[letters[s], sc[s]] for s in pos.seats]

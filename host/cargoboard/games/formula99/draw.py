@@ -11,7 +11,8 @@ SVG conventions: the 11x11 board with a1 at the bottom left and the track of
 docs/rules/formula99.md §1.2; every element standing for part of the position carries data
 attributes so that a program (or a test) can read the picture back: track cells
 `data-kind="cell"` with `data-cell` (the track name) and `data-lane` (b, y, r); start zones,
-finish cells and the control room `data-kind="zone|finish|control"` with `data-civ`; ships
+finish cells and the control room `data-kind="zone|finish|control"` with `data-civ` and
+`data-cell` (s3, f3: civilisation 3's; control), the names the board's `state` uses; ships
 `data-kind="ship"` with `data-civ` and `data-place`; charges `data-kind="charge"` with
 `data-cell`, `data-civ` and `data-card` (the card, `?` hidden, `#` a blockade); hands
 `data-kind="hand"` with `data-civ`, `data-count` and `data-cards` (when known); the discard pile
@@ -196,18 +197,20 @@ def _background(civs):
             out.append(tag("rect", [("x", x + 3), ("y", y + 3), ("width", CELL - 6),
                                     ("height", CELL - 6), ("rx", 8), ("fill", "#fafafa"),
                                     ("stroke", fill), ("stroke-width", 3),
-                                    ("data-kind", "zone"), ("data-civ", civ)]))
+                                    ("data-kind", "zone"), ("data-civ", civ),
+                                    ("data-cell", "s%d" % civ)]))
             out.append(text(x + CELL / 2, y + 9, "cell", "s%d" % civ))
         x, y = _xy(finish_grid[civ - 1])
         out.append(tag("rect", [("x", x + 3), ("y", y + 3), ("width", CELL - 6),
                                 ("height", CELL - 6), ("fill", "#fafafa"), ("stroke", fill),
                                 ("stroke-width", 3), ("stroke-dasharray", "4 3"),
-                                ("data-kind", "finish"), ("data-civ", civ)]))
+                                ("data-kind", "finish"), ("data-civ", civ),
+                                ("data-cell", "f%d" % civ)]))
         out.append(text(x + CELL / 2, y + 9, "cell", "f%d" % civ))
     x, y = _xy(T.CONTROL_GRID)
     out.append(tag("rect", [("x", x + 2), ("y", y + 2), ("width", CELL - 4), ("height", CELL - 4),
                             ("fill", "#fff6d5"), ("stroke", "#b8860b"), ("stroke-width", 3),
-                            ("data-kind", "control")]))
+                            ("data-kind", "control"), ("data-cell", "control")]))
     out.append(text(x + CELL / 2, y + 9, "cell", "control"))
     bottom = MARGIN + 11 * CELL
     for i in range(11):

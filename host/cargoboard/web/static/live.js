@@ -124,6 +124,7 @@
       html(sc, h);
     }
     text(el(s, "tracker"), t.tracker || "");
+    text(el(s, "mismatch"), t.mismatch_text);
     var c = el(s, "candidates");
     if (c) {
       html(c, t.candidates.length ?
