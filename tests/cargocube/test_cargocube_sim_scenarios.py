@@ -611,3 +611,24 @@ def test_a_move_taken_back_then_another_move_stays_barred_after_a_power_cut(tmp_
     assert "cargocube resumed ply=1" in res.text
     before, after = res.states()
     assert before[1:] == ("f11,g11", 1) and after == before, res.text
+
+
+@pytest.mark.parametrize("revision", ["A", "B"])
+def test_a_move_taken_back_is_not_read_again_as_the_second_of_two(tmp_path, revision):
+    """`undo` of f11e with the cube left on g11: the board shows what to put back (f11 and g11
+    differ). Before, it asked instead: a move that leaves no trace, then f11e again, explained
+    what it saw, as the taken-back move was barred from one move's explanations but not from
+    the second of two."""
+    pos = cc.Position.parse(UNDO_THEN_MOVE)
+    lines = ["new-game cargocube position=" + UNDO_THEN_MOVE.replace(" ", "_")]
+    lines += action_lines(pos, pos.parse_action("f11e")) + [WAIT, "press undo", WAIT,
+                                                            "send state"]
+    p = tmp_path / "undo-two.txt"
+    p.write_text("\n".join(lines) + "\n")
+    out = []
+    extra = {"revision": "B", "heapsize": REVB_HEAP} if revision == "B" else {}
+    rc = run_script(str(p), out=out.append, flash=str(tmp_path / "flash.img"), **extra)
+    res = Result(rc, out)
+    assert rc == 0, res.text
+    assert [e[:2] for e in res.events()] == [("auto", "f11e"), ("undo", "f11e")], res.text
+    assert res.states() == [("mismatch", "f11,g11", 0)], res.text

@@ -692,6 +692,7 @@ class Tracker:
         targets = []
         pos = self.pos
         occ = self.occ
+        barred = self.barred
         # Only a few of the legal actions can be a first move: those waiting to settle (erased)
         # or pending, and (neither erased nor seen_only) those with no delta. Their places in
         # the list are found in C (bytearray.find) instead of testing every action here;
@@ -719,7 +720,7 @@ class Tracker:
         src = dst = -1
         for i in look:
             a1 = legal[i]
-            if i == prev or a1[0] == cc.END:
+            if i == prev or a1[0] == cc.END or a1 in barred:
                 continue
             prev = i
             d1 = deltas[0][i] | (deltas[1][i] << 8)
@@ -753,10 +754,13 @@ class Tracker:
                     pos.legal_actions(False, legal2)
                 seconds = None
                 if legal2 is not None and (two or legal2):
+                    # (a move taken back is barred as the second of two as well: else the
+                    # undone move, its piece not yet put back, read again after a first that
+                    # leaves no trace, was asked about instead of shown to put back)
                     if rest:
-                        match2, growing2 = explain(pos, legal2, None, rest, ())
+                        match2, growing2 = explain(pos, legal2, None, rest, barred)
                     else:  # (only with evidence)
-                        match2, growing2 = self._quiet(pos, legal2, None, ())
+                        match2, growing2 = self._quiet(pos, legal2, None, barred)
                     if growing2 and steps is not None:
                         growing2 = self._under_way(growing2, rest, steps)
                     if match2:
