@@ -15,6 +15,27 @@ sys.path[:0] = [TESTS] + [os.path.join(TESTS, game) for game, _ in RULES]
 
 import mpy  # noqa: E402
 
+# The running virtual boards are found through a folder of the user's (cargoboard.virtual_ports):
+# the suite never looks at the user's (their sims are not this test's boards) nor lets its sims
+# appear there. Each worker has its own folder from the start (a sim a module-scoped fixture
+# starts registers there), and each test its own (_own_virtual_ports), so that parallel tests
+# do not find each other's boards.
+import atexit  # noqa: E402
+import shutil  # noqa: E402
+import tempfile  # noqa: E402
+
+from cargoboard import virtual_ports  # noqa: E402
+
+_worker_ports = tempfile.mkdtemp(prefix="cargoboard-test-sims-")
+os.environ[virtual_ports.ENV] = _worker_ports
+atexit.register(shutil.rmtree, _worker_ports, True)
+
+
+@pytest.fixture(autouse=True)
+def _own_virtual_ports(tmp_path_factory, monkeypatch):
+    """This test's own folder of running virtual boards (empty: see above)."""
+    monkeypatch.setenv(virtual_ports.ENV, str(tmp_path_factory.mktemp("sims")))
+
 
 def _require(find):
     try:

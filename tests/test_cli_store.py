@@ -94,6 +94,33 @@ def test_import_makes_a_store_only_in_an_existing_folder(tmp_path, capsys):
     assert status == 0
 
 
+def test_the_default_store_written_out_gets_its_folders_as_the_implied_one(tmp_path, capsys,
+                                                                           monkeypatch):
+    """One rule for every writing command (store.is_default_path): the default store's
+    folders are made whether it is implied or given with --db (in any spelling of the same
+    path); `sync --db` with the default path written out said "the folder ... does not exist"
+    where `serve --db` with it made them."""
+    monkeypatch.delenv("CARGOBOARD_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    spelled = tmp_path / "data" / ".." / "data" / "cargoboard" / "games.sqlite"
+    master, slave = os.openpty()  # a serial port where nothing answers
+    try:
+        status, err = run(capsys, ["sync", "--port", os.ttyname(slave), "--db", str(spelled)])
+    finally:
+        os.close(master)
+        os.close(slave)
+    # past the store's check to the board, which did not answer: still nothing made
+    assert status == 1 and err.startswith("cargoboard: error: no answer from the board"), err
+    assert tree(tmp_path) == []
+    status, err = run(capsys, ["import", str(EXAMPLE), "--db", str(spelled)])
+    assert (status, err) == (0, "")
+    with Store(readonly=True) as st:
+        assert len(st.list()) == 1
+    # any other store still wants an existing folder
+    status, err = run(capsys, ["import", str(EXAMPLE), "--db", str(tmp_path / "no" / "g.sqlite")])
+    assert status == 1 and "the folder %s does not exist" % (tmp_path / "no") in err
+
+
 def test_sync_that_gets_no_answer_creates_nothing(tmp_path, capsys, monkeypatch):
     master, slave = os.openpty()  # a serial port where nothing answers
     try:

@@ -10,8 +10,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "host"))
 
-from cargoboard import deploy  # noqa: E402
-from cargoboard.link import candidate_ports, find_port, LinkError  # noqa: E402
+from cargoboard import build, deploy  # noqa: E402
+from cargoboard.link import NO_BOARD, candidate_ports, find_port, LinkError  # noqa: E402
 
 EXE = str(Path(sys.executable).parent / "cargoboard")
 
@@ -33,7 +33,7 @@ def test_dry_run_lists_the_files_and_the_mpremote_command():
     assert cmd.startswith("would run: mpremote connect /dev/ttyACM7 fs cp -r ")
     assert cmd.endswith("+ reset")
     want = [x for x in lines if x.startswith("then check that the board reports ")][0]
-    v = deploy.versions()
+    v = build.versions()
     assert "fw=%s rules=%s proto=%s build=" % (v["fw"], v["rules"], v["proto"]) in want
     # revision A (the default): none of revision B's modules, and the boot's board_rev says A
     assert "board_rev" in files and ":board_rev" in cmd
@@ -44,36 +44,37 @@ def test_dry_run_lists_the_files_and_the_mpremote_command():
 def test_deploy_rev_b_stages_its_hal_and_says_so(tmp_path):
     """`deploy --rev b` builds revision B's HAL, pin map and step tracking for the board and a
     board_rev of B that the boot reads (firmware/system/boot.py); the two builds differ."""
-    staged = {bp: lp for bp, lp, _ in deploy.stage(tmp_path / "b", "rp2", "B")}
+    staged = {bp: lp for bp, lp, _ in build.stage(tmp_path / "b", "rp2", "B")}
     for path in ("firmware/hal/rp2040_revb.mpy", "firmware/hal/rp2040.mpy",
                  "hardware/pinmap_revb.mpy", "firmware/system/app_revb.mpy",
                  "firmware/games/cargocube/plugin_revb.mpy"):
         assert path in staged, path
     assert "firmware/hal/sim_revb.mpy" not in staged  # the simulator's stays off the board
     assert staged["board_rev"].read_text() == "B\n"
-    staged_a = {bp: lp for bp, lp, _ in deploy.stage(tmp_path / "a", "rp2", "A")}
+    staged_a = {bp: lp for bp, lp, _ in build.stage(tmp_path / "a", "rp2", "A")}
     assert staged_a["board_rev"].read_text() == "A\n"
-    assert deploy.read_stamp([(bp, lp, 0) for bp, lp in staged.items()])["build"] != \
-        deploy.read_stamp([(bp, lp, 0) for bp, lp in staged_a.items()])["build"]
+    assert build.read_stamp([(bp, lp, 0) for bp, lp in staged.items()])["build"] != \
+        build.read_stamp([(bp, lp, 0) for bp, lp in staged_a.items()])["build"]
     r = run("deploy", "--rev", "c", "--dry-run")
     assert r.returncode == 2 and "--rev" in r.stderr
 
 
 def test_the_games_revision_b_modules_are_found_from_revision_bs_registry(monkeypatch):
-    """deploy.py names no game: a game's revision-B modules are the plug-ins firmware/games/revb.py
-    names and what only they import; a module that a module of both revisions also imports
-    (Cargocube's plug-in and tracker) goes on revision A too."""
-    assert "cargocube" not in (ROOT / "host/cargoboard/deploy.py").read_text()
-    sources = deploy.board_sources("rp2", "B")
+    """The build and deploy name no game: a game's revision-B modules are the plug-ins
+    firmware/games/revb.py names and what only they import; a module that a module of both
+    revisions also imports (Cargocube's plug-in and tracker) goes on revision A too."""
+    for module in ("deploy.py", "build.py"):
+        assert "cargocube" not in (ROOT / "host/cargoboard" / module).read_text(), module
+    sources = build.board_sources("rp2", "B")
     cc = "firmware/games/cargocube/"
-    assert deploy.revb_game_modules(sources) == {
+    assert build.revb_game_modules(sources) == {
         cc + "plugin_revb.py", cc + "steptracker.py", cc + "steps.py", cc + "field.py"}
-    assert {cc + "plugin.py", cc + "tracker.py"} <= set(deploy.board_sources("rp2", "A"))
+    assert {cc + "plugin.py", cc + "tracker.py"} <= set(build.board_sources("rp2", "A"))
     # the rule on a made-up graph: b2 is also named by a (a module of both), so it stays
     graph = {"firmware/games/revb.py": {"p"}, "p": {"b1", "b2"}, "b1": {"b3"}, "b3": set(),
              "b2": {"b4"}, "b4": set(), "a": {"b2"}, "firmware/hal/hall.py": {"b1"}}
-    monkeypatch.setattr(deploy, "_module_refs", lambda rel, modules: graph[rel])
-    assert deploy.revb_game_modules(graph) == {"p", "b1", "b3"}
+    monkeypatch.setattr(build, "_module_refs", lambda rel, modules: graph[rel])
+    assert build.revb_game_modules(graph) == {"p", "b1", "b3"}
 
 
 def test_deploy_timeout_is_a_positive_finite_number(tmp_path):
@@ -142,7 +143,7 @@ def test_deploy_onto_the_virtual_board_and_check_its_versions(tmp_path):
     r = run("deploy", "--flash", str(flash))
     assert r.returncode == 0, r.stderr
     assert "runs fw=" in r.stdout
-    build = r.stdout.split("build=")[1].split()[0]
+    build_hash = r.stdout.split("build=")[1].split()[0]
     # the virtual board now boots the deployed files (not this checkout's) and says so
     from cargoboard.sim.runner import UnixRunner
     from cargoboard.link import Link
@@ -159,12 +160,12 @@ def test_deploy_onto_the_virtual_board_and_check_its_versions(tmp_path):
     with UnixRunner(flash=flash / "flash.img", boot_from_flash=True) as runner, runner.serving(), \
             Link(runner.port) as link:
         assert len(link.games()) == 1
-    assert info["build"] == build
-    v = deploy.versions()
+    assert info["build"] == build_hash
+    v = build.versions()
     assert (info["fw"], info["rules"], info["proto"]) == (v["fw"], v["rules"], v["proto"])
-    assert deploy.check_versions(info, dict(v, build=build)) == []
+    assert deploy.check_versions(info, dict(v, build=build_hash)) == []
     assert deploy.check_versions(info, dict(info, build="0123456789ab")) == [
-        "build: board %s, deployed 0123456789ab" % build]
+        "build: board %s, deployed 0123456789ab" % build_hash]
 
 
 def test_deploy_a_revision_b_virtual_board_and_play_on_it(tmp_path):
@@ -207,7 +208,7 @@ def test_deploy_version_mismatch_is_an_error(tmp_path, monkeypatch):
     def stage_with_wrong_stamp(out_dir, target="rp2", rev="A"):
         staged = real_stage(out_dir, target, rev)
         for board_path, local, _ in staged:
-            if board_path == deploy.STAMP:
+            if board_path == build.STAMP:
                 local.write_text(local.read_text().replace("fw=", "fw=9"))
         return staged
 
@@ -268,19 +269,21 @@ def test_deploy_to_a_board_without_a_repl_says_so(tmp_path):
 
 
 def test_no_board_attached_is_said_plainly():
+    """ports, sync and deploy say the same line (ports said other words than find_port)."""
     if candidate_ports():
         return  # a real board is plugged in on this machine: nothing to check
     try:
         find_port(None)
     except LinkError as e:
-        assert str(e).startswith("no board found")
-    r = run("deploy")
-    assert r.returncode == 1 and r.stderr.startswith("cargoboard: error: no board found")
-    assert "Traceback" not in r.stderr
-    r = run("ports")
-    assert r.returncode == 1 and r.stdout == ""
-    assert r.stderr == ("cargoboard: error: no board found (a Pico running MicroPython shows "
-                        "up as USB 2e8a:0005)\n")
+        assert str(e) == NO_BOARD
+    else:
+        raise AssertionError
+    for argv in (["deploy"], ["sync"], ["ports"]):
+        r = run(*argv)
+        assert (r.returncode, r.stdout, r.stderr) == (1, "", "cargoboard: error: %s\n"
+                                                      % NO_BOARD), argv
+    assert "a Pico running MicroPython shows up as USB 2e8a:0005" in NO_BOARD
+    assert "cargoboard sim --pty PATH" in NO_BOARD
 
 
 def test_ports_without_a_board_is_a_cargoboard_error(monkeypatch, capsys):
@@ -290,8 +293,7 @@ def test_ports_without_a_board_is_a_cargoboard_error(monkeypatch, capsys):
     monkeypatch.setattr(L.list_ports, "comports", lambda: [])
     assert cli.main(["ports"]) == 1
     out, err = capsys.readouterr()
-    assert out == "" and err == ("cargoboard: error: no board found (a Pico running "
-                                 "MicroPython shows up as USB 2e8a:0005)\n")
+    assert out == "" and err == "cargoboard: error: %s\n" % NO_BOARD
 
 
 def test_ports_filter_by_the_picos_usb_ids(monkeypatch):
@@ -305,7 +307,7 @@ def test_ports_filter_by_the_picos_usb_ids(monkeypatch):
 
     monkeypatch.setattr(L.list_ports, "comports", lambda: [
         port("/dev/ttyACM0", 0x2E8A, 0x0005), port("/dev/ttyUSB0", 0x0403, 0x6001)])
-    assert candidate_ports() == [("/dev/ttyACM0", "dev /dev/ttyACM0")]
+    assert candidate_ports() == [("/dev/ttyACM0", "board on USB (dev /dev/ttyACM0)")]
     assert find_port(None) == "/dev/ttyACM0"
     monkeypatch.setattr(L.list_ports, "comports", lambda: [
         port("/dev/ttyACM0", 0x2E8A, 0x0005), port("/dev/ttyACM1", 0x2E8A, 0x0005)])

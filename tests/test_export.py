@@ -279,11 +279,15 @@ def test_command_errors_are_one_line(stored, tmp_path, capsys):
     missing = tmp_path / "none.sqlite"
     assert _error(capsys, ["export", "1", "--db", str(missing)]).startswith("no game store at")
     assert not missing.exists()
-    assert "--at must be 0..25" in _error(capsys, ["export", "2", "--db", db, "-f", "svg",
-                                                   "--at", "26"])
+    # a step past the game's end is out of range as one below 0 is: a usage error (2; it was
+    # 1 while -1 was 2), the game's range said
+    assert _error(capsys, ["export", "2", "--db", db, "-f", "svg", "--at", "26"],
+                  status=2) == "game 2 has 25 actions: --at must be 0..25"
+    assert _error(capsys, ["replay", "2", "--db", db, "--all", "--from", "26"],
+                  status=2) == "game 2 has 25 actions: --from must be 0..25"
     assert "--at applies to --format svg only" in _error(capsys, ["export", "2", "--db", db,
                                                                   "--at", "3"], status=2)
-    # a step below 0 is out of range (usage, 2; it was 1); past the game's end stays 1 above
+    # a step below 0 is out of range (usage, 2; it was 1), said before the store is read
     assert _error(capsys, ["export", "2", "--db", db, "-f", "svg", "--at", "-1"],
                   status=2) == "--at must be 0 or more, not -1 (0 = the start)"
     assert _error(capsys, ["replay", "2", "--db", db, "--all", "--from", "-1"],

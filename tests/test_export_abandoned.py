@@ -19,7 +19,7 @@ from firmware.system.gamelog import GameLog  # noqa: E402
 from shared_rules.cargocube import rules as cc  # noqa: E402
 from cargoboard import cli  # noqa: E402
 from cargoboard.export import cli as export_cli  # noqa: E402
-from cargoboard.export.logfile import record_from_log  # noqa: E402
+from cargoboard.logrecord import record_from_log  # noqa: E402
 from cargoboard.store import SCHEMA_VERSION, Store  # noqa: E402
 from logsteps import random_steps  # noqa: E402
 

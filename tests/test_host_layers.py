@@ -1,7 +1,9 @@
 """The host tools' layout (host/cargoboard/): no import circles, counting the imports inside
 functions too (a circle there works until someone moves an import to the top, and it means two
-modules that cannot be understood apart), and no game's folder importing another game's.
-The device side has its own checks (test_device_layers.py)."""
+modules that cannot be understood apart), none between folders either (a layer's folder and a
+core module that import each other through different modules are one layer in two places), and
+no game's folder importing another game's. The circuit tools (circuit/) get the same circle
+check. The device side has its own checks (test_device_layers.py)."""
 
 import ast
 from pathlib import Path
@@ -10,18 +12,19 @@ ROOT = Path(__file__).resolve().parent.parent
 HOST = ROOT / "host"
 
 
-def _module_of(path):
-    parts = list(path.relative_to(HOST).with_suffix("").parts)
+def _module_of(path, base=HOST):
+    parts = list(path.relative_to(base).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
 
 
-def import_graph():
-    """{module: {module it imports}} for every module of host/cargoboard, by the names in its
-    import statements wherever they stand (a name that is an attribute of a module counts as
-    that module)."""
-    sources = {_module_of(p): p for p in (HOST / "cargoboard").rglob("*.py")}
+def import_graph(package=HOST / "cargoboard"):
+    """{module: {module it imports}} for every module of a package (host/cargoboard unless
+    told), by the names in its import statements wherever they stand (a name that is an
+    attribute of a module counts as that module). Imports from outside the package are left
+    out."""
+    sources = {_module_of(p, package.parent): p for p in package.rglob("*.py")}
     graph = {}
     for mod, path in sources.items():
         is_pkg = path.name == "__init__.py"
@@ -83,6 +86,59 @@ def test_the_host_modules_import_in_no_circle():
     assert circles(import_graph()) == []
 
 
+def folder_of(mod):
+    """The part of the host a module belongs to: a core module (directly in cargoboard/) stands
+    for itself, a module in a folder for its top folder (cargoboard.sim, its pico/ included),
+    and under cargoboard.games each game's folder for itself (the registry, games/__init__.py,
+    is the folder cargoboard.games, below the games)."""
+    parts = mod.split(".")
+    return ".".join(parts[:3 if parts[1:2] == ["games"] else 2])
+
+
+def folder_graph(graph):
+    """{folder: {folder it imports}}, from the module graph (imports inside a folder left out)."""
+    out = {}
+    for mod, deps in graph.items():
+        here = folder_of(mod)
+        out.setdefault(here, set()).update(folder_of(d) for d in deps if folder_of(d) != here)
+    return out
+
+
+def test_the_host_folders_import_in_no_circle():
+    assert circles(folder_graph(import_graph())) == []
+
+
+def test_a_circle_between_folders_is_found_where_no_two_modules_make_one():
+    graph = {"cargoboard.deploy": {"cargoboard.sim.runner"}, "cargoboard.sim.runner": set(),
+             "cargoboard.sim.pico.runner": {"cargoboard.deploy", "cargoboard.sim.runner"},
+             "cargoboard.games": set(), "cargoboard.games.g.draw": {"cargoboard.games"}}
+    assert circles(graph) == []
+    assert circles(folder_graph(graph)) == [["cargoboard.deploy", "cargoboard.sim"]]
+
+
+def test_the_circuit_tools_import_in_no_circle_and_nothing_of_the_host_tools():
+    """circuit/ (the netlist, pin maps, BOM, magnet and power models) stands beside the host
+    tools, below them: Cargocube's hallfield imports its magnet model. Its shared command line
+    (circuit/cli.py) is the bottom of it, so no tool's module is imported by it."""
+    graph = import_graph(ROOT / "circuit")
+    assert {"circuit.cli", "circuit.pins", "circuit.board", "circuit.magnet"} <= set(graph)
+    assert circles(graph) == []
+    assert graph["circuit.cli"] == set()
+    named = set()
+    for path in (ROOT / "circuit").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                named.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                named.add(node.module)
+    assert not [n for n in named if n.split(".")[0] == "cargoboard"]
+
+
+def test_the_circuit_tools_take_the_revisions_that_have_pin_maps():
+    from circuit import cli, pins
+    assert list(cli.REVISIONS) == sorted(pins.REVISIONS)
+
+
 def test_the_circle_finder_finds_a_circle():
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert circles({"a": {"b"}, "b": set()}) == []
@@ -137,15 +193,19 @@ def test_cargocubes_demo_command_comes_from_its_game_folder():
 
 
 def test_the_start_options_of_perft_legal_show_come_from_the_games_folders():
-    """cli.py's code names no game but its DEFAULT_GAME: every start option of `perft`, `legal`
-    and `show` is one game's (START_OPTIONS of its cli part), and POSITION's help is the
-    games' POSITION_HELP, the default game's first."""
+    """cli.py's code names no game, not even its DEFAULT_GAME (the board's boot game, from the
+    firmware's registry, as a sim script's): every start option of `perft`, `legal` and `show`
+    is one game's (START_OPTIONS of its cli part), and POSITION's help is the games'
+    POSITION_HELP, the default game's first."""
     from cargoboard import cli, games
+    from cargoboard.sim import script
+    from firmware.games import REGISTRY
     tree = ast.parse((HOST / "cargoboard" / "cli.py").read_text(encoding="utf-8"))
     tree.body = tree.body[1:]  # the module docstring
     code = ast.unparse(tree)
     for kind in games.kinds():
-        assert code.count(kind) == (kind == cli.DEFAULT_GAME), kind
+        assert code.count(kind) == 0, kind
+    assert cli.DEFAULT_GAME == script.boot_game() == REGISTRY[0][0] == "cargocube"
     owners = {flag: kind for kind in games.kinds()
               for flag, _ in getattr(games.part(kind, "cli"), "START_OPTIONS", ())}
     assert {"--players", "--level"} <= set(owners), owners

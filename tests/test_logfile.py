@@ -1,4 +1,4 @@
-"""The host's reading of a board's game log (cargoboard.export.logfile): into the store, with the
+"""The host's reading of a board's game log (cargoboard.logrecord): into the store, with the
 take-backs applied, a torn tail reported, logs that do not replay refused with a clear error."""
 
 import sys
@@ -15,7 +15,7 @@ from firmware.system import logformat as LF  # noqa: E402
 from firmware.system import logread  # noqa: E402
 from firmware.system.gamelog import GameLog  # noqa: E402
 from shared_rules.cargocube import rules as cc  # noqa: E402
-from cargoboard.export.logfile import record_from_log, LogError  # noqa: E402
+from cargoboard.logrecord import record_from_log, LogError  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
 from test_logformat import build, random_steps, sample_header  # noqa: E402
 

@@ -26,7 +26,8 @@ from cargoboard.sim.pico import fsimage  # noqa: E402
 from cargoboard.sim.pico.images import find_images  # noqa: E402
 from cargoboard.sim.pico.runner import PicoRunner, firmware_files  # noqa: E402
 from cargoboard.sim.runner import FirmwareError, PowerCut  # noqa: E402
-from cargoboard.deploy import STAMP, enter_repl, versions, wait_hello  # noqa: E402
+from cargoboard.build import STAMP, versions  # noqa: E402
+from cargoboard.deploy import enter_repl, wait_hello  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
 from cargoboard.sync import sync  # noqa: E402
 from simkit import WAIT  # noqa: E402
@@ -462,7 +463,7 @@ def test_revb_hal_drives_the_regulator_into_pwm_mode(tmp_path):
     datasheet recommends the RT6150's PWM mode then (its PS pin, GP23, high; the stock image
     leaves it low). The HAL, as `cargoboard deploy --rev b` builds it, drives GP23 high as an
     output, and ROW_EN high (no row powered) as before."""
-    from cargoboard.deploy import stage
+    from cargoboard.build import stage
     from cargoboard.sim.pico.runner import PINS_REVB
     files = [(bp, Path(lp).read_bytes()) for bp, lp, _ in stage(tmp_path / "build", "rp2", "B")
              if bp != "main.py"]

@@ -133,7 +133,7 @@ def test_revb_press_wholly_inside_a_flash_erase_is_latched_and_taken():
     two samples after the erase and taken as a press by the firmware's Buttons. Without the
     latch the samples after the erase never see it (checked: [0, 0, 0...])."""
     require_pico()
-    from cargoboard.deploy import stage
+    from cargoboard.build import stage
     from cargoboard.sim.pico import fsimage
     from cargoboard.sim.pico.runner import PicoRunner, PINS_REVB
     with tempfile.TemporaryDirectory(prefix="pico-revb-") as tmp:

@@ -2,7 +2,9 @@
 its pin map, its flash with the game log): a seeded game of each, played by the script hand
 through the sensors and buttons as on the board, its position checked against the rules' as
 it goes. The unix-port tests play these games much longer; this shows the board's own image
-runs each game's code (test_pico.py does Cephalopod's, with the sync)."""
+runs each game's code (test_pico.py plays Cephalopod's with the sync too). Each game's own folder
+gives its cases (host/cargoboard/games/<game>/scriptgen.py, PICO_CASES): a new game adds its
+there, not here."""
 
 import sys
 from pathlib import Path
@@ -13,39 +15,31 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "host"))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from cargoboard import games  # noqa: E402
 from cargoboard.sim.script import Session, strip_comment  # noqa: E402
 from picotarget import require_pico  # noqa: E402
 
 
-def _cargocube(cards, players, teleport):
-    from cargoboard.games.cargocube.scriptgen import game_script
-    return game_script(seed=5, players=players, actions=24, check_every=6, cards=cards,
-                       teleport=teleport)
+def pico_cases():
+    """[(game, case name)]: every game of the host registry plays the games its own folder gives
+    (PICO_CASES of its `scriptgen` part: name -> () -> (script text, final position))."""
+    return [(kind, name) for kind in games.kinds()
+            for name in getattr(games.part(kind, "scriptgen"), "PICO_CASES", {})]
 
 
-def _kubitva():
-    from cargoboard.games.kubitva.hand import pick_engine
-    from cargoboard.games.kubitva.scriptgen import game_script
-    return game_script(seed=8, actions=40, check_every=10, pick=pick_engine)
+def test_every_game_of_the_board_gives_the_emulated_pico_a_game():
+    """A game the board plays (the firmware's registry) that gives no case here would have no
+    test on the board's own image; it is an error, not a silent gap."""
+    from firmware.games import REGISTRY
+    board_games = sorted(kind for kind, _ in REGISTRY if kind in games.kinds())
+    assert len(board_games) >= 4
+    assert sorted({kind for kind, _ in pico_cases()}) == board_games
 
 
-def _formula99():
-    from cargoboard.games.formula99.scriptgen import game_script
-    return game_script(5, players=3, level=2, plies=30)
-
-
-GAMES = {
-    "cargocube-base-cards": lambda: _cargocube("base", 2, False),
-    "cargocube-4-both-teleport": lambda: _cargocube("both", 4, True),
-    "kubitva": _kubitva,
-    "formula99": _formula99,
-}
-
-
-@pytest.mark.parametrize("name", sorted(GAMES))
-def test_a_game_on_the_emulated_pico(name, tmp_path):
+@pytest.mark.parametrize("game,case", pico_cases())
+def test_a_game_on_the_emulated_pico(game, case, tmp_path):
     require_pico()
-    text, _final = GAMES[name]()
+    text, _final = games.part(game, "scriptgen").PICO_CASES[case]()
     # the script checks the board's position as it goes (`expect`, or `resolve`: the board
     # must reach that position)
     assert text.count("\nexpect ") + text.count("\nresolve ") >= 5

@@ -186,7 +186,7 @@ def test_the_emulated_pico_keeps_its_zeros_across_a_power_cut(tmp_path, monkeypa
     from pathlib import Path
     from picotarget import require_pico
     import cargoboard.sim.pico.runner as pico
-    from cargoboard.deploy import stage
+    from cargoboard.build import stage
     require_pico()
     build = [(bp, Path(lp).read_bytes()) for bp, lp, _ in stage(tmp_path / "build", "rp2", "B")]
     monkeypatch.setattr(pico, "firmware_files", lambda: build)

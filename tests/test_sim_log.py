@@ -2,7 +2,7 @@
 with its flash in a littlefs image file. A game is played, the power is cut (the firmware
 process killed) and the board boots again on the same image with the pieces where they were:
 it resumes the game and tracks the same position; the host's reading of the log
-(cargoboard.export.logfile) gives the same game."""
+(cargoboard.logrecord) gives the same game."""
 
 import argparse
 import random
@@ -19,7 +19,7 @@ from shared_rules.cargocube import rules as cc  # noqa: E402
 from cargoboard.games.cargocube.scriptgen import game_script  # noqa: E402
 from cargoboard.sim.script import Session, run_script  # noqa: E402
 from cargoboard.sim import add_parser  # noqa: E402
-from cargoboard.export.logfile import record_from_log  # noqa: E402
+from cargoboard.logrecord import record_from_log  # noqa: E402
 from logsteps import steps_text  # noqa: E402
 
 

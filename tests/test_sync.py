@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "host"))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from cargoboard.link import BoardError, Link, LinkError  # noqa: E402
-from cargoboard.export.logfile import record_from_log  # noqa: E402
+from cargoboard.logrecord import record_from_log  # noqa: E402
 from cargoboard.games.cargocube.scriptgen import game_script  # noqa: E402
 from cargoboard.sim.runner import UnixRunner  # noqa: E402
 from cargoboard.sim.script import Session, strip_comment  # noqa: E402
@@ -515,6 +515,45 @@ def test_a_log_damaged_on_the_flash_is_stored_up_to_the_damage_and_reported(play
             assert bytes(rec.log) == raw  # the whole log, the damage and what follows it
             assert 0 < len(rec.actions) < len(clean.actions)
             assert rec.actions == clean.actions[:len(rec.actions)]
+    finally:
+        b.close()
+
+
+def test_the_virtual_boards_id_outlives_its_erased_flash(tmp_path):
+    """A real Pico's board id is its flash chip's unique id, which erasing the flash keeps;
+    the virtual board's was made and kept inside its flash image, so a removed image (`sim
+    --flash DIR` after `rm DIR/flash.img`) was another board and BOARD#2 could not be reached.
+    Now the id is the virtual chip's (runner.sim_board_id: the image's path): the same after
+    the image is gone, its games stored as BOARD#2's; another DIR is another board."""
+    from cargoboard.sim.runner import sim_board_id
+    image = tmp_path / "flash.img"
+    play_games(image, games=2)
+    db = tmp_path / "games.sqlite"
+    b = Served(image)
+    try:
+        with Store(db) as store, Link(b.runner.port) as link:
+            board = link.hello()["board"]
+            assert [n for n, _ in sync(link, store).stored] == [1]
+    finally:
+        b.close()
+    assert board == sim_board_id(image) and board.startswith("sim-") and len(board) == 12
+    image.unlink()  # the whole flash erased: its games, its counter
+    play_games(image, games=2, actions=(4, 3))
+    b = Served(image)
+    try:
+        with Store(db) as store, Link(b.runner.port) as link:
+            assert link.hello()["board"] == board
+            res = sync(link, store)
+            assert res.renumbered == [(1, board + "#2")] and res.conflicts == []
+            assert store.count() == 2
+    finally:
+        b.close()
+    other = tmp_path / "other" / "flash.img"
+    other.parent.mkdir()
+    b = Served(other)
+    try:
+        with Link(b.runner.port) as link:
+            assert link.hello()["board"] == sim_board_id(other) != board
     finally:
         b.close()
 

@@ -147,8 +147,12 @@ def open_flash(image=None, path="/flash"):
     """The simulator's flash: the littlefs image file `image` (created and formatted if new), or
     without one a temporary file removed at once (it lives as long as the process). Mounted at
     path; "mounted": the virtual board's boot ROM mounted it there already. Returns (path,
-    board id): the id is kept in the image (<path>/board_id), made on the first boot ("sim-" +
-    8 hex digits)."""
+    board id). The id is the virtual chip's, which the host gives with the image (the
+    CARGOBOARD_SIM_BOARD_ID environment variable, host/cargoboard/sim/runner.py sim_board_id):
+    like a Pico's unique id it outlives an erased flash. An id an earlier version kept in the
+    image (<path>/board_id) stays the board's while the image lasts (its games are stored
+    under it); without either (a temporary flash) a random one ("sim-" + 8 hex digits) is
+    made and kept there."""
     import os
     if image == "mounted":
         pass  # the virtual board's boot ROM mounted the image already (host/cargoboard/sim/rom.py)
@@ -168,9 +172,11 @@ def open_flash(image=None, path="/flash"):
         with open(p) as f:
             bid = f.read().strip()
     except OSError:
-        bid = "sim-" + "".join(["%02x" % b for b in os.urandom(4)])
-        with open(p, "w") as f:
-            f.write(bid + "\n")
+        bid = os.getenv("CARGOBOARD_SIM_BOARD_ID")
+        if not bid:
+            bid = "sim-" + "".join(["%02x" % b for b in os.urandom(4)])
+            with open(p, "w") as f:
+                f.write(bid + "\n")
     return path, bid
 
 

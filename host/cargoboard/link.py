@@ -60,26 +60,32 @@ class BoardError(LinkError):
         self.code = code
 
 
+NO_BOARD = ("no board found: connect the board by USB (a Pico running MicroPython shows up "
+            "as USB 2e8a:0005), or start a virtual board with `cargoboard sim --pty PATH`; "
+            "a board elsewhere: --port PATH")
+
+
 def candidate_ports():
-    """Serial ports that look like a Pico running MicroPython: (device, description)."""
+    """The boards there are: serial ports that look like a Pico running MicroPython, then the
+    running virtual boards (cargoboard sim --pty, virtual_ports): (port, description)."""
+    from cargoboard import virtual_ports
     out = []
     for p in list_ports.comports():
         if p.vid == PICO_VID and (p.pid in PICO_PIDS or p.pid is None):
-            out.append((p.device, p.description or "Raspberry Pi Pico"))
-    return out
+            out.append((p.device, "board on USB (%s)" % (p.description or "Raspberry Pi Pico")))
+    return out + virtual_ports.running()
 
 
 def find_port(port=None) -> str:
-    """The port to use: the one given, else the single connected board."""
+    """The port to use: the one given, else the single board there is (candidate_ports)."""
     if port:
         return port
     found = candidate_ports()
     if not found:
-        raise LinkError("no board found: connect the board by USB, or give --port PATH "
-                        "(for the virtual board: cargoboard sim --pty PATH)")
+        raise LinkError(NO_BOARD)
     if len(found) > 1:
-        raise LinkError("several boards found (%s): choose one with --port"
-                        % ", ".join(d for d, _ in found))
+        raise LinkError("several boards found: %s; choose one with --port"
+                        % "; ".join("%s (%s)" % f for f in found))
     return found[0][0]
 
 

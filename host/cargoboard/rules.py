@@ -38,6 +38,14 @@ def rules_for(kind):
     return importlib.import_module(name)
 
 
+def boot_game():
+    """The game a board plays when it starts: the first entry of the firmware's plug-in registry
+    (firmware/games/__init__.py). The host's default game too: `perft`, `legal` and `show`
+    without --game, a sim script before its first new-game."""
+    from firmware.games import REGISTRY
+    return REGISTRY[0][0]
+
+
 def mover(pos):
     """The letter of the seat that acts in pos, '-' at a chance node (a card shown: «Формула
     99»), '' when the game is over."""

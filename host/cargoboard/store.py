@@ -89,6 +89,15 @@ def default_path() -> Path:
     return Path(base) / "cargoboard" / "games.sqlite"
 
 
+def is_default_path(path) -> bool:
+    """Whether path (None: the default) names the default store, written out or implied,
+    compared after resolving: the one store whose missing folders a writing command makes
+    (any other store must be in an existing folder: a mistyped --db makes no folders)."""
+    if path is None:
+        return True
+    return Path(path).resolve() == default_path().resolve()
+
+
 def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
 
@@ -270,12 +279,14 @@ def check_not_special(path):
                          "a regular file); not changing it" % path)
 
 
-def check_writable(path, make_folders=False):
-    """StoreError unless a writing command may use path: an existing Cargoboard store it may
-    write, in a folder it may write (SQLite keeps its journal beside the store), or a new
-    file in an existing folder it may write (make_folders: the folders may be made, the
-    default location). Creates nothing: a command checks this before it talks to a board."""
-    path = Path(path)
+def check_writable(path):
+    """StoreError unless a writing command may use path (None: the default store): an existing
+    Cargoboard store it may write, in a folder it may write (SQLite keeps its journal beside
+    the store), or a new file in an existing folder it may write (or, for the default store
+    only, in folders that may be made: is_default_path). Creates nothing: a command checks
+    this before it talks to a board."""
+    make_folders = is_default_path(path)
+    path = Path(path) if path is not None else default_path()
     if path.exists():
         Store._open_existing(path, readonly=True)[0].close()
         why = why_not_writable(path)
@@ -348,7 +359,7 @@ class Store:
                 self.db.create_function("log_damage", 1, log_damage, deterministic=True)
                 self._damage = "log_damage(log)"
             return
-        check_writable(self.path, make_folders=path is None)
+        check_writable(self.path)
         if self.path.exists():
             self.db, schema = self._open_existing(self.path, readonly=False)
             try:
@@ -357,7 +368,7 @@ class Store:
                 self.db.close()
                 raise StoreError("%s could not be upgraded: %s" % (self.path, e)) from None
             return
-        if path is None:
+        if is_default_path(self.path):  # check_writable: only its folders may be made
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.db = sqlite3.connect(str(self.path))

@@ -102,7 +102,7 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
     label): called as games arrive (the web page's bar), in games. chunk: the bytes per frame
     the board streams (0: as many as a frame holds). res: the SyncResult to fill in (a caller
     that may be interrupted, by Ctrl-C, still knows what was stored)."""
-    from cargoboard.export.logfile import record_from_log, LogError
+    from cargoboard.logrecord import record_from_log, LogError
 
     say = say or (lambda text: None)
     res = SyncResult() if res is None else res

@@ -6,20 +6,20 @@ import argparse
 import sys
 
 from cargoboard.clikit import CommandError, terminal_text
-from cargoboard.link import Link, candidate_ports, find_port
-from cargoboard.store import Store, add_db_option, check_writable, default_path, result_text
+from cargoboard.link import NO_BOARD, Link, candidate_ports, find_port
+from cargoboard.store import Store, add_db_option, check_writable, result_text
 
 
 def _add_port(p):
     p.add_argument("--port", metavar="PATH",
-                   help="the board's serial port (default: the single connected board)")
+                   help="the board's serial port (default: the single board there is, on USB or a "
+                        "running virtual board: cargoboard ports)")
 
 
 def cmd_ports(args):
     found = candidate_ports()
     if not found:
-        raise CommandError("no board found (a Pico running MicroPython shows up as USB "
-                           "2e8a:0005)")
+        raise CommandError(NO_BOARD)  # the words find_port says (sync, deploy, ...)
     for dev, desc in found:
         print("%s\t%s" % (dev, desc))
     return 0
@@ -28,8 +28,7 @@ def cmd_ports(args):
 def cmd_sync(args):
     from cargoboard.sync import SyncResult, sync
     port = find_port(args.port)
-    db = args.db or default_path()
-    check_writable(db, make_folders=args.db is None)  # before the board: nothing made yet
+    check_writable(args.db)  # before the board: nothing made yet
     res = SyncResult()
     try:
         with Link(port) as link:
@@ -73,9 +72,13 @@ def cmd_games(args):
 
 def add_parser(sub):
     fmt = argparse.RawDescriptionHelpFormatter
-    p = sub.add_parser("ports", help="list connected boards", formatter_class=fmt,
-                       description="List serial ports that look like a Cargoboard "
-                                   "(a Raspberry Pi Pico running MicroPython).",
+    p = sub.add_parser("ports", help="list connected boards and running virtual boards",
+                       formatter_class=fmt,
+                       description="List the serial ports that look like a Cargoboard (a "
+                                   "Raspberry Pi Pico running MicroPython, on USB) and the "
+                                   "running virtual boards (cargoboard sim --pty PATH), one "
+                                   "a line: the port, then which it is. sync, deploy and "
+                                   "serve take the single one when no --port is given.",
                        epilog="example:\n  cargoboard ports")
     p.set_defaults(func=cmd_ports)
 
@@ -89,8 +92,8 @@ def add_parser(sub):
                        epilog="examples:\n  cargoboard sync\n"
                               "  cargoboard sync --port /dev/ttyACM0 --db games.sqlite\n"
                               "  cargoboard sim --script game.txt --pty /tmp/board &\n"
-                              "  cargoboard sync --port /tmp/board   # once the sim says "
-                              "\"serving the virtual board on /tmp/board\"")
+                              "  cargoboard sync   # the sim, once it says \"serving the "
+                              "virtual board on /tmp/board\"")
     _add_port(p)
     add_db_option(p)
     p.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")

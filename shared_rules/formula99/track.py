@@ -145,27 +145,9 @@ def parse_place(text):
 
 
 # -- the default layout on the 11x11 board (docs/rules/formula99.md §1.2) -----------------------
-# Grid index y * 11 + x (a1 = 0). Per sector: blue 1 2 3, yellow 1 2 3, red.
+# The cells' names are layout.py's, read once into grid_tables()'s tables.
 
-_SECTOR_CELLS = (
-    "j1 i1 h1 j2 i2 h2 g1",
-    "f1 e1 d1 f2 e2 d2 c1",
-    "b1 a2 a3 c2 b2 b3 a4",
-    "a5 a6 a7 b5 b6 b7 a8",
-    "a9 a10 b11 b9 b10 c10 c11",
-    "d11 e11 f11 d10 e10 f10 g11",
-    "h11 i11 j11 h10 i10 j10 k10",
-    "k9 k8 k7 j9 j8 j7 k6",
-    "k5 k4 k3 j5 j4 j3 k2",
-)
-_START_CELLS = "i3 h3 f3 e3 d3 c3 c5 c6 c7 c8 d9 e9 g9 h9 i8 i7 i6 i5"
-_FINISH_CELLS = "h4 f4 d4 d6 d7 e8 g8 h7 h6"
 CONTROL_GRID = 5 * 11 + 5  # f6
-
-
-def _grid(name):
-    return (int(name[1:]) - 1) * 11 + "abcdefghijk".index(name[0])
-
 
 _tables = None
 
@@ -173,21 +155,10 @@ _tables = None
 def grid_tables():
     """(cell, start, finish): bytearray(72) grid index of each track id (255 unused);
     bytes(18) the two start-zone cells of civ k at 2(k-1), 2(k-1)+1; bytes(9) finish cells.
-    Made once: the board's plug-in and tracker share them (read only)."""
+    Made once: the board's plug-in and tracker share them (read only). (layout.py, the names
+    they are made from, is imported for that: the board drops it after.)"""
     global _tables
     if _tables is None:
-        _tables = _make_grid_tables()
+        from shared_rules.formula99 import layout
+        _tables = layout.grid_tables(N_IDS)
     return _tables
-
-
-def _make_grid_tables():
-    cell = bytearray(b"\xff" * N_IDS)
-    for s in range(9):
-        names = _SECTOR_CELLS[s].split()
-        for i in range(3):
-            cell[(s * 4 + i) * 2] = _grid(names[i])
-            cell[(s * 4 + i) * 2 + 1] = _grid(names[3 + i])
-        cell[(s * 4 + 3) * 2] = _grid(names[6])
-    start = bytes([_grid(n) for n in _START_CELLS.split()])
-    finish = bytes([_grid(n) for n in _FINISH_CELLS.split()])
-    return cell, start, finish

@@ -6,7 +6,7 @@ tests/cargocube/test_cargocube_revb.py and bench/cargocube/revb_pico.py."""
 import tempfile
 from pathlib import Path
 
-from cargoboard.deploy import stage
+from cargoboard.build import stage
 from cargoboard.sim.pico import fsimage
 from cargoboard.sim.pico.runner import PicoRunner
 from cargoboard.sim.table import write_trace

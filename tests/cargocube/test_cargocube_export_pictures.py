@@ -424,8 +424,8 @@ def test_replay_command(tmp_path, capsys):
     assert _shown_steps(out) == [10, 11, 12] and "\x1b[" not in out
     assert cli.main(["replay", str(gid), "--db", str(db), "--all", "--color", "always"]) == 0
     assert "\x1b[1;31m KS" in capsys.readouterr().out
-    assert cli.main(["replay", str(gid), "--db", str(db), "--from", "13"]) == 1
-    assert "the step must be 0..12" in capsys.readouterr().err
+    assert cli.main(["replay", str(gid), "--db", str(db), "--from", "13"]) == 2
+    assert "--from must be 0..12" in capsys.readouterr().err
 
 
 def test_console_script_errors_without_traceback(tmp_path):

@@ -31,6 +31,7 @@ from firmware.games.cargocube.tracker import action_delta  # noqa: E402
 from cargoboard.games.cargocube.hand import physical_steps  # noqa: E402
 from cargoboard.games.cargocube.scriptgen import action_lines, game_script  # noqa: E402
 from cargoboard.sim.script import run_script  # noqa: E402
+from cargoboard.sim import REVB_HEAP  # noqa: E402
 
 SETTLE_MS = 600  # the hand holds still this long after a move (> the tracker's settle time)
 WAIT = "wait %d" % SETTLE_MS
@@ -574,3 +575,39 @@ def test_a_move_taken_back_is_not_read_again_after_a_power_cut(tmp_path, rev):
     assert [e[:2] for e in res.events()] == [("auto", "c3s"), ("undo", "c3s")], res.text
     assert "cargocube resumed ply=0" in res.text
     assert res.states() == [("mismatch", "c2,c3", 0)], res.text
+
+
+# A mid-game position (a seeded random game's) where the mover has a roll of the cube on f11
+# (f11e: f11 -> g11) and an independent step of the keeper (Ke: d11 -> e11), both seen, and
+# the roll is still legal after the step.
+UNDO_THEN_MOVE = ("d2=KS,g2=3B,c3=B1,d3=B1,e3=B1,f3=B1.3B,h3=B1,i3=B1,c4=B1,g4=B1,h4=B1,i4=B1,"
+                  "c5=B1,d5=B1,e5=1B,f5=14,h5=B1,i5=B1,d6=B1,i6=B1,c7=B1.B2,d7=B1,i7=B1.14,j7=O1,"
+                  "d8=B1,e8=B1,f8=B1,g8=B1,i8=B1,j8=O1,c9=B1,d9=B1,e9=B1,g9=B1,h9=B1,i9=B1,g10=14,"
+                  "d11=KN,f11=2O SN N 3")
+
+
+@pytest.mark.parametrize("revision", ["A", "B"])
+def test_a_move_taken_back_then_another_move_stays_barred_after_a_power_cut(tmp_path, revision):
+    """`undo` of f11e with the cube left on g11, then the keeper's step Ke (resolved with the
+    buttons: the roll's trace still stands), then a power cut. The live board kept f11e barred
+    until the board was at rest; the resumed one forgot it (the log's next action ended the
+    take-back's tail) and took f11e from the cube still on g11."""
+    pos = cc.Position.parse(UNDO_THEN_MOVE)
+    lines = ["new-game cargocube position=" + UNDO_THEN_MOVE.replace(" ", "_")]
+    lines += action_lines(pos, pos.parse_action("f11e")) + [WAIT, "press undo"]
+    ke = pos.parse_action("Ke")
+    lines += action_lines(pos, ke) + [WAIT]
+    pos.push(ke)
+    lines += ["resolve " + pos.notation(), "send state", "restart", "wait 1500", "send state"]
+    p = tmp_path / "undo-move-cut.txt"
+    p.write_text("\n".join(lines) + "\n")
+    out = []
+    extra = {"revision": "B", "heapsize": REVB_HEAP} if revision == "B" else {}
+    rc = run_script(str(p), out=out.append, flash=str(tmp_path / "flash.img"), **extra)
+    res = Result(rc, out)
+    assert rc == 0, res.text
+    assert [e[:2] for e in res.events()] == [("auto", "f11e"), ("undo", "f11e"),
+                                             ("confirm", "Ke")], res.text
+    assert "cargocube resumed ply=1" in res.text
+    before, after = res.states()
+    assert before[1:] == ("f11,g11", 1) and after == before, res.text

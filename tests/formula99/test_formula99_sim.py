@@ -10,6 +10,7 @@ cards entered on the console and with the card picker's buttons.
 """
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -498,3 +499,21 @@ def test_digital_cards_a_move_onto_a_charge_and_its_event_in_a_row_are_read(star
         assert gm.position() == pos.notation()
     finally:
         gm.close()
+
+
+def test_an_action_taken_back_is_not_read_again_after_a_power_cut(tmp_path):
+    """`undo` of the first move, then a power cut before the ship was put back: the resumed
+    board read the ship still on j1 as the move again and took it. As after the take-back
+    itself, the whole board is owed (catchup) until it shows the position."""
+    script = tmp_path / "undo-cut.txt"
+    script.write_text("\n".join([
+        "new-game formula99 L1 15", "lift i3", "place j1", "wait 800", "send state",
+        "press undo", "wait 800", "send state", "restart", "wait 1500", "send state",
+        "lift j1", "place i3", "wait 800", "send state"]) + "\n")
+    out = []
+    rc = run_script(str(script), out=out.append, flash=str(tmp_path / "flash.img"))
+    text = "\n".join(out)
+    assert rc == 0, text
+    states = re.findall(r"ok state=(\w+) .* actions=(\d+)", text)
+    assert states == [("idle", "1"), ("catchup", "0"), ("catchup", "0"), ("idle", "0")], text
+    assert "evt formula99 resumed ply=0" in text

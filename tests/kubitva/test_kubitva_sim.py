@@ -186,3 +186,19 @@ def test_setup_assist_says_what_goes_where():
                          "c8": ("white", "slow"), "d5": ("off", "off")}
     finally:
         b.close()
+
+
+def test_an_action_taken_back_is_not_read_again_after_a_power_cut(board, tmp_path):
+    """`undo`, then a power cut before the unit was put back: the resumed board read the unit
+    still standing on c5 as the move again and took it. As after the take-back itself, it
+    reads nothing until the board shows the position."""
+    b = board(flash=tmp_path / "flash.img")
+    b.run("lift c4", "place c5", WAIT)
+    assert b.state() == ("idle", "-", 1)
+    b.run("press undo", WAIT)
+    assert b.state() == ("fix", "c4,c5", 0)
+    b.run("restart", "wait 1500")
+    assert "evt kubitva resumed ply=0" in b.s.events
+    assert b.state() == ("fix", "c4,c5", 0)
+    b.run("lift c5", "place c4", WAIT)
+    assert b.state() == ("idle", "-", 0)

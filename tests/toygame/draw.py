@@ -2,7 +2,7 @@
 grid with the two tokens, found by the export framework through the host registry
 (`cargoboard.games.register("toy", "toygame")`, tests/test_toygame_layers.py)."""
 
-from cargoboard.export.diagram import caption_line, svg_document, svg_tag, svg_text
+from cargoboard.export.diagram import caption_line, cell_origin, svg_document, svg_tag, svg_text
 from shared_rules import geometry as g
 
 CELL = 20
@@ -13,7 +13,7 @@ STYLE = "text{font:12px sans-serif}.sc{text-anchor:middle}.cap{text-anchor:middl
 
 
 def _xy(c):
-    return MARGIN + (c % 11) * CELL, MARGIN + (10 - c // 11) * CELL
+    return cell_origin(c, 11, 11, CELL, MARGIN)
 
 
 def pieces(pos):

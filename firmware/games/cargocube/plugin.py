@@ -186,17 +186,24 @@ class Game:
             self.tracker = None
             pos.reserve(n)
         undone = []  # taken back last, not yet played again: the board may still show them
+        # Every move taken back: the live tracker bars one until the board is at rest, which
+        # may be after more moves (`confirm`ed with its trace still standing), and the log
+        # does not say when the board was at rest. The first scan clears them if it is.
+        barred = []
         for kind, payload in records:
             if kind == LF.ACTION:
                 pos.push(cc.decode_action(pos, payload, 0)[0])
                 if undone:  # (a new list only after a take-back: no garbage per record)
                     undone = []
             elif kind == LF.UNDO:
-                undone.append(pos.pop())
+                a = pos.pop()
+                undone.append(a)
+                if a not in barred:
+                    barred.append(a)
         self.tracker = t = self.new_tracker(pos, rank=_engine)
         # (a power cut before the pieces were put back must not read the move again)
         t.undone = undone
-        t.barred = list(undone)
+        t.barred = barred
         self.emit("cargocube resumed ply=%d" % pos.ply())
         self._rebuild()
 

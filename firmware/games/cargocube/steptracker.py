@@ -96,7 +96,9 @@ class StepTracker(Tracker):
         t = ST.TOL_STILL  # (the least still tolerance: most cells are passed over with it)
         for c in range(g.N_CELLS):
             d = level[c] - seen[c]
-            if (d > t or d < -t) and (d > ST.still(c, rough) or d < -ST.still(c, rough)):
+            if d < 0:
+                d = -d
+            if d > t and d > ST.still(c, rough):
                 return True
         return False
 

@@ -117,6 +117,7 @@ def resume(game, records):
     pos = game.pos
     if pos.full:
         pos.set_lay_card(R.LAY_FIRST)  # the lays of the card logged only (rules.py)
+    undone = False  # the last record takes an action back: the board may still show it
     for kind, payload in records:
         if kind == LF.ACTION:
             if pos.full and payload[0] == R.K_LAY:
@@ -124,9 +125,16 @@ def resume(game, records):
             pos.push(R.decode_action(pos, payload, 0)[0])
             if pos.full:
                 pos.set_lay_card(R.LAY_FIRST)
+            undone = False
         elif kind == LF.UNDO:
             pos.pop()
+            undone = True
     set_position(game, pos)
+    if undone:
+        # As after the take-back itself (Tracker.press_undo): the whole board is owed, nothing
+        # is read until it shows the position (a power cut before the pieces were put back
+        # must not read the action again).
+        game.tracker.state = T.CATCHUP
     game.emit("formula99 resumed ply=%d" % pos.ply())
 
 

@@ -24,12 +24,12 @@ from firmware.hal import const, unload
 # console's answers (notation.py, alone for `pos`: 4 KB against the reader's 12 KB on the unix
 # port); the console's commands themselves are console.py; what is done once a game (the
 # set-up, its mask, the start, a resume's replay, a position loaded, the log's header) is
-# once.py, and making a position the rules' setup.py. Each is imported when asked for and
-# dropped after, so that a game in play keeps none of them (docs/board-formula99.md
-# "Measured").
+# once.py, making a position the rules' setup.py, and the track's cells on the board (read
+# into the grid tables once) layout.py. Each is imported when asked for and dropped after, so
+# that a game in play keeps none of them (docs/board-formula99.md "Measured").
 TEXT_MODULES = ("shared_rules.formula99.reader", "shared_rules.formula99.notation",
                 "firmware.games.formula99.console", "firmware.games.formula99.once",
-                "shared_rules.formula99.setup")
+                "shared_rules.formula99.setup", "shared_rules.formula99.layout")
 
 
 def drop_text():
@@ -47,9 +47,18 @@ _MISMATCH_MS = const(500)
 SUIT_COLOUR = (L.BLUE, L.ORANGE, L.MAGENTA, L.WHITE, L.YELLOW)  # c d h s, joker
 SUIT_BLINK = (0, 0, L.BLINK_SLOW, 0, L.BLINK_WINK)
 
-# The option picker: what each kind of action shows on the W bar (LEDs lit, cyan)
-OPTION_CODE = {R.K_DRAW: 1, R.K_PASS: 3, R.K_END: 4, R.K_PLAY: 5, R.K_JOKER: 6, R.K_DEF: 7,
-               R.K_NODEF: 8, R.K_BLOCK: 9}
+# The option picker: what each kind of action shows on the W bar (LEDs lit, cyan), by the
+# action's kind; 0: not an option. (A bytearray: a dict of the 8 was ~100 B more heap. No
+# loop variables: names deleted from the module's dictionary would lengthen its look-ups.)
+OPTION_CODE = bytearray(R.K_NODEF + 1)
+OPTION_CODE[R.K_DRAW] = 1
+OPTION_CODE[R.K_PASS] = 3
+OPTION_CODE[R.K_END] = 4
+OPTION_CODE[R.K_PLAY] = 5
+OPTION_CODE[R.K_JOKER] = 6
+OPTION_CODE[R.K_DEF] = 7
+OPTION_CODE[R.K_NODEF] = 8
+OPTION_CODE[R.K_BLOCK] = 9
 
 _PICK_NONE = const(0)
 _PICK_SUIT = const(1)
@@ -211,7 +220,7 @@ class Game:
         t = self.tracker
         for a in self.pos.legal_actions():
             k = a >> 24
-            if k in OPTION_CODE and (k != R.K_PLAY or ((a >> 18) & 63) == t.card) and \
+            if k < len(OPTION_CODE) and OPTION_CODE[k] and (k != R.K_PLAY or ((a >> 18) & 63) == t.card) and \
                     not t.effect(a):
                 opts.append(a)
         if opts:
@@ -399,7 +408,7 @@ class Game:
         if self.pick == _PICK_OPTION and self.pick_list:
             a = self.pick_list[self.pick_index]
             k = a >> 24
-            n = OPTION_CODE.get(k, 0) + (1 if k == R.K_DRAW and a & 3 == 2 else 0)
+            n = (OPTION_CODE[k] if k < len(OPTION_CODE) else 0) + (1 if k == R.K_DRAW and a & 3 == 2 else 0)
             self._count(bars, 1, n, L.CYAN)
             if k == R.K_JOKER:
                 self._count(bars, 2, a & 255, L.WHITE)

@@ -153,12 +153,20 @@ class Game:
 
     def resume(self, records):
         pos = self.pos
+        undone = False  # the last record takes an action back: the board may still show it
         for kind, payload in records:
             if kind == LF.ACTION:
                 pos.push(kb.decode_action(pos, payload, 0)[0])
+                undone = False
             elif kind == LF.UNDO:
                 pos.pop()
+                undone = True
         self._set(pos)
+        if undone and self.tracker.state != T.OVER:
+            # As after the take-back itself: nothing is read until the board shows the position
+            # (a power cut before the pieces were put back must not read the action again).
+            self.tracker.state = T.FIX
+            self._rebuild()
         self.emit("kubitva resumed ply=%d" % pos.ply())
 
     def on_change(self, occ, now_ms):

@@ -50,8 +50,7 @@ def render(rec, fmt, at=None, positions=None):
         rec, positions, _ = gamefile.shown(rec, positions)
         draw = diagram.for_kind(rec.kind)
         n = last if at is None else at
-        if not 0 <= n <= last:
-            raise CommandError("game %s has %d actions: --at must be 0..%d" % (rec.id, last, last))
+        _step_in_game("--at", n, rec, last)
         abandoned = rec.abandoned and n == last
         return diagram.step_svg(draw, positions, rec.actions, n, abandoned=rec.abandoned,
                                 title="%s game %s (%s, %s), after %d of %d actions%s%s" % (
@@ -62,10 +61,19 @@ def render(rec, fmt, at=None, positions=None):
 
 
 def _not_negative(option, n):
-    """A step number an option names (--at, --from): below 0 is a usage error (exit 2); past
-    the game's end is a fact about that game, found once it is read (exit 1)."""
+    """A step number an option names (--at, --from) below 0: out of range for any game, said
+    before the store is read. A usage error (exit 2), as a step past the game's end is
+    (_step_in_game): both are an option out of range (README, exit status)."""
     if n is not None and n < 0:
         raise UsageError("%s must be 0 or more, not %d (0 = the start)" % (option, n))
+
+
+def _step_in_game(option, n, rec, last):
+    """A step number an option names past the end of game rec (of `last` actions): a usage
+    error (exit 2) naming the game's range, as one below 0 is (it was exit 1)."""
+    if not 0 <= n <= last:
+        raise UsageError("game %s has %d action%s: %s must be 0..%d"
+                         % (rec.id, last, "" if last == 1 else "s", option, last))
 
 
 def check_output(name, force=False, db=None):
@@ -244,9 +252,11 @@ def cmd_import(args):
 def cmd_replay(args):
     from cargoboard.export import replay
     _not_negative("--from", args.start)
+    from cargoboard.export.gamefile import shown
     with open_store(args.db) as st:
         rec = st.get(args.game)
-    _positions(rec)
+    _, positions, _ = shown(rec, _positions(rec))  # the steps replay shows
+    _step_in_game("--from", args.start, rec, len(positions) - 1)
     interactive = not args.all and sys.stdin.isatty()
     if args.color == "auto":
         color = sys.stdout.isatty() and os.environ.get("NO_COLOR") is None

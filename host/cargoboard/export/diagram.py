@@ -18,8 +18,9 @@ what the seat may do from its own page (play a card: the board command it sends)
 `cargoboard serve` shows every position, action and candidate through them (see seat_view()
 below); games without them are public.
 
-The SVG helpers below (attributes, tags, numbers, the caption line and the document around the
-layers) are shared by the drawing modules, so every kind's SVG has the same shell.
+The SVG helpers below (attributes, tags, numbers, a grid cell's pixels, the caption line and the
+document around the layers) are shared by the drawing modules, so every kind's SVG has the same
+shell.
 """
 
 from xml.sax.saxutils import escape, unescape
@@ -99,6 +100,19 @@ def svg_num(v):
 def svg_text(x, y, cls, body, extra=()):
     return svg_tag("text", [("x", svg_num(x)), ("y", svg_num(y)), ("class", cls)] + list(extra),
                    escape(body))
+
+
+def cell_origin(c, cols, rows, cell, margin):
+    """Top-left pixel of grid cell c (numbered from a1, row by row) on a board of cols x rows
+    cells of `cell` px, drawn `margin` px in from the picture's top-left, row 1 at the bottom
+    (north up)."""
+    return margin + (c % cols) * cell, margin + (rows - 1 - c // cols) * cell
+
+
+def cell_centre(c, cols, rows, cell, margin):
+    """Centre pixel of grid cell c (as cell_origin)."""
+    x, y = cell_origin(c, cols, rows, cell, margin)
+    return x + cell / 2, y + cell / 2
 
 
 def caption_line(phase, ply, total, action_text=None, mover=None):

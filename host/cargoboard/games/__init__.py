@@ -15,8 +15,10 @@ its own words after SEATS in a script's `new-game`, `new_game_words`, cargoboard
 `hallfield.py` (revision B's physics: what the board's linear Hall sensors read of its pieces;
 only the game revision B is built for has one, and the sim asks for it with
 `sole_part("hallfield")`), `build.py` (what the device build needs to know of the game:
-`FOLDED_CONSTANTS`, its constant modules folded into their users, cargoboard.build). The frameworks ask for a part by kind
-(`part(kind, "draw")`); a new game adds its folder here and one line below.
+`FOLDED_CONSTANTS`, its constant modules folded into their users, cargoboard.build),
+`scriptgen.py` (virtual-board scripts of seeded games; `PICO_CASES`, the games the emulated
+Pico plays, tests/test_pico_games.py, which every game must give). The frameworks ask for a
+part by kind (`part(kind, "draw")`); a new game adds its folder here and one line below.
 `register(kind, package)` adds one at run time (the tests' toy game).
 
 (importlib is imported where it is used: the hand model and the in-process table also run

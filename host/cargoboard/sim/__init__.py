@@ -77,7 +77,8 @@ def add_parser(subparsers):
     mode.add_argument("--interactive", action="store_true", help="interactive terminal mode")
     p.add_argument("--pty", metavar="PATH",
                    help="serve the board's USB serial on a pseudo-terminal linked at PATH until "
-                        "interrupted (after the script, if any), e.g. for cargoboard sync --port PATH")
+                        "interrupted (after the script, if any); meanwhile cargoboard ports lists it "
+                        "and sync, deploy and serve find it without --port")
     p.add_argument("--flash", metavar="DIR",
                    help="keep the board's flash (a littlefs image: game logs, deployed firmware) "
                         "in DIR/flash.img across runs")

@@ -99,6 +99,21 @@ def flash_image(flash_dir, create=True, boot=False) -> str:
     return str(image)
 
 
+# The virtual chip's unique id, handed to the firmware (firmware/drivers/flashdev.py): a real
+# Pico's board id is its flash chip's unique id, which erasing the flash keeps.
+SIM_BOARD_ID_ENV = "CARGOBOARD_SIM_BOARD_ID"
+
+
+def sim_board_id(image) -> str:
+    """The board id of the virtual board whose flash is the image file `image`: "sim-" and 8
+    hex digits from the image's resolved path, so that the same --flash DIR is the same board
+    even after its image was erased or removed (its games then count from 1 again and the host
+    stores them as BOARD#2's, as a real board's), and another DIR another board."""
+    import hashlib
+    where = os.path.realpath(image).encode("utf-8", "surrogateescape")
+    return "sim-" + hashlib.sha256(where).hexdigest()[:8]
+
+
 def check_pty_link(path) -> bool:
     """Whether `serve_on` may make `path` the link to a board's pty: FirmwareError (one line)
     unless nothing is there (in an existing folder) or a stale link an earlier board left (to a
@@ -420,9 +435,11 @@ class Runner:
 
     def serve_on(self, path, out=print):
         """Make `path` a symlink to the pty (where nothing is, or over a stale link of an
-        earlier run: check_pty_link) and serve until interrupted (Ctrl-C or SIGTERM); the link
-        is removed afterwards. Returns 0."""
+        earlier run: check_pty_link) and serve until interrupted (Ctrl-C or SIGTERM), listed
+        among the running virtual boards meanwhile (cargoboard.virtual_ports: `cargoboard
+        ports`, and sync without --port, find it); the link is removed afterwards. Returns 0."""
         import signal
+        from cargoboard import virtual_ports
         link = Path(path)
         try:
             if check_pty_link(path):
@@ -435,12 +452,15 @@ class Runner:
             raise KeyboardInterrupt
 
         old = signal.signal(signal.SIGTERM, _term)
-        out(f"serving the virtual board on {path} -> {self.port} (Ctrl-C to stop)")
+        entry = None
         try:
+            entry = virtual_ports.register(path, self.port, self.target)
+            out(f"serving the virtual board on {path} -> {self.port} (Ctrl-C to stop)")
             self.serve()
         except KeyboardInterrupt:
             pass
         finally:
+            virtual_ports.unregister(entry)
             signal.signal(signal.SIGTERM, old)
             try:
                 if link.is_symlink() and os.readlink(link) == self.port:  # still ours
@@ -521,6 +541,10 @@ class UnixRunner(Runner):
                 raise FirmwareError(f"device build failed: {e}") from None
         first = [str(build_dir)] if build_dir else []
         env["MICROPYPATH"] = ":".join([".frozen", *first, *self.extra_path, str(REPO_ROOT)])
+        if self.flash:
+            env[SIM_BOARD_ID_ENV] = sim_board_id(self.flash)
+        else:
+            env.pop(SIM_BOARD_ID_ENV, None)  # a temporary flash: a new board every run
         cmd = [self.micropython]
         if self.heapsize:
             cmd += ["-X", f"heapsize={self.heapsize}"]

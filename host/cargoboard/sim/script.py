@@ -94,6 +94,7 @@ import shlex
 import sys
 
 from cargoboard import games
+from cargoboard.rules import boot_game  # the board's game before a script's first new-game
 from cargoboard.sim.runner import FirmwareError, FRAME_MS
 from cargoboard.sim.targets import make_runner
 from cargoboard.sim.world import World, WorldError, parse_cell, revb_physics
@@ -119,13 +120,6 @@ UNCALIBRATED = "evt not calibrated: no zeros on the flash"
 
 class ScriptError(Exception):
     """A line did not hold (message says why)."""
-
-
-def boot_game() -> str:
-    """The game the board plays before a script's first new-game: its boot game, the first
-    entry of the firmware's plug-in registry (firmware/games/__init__.py)."""
-    from firmware.games import REGISTRY
-    return REGISTRY[0][0]
 
 
 def _rules(game: str):

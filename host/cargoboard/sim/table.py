@@ -4,10 +4,27 @@ Cephalopod, tests/cargocube/driver_tracker_cards.py). Runs under CPython and the
 """
 
 from firmware.drivers.scanner import Scanner
+from firmware.hal import bit_set
 from firmware.hal.hall import settle
 from hardware.pinmap_revb import DEADBAND
 
 FRAME_MS = 10
+BOUNCE_MS = 10  # a bouncing contact's flick, and its return, are one short reading each
+
+
+def touch(raw, bit, on, rng, bounce):
+    """A hand puts a piece on sensor `bit` (on) or takes it off (a revision-A bitmap, raw, is
+    changed in place). Returns the readings before it lands, [(reading, ms)]: with probability
+    `bounce` (drawn from rng, whose one draw a seeded hand counts on) the contact flicks the other
+    way and back first."""
+    out = []
+    if rng.random() < bounce:
+        flick = bytearray(raw)
+        flick[bit >> 3] ^= 1 << (bit & 7)
+        out.append((flick, BOUNCE_MS))
+        out.append((bytearray(raw), BOUNCE_MS))
+    bit_set(raw, bit, on)
+    return out
 
 
 class Table:

@@ -299,8 +299,7 @@ class Follower:
 
     # --- sync now -------------------------------------------------------------------------------
     def _sync(self, link):
-        from pathlib import Path
-        from cargoboard.store import Store, StoreError, default_path
+        from cargoboard.store import Store, StoreError
         from cargoboard.sync import sync
 
         def progress(done, total, label):
@@ -308,11 +307,8 @@ class Follower:
                                "result": ""}
             self.on_change(self, "sync")
 
-        path = self.store_path
-        if path is not None and Path(path) == default_path():
-            path = None  # the default store: its folders are made, as `cargoboard sync` does
         try:
-            with Store(path) as store:
+            with Store(self.store_path) as store:  # its folders made as sync's (is_default_path)
                 res = sync(link, store, on_progress=progress)
             result = res.summary()
         except StoreError as e:
@@ -330,8 +326,8 @@ class Follower:
 
 class Boards:
     """The boards `serve` follows: the ports given (--board, repeatable) or, without any, the
-    ports that look like a board (serial.tools.list_ports), looked for again every
-    DISCOVER_S so that a board plugged in later appears."""
+    boards there are (link.candidate_ports: on USB, and running virtual boards), looked for
+    again every DISCOVER_S so that a board plugged in (or a sim started) later appears."""
 
     DISCOVER_S = 2.0
 

@@ -21,7 +21,7 @@ TITLE = "Cargocube"  # the game's name in titles (pages, exports)
 import functools
 from xml.sax.saxutils import escape
 
-from cargoboard.export.diagram import caption_line, svg_document
+from cargoboard.export.diagram import caption_line, cell_centre, cell_origin, svg_document
 from cargoboard.export.diagram import svg_num as _num, svg_tag as _tag, svg_text as _text
 from shared_rules.cargocube import rules as cc
 from shared_rules.cargocube import board as g
@@ -99,12 +99,11 @@ def _points(pts):
 
 def origin(c):
     """Top-left pixel of cell c (north up)."""
-    return MARGIN + (c % 11) * CELL, MARGIN + (10 - c // 11) * CELL
+    return cell_origin(c, 11, 11, CELL, MARGIN)
 
 
 def centre(c):
-    x, y = origin(c)
-    return x + CELL / 2, y + CELL / 2
+    return cell_centre(c, 11, 11, CELL, MARGIN)
 
 
 def piece_box(c):

@@ -55,3 +55,12 @@ def game_script(seed=1, players=2, actions=40, check_every=10, pick=None, cards=
             lines.append("expect %s" % pos.notation())
     lines.append("expect %s" % pos.notation())
     return "\n".join(lines) + "\n", pos
+
+
+# The games the emulated Pico plays (tests/test_pico_games.py): name -> () -> (script, final).
+PICO_CASES = {
+    "base-cards": lambda: game_script(seed=5, players=2, actions=24, check_every=6,
+                                      cards="base", teleport=False),
+    "4-both-teleport": lambda: game_script(seed=5, players=4, actions=24, check_every=6,
+                                           cards="both", teleport=True),
+}

@@ -15,7 +15,7 @@ TITLE = "Cephalopod"  # the game's name in titles (pages, exports)
 
 from xml.sax.saxutils import escape
 
-from cargoboard.export.diagram import caption_line, svg_document
+from cargoboard.export.diagram import caption_line, cell_centre, cell_origin, svg_document
 from cargoboard.export.diagram import svg_num as _num, svg_tag as _tag, svg_text as _text
 from shared_rules.cephalopod import rules as ce
 
@@ -59,12 +59,11 @@ def size(pos):
 
 def origin(pos, c):
     """Top-left pixel of cell c (row 1 at the bottom)."""
-    return MARGIN + (c % pos.cols) * CELL, MARGIN + (pos.rows - 1 - c // pos.cols) * CELL
+    return cell_origin(c, pos.cols, pos.rows, CELL, MARGIN)
 
 
 def centre(pos, c):
-    x, y = origin(pos, c)
-    return x + CELL / 2, y + CELL / 2
+    return cell_centre(c, pos.cols, pos.rows, CELL, MARGIN)
 
 
 def background(pos):

@@ -18,7 +18,7 @@ from shared_rules.cephalopod.engine import best_action
 from firmware import hal as H
 from firmware.games.cephalopod import tracker as T
 from firmware.games.cephalopod.plugin import Game
-from cargoboard.sim.table import Table
+from cargoboard.sim.table import Table, touch
 
 ORDERS = ("place-first", "take-first", "mixed")
 
@@ -57,16 +57,7 @@ class DiceHand:
         out = []
         steps, order = capture_steps(pos, action, rng)
         for i, (cell, on) in enumerate(steps):
-            b = block[cell]
-            if rng.random() < self.bounce:
-                flick = bytearray(raw)
-                flick[b >> 3] ^= 1 << (b & 7)
-                out.append((bytearray(flick), 10))
-                out.append((bytearray(raw), 10))
-            if on:
-                raw[b >> 3] |= 1 << (b & 7)
-            else:
-                raw[b >> 3] &= ~(1 << (b & 7)) & 0xFF
+            out += touch(raw, block[cell], on, rng, self.bounce)
             hold = rng.randint(*self.pause)
             if i < len(steps) - 1 and rng.random() < self.long_pause:
                 hold = rng.randint(700, 1600)

@@ -160,12 +160,11 @@ def size(pos=None):
 
 def _xy(g):
     """Top-left pixel of grid cell g (row 1 at the bottom)."""
-    return MARGIN + (g % 11) * CELL, MARGIN + (10 - g // 11) * CELL
+    return _svg().cell_origin(g, 11, 11, CELL, MARGIN)
 
 
 def _centre(g):
-    x, y = _xy(g)
-    return x + CELL / 2, y + CELL / 2
+    return _svg().cell_centre(g, 11, 11, CELL, MARGIN)
 
 
 def background(pos):

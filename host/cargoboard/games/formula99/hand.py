@@ -16,6 +16,7 @@ from shared_rules.formula99 import cards as C
 from shared_rules.formula99 import rules as R
 from firmware import hal as H
 from firmware.games.formula99 import tracker as T
+from cargoboard.sim.table import touch
 
 
 class Hand:
@@ -57,15 +58,7 @@ class Hand:
             if not cells:
                 continue
             c = rng.choice(cells)
-            if rng.random() < self.bounce:
-                flick = bytearray(raw)
-                flick[c >> 3] ^= 1 << (c & 7)
-                out.append((flick, 10))
-                out.append((bytearray(raw), 10))
-            if on:
-                raw[c >> 3] |= 1 << (c & 7)
-            else:
-                raw[c >> 3] &= ~(1 << (c & 7)) & 0xFF
+            out += touch(raw, c, on, rng, self.bounce)
             out.append((bytearray(raw), rng.randint(*self.pause)))
         return out
 

@@ -141,3 +141,7 @@ def game_script(seed, players=2, level=1, plies=120, how="random", buttons=False
     final = known(truth) if digital else truth.public()
     lines.append("expect " + final.notation())
     return "\n".join(lines) + "\n", final.notation()
+
+
+# The games the emulated Pico plays (tests/test_pico_games.py): name -> () -> (script, final).
+PICO_CASES = {"3-players-level-2": lambda: game_script(5, players=3, level=2, plies=30)}

@@ -20,7 +20,7 @@ TITLE = "КУБитва"  # the game's name in titles (pages, exports)
 
 from xml.sax.saxutils import escape
 
-from cargoboard.export.diagram import caption_line, svg_document
+from cargoboard.export.diagram import caption_line, cell_centre, cell_origin, svg_document
 from cargoboard.export.diagram import svg_num as _num, svg_tag as _tag, svg_text as _text
 from shared_rules.kubitva import rules as kb
 
@@ -69,12 +69,11 @@ def size(pos):
 
 def origin(pos, c):
     """Top-left pixel of cell c (north up)."""
-    return MARGIN + (c % pos.cols) * CELL, MARGIN + (pos.rows - 1 - c // pos.cols) * CELL
+    return cell_origin(c, pos.cols, pos.rows, CELL, MARGIN)
 
 
 def centre(pos, c):
-    x, y = origin(pos, c)
-    return x + CELL / 2, y + CELL / 2
+    return cell_centre(c, pos.cols, pos.rows, CELL, MARGIN)
 
 
 def land_letter(pos, c):

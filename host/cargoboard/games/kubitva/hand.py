@@ -23,7 +23,7 @@ from shared_rules.kubitva import rules as kb
 from firmware import hal as H
 from firmware.games.kubitva import tracker as T
 from firmware.games.kubitva.plugin import Game
-from cargoboard.sim.table import Table
+from cargoboard.sim.table import Table, touch
 
 # The board edition plays on the whole 11x11 grid, corners too (docs/rules/kubitva.md): the
 # virtual board's world lets pieces go there (cargoboard.sim.world).
@@ -48,15 +48,7 @@ class Hand:
         out = []
         steps = [(c, False) for c in lift] + [(c, True) for c in put]
         for c, on in steps:
-            if rng.random() < self.bounce:
-                flick = bytearray(raw)
-                flick[c >> 3] ^= 1 << (c & 7)
-                out.append((flick, 10))
-                out.append((bytearray(raw), 10))
-            if on:
-                raw[c >> 3] |= 1 << (c & 7)
-            else:
-                raw[c >> 3] &= ~(1 << (c & 7)) & 0xFF
+            out += touch(raw, c, on, rng, self.bounce)
             hold = rng.randint(*self.pause)
             if on and c != steps[-1][0] and rng.random() < self.long_pause:
                 hold = rng.randint(700, 1600)  # the unit put down, the cube after a while

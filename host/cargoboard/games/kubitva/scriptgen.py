@@ -6,7 +6,7 @@ the virtual-board tests and the benches that replay whole games through physical
 import random
 
 from shared_rules.kubitva import rules as kb
-from cargoboard.games.kubitva.hand import motions, physical_steps, pick_random
+from cargoboard.games.kubitva.hand import motions, physical_steps, pick_engine, pick_random
 
 SETTLE_MS = 600  # the hands still after a motion: longer than the board's settle time
 
@@ -60,3 +60,9 @@ def _after(pos, seq):
     for a in seq:
         p.push(a)
     return p.notation()
+
+
+# The games the emulated Pico plays (tests/test_pico_games.py): name -> () -> (script, final).
+PICO_CASES = {
+    "engine": lambda: game_script(seed=8, actions=40, check_every=10, pick=pick_engine),
+}

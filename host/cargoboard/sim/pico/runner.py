@@ -54,11 +54,11 @@ def check_rp2040js():
 
 def firmware_files() -> list:
     """What `cargoboard deploy` puts on the board: [(path on the board, bytes)]."""
-    from cargoboard.deploy import DeployError, stage
+    from cargoboard.build import BuildError, stage
     with tempfile.TemporaryDirectory(prefix="cargoboard-pico-") as tmp:
         try:
             staged = stage(tmp, "rp2")
-        except DeployError as e:
+        except BuildError as e:
             raise FirmwareError(str(e)) from None
         return [(bp, Path(lp).read_bytes()) for bp, lp, _ in staged]
 

@@ -1,5 +1,6 @@
 """A board's game log (docs/log-format.md) as a store record: parse, take the take-backs back,
-replay through the rules core.
+replay through the rules core. Part of the host's core, beside the store it fills: sync reads
+every log through it, and the exports (a layer above) find their games in the store.
 
     rec = record_from_log(raw, source)      # cargoboard.store.GameRecord, or LogError
 

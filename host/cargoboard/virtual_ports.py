@@ -1,0 +1,107 @@
+"""Where the running virtual boards are served, so that `cargoboard ports` lists them and a
+command without --port finds them (link.candidate_ports) as it finds a board on USB.
+
+`cargoboard sim --pty PATH` registers PATH while it serves it (Runner.serve_on): one small
+file per sim in a folder of this user's, $CARGOBOARD_SIM_PORTS if set (the tests give each
+test its own), else $XDG_RUNTIME_DIR/cargoboard/sims, else cargoboard-sims-UID in the temp
+folder; the file is removed when the sim stops. A file whose sim is gone (killed, so it could
+not remove it) or whose PATH no longer leads to that sim's pseudo-terminal is ignored and
+removed by whoever reads the folder next. A folder another user owns or may write is not
+used: nothing is registered there, nothing read from it."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+ENV = "CARGOBOARD_SIM_PORTS"
+
+
+def folder() -> Path:
+    env = os.environ.get(ENV)
+    if env:
+        return Path(env)
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and os.path.isdir(runtime):
+        return Path(runtime) / "cargoboard" / "sims"
+    return Path(tempfile.gettempdir()) / ("cargoboard-sims-%d" % os.getuid())
+
+
+def _ours(path) -> bool:
+    """Whether path is a folder of this user's that no one else may write (a folder someone
+    else made in the shared temp folder could list their ports as ours)."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o022
+
+
+def register(port, pty, target="unix"):
+    """Record that this process serves the board's pty at the link port; the record's path
+    (for unregister), or None when the folder cannot be used (the sim is then served all the
+    same, found only with --port)."""
+    where = folder()
+    try:
+        where.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not _ours(where):
+            return None
+        entry = where / ("%d-%s.json" % (os.getpid(), os.urandom(3).hex()))
+        part = entry.with_suffix(".part")
+        part.write_text(json.dumps({"port": os.path.abspath(port), "pty": pty,
+                                    "target": target}))
+        os.replace(part, entry)  # a reader sees the whole record or none
+        return entry
+    except OSError:
+        return None
+
+
+def unregister(entry):
+    if entry is not None:
+        try:
+            os.unlink(entry)
+        except OSError:
+            pass
+
+
+def _alive(pid) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process has the number now
+        return False
+    return True
+
+
+def running():
+    """The running virtual boards: (port, description), oldest record first; stale records
+    are removed on the way."""
+    where = folder()
+    if not _ours(where):
+        return []
+    found = []
+    for entry in sorted(where.glob("*.json"), key=lambda p: (_mtime(p), p.name)):
+        try:
+            pid = int(entry.name.split("-", 1)[0])
+            rec = json.loads(entry.read_text())
+            port, pty = rec["port"], rec["pty"]
+            live = _alive(pid) and os.readlink(port) == pty and os.path.exists(pty)
+        except (ValueError, KeyError, TypeError, OSError):
+            live = False
+        if not live:
+            unregister(entry)
+            continue
+        found.append((port, "virtual board (cargoboard sim --target %s, pid %d)"
+                      % (rec.get("target", "unix"), pid)))
+    return found
+
+
+def _mtime(path):
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0

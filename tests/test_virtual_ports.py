@@ -1,0 +1,142 @@
+"""A running `cargoboard sim --pty PATH` is found as a board is (cargoboard.virtual_ports):
+`ports` lists it, `sync` without --port takes it when it is the only board and names every
+board when there are several; a sim that is gone is forgotten without a word. Each test has
+its own folder of running sims (conftest), so the sims of parallel tests, or the user's, are
+not seen."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cargoboard import virtual_ports
+from cargoboard.link import NO_BOARD, find_port
+from cargoboard.store import Store
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from clirun import cargoboard_exe, run  # noqa: E402
+import mpy  # noqa: E402
+
+
+@pytest.fixture
+def no_usb_board(monkeypatch):
+    """What a machine without a Pico plugged in sees (for the in-process checks)."""
+    from cargoboard import link
+    monkeypatch.setattr(link.list_ports, "comports", lambda: [])
+
+
+class Sim:
+    """`cargoboard sim --pty PATH` in its own process, as a user starts it, until stopped."""
+
+    def __init__(self, path, script=None):
+        self.path = path
+        argv = [cargoboard_exe(), "sim", "--pty", str(path)]
+        if script:
+            argv += ["--script", str(script)]
+        self.proc = subprocess.Popen(argv, cwd=str(mpy.REPO_ROOT), stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        while line and not line.startswith("serving the virtual board on"):
+            line = self.proc.stdout.readline()
+        assert line.startswith("serving the virtual board on %s" % path), (
+            line, self.proc.stderr.read() if self.proc.poll() is not None else "")
+
+    def stop(self, sig=signal.SIGTERM):
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            self.proc.wait(30)
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+
+
+def test_ports_and_sync_find_the_running_virtual_board(tmp_path):
+    from serial.tools import list_ports
+    from cargoboard.link import PICO_VID
+    if any(p.vid == PICO_VID for p in list_ports.comports()):
+        return  # a real board is plugged in on this machine: the commands would see it too
+    script = tmp_path / "game.txt"
+    script.write_text("new-game cargocube polygon SN\nlift c3\nplace c2\nwait 600\n"
+                      "new-game cargocube polygon SN\n")
+    first = Sim(tmp_path / "board", script)
+    second = None
+    try:
+        r = run("ports")
+        assert r.stdout == "%s\tvirtual board (cargoboard sim --target unix, pid %d)\n" % (
+            tmp_path / "board", first.proc.pid), r.stdout
+        assert find_port(None) == str(tmp_path / "board")
+        db = tmp_path / "games.sqlite"
+        r = run("sync", "--db", str(db))  # no --port: the single board there is
+        assert r.stdout.splitlines()[-1].startswith("%s: 1 new game stored" % (tmp_path / "board"))
+        with Store(db, readonly=True) as st:
+            assert len(st.list()) == 1
+
+        second = Sim(tmp_path / "other")
+        r = run("ports")
+        assert [line.split("\t")[0] for line in r.stdout.splitlines()] == [
+            str(tmp_path / "board"), str(tmp_path / "other")]
+        r = run("sync", "--db", str(db), check_rc=1)
+        assert r.stderr == ("cargoboard: error: several boards found: %s (virtual board "
+                            "(cargoboard sim --target unix, pid %d)); %s (virtual board "
+                            "(cargoboard sim --target unix, pid %d)); choose one with --port\n"
+                            % (tmp_path / "board", first.proc.pid, tmp_path / "other",
+                               second.proc.pid))
+
+        # a sim stopped (Ctrl-C, SIGTERM) takes its record away; a killed one cannot, and
+        # its record is dropped silently by the next look
+        first.stop()
+        assert len(list(Path(os.environ[virtual_ports.ENV]).glob("*.json"))) == 1
+        second.stop(signal.SIGKILL)
+        assert len(list(Path(os.environ[virtual_ports.ENV]).glob("*.json"))) == 1
+        r = run("ports", check_rc=1)
+        assert (r.stdout, r.stderr) == ("", "cargoboard: error: %s\n" % NO_BOARD)
+        assert list(Path(os.environ[virtual_ports.ENV]).iterdir()) == []
+    finally:
+        first.stop()
+        if second:
+            second.stop()
+
+
+def test_a_record_whose_sim_is_gone_or_not_its_pty_is_dropped(tmp_path, no_usb_board):
+    folder = Path(os.environ[virtual_ports.ENV])
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    # a process that is gone; a live one whose link leads elsewhere (a pid used again)
+    (tmp_path / "b").symlink_to("/dev/null")
+    for pid, port in ((gone.pid, tmp_path / "a"), (os.getpid(), tmp_path / "b")):
+        (folder / ("%d-abc.json" % pid)).write_text(json.dumps(
+            {"port": str(port), "pty": "/dev/pts/999", "target": "unix"}))
+    (folder / "junk.json").write_text("{")
+    assert virtual_ports.running() == []
+    assert list(folder.iterdir()) == []
+    try:
+        find_port(None)
+    except Exception as e:
+        assert str(e) == NO_BOARD
+    else:
+        raise AssertionError
+
+
+def test_a_registry_folder_others_may_write_is_not_used(tmp_path, monkeypatch):
+    """In the shared temp folder someone else could make the folder first: its records are
+    not read, and a sim registers nothing there (it is served all the same)."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o777)
+    monkeypatch.setenv(virtual_ports.ENV, str(shared))
+    assert virtual_ports.register(tmp_path / "board", "/dev/pts/1") is None
+    (shared / ("%d-abc.json" % os.getpid())).write_text("{}")
+    assert virtual_ports.running() == []
+    assert [p.name for p in shared.iterdir()] == ["%d-abc.json" % os.getpid()]  # left alone
+
+
+def test_the_default_folder_is_the_users(monkeypatch):
+    monkeypatch.delenv(virtual_ports.ENV)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", "/")
+    assert virtual_ports.folder() == Path("/cargoboard/sims")
+    monkeypatch.delenv("XDG_RUNTIME_DIR")
+    assert virtual_ports.folder().name == "cargoboard-sims-%d" % os.getuid()
