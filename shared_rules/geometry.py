@@ -1,39 +1,20 @@
-# Board geometry of the 11x11 grid, shared by every grid game of the project.
-# Cells are small ints c = y * 11 + x (x: column a..k west to east, y: row 1..11 south to north),
-# so tables are flat bytearrays/tuples indexed by cell: cheap on the board, fast on the PC.
-
-import sys
-from array import array
+# Board geometry of the 11x11 grid, shared by every grid game of the project: the cells, their
+# names and the four edges. Cells are small ints c = y * 11 + x (x: column a..k west to east, y:
+# row 1..11 south to north), so tables are flat bytearrays/tuples indexed by cell: cheap on the
+# board, fast on the PC. Every board keeps this module (the HAL names cells with it), so it holds
+# nothing one game alone needs: Cargocube's cell kinds, neighbours and portals are in
+# shared_rules/cargocube/board.py.
 
 SIZE = 11
 N_CELLS = 121
 COLUMNS = "abcdefghijk"
 
-# Seats in clockwise order, which is also the turn order.
+# The board's edges (seats) in clockwise order, which is also Cargocube's turn order.
 S = 0
 W = 1
 N = 2
 E = 3
 SEAT_LETTERS = "SWNE"
-
-# Orthogonal directions; DX/DY give the step of each.
-DIR_N = 0
-DIR_E = 1
-DIR_S = 2
-DIR_W = 3
-DIR_LETTERS = "nesw"
-DX = (0, 1, 0, -1)
-DY = (1, 0, -1, 0)
-OPPOSITE = (2, 3, 0, 1)
-
-# Kinds of cell.
-GREY = 0
-CORNER = 1
-TERMINAL = 2  # TERMINAL + seat: the terminal of that seat
-
-CENTRE = 5 * 11 + 5  # f6, the entry portal
-ENTRY_PORTAL = CENTRE
-EXIT_PORTAL = (5, 5 * 11, 10 * 11 + 5, 5 * 11 + 10)  # f1, a6, f11, k6 by seat
 
 
 def cell(x, y):
@@ -62,90 +43,4 @@ def parse_cell(text):
         return -1
     return y * SIZE + x
 
-
-def _cell_kind(x, y):
-    edge_x = x == 0 or x == SIZE - 1
-    edge_y = y == 0 or y == SIZE - 1
-    if edge_x and edge_y:
-        return CORNER
-    if y == 0:
-        return TERMINAL + S
-    if x == 0:
-        return TERMINAL + W
-    if y == SIZE - 1:
-        return TERMINAL + N
-    if x == SIZE - 1:
-        return TERMINAL + E
-    return GREY
-
-
-CELL_KIND = bytearray(N_CELLS)
-for _c in range(N_CELLS):
-    CELL_KIND[_c] = _cell_kind(_c % SIZE, _c // SIZE)
-
-# NEIGHBOUR[c * 4 + d]: the orthogonal neighbour of c toward d, or -1 off the board.
-# The up to 8 surrounding cells of each cell, in a fixed order (N, NE, E, SE, S, SW, W, NW).
-_neighbour = []
-_neighbour8 = []
-_D8 = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
-for _c in range(N_CELLS):
-    _x = _c % SIZE
-    _y = _c // SIZE
-    for _d in range(4):
-        _nx = _x + DX[_d]
-        _ny = _y + DY[_d]
-        _neighbour.append(_ny * SIZE + _nx if 0 <= _nx < SIZE and 0 <= _ny < SIZE else -1)
-    _around = []
-    for _dx, _dy in _D8:
-        _nx = _x + _dx
-        _ny = _y + _dy
-        if 0 <= _nx < SIZE and 0 <= _ny < SIZE:
-            _around.append(_ny * SIZE + _nx)
-    _neighbour8.append(tuple(_around))
-# On the board every table is heap the game cannot use: there NEIGHBOUR is a signed byte per
-# entry (-1 off the board); CPython indexes a tuple twice as fast, so it keeps one. Same values.
-if sys.implementation.name == "micropython":
-    NEIGHBOUR = array("b", _neighbour)
-else:
-    NEIGHBOUR = tuple(_neighbour)
-# AROUND[c * 8 + k]: the k-th surrounding cell of c, 255 past the last (one flat table: 121
-# little objects would cost ~8 KB of the board's heap). around(c) lists them.
-AROUND = bytes([a[k] if k < len(a) else 255 for a in _neighbour8 for k in range(8)])
-del _neighbour, _neighbour8, _around
-
-
-def around(c):
-    """The surrounding cells of c, in the order N, NE, E, SE, S, SW, W, NW (off-board left out)."""
-    base = c * 8
-    out = []
-    for k in range(8):
-        t = AROUND[base + k]
-        if t == 255:
-            break
-        out.append(t)
-    return out
-
-
-def terminal_cells(seat):
-    """The 9 cells of a seat's terminal, in cell-index order."""
-    out = []
-    for c in range(N_CELLS):
-        if CELL_KIND[c] == TERMINAL + seat:
-            out.append(c)
-    return bytes(out)
-
-
-TERMINAL_CELLS = (terminal_cells(S), terminal_cells(W), terminal_cells(N), terminal_cells(E))
-
-
-def rotate(c, quarter_turns):
-    """The cell c turned clockwise (seen from above) about the centre by quarter_turns.
-
-    One quarter turn takes the south edge onto the west edge, i.e. seat S's view onto seat W's.
-    """
-    x = c % SIZE - 5
-    y = c // SIZE - 5
-    for _ in range(quarter_turns % 4):
-        x, y = y, -x
-    return (y + 5) * SIZE + x + 5
 

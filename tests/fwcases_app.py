@@ -263,6 +263,30 @@ def case_console_commands_leave_nothing_loaded():
             assert m not in sys.modules, m  # the set-up's code went with the console
 
 
+def case_other_games_leave_cargocubes_board_unloaded():
+    # Every board keeps the grid (shared_rules/geometry.py: the HAL names cells with it), but
+    # Cargocube's board tables (shared_rules/cargocube/board.py: cell kinds, neighbours,
+    # portals; ~2 KB of the heap) are for its games only. Before, they lay in geometry.py and
+    # every board carried them. Only on the board: CPython keeps whatever it imported.
+    if sys.implementation.name != "micropython":
+        return
+    hal, app = _app()
+    for words in (b"new cephalopod 5x5", b"new formula99 L2 1357"):
+        for m in [k for k in sys.modules if k.startswith("shared_rules.cargocube")]:
+            H.unload(m)
+        hal.out = bytearray()
+        hal.inp = words + b"\n"
+        app.step()
+        lines = [x for x in bytes(hal.out).decode().splitlines() if not x.startswith("evt ")]
+        assert lines and lines[0].startswith("ok "), (words, lines)
+        grid = sys.modules["shared_rules.geometry"]
+        assert sorted(n for n in dir(grid) if not n.startswith("_")) == [
+            "COLUMNS", "E", "N", "N_CELLS", "S", "SEAT_LETTERS", "SIZE", "W", "cell",
+            "cell_name", "parse_cell"], dir(grid)
+        loaded = [k for k in sys.modules if k.startswith("shared_rules.cargocube")]
+        assert not loaded, (words, loaded)
+
+
 def case_steady_frames_do_not_allocate():
     try:
         import micropython

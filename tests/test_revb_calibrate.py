@@ -11,7 +11,7 @@ from cargoboard.sim import REVB_HEAP
 from cargoboard.sim.pico import fsimage
 from cargoboard.sim.script import Session, UNCALIBRATED
 from cargoboard.sim.world import revb_physics
-from shared_rules.geometry import SIZE, around, cell_name
+from shared_rules.cargocube.board import SIZE, around, cell_name
 
 ZERO_MT = 1.2
 

@@ -4,7 +4,7 @@
 # all the variant needs. It imports nothing of the core (the core imports it): setup() is
 # handed the core's view of the grey cells and its two view values.
 
-from shared_rules import geometry as g
+from shared_rules.cargocube import board as g
 
 
 def _cells(names):

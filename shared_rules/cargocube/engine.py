@@ -3,7 +3,7 @@
 # demo's players and the benchmarks use it. Runs on the board (MicroPython) and the PC; its time
 # on the board: bench/cargocube/hint.py.
 
-from shared_rules import geometry as g
+from shared_rules.cargocube import board as g
 from shared_rules.cargocube import rules as cc
 from shared_rules.cargocube import orient
 

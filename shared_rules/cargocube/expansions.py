@@ -12,7 +12,7 @@
 #   (cargocube.V_*), refreshed where portals appear, move or close and where biohazards lie;
 #   otherwise the core's shared ones.
 
-from shared_rules import geometry as g
+from shared_rules.cargocube import board as g
 from shared_rules.cargocube import orient as o
 
 cc = None  # the rules core: it loads this module and hands itself over (bind)

@@ -6,7 +6,7 @@
 # play does not keep ~6 KB of reading code in the heap. Notation: docs/rules/cargocube.md
 # section 13; the expansions' items (section 16) are read here too.
 
-from shared_rules import geometry as g
+from shared_rules.cargocube import board as g
 from shared_rules.cargocube import orient as o
 from shared_rules.cargocube import layouts
 

@@ -22,7 +22,7 @@
 # read (the board drops it while a game is played).
 # An action is a tuple (kind, src, dir, dst, code, hops): see docs/rules/api.md.
 
-from shared_rules import geometry as g
+from shared_rules.cargocube import board as g
 from shared_rules.cargocube import orient as o
 from shared_rules import versions as _versions
 from shared_rules.perft import perft  # noqa: F401 (the same for every rules core)

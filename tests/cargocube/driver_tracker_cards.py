@@ -14,7 +14,7 @@ import gc
 import sys
 
 from shared_rules.cargocube import rules as cc
-from shared_rules import geometry as g
+from shared_rules.cargocube import board as g
 from firmware import hal as H
 from firmware.games.cargocube import tracker as T
 from firmware.games.cargocube.plugin import Game

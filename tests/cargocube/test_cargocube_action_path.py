@@ -2,7 +2,7 @@
 tracker both follow it)."""
 
 from shared_rules.cargocube import rules as cc
-from shared_rules import geometry as g
+from shared_rules.cargocube import board as g
 from test_cargocube_rules_vs_reference import TRICKY
 
 

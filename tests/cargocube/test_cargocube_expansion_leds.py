@@ -3,7 +3,7 @@ the half score bars of the 8-player variant, the new destinations while a piece 
 spiral turn's direction, the biohazard's cubes."""
 
 from shared_rules.cargocube import rules as cc
-from shared_rules import geometry as g
+from shared_rules.cargocube import board as g
 from firmware import hal as H
 from firmware.drivers import leds as L
 from firmware.games.cargocube import tracker as T

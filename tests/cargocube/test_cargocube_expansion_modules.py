@@ -28,7 +28,8 @@ for words in ("cargocube polygon SWNE cards=base", "cargocube polygon SN",
     print("%s | %s | %s" % (words, reply[0] if reply else "-", " ".join(mods)))
 '''
 
-CORE = {"shared_rules.cargocube.rules", "shared_rules.cargocube.orient"}
+CORE = {"shared_rules.cargocube.rules", "shared_rules.cargocube.orient",
+        "shared_rules.cargocube.board"}
 
 
 def test_a_base_game_loads_no_expansion_module(micropython):

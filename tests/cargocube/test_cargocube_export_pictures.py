@@ -24,7 +24,7 @@ from cargoboard.games.cargocube import draw as draw_cargocube
 from cargoboard.export.html import game_html
 from cargoboard.store import Store
 from shared_rules.cargocube import rules as cc
-from shared_rules import geometry as g
+from shared_rules.cargocube import board as g
 from shared_rules.cargocube import orient as o
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -15,7 +15,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import mpy  # noqa: E402
 from shared_rules.cargocube import rules as cc  # noqa: E402
-from shared_rules import geometry as g  # noqa: E402
+from shared_rules.cargocube import board as g  # noqa: E402
 from firmware import hal as H  # noqa: E402
 from firmware.games.cargocube import tracker as T  # noqa: E402
 from firmware.games.cargocube.plugin_revb import Game  # noqa: E402

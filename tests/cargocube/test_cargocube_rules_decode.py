@@ -11,7 +11,7 @@ sys.path.insert(0, str(ROOT))
 import pytest  # noqa: E402
 
 from shared_rules.cargocube import rules as cc  # noqa: E402
-from shared_rules import geometry as g  # noqa: E402
+from shared_rules.cargocube import board as g  # noqa: E402
 
 
 def test_booster_uses_decode_exactly_when_legal():

@@ -24,7 +24,7 @@ Orientations used (faces: up, down, north, east, south, west), worked out from t
 import pytest
 
 from shared_rules.cargocube import rules as cc
-from shared_rules import geometry as g
+from shared_rules.cargocube import board as g
 from shared_rules.cargocube import orient as o
 
 S, W, N, E = 0, 1, 2, 3

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 import serial  # noqa: E402,F401  (pyserial is a runtime dependency: missing it must fail, not skip)
 
 from shared_rules.cargocube import layouts, rules as cc  # noqa: E402
-from shared_rules import geometry as g  # noqa: E402
+from shared_rules.cargocube import board as g  # noqa: E402
 from firmware.games.cargocube.tracker import action_delta  # noqa: E402
 from cargoboard.games.cargocube.hand import physical_steps  # noqa: E402
 from cargoboard.games.cargocube.scriptgen import action_lines, game_script  # noqa: E402

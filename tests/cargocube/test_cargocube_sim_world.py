@@ -9,7 +9,7 @@ import random
 import pytest
 
 from shared_rules.cargocube import rules as cc
-from shared_rules import geometry as g
+from shared_rules.cargocube import board as g
 from cargoboard.games.cargocube.hand import physical_steps
 from cargoboard.games.cargocube import world as cargocube_world
 from cargoboard.sim.world import World, CARD_BASE

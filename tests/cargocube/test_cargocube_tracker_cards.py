@@ -17,7 +17,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from shared_rules.cargocube import rules as cc  # noqa: E402
-from shared_rules import geometry as g  # noqa: E402
+from shared_rules.cargocube import board as g  # noqa: E402
 from firmware import hal as H  # noqa: E402
 from firmware.games.cargocube import tracker as T  # noqa: E402
 from firmware.games.cargocube.plugin import Game  # noqa: E402

@@ -12,7 +12,7 @@ from cargoboard.games.cargocube import world as CW
 from firmware.games.cargocube import steps as S
 from firmware.games.cargocube import field as field_revb
 from shared_rules.cargocube import rules as cc
-from shared_rules import geometry as g
+from shared_rules.cargocube import board as g
 from shared_rules.cargocube import orient
 
 

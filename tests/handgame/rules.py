@@ -5,6 +5,7 @@ from shared_rules import geometry as G
 DECK = ("2clubs", "5hearts", "7spades", "9diamonds", "jclubs", "qhearts")
 RANKS = {"2": 2, "5": 5, "7": 7, "9": 9, "j": 11, "q": 12}
 SEAT_LETTERS = "SN"
+CORNERS = (0, G.SIZE - 1, G.N_CELLS - G.SIZE, G.N_CELLS - 1)  # out of play
 
 
 class RulesError(ValueError):
@@ -81,7 +82,7 @@ class Position:
         if self.is_over():
             return []
         return [(card, c) for card in h for c in range(121) if c not in self.cells and
-                G.CELL_KIND[c] != G.CORNER]
+                c not in CORNERS]
 
     def push(self, a):
         card, c = a

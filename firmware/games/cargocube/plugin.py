@@ -6,7 +6,7 @@
 # a short loop over a prepared list.
 
 from shared_rules.cargocube import rules as cc
-from shared_rules import geometry as g
+from shared_rules.cargocube import board as g
 from shared_rules.cargocube import orient
 from firmware.games.cargocube import tracker as T
 from firmware.drivers import leds as L

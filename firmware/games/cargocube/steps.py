@@ -14,7 +14,7 @@
 # hand works on (it may shift the bottom cube there), within TOL_STILL everywhere else.
 
 from shared_rules.cargocube import rules as cc
-from shared_rules import geometry as g
+from shared_rules.cargocube import board as g
 from shared_rules.cargocube import orient
 from firmware.games.cargocube import field as F
 

@@ -7,7 +7,7 @@
 # _quiet, _by_evidence, _nudged, _sure, _noise, _under_way, _fits_two).
 
 from shared_rules.cargocube import rules as cc
-from shared_rules import geometry as g
+from shared_rules.cargocube import board as g
 from firmware.games.cargocube import steps as ST
 from firmware.games.cargocube.tracker import Tracker, ASKING, SETTLE_MS, action_delta, \
     passes_portal, packed_delta, _find_all

@@ -39,7 +39,7 @@
 # Works on any position object of shared_rules.cargocube.rules (stacks, cards, legal_actions, push, pop).
 
 from shared_rules.cargocube import rules as cc
-from shared_rules import geometry as g
+from shared_rules.cargocube import board as g
 from firmware.hal import unload, ticks_diff
 
 IDLE = 0  # the board equals the tracked position

@@ -72,7 +72,9 @@ class World:
 
     def is_corner(self, cell: int) -> bool:
         """Whether cell is a corner out of play (no piece can be there)."""
-        return not self.corners_open and g.CELL_KIND[cell] == g.CORNER
+        x = cell % g.SIZE
+        y = cell // g.SIZE
+        return not self.corners_open and x in (0, g.SIZE - 1) and y in (0, g.SIZE - 1)
 
     def lift(self, cell: int) -> int:
         if self.is_corner(cell):

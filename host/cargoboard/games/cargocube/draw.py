@@ -24,7 +24,7 @@ from xml.sax.saxutils import escape
 from cargoboard.export.diagram import caption_line, cell_centre, cell_origin, svg_document
 from cargoboard.export.diagram import svg_num as _num, svg_tag as _tag, svg_text as _text
 from shared_rules.cargocube import rules as cc
-from shared_rules import geometry as g
+from shared_rules.cargocube import board as g
 from shared_rules.cargocube import orient as o
 
 SEAT_COLOUR = ("#c0392b", "#1e8449", "#2471a3", "#b9770e")  # S W N E

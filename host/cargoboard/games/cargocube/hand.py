@@ -14,7 +14,7 @@ the board's: revision A's occupancy (`OccupancyBoard`), or revision B's fields
 import random
 
 from shared_rules.cargocube import rules as cc
-from shared_rules import geometry as g
+from shared_rules.cargocube import board as g
 
 
 def physical_steps(pos, action):

@@ -6,7 +6,7 @@ Used by `cargoboard demo` and by the tests that replay whole games through physi
 import random
 
 from shared_rules.cargocube import layouts, rules as cc
-from shared_rules import geometry as g
+from shared_rules.cargocube import board as g
 from cargoboard.games.cargocube.hand import physical_steps
 
 

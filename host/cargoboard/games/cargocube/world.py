@@ -20,7 +20,7 @@ the motion when the board commits a move, which covers it as soon as the board h
 move in.)
 """
 
-from shared_rules import geometry as g
+from shared_rules.cargocube import board as g
 from shared_rules.cargocube import expansions as EXP, orient, rules as cc
 from cargoboard.games.cargocube.draw import piece_name
 from cargoboard.sim.world import CARD_BASE, WorldError
