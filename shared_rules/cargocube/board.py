@@ -51,9 +51,15 @@ for _c in range(N_CELLS):
     CELL_KIND[_c] = _cell_kind(_c % SIZE, _c // SIZE)
 
 # NEIGHBOUR[c * 4 + d]: the orthogonal neighbour of c toward d, or -1 off the board.
-# The up to 8 surrounding cells of each cell, in a fixed order (N, NE, E, SE, S, SW, W, NW).
-_neighbour = []
-_neighbour8 = []
+# AROUND[c * 8 + k]: the k-th surrounding cell of c in the order N, NE, E, SE, S, SW, W, NW,
+# 255 past the last (one flat table: 121 little objects would cost ~8 KB of the board's heap);
+# around(c) lists them.
+# Both are filled in place: this module is loaded with a Cargocube game, when the heap is in
+# pieces, and lists of every entry on the way (an 8 KB block on the 64-bit unix port) made a
+# game's resume there fail with a MemoryError. On the board NEIGHBOUR is a signed byte per
+# entry; CPython indexes a tuple twice as fast, so it gets one. Same values.
+_neighbour = array("b", bytes(N_CELLS * 4))
+_around = bytearray(b"\xff" * (N_CELLS * 8))
 _D8 = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 for _c in range(N_CELLS):
     _x = _c % SIZE
@@ -61,26 +67,19 @@ for _c in range(N_CELLS):
     for _d in range(4):
         _nx = _x + DX[_d]
         _ny = _y + DY[_d]
-        _neighbour.append(_ny * SIZE + _nx if 0 <= _nx < SIZE and 0 <= _ny < SIZE else -1)
-    _around = []
+        _neighbour[_c * 4 + _d] = (_ny * SIZE + _nx if 0 <= _nx < SIZE and 0 <= _ny < SIZE
+                                   else -1)
+    _k = _c * 8
     for _dx, _dy in _D8:
         _nx = _x + _dx
         _ny = _y + _dy
         if 0 <= _nx < SIZE and 0 <= _ny < SIZE:
-            _around.append(_ny * SIZE + _nx)
-    _neighbour8.append(tuple(_around))
-# On the board every table is heap the game cannot use: there NEIGHBOUR is a signed byte per
-# entry (-1 off the board); CPython indexes a tuple twice as fast, so it keeps one. Same values.
-if sys.implementation.name == "micropython":
-    NEIGHBOUR = array("b", _neighbour)
-else:
-    NEIGHBOUR = tuple(_neighbour)
-# AROUND[c * 8 + k]: the k-th surrounding cell of c, 255 past the last (one flat table: 121
-# little objects would cost ~8 KB of the board's heap). around(c) lists them.
-AROUND = bytes([a[k] if k < len(a) else 255 for a in _neighbour8 for k in range(8)])
+            _around[_k] = _ny * SIZE + _nx
+            _k += 1
+NEIGHBOUR = _neighbour if sys.implementation.name == "micropython" else tuple(_neighbour)
+AROUND = bytes(_around)
 # the build's scaffolding goes: on the board each object left here is heap for good
-del _neighbour, _neighbour8, _around, _D8, _cell_kind
-
+del _neighbour, _around, _D8, _cell_kind
 
 def around(c):
     """The surrounding cells of c, in the order N, NE, E, SE, S, SW, W, NW (off-board left out)."""
