@@ -15,6 +15,15 @@ sys.path[:0] = [TESTS] + [os.path.join(TESTS, game) for game, _ in RULES]
 
 import mpy  # noqa: E402
 
+# A suite started in the background by a shell without job control (`make test &` in a script)
+# inherits SIGINT ignored, and so do the commands it starts: the Ctrl-C tests' signal (to a
+# `cargoboard sync`, `play` or this process) was then dropped and they failed. Handled here,
+# SIGINT is back to its default in every command started (exec resets a handled signal).
+import signal  # noqa: E402
+
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
 # The running virtual boards are found through a folder of the user's (cargoboard.virtual_ports):
 # the suite never looks at the user's (their sims are not this test's boards) nor lets its sims
 # appear there. Each worker has its own folder from the start (a sim a module-scoped fixture
