@@ -108,9 +108,10 @@ def test_a_record_whose_sim_is_gone_or_not_its_pty_is_dropped(tmp_path, no_usb_b
     # a process that is gone; a live one whose link leads elsewhere (a pid used again)
     (tmp_path / "b").symlink_to("/dev/null")
     for pid, port in ((gone.pid, tmp_path / "a"), (os.getpid(), tmp_path / "b")):
-        (folder / ("%d-abc.json" % pid)).write_text(json.dumps(
+        (folder / ("%d-abc123.json" % pid)).write_text(json.dumps(
             {"port": str(port), "pty": "/dev/pts/999", "target": "unix"}))
-    (folder / "junk.json").write_text("{")
+    (folder / ("%d-abc123.json" % os.getpid())).write_text("{")  # a damaged record of ours
+    (folder / ("%d-def456.part" % gone.pid)).write_text("{")  # a register() that was killed
     assert virtual_ports.running() == []
     assert list(folder.iterdir()) == []
     try:
@@ -140,3 +141,44 @@ def test_the_default_folder_is_the_users(monkeypatch):
     assert virtual_ports.folder() == Path("/cargoboard/sims")
     monkeypatch.delenv("XDG_RUNTIME_DIR")
     assert virtual_ports.folder().name == "cargoboard-sims-%d" % os.getuid()
+
+
+def test_the_users_own_files_in_the_folder_are_left_alone(tmp_path, monkeypatch, no_usb_board):
+    """$CARGOBOARD_SIM_PORTS may name a folder of the user's: only the files register() names
+    are read or removed there. Before, every *.json that was no live record was deleted: one
+    `cargoboard ports` took the user's settings.json."""
+    mine = tmp_path / "mine"
+    mine.mkdir(mode=0o755)
+    monkeypatch.setenv(virtual_ports.ENV, str(mine))
+    own = {"settings.json": "{", "123-notes.json": "[]", "9-abcdef.json.bak": "x",
+           "1-abcdef.partial": "x"}
+    for name, text in own.items():
+        (mine / name).write_text(text)
+    assert virtual_ports.running() == []
+    assert sorted(p.name for p in mine.iterdir()) == sorted(own)
+
+
+def test_deploy_finds_only_the_emulated_picos_virtual_board(tmp_path, no_usb_board):
+    """A unix-port sim has no REPL to take a deploy: `deploy` without --port does not pick it
+    (nor count it among several boards), where `sync` does."""
+    from cargoboard.deploy import DEPLOYABLE_SIMS
+    folder = Path(os.environ[virtual_ports.ENV])
+    master, slave = os.openpty()
+    try:
+        pty = os.ttyname(slave)
+        ports = {}
+        for target in ("unix", "pico"):
+            ports[target] = tmp_path / target
+            ports[target].symlink_to(pty)
+        (folder / ("%d-aaaaaa.json" % os.getpid())).write_text(json.dumps(
+            {"port": str(ports["unix"]), "pty": pty, "target": "unix"}))
+        assert find_port(None) == str(ports["unix"])
+        with pytest.raises(Exception) as e:
+            find_port(None, DEPLOYABLE_SIMS)
+        assert str(e.value) == NO_BOARD
+        (folder / ("%d-bbbbbb.json" % os.getpid())).write_text(json.dumps(
+            {"port": str(ports["pico"]), "pty": pty, "target": "pico"}))
+        assert find_port(None, DEPLOYABLE_SIMS) == str(ports["pico"])
+    finally:
+        os.close(master)
+        os.close(slave)

@@ -69,6 +69,10 @@ def _mpremote_exe():
 
 
 # Bringing the board to MicroPython's prompt before mpremote takes the port (enter_repl).
+# The virtual boards a deploy without --port may take: the emulated Pico runs the stock image
+# and hands over its REPL as a board does; the unix port's sim has no REPL to take a deploy.
+DEPLOYABLE_SIMS = ("pico",)
+
 PROMPT = b">>> "
 RAW_REPL = b"raw REPL; CTRL-B to exit\r\n>"
 BANNER = b"MicroPython v"  # the friendly REPL's first line: version, date, board
@@ -249,7 +253,7 @@ def run(args, out=print) -> int:
             port = args.port or "PORT"
             if not args.port and not args.flash:
                 try:
-                    port = find_port(None)
+                    port = find_port(None, DEPLOYABLE_SIMS)
                 except Exception:
                     port = "PORT"
             for board_path, _, n in staged:
@@ -267,7 +271,7 @@ def run(args, out=print) -> int:
             want, info = deploy_flash(args.flash, staged, out, rev=args.rev)
             where = "the virtual board (%s)" % args.flash
         else:
-            port = find_port(args.port)
+            port = find_port(args.port, DEPLOYABLE_SIMS)
             want, info = deploy_board(port, staged, Path(tmp), out, args.timeout)
             where = port
     bad = check_versions(info, want)

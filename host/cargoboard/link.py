@@ -65,22 +65,24 @@ NO_BOARD = ("no board found: connect the board by USB (a Pico running MicroPytho
             "a board elsewhere: --port PATH")
 
 
-def candidate_ports():
+def candidate_ports(sim_targets=None):
     """The boards there are: serial ports that look like a Pico running MicroPython, then the
-    running virtual boards (cargoboard sim --pty, virtual_ports): (port, description)."""
+    running virtual boards (cargoboard sim --pty, virtual_ports) of sim_targets (None: every
+    target): (port, description)."""
     from cargoboard import virtual_ports
     out = []
     for p in list_ports.comports():
         if p.vid == PICO_VID and (p.pid in PICO_PIDS or p.pid is None):
             out.append((p.device, "board on USB (%s)" % (p.description or "Raspberry Pi Pico")))
-    return out + virtual_ports.running()
+    return out + virtual_ports.running(sim_targets)
 
 
-def find_port(port=None) -> str:
-    """The port to use: the one given, else the single board there is (candidate_ports)."""
+def find_port(port=None, sim_targets=None) -> str:
+    """The port to use: the one given, else the single board there is (candidate_ports; of the
+    virtual boards only those of sim_targets: `deploy` takes only the emulated Pico's)."""
     if port:
         return port
-    found = candidate_ports()
+    found = candidate_ports(sim_targets)
     if not found:
         raise LinkError(NO_BOARD)
     if len(found) > 1:

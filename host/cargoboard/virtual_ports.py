@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import tempfile
 from pathlib import Path
@@ -77,14 +78,31 @@ def _alive(pid) -> bool:
     return True
 
 
-def running():
+# The names register() gives (a record, and the part it writes first): the only files of the
+# folder this module reads or removes. $CARGOBOARD_SIM_PORTS may name a folder that holds the
+# user's own files; those are none of ours.
+_RECORD = re.compile(r"^(\d+)-[0-9a-f]{6}\.(json|part)$")
+
+
+def running(targets=None):
     """The running virtual boards: (port, description), oldest record first; stale records
-    are removed on the way."""
+    (and a part a register() that was killed left) are removed on the way. targets: only
+    boards of these `--target`s (None: all)."""
     where = folder()
     if not _ours(where):
         return []
     found = []
-    for entry in sorted(where.glob("*.json"), key=lambda p: (_mtime(p), p.name)):
+    entries = []
+    for entry in where.iterdir():
+        m = _RECORD.match(entry.name)
+        if m is None:
+            continue
+        if m.group(2) == "part":
+            if not _alive(int(m.group(1))):
+                unregister(entry)
+            continue
+        entries.append(entry)
+    for entry in sorted(entries, key=lambda p: (_mtime(p), p.name)):
         try:
             pid = int(entry.name.split("-", 1)[0])
             rec = json.loads(entry.read_text())
@@ -95,8 +113,10 @@ def running():
         if not live:
             unregister(entry)
             continue
-        found.append((port, "virtual board (cargoboard sim --target %s, pid %d)"
-                      % (rec.get("target", "unix"), pid)))
+        target = rec.get("target", "unix")
+        if targets is None or target in targets:
+            found.append((port, "virtual board (cargoboard sim --target %s, pid %d)"
+                          % (target, pid)))
     return found
 
 
