@@ -586,6 +586,19 @@ UNDO_THEN_MOVE = ("d2=KS,g2=3B,c3=B1,d3=B1,e3=B1,f3=B1.3B,h3=B1,i3=B1,c4=B1,g4=B
                   "d11=KN,f11=2O SN N 3")
 
 
+def _run_lines(tmp_path, lines, revision):
+    """The script's lines on a virtual board of that revision (its flash in tmp_path): the
+    Result, the script held."""
+    p = tmp_path / "script.txt"
+    p.write_text("\n".join(lines) + "\n")
+    out = []
+    extra = {"revision": "B", "heapsize": REVB_HEAP} if revision == "B" else {}
+    rc = run_script(str(p), out=out.append, flash=str(tmp_path / "flash.img"), **extra)
+    res = Result(rc, out)
+    assert rc == 0, res.text
+    return res
+
+
 @pytest.mark.parametrize("revision", ["A", "B"])
 def test_a_move_taken_back_then_another_move_stays_barred_after_a_power_cut(tmp_path, revision):
     """`undo` of f11e with the cube left on g11, then the keeper's step Ke (resolved with the
@@ -599,13 +612,7 @@ def test_a_move_taken_back_then_another_move_stays_barred_after_a_power_cut(tmp_
     lines += action_lines(pos, ke) + [WAIT]
     pos.push(ke)
     lines += ["resolve " + pos.notation(), "send state", "restart", "wait 1500", "send state"]
-    p = tmp_path / "undo-move-cut.txt"
-    p.write_text("\n".join(lines) + "\n")
-    out = []
-    extra = {"revision": "B", "heapsize": REVB_HEAP} if revision == "B" else {}
-    rc = run_script(str(p), out=out.append, flash=str(tmp_path / "flash.img"), **extra)
-    res = Result(rc, out)
-    assert rc == 0, res.text
+    res = _run_lines(tmp_path, lines, revision)
     assert [e[:2] for e in res.events()] == [("auto", "f11e"), ("undo", "f11e"),
                                              ("confirm", "Ke")], res.text
     assert "cargocube resumed ply=1" in res.text
@@ -623,12 +630,6 @@ def test_a_move_taken_back_is_not_read_again_as_the_second_of_two(tmp_path, revi
     lines = ["new-game cargocube position=" + UNDO_THEN_MOVE.replace(" ", "_")]
     lines += action_lines(pos, pos.parse_action("f11e")) + [WAIT, "press undo", WAIT,
                                                             "send state"]
-    p = tmp_path / "undo-two.txt"
-    p.write_text("\n".join(lines) + "\n")
-    out = []
-    extra = {"revision": "B", "heapsize": REVB_HEAP} if revision == "B" else {}
-    rc = run_script(str(p), out=out.append, flash=str(tmp_path / "flash.img"), **extra)
-    res = Result(rc, out)
-    assert rc == 0, res.text
+    res = _run_lines(tmp_path, lines, revision)
     assert [e[:2] for e in res.events()] == [("auto", "f11e"), ("undo", "f11e")], res.text
     assert res.states() == [("mismatch", "f11,g11", 0)], res.text
