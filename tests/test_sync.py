@@ -519,6 +519,19 @@ def test_a_log_damaged_on_the_flash_is_stored_up_to_the_damage_and_reported(play
         b.close()
 
 
+def _two_games_synced(image, db):
+    """Two games played on the virtual board with that flash (the second left open), then one
+    sync into db: (its result, the board's id)."""
+    play_games(image, games=2)
+    b = Served(image)
+    try:
+        with Store(db) as store, Link(b.runner.port) as link:
+            board = link.hello()["board"]
+            return sync(link, store), board
+    finally:
+        b.close()
+
+
 def test_the_virtual_boards_id_outlives_its_erased_flash(tmp_path):
     """A real Pico's board id is its flash chip's unique id, which erasing the flash keeps;
     the virtual board's was made and kept inside its flash image, so a removed image (`sim
@@ -527,15 +540,9 @@ def test_the_virtual_boards_id_outlives_its_erased_flash(tmp_path):
     the image is gone, its games stored as BOARD#2's; another DIR is another board."""
     from cargoboard.sim.runner import sim_board_id
     image = tmp_path / "flash.img"
-    play_games(image, games=2)
     db = tmp_path / "games.sqlite"
-    b = Served(image)
-    try:
-        with Store(db) as store, Link(b.runner.port) as link:
-            board = link.hello()["board"]
-            assert [n for n, _ in sync(link, store).stored] == [1]
-    finally:
-        b.close()
+    first, board = _two_games_synced(image, db)
+    assert [n for n, _ in first.stored] == [1]
     assert board == sim_board_id(image) and board.startswith("sim-") and len(board) == 12
     image.unlink()  # the whole flash erased: its games, its counter
     play_games(image, games=2, actions=(4, 3))
@@ -565,15 +572,8 @@ def test_a_board_whose_numbering_began_again_is_stored_beside_not_refused(tmp_pa
     different game under this number"), so they piled up on the board. Now each is stored as a
     game of BOARD#2, the board deletes it, and a second sync changes nothing."""
     image = tmp_path / "flash.img"
-    play_games(image, games=2)
     db = tmp_path / "games.sqlite"
-    b = Served(image)
-    try:
-        with Store(db) as store, Link(b.runner.port) as link:
-            first = sync(link, store)
-            board = link.hello()["board"]
-    finally:
-        b.close()
+    first, board = _two_games_synced(image, db)
     assert [n for n, _ in first.stored] == [1]
     micropython(
         "import os\n"
