@@ -213,6 +213,7 @@ def test_deploy_version_mismatch_is_an_error(tmp_path, monkeypatch):
         return staged
 
     monkeypatch.setattr(deploy, "stage", stage_with_wrong_stamp)
+    from cargoboard.sim import flashdeploy
 
     class Args:
         dry_run = False
@@ -222,7 +223,7 @@ def test_deploy_version_mismatch_is_an_error(tmp_path, monkeypatch):
         timeout = deploy.COPY_TIMEOUT_S
 
     try:
-        deploy.run(Args(), out=lambda text: None)
+        deploy.run(Args(), out=lambda text: None, flash=flashdeploy)
     except deploy.DeployError as e:
         assert "runs other firmware than deployed: fw: board" in str(e)
     else:

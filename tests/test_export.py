@@ -444,3 +444,51 @@ def test_control_characters_of_a_game_file_are_not_printed_raw(tmp_path, capsys)
     col = table[0].index("seats")
     assert table[1][col - 1:col + 3] == " SN " and table[2][col - 1:col + 3] == " wb "
     assert table[0].index("stored") == table[1].index("20")  # when stored, not played
+
+
+@pytest.fixture(scope="module")
+def four_kinds(tmp_path_factory):
+    """(a store holding a seeded game of each of the four games, [(id, kind)]): Cargocube with
+    cards, Cephalopod, КУБитва, and «Формула 99» played by its engines (its cards hidden until
+    the end: replay shows its record view)."""
+    from cargoboard.games.formula99.hotseat import HotSeat
+    from cargoboard.store import GameRecord
+    from test_kubitva_host import game as kubitva_game
+    f99 = HotSeat(players=2, level=1, seed=5, engine="all", out=lambda *a: None)
+    f99.run()
+    start, texts = f99.record()
+    games = [exportgames.random_game(7, 3, True, 60),
+             exportgames.random_cephalopod_game(3, "5x5", 40),
+             kubitva_game(3, actions=60),
+             GameRecord("formula99", "L1", f99.pos.SEAT_LETTERS, start, texts, source="play")]
+    path = tmp_path_factory.mktemp("kinds") / "games.sqlite"
+    with Store(path) as st:
+        ids = [(st.add(rec), rec.kind) for rec in games]
+    return path, ids
+
+
+def test_replay_from_a_step_replays_the_game_once(four_kinds, capsys, monkeypatch):
+    """`cargoboard replay --from N` worked the game's positions out through the rules twice
+    (once to check N, once to show them) and, for a game that hides cards, its shown view
+    twice. Now once each; what it prints is the tail of the whole replay, as before (the same
+    bytes as before the change, checked on these games)."""
+    from cargoboard.games.formula99 import record as f99record
+    from cargoboard.store import GameRecord
+    path, ids = four_kinds
+    worked = []
+    positions, view = GameRecord.positions, f99record.shown
+    monkeypatch.setattr(GameRecord, "positions",
+                        lambda rec: worked.append("rules") or positions(rec))
+    monkeypatch.setattr(f99record, "shown", lambda *a: worked.append("view") or view(*a))
+    for gid, kind in ids:
+        argv = ["replay", str(gid), "--db", str(path), "--all", "--color", "always"]
+        assert cli.main(argv) == 0
+        whole = capsys.readouterr().out
+        title, _, steps = whole.partition("\n\nstep 0 of ")
+        n = len(steps.split("\nstep ")) // 2
+        del worked[:]
+        assert cli.main(argv + ["--from", str(n)]) == 0
+        assert worked == ["rules"] + ["view"] * (kind == "formula99"), (kind, worked)
+        tail = capsys.readouterr().out
+        assert tail.startswith(title + "\n\nstep %d of " % n)
+        assert whole.endswith(tail[len(title):]) and len(tail) < len(whole)

@@ -1,11 +1,13 @@
 """The host tools' layout (host/cargoboard/): no import circles, counting the imports inside
 functions too (a circle there works until someone moves an import to the top, and it means two
 modules that cannot be understood apart), none between folders either (a layer's folder and a
-core module that import each other through different modules are one layer in two places), and
-no game's folder importing another game's. The circuit tools (circuit/) get the same circle
+core module that import each other through different modules are one layer in two places), no
+core module importing a folder's (the core is the bottom), and no game's folder importing
+another game's. The circuit tools (circuit/) get the same circle
 check. The device side has its own checks (test_device_layers.py)."""
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -114,6 +116,69 @@ def test_a_circle_between_folders_is_found_where_no_two_modules_make_one():
              "cargoboard.games": set(), "cargoboard.games.g.draw": {"cargoboard.games"}}
     assert circles(graph) == []
     assert circles(folder_graph(graph)) == [["cargoboard.deploy", "cargoboard.sim"]]
+
+
+# The core (the flat modules of cargoboard/: the store, sync, link, build, deploy, ...) is the
+# bottom of the host tools, the folders (sim/, export/, web/, games/<kind>/) stand on it. The one
+# module of a folder the core may import is the games' registry (games/__init__.py), which is
+# below the games (folder_of) and names them for the core (build.py's device files, ...).
+CORE_MAY_IMPORT = {"cargoboard.games"}
+# The command line puts the layers together: it names the folders' command modules (cli.py's
+# PLUGIN_MODULES, PLUGIN_PARTS), so it is the one core module that may name them.
+ABOVE_THE_CORE = {"cargoboard.cli", "cargoboard.__main__"}
+
+
+def core_modules(package=HOST / "cargoboard"):
+    return {"%s.%s" % (package.name, p.stem) for p in package.glob("*.py")
+            if p.name != "__init__.py"}
+
+
+def upward_imports(graph, core):
+    """(core module, a folder's module it imports) for every import of the core that reaches
+    above it."""
+    return sorted((mod, dep) for mod in core for dep in graph.get(mod, ())
+                  if dep not in core and dep not in CORE_MAY_IMPORT)
+
+
+def test_no_core_module_imports_a_folder_above_it():
+    """`deploy --flash` imported the simulator (cargoboard.sim.runner) into the core: no circle,
+    but the layout says nothing imports upward. The virtual board's flash is the sim layer's
+    (sim/flashdeploy.py), which the command line hands to deploy. Nor is a folder's module
+    named in a core module's code (an import by name, importlib, is an import too)."""
+    graph = import_graph()
+    core = core_modules()
+    assert {"cargoboard.deploy", "cargoboard.store", "cargoboard.cli"} <= core
+    assert upward_imports(graph, core) == []
+    folder = re.compile(r"\bcargoboard\.(sim|export|web|games\.[A-Za-z_])")
+    named = []
+    for mod in sorted(core - ABOVE_THE_CORE):
+        tree = ast.parse((HOST / (mod.replace(".", "/") + ".py")).read_text(encoding="utf-8"))
+        docs = {id(n.body[0].value) for n in ast.walk(tree)
+                if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef)) and
+                ast.get_docstring(n, clean=False) is not None}
+        named += [(mod, n.value) for n in ast.walk(tree)
+                  if isinstance(n, ast.Constant) and isinstance(n.value, str) and
+                  id(n) not in docs and folder.search(n.value)]
+    assert named == []
+
+
+def test_an_import_from_the_core_upward_is_found():
+    graph = {"cargoboard.deploy": {"cargoboard.build", "cargoboard.sim.runner"},
+             "cargoboard.build": {"cargoboard.games"},
+             "cargoboard.sim.runner": {"cargoboard.deploy"},
+             "cargoboard.sim.flashdeploy": {"cargoboard.deploy", "cargoboard.sim.runner"}}
+    core = {"cargoboard.deploy", "cargoboard.build"}
+    assert upward_imports(graph, core) == [("cargoboard.deploy", "cargoboard.sim.runner")]
+
+
+def test_deploy_is_handed_the_virtual_boards_flash_by_the_command_line():
+    from cargoboard import cli, deploy
+    from cargoboard.sim import flashdeploy
+    sub = next(a for a in cli.build_parser()._actions if a.dest == "command")
+    func = sub.choices["deploy"].get_default("func")
+    assert (func.func, func.keywords) == (deploy.run, {"flash": flashdeploy})
+    assert cli.PLUGIN_PARTS["cargoboard.deploy"] == {"flash": flashdeploy.__name__}
+    assert flashdeploy.DeployError is deploy.DeployError
 
 
 def test_the_circuit_tools_import_in_no_circle_and_nothing_of_the_host_tools():

@@ -177,6 +177,12 @@ PLUGIN_MODULES = (
     "cargoboard.export.cli",
     "cargoboard.web",
 )
+# What a command module of the core is handed from a layer above it, by the name its
+# add_parser takes (a core module imports nothing above it: tests/test_host_layers.py):
+# `deploy --flash DIR` puts the firmware on the virtual board's flash, the sim layer's.
+PLUGIN_PARTS = {
+    "cargoboard.deploy": {"flash": "cargoboard.sim.flashdeploy"},
+}
 
 
 def _add_play_parser(sub):
@@ -213,12 +219,19 @@ def _all_parsers(sub):
 
 
 def _plugin_parsers():
+    import functools
     import importlib
     from cargoboard import games
     names = list(PLUGIN_MODULES) + games.parts("cli")
-    # A game's cli part may have only a `play` sub-command (add_play_parser).
-    adders = [getattr(importlib.import_module(name), "add_parser", None) for name in names]
-    return [a for a in adders if a is not None]
+    adders = []
+    for name in names:
+        add = getattr(importlib.import_module(name), "add_parser", None)
+        if add is None:
+            continue  # a game's cli part may have only a `play` sub-command (add_play_parser)
+        parts = {arg: importlib.import_module(part)
+                 for arg, part in PLUGIN_PARTS.get(name, {}).items()}
+        adders.append(functools.partial(add, **parts) if parts else add)
+    return adders
 
 
 def _check_standard_streams():

@@ -25,7 +25,9 @@ stopped there and deploy fails with one line.
 
 `--dry-run` shows the files and the mpremote command without a board. `--flash DIR` deploys to
 the virtual board's flash image instead (DIR/flash.img, as `cargoboard sim --flash DIR` uses),
-boots the virtual board from it and runs the same check.
+boots the virtual board from it and runs the same check: the sim layer's part
+(cargoboard/sim/flashdeploy.py), which the command line hands to run(), as this core module
+imports nothing above it.
 """
 
 from __future__ import annotations
@@ -196,44 +198,11 @@ def deploy_board(port, staged, stage_dir, out=print, timeout=COPY_TIMEOUT_S):
     return want, info
 
 
-def deploy_flash(flash_dir, staged, out=print, heapsize="192k", rev="A"):
-    """Write the staged files into the virtual board's flash image, boot it from there (as a
-    board of revision rev) and ask it for its versions."""
-    from cargoboard.link import Link
-    from cargoboard.sim.runner import FirmwareError, UnixRunner, write_flash_files
-    want = read_stamp(staged)
-    made = not Path(flash_dir).exists()
-    image = _flash_image(flash_dir)
-    try:
-        write_flash_files(image, [(bp, str(lp)) for bp, lp, _ in staged])
-    except BaseException as e:  # a failed or interrupted first deploy leaves no empty DIR
-        if made and not any(image.parent.iterdir()):
-            image.parent.rmdir()
-        if isinstance(e, FirmwareError):
-            raise DeployError(str(e)) from None
-        raise
-    out("wrote %d files into %s" % (len(staged), image))
-    try:
-        with UnixRunner(flash=str(image), boot_from_flash=True, heapsize=heapsize,
-                        revision=rev) as runner, \
-                runner.serving(), Link(runner.port) as link:
-            info = link.hello()
-    except FirmwareError as e:
-        raise DeployError("the virtual board did not boot from %s: %s" % (image, e)) from None
-    return want, info
-
-
-def _flash_image(flash_dir, create=True):
-    """DIR/flash.img of --flash DIR, its folder made if create (only the last one); a
-    DeployError when it cannot be (a file, a missing parent folder)."""
-    from cargoboard.sim.runner import FirmwareError, flash_image
-    try:
-        return Path(flash_image(flash_dir, create=create))
-    except FirmwareError as e:
-        raise DeployError(str(e)) from None
-
-
-def run(args, out=print) -> int:
+def run(args, out=print, flash=None) -> int:
+    """The deploy command. flash: the virtual board's flash as a place to deploy to (`--flash
+    DIR`: image(dir, create), deploy(dir, staged, out, rev=) -> HELLO's info), the sim layer's
+    cargoboard.sim.flashdeploy, which the command line hands in (cli.PLUGIN_PARTS): a core
+    module imports nothing above it."""
     from cargoboard.clikit import UsageError
     from cargoboard.link import find_port
     if not 0 < args.timeout < float("inf"):  # nan, too: it waited for ever
@@ -242,7 +211,9 @@ def run(args, out=print) -> int:
         raise UsageError("--flash DIR deploys to the virtual board's flash, --port PATH to a "
                          "board: give one of them")
     if args.flash:
-        _flash_image(args.flash, create=False)  # before the build: nothing made yet
+        if flash is None:
+            raise DeployError("--flash DIR: this deploy was given no virtual board to deploy to")
+        flash.image(args.flash, create=False)  # before the build: nothing made yet
     with tempfile.TemporaryDirectory(prefix="cargoboard-deploy-") as tmp:
         try:
             staged = stage(tmp, "sim" if args.flash else "rp2", args.rev)
@@ -268,7 +239,7 @@ def run(args, out=print) -> int:
                     "%s=%s" % kv for kv in read_stamp(staged).items()))
             return 0
         if args.flash:
-            want, info = deploy_flash(args.flash, staged, out, rev=args.rev)
+            want, info = read_stamp(staged), flash.deploy(args.flash, staged, out, rev=args.rev)
             where = "the virtual board (%s)" % args.flash
         else:
             port = find_port(args.port, DEPLOYABLE_SIMS)
@@ -281,8 +252,10 @@ def run(args, out=print) -> int:
     return 0
 
 
-def add_parser(sub):
+def add_parser(sub, flash=None):
+    """`cargoboard deploy`; flash: what run() takes for --flash DIR."""
     import argparse
+    import functools
     p = sub.add_parser(
         "deploy", help="compile the firmware and put it on the board",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -305,4 +278,4 @@ def add_parser(sub):
                    help="give up if the deploy (the board's prompt, mpremote's copy, the board "
                         "back) takes longer than S seconds, a number above 0 (default "
                         "%(default)d)")
-    p.set_defaults(func=lambda args: run(args))
+    p.set_defaults(func=functools.partial(run, flash=flash))

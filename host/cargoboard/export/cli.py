@@ -252,10 +252,11 @@ def cmd_import(args):
 def cmd_replay(args):
     from cargoboard.export import replay
     _not_negative("--from", args.start)
-    from cargoboard.export.gamefile import shown
     with open_store(args.db) as st:
         rec = st.get(args.game)
-    _, positions, _ = shown(rec, _positions(rec))  # the steps replay shows
+    # worked out once: --from is checked against them and replay.run shows them (a game that
+    # hides cards as its shown view, which has as many steps)
+    positions = _positions(rec)
     _step_in_game("--from", args.start, rec, len(positions) - 1)
     interactive = not args.all and sys.stdin.isatty()
     if args.color == "auto":
@@ -263,7 +264,8 @@ def cmd_replay(args):
     else:
         color = args.color == "always"
     return replay.run(rec, sys.stdout, sys.stdin, interactive=interactive, color=color,
-                      start=args.start, clear=interactive and sys.stdout.isatty())
+                      start=args.start, clear=interactive and sys.stdout.isatty(),
+                      positions=positions)
 
 
 def add_parser(sub):

@@ -33,11 +33,14 @@ def frame(rec, positions, n, draw=None, color=False):
     return "%s\n%s\n%s\n" % (head, body, pos.notation())
 
 
-def run(rec, out, inp=None, interactive=False, color=False, start=0, clear=False):
+def run(rec, out, inp=None, interactive=False, color=False, start=0, clear=False,
+        positions=None):
     """Show the game on out. Non-interactive: every step from start on. Interactive: read
-    commands from inp, one per line, until q or the end of the input."""
+    commands from inp, one per line, until q or the end of the input. positions: rec's
+    (rec.positions()), when the caller has worked them out already (`cargoboard replay`, to
+    check --from): a long game's replay through the rules is not done twice."""
     from cargoboard.export.gamefile import shown
-    rec, positions, _ = shown(rec)  # a game that hides cards shows them at its end
+    rec, positions, _ = shown(rec, positions)  # a game that hides cards shows them at its end
     try:
         draw = diagram.for_kind(rec.kind)
     except diagram.NoDiagram:
