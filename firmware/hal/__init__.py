@@ -180,6 +180,9 @@ class Hal:
         raise NotImplementedError
 
     has_repl = False
+    # whether the board's code holds words that would pin heap blocks: those blocks are then
+    # held before each game's code is loaded (firmware/hal/heldblocks.py; the RP2040's native code)
+    holds_heap = False
 
     def set_ctrl_c(self, on):
         """Default: nothing to switch (no REPL behind the serial)."""

@@ -6,8 +6,8 @@ firmware nothing, and its own few hundred bytes of code lie in the heap only whi
 import gc
 
 
-def largest():
-    """' max=M': M the largest buffer that can still be allocated in one piece, found by
+def largest(hal):
+    """' max=M held=H': M the largest buffer that can still be allocated in one piece, found by
     trying (a bisection): a heap in pieces fails a few-KB allocation long before it is full."""
     gc.collect()
     lo, hi = 0, gc.mem_free()
@@ -19,4 +19,5 @@ def largest():
         except MemoryError:
             hi = mid - 1
     gc.collect()
-    return " max=%d" % lo
+    # the blocks the boot holds against pinning (firmware/hal/heldblocks.py; the RP2040 only)
+    return " max=%d held=%d" % (lo, len(getattr(hal, "held", ())))
