@@ -75,19 +75,16 @@ def test_hold_takes_the_free_blocks_at_the_words_and_keeps_them(micropython):
     second call keeps the first's objects and takes a block freed since."""
     out = micropython("""
 import gc
-from firmware.hal import heldblocks
-class Hal:
-    pass
-hal = Hal()
+from firmware.hal import heldblocks, HELD
 keep = [(i,) for i in range(6)]
 words = sorted(id(t) for t in keep)
 busy = [t for t in keep if id(t) == words[4]]
 keep = None
-heldblocks.hold(hal, words[:3] + words[4:5])
-print(sorted(id(t) for t in hal.held) == words[:3], len(hal.held))
+heldblocks.hold(words[:3] + words[4:5])
+print(sorted(id(t) for t in HELD) == words[:3], len(HELD))
 busy = None
-heldblocks.hold(hal, words[:3] + words[4:5])
-print(sorted(id(t) for t in hal.held) == words[:3] + words[4:5], len(hal.held))
+heldblocks.hold(words[:3] + words[4:5])
+print(sorted(id(t) for t in HELD) == words[:3] + words[4:5], len(HELD))
 """)
     assert out.split() == ["True", "3", "True", "4"], out
 

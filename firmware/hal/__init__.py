@@ -84,6 +84,10 @@ TICKS_MASK = const(0x3FFFFFFF)
 
 
 
+# The objects that hold the heap blocks the board's own code would pin (firmware/hal/heldblocks.py)
+HELD = []
+
+
 def ticks_diff(a, b):
     """a - b for 30-bit wrapping tick counts (result in -2**29 .. 2**29 - 1)."""
     d = (a - b) & TICKS_MASK

@@ -10,7 +10,7 @@ that comes to lie at such an address is never freed while that code is loaded: o
 Pico a dropped game's function landed at 0x2001E000 and kept its code, 29 KB, after the board
 had moved on to another game (docs/firmware.md "Words of the code that pin heap blocks").
 
-`hold(hal)` puts a small object of the board's own at each of these addresses that is free: at
+`hold()` puts a small object of the board's own at each of these addresses that is free: at
 the boot, once the resident code is loaded, and before each game's code is loaded
 (firmware/system/newgame.py), so no game's object can come to lie there. The RP2040's HALs ask
 for it (`Hal.holds_heap`). WORDS are the words of every module of the board's, compiled as
@@ -23,16 +23,16 @@ import gc
 WORDS = (0x20009020, 0x2001E000)
 
 
-def hold(hal, words=WORDS):
-    """Objects of the board's own at the blocks of `words` that are free, added to `hal.held`
-    (kept there); a word's block in use by another object is left (and tried again at the next
-    call: a resident table that grows moves, and leaves its blocks free). A new 1-tuple is one
-    heap block, and with the collector off each one takes the lowest free block: they climb the
-    heap until one lands on the next word. The climbers are garbage once the collector runs.
-    On the emulated Pico the boot's climb to 0x2001E000 takes ~50 ms; a later call with that
-    block held climbs only as far as the next word left."""
-    held = list(getattr(hal, "held", ()))
-    todo = [w for w in words if w not in [id(t) for t in held]]
+def hold(words=WORDS):
+    """Objects of the board's own at the blocks of `words` that are free, added to
+    firmware.hal.HELD (kept there); a word's block in use by another object is left (and tried
+    again at the next call: a table that grows moves, and leaves its blocks free). A new 1-tuple
+    is one heap block, and with the collector off each one takes the lowest free block: they
+    climb the heap until one lands on the next word. The climbers are garbage once the collector
+    runs. On the emulated Pico the boot's climb to 0x2001E000 takes ~50 ms; a later call with
+    that block held climbs only as far as the words left."""
+    from firmware.hal import HELD
+    todo = [w for w in words if w not in [id(t) for t in HELD]]
     if not todo:
         return
     got = [None] * len(todo)
@@ -54,4 +54,4 @@ def hold(hal, words=WORDS):
     finally:
         gc.enable()
     gc.collect()
-    hal.held = held + got[:n]
+    HELD.extend(got[:n])

@@ -646,7 +646,7 @@ class App:
             gc.collect()
             r = "ok alloc=%d free=%d" % (gc.mem_alloc(), gc.mem_free())
             from firmware.system import memcmd  # loaded for the command, then dropped
-            r += memcmd.largest(self.hal)
+            r += memcmd.largest()
             memcmd = None
             unload("firmware.system.memcmd")
             return r

@@ -140,7 +140,7 @@ def start():
         # before any game's code is loaded: the heap blocks that the native code's words would
         # pin for good are taken by objects of the board's own (firmware/hal/heldblocks.py)
         from firmware.hal import heldblocks
-        heldblocks.hold(hal)
+        heldblocks.hold()
         heldblocks = None
         unload("firmware.hal.heldblocks")
     if _resume(app):

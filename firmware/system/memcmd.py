@@ -6,7 +6,7 @@ firmware nothing, and its own few hundred bytes of code lie in the heap only whi
 import gc
 
 
-def largest(hal):
+def largest():
     """' max=M held=H': M the largest buffer that can still be allocated in one piece, found by
     trying (a bisection): a heap in pieces fails a few-KB allocation long before it is full."""
     gc.collect()
@@ -20,4 +20,5 @@ def largest(hal):
             hi = mid - 1
     gc.collect()
     # the blocks the boot holds against pinning (firmware/hal/heldblocks.py; the RP2040 only)
-    return " max=%d held=%d" % (lo, len(getattr(hal, "held", ())))
+    from firmware.hal import HELD
+    return " max=%d held=%d" % (lo, len(HELD))

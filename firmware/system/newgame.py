@@ -78,7 +78,7 @@ def _make(app, name, options):
     if app.hal.holds_heap:
         # the blocks the board's native code would pin, before the game's code comes in
         from firmware.hal import heldblocks
-        heldblocks.hold(app.hal)
+        heldblocks.hold()
         heldblocks = None
         unload("firmware.hal.heldblocks")
     try:
