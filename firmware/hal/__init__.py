@@ -84,6 +84,10 @@ TICKS_MASK = const(0x3FFFFFFF)
 
 
 
+# The objects that hold the heap blocks the board's own code would pin (firmware/hal/heldblocks.py)
+HELD = []
+
+
 def ticks_diff(a, b):
     """a - b for 30-bit wrapping tick counts (result in -2**29 .. 2**29 - 1)."""
     d = (a - b) & TICKS_MASK
@@ -180,6 +184,9 @@ class Hal:
         raise NotImplementedError
 
     has_repl = False
+    # whether the board's code holds words that would pin heap blocks: those blocks are then
+    # held before each game's code is loaded (firmware/hal/heldblocks.py; the RP2040's native code)
+    holds_heap = False
 
     def set_ctrl_c(self, on):
         """Default: nothing to switch (no REPL behind the serial)."""

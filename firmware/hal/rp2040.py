@@ -256,6 +256,7 @@ class Rp2040Hal(Hal):
         return bytes(rx[:n])
 
     has_repl = True
+    holds_heap = True  # its viper code (and frames_viper's) names heap blocks: heldblocks.py
 
     def set_ctrl_c(self, on):
         # 3 = Ctrl-C interrupts (the REPL's default); -1 = the byte is plain data

@@ -136,6 +136,13 @@ def start():
         boot_revb.load_zeros(app)
         boot_revb = None
         unload("firmware.system.boot_revb")
+    if hal.holds_heap:
+        # before any game's code is loaded: the heap blocks that the native code's words would
+        # pin for good are taken by objects of the board's own (firmware/hal/heldblocks.py)
+        from firmware.hal import heldblocks
+        heldblocks.hold()
+        heldblocks = None
+        unload("firmware.hal.heldblocks")
     if _resume(app):
         pass  # the unfinished game goes on
     elif game != "none":

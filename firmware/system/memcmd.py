@@ -7,7 +7,7 @@ import gc
 
 
 def largest():
-    """' max=M': M the largest buffer that can still be allocated in one piece, found by
+    """' max=M held=H': M the largest buffer that can still be allocated in one piece, found by
     trying (a bisection): a heap in pieces fails a few-KB allocation long before it is full."""
     gc.collect()
     lo, hi = 0, gc.mem_free()
@@ -19,4 +19,6 @@ def largest():
         except MemoryError:
             hi = mid - 1
     gc.collect()
-    return " max=%d" % lo
+    # the blocks the boot holds against pinning (firmware/hal/heldblocks.py; the RP2040 only)
+    from firmware.hal import HELD
+    return " max=%d held=%d" % (lo, len(HELD))

@@ -7,6 +7,7 @@ imports firmware/system/app.py.
 """
 
 import gc
+from firmware.hal import unload
 from firmware.system.plugins import load, names, unload_game
 
 
@@ -74,6 +75,12 @@ def _make(app, name, options):
             dropped = True
     if dropped:
         gc.collect()
+    if app.hal.holds_heap:
+        # the blocks the board's native code would pin, before the game's code comes in
+        from firmware.hal import heldblocks
+        heldblocks.hold()
+        heldblocks = None
+        unload("firmware.hal.heldblocks")
     try:
         cls = load(name)
     except MemoryError as e:

@@ -472,6 +472,13 @@ function main() {
       // from now (u32 n), f64 fraction of it done
       if (payload[0] === 0) board.cut = { at: payload.readDoubleLE(1) };
       else board.cut = { op: payload.readUInt32LE(1), fraction: payload.readDoubleLE(5) };
+    } else if (type === 'R') {
+      // read the chip's memory without running it (tests: what lies in the heap): u32 address,
+      // u16 length; answered at once with the bytes
+      const addr = payload.readUInt32LE(0);
+      const out = Buffer.alloc(payload.readUInt16LE(4));
+      for (let i = 0; i < out.length; i++) out[i] = board.mcu.readUint8(addr + i);
+      writeMsg('R', out);
     } else if (type === 'Q') {
       break;
     }

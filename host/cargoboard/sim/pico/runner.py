@@ -184,6 +184,19 @@ class PicoRunner(Runner):
                 self.proc.kill()
             raise PowerCut(f"power cut at {at / 1e6:.3f} ms of emulated time: {self.cut_report}")
 
+    def read_memory(self, address: int, n: int) -> bytes:
+        """`n` bytes of the chip's memory from `address` (its SRAM: what lies in the heap), read
+        between frames without running the chip."""
+        out = bytearray()
+        while len(out) < n:
+            k = min(n - len(out), 0x8000)
+            self._send(ord("R"), struct.pack("<IH", address + len(out), k))
+            typ, data = self._read_msg()  # answered at once: nothing else is on its way
+            if typ != ord("R") or len(data) != k:
+                raise FirmwareError(f"expected {k} bytes of memory, got message {typ:#x}")
+            out += data
+        return bytes(out)
+
     # --- serving host tools ---------------------------------------------------------------------
     def advance(self, ms=1):
         """Run the chip `ms` milliseconds (not a whole frame): the inputs as in step()."""

