@@ -48,8 +48,10 @@ STATE_LOADS_CODE = ("formula99",)
 
 
 def _cells(state_info):
-    """The cells of a `state` reply's `diff=a1,b2` (`-` or none: [])."""
-    return [c for c in (state_info.get("diff") or "").split(",") if c and c != "-"]
+    """The cells a `state` reply asks to put right: its `fix=a1,b2` where the board blinks fewer
+    than differ (Cephalopod: a mistake's culprits), else its `diff=` (`-` or none: [])."""
+    cells = state_info.get("fix") or state_info.get("diff") or ""
+    return [c for c in cells.split(",") if c and c != "-"]
 
 
 class Follower:
@@ -282,8 +284,8 @@ class Follower:
                 cands, shown = self._candidates(link)
                 self._publish(tracker=state, candidates=cands, shown=shown, mismatch=[])
             elif state == "mismatch":
-                # which cells differ: the `state` reply's diff= (asked once per mismatch the
-                # LEDs show, not per press; the board blinks those cells red)
+                # which cells to put right, as the board blinks them red (asked once per
+                # mismatch the LEDs show, not per press)
                 self._publish(tracker=state, candidates=[], shown=0,
                               mismatch=_cells(parse_info(self._text(link, "state") or "")))
             else:
