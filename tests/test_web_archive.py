@@ -63,7 +63,13 @@ def test_archive_lists_and_filters(tmp_path, browser):
         assert ids() == ["4", "3", "2", "1"]  # newest first
         assert "4 games" in d.find_element("id", "count").text
         from selenium.webdriver.support.ui import Select
-        Select(d.find_element("name", "kind")).select_by_visible_text("cephalopod")
+        # the games by their names, as the replays and the tables show them, not their kinds
+        kinds = Select(d.find_element("name", "kind"))
+        assert [(o.get_attribute("value"), o.text) for o in kinds.options] == [
+            ("", "any"), ("cargocube", "Cargocube"), ("cephalopod", "Cephalopod")]
+        assert [td.text for td in d.find_elements("css selector", "#games td:nth-child(4)")] \
+            == ["Cargocube", "Cephalopod", "Cargocube", "Cargocube"]
+        kinds.select_by_visible_text("Cephalopod")
         d.find_element("css selector", "#filters button").click()
         browser.wait(lambda d: ids() == ["3"], what="cephalopod only")
         d.get(ws.url + "/games?players=3")
@@ -205,7 +211,7 @@ def test_sync_now_fills_the_archive_with_a_progress_bar(tmp_path, browser, monke
             assert browser.js("return window.cbBars.length") >= 1
             d.get(ws.url + "/games")
             rows = d.find_elements("css selector", "#games tbody tr")
-            assert len(rows) == 1 and "cargocube" in rows[0].text and "1" in rows[0].text
+            assert len(rows) == 1 and "Cargocube" in rows[0].text and "1" in rows[0].text
             # the board deleted it once stored: a second sync finds nothing new
             d.get(ws.url + "/table/1")
             d.find_element("id", "sync-now").click()

@@ -521,6 +521,7 @@ def create_app(boards, db_path, keys=None, allowed_hosts=None, hub=None):
     templates.env.globals["result_text"] = result_text
     templates.env.globals["when_text"] = when_text
     templates.env.globals["source_text"] = source_text
+    templates.env.globals["game_title"] = diagram.title  # «Формула 99», not formula99
     routes = [
         Route("/", tables_page),
         Route("/events", all_events),
