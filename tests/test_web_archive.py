@@ -330,6 +330,7 @@ def test_bad_requests_get_a_clear_4xx(tmp_path):
         got, text = get(u + "/games/1/delete", data=urllib.parse.urlencode(
             {"csrf": csrf}).encode())
         assert got == 200 and "Delete game 1?" in text  # asks first
+        assert "<p>Cargocube polygon SN, 30 actions" in text  # the game by its name
         got, text = get(u + "/games/1/delete", data=form)
         assert got == 200 and "game 1" not in re.sub(r"<[^>]+>", "", text).split("Archive")[1]
         assert "Game 1 was deleted from the store." in text  # (the redirect says which)
