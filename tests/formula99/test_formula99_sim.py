@@ -337,6 +337,15 @@ def test_the_web_view_reads_a_long_games_moves_once_then_from_its_last_move_on(t
             del asked[:]
             assert f._history(link, n, known=texts[:-2] + ["s1-1b1", "end"]) == texts
             assert len(asked) == 1 + pages
+            # a seat's command (here one that changes nothing) is followed by a read of the
+            # game: its moves from the last one known on, not the whole list again
+            f._refresh(link)
+            assert f.snapshot()["moves"] == texts
+            del asked[:]
+            f._command(link, "1", "pos")
+            assert [c for c in asked if c.startswith("history")] == [
+                "history %d %d" % (n - 1, HISTORY_PAGE)]
+            assert f.snapshot()["moves"] == texts
     finally:
         r.stop()
 

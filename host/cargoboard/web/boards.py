@@ -360,7 +360,9 @@ class Follower:
             reply = link.text(command, timeout=COMMAND_S)
         except BoardError as e:
             reply = "err %s" % e
-        self._refresh(link)
+        # the same game: its moves from the last one read on (read whole, a 400-action
+        # «Формула 99» game held the emulated Pico up for ~34 s after each card a seat played)
+        self._refresh(link, known=self.snapshot()["moves"])
         # the board's word only (`ok`, `err`): its reply may echo the command, e.g. the card
         # a seat chose to lay face down, which the other seats' pages must not show
         self._publish(notice="seat %s: %s: %s" % (seat, command.split()[0],
