@@ -63,7 +63,13 @@ def test_archive_lists_and_filters(tmp_path, browser):
         assert ids() == ["4", "3", "2", "1"]  # newest first
         assert "4 games" in d.find_element("id", "count").text
         from selenium.webdriver.support.ui import Select
-        Select(d.find_element("name", "kind")).select_by_visible_text("cephalopod")
+        # the games by their names, as the replays and the tables show them, not their kinds
+        kinds = Select(d.find_element("name", "kind"))
+        assert [(o.get_attribute("value"), o.text) for o in kinds.options] == [
+            ("", "any"), ("cargocube", "Cargocube"), ("cephalopod", "Cephalopod")]
+        assert [td.text for td in d.find_elements("css selector", "#games td:nth-child(4)")] \
+            == ["Cargocube", "Cephalopod", "Cargocube", "Cargocube"]
+        kinds.select_by_visible_text("Cephalopod")
         d.find_element("css selector", "#filters button").click()
         browser.wait(lambda d: ids() == ["3"], what="cephalopod only")
         d.get(ws.url + "/games?players=3")
@@ -205,7 +211,7 @@ def test_sync_now_fills_the_archive_with_a_progress_bar(tmp_path, browser, monke
             assert browser.js("return window.cbBars.length") >= 1
             d.get(ws.url + "/games")
             rows = d.find_elements("css selector", "#games tbody tr")
-            assert len(rows) == 1 and "cargocube" in rows[0].text and "1" in rows[0].text
+            assert len(rows) == 1 and "Cargocube" in rows[0].text and "1" in rows[0].text
             # the board deleted it once stored: a second sync finds nothing new
             d.get(ws.url + "/table/1")
             d.find_element("id", "sync-now").click()
@@ -213,6 +219,65 @@ def test_sync_now_fills_the_archive_with_a_progress_bar(tmp_path, browser, monke
                 "0 new games stored"), timeout=15, what="the second sync")
     finally:
         board.close()
+
+
+def test_sync_now_on_the_tables_page_each_table_its_own_and_refusals_in_words(tmp_path, browser):
+    """The tables page has a "sync now" per table, the same sync as the table's page and the
+    CLI's (through the board's own follower, over its serial port). A store sync cannot use is
+    said on the page and the game stays on the board; a board not there is said too; a sync
+    into the store fills the archive."""
+    import sqlite3
+    foreign = tmp_path / "notes.sqlite"
+    con = sqlite3.connect(foreign)
+    con.execute("CREATE TABLE notes(x)")
+    con.commit()
+    con.close()
+    before = sha(foreign)
+    played = LiveBoard(tmp_path / "b1", setup=(
+        "new-game cargocube polygon SN", "lift c3", "place c2", "wait 600",
+        "new-game cargocube polygon SN"))
+    gone = LiveBoard(tmp_path / "b2")
+    d = browser.driver
+
+    def section(key):
+        return d.find_element("css selector", "#table-%s" % key)
+
+    def sync(key, words):
+        """Press table key's sync now on the tables page; its label once it says words."""
+        section(key).find_element("css selector", "form.sync button.sync-now").click()
+        return browser.wait(lambda d: words in section(key).find_element(
+            "css selector", ".sync-label").text and section(key).find_element(
+            "css selector", ".sync-label").text, timeout=15, what="table %s's sync" % key)
+
+    try:
+        for db, words in ((foreign, "not synced:"), (tmp_path / "games.sqlite", "stored")):
+            with WebServer(boards=[str(tmp_path / "b1"), str(tmp_path / "b2")], db=db,
+                           discover=False) as ws:
+                d.get(ws.url + "/")
+                browser.wait(lambda d: all(section(k).find_element(
+                    "css selector", ".status").text == "connected" for k in "12"),
+                    timeout=15, what="two tables connected")
+                if words == "stored":
+                    gone.unplug()
+                    browser.wait(lambda d: "off" in section("2").get_attribute("class"),
+                                 timeout=15, what="table 2 unplugged")
+                    label = sync("2", "cannot sync")
+                    assert label == "table 2 cannot sync now: the board is not connected"
+                label = sync("1", words)
+                if words == "not synced:":
+                    assert label == "not synced: %s is not a Cargoboard game store (it has " \
+                        "tables notes); not changing it" % foreign, label
+                    assert sha(foreign) == before  # left as it was; the game stays on the board
+                else:
+                    assert label.startswith("1 new game stored"), label
+                    bar = section("1").find_element("css selector", ".sync-bar")
+                    assert bar.get_attribute("value") == bar.get_attribute("max")
+                    d.get(ws.url + "/games")
+                    rows = d.find_elements("css selector", "#games tbody tr")
+                    assert len(rows) == 1 and "Cargocube" in rows[0].text
+    finally:
+        played.close()
+        gone.close()
 
 
 def test_bad_requests_get_a_clear_4xx(tmp_path):
@@ -265,6 +330,7 @@ def test_bad_requests_get_a_clear_4xx(tmp_path):
         got, text = get(u + "/games/1/delete", data=urllib.parse.urlencode(
             {"csrf": csrf}).encode())
         assert got == 200 and "Delete game 1?" in text  # asks first
+        assert "<p>Cargocube polygon SN, 30 actions" in text  # the game by its name
         got, text = get(u + "/games/1/delete", data=form)
         assert got == 200 and "game 1" not in re.sub(r"<[^>]+>", "", text).split("Archive")[1]
         assert "Game 1 was deleted from the store." in text  # (the redirect says which)

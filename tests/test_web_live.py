@@ -372,18 +372,25 @@ def test_the_live_drawing_is_patched_part_by_part_into_the_same_drawing(tmp_path
 
 
 def test_a_mismatch_is_marked_red_in_the_drawing_and_said_in_words(tmp_path, browser):
-    # Every game whose board blinks the cells that differ from the game red when no legal move
-    # explains them: the live drawing marks the same cells red (a layer on top) and the page
-    # says which, in words; putting them right takes the marks away.
-    games = [  # (setup, the hands' mistake, the cells that differ, how to put it right)
+    # Every game whose board blinks red the cells to put right when no legal move explains
+    # the board: the live drawing marks the same cells red (a layer on top) and the page says
+    # which, in words; putting them right takes the marks away.
+    wait = ("wait", "")
+    games = [  # (setup, the hands' mistake, the cells to put right, how to put it right)
         ("new-game cargocube polygon SN", [("lift", "i3"), ("place", "e6")], {"i3", "e6"},
          [("take", "g7"), ("lift", "e6"), ("place", "i3")]),
-        ("new-game cephalopod 5x5", [("drop", "f6"), ("wait", ""), ("lift", "f6")], {"c3"},
-         [("drop", "f6")]),   # (the block's a1 is d4: f6 is its c3)
+        # Cephalopod (the block's a1 is d4): white b3 c2, black d3 e5; white's die on c3, b3
+        # taken, then e5, which no capture from c3 takes. The board differs on b3, c3 and e5
+        # but blinks red only e5, the die to put back (its `state`'s fix=, not its diff=)
+        ("new-game cephalopod 5x5", [("drop", "e6"), wait, ("drop", "g6"), wait,
+                                     ("drop", "f5"), wait, ("drop", "h8"), wait,
+                                     ("drop", "f6"), ("lift", "e6"), ("lift", "h8")], {"e5"},
+         [("drop", "h8")]),
         ("new-game kubitva board", [("lift", "e1"), ("place", "d1")], {"e1", "d1"},
          [("lift", "d1"), ("place", "e1")]),   # (the base's armour cannot move)
         ("new-game formula99 L1 15", [("lift", "i3"), ("place", "e1")], {"s1", "2b2"},
-         [("lift", "e1"), ("place", "i3")]),   # (civilisation 1's ship: s1 its start zone)
+         [("take", "e2"), ("lift", "e1"), ("place", "i3")]),   # (civilisation 1's ship: s1
+                                                                 # its start zone)
     ]
     boards = [LiveBoard(tmp_path / ("b%d" % i), setup=(g[0],)) for i, g in enumerate(games)]
 
@@ -410,16 +417,21 @@ def test_a_mismatch_is_marked_red_in_the_drawing_and_said_in_words(tmp_path, bro
             browser.driver.get(ws.url + "/")
             browser.wait(lambda d: all(page_position(browser, str(k + 1)) for k in
                                        range(len(games))), timeout=20, what="four tables")
+            f99_from = None
             for k, (board, (setup, mistake, cells, _)) in enumerate(zip(boards, games)):
                 key = str(k + 1)
                 assert marked(key) == set() and said(key) == ""
+                if k == 3:
+                    f99_from = time.time()
                 hands(board, mistake)
                 want = {"%s #d00000" % c for c in cells}
                 browser.wait(lambda d: marked(key) == want, timeout=15,
                              what="%s: the cells marked red" % setup)
                 words = said(key)
-                assert words.startswith("No legal move explains the board") and \
+                assert words.startswith("No legal move explains the board: put ") and \
                     all(c in words for c in cells), words
+                if k == 1:  # Cephalopod: only the cell to put right is named, not the others
+                    assert "b3" not in words and "c3" not in words, words
                 # the mark lies on the cell's own square
                 assert browser.js(
                     "var s = document.querySelector('#table-%s [data-f=svg] svg');"
@@ -433,6 +445,16 @@ def test_a_mismatch_is_marked_red_in_the_drawing_and_said_in_words(tmp_path, bro
             hands(boards[0], [("drop", "g7")])
             browser.wait(lambda d: marked("1") == {"i3 #d00000", "e6 #d00000", "g7 #d00000"},
                          timeout=15, what="the marks after another piece came")
+            # «Формула 99» too, though its board's `state` loads code: the page works the places
+            # out from the `change` events (e2 is the track's 2y2)
+            hands(boards[3], [("drop", "e2")])
+            browser.wait(lambda d: marked("4") == {"s1 #d00000", "2b2 #d00000", "2y2 #d00000"},
+                         timeout=15, what="«Формула 99»'s marks after another piece came")
+            assert "2y2" in said("4")
+            # ... without asking its `state` (which loads console.py on the board) once in the
+            # whole mismatch: its reply never went over the wire
+            assert not [d for t, d in list(boards[3].wire) if t >= f99_from and
+                        b"ok state=" in d]
             for k, (board, (setup, _, _, mend)) in enumerate(zip(boards, games)):
                 key = str(k + 1)
                 hands(board, mend)

@@ -3,8 +3,9 @@ in headless Chromium, against virtual boards and a small store.
 
     .venv/bin/python tests/web_screenshots.py [OUT_DIR]     # default docs/img
 
-Writes web-tables.png (two tables side by side), web-table.png (one table while its board asks
-which move it was), web-seat.png (a «Формула 99» seat's page with its hidden hand), web-archive.png,
+Writes web-tables.png (three tables side by side, each with its "sync now"; the Cephalopod
+board shows a mistake: its cell marked red and said in words), web-table.png (one table while
+its board asks which move it was), web-seat.png (a «Формула 99» seat's page with its hidden hand), web-archive.png,
 web-replay.png.
 """
 
@@ -40,8 +41,12 @@ def main(out):
     from test_web_archive import fill
     fill(db)
     boards = [LiveBoard(tmp / "b1", setup=("new-game cargocube polygon SN",)),
-              LiveBoard(tmp / "b2", setup=("new-game cephalopod 5x5", "drop f6", "wait 600",
-                                           "drop g5", "wait 600")),
+              # a mistake (the block's a1 is d4): white b3 c2, black d3 e5; white's die on c3,
+              # b3 taken, then e5, which no capture from c3 takes: e5 red, and said
+              LiveBoard(tmp / "b2", setup=("new-game cephalopod 5x5", "drop e6", "wait 600",
+                                           "drop g6", "wait 600", "drop f5", "wait 600",
+                                           "drop h8", "wait 600", "drop f6", "take e6",
+                                           "take h8", "wait 700")),
               LiveBoard(tmp / "b3", setup=("new-game formula99 L2 15 deal=7",))]
     b = Browser()
     try:

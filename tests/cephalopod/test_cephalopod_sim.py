@@ -169,6 +169,8 @@ def test_wrong_removal_blinks_red_and_putting_it_back_recovers(game):
     assert st[0] == "mismatch" and st[1] == "b3,c3,e5"
     leds = gm.cell_leds(["e5", "c3", "b3"])
     assert leds["e5"] == ("red", "fast")     # the die to put back
+    # `state` names it apart from the diff (fix=): what a host following the board shows
+    assert gm.query("state").endswith(" fix=e5")
     assert leds["c3"] == ("white", "steady") and leds["b3"] == ("orange", "wink")
     assert gm.events() == []                 # nothing committed
     gm.drop("e5")                            # put back: the capture goes on
@@ -189,6 +191,7 @@ def test_die_on_a_wrong_cell_blinks_red(game):
     gm.run(WAIT)
     assert gm.state()[0] == "mismatch"
     assert gm.cell_leds(["a5"])["a5"] == ("red", "fast")
+    assert gm.query("state").endswith(" fix=a5")
     gm.take("a5")
     gm.run(WAIT)
     assert gm.state() == ("moving", "c3", 2)
@@ -210,6 +213,8 @@ def test_undo_shows_what_to_put_back_then_play_on(game):
     assert gm.events()[-1] == ("undo", "c3:d3,c2,b3", before)
     st = gm.state()
     assert st[0] in ("moving", "mismatch") and st[2] == 3
+    # after a take-back every differing cell is to put right
+    assert gm.query("state").endswith(" fix=" + st[1])
     leds = gm.cell_leds(["c3", "b3", "d3", "c2"])
     assert leds["c3"] == ("magenta", "fast")       # the die to take away
     assert leds["b3"] == ("white", "slow") and leds["c2"] == ("white", "slow")  # white dice

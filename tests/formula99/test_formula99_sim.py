@@ -337,6 +337,15 @@ def test_the_web_view_reads_a_long_games_moves_once_then_from_its_last_move_on(t
             del asked[:]
             assert f._history(link, n, known=texts[:-2] + ["s1-1b1", "end"]) == texts
             assert len(asked) == 1 + pages
+            # a seat's command (here one that changes nothing) is followed by a read of the
+            # game: its moves from the last one known on, not the whole list again
+            f._refresh(link)
+            assert f.snapshot()["moves"] == texts
+            del asked[:]
+            f._command(link, "1", "pos")
+            assert [c for c in asked if c.startswith("history")] == [
+                "history %d %d" % (n - 1, HISTORY_PAGE)]
+            assert f.snapshot()["moves"] == texts
     finally:
         r.stop()
 
@@ -517,3 +526,29 @@ def test_an_action_taken_back_is_not_read_again_after_a_power_cut(tmp_path):
     states = re.findall(r"ok state=(\w+) .* actions=(\d+)", text)
     assert states == [("idle", "1"), ("catchup", "0"), ("catchup", "0"), ("idle", "0")], text
     assert "evt formula99 resumed ply=0" in text
+
+
+def test_the_web_view_works_out_a_mismatch_as_the_boards_state_names_it(race):
+    """`cargoboard serve` does not ask a «Формула 99» board's `state` (console.py, loaded for
+    it) at each piece moved during a mismatch: it works the places out from the occupancy
+    (`occ`, then the `change` events) and the position (cargoboard.games.formula99.live). They
+    must be the board's own `diff=` at every step: the ship put on a wrong cell, a token
+    dropped beside it, both ships of a start zone gone, pieces on a finish cell and in the
+    control room, and so on back to a board that fits."""
+    from cargoboard.games.formula99.live import mismatch_places
+    gm = race()
+    steps = ["lift i3", "place e1", "drop e2", "lift h3", "place h4", "drop f6", "take e2",
+             "lift h4", "place h3", "drop f4", "take f4", "take f6", "lift e1", "place i3"]
+    seen = 0
+    for step in steps:
+        gm.run(step, "wait 700")
+        state = gm.query("state")
+        occ = gm.query("occ").split()[2]
+        position = gm.query("pos")[3:]
+        diff = re.search(r" diff=(\S+)", state).group(1)
+        places = mismatch_places(position, bytes.fromhex(occ))
+        if "state=mismatch" in state:  # (the board gives diff= only then and in a catch-up)
+            seen += 1
+            assert ",".join(places) == diff, (step, state, places)
+    assert seen >= 10
+    assert "state=idle" in state and places == []

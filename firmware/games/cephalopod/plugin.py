@@ -237,9 +237,13 @@ class Game:
         if cmd == "pos":
             return "ok " + pos.notation()
         if cmd == "state":
-            names = [pos.cell_name(c) for c in T.bit_list(t.plus | t.minus)]
-            return "ok state=%s diff=%s actions=%d" % (T.STATE_NAMES[t.state],
-                                                      ",".join(names) or "-", pos.ply())
+            diff = T.bit_list(t.plus | t.minus)
+            # fix=: the cells the LEDs ask to put right (_rebuild): a mistake's culprits; after
+            # a take-back every differing cell. A host shows these, not the whole diff
+            fix = t.culprits() if t.state == T.MISMATCH and not t.undone else diff
+            return "ok state=%s diff=%s actions=%d fix=%s" % (
+                T.STATE_NAMES[t.state], ",".join([pos.cell_name(c) for c in diff]) or "-",
+                pos.ply(), ",".join([pos.cell_name(c) for c in fix]) or "-")
         if cmd == "candidates":
             return self._candidate_lines(len(words) > 1 and words[1] == "full")
         if cmd == "history":  # [FROM [COUNT]], as Cargocube's

@@ -12,7 +12,9 @@ refusing its options for another game's position; `load_position(text, args)`, i
 word; `EXAMPLES`; cargoboard.cli), `world.py` (its pieces in the virtual board's world: the
 start laid out, how a piece lands where a hand puts it, their names; cargoboard.sim.world; and
 its own words after SEATS in a script's `new-game`, `new_game_words`, cargoboard.sim.script),
-`hallfield.py` (revision B's physics: what the board's linear Hall sensors read of its pieces;
+`live.py` (what `cargoboard serve` works out itself of a board it follows:
+`mismatch_places(position, occupancy)`, for a game whose board's `state` loads code, «Формула 99»;
+cargoboard.web.boards), `hallfield.py` (revision B's physics: what the board's linear Hall sensors read of its pieces;
 only the game revision B is built for has one, and the sim asks for it with
 `sole_part("hallfield")`), `build.py` (what the device build needs to know of the game:
 `FOLDED_CONSTANTS`, its constant modules folded into their users, cargoboard.build),

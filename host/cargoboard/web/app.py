@@ -172,22 +172,24 @@ def _int_param(request, name, default=None, lo=None, hi=None):
 async def tables_page(request):
     _need_table_access(request)
     web = request.app.state.web
-    tables = [web.view(f) for f in web.boards.followers]
-    return _render(request, "tables.html", tables=tables, discover=web.boards.discover)
+    followers = list(web.boards.followers)
+    return _render(request, "tables.html", tables=[web.view(f) for f in followers],
+                   syncs={f.key: f.sync_state for f in followers},
+                   discover=web.boards.discover)
 
 
 async def table_page(request):
     _need_table_access(request)
     f = _follower(request)
     return _render(request, "table.html", t=request.app.state.web.view(f), seat=None,
-                   token=None, sync=f.sync_state)
+                   token=None, syncs={f.key: f.sync_state})
 
 
 async def seat_page(request):
     f = _follower(request)
     seat = _seat_access(request, f)
     return _render(request, "table.html", t=request.app.state.web.view(f, seat), seat=seat,
-                   token=request.query_params.get("token"), sync=None)
+                   token=request.query_params.get("token"), syncs=None)
 
 
 async def table_json(request):
@@ -521,6 +523,7 @@ def create_app(boards, db_path, keys=None, allowed_hosts=None, hub=None):
     templates.env.globals["result_text"] = result_text
     templates.env.globals["when_text"] = when_text
     templates.env.globals["source_text"] = source_text
+    templates.env.globals["game_title"] = diagram.title  # «Формула 99», not formula99
     routes = [
         Route("/", tables_page),
         Route("/events", all_events),

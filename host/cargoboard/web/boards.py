@@ -7,10 +7,12 @@ LED frames (docs/protocol.md, EVENTS mask 3), asks `status`, `pos`, `state` and 
 `auto|confirm|end ACTION -> POSITION` adds an action, `undo ACTION -> POSITION` takes one back,
 `state asking`, «Формула 99»'s `picker N` (its option picker opened) and a `button` press while
 candidates are shown are when to ask for the `candidates`, `state mismatch` (and a piece moved
-during one) when to ask `state` for the cells that differ; a new game, a resumed or loaded one
-starts afresh. The position shown is always the one the board reported last. A lost port
-(unplugged, the virtual board stopped) is reopened every RECONNECT_S until the board answers
-again; a board that stays silent is asked HELLO after QUIET_S, so one that hangs is noticed too.
+during one) when to ask `state` for the cells to put right (a game whose `state` loads code on
+the board, «Формула 99», has them worked out here instead: its host part `live`, from `occ`
+and the `change` events); a new game, a resumed or loaded one starts afresh. The position
+shown is always the one the board reported last. A lost port (unplugged, the virtual board
+stopped) is reopened every RECONNECT_S until the board answers again; a board that stays silent
+is asked HELLO after QUIET_S, so one that hangs is noticed too.
 
 The follower thread is the only user of its port: "sync now" runs in it too (sync() through
 the same Link), events keep flowing meanwhile.
@@ -24,9 +26,11 @@ import threading
 import time
 from collections import deque
 
+from cargoboard import games
 from cargoboard.games import kinds as game_kinds
 from cargoboard.link import Link, LinkError, BoardError, candidate_ports, parse_info
 from firmware.system import link as L
+from shared_rules.geometry import parse_cell
 
 RECONNECT_S = 0.5     # how often a lost port is tried again
 QUIET_S = 3.0         # a board silent this long is asked HELLO (is it still there?)
@@ -42,14 +46,20 @@ MOVE_KINDS = ("auto", "confirm", "end")
 # «Формула 99» reports an action by its 4-byte code, `HOW CODE ply=N` (HOW: auto, confirm,
 # act, card, pick, undo; docs/board-formula99.md): its text and the position are read afresh.
 CODED_ACTION = re.compile(r"^[a-z]+ [0-9a-f]{8} ply=\d+$")
-# Games whose board answers `state` from code it loads for the request (console.py): asked only
-# when the board says a mismatch begins, not at each piece moved during one.
-STATE_LOADS_CODE = ("formula99",)
 
 
 def _cells(state_info):
-    """The cells of a `state` reply's `diff=a1,b2` (`-` or none: [])."""
-    return [c for c in (state_info.get("diff") or "").split(",") if c and c != "-"]
+    """The cells a `state` reply asks to put right: its `fix=a1,b2` where the board blinks fewer
+    than differ (Cephalopod: a mistake's culprits), else its `diff=` (`-` or none: [])."""
+    cells = state_info.get("fix") or state_info.get("diff") or ""
+    return [c for c in cells.split(",") if c and c != "-"]
+
+
+def _mismatch_part(kind):
+    """The game's host part that works out a mismatch's places itself (its board's `state`
+    loads code for each request: «Формула 99»), or None."""
+    live = games.part(kind, "live") if kind else None
+    return live if live is not None and hasattr(live, "mismatch_places") else None
 
 
 class Follower:
@@ -68,6 +78,7 @@ class Follower:
         self._thread = None
         self._lock = threading.Lock()
         self.leds = None          # bytes of the last LED frame
+        self._occ = None          # during a mismatch worked out here: the board's occupancy
         self.led_time = 0.0
         self.sync_state = {"running": False, "done": 0, "total": 0, "label": "", "result": ""}
         self._state = self._blank(connected=False, status="connecting to %s" % port)
@@ -158,6 +169,7 @@ class Follower:
 
     def _session(self, link):
         self._events.clear()
+        self._occ = None
         link.on_event = self._events.append
         link.on_leds = self._leds
         info = link.hello()
@@ -205,6 +217,7 @@ class Follower:
         """Read the whole game again: status, position, tracker state, moves, candidates. With
         `known` (the move list read before, of the same game) the moves are read only from its
         last one on (_history)."""
+        self._occ = None
         st = parse_info(self._text(link, "status") or "")
         app = st.get("state")
         game = st.get("game") if st.get("game") not in (None, "-") else None
@@ -217,7 +230,7 @@ class Follower:
             tracker = parse_info(self._text(link, "state") or "")
             changes["tracker"] = tracker.get("state")
             if changes["tracker"] == "mismatch":
-                changes["mismatch"] = _cells(tracker)
+                changes["mismatch"] = self._mismatch(link, game, changes["position"], tracker)
             changes["moves"] = self._history(link, int(tracker.get("actions", "0") or 0),
                                              known or ())
             if changes["tracker"] in ("asking", "ready"):
@@ -242,6 +255,29 @@ class Follower:
             moves += got
             if len(got) < HISTORY_PAGE or len(moves) >= expected:
                 return moves
+
+    def _mismatch(self, link, game, position, state_info=None):
+        """The cells (places) to put right during a mismatch. From the `state` reply (given, or
+        asked), unless the game's host part works them out (_mismatch_part: its board's
+        `state` loads code): then from the board's occupancy, asked with `occ` at the first
+        call of a mismatch and kept up from the `change` events after (self._occ)."""
+        part = _mismatch_part(game)
+        if part is not None and position is not None:
+            if self._occ is None:
+                words = (self._text(link, "occ") or "").split()
+                try:
+                    self._occ = bytearray.fromhex(words[2]) if words[:1] == ["ok"] else None
+                except (IndexError, ValueError):
+                    self._occ = None
+            if self._occ is not None and len(self._occ) == 16:
+                try:
+                    return part.mismatch_places(position, bytes(self._occ))
+                except Exception:  # (a position the host's rules refuse: the board says)
+                    pass
+            self._occ = None
+        if state_info is None:
+            state_info = parse_info(self._text(link, "state") or "")
+        return _cells(state_info)
 
     def _candidates(self, link):
         lines = (self._text(link, "candidates") or "").split("\n")
@@ -278,23 +314,32 @@ class Follower:
                               moves=moves, candidates=[], app="play")
         elif kind == "state":
             state = rest.strip()
+            self._occ = None  # a mismatch that begins is read afresh
             if state in ("asking", "ready"):
                 cands, shown = self._candidates(link)
                 self._publish(tracker=state, candidates=cands, shown=shown, mismatch=[])
             elif state == "mismatch":
-                # which cells differ: the `state` reply's diff= (asked once per mismatch the
-                # LEDs show, not per press; the board blinks those cells red)
+                # which cells to put right, as the board blinks them red (asked once per
+                # mismatch the LEDs show, not per press)
                 self._publish(tracker=state, candidates=[], shown=0,
-                              mismatch=_cells(parse_info(self._text(link, "state") or "")))
+                              mismatch=self._mismatch(link, s["game"], s["position"]))
             else:
                 self._publish(tracker=state, candidates=[], shown=0, mismatch=[])
-        elif kind == "change" and s["tracker"] == "mismatch" and \
-                s["game"] not in STATE_LOADS_CODE:
+        elif kind == "change" and s["tracker"] == "mismatch":
             # pieces moved while the board shows a mismatch: the red cells may be others now
             # (the LEDs' state did not change, so no `state` event says so)
-            info = parse_info(self._text(link, "state") or "")
-            if info.get("state") == "mismatch":
-                self._publish(mismatch=_cells(info))
+            if self._occ is not None:  # worked out here: the change is all it takes
+                for word in rest.split():
+                    cell = parse_cell(word[1:])
+                    if cell >= 0 and word[0] in "+-":
+                        bit = 1 << (cell & 7)
+                        self._occ[cell >> 3] = self._occ[cell >> 3] | bit if word[0] == "+" \
+                            else self._occ[cell >> 3] & ~bit
+                self._publish(mismatch=self._mismatch(link, s["game"], s["position"]))
+            else:
+                info = parse_info(self._text(link, "state") or "")
+                if info.get("state") == "mismatch":
+                    self._publish(mismatch=_cells(info))
         elif kind == "picker" or (kind == "button" and (
                 s["tracker"] in ("asking", "ready") or s["candidates"])):
             # what the board offers changed with no state of its tracker's: «Формула 99»'s
@@ -315,7 +360,9 @@ class Follower:
             reply = link.text(command, timeout=COMMAND_S)
         except BoardError as e:
             reply = "err %s" % e
-        self._refresh(link)
+        # the same game: its moves from the last one read on (read whole, a 400-action
+        # «Формула 99» game held the emulated Pico up for ~34 s after each card a seat played)
+        self._refresh(link, known=self.snapshot()["moves"])
         # the board's word only (`ok`, `err`): its reply may echo the command, e.g. the card
         # a seat chose to lay face down, which the other seats' pages must not show
         self._publish(notice="seat %s: %s: %s" % (seat, command.split()[0],

@@ -25,13 +25,13 @@ _ATTR = re.compile(r'([a-z-]+)="([^"]*)"')
 
 
 def mismatch_text(cells):
-    """The differing cells in words (the drawing marks them red; not everybody sees red)."""
+    """The cells the board asks to put right, in words (the drawing marks them red; not
+    everybody sees red)."""
     if not cells:
         return ""
-    return "No legal move explains the board: it differs from the game on %s %s (marked red " \
-           "in the drawing). Put %s right; nothing is lost." % (
-               "cell" if len(cells) == 1 else "cells", ", ".join(cells),
-               "it" if len(cells) == 1 else "them")
+    return "No legal move explains the board: put %s %s right (blinking on the board, marked " \
+           "red in the drawing); nothing is lost." % (
+               "cell" if len(cells) == 1 else "cells", ", ".join(cells))
 
 
 def mark_cells(svg, cells):

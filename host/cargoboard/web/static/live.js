@@ -196,10 +196,19 @@
     svg.setAttribute("data-updated", String(Date.now()));
   }
 
+  // "sync now": one form per table (form.sync, data-key), on its own page and on the tables page
+  function syncForm(key) {
+    var forms = document.querySelectorAll("form.sync");
+    for (var i = 0; i < forms.length; i++) {
+      if (forms[i].getAttribute("data-key") === String(key)) { return forms[i]; }
+    }
+    return null;
+  }
   function showSync(st) {
-    var bar = document.getElementById("sync-bar"), label = document.getElementById("sync-label");
-    var button = document.getElementById("sync-now");
-    if (!bar) { return; }
+    var f = syncForm(st.key);
+    if (!f) { return; }
+    var bar = f.querySelector(".sync-bar"), label = f.querySelector(".sync-label");
+    var button = f.querySelector(".sync-now");
     bar.max = st.total || 1;
     bar.value = st.running ? st.done : (st.total || 1);
     text(label, st.running ? (st.label || "syncing") + " " +
@@ -217,18 +226,19 @@
     fetch(f.action, {method: "POST", body: data, headers: {"Accept": "application/json"}});
   });
 
-  var form = document.getElementById("sync-form");
-  if (form && window.fetch) {
-    form.addEventListener("submit", function (e) {
-      e.preventDefault();
-      var label = document.getElementById("sync-label");
-      fetch(form.action, {method: "POST", body: new FormData(form),
-                          headers: {"Accept": "application/json"}})
-        .then(function (r) { return r.json(); })
-        .then(function (j) { if (j.error) { text(label, j.error); } })
-        .catch(function (err) { text(label, "sync failed: " + err); });
-    });
-  }
+  // sync now without leaving the page: its progress and result come as `sync` events; a refusal
+  // (a sync running, the board not there) is said in the form's label
+  document.addEventListener("submit", function (e) {
+    var f = e.target;
+    if (!f.classList || !f.classList.contains("sync") || !window.fetch) { return; }
+    e.preventDefault();
+    var label = f.querySelector(".sync-label");
+    fetch(f.action, {method: "POST", body: new FormData(f),
+                     headers: {"Accept": "application/json"}})
+      .then(function (r) { return r.json(); })
+      .then(function (j) { if (j.error) { text(label, j.error); } })
+      .catch(function (err) { text(label, "sync failed: " + err); });
+  });
 
   var source = new EventSource(root.getAttribute("data-stream"));
   // a page left behind must give its stream back at once: a browser keeps at most 6
