@@ -208,5 +208,7 @@ def unload(module):
     if i > 0:
         pkg = sys.modules.get(module[:i])
         short = module[i + 1:]
-        if pkg is not None and short in dir(pkg):
+        # not `short in dir(pkg)`: MicroPython's dir() tries every interned name on the object
+        # (a thousand with «Формула 99» loaded), 0.25 ms an unload on the unix port
+        if pkg is not None and getattr(pkg, short, None) is not None:
             delattr(pkg, short)
