@@ -263,6 +263,21 @@ def case_console_commands_leave_nothing_loaded():
             assert m not in sys.modules, m  # the set-up's code went with the console
 
 
+def case_unload_drops_the_module_and_its_name_in_the_package():
+    # H.unload takes the module out of sys.modules and out of its package's names (asked with
+    # getattr: dir() tried every interned name), and a module not loaded is no error.
+    if sys.implementation.name != "micropython":
+        return
+    import firmware.system.logformat  # noqa: F401
+    package = sys.modules["firmware.system"]
+    assert getattr(package, "logformat", None) is not None
+    for _ in range(2):
+        H.unload("firmware.system.logformat")
+        assert "firmware.system.logformat" not in sys.modules
+        assert getattr(package, "logformat", None) is None
+    H.unload("nosuchmodule")
+    H.unload("firmware.nosuchmodule")
+
 def case_other_games_leave_cargocubes_board_unloaded():
     # Every board keeps the grid (shared_rules/geometry.py: the HAL names cells with it), but
     # Cargocube's board tables (shared_rules/cargocube/board.py: cell kinds, neighbours,

@@ -219,3 +219,54 @@ def test_the_checks_find_a_circle():
     modules["firmware.system.app"] += "\ndef _late():\n    from firmware.system.link import Link\n"
     circles = import_circles(modules)
     assert any(set(c) == {"firmware.system.app", "firmware.system.link"} for c in circles), circles
+
+
+# -- module aliases ------------------------------------------------------------------------------
+
+def module_aliases(modules):
+    """{alias: {module: [where]}} of the device code's `import a.b as X` and `from a import b
+    as X` of project modules (not of functions or constants), every game's folder written
+    `<game>`: each game's plug-in holds its own tracker as T, which is one name for one role."""
+    known = set(modules)
+    out = {}
+
+    def role(module):
+        game = game_of(module)
+        return module if game is None else module.replace("." + game + ".", ".<game>.", 1)
+
+    for name, source in sorted(modules.items()):
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Import):
+                pairs = [(a.name, a.asname) for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                pairs = [(node.module + "." + a.name, a.asname) for a in node.names]
+            else:
+                continue
+            for module, alias in pairs:
+                if alias and module in known and alias != module.rsplit(".", 1)[-1]:
+                    where = "%s:%d" % (name, node.lineno)
+                    out.setdefault(alias, {}).setdefault(role(module), []).append(where)
+    return out
+
+
+def alias_clashes(modules):
+    """['X: a (where), b (where)'] for the aliases that name more than one module."""
+    return ["%s: %s" % (alias, ", ".join("%s (%s)" % (m, " ".join(w))
+                                         for m, w in sorted(ms.items())))
+            for alias, ms in sorted(module_aliases(modules).items()) if len(ms) > 1]
+
+
+def test_each_module_alias_names_one_module():
+    """A short alias (LW, LR, F, T, ...) read in one file means the same module in the next:
+    logread was LR and so was logformat, logwrite LF, frames F and the step model's field F,
+    «Формула 99»'s rules R and its constants R, a tracker T and «Формула 99»'s track T."""
+    assert alias_clashes(MODULES) == []
+
+
+def test_the_alias_check_finds_a_clash():
+    modules = dict(MODULES)
+    modules["firmware.system.logboot"] += (
+        "\n\ndef _late():\n    from firmware.system import logread as LF\n")
+    (clash,) = alias_clashes(modules)
+    assert clash.startswith("LF: firmware.system.logformat (firmware.system.logboot:"), clash
+    assert "firmware.system.logread (firmware.system.logboot:" in clash, clash

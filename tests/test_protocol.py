@@ -193,6 +193,32 @@ def test_new_config_load_text_and_events(board):
     assert e.value.code == FL.E_FAILED and "unknown command" in str(e.value)
 
 
+
+def test_text_bodies_outside_printable_ascii_are_refused_and_run_nothing(board):
+    """The console drops a line with a byte outside printable ASCII/tab (docs/serial-protocol.md);
+    a TEXT, NEW, CONFIG or LOAD body is such a line and gets the same refusal, ERROR 3 naming the
+    byte, before anything runs: `abort ñ` in a TEXT frame aborted the game (the console split
+    the words and ignored the extra one), `status\\nundo` ran `status`."""
+    link = board.link
+    assert link.new_game("cargocube polygon SN").startswith("ok setup")
+    before = link.text("pos")
+    refused = ((FL.TEXT, "abort \u00f1".encode()), (FL.TEXT, b"abort\nstatus"),
+               (FL.TEXT, "undo\u00a0".encode()), (FL.TEXT, b"\xff\xfe"), (FL.TEXT, b"abort \x01"),
+               (FL.NEW, "cephalopod 5x5 \u00e9".encode()), (FL.CONFIG, "bright=9 \u00fc".encode()),
+               (FL.LOAD, cc.start_position(4).notation().encode() + b"\x7f"))
+    for typ, body in refused:
+        with pytest.raises(BoardError) as e:
+            link.request(typ, body)
+        assert e.value.code == FL.E_REQUEST, (body, e.value)
+        bad = next(b for b in body if not (32 <= b < 127 or b == 9))
+        assert "bad character 0x%02x" % bad in str(e.value), (body, e.value)
+        assert "printable ASCII" in str(e.value), (body, e.value)
+    # nothing ran: the same game at the same position, the settings as they were
+    assert link.text("status").startswith("ok state=setup game=cargocube")
+    assert link.text("pos") == before
+    assert link.configure("")["bright"] != "9"
+    assert "Traceback" not in board.runner.serial_log.decode(errors="replace")
+
 @pytest.mark.parametrize("rev", ["A", "B"])
 def test_led_budget_stops_at_what_usb_gives(rev):
     """`budget` (CONFIG and the console) goes up to the board revision's USB-safe LED budget

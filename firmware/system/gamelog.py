@@ -25,7 +25,7 @@ are never dropped to make room; the host deletes games only after it has them (`
 
 import gc
 import os
-from firmware.system import logwrite as LF  # what appends need; firmware.system.logformat only for a moment
+from firmware.system import logwrite as LW  # what appends need; firmware.system.logformat only for a moment
 from firmware.hal import unload
 
 DIR = "games"
@@ -58,7 +58,7 @@ class GameLog:
         self.board = board
         self.reserve = reserve
         self.cur = 0         # the game being written, 0 = none
-        self.closed = 0      # 0 while the current game is open, else LF.FINISH or LF.ABANDON
+        self.closed = 0      # 0 while the current game is open, else LW.FINISH or LW.ABANDON
         self._crc = 0        # CRC-8 register after the last record of the current game
         self._size = 0       # its length in bytes
         self.spare = None    # a block held for the next file open (keep_spare)
@@ -176,7 +176,7 @@ class GameLog:
     def _append(self, kind, payload=b""):
         if not self.cur:
             raise ValueError("no game is being logged")
-        rec, crc = LF.encode_record(kind, payload, self._crc, self._size)
+        rec, crc = LW.encode_record(kind, payload, self._crc, self._size)
         path = self.path(self.cur)
         f = self.closing  # opened while the heap was in one piece (a game switch)
         self.closing = None
@@ -204,25 +204,25 @@ class GameLog:
 
     def append(self, payload):
         """Log a committed action (the rules core's encoding, 1..12 bytes, logwrite.MAX_PAYLOAD)."""
-        self._append(LF.ACTION, payload)
+        self._append(LW.ACTION, payload)
         self.closed = 0
 
     def undo(self):
         """Log a take-back of the last action still standing."""
-        self._append(LF.UNDO)
+        self._append(LW.UNDO)
         self.closed = 0
 
     def finish(self):
         """The game is over by its rules (no-op if already closed). It stays current: a
         take-back after the end reopens it."""
         if self.cur and not self.closed:
-            self._append(LF.FINISH)
-            self.closed = LF.FINISH
+            self._append(LW.FINISH)
+            self.closed = LW.FINISH
 
     def close(self):
         """The app is done with the current game: log it as abandoned if it is still open."""
         if self.cur and not self.closed:
-            self._append(LF.ABANDON)
+            self._append(LW.ABANDON)
         self.cur = 0
         self.closed = 0
 

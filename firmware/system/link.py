@@ -168,11 +168,15 @@ class Link:
             self.error(seq, E_UNKNOWN, "unknown request type 0x%02x" % typ)
 
     def _text(self, typ, seq, body):
-        try:
-            text = body.decode()
-        except UnicodeError:
-            self.error(seq, E_REQUEST, "body is not UTF-8 text")
-            return
+        # a console line: the console's characters only, as the console drops a line with any
+        # other byte, while split() here ran it (`abort \xc3\xb1` aborted the game)
+        for i in range(len(body)):
+            ch = body[i]
+            if ch != 9 and not 32 <= ch < 127:
+                self.error(seq, E_REQUEST, "bad character 0x%02x at byte %d (printable ASCII only)"
+                           % (ch, i))
+                return
+        text = body.decode()
         app = self.app
         if typ == NEW:
             words = ["new"] + text.split()

@@ -6,7 +6,7 @@ GameLog's state for the game being written (firmware/system/gamelog.py)."""
 
 import gc
 import os
-from firmware.system import logformat as LR
+from firmware.system import logformat as LF
 
 
 def _aside(path):
@@ -42,13 +42,13 @@ def open_newest(glog):
     size = os.stat(path)[6]
     with open(path, "rb") as f:
         raw = f.read(size)  # one allocation of its size (read() grows a buffer by doubling)
-    h, hl, problem = LR.decode_header(raw)
+    h, hl, problem = LF.decode_header(raw)
     if h is None:
         return None
-    rd = LR.Reader(raw, hl, h.seed())
+    rd = LF.Reader(raw, hl, h.seed())
     for rec in rd:
         pass
-    if rd.last == LR.FINISH or rd.last == LR.ABANDON:
+    if rd.last == LF.FINISH or rd.last == LF.ABANDON:
         return None
     dropped = rd.dropped()
     if dropped:
@@ -62,7 +62,7 @@ def open_newest(glog):
     glog.closed = 0
     glog._crc = rd.crc
     glog._size = rd.good
-    records = LR.Reader(raw, hl, h.seed())
+    records = LF.Reader(raw, hl, h.seed())
     records.expected_actions = rd.actions  # known before the replay (to reserve room)
     return h, records, dropped
 

@@ -8,7 +8,7 @@ import os
 # imported once here: an import of a built-in module inside a function looks for a file of its
 # name on the flash first (MicroPython lets one extend it), ~4 ms on the RP2040 each time
 from binascii import crc32
-from firmware.system import logwrite as LF
+from firmware.system import logwrite as LW
 from firmware.system.gamelog import game_number
 
 
@@ -30,7 +30,7 @@ def state(glog, n, nbytes=-1):
     with open(glog.path(n), "rb") as f:
         f.seek(nbytes - 4)
         tail = f.read(4)
-    return LF.closed_tail(tail, nbytes)
+    return LW.closed_tail(tail, nbytes)
 
 
 def sizes(glog):
@@ -143,7 +143,7 @@ def scan(glog, n, nbytes, buf, each=None):
             off = at + k
     finally:
         read.close()  # the file, also when each() fails
-    st = LF.closed_tail(tail, nbytes) if nbytes >= 4 and off == nbytes else 0
+    st = LW.closed_tail(tail, nbytes) if nbytes >= 4 and off == nbytes else 0
     return c & 0xFFFFFFFF, st
 
 

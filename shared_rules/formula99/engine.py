@@ -8,7 +8,7 @@
 # MicroPython subset.
 
 from shared_rules.formula99 import rules as R
-from shared_rules.formula99 import track as T
+from shared_rules.formula99 import track as TK
 from shared_rules.formula99 import cards as C
 from shared_rules.formula99.const import (O_LOC, O_DECK, O_DECKN, O_SHIP, O_CIV, O_CHG, O_CCARD,
                                           O_NSEATS, O_WINNER, L_HAND, L_CHARGE, L_DECK,
@@ -37,10 +37,10 @@ def harmful(level, card):
 
 
 def ship_value(place, civ):
-    if place == T.START:
+    if place == TK.START:
         return 0
     if place < 72:
-        return T.progress(place, civ) + 3
+        return TK.progress(place, civ) + 3
     return 45
 
 
@@ -75,9 +75,9 @@ def evaluate(pos, seat):
         bad = harmful(level, card)
         for k in range(2 * n):
             p = s[O_SHIP + k]
-            if p >= 72 or not T.lanes_mask(p) & T.lanes_mask(cell):
+            if p >= 72 or not TK.lanes_mask(p) & TK.lanes_mask(cell):
                 continue
-            d = ((cell >> 1) - (p >> 1)) % T.LAP
+            d = ((cell >> 1) - (p >> 1)) % TK.LAP
             if 1 <= d <= 10:
                 gain = 6 if bad else -6
                 score += gain if (k >> 1) != seat else -gain

@@ -2,7 +2,7 @@
 # rules.Position kept in its own module so that each compiles in the board's small heap.
 # Everything here reads the position; rules.py changes it.
 
-from shared_rules.formula99 import track as T
+from shared_rules.formula99 import track as TK
 from shared_rules.formula99 import cards as C
 # the constants used here, by name: a star import filled the module's dictionary with all of
 # them (~1 KB of the board's heap)
@@ -185,7 +185,7 @@ class Legal:
         s = self.st
         cell = s[O_SHIP + q]
         civ = s[O_CIV + (q >> 1)]
-        room = T.LAP - T.progress(cell, civ)
+        room = TK.LAP - TK.progress(cell, civ)
         if limit > room:
             limit = room
         blocked = self._blockades()
@@ -197,18 +197,18 @@ class Legal:
                 del cells[n - 1:]
                 cells.append(c)
                 visit(c, n, bits, cells)
-                if c == T.FINISH or n == limit:
+                if c == TK.FINISH or n == limit:
                     continue
             if n + 1 == room:
-                stack.append((T.FINISH, n + 1, bits, ent))
+                stack.append((TK.FINISH, n + 1, bits, ent))
                 continue
-            if T.is_red(c):
+            if TK.is_red(c):
                 for lane in (1, 0):
-                    nxt = T.fwd(c, lane)
+                    nxt = TK.fwd(c, lane)
                     if not blocked[nxt]:
                         stack.append((nxt, n + 1, bits | (lane << ent), ent + 1))
             else:
-                nxt = T.fwd(c, 0)
+                nxt = TK.fwd(c, 0)
                 if not blocked[nxt]:
                     stack.append((nxt, n + 1, bits, ent))
 
@@ -232,15 +232,15 @@ class Legal:
             p = s[O_SHIP + q]
             if j and only < 0 and p == s[O_SHIP + q - 1]:
                 continue  # both in the start zone: one move
-            if p == T.START:
-                if not ships[T.plus_cell(civ)]:
-                    out.append((K_MOVE << 24) | (T.START << 7) | (1 << 3))
+            if p == TK.START:
+                if not ships[TK.plus_cell(civ)]:
+                    out.append((K_MOVE << 24) | (TK.START << 7) | (1 << 3))
             elif p < 72:
                 base = (K_MOVE << 24) | (p << 7)
                 found = []
 
                 def visit(dest, n, bits, cells):
-                    if dest == T.FINISH or not ships[dest]:
+                    if dest == TK.FINISH or not ships[dest]:
                         found.append(base | (n << 3) | bits)
                 self._walk(q, limit, visit)
                 found.sort()
@@ -257,10 +257,10 @@ class Legal:
         q = 2 * seat
         if s[O_SHIP + q] != src:
             q += 1
-        if src == T.START:
-            return q, [T.plus_cell(s[O_CIV + seat])]
+        if src == TK.START:
+            return q, [TK.plus_cell(s[O_CIV + seat])]
         cells = []
-        self.path(src, T.LAP - T.progress(src, s[O_CIV + seat]), bits, n, -1, None, cells)
+        self.path(src, TK.LAP - TK.progress(src, s[O_CIV + seat]), bits, n, -1, None, cells)
         return q, cells
 
     def path(self, c, room, bits, n, stop, blocked, cells):
@@ -271,14 +271,14 @@ class Legal:
         ent = 0
         for i in range(n):
             if i + 1 == room:
-                cells.append(T.FINISH)
+                cells.append(TK.FINISH)
                 break
-            if T.is_red(c):
-                nxt = T.fwd(c, bits & 1)
+            if TK.is_red(c):
+                nxt = TK.fwd(c, bits & 1)
                 bits >>= 1
                 ent += 1
             else:
-                nxt = T.fwd(c, 0)
+                nxt = TK.fwd(c, 0)
             if blocked is not None and blocked[nxt]:
                 break
             cells.append(nxt)
@@ -347,7 +347,7 @@ class Legal:
                         p = s[O_SHIP + q]
                         if p < 72:
                             out.append(base | (U_KICK << 14) | p)
-                        elif p == T.FINISH:
+                        elif p == TK.FINISH:
                             out.append(base | (U_KICK << 14) | (FINISHED_BASE + s[O_CIV + (q >> 1)]))
                 else:
                     for q in range(2 * s[O_NSEATS]):
@@ -367,7 +367,7 @@ class Legal:
                         if q < 0 or s[O_CCARD + q] == BLOCKADE:
                             continue
                         for x in on_track:
-                            if T.sector(x) == T.sector(c) and (c >> 1) > (x >> 1):
+                            if TK.sector(x) == TK.sector(c) and (c >> 1) > (x >> 1):
                                 clears.append(c)
                                 break
                 for c in clears:
@@ -378,7 +378,7 @@ class Legal:
         a blockade cell allowed as the last cell (the ram's and the pull's "ahead within 5")."""
         s = self.st
         cell = s[O_SHIP + q]
-        room = T.LAP - T.progress(cell, s[O_CIV + (q >> 1)])
+        room = TK.LAP - TK.progress(cell, s[O_CIV + (q >> 1)])
         limit = 5 if room > 5 else room
         blocked = self._blockades()
         seen = []
@@ -388,10 +388,10 @@ class Legal:
                 break
             nxt = []
             for c in frontier:
-                if T.is_red(c):
-                    steps = (T.fwd(c, 0), T.fwd(c, 1))
+                if TK.is_red(c):
+                    steps = (TK.fwd(c, 0), TK.fwd(c, 1))
                 else:
-                    steps = (T.fwd(c, 0),)
+                    steps = (TK.fwd(c, 0),)
                 for d in steps:
                     if d not in seen:
                         seen.append(d)
@@ -404,10 +404,10 @@ class Legal:
         s = self.st
         civ = s[O_CIV + seat]
         out = []
-        if x == T.START:
-            y = ships[T.plus_cell(civ)] - 1
+        if x == TK.START:
+            y = ships[TK.plus_cell(civ)] - 1
             if y >= 0 and (y >> 1) != seat:
-                out.append(T.plus_cell(civ))
+                out.append(TK.plus_cell(civ))
             return out
         if x >= 72:
             return out
@@ -427,12 +427,12 @@ class Legal:
             k = chg[qc] - 1
             if k < 0 or s[O_CCARD + k] == BLOCKADE:
                 continue
-            sec = T.sector(qc)
+            sec = TK.sector(qc)
             for b in range(72):
-                if not ships[b] or T.sector(b) != sec:
+                if not ships[b] or TK.sector(b) != sec:
                     continue
                 for x in own:
-                    if x < 72 and x != b and T.sector(x) == sec:
+                    if x < 72 and x != b and TK.sector(x) == sec:
                         out.append((b << 7) | qc)
                         break
         return out
@@ -441,8 +441,8 @@ class Legal:
         s = self.st
         out = []
         for x in on_track:
-            dest = T.back(x, T.lane_of(x))
-            if ships[dest] or chg[dest] or T.is_plus(dest):
+            dest = TK.back(x, TK.lane_of(x))
+            if ships[dest] or chg[dest] or TK.is_plus(dest):
                 continue
             q = 2 * seat if s[O_SHIP + 2 * seat] == x else 2 * seat + 1
             for c in self._reach(q):
@@ -475,7 +475,7 @@ class Legal:
             _, chg = self._boards()
             for j in (0, 1):
                 p = s[O_SHIP + 2 * seat + j]
-                if p < 72 and T.is_red(p) and not chg[p] and self.spaced(p, -1):
+                if p < 72 and TK.is_red(p) and not chg[p] and self.spaced(p, -1):
                     out.append((K_BLOCK << 24) | p)
         if not fl & F_LAID:
             for q in (2 * seat, 2 * seat + 1):
@@ -487,10 +487,10 @@ class Legal:
         """Is cell at least 3 from every charge on a cell sharing a lane with it (but the
         charge on `moving`, a cell or -1)?"""
         s = self.st
-        m = T.lanes_mask(cell)
+        m = TK.lanes_mask(cell)
         for q in range(2 * s[O_NSEATS]):
             o = s[O_CHG + q]
-            if o != HOME and o != moving and T.lanes_mask(o) & m and T.dist(o, cell) < 3:
+            if o != HOME and o != moving and TK.lanes_mask(o) & m and TK.dist(o, cell) < 3:
                 return False
         return True
 
@@ -505,23 +505,23 @@ class Legal:
             if p < 72:
                 sec = p >> 3
                 banned |= (1 << sec) | (1 << ((sec + 1) % 9))
-        bad = bytearray(T.LAP)  # by t: lane masks a piece forbids there
+        bad = bytearray(TK.LAP)  # by t: lane masks a piece forbids there
         taken = bytearray(72)
         for q in range(2 * s[O_NSEATS]):
             o = s[O_CHG + q]
             if o != HOME:
                 taken[o] = 1
-                m = T.lanes_mask(o)
+                m = TK.lanes_mask(o)
                 t = o >> 1
                 for d in (-2, -1, 0, 1, 2):  # closer than 3 to a charge
-                    bad[(t + d) % T.LAP] |= m
+                    bad[(t + d) % TK.LAP] |= m
             o = s[O_SHIP + q]
             if o < 72:
                 taken[o] = 1
-                m = T.lanes_mask(o)
+                m = TK.lanes_mask(o)
                 t = o >> 1
                 for d in (1, 2, 3, 4):  # 1 to 4 cells ahead of a ship
-                    bad[(t + d) % T.LAP] |= m
+                    bad[(t + d) % TK.LAP] |= m
         out = []
         for c in range(72):
             t = c >> 1
@@ -540,7 +540,7 @@ class Legal:
         s = self.st
         x = s[O_SHIP + q]
         civ = s[O_CIV + (q >> 1)]
-        room = T.LAP - T.progress(x, civ)
+        room = TK.LAP - TK.progress(x, civ)
         ships, chg = self._boards()
         blocked = self._blockades()
         found = []
@@ -551,11 +551,11 @@ class Legal:
             if ent < 3 and bits >> ent:
                 continue  # choices beyond the entries made: the same path as bits below
             land = len(cells) - 1
-            if land >= 0 and cells[land] != T.FINISH:
+            if land >= 0 and cells[land] != TK.FINISH:
                 while land >= 0 and (ships[cells[land]] or chg[cells[land]]):
                     land -= 1
             if land < 0:
-                a = (K_GO << 24) | (x << 10) | T.NOWHERE
+                a = (K_GO << 24) | (x << 10) | TK.NOWHERE
                 if a not in found:
                     found.append(a)
                 continue
@@ -563,7 +563,7 @@ class Legal:
             used = 0
             c = x
             for i in range(land + 1):
-                if T.is_red(c) and cells[i] != T.FINISH:
+                if TK.is_red(c) and cells[i] != TK.FINISH:
                     used += 1
                 c = cells[i]
             lb = bits & ((1 << used) - 1)
@@ -578,7 +578,7 @@ class Legal:
                     if a not in found:
                         found.append(a)
             if not any_charge:
-                a = base | T.NOWHERE
+                a = base | TK.NOWHERE
                 if a not in found:
                     found.append(a)
         found.sort()
@@ -594,7 +594,7 @@ class Legal:
         bits = (action >> 7) & 7
         cells = []
         if dest != x:
-            self.path(x, T.LAP - T.progress(x, s[O_CIV + (q >> 1)]), bits, 36, dest, None,
+            self.path(x, TK.LAP - TK.progress(x, s[O_CIV + (q >> 1)]), bits, 36, dest, None,
                       cells)
         return q, cells
 
@@ -610,13 +610,13 @@ class Legal:
             if k == q or p >= 72:
                 continue
             if kind == 7:
-                if not T.ahead(x, p, 3):
+                if not TK.ahead(x, p, 3):
                     continue
-                dest = T.back(p, T.lane_of(p))
+                dest = TK.back(p, TK.lane_of(p))
             else:
-                if not T.behind(x, p, 3):
+                if not TK.behind(x, p, 3):
                     continue
-                dest = T.back(x, T.lane_of(x))
+                dest = TK.back(x, TK.lane_of(x))
             if ships[dest] or chg[dest]:
                 continue
             found.append((K_TOW << 24) | p)
@@ -634,8 +634,8 @@ class Legal:
             p = s[O_SHIP + q]
             if p >= 72:
                 continue
-            d = ((cell >> 1) - (p >> 1)) % T.LAP
-            k = (min(d, T.LAP - d) << 3) | ((0 if d <= T.LAP - d else 1) << 1) | (p & 1)
+            d = ((cell >> 1) - (p >> 1)) % TK.LAP
+            k = (min(d, TK.LAP - d) << 3) | ((0 if d <= TK.LAP - d else 1) << 1) | (p & 1)
             if best < 0 or k < key:
                 best = q
                 key = k
@@ -646,23 +646,23 @@ class Legal:
         zc = s[O_SHIP + z]
         if zc >= 72:
             return
-        sec = T.sector(zc)
+        sec = TK.sector(zc)
         ships, chg = self._boards()
         land = []
         prev = (sec + 8) % 9
         for c in range(prev * 8, prev * 8 + 8):
-            if T.is_track(c) and not ships[c] and not chg[c]:
+            if TK.is_track(c) and not ships[c] and not chg[c]:
                 land.append(c)
         for k in range(2 * s[O_NSEATS]):
             p = s[O_SHIP + k]
             if k == z or p >= 72:
                 continue
-            d = (T.sector(p) - sec) % 9
+            d = (TK.sector(p) - sec) % 9
             if d != 1 and d != 2:
                 continue
-            pt = T.progress(p, s[O_CIV + (k >> 1)])
+            pt = TK.progress(p, s[O_CIV + (k >> 1)])
             for c in land:
-                if pt - ((p >> 1) - (c >> 1)) % T.LAP >= 0:
+                if pt - ((p >> 1) - (c >> 1)) % TK.LAP >= 0:
                     out.append((K_BEAM << 24) | (p << 7) | c)
         out.sort()
 
@@ -677,18 +677,18 @@ class Legal:
             p = s[O_SHIP + k]
             if (k >> 1) == owner or p >= 72:
                 continue
-            if T.ahead(zc, p, 2):
+            if TK.ahead(zc, p, 2):
                 front.append(k)
-            elif T.behind(zc, p, 2):
+            elif TK.behind(zc, p, 2):
                 backs.append(k)
         found = []
         for f in front:
-            found.append((K_LASER << 24) | (s[O_SHIP + f] << 7) | T.NOWHERE)
+            found.append((K_LASER << 24) | (s[O_SHIP + f] << 7) | TK.NOWHERE)
             for b in backs:
                 if (b >> 1) != (f >> 1):
                     found.append((K_LASER << 24) | (s[O_SHIP + f] << 7) | s[O_SHIP + b])
         for b in backs:
-            found.append((K_LASER << 24) | (T.NOWHERE << 7) | s[O_SHIP + b])
+            found.append((K_LASER << 24) | (TK.NOWHERE << 7) | s[O_SHIP + b])
         found.sort()
         out.extend(found)
 

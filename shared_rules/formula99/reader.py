@@ -2,21 +2,21 @@
 # them is notation.py's. Loaded only when text is read: a position given to the board or the host,
 # an action typed (the board drops it again after, docs/board-formula99.md).
 
-from shared_rules.formula99 import track as T
+from shared_rules.formula99 import track as TK
 from shared_rules.formula99 import cards as C
-from shared_rules.formula99 import const as R  # the constants (no import of rules.py: a circle)
+from shared_rules.formula99 import const  # the constants (no import of rules.py: a circle)
 from shared_rules.formula99 import notation as N  # an action is read by writing the legal ones
 
 
 def _err(msg):
-    return R.RulesError(msg)
+    return const.RulesError(msg)
 
 
 # -- places of ships -----------------------------------------------------------------------------
 
 def _slot_of_place(pos, text, what):
     s = pos.st
-    place, civ = T.parse_place(text)
+    place, civ = TK.parse_place(text)
     if place < 0:
         raise _err("%s %r is no ship's place (a track cell such as 3y2 or 4r, s<civ>, f<civ>)"
                    % (what, text))
@@ -29,7 +29,7 @@ def _slot_of_place(pos, text, what):
     if seat < 0:
         raise _err("%s %r: civilisation %s is not in play" % (what, text, civ or "?"))
     for q in (2 * seat, 2 * seat + 1):
-        if s[R.O_SHIP + q] == place:
+        if s[const.O_SHIP + q] == place:
             return q
     raise _err("%s: no ship of civilisation %d on %s" % (what, civ, text))
 
@@ -63,7 +63,7 @@ def parse_position(text, position_class):
         parsed.append(p)
     try:
         pos = position_class(civs, level, full)
-    except R.RulesError as e:
+    except const.RulesError as e:
         raise _err(str(e))
     s = pos.st
     used = bytearray(55)  # full view: how often each card appears
@@ -91,7 +91,7 @@ def parse_position(text, position_class):
             raise _err("civilisation %d: two ships, e.g. s,1b2 (got %r)" % (civ, ships))
         for j in (0, 1):
             k = "sfc".find(sp[j]) if len(sp[j]) == 1 else -1
-            place = T.START + k if k >= 0 else T.parse(sp[j])
+            place = TK.START + k if k >= 0 else TK.parse(sp[j])
             if place < 0:
                 raise _err("civilisation %d: ship place %r must be s, f, c or a track cell"
                            % (civ, sp[j]))
@@ -99,17 +99,17 @@ def parse_position(text, position_class):
                 if occupied[place]:
                     raise _err("two ships on %s" % sp[j])
                 occupied[place] = 1
-            s[R.O_SHIP + 2 * seat + j] = place
-        if s[R.O_SHIP + 2 * seat] == s[R.O_SHIP + 2 * seat + 1] and s[R.O_SHIP + 2 * seat] != T.START:
+            s[const.O_SHIP + 2 * seat + j] = place
+        if s[const.O_SHIP + 2 * seat] == s[const.O_SHIP + 2 * seat + 1] and s[const.O_SHIP + 2 * seat] != TK.START:
             raise _err("civilisation %d: both ships on %s" % (civ, sp[0]))
-        if T.CONTROL in (s[R.O_SHIP + 2 * seat], s[R.O_SHIP + 2 * seat + 1]):
-            if s[R.O_WINNER] != R.NONE:
+        if TK.CONTROL in (s[const.O_SHIP + 2 * seat], s[const.O_SHIP + 2 * seat + 1]):
+            if s[const.O_WINNER] != const.NONE:
                 raise _err("two ships in the control room")
-            other = s[R.O_SHIP + 2 * seat] + s[R.O_SHIP + 2 * seat + 1] - T.CONTROL
-            if other != T.FINISH:
+            other = s[const.O_SHIP + 2 * seat] + s[const.O_SHIP + 2 * seat + 1] - TK.CONTROL
+            if other != TK.FINISH:
                 raise _err("civilisation %d: a ship in the control room needs the other on "
                            "its finish cell" % civ)
-            s[R.O_WINNER] = seat
+            s[const.O_WINNER] = seat
         if chg != "-":
             items = chg.split(",")
             if len(items) > 2:
@@ -117,7 +117,7 @@ def parse_position(text, position_class):
             for j in range(len(items)):
                 it = items[j]
                 eq = it.find("=")
-                cell = T.parse(it[:eq]) if eq > 0 else -1
+                cell = TK.parse(it[:eq]) if eq > 0 else -1
                 if cell < 0:
                     raise _err("civilisation %d: charge %r must be <cell>=<card|?|#>" % (civ, it))
                 if charged[cell]:
@@ -125,18 +125,18 @@ def parse_position(text, position_class):
                 charged[cell] = 1
                 ct = it[eq + 1:]
                 q = 2 * seat + j
-                s[R.O_CHG + q] = cell
+                s[const.O_CHG + q] = cell
                 if ct == "#":
-                    s[R.O_CCARD + q] = R.BLOCKADE
-                    if not T.is_red(cell) or cell not in (s[R.O_SHIP + 2 * seat],
-                                                          s[R.O_SHIP + 2 * seat + 1]):
+                    s[const.O_CCARD + q] = const.BLOCKADE
+                    if not TK.is_red(cell) or cell not in (s[const.O_SHIP + 2 * seat],
+                                                          s[const.O_SHIP + 2 * seat + 1]):
                         raise _err("blockade %s: a blockade lies on a red cell under one of its "
                                    "owner's ships" % it)
                 elif ct == "?":
                     if full:
                         raise _err("charge %s: a full position (k:<cards>/...) names every "
                                    "card" % it)
-                    s[R.O_CCARD + q] = R.UNKNOWN
+                    s[const.O_CCARD + q] = const.UNKNOWN
                 else:
                     card = C.parse(ct)
                     if not card:
@@ -145,13 +145,13 @@ def parse_position(text, position_class):
                         raise _err("charge %s: a public position (k:?) shows no charge's card, "
                                    "write %s=?" % (it, it[:eq]))
                     take(card, "charge " + it)
-                    s[R.O_CCARD + q] = card
-                    s[R.O_LOC + card - 1] = R.L_CHARGE + q
+                    s[const.O_CCARD + q] = card
+                    s[const.O_LOC + card - 1] = const.L_CHARGE + q
         if full:
             hc = cards_of(hand, "civilisation %d's hand" % civ)
             for card in hc:
                 take(card, "hand of %d" % civ)
-                s[R.O_LOC + card - 1] = R.L_HAND + seat
+                s[const.O_LOC + card - 1] = const.L_HAND + seat
             n = len(hc)
         else:
             if len(hand) != 1 or not ("0" <= hand[0] <= "5"):
@@ -160,28 +160,28 @@ def parse_position(text, position_class):
             n = int(hand)
         if n > 5:
             raise _err("civilisation %d holds %d cards, at most 5" % (civ, n))
-        s[R.O_HANDN + seat] = n
+        s[const.O_HANDN + seat] = n
     # turn
-    if len(turn_f) < 2 or turn_f[0] not in "123456789" or turn_f[1] not in R.PHASE_LETTERS:
+    if len(turn_f) < 2 or turn_f[0] not in "123456789" or turn_f[1] not in const.PHASE_LETTERS:
         raise _err("turn %r must be <civ><phase a|m|c><flags d p l r>, e.g. 1a" % turn_f)
     tseat = pos.seat_of_civ(int(turn_f[0]))
     if tseat < 0:
         raise _err("turn %r: civilisation %s is not in play" % (turn_f, turn_f[0]))
-    s[R.O_TURN] = tseat
-    s[R.O_PHASE] = R.PHASE_LETTERS.index(turn_f[1])
+    s[const.O_TURN] = tseat
+    s[const.O_PHASE] = const.PHASE_LETTERS.index(turn_f[1])
     fl = 0
     for ch in turn_f[2:]:
-        j = R.FLAG_LETTERS.find(ch)
+        j = const.FLAG_LETTERS.find(ch)
         if j < 0 or fl >> j & 1:
             raise _err("turn %r: flags are d p l r, each at most once" % turn_f)
         fl |= 1 << j
-    s[R.O_FLAGS] = fl
+    s[const.O_FLAGS] = fl
     # discard
     if not disc_f.startswith("d:"):
         raise _err("field %r must be the discard pile: d:<cards> or d:-" % disc_f)
     for card in cards_of(disc_f[2:], "discard pile"):
         take(card, "discard pile")
-        s[R.O_LOC + card - 1] = R.L_DISCARD
+        s[const.O_LOC + card - 1] = const.L_DISCARD
     # deck
     if full:
         dp = deck_f[2:].split("/")
@@ -195,22 +195,22 @@ def parse_position(text, position_class):
                 raise _err("card %s is nowhere (a full position places all 54)" % C.name(c))
         m = len(deck)
         for i in range(m):
-            s[R.O_DECK + m - 1 - i] = deck[i]
-            s[R.O_LOC + deck[i] - 1] = R.L_DECK
-        s[R.O_DECKN] = m
+            s[const.O_DECK + m - 1 - i] = deck[i]
+            s[const.O_LOC + deck[i] - 1] = const.L_DECK
+        s[const.O_DECKN] = m
         seed = int(dp[1])
         if seed >= 1 << 31:
             raise _err("seed %d: below 2^31" % seed)
         for i in range(4):
-            s[R.O_SEED + i] = (seed >> (24 - 8 * i)) & 255
-        s[R.O_RESH] = min(int(dp[2]), 255)
+            s[const.O_SEED + i] = (seed >> (24 - 8 * i)) & 255
+        s[const.O_RESH] = min(int(dp[2]), 255)
     elif pos.deck_size() < 0:
         raise _err("more than 54 cards in hands, charges and the discard pile")
     # agenda
     if agenda_f != "-":
         for it in agenda_f.split(";"):
             _parse_item(pos, it)
-    if s[R.O_WINNER] != R.NONE and s[R.O_SP]:
+    if s[const.O_WINNER] != const.NONE and s[const.O_SP]:
         raise _err("the game is over: nothing can be left to resolve")
     pos._settle()
     return pos
@@ -238,46 +238,46 @@ def _parse_item(pos, it):
                     raise bad
             else:
                 raise bad
-            pos._push_item(R.A_MOVE, seat, n, lim, d)
+            pos._push_item(const.A_MOVE, seat, n, lim, d)
         elif k in "TV":
             x, cell = body.split("@")
             q = _slot_of_place(pos, x, "agenda item " + it)
-            c = T.parse(cell)
+            c = TK.parse(cell)
             if c < 0:
                 raise bad
             if k == "V" and pos.charge_at(c) < 0:
                 raise _err("agenda item %r: no charge on %s" % (it, cell))
-            pos._push_item(R.A_TRIG if k == "T" else R.A_SHOW, q, c)
+            pos._push_item(const.A_TRIG if k == "T" else const.A_SHOW, q, c)
         elif k == "F":
             n, x = body.split(":")
             if n not in ("6", "10"):
                 raise bad
-            pos._push_item(R.A_FWD, _slot_of_place(pos, x, "agenda item " + it), int(n))
+            pos._push_item(const.A_FWD, _slot_of_place(pos, x, "agenda item " + it), int(n))
         elif k == "W":
             n, x = body.split(":")
             if n not in ("7", "8"):
                 raise bad
-            pos._push_item(R.A_TOW, _slot_of_place(pos, x, "agenda item " + it), int(n))
+            pos._push_item(const.A_TOW, _slot_of_place(pos, x, "agenda item " + it), int(n))
         elif k in "BK":
             civ, z = body.split(":")
             seat = pos.seat_of_civ(int(civ))
             q = _slot_of_place(pos, z, "agenda item " + it)
             if seat < 0 or q >> 1 != seat:
                 raise bad
-            pos._push_item(R.A_BEAM if k == "B" else R.A_LASER, seat, q)
+            pos._push_item(const.A_BEAM if k == "B" else const.A_LASER, seat, q)
         elif k == "J":
             x, rest = body.split(":")
             civ, cell = rest.split("@")
             seat = pos.seat_of_civ(int(civ))
-            c = T.parse(cell)
+            c = TK.parse(cell)
             if seat < 0 or c < 0:
                 raise bad
-            pos._push_item(R.A_JOKER, _slot_of_place(pos, x, "agenda item " + it), seat, c)
+            pos._push_item(const.A_JOKER, _slot_of_place(pos, x, "agenda item " + it), seat, c)
         elif k == "D" and not body:
-            pos._push_item(R.A_DASH)
+            pos._push_item(const.A_DASH)
         elif k == "R":
             x, y = body.split(">")
-            pos._push_item(R.A_RAMDRAW, _slot_of_place(pos, x, "agenda item " + it),
+            pos._push_item(const.A_RAMDRAW, _slot_of_place(pos, x, "agenda item " + it),
                            _slot_of_place(pos, y, "agenda item " + it))
         elif k == "A":
             v, xy = body.split(":")
@@ -285,13 +285,13 @@ def _parse_item(pos, it):
             v = int(v)
             if not 2 <= v <= 15:
                 raise bad
-            pos._push_item(R.A_ANSWER, _slot_of_place(pos, x, "agenda item " + it),
+            pos._push_item(const.A_ANSWER, _slot_of_place(pos, x, "agenda item " + it),
                            _slot_of_place(pos, y, "agenda item " + it), v)
         elif k == "C":
-            c = T.parse(body)
+            c = TK.parse(body)
             if c < 0 or pos.charge_at(c) < 0:
                 raise bad
-            pos._push_item(R.A_CLEAR, c)
+            pos._push_item(const.A_CLEAR, c)
         else:
             raise bad
     except (ValueError, IndexError):
@@ -308,9 +308,9 @@ _FORMS = ("moves `1b2-1r`, `1r-3b1/y`, `s1-1b1`; `pass`, `end`, `draw1`, `draw2`
 def parse_action(pos, text):
     """The legal action written as text; RulesError naming the problem otherwise."""
     if not isinstance(text, str) or not text:
-        raise R.RulesError("empty action")
+        raise const.RulesError("empty action")
     if pos.is_over():
-        raise R.RulesError("action %r: the game is over" % text)
+        raise const.RulesError("action %r: the game is over" % text)
     legal = pos.legal_actions()
     a = _find(pos, legal, text)  # one text at a time: no table of hundreds in the board's heap
     if a is not None:
@@ -324,12 +324,12 @@ def parse_action(pos, text):
         if lanes:
             alt = head + ("/" + lanes[:-1] if lanes[:-1] else "") + rest
             dest = alt.split("-")[-1].split(":")[-1].split("/")[0].split("!")[0]
-            c = T.parse(dest)
-            if c >= 0 and not T.is_red(c) and T.LANE_LETTERS[c & 1] == lanes[-1]:
+            c = TK.parse(dest)
+            if c >= 0 and not TK.is_red(c) and TK.LANE_LETTERS[c & 1] == lanes[-1]:
                 a = _find(pos, legal, alt)
                 if a is not None:
                     return a
-    raise R.RulesError(_why(pos, text, legal))
+    raise const.RulesError(_why(pos, text, legal))
 
 
 def _find(pos, legal, text):

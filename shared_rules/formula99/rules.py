@@ -10,7 +10,7 @@
 # of 5-byte items in the same bytearray; the top item decides who acts and what is legal.
 
 from shared_rules import versions as _versions
-from shared_rules.formula99 import track as T
+from shared_rules.formula99 import track as TK
 from shared_rules.formula99 import cards as C
 from shared_rules.formula99.const import *  # noqa: F401,F403 (the shared constants)
 from shared_rules.formula99.legal import Legal
@@ -171,8 +171,8 @@ class Position(Legal):
             for q in (2 * i, 2 * i + 1):
                 p = s[O_SHIP + q]
                 if p < 72:
-                    v += T.progress(p, s[O_CIV + i])
-                elif p != T.START:
+                    v += TK.progress(p, s[O_CIV + i])
+                elif p != TK.START:
                     v += 36
             out.append(v)
         return out
@@ -426,19 +426,19 @@ class Position(Legal):
                 if s[O_CHG + k] == old and s[O_CCARD + k] == BLOCKADE:
                     self._w(O_CHG + k, HOME)
                     self._w(O_CCARD + k, 0)
-        if place == T.FINISH and s[O_SHIP + (q ^ 1)] == T.FINISH:
-            place = T.CONTROL
+        if place == TK.FINISH and s[O_SHIP + (q ^ 1)] == TK.FINISH:
+            place = TK.CONTROL
         self._w(O_SHIP + q, place)
-        if place == T.CONTROL:
+        if place == TK.CONTROL:
             self._w(O_WINNER, q >> 1)
 
     def _forward_place(self, q, dest):
         """FINISH instead of dest if moving slot q forward onto dest reaches its lap end."""
         s = self.st
         x = s[O_SHIP + q]
-        d = ((dest >> 1) - (x >> 1)) % T.LAP
-        if T.progress(x, s[O_CIV + (q >> 1)]) + d >= T.LAP:
-            return T.FINISH
+        d = ((dest >> 1) - (x >> 1)) % TK.LAP
+        if TK.progress(x, s[O_CIV + (q >> 1)]) + d >= TK.LAP:
+            return TK.FINISH
         return dest
 
     def _to_discard(self, card):
@@ -501,7 +501,7 @@ class Position(Legal):
                 if cells:
                     dest = cells[-1]
                     self._move_ship(q, dest)
-                if trig != T.NOWHERE:
+                if trig != TK.NOWHERE:
                     self._push_item(A_TRIG, q, trig)
             elif item == A_TOW:
                 q = s[i + 1]
@@ -510,11 +510,11 @@ class Position(Legal):
                 p = a & 127
                 t = self.ship_at(p)
                 if kind == 7:
-                    dest = T.back(p, T.lane_of(p))
+                    dest = TK.back(p, TK.lane_of(p))
                     self._move_ship(q, self._forward_place(q, dest))
                 else:
                     x = s[O_SHIP + q]
-                    dest = T.back(x, T.lane_of(x))
+                    dest = TK.back(x, TK.lane_of(x))
                     self._move_ship(t, self._forward_place(t, dest))
             elif item == A_BEAM:
                 self._pop_item()
@@ -523,12 +523,12 @@ class Position(Legal):
                 self._pop_item()
                 f = (a >> 7) & 127
                 b = a & 127
-                fq = self.ship_at(f) if f != T.NOWHERE else -1
-                bq = self.ship_at(b) if b != T.NOWHERE else -1
+                fq = self.ship_at(f) if f != TK.NOWHERE else -1
+                bq = self.ship_at(b) if b != TK.NOWHERE else -1
                 if fq >= 0:
-                    self._move_ship(fq, T.START)
+                    self._move_ship(fq, TK.START)
                 if bq >= 0:
-                    self._move_ship(bq, T.START)
+                    self._move_ship(bq, TK.START)
             elif item == A_JOKER:
                 q = s[i + 1]
                 owner = s[i + 2]
@@ -540,10 +540,10 @@ class Position(Legal):
                 y = s[i + 2]
                 self._pop_item()
                 if k == K_DEF:
-                    self._move_ship(x, T.START)
+                    self._move_ship(x, TK.START)
                 else:
                     yc = s[O_SHIP + y]
-                    self._move_ship(y, T.START)
+                    self._move_ship(y, TK.START)
                     self._move_ship(x, yc)
             return
         if k == K_MOVE:
@@ -635,8 +635,8 @@ class Position(Legal):
             x = own if s[O_SHIP + own] == p1 else own + 1
             y = self.ship_at(p2)
             if use == U_SAC:
-                self._move_ship(x, T.START)
-                self._move_ship(y, T.START)
+                self._move_ship(x, TK.START)
+                self._move_ship(y, TK.START)
             else:
                 self._push_item(A_RAMDRAW, x, y)
         elif use == U_MAGNET:
@@ -653,19 +653,19 @@ class Position(Legal):
         elif use == U_KICK:
             if p2 >= FINISHED_BASE:
                 t = self.seat_of_civ(p2 - FINISHED_BASE) * 2
-                if s[O_SHIP + t] != T.FINISH:
+                if s[O_SHIP + t] != TK.FINISH:
                     t += 1
             else:
                 t = self.ship_at(p2)
-            self._move_ship(t, T.START)
+            self._move_ship(t, TK.START)
         elif use == U_BLAST:
             for q in range(2 * s[O_NSEATS]):
                 if s[O_SHIP + q] < 72:
-                    self._move_ship(q, T.START)
+                    self._move_ship(q, TK.START)
         elif use == U_PULL:
             x = p1
             k = self.charge_at(p2)
-            w(O_CHG + k, T.back(x, T.lane_of(x)))
+            w(O_CHG + k, TK.back(x, TK.lane_of(x)))
         elif use == U_CLEAR:
             self._push_item(A_CLEAR, p2)
 
@@ -675,21 +675,21 @@ class Position(Legal):
         p = s[O_SHIP + q]
         if p >= 72:
             return -1
-        return T.progress(p, s[O_CIV + (q >> 1)]) * 2 + 1 - (p & 1)
+        return TK.progress(p, s[O_CIV + (q >> 1)]) * 2 + 1 - (p & 1)
 
     def _jump(self, q, n):
         s = self.st
         x = s[O_SHIP + q]
-        if T.progress(x, s[O_CIV + (q >> 1)]) + n >= T.LAP:
-            self._move_ship(q, T.FINISH)
+        if TK.progress(x, s[O_CIV + (q >> 1)]) + n >= TK.LAP:
+            self._move_ship(q, TK.FINISH)
             return
-        lane = T.lane_of(x)
+        lane = TK.lane_of(x)
         c = x
         for _ in range(n):
-            c = T.fwd(c, lane)
+            c = TK.fwd(c, lane)
         ships, chg = self._boards()
         while c != x and (ships[c] or chg[c]):
-            c = T.back(c, lane)
+            c = TK.back(c, lane)
         if c != x:
             self._move_ship(q, c)
 
@@ -698,20 +698,20 @@ class Position(Legal):
         x = s[O_SHIP + q]
         if x >= 72:
             return
-        p = T.progress(x, s[O_CIV + (q >> 1)])
+        p = TK.progress(x, s[O_CIV + (q >> 1)])
         if n > p:
             n = p
-        lane = T.lane_of(x)
+        lane = TK.lane_of(x)
         blocked = self._blockades()
         c = x
         for _ in range(n):
-            nxt = T.back(c, lane)
+            nxt = TK.back(c, lane)
             if blocked[nxt]:
                 break
             c = nxt
         ships, chg = self._boards()
         while c != x and (ships[c] or chg[c]):
-            c = T.fwd(c, lane)
+            c = TK.fwd(c, lane)
         if c != x:
             self._move_ship(q, c)
 
@@ -777,13 +777,13 @@ class Position(Legal):
             self._push_item(A_MOVE, owner, 2, 5, 0)
         elif ev == EV_HOME:
             if not mine and on_track:
-                self._move_ship(q, T.START)
+                self._move_ship(q, TK.START)
         elif ev == EV_BLAST:
-            sec = T.sector(cell)
+            sec = TK.sector(cell)
             for k in range(2 * s[O_NSEATS]):
                 p = s[O_SHIP + k]
-                if p < 72 and T.sector(p) == sec:
-                    self._move_ship(k, T.START)
+                if p < 72 and TK.sector(p) == sec:
+                    self._move_ship(k, TK.START)
         elif ev == EV_JOKER:
             self._push_item(A_JOKER, q, owner, cell)
 

@@ -6,7 +6,7 @@
 # rules.py (the class comes in as an argument).
 
 from shared_rules.formula99 import cards as C
-from shared_rules.formula99 import track as T
+from shared_rules.formula99 import track as TK
 from shared_rules.formula99.const import *  # noqa: F401,F403 (the shared constants)
 
 
@@ -31,7 +31,7 @@ def init(pos, civs, level, full):
     for i in range(n):
         s[O_CIV + i] = civs[i]
     for q in range(18):
-        s[O_SHIP + q] = T.START
+        s[O_SHIP + q] = TK.START
         s[O_CHG + q] = HOME
     pos.st = s
     pos._new_log()

@@ -11,7 +11,7 @@ from shared_rules.cargocube import orient
 from firmware.games.cargocube import tracker as T
 from firmware.drivers import leds as L
 from firmware import hal as H
-from firmware.system import logwrite as LF
+from firmware.system import logwrite as LW
 from firmware.hal import unload
 
 # Activation values 1..4 as colour + level, so that values differ in hue and in brightness.
@@ -191,11 +191,11 @@ class Game:
         # does not say when the board was at rest. The first scan clears them if it is.
         barred = []
         for kind, payload in records:
-            if kind == LF.ACTION:
+            if kind == LW.ACTION:
                 pos.push(cc.decode_action(pos, payload, 0)[0])
                 if undone:  # (a new list only after a take-back: no garbage per record)
                     undone = []
-            elif kind == LF.UNDO:
+            elif kind == LW.UNDO:
                 a = pos.pop()
                 undone.append(a)
                 if a not in barred:

@@ -16,7 +16,7 @@
 from shared_rules.cargocube import rules as cc
 from shared_rules.cargocube import board as g
 from shared_rules.cargocube import orient
-from firmware.games.cargocube import field as F
+from firmware.games.cargocube import field
 
 # The magnet's corner: faces B, 3, 4 (ids 0, 3, 4), found by position in orient's 6-tuples
 # (up, down, north, east, south, west), i.e. world vectors (x east, y north, z up).
@@ -67,11 +67,11 @@ def _add_field(acc, stack, on_card, first, sign):
     to acc[k], the sensor that sees their cell in direction k (acc[8]: the cell's own).
     One call per stack, not one per sensor: a function call costs 25-50 us on the Pico."""
     n = len(stack)
-    table = F.STEP_CARD if on_card else F.STEP
+    table = field.STEP_CARD if on_card else field.STEP
     top = n if n < len(table) else len(table)
     for level in range(first, top):
         acc[8] += sign * table[level] if DIAG[stack[level]] < 4 else -sign * table[level]
-    near = F.NEAR
+    near = field.NEAR
     for level in range(first, n if n < 3 else 3):
         i = DIAG[stack[level]] * 3 + level  # NEAR[(k * 8 + d) * 3 + L]: k's stride is 24
         for k in range(8):

@@ -13,7 +13,7 @@ from shared_rules.cephalopod import rules as ce
 from firmware.games.cephalopod import tracker as T
 from firmware.drivers import leds as L
 from firmware import hal as H
-from firmware.system import logwrite as LF
+from firmware.system import logwrite as LW
 from firmware.hal import unload
 
 HINT_MS = 4000  # how long a hint stays lit
@@ -156,11 +156,11 @@ class Game:
         pos = self.pos
         undone = []  # taken back last, not yet played again: the board may still show them
         for kind, payload in records:
-            if kind == LF.ACTION:
+            if kind == LW.ACTION:
                 pos.push(ce.decode_action(pos, payload, 0)[0])
                 if undone:  # (a new list only after a take-back: no garbage per record)
                     undone = []
-            elif kind == LF.UNDO:
+            elif kind == LW.UNDO:
                 undone.append(pos.pop())
         self._set(pos)
         self.tracker.undone = undone

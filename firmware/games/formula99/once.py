@@ -8,7 +8,7 @@ from shared_rules.formula99 import track as TK
 from firmware.games.formula99 import tracker as T
 from firmware.drivers import leds as L
 from firmware import hal as H
-from firmware.system import logwrite as LF
+from firmware.system import logwrite as LW
 from firmware.hal import const
 
 _MAP_LEVEL = const(14)  # the track's map, under everything
@@ -120,14 +120,14 @@ def resume(game, records):
         pos.set_lay_card(R.LAY_FIRST)  # the lays of the card logged only (rules.py)
     undone = False  # the last record takes an action back: the board may still show it
     for kind, payload in records:
-        if kind == LF.ACTION:
+        if kind == LW.ACTION:
             if pos.full and payload[0] == R.K_LAY:
                 pos.set_lay_card(payload[3] & 63)
             pos.push(R.decode_action(pos, payload, 0)[0])
             if pos.full:
                 pos.set_lay_card(R.LAY_FIRST)
             undone = False
-        elif kind == LF.UNDO:
+        elif kind == LW.UNDO:
             pos.pop()
             undone = True
     set_position(game, pos)

@@ -13,7 +13,7 @@ from shared_rules.kubitva import rules as kb
 from firmware.games.kubitva import tracker as T
 from firmware.drivers import leds as L
 from firmware import hal as H
-from firmware.system import logwrite as LF
+from firmware.system import logwrite as LW
 from firmware.hal import unload
 
 # The parser of the notation (11 KB of the Pico's heap) is needed only to read a position: it is
@@ -155,10 +155,10 @@ class Game:
         pos = self.pos
         undone = False  # the last record takes an action back: the board may still show it
         for kind, payload in records:
-            if kind == LF.ACTION:
+            if kind == LW.ACTION:
                 pos.push(kb.decode_action(pos, payload, 0)[0])
                 undone = False
-            elif kind == LF.UNDO:
+            elif kind == LW.UNDO:
                 pos.pop()
                 undone = True
         self._set(pos)
