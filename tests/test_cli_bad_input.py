@@ -99,3 +99,19 @@ def test_a_device_output_needs_no_writable_folder_and_a_dangling_link_is_taken(t
     link.symlink_to(tmp_path / "nowhere.json")
     with pytest.raises(CommandError, match="it exists"):
         check_new_file(str(link))
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["perft", "--game", "kubitva", "boards", "1"], "'board' / 'full'"),
+    (["legal", "--game", "cephalopod", "5x5x"], "5x5, 3x5, 5x3, 3x3"),
+    (["perft", "5x5", "1"], "'polygon'"),
+    (["legal", "--game", "formula99", "strat"], "'start'"),
+    (["kubitva", "hint", "boards"], "'board' / 'full'"),
+    (["cephalopod", "hint", "3x3x"], "5x5, 3x5, 5x3, 3x3")])
+def test_a_mistyped_start_word_gets_the_start_words(capsys, argv, words):
+    """A one-word POSITION that does not read got only the notation's field count ("position
+    needs 5 fields ..., got 1"), never the start words it most likely misspelt (audit F5)."""
+    assert cli.main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("cargoboard: error: position needs") and err.count("\n") == 1, err
+    assert ("; POSITION: " in err) and words in err.split("; POSITION: ")[1], err

@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from picotarget import require_pico  # noqa: E402
-from cargoboard.link import Link  # noqa: E402
+from cargoboard.link import Link, LinkError  # noqa: E402
 from cargoboard.sim.pico import fsimage  # noqa: E402
 from cargoboard.sim.pico.images import find_images  # noqa: E402
 from cargoboard.sim.pico.runner import PicoRunner, firmware_files  # noqa: E402
@@ -284,6 +284,29 @@ def test_power_cut_in_a_log_append_loses_nothing_completed(tmp_path):
         assert "evt log resumed game=1 actions=4 records=4 dropped=0" in gm.s.events
     finally:
         finish(gm)
+
+
+def test_a_host_faster_than_the_booted_board_leaves_its_firmware_running(tmp_path):
+    """A sync started as soon as the board's link appears (the audit's F1): the board has
+    not read the host's first HELLO when its timeout sends the next ones, and each frame
+    reaches it while it still has Ctrl-C on. Before, only the first frame after a quiet spell
+    avoided a 0x03 byte; the third try's seq was 3, the firmware stopped for the REPL, and
+    every later sync failed until a reset. Now every frame avoids it until the board has
+    answered one, so the host fails (or works) and the firmware runs on."""
+    image = tmp_path / "flash.img"
+    fsimage.write_files(image, firmware_files())
+    with PicoRunner(flash=image, boot_from_flash=True) as runner, runner.serving():
+        # tries far quicker than the board reads: seqs 1, 2, 3, ... before it answers any
+        with Link(runner.port, timeout=0.02, retries=12) as eager:
+            try:
+                eager.hello()
+            except LinkError:
+                pass  # no answer in time is a clean failure; the point is what follows
+        with Link(runner.port, timeout=10.0) as link:
+            link.hello()
+            status = link.text("status", resend=True)  # a TEXT reply: no stale HELLO's
+    assert b">>>" not in runner.serial_log, bytes(runner.serial_log[-500:])
+    assert status.startswith("ok state="), status
 
 
 def test_deploy_with_mpremote_then_boot_into_it(tmp_path):

@@ -425,3 +425,37 @@ def test_an_unanswered_console_command_says_it_may_have_run(tmp_path):
     finally:
         os.close(master)
         os.close(slave)
+
+
+def test_no_0x03_byte_reaches_a_board_that_has_not_answered(tmp_path):
+    """A board that has not read a frame yet (booting, or slower than the timeout) still has
+    Ctrl-C on: a 0x03 byte would stop its firmware for the REPL (the audit's F1). Before,
+    only the first try avoided one; the third HELLO's seq was 3."""
+    master, slave = os.openpty()
+    try:
+        link = Link(os.ttyname(slave), timeout=0.01, retries=12)
+        with pytest.raises(LinkError):
+            link.hello()
+        with pytest.raises(LinkError):  # a body with a 0x03 waits for a session (HELLO)
+            link.request(FL.LIST, b"\x00\x00\x00\x03")
+        link.close()
+        os.set_blocking(master, False)
+        sent = os.read(master, 65536)
+        assert sent.count(b"\x00") >= 2 * 12 and 3 not in sent, sent
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_a_body_with_0x03_is_sent_in_a_session_only():
+    """A request whose body holds a 0x03 (game 3, a CRC) cannot avoid it by its seq: the host
+    opens a session with HELLO first, and needs none while the board has answered lately."""
+    board = _SlowBoard(delay=0)
+    try:
+        link = Link(board.port, timeout=1.0, retries=3)
+        link.request(FL.LIST, b"\x00\x00\x00\x03")
+        link.request(FL.LIST, b"\x00\x00\x00\x03")
+        assert board.requests == [b"", b"\x00\x00\x00\x03", b"\x00\x00\x00\x03"]
+        link.close()
+    finally:
+        board.close()

@@ -426,7 +426,7 @@ def test_serve_command_prints_its_url_and_serves(tmp_path):
         s.listen()
         r = subprocess.run(CLI + ["serve", "--listen", "127.0.0.1:%d" % s.getsockname()[1]],
                            capture_output=True, text=True, cwd=ROOT, timeout=60)
-    assert r.returncode == 1 and r.stderr.startswith("cargoboard serve: error: cannot listen on")
+    assert r.returncode == 1 and r.stderr.startswith("cargoboard: error: cannot listen on")
     assert len(r.stderr.splitlines()) == 1
     # every address (--public): the address printed is one other machines can use, this
     # machine's name, not 0.0.0.0
@@ -550,7 +550,7 @@ def test_serve_refuses_a_folder_as_store_and_a_host_that_is_none(tmp_path):
     r = subprocess.run(CLI + ["serve", "--listen", "nonsense", "--db", str(tmp_path / "g")],
                        capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert r.returncode == 2 and r.stderr.startswith(
-        "cargoboard serve: error: --listen wants HOST:PORT, not 'nonsense' (nonsense: ")
+        "cargoboard: error: --listen wants HOST:PORT, not 'nonsense' (nonsense: ")
     assert "--public" not in r.stderr
 
 

@@ -25,6 +25,18 @@ class UsageError(CommandError):
     printed as one line, exit code 2."""
 
 
+def read_position(read, text, position_help, errors):
+    """read(text), a POSITION. No game's notation is one word, so a one-word text that does
+    not read is most likely a mistyped start word: its error (one of `errors`) says what a
+    POSITION may be (position_help: the game's start words), not only the notation's fields."""
+    try:
+        return read(text)
+    except errors as e:
+        if len(text.split()) != 1:
+            raise
+        raise CommandError("%s; POSITION: %s" % (e, position_help)) from None
+
+
 # The longest error line the CLI prints: the longest real ones (an action not legal in an
 # 8-player Cargocube position with cards, named in full) are some 500 characters; a 100 KB
 # argument echoed whole would flood the terminal.

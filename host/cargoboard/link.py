@@ -41,7 +41,12 @@ def _open_error_text(e):
     return str(e)
 
 
-QUIET_S = 2.0  # after this long without a frame the board may have Ctrl-C back (it waits 3 s)
+# The board turns Ctrl-C off when it reads a good frame and back on 3 s after the last one
+# (docs/protocol.md, "Ctrl-C and the REPL"). The host counts a session open for QUIET_S from
+# sending a frame that the board answered (it read it no earlier); outside one, no frame of
+# ours may carry a 0x03 byte: a board still booting, or slower than our timeout, has not read
+# the frames before it, and that byte would stop its firmware for the REPL.
+QUIET_S = 2.0
 
 
 class LinkError(Exception):
@@ -115,7 +120,7 @@ class Link:
         self._rx = bytearray()
         self._blocks = []
         self.damaged = 0       # damaged blocks seen
-        self._last_send = 0.0
+        self._answered_sent = None  # when we sent the latest frame the board answered
         try:
             # exclusive: two host programs on one port would steal each other's replies; the
             # second one is told instead (cargoboard serve holds its boards' ports)
@@ -145,14 +150,19 @@ class Link:
         self._seq = self._seq % 255 + 1
         return self._seq
 
+    def _in_session(self):
+        """True while the board surely has Ctrl-C off (QUIET_S)."""
+        return self._answered_sent is not None and \
+            time.monotonic() - self._answered_sent < QUIET_S
+
     def _frame(self, typ, body):
-        """Encode with a fresh seq; after a quiet spell, pick a seq whose frame has no 0x03
-        byte: the board may still treat that byte as Ctrl-C until it sees a good frame."""
-        quiet = time.monotonic() - self._last_send > QUIET_S
+        """Encode with a fresh seq; outside a session, pick a seq whose frame has no 0x03 byte
+        (some seq always does unless the body has one: _exchange opens a session first)."""
+        in_session = self._in_session()
         for _ in range(255):
             seq = self._next_seq()
             data = F.encode(typ, seq, body)
-            if not quiet or 3 not in data:
+            if in_session or 3 not in data:
                 return seq, data
         return seq, data
 
@@ -165,7 +175,6 @@ class Link:
         except _IO_ERRORS as e:
             raise LinkError("connection to %s lost: %s" % (self.port, e)) from None
         self.sent += len(data)
-        self._last_send = time.monotonic()
 
     def send(self, typ, body=b""):
         """Send a request once, without waiting for its reply; returns its seq. For a request
@@ -248,6 +257,7 @@ class Link:
         timeout = self.timeout if timeout is None else timeout
         send = True
         tries = []
+        sent_at = {}  # seq -> when that try was sent
         damaged_before = self.damaged
         frames = 0  # frames of the protocol that came (any, a late reply or an event too)
         for attempt in range(self.retries):
@@ -255,7 +265,13 @@ class Link:
                 if attempt:
                     self.resent += 1
                 seq, data = self._frame(typ, body)
+                if 3 in data and not self._in_session():
+                    # the body itself has a 0x03 (a game number, a CRC): HELLO first, whose
+                    # frame can avoid it, so that the board reads this one as data
+                    self.request(L.HELLO)
+                    seq, data = self._frame(typ, body)
                 tries.append(seq)
+                sent_at[seq] = time.monotonic()
                 self.write_raw(data)
             send = resend
             deadline = time.monotonic() + timeout
@@ -269,9 +285,12 @@ class Link:
                 frames += 1
                 if rseq == 0 and rtyp in (L.EVENT, L.LEDS):
                     self._dispatch_unsolicited(rtyp, rbody)
-                elif rseq != seq and not (any_try and rseq in tries):
+                    continue
+                if rseq != seq and not (any_try and rseq in tries):
                     continue  # a late reply to an earlier try
-                elif rtyp == (typ | 0x80):
+                if sent_at[rseq] > (self._answered_sent or 0):
+                    self._answered_sent = sent_at[rseq]  # the board read it: Ctrl-C is off
+                if rtyp == (typ | 0x80):
                     try:
                         out = take(rbody)
                     except _Broken:

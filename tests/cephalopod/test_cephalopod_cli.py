@@ -113,6 +113,9 @@ def test_paths_official_cases(depth, rows, answer):
 def test_paths_cli_published_cases(depth, rows, answer):
     proc = run("cephalopod", "paths", str(depth), rows)
     assert proc.stdout == "%d\n" % answer
+    # the rows as three words, as `paths --help` shows them (ROWS [ROWS ...]): refused before
+    proc = run("cephalopod", "paths", str(depth), *rows.split("/"))
+    assert proc.stdout == "%d\n" % answer, proc.stderr
 
 
 def _enumerate(cells, depth):

@@ -4,11 +4,13 @@ The web app is cargoboard.web.app (Starlette, served by uvicorn); the boards are
 cargoboard.web.boards. This module only registers the command, so that `cargoboard` starts
 without loading the web stack."""
 
+from cargoboard.clikit import UsageError
+
 DEFAULT_LISTEN = "127.0.0.1:8099"
 
 
-class ServeError(Exception):
-    pass
+class ServeError(UsageError):
+    """A --listen that cannot be served: one line from the CLI's handler, exit 2."""
 
 
 def parse_listen(text):
@@ -44,21 +46,14 @@ def check_host(host, port):
 
 
 def cmd_serve(args):
-    import sys
     from cargoboard.store import check_not_special, default_path
     from cargoboard.web.security import is_loopback
-    try:
-        host, port = parse_listen(args.listen)
-        check_host(host, port)
-    except ServeError as e:
-        print("cargoboard serve: error: %s" % e, file=sys.stderr)
-        return 2
+    host, port = parse_listen(args.listen)
+    check_host(host, port)
     check_not_special(args.db or default_path())  # a folder, as the other commands refuse it
     if not is_loopback(host) and not args.public:
-        print("cargoboard serve: error: listening on %s lets other machines in: add --public "
-              "(then every page needs the host token or a seat token, printed at start)" % host,
-              file=sys.stderr)
-        return 2
+        raise ServeError("listening on %s lets other machines in: add --public (then every "
+                         "page needs the host token or a seat token, printed at start)" % host)
     from cargoboard.web.server import serve
     return serve(host, port, boards=args.board or (), db=args.db or default_path(),
                  public=not is_loopback(host), out=print)

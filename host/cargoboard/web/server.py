@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 
 import uvicorn
 
+from cargoboard.clikit import CommandError
 from cargoboard.web.app import Hub, create_app
 from cargoboard.web.boards import Boards
 from cargoboard.web.security import Keys, is_loopback
@@ -114,10 +115,8 @@ def serve(host, port, boards=(), db=None, public=False, out=print):
         sock.bind((host, port))
     except OSError as e:  # in use, not an address of this machine, ...
         sock.close()
-        print("cargoboard serve: error: cannot listen on %s:%d: %s" % (host, port,
-                                                                      e.strerror or e),
-              file=sys.stderr)
-        return 1
+        raise CommandError("cannot listen on %s:%d: %s" % (host, port, e.strerror or e)) \
+            from None
     ws = WebServer(host, port, boards, db, public=public, log_level="warning")
     ws.boards.start()
 

@@ -22,7 +22,11 @@ def cmd_paths(args):
     if args.depth < 0:
         raise UsageError("DEPTH must be 0 or more, not %d" % args.depth)
     try:
-        cells = parse_rows(" ".join(args.rows))
+        words = args.rows
+        # three words without a '/' are the rows ('0 6 0' '2 2 2' '1 6 1', 060 222 161); else
+        # the words are one board split by the shell ('0 6 0/2 2 2/1 6 1' unquoted)
+        separate = len(words) == 3 and not any("/" in w for w in words)
+        cells = parse_rows("/".join(words) if separate else " ".join(words))
     except ValueError as e:
         raise CommandError(str(e)) from None
     t0 = time.perf_counter()
@@ -38,14 +42,15 @@ MAX_HINT_DEPTH = 8
 
 
 def cmd_hint(args):
-    from cargoboard.clikit import CommandError, UsageError
+    from cargoboard.clikit import CommandError, UsageError, read_position
     from shared_rules.cephalopod.engine import best_action
 
     if not 1 <= args.depth <= MAX_HINT_DEPTH:
         raise UsageError("--depth must be 1 to %d, not %d (each ply costs about 8 times the "
                          "one before)" % (MAX_HINT_DEPTH, args.depth))
     text = args.position.strip()
-    pos = ce.named_position(text.lower()) or ce.Position.parse(text)
+    pos = ce.named_position(text.lower()) or \
+        read_position(ce.Position.parse, text, POSITION_HELP, ce.RulesError)
     a = best_action(pos, args.depth)
     if a is None:
         raise CommandError("the game is over: no action to suggest")
@@ -75,7 +80,9 @@ def add_parser(sub):
                "  cargoboard cephalopod paths 24 300/362/102 --time")
     q.add_argument("depth", metavar="DEPTH", type=int)
     q.add_argument("rows", metavar="ROWS", nargs="+",
-                   help="the board as '0 6 0/2 2 2/1 6 1' (or '060/222/161'), values 0-6")
+                   help="the board's 3 rows, values 0-6 (0 = empty): one word with '/' "
+                        "between them ('0 6 0/2 2 2/1 6 1', 060/222/161) or three words "
+                        "('0 6 0' '2 2 2' '1 6 1', 060 222 161)")
     q.add_argument("--time", action="store_true", help="also print the time taken")
     q.set_defaults(func=cmd_paths)
 

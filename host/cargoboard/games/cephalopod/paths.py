@@ -310,7 +310,8 @@ def parse_rows(text):
     problem."""
     rows = text.strip().split("/")
     if len(rows) != 3:
-        raise ValueError("ROWS needs 3 rows separated by '/', e.g. '0 6 0/2 2 2/1 6 1'")
+        raise ValueError("ROWS needs 3 rows, separated by '/' ('0 6 0/2 2 2/1 6 1', "
+                         "060/222/161) or as three words ('0 6 0' '2 2 2' '1 6 1')")
     cells = []
     for k, row in enumerate(rows, 1):
         items = row.split()

@@ -19,11 +19,12 @@ def cmd_play(args):
 
 
 def cmd_hint(args):
-    from cargoboard.clikit import CommandError
+    from cargoboard.clikit import CommandError, read_position
     from shared_rules.kubitva.engine import best_action
 
     text = args.position.strip()
-    pos = kb.named_position(text.lower()) or kb.Position.parse(text)
+    pos = kb.named_position(text.lower()) or \
+        read_position(kb.Position.parse, text, POSITION_HELP, kb.RulesError)
     a = best_action(pos)
     if a is None:
         raise CommandError("the game is over: no action to suggest")
