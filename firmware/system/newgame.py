@@ -75,8 +75,9 @@ def _make(app, name, options):
             dropped = True
     if dropped:
         gc.collect()
-    if app.hal.holds_heap:
-        # the blocks the board's native code would pin, before the game's code comes in
+    if getattr(app.hal, "holds_heap", False):
+        # the blocks the board's native code would pin, before the game's code comes in (a
+        # HAL of the benches and tests that is not a firmware.hal.Hal has none)
         from firmware.hal import heldblocks
         heldblocks.hold()
         heldblocks = None
