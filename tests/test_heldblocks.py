@@ -71,8 +71,8 @@ def test_every_held_word_is_in_the_boards_code():
 
 def test_hold_takes_the_free_blocks_at_the_words_and_keeps_them(micropython):
     """Under the MicroPython unix port (its own heap, its own addresses): three blocks let go,
-    their addresses as the words; hold() puts its objects there, a block in use is left, and a
-    second call keeps the first's objects and takes a block freed since."""
+    their addresses as the words, given in any order; hold() puts its objects there, a block in
+    use is left, and a second call keeps the first's objects and takes a block freed since."""
     out = micropython("""
 import gc
 from firmware.hal import heldblocks, HELD
@@ -80,7 +80,7 @@ keep = [(i,) for i in range(6)]
 words = sorted(id(t) for t in keep)
 busy = [t for t in keep if id(t) == words[4]]
 keep = None
-heldblocks.hold(words[:3] + words[4:5])
+heldblocks.hold(words[4:5] + words[2::-1])  # in any order
 print(sorted(id(t) for t in HELD) == words[:3], len(HELD))
 busy = None
 heldblocks.hold(words[:3] + words[4:5])

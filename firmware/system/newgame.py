@@ -62,6 +62,17 @@ def make(app, name, options, dropped=None):
         raise
 
 
+def _hold(app):
+    """The heap blocks the board's native code would pin, taken before a game's code comes in
+    (firmware/hal/heldblocks.py; a HAL of the benches and tests that is not a firmware.hal.Hal
+    holds none)."""
+    if getattr(app.hal, "holds_heap", False):
+        from firmware.hal import heldblocks
+        heldblocks.hold()
+        heldblocks = None
+        unload("firmware.hal.heldblocks")
+
+
 def _make(app, name, options):
     # The code of a game neither played nor set up now goes first: one refused (a bad option)
     # or aborted stays loaded only until another game is set up (kept, two of them filled the
@@ -75,13 +86,7 @@ def _make(app, name, options):
             dropped = True
     if dropped:
         gc.collect()
-    if getattr(app.hal, "holds_heap", False):
-        # the blocks the board's native code would pin, before the game's code comes in (a
-        # HAL of the benches and tests that is not a firmware.hal.Hal has none)
-        from firmware.hal import heldblocks
-        heldblocks.hold()
-        heldblocks = None
-        unload("firmware.hal.heldblocks")
+    _hold(app)
     try:
         cls = load(name)
     except MemoryError as e:
@@ -94,6 +99,7 @@ def _make(app, name, options):
         _drop_game(app, name)
         unload_game(name)
         gc.collect()
+        _hold(app)  # the dropped game may have left a word's block free
         try:
             cls = load(name)
         except MemoryError as e:

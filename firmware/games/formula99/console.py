@@ -51,13 +51,19 @@ def _sense_name(i):
     return "control"
 
 
+def owed_names(t):
+    """The places a piece is missing from, then those a piece stands on where none belongs (the
+    tracker's owed()), by the board's names: `state`'s diff= and the web view's marks
+    (host/cargoboard/games/formula99/live.py)."""
+    fill, clear = t.owed()
+    return [_sense_name(i) for i in fill + clear]
+
+
 def _diff_names(t):
-    """Where the board differs from the position (CATCHUP, MISMATCH): the places a piece is
-    missing from, then those a piece stands on where none belongs; `-` if none."""
+    """Where the board differs from the position (CATCHUP, MISMATCH), owed_names; `-` if none."""
     if t.state != T.MISMATCH and t.state != T.CATCHUP:
         return "-"
-    fill, clear = t.owed()
-    return ",".join([_sense_name(i) for i in fill + clear]) or "-"
+    return ",".join(owed_names(t)) or "-"
 
 
 def command(game, words):

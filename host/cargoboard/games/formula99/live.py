@@ -20,7 +20,4 @@ def mismatch_places(position, occupancy):
     where none belongs, as the board's `state` names them in `diff=` (3y2, s3, f3, control)."""
     tracker = T.Tracker(R.Position.parse(position))
     tracker.observed = tracker.sense(occupancy)
-    fill, clear = tracker.owed()
-    # (console._sense_name is the board's naming of a sense index, taken as it is so that the
-    # page names a place as the board's `state` does)
-    return [console._sense_name(i) for i in fill + clear]
+    return console.owed_names(tracker)
