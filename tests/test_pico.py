@@ -25,7 +25,7 @@ from cargoboard.link import Link, LinkError  # noqa: E402
 from cargoboard.sim.pico import fsimage  # noqa: E402
 from cargoboard.sim.pico.images import find_images  # noqa: E402
 from cargoboard.sim.pico.runner import PicoRunner, firmware_files  # noqa: E402
-from cargoboard.sim.runner import FirmwareError, PowerCut, chip_unique_id  # noqa: E402
+from cargoboard.sim.runner import FirmwareError, PowerCut  # noqa: E402
 from cargoboard.build import STAMP, versions  # noqa: E402
 from cargoboard.deploy import enter_repl, wait_hello  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
@@ -73,11 +73,11 @@ def test_boot_hello_a_game_to_its_end_and_sync_into_sqlite(tmp_path):
         want = versions()
         assert (hello["hal"], hello["fw"], hello["rules"], hello["proto"]) == (
             "rp2040", want["fw"], want["rules"], want["proto"])
-        # the board id is the flash chip's unique id (machine.unique_id), its image's
-        assert hello["board"] == chip_unique_id(tmp_path / "flash.img").hex()
+        # the board id is the flash chip's unique id (machine.unique_id)
+        assert hello["board"] == "e660583883452c27"
     finally:
         finish(gm)
-    assert (rec.kind, rec.variant, rec.source) == ("cephalopod", "3x3", hello["board"])
+    assert (rec.kind, rec.variant, rec.source) == ("cephalopod", "3x3", "e660583883452c27")
     assert rec.actions == [gm.pos.format_action(a) for a in gm.pos.history()]
     assert rec.positions()[-1].notation() == gm.pos.notation()
     with sqlite3.connect(tmp_path / "games.sqlite") as db:
@@ -85,45 +85,6 @@ def test_boot_hello_a_game_to_its_end_and_sync_into_sqlite(tmp_path):
     # synced, the board may delete the log: it said so (flags) and the image still holds it
     # until the host asks; what matters here is that the image is a littlefs the host reads
     assert "games" in fsimage.listdir(tmp_path / "flash.img")
-
-
-def _abandon_a_game_and_sync(image, db, seats):
-    """Boot the emulated Pico with that flash, start a Cargocube game of `seats` and abort it
-    (its log is kept, abandoned), then sync into db: (the board's id, the sync's result)."""
-    from shared_rules.cargocube import rules as cc
-    with PicoRunner(flash=image) as runner, runner.serving():
-        board = wait_hello(runner.port)["board"]
-        with Link(runner.port, timeout=10.0) as link:
-            assert link.new_game("cargocube polygon " + seats).startswith("ok")
-            assert link.load(cc.start_position(len(seats)).notation()) == "ok loaded"
-            assert link.text("abort") == "ok"
-            with Store(db) as store:
-                return board, sync(link, store)
-
-
-def test_each_flash_image_is_its_own_board_and_an_erased_one_the_same(tmp_path):
-    """Every emulated Pico answered the same unique id (a constant in flash.mjs), so the games
-    of every virtual Pico went to one board id in the store. Now the flash chip's id is its
-    image's (runner.chip_unique_id, as the unix port's board id): another --flash DIR is
-    another board, and the same DIR the same board after a restart with its flash erased, whose
-    games, numbered from 1 again, go to BOARD#2 as a real Pico's do."""
-    db = tmp_path / "games.sqlite"
-    image = tmp_path / "a" / "flash.img"
-    image.parent.mkdir()
-    board, first = _abandon_a_game_and_sync(image, db, "SN")
-    assert board == chip_unique_id(image).hex() and len(board) == 16
-    assert [n for n, _ in first.stored] == [1]
-    image.unlink()  # the whole flash erased: the firmware put back, no game log, no counter
-    again, res = _abandon_a_game_and_sync(image, db, "SWN")
-    assert again == board
-    assert res.renumbered == [(1, board + "#2")] and res.conflicts == []
-    other = tmp_path / "b" / "flash.img"
-    other.parent.mkdir()
-    elsewhere, res = _abandon_a_game_and_sync(other, db, "SN")
-    assert elsewhere == chip_unique_id(other).hex() != board
-    assert [n for n, _ in res.stored] == [1] and res.renumbered == []
-    with Store(db) as store:
-        assert store.count() == 3
 
 
 FRAME_CODEC = """

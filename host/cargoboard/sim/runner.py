@@ -104,22 +104,14 @@ def flash_image(flash_dir, create=True, boot=False) -> str:
 SIM_BOARD_ID_ENV = "CARGOBOARD_SIM_BOARD_ID"
 
 
-def chip_unique_id(image) -> bytes:
-    """The 8-byte unique id of the virtual board's flash chip whose array is the image file
-    `image`, made from the image's resolved path: the same --flash DIR is the same chip even
-    after its image was erased or removed (its games then count from 1 again and the host
-    stores them as BOARD#2's, as a real board's), and another DIR another chip. Both targets
-    take their board id from it: the unix port's as sim_board_id, the emulated Pico's flash
-    chip answers it to the unique-id command (0x4B), which machine.unique_id() reads."""
+def sim_board_id(image) -> str:
+    """The board id of the virtual board whose flash is the image file `image`: "sim-" and 8
+    hex digits from the image's resolved path, so that the same --flash DIR is the same board
+    even after its image was erased or removed (its games then count from 1 again and the host
+    stores them as BOARD#2's, as a real board's), and another DIR another board."""
     import hashlib
     where = os.path.realpath(image).encode("utf-8", "surrogateescape")
-    return hashlib.sha256(where).digest()[:8]
-
-
-def sim_board_id(image) -> str:
-    """The board id of the unix port's virtual board whose flash is the image file `image`:
-    "sim-" and the first 8 hex digits of its chip's unique id (chip_unique_id)."""
-    return "sim-" + chip_unique_id(image)[:4].hex()
+    return "sim-" + hashlib.sha256(where).hexdigest()[:8]
 
 
 def check_pty_link(path) -> bool:

@@ -27,8 +27,7 @@ import tempfile
 from pathlib import Path
 
 from cargoboard.build import REPO_ROOT
-from cargoboard.sim.runner import (FRAME_MS, FirmwareError, PowerCut, Runner, WallPace,
-                                   chip_unique_id)
+from cargoboard.sim.runner import FRAME_MS, FirmwareError, PowerCut, Runner, WallPace
 from cargoboard.sim.pico import fsimage
 from cargoboard.sim.pico.images import PicoUnavailable, find_images
 
@@ -116,11 +115,8 @@ class PicoRunner(Runner):
                 fsimage.load(self.image)
         except fsimage.ImageError as e:
             raise FirmwareError(str(e)) from None
-        # the flash chip's unique id, the board id: its image's, as the unix port's board id
-        # (a temporary image: a new board every run)
         cmd = [node, str(BOARD_JS), "--bootrom", str(rom), "--uf2", str(uf2),
-               "--flash", str(self.image), "--pins", str(self.pins),
-               "--unique-id", chip_unique_id(self.image).hex()]
+               "--flash", str(self.image), "--pins", str(self.pins)]
         return cmd, dict(os.environ), str(REPO_ROOT)
 
     def start(self):
