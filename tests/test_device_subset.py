@@ -253,45 +253,49 @@ class _ModuleBuffers:
                 return found or ()
             scope = self.outer[scope]
 
+    def _bound(self, node, scope):
+        """[(value, scope)] a name or an attribute was given in the module; () for other nodes."""
+        if isinstance(node, ast.Name):
+            return self._bindings(node.id, scope)
+        if isinstance(node, ast.Attribute):
+            return self.attrs.get(node.attr, ())
+        return ()
+
     def is_buffer(self, node, scope, seen=None):
         """A bytearray, array or memoryview (or a slice of one), as far as the module shows."""
-        seen = set() if seen is None else seen
-        if node in seen:
+        seen = _first_visit(node, seen)
+        if seen is None:
             return False
-        seen.add(node)
         if isinstance(node, ast.Call):
             return _called_name(node) in _BUFFER_MAKERS
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
             return self.is_buffer(node.value, scope, seen)
         if isinstance(node, ast.IfExp):
             return any(self.is_buffer(b, scope, seen) for b in (node.body, node.orelse))
-        if isinstance(node, ast.Name):
-            bound = self._bindings(node.id, scope)
-        elif isinstance(node, ast.Attribute):
-            bound = self.attrs.get(node.attr, ())
-        else:
-            return False
-        return any(self.is_buffer(value, where, seen) for value, where in bound)
+        return any(self.is_buffer(value, where, seen) for value, where in self._bound(node, scope))
 
     def is_bytes(self, node, scope, seen=None):
         """Plainly bytes (or a str, or a buffer): what `in` and find() take on MicroPython."""
-        seen = set() if seen is None else seen
-        if node in seen:
+        seen = _first_visit(node, seen)
+        if seen is None:
             return False
-        seen.add(node)
         if isinstance(node, ast.Constant):
             return isinstance(node.value, (bytes, str))
         if isinstance(node, ast.Call):
             return _called_name(node) in _BYTES_MAKERS
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
             return self.is_bytes(node.value, scope, seen) or self.is_buffer(node.value, scope)
-        if isinstance(node, ast.Name):
-            bound = self._bindings(node.id, scope)
-        elif isinstance(node, ast.Attribute):
-            bound = self.attrs.get(node.attr, ())
-        else:
-            return False
+        bound = self._bound(node, scope)
         return bool(bound) and all(self.is_bytes(v, where, seen) for v, where in bound)
+
+
+def _first_visit(node, seen):
+    """The set of nodes seen, with node added; None if it was there (a loop of names)."""
+    seen = set() if seen is None else seen
+    if node in seen:
+        return None
+    seen.add(node)
+    return seen
 
 
 def _buffer_problems(tree, report):
