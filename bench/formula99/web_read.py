@@ -4,10 +4,11 @@
     .venv/bin/python bench/formula99/web_read.py [PLIES [unix|pico ...]]    (default 400, both)
 
 The web view (cargoboard.web.boards.Follower) reads a board's game once when it connects:
-`status`, `pos`, `state`, the move list in pages of HISTORY_PAGE (`history FROM COUNT`), the
-candidates if the board asks. «Формула 99»'s board answers `history` by taking the game back to
-FROM and playing it on again (console.py: no list of the whole game in its heap), and `state`
-loads console.py: each page costs about a replay of the whole game. A seeded 4-player level-3
+`status`, `pos`, `state`, the move list, the candidates if the board asks. The move list of a
+game longer than a page comes from the game's log (LIST, READ: the board reads its flash) when
+the board writes one, else in pages of HISTORY_PAGE (`history FROM COUNT`); «Формула 99»'s board
+answers `history` by taking the game back to FROM and playing it on again (console.py: no list
+of the whole game in its heap): each page costs about a replay of the whole game. A seeded 4-player level-3
 game of PLIES actions with real cards (scriptgen, as bench/formula99/formula99_board.py's walk)
 is played on the unix port's virtual board with its flash; its game log is then put on a board
 booted from that flash (the unix port, or the emulated RP2040 with this checkout's deploy build,
@@ -85,6 +86,19 @@ def first_read(target, tmp, unix_image, actions):
                 finally:
                     asked.append((command, time.monotonic() - w, clock() - e))
             link.text = timed
+            list_games, read_log = link.games, link.read
+
+            def timed_call(call, name):
+                def wrapped(*args):
+                    w, e = time.monotonic(), clock()
+                    try:
+                        return call(*args)
+                    finally:
+                        asked.append((name % args if "%" in name else name,
+                                      time.monotonic() - w, clock() - e))
+                return wrapped
+            link.games = timed_call(list_games, "LIST")
+            link.read = timed_call(read_log, "READ %d %d")
             f = Follower("bench", r.port)
             f._publish = lambda **changes: f._state.update(changes)
             w, e = time.monotonic(), clock()
@@ -93,6 +107,9 @@ def first_read(target, tmp, unix_image, actions):
             moves = f.snapshot()["moves"]
             first = list(asked)
             del asked[:]
+            held = read("mem")  # the heap right after: what the read left loaded (e.g. the
+            #                      link's log module, which the board drops 3 s after a host's
+            #                      last frame)
             # a seat's command (one that changes nothing), then the game read again
             w, e = time.monotonic(), clock()
             f._command(link, "1", "pos")
@@ -104,6 +121,7 @@ def first_read(target, tmp, unix_image, actions):
                     "all" if len(moves) == actions else "not all: %d expected" % actions))
     for command, cw, ce in first:
         print("    %-16s %7.2f s wall %7.2f s board" % (command, cw, ce / 1000))
+    print("  %s: the heap just after: %s" % (target, held))
     print("  %s: a seat's command and the read after it %.1f s wall, %.1f s of the board's "
           "time" % (target, again[0], again[1] / 1000))
     for command, cw, ce in asked:

@@ -300,12 +300,16 @@ def test_a_long_game_pages_its_history_and_takes_back_past_the_undo_log_in_the_h
 
 
 def test_the_web_view_reads_a_long_games_moves_once_then_from_its_last_move_on(tmp_path):
-    """The web view (cargoboard.web.boards.Follower) reads the move list in pages once, and
-    after an action or a take-back only from the last move it knows on, read again as a check
-    (a page before the kept undo log replays the game on the board: ~2 s on the emulated Pico
-    at 400 actions, and the whole list was read after every action). A known list that does
-    not fit the board's is read again whole. The board: a 120-action digital game resumed from
-    its flash, behind a real pty and link."""
+    """The web view (cargoboard.web.boards.Follower) reads the move list once, from the game's
+    log (LIST, READ: the board reads its flash, where each `history` page before the kept undo
+    log replays the game: 34 s on the emulated Pico at 400 actions), and after an action or a
+    take-back only from the last move it knows on, read again as a check. A known list that
+    does not fit the board's is read again whole; a log that is not the board's whole game
+    (here: the board said one action more) gives way to `history` in pages. The board: a
+    120-action digital game resumed from its flash, behind a real pty and link, on a 256k heap:
+    at the unix port's usual 192k (~38 KB free, 10 KB in one piece) the log module and its
+    buffer were refused now and then after `history` pages (`out of memory`: then the pages
+    are read, as after a log that does not fit; the emulated Pico has ~126 KB free here)."""
     from cargoboard.web.boards import Follower, HISTORY_PAGE
     image = tmp_path / "flash.img"
     script, final = game_script(1, players=2, level=2, plies=120, digital=True)
@@ -319,24 +323,32 @@ def test_the_web_view_reads_a_long_games_moves_once_then_from_its_last_move_on(t
         s.close()
     n = len(texts)
     pages = n // HISTORY_PAGE + 1
-    r = UnixRunner(flash=image).start()
+    r = UnixRunner(flash=image, heapsize="256k").start()
     try:
         with r.serving(), Link(r.port) as link:
             asked = []
             read = link.text
+            reads = []
+            read_log = link.read
 
             def text(command, **kwargs):
                 asked.append(command)
                 return read(command, **kwargs)
+
+            def log_read(game_no, offset, *args):
+                reads.append(offset)
+                return read_log(game_no, offset, *args)
             link.text = text
+            link.read = log_read
             f = Follower("board", r.port)
-            assert f._history(link, n) == texts and len(asked) == pages
+            assert f._history(link, n) == texts and asked == [] and reads[:1] == [0]
+            assert f._history(link, n + 1) == texts and len(asked) == pages
             del asked[:]
             assert f._history(link, n, known=texts[:-1]) == texts
             assert asked == ["history %d %d" % (n - 2, HISTORY_PAGE)]
             del asked[:]
             assert f._history(link, n, known=texts[:-2] + ["s1-1b1", "end"]) == texts
-            assert len(asked) == 1 + pages
+            assert asked == ["history %d %d" % (n - 1, HISTORY_PAGE)]  # then the log, whole
             # a seat's command (here one that changes nothing) is followed by a read of the
             # game: its moves from the last one known on, not the whole list again
             f._refresh(link)

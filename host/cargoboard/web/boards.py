@@ -3,7 +3,8 @@ cargoboard.link) and keeps a snapshot of what the board reports.
 
 The board is never polled for its game: after connecting, the follower subscribes to events and
 LED frames (docs/protocol.md, EVENTS mask 3), asks `status`, `pos`, `state` and the move list
-(`history FROM COUNT`, in pages) once, and from then on keeps up from the events alone:
+(a long game's from its log, LIST and READ, else `history FROM COUNT` in pages) once, and from
+then on keeps up from the events alone:
 `auto|confirm|end ACTION -> POSITION` adds an action, `undo ACTION -> POSITION` takes one back,
 `state asking`, «Формула 99»'s `picker N` (its option picker opened) and a `button` press while
 candidates are shown are when to ask for the `candidates`, `state mismatch` (and a piece moved
@@ -29,6 +30,8 @@ from collections import deque
 from cargoboard import games
 from cargoboard.games import kinds as game_kinds
 from cargoboard.link import Link, LinkError, BoardError, candidate_ports, parse_info
+from cargoboard.logrecord import LogError, record_from_log
+from firmware.system import linklog as LL
 from firmware.system import link as L
 from shared_rules.geometry import parse_cell
 
@@ -242,7 +245,13 @@ class Follower:
         read before) only from known's last standing move on, read again as a check: after an
         action or a take-back the moves before it are the same. (Read whole after every action,
         a long «Формула 99» game replayed itself on the board for each page: ~2 s a page on the
-        emulated Pico at 400 actions.) A check that fails reads the game whole."""
+        emulated Pico at 400 actions.) A check that fails reads the game whole. Read whole, the
+        moves of a game longer than a page come from its log if the board writes one
+        (_logged_moves)."""
+        if not known and expected > HISTORY_PAGE:
+            moves = self._logged_moves(link, expected)
+            if moves is not None:
+                return moves
         start = max(0, min(len(known), expected) - 1)
         moves = list(known[:start])
         while True:
@@ -255,6 +264,28 @@ class Follower:
             moves += got
             if len(got) < HISTORY_PAGE or len(moves) >= expected:
                 return moves
+
+    def _logged_moves(self, link, expected):
+        """The moves of the game in play as its log on the board's flash has them (LIST, READ:
+        the log's bytes, replayed here as sync does), if that is the board's whole game of
+        `expected` moves; None if the board writes no log, or its log says otherwise (a game
+        whose log stopped): then `history` is asked. The board reads its flash for this, where
+        `history` has «Формула 99» play its game again for each page (34 s of the board's time
+        at 400 actions on the emulated Pico: bench/formula99/web_read.py)."""
+        try:
+            playing = [g for g, _size, _crc, flags in link.games() if flags & LL.FLAG_PLAYING]
+            if len(playing) != 1:
+                return None
+            raw = bytearray()
+            while True:
+                total, data = link.read(playing[0], len(raw))
+                raw += data
+                if not data or len(raw) >= total:
+                    break
+            moves = record_from_log(bytes(raw)).actions
+        except (LinkError, BoardError, LogError):
+            return None
+        return list(moves) if len(moves) == expected else None
 
     def _mismatch(self, link, game, position, state_info=None):
         """The cells (places) to put right during a mismatch. From the `state` reply (given, or
