@@ -116,9 +116,11 @@ class PicoSim:
 
 
 def _a_game_synced_from_a_sim(tmp_path, flash, db, seats):
-    """`cargoboard sim --target pico --flash FLASH` served on a pty: a Cargocube game of
-    `seats` started and aborted there (its log kept, abandoned), then `cargoboard sync` of that
-    port into db. The board's id (its hello's)."""
+    """`cargoboard sim --target pico --flash FLASH` served on a pty: a game started and aborted
+    there (its log kept, abandoned), then `cargoboard sync` of that port into db. The board's
+    id (its hello's). The game: Cargocube of `seats`, or Cephalopod of that size ("3x3"); each
+    call of a test another (the store takes an abandoned game like one it holds, not known
+    when played, for the same game, and does not store it again)."""
     from clirun import run
     from shared_rules.cargocube import rules as cc
     pty = tmp_path / "board"
@@ -126,8 +128,11 @@ def _a_game_synced_from_a_sim(tmp_path, flash, db, seats):
     try:
         with Link(str(pty), timeout=10.0) as link:
             board = link.hello()["board"]
-            assert link.new_game("cargocube polygon " + seats).startswith("ok")
-            assert link.load(cc.start_position(len(seats)).notation()) == "ok loaded"
+            if "x" in seats:
+                assert link.new_game("cephalopod " + seats).startswith("ok")
+            else:
+                assert link.new_game("cargocube polygon " + seats).startswith("ok")
+                assert link.load(cc.start_position(len(seats)).notation()) == "ok loaded"
             assert link.text("abort") == "ok"
         r = run("sync", "--port", str(pty), "--db", str(db))
         assert "1 new game stored" in r.stdout, r.stdout
@@ -140,20 +145,26 @@ def test_each_sim_flash_folder_is_its_own_board_kept_in_the_folder(tmp_path):
     """Every emulated Pico answered the one unique id of flash.mjs's chip, so two `cargoboard
     sim --target pico --flash DIR` boards with other folders were one board to `sync`: the
     second's game 1 went to the first's BOARD#2 as if one flash had been erased. Now the sim
-    command gives a --flash folder's board its own chip id, made once and kept in DIR/unique_id
-    (an erased image, a moved folder keep it): two folders are two boards in the store, the same
-    folder twice one board (its game 2 beside its game 1). Without --flash the board keeps the
-    emulator's one fixed id, as every PicoRunner does unless given another (runs compare)."""
+    command gives a --flash folder's board its own chip id, made once and kept in DIR/unique_id:
+    two folders are two boards in the store, the same folder again one board (its game 2 beside
+    its game 1), so is the folder moved and its image erased (its numbering begun again: #2).
+    Without --flash the board keeps the emulator's one fixed id, as every PicoRunner does unless
+    given another (runs compare)."""
     db = tmp_path / "games.sqlite"
     first = _a_game_synced_from_a_sim(tmp_path, tmp_path / "a", db, "SN")
     other = _a_game_synced_from_a_sim(tmp_path, tmp_path / "b", db, "SWN")
-    # the same folder moved: the same board, its game numbered on from its flash
+    # the same folder again, then moved: the same board, its games numbered on from its flash
+    again = _a_game_synced_from_a_sim(tmp_path, tmp_path / "a", db, "SWNE")
     (tmp_path / "a").rename(tmp_path / "a2")
-    again = _a_game_synced_from_a_sim(tmp_path, tmp_path / "a2", db, "SN")
+    moved = _a_game_synced_from_a_sim(tmp_path, tmp_path / "a2", db, "3x3")
+    # its flash erased: the same board, numbering from 1 again (BOARD#2, docs/protocol.md)
+    (tmp_path / "a2" / "flash.img").unlink()
+    erased = _a_game_synced_from_a_sim(tmp_path, tmp_path / "a2", db, "5x5")
     with Store(db, readonly=True) as st:
         assert sorted((src, n) for _, src, n, *_ in st.list()) == sorted(
-            [(first, 1), (first, 2), (other, 1)])
-    assert again == first != other != "e660583883452c27" != first and len(first) == 16
+            [(first, 1), (first, 2), (first, 3), (other, 1), (first + "#2", 1)])
+    assert again == moved == erased == first != other != "e660583883452c27" != first
+    assert len(first) == 16
     assert first == (tmp_path / "a2" / "unique_id").read_text().strip()
     assert other == (tmp_path / "b" / "unique_id").read_text().strip()
     throwaway = _a_game_synced_from_a_sim(tmp_path, None, tmp_path / "t.sqlite", "SN")
