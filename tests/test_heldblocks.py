@@ -2,7 +2,13 @@
 pointers: each would keep whatever object comes to lie at that address, with all it refers to,
 for as long as the code is loaded. The boot holds those blocks with objects of its own
 (firmware/hal/heldblocks.py). Found on the emulated Pico: a dropped game's function at
-0x2001E000, named by viper code's `b.n; movs r0, #1`, kept its code (29 KB)."""
+0x2001E000, named by viper code's `b.n; movs r0, #1`, kept its code (29 KB).
+
+main.py is never an .mpy: `deploy` puts its source on the board, which compiles it at the boot.
+It is read as mpy-cross compiles it (_main_code), a sound model because the board's compiler
+writes the same bytecode format (qstrs as indices into the module's own table) and main.py is
+compiled first, before anything interns a long string literal: checked on the emulated Pico
+against the code the boot compiled (test_mpy_cross_compiles_main_py_as_the_board_does)."""
 
 import re
 import struct
@@ -30,12 +36,36 @@ def _heap_words(code):
     return out
 
 
+def _main_code():
+    """[(kind, code)] of main.py as the board compiles it (from source, at the boot): mpy-cross
+    writes the same bytes, checked on the emulated Pico by
+    test_mpy_cross_compiles_main_py_as_the_board_does. Bytecode compiled on the board names
+    qstrs by their index in the module's own table, as a .mpy's does; what depends on the
+    compiler's qstr pool is whether a string literal of more than 10 characters is a qstr (it
+    is when already interned) or a constant object, and at the boot main.py is compiled before
+    anything else is loaded, as mpy-cross compiles against its own static qstrs."""
+    import subprocess
+    import tempfile
+    from cargoboard.build import REPO_ROOT, mpy_cross_command
+    cmd = mpy_cross_command()
+    assert cmd is not None, "mpy-cross is not installed"
+    with tempfile.TemporaryDirectory(prefix="cb-main-") as tmp:
+        out = Path(tmp) / "main.mpy"
+        subprocess.run(cmd + list(MARCH) + ["-o", str(out), "-s", "main.py",
+                                            str(REPO_ROOT / "firmware" / "main.py")],
+                       check=True, capture_output=True, timeout=60)
+        return code_blocks(out.read_bytes())
+
+
 def _board_code(rev):
-    """{module: [(kind, code)]} of the board's modules, compiled as `cargoboard deploy` does."""
+    """{module: [(kind, code)]} of the board's modules, compiled as `cargoboard deploy` does,
+    and main.py's, which `deploy` puts on the board as source and the board compiles."""
     built = cached_build(MARCH, board_sources("rp2", rev))
     assert built is not None, "mpy-cross is not installed"
-    return {p.relative_to(built).as_posix(): code_blocks(p.read_bytes())
+    code = {p.relative_to(built).as_posix(): code_blocks(p.read_bytes())
             for p in sorted(built.rglob("*.mpy"))}
+    code["main.py"] = _main_code()
+    return code
 
 
 def test_the_reader_finds_the_viper_functions():
@@ -43,6 +73,58 @@ def test_the_reader_finds_the_viper_functions():
     kinds = [k for k, _ in code["firmware/drivers/frames_viper.mpy"]]
     # crc16_table, _cobs_into, _uncobs_into; the module's body and two Python functions
     assert kinds.count("viper") == 3 and kinds.count("bytecode") == 3, kinds
+
+
+def test_main_py_is_read_too():
+    """main.py was left out (never an .mpy): its module body and main(), bytecode both."""
+    assert [k for k, _ in _board_code("A")["main.py"]] == ["bytecode", "bytecode"]
+
+
+def test_mpy_cross_compiles_main_py_as_the_board_does(tmp_path):
+    """On the emulated Pico, the firmware handed over to the REPL (`main()` returned, the
+    module's `main` still there): the heap block of the code of the main() the board compiled
+    at the boot holds, byte for byte, the code mpy-cross makes of it (then zeros to the
+    block's end), and main.py compiled again there gives mpy-cross's module body (it has no
+    string literal, nothing that depends on what was interned by then)."""
+    import subprocess
+    from picotarget import require_pico
+    from cargoboard.deploy import _mpremote_exe, enter_repl
+    from cargoboard.sim.pico.runner import PicoRunner
+    require_pico()
+    body, main = _main_code()
+    with PicoRunner(flash=tmp_path / "flash.img") as runner, runner.serving():
+        enter_repl(runner.port)
+        r = subprocess.run([_mpremote_exe(), "connect", runner.port, "resume", "exec",
+                            READ_MAIN_CODE % (HEAP_START, HEAP_END, BLOCK)],
+                           capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    got = dict(line.split() for line in r.stdout.splitlines() if line[:5] in ("MAIN ", "BODY "))
+    for name, (kind, code) in (("MAIN", main), ("BODY", body)):
+        block = bytes.fromhex(got[name])
+        assert kind == "bytecode" and block[:len(code)] == code, (name, block.hex(), code.hex())
+        assert not block[len(code):].strip(b"\0") and len(block) - len(code) < BLOCK, name
+
+
+# Run at the board's REPL: the heap block (head and tail blocks, by the allocation table) of
+# the boot's main() (mp_obj_fun_bc_t: base, context, child_table, bytecode), and of the module
+# body of main.py compiled again (a code object: base, module function).
+READ_MAIN_CODE = """
+import machine, binascii
+m8, m32 = machine.mem8, machine.mem32
+HS, HE, B = %d, %d, %d
+pool = HE - (HE - HS) * 8 // (8 + 4 + 8 * 4 * B) * 4 * B
+def kind(b):
+    return (m8[HS + b // 4] >> 2 * (b %% 4)) & 3
+def block(a):
+    b = (a - pool) // B
+    n = 1
+    while kind(b + n) == 2:
+        n += 1
+    return binascii.hexlify(bytes([m8[a + i] for i in range(n * B)])).decode()
+print('MAIN', block(m32[id(main) + 12]))
+c = compile(open('/main.py').read(), 'main.py', 'exec')
+print('BODY', block(m32[m32[id(c) + 4] + 12]))
+"""
 
 
 @pytest.mark.parametrize("rev", REVISIONS)

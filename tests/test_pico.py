@@ -87,6 +87,105 @@ def test_boot_hello_a_game_to_its_end_and_sync_into_sqlite(tmp_path):
     assert "games" in fsimage.listdir(tmp_path / "flash.img")
 
 
+class PicoSim:
+    """`cargoboard sim --target pico --pty PATH [--flash DIR]` in its own process, as a user
+    starts it, until stopped."""
+
+    def __init__(self, pty, flash=None):
+        from clirun import cargoboard_exe
+        argv = [cargoboard_exe(), "sim", "--target", "pico", "--pty", str(pty)]
+        if flash:
+            argv += ["--flash", str(flash)]
+        self.proc = subprocess.Popen(argv, cwd=str(ROOT), stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        while line and not line.startswith("serving the virtual board on"):
+            line = self.proc.stdout.readline()
+        assert line.startswith("serving the virtual board on %s" % pty), (
+            line, self.proc.stderr.read() if self.proc.poll() is not None else "")
+
+    def stop(self):
+        import signal
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            self.proc.wait(60)
+        err = self.proc.stderr.read()
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+        assert self.proc.returncode == 0 and err == "", (self.proc.returncode, err)
+
+
+def _a_game_synced_from_a_sim(tmp_path, flash, db, seats):
+    """`cargoboard sim --target pico --flash FLASH` served on a pty: a game started and aborted
+    there (its log kept, abandoned), then `cargoboard sync` of that port into db. The board's
+    id (its hello's). The game: Cargocube of `seats`, or Cephalopod of that size ("3x3"); each
+    call of a test another (the store takes an abandoned game like one it holds, not known
+    when played, for the same game, and does not store it again)."""
+    from clirun import run
+    from shared_rules.cargocube import rules as cc
+    pty = tmp_path / "board"
+    sim = PicoSim(pty, flash)
+    try:
+        with Link(str(pty), timeout=10.0) as link:
+            board = link.hello()["board"]
+            if "x" in seats:
+                assert link.new_game("cephalopod " + seats).startswith("ok")
+            else:
+                assert link.new_game("cargocube polygon " + seats).startswith("ok")
+                assert link.load(cc.start_position(len(seats)).notation()) == "ok loaded"
+            assert link.text("abort") == "ok"
+        r = run("sync", "--port", str(pty), "--db", str(db))
+        assert "1 new game stored" in r.stdout, r.stdout
+    finally:
+        sim.stop()
+    return board
+
+
+def test_each_sim_flash_folder_is_its_own_board_kept_in_the_folder(tmp_path):
+    """Every emulated Pico answered the one unique id of flash.mjs's chip, so two `cargoboard
+    sim --target pico --flash DIR` boards with other folders were one board to `sync`: the
+    second's game 1 went to the first's BOARD#2 as if one flash had been erased. Now the sim
+    command gives a --flash folder's board its own chip id, made once and kept in DIR/unique_id:
+    two folders are two boards in the store, the same folder again one board (its game 2 beside
+    its game 1), so is the folder moved and its image erased (its numbering begun again: #2).
+    Without --flash the board keeps the emulator's one fixed id, as every PicoRunner does unless
+    given another (runs compare)."""
+    db = tmp_path / "games.sqlite"
+    first = _a_game_synced_from_a_sim(tmp_path, tmp_path / "a", db, "SN")
+    other = _a_game_synced_from_a_sim(tmp_path, tmp_path / "b", db, "SWN")
+    # the same folder again, then moved: the same board, its games numbered on from its flash
+    again = _a_game_synced_from_a_sim(tmp_path, tmp_path / "a", db, "SWNE")
+    (tmp_path / "a").rename(tmp_path / "a2")
+    moved = _a_game_synced_from_a_sim(tmp_path, tmp_path / "a2", db, "3x3")
+    # its flash erased: the same board, numbering from 1 again (BOARD#2, docs/protocol.md)
+    (tmp_path / "a2" / "flash.img").unlink()
+    erased = _a_game_synced_from_a_sim(tmp_path, tmp_path / "a2", db, "5x5")
+    with Store(db, readonly=True) as st:
+        assert sorted((src, n) for _, src, n, *_ in st.list()) == sorted(
+            [(first, 1), (first, 2), (first, 3), (other, 1), (first + "#2", 1)])
+    assert again == moved == erased == first != other != "e660583883452c27" != first
+    assert len(first) == 16
+    assert first == (tmp_path / "a2" / "unique_id").read_text().strip()
+    assert other == (tmp_path / "b" / "unique_id").read_text().strip()
+    throwaway = _a_game_synced_from_a_sim(tmp_path, None, tmp_path / "t.sqlite", "SN")
+    assert throwaway == "e660583883452c27"
+
+
+def test_a_sim_flash_folders_damaged_board_id_is_one_line_exit_2(tmp_path):
+    """A DIR/unique_id that holds no id: one line naming it, exit status 2, before the board
+    starts; the file is left as it was."""
+    from clirun import run
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "unique_id").write_text("mine\n")
+    r = run("sim", "--target", "pico", "--flash", str(tmp_path / "a"), "--pty",
+            str(tmp_path / "p"), check_rc=2)
+    assert r.stderr == ("cargoboard sim: error: %s holds no board id (16 hex digits, the flash "
+                        "chip's unique id); remove it to make the folder's board a new one\n"
+                        % (tmp_path / "a" / "unique_id")), r.stderr
+    assert (tmp_path / "a" / "unique_id").read_text() == "mine\n"
+    assert not (tmp_path / "a" / "flash.img").exists()
+
+
 FRAME_CODEC = """
 import binascii, random
 from firmware.drivers import frames as F

@@ -14,8 +14,8 @@ had moved on to another game (docs/firmware.md "Words of the code that pin heap 
 the boot, once the resident code is loaded, and before each game's code is loaded
 (firmware/system/newgame.py), so no game's object can come to lie there. The RP2040's HALs ask
 for it (`Hal.holds_heap`). WORDS are the words of every module of the board's, compiled as
-`cargoboard deploy` compiles them: tests/test_heldblocks.py reads them out of the .mpy files and
-fails when one is missing here. Loaded for the call and dropped after it.
+`cargoboard deploy` compiles them, and main.py's (mpy-cross's bytes are the board's): the test
+tests/test_heldblocks.py fails when one is missing here. Loaded for the call and dropped after it.
 """
 
 import gc

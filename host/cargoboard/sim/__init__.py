@@ -81,7 +81,8 @@ def add_parser(subparsers):
                         "and sync, deploy and serve find it without --port")
     p.add_argument("--flash", metavar="DIR",
                    help="keep the board's flash (a littlefs image: game logs, deployed firmware) "
-                        "in DIR/flash.img across runs")
+                        "in DIR/flash.img across runs (--target pico: and its chip's unique id, "
+                        "the board id, in DIR/unique_id)")
     p.add_argument("--target", choices=("unix", "pico"), default="unix",
                    help="unix (default): the firmware under the MicroPython unix port; pico: the "
                         "stock MicroPython image on an emulated RP2040 (rp2040js; boot ROM and "
@@ -151,6 +152,9 @@ def run_sim(args) -> int:
         if args.flash:
             kwargs["flash"] = flash_image(args.flash, boot=args.from_flash)
             kwargs["boot_from_flash"] = args.from_flash
+            if args.target == "pico":  # the chip's own id, kept beside its image
+                from cargoboard.sim.pico.runner import folder_unique_id
+                kwargs["unique_id"] = folder_unique_id(args.flash)
     except FirmwareError as e:
         return _error(e)
     try:

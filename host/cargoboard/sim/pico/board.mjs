@@ -3,14 +3,18 @@
 // host in lockstep over stdin/stdout with the messages of docs/sim-protocol.md.
 //
 //   node board.mjs --bootrom ROM.bin --uf2 MICROPYTHON.uf2 --flash IMAGE [--pins PINS.json]
+//                  [--unique-id HEX]
 //
 // IMAGE is the littlefs filesystem region of the flash (FS_SIZE bytes), read at power-on and
-// written through on every completed program or erase. Exit status: 0 after 'Q' (or a power
-// cut asked for with 'C'), 2 for bad arguments, 3 for a bad input file (one line on stderr).
+// written through on every completed program or erase. HEX (16 hex digits) is the flash chip's
+// unique id, the board id machine.unique_id() reads (default flash.mjs's DEFAULT_UNIQUE_ID;
+// `cargoboard sim --target pico --flash DIR` gives the one kept in DIR/unique_id, PicoRunner's
+// unique_id). Exit status: 0 after 'Q' (or a power cut asked for with 'C'), 2 for bad
+// arguments, 3 for a bad input file (one line on stderr).
 
 import fs from 'node:fs';
 import { RP2040, ConsoleLogger, LogLevel } from 'rp2040js';
-import { FlashChip, QspiSsi, IoQspi, XipCtrl, FLASH_SIZE, FS_SIZE } from './flash.mjs';
+import { FlashChip, QspiSsi, IoQspi, XipCtrl, FLASH_SIZE, FS_SIZE, DEFAULT_UNIQUE_ID } from './flash.mjs';
 import { LockstepPio, Ws2812Decoder, Hc165Chain, GpioButtons, HeldCdc } from './devices.mjs';
 import { FastCore } from './fastcore.mjs';
 import { warmUp } from './warmup.mjs';
@@ -88,7 +92,8 @@ function branchLinkIgnored() {}
 
 // --- the board ----------------------------------------------------------------------------------
 export class Board {
-  constructor({ bootrom, uf2, image, pins, out, fastCore = true, warm = true }) {
+  constructor({ bootrom, uf2, image, pins, out, fastCore = true, warm = true,
+    uniqueId = DEFAULT_UNIQUE_ID }) {
     // The first board of the process first trains V8 on a throwaway chip (warmup.mjs): without
     // it the first emulated second cost 1.5-1.7 CPU s (with it ~1.1; a later busy second
     // ~0.65), most of it V8 compiling fastcore.mjs's loop again and again. The throwaway chip
@@ -108,6 +113,7 @@ export class Board {
     this.bootrom = bootrom;
     this.uf2 = uf2;
     this.image = image;
+    this.uniqueId = uniqueId; // the flash chip's, kept through chip resets as the chip is
     this.pins = pins;
     this.out = out; // (type char, payload Uint8Array) => void
     this.base = 0; // host nanos at which the present chip was powered on or reset
@@ -147,7 +153,7 @@ export class Board {
     const chip = new FlashChip(mcu, this.image, {
       now: () => this.hostNanos,
       onOp: (op) => this.flashOp(op),
-    });
+    }, this.uniqueId);
     const ssi = new QspiSsi(mcu, 'SSI', chip);
     mcu.peripherals[0x18000] = ssi;
     mcu.peripherals[0x40018] = new IoQspi(mcu, 'IO_QSPI', ssi);
@@ -349,10 +355,14 @@ function parseArgs(argv) {
   const a = {};
   for (let i = 0; i < argv.length; i++) {
     const w = argv[i];
-    if (['--bootrom', '--uf2', '--flash', '--pins'].includes(w) && i + 1 < argv.length) a[w.slice(2)] = argv[++i];
-    else throw new InputError(`bad argument '${w}' (usage: board.mjs --bootrom ROM --uf2 UF2 --flash IMAGE [--pins PINS.json])`);
+    if (['--bootrom', '--uf2', '--flash', '--pins', '--unique-id'].includes(w) && i + 1 < argv.length) a[w.slice(2)] = argv[++i];
+    else throw new InputError(`bad argument '${w}' (usage: board.mjs --bootrom ROM --uf2 UF2 --flash IMAGE [--pins PINS.json] [--unique-id HEX])`);
   }
   for (const k of ['bootrom', 'uf2', 'flash']) if (!a[k]) throw new InputError(`--${k} is required`);
+  if (a['unique-id'] !== undefined) {
+    if (!/^[0-9a-fA-F]{16}$/.test(a['unique-id'])) throw new InputError(`--unique-id ${a['unique-id']}: not 16 hex digits (the flash chip's 8-byte unique id)`);
+    a.uniqueId = Uint8Array.from(Buffer.from(a['unique-id'], 'hex'));
+  }
   return a;
 }
 
@@ -413,7 +423,7 @@ function main() {
     let st;
     try { st = fs.statSync(args.flash); } catch { throw new InputError(`flash image ${args.flash}: no such file`); }
     if (st.size > FS_SIZE) throw new InputError(`flash image ${args.flash}: ${st.size} bytes, more than the ${FS_SIZE}-byte filesystem region`);
-    board = new Board({ bootrom, uf2, image: args.flash, pins, out: writeMsg });
+    board = new Board({ bootrom, uf2, image: args.flash, pins, out: writeMsg, uniqueId: args.uniqueId });
   } catch (e) {
     if (e instanceof InputError) {
       process.stderr.write(`pico: ${e.message}\n`);

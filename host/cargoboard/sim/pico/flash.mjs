@@ -33,13 +33,20 @@ export const TYPICAL_NS = {
   chip: 5e9,
 };
 
+// The unique id (command 0x4B, which machine.unique_id() reads: the board id) of a chip whose
+// board gives none (--unique-id): every emulated Pico but one of `cargoboard sim --target pico
+// --flash DIR`, which has its own (DIR/unique_id). Its digits change the firmware's timing
+// (by microseconds), so tests keep this one to compare runs.
+export const DEFAULT_UNIQUE_ID = Uint8Array.from([0xe6, 0x60, 0x58, 0x38, 0x83, 0x45, 0x2c, 0x27]);
+
 export class FlashChip {
   /**
-   * @param rp2040  the RP2040 whose `flash` array is the chip's array (XIP reads it directly)
-   * @param image   path of the filesystem image file (FS_SIZE bytes), or null
-   * @param hooks   { onOp(op), now() } — op = {kind, addr, len, start, end} in nanoseconds
+   * @param rp2040    the RP2040 whose `flash` array is the chip's array (XIP reads it directly)
+   * @param image     path of the filesystem image file (FS_SIZE bytes), or null
+   * @param hooks     { onOp(op), now() } — op = {kind, addr, len, start, end} in nanoseconds
+   * @param uniqueId  the chip's 8-byte unique id
    */
-  constructor(rp2040, image, hooks) {
+  constructor(rp2040, image, hooks, uniqueId = DEFAULT_UNIQUE_ID) {
     this.mcu = rp2040;
     this.array = rp2040.flash;
     this.image = image;
@@ -53,7 +60,7 @@ export class FlashChip {
     this.sr2 = 0x02; // QE set, as on the Pico's chip
     this.busy = null; // the operation in progress: {kind, addr, len, data, start, end}
     this.pageBuf = null;
-    this.uniqueId = Uint8Array.from([0xe6, 0x60, 0x58, 0x38, 0x83, 0x45, 0x2c, 0x27]);
+    this.uniqueId = uniqueId;
     this.alarm = rp2040.clock.createAlarm(() => this.finish());
     this.ops = 0;
   }

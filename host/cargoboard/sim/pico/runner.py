@@ -16,6 +16,11 @@ emulated ns of every scan: the 74HC165 chain latching its inputs, once a firmwar
 power cuts at
 a chosen moment: `cut_at(ns)` or `cut_during_flash_op(n, fraction)`; the frame in which it
 happens raises PowerCut (the image keeps what the flash had at that instant).
+
+The flash chip's unique id (machine.unique_id(), the board id) is `unique_id` (8 bytes), by
+default flash.mjs's one fixed id: its digits change the firmware's timing by microseconds, so
+every run that is compared with another keeps it. `cargoboard sim --target pico --flash DIR`
+gives the board its own, kept in the folder beside the image (`folder_unique_id`).
 """
 
 from __future__ import annotations
@@ -52,6 +57,45 @@ def check_rp2040js():
                             "(npm ci, from package.json)")
 
 
+UNIQUE_ID_FILE = "unique_id"
+
+
+def folder_unique_id(flash_dir) -> bytes:
+    """The flash chip's unique id of the emulated Pico whose flash is kept in the folder
+    `flash_dir` (`cargoboard sim --target pico --flash DIR`): the 16 hex digits in
+    DIR/unique_id, made (at random) the first time the folder is a Pico's. It is the chip's,
+    not the image's: removing DIR/flash.img (an erased flash) keeps it, as moving or renaming
+    the folder does, while another folder is another board. FirmwareError (one line) for a
+    file that holds no such id or cannot be read or made."""
+    path = Path(flash_dir) / UNIQUE_ID_FILE
+    if not path.exists():
+        tmp = path.with_name(f".{UNIQUE_ID_FILE}.{os.getpid()}")
+        try:
+            tmp.write_text(os.urandom(8).hex() + "\n")
+            try:
+                os.link(tmp, path)  # only where there is none: a sim started beside keeps its own
+            except FileExistsError:
+                pass
+        except OSError as e:
+            raise FirmwareError(f"cannot write the board's id {path}: "
+                                f"{e.strerror or e}") from None
+        finally:
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+    try:
+        text = path.read_text(encoding="ascii").strip()
+        if len(text) != 16:
+            raise ValueError
+        return bytes.fromhex(text)
+    except OSError as e:
+        raise FirmwareError(f"cannot read the board's id {path}: {e.strerror or e}") from None
+    except ValueError:
+        raise FirmwareError(f"{path} holds no board id (16 hex digits, the flash chip's unique "
+                            f"id); remove it to make the folder's board a new one") from None
+
+
 def firmware_files() -> list:
     """What `cargoboard deploy` puts on the board: [(path on the board, bytes)]."""
     from cargoboard.build import BuildError, stage
@@ -72,8 +116,11 @@ class PicoRunner(Runner):
     BOOT_MAX_MS = 15000
 
     def __init__(self, game="none", flash=None, boot_from_flash=False, plugins=(),
-                 heapsize=None, bootrom=None, uf2=None, pins=PINS):
+                 heapsize=None, bootrom=None, uf2=None, pins=PINS, unique_id=None):
         super().__init__(game=game, flash=flash, boot_from_flash=boot_from_flash)
+        if unique_id is not None and len(unique_id) != 8:
+            raise FirmwareError(f"a flash chip's unique id is 8 bytes, not {len(unique_id)}")
+        self.unique_id = unique_id  # None: flash.mjs's DEFAULT_UNIQUE_ID
         if plugins:
             raise FirmwareError("--plugin is for the unix target: the emulated Pico runs the "
                                 "firmware from its flash")
@@ -117,6 +164,8 @@ class PicoRunner(Runner):
             raise FirmwareError(str(e)) from None
         cmd = [node, str(BOARD_JS), "--bootrom", str(rom), "--uf2", str(uf2),
                "--flash", str(self.image), "--pins", str(self.pins)]
+        if self.unique_id is not None:
+            cmd += ["--unique-id", bytes(self.unique_id).hex()]
         return cmd, dict(os.environ), str(REPO_ROOT)
 
     def start(self):
