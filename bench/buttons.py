@@ -56,6 +56,11 @@ def main():
     ap.add_argument("--jitter", type=float, default=1.0)
     ap.add_argument("--firmware", default=ROOT, metavar="DIR")
     args = ap.parse_args()
+    if args.trials < 1 or not 0 <= args.jitter < FRAME:
+        ap.error("--trials is at least 1, --jitter from 0 to less than a frame (%g ms)" % FRAME)
+    if not os.path.isfile(os.path.join(args.firmware, "firmware", "drivers", "scanner.py")):
+        ap.error("--firmware %s: no firmware/drivers/scanner.py there (a checkout's folder)"
+                 % args.firmware)
     sys.path.insert(0, os.path.abspath(args.firmware))
     from firmware.drivers.scanner import Buttons
     print("Buttons of %s (%s), frames %g ms + [0, %g) ms, %d presses per length" % (
