@@ -6,10 +6,11 @@ always takes, at 10 ms frames that jitter and around one late frame. Printed, ne
 The real `Buttons` class (this checkout's, or DIR's: `--firmware /work/wt/base36` for stop
 35's) is fed samples as the chip takes them: a frame wakes on its 10 ms grid plus a jitter
 drawn in [0, MS) (default 1 ms: the emulated Pico's scans are 9.1-11.0 ms apart on time,
-`tests/test_pico_buttons.py`), the grid at any phase in the millisecond, reads `now` (whole ms) and latches the buttons 0.7 ms later (as
-measured on the emulated Pico at 5d5daf6). A late frame blinds the chip for L ms after a sample
-(a commit, a log append's flash erase: 20-260 ms, docs/firmware.md "Frames that hide a press");
-the grid then starts again from the frame after it, as `wait_frame` does after an overrun.
+`tests/test_pico_buttons.py`), the grid at any phase in the millisecond, reads `now` (whole
+ms) and latches the buttons 0.7 ms later (as measured on the emulated Pico at 5d5daf6). A
+late frame blinds the chip for L ms after a sample (a commit, a log append's flash erase:
+20-260 ms, docs/firmware.md "Frames that hide a press"); the grid then starts again from the
+frame after it, as `wait_frame` does after an overrun.
 For each L (0: none), presses of D ms (1 ms steps) begin at random moments from a frame before
 the late frame to its end (N trials each, the same seeds for every D); printed: the shortest D
 from which every press is taken, and the longest never taken.

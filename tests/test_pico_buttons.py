@@ -121,10 +121,9 @@ def _press_for_samples(s, n, bit):
 
 
 def test_four_samples_are_a_press_three_never():
-    """On time, the chip's scans are 10 ms apart only to a millisecond (9.65, 9.65, 10.65 ms on
-    an idle board: the frame's sleep wakes within the millisecond its work ended in) and its
-    `now` is whole ms, so the 3 frames between the first and the fourth sample of a press are
-    29 or 30 ms by its clock. A press seen by 4 samples in a row must be taken every time
+    """On time, the chip's scans are 10 ms apart only to about a millisecond and its `now` is
+    whole ms, so the 3 frames between the first and the fourth sample of a press are 29 or 30
+    ms by its clock. A press seen by 4 samples in a row must be taken every time
     (before: lost whenever they read 29, as a scripted 50 ms `confirm` was in
     test_pico_games' cargocube-4-both-teleport at 5d5daf6; here the 22nd such press, seen at
     4761.4, 4771.1, 4780.9 and 4790.7 ms), one seen by 3 never (20 ms: a bounce)."""

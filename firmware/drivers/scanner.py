@@ -86,16 +86,15 @@ class Buttons:
 
     A state is accepted once the samples that show it span `stable_ms` rounded up to whole
     frames, less half a frame: at 10 ms frames and 30 ms, 4 samples in a row (3 frames apart,
-    30 ms nominal) whatever the frames' jitter, 3 never (20 ms). The samples are a frame
-    apart only to a millisecond or so (the frame's sleep wakes within the millisecond its work
-    ended in) and `now` is whole ms: a threshold of exactly 3 frames took or lost a press seen
-    by 4 samples by microseconds (a 50 ms press seen at 21700, 21709, 21719 and 21729 ms: 29,
-    lost). After a late frame (the chip blind for a while: a flash erase of a log append,
-    45 ms; a long commit) a change first seen then is counted from the frame that was due,
-    but accepted only if a second sample still shows it (one sample is no proof against a
-    bounce); on time, from the sample that saw it. Without that credit a 50 ms press that
-    began in a 30-45 ms frame was seen for too short and lost; a press the chip was blind to
-    from start to end is lost either way."""
+    30 ms nominal) whatever the frames' jitter, 3 never (20 ms). The samples are a frame apart
+    only to about a millisecond (9.1-11.0 ms on the emulated Pico) and `now` is whole ms: a
+    threshold of exactly 3 frames took or lost a press seen by 4 samples by microseconds (a 50
+    ms press seen at 21700, 21709, 21719 and 21729 ms: 29, lost). After a late frame (the chip
+    blind for a while: a flash erase of a log append, 45 ms; a long commit) a change first seen
+    then is counted from the frame that was due, but accepted only if a second sample still
+    shows it (one sample is no proof against a bounce); on time, from the sample that saw it.
+    Without that credit a 50 ms press that began in a 30-45 ms frame was seen for too short and
+    lost; a press the chip was blind to from start to end is lost either way."""
 
     def __init__(self, stable_ms=30):
         self.stable_ms = stable_ms
