@@ -174,6 +174,30 @@ def case_buttons_press_first_seen_in_a_late_frame():
     assert b.state == 0
 
 
+def case_buttons_four_samples_on_time_whatever_their_jitter():
+    """The emulated Pico's samples of a scripted 50 ms `confirm` (held 21690-21740 ms of
+    emulated time; the 74HC165 latched at 21689.8, 21700.7, 21710.3, 21719.9, 21730.5 and
+    21740.0 ms, `now` read 0.7 ms before each): four samples saw it, their `now` 29 ms apart,
+    and the press was lost. Four samples in a row are a press whatever the frames' jitter;
+    three never are."""
+    b = Buttons(30)
+    for t in range(21589, 21690, 10):
+        assert b.update(0, t) == 0
+    assert b.update(H.CONFIRM, 21700) == 0
+    assert b.update(H.CONFIRM, 21709) == 0
+    assert b.update(H.CONFIRM, 21719) == 0
+    assert b.update(H.CONFIRM, 21729) == H.CONFIRM
+    assert b.update(0, 21739) == 0
+    # three samples never, however far apart on time (frames of up to 11.5 ms)
+    for t0 in (21800, 21900):
+        b.update(0, t0 - 11)
+        assert b.update(H.NEXT, t0) == 0
+        assert b.update(H.NEXT, t0 + 12) == 0
+        assert b.update(H.NEXT, t0 + 24) == 0
+        assert b.update(0, t0 + 35) == 0
+        assert b.state == 0
+
+
 def case_no_allocation_per_frame():
     try:
         import micropython

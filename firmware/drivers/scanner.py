@@ -84,13 +84,17 @@ class Scanner:
 class Buttons:
     """Debounced, edge-detected buttons: update() returns the bitmask of new presses.
 
-    A state is accepted once held `stable_ms`, counted from the first frame that could have
-    seen it: after a late frame (the chip blind for a while: a flash erase of a log append,
-    45 ms; a long commit) a change first seen then is credited from the frame that was due,
-    but accepted only if a second sample still shows it (one sample is no proof against a
-    bounce). On time, frames count from the sample that saw the change, as before. Without
-    the credit a 50 ms press that began in a 30-45 ms frame was seen for less than stable_ms
-    and lost; a press the chip was blind to from start to end is lost either way."""
+    A state is accepted once the samples that show it span `stable_ms` rounded up to whole
+    frames, less half a frame: at 10 ms frames and 30 ms, 4 samples in a row (3 frames apart,
+    30 ms nominal) whatever the frames' jitter, 3 never (20 ms). The samples are a frame apart
+    only to about a millisecond (9.1-11.0 ms on the emulated Pico) and `now` is whole ms: a
+    threshold of exactly 3 frames took or lost a press seen by 4 samples by microseconds (a 50
+    ms press seen at 21700, 21709, 21719 and 21729 ms: 29, lost). After a late frame (the chip
+    blind for a while: a flash erase of a log append, 45 ms; a long commit) a change first seen
+    then is counted from the frame that was due, but accepted only if a second sample still
+    shows it (one sample is no proof against a bounce); on time, from the sample that saw it.
+    Without that credit a 50 ms press that began in a 30-45 ms frame was seen for too short and
+    lost; a press the chip was blind to from start to end is lost either way."""
 
     def __init__(self, stable_ms=30):
         self.stable_ms = stable_ms
@@ -111,13 +115,15 @@ class Buttons:
         presses = 0
         if moved | diff:
             since = self._since
+            # stable_ms in whole frames, less half a frame: between two counts of samples
+            need = (self.stable_ms + FRAME_MS - 1) // FRAME_MS * FRAME_MS - (FRAME_MS >> 1)
             for j in range(N_BUTTONS):
                 bit = 1 << j
                 if moved & bit:
                     since[j] = due
                 if diff & bit:
                     s = since[j]
-                    if ((now - s) & TICKS_MASK) >= self.stable_ms and (s == now or not moved & bit):
+                    if ((now - s) & TICKS_MASK) >= need and (s == now or not moved & bit):
                         self.state ^= bit
                         if raw & bit:
                             presses |= bit

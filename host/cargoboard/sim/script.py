@@ -35,7 +35,10 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  supply (a Cephalopod capture, a «Формула 99» token lifted or
                                  triggered, a КУБитва cube removed), then 100 ms pass.
     press BUTTON                 confirm|next|undo|hint|end: the button is held 50 ms and
-                                 released 50 ms (goes through the firmware's debounce).
+                                 released 50 ms (goes through the firmware's debounce,
+                                 which takes every press of 41 ms or more on time: 50 ms
+                                 is above that on purpose; docs/firmware.md "Frames that
+                                 hide a press").
     wait MS                      let MS milliseconds of sim time pass (rounded up to frames);
                                  at most 600000 (10 minutes) in one line.
     expect POSITION              the tracked position (serial `pos`) must equal POSITION (the
@@ -100,6 +103,8 @@ from cargoboard.sim.targets import make_runner
 from cargoboard.sim.world import World, WorldError, parse_cell, revb_physics
 
 HAND_MS = 100
+# a scripted press: nearly a frame above the 41 ms the firmware's Buttons always take on time,
+# on purpose (bench/buttons.py; docs/firmware.md "Frames that hide a press")
 PRESS_MS = 50
 BOUNCE_MS = 60
 SETTLE_MS = 50
