@@ -9,8 +9,8 @@
 // written through on every completed program or erase. HEX (16 hex digits) is the flash chip's
 // unique id, the board id machine.unique_id() reads (default flash.mjs's DEFAULT_UNIQUE_ID;
 // `cargoboard sim --target pico --flash DIR` gives the one kept in DIR/unique_id, PicoRunner's
-// unique_id). Exit status: 0 after 'Q' (or a power cut asked for with 'C'), 2 for bad
-// arguments, 3 for a bad input file (one line on stderr).
+// unique_id). Exit status: 0 after 'Q' (or a power cut asked for with 'C'), 2 for a bad
+// message from the host, 3 for bad arguments or a bad input file (one line on stderr).
 
 import fs from 'node:fs';
 import { RP2040, ConsoleLogger, LogLevel } from 'rp2040js';
