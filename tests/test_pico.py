@@ -595,3 +595,33 @@ def test_revb_hal_drives_the_regulator_into_pwm_mode(tmp_path):
         log = bytes(runner.serial_log).decode(errors="replace")
     line = [x for x in log.splitlines() if x.startswith("pins ")]
     assert line == ["pins [(1, 1), (1, 1)]"], log
+
+
+def test_sim_pty_stopped_while_the_emulated_pico_boots_exits_0_and_leaves_nothing(tmp_path):
+    """`cargoboard sim --target pico --pty PATH` sent SIGTERM while its board still boots (the
+    emulator runs, nothing is served yet) stops as it does once serving: exit 0, the emulator
+    gone, no link. It died with 143 until stop 36 (the audit's C5)."""
+    import os
+    import signal
+    import time
+    pty = tmp_path / "board"
+    exe = str(Path(sys.executable).parent / "cargoboard")
+    sim = subprocess.Popen([exe, "sim", "--target", "pico", "--pty", str(pty)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    children = Path("/proc/%d/task/%d/children" % (sim.pid, sim.pid))
+    try:
+        kids = []
+        for _ in range(600):  # the emulator started: the handler is in place before it
+            kids = children.read_text().split() if sim.poll() is None else []
+            if kids or sim.poll() is not None:
+                break
+            time.sleep(0.02)
+        assert kids and not pty.is_symlink(), "the emulator never started before serving"
+    finally:
+        sim.send_signal(signal.SIGTERM)
+        out, err = sim.communicate(timeout=30)
+    assert sim.returncode == 0 and err == "" and "serving" not in out, (sim.returncode, out, err)
+    assert not pty.is_symlink()
+    for kid in kids:
+        assert not os.path.exists("/proc/%s" % kid) or \
+            Path("/proc/%s/stat" % kid).read_text().split()[2] == "Z", "emulator %s left" % kid

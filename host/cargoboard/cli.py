@@ -158,7 +158,9 @@ def build_parser():
                                    "position, the scores and whether the game is over.",
                        epilog=_examples("show"))
     _add_position_args(p)
-    p.add_argument("actions", metavar="ACTION", nargs="*")
+    p.add_argument("actions", metavar="ACTION", nargs="*",
+                   help="actions in the game's action notation, applied in order (none: the "
+                        "position as given)")
     p.set_defaults(func=cmd_show)
 
     for register in _plugin_parsers():

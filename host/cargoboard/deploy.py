@@ -252,6 +252,15 @@ def run(args, out=print, flash=None) -> int:
     return 0
 
 
+def _revision(text):
+    """--rev's value, either case; argparse's error quotes it as typed."""
+    import argparse
+    if text.upper() not in REVISIONS:
+        raise argparse.ArgumentTypeError("invalid choice: %r (choose from %s)" % (
+            text, ", ".join(REVISIONS)))
+    return text.upper()
+
+
 def add_parser(sub, flash=None):
     """`cargoboard deploy`; flash: what run() takes for --flash DIR."""
     import argparse
@@ -270,7 +279,7 @@ def add_parser(sub, flash=None):
     p.add_argument("--dry-run", action="store_true", help="show what would be copied; touch nothing")
     p.add_argument("--flash", metavar="DIR", help="deploy to the virtual board's flash image "
                    "DIR/flash.img (DIR is made if missing, in an existing folder)")
-    p.add_argument("--rev", metavar="A|B", type=str.upper, choices=REVISIONS, default="A",
+    p.add_argument("--rev", metavar="A|B", type=_revision, default="A",
                    help="the board's revision: A (Hall switches, the default) or B (linear Hall "
                         "sensors that see stacks, docs/hardware.md); deploys that revision's "
                         "HAL and pin map and writes /board_rev, which the boot reads")

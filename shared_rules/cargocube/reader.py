@@ -82,20 +82,21 @@ def _parse_phase(pos, text):
     if text == "a":
         pos.actions_left = 0
         return
+    typed = text  # the errors quote the phase as written
     if text.endswith("x"):
         text = text[:-1]
         if not text.endswith("b") or text == "4b":
-            raise cc.RulesError("phase %rx: an extra turn is owed only after a sacrifice, this "
-                                "turn's booster use (e.g. 2bx)" % text)
+            raise cc.RulesError("phase %r: an extra turn is owed only after a sacrifice, this "
+                                "turn's booster use (e.g. 2bx)" % typed)
         pos.extra_turn = True
     digits = text[:-1] if text.endswith("b") else text
     if len(digits) != 1 or digits not in "1234":
         raise cc.RulesError("phase %r must be 'a' or actions left 1-4 with an optional 'b' and "
-                            "'x'" % text)
+                            "'x'" % typed)
     pos.actions_left = int(digits)
     pos.booster_used = text.endswith("b")
     if pos.actions_left == 4 and pos.booster_used:
-        raise cc.RulesError("phase %r is impossible: a booster use leaves at most 3 actions" % text)
+        raise cc.RulesError("phase %r is impossible: a booster use leaves at most 3 actions" % typed)
 
 
 def _parse_cell_entry(pos, text, start, end, seen):

@@ -137,6 +137,12 @@ def test_malformed_position_error_names_the_problem():
     assert "a1" in proc.stderr and "corner" in proc.stderr
 
 
+@pytest.mark.parametrize("phase", ["ax", "2x", "5bx", "4b"])
+def test_a_bad_phase_is_quoted_as_typed(phase):
+    proc = run("perft", "d4=B1 SN S " + phase, "1", check_rc=1)
+    assert "phase '%s'" % phase in proc.stderr, proc.stderr
+
+
 def test_wrong_usage_exits_2():
     proc = run("perft", check_rc=2)
     assert "usage" in proc.stderr

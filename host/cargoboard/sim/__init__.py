@@ -134,8 +134,10 @@ def run_sim(args) -> int:
                           "revision-B sensors)")
         shift = 0.5 if args.shift is None else args.shift
         bumps = 0.0 if args.bumps is None else args.bumps
-        if not 0 <= shift < float("inf") or not 0 <= bumps <= 1:
-            return _error("--shift wants mm >= 0, --bumps a chance 0..1")
+        if not 0 <= shift < float("inf"):
+            return _error("--shift wants mm, 0 or more, not %s" % args.shift)
+        if not 0 <= bumps <= 1:
+            return _error("--bumps wants a chance 0..1, not %s" % args.bumps)
         from cargoboard.sim.world import revb_physics
         kwargs["revision"] = "B"
         noise = revb_physics().Noise(shift_mm=shift, bump_rate=bumps)
@@ -182,6 +184,17 @@ def _serve(path, noise, kwargs):
         runner = make_runner(**kwargs)
     except FirmwareError as e:
         return _error("cannot start the simulated board: %s" % str(e).splitlines()[0])
+    import signal
+
+    class Stopped(Exception):
+        pass
+
+    def _term(signum, frame):
+        raise Stopped
+
+    # SIGTERM while the board starts stops it as it does once it is served: exit 0, nothing
+    # left behind (by default the process died with 143 until it served)
+    old = signal.signal(signal.SIGTERM, _term)
     try:
         try:
             runner.start()
@@ -192,5 +205,8 @@ def _serve(path, noise, kwargs):
         except (FirmwareError, OSError) as e:
             return _error("cannot start the simulated board: %s" % str(e).splitlines()[0])
         return runner.serve_on(path)
+    except Stopped:
+        return 0
     finally:
+        signal.signal(signal.SIGTERM, old)
         runner.stop()

@@ -239,7 +239,8 @@ def add_parser(sub):
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        epilog="examples:\n  cargoboard demo\n  cargoboard demo --players 3 --seed 4 --out /tmp/demo\n"
                               "  cargoboard demo --expansion both --teleport --out /tmp/demo")
-    p.add_argument("--players", type=int, choices=(2, 3, 4, 8), default=2)
+    p.add_argument("--players", type=int, choices=(2, 3, 4, 8), default=2,
+                   help="how many play: 2, 3, 4 or 8 (default 2)")
     p.add_argument("--expansion", choices=tuple(EXPANSION_NAMES),
                    help="play with the cards of «Пирамида», «Бастион» or both, in their default "
                         "places")
@@ -247,7 +248,9 @@ def add_parser(sub):
     p.add_argument("--actions", type=int, default=400,
                    help="stop after this many actions (1 or more) if the game is not over "
                         "(default 400)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0,
+                   help="the players' choices follow this seed: the same seed, the same game "
+                        "(default 0)")
     p.add_argument("--hint-share", type=float, default=0.8,
                    help="share of actions the players take from the hint engine, 0 to 1 "
                         "(default 0.8)")

@@ -78,7 +78,8 @@ def add_parser(sub):
         formatter_class=HelpFormatter,
         epilog="examples:\n  cargoboard cephalopod paths 1 '5 5 5/0 0 5/5 5 5'\n"
                "  cargoboard cephalopod paths 24 300/362/102 --time")
-    q.add_argument("depth", metavar="DEPTH", type=int)
+    q.add_argument("depth", metavar="DEPTH", type=int,
+                   help="the most placements in a sequence")
     q.add_argument("rows", metavar="ROWS", nargs="+",
                    help="the board's 3 rows, values 0-6 (0 = empty): one word with '/' "
                         "between them ('0 6 0/2 2 2/1 6 1', 060/222/161) or three words "
