@@ -194,6 +194,28 @@ def test_new_config_load_text_and_events(board):
 
 
 
+def test_a_loaded_position_begins_a_log_of_the_variant_position(tmp_path):
+    """LOAD ends the game's log and begins one at the loaded position; its header names the
+    variant `position` (docs/log-format.md), as `new cargocube position=...` does. A Cargocube
+    game begun as `polygon` kept that name for the loaded start (found by stop 36's
+    independent host)."""
+    from firmware.system import logformat as LF
+    b = Board(flash=str(tmp_path / "flash.img"))
+    try:
+        link = b.link
+        assert link.new_game("cargocube polygon SN").startswith("ok setup")
+        pos = cc.start_position(2)
+        pos.push(pos.legal_actions()[3])
+        assert link.load(pos.notation()) == "ok loaded"
+        playing = [g for g, _, _, flags in link.games() if flags & 2]
+        assert len(playing) == 1
+        total, raw = link.read(playing[0], 0)
+        header = LF.parse(raw)[0]
+        assert (header.variant, header.start) == ("position", pos.notation())
+    finally:
+        b.close()
+
+
 def test_text_bodies_outside_printable_ascii_are_refused_and_run_nothing(board):
     """The console drops a line with a byte outside printable ASCII/tab (docs/serial-protocol.md);
     a TEXT, NEW, CONFIG or LOAD body is such a line and gets the same refusal, ERROR 3 naming the

@@ -149,6 +149,7 @@ class Game:
         finally:
             _done_reading()
         self.pos = pos
+        self.variant = "position"  # the log that begins now starts from a position given
         _drop_unused(pos)
         self.tracker = self.new_tracker(pos, rank=_engine)
         self.hint = None
