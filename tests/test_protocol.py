@@ -193,6 +193,23 @@ def test_new_config_load_text_and_events(board):
     assert e.value.code == FL.E_FAILED and "unknown command" in str(e.value)
 
 
+def test_config_sets_all_of_its_body_or_nothing(board):
+    """A CONFIG body with a bad word is refused whole, the bad word named: before, the words
+    ahead of it were set (`bright=40 bogus` left bright at 40 and said it was refused)."""
+    link = board.link
+    before = link.configure("")
+    for body, bad in (("bright=40 bogus", "bogus"), ("debounce=7 bright=41 budget=99999",
+                                                     "budget=99999"),
+                      ("budget=120 bright=x", "bright=x"), ("bright=42 =3", "=3")):
+        with pytest.raises(BoardError) as e:
+            link.configure(body)
+        assert e.value.code == FL.E_FAILED and "bad setting '%s' (" % bad in str(e.value), \
+            (body, str(e.value))
+        assert link.configure("") == before, body
+    # a good body is set whole, as before
+    assert link.configure("bright=40 debounce=20") == dict(before, bright="40", debounce="20")
+
+
 
 def test_text_bodies_outside_printable_ascii_are_refused_and_run_nothing(board):
     """The console drops a line with a byte outside printable ASCII/tab (docs/serial-protocol.md);

@@ -246,17 +246,20 @@ class Link:
         return "-"
 
     def configure(self, text):
-        """CONFIG: `bright=N budget=MA debounce=MS` (any of them; none: just report)."""
+        """CONFIG: `bright=N budget=MA debounce=MS` (any of them; none: just report). All or
+        nothing: every word is checked before any is set (`bright=40 bogus` set bright)."""
         app = self.app
-        for w in text.split():
-            i = w.find("=")
-            try:
-                v = int(w[i + 1:]) if i > 0 else -1
-            except ValueError:
-                v = -1
-            if not app.change_setting(w[:i] if i > 0 else w, v):
-                return "err bad setting '%s' (%s)" % (
-                    w, " ".join(["%s=%d..%d" % r for r in app.settings()]))
+        words = text.split()
+        for check in (True, False):
+            for w in words:
+                i = w.find("=")
+                try:
+                    v = int(w[i + 1:]) if i > 0 else -1
+                except ValueError:
+                    v = -1
+                if not app.change_setting(w[:i] if i > 0 else w, v, check):
+                    return "err bad setting '%s' (%s)" % (
+                        w, " ".join(["%s=%d..%d" % r for r in app.settings()]))
         return "ok " + " ".join(["%s=%d" % (r[0], app.setting(r[0])) for r in app.settings()])
 
     def load_position(self, text):
