@@ -377,7 +377,7 @@ def test_a_console_command_runs_once_through_a_fault_on_the_wire(fault):
                     reply = link.text("new cargocube polygon SN")
                     assert rule.hit, "the fault was not made"
                     assert reply.startswith("ok setup missing="), reply
-                    assert link.resent == 1
+                    assert link.resent >= 1  # (more on a machine slower than the timeout)
                     # the board read the repeat before it answered it: every run is logged
                     assert runner.serial_log.count(SETUP_EVENT) == 1, runner.serial_log
                     if fault == "request damaged":
