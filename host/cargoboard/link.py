@@ -126,7 +126,7 @@ class Link:
         # What the board keeps of ONCE requests: None not known (a frame it has not answered
         # yet, or none sent), 0 nothing, else the seq of the ONCE request it keeps
         self._kept = None
-        self._board_once = None     # the board keeps ONCE requests (HELLO's once=1); None: not asked
+        self._board_once = None  # the board keeps ONCE requests (HELLO once=1); None: not asked
         try:
             # exclusive: two host programs on one port would steal each other's replies; the
             # second one is told instead (cargoboard serve holds its boards' ports)
