@@ -129,9 +129,9 @@ class Link:
             # binary session: a 0x03 inside a frame must not interrupt the firmware
             self.app.hal.set_ctrl_c(False)
         self.last_frame_ms = self.app.now
-        # A ONCE request is kept with its reply until the next good frame: the host sends it
-        # again (the same frame) whenever it cannot tell whether it ran (a damaged frame, no
-        # reply), and nothing else before it knows
+        # A ONCE request is kept with its reply until the next good frame: the host sends the
+        # same frame again whenever it cannot tell whether it ran (a damaged frame, no reply),
+        # and no other frame between the copies (docs/protocol.md, "Requests and replies")
         once = self.once
         self.once = None
         if typ & ONCE:
