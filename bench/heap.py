@@ -3,7 +3,7 @@ emulated Pico: what is in use, what is free and the largest free block, at the w
 
     .venv/bin/python bench/heap.py [--target unix|pico|both] [--actions N] [--before DIR]
         [--players N] [--expansion pyramid|bastion|both] [--teleport]
-        [--layout-only] [--switch] [--rev-b]
+        [--layout-only] [--link-only] [--switch] [--rev-b]
 
 Each row plays a seeded Cargocube game (cargoboard.games.cargocube.scriptgen) on the real
 firmware with its game log: under `micropython -X heapsize=192k` (the budget the project
@@ -26,6 +26,10 @@ allocator's layout changes with the heap size, so a game could fail at 190 KiB a
 --switch prints only issue 13's figure on each target: bytes in use after `new` of a 2-player
 base game on a fresh board and on a board that set up an 8-player game with both expansions
 and the teleport before it (the expansions' code must not stay).
+
+--link-only prints the host link's cost on each target: bytes in use booted, with the link
+loaded (one HELLO) and after a ONCE request (what the board keeps of it until the next frame,
+docs/protocol.md); with --before DIR, the link's cost against the firmware in DIR.
 
 Last, issue 14's figure on each target: bytes in use at boot and after `new LAYOUT_GAME`
 against the same before the per-game layout (c2dcabe), as recorded in BEFORE_LAYOUT, or
@@ -154,6 +158,55 @@ def setup_cost(words, target="unix"):
         return before, mem(session)[0]
     finally:
         session.close()
+
+
+def _past_frame(session):
+    """A reply frame's bytes end no line of the console: the next reply line would take them
+    (and `mem`'s would not be read); `occ`'s takes them."""
+    session.ser.write(b"occ\n")
+    session.ser.flush()
+    session.runner.wait_serial_input(2.0)
+    session.step(50)
+    session.replies.clear()
+
+
+def link_cost(target, before_dir=None):
+    """Bytes in use on a board booted, with the host link loaded (one HELLO, a PC's first
+    frame) and, this firmware only, after a ONCE `status` frame (what the board keeps of a
+    ONCE request until the next frame, docs/protocol.md); with before_dir, the first two for
+    the firmware checked out there too (run as --before does)."""
+    from firmware.drivers import frames as F
+    from firmware.system import link as L
+
+    def measure(once):
+        session = board(target)
+        try:
+            out = [mem(session)[0]]
+            load_link(session)
+            _past_frame(session)
+            out.append(mem(session)[0])
+            if once:
+                session.ser.write(F.encode(L.TEXT | L.ONCE, 2, b"status"))
+                session.ser.flush()
+                session.runner.wait_serial_input(2.0)
+                session.step(20)
+                _past_frame(session)
+                out.append(mem(session)[0])
+            return out
+        finally:
+            session.close()
+
+    now = measure(True)
+    line = ("The host link on %s, bytes in use: booted %d, link loaded %d (%+d), after a ONCE "
+            "`status` %d (%+d)" % (target, now[0], now[1], now[1] - now[0], now[2],
+                                   now[2] - now[1]))
+    if before_dir:
+        with firmware_of(before_dir):
+            before = measure(False)
+        line += "; the firmware in %s: booted %d, link loaded %d (%+d): the link %+d B" % (
+            before_dir, before[0], before[1], before[1] - before[0],
+            (now[1] - now[0]) - (before[1] - before[0]))
+    print(line)
 
 
 # Issue 14's budget: the boot and the 4-player game with cards set up may use at most 2 KB more
@@ -316,6 +369,10 @@ def main(argv=None):
     ap.add_argument("--expansion", choices=("pyramid", "bastion", "both"),
                     help="that game with the expansions' cards in their default places")
     ap.add_argument("--teleport", action="store_true", help="that game with the teleport")
+    ap.add_argument("--link-only", action="store_true",
+                    help="print only the host link's cost: bytes in use booted, with the link "
+                         "loaded (one HELLO) and after a ONCE request (what the board keeps "
+                         "of it); with --before, the link's against that firmware's")
     ap.add_argument("--switch", action="store_true",
                     help="print only the bytes in use after `new %s` on a fresh board and "
                          "after an 8-player game with both expansions (`new %s`) on the "
@@ -343,6 +400,9 @@ def main(argv=None):
         if a.layout_only:
             layout_cost(target, a.before)
             continue
+        if a.link_only:
+            link_cost(target, a.before)
+            continue
         if a.switch:
             switch_cost(target)
             continue
@@ -358,7 +418,7 @@ def main(argv=None):
                 print("  %-46s %7.1f KB" % (words, (after - before) / 1024))
         layout_cost(target, a.before)
         print()
-    if a.layout_only or a.switch:
+    if a.layout_only or a.switch or a.link_only:
         return
     print("Goal (issue 11): >= 120 KB free at the worst point of a 4-player game with cards, "
           "log and host link, on the Pico (the pico table's '4p base cards +link' row).")

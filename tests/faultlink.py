@@ -12,6 +12,18 @@ import threading
 import tty
 
 
+def _write_all(fd, data, stop):
+    view = memoryview(data)
+    while view and not stop.is_set():
+        try:
+            n = os.write(fd, view)
+            view = view[n:]
+        except BlockingIOError:
+            select.select([], [fd], [], 0.05)
+        except OSError:
+            return
+
+
 class FaultLink:
     def __init__(self, board_port, seed, drop=0.001, flip=0.001, truncate=0.01,
                  cut_after=None, linger=0.0):
@@ -54,15 +66,7 @@ class FaultLink:
         return bytes(out)
 
     def _write_all(self, fd, data):
-        view = memoryview(data)
-        while view and not self._stop.is_set():
-            try:
-                n = os.write(fd, view)
-                view = view[n:]
-            except BlockingIOError:
-                select.select([], [fd], [], 0.05)
-            except OSError:
-                return
+        _write_all(fd, data, self._stop)
 
     def _run(self):
         while not self._stop.is_set():
@@ -112,3 +116,58 @@ class FaultLink:
                 except OSError:
                     pass
         self.master = self.slave = self.board = -1
+
+
+class FrameTamper:
+    """A pseudo-terminal for the host joined to the board's pty, that passes every byte both
+    ways but hands each block between two zeros (a frame, or console text) to a rule first:
+    to_board(block) / to_host(block) returns the block to pass (the same, or damaged) or None
+    to lose it (its delimiting zero still passes). One fault where a test wants it, not a
+    random one: a request damaged on the wire, a reply lost."""
+
+    def __init__(self, board_port, to_board=None, to_host=None):
+        self.rules = {True: to_board or (lambda b: b), False: to_host or (lambda b: b)}
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.port = os.ttyname(self.slave)
+        self.board = os.open(board_port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        tty.setraw(self.board)
+        os.set_blocking(self.master, False)
+        self._held = {True: b"", False: b""}  # each direction's bytes since its last zero
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        while not self._stop.is_set():
+            try:
+                r, _, _ = select.select([self.master, self.board], [], [], 0.05)
+            except (OSError, ValueError):
+                return
+            for fd in r:
+                try:
+                    data = os.read(fd, 4096)
+                except (BlockingIOError, OSError):
+                    continue
+                to_board = fd == self.master
+                held = self._held[to_board] + data
+                out = bytearray()
+                while b"\x00" in held:
+                    block, held = held.split(b"\x00", 1)
+                    if block:
+                        block = self.rules[to_board](block)
+                        if block:
+                            out += block
+                    out += b"\x00"
+                self._held[to_board] = held
+                if out:
+                    _write_all(self.board if to_board else self.master, out, self._stop)
+
+    def close(self):
+        self._stop.set()
+        self._thread.join(2)
+        for fd in (self.master, self.slave, self.board):
+            try:
+                os.close(fd)
+            except OSError:
+                pass

@@ -22,6 +22,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from picotarget import require_pico  # noqa: E402
 from cargoboard.link import Link, LinkError  # noqa: E402
+from firmware.drivers import frames as FR  # noqa: E402
+from firmware.system import link as FL  # noqa: E402
 from cargoboard.sim.pico import fsimage  # noqa: E402
 from cargoboard.sim.pico.images import find_images  # noqa: E402
 from cargoboard.sim.pico.runner import PicoRunner, firmware_files  # noqa: E402
@@ -365,8 +367,17 @@ def test_a_host_faster_than_the_booted_board_leaves_its_firmware_running(tmp_pat
         with Link(runner.port, timeout=10.0) as link:
             link.hello()
             status = link.text("status", resend=True)  # a TEXT reply: no stale HELLO's
+            # a ONCE request (docs/protocol.md) on the chip's build, and a raw repeat of its
+            # frame: the reply kept, sent again
+            once = link.text("bright")
+            link.write_raw(FR.encode(FL.TEXT | FL.ONCE, link._kept, b"bright"))
+            for _ in range(3000):  # (read slices of the serial timeout; unsolicited frames pass)
+                again = link._next_frame()
+                if again is not None and again[1]:
+                    break
     assert b">>>" not in runner.serial_log, bytes(runner.serial_log[-500:])
     assert status.startswith("ok state="), status
+    assert once.startswith("ok ") and again[0] == FL.TEXT | 0x80 and again[2] == once.encode()
 
 
 def test_deploy_with_mpremote_then_boot_into_it(tmp_path):

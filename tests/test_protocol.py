@@ -19,6 +19,7 @@ from cargoboard.rules import rules_for  # noqa: E402
 from cargoboard.sim.runner import UnixRunner  # noqa: E402
 from shared_rules.cargocube import rules as cc  # noqa: E402
 from shared_rules.versions import RULES  # noqa: E402
+from faultlink import FrameTamper  # noqa: E402
 
 
 def test_crc_and_cobs_known_vectors():
@@ -193,6 +194,23 @@ def test_new_config_load_text_and_events(board):
     assert e.value.code == FL.E_FAILED and "unknown command" in str(e.value)
 
 
+def test_config_sets_all_of_its_body_or_nothing(board):
+    """A CONFIG body with a bad word is refused whole, the bad word named: before, the words
+    ahead of it were set (`bright=40 bogus` left bright at 40 and said it was refused)."""
+    link = board.link
+    before = link.configure("")
+    for body, bad in (("bright=40 bogus", "bogus"), ("debounce=7 bright=41 budget=99999",
+                                                     "budget=99999"),
+                      ("budget=120 bright=x", "bright=x"), ("bright=42 =3", "=3")):
+        with pytest.raises(BoardError) as e:
+            link.configure(body)
+        assert e.value.code == FL.E_FAILED and "bad setting '%s' (" % bad in str(e.value), \
+            (body, str(e.value))
+        assert link.configure("") == before, body
+    # a good body is set whole, as before
+    assert link.configure("bright=40 debounce=20") == dict(before, bright="40", debounce="20")
+
+
 
 def test_a_loaded_position_begins_a_log_of_the_variant_position(tmp_path):
     """LOAD ends the game's log and begins one at the loaded position; its header names the
@@ -335,6 +353,86 @@ def test_console_text_between_frames_is_not_taken_for_damage(board):
     assert link.resent == 0 and link.damaged == 0
 
 
+def _first(types, fault):
+    """A FrameTamper rule: fault(block) on the first frame of one of these types, the rest
+    pass; the frames it hit are listed in .hit."""
+    def rule(block):
+        r = F.decode(block)
+        if not rule.hit and isinstance(r, tuple) and r[0] in types:
+            rule.hit.append(r)
+            return fault(block)
+        return block
+    rule.hit = []
+    return rule
+
+
+def _damage(block):
+    """A bit flipped in the middle of a frame (never into a zero, which would split it)."""
+    b = bytearray(block)
+    i = len(b) // 2
+    b[i] ^= 0x40 if b[i] != 0x40 else 0x01
+    return bytes(b)
+
+
+SETUP_EVENT = b"evt game cargocube setup"
+
+
+@pytest.mark.parametrize("fault", ["request damaged", "reply lost"])
+def test_a_console_command_runs_once_through_a_fault_on_the_wire(fault):
+    """A console command (`new` in a TEXT frame, which sets a game up each time it runs) whose
+    request frame is damaged on the wire (the board answers ERROR 1, seq 0: it cannot read
+    the seq), or whose reply is lost: the host sends the same ONCE frame again, the board runs
+    it once and answers the repeat from the reply it kept; the command succeeds. Before, the
+    host skipped the seq-0 error as a late reply and waited for a reply that never came
+    (`may have run`), though the board had not run it; a lost reply ended the same way."""
+    runner = UnixRunner().start()
+    try:
+        with runner.serving():
+            if fault == "request damaged":
+                rule = _first((FL.TEXT, FL.TEXT | FL.ONCE), _damage)
+                tamper = FrameTamper(runner.port, to_board=rule)
+            else:
+                rule = _first((FL.TEXT | 0x80,), lambda block: None)
+                tamper = FrameTamper(runner.port, to_host=rule)
+            try:
+                with Link(tamper.port, timeout=0.5, retries=4) as link:
+                    reply = link.text("new cargocube polygon SN")
+                    assert rule.hit, "the fault was not made"
+                    assert reply.startswith("ok setup missing="), reply
+                    assert link.resent >= 1  # (more on a machine slower than the timeout)
+                    # the board read the repeat before it answered it: every run is logged
+                    assert runner.serial_log.count(SETUP_EVENT) == 1, runner.serial_log
+                    if fault == "request damaged":
+                        assert (FL.ERROR, 0, bytes((FL.E_FRAME,)) + b"bad CRC") in [
+                            F.decode(b) for b in bytes(runner.serial_log).split(b"\x00") if b]
+                    # the board goes on: the next command runs (a new seq, a new ONCE frame)
+                    assert link.text("abort") == "ok"
+                    assert link.text("status", resend=True).startswith("ok state=idle")
+            finally:
+                tamper.close()
+        assert "Traceback" not in runner.serial_log.decode(errors="replace")
+    finally:
+        runner.stop()
+
+
+def test_a_once_request_of_another_link_is_not_taken_for_a_repeat():
+    """Two host programs one after the other send the same command with the same seq: the
+    second is run, not answered from what the board kept of the first (the HELLO each Link
+    sends before its first ONCE request makes the board forget it)."""
+    runner = UnixRunner().start()
+    try:
+        with runner.serving():
+            frames = []
+            for _ in range(2):
+                with Link(runner.port, timeout=0.5) as link:
+                    assert link.text("new cargocube polygon SN").startswith("ok setup")
+                    frames.append(link._kept)
+        assert frames[0] == frames[1]  # the same seq both times
+        assert runner.serial_log.count(SETUP_EVENT) == 2
+    finally:
+        runner.stop()
+
+
 class _ReplHal:
     """The smallest HAL with a REPL behind it (as the board has), for the REPL request."""
     name = "fake"
@@ -375,16 +473,18 @@ def test_repl_request_hands_the_board_over_with_ctrl_c_on():
 
 
 class _SlowBoard:
-    """A board on a pty that answers every request late (after `delay` s), counting what it
-    was sent: a console command must run once however late its reply comes."""
+    """A board on a pty that answers every request but HELLO late (after `delay` s), counting
+    what it was sent: a console command must run once however late its reply comes. Its HELLO says
+    `hello` (an older firmware's: no once=1); it answers no request of the types in `mute`."""
 
-    def __init__(self, delay):
+    def __init__(self, delay, hello=b"cargoboard proto=2", mute=()):
         import threading
         import tty
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)
         self.port = os.ttyname(self.slave)
         self.delay, self.requests, self._stop = delay, [], False
+        self.hello, self.mute, self.frames = hello, mute, []
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
@@ -405,8 +505,13 @@ class _SlowBoard:
                     continue  # the delimiter before a frame, or a damaged frame
                 typ, seq, body = r
                 self.requests.append(body)
-                time.sleep(self.delay)
-                os.write(self.master, F.encode(typ | 0x80, seq, b"ok " + body))
+                self.frames.append(raw)
+                if typ in self.mute:
+                    continue
+                if typ != FL.HELLO:
+                    time.sleep(self.delay)
+                os.write(self.master, F.encode(typ | 0x80, seq,
+                                               self.hello if typ == FL.HELLO else b"ok " + body))
 
     def close(self):
         self._stop = True
@@ -416,12 +521,16 @@ class _SlowBoard:
 
 
 def test_a_late_console_reply_is_waited_for_not_sent_again():
+    """On a board that keeps no ONCE request (older firmware: no once=1 in its HELLO) a
+    console command is sent once, and its late reply waited for."""
     board = _SlowBoard(delay=0.35)
     try:
         link = Link(board.port, timeout=0.2, retries=3)
         assert link.text("undo") == "ok undo"
         time.sleep(0.5)  # a second copy, had one been sent, would have been read by now
-        assert board.requests == [b"undo"] and link.resent == 0
+        # (the HELLO first: does the board keep ONCE requests? this one does not)
+        assert board.requests == [b"", b"undo"] and link.resent == 0
+        assert F.decode(board.frames[1])[0] == FL.TEXT  # a plain TEXT, which it knows
         # a query may be sent again, and the late reply to the first try is taken
         assert link.text("status", resend=True) == "ok status"
         assert link.resent == 1
@@ -436,14 +545,41 @@ def test_a_late_console_reply_is_waited_for_not_sent_again():
         board.close()
 
 
-def test_an_unanswered_console_command_says_it_may_have_run(tmp_path):
+@pytest.mark.parametrize("once", [False, True])
+def test_an_unanswered_console_command_says_it_may_have_run(once):
+    """A command the board never answers may have run: on an older board it was sent once;
+    on one that keeps ONCE requests every try was the same frame (run once at most)."""
+    board = _SlowBoard(delay=0, hello=b"cargoboard proto=2" + (b" once=1" if once else b""),
+                       mute=(FL.TEXT, FL.TEXT | FL.ONCE))
+    try:
+        link = Link(board.port, timeout=0.1, retries=3)
+        with pytest.raises(LinkError) as e:
+            link.text("undo")
+        if once:
+            assert "may have run, once at most" in str(e.value) and link.resent == 2
+            tries = board.frames[1:]
+            assert len(tries) == 3 and len(set(tries)) == 1, tries  # the same frame each time
+            assert F.decode(tries[0])[0] == FL.TEXT | FL.ONCE
+        else:
+            assert "sent once and may have run" in str(e.value) and link.resent == 0
+            assert board.requests == [b"", b"undo"]
+        link.close()
+    finally:
+        board.close()
+
+
+def test_a_silent_port_gets_no_console_command():
+    """Nothing answers the HELLO before a command: the command is not sent at all."""
     master, slave = os.openpty()
     try:
         link = Link(os.ttyname(slave), timeout=0.1, retries=2)
         with pytest.raises(LinkError) as e:
             link.text("undo")
-        assert "sent once and may have run" in str(e.value) and link.resent == 0
+        assert "no answer" in str(e.value) and "may have run" not in str(e.value)
         link.close()
+        os.set_blocking(master, False)
+        sent = os.read(master, 65536)
+        assert [F.decode(b)[0] for b in sent.split(b"\x00") if b] == [FL.HELLO, FL.HELLO]
     finally:
         os.close(master)
         os.close(slave)

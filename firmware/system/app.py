@@ -305,13 +305,16 @@ class App:
         return (("bright", 0, 255), ("budget", 0, self.hal.led_budget_max_ma),
                 ("debounce", 0, 1000))
 
-    def change_setting(self, name, v):
-        """Set one of settings(); False if the name is unknown or v out of its range."""
+    def change_setting(self, name, v, check=False):
+        """Set one of settings(); False if the name is unknown or v out of its range. check:
+        only say so, set nothing (CONFIG checks its whole body before it sets any of it)."""
         for key, lo, hi in self.settings():
             if key == name and lo <= v <= hi:
                 break
         else:
             return False
+        if check:
+            return True
         if name == "bright":
             self.painter.cap = v
         elif name == "budget":

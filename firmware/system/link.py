@@ -24,6 +24,9 @@ FETCH = 0x0B
 EVENT = 0x40
 LEDS = 0x41
 ERROR = 0x7F
+# A request type with this bit (NEW, CONFIG, LOAD, TEXT) runs at most once: its repeat (the same
+# type, seq and body next) gets the reply kept from the first, and does not run again.
+ONCE = 0x20
 
 # Error codes (first byte of an ERROR body; the rest is a message).
 E_FRAME = 1      # the frame itself was bad (COBS, length, CRC): seq unknown, 0 in the reply
@@ -44,6 +47,7 @@ class Link:
         self.last_frame_ms = -1  # time of the last good frame (-1: no session)
         self.frames_in = 0
         self.bad_frames = 0
+        self.once = None         # [type, seq, body, reply frame]: the last request, a ONCE one
         # the log requests' state (firmware/system/linklog.py)
         self.crc_cache = {}      # game_no -> (size, crc32, state) of games seen
         self.log_buf = None      # MAX_BODY bytes, for reading logs (made at the first use)
@@ -54,7 +58,11 @@ class Link:
 
     # --- output -----------------------------------------------------------------------------
     def send(self, typ, seq, body=b""):
-        self.app.hal.serial_write(F.encode(typ, seq, body))
+        f = F.encode(typ, seq, body)
+        once = self.once
+        if once is not None and seq and seq == once[1]:
+            once[3] = f  # the reply to a ONCE request: kept for its repeats
+        self.app.hal.serial_write(f)
 
     def error(self, seq, code, message):
         b = bytearray((code,))
@@ -121,6 +129,20 @@ class Link:
             # binary session: a 0x03 inside a frame must not interrupt the firmware
             self.app.hal.set_ctrl_c(False)
         self.last_frame_ms = self.app.now
+        # A ONCE request is kept with its reply until the next good frame: the host sends the
+        # same frame again whenever it cannot tell whether it ran (a damaged frame, no reply),
+        # and no other frame between the copies (docs/protocol.md, "Requests and replies")
+        once = self.once
+        self.once = None
+        if typ & ONCE:
+            if once is not None and once[0] == typ and once[1] == seq and once[2] == body:
+                self.once = once
+                if once[3] is not None:
+                    self.app.hal.serial_write(once[3])
+                return
+            if NEW <= typ ^ ONCE <= TEXT:  # NEW, CONFIG, LOAD, TEXT
+                self.once = [typ, seq, body, None]
+                typ ^= ONCE
         try:
             self._dispatch(typ, seq, body)
         except MemoryError:
@@ -227,7 +249,7 @@ class Link:
             extra = " free=%d games=%d" % (log.free_bytes(), n)
         else:
             extra = " free=0 games=0"
-        return "cargoboard fw=%s proto=%d rules=%s build=%s board=%s hal=%s state=%s%s" % (
+        return "cargoboard fw=%s proto=%d once=1 rules=%s build=%s board=%s hal=%s state=%s%s" % (
             app.VERSION, F.PROTOCOL_VERSION, versions.text(), self._build(), bid,
             app.hal.name, app.STATE_NAMES[app.state], extra)
 
@@ -246,17 +268,20 @@ class Link:
         return "-"
 
     def configure(self, text):
-        """CONFIG: `bright=N budget=MA debounce=MS` (any of them; none: just report)."""
+        """CONFIG: `bright=N budget=MA debounce=MS` (any of them; none: just report). All or
+        nothing: every word is checked before any is set (`bright=40 bogus` set bright)."""
         app = self.app
-        for w in text.split():
-            i = w.find("=")
-            try:
-                v = int(w[i + 1:]) if i > 0 else -1
-            except ValueError:
-                v = -1
-            if not app.change_setting(w[:i] if i > 0 else w, v):
-                return "err bad setting '%s' (%s)" % (
-                    w, " ".join(["%s=%d..%d" % r for r in app.settings()]))
+        words = text.split()
+        for check in (True, False):
+            for w in words:
+                i = w.find("=")
+                try:
+                    v = int(w[i + 1:]) if i > 0 else -1
+                except ValueError:
+                    v = -1
+                if not app.change_setting(w[:i] if i > 0 else w, v, check):
+                    return "err bad setting '%s' (%s)" % (
+                        w, " ".join(["%s=%d..%d" % r for r in app.settings()]))
         return "ok " + " ".join(["%s=%d" % (r[0], app.setting(r[0])) for r in app.settings()])
 
     def load_position(self, text):

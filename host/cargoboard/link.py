@@ -1,9 +1,11 @@
 """The host end of the binary serial protocol (docs/protocol.md), over pyserial.
 
 `Link(port)` sends one request frame at a time and waits for its reply (same seq); a lost,
-corrupted or unanswered request is sent again (every request but a console command is
-idempotent, see the protocol document), so a noisy cable costs time, not data. Event and LED frames that arrive meanwhile
-go to `on_event` / `on_leds`.
+corrupted or unanswered request is sent again, so a noisy cable costs time, not data: an
+idempotent request with a new seq, one that must not run twice (a console command, NEW, LOAD)
+as the same ONCE frame, which the board runs once and answers again from the reply it kept
+(docs/protocol.md, "Requests and replies"). Event and LED frames that arrive meanwhile go to
+`on_event` / `on_leds`.
 """
 
 from __future__ import annotations
@@ -121,6 +123,10 @@ class Link:
         self._blocks = []
         self.damaged = 0       # damaged blocks seen
         self._answered_sent = None  # when we sent the latest frame the board answered
+        # What the board keeps of ONCE requests: None not known (a frame it has not answered
+        # yet, or none sent), 0 nothing, else the seq of the ONCE request it keeps
+        self._kept = None
+        self._board_once = None  # the board keeps ONCE requests (HELLO once=1); None: not asked
         try:
             # exclusive: two host programs on one port would steal each other's replies; the
             # second one is told instead (cargoboard serve holds its boards' ports)
@@ -155,14 +161,16 @@ class Link:
         return self._answered_sent is not None and \
             time.monotonic() - self._answered_sent < QUIET_S
 
-    def _frame(self, typ, body):
+    def _frame(self, typ, body, once=False):
         """Encode with a fresh seq; outside a session, pick a seq whose frame has no 0x03 byte
-        (some seq always does unless the body has one: _exchange opens a session first)."""
-        in_session = self._in_session()
+        (some seq always does unless the body has one: _exchange opens a session first). A
+        ONCE frame has none in a session too (its repeats may come after the session), and
+        not the seq of the ONCE request the board keeps."""
+        in_session = self._in_session() and not once
         for _ in range(255):
             seq = self._next_seq()
             data = F.encode(typ, seq, body)
-            if in_session or 3 not in data:
+            if (in_session or 3 not in data) and not (once and seq == self._kept):
                 return seq, data
         return seq, data
 
@@ -181,6 +189,7 @@ class Link:
         after which the board leaves the protocol (REPL): a second copy would reach whatever
         runs next on the board."""
         seq, data = self._frame(typ, body)
+        self._kept = None
         self.write_raw(data)
         return seq
 
@@ -242,19 +251,24 @@ class Link:
         LinkError if no reply comes after `retries` tries."""
         return self._exchange(typ, body, timeout, bytes, any_try=True)
 
-    def _exchange(self, typ, body, timeout, take, broken=None, resend=True, any_try=False):
+    def _exchange(self, typ, body, timeout, take, broken=None, resend=True, any_try=False,
+                  once=False):
         """Send a request and give each frame of its reply to take(reply body), which returns
         the result, or None while the reply goes on in more frames (each one starts the
         timeout again). When a try ends early (a damaged frame, the timeout), broken() may
         return what came of the reply so far (None: send the request again). Events and LED
         frames that come meanwhile go to their callbacks. BoardError if the board refuses
         the request, LinkError if no reply comes after `retries` tries.
-        resend=False is for a request the board must not run twice (a console command such
-        as `undo`): it is sent again only when the board says it arrived damaged (ERROR 1);
-        otherwise the further tries only wait longer for the first one's reply.
+        once=True is for a request the board must not run twice (a console command such as
+        `undo`, NEW, LOAD): every try is the same ONCE frame, sent again whenever the host
+        cannot tell whether it ran (an ERROR 1, no reply, a damaged frame): the board runs
+        it once and answers its repeats from the reply it kept. On a board that keeps none
+        (older firmware, no once=1 in HELLO) resend says what to do instead: resend=False
+        sends it once, and the further tries only wait longer for its reply.
         any_try=True takes a one-frame reply to any try of this request, so a board slower
         than the timeout is not asked again and again, each reply skipped as late."""
         timeout = self.timeout if timeout is None else timeout
+        once = once and self._once_ready(body)
         send = True
         tries = []
         sent_at = {}  # seq -> when that try was sent
@@ -264,16 +278,22 @@ class Link:
             if send:
                 if attempt:
                     self.resent += 1
-                seq, data = self._frame(typ, body)
-                if 3 in data and not self._in_session():
-                    # the body itself has a 0x03 (a game number, a CRC): HELLO first, whose
-                    # frame can avoid it, so that the board reads this one as data
-                    self.request(L.HELLO)
+                if not once:
                     seq, data = self._frame(typ, body)
+                    if 3 in data and not self._in_session():
+                        # the body itself has a 0x03 (a game number, a CRC): HELLO first,
+                        # whose frame can avoid it, so that the board reads this one as data
+                        self.request(L.HELLO)
+                        seq, data = self._frame(typ, body)
+                elif not tries:
+                    seq, data = self._frame(typ | L.ONCE, body, once=True)  # every try's
                 tries.append(seq)
-                sent_at[seq] = time.monotonic()
+                # (a ONCE frame's first send: the board read that copy at least, no earlier)
+                sent_at.setdefault(seq, time.monotonic())
+                self._kept = None  # not known until the board answers
                 self.write_raw(data)
-            send = resend
+            send = resend or once
+            started = False  # a frame of this try's reply came (READ, FETCH: more follow)
             deadline = time.monotonic() + timeout
             while time.monotonic() < deadline:
                 r = self._next_frame()
@@ -286,10 +306,20 @@ class Link:
                 if rseq == 0 and rtyp in (L.EVENT, L.LEDS):
                     self._dispatch_unsolicited(rtyp, rbody)
                     continue
+                if rseq == 0 and rtyp == L.ERROR and rbody[:1] == bytes((L.E_FRAME,)):
+                    # a frame the board could not read, its seq unknown: this try's, or other
+                    # noise while this one ran (no proof it did not run). Again at once if
+                    # that is safe (idempotent, or the ONCE frame) and no reply has begun
+                    if send and not started:
+                        break
+                    continue
                 if rseq != seq and not (any_try and rseq in tries):
                     continue  # a late reply to an earlier try
                 if sent_at[rseq] > (self._answered_sent or 0):
                     self._answered_sent = sent_at[rseq]  # the board read it: Ctrl-C is off
+                # the board read this try after all before it: it keeps this ONCE request,
+                # or (any other frame) none
+                self._kept = seq if once else 0
                 if rtyp == (typ | 0x80):
                     try:
                         out = take(rbody)
@@ -297,21 +327,18 @@ class Link:
                         break  # a frame of the reply was lost: broken() may keep what came
                     if out is not None:
                         return out
+                    started = True
                     deadline = time.monotonic() + timeout  # the reply goes on
                 elif rtyp == L.ERROR:
                     code = rbody[0] if rbody else 0
-                    msg = rbody[1:].decode(errors="replace")
-                    if code == L.E_FRAME:
-                        send = True  # our frame arrived damaged, so it did not run: again
-                        break
-                    raise BoardError(code, msg)
+                    raise BoardError(code, rbody[1:].decode(errors="replace"))
             if broken is not None:
                 out = broken()
                 if out is not None:
                     return out
         junk = self.damaged - damaged_before
-        if junk and not frames and resend:
-            # (sent once, a command must keep its warning below: the one damaged frame may
+        if junk and not frames and resend and not once:
+            # (a command, sent once or ONCE, must keep its warning below: a damaged frame may
             # have been the board's reply to it)
             # something answers, but never in the board's frames: another device (a modem, a
             # Pico running something else) or a line that garbles everything
@@ -319,6 +346,10 @@ class Link:
                             "(docs/protocol.md), none of them a reply, after %d tries: is this "
                             "port the Cargoboard?" % (self.port, junk, "" if junk == 1 else "s",
                                                        self.retries))
+        if once:
+            raise LinkError("no answer from the board on %s after %d tries (the command may "
+                            "have run, once at most; check the board before sending it again)"
+                            % (self.port, self.retries))
         if not resend:
             raise LinkError("no answer from the board on %s in %.0f s (the command was sent once "
                             "and may have run; check the board before sending it again)"
@@ -336,9 +367,29 @@ class Link:
                 if until is not None and until():
                     return
 
+    def _hello(self) -> dict:
+        """HELLO's text, parsed; notes whether the board keeps ONCE requests."""
+        info = parse_info(self.request(L.HELLO).decode(errors="replace"))
+        self._board_once = info.get("once") == "1"
+        return info
+
+    def _once_ready(self, body):
+        """Whether to send a request as ONCE: if the board keeps ONCE requests (HELLO's
+        once=1, asked once a Link) and the body has no 0x03 (the board refuses such a console
+        line unrun; its frame could not avoid the byte outside a session). First a HELLO
+        whenever the host does not know what the board keeps (the Link's first request, a
+        frame the board has not answered): the board forgets its ONCE request at any other
+        frame, so that this one cannot be taken for the repeat of another host's or of one
+        of ours that got no answer."""
+        if 3 in body or self._board_once is False:
+            return False
+        if self._board_once is None or self._kept is None:
+            self._hello()
+        return self._board_once
+
     # --- requests -----------------------------------------------------------------------------
     def hello(self) -> dict:
-        info = parse_info(self.request(L.HELLO).decode(errors="replace"))
+        info = self._hello()
         if "proto" not in info:
             raise LinkError("%s does not answer like a Cargoboard" % self.port)
         if info["proto"] != str(F.PROTOCOL_VERSION):
@@ -478,19 +529,24 @@ class Link:
 
     def text(self, command, timeout=None, resend=False) -> str:
         """A console command (docs/serial-protocol.md) through a frame; the reply text.
-        A command can change the game (`undo`, `press next`), so it is sent once unless the
-        caller says it only reads (resend=True: `status`, `pos`, ...)."""
+        A command can change the game (`undo`, `press next`), so it goes as ONCE (run once
+        however often it is sent: _exchange) unless the caller says it only reads
+        (resend=True: `status`, `pos`, ...)."""
         return self._exchange(L.TEXT, command.encode(), timeout, bytes, resend=resend,
-                              any_try=True).decode(errors="replace")
+                              any_try=True, once=not resend).decode(errors="replace")
 
     def new_game(self, words) -> str:
-        return self.request(L.NEW, words.encode()).decode(errors="replace")
+        """NEW (ONCE: run twice, it would abandon the game the first one started)."""
+        return self._exchange(L.NEW, words.encode(), None, bytes, any_try=True,
+                              once=True).decode(errors="replace")
 
     def configure(self, settings="") -> dict:
         return parse_info(self.request(L.CONFIG, settings.encode()).decode(errors="replace"))
 
     def load(self, position) -> str:
-        return self.request(L.LOAD, position.encode()).decode(errors="replace")
+        """LOAD (ONCE: run twice, it would close the log the first one began, empty)."""
+        return self._exchange(L.LOAD, position.encode(), None, bytes, any_try=True,
+                              once=True).decode(errors="replace")
 
     def events(self, mask):
         return self.request(L.EVENTS, bytes((mask,)))

@@ -386,8 +386,9 @@ class Follower:
 
     def _command(self, link, seat, command):
         try:
-            # sent once, waited for long (a board busy with a flash erase or a slow emulator
-            # answers late): a second copy of `undo` would undo two moves
+            # ONCE (a second run of `undo` would undo two moves): each try the same frame, which
+            # the board runs once; waited for long (a board busy with a flash erase or a slow
+            # emulator answers late)
             reply = link.text(command, timeout=COMMAND_S)
         except BoardError as e:
             reply = "err %s" % e
