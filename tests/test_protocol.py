@@ -403,8 +403,13 @@ def test_a_console_command_runs_once_through_a_fault_on_the_wire(fault):
                     # the board read the repeat before it answered it: every run is logged
                     assert runner.serial_log.count(SETUP_EVENT) == 1, runner.serial_log
                     if fault == "request damaged":
-                        assert (FL.ERROR, 0, bytes((FL.E_FRAME,)) + b"bad CRC") in [
-                            F.decode(b) for b in bytes(runner.serial_log).split(b"\x00") if b]
+                        # (bad CRC, or bad COBS/length when the flipped byte is a COBS code:
+                        # which byte is the middle one depends on the seq, so on how many
+                        # HELLO tries a busy machine needed first)
+                        assert any(
+                            r[:2] == (FL.ERROR, 0) and r[2][:1] == bytes((FL.E_FRAME,))
+                            for r in [F.decode(b) for b in bytes(runner.serial_log).split(b"\x00")
+                                      if b] if not isinstance(r, int)), runner.serial_log
                     # the board goes on: the next command runs (a new seq, a new ONCE frame)
                     assert link.text("abort") == "ok"
                     assert link.text("status", resend=True).startswith("ok state=idle")

@@ -384,8 +384,8 @@ class Runner:
             else:
                 self._message(typ, data)
         if out:
+            self.serial_log += out  # before the host can read it: what a host got is logged
             self._to_pty(out)
-            self.serial_log += out
 
     def _to_pty(self, data):
         view = memoryview(bytes(data))
