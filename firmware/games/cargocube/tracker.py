@@ -8,7 +8,7 @@
 #     be on its way), and the board has been still for settle_ms: commit it;
 #   - several explain it: ask (candidates are shown; `next` cycles, `confirm` commits; past the
 #     fitting ones `next` goes on through the other moves the board may have missed); those
-#     that end in the same position count once, the first in the board's order (_distinct):
+#     that end in the same position count once, the first in the board's order (offers.distinct):
 #     if all that fit end alike, it is taken as a single one would be;
 #   - the diff is the start of some actions (a piece lifted, a cube tipped onto its new cell
 #     before it leaves the old one, a cube on the entry portal): in progress, show where the
@@ -575,15 +575,19 @@ class Tracker:
                 if not may_commit:
                     self._hold(fits)
                     return committed
-                if len(fits) > 1 and self._one(fits):
-                    # all end in one position: the board cannot tell them apart, and nothing
-                    # after depends on which it records (the first in its order)
-                    fits = self._order(fits)[:1]
                 if (len(fits) == 1) if steps is None else self._sure(fits, match):
                     self._commit(fits[0], "auto")
                     committed += 1
                     continue
+                end = self.end_requested
                 self._ask(fits)
+                if self.fitting == 1 and (steps is None or self._sure(self.candidates[:1], match)):
+                    # All that fit end in one position: the board cannot tell them apart, and
+                    # nothing after depends on which it records (the first in its order).
+                    self.end_requested = end
+                    self._commit(self.candidates[0], "auto")
+                    committed += 1
+                    continue
                 return committed
             if growing or partial:
                 # A move in progress; actions that already fit may have ended on a stack.
@@ -795,15 +799,14 @@ class Tracker:
         always among the choices. A question stands until the player answers it or the board
         changes: nothing left to settle from before it may take a move or drop it (a question
         the player opened while the board was letting a move settle lost the player's `next`
-        to that move, taken 0.1 s later, and the `confirm` meant for it asked for another)."""
+        to that move, taken 0.1 s later, and the `confirm` meant for it asked for another).
+        Of the candidates that end in one position only the first is shown (_offers), and
+        `fitting` counts the positions: 1 when all that fit end alike (_infer then takes it)."""
         self.end_requested = False
         self.offered = False
         self.settling = False
         self.state = ASKING
-        actions = self._distinct(self._order(actions))
-        self.fitting = len(actions)
-        more = self._offers() if actions else []
-        self.candidates = self._distinct(actions + [a for a in more if a not in actions])
+        self.candidates, self.fitting = self._offers(self._order(actions)) if actions else ([], 0)
         self.index = 0
         self.pending = []
 
@@ -852,79 +855,23 @@ class Tracker:
         self.offered = True
         return True
 
-    def _offers(self):
+    def _offers(self, fitting=None):
         """Moves the board may have missed, most likely first (firmware/games/cargocube/
-        offers.py: loaded for a question and dropped after, as the hint engine is)."""
+        offers.py: loaded for a question and dropped after, as the hint engine is); those
+        that end in the same position as one before them are left out (offers.distinct). With
+        fitting, the moves that fit what was seen in the board's order: (those, then the
+        others the board may have missed, as the question's candidates; how many fit)."""
         from firmware.games.cargocube import offers
         try:
-            return self._distinct(offers.offers(self, _cells, _is_subset))
+            if fitting is None:
+                return offers.distinct(self.pos, offers.offers(self, _cells, _is_subset))
+            fitting = offers.distinct(self.pos, fitting)
+            more = offers.offers(self, _cells, _is_subset)
+            return offers.distinct(self.pos, fitting + [a for a in more if a not in fitting]), \
+                len(fitting)
         finally:
             offers = None
             unload("firmware.games.cargocube.offers")
-
-    def _distinct(self, actions):
-        """actions (a question's, in the tracker's order) with those that end in the same
-        position as one before them left out: the sensors cannot tell them apart, nor can a
-        player on the LEDs (a hop through a wind rose or straight on, onto or past the entry
-        portal), and what follows depends only on the position. The first of each is kept: the
-        most likely (docs/board-cargocube.md, "Moves that end in the same position"). Two
-        actions can end in the same position only if they are of one kind and put the same
-        piece (code) from the same cell onto the same cell; the expansions' actions are told
-        apart by their direction too (a spiral turn clockwise or back, never alike: else
-        compared in every question with a spiral card on the board): each action's key is
-        looked for among the ones before it by list.index (in C), and only such pairs are
-        compared (_same_end). Runs when a question is formed, never per frame, and allocates
-        the list of keys (and, if some are left out, the list of the others) alone."""
-        n = len(actions)
-        if n < 2:
-            return actions
-        keys = [a[0] | a[4] << 4 | a[1] << 12 | a[3] << 19 |
-                (a[2] << 26 if a[0] > cc.STEP else 0) for a in actions]
-        out = None  # the ones kept, made at the first left out
-        for i in range(1, n):
-            k = keys[i]
-            j = keys.index(k)
-            drop = False
-            while j < i:
-                if (out is None or actions[j] in out) and self._same_end(actions[j], actions[i]):
-                    drop = True
-                    break
-                j = keys.index(k, j + 1)
-            if drop:
-                if out is None:
-                    out = actions[:i]
-            elif out is not None:
-                out.append(actions[i])
-        return actions if out is None else out
-
-    def _one(self, actions):
-        """Whether all of actions (legal in the tracked position) end in one position."""
-        return len(self._distinct(actions)) == 1
-
-    def _same_end(self, a, b):
-        """Whether legal actions a and b, of one kind and putting the same piece (code) from
-        the same cell onto the same cell (_distinct), end in the same position. A roll, an
-        activation or a keeper's step does, whatever its hops, unless a catapult threw the cube:
-        Position.push moves the piece and scores from kind, src, dst and code alone, and the
-        hops only say which catapult a throw spends (tests/cargocube/
-        test_cargocube_tracker_cards.py checks this against the positions). The others (a
-        throw, the expansions' actions) are pushed and their positions compared, as
-        Position.__eq__ does: the rules' notation, ~1.5 KB of heap for a moment with 8 players
-        (rare: a catapult reached by two hops)."""
-        if a[0] <= cc.STEP and not (a[5] and a[5][-1] >= cc.THROW) and \
-                not (b[5] and b[5][-1] >= cc.THROW):
-            return True
-        pos = self.pos
-        pos.push(a)
-        try:  # (taken back whatever happens)
-            end = pos.notation()
-        finally:
-            pos.pop()
-        pos.push(b)
-        try:
-            return pos.notation() == end
-        finally:
-            pos.pop()
 
     def _order(self, actions):
         """actions, most likely first (the plug-in's ranking), for a question."""
@@ -946,11 +893,14 @@ class Tracker:
             # (left to the tick, a move committed after this press would lose the `end`).
             self._infer(True)
         if self.state == MOVING and self.pending:
-            if len(self.pending) > 1 and not self._one(self.pending):
+            action = self.pending[0]
+            if len(self.pending) > 1:
                 self._ask(self.pending)
-                self.end_requested = True
-                return True
-            self._commit(self._order(self.pending)[0], "auto")
+                if self.fitting > 1:
+                    self.end_requested = True
+                    return True
+                action = self.candidates[0]  # all end in one position: the first of them
+            self._commit(action, "auto")
             self._infer()
         if self.state == ASKING:
             self.end_requested = True
