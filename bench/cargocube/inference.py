@@ -488,7 +488,9 @@ def main():
                   " with `next`: %.3f; not the goal's row)" % (
                       presses(tot) / max(1, tot.actions), floor + misses, floor + nexts))
     wrong = sum(res[i][0].wrong for i in rows)
-    print("  wrong commits over all rows: %d (must be 0)" % wrong)
+    alike = sum(res[i][0].alike for i in rows)
+    print("  wrong commits over all rows: %d (must be 0); commits of another action than the"
+          " hand's that ends in the same position (right): %d" % (wrong, alike))
     if "B" in revs:
         print()
         q = max(10, games // 10)

@@ -46,6 +46,9 @@ class GameStats:
         self.actions = 0
         self.no_button = 0
         self.wrong = 0
+        # commits of another action than the hand's that ends in the same position (right: the
+        # board offers such actions once; the record names the board's hops)
+        self.alike = 0
         self.by_kind = {}  # kind name -> [actions, actions that needed a button, presses]
         self.reasons = {}  # why a button was needed -> count
         self.press_causes = {}  # what each press was for (PRESS_CAUSES) -> presses
@@ -62,6 +65,7 @@ class GameStats:
         self.actions += other.actions
         self.no_button += other.no_button
         self.wrong += other.wrong
+        self.alike += other.alike
         self.ended_naturally += other.ended_naturally
         self.stood += other.stood
         self.forced += other.forced
@@ -165,6 +169,7 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
             st.wrong += 1
             st.failures.append(_divergence(tracker, truth, seed))
     st.final = tracker.pos.notation()  # where the board ended (a trace played again must agree)
+    st.alike = len(truth.alike)
     history = truth.history()
     for i in range(len(presses)):
         kind = KIND_NAMES[history[i][0]]
