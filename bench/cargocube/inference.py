@@ -21,6 +21,11 @@ on revision B its lifts and put-downs also shift the bottom cube of the stack it
 (cargoboard.games.cargocube.hallfield: the field model, ADC noise and DNL). The player presses
 only what the LEDs ask for (cargoboard.games.cargocube.play). Rows run on N processes (default 2).
 Printed, never asserted.
+Wrong: games where the board committed an action that is not the hand's and does not end in the
+same position as the hand's (cargoboard.games.cargocube.play checks every commit). An action that
+ends in the same position is right: the board offers such actions once and records the first in
+its order (a hop through a wind rose or straight on: docs/board-cargocube.md, "Moves that end in
+the same position"), and the player answers a question by the position the move ends in.
 The presses are also split by what each was for, beside the floor occupancy sensors force on the
 same games (revision A: the actions that change no sensor or the same as another legal action).
 
@@ -430,7 +435,8 @@ def main():
             100.0 * tot.no_button / max(1, tot.actions), presses(tot) / max(1, tot.actions),
             tot.wrong, cpu))
     print("(actions: every action but `end`, which is a button by design; presses: button presses"
-          " per action; wrong: games where the board took an action the hand did not make;"
+          " per action; wrong: games where the board took an action the hand did not make"
+          " and that does not end in the hand's position;"
           " wall time %.0f s)" % (time.time() - t0))
     print()
     print("causes of presses (actions that needed a button, by the first reason):")
@@ -482,7 +488,9 @@ def main():
                   " with `next`: %.3f; not the goal's row)" % (
                       presses(tot) / max(1, tot.actions), floor + misses, floor + nexts))
     wrong = sum(res[i][0].wrong for i in rows)
-    print("  wrong commits over all rows: %d (must be 0)" % wrong)
+    alike = sum(res[i][0].alike for i in rows)
+    print("  wrong commits over all rows: %d (must be 0); commits of another action than the"
+          " hand's that ends in the same position (right): %d" % (wrong, alike))
     if "B" in revs:
         print()
         q = max(10, games // 10)

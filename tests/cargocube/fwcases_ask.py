@@ -62,6 +62,96 @@ def case_missed_move_backed_out_is_not_taken():
     assert g.pos.ply() == 0 and t.state == T.IDLE, (g.pos.ply(), T.STATE_NAMES[t.state])
 
 
+# The audit's position (stop 36, L1): seeded 8-player game with «Бастион» and the walking
+# teleport, before its action 36. Seat 3's cube on f3 may roll north onto the wind rose on f4
+# and hop on from there, straight or through the second rose on f5: `f3n/e4` and `f3n/f5/e4`
+# (onto the stack on e4), `f3n/e5` and `f3n/f5/e5` (onto the empty e5) end in one position.
+SAME_END = ("b1=*x2,d1=*w2,e1=*s2.K2,h1=K1,i1=*h1,j1=*v1,a2=*v3,e2=3B,k2=*x8,a3=*h3,b3=*s2,"
+            "c3=B1,d3=B1.3B,f3=B1,g3=B1,h3=B1,i3=B1.2B,k3=*s8,b4=*a3,c4=B1,e4=B1,f4=*w8,g4=B1,"
+            "i4=B1,a5=*s3.K3,c5=B1,d5=B1,f5=*w4,g5=B1,i5=B1.21,k5=*s8.K8,c6=B1,d6=B1,e6=T,h6=B1,"
+            "i6=B1,j6=*a7,a7=*s4.K4,d7=B1,f7=*s6,i7=B1.21,k7=*s7.K7,c8=B1.1O,d8=B1.3B,e8=B1,"
+            "f8=B1,g8=B1,i8=B1.21,a9=*s4,c9=B1,e9=B1,f9=B1,g9=*s1,h9=B1,i9=B1,k9=*h7,a10=*x4,"
+            "f10=*a1,h10=14,k10=*v7,c11=*h5,d11=*a5,e11=*s5.X5,g11=*s6,h11=*w6.K6,j11=*x6 "
+            "12345678 3 a")
+
+
+def _same_end_game():
+    g = cargocube_game.Game({"position": SAME_END, "seats": "12345678", "emit": _nothing})
+    g.start()
+    return g
+
+
+def _nothing(*args):
+    pass
+
+
+def _after(pos, text):
+    """The notation of pos after the action named text (pos is left as it was)."""
+    pos.push(pos.parse_action(text))
+    try:
+        return pos.notation()
+    finally:
+        pos.pop()
+
+
+def _ends(pos, actions):
+    out = []
+    for a in actions:
+        pos.push(a)
+        out.append(pos.notation())
+        pos.pop()
+    return out
+
+
+def _carry(g, cells_off, cells_on, now):
+    """The hand empties cells_off and fills cells_on (the wind roses between are cards: their
+    sensors read occupied throughout)."""
+    occ = bytearray(16)
+    T.occupancy(g.pos, occ)
+    for c in cells_off:
+        occ[c >> 3] &= ~(1 << (c & 7)) & 255
+    for c in cells_on:
+        occ[c >> 3] |= 1 << (c & 7)
+    g.on_change(occ, now)
+
+
+def case_moves_ending_in_one_position_offered_once():
+    # f3 -> rose f4 -> onto the stack on e4: only f3 empties, so the player says with `confirm`
+    # that a move was made. Of the moves offered, each position is offered once (16 offers
+    # before, 4 pairs ending alike among them), and the hand's is among them.
+    g = _same_end_game()
+    t = g.tracker
+    hand = _after(g.pos, "f3n/e4")
+    _carry(g, (g.pos.parse_action("f3n/e4")[1],), (), 1000)
+    _wait(g, 1000, 1000)
+    g.on_button(H.CONFIRM, 2100)
+    assert t.state == T.ASKING, T.STATE_NAMES[t.state]
+    ends = _ends(g.pos, t.candidates)
+    assert len(ends) == len(set(ends)), "%d offers, %d positions" % (len(ends), len(set(ends)))
+    assert ends.count(hand) == 1, [g.pos.format_action(a) for a in t.candidates]
+    now = 2200
+    while t.shown() is not None and _after(g.pos, g.pos.format_action(t.shown())) != hand:
+        g.on_button(H.NEXT, now)
+        now += 100
+    g.on_button(H.CONFIRM, now)
+    assert g.pos.ply() == 1 and g.pos.notation() == hand, g.pos.notation()
+
+
+def case_moves_ending_in_one_position_taken_without_a_question():
+    # f3 -> rose f4 -> the empty e5: `f3n/e5` and `f3n/f5/e5` both fit the two cells, and end
+    # alike: the board takes the first in its order once the hand is still, as it takes any
+    # single move that fits (it asked which before).
+    g = _same_end_game()
+    t = g.tracker
+    hand = _after(g.pos, "f3n/e5")
+    a = g.pos.parse_action("f3n/e5")
+    _carry(g, (a[1],), (a[3],), 1000)
+    _wait(g, 1000, 1000)
+    assert t.state == T.IDLE, T.STATE_NAMES[t.state]
+    assert g.pos.ply() == 1 and g.pos.notation() == hand, g.pos.notation()
+    assert g.pos.format_action(g.pos.history()[0]) in ("f3n/e5", "f3n/f5/e5")
+
+
 CASES = list_cases(globals())
 
 

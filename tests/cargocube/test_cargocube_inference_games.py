@@ -80,3 +80,12 @@ def test_a_missed_move_shown_is_taken_by_letting_it_stand():
             causes[k] = causes.get(k, 0) + v
     assert stood > 5, stood
     assert causes.get("take before", 0) == 0 and causes.get("take last", 0) == 0, causes
+
+
+def test_an_action_ending_as_the_hands_counts_as_right():
+    # Seed 4 (4 players, base cards, random play): the board records another action than the
+    # hand's, ending in the same position (a hop through a wind rose or straight on: the board
+    # offers such actions once, docs/board-cargocube.md); the player finds the move made by the
+    # position it ends in, and the bench counts the commit right.
+    st = play_game(4, players=4, cards=True)
+    assert st.alike > 0 and st.wrong == 0, (st.alike, st.failures)

@@ -222,3 +222,68 @@ def test_driver_game_with_cards_under_micropython(micropython, capsys):
     assert _strip_mem(out) == _strip_mem(mine)
     assert out.startswith("ok game 1 actions=150 "), out
     assert out.strip().splitlines()[-1] == "done 0 fails", out
+
+
+
+SAME_END = ("b1=*x2,d1=*w2,e1=*s2.K2,h1=K1,i1=*h1,j1=*v1,a2=*v3,e2=3B,k2=*x8,a3=*h3,b3=*s2,"
+            "c3=B1,d3=B1.3B,f3=B1,g3=B1,h3=B1,i3=B1.2B,k3=*s8,b4=*a3,c4=B1,e4=B1,f4=*w8,g4=B1,"
+            "i4=B1,a5=*s3.K3,c5=B1,d5=B1,f5=*w4,g5=B1,i5=B1.21,k5=*s8.K8,c6=B1,d6=B1,e6=T,h6=B1,"
+            "i6=B1,j6=*a7,a7=*s4.K4,d7=B1,f7=*s6,i7=B1.21,k7=*s7.K7,c8=B1.1O,d8=B1.3B,e8=B1,"
+            "f8=B1,g8=B1,i8=B1.21,a9=*s4,c9=B1,e9=B1,f9=B1,g9=*s1,h9=B1,i9=B1,k9=*h7,a10=*x4,"
+            "f10=*a1,h10=14,k10=*v7,c11=*h5,d11=*a5,e11=*s5.X5,g11=*s6,h11=*w6.K6,j11=*x6 "
+            "12345678 3 a")  # stop 36's audit (L1), tests/cargocube/fwcases_ask.py
+
+
+@pytest.mark.parametrize("start,seed", [("4 base", 4), ("4 both", 2), ("4 bastion teleport", 1),
+                                        ("8 both teleport", 2), ("audit", 0)])
+def test_moves_ending_alike_are_told_as_the_rules_do(start, seed):
+    # A question keeps one of the candidates that end in one position, and tells which do
+    # without pushing for a roll, an activation or a step (Position.push leaves nothing to their
+    # hops but a catapult's throw): every pair it would compare (one kind, piece, source and
+    # destination; the expansions' actions one direction too), in the positions of a seeded
+    # random game (booster uses played: the cards come onto the field; seeds with such pairs),
+    # against the rules' own equality of the positions they end in; and what it keeps offers
+    # every position once.
+    import random
+    from firmware.games.cargocube.offers import distinct
+    rng = random.Random(seed)
+    if start == "audit":
+        pos = cc.Position.parse(SAME_END)
+    else:
+        words = start.split()
+        pos = cc.start_position(int(words[0]), cards=words[1], teleport="teleport" in words)
+    pairs = alike = 0
+    for _ in range(200):
+        legal = pos.legal_actions(False)
+        if not legal:
+            break
+        for i in range(len(legal)):
+            a = legal[i]
+            for b in legal[:i]:
+                if (a[0], a[1], a[3], a[4]) != (b[0], b[1], b[3], b[4]) or \
+                        a[0] > cc.STEP and a[2] != b[2]:
+                    continue
+                pos.push(a)
+                end = pos.copy()
+                pos.pop()
+                pos.push(b)
+                same = pos == end
+                pos.pop()
+                assert (len(distinct(pos, [b, a])) == 1) == same, (
+                    pos.notation(), pos.format_action(a), pos.format_action(b))
+                pairs += 1
+                alike += same
+        kept = distinct(pos, legal)
+        ends = set()
+        for a in kept:
+            pos.push(a)
+            ends.add(pos.notation())
+            pos.pop()
+        assert len(ends) == len(kept)  # none kept that ends as another kept
+        for a in legal:
+            pos.push(a)
+            assert pos.notation() in ends  # every position is still offered
+            pos.pop()
+        every = pos.legal_actions()
+        pos.push(every[rng.randrange(len(every))])
+    assert pairs and alike, (pairs, alike)

@@ -1,7 +1,8 @@
 # The moves the board may have missed, most likely first: what a Cargocube question offers
 # after the moves that fit what was seen (tracker.py, Tracker._offers). Loaded for a question
 # and dropped after, as the hint engine that ranks them is (docs/firmware.md "Loading on
-# demand"): a board that plays keeps neither in its heap.
+# demand"): a board that plays keeps neither in its heap. A question offers each position once
+# (distinct()): moves that end alike count as one, the first in the board's order.
 
 from shared_rules.cargocube import rules as cc
 
@@ -73,3 +74,60 @@ def offers(tr, cells, is_subset):
         # the moves never seen lead their group whatever the ranking says
         out += tr._order(groups[k][:first[k]]) + tr._order(groups[k][first[k]:])
     return out
+
+
+def distinct(pos, actions):
+    """actions (a question's, in the tracker's order) with those that end in the same
+    position as one before them left out: the sensors cannot tell them apart, nor can a
+    player on the LEDs (a hop through a wind rose or straight on, onto or past the entry
+    portal), and what follows depends only on the position. The first of each is kept: the
+    most likely (docs/board-cargocube.md, "Moves that end in the same position"). Two
+    actions can end in the same position only if they are of one kind and put the same
+    piece (code) from the same cell onto the same cell; the expansions' actions are told
+    apart by their direction too (a spiral turn clockwise or back, never alike: else
+    compared in every question with a spiral card on the board): each action's key is
+    looked for among the ones before it by list.index (in C), and only such pairs are
+    compared. A roll, an activation or a keeper's step ends alike whatever its hops, unless
+    a catapult threw the cube: Position.push moves the piece and scores from kind, src, dst
+    and code alone, and the hops only say which catapult a throw spends
+    (tests/cargocube/test_cargocube_tracker_cards.py checks this against the positions).
+    The others (a throw, the expansions' actions) are pushed and their positions compared
+    as Position.__eq__ does, by the rules' notation (~1.5 KB of heap for a moment with 8
+    players; rare: a catapult reached by two hops). Runs when a question is formed, never
+    per frame, and allocates the list of keys (and, if some are left out, the list of the
+    others) alone. (Here, not in the tracker: loaded only for a question, its code
+    is no resident heap.)"""
+    n = len(actions)
+    if n < 2:
+        return actions
+    keys = [a[0] | a[4] << 4 | a[1] << 12 | a[3] << 19 |
+            (a[2] << 26 if a[0] > cc.STEP else 0) for a in actions]
+    out = None  # the ones kept, made at the first left out
+    for i in range(1, n):
+        k = keys[i]
+        j = keys.index(k)
+        b = actions[i]
+        alike = False
+        while j < i and not alike:
+            a = actions[j]
+            if out is None or a in out:
+                alike = a[0] <= cc.STEP and not (a[5] and a[5][-1] >= cc.THROW) and \
+                    not (b[5] and b[5][-1] >= cc.THROW)
+                if not alike:
+                    pos.push(a)
+                    try:  # (taken back whatever happens)
+                        end = pos.notation()
+                    finally:
+                        pos.pop()
+                    pos.push(b)
+                    try:
+                        alike = pos.notation() == end
+                    finally:
+                        pos.pop()
+            j = keys.index(k, j + 1)
+        if alike:
+            if out is None:
+                out = actions[:i]
+        elif out is not None:
+            out.append(b)
+    return actions if out is None else out

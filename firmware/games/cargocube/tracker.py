@@ -7,7 +7,9 @@
 #   - exactly one action explains the diff, no other could still grow out of it (the hand may
 #     be on its way), and the board has been still for settle_ms: commit it;
 #   - several explain it: ask (candidates are shown; `next` cycles, `confirm` commits; past the
-#     fitting ones `next` goes on through the other moves the board may have missed);
+#     fitting ones `next` goes on through the other moves the board may have missed); those
+#     that end in the same position count once, the first in the board's order (offers.distinct):
+#     if all that fit end alike, it is taken as a single one would be;
 #   - the diff is the start of some actions (a piece lifted, a cube tipped onto its new cell
 #     before it leaves the old one, a cube on the entry portal): in progress, show where the
 #     piece may go; the actions that already fit are pending (they may have ended on a stack);
@@ -577,7 +579,15 @@ class Tracker:
                     self._commit(fits[0], "auto")
                     committed += 1
                     continue
+                end = self.end_requested
                 self._ask(fits)
+                if self.fitting == 1 and (steps is None or self._sure(self.candidates[:1], match)):
+                    # All that fit end in one position: the board cannot tell them apart, and
+                    # nothing after depends on which it records (the first in its order).
+                    self.end_requested = end
+                    self._commit(self.candidates[0], "auto")
+                    committed += 1
+                    continue
                 return committed
             if growing or partial:
                 # A move in progress; actions that already fit may have ended on a stack.
@@ -789,15 +799,14 @@ class Tracker:
         always among the choices. A question stands until the player answers it or the board
         changes: nothing left to settle from before it may take a move or drop it (a question
         the player opened while the board was letting a move settle lost the player's `next`
-        to that move, taken 0.1 s later, and the `confirm` meant for it asked for another)."""
+        to that move, taken 0.1 s later, and the `confirm` meant for it asked for another).
+        Of the candidates that end in one position only the first is shown (_offers), and
+        `fitting` counts the positions: 1 when all that fit end alike (_infer then takes it)."""
         self.end_requested = False
         self.offered = False
         self.settling = False
         self.state = ASKING
-        self.fitting = len(actions)
-        actions = self._order(actions)
-        more = self._offers() if actions else []
-        self.candidates = actions + [a for a in more if a not in actions]
+        self.candidates, self.fitting = self._offers(self._order(actions)) if actions else ([], 0)
         self.index = 0
         self.pending = []
 
@@ -846,12 +855,20 @@ class Tracker:
         self.offered = True
         return True
 
-    def _offers(self):
+    def _offers(self, fitting=None):
         """Moves the board may have missed, most likely first (firmware/games/cargocube/
-        offers.py: loaded for a question and dropped after, as the hint engine is)."""
+        offers.py: loaded for a question and dropped after, as the hint engine is); those
+        that end in the same position as one before them are left out (offers.distinct). With
+        fitting, the moves that fit what was seen in the board's order: (those, then the
+        others the board may have missed, as the question's candidates; how many fit)."""
         from firmware.games.cargocube import offers
         try:
-            return offers.offers(self, _cells, _is_subset)
+            if fitting is None:
+                return offers.distinct(self.pos, offers.offers(self, _cells, _is_subset))
+            fitting = offers.distinct(self.pos, fitting)
+            more = offers.offers(self, _cells, _is_subset)
+            return offers.distinct(self.pos, fitting + [a for a in more if a not in fitting]), \
+                len(fitting)
         finally:
             offers = None
             unload("firmware.games.cargocube.offers")
@@ -876,11 +893,14 @@ class Tracker:
             # (left to the tick, a move committed after this press would lose the `end`).
             self._infer(True)
         if self.state == MOVING and self.pending:
+            action = self.pending[0]
             if len(self.pending) > 1:
                 self._ask(self.pending)
-                self.end_requested = True
-                return True
-            self._commit(self.pending[0], "auto")
+                if self.fitting > 1:
+                    self.end_requested = True
+                    return True
+                action = self.candidates[0]  # all end in one position: the first of them
+            self._commit(action, "auto")
             self._infer()
         if self.state == ASKING:
             self.end_requested = True

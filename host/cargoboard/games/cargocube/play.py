@@ -5,7 +5,10 @@ The player picks legal actions at random (seeded), performs them with `hand.Hand
 behaves as a player reading the LEDs would: nothing to do if the board shows the action taken
 or still waiting for the move to settle; answer with `next`/`confirm` when it shows candidates;
 press `confirm` when it has not seen a move that left no trace (onto or off a stack). The driver
-counts the presses per action kind and checks every commit against the truth.
+counts the presses per action kind and checks every commit against the truth: a commit is
+right when it is the hand's action or one that ends in the same position (a hop through a wind
+rose or straight on; the board offers such actions once and records the first in its order,
+docs/board-cargocube.md "Moves that end in the same position"), wrong otherwise (GameStats.wrong).
 """
 
 import random
@@ -43,6 +46,9 @@ class GameStats:
         self.actions = 0
         self.no_button = 0
         self.wrong = 0
+        # commits of another action than the hand's that ends in the same position (right: the
+        # board offers such actions once; the record names the board's hops)
+        self.alike = 0
         self.by_kind = {}  # kind name -> [actions, actions that needed a button, presses]
         self.reasons = {}  # why a button was needed -> count
         self.press_causes = {}  # what each press was for (PRESS_CAUSES) -> presses
@@ -59,6 +65,7 @@ class GameStats:
         self.actions += other.actions
         self.no_button += other.no_button
         self.wrong += other.wrong
+        self.alike += other.alike
         self.ended_naturally += other.ended_naturally
         self.stood += other.stood
         self.forced += other.forced
@@ -112,6 +119,8 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
     st.games = 1
     presses = []  # per truth action: presses spent to get it registered
     reasons = []  # per truth action: why (first reason)
+    truth.ends = []  # the truth's position (notation) after each of its actions (_consistent)
+    truth.alike = set()  # (i, the board's action i) found to end as the truth's action i
     for _ in range(max_actions):
         acts = truth.legal_actions()
         if not acts:
@@ -131,6 +140,7 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
             segs = hand.segments(truth, steps, HallBoard(world, landed))
             truth.push(action)
             world.sync_items(truth)
+        truth.ends.append(truth.notation())
         presses.append(0)
         reasons.append("")
         for raw, ms in segs:
@@ -159,6 +169,7 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
             st.wrong += 1
             st.failures.append(_divergence(tracker, truth, seed))
     st.final = tracker.pos.notation()  # where the board ended (a trace played again must agree)
+    st.alike = len(truth.alike)
     history = truth.history()
     for i in range(len(presses)):
         kind = KIND_NAMES[history[i][0]]
@@ -208,8 +219,45 @@ def _divergence(tracker, truth, seed):
 
 
 def _consistent(tracker, truth):
+    """Whether the board's actions so far are the truth's: each the truth's action, or one that
+    ends in the same position (the board cannot tell them apart and offers them once)."""
     mine = tracker.pos.history()
-    return mine == truth.history()[:len(mine)]
+    true = truth.history()
+    n = len(mine)
+    if n > len(true):
+        return False
+    for i in range(n):
+        if mine[i] != true[i] and (i, mine[i]) not in truth.alike:
+            if not _ends_alike(tracker.pos, n - 1 - i, truth.ends[i]):
+                return False
+            truth.alike.add((i, mine[i]))
+    return True
+
+
+def _ends_alike(pos, back, end):
+    """Whether pos, `back` of its actions taken back, is the position notated end."""
+    undone = [pos.pop() for _ in range(back)]
+    try:
+        return pos.notation() == end
+    finally:
+        for a in reversed(undone):
+            pos.push(a)
+
+
+def _same(pos, a, b):
+    """Whether a (None: nothing shown) is action b, legal in pos, or ends in the same position:
+    the board offers one of those (docs/board-cargocube.md), and a player cannot tell them apart."""
+    if a is None or a == b:
+        return a == b
+    if a[1] != b[1] or a[3] != b[3]:
+        return False
+    pos.push(a)
+    end = pos.notation()
+    pos.pop()
+    pos.push(b)
+    other = pos.notation()
+    pos.pop()
+    return end == other
 
 
 def _answer(table, tracker, truth, presses, reasons, upto, final, last=False, st=None):
@@ -226,7 +274,8 @@ def _answer(table, tracker, truth, presses, reasons, upto, final, last=False, st
             return
         target = true[done]
         state = tracker.state
-        if tracker.offered and tracker.shown() == target and done == upto - 1 and not last:
+        if tracker.offered and _same(tracker.pos, tracker.shown(), target) and done == upto - 1 \
+                and not last:
             return  # shown as the move made: playing on takes it
         if state == T.MOVING and not final and done == upto - 1 and (
                 target in tracker.moves or target in tracker.pending):
@@ -254,15 +303,15 @@ def _answer(table, tracker, truth, presses, reasons, upto, final, last=False, st
         reasons[done] = reasons[done] or ("%d fit" % min(tracker.fitting, 3)).replace("3 fit", "3+ fit").replace("0 fit", "asked")
         n = 0
         next_cause = None
-        if tracker.shown() != target and st is not None:
+        if not _same(tracker.pos, tracker.shown(), target) and st is not None:
             # (the board's position is the truth's before target: the hint of that position)
             next_cause = "next hint" if best_action(tracker.pos) == target else "next other"
-        while tracker.shown() != target and n < len(tracker.candidates):
+        while not _same(tracker.pos, tracker.shown(), target) and n < len(tracker.candidates):
             table.press(H.NEXT)
             presses[done] += 1
             _count(st, next_cause)
             n += 1
-        if tracker.shown() != target:
+        if not _same(tracker.pos, tracker.shown(), target):
             # not among them: the player backs out of the question (else playing on would take
             # the one shown)
             table.press(H.UNDO)
