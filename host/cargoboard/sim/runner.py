@@ -316,6 +316,10 @@ class Runner:
             rest = self.proc.stdout.read() or b""
         except (OSError, ValueError):
             pass
+        if rc is not None and self._stderr_thread is not None:
+            # what it said last may still be on its way through the drain thread (the boot
+            # ROM's refusal came out as a bare "exit status 3" now and then under load)
+            self._stderr_thread.join(2)
         said = self.stderr_text().strip()
         if rc == 3 and said.startswith("rom: "):  # the boot ROM's own one-line refusal
             raise FirmwareError(said.splitlines()[0][len("rom: "):])
