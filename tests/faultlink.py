@@ -24,7 +24,53 @@ def _write_all(fd, data, stop):
             return
 
 
-class FaultLink:
+class _Proxy:
+    """A pseudo-terminal for the host (`port`) joined to the board's pty by a thread that reads
+    each side and hands what came to _pass(fd, data); close() stops it and closes both."""
+
+    def __init__(self, board_port):
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.port = os.ttyname(self.slave)
+        self.board = os.open(board_port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        tty.setraw(self.board)
+        os.set_blocking(self.master, False)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        while not self._stop.is_set():
+            try:
+                r, _, _ = select.select([self.master, self.board], [], [], 0.05)
+            except (OSError, ValueError):
+                return
+            for fd in r:
+                try:
+                    data = os.read(fd, 4096)
+                except (BlockingIOError, OSError):
+                    continue
+                if data and self._pass(fd, data):
+                    return
+
+    def _pass(self, fd, data):
+        """Deliver data read from fd (the host's side: self.master) to the other side; True
+        to stop the thread."""
+        raise NotImplementedError
+
+    def close(self):
+        self._stop.set()
+        self._thread.join(2)
+        for fd in (self.master, self.slave, self.board):
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self.master = self.slave = self.board = -1
+
+
+class FaultLink(_Proxy):
     def __init__(self, board_port, seed, drop=0.001, flip=0.001, truncate=0.01,
                  cut_after=None, linger=0.0):
         """Per byte: `drop` and `flip` probabilities; per chunk: `truncate` (the rest of
@@ -38,15 +84,7 @@ class FaultLink:
         self.passed = 0
         self.faults = 0
         self.cut = False
-        self.master, self.slave = os.openpty()
-        tty.setraw(self.slave)
-        self.port = os.ttyname(self.slave)
-        self.board = os.open(board_port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
-        tty.setraw(self.board)
-        os.set_blocking(self.master, False)
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
+        _Proxy.__init__(self, board_port)
 
     def _mangle(self, data: bytes) -> bytes:
         out = bytearray()
@@ -68,29 +106,17 @@ class FaultLink:
     def _write_all(self, fd, data):
         _write_all(fd, data, self._stop)
 
-    def _run(self):
-        while not self._stop.is_set():
-            try:
-                r, _, _ = select.select([self.master, self.board], [], [], 0.05)
-            except (OSError, ValueError):
-                return
-            for fd in r:
-                try:
-                    data = os.read(fd, 4096)
-                except (BlockingIOError, OSError):
-                    continue
-                if not data:
-                    continue
-                if self.cut_after is not None and self.passed + len(data) >= self.cut_after:
-                    keep = max(0, self.cut_after - self.passed)
-                    data = data[:keep]
-                    self._deliver(fd, data)
-                    if self.linger:
-                        self._stop.wait(self.linger)
-                    self._cut()
-                    return
-                self.passed += len(data)
-                self._deliver(fd, data)
+    def _pass(self, fd, data):
+        if self.cut_after is not None and self.passed + len(data) >= self.cut_after:
+            keep = max(0, self.cut_after - self.passed)
+            self._deliver(fd, data[:keep])
+            if self.linger:
+                self._stop.wait(self.linger)
+            self._cut()
+            return True
+        self.passed += len(data)
+        self._deliver(fd, data)
+        return False
 
     def _deliver(self, fd, data):
         data = self._mangle(data)
@@ -106,19 +132,8 @@ class FaultLink:
                 pass
         self.master = -1
 
-    def close(self):
-        self._stop.set()
-        self._thread.join(2)
-        for fd in (self.master, self.slave, self.board):
-            if fd >= 0:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
-        self.master = self.slave = self.board = -1
 
-
-class FrameTamper:
+class FrameTamper(_Proxy):
     """A pseudo-terminal for the host joined to the board's pty, that passes every byte both
     ways but hands each block between two zeros (a frame, or console text) to a rule first:
     to_board(block) / to_host(block) returns the block to pass (the same, or damaged) or None
@@ -127,47 +142,21 @@ class FrameTamper:
 
     def __init__(self, board_port, to_board=None, to_host=None):
         self.rules = {True: to_board or (lambda b: b), False: to_host or (lambda b: b)}
-        self.master, self.slave = os.openpty()
-        tty.setraw(self.slave)
-        self.port = os.ttyname(self.slave)
-        self.board = os.open(board_port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
-        tty.setraw(self.board)
-        os.set_blocking(self.master, False)
         self._held = {True: b"", False: b""}  # each direction's bytes since its last zero
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
+        _Proxy.__init__(self, board_port)
 
-    def _run(self):
-        while not self._stop.is_set():
-            try:
-                r, _, _ = select.select([self.master, self.board], [], [], 0.05)
-            except (OSError, ValueError):
-                return
-            for fd in r:
-                try:
-                    data = os.read(fd, 4096)
-                except (BlockingIOError, OSError):
-                    continue
-                to_board = fd == self.master
-                held = self._held[to_board] + data
-                out = bytearray()
-                while b"\x00" in held:
-                    block, held = held.split(b"\x00", 1)
-                    if block:
-                        block = self.rules[to_board](block)
-                        if block:
-                            out += block
-                    out += b"\x00"
-                self._held[to_board] = held
-                if out:
-                    _write_all(self.board if to_board else self.master, out, self._stop)
-
-    def close(self):
-        self._stop.set()
-        self._thread.join(2)
-        for fd in (self.master, self.slave, self.board):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+    def _pass(self, fd, data):
+        to_board = fd == self.master
+        held = self._held[to_board] + data
+        out = bytearray()
+        while b"\x00" in held:
+            block, held = held.split(b"\x00", 1)
+            if block:
+                block = self.rules[to_board](block)
+                if block:
+                    out += block
+            out += b"\x00"
+        self._held[to_board] = held
+        if out:
+            _write_all(self.board if to_board else self.master, out, self._stop)
+        return False
