@@ -368,16 +368,23 @@ def test_a_host_faster_than_the_booted_board_leaves_its_firmware_running(tmp_pat
             link.hello()
             status = link.text("status", resend=True)  # a TEXT reply: no stale HELLO's
             # a ONCE request (docs/protocol.md) on the chip's build, and a raw repeat of its
-            # frame: the reply kept, sent again
-            once = link.text("bright")
-            link.write_raw(FR.encode(FL.TEXT | FL.ONCE, link._kept, b"bright"))
+            # frame: the reply kept, sent again, and the command not run again (a game set up
+            # twice says so twice)
+            setups = runner.serial_log.count(b"evt game cargocube setup")  # (the boot game's)
+            once = link.text("new cargocube polygon SN")
+            link.write_raw(FR.encode(FL.TEXT | FL.ONCE, link._kept, b"new cargocube polygon SN"))
             for _ in range(3000):  # (read slices of the serial timeout; unsolicited frames pass)
                 again = link._next_frame()
                 if again is not None and again[1]:
                     break
+            after = link.text("status", resend=True)  # the board has written all before it
     assert b">>>" not in runner.serial_log, bytes(runner.serial_log[-500:])
     assert status.startswith("ok state="), status
-    assert once.startswith("ok ") and again[0] == FL.TEXT | 0x80 and again[2] == once.encode()
+    assert once.startswith("ok setup") and again[0] == FL.TEXT | 0x80 and \
+        again[2] == once.encode()
+    assert after.startswith("ok state=setup"), after
+    assert runner.serial_log.count(b"evt game cargocube setup") == setups + 1, \
+        bytes(runner.serial_log)
 
 
 def test_deploy_with_mpremote_then_boot_into_it(tmp_path):

@@ -135,9 +135,9 @@ def run_sim(args) -> int:
         shift = 0.5 if args.shift is None else args.shift
         bumps = 0.0 if args.bumps is None else args.bumps
         if not 0 <= shift < float("inf"):
-            return _error("--shift wants mm, 0 or more, not %s" % args.shift)
+            return _error("--shift wants mm, 0 or more, not %g" % args.shift)
         if not 0 <= bumps <= 1:
-            return _error("--bumps wants a chance 0..1, not %s" % args.bumps)
+            return _error("--bumps wants a chance 0..1, not %g" % args.bumps)
         from cargoboard.sim.world import revb_physics
         kwargs["revision"] = "B"
         noise = revb_physics().Noise(shift_mm=shift, bump_rate=bumps)

@@ -445,19 +445,21 @@ class Runner:
         import signal
         from cargoboard import virtual_ports
         link = Path(path)
-        try:
-            if check_pty_link(path):
-                link.unlink()  # a stale link of an earlier run
-            link.symlink_to(self.port)
-        except OSError as e:
-            raise FirmwareError(f"cannot link {path} to the board's pty: {e.strerror}") from None
 
         def _term(signum, frame):
             raise KeyboardInterrupt
 
+        # (in force from before the link is made until after it is removed: a SIGTERM in
+        # between must not leave the link behind)
         old = signal.signal(signal.SIGTERM, _term)
         entry = None
         try:
+            try:
+                if check_pty_link(path):
+                    link.unlink()  # a stale link of an earlier run
+                link.symlink_to(self.port)
+            except OSError as e:
+                raise FirmwareError(f"cannot link {path} to the board's pty: {e.strerror}") from None
             entry = virtual_ports.register(path, self.port, self.target)
             out(f"serving the virtual board on {path} -> {self.port} (Ctrl-C to stop)")
             self.serve()
@@ -465,12 +467,12 @@ class Runner:
             pass
         finally:
             virtual_ports.unregister(entry)
-            signal.signal(signal.SIGTERM, old)
             try:
                 if link.is_symlink() and os.readlink(link) == self.port:  # still ours
                     link.unlink()
             except OSError:
                 pass
+            signal.signal(signal.SIGTERM, old)
         return 0
 
     def wait_ms(self, ms):
