@@ -120,3 +120,17 @@ def test_a_module_that_binds_a_folded_name_is_refused():
         fold_constants("shared_rules/formula99/track.py",
                        (REPO_ROOT / "shared_rules/formula99/track.py").read_text()
                        + "\n\ndef grow():\n    global LAP\n    LAP += 1\n")
+
+
+def test_a_signal_while_mpy_cross_is_started_waits_for_it(monkeypatch):
+    """A SIGTERM handler's exception raised in Popen between the fork and its return left
+    mpy-cross running with nobody to wait for it (`sim --target pico --pty` stopped while it
+    checked the build). The signal now waits until mpy-cross has ended."""
+    from cargoboard import build
+    from popensignal import Stopped, sigterm_inside_popen
+    cmd = build.mpy_cross_command()
+    assert cmd is not None, "mpy-cross is not installed"
+    with sigterm_inside_popen(monkeypatch) as spawned:
+        with pytest.raises(Stopped):
+            build._fingerprint(cmd, [])
+    assert len(spawned) == 1 and spawned[0].returncode is not None

@@ -112,6 +112,19 @@ def test_quit_ends_process_cleanly():
     assert proc.returncode == 0
 
 
+def test_a_signal_while_the_firmware_is_spawned_stops_it(monkeypatch):
+    """A SIGTERM handler's exception raised in Popen after the fork left the child running
+    and unknown to stop(): CI's `sim --target pico --pty` stopped while booting left a child
+    behind. The signal now waits until the runner knows the process, and start() stops it on
+    the way out."""
+    from popensignal import Stopped, sigterm_inside_popen
+    with sigterm_inside_popen(monkeypatch, lambda cmd: Path(cmd[0]).name == "micropython") \
+            as spawned:  # the firmware, not the build's mpy-cross
+        with pytest.raises(Stopped):
+            UnixRunner(plugins=PLUGIN).start()
+    assert len(spawned) == 1 and spawned[0].returncode is not None
+
+
 def test_bad_plugin_module_reported_not_crash():
     with UnixRunner(plugins=["ghost=tests.no_such_module"]) as r:
         s = serial.Serial(r.port, 115200, timeout=0)

@@ -14,10 +14,13 @@ import tokenize
 import importlib.util
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from cargoboard.clikit import signals_held
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -210,10 +213,18 @@ def mpy_cross_command():
     return None
 
 
+def _run(cmd, **kwargs):
+    """subprocess.run with Ctrl-C and SIGTERM held until mpy-cross has ended: a handler's
+    exception raised between the fork and Popen's return leaves the child running with nobody
+    to wait for it (`sim --pty` stopped while its board boots left one behind)."""
+    with signals_held(signal.SIGINT, signal.SIGTERM):
+        return subprocess.run(cmd, **kwargs)
+
+
 def _fingerprint(cmd, sources, flags=()):
     h = hashlib.sha256()
     try:
-        h.update(subprocess.run(cmd + ["--version"], capture_output=True, timeout=30).stdout)
+        h.update(_run(cmd + ["--version"], capture_output=True, timeout=30).stdout)
     except (OSError, subprocess.SubprocessError):
         pass
     h.update(" ".join(flags).encode())
@@ -244,8 +255,8 @@ def build(out_dir, cmd=None, sources=None):
             if folded != text:
                 src = Path(tmp) / src.name
                 src.write_text(folded, encoding="utf-8")
-            r = subprocess.run(cmd + arch + ["-o", str(target), "-s", rel, str(src)],
-                               capture_output=True, text=True, timeout=60)
+            r = _run(cmd + arch + ["-o", str(target), "-s", rel, str(src)],
+                     capture_output=True, text=True, timeout=60)
         if r.returncode != 0:
             raise BuildError("%s: %s" % (rel, (r.stderr or r.stdout).strip()))
     return out_dir

@@ -3,7 +3,10 @@ and its help's formatter. Apart from cli.py so that the commands' modules (deplo
 games' own) need not import the entry point that imports them."""
 
 import argparse
+import contextlib
 import errno
+import signal
+import threading
 
 
 class HelpFormatter(argparse.HelpFormatter):
@@ -129,3 +132,31 @@ def apply_only_to(flags, kind):
     flags = list(flags)
     listed = flags[0] if len(flags) == 1 else "%s and %s" % (", ".join(flags[:-1]), flags[-1])
     return UsageError("%s apply to %s only" % (listed, kind))
+
+
+@contextlib.contextmanager
+def signals_held(*signums):
+    """The given signals held while the block runs and handed to their handlers when it ends,
+    for work an exception must not cut in two: littlefs-python calling back into Python from C
+    (an exception raised there is printed and dropped, so a Ctrl-C would be lost), or a child
+    process forked but not yet known to its Popen (a handler's exception there leaves the child
+    running with nobody to stop it). Only the main thread gets signals; elsewhere, and for a
+    signal without a Python handler, nothing is held."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = []
+    olds = {}
+    for signum in signums:
+        old = signal.getsignal(signum)
+        if callable(old):
+            olds[signum] = old
+            signal.signal(signum, lambda num, frame: held.append((num, frame)))
+    try:
+        yield
+    finally:
+        for signum, old in olds.items():
+            signal.signal(signum, old)
+    if held:
+        num, frame = held[0]
+        olds[num](num, frame)

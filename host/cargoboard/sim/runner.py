@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import select
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -20,6 +21,8 @@ import threading
 import time
 import tty
 from pathlib import Path
+
+from cargoboard.clikit import signals_held
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 MAGIC = 0xA5
@@ -229,8 +232,11 @@ class Runner:
         self.port = os.ttyname(self.slave)
         try:
             cmd, env, cwd = self._spawn()
-            self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, cwd=cwd, env=env, bufsize=0)
+            # A Ctrl-C or SIGTERM handler's exception raised inside Popen, after the fork, would
+            # leave the child running and unknown to stop(): they wait until self.proc is set.
+            with signals_held(signal.SIGINT, signal.SIGTERM):
+                self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                             stderr=subprocess.PIPE, cwd=cwd, env=env, bufsize=0)
             self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
             self._stderr_thread.start()
             typ, payload = self._read_msg()
@@ -442,7 +448,6 @@ class Runner:
         earlier run: check_pty_link) and serve until interrupted (Ctrl-C or SIGTERM), listed
         among the running virtual boards meanwhile (cargoboard.virtual_ports: `cargoboard
         ports`, and sync without --port, find it); the link is removed afterwards. Returns 0."""
-        import signal
         from cargoboard import virtual_ports
         link = Path(path)
 

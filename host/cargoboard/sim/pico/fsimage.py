@@ -5,12 +5,11 @@ An image may be shorter than the region: what is missing reads as erased flash."
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
-import threading
 from pathlib import Path
 
+from cargoboard.clikit import signals_held
 from firmware.drivers.flashdev import BLOCK_SIZE, BLOCKS, PROG_SIZE
 
 SIZE = BLOCK_SIZE * BLOCKS
@@ -37,26 +36,6 @@ def _fs(buffer=None):
     return fs
 
 
-@contextlib.contextmanager
-def _ctrl_c_held():
-    """Ctrl-C held while littlefs-python works, raised when the block ends. littlefs calls
-    back into Python from C (the context's read, prog, erase), and an exception raised there
-    is printed ("Exception ignored in 'littlefs.lfs._lfs_read'") and dropped: a Ctrl-C would
-    be lost and a deploy go on to the end. (Only the main thread gets signals.)"""
-    old = signal.getsignal(signal.SIGINT)
-    if threading.current_thread() is not threading.main_thread() or not callable(old):
-        yield
-        return
-    held = []
-    signal.signal(signal.SIGINT, lambda signum, frame: held.append(frame))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
-    if held:
-        old(signal.SIGINT, held[0])
-
-
 def load(image) -> "littlefs.LittleFS":
     """Mount an image file (in memory); ImageError if it is not one."""
     import littlefs
@@ -70,7 +49,7 @@ def load(image) -> "littlefs.LittleFS":
                          f"{SIZE}-byte filesystem")
     data = data + b"\xff" * (SIZE - len(data))
     try:
-        with _ctrl_c_held():
+        with signals_held(signal.SIGINT):
             return _fs(data)
     except littlefs.LittleFSError as e:
         raise ImageError(f"flash image {path}: not a littlefs filesystem of the board ({e})") from None
@@ -108,7 +87,7 @@ def write_files(image, files, create=True):
     """Put files into an image file (a new empty filesystem if the file is missing and
     `create`): files = [(path on the board, bytes)]."""
     path = Path(image)
-    with _ctrl_c_held():  # a Ctrl-C ends it here, before the file is touched
+    with signals_held(signal.SIGINT):  # a Ctrl-C ends it here, before the file is touched
         fs = load(path) if path.exists() or not create else _fs()
         put_files(fs, files)
     save(fs, path)
