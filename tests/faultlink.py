@@ -5,10 +5,14 @@ write, as when a cable is pulled)."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import random
 import select
+import struct
+import termios
 import threading
+import time
 import tty
 
 
@@ -72,15 +76,16 @@ class _Proxy:
 
 class FaultLink(_Proxy):
     def __init__(self, board_port, seed, drop=0.001, flip=0.001, truncate=0.01,
-                 cut_after=None, linger=0.0):
+                 cut_after=None, read_before_cut=False):
         """Per byte: `drop` and `flip` probabilities; per chunk: `truncate` (the rest of
         the chunk is lost). `cut_after`: close the host side after that many bytes have
-        passed in both directions together (None: never); `linger`: seconds the last bytes
-        wait for the host before the cut (else a cut discards what it has not read yet)."""
+        passed in both directions together (None: never); `read_before_cut`: the cut waits
+        until the host has read every byte passed to it (else a cut discards what it has not
+        read yet; a fixed wait lost them when the host was slower than it)."""
         self.rnd = random.Random(seed)
         self.drop, self.flip, self.truncate = drop, flip, truncate
         self.cut_after = cut_after
-        self.linger = linger
+        self.read_before_cut = read_before_cut
         self.passed = 0
         self.faults = 0
         self.cut = False
@@ -110,13 +115,21 @@ class FaultLink(_Proxy):
         if self.cut_after is not None and self.passed + len(data) >= self.cut_after:
             keep = max(0, self.cut_after - self.passed)
             self._deliver(fd, data[:keep])
-            if self.linger:
-                self._stop.wait(self.linger)
+            if self.read_before_cut:
+                self._wait_host_read()
             self._cut()
             return True
         self.passed += len(data)
         self._deliver(fd, data)
         return False
+
+    def _wait_host_read(self, give_up_s=60):
+        """Until the host's side of the pty has no unread byte (or the test is closing us)."""
+        end = time.monotonic() + give_up_s  # (a host that never reads again: not forever)
+        unread = struct.pack("i", 0)
+        while not self._stop.is_set() and time.monotonic() < end and \
+                struct.unpack("i", fcntl.ioctl(self.slave, termios.FIONREAD, unread))[0]:
+            self._stop.wait(0.005)
 
     def _deliver(self, fd, data):
         data = self._mangle(data)

@@ -265,7 +265,7 @@ def test_a_cut_transfer_resumes_where_it_stopped(played, tmp_path):
         # 64-byte pieces: the first log takes several; the cut comes after a few of them
         # (the host has read them: a pty's hang-up discards what was not read)
         fl = FaultLink(b.runner.port, seed=1, drop=0, flip=0, truncate=0, cut_after=600,
-                       linger=0.3)
+                       read_before_cut=True)
         with Store(db) as store:
             link = Link(fl.port, timeout=0.3, retries=3)
             with pytest.raises(LinkError):
