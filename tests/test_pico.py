@@ -623,8 +623,13 @@ def test_sim_pty_stopped_while_the_emulated_pico_boots_exits_0_and_leaves_nothin
     import os
     import signal
     import time
+    from cargoboard.build import stage
     pty = tmp_path / "board"
     exe = str(Path(sys.executable).parent / "cargoboard")
+    # the board's build in the cache first, as the sim stages it: the wait below is for the
+    # emulator's start, not for a build (on a clean machine's cold cache, beside the other
+    # worker, it took longer than that wait: "the emulator never started before serving")
+    stage(tmp_path / "staged", "rp2")
     sim = subprocess.Popen([exe, "sim", "--target", "pico", "--pty", str(pty)],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     children = Path("/proc/%d/task/%d/children" % (sim.pid, sim.pid))
