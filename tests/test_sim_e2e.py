@@ -331,6 +331,10 @@ def test_sim_pty_replaces_a_stale_link_and_removes_its_own(tmp_path):
     pty = tmp_path / "board"
     pty.symlink_to("/dev/pts/999999")
     exe = str(Path(sys.executable).parent / "cargoboard")
+    # the firmware's build in the cache first, as the sim's: the wait for the link below is
+    # for the sim, not for a build (a cold cache's took longer: TimeoutExpired)
+    from cargoboard.build import cached_build
+    cached_build()
     sim = subprocess.Popen([exe, "sim", "--pty", str(pty)], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)
     try:

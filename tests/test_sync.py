@@ -355,6 +355,10 @@ def test_cli_sync_from_sim_serving_a_script(tmp_path):
     flash = tmp_path / "flash"
     db = tmp_path / "games.sqlite"
     exe = str(Path(sys.executable).parent / "cargoboard")
+    # the firmware's build in the cache first, as the sim's: the wait for the link below is
+    # for the sim, not for a build (a cold cache's took longer: TimeoutExpired)
+    from cargoboard.build import cached_build
+    cached_build()
     sim = subprocess.Popen([exe, "sim", "--script", str(script), "--pty", str(pty),
                             "--flash", str(flash)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True)
