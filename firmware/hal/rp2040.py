@@ -275,10 +275,20 @@ class Rp2040Hal(Hal):
 
     def wall_time(self):
         """The RTC as seconds since 1970, 0 while it has not been set (it starts in 2021 at
-        power-on; mpremote or the host can set it)."""
+        power-on; a host's HELLO sets it, set_wall_time)."""
         t = time.time()
         if time.gmtime(0)[0] == 2000:
             t += 946684800  # ports with the 2000 epoch
         if t < 1704067200:  # before 2024: never set
             return 0
         return int(t)
+
+    def set_wall_time(self, t):
+        """The RTC set to t, seconds since 1970 UTC (a host's HELLO, firmware/system/link.py).
+        The RTC, not ticks_ms: it counts on by itself and never wraps (ticks_ms does every
+        2**30 ms, 12.4 days), and a power cut resets it to 2021, which wall_time reads as
+        not known."""
+        if time.gmtime(0)[0] == 2000:
+            t -= 946684800
+        y, mo, d, h, mi, s, wd = time.gmtime(t)[:7]
+        machine.RTC().datetime((y, mo, d, wd, h, mi, s, 0))

@@ -156,6 +156,11 @@ class Link:
     def _dispatch(self, typ, seq, body):
         app = self.app
         if typ == HELLO:
+            if body:
+                self.set_clock(body)
+            if self.logs:
+                from firmware.system import linklog
+                linklog.new_session()
             self.send(HELLO | 0x80, seq, self.info().encode())
         elif typ == LIST or typ == READ or typ == CONFIRM or typ == FETCH:
             from firmware.system import linklog  # loaded at a host's first request about logs
@@ -249,9 +254,19 @@ class Link:
             extra = " free=%d games=%d" % (log.free_bytes(), n)
         else:
             extra = " free=0 games=0"
-        return "cargoboard fw=%s proto=%d once=1 rules=%s build=%s board=%s hal=%s state=%s%s" % (
+        return "cargoboard fw=%s proto=%d once=1 clock=1 rules=%s build=%s board=%s hal=%s state=%s%s" % (
             app.VERSION, F.PROTOCOL_VERSION, versions.text(), self._build(), bid,
             app.hal.name, app.STATE_NAMES[app.state], extra)
+
+    def set_clock(self, body):
+        """HELLO's `time=SECONDS`: the host's clock, taken if it is a whole number of seconds
+        since 1970 UTC from 2024 on and below 2**32 (the log header's u32); any other word,
+        or a bad value, is ignored: an old host sends no body, and a HELLO never fails."""
+        for w in body.split():
+            if w[:5] == b"time=" and w[5:].isdigit():
+                t = int(w[5:])
+                if 1704067200 <= t < 0x100000000:
+                    self.app.hal.set_wall_time(t)
 
     def _build(self):
         """The build id `cargoboard deploy` stamped on the flash (cargoboard.ver), or '-'."""

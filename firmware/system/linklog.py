@@ -74,6 +74,14 @@ def _release(link):
     link.crc_cache.pop(g, None)
 
 
+def new_session():
+    """A host's HELLO: its FETCHes list the flash afresh. The listing kept (logread.listing)
+    goes by glog.cur, which a game begun and closed since the last sync leaves as it was
+    (0): that game was missing from the next sync's FETCH (and LIST) while the link stayed
+    loaded."""
+    LR._listed = None
+
+
 def size_of(link, log, game_no):
     """Bytes in a game's log, -1 if there is no such game (or it is confirmed)."""
     if game_no in link.confirmed:

@@ -179,12 +179,23 @@ def when_text(played, stored) -> str:
     without a clock writes its game number as `played` (`board game 3`), which says nothing of
     when (the source says it); an import's other free text is kept before the stored time.
     The archive's date filters take the same day (Store.list)."""
-    def utc(t):
-        return t[:16].replace("T", " ") + (" UTC" if len(t) >= 16 else "")
-    if played and len(played) >= 10 and played[:4].isdigit() and played[4:5] == "-":
-        return utc(played)
+    at = played_at(played)
+    if at:
+        return at
     known = "not known" if not played or played.startswith("board game ") else played
-    return "%s; stored %s" % (known, utc(stored)) if stored else known
+    return "%s; stored %s" % (known, _utc(stored)) if stored else known
+
+
+def played_at(played):
+    """The time a game was played, `2026-11-04 10:20 UTC`, if `played` is one (a board's clock,
+    ISO 8601; an import's may be): else None."""
+    if played and len(played) >= 10 and played[:4].isdigit() and played[4:5] == "-":
+        return _utc(played)
+    return None
+
+
+def _utc(t):
+    return t[:16].replace("T", " ") + (" UTC" if len(t) >= 16 else "")
 
 
 def source_text(source, source_game) -> str:
