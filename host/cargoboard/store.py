@@ -175,8 +175,8 @@ def result_text(winners, abandoned) -> str:
 def when_text(played, stored) -> str:
     """When a game was played, for people (the archive, a replay): the time of the board's
     clock when it had one (`2026-11-04 10:20 UTC`); else it is not known, and when the game
-    came into the store says the most (`not known; stored 2026-12-02 12:09 UTC`). A board
-    without a clock writes its game number as `played` (`board game 3`), which says nothing of
+    came into the store says the most (`not known; stored 2026-12-02 12:09 UTC`). A game begun
+    before the board knew the time has its game number as `played` (`board game 3`), nothing of
     when (the source says it); an import's other free text is kept before the stored time.
     The archive's date filters take the same day (Store.list)."""
     at = played_at(played)
