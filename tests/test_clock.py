@@ -80,7 +80,7 @@ def test_a_game_begun_after_a_sync_has_its_start_time_one_before_any_hello_none(
         assert console(pty, "hello").endswith(" time=0")
         with Link(str(pty), timeout=10.0) as link:
             info = parse_info(link.request(FL.HELLO, b"time=1e9 time=-5 time=1000 "
-                                           b"time=4294967296 time= \xff=\xfe x=1").decode())
+                                           b"time=4294967296 time= \xff=\xfe x=1 time=" + b"9" * 900).decode())
             assert info["clock"] == "1" and info["proto"] == "2"
             board = info["board"]
             # plain TEXT frames: no ONCE, so the Link sends no HELLO of its own

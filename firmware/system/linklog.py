@@ -74,14 +74,6 @@ def _release(link):
     link.crc_cache.pop(g, None)
 
 
-def new_session():
-    """A host's HELLO: its FETCHes list the flash afresh. The listing kept (logread.listing)
-    goes by glog.cur, which a game begun and closed since the last sync leaves as it was
-    (0): that game was missing from the next sync's FETCH (and LIST) while the link stayed
-    loaded."""
-    LR._listed = None
-
-
 def size_of(link, log, game_no):
     """Bytes in a game's log, -1 if there is no such game (or it is confirmed)."""
     if game_no in link.confirmed:
@@ -92,8 +84,14 @@ def size_of(link, log, game_no):
         return -1
 
 
-def games(link, log):
-    """[(game, size)] of the games on the flash, oldest first, less those confirmed."""
+def games(link, log, first):
+    """[(game, size)] of the games on the flash, oldest first, less those confirmed. Listed
+    afresh for a request from game 0 (a sync's first FETCH): the listing kept
+    (logread.listing) goes by glog.cur, which a game begun and closed since the last sync
+    leaves as it was (0), and that game was missing from the next sync while the link stayed
+    loaded (a sync less than 3 s after the last frame)."""
+    if first == 0:
+        LR.forget_listing()
     out = LR.listing(log)
     if link.confirmed:
         out = [e for e in out if e[0] not in link.confirmed]
@@ -142,7 +140,7 @@ def list_games(link, typ, seq, body):
     n = 0
     more = 0
     current = log.current()
-    for game_no, size in games(link, log):
+    for game_no, size in games(link, log, start):
         if game_no < start:
             continue
         if n == LIST_PAGE:
@@ -276,7 +274,7 @@ def fetch(link, typ, seq, body):
     head = memoryview(buf)[:13]
     data = memoryview(buf)[13:13 + n]
     current = log.current()
-    listed = games(link, log)  # listed at a sync's first FETCH, then kept
+    listed = games(link, log, first)  # listed at a sync's first FETCH, then kept
     hal = link.app.hal
     t0 = hal.ticks_ms()
     more = 0
