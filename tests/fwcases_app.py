@@ -57,6 +57,9 @@ class FakeHal:
         self.shows.append(self.app.frame_no)
         self.shown = bytes(frame)
 
+    def wall_time(self):
+        return 0  # no host has told it the time (firmware/hal: the HAL interface)
+
 
 def draw(p, version):
     """What Game.paint draws for a version (also used for the reference renders)."""

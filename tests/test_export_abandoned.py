@@ -73,9 +73,11 @@ def copy_free(text):
 
 
 def results(text):
-    """{id: result column} of `cargoboard games`."""
-    rows = [line.split() for line in text.splitlines()[1:]]
-    return {int(r[0]): " ".join(r[9:]) for r in rows}
+    """{id: result column} of `cargoboard games` (the columns before it hold blanks: the stored
+    and played times)."""
+    lines = text.splitlines()
+    col = lines[0].index("result")
+    return {int(line.split()[0]): line[col:].strip() for line in lines[1:]}
 
 
 def test_games_and_the_archive_filter_say_abandoned(store, capsys):

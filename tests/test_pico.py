@@ -91,11 +91,11 @@ def test_boot_hello_a_game_to_its_end_and_sync_into_sqlite(tmp_path):
 
 class PicoSim:
     """`cargoboard sim --target pico --pty PATH [--flash DIR]` in its own process, as a user
-    starts it, until stopped."""
+    starts it, until stopped (target "unix": the unix port's virtual board alike)."""
 
-    def __init__(self, pty, flash=None):
+    def __init__(self, pty, flash=None, target="pico"):
         from clirun import cargoboard_exe
-        argv = [cargoboard_exe(), "sim", "--target", "pico", "--pty", str(pty)]
+        argv = [cargoboard_exe(), "sim", "--target", target, "--pty", str(pty)]
         if flash:
             argv += ["--flash", str(flash)]
         self.proc = subprocess.Popen(argv, cwd=str(ROOT), stdout=subprocess.PIPE,

@@ -4,6 +4,7 @@ firmware under the MicroPython unix port)."""
 
 import os
 import random
+import re
 import sys
 import time
 
@@ -536,6 +537,13 @@ class _SlowBoard:
         os.close(self.slave)
 
 
+def _hello_with_time(body):
+    """A host's HELLO body: `time=SECONDS`, its clock now (docs/protocol.md "The board's
+    clock")."""
+    m = re.fullmatch(rb"time=(\d+)", body)
+    return m is not None and abs(int(m.group(1)) - time.time()) < 30
+
+
 def test_a_late_console_reply_is_waited_for_not_sent_again():
     """On a board that keeps no ONCE request (older firmware: no once=1 in its HELLO) a
     console command is sent once, and its late reply waited for."""
@@ -549,7 +557,8 @@ def test_a_late_console_reply_is_waited_for_not_sent_again():
         assert link.text("undo") == "ok undo"
         time.sleep(0.5)  # a second copy, had one been sent, would have been read by now
         # (the HELLO first: does the board keep ONCE requests? this one does not)
-        assert board.requests == [b"", b"undo"] and link.resent == 0
+        assert _hello_with_time(board.requests[0])  # the HELLO first, with the host's clock
+        assert board.requests[1:] == [b"undo"] and link.resent == 0
         assert F.decode(board.frames[1])[0] == FL.TEXT  # a plain TEXT, which it knows
         # a query may be sent again, and the late reply to the first try is taken
         assert link.text("status", resend=True) == "ok status"
@@ -577,7 +586,7 @@ def test_an_unanswered_console_command_says_it_may_have_run(once):
             assert F.decode(tries[0])[0] == FL.TEXT | FL.ONCE
         else:
             assert "sent once and may have run" in str(e.value) and link.resent == 0
-            assert board.requests == [b"", b"undo"]
+            assert _hello_with_time(board.requests[0]) and board.requests[1:] == [b"undo"]
         link.close()
     finally:
         board.close()
@@ -628,7 +637,8 @@ def test_a_body_with_0x03_is_sent_in_a_session_only():
         link = Link(board.port, timeout=1.0, retries=3)
         link.request(FL.LIST, b"\x00\x00\x00\x03")
         link.request(FL.LIST, b"\x00\x00\x00\x03")
-        assert board.requests == [b"", b"\x00\x00\x00\x03", b"\x00\x00\x00\x03"]
+        assert _hello_with_time(board.requests[0])
+        assert board.requests[1:] == [b"\x00\x00\x00\x03", b"\x00\x00\x00\x03"]
         link.close()
     finally:
         board.close()

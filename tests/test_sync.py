@@ -816,3 +816,26 @@ def test_a_port_that_babbles_is_named_as_not_the_board(tmp_path):
     assert "no answer" not in str(e.value)
     assert "not the board's protocol" in str(once.value), once.value
     assert "may have run" not in str(once.value), once.value
+
+
+def test_a_game_begun_and_closed_soon_after_a_sync_is_fetched_by_the_next(tmp_path):
+    """The board's link keeps its listing of the flash for a sync's FETCHes while the game
+    being written (glog.cur) stays; a game begun and closed in the 3 s after a sync (the link
+    still loaded) left it at 0 as before, and the next sync found nothing to fetch. A FETCH
+    from game 0 (a sync's first) lists the flash afresh."""
+    from clirun import run
+    from test_clock import one_game
+    from test_pico import PicoSim
+    pty = tmp_path / "board"
+    db = tmp_path / "games.sqlite"
+    sim = PicoSim(pty, tmp_path / "flash", target="unix")
+    try:
+        one_game(pty)
+        assert "1 new game stored" in run("sync", "--port", str(pty), "--db", str(db)).stdout
+        one_game(pty)  # at once: the link is still loaded
+        r = run("sync", "--port", str(pty), "--db", str(db))
+        assert "1 new game stored" in r.stdout, r.stdout
+    finally:
+        sim.stop()
+    with Store(db, readonly=True) as st:
+        assert sorted(n for _, _, n, *_ in st.list()) == [1, 2]

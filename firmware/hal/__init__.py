@@ -33,6 +33,9 @@ Interface (duck-typed; `Hal` below documents it and both implementations subclas
                         under it): the RP2040's unique id in hex; in the simulator the
                         virtual chip's, which the host gives with the flash image.
     wall_time()         seconds since 1970-01-01 UTC, 0 if the board does not know the time.
+    set_wall_time(t)    the time is t (seconds since 1970-01-01 UTC; a host's HELLO, never
+                        before 2024); kept in RAM only (the RP2040's RTC, the simulator's
+                        (t, ticks_ms) pair): a power cut loses it.
     name                short implementation name ("rp2040", "sim").
     set_ctrl_c(on)      whether a 0x03 byte on the USB serial interrupts the firmware (the
                         REPL's Ctrl-C); off while the host speaks binary frames.

@@ -273,12 +273,15 @@ class Rp2040Hal(Hal):
     def board_id(self):
         return "".join(["%02x" % b for b in machine.unique_id()])
 
+    # The clock is the RTC, set by a host's HELLO (firmware/system/link.py): it counts on by
+    # itself and never wraps (ticks_ms does every 2**30 ms, 12.4 days); a power cut resets it to
+    # 2021, read as not known. MicroPython v1.26's rp2 port counts from 1970 (time.gmtime(0)).
     def wall_time(self):
-        """The RTC as seconds since 1970, 0 while it has not been set (it starts in 2021 at
-        power-on; mpremote or the host can set it)."""
+        """The RTC as seconds since 1970, 0 while it has not been set (before 2024-01-01, day
+        19723: small ints, as a constant of 2**30 or more costs the heap an object)."""
         t = time.time()
-        if time.gmtime(0)[0] == 2000:
-            t += 946684800  # ports with the 2000 epoch
-        if t < 1704067200:  # before 2024: never set
-            return 0
-        return int(t)
+        return t if t // 86400 >= 19723 else 0
+
+    def set_wall_time(self, t):
+        y, mo, d, h, mi, s, wd = time.gmtime(t)[:7]
+        machine.RTC().datetime((y, mo, d, wd, h, mi, s, 0))

@@ -12,7 +12,7 @@ Firmware -> host:
     'D' frame done: u32 LE time_ms of the frame just processed. Sent by wait_frame() before it
         blocks for the next 'F'; the host reads until 'D'.
 Time is the host's only: ticks_ms() is the time of the current 'F' frame (masked to 30 bits),
-ticks_us() = ticks_ms() * 1000. No wall clock.
+ticks_us() = ticks_ms() * 1000. No wall clock but what a host's HELLO sets (set_wall_time).
 
 Flash: as MicroPython mounts the Pico's flash before main.py runs, main.py mounts the
 simulator's (a littlefs image in a file, firmware/drivers/flashdev.py, the Pico's geometry, at
@@ -48,6 +48,7 @@ class SimHal(Hal):
         self._sensors = bytearray(BITMAP_BYTES)
         self._buttons = 0
         self._t = 0
+        self._clock = None  # (seconds since 1970 UTC, ticks_ms then): set_wall_time
         self._serial_in = None
         self._led = bytearray(FRAME_BYTES)
         self._led_dirty = False
@@ -182,3 +183,16 @@ class SimHal(Hal):
 
     def board_id(self):
         return self._board_id or "sim"
+
+    # --- clock: only what a host's HELLO said (no wall clock of the process's) ------------------
+    def set_wall_time(self, t):
+        """t seconds since 1970 UTC now: kept as (t, ticks_ms now) in RAM, as a board without
+        a battery keeps it (the process's end loses it)."""
+        self._clock = (t, self._t)
+
+    def wall_time(self):
+        c = self._clock
+        if c is None:
+            return 0
+        # ticks wrap every 2**30 ms (12.4 days): the time is right for that long after a HELLO
+        return c[0] + ((self._t - c[1]) & TICKS_MASK) // 1000

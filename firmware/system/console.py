@@ -26,9 +26,10 @@ def command(app, words):
     cmd = words[0].lower()
     if cmd == "hello":
         from firmware.system.plugins import names
-        return "ok cargoboard fw=%s proto=%d hal=%s games=%s board=%s" % (
+        # time: the board's clock, as a host's HELLO set it (0: not known, docs/protocol.md)
+        return "ok cargoboard fw=%s proto=%d hal=%s games=%s board=%s time=%d" % (
             app.VERSION, PROTO, app.hal.name, ",".join(names()),
-            (app.glog.board if app.glog is not None else "") or "-")
+            (app.glog.board if app.glog is not None else "") or "-", app.hal.wall_time())
     if cmd == "help":
         return "ok " + HELP
     if cmd == "occ":

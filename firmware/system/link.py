@@ -156,6 +156,16 @@ class Link:
     def _dispatch(self, typ, seq, body):
         app = self.app
         if typ == HELLO:
+            # `time=SECONDS`: the host's clock, taken if it is whole seconds since 1970 UTC from
+            # 2024 on and below 2**32 (the log header's u32); any other word or value is
+            # ignored: an old host sends no body, and a HELLO never fails (docs/protocol.md;
+            # nor runs out of memory on a thousand digits)
+            for w in body.split():
+                if w[:5] == b"time=" and len(w) < 16 and w[5:].isdigit():
+                    t = int(w[5:])
+                    # (small ints: a constant of 2**30 or more costs the heap an object)
+                    if t >> 32 == 0 and t // 86400 >= 19723:  # day 19723: 2024-01-01
+                        app.hal.set_wall_time(t)
             self.send(HELLO | 0x80, seq, self.info().encode())
         elif typ == LIST or typ == READ or typ == CONFIRM or typ == FETCH:
             from firmware.system import linklog  # loaded at a host's first request about logs
@@ -249,7 +259,7 @@ class Link:
             extra = " free=%d games=%d" % (log.free_bytes(), n)
         else:
             extra = " free=0 games=0"
-        return "cargoboard fw=%s proto=%d once=1 rules=%s build=%s board=%s hal=%s state=%s%s" % (
+        return "cargoboard fw=%s proto=%d once=1 clock=1 rules=%s build=%s board=%s hal=%s state=%s%s" % (
             app.VERSION, F.PROTOCOL_VERSION, versions.text(), self._build(), bid,
             app.hal.name, app.STATE_NAMES[app.state], extra)
 

@@ -84,8 +84,14 @@ def size_of(link, log, game_no):
         return -1
 
 
-def games(link, log):
-    """[(game, size)] of the games on the flash, oldest first, less those confirmed."""
+def games(link, log, first):
+    """[(game, size)] of the games on the flash, oldest first, less those confirmed. Listed
+    afresh for a request from game 0 (a sync's first FETCH): the listing kept
+    (logread.listing) goes by glog.cur, which a game begun and closed since the last sync
+    leaves as it was (0), and that game was missing from the next sync while the link stayed
+    loaded (a sync less than 3 s after the last frame)."""
+    if first == 0:
+        LR.forget_listing()
     out = LR.listing(log)
     if link.confirmed:
         out = [e for e in out if e[0] not in link.confirmed]
@@ -134,7 +140,7 @@ def list_games(link, typ, seq, body):
     n = 0
     more = 0
     current = log.current()
-    for game_no, size in games(link, log):
+    for game_no, size in games(link, log, start):
         if game_no < start:
             continue
         if n == LIST_PAGE:
@@ -268,7 +274,7 @@ def fetch(link, typ, seq, body):
     head = memoryview(buf)[:13]
     data = memoryview(buf)[13:13 + n]
     current = log.current()
-    listed = games(link, log)  # listed at a sync's first FETCH, then kept
+    listed = games(link, log, first)  # listed at a sync's first FETCH, then kept
     hal = link.app.hal
     t0 = hal.ticks_ms()
     more = 0

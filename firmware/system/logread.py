@@ -74,6 +74,12 @@ def listing(glog):
     return out
 
 
+def forget_listing():
+    """The next listing() lists the flash afresh."""
+    global _listed
+    _listed = None
+
+
 def games(glog):
     """[(game number, size in bytes, state)] oldest first; state 0 = open (or being played),
     logformat.FINISH = over, logformat.ABANDON = dropped before the end."""

@@ -98,6 +98,13 @@ def find_port(port=None, sim_targets=None) -> str:
     return found[0][0]
 
 
+def hello_body() -> bytes:
+    """What a host says in its HELLO: its clock, `time=SECONDS` since 1970 UTC, which the board
+    keeps to write into the logs of the games it begins (docs/protocol.md; an older board
+    ignores the body)."""
+    return b"time=%d" % int(time.time())
+
+
 def parse_info(text: str) -> dict:
     """`cargoboard fw=0.2 proto=2 ...` -> {'fw': '0.2', 'proto': '2', ...}."""
     out = {}
@@ -283,7 +290,7 @@ class Link:
                     if 3 in data and not self._in_session():
                         # the body itself has a 0x03 (a game number, a CRC): HELLO first,
                         # whose frame can avoid it, so that the board reads this one as data
-                        self.request(L.HELLO)
+                        self.request(L.HELLO, hello_body())
                         seq, data = self._frame(typ, body)
                 elif not tries:
                     seq, data = self._frame(typ | L.ONCE, body, once=True)  # every try's
@@ -369,7 +376,7 @@ class Link:
 
     def _hello(self) -> dict:
         """HELLO's text, parsed; notes whether the board keeps ONCE requests."""
-        info = parse_info(self.request(L.HELLO).decode(errors="replace"))
+        info = parse_info(self.request(L.HELLO, hello_body()).decode(errors="replace"))
         self._board_once = info.get("once") == "1"
         return info
 

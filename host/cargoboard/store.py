@@ -175,16 +175,27 @@ def result_text(winners, abandoned) -> str:
 def when_text(played, stored) -> str:
     """When a game was played, for people (the archive, a replay): the time of the board's
     clock when it had one (`2026-11-04 10:20 UTC`); else it is not known, and when the game
-    came into the store says the most (`not known; stored 2026-12-02 12:09 UTC`). A board
-    without a clock writes its game number as `played` (`board game 3`), which says nothing of
+    came into the store says the most (`not known; stored 2026-12-02 12:09 UTC`). A game begun
+    before the board knew the time has its game number as `played` (`board game 3`), nothing of
     when (the source says it); an import's other free text is kept before the stored time.
     The archive's date filters take the same day (Store.list)."""
-    def utc(t):
-        return t[:16].replace("T", " ") + (" UTC" if len(t) >= 16 else "")
-    if played and len(played) >= 10 and played[:4].isdigit() and played[4:5] == "-":
-        return utc(played)
+    at = played_at(played)
+    if at:
+        return at
     known = "not known" if not played or played.startswith("board game ") else played
-    return "%s; stored %s" % (known, utc(stored)) if stored else known
+    return "%s; stored %s" % (known, _utc(stored)) if stored else known
+
+
+def played_at(played):
+    """The time a game was played, `2026-11-04 10:20 UTC`, if `played` is one (a board's clock,
+    ISO 8601; an import's may be): else None."""
+    if played and len(played) >= 10 and played[:4].isdigit() and played[4:5] == "-":
+        return _utc(played)
+    return None
+
+
+def _utc(t):
+    return t[:16].replace("T", " ") + (" UTC" if len(t) >= 16 else "")
 
 
 def source_text(source, source_game) -> str:

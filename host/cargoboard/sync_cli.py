@@ -7,7 +7,7 @@ import sys
 
 from cargoboard.clikit import CommandError, terminal_text
 from cargoboard.link import NO_BOARD, Link, candidate_ports, find_port
-from cargoboard.store import Store, add_db_option, check_writable, result_text
+from cargoboard.store import Store, add_db_option, check_writable, played_at, result_text
 
 
 def _add_port(p):
@@ -53,19 +53,23 @@ def cmd_games(args):
         if not rows:
             print("no games in %s (cargoboard sync fetches them from the board)" % store.path)
             return 0
-        table = [("id", "stored", "game", "layout", "seats", "actions", "scores", "result")]
+        # played: when the board's clock (or an import) says the game began, `-` if not known
+        table = [("id", "stored", "played", "game", "layout", "seats", "actions", "scores",
+                  "result")]
         for (gid, source, source_game, kind, variant, seats, n, scores, winners, played,
              stored, abandoned, damage) in rows:
             result = result_text(winners, abandoned)
             if damage:
                 result += "; damaged: %s; `cargoboard export %d --format log` writes the " \
                           "raw log" % (damage, gid)
-            table.append((str(gid), stored.replace("T", " ")[:19]) + tuple(
+            at = played_at(played)
+            table.append((str(gid), stored.replace("T", " ")[:19],
+                          terminal_text(at[:16]) if at else "-") + tuple(
                 terminal_text(t) for t in (kind, variant, seats)) + (str(n), scores, result))
         # columns as wide as their longest entry (a layout such as polygon+both+teleport)
         widths = [max(len(row[i]) for row in table) for i in range(len(table[0]) - 1)]
         for row in table:
-            print(" ".join((cell.rjust(w) if i == 5 else cell.ljust(w))
+            print(" ".join((cell.rjust(w) if i == 6 else cell.ljust(w))
                            for i, (cell, w) in enumerate(zip(row, widths))) + " " + row[-1])
     return 0
 

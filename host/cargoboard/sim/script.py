@@ -366,11 +366,17 @@ class Session:
         self._rx_count = len(self.runner.serial_log)
 
     def load_link(self):
-        """The host link loaded as at a PC's first frame: one HELLO (docs/protocol.md), its
-        reply read and dropped; the board then holds the link's code, as when a PC follows it."""
+        """The host link loaded as at a PC's first frame: one HELLO (docs/protocol.md) with the
+        host's clock, its reply read and dropped; the board then holds the link's code and
+        knows the time, as when a PC follows it."""
         from firmware.drivers import frames as F
         from firmware.system import link as L
-        self.ser.write(F.encode(L.HELLO, 1, b""))
+        from cargoboard.link import hello_body
+        body = hello_body()
+        # a seq whose frame has no 0x03 byte: the board's Ctrl-C is still on (docs/protocol.md)
+        frame = next(f for f in (F.encode(L.HELLO, seq, body) for seq in range(1, 256))
+                     if 3 not in f)
+        self.ser.write(frame)
         self.ser.flush()
         self.runner.wait_serial_input(2.0)
         self.step(20)
