@@ -53,7 +53,8 @@ import fuzz_link as Z
 from firmware.system.app import App
 from firmware.system.gamelog import GameLog
 hal = Z.Hal()
-app = App(hal, gamelog=GameLog(Z.new_root(), "forget-board", reserve=4096))
+root = Z.new_root()
+app = App(hal, gamelog=GameLog(root, "forget-board", reserve=4096))
 app.step()
 Z._load_link()
 hal.inp = Z.F.encode(Z.L.LIST, 1, b"")
@@ -66,6 +67,7 @@ for _ in range(350):  # 3.5 s of frames with no word from the host
     app.step()
 print("loaded", loaded, held, "after", "firmware.system.linklog" in sys.modules,
       link.log_buf is not None, len(link.crc_cache))
+Z.drop_root(root)
 """
 
 
@@ -77,3 +79,28 @@ def test_the_link_drops_its_log_state_once_the_host_has_gone(micropython, tmp_pa
     mpy.mpy_cross_compile(ROOT / "tests" / "fuzz_link.py", out_dir=tmp_path)
     out = micropython(FORGET, path=[str(tmp_path), str(cached_build())])
     assert "loaded True" in out and "after False False 0" in out, out
+
+
+def test_the_unknown_types_drawn_are_the_ones_the_board_calls_unknown():
+    """`unknown_type` draws a type outside fuzz_link.REQUESTS: that set must be what the board
+    itself answers as unknown (E_UNKNOWN) for all 256 type bytes, the ONCE bit included (a
+    ONCE CONFIG drawn as "unknown" was rightly answered `ok`, and bench/fuzz.py said NO)."""
+    hal = fuzz_link.Hal()
+    app = fuzz_link.App(hal)
+    app.step()
+    fuzz_link._load_link()
+    F, L = fuzz_link.F, fuzz_link.L
+    unknown = set()
+    for typ in range(256):
+        if typ in (L.NEW, L.NEW | L.ONCE, L.REPL):
+            continue  # a new game or the REPL: answered, and known; not to be run here
+        hal.out = bytearray()
+        hal.inp = F.encode(typ, 9, b"")
+        app.step()
+        replies = [F.decode(b) for b in bytes(hal.out).split(b"\x00") if b]
+        replies = [r for r in replies if not isinstance(r, int) and r[1] == 9]
+        assert len(replies) == 1, (typ, bytes(hal.out))
+        if replies[0][0] == L.ERROR and replies[0][2][0] == L.E_UNKNOWN:
+            unknown.add(typ)
+    drawn_from = set(range(256)) - set(fuzz_link.REQUESTS)
+    assert unknown == drawn_from, (sorted(unknown ^ drawn_from))
