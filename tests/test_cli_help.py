@@ -30,5 +30,5 @@ def test_every_option_and_argument_of_every_command_has_help():
 
 def test_a_mistyped_revision_is_quoted_as_typed():
     proc = run("deploy", "--rev", "c", "--dry-run", check_rc=2)
-    assert "invalid choice: 'c' (choose from A, B)" in proc.stderr, proc.stderr
+    assert "invalid choice: 'c' (choose from A or B, in either case)" in proc.stderr, proc.stderr
     assert "board_rev" in run("deploy", "--rev", "b", "--dry-run").stdout  # either case taken

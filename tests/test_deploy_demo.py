@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "host"))
 
 from cargoboard import build, deploy  # noqa: E402
-from cargoboard.link import NO_BOARD, candidate_ports, find_port, LinkError  # noqa: E402
+from cargoboard.link import NO_BOARD, candidate_ports, find_port, no_board, LinkError  # noqa: E402
 
 EXE = str(Path(sys.executable).parent / "cargoboard")
 
@@ -279,12 +279,17 @@ def test_no_board_attached_is_said_plainly():
         assert str(e) == NO_BOARD
     else:
         raise AssertionError
-    for argv in (["deploy"], ["sync"], ["ports"]):
+    for argv in (["sync"], ["ports"]):
         r = run(*argv)
         assert (r.returncode, r.stdout, r.stderr) == (1, "", "cargoboard: error: %s\n"
                                                       % NO_BOARD), argv
     assert "a Pico running MicroPython shows up as USB 2e8a:0005" in NO_BOARD
     assert "cargoboard sim --pty PATH" in NO_BOARD
+    # deploy names the one virtual board that can take a deploy (the unix sim refuses one)
+    r = run("deploy")
+    assert (r.returncode, r.stdout, r.stderr) == (1, "", "cargoboard: error: %s\n"
+                                                  % no_board(deploy.DEPLOYABLE_SIMS))
+    assert "start a virtual board with `cargoboard sim --target pico --pty PATH`;" in r.stderr
 
 
 def test_ports_without_a_board_is_a_cargoboard_error(monkeypatch, capsys):

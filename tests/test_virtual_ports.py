@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from cargoboard import virtual_ports
-from cargoboard.link import NO_BOARD, find_port
+from cargoboard.link import NO_BOARD, find_port, no_board
 from cargoboard.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -175,7 +175,7 @@ def test_deploy_finds_only_the_emulated_picos_virtual_board(tmp_path, no_usb_boa
         assert find_port(None) == str(ports["unix"])
         with pytest.raises(Exception) as e:
             find_port(None, DEPLOYABLE_SIMS)
-        assert str(e.value) == NO_BOARD
+        assert str(e.value) == no_board(DEPLOYABLE_SIMS)
         (folder / ("%d-bbbbbb.json" % os.getpid())).write_text(json.dumps(
             {"port": str(ports["pico"]), "pty": pty, "target": "pico"}))
         assert find_port(None, DEPLOYABLE_SIMS) == str(ports["pico"])

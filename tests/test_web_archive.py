@@ -300,6 +300,7 @@ def test_bad_requests_get_a_clear_4xx(tmp_path):
             ("/games?since=20261202", 400, "since must be a date YYYY-MM-DD"),
             ("/games?until=2026-W49", 400, "until must be a date YYYY-MM-DD"),
             ("/games?result=maybe", 400, "result must be"),
+            ("/games?kind=bogus", 400, "kind must be a game (cargocube, "),  # was 200, empty
             ("/table/1%00", 400, "1\\x00"),   # a NUL was echoed raw into the page
             # numbers past SQLite's integers were a 500 (OverflowError)
             ("/games/99999999999999999999999", 404, "no game 99999999999999999999999"),

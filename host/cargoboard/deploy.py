@@ -256,8 +256,8 @@ def _revision(text):
     """--rev's value, either case; argparse's error quotes it as typed."""
     import argparse
     if text.upper() not in REVISIONS:
-        raise argparse.ArgumentTypeError("invalid choice: %r (choose from %s)" % (
-            text, ", ".join(REVISIONS)))
+        raise argparse.ArgumentTypeError("invalid choice: %r (choose from %s, in either case)"
+                                         % (text, " or ".join(REVISIONS)))
     return text.upper()
 
 

@@ -72,6 +72,15 @@ NO_BOARD = ("no board found: connect the board by USB (a Pico running MicroPytho
             "a board elsewhere: --port PATH")
 
 
+def no_board(sim_targets=None):
+    """NO_BOARD, naming the virtual boards that would do when only some would (`deploy` takes
+    only the emulated Pico's: the unix port's sim has no REPL)."""
+    if sim_targets is None:
+        return NO_BOARD
+    sims = " or ".join("`cargoboard sim --target %s --pty PATH`" % t for t in sim_targets)
+    return NO_BOARD.replace("`cargoboard sim --pty PATH`", sims)
+
+
 def candidate_ports(sim_targets=None):
     """The boards there are: serial ports that look like a Pico running MicroPython, then the
     running virtual boards (cargoboard sim --pty, virtual_ports) of sim_targets (None: every
@@ -91,7 +100,7 @@ def find_port(port=None, sim_targets=None) -> str:
         return port
     found = candidate_ports(sim_targets)
     if not found:
-        raise LinkError(NO_BOARD)
+        raise LinkError(no_board(sim_targets))
     if len(found) > 1:
         raise LinkError("several boards found: %s; choose one with --port"
                         % "; ".join("%s (%s)" % f for f in found))

@@ -285,7 +285,7 @@ def test_play_errors():
     assert proc.returncode == 2 and proc.stderr == ("cargoboard: error: --engine takes S, N or "
                                                     "SN, not 'X'\n")
     proc = play("--map", "huge")
-    assert proc.returncode == 2 and proc.stderr == ("cargoboard: error: no KUBitva map 'huge' "
+    assert proc.returncode == 2 and proc.stderr == ("cargoboard: error: no КУБитва map 'huge' "
                                                     "(maps: board, full)\n")
     proc = play("--position", "nonsense")
     assert proc.returncode == 1 and "5 fields" in proc.stderr

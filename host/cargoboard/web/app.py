@@ -28,6 +28,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
+from cargoboard import rules
 from cargoboard.clikit import CommandError, terminal_text
 from cargoboard.export import diagram
 from cargoboard.store import Store, StoreError, RESULTS, result_text, source_text, when_text
@@ -339,6 +340,9 @@ async def host_page(request):
 def _filters(request):
     q = request.query_params
     kind = q.get("kind") or None
+    if kind is not None and kind not in rules.kinds():
+        raise HTTPException(400, "kind must be a game (%s), not '%s'" % (
+            ", ".join(rules.kinds()), kind))
     result = q.get("result") or None
     if result and result not in RESULTS and not (len(result) == 1 and result.isascii() and
                                                  result.isalnum()):

@@ -39,7 +39,7 @@ def add_play_parser(playsub):
     maps = ", ".join(name for name, _ in kb.MAPS)
     p = playsub.add_parser(
         "kubitva", help="two people at one computer, or against the engine",
-        description="Play KUBitva in the terminal: the board is drawn after every line; the "
+        description="Play КУБитва in the terminal: the board is drawn after every line; the "
                     "player to move types actions in the notation of docs/rules/kubitva.md "
                     "(several on a line) or legal, hint, undo, board, help, quit.",
         formatter_class=HelpFormatter,
@@ -63,7 +63,7 @@ def add_parser(sub):
     from cargoboard.clikit import HelpFormatter
 
     maps = ", ".join(name for name, _ in kb.MAPS)
-    p = sub.add_parser("kubitva", help="KUBitva analysis: hint",
+    p = sub.add_parser("kubitva", help="КУБитва analysis: hint",
                        description=__doc__.strip().splitlines()[0],
                        formatter_class=HelpFormatter,
                        epilog="examples:\n  cargoboard kubitva hint board\n"
@@ -76,5 +76,5 @@ def add_parser(sub):
                         formatter_class=HelpFormatter,
                         epilog="example:\n  cargoboard kubitva hint board")
     q.add_argument("position", metavar="POSITION",
-                   help="a KUBitva position (quote it), or a map word (%s) for its start" % maps)
+                   help="a КУБитва position (quote it), or a map word (%s) for its start" % maps)
     q.set_defaults(func=cmd_hint)

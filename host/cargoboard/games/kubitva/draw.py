@@ -298,7 +298,7 @@ def svg(pos, before=None, action_text=None, ply=None, total=None, title=None):
         ply = total = pos.ply()
     w, h = size(pos)
     return svg_document(
-        pos, w, h, title or "KUBitva position: " + pos.notation(), STYLE, background(pos),
+        pos, w, h, title or "КУБитва position: " + pos.notation(), STYLE, background(pos),
         pieces(pos), overlay(before, action_text), scores_svg(pos),
         caption(pos, ply, total, action_text, mover), DEFS)
 

@@ -176,7 +176,7 @@ def main(args):
     else:
         pos = kb.named_position(args.map)
         if pos is None:
-            raise UsageError("no KUBitva map %r (maps: %s)" % (
+            raise UsageError("no КУБитва map %r (maps: %s)" % (
                 args.map, ", ".join(name for name, _ in kb.MAPS)))
         variant = args.map
     # colour on a terminal unless --no-color or NO_COLOR (no-color.org), as `replay` does

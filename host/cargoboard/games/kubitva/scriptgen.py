@@ -18,7 +18,7 @@ def game_script(seed=1, actions=120, check_every=20, pick=None, start=kb.BOARD):
     rng = random.Random(seed)
     pick = pick or pick_random
     pos = kb.Position.parse(start)
-    lines = ["# seeded KUBitva game: seed %d, up to %d actions" % (seed, actions)]
+    lines = ["# seeded КУБитва game: seed %d, up to %d actions" % (seed, actions)]
     if start == kb.BOARD:
         lines.append("new-game kubitva board")
     else:
