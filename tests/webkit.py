@@ -91,8 +91,15 @@ class Browser:
         return self.js("return window.cbUpdates || [];")
 
     def screenshot(self, path):
+        """The page at 1280x800 (the window's 1280x800 shows only 1280x657 of it: headless
+        Chromium keeps room for its toolbars), so the page is laid out at that size for it."""
         self.driver.set_window_size(1280, 800)
-        self.driver.save_screenshot(str(path))
+        size = {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False}
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", size)
+        try:
+            self.driver.save_screenshot(str(path))
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 class LiveBoard:
