@@ -1,7 +1,7 @@
 """What the board's calls into a game plug-in cost under the MicroPython unix port (192 KiB
 heap, the modules precompiled as deployed): a game traced in this process (cargoboard.sim.table.Table's trace) is replayed through the
 same plug-in under MicroPython, and every call that did work is timed; and the live heap on the
-emulated RP2040 with a game set up (pico_heap). Shared by the games' board benches
+emulated RP2040 with a game set up (pico_heap), and the `hint` there (pico_hint_seconds). Shared by the games' board benches
 (bench/cephalopod/cephalopod_board.py, bench/kubitva/kubitva_board.py, bench/formula99/formula99_board.py)."""
 
 RP2040_FACTOR = 300  # the unix port's usual ratio to the RP2040 at 125 MHz (bench/cargocube/hint.py)
@@ -141,3 +141,25 @@ def pico_heap(games):
             for c in HOST_COMMANDS:
                 link.text(c)
             print("  %-28s after %s: %s" % ("", " ".join(HOST_COMMANDS), link.text("mem")[3:]))
+
+
+def pico_hint_seconds(kind, notations, max_frames=3000):
+    """The console's `hint` on the emulated RP2040 (stock MicroPython, 125 MHz), a game of `kind`
+    set up at each position of `notations` (`new KIND position=`) and asked over its USB
+    serial: emulated seconds from the command to the reply (10 ms frames). None without the
+    images (pico_missing says why)."""
+    from cargoboard.sim.script import Session
+    if pico_missing():
+        return None
+    session = Session(out=lambda line: None, target="pico")
+    seconds = []
+    try:
+        for notation in notations:
+            session.execute("new-game %s position=%s" % (kind, notation.replace(" ", "_")))
+            t0 = session.runner.emu_ns
+            session.query("hint", max_frames=max_frames)
+            seconds.append((session.runner.emu_ns - t0) / 1e9)
+            session.query("abort")
+    finally:
+        session.close()
+    return seconds

@@ -1,6 +1,7 @@
 """Cephalopod benchmarks (printed, never asserted).
 
     .venv/bin/python bench/cephalopod/cephalopod.py        (part of `make bench`; about a minute)
+    .venv/bin/python bench/cephalopod/cephalopod.py --pico-hint   (only the hint on the emulated RP2040)
 
 - paths (CodinGame Spring Challenge 2025): the 12 official test cases, each timed from cold
   caches in this process and checked against the published answer, their total beside the best
@@ -9,6 +10,8 @@
 - the engine (shared_rules.cephalopod.engine): win rate against a uniformly random player over
   200 games on 5x5 (the engine plays white in half of them), depth 2 against depth 1, and the time
   per move under the MicroPython unix port with the RP2040 estimate (x300, as bench/cargocube/hint.py).
+- the board's `hint` (the engine at the plug-in's HINT_DEPTH) on the emulated RP2040 at the
+  slowest positions of engine-v-random games, by CPython's time.
 """
 
 import os
@@ -143,13 +146,45 @@ def bench_engine():
         print("  MicroPython rows skipped: %s" % e)
 
 
+def bench_hint_pico(games=10, worst=5):
+    """The board's hint on the emulated RP2040: the `worst` positions of `games` 5x5 games (the
+    engine at the board's depth against a random player) by the engine's CPython time, each set
+    up on the emulated board and asked `hint` (boardcost.pico_hint_seconds)."""
+    from boardcost import pico_hint_seconds
+    from firmware.games.cephalopod.plugin import HINT_DEPTH
+    timed = []
+    for g in range(games):
+        rng = random.Random(g)
+        pos = ce.start_position(5, 5)
+        while not pos.is_over():
+            if pos.to_move == g % 2:
+                t = time.process_time()
+                a = engine.best_action(pos, HINT_DEPTH)
+                timed.append((time.process_time() - t, pos.notation()))
+            else:
+                a = rng.choice(pos.legal_actions())
+            pos.push(a)
+    timed.sort(reverse=True)
+    print()
+    seconds = pico_hint_seconds("cephalopod", [n for _, n in timed[:worst]])
+    if seconds is None:
+        return
+    print("emulated RP2040 (stock MicroPython, 125 MHz), `hint` (depth %d) at the %d slowest of "
+          "%d positions (CPython's order): %s s" % (
+              HINT_DEPTH, len(seconds), len(timed), ", ".join("%.2f" % x for x in seconds)))
+
+
 def main():
+    if "--pico-hint" in sys.argv[1:]:
+        bench_hint_pico()
+        return
     t0 = time.perf_counter()
     print("Cephalopod benchmark (printed, never asserted)")
     print()
     bench_paths()
     bench_perft()
     bench_engine()
+    bench_hint_pico()
     print()
     print("total bench time %.1f s" % (time.perf_counter() - t0))
 

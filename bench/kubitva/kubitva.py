@@ -116,16 +116,9 @@ def bench_engine_time():
 
 def bench_hint_pico(games=6, worst=5):
     """The hint on the emulated RP2040: the `worst` positions of `games` engine-v-random games
-    by the engine's CPython time, each set up on the emulated board (`new kubitva position=`)
-    and asked `hint` over its USB serial; emulated seconds from the command to the reply
-    (10 ms frames)."""
-    from cargoboard.sim.pico.images import PicoUnavailable, find_images
-    from cargoboard.sim.script import Session
-    try:
-        find_images()
-    except PicoUnavailable as e:
-        print("  emulated RP2040 row skipped: %s" % e)
-        return
+    by the engine's CPython time, each set up on the emulated board and asked `hint`
+    (boardcost.pico_hint_seconds)."""
+    from boardcost import pico_hint_seconds
     timed = []
     for g in range(games):
         rng = random.Random(g)
@@ -139,17 +132,9 @@ def bench_hint_pico(games=6, worst=5):
                 a = rng.choice(pos.legal_actions())
             pos.push(a)
     timed.sort(reverse=True)
-    session = Session(out=lambda line: None, target="pico")
-    seconds = []
-    try:
-        for _, notation in timed[:worst]:
-            session.execute("new-game kubitva position=" + notation.replace(" ", "_"))
-            t0 = session.runner.emu_ns
-            session.query("hint", max_frames=3000)
-            seconds.append((session.runner.emu_ns - t0) / 1e9)
-            session.query("abort")
-    finally:
-        session.close()
+    seconds = pico_hint_seconds("kubitva", [n for _, n in timed[:worst]])
+    if seconds is None:
+        return
     print("  emulated RP2040 (stock MicroPython, 125 MHz), `hint` at the %d slowest of %d "
           "positions (CPython's order): %s s; goal <= 1 s" % (
               len(seconds), len(timed), ", ".join("%.2f" % x for x in seconds)))
