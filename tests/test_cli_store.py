@@ -178,16 +178,17 @@ def test_a_game_id_past_sqlites_integers_is_no_game(tmp_path, capsys, argv):
                                     "games`)" % (ref, db)), ref
 
 
-def test_a_port_that_does_not_open_is_said_once(capsys):
+def test_a_port_that_does_not_open_is_said_once(capsys, tmp_path):
     """`sync --port /dev/ttyNOPE` named the path three times among pyserial's errno texts."""
     status, err = run(capsys, ["sync", "--port", "/dev/ttyNOPE", "--db", "/nonexistent/x"])
     assert status == 1  # the store is checked first: its folder does not exist
+    never = tmp_path / "never.sqlite"
     for port, words in (("/dev/ttyNOPE", "No such file or directory"),
                         ("/", "Is a directory"),
                         (str(EXAMPLE), "Inappropriate ioctl for device (not a serial port?)")):
-        status, err = run(capsys, ["sync", "--port", port, "--db", "/tmp/cb-never.sqlite"])
+        status, err = run(capsys, ["sync", "--port", port, "--db", str(never)])
         assert (status, err) == (1, "cargoboard: error: cannot open %s: %s" % (port, words))
-    assert not os.path.exists("/tmp/cb-never.sqlite")
+    assert not never.exists()  # no store is made for a sync that cannot start
 
 
 def read_only_mount(folder, argv):
