@@ -14,6 +14,7 @@ on the emulated RP2040 (bench/fuzz.py --target pico sends it with mpremote run):
 import random
 import sys
 
+from firmware.hal import Hal as HalInterface
 from firmware.system.app import App, PLAY
 from firmware.system.gamelog import GameLog
 from hardware.pinmap import LED_BUDGET_MAX_MA
@@ -46,9 +47,9 @@ KINDS = ("crc", "truncated", "oversized", "unknown_type", "bad_body", "random_by
          "line_too_long", "bad_character", "unknown_command", "bad_arguments")
 
 
-class Hal:
+class Hal(HalInterface):
     """In-process HAL: a frame per step, the board set up as the game wants, serial in a
-    buffer."""
+    buffer; no clock (the interface's defaults)."""
 
     name = "fuzz"
     has_repl = False
@@ -86,12 +87,6 @@ class Hal:
 
     def show(self, frame):
         pass
-
-    def set_ctrl_c(self, on):
-        pass
-
-    def flash_root(self):
-        return None
 
 
 def new_root():

@@ -13,8 +13,9 @@ from firmware.system.plugins import register
 from hardware.pinmap import LED_BUDGET_MAX_MA
 
 
-class FakeHal:
-    """In-process HAL: 10 ms per frame, settable sensors, records every show()."""
+class FakeHal(H.Hal):
+    """In-process HAL: 10 ms per frame, settable sensors, records every show(); no clock (the
+    interface's defaults)."""
 
     led_budget_max_ma = LED_BUDGET_MAX_MA
 
@@ -56,9 +57,6 @@ class FakeHal:
     def show(self, frame):
         self.shows.append(self.app.frame_no)
         self.shown = bytes(frame)
-
-    def wall_time(self):
-        return 0  # no host has told it the time (firmware/hal: the HAL interface)
 
 
 def draw(p, version):

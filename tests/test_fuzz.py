@@ -104,3 +104,20 @@ def test_the_unknown_types_drawn_are_the_ones_the_board_calls_unknown():
             unknown.add(typ)
     drawn_from = set(range(256)) - set(fuzz_link.REQUESTS)
     assert unknown == drawn_from, (sorted(unknown ^ drawn_from))
+
+
+def test_a_board_without_a_clock_answers_a_hello_with_the_time():
+    """protocol.md: a HELLO never fails. A HAL with no clock of its own (the interface's
+    defaults, as this in-process one) got an ERROR frame (AttributeError: set_wall_time) for a
+    HELLO with `time=`, and the console's `hello` raised."""
+    hal = fuzz_link.Hal()
+    app = fuzz_link.App(hal)
+    app.step()
+    fuzz_link._load_link()
+    F, L = fuzz_link.F, fuzz_link.L
+    hal.out = bytearray()
+    hal.inp = F.encode(L.HELLO, 5, b"time=1800000000")
+    app.step()
+    replies = [F.decode(b) for b in bytes(hal.out).split(b"\x00") if b]
+    assert [r[:2] for r in replies if not isinstance(r, int)] == [(L.HELLO | 0x80, 5)], replies
+    assert app.command(["hello"]).endswith(" time=0")  # it keeps no time it cannot keep

@@ -204,6 +204,9 @@ class Hal:
     def wall_time(self):
         return 0
 
+    def set_wall_time(self, t):
+        """Default: no clock to set (wall_time stays 0); a HELLO is answered all the same."""
+
 
 # --- the platform ---------------------------------------------------------------------------------
 

@@ -198,8 +198,8 @@ class App:
         for attempt in range(2):
             try:
                 variant, seats, start, rules = g.log_header()
-                t = self.hal.wall_time() if hasattr(self.hal, "wall_time") else 0
-                n = self.glog.begin(self.game_name, variant, seats, start, None, rules, t)
+                n = self.glog.begin(self.game_name, variant, seats, start, None, rules,
+                                    self.hal.wall_time())
                 self.emit("log begin game=%d" % n)
                 err = None
                 break
