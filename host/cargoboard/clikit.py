@@ -155,8 +155,12 @@ def signals_held(*signums):
     try:
         yield
     finally:
+        # each signal that came, once, in the order they came; also when the block raised
+        # (a caller that swallows its error must not swallow a Ctrl-C with it)
         for signum, old in olds.items():
             signal.signal(signum, old)
-    if held:
-        num, frame = held[0]
-        olds[num](num, frame)
+        handed = []
+        for num, frame in held:
+            if num not in handed:
+                handed.append(num)
+                olds[num](num, frame)

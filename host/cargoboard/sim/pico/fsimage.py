@@ -49,7 +49,7 @@ def load(image) -> "littlefs.LittleFS":
                          f"{SIZE}-byte filesystem")
     data = data + b"\xff" * (SIZE - len(data))
     try:
-        with signals_held(signal.SIGINT):
+        with signals_held(signal.SIGINT, signal.SIGTERM):
             return _fs(data)
     except littlefs.LittleFSError as e:
         raise ImageError(f"flash image {path}: not a littlefs filesystem of the board ({e})") from None
@@ -87,7 +87,8 @@ def write_files(image, files, create=True):
     """Put files into an image file (a new empty filesystem if the file is missing and
     `create`): files = [(path on the board, bytes)]."""
     path = Path(image)
-    with signals_held(signal.SIGINT):  # a Ctrl-C ends it here, before the file is touched
+    # a Ctrl-C or SIGTERM (sim --pty's stop) ends it here, before the file is touched
+    with signals_held(signal.SIGINT, signal.SIGTERM):
         fs = load(path) if path.exists() or not create else _fs()
         put_files(fs, files)
     save(fs, path)
