@@ -12,7 +12,8 @@ Firmware -> host:
     'D' frame done: u32 LE time_ms of the frame just processed. Sent by wait_frame() before it
         blocks for the next 'F'; the host reads until 'D'.
 Time is the host's only: ticks_ms() is the time of the current 'F' frame (masked to 30 bits),
-ticks_us() = ticks_ms() * 1000. No wall clock but what a host's HELLO sets (set_wall_time).
+ticks_us() = ticks_ms() * 1000. No wall clock but what a host's HELLO sets (set_wall_time),
+counted on by the process's clock.
 
 Flash: as MicroPython mounts the Pico's flash before main.py runs, main.py mounts the
 simulator's (a littlefs image in a file, firmware/drivers/flashdev.py, the Pico's geometry, at
@@ -24,6 +25,7 @@ host with the image, so it outlives an erased flash (flashdev.open_flash).
 """
 
 import sys
+import time
 from firmware.hal import Hal, BITMAP_BYTES, FRAME_BYTES, TICKS_MASK, unload
 
 PROTO = 1
@@ -48,7 +50,7 @@ class SimHal(Hal):
         self._sensors = bytearray(BITMAP_BYTES)
         self._buttons = 0
         self._t = 0
-        self._clock = None  # (seconds since 1970 UTC, ticks_ms then): set_wall_time
+        self._clock = None  # the HELLO's time less the process's clock then: set_wall_time
         self._serial_in = None
         self._led = bytearray(FRAME_BYTES)
         self._led_dirty = False
@@ -184,15 +186,14 @@ class SimHal(Hal):
     def board_id(self):
         return self._board_id or "sim"
 
-    # --- clock: only what a host's HELLO said (no wall clock of the process's) ------------------
+    # --- clock: only what a host's HELLO said, counted on at real time ---------------------------
     def set_wall_time(self, t):
-        """t seconds since 1970 UTC now: kept as (t, ticks_ms now) in RAM, as a board without
-        a battery keeps it (the process's end loses it)."""
-        self._clock = (t, self._t)
+        """t seconds since 1970 UTC now: kept in RAM as its difference from the process's
+        clock, so it runs at real time as a board's RTC does (the frames' ticks run ahead of
+        real time while serial input comes, a frame at once for each request, and behind it
+        on a loaded machine); the process's end loses it, as a board's power cut does."""
+        self._clock = t - int(time.time())
 
     def wall_time(self):
         c = self._clock
-        if c is None:
-            return 0
-        # ticks wrap every 2**30 ms (12.4 days): the time is right for that long after a HELLO
-        return c[0] + ((self._t - c[1]) & TICKS_MASK) // 1000
+        return 0 if c is None else c + int(time.time())
