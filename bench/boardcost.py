@@ -143,6 +143,28 @@ def pico_heap(games):
             print("  %-28s after %s: %s" % ("", " ".join(HOST_COMMANDS), link.text("mem")[3:]))
 
 
+def slowest_positions(start, best_action, games, worst):
+    """The `worst` positions, by the CPython time of best_action(pos), met by the engine's side
+    in `games` games against a uniformly random player (seeds 0.., the engine moving first in
+    even ones): (their notations, how many positions were timed). start() makes a start."""
+    import random
+    import time
+    timed = []
+    for g in range(games):
+        rng = random.Random(g)
+        pos = start()
+        while not pos.is_over():
+            if pos.to_move == g % 2:
+                t = time.process_time()
+                a = best_action(pos)
+                timed.append((time.process_time() - t, pos.notation()))
+            else:
+                a = rng.choice(pos.legal_actions())
+            pos.push(a)
+    timed.sort(reverse=True)
+    return [n for _, n in timed[:worst]], len(timed)
+
+
 def pico_hint_seconds(kind, notations, max_frames=3000):
     """The console's `hint` on the emulated RP2040 (stock MicroPython, 125 MHz), a game of `kind`
     set up at each position of `notations` (`new KIND position=`) and asked over its USB

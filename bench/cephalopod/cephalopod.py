@@ -150,28 +150,18 @@ def bench_hint_pico(games=10, worst=5):
     """The board's hint on the emulated RP2040: the `worst` positions of `games` 5x5 games (the
     engine at the board's depth against a random player) by the engine's CPython time, each set
     up on the emulated board and asked `hint` (boardcost.pico_hint_seconds)."""
-    from boardcost import pico_hint_seconds
+    from boardcost import pico_hint_seconds, slowest_positions
     from firmware.games.cephalopod.plugin import HINT_DEPTH
-    timed = []
-    for g in range(games):
-        rng = random.Random(g)
-        pos = ce.start_position(5, 5)
-        while not pos.is_over():
-            if pos.to_move == g % 2:
-                t = time.process_time()
-                a = engine.best_action(pos, HINT_DEPTH)
-                timed.append((time.process_time() - t, pos.notation()))
-            else:
-                a = rng.choice(pos.legal_actions())
-            pos.push(a)
-    timed.sort(reverse=True)
+    notations, timed = slowest_positions(lambda: ce.start_position(5, 5),
+                                         lambda pos: engine.best_action(pos, HINT_DEPTH),
+                                         games, worst)
     print()
-    seconds = pico_hint_seconds("cephalopod", [n for _, n in timed[:worst]])
+    seconds = pico_hint_seconds("cephalopod", notations)
     if seconds is None:
         return
     print("emulated RP2040 (stock MicroPython, 125 MHz), `hint` (depth %d) at the %d slowest of "
           "%d positions (CPython's order): %s s" % (
-              HINT_DEPTH, len(seconds), len(timed), ", ".join("%.2f" % x for x in seconds)))
+              HINT_DEPTH, len(seconds), timed, ", ".join("%.2f" % x for x in seconds)))
 
 
 def main():

@@ -118,26 +118,15 @@ def bench_hint_pico(games=6, worst=5):
     """The hint on the emulated RP2040: the `worst` positions of `games` engine-v-random games
     by the engine's CPython time, each set up on the emulated board and asked `hint`
     (boardcost.pico_hint_seconds)."""
-    from boardcost import pico_hint_seconds
-    timed = []
-    for g in range(games):
-        rng = random.Random(g)
-        pos = kb.start_position("board")
-        while not pos.is_over():
-            if pos.to_move == g % 2:
-                t = time.process_time()
-                a = engine.best_action(pos)
-                timed.append((time.process_time() - t, pos.notation()))
-            else:
-                a = rng.choice(pos.legal_actions())
-            pos.push(a)
-    timed.sort(reverse=True)
-    seconds = pico_hint_seconds("kubitva", [n for _, n in timed[:worst]])
+    from boardcost import pico_hint_seconds, slowest_positions
+    notations, timed = slowest_positions(lambda: kb.start_position("board"),
+                                         engine.best_action, games, worst)
+    seconds = pico_hint_seconds("kubitva", notations)
     if seconds is None:
         return
     print("  emulated RP2040 (stock MicroPython, 125 MHz), `hint` at the %d slowest of %d "
           "positions (CPython's order): %s s; goal <= 1 s" % (
-              len(seconds), len(timed), ", ".join("%.2f" % x for x in seconds)))
+              len(seconds), timed, ", ".join("%.2f" % x for x in seconds)))
 
 
 def main():

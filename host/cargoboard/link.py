@@ -67,9 +67,10 @@ class BoardError(LinkError):
         self.code = code
 
 
-NO_BOARD = ("no board found: connect the board by USB (a Pico running MicroPython shows up "
-            "as USB 2e8a:0005), or start a virtual board with `cargoboard sim --pty PATH`; "
-            "a board elsewhere: --port PATH")
+_NO_BOARD = ("no board found: connect the board by USB (a Pico running MicroPython shows up "
+             "as USB 2e8a:0005), or start a virtual board with %s; a board elsewhere: "
+             "--port PATH")
+NO_BOARD = _NO_BOARD % "`cargoboard sim --pty PATH`"
 
 
 def no_board(sim_targets=None):
@@ -77,8 +78,8 @@ def no_board(sim_targets=None):
     only the emulated Pico's: the unix port's sim has no REPL)."""
     if sim_targets is None:
         return NO_BOARD
-    sims = " or ".join("`cargoboard sim --target %s --pty PATH`" % t for t in sim_targets)
-    return NO_BOARD.replace("`cargoboard sim --pty PATH`", sims)
+    return _NO_BOARD % " or ".join("`cargoboard sim --target %s --pty PATH`" % t
+                                   for t in sim_targets)
 
 
 def candidate_ports(sim_targets=None):
