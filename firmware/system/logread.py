@@ -55,9 +55,11 @@ _listed = None  # (glog.cur then, sizes(glog)) kept by listing()
 
 
 def listing(glog):
-    """sizes(glog), listed once and kept while no game begins (glog.cur changes) and updated
-    by delete(): a host's FETCHes in one sync list the flash once
-    (~1 ms a file on the RP2040). The current game's size is looked up again each time."""
+    """sizes(glog), listed once and kept while glog.cur stays (a game begun while one is
+    open changes it; one begun and closed between two calls does not, so a sync's first
+    request lists afresh: forget_listing, linklog.games) and updated by delete(): a host's
+    FETCHes in one sync list the flash once (~1 ms a file on the RP2040). The current game's
+    size is looked up again each time."""
     global _listed
     cur = glog.cur
     if _listed is None or _listed[0] != cur:
