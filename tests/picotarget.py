@@ -1,6 +1,12 @@
 """The emulated Pico target in tests: `require_pico()` skips (with the reason printed) where the
 boot ROM and the MicroPython image are not there (CI has ../shared/pico). Node.js and rp2040js
-are installed by `make`, so a test that finds them missing fails instead."""
+are installed by `make`, so a test that finds them missing fails instead. `PicoSim`: either
+target's `cargoboard sim --pty` in its own process, `console` a line typed at its text
+console, `one_game` a game begun and dropped there."""
+
+import subprocess
+import time
+from pathlib import Path
 
 import pytest
 
@@ -19,3 +25,59 @@ def require_pico():
 def require(target):
     if target == "pico":
         require_pico()
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class PicoSim:
+    """`cargoboard sim --target pico --pty PATH [--flash DIR]` in its own process, as a user
+    starts it, until stopped (target "unix": the unix port's virtual board alike)."""
+
+    def __init__(self, pty, flash=None, target="pico"):
+        from clirun import cargoboard_exe
+        argv = [cargoboard_exe(), "sim", "--target", target, "--pty", str(pty)]
+        if flash:
+            argv += ["--flash", str(flash)]
+        self.proc = subprocess.Popen(argv, cwd=str(ROOT), stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        while line and not line.startswith("serving the virtual board on"):
+            line = self.proc.stdout.readline()
+        assert line.startswith("serving the virtual board on %s" % pty), (
+            line, self.proc.stderr.read() if self.proc.poll() is not None else "")
+
+    def stop(self):
+        import signal
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            self.proc.wait(60)
+        err = self.proc.stderr.read()
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+        assert self.proc.returncode == 0 and err == "", (self.proc.returncode, err)
+
+
+def console(port, line, timeout=60.0):
+    """One line typed at the board's text console over its pty (no frame, so no HELLO): its
+    final `ok`/`err` line."""
+    import serial
+    with serial.Serial(str(port), 115200, timeout=0.1) as ser:
+        ser.write(line.encode() + b"\n")
+        ser.flush()
+        got = b""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            got += ser.read(4096)
+            for reply in got.split(b"\n"):
+                reply = reply.strip().decode(errors="replace")
+                if reply.startswith(("ok", "err")):
+                    return reply
+    raise AssertionError("no reply to %r: %r" % (line, got))
+
+
+def one_game(port):
+    """A Cephalopod game begun and dropped at the console: its log (begun at once on the empty
+    board) is closed, for a sync to store."""
+    assert console(port, "new cephalopod 3x3") == "ok started"
+    assert console(port, "abort") == "ok"

@@ -18,29 +18,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from clirun import run  # noqa: E402
-from picotarget import require  # noqa: E402
-from test_pico import PicoSim  # noqa: E402
+from picotarget import PicoSim, console, one_game, require  # noqa: E402
 from cargoboard.link import Link, parse_info  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
 from firmware.system import link as FL  # noqa: E402
-
-
-def console(port, line, timeout=60.0):
-    """One line typed at the board's text console over its pty (no frame, so no HELLO): its
-    final `ok`/`err` line."""
-    import serial
-    with serial.Serial(str(port), 115200, timeout=0.1) as ser:
-        ser.write(line.encode() + b"\n")
-        ser.flush()
-        got = b""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            got += ser.read(4096)
-            for reply in got.split(b"\n"):
-                reply = reply.strip().decode(errors="replace")
-                if reply.startswith(("ok", "err")):
-                    return reply
-    raise AssertionError("no reply to %r: %r" % (line, got))
 
 
 def played_seconds(played):
@@ -48,13 +29,6 @@ def played_seconds(played):
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", played), played
     return datetime.strptime(played, "%Y-%m-%dT%H:%M:%SZ").replace(
         tzinfo=timezone.utc).timestamp()
-
-
-def one_game(port):
-    """A Cephalopod game begun and dropped at the console: its log (begun at once on the empty
-    board) is closed, for a sync to store."""
-    assert console(port, "new cephalopod 3x3") == "ok started"
-    assert console(port, "abort") == "ok"
 
 
 def stored(db, board):

@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT / "host"))
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from picotarget import require_pico  # noqa: E402
+from picotarget import PicoSim, require_pico  # noqa: E402
 from cargoboard.link import Link, LinkError  # noqa: E402
 from firmware.drivers import frames as FR  # noqa: E402
 from firmware.system import link as FL  # noqa: E402
@@ -87,34 +87,6 @@ def test_boot_hello_a_game_to_its_end_and_sync_into_sqlite(tmp_path):
     # synced, the board may delete the log: it said so (flags) and the image still holds it
     # until the host asks; what matters here is that the image is a littlefs the host reads
     assert "games" in fsimage.listdir(tmp_path / "flash.img")
-
-
-class PicoSim:
-    """`cargoboard sim --target pico --pty PATH [--flash DIR]` in its own process, as a user
-    starts it, until stopped (target "unix": the unix port's virtual board alike)."""
-
-    def __init__(self, pty, flash=None, target="pico"):
-        from clirun import cargoboard_exe
-        argv = [cargoboard_exe(), "sim", "--target", target, "--pty", str(pty)]
-        if flash:
-            argv += ["--flash", str(flash)]
-        self.proc = subprocess.Popen(argv, cwd=str(ROOT), stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
-        line = self.proc.stdout.readline()
-        while line and not line.startswith("serving the virtual board on"):
-            line = self.proc.stdout.readline()
-        assert line.startswith("serving the virtual board on %s" % pty), (
-            line, self.proc.stderr.read() if self.proc.poll() is not None else "")
-
-    def stop(self):
-        import signal
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            self.proc.wait(60)
-        err = self.proc.stderr.read()
-        self.proc.stdout.close()
-        self.proc.stderr.close()
-        assert self.proc.returncode == 0 and err == "", (self.proc.returncode, err)
 
 
 def _a_game_synced_from_a_sim(tmp_path, flash, db, seats):

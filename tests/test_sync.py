@@ -824,8 +824,7 @@ def test_a_game_begun_and_closed_soon_after_a_sync_is_fetched_by_the_next(tmp_pa
     still loaded) left it at 0 as before, and the next sync found nothing to fetch. A FETCH
     from game 0 (a sync's first) lists the flash afresh."""
     from clirun import run
-    from test_clock import one_game
-    from test_pico import PicoSim
+    from picotarget import PicoSim, one_game
     pty = tmp_path / "board"
     db = tmp_path / "games.sqlite"
     sim = PicoSim(pty, tmp_path / "flash", target="unix")
