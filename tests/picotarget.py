@@ -1,9 +1,10 @@
 """The emulated Pico target in tests: `require_pico()` skips (with the reason printed) where the
 boot ROM and the MicroPython image are not there (CI has ../shared/pico). Node.js and rp2040js
-are installed by `make`, so a test that finds them missing fails instead. `PicoSim`: either
+are installed by `make`, so a test that finds them missing fails instead. `SimProcess`: either
 target's `cargoboard sim --pty` in its own process, `console` a line typed at its text
 console, `one_game` a game begun and dropped there."""
 
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -30,15 +31,18 @@ def require(target):
 ROOT = Path(__file__).resolve().parent.parent
 
 
-class PicoSim:
-    """`cargoboard sim --target pico --pty PATH [--flash DIR]` in its own process, as a user
-    starts it, until stopped (target "unix": the unix port's virtual board alike)."""
+class SimProcess:
+    """`cargoboard sim --target TARGET --pty PATH [--flash DIR] [--script FILE]` in its own
+    process, as a user starts it, until stopped (the emulated Pico by default)."""
 
-    def __init__(self, pty, flash=None, target="pico"):
+    def __init__(self, pty, flash=None, target="pico", script=None):
         from clirun import cargoboard_exe
+        self.path = pty
         argv = [cargoboard_exe(), "sim", "--target", target, "--pty", str(pty)]
         if flash:
             argv += ["--flash", str(flash)]
+        if script:
+            argv += ["--script", str(script)]
         self.proc = subprocess.Popen(argv, cwd=str(ROOT), stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
@@ -47,15 +51,19 @@ class PicoSim:
         assert line.startswith("serving the virtual board on %s" % pty), (
             line, self.proc.stderr.read() if self.proc.poll() is not None else "")
 
-    def stop(self):
-        import signal
+    def stop(self, sig=signal.SIGTERM):
+        """Send sig if it still runs and wait for its end; stopped by SIGTERM (a user's stop)
+        it must exit 0 with nothing on stderr. Once stopped, nothing more."""
+        if self.proc.stdout.closed:
+            return
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
+            self.proc.send_signal(sig)
             self.proc.wait(60)
         err = self.proc.stderr.read()
         self.proc.stdout.close()
         self.proc.stderr.close()
-        assert self.proc.returncode == 0 and err == "", (self.proc.returncode, err)
+        if sig == signal.SIGTERM:
+            assert self.proc.returncode == 0 and err == "", (self.proc.returncode, err)
 
 
 def console(port, line, timeout=60.0):

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from clirun import run  # noqa: E402
-from picotarget import PicoSim, console, one_game, require  # noqa: E402
+from picotarget import SimProcess, console, one_game, require  # noqa: E402
 from cargoboard.link import Link, parse_info  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
 from firmware.system import link as FL  # noqa: E402
@@ -48,7 +48,7 @@ def test_a_game_begun_after_a_sync_has_its_start_time_one_before_any_hello_none(
     require(target)
     pty = tmp_path / "board"
     db = tmp_path / "games.sqlite"
-    sim = PicoSim(pty, tmp_path / "flash", target=target)
+    sim = SimProcess(pty, tmp_path / "flash", target=target)
     try:
         one_game(pty)                                       # game 1: no host yet
         assert console(pty, "hello").endswith(" time=0")

@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT / "host"))
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from picotarget import PicoSim, require_pico  # noqa: E402
+from picotarget import SimProcess, require_pico  # noqa: E402
 from cargoboard.link import Link, LinkError  # noqa: E402
 from firmware.drivers import frames as FR  # noqa: E402
 from firmware.system import link as FL  # noqa: E402
@@ -98,7 +98,7 @@ def _a_game_synced_from_a_sim(tmp_path, flash, db, seats):
     from clirun import run
     from shared_rules.cargocube import rules as cc
     pty = tmp_path / "board"
-    sim = PicoSim(pty, flash)
+    sim = SimProcess(pty, flash)
     try:
         with Link(str(pty), timeout=10.0) as link:
             board = link.hello()["board"]

@@ -824,10 +824,10 @@ def test_a_game_begun_and_closed_soon_after_a_sync_is_fetched_by_the_next(tmp_pa
     still loaded) left it at 0 as before, and the next sync found nothing to fetch. A FETCH
     from game 0 (a sync's first) lists the flash afresh."""
     from clirun import run
-    from picotarget import PicoSim, one_game
+    from picotarget import SimProcess, one_game
     pty = tmp_path / "board"
     db = tmp_path / "games.sqlite"
-    sim = PicoSim(pty, tmp_path / "flash", target="unix")
+    sim = SimProcess(pty, tmp_path / "flash", target="unix")
     try:
         one_game(pty)
         assert "1 new game stored" in run("sync", "--port", str(pty), "--db", str(db)).stdout

@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -19,8 +18,8 @@ from cargoboard.link import NO_BOARD, find_port, no_board
 from cargoboard.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from clirun import cargoboard_exe, run  # noqa: E402
-import mpy  # noqa: E402
+from clirun import run  # noqa: E402
+from picotarget import SimProcess  # noqa: E402
 
 
 @pytest.fixture
@@ -28,30 +27,6 @@ def no_usb_board(monkeypatch):
     """What a machine without a Pico plugged in sees (for the in-process checks)."""
     from cargoboard import link
     monkeypatch.setattr(link.list_ports, "comports", lambda: [])
-
-
-class Sim:
-    """`cargoboard sim --pty PATH` in its own process, as a user starts it, until stopped."""
-
-    def __init__(self, path, script=None):
-        self.path = path
-        argv = [cargoboard_exe(), "sim", "--pty", str(path)]
-        if script:
-            argv += ["--script", str(script)]
-        self.proc = subprocess.Popen(argv, cwd=str(mpy.REPO_ROOT), stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True)
-        line = self.proc.stdout.readline()
-        while line and not line.startswith("serving the virtual board on"):
-            line = self.proc.stdout.readline()
-        assert line.startswith("serving the virtual board on %s" % path), (
-            line, self.proc.stderr.read() if self.proc.poll() is not None else "")
-
-    def stop(self, sig=signal.SIGTERM):
-        if self.proc.poll() is None:
-            self.proc.send_signal(sig)
-            self.proc.wait(30)
-        self.proc.stdout.close()
-        self.proc.stderr.close()
 
 
 def test_ports_and_sync_find_the_running_virtual_board(tmp_path):
@@ -62,7 +37,7 @@ def test_ports_and_sync_find_the_running_virtual_board(tmp_path):
     script = tmp_path / "game.txt"
     script.write_text("new-game cargocube polygon SN\nlift c3\nplace c2\nwait 600\n"
                       "new-game cargocube polygon SN\n")
-    first = Sim(tmp_path / "board", script)
+    first = SimProcess(tmp_path / "board", target="unix", script=script)
     second = None
     try:
         r = run("ports")
@@ -75,7 +50,7 @@ def test_ports_and_sync_find_the_running_virtual_board(tmp_path):
         with Store(db, readonly=True) as st:
             assert len(st.list()) == 1
 
-        second = Sim(tmp_path / "other")
+        second = SimProcess(tmp_path / "other", target="unix")
         r = run("ports")
         assert [line.split("\t")[0] for line in r.stdout.splitlines()] == [
             str(tmp_path / "board"), str(tmp_path / "other")]
