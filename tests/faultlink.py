@@ -5,14 +5,10 @@ write, as when a cable is pulled)."""
 
 from __future__ import annotations
 
-import fcntl
 import os
 import random
 import select
-import struct
-import termios
 import threading
-import time
 import tty
 
 
@@ -79,9 +75,11 @@ class FaultLink(_Proxy):
                  cut_after=None, read_before_cut=False):
         """Per byte: `drop` and `flip` probabilities; per chunk: `truncate` (the rest of
         the chunk is lost). `cut_after`: close the host side after that many bytes have
-        passed in both directions together (None: never); `read_before_cut`: the cut waits
-        until the host has read every byte passed to it (else a cut discards what it has not
-        read yet; a fixed wait lost them when the host was slower than it)."""
+        passed in both directions together (None: never); `read_before_cut`: from there on
+        nothing more passes, and the cut comes when the host next writes: by then it has read
+        what was passed to it (a cut discards what the host has not read yet; neither a fixed
+        wait nor the pty's count of unread bytes can tell: bytes written to a pty's master
+        reach that count later, through the kernel's tty buffer)."""
         self.rnd = random.Random(seed)
         self.drop, self.flip, self.truncate = drop, flip, truncate
         self.cut_after = cut_after
@@ -89,6 +87,7 @@ class FaultLink(_Proxy):
         self.passed = 0
         self.faults = 0
         self.cut = False
+        self.cutting = False  # read_before_cut: past the cut point, waiting for the host
         _Proxy.__init__(self, board_port)
 
     def _mangle(self, data: bytes) -> bytes:
@@ -112,24 +111,22 @@ class FaultLink(_Proxy):
         _write_all(fd, data, self._stop)
 
     def _pass(self, fd, data):
+        if self.cutting:
+            if fd != self.master:
+                return False  # the line is dead: the board's bytes go nowhere
+            self._cut()  # the host writes again: it has read all it was given
+            return True
         if self.cut_after is not None and self.passed + len(data) >= self.cut_after:
             keep = max(0, self.cut_after - self.passed)
             self._deliver(fd, data[:keep])
-            if self.read_before_cut:
-                self._wait_host_read()
+            if self.read_before_cut and fd != self.master:
+                self.cutting = True
+                return False
             self._cut()
             return True
         self.passed += len(data)
         self._deliver(fd, data)
         return False
-
-    def _wait_host_read(self, give_up_s=60):
-        """Until the host's side of the pty has no unread byte (or the test is closing us)."""
-        end = time.monotonic() + give_up_s  # (a host that never reads again: not forever)
-        unread = struct.pack("i", 0)
-        while not self._stop.is_set() and time.monotonic() < end and \
-                struct.unpack("i", fcntl.ioctl(self.slave, termios.FIONREAD, unread))[0]:
-            self._stop.wait(0.005)
 
     def _deliver(self, fd, data):
         data = self._mangle(data)
