@@ -410,7 +410,7 @@ def test_serve_command_prints_its_url_and_serves(tmp_path):
         token = re.search(r"token=([0-9a-f]+)", host).group(1)
         status, text = get("http://127.0.0.1:%d/" % port)
         assert status == 200 and "Table 1" in text
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 20  # (a busy machine: the follower tries its port later)
         while "waiting for the board" not in text and time.monotonic() < deadline:
             time.sleep(0.1)
             status, text = get("http://127.0.0.1:%d/api/table/1" % port)
