@@ -404,7 +404,7 @@ def test_a_console_command_runs_once_through_a_fault_on_the_wire(fault):
                 rule = _first((FL.TEXT | 0x80,), lambda block: None)
                 tamper = FrameTamper(runner.port, to_host=rule)
             try:
-                with Link(tamper.port, timeout=0.5, retries=4) as link:
+                with Link(tamper.port, timeout=0.5, retries=8) as link:
                     reply = link.text("new cargocube polygon SN")
                     assert rule.hit, "the fault was not made"
                     assert reply.startswith("ok setup missing="), reply
