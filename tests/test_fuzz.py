@@ -81,14 +81,21 @@ def test_the_link_drops_its_log_state_once_the_host_has_gone(micropython, tmp_pa
     assert "loaded True" in out and "after False False 0" in out, out
 
 
-def test_the_unknown_types_drawn_are_the_ones_the_board_calls_unknown():
-    """`unknown_type` draws a type outside fuzz_link.REQUESTS: that set must be what the board
-    itself answers as unknown (E_UNKNOWN) for all 256 type bytes, the ONCE bit included (a
-    ONCE CONFIG drawn as "unknown" was rightly answered `ok`, and bench/fuzz.py said NO)."""
+def booted_with_link():
+    """The in-process HAL and an App on it, a frame run and the link's code loaded (frames and
+    request types in fuzz_link.F, fuzz_link.L)."""
     hal = fuzz_link.Hal()
     app = fuzz_link.App(hal)
     app.step()
     fuzz_link._load_link()
+    return hal, app
+
+
+def test_the_unknown_types_drawn_are_the_ones_the_board_calls_unknown():
+    """`unknown_type` draws a type outside fuzz_link.REQUESTS: that set must be what the board
+    itself answers as unknown (E_UNKNOWN) for all 256 type bytes, the ONCE bit included (a
+    ONCE CONFIG drawn as "unknown" was rightly answered `ok`, and bench/fuzz.py said NO)."""
+    hal, app = booted_with_link()
     F, L = fuzz_link.F, fuzz_link.L
     unknown = set()
     for typ in range(256):
@@ -110,10 +117,7 @@ def test_a_board_without_a_clock_answers_a_hello_with_the_time():
     """protocol.md: a HELLO never fails. A HAL with no clock of its own (the interface's
     defaults, as this in-process one) got an ERROR frame (AttributeError: set_wall_time) for a
     HELLO with `time=`, and the console's `hello` raised."""
-    hal = fuzz_link.Hal()
-    app = fuzz_link.App(hal)
-    app.step()
-    fuzz_link._load_link()
+    hal, app = booted_with_link()
     F, L = fuzz_link.F, fuzz_link.L
     hal.out = bytearray()
     hal.inp = F.encode(L.HELLO, 5, b"time=1800000000")

@@ -15,6 +15,15 @@ sys.path.insert(0, str(ROOT / "host"))
 from cargoboard.clikit import signals_held  # noqa: E402
 
 
+class Stopped(Exception):
+    pass
+
+
+def stop(num, frame):
+    """A handler that raises, as `sim --pty`'s SIGTERM handler does."""
+    raise Stopped
+
+
 @pytest.fixture
 def handlers():
     seen = []
@@ -43,15 +52,9 @@ def test_a_signal_held_in_a_block_that_raises_is_still_handed_on(handlers):
 
 
 def test_a_handler_that_raises_ends_the_block_with_its_exception():
-    class Stop(Exception):
-        pass
-
-    def stop(num, frame):
-        raise Stop
-
     old = signal.signal(signal.SIGUSR1, stop)
     try:
-        with pytest.raises(Stop):
+        with pytest.raises(Stopped):
             with signals_held(signal.SIGUSR1):
                 os.kill(os.getpid(), signal.SIGUSR1)
                 done = True
@@ -69,12 +72,6 @@ def test_a_sigterm_while_littlefs_writes_the_emulated_picos_flash_stops_before_t
     image file is touched."""
     import littlefs
     from cargoboard.sim.pico import fsimage
-
-    class Stopped(Exception):
-        pass
-
-    def stop(num, frame):
-        raise Stopped
 
     real_prog = littlefs.UserContext.prog
     sent = []

@@ -68,8 +68,9 @@ def cmd_games(args):
                 terminal_text(t) for t in (kind, variant, seats)) + (str(n), scores, result))
         # columns as wide as their longest entry (a layout such as polygon+both+teleport)
         widths = [max(len(row[i]) for row in table) for i in range(len(table[0]) - 1)]
+        right = table[0].index("actions")  # (a count: right-aligned)
         for row in table:
-            print(" ".join((cell.rjust(w) if i == 6 else cell.ljust(w))
+            print(" ".join((cell.rjust(w) if i == right else cell.ljust(w))
                            for i, (cell, w) in enumerate(zip(row, widths))) + " " + row[-1])
     return 0
 
