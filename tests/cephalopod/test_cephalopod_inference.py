@@ -176,6 +176,25 @@ def test_undo_bars_the_action_until_the_board_is_put_right():
     assert b.state() == "idle" and b.t.undone == []
 
 
+def test_a_taken_back_die_left_standing_stays_barred_after_another_move_is_read():
+    # The messy-hands audit's case: `undo` in the middle of white's capture takes back black's
+    # c3, whose die stays on the board. The capture finished reads as black's (colours are not
+    # sensed); the standing c3 die must not then be read as white's c3: its colour would be
+    # swapped with nothing on the LEDs. It stays red until it is put right.
+    b = Board("w1../.../w1.b1 b")
+    b.put("c3", wait=1000)
+    assert b.history() == ["c3"]
+    b.put("b1")
+    b.take("a1")
+    b.t.press_undo()
+    assert b.history() == []
+    b.take("c1", wait=1000)
+    assert b.history() == ["b1:c1,a1"]
+    assert b.state() == "mismatch" and b.t.plus == mask(b.pos, "c3")
+    b.take("c3", wait=1000)
+    assert b.state() == "idle" and b.history() == ["b1:c1,a1"]
+
+
 @pytest.mark.parametrize("size,seed,engine", [
     ("5x5", 0, False), ("5x5", 1, True), ("5x5", 2, False), ("3x5", 3, False),
     ("3x5", 4, True), ("5x3", 5, False), ("3x3", 6, False), ("3x3", 7, True)])

@@ -398,7 +398,9 @@ class Tracker:
         self.pos.push(action)
         self.log.append((how, action, self.pos.notation()))
         self.undone = []
-        self.barred = []
+        # (barred stays until the board is put right, _infer: a move read from the board
+        # after an `undo` in the middle of a capture left the taken-back die standing, and it
+        # was then read as the other player's placement, the colours of two dice swapped)
         self.candidates = []
         self._refresh()
 
