@@ -152,6 +152,76 @@ def case_moves_ending_in_one_position_taken_without_a_question():
     assert g.pos.format_action(g.pos.history()[0]) in ("f3n/e5", "f3n/f5/e5")
 
 
+# fwcases_ask's position with no stacks: no move leaves no trace at all.
+FLAT = POSITION.replace("e4=B1.B1", "e4=B1").replace("e5=B1.B1", "e5=B1")
+
+
+def _flat_game():
+    g = cargocube_game.Game({"position": FLAT, "seats": "SN", "emit": _nothing})
+    g.start()
+    return g
+
+
+def case_a_stray_confirm_at_rest_takes_nothing():
+    # The messy-hands audit (stop 38): the keeper's step seen and taken, then `confirm` pressed
+    # by mistake. What the board offers is made from the cells touched before (the keeper's
+    # next steps); none fits a board at rest, so none is taken by waiting (it was, and the
+    # board read a step back after it: two moves nobody made, the turn spent), and playing on
+    # closes the question without taking it.
+    g = _flat_game()
+    t = g.tracker
+    kn = g.pos.parse_action("Kn")
+    _carry(g, (kn[1],), (kn[3],), 1000)
+    _wait(g, 1000, 1000)
+    assert g.pos.history() == [kn], g.pos.history()
+    g.on_button(H.CONFIRM, 2100)
+    assert t.state == T.ASKING and t.offered and t.shown() is not None  # the keeper's steps
+    _wait(g, 2100, 2 * T.OFFER_TAKE_MS)
+    assert g.pos.history() == [kn], [g.pos.format_action(a) for a in g.pos.history()]
+    roll = None  # a move that empties one cell and fills another: seen whole
+    for a in g.pos.legal_actions():
+        if roll is None and len(T.action_delta(g.pos, a)) == 2:
+            roll = a
+    _carry(g, (roll[1],), (roll[3],), 9000)
+    _wait(g, 9000, 1000)
+    assert g.pos.history() == [kn, roll], [g.pos.format_action(a) for a in g.pos.history()]
+    assert t.state == T.IDLE, T.STATE_NAMES[t.state]
+
+
+def case_confirm_with_the_keeper_in_hand_then_its_step():
+    # The messy-hands audit (stop 38): `confirm` pressed with the keeper in the hand offers its
+    # steps onto the cards beside it (they fit a keeper gone from its cell); putting it down on
+    # the cell in front is the end of its step, not a second move after one shown: the step
+    # made is taken (the step onto a card was, and the keeper's cell read as a mistake).
+    g = _flat_game()
+    t = g.tracker
+    kn = g.pos.parse_action("Kn")
+    _carry(g, (kn[1],), (), 1000)
+    _wait(g, 1000, 600)
+    g.on_button(H.CONFIRM, 1700)
+    assert t.state == T.ASKING and t.offered, T.STATE_NAMES[t.state]
+    _carry(g, (kn[1],), (kn[3],), 2000)
+    _wait(g, 2000, 1000)
+    assert g.pos.history() == [kn], [g.pos.format_action(a) for a in g.pos.history()]
+    assert t.state == T.IDLE, T.STATE_NAMES[t.state]
+
+
+def case_confirm_with_the_keeper_in_hand_then_put_back():
+    # As above, but the keeper goes back onto its own cell: no move was made, none is taken
+    # (the board's own cells again: no difference to explain, and reading it crashed).
+    g = _flat_game()
+    t = g.tracker
+    kn = g.pos.parse_action("Kn")
+    _carry(g, (kn[1],), (), 1000)
+    _wait(g, 1000, 600)
+    g.on_button(H.CONFIRM, 1700)
+    assert t.state == T.ASKING and t.offered, T.STATE_NAMES[t.state]
+    _carry(g, (), (), 2000)
+    _wait(g, 2000, 2 * T.OFFER_TAKE_MS)
+    assert g.pos.ply() == 0, [g.pos.format_action(a) for a in g.pos.history()]
+    assert t.state == T.IDLE, T.STATE_NAMES[t.state]
+
+
 CASES = list_cases(globals())
 
 

@@ -419,7 +419,8 @@ class Tracker:
         # the question was opened by the player (`confirm` with nothing asked: "I made a move
         # you did not see"): the candidate shown is taken when the player goes on playing,
         # presses `end` (or `confirm`) or lets it stand OFFER_TAKE_MS (tick_offered), unless
-        # `undo` backed out of the question. Only a
+        # `undo` backed out of the question; only `confirm` takes one that does not fit what
+        # the sensors saw (_offer_fits). Only a
         # question counts it (_ask clears it, _offer_hidden sets it): the state says the rest.
         self.offered = False
         self.offered_since = 0  # when the player last pressed a button with a missed move shown
@@ -460,20 +461,59 @@ class Tracker:
 
     # -- inputs ---------------------------------------------------------------------------------
 
-    def _take_offered(self):
-        """The player goes on (a new move, `end`) after asking for a missed move: the one shown
-        is taken."""
-        if self.offered and self.state == ASKING:
-            self.offered = False
-            self._commit(self.candidates[self.index], "confirm")
-            return 1
-        return 0
+    def _offer_fits(self):
+        """Whether the missed move shown fits what the sensors saw when it was offered: it
+        leaves no trace, or it toggles just the cells that differ, or cells that changed since
+        the last commit (a move whose trace the next move undid: a cube rolled onto a stack and
+        back). Only such a one is taken without `confirm` (going on, `end`, waiting). The
+        others are offered from cells touched before the last commit: taking one makes a
+        difference the board then reads as a second move by itself. A stray `confirm` at rest
+        offered the keeper's last step again, and 3 s later the board took it and a step back,
+        the turn spent, with nothing on the LEDs to say so."""
+        dl = action_delta(self.pos, self.candidates[self.index])
+        return not dl or dl == self.diff or _is_subset(dl, self.recent)
+
+    def _take_offered(self, occ=None):
+        """The player goes on (a new move: its occupancy occ; `end`) after asking for a missed
+        move: the one shown is taken if it fits (_offer_fits), else the question goes. The
+        new move is read with it pending, not after it, when it may instead be the end of
+        the move that made the difference the missed move was offered for (a keeper lifted,
+        `confirm`, then put down: the keeper's step onto a card, offered because it fits a
+        lifted keeper, was taken and its real step read as a mistake): if one move from
+        before the question explains the new board too, the board asks (_offer_read_with)."""
+        if not (self.offered and self.state == ASKING):
+            return 0
+        self.offered = False
+        shown = self.candidates[self.index]
+        fits = self._offer_fits()
+        self.candidates = []
+        if fits and occ is not None and self._offer_read_with(occ):
+            self.pending = [shown]
+            return 0
+        if not fits:
+            self.pending = []
+            return 0
+        self._commit(shown, "confirm")
+        return 1
+
+    def _offer_read_with(self, occ):
+        """Whether the change to occupancy occ, with a missed move shown that fits, is read
+        with that move pending rather than after it taken: when the move was offered for a
+        difference (a piece in the hand) that one move from before it explains, grown to occ,
+        or that is gone (the piece put back: no move at all explains that)."""
+        if not self.diff:
+            return False
+        diff = diff_cells(occ, self.expected)
+        if not diff:
+            return True
+        match, growing = explain(self.pos, self.legal(), self._deltas, diff, self.barred)
+        return bool(match or growing)
 
     def observe(self, occ, now_ms=0):
         """A new stable occupancy (bytearray(16)) at time now_ms; returns the number of actions
         committed. A move that fits is committed only once the board has been still for
         settle_ms (see tick): hands put pieces down and pick them up again."""
-        taken = self._take_offered()
+        taken = self._take_offered(occ)
         self.changed_at = now_ms
         touched = self.touched
         recent = self.recent
@@ -499,7 +539,7 @@ class Tracker:
         """Time passes with a missed move shown (offered, ASKING): take it once the player has
         let it stand OFFER_TAKE_MS (the plug-in sets offered_since at each press). Nothing else
         is looked at again meanwhile: the question stays as the player sees it."""
-        if self.offered and self.state == ASKING and \
+        if self.offered and self.state == ASKING and self._offer_fits() and \
                 ticks_diff(now_ms, self.offered_since) >= OFFER_TAKE_MS:
             return self._take_offered() + self._infer()
         return 0
@@ -886,7 +926,8 @@ class Tracker:
         asked for is taken as shown."""
         if self.state == OVER:
             return False
-        if self._take_offered():
+        if self.offered and self.state == ASKING:
+            self._take_offered()  # (or the question goes: _offer_fits)
             self._infer()
         if self.state == MOVING:
             # The player says the move is done: what the board was letting settle is read now
