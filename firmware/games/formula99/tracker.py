@@ -140,12 +140,6 @@ def minus(ev, eff):
     return out
 
 
-def O_TOP(s):
-    """Index of the top agenda item in the position bytearray, -1 if none."""
-    sp = s[R.O_SP]
-    return R.O_AG + 5 * (sp - 1) if sp else -1
-
-
 class Tracker:
     def __init__(self, pos, settle_ms=SETTLE_MS):
         self.pos = pos
@@ -253,7 +247,7 @@ class Tracker:
         comes after, once the card is known."""
         pos = self.pos
         s = pos.st
-        i = O_TOP(s)
+        i = pos._top()
         if i >= 0 and s[i] in (R.A_SHOW, R.A_CLEAR):
             c = s[i + 2] if s[i] == R.A_SHOW else s[i + 1]
             if pos.ship_at(c) < 0:
