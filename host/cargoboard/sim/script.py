@@ -312,7 +312,6 @@ class Session:
         self.runner = make_runner(**runner_kwargs)
         self.runner.start()
         self._attach()
-        self._tx_count = 0
         self.replies: list[str] = []
         self.events: list[str] = []
         self.override: dict[int, int] = {}
