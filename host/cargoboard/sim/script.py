@@ -90,10 +90,8 @@ button presses each line used. Exit status 0 only if every line held; errors nam
 
 from __future__ import annotations
 
-import os
 import re
 import select
-import shlex
 import sys
 
 from cargoboard import games
