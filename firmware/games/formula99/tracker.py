@@ -327,7 +327,7 @@ class Tracker:
                             v[k] += 1 if now >> j & 1 else -1  # a start zone counts its ships
                 last[i] = now
         self.still_since = now_ms
-        self._infer(now_ms)
+        self._infer()
 
     def tick(self, now_ms, now=False):
         """Commit a READY action once the board has been still long enough (now: at once, as
@@ -336,14 +336,14 @@ class Tracker:
                 now or ((now_ms - self.still_since) & 0x3FFFFFFF) >= self.settle_ms):
             self.settling = False
             self._commit(self.ready, "auto")
-            self._infer(now_ms)
+            self._infer()
 
     # -- inference ------------------------------------------------------------------------------
 
     def _evidence(self):
         return diff(self.observed, self._expected())
 
-    def _infer(self, now_ms=0):
+    def _infer(self):
         pos = self.pos
         self.settling = False
         for _ in range(12):  # commits in a row (each one a prefix of the evidence)
@@ -523,7 +523,7 @@ class Tracker:
         if not self.pos.is_legal(a):
             return False
         self._commit(a, how)
-        self._infer(self.still_since)
+        self._infer()
         return True
 
     def enter_card(self, card):
@@ -540,7 +540,7 @@ class Tracker:
                 self._set_card(card)  # the card the next charge laid takes
                 if self._lays_card(card):
                     self._changed()
-                    self._infer(self.still_since)
+                    self._infer()
                     return True
                 self._set_card(0)
             return False
@@ -548,7 +548,7 @@ class Tracker:
         self._changed()
         if len(plays) == 1 and not self.effect(plays[0]):
             return self.act(plays[0], "card")
-        self._infer(self.still_since)
+        self._infer()
         return True
 
     def _set_card(self, card):
@@ -570,7 +570,7 @@ class Tracker:
             self._commit(self.candidates[self.index], "confirm")
         else:
             return False
-        self._infer(self.still_since)
+        self._infer()
         return True
 
     def press_next(self):
@@ -588,7 +588,7 @@ class Tracker:
         if self.card:
             self._set_card(0)
             self._changed()
-            self._infer(self.still_since)
+            self._infer()
             return True
         if not self.pos.ply():
             return False
@@ -604,7 +604,7 @@ class Tracker:
         self.owed_idx = []  # after a take-back the whole board is owed
         self.state = CATCHUP if self._evidence() else IDLE
         if self.state == IDLE:
-            self._infer(self.still_since)
+            self._infer()
         return True
 
     def take_log(self):
