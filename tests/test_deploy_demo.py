@@ -499,3 +499,13 @@ def test_deploy_and_sim_onto_a_full_flash_image_say_so_in_one_line(tmp_path):
     assert f"flash image {image}: its filesystem is full" in r.stderr, r.stderr
     assert image.read_bytes() == before
     assert not (flash / "flash.img.tmp").exists()
+
+
+def test_a_demo_whose_sync_stores_no_game_says_so_in_one_line(tmp_path, monkeypatch, capsys):
+    """The demo's sync storing nothing is the command's one-line error (exit 1); it was a
+    RuntimeError, which cargoboard's main does not catch: a traceback."""
+    from cargoboard import cli, sync
+    monkeypatch.setattr(sync, "sync", lambda link, store, **kw: sync.SyncResult())
+    assert cli.main(["demo", "--out", str(tmp_path / "dd"), "--actions", "3",
+                     "--no-screen"]) == 1
+    assert capsys.readouterr().err == "cargoboard: error: the sync stored no game\n"

@@ -117,7 +117,7 @@ def sync_and_export(session, out_dir, final_over, out=print):
         out("synced over %s: %s in %.2f s (%d log bytes)"
             % (runner.port, res.summary(), took, res.bytes))
         if not res.stored:
-            raise RuntimeError("the sync stored no game")
+            raise CommandError("the sync stored no game")
         rec = store.get(res.stored[-1][1])
     html = out_dir / ("game-%d.html" % rec.id)
     svg = out_dir / ("game-%d-final.svg" % rec.id)
