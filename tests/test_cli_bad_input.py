@@ -115,3 +115,22 @@ def test_a_mistyped_start_word_gets_the_start_words(capsys, argv, words):
     err = capsys.readouterr().err
     assert err.startswith("cargoboard: error: position needs") and err.count("\n") == 1, err
     assert ("; POSITION: " in err) and words in err.split("; POSITION: ")[1], err
+
+
+@pytest.mark.parametrize("command", ["play kubitva --save s.txt", "play formula99 --save s.json"])
+def test_a_save_that_runs_out_of_room_leaves_no_half_file(tmp_path, command):
+    """A --save write that fails half way (here the file size limit, as a full disk) says so
+    naming the file and leaves no file: open(path, "x") left half of one, which the same
+    --save then refused as existing."""
+    import resource
+    import signal
+
+    def small_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # write() fails with EFBIG instead
+        resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100))
+    name = command.split()[-1]
+    proc = subprocess.run([cargoboard_exe(), *command.split()], cwd=str(tmp_path), input="",
+                          capture_output=True, text=True, timeout=120, preexec_fn=small_files)
+    assert (proc.returncode, proc.stderr) == (
+        1, "cargoboard: error: cannot write %s: File too large\n" % name), proc
+    assert list(tmp_path.iterdir()) == []

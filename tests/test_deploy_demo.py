@@ -460,3 +460,52 @@ def test_a_read_only_flash_or_pty_folder_is_said_before_the_board_starts(tmp_pat
              "cargoboard: error: cannot write the flash folder %s: %s" % (folder, ro))]:
         assert read_only_mount(folder, argv) == (status, line + "\n")
     assert list(folder.iterdir()) == []
+
+
+def _full_image(image):
+    """A board image whose filesystem has no room left (one file filling it)."""
+    import littlefs
+    from cargoboard.sim.pico import fsimage
+    fs = fsimage._fs()
+    n = 0
+    while True:
+        try:
+            with fs.open(f"filler{n}", "wb") as f:
+                f.write(b"\x5a" * 4096)
+        except littlefs.LittleFSError as e:
+            assert e.code == littlefs.LittleFSError.Error.LFS_ERR_NOSPC
+            break
+        n += 1
+    fsimage.save(fs, image)
+
+
+def test_deploy_and_sim_onto_a_full_flash_image_say_so_in_one_line(tmp_path):
+    """A full image: `deploy --flash DIR` and `sim --target pico --flash DIR` name the image and
+    say it is full, and leave it as it was; littlefs' LittleFSError was a traceback."""
+    flash = tmp_path / "vb"
+    flash.mkdir()
+    image = flash / "flash.img"
+    _full_image(image)
+    before = image.read_bytes()
+    r = run("deploy", "--flash", str(flash))
+    assert r.returncode != 0 and "Traceback" not in r.stdout + r.stderr, r.stderr
+    assert r.stderr.count("\n") == 1, r.stderr
+    assert f"flash image {image}: its filesystem is full" in r.stderr, r.stderr
+    script = tmp_path / "s.txt"
+    script.write_text("wait 100\n")
+    r = run("sim", "--target", "pico", "--flash", str(flash), "--script", str(script))
+    assert r.returncode != 0 and "Traceback" not in r.stdout + r.stderr, r.stderr
+    assert r.stderr.count("\n") == 1, r.stderr
+    assert f"flash image {image}: its filesystem is full" in r.stderr, r.stderr
+    assert image.read_bytes() == before
+    assert not (flash / "flash.img.tmp").exists()
+
+
+def test_a_demo_whose_sync_stores_no_game_says_so_in_one_line(tmp_path, monkeypatch, capsys):
+    """The demo's sync storing nothing is the command's one-line error (exit 1); it was a
+    RuntimeError, which cargoboard's main does not catch: a traceback."""
+    from cargoboard import cli, sync
+    monkeypatch.setattr(sync, "sync", lambda link, store, **kw: sync.SyncResult())
+    assert cli.main(["demo", "--out", str(tmp_path / "dd"), "--actions", "3",
+                     "--no-screen"]) == 1
+    assert capsys.readouterr().err == "cargoboard: error: the sync stored no game\n"

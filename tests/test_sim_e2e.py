@@ -81,6 +81,26 @@ def test_plugin_exception_is_an_err_line_not_a_crash(board):
     assert "ok state=play game=test" in _ask(r, ser, b"status\n")
 
 
+def test_an_empty_position_is_refused_not_a_new_game():
+    """`new GAME position=` (the notation left out) is a bad position, as the game says one
+    with any other text; it started the board edition (or the game's usual start). The sim
+    script's new-game says the board's refusal too."""
+    s = Session(out=lambda text: None)
+    try:
+        for game, words in (("kubitva", "bad position: position needs 5 fields"),
+                            ("cephalopod", "bad position: position needs 2 fields"),
+                            ("cargocube", "RulesError: position needs 4 fields"),
+                            ("formula99", "bad position: position needs 'L<level>")):
+            for text in ("", "x"):
+                final = s.query("new %s position=%s" % (game, text))[1]
+                assert final.startswith("err " + words), (game, text, final)
+            assert s.query("status")[1].startswith("ok state=idle game=-"), game
+        with pytest.raises(ScriptError, match="new kubitva: err bad position"):
+            s.execute("new-game kubitva position=")
+    finally:
+        s.close()
+
+
 def test_led_frames_sent_only_when_changed(board):
     r, ser = board
     n0 = r.led_updates

@@ -280,6 +280,46 @@ def test_sync_now_on_the_tables_page_each_table_its_own_and_refusals_in_words(tm
         gone.close()
 
 
+def test_a_sync_the_store_stops_is_over_and_may_run_again(tmp_path):
+    """Sync now into a store another program holds locked (sqlite3's OperationalError
+    "database is locked", no StoreError): the sync ends saying why, the board stays followed and
+    sync may run again; it stayed "running" and the page answered 409 "a sync is running"."""
+    import sqlite3
+    from cargoboard.web.boards import Follower
+    db = tmp_path / "games.sqlite"
+    Store(db).close()
+    board = LiveBoard(tmp_path / "b1", setup=(
+        "new-game cargocube polygon SN", "lift c3", "place c2", "wait 600",
+        "new-game cargocube polygon SN"))
+    follower = Follower("1", str(tmp_path / "b1"), store_path=db).start()
+
+    def wait(what, timeout=30):
+        end = time.monotonic() + timeout
+        while not what():
+            assert time.monotonic() < end, follower.sync_state
+            time.sleep(0.05)
+    try:
+        wait(lambda: follower.snapshot()["connected"])
+        holder = sqlite3.connect(db, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # a writer's lock, as another sync's
+        try:
+            assert follower.request_sync()
+            wait(lambda: not follower.sync_state["running"])
+        finally:
+            holder.rollback()
+            holder.close()
+        assert follower.sync_state["result"] == \
+            "not synced: OperationalError: database is locked", follower.sync_state
+        assert follower.snapshot()["status"] == "connected"
+        assert follower.request_sync()
+        wait(lambda: not follower.sync_state["running"])
+        assert follower.sync_state["result"].startswith("1 new game stored"), \
+            follower.sync_state
+    finally:
+        follower.stop()
+        board.close()
+
+
 def test_bad_requests_get_a_clear_4xx(tmp_path):
     db = tmp_path / "games.sqlite"
     fill(db)

@@ -90,7 +90,6 @@ CYAN = const(6)
 RED = const(7)
 GREEN = const(8)
 N_COLOURS = const(9)
-COLOUR_NAMES = ("off", "blue", "orange", "white", "magenta", "yellow", "cyan", "red", "green")
 SEAT_COLOUR = (BLUE, ORANGE, WHITE, MAGENTA)
 
 PALETTE = bytes((

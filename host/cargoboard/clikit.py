@@ -126,6 +126,51 @@ def check_new_file(name, replace=False):
         raise CommandError("cannot write %s: it exists; give another file" % name)
 
 
+def write_file(name, data, replace=False, exists="it exists; give another file"):
+    """Write data (text, as UTF-8, or bytes) to the file name as a whole or not at all: into a
+    temporary file beside it, flushed to the disk, then renamed over it, so a full disk or a
+    crash leaves the old file (or none), never half of one (which the next try would refuse
+    as existing). A link is followed (the file it points to is replaced, the link stays); a
+    device or a pipe (/dev/null) is written to directly. A file made meanwhile is replaced
+    only with replace. Any failure is a CommandError naming the file: "cannot write NAME:
+    why" (`exists` is the why of a file that is there)."""
+    import os
+    import tempfile
+
+    def opened(fd_or_path):
+        if isinstance(data, bytes):
+            return open(fd_or_path, "wb")
+        return open(fd_or_path, "w", encoding="utf-8", newline="\n")
+    try:
+        target = os.path.realpath(name)
+        if os.path.exists(target) and not os.path.isfile(target):
+            with opened(target) as f:
+                f.write(data)
+            return
+        folder, base = os.path.split(target)
+        fd, tmp = tempfile.mkstemp(prefix="." + base + ".", suffix=".part", dir=folder)
+        try:
+            with opened(fd) as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            if os.path.exists(target) or not replace and os.path.lexists(name):
+                if not replace:  # made meanwhile (a link to nothing too): not replaced unasked
+                    raise FileExistsError(errno.EEXIST, exists, name)
+                mode = os.stat(target).st_mode & 0o7777
+            else:
+                umask = os.umask(0)
+                os.umask(umask)
+                mode = 0o666 & ~umask  # as open() would have made it, not mkstemp's 0600
+            os.chmod(tmp, mode)
+            os.replace(tmp, target)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError as e:  # no permission, a full disk, ... (the write's own error names no file)
+        raise CommandError("cannot write %s: %s" % (name, e.strerror or e)) from None
+
+
 def apply_only_to(flags, kind):
     """The usage error for options of the game `kind` given for another game's position:
     "--cards, --expansion and --teleport apply to cargocube only"."""

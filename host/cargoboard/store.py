@@ -660,12 +660,6 @@ class Store:
         return self.db.execute("SELECT source, source_game, reason, length(log), stored "
                                "FROM rejected ORDER BY id").fetchall()
 
-    def transfer(self, source, source_game):
-        """(total, bytes so far) of a half-done read, or None."""
-        row = self.db.execute("SELECT total, data FROM transfers WHERE source=? AND source_game=?",
-                              (source, source_game)).fetchone()
-        return (row[0], bytes(row[1])) if row else None
-
     def first_transfer(self, source):
         """(game, total, bytes so far) of the lowest-numbered half-done read from a board that
         holds some bytes, or None: where the next sync resumes."""

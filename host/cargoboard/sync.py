@@ -69,19 +69,19 @@ class SyncResult:
 
 
 class Progress:
-    """The sync's progress bar (tqdm) on stderr, in games (or bytes): only when it is a terminal, or forced
+    """The sync's progress bar (tqdm) on stderr, in games: only when it is a terminal, or forced
     (enabled=True, `sync --progress`); on_progress(done, total, label) is told of every
     step as well (another view of the same bar: the web page's)."""
 
-    def __init__(self, total, enabled=None, stream=None, on_progress=None, unit="B"):
+    def __init__(self, total, enabled=None, stream=None, on_progress=None):
         from tqdm import tqdm
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty() if enabled is None else enabled
         self.total = max(1, total)
         self.done = 0
         self.on_progress = on_progress
-        self.bar = tqdm(total=total, desc="sync", unit=unit, unit_scale=unit == "B",
-                        file=self.stream, disable=not self.enabled, dynamic_ncols=True)
+        self.bar = tqdm(total=total, desc="sync", unit="game", file=self.stream,
+                        disable=not self.enabled, dynamic_ncols=True)
 
     def add(self, n, label=""):
         self.done += n
@@ -112,7 +112,7 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
         on_board = int(info.get("games", "0"))
     except ValueError:
         on_board = 0
-    bar = Progress(on_board, enabled=progress, on_progress=on_progress, unit="game")
+    bar = Progress(on_board, enabled=progress, on_progress=on_progress)
     kept = store.first_transfer(board)
     resumed, prefix = (kept[0], kept[2]) if kept else (0, b"")  # a transfer cut short
     first = 0

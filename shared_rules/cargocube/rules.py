@@ -82,10 +82,6 @@ BASE_CARDS = 3  # kinds below this need no expansion code (the others: expansion
 CARD_SPRINGBOARD = (True, True, False, False, True, False, True, False, False, False)
 
 
-def card_code(kind_letter, owner):
-    return 1 + CARD_LETTERS.index(kind_letter) * 8 + owner
-
-
 def card_kind(code):
     return CARD_LETTERS[(code - 1) >> 3]
 

@@ -3,7 +3,6 @@
 # Code = suit * 13 + rank index + 1: suits c d h s (0..3), ranks 2..A (0..12); 53 the red
 # joker Xr, 54 the black joker Xb. 0 is "no card".
 
-N_CARDS = 54
 RED_JOKER = 53
 BLACK_JOKER = 54
 RANKS = "23456789TJQKA"

@@ -9,11 +9,10 @@
 
 from shared_rules.formula99 import rules as R
 from shared_rules.formula99 import track as TK
-from shared_rules.formula99 import cards as C
 from shared_rules.formula99.const import (O_LOC, O_DECK, O_DECKN, O_SHIP, O_CIV, O_CHG, O_CCARD,
                                           O_NSEATS, O_WINNER, L_HAND, L_CHARGE, L_DECK,
                                           BLOCKADE, UNKNOWN, NONE, K_LAY, K_BLOCK, K_LIFT,
-                                          K_END, K_DRAW)
+                                          K_END)
 
 WIN = 100000
 

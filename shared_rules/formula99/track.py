@@ -21,10 +21,6 @@ def is_track(c):
     return 0 <= c < N_IDS and not (c & 1 and (c >> 1) & 3 == 3)
 
 
-def t_of(c):
-    return c >> 1
-
-
 def lane_of(c):
     """The ship's own lane on cell c: its lane, blue on a red cell."""
     return c & 1

@@ -71,10 +71,6 @@ def is_wall(v):
     return v == BRICK or v == ARMOUR
 
 
-def is_unit(v):
-    return v >= WORKER
-
-
 def cube_text(v, points=MOVE_POINTS):
     """The notation of one cell's cube: '.', 'b', 'W', 'S7', ..."""
     if v >= WORKER:

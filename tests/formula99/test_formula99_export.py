@@ -73,6 +73,24 @@ def test_a_wrong_reveal_is_named(engine_game):
         gamefile.from_json(json.dumps(doc), "tampered.json")
 
 
+def test_import_refuses_a_card_that_is_no_text(tmp_path, engine_game):
+    """A JSON reveal whose card is a number ("5": 7): one line naming it, exit 1, nothing
+    stored; C.parse(7) was a TypeError traceback."""
+    doc = gamefile.to_dict(engine_game)
+    ply = sorted(doc["reveal"]["laid"], key=int)[0]
+    doc["reveal"]["laid"][ply] = 7
+    path = tmp_path / "number.json"
+    path.write_text(json.dumps(doc))
+    db = tmp_path / "games.sqlite"
+    proc = subprocess.run([cargoboard_exe(), "import", str(path), "--db", str(db)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr == "cargoboard: error: %s reveal: reveal: 7 is no card\n" % path
+    if db.exists():
+        with Store(db) as st:
+            assert st.list() == []
+
+
 def test_pictures_show_hands_and_charge_cards_only_at_the_end(engine_game):
     last = len(engine_game.actions)
     middle = export_cli.render(engine_game, "svg", at=last // 2)

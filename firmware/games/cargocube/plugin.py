@@ -108,7 +108,7 @@ class Game:
             players = len(seats)
             if layouts.SEATS_BY_PLAYERS.get(players) != seats:
                 raise ValueError("seats %s: play SN, SWN, SWNE or 12345678" % seats)
-            if start:
+            if start is not None:  # an empty position= is a bad position, not a new game
                 self.pos = cc.Position.parse(start)
                 self.variant = options.get("variant") or "position"
             else:

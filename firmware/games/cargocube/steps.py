@@ -58,10 +58,6 @@ TOL_DNL = 25
 _DIR = bytes((5, 4, 3, 6, 8, 2, 7, 0, 1))
 
 
-def item_diagonal(item):
-    return DIAG[item]
-
-
 def _add_field(acc, stack, on_card, first, sign):
     """Add sign times the field the pieces of stack (bottom first) from level `first` up give
     to acc[k], the sensor that sees their cell in direction k (acc[8]: the cell's own).

@@ -76,7 +76,7 @@ class Game:
                              % seats)
         layout = options.get("layout") or options.get("variant")
         start = options.get("position")
-        if start:
+        if start is not None:  # an empty position= is a bad position, not a new game
             try:
                 pos = ce.Position.parse(start)
             except ce.RulesError as e:

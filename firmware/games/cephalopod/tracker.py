@@ -28,7 +28,6 @@
 # Occupancy is an int bitmask over the game's cells (bit c = cell c of the rules core; at most
 # 25 bits, a small int on the board: no allocation to compare two boards).
 
-from shared_rules.cephalopod import rules as ce
 from shared_rules import grid
 from firmware.hal import TICKS_MASK
 

@@ -24,7 +24,7 @@ def init(game, options):
     made here may stay referenced by the game: a function of this module would keep the whole
     module in the heap.)"""
     start = options.get("position")
-    if start:
+    if start is not None:  # an empty position= is a bad position, not a new game
         pos = _parse(game, start)
     else:
         # a new game's options are read by console.py, loaded for them and dropped after

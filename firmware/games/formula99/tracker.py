@@ -140,12 +140,6 @@ def minus(ev, eff):
     return out
 
 
-def O_TOP(s):
-    """Index of the top agenda item in the position bytearray, -1 if none."""
-    sp = s[R.O_SP]
-    return R.O_AG + 5 * (sp - 1) if sp else -1
-
-
 class Tracker:
     def __init__(self, pos, settle_ms=SETTLE_MS):
         self.pos = pos
@@ -253,7 +247,7 @@ class Tracker:
         comes after, once the card is known."""
         pos = self.pos
         s = pos.st
-        i = O_TOP(s)
+        i = pos._top()
         if i >= 0 and s[i] in (R.A_SHOW, R.A_CLEAR):
             c = s[i + 2] if s[i] == R.A_SHOW else s[i + 1]
             if pos.ship_at(c) < 0:
@@ -333,7 +327,7 @@ class Tracker:
                             v[k] += 1 if now >> j & 1 else -1  # a start zone counts its ships
                 last[i] = now
         self.still_since = now_ms
-        self._infer(now_ms)
+        self._infer()
 
     def tick(self, now_ms, now=False):
         """Commit a READY action once the board has been still long enough (now: at once, as
@@ -342,14 +336,14 @@ class Tracker:
                 now or ((now_ms - self.still_since) & 0x3FFFFFFF) >= self.settle_ms):
             self.settling = False
             self._commit(self.ready, "auto")
-            self._infer(now_ms)
+            self._infer()
 
     # -- inference ------------------------------------------------------------------------------
 
     def _evidence(self):
         return diff(self.observed, self._expected())
 
-    def _infer(self, now_ms=0):
+    def _infer(self):
         pos = self.pos
         self.settling = False
         for _ in range(12):  # commits in a row (each one a prefix of the evidence)
@@ -529,7 +523,7 @@ class Tracker:
         if not self.pos.is_legal(a):
             return False
         self._commit(a, how)
-        self._infer(self.still_since)
+        self._infer()
         return True
 
     def enter_card(self, card):
@@ -546,7 +540,7 @@ class Tracker:
                 self._set_card(card)  # the card the next charge laid takes
                 if self._lays_card(card):
                     self._changed()
-                    self._infer(self.still_since)
+                    self._infer()
                     return True
                 self._set_card(0)
             return False
@@ -554,7 +548,7 @@ class Tracker:
         self._changed()
         if len(plays) == 1 and not self.effect(plays[0]):
             return self.act(plays[0], "card")
-        self._infer(self.still_since)
+        self._infer()
         return True
 
     def _set_card(self, card):
@@ -576,7 +570,7 @@ class Tracker:
             self._commit(self.candidates[self.index], "confirm")
         else:
             return False
-        self._infer(self.still_since)
+        self._infer()
         return True
 
     def press_next(self):
@@ -594,7 +588,7 @@ class Tracker:
         if self.card:
             self._set_card(0)
             self._changed()
-            self._infer(self.still_since)
+            self._infer()
             return True
         if not self.pos.ply():
             return False
@@ -610,7 +604,7 @@ class Tracker:
         self.owed_idx = []  # after a take-back the whole board is owed
         self.state = CATCHUP if self._evidence() else IDLE
         if self.state == IDLE:
-            self._infer(self.still_since)
+            self._infer()
         return True
 
     def take_log(self):

@@ -68,7 +68,7 @@ class Game:
         start = options.get("position")
         layout = options.get("layout") or options.get("variant")
         try:
-            if start:
+            if start is not None:  # an empty position= is a bad position, not a new game
                 try:
                     pos = kb.Position.parse(start)
                 except kb.RulesError as e:

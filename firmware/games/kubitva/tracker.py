@@ -386,10 +386,10 @@ class Tracker:
                     if t in ("b", "a", "w", "s") and pos.action_cell(a) == f:
                         found.append((a,))
                         if not growing:
-                            growing = self._may_grow_from_front(f, side)
+                            growing = self._may_grow_from_front(f)
         return found, growing
 
-    def _may_grow_from_front(self, f, side):
+    def _may_grow_from_front(self, f):
         """A cube on a front cell may also be the first filler of a fill or a cube of a carry
         (if a unit could push it there): the purchase then waits for confirm or patience."""
         pos = self.pos

@@ -2,15 +2,13 @@
 pictures, files back into the store, and a game stepped through in the terminal.
 Formats: docs/export.md."""
 
-import errno
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 from cargoboard import store
 from cargoboard.export import gamefile
-from cargoboard.clikit import CommandError, UsageError, check_new_file, terminal_text
+from cargoboard.clikit import CommandError, UsageError, check_new_file, terminal_text, write_file
 
 FORMATS = ("json", "text", "svg", "html", "log")  # log: the board's raw log, as stored
 SUFFIXES = {".json": "json", ".txt": "text", ".svg": "svg", ".html": "html", ".htm": "html",
@@ -100,46 +98,6 @@ def check_output(name, force=False, db=None):
                            "replace it" % name)
 
 
-def _opened(fd_or_path, data):
-    """open() of fd_or_path for writing data: text as UTF-8, bytes as they are."""
-    if isinstance(data, bytes):
-        return open(fd_or_path, "wb")
-    return open(fd_or_path, "w", encoding="utf-8", newline="\n")
-
-
-def write_output(name, text, force=False):
-    """Write text (or bytes) to the file name as a whole or not at all: into a temporary file beside it,
-    then renamed over it, so a full disk or a crash leaves the old file (or none), never half
-    of one. A link is followed (the file it points to is replaced, the link stays); a device
-    or a pipe (--force -o /dev/null) is written to directly."""
-    target = os.path.realpath(name)
-    if os.path.exists(target) and not os.path.isfile(target):
-        with _opened(target, text) as f:
-            f.write(text)
-        return
-    folder, base = os.path.split(target)
-    fd, tmp = tempfile.mkstemp(prefix="." + base + ".", suffix=".part", dir=folder)
-    try:
-        with _opened(fd, text) as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        if os.path.exists(target):
-            if not force:  # made meanwhile by another program: still not replaced unasked
-                raise FileExistsError(errno.EEXIST, "it exists; give another file, or --force "
-                                      "to replace it", name)
-            mode = os.stat(target).st_mode & 0o7777
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask  # as open() would have made it, not mkstemp's 0600
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
 def cmd_export(args):
     _not_negative("--at", args.at)
     if args.output == "":
@@ -156,10 +114,8 @@ def cmd_export(args):
     else:
         text = render(rec, fmt, args.at)
     if args.output and args.output != "-":
-        try:
-            write_output(args.output, text, args.force)
-        except OSError as e:  # no permission, a full disk, ...
-            raise CommandError("cannot write %s: %s" % (args.output, e.strerror)) from None
+        write_file(args.output, text, args.force,
+                   exists="it exists; give another file, or --force to replace it")
         print("wrote game %s as %s to %s" % (rec.id, fmt, args.output), file=sys.stderr)
     elif isinstance(text, bytes):
         sys.stdout.flush()

@@ -115,6 +115,23 @@ def cell_centre(c, cols, rows, cell, margin):
     return x + cell / 2, y + cell / 2
 
 
+def two_side_scores(pos, cell, margin, letters, fills, dx=0):
+    """The two sides' scores under a board of pos.cols x pos.rows cells (Cephalopod's, КУБитва's):
+    [(x, y, its SVG text)] for side 0 then 1, x the middle of the board's left or right half
+    (the score drawn dx from it), y the line under the board."""
+    scores = pos.scores()
+    width = pos.cols * cell
+    y = margin + pos.rows * cell + margin + 12
+    out = []
+    for s in (0, 1):
+        letter = letters[s]
+        x = margin + width / 4 + s * width / 2
+        out.append((x, y, svg_text(x + dx, y, "sc", "%s %d" % (letter, scores[s]), [
+            ("fill", fills[s]), ("data-kind", "score"), ("data-seat", letter),
+            ("data-score", scores[s]), ("id", "cb-score-" + letter)])))
+    return out
+
+
 def caption_line(phase, ply, total, action_text=None, mover=None):
     """The caption under a diagram: where in the game, the last action, then `phase` (whose
     turn, or the result)."""

@@ -480,9 +480,6 @@ class Runner:
             signal.signal(signal.SIGTERM, old)
         return 0
 
-    def wait_ms(self, ms):
-        self.step(max(0, (ms + FRAME_MS - 1) // FRAME_MS))
-
     def wait_serial_input(self, timeout=1.0):
         """Block (wall clock) until the pty master has bytes from the slave side."""
         r, _, _ = select.select([self.master], [], [], timeout)

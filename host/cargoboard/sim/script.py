@@ -90,10 +90,8 @@ button presses each line used. Exit status 0 only if every line held; errors nam
 
 from __future__ import annotations
 
-import os
 import re
 import select
-import shlex
 import sys
 
 from cargoboard import games
@@ -312,7 +310,6 @@ class Session:
         self.runner = make_runner(**runner_kwargs)
         self.runner.start()
         self._attach()
-        self._tx_count = 0
         self.replies: list[str] = []
         self.events: list[str] = []
         self.override: dict[int, int] = {}

@@ -164,6 +164,3 @@ class World:
         if self.physics is not None:
             return self.physics.name(item, self.letters)
         return "o" if item == TOKEN else str(item)
-
-    def describe(self, cell: int) -> str:
-        return " ".join(self.item_name(i) for i in self.stacks[cell])

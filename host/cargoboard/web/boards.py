@@ -410,21 +410,22 @@ class Follower:
                                "result": ""}
             self.on_change(self, "sync")
 
+        result, over = "stopped: the board stopped answering; sync again", False
         try:
             with Store(self.store_path) as store:  # its folders made as sync's (is_default_path)
                 res = sync(link, store, on_progress=progress)
-            result = res.summary()
+            result, over = res.summary(), True
         except StoreError as e:
-            result = "not synced: %s" % e
+            result, over = "not synced: %s" % e, True
         except LinkError:
-            self.sync_state = dict(self.sync_state, running=False,
-                                   result="stopped: the board stopped answering; sync again")
-            self.on_change(self, "sync")
             raise
-        done = self.sync_state
-        self.sync_state = {"running": False, "done": done["total"], "total": done["total"],
-                           "label": "", "result": result}
-        self.on_change(self, "sync")
+        except Exception as e:  # e.g. sqlite3's "database is locked": said, and sync may run again
+            result = "not synced: %s: %s" % (type(e).__name__, e)
+        finally:  # whatever ended it, the sync is over: "a sync is running" must not stay
+            s = self.sync_state
+            self.sync_state = {"running": False, "done": s["total"] if over else s["done"],
+                               "total": s["total"], "label": "", "result": result}
+            self.on_change(self, "sync")
 
 
 class Boards:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from shared_rules.cargocube import rules as cc
 from cargoboard.games.cargocube.scriptgen import game_script
-from cargoboard.clikit import CommandError, UsageError
+from cargoboard.clikit import CommandError, UsageError, write_file
 from cargoboard.store import score_text
 
 
@@ -117,14 +117,13 @@ def sync_and_export(session, out_dir, final_over, out=print):
         out("synced over %s: %s in %.2f s (%d log bytes)"
             % (runner.port, res.summary(), took, res.bytes))
         if not res.stored:
-            raise RuntimeError("the sync stored no game")
+            raise CommandError("the sync stored no game")
         rec = store.get(res.stored[-1][1])
     html = out_dir / ("game-%d.html" % rec.id)
     svg = out_dir / ("game-%d-final.svg" % rec.id)
     positions = rec.positions()
     for path, fmt in ((html, "html"), (svg, "svg")):
-        with open(path, "x", encoding="utf-8") as f:  # "x": never over an existing file
-            f.write(render(rec, fmt, positions=positions))
+        write_file(path, render(rec, fmt, positions=positions))  # never over an existing file
     return rec, db_path, html, svg
 
 
@@ -196,8 +195,7 @@ def cmd_demo(args):
                                 check_every=0, pick=_hinted(args.hint_share),
                                 cards=args.expansion or False, teleport=args.teleport)
     if args.keep_script:
-        with open(out_dir / "demo-script.txt", "x", encoding="utf-8") as f:
-            f.write(script)
+        write_file(out_dir / "demo-script.txt", script)
     what = "".join((" with " + (EXPANSION_NAMES[args.expansion] if args.expansion else ""),
                     " and" if args.expansion and args.teleport else "",
                     " the walking teleport" if args.teleport else "")) \

@@ -150,7 +150,7 @@ def cell_kind(c, seats):
     return "terminal-" + g.SEAT_LETTERS[side]
 
 
-def _kind_seat(kind, seats):
+def _kind_seat(kind):
     """The seat int of a cell kind 'terminal-X' or 'exit-X' (for exits: the side)."""
     letter = kind[-1]
     if letter.isdigit():
@@ -177,9 +177,9 @@ def _background(seats):
         elif kind in ("grey", "portal"):
             fill = "#eceff1" if (c % 11 + c // 11) % 2 else "#e3e7ea"
         elif kind.startswith("terminal-") and len(seats) == 8:
-            fill = SEAT_TINT8[_kind_seat(kind, seats)]
+            fill = SEAT_TINT8[_kind_seat(kind)]
         else:
-            fill = SEAT_TINT[_kind_seat(kind, seats)]
+            fill = SEAT_TINT[_kind_seat(kind)]
         out.append(_tag("rect", [("x", x), ("y", y), ("width", CELL), ("height", CELL),
                                  ("fill", fill), ("stroke", "#9aa5ab"), ("stroke-width", ".6"),
                                  ("data-kind", "cell"), ("data-cell", g.cell_name(c)),
@@ -196,7 +196,7 @@ def _background(seats):
                             _text(cx, cy, "ts", "portal", [("fill", "#7d3c98")]) +
                             "<title>f6: entry portal</title>"))
         elif kind.startswith("exit-"):
-            s = _kind_seat(kind, seats)
+            s = _kind_seat(kind)
             whose = SEAT_NAME[s] if len(seats) < 8 else "seats %d and %d" % (2 * s + 1, 2 * s + 2)
             out.append(_tag("g", [("data-kind", "exit-portal"), ("data-cell", g.cell_name(c)),
                                   ("data-seat", kind[-1])],
@@ -532,7 +532,7 @@ def text_board(pos, color=False):
                 if st and cc.KEEPER <= st[-1] < cc.DEAD:
                     code = "1;" + _ANSI_SEAT[_side(seats, st[-1] - cc.KEEPER)]
                 elif kind.startswith(("terminal-", "exit-")):
-                    s = _kind_seat(kind, seats)
+                    s = _kind_seat(kind)
                     code = _ANSI_SEAT[_side(seats, s) if kind[0] == "t" else s]
                 elif pos.cards[c]:
                     code = _ANSI_SEAT[_side(seats, cc.card_owner(pos.cards[c]))]

@@ -31,7 +31,6 @@ from circuit import parts as P
 from firmware.games.cargocube import steps as STEPS
 from hardware import pinmap_revb as PM
 from shared_rules.cargocube import board as g
-from shared_rules.cargocube import rules as cc
 
 from cargoboard.games.cargocube.world import physical_stack, turn_stack
 from cargoboard.sim.world import CARD_BASE, World

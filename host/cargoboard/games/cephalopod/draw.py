@@ -16,6 +16,7 @@ TITLE = "Cephalopod"  # the game's name in titles (pages, exports)
 from xml.sax.saxutils import escape
 
 from cargoboard.export.diagram import caption_line, cell_centre, cell_origin, svg_document
+from cargoboard.export.diagram import two_side_scores
 from cargoboard.export.diagram import svg_num as _num, svg_tag as _tag, svg_text as _text
 from shared_rules.cephalopod import rules as ce
 
@@ -154,17 +155,8 @@ def caption(pos, ply, total, action_text=None, mover=None):
 
 
 def scores_svg(pos):
-    sc = pos.scores()
-    width = pos.cols * CELL
-    y = MARGIN + pos.rows * CELL + MARGIN + 12
-    out = []
-    for s in (0, 1):
-        letter = LETTERS[s]
-        x = MARGIN + width / 4 + s * width / 2
-        out.append(_text(x, y, "sc", "%s %d" % (letter, sc[s]),
-                         [("fill", SCORE_FILL[s]), ("data-kind", "score"), ("data-seat", letter),
-                          ("data-score", sc[s]), ("id", "cb-score-" + letter)]))
-    return "".join(out)
+    return "".join(text for _, _, text in two_side_scores(pos, CELL, MARGIN, LETTERS,
+                                                          SCORE_FILL))
 
 
 def svg(pos, before=None, action_text=None, ply=None, total=None, title=None):

@@ -96,14 +96,14 @@ def cmd_play(args):
 def save(game, path):
     """Write the game (even unfinished) as a game file, JSON or text by the suffix: the public
     game, the hidden cards revealed at its end (docs/export.md)."""
+    from cargoboard.clikit import write_file
     from cargoboard.export import gamefile
     from cargoboard.store import GameRecord
     start, texts = game.record()
     rec = GameRecord("formula99", "L%d" % game.pos.level, game.pos.SEAT_LETTERS, start, texts,
                      source="play")
     text = gamefile.to_text(rec) if path.lower().endswith(".txt") else gamefile.to_json(rec)
-    with open(path, "x", encoding="utf-8", newline="\n") as f:
-        f.write(text)
+    write_file(path, text)
 
 
 def _clearer():

@@ -13,7 +13,6 @@ Everything is seeded: a run repeats exactly.
 import random
 
 from shared_rules.formula99 import cards as C
-from shared_rules.formula99 import rules as R
 from firmware import hal as H
 from firmware.games.formula99 import tracker as T
 from cargoboard.sim.table import touch

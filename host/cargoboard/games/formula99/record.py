@@ -47,7 +47,7 @@ def restore(start, actions, reveal):
             raise ValueError("reveal: ply %r is not a number" % ply) from None
         if not 0 <= i < len(full) or not full[i].startswith("lay:") or "=" in full[i]:
             raise ValueError("reveal: action %s is no public charge laid" % ply)
-        if not C.parse(card):
+        if not isinstance(card, str) or not C.parse(card):  # JSON may hold a number there
             raise ValueError("reveal: %r is no card" % card)
         full[i] = "%s=%s" % (full[i], card)
     return deal, full

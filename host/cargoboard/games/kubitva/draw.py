@@ -21,6 +21,7 @@ TITLE = "КУБитва"  # the game's name in titles (pages, exports)
 from xml.sax.saxutils import escape
 
 from cargoboard.export.diagram import caption_line, cell_centre, cell_origin, svg_document
+from cargoboard.export.diagram import two_side_scores
 from cargoboard.export.diagram import svg_num as _num, svg_tag as _tag, svg_text as _text
 from shared_rules.kubitva import rules as kb
 
@@ -273,17 +274,12 @@ def caption(pos, ply, total, action_text=None, mover=None):
 
 
 def scores_svg(pos):
-    sc = pos.scores()
-    width = pos.cols * CELL
-    y = MARGIN + pos.rows * CELL + MARGIN + 12
+    """Each side's score, then its treasury beside it."""
     out = []
-    for s in (0, 1):
+    for s, (x, y, score) in enumerate(two_side_scores(pos, CELL, MARGIN, LETTERS, SIDE_STROKE,
+                                                      dx=-30)):
         letter = LETTERS[s]
-        x = MARGIN + width / 4 + s * width / 2
-        out.append(_text(x - 30, y, "sc", "%s %d" % (letter, sc[s]),
-                         [("fill", SIDE_STROKE[s]), ("data-kind", "score"),
-                          ("data-seat", letter), ("data-score", sc[s]),
-                          ("id", "cb-score-" + letter)]))
+        out.append(score)
         out.append(_text(x + 40, y, "sc", "$%d" % pos.treasury[s],
                          [("fill", "#7a5c00"), ("data-kind", "treasury"), ("data-seat", letter),
                           ("data-value", pos.treasury[s])]))

@@ -131,9 +131,9 @@ class Session:
             sc = pos.scores()
             self.write("%s (land S=%d N=%d)" % (draw.phase_text(pos), sc[0], sc[1]))
         if self.save:
+            from cargoboard.clikit import write_file
             from cargoboard.export.gamefile import to_text
-            with open(self.save, "x") as f:
-                f.write(to_text(self.record()))
+            write_file(self.save, to_text(self.record()))
             self.write("saved %d actions to %s" % (pos.ply(), self.save))
 
     def run(self, lines):

@@ -86,11 +86,17 @@ def put_files(fs, files):
 def write_files(image, files, create=True):
     """Put files into an image file (a new empty filesystem if the file is missing and
     `create`): files = [(path on the board, bytes)]."""
+    import littlefs
     path = Path(image)
     # a Ctrl-C or SIGTERM (sim --pty's stop) ends it here, before the file is touched
     with signals_held(signal.SIGINT, signal.SIGTERM):
         fs = load(path) if path.exists() or not create else _fs()
-        put_files(fs, files)
+        try:
+            put_files(fs, files)
+        except littlefs.LittleFSError as e:  # the file is untouched: the writes were in memory
+            why = ("its filesystem is full" if e.code == littlefs.LittleFSError.Error.LFS_ERR_NOSPC
+                   else f"writing its filesystem failed ({e})")
+            raise ImageError(f"flash image {path}: {why}") from None
     save(fs, path)
 
 
