@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import secrets
 import sqlite3
 from pathlib import Path
 from urllib.parse import quote
@@ -369,6 +370,55 @@ def _store_error(path, e):
     return StoreError("%s is not a usable game store: %s" % (path, e))
 
 
+def _create(path):
+    """Make a new store at path, whole or not at all: it is built in a temporary file beside
+    it (SQLite commits each CREATE on its own: a store made in place and killed midway was
+    left half made, and every later command refused it as not a store), then linked to path,
+    which never replaces a file there: of two programs making the same store at once, the
+    second finds the first's and uses it. A program killed while building leaves only its
+    temporary file (`.NAME.PID-XXXXXXXX.new`), never a half-made store."""
+    tmp = path.absolute().parent / (".%s.%d-%s.new" % (path.name, os.getpid(),
+                                                        secrets.token_hex(4)))
+    try:
+        db = sqlite3.connect(str(tmp))
+        try:
+            db.executescript(SCHEMA)
+            db.execute("INSERT INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
+            db.commit()
+        finally:
+            db.close()
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another program made it meanwhile: that one is the store
+        except OSError:
+            # a file system without hard links (FAT, some network ones): renamed, after
+            # looking, which is atomic only between the look and the rename
+            if not path.exists():
+                os.replace(tmp, path)
+        _sync_folder(path.absolute().parent)
+    finally:
+        for name in (tmp, str(tmp) + "-journal"):
+            try:
+                os.unlink(name)
+            except FileNotFoundError:
+                pass
+
+
+def _sync_folder(folder):
+    """Make a new name in folder last through a power cut (where the system allows it)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 class Store:
     """The store at path (default: default_path()).
 
@@ -393,23 +443,19 @@ class Store:
                 self._damage = "log_damage(log)"
             return
         check_writable(self.path)
-        if self.path.exists():
-            self.db, schema = self._open_existing(self.path, readonly=False)
+        if not self.path.exists():
+            if is_default_path(self.path):  # check_writable: only its folders may be made
+                self.path.parent.mkdir(parents=True, exist_ok=True)
             try:
-                _upgrade(self.db, schema)
+                _create(self.path)
             except sqlite3.DatabaseError as e:
-                self.db.close()
-                raise StoreError("%s could not be upgraded: %s" % (self.path, e)) from None
-            return
-        if is_default_path(self.path):  # check_writable: only its folders may be made
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+                raise _store_error(self.path, e) from None
+        self.db, schema = self._open_existing(self.path, readonly=False)
         try:
-            self.db = sqlite3.connect(str(self.path))
-            self.db.executescript(SCHEMA)
-            self.db.execute("INSERT OR IGNORE INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
-            self.db.commit()
+            _upgrade(self.db, schema)
         except sqlite3.DatabaseError as e:
-            raise _store_error(self.path, e) from None
+            self.db.close()
+            raise StoreError("%s could not be upgraded: %s" % (self.path, e)) from None
 
     @staticmethod
     def _open_existing(path, readonly):

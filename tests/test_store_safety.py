@@ -1,0 +1,99 @@
+"""The store audit of stop 38: a store is never seen half made or half upgraded, whatever
+signal ends the program that writes it, and writers at once neither fail nor lose games.
+Where a bug needs a signal at one point of a write, the signal is sent from inside the
+command at that point (an SQLite trace callback sees the statement about to run), never
+after a guessed delay."""
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cargoboard import cli
+from cargoboard.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "docs" / "img" / "example-game.txt"
+
+# Runs `cargoboard ARGV...` in this Python with a signal sent to itself when a statement
+# containing MARK is about to run (SQLite's trace callback: before each statement).
+SIGNAL_AT_STATEMENT = """
+import os, signal, sqlite3, sys
+mark, signame, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
+real_connect = sqlite3.connect
+def connect(*args, **kwargs):
+    db = real_connect(*args, **kwargs)
+    def trace(sql):
+        if mark in sql:
+            os.kill(os.getpid(), getattr(signal, signame))
+    db.set_trace_callback(trace)
+    return db
+sqlite3.connect = connect
+from cargoboard.cli import main
+sys.exit(main(argv))
+"""
+
+
+def cli_signalled_at(mark, signame, argv):
+    """(exit status, stdout, stderr) of the CLI in another process sent signame as the first
+    statement containing mark is about to run."""
+    proc = subprocess.run([sys.executable, "-c", SIGNAL_AT_STATEMENT, mark, signame] + argv,
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def run(capsys, argv):
+    status = cli.main(argv)
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_a_store_whose_making_is_killed_is_not_left_half_made(tmp_path, capsys):
+    """The audit's case: the first sync killed while it made the store left its first tables
+    only (SQLite commits each CREATE), and every later command said "not a Cargoboard game
+    store". The store is made in a file beside it and linked in place when whole."""
+    db = tmp_path / "games.sqlite"
+    status, _, _ = cli_signalled_at("CREATE TABLE IF NOT EXISTS rejected", "SIGKILL",
+                                    ["import", str(EXAMPLE), "--db", str(db)])
+    assert status == -signal.SIGKILL
+    assert not db.exists()  # no store rather than half of one
+    status, out, err = run(capsys, ["import", str(EXAMPLE), "--db", str(db)])
+    assert (status, err) == (0, "") and out.startswith("imported ")
+    status, out, _ = run(capsys, ["games", "--db", str(db)])
+    assert status == 0 and len(out.splitlines()) == 2
+
+
+def test_a_store_made_meanwhile_by_another_program_is_used_not_replaced(tmp_path, capsys):
+    """Two first imports (or syncs) at once: the second, started while the first made the
+    store, found a half-made file ("not a Cargoboard game store"); it now makes its own, and
+    the first, finding that one in place when its own is made, uses it."""
+    db = tmp_path / "games.sqlite"
+    real_connect = sqlite3.connect
+    other = []
+
+    def connect(*args, **kwargs):
+        con = real_connect(*args, **kwargs)
+
+        def trace(sql):
+            if "CREATE TABLE IF NOT EXISTS games" in sql and not other:
+                other.append(subprocess.run(
+                    [sys.executable, "-m", "cargoboard", "import", str(EXAMPLE), "--db",
+                     str(db)], cwd=ROOT, timeout=300, capture_output=True, text=True))
+        con.set_trace_callback(trace)
+        return con
+
+    sqlite3.connect = connect
+    try:
+        status, out, err = run(capsys, ["import", str(EXAMPLE), "--db", str(db)])
+    finally:
+        sqlite3.connect = real_connect
+    assert (other[0].returncode, other[0].stderr) == (0, "")
+    assert other[0].stdout.startswith("imported ")
+    assert (status, err) == (0, "") and "already stored as game 1" in out
+    with Store(db, readonly=True) as st:
+        assert st.count() == 1
+    assert sorted(os.listdir(tmp_path)) == ["games.sqlite"]
