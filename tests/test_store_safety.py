@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cargoboard import cli
-from cargoboard.store import Store
+from cargoboard.store import SCHEMA_VERSION, Store
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "docs" / "img" / "example-game.txt"
@@ -97,3 +97,75 @@ def test_a_store_made_meanwhile_by_another_program_is_used_not_replaced(tmp_path
     with Store(db, readonly=True) as st:
         assert st.count() == 1
     assert sorted(os.listdir(tmp_path)) == ["games.sqlite"]
+
+
+def old_store(tmp_path, schema):
+    """A store as the code of that schema version wrote it (1: no `abandoned`, 2: no
+    `damage`), of one game with a (junk) board log, for the upgrade to read."""
+    db = tmp_path / "old.sqlite"
+    assert cli.main(["import", str(EXAMPLE), "--db", str(db)]) == 0
+    con = sqlite3.connect(db)
+    con.execute("UPDATE games SET log=?", (bytes(8),))
+    con.execute("ALTER TABLE games DROP COLUMN damage")
+    if schema < 2:
+        con.execute("ALTER TABLE games DROP COLUMN abandoned")
+    con.execute("UPDATE meta SET value=? WHERE key='schema'", (str(schema),))
+    con.commit()
+    con.close()
+    return db
+
+
+def schema_of(db):
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+    try:
+        return con.execute("SELECT value FROM meta WHERE key='schema'").fetchone()[0]
+    finally:
+        con.close()
+
+
+# the upgrade's step from each old version: its statement after the ALTER TABLE
+UPGRADE_UPDATE = {1: "UPDATE games SET abandoned", 2: "UPDATE games SET damage"}
+
+
+@pytest.mark.parametrize("schema", [1, 2])
+def test_an_upgrade_killed_midway_leaves_the_old_store(tmp_path, capsys, schema):
+    """The audit's case: killed after the upgrade's ALTER TABLE (committed on its own), the
+    store had the new column and the old version, and every writing command failed for good
+    with "duplicate column name: damage". The upgrade is one transaction now."""
+    db = old_store(tmp_path, schema)
+    status, _, _ = cli_signalled_at(UPGRADE_UPDATE[schema], "SIGKILL",
+                                    ["import", str(EXAMPLE), "--db", str(db)])
+    assert status == -signal.SIGKILL
+    capsys.readouterr()
+    status, out, err = run(capsys, ["import", str(EXAMPLE), "--db", str(db)])
+    assert (status, err) == (0, "") and "already stored as game 1" in out
+    assert schema_of(db) == str(SCHEMA_VERSION)
+
+
+# Runs `cargoboard ARGV...` with Ctrl-C (a real SIGINT) arriving while the upgrade's function
+# NAME reads the first game's log.
+CTRL_C_IN_UPGRADE = """
+import signal, sys
+import cargoboard.store
+def interrupted(log):
+    signal.raise_signal(signal.SIGINT)
+setattr(cargoboard.store, sys.argv[1], interrupted)
+from cargoboard.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("schema,function", [(1, "log_abandoned"), (2, "log_damage")])
+def test_ctrl_c_in_an_upgrade_exits_130_and_leaves_the_old_store(tmp_path, schema, function):
+    """Ctrl-C during the upgrade's UPDATE said "could not be upgraded: user-defined function
+    raised exception" and exited 1 (SQLite's words for the KeyboardInterrupt raised in
+    log_damage), the new column committed already. Now: rolled back, exit 130 as any Ctrl-C,
+    the store byte for byte as it was."""
+    db = old_store(tmp_path, schema)
+    before = db.read_bytes()
+    proc = subprocess.run([sys.executable, "-c", CTRL_C_IN_UPGRADE, function, "import",
+                           str(EXAMPLE), "--db", str(db)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+    assert (proc.returncode, proc.stderr) == (130, "")
+    assert db.read_bytes() == before
+    assert sorted(os.listdir(tmp_path)) == ["old.sqlite"]

@@ -11,6 +11,7 @@ Default location: $CARGOBOARD_DB, else $XDG_DATA_HOME/cargoboard/games.sqlite
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import os
 import secrets
@@ -286,20 +287,61 @@ def log_damage(log):
     return "log replays to action %d%s (%s)" % (standing, of, rd.problem)
 
 
-def _upgrade(db, schema):
-    """Bring a store of an older schema version to this one, in one transaction."""
-    if schema >= SCHEMA_VERSION:
+@contextlib.contextmanager
+def _transaction(db):
+    """One write transaction on db (a connection in autocommit mode, isolation_level=None:
+    Python's sqlite3 otherwise opens none for DDL, and an ALTER TABLE was committed on its
+    own): BEGIN IMMEDIATE takes the write lock first, so what is read inside still holds when
+    it is written; committed at the end, rolled back on any exception (Ctrl-C too). Inside
+    another transaction it is part of that one."""
+    if db.in_transaction:
+        yield
         return
-    db.create_function("log_abandoned", 1, log_abandoned, deterministic=True)
-    db.create_function("log_damage", 1, log_damage, deterministic=True)
-    with db:
-        if schema < 2:
-            db.execute("ALTER TABLE games ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0")
-            db.execute("UPDATE games SET abandoned = log_abandoned(log)")
-        if schema < 3:
-            db.execute("ALTER TABLE games ADD COLUMN damage TEXT")
-            db.execute("UPDATE games SET damage = log_damage(log) WHERE log IS NOT NULL")
-        db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def _upgrade(db, path):
+    """Bring the store on db to this schema version, if it is older, in one transaction: a
+    program killed during it leaves the store as it was (SQLite's journal puts it back), and
+    Ctrl-C rolls it back and is a KeyboardInterrupt (not "user-defined function raised
+    exception", which is what SQLite makes of one raised in log_damage)."""
+    interrupted = []
+
+    def minding_ctrl_c(function):
+        def call(log):
+            try:
+                return function(log)
+            except KeyboardInterrupt:
+                interrupted.append(True)
+                raise
+        return call
+
+    db.create_function("log_abandoned", 1, minding_ctrl_c(log_abandoned), deterministic=True)
+    db.create_function("log_damage", 1, minding_ctrl_c(log_damage), deterministic=True)
+    try:
+        with _transaction(db):
+            # read again under the write lock: another program may have upgraded it meanwhile
+            schema = _check_is_store(db, path)
+            if schema >= SCHEMA_VERSION:
+                return
+            if schema < 2:
+                db.execute("ALTER TABLE games ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0")
+                db.execute("UPDATE games SET abandoned = log_abandoned(log)")
+            if schema < 3:
+                db.execute("ALTER TABLE games ADD COLUMN damage TEXT")
+                db.execute("UPDATE games SET damage = log_damage(log) WHERE log IS NOT NULL")
+            db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
+    except sqlite3.OperationalError:
+        if interrupted:
+            raise KeyboardInterrupt from None
+        raise
 
 
 def check_not_special(path):
@@ -452,10 +494,14 @@ class Store:
                 raise _store_error(self.path, e) from None
         self.db, schema = self._open_existing(self.path, readonly=False)
         try:
-            _upgrade(self.db, schema)
+            if schema < SCHEMA_VERSION:
+                _upgrade(self.db, self.path)
         except sqlite3.DatabaseError as e:
             self.db.close()
             raise StoreError("%s could not be upgraded: %s" % (self.path, e)) from None
+        except BaseException:
+            self.db.close()
+            raise
 
     @staticmethod
     def _open_existing(path, readonly):
@@ -483,12 +529,17 @@ class Store:
             if readonly:
                 return db, schema
             db.close()
-            return sqlite3.connect(str(path)), schema
+            # autocommit: every write is in a transaction of its own making (_transaction)
+            return sqlite3.connect(str(path), isolation_level=None), schema
         except sqlite3.DatabaseError as e:
             raise _store_error(path, e) from None
 
     def close(self):
         self.db.close()
+
+    def _write(self):
+        """A write transaction (_transaction): the writes inside are stored all or none."""
+        return _transaction(self.db)
 
     def __enter__(self):
         return self
@@ -529,10 +580,9 @@ class Store:
             final = rec.final if rec.final is not None else rec.final_position()
             rows.append((rec, final))
         ids = []
-        with self.db:
-            # the write lock first: the ids and import numbers below are read, then written
-            # (another program's sync or import meanwhile would take the same ones)
-            self.db.execute("BEGIN IMMEDIATE")
+        # (_write takes the write lock first: the ids and import numbers below are read, then
+        # written; another program's sync or import meanwhile would take the same ones)
+        with self._write():
             for rec, final in rows:
                 if rec.continues is not None:
                     cur = self.db.execute(
@@ -597,7 +647,7 @@ class Store:
         """Give stored game gid the board's raw log if it has none (an import of the game's
         export, found again by a sync: the board deletes its copy, and the store keeps the
         bytes it had)."""
-        with self.db:
+        with self._write():
             self.db.execute("UPDATE games SET log=? WHERE id=? AND log IS NULL", (log, gid))
 
     def find(self, kind, start, actions, played=None, check_played=False):
@@ -673,7 +723,7 @@ class Store:
         """Remove a stored game (by id); StoreError if unknown. Its board has deleted it
         already if it came from one: this is the only copy."""
         rec = self.get(ref)
-        with self.db:
+        with self._write():
             # its id is not given to another game (a bookmark or a script's `export N` must not
             # come to mean another game): the highest id given is kept
             self.db.execute("INSERT OR REPLACE INTO meta VALUES('last_id', ?)",
@@ -692,7 +742,7 @@ class Store:
 
     # --- rejected games and half-done transfers -------------------------------------------
     def reject(self, source, source_game, reason, log):
-        with self.db:
+        with self._write():
             self.db.execute("INSERT OR REPLACE INTO rejected(source, source_game, reason, log, "
                             "stored) VALUES(?,?,?,?,?)", (source, source_game, reason, log, _now()))
 
@@ -721,6 +771,6 @@ class Store:
         return (row[0], row[1], bytes(row[2])) if row else None
 
     def save_transfer(self, source, source_game, total, data):
-        with self.db:
+        with self._write():
             self.db.execute("INSERT OR REPLACE INTO transfers VALUES(?,?,?,?)",
                             (source, source_game, total, bytes(data)))
