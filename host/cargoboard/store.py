@@ -537,8 +537,9 @@ class Store:
     def close(self):
         self.db.close()
 
-    def _write(self):
-        """A write transaction (_transaction): the writes inside are stored all or none."""
+    def transaction(self):
+        """A write transaction (_transaction): the writes inside are stored all or none, and
+        what is read inside still holds when they are (sync checks and stores a batch so)."""
         return _transaction(self.db)
 
     def __enter__(self):
@@ -580,9 +581,9 @@ class Store:
             final = rec.final if rec.final is not None else rec.final_position()
             rows.append((rec, final))
         ids = []
-        # (_write takes the write lock first: the ids and import numbers below are read, then
+        # (the transaction takes the write lock first: the ids and import numbers below are read, then
         # written; another program's sync or import meanwhile would take the same ones)
-        with self._write():
+        with self.transaction():
             for rec, final in rows:
                 if rec.continues is not None:
                     cur = self.db.execute(
@@ -647,7 +648,7 @@ class Store:
         """Give stored game gid the board's raw log if it has none (an import of the game's
         export, found again by a sync: the board deletes its copy, and the store keeps the
         bytes it had)."""
-        with self._write():
+        with self.transaction():
             self.db.execute("UPDATE games SET log=? WHERE id=? AND log IS NULL", (log, gid))
 
     def find(self, kind, start, actions, played=None, check_played=False):
@@ -723,7 +724,7 @@ class Store:
         """Remove a stored game (by id); StoreError if unknown. Its board has deleted it
         already if it came from one: this is the only copy."""
         rec = self.get(ref)
-        with self._write():
+        with self.transaction():
             # its id is not given to another game (a bookmark or a script's `export N` must not
             # come to mean another game): the highest id given is kept
             self.db.execute("INSERT OR REPLACE INTO meta VALUES('last_id', ?)",
@@ -742,7 +743,7 @@ class Store:
 
     # --- rejected games and half-done transfers -------------------------------------------
     def reject(self, source, source_game, reason, log):
-        with self._write():
+        with self.transaction():
             self.db.execute("INSERT OR REPLACE INTO rejected(source, source_game, reason, log, "
                             "stored) VALUES(?,?,?,?,?)", (source, source_game, reason, log, _now()))
 
@@ -771,6 +772,6 @@ class Store:
         return (row[0], row[1], bytes(row[2])) if row else None
 
     def save_transfer(self, source, source_game, total, data):
-        with self._write():
+        with self.transaction():
             self.db.execute("INSERT OR REPLACE INTO transfers VALUES(?,?,?,?)",
                             (source, source_game, total, bytes(data)))
