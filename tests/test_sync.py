@@ -904,3 +904,26 @@ def test_two_syncs_at_once_from_boards_of_one_id_store_every_game(tmp_path, monk
     finally:
         for board in boards:
             board.close()
+
+
+def test_a_sync_into_a_store_another_program_is_writing_says_in_use(played, tmp_path, capsys):
+    """The audit's case: another program in a write transaction, `sync` waited SQLite's 5 s,
+    then said "database is locked". It says the store is in use (exit 1), as the docs do, and
+    the board keeps every game."""
+    image = tmp_path / "flash.img"
+    shutil.copy(played[0], image)
+    db = tmp_path / "games.sqlite"
+    Store(db).close()
+    b = Served(image)
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # as another program's sync about to write
+    try:
+        status, out, err = cli_run(capsys, ["sync", "--port", b.runner.port, "--db", str(db)])
+        assert (status, err) == (1, "cargoboard: error: %s is in use: another program holds it "
+                                    "locked (a sync, serve or import still writing?); try again "
+                                    "when it has finished\n" % db)
+        other.execute("ROLLBACK")
+        assert len(board_logs(b.runner.port)) == GAMES
+    finally:
+        other.close()
+        b.close()

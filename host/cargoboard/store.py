@@ -71,6 +71,10 @@ class StoreError(Exception):
     """A store problem the user can act on (bad file, unknown game)."""
 
 
+class StoreInUse(StoreError):
+    """Another program holds the store locked (for longer than SQLite waits): try again."""
+
+
 # `--db FILE`'s help in every command that takes it (sync, games, export, import, replay, serve)
 DB_HELP = ("the game store (default $CARGOBOARD_DB, else $XDG_DATA_HOME/cargoboard/games.sqlite, "
            "~/.local/share/cargoboard/games.sqlite without $XDG_DATA_HOME)")
@@ -288,23 +292,30 @@ def log_damage(log):
 
 
 @contextlib.contextmanager
-def _transaction(db):
+def _transaction(db, path):
     """One write transaction on db (a connection in autocommit mode, isolation_level=None:
     Python's sqlite3 otherwise opens none for DDL, and an ALTER TABLE was committed on its
     own): BEGIN IMMEDIATE takes the write lock first, so what is read inside still holds when
     it is written; committed at the end, rolled back on any exception (Ctrl-C too). Inside
-    another transaction it is part of that one."""
+    another transaction it is part of that one. A store another program holds locked past
+    SQLite's wait (5 s) is StoreInUse, said as the docs say, not "database is locked"."""
     if db.in_transaction:
         yield
         return
-    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as e:
+        raise _store_error(path, e) from None
     try:
         yield
-    except BaseException:
+        db.execute("COMMIT")  # (waits for readers to finish: it may find the store in use)
+    except BaseException as e:
         if db.in_transaction:
             db.execute("ROLLBACK")
+        if isinstance(e, sqlite3.OperationalError) and isinstance(_store_error(path, e),
+                                                                  StoreInUse):
+            raise _store_error(path, e) from None
         raise
-    db.execute("COMMIT")
 
 
 def _upgrade(db, path):
@@ -326,7 +337,7 @@ def _upgrade(db, path):
     db.create_function("log_abandoned", 1, minding_ctrl_c(log_abandoned), deterministic=True)
     db.create_function("log_damage", 1, minding_ctrl_c(log_damage), deterministic=True)
     try:
-        with _transaction(db):
+        with _transaction(db, path):
             # read again under the write lock: another program may have upgraded it meanwhile
             schema = _check_is_store(db, path)
             if schema >= SCHEMA_VERSION:
@@ -404,10 +415,16 @@ def _roll_back_hot_journal(path):
         db.close()
 
 
+# SQLite's primary result codes (the low byte of an extended one) for a lock it could not
+# have within its wait: SQLITE_BUSY, SQLITE_LOCKED
+_LOCK_CODES = (5, 6)
+
+
 def _store_error(path, e):
-    """The StoreError of an SQLite error met opening the store at path."""
-    if "locked" in str(e) or "busy" in str(e):
-        return StoreError("%s is in use: another program holds it locked (a sync, serve or "
+    """The StoreError of an SQLite error met opening (or writing) the store at path."""
+    if (getattr(e, "sqlite_errorcode", 0) or 0) & 0xff in _LOCK_CODES or \
+            "locked" in str(e) or "busy" in str(e):
+        return StoreInUse("%s is in use: another program holds it locked (a sync, serve or "
                           "import still writing?); try again when it has finished" % path)
     return StoreError("%s is not a usable game store: %s" % (path, e))
 
@@ -540,7 +557,7 @@ class Store:
     def transaction(self):
         """A write transaction (_transaction): the writes inside are stored all or none, and
         what is read inside still holds when they are (sync checks and stores a batch so)."""
-        return _transaction(self.db)
+        return _transaction(self.db, self.path)
 
     def __enter__(self):
         return self
@@ -723,8 +740,8 @@ class Store:
     def delete(self, ref):
         """Remove a stored game (by id); StoreError if unknown. Its board has deleted it
         already if it came from one: this is the only copy."""
-        rec = self.get(ref)
         with self.transaction():
+            rec = self.get(ref)
             # its id is not given to another game (a bookmark or a script's `export N` must not
             # come to mean another game): the highest id given is kept
             self.db.execute("INSERT OR REPLACE INTO meta VALUES('last_id', ?)",

@@ -31,7 +31,8 @@ from starlette.templating import Jinja2Templates
 from cargoboard import rules
 from cargoboard.clikit import CommandError, terminal_text
 from cargoboard.export import diagram
-from cargoboard.store import Store, StoreError, RESULTS, result_text, source_text, when_text
+from cargoboard.store import (Store, StoreError, StoreInUse, RESULTS, result_text, source_text,
+                              when_text)
 from cargoboard.web import views
 from cargoboard.web.security import COOKIE, Keys
 
@@ -488,6 +489,8 @@ async def delete_game(request):
             return st.delete(ref)
     try:
         rec = await asyncio.to_thread(remove)
+    except StoreInUse as e:  # another program writing it: a moment later it may be done
+        raise HTTPException(503, str(e)) from None
     except StoreError as e:
         raise HTTPException(404 if "no game" in str(e) else 400, str(e)) from None
     return RedirectResponse("/games?deleted=%d" % rec.id, status_code=303)
