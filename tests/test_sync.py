@@ -927,3 +927,36 @@ def test_a_sync_into_a_store_another_program_is_writing_says_in_use(played, tmp_
     finally:
         other.close()
         b.close()
+
+
+# `cargoboard sync ARGV...` sent SIGTERM by itself as it is about to confirm its first batch
+# (stored, not yet deleted on the board), as `kill` would.
+SIGTERM_AT_CONFIRM = """
+import os, signal, sys
+from cargoboard.link import Link
+def confirm_all(self, games):
+    os.kill(os.getpid(), signal.SIGTERM)
+Link.confirm_all = confirm_all
+from cargoboard.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_sigterm_in_sync_says_what_was_stored_and_exits_143(played, tmp_path):
+    """The audit's case: SIGTERM (kill, a closed session) ended a sync with exit -15 and no
+    word of what was stored. It is handled as Ctrl-C is: the line, then exit 143."""
+    image = tmp_path / "flash.img"
+    shutil.copy(played[0], image)
+    db = tmp_path / "games.sqlite"
+    b = Served(image)
+    try:
+        p = subprocess.run([sys.executable, "-c", SIGTERM_AT_CONFIRM, "sync", "--port",
+                            b.runner.port, "--db", str(db)], capture_output=True, text=True,
+                           timeout=300)
+        assert (p.returncode, p.stderr) == (
+            143, "interrupted: %d games stored, the rest stay on the board\n" % (GAMES - 1))
+        with Store(db, readonly=True) as st:
+            assert st.count() == GAMES - 1
+        assert len(board_logs(b.runner.port)) == GAMES  # none confirmed: all still there
+    finally:
+        b.close()
