@@ -960,3 +960,29 @@ def test_sigterm_in_sync_says_what_was_stored_and_exits_143(played, tmp_path):
         assert len(board_logs(b.runner.port)) == GAMES  # none confirmed: all still there
     finally:
         b.close()
+
+
+def test_a_sync_after_one_killed_before_its_confirm_says_what_it_had_stored(
+        played, tmp_path, capsys, monkeypatch):
+    """The audit's case: a sync stopped between its commit and CONFIRM; the next said "0 new
+    games stored, 2 deleted on the board" without a word of why: it says they were stored by
+    an earlier sync."""
+    image = tmp_path / "flash.img"
+    shutil.copy(played[0], image)
+    db = tmp_path / "games.sqlite"
+
+    def interrupted(self, games):  # stopped right after the batch was stored
+        raise KeyboardInterrupt
+
+    b = Served(image)
+    try:
+        with monkeypatch.context() as m:
+            m.setattr(Link, "confirm_all", interrupted)
+            assert cli_run(capsys, ["sync", "--port", b.runner.port, "--db", str(db)])[0] == 130
+        status, out, err = cli_run(capsys, ["sync", "--port", b.runner.port, "--db", str(db)])
+        assert (status, err) == (0, "")
+        assert out == "%s: 0 new games stored, %d stored by an earlier sync, %d deleted on the " \
+                      "board, game %d still being played (store: %s)\n" % (
+                          b.runner.port, GAMES - 1, GAMES - 1, GAMES, db)
+    finally:
+        b.close()

@@ -368,12 +368,18 @@ def test_a_damaged_or_foreign_store_is_reported_and_left_alone(tmp_path):
             assert status == 503 and "Traceback" not in text
             form = urllib.parse.urlencode({"csrf": ws.keys.csrf, "confirm": "yes"}).encode()
             status, text = get(ws.url + "/games/1/delete", data=form)
-            assert status in (400, 503) and "Traceback" not in text
+            assert status == 503 and "Traceback" not in text
         assert sha(db) == before
     missing = tmp_path / "no" / "such.sqlite"
     with WebServer(db=missing, discover=False) as ws:
         status, text = get(ws.url + "/games")
         assert "no game store at" in text
+        # a missing store is no unknown game: it was a 404, as the words "no game" were matched
+        status, text = get(ws.url + "/games/1")
+        assert status == 503 and "no game store at" in text
+        form = urllib.parse.urlencode({"csrf": ws.keys.csrf, "confirm": "yes"}).encode()
+        status, text = get(ws.url + "/games/1/delete", data=form)
+        assert status == 503 and "no game store at" in text
     assert not missing.parent.exists()
 
 

@@ -71,6 +71,14 @@ class StoreError(Exception):
     """A store problem the user can act on (bad file, unknown game)."""
 
 
+class NoSuchGame(StoreError):
+    """The store has no game of that id (or source and number)."""
+
+
+class BadGameId(StoreError):
+    """A game id that is no number."""
+
+
 class StoreInUse(StoreError):
     """Another program holds the store locked (for longer than SQLite waits): try again."""
 
@@ -639,15 +647,15 @@ class Store:
         try:
             gid = int(ref)
         except (TypeError, ValueError):
-            raise StoreError("game id must be a number, not '%s' (see `cargoboard games`)" % ref) from None
+            raise BadGameId("game id must be a number, not '%s' (see `cargoboard games`)" % ref) from None
         if not 0 < gid < 2 ** 63:  # no id beyond SQLite's integers (they overflow its binding)
-            raise StoreError("no game %d in %s (see `cargoboard games`)" % (gid, self.path))
+            raise NoSuchGame("no game %d in %s (see `cargoboard games`)" % (gid, self.path))
         row = self.db.execute(
             "SELECT id, kind, variant, seats, start, actions, source, source_game, played, log, "
             "stored, %s, %s FROM games WHERE id=?" % (self._abandoned, self._damage),
             (gid,)).fetchone()
         if row is None:
-            raise StoreError("no game %d in %s (see `cargoboard games`)" % (gid, self.path))
+            raise NoSuchGame("no game %d in %s (see `cargoboard games`)" % (gid, self.path))
         rec = GameRecord(row[1], row[2], row[3], row[4], row[5].split() if row[5] else [],
                          source=row[6], source_game=row[7], played=row[8], log=row[9],
                          id=row[0], stored=row[10], abandoned=row[11])
@@ -658,7 +666,7 @@ class Store:
         row = self.db.execute("SELECT id FROM games WHERE source=? AND source_game=?",
                               (source, source_game)).fetchone()
         if row is None:
-            raise StoreError("no game %s#%s in %s" % (source, source_game, self.path))
+            raise NoSuchGame("no game %s#%s in %s" % (source, source_game, self.path))
         return self.get(row[0])
 
     def keep_log(self, gid, log):

@@ -53,6 +53,9 @@ class SyncResult:
         if self.continued:
             parts.append("%d stored game%s played on since and updated" % (
                 len(self.continued), "" if len(self.continued) == 1 else "s"))
+        if self.stored_before:
+            # (a sync stopped between storing them and the board's deleting them: a kill)
+            parts.append("%d stored by an earlier sync" % len(self.stored_before))
         if self.duplicates:
             parts.append("%d already stored" % len(self.duplicates))
         if self.confirmed:
