@@ -23,8 +23,9 @@ from cargoboard.clikit import why_not_writable
 from cargoboard.rules import rules_for, seat_letters
 from firmware.system import logformat, logwrite
 
-# 2: games.abandoned; 3: games.damage (an older store is upgraded when opened to write)
-SCHEMA_VERSION = 3
+# 2: games.abandoned; 3: games.damage; 4: the indexes of INDEXES (an older store is upgraded
+# when opened to write)
+SCHEMA_VERSION = 4
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -65,6 +66,15 @@ CREATE TABLE IF NOT EXISTS transfers(  -- half-done reads, to resume
     PRIMARY KEY(source, source_game)
 );
 """
+
+# What sync asks of each game it fetches, found without reading every game: stored_from (a
+# board's game number, under the board and its numberings begun again) and find (a game of
+# this start and these actions stored from elsewhere, say an import).
+INDEXES = (
+    "CREATE INDEX IF NOT EXISTS games_by_number ON games(source_game)",
+    "CREATE INDEX IF NOT EXISTS games_by_start ON games(kind, start, n_actions)",
+)
+SCHEMA += "".join(statement + ";\n" for statement in INDEXES)
 
 
 class StoreError(Exception):
@@ -356,6 +366,9 @@ def _upgrade(db, path):
             if schema < 3:
                 db.execute("ALTER TABLE games ADD COLUMN damage TEXT")
                 db.execute("UPDATE games SET damage = log_damage(log) WHERE log IS NOT NULL")
+            if schema < 4:
+                for statement in INDEXES:
+                    db.execute(statement)
             db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
     except sqlite3.OperationalError:
         if interrupted:
@@ -681,8 +694,8 @@ class Store:
         how an import recognises a game it already holds. check_played: `played` must agree
         too (sync: two games played alike on a board, say both dropped before a first move,
         are still two games; an export of this very game keeps its `played`)."""
-        sql = "SELECT id FROM games WHERE kind=? AND start=? AND actions=?"
-        args = [kind, start, " ".join(actions)]
+        sql = "SELECT id FROM games WHERE kind=? AND start=? AND n_actions=? AND actions=?"
+        args = [kind, start, len(actions), " ".join(actions)]
         if check_played:
             # (and only a game with no board log, an import: a board game that merely looks
             # the same, e.g. dropped before its first move as "board game 1" on an erased
