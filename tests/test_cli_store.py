@@ -346,3 +346,31 @@ def test_a_reopened_game_deleted_during_a_sync_is_stored_anew(tmp_path):
         rec.continues = gid
         [new] = st.add_all([rec])
         assert new != gid and len(st.get(new).actions) == 7
+
+
+IN_USE = ("%s is in use: another program holds it locked (a sync, serve or import still "
+          "writing?); try again when it has finished")
+
+
+def test_a_store_another_program_is_writing_is_in_use_for_import(tmp_path, capsys):
+    """The audit's case: another program in a write transaction (BEGIN IMMEDIATE: readers may
+    go on, writers wait), `import` waited SQLite's 5 s, then said "database is locked". It is
+    the documented "in use" now, and the store is as it was."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from exportgames import random_game
+    from cargoboard.export import gamefile
+    db = tmp_path / "games.sqlite"
+    assert cli.main(["import", str(EXAMPLE), "--db", str(db)]) == 0
+    new_game = tmp_path / "new.json"
+    new_game.write_text(gamefile.to_json(random_game(1, players=2, actions=5)))
+    before = sha(db)
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # as another program's sync about to write
+    try:
+        status, err = run(capsys, ["import", str(new_game), "--db", str(db)])
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert (status, err) == (1, "cargoboard: error: " + IN_USE % db)
+    assert sha(db) == before

@@ -838,3 +838,151 @@ def test_a_game_begun_and_closed_soon_after_a_sync_is_fetched_by_the_next(tmp_pa
         sim.stop()
     with Store(db, readonly=True) as st:
         assert sorted(n for _, _, n, *_ in st.list()) == [1, 2]
+
+
+def test_two_syncs_at_once_from_boards_of_one_id_store_every_game(tmp_path, monkeypatch):
+    """The store audit's case: two boards with the same id (cloned flash; two `sim --target
+    pico` without --flash) synced at once. Each sync looked at the store (stored_from, find)
+    before its write transaction, so the other could store the same numbers meanwhile: "UNIQUE
+    constraint failed: games.source, games.source_game", after "stored as ..." lines for games
+    then not stored. The look and the write of a batch are one transaction now. Made
+    deterministic: sync B runs while A is about to store its batch, and A goes on only when B
+    is done or waits for the write lock A holds."""
+    import threading
+    from cargoboard.sim import runner
+    monkeypatch.setattr(runner, "sim_board_id", lambda image: "sim-c10ed000")
+    images = [tmp_path / "a" / "flash.img", tmp_path / "b" / "flash.img"]
+    for image, actions in zip(images, [(9, 14, 6), (4, 7, 5)]):
+        image.parent.mkdir()
+        play_games(image, games=3, actions=actions)  # games 1, 2 closed, 3 open: other games
+    db = tmp_path / "games.sqlite"
+    Store(db).close()
+    boards = [Served(image) for image in images]
+    b_state = {"begins": threading.Event(), "done": threading.Event()}
+    said_b = []
+
+    def sync_b():
+        try:
+            with Store(db) as store, Link(boards[1].runner.port) as link:
+                store.db.set_trace_callback(
+                    lambda sql: sql.startswith("BEGIN IMMEDIATE") and b_state["begins"].set())
+                b_state["res"] = sync(link, store, say=said_b.append)
+        except Exception as e:  # (said by the assertion below)
+            b_state["error"] = e
+        finally:
+            b_state["done"].set()
+
+    try:
+        with Store(db) as store, Link(boards[0].runner.port) as link:
+            real_add_all = store.add_all
+
+            def add_all_with_b_meanwhile(recs):
+                if "thread" not in b_state:
+                    b_state["thread"] = threading.Thread(target=sync_b)
+                    b_state["thread"].start()
+                    while not (b_state["done"].wait(0.01) or (b_state["begins"].is_set()
+                                                               and store.db.in_transaction)):
+                        pass
+                return real_add_all(recs)
+
+            store.add_all = add_all_with_b_meanwhile
+            res_a = sync(link, store)
+        b_state["thread"].join(120)
+        assert "error" not in b_state, b_state.get("error")
+        res_b = b_state["res"]
+        assert [n for n, _ in res_a.stored] == [1, 2] and res_a.renumbered == []
+        assert res_b.renumbered == [(1, "sim-c10ed000#2"), (2, "sim-c10ed000#2")]
+        assert [n for n, _ in res_b.stored] == [1, 2]
+        assert said_b == ["game %d: the store has another game %d of this board (its numbering "
+                          "began again); stored as a game of sim-c10ed000#2" % (n, n)
+                          for n in (1, 2)]
+        with Store(db, readonly=True) as store:
+            for board, source in zip(boards, ["sim-c10ed000", "sim-c10ed000#2"]):
+                logs = board_logs(board.runner.port)
+                assert sorted(logs) == [3]  # the other two deleted, stored
+                assert [r[1] for r in store.list()].count(source) == 2
+    finally:
+        for board in boards:
+            board.close()
+
+
+def test_a_sync_into_a_store_another_program_is_writing_says_in_use(played, tmp_path, capsys):
+    """The audit's case: another program in a write transaction, `sync` waited SQLite's 5 s,
+    then said "database is locked". It says the store is in use (exit 1), as the docs do, and
+    the board keeps every game."""
+    image = tmp_path / "flash.img"
+    shutil.copy(played[0], image)
+    db = tmp_path / "games.sqlite"
+    Store(db).close()
+    b = Served(image)
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # as another program's sync about to write
+    try:
+        status, out, err = cli_run(capsys, ["sync", "--port", b.runner.port, "--db", str(db)])
+        assert (status, err) == (1, "cargoboard: error: %s is in use: another program holds it "
+                                    "locked (a sync, serve or import still writing?); try again "
+                                    "when it has finished\n" % db)
+        other.execute("ROLLBACK")
+        assert len(board_logs(b.runner.port)) == GAMES
+    finally:
+        other.close()
+        b.close()
+
+
+# `cargoboard sync ARGV...` sent SIGTERM by itself as it is about to confirm its first batch
+# (stored, not yet deleted on the board), as `kill` would.
+SIGTERM_AT_CONFIRM = """
+import os, signal, sys
+from cargoboard.link import Link
+def confirm_all(self, games):
+    os.kill(os.getpid(), signal.SIGTERM)
+Link.confirm_all = confirm_all
+from cargoboard.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_sigterm_in_sync_says_what_was_stored_and_exits_143(played, tmp_path):
+    """The audit's case: SIGTERM (kill, a closed session) ended a sync with exit -15 and no
+    word of what was stored. It is handled as Ctrl-C is: the line, then exit 143."""
+    image = tmp_path / "flash.img"
+    shutil.copy(played[0], image)
+    db = tmp_path / "games.sqlite"
+    b = Served(image)
+    try:
+        p = subprocess.run([sys.executable, "-c", SIGTERM_AT_CONFIRM, "sync", "--port",
+                            b.runner.port, "--db", str(db)], capture_output=True, text=True,
+                           timeout=300)
+        assert (p.returncode, p.stderr) == (
+            143, "interrupted: %d games stored, the rest stay on the board\n" % (GAMES - 1))
+        with Store(db, readonly=True) as st:
+            assert st.count() == GAMES - 1
+        assert len(board_logs(b.runner.port)) == GAMES  # none confirmed: all still there
+    finally:
+        b.close()
+
+
+def test_a_sync_after_one_killed_before_its_confirm_says_what_it_had_stored(
+        played, tmp_path, capsys, monkeypatch):
+    """The audit's case: a sync stopped between its commit and CONFIRM; the next said "0 new
+    games stored, 2 deleted on the board" without a word of why: it says they were stored by
+    an earlier sync."""
+    image = tmp_path / "flash.img"
+    shutil.copy(played[0], image)
+    db = tmp_path / "games.sqlite"
+
+    def interrupted(self, games):  # stopped right after the batch was stored
+        raise KeyboardInterrupt
+
+    b = Served(image)
+    try:
+        with monkeypatch.context() as m:
+            m.setattr(Link, "confirm_all", interrupted)
+            assert cli_run(capsys, ["sync", "--port", b.runner.port, "--db", str(db)])[0] == 130
+        status, out, err = cli_run(capsys, ["sync", "--port", b.runner.port, "--db", str(db)])
+        assert (status, err) == (0, "")
+        assert out == "%s: 0 new games stored, %d stored by an earlier sync, %d deleted on the " \
+                      "board, game %d still being played (store: %s)\n" % (
+                          b.runner.port, GAMES - 1, GAMES - 1, GAMES, db)
+    finally:
+        b.close()

@@ -408,13 +408,41 @@ def test_a_damaged_or_foreign_store_is_reported_and_left_alone(tmp_path):
             assert status == 503 and "Traceback" not in text
             form = urllib.parse.urlencode({"csrf": ws.keys.csrf, "confirm": "yes"}).encode()
             status, text = get(ws.url + "/games/1/delete", data=form)
-            assert status in (400, 503) and "Traceback" not in text
+            assert status == 503 and "Traceback" not in text
         assert sha(db) == before
     missing = tmp_path / "no" / "such.sqlite"
     with WebServer(db=missing, discover=False) as ws:
         status, text = get(ws.url + "/games")
         assert "no game store at" in text
+        # a missing store is no unknown game: it was a 404, as the words "no game" were matched
+        status, text = get(ws.url + "/games/1")
+        assert status == 503 and "no game store at" in text
+        form = urllib.parse.urlencode({"csrf": ws.keys.csrf, "confirm": "yes"}).encode()
+        status, text = get(ws.url + "/games/1/delete", data=form)
+        assert status == 503 and "no game store at" in text
     assert not missing.parent.exists()
+
+
+def test_deleting_from_a_store_another_program_is_writing_says_in_use(tmp_path):
+    """The audit's case: another program in a write transaction, the archive's delete answered
+    500 (a traceback on serve's console, "database is locked"). It is 503 with the
+    documented words now, and the game stays."""
+    import sqlite3
+    db = tmp_path / "g.sqlite"
+    fill(db)
+    with WebServer(db=db, discover=False) as ws:
+        other = sqlite3.connect(db, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # as another program's sync about to write
+        try:
+            form = urllib.parse.urlencode({"csrf": ws.keys.csrf, "confirm": "yes"}).encode()
+            status, text = get(ws.url + "/games/1/delete", data=form)
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert status == 503 and "is in use: another program holds it locked" in text, text
+        assert "Traceback" not in text
+    with Store(db, readonly=True) as st:
+        assert st.count() == 4
 
 
 def test_public_listening_needs_the_flag_and_then_tokens(tmp_path):

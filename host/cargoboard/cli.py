@@ -14,8 +14,8 @@ from cargoboard import rules as game_rules
 from cargoboard.link import LinkError
 from cargoboard.store import StoreError, score_text, winners_text
 from cargoboard.deploy import DeployError
-from cargoboard.clikit import (ArgumentParser, CommandError, HelpFormatter, UsageError, error_text,
-                               read_position)
+from cargoboard.clikit import (ArgumentParser, CommandError, HelpFormatter, Terminated,
+                               UsageError, error_text, read_position)
 
 
 # The game of `perft`, `legal` and `show` without --game: the board's boot game.
@@ -274,8 +274,8 @@ def main(argv=None):
             raise
         print("cargoboard: error: %s" % error_text(exc), file=sys.stderr)
         return 2 if isinstance(exc, UsageError) else 1
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as exc:
+        return 143 if isinstance(exc, Terminated) else 130
 
 
 if __name__ == "__main__":

@@ -23,6 +23,26 @@ class CommandError(Exception):
     """A failure the user can act on: printed as one line, exit code 1."""
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (`kill`, a session ending) where a command ends it as it ends a Ctrl-C
+    (terminated_as_interrupt): it says what it had done; exit status 143 (128 + 15)."""
+
+
+@contextlib.contextmanager
+def terminated_as_interrupt():
+    """Within it, SIGTERM raises Terminated (a KeyboardInterrupt) in the main thread, as
+    Ctrl-C raises KeyboardInterrupt: a command that tidies up after Ctrl-C does so after a
+    SIGTERM too, instead of dying without a word."""
+    def terminated(signum, frame):
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 class UsageError(CommandError):
     """Options that are out of range or do not fit together (as argparse's own usage errors):
     printed as one line, exit code 2."""

@@ -11,8 +11,10 @@ Default location: $CARGOBOARD_DB, else $XDG_DATA_HOME/cargoboard/games.sqlite
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import os
+import secrets
 import sqlite3
 from pathlib import Path
 from urllib.parse import quote
@@ -21,8 +23,9 @@ from cargoboard.clikit import why_not_writable
 from cargoboard.rules import rules_for, seat_letters
 from firmware.system import logformat, logwrite
 
-# 2: games.abandoned; 3: games.damage (an older store is upgraded when opened to write)
-SCHEMA_VERSION = 3
+# 2: games.abandoned; 3: games.damage; 4: the indexes of INDEXES (an older store is upgraded
+# when opened to write)
+SCHEMA_VERSION = 4
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -64,9 +67,30 @@ CREATE TABLE IF NOT EXISTS transfers(  -- half-done reads, to resume
 );
 """
 
+# What sync asks of each game it fetches, found without reading every game: stored_from (a
+# board's game number, under the board and its numberings begun again) and find (a game of
+# this start and these actions stored from elsewhere, say an import).
+INDEXES = (
+    "CREATE INDEX IF NOT EXISTS games_by_number ON games(source_game)",
+    "CREATE INDEX IF NOT EXISTS games_by_start ON games(kind, start, n_actions)",
+)
+SCHEMA += "".join(statement + ";\n" for statement in INDEXES)
+
 
 class StoreError(Exception):
     """A store problem the user can act on (bad file, unknown game)."""
+
+
+class NoSuchGame(StoreError):
+    """The store has no game of that id (or source and number)."""
+
+
+class BadGameId(StoreError):
+    """A game id that is no number."""
+
+
+class StoreInUse(StoreError):
+    """Another program holds the store locked (for longer than SQLite waits): try again."""
 
 
 # `--db FILE`'s help in every command that takes it (sync, games, export, import, replay, serve)
@@ -285,20 +309,71 @@ def log_damage(log):
     return "log replays to action %d%s (%s)" % (standing, of, rd.problem)
 
 
-def _upgrade(db, schema):
-    """Bring a store of an older schema version to this one, in one transaction."""
-    if schema >= SCHEMA_VERSION:
+@contextlib.contextmanager
+def _transaction(db, path):
+    """One write transaction on db (a connection in autocommit mode, isolation_level=None:
+    Python's sqlite3 otherwise opens none for DDL, and an ALTER TABLE was committed on its
+    own): BEGIN IMMEDIATE takes the write lock first, so what is read inside still holds when
+    it is written; committed at the end, rolled back on any exception (Ctrl-C too). Inside
+    another transaction it is part of that one. A store another program holds locked past
+    SQLite's wait (5 s) is StoreInUse, said as the docs say, not "database is locked"."""
+    if db.in_transaction:
+        yield
         return
-    db.create_function("log_abandoned", 1, log_abandoned, deterministic=True)
-    db.create_function("log_damage", 1, log_damage, deterministic=True)
-    with db:
-        if schema < 2:
-            db.execute("ALTER TABLE games ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0")
-            db.execute("UPDATE games SET abandoned = log_abandoned(log)")
-        if schema < 3:
-            db.execute("ALTER TABLE games ADD COLUMN damage TEXT")
-            db.execute("UPDATE games SET damage = log_damage(log) WHERE log IS NOT NULL")
-        db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as e:
+        raise _store_error(path, e) from None
+    try:
+        yield
+        db.execute("COMMIT")  # (waits for readers to finish: it may find the store in use)
+    except BaseException as e:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        if isinstance(e, sqlite3.OperationalError) and isinstance(_store_error(path, e),
+                                                                  StoreInUse):
+            raise _store_error(path, e) from None
+        raise
+
+
+def _upgrade(db, path):
+    """Bring the store on db to this schema version, if it is older, in one transaction: a
+    program killed during it leaves the store as it was (SQLite's journal puts it back), and
+    Ctrl-C rolls it back and is a KeyboardInterrupt (not "user-defined function raised
+    exception", which is what SQLite makes of one raised in log_damage)."""
+    interrupted = []
+
+    def minding_ctrl_c(function):
+        def call(log):
+            try:
+                return function(log)
+            except KeyboardInterrupt:
+                interrupted.append(True)
+                raise
+        return call
+
+    db.create_function("log_abandoned", 1, minding_ctrl_c(log_abandoned), deterministic=True)
+    db.create_function("log_damage", 1, minding_ctrl_c(log_damage), deterministic=True)
+    try:
+        with _transaction(db, path):
+            # read again under the write lock: another program may have upgraded it meanwhile
+            schema = _check_is_store(db, path)
+            if schema >= SCHEMA_VERSION:
+                return
+            if schema < 2:
+                db.execute("ALTER TABLE games ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0")
+                db.execute("UPDATE games SET abandoned = log_abandoned(log)")
+            if schema < 3:
+                db.execute("ALTER TABLE games ADD COLUMN damage TEXT")
+                db.execute("UPDATE games SET damage = log_damage(log) WHERE log IS NOT NULL")
+            if schema < 4:
+                for statement in INDEXES:
+                    db.execute(statement)
+            db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
+    except sqlite3.OperationalError:
+        if interrupted:
+            raise KeyboardInterrupt from None
+        raise
 
 
 def check_not_special(path):
@@ -361,12 +436,67 @@ def _roll_back_hot_journal(path):
         db.close()
 
 
+# SQLite's primary result codes (the low byte of an extended one) for a lock it could not
+# have within its wait: SQLITE_BUSY, SQLITE_LOCKED
+_LOCK_CODES = (5, 6)
+
+
 def _store_error(path, e):
-    """The StoreError of an SQLite error met opening the store at path."""
-    if "locked" in str(e) or "busy" in str(e):
-        return StoreError("%s is in use: another program holds it locked (a sync, serve or "
+    """The StoreError of an SQLite error met opening (or writing) the store at path."""
+    if (getattr(e, "sqlite_errorcode", 0) or 0) & 0xff in _LOCK_CODES or \
+            "locked" in str(e) or "busy" in str(e):
+        return StoreInUse("%s is in use: another program holds it locked (a sync, serve or "
                           "import still writing?); try again when it has finished" % path)
     return StoreError("%s is not a usable game store: %s" % (path, e))
+
+
+def _create(path):
+    """Make a new store at path, whole or not at all: it is built in a temporary file beside
+    it (SQLite commits each CREATE on its own: a store made in place and killed midway was
+    left half made, and every later command refused it as not a store), then linked to path,
+    which never replaces a file there: of two programs making the same store at once, the
+    second finds the first's and uses it. A program killed while building leaves only its
+    temporary file (`.NAME.PID-XXXXXXXX.new`), never a half-made store."""
+    tmp = path.absolute().parent / (".%s.%d-%s.new" % (path.name, os.getpid(),
+                                                        secrets.token_hex(4)))
+    try:
+        db = sqlite3.connect(str(tmp))
+        try:
+            db.executescript(SCHEMA)
+            db.execute("INSERT INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
+            db.commit()
+        finally:
+            db.close()
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another program made it meanwhile: that one is the store
+        except OSError:
+            # a file system without hard links (FAT, some network ones): renamed, after
+            # looking, which is atomic only between the look and the rename
+            if not path.exists():
+                os.replace(tmp, path)
+        _sync_folder(path.absolute().parent)
+    finally:
+        for name in (tmp, str(tmp) + "-journal"):
+            try:
+                os.unlink(name)
+            except FileNotFoundError:
+                pass
+
+
+def _sync_folder(folder):
+    """Make a new name in folder last through a power cut (where the system allows it)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 class Store:
@@ -393,23 +523,23 @@ class Store:
                 self._damage = "log_damage(log)"
             return
         check_writable(self.path)
-        if self.path.exists():
-            self.db, schema = self._open_existing(self.path, readonly=False)
+        if not self.path.exists():
+            if is_default_path(self.path):  # check_writable: only its folders may be made
+                self.path.parent.mkdir(parents=True, exist_ok=True)
             try:
-                _upgrade(self.db, schema)
+                _create(self.path)
             except sqlite3.DatabaseError as e:
-                self.db.close()
-                raise StoreError("%s could not be upgraded: %s" % (self.path, e)) from None
-            return
-        if is_default_path(self.path):  # check_writable: only its folders may be made
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+                raise _store_error(self.path, e) from None
+        self.db, schema = self._open_existing(self.path, readonly=False)
         try:
-            self.db = sqlite3.connect(str(self.path))
-            self.db.executescript(SCHEMA)
-            self.db.execute("INSERT OR IGNORE INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
-            self.db.commit()
+            if schema < SCHEMA_VERSION:
+                _upgrade(self.db, self.path)
         except sqlite3.DatabaseError as e:
-            raise _store_error(self.path, e) from None
+            self.db.close()
+            raise StoreError("%s could not be upgraded: %s" % (self.path, e)) from None
+        except BaseException:
+            self.db.close()
+            raise
 
     @staticmethod
     def _open_existing(path, readonly):
@@ -437,12 +567,18 @@ class Store:
             if readonly:
                 return db, schema
             db.close()
-            return sqlite3.connect(str(path)), schema
+            # autocommit: every write is in a transaction of its own making (_transaction)
+            return sqlite3.connect(str(path), isolation_level=None), schema
         except sqlite3.DatabaseError as e:
             raise _store_error(path, e) from None
 
     def close(self):
         self.db.close()
+
+    def transaction(self):
+        """A write transaction (_transaction): the writes inside are stored all or none, and
+        what is read inside still holds when they are (sync checks and stores a batch so)."""
+        return _transaction(self.db, self.path)
 
     def __enter__(self):
         return self
@@ -483,10 +619,9 @@ class Store:
             final = rec.final if rec.final is not None else rec.final_position()
             rows.append((rec, final))
         ids = []
-        with self.db:
-            # the write lock first: the ids and import numbers below are read, then written
-            # (another program's sync or import meanwhile would take the same ones)
-            self.db.execute("BEGIN IMMEDIATE")
+        # (the transaction takes the write lock first: the ids and import numbers below are read, then
+        # written; another program's sync or import meanwhile would take the same ones)
+        with self.transaction():
             for rec, final in rows:
                 if rec.continues is not None:
                     cur = self.db.execute(
@@ -525,15 +660,15 @@ class Store:
         try:
             gid = int(ref)
         except (TypeError, ValueError):
-            raise StoreError("game id must be a number, not '%s' (see `cargoboard games`)" % ref) from None
+            raise BadGameId("game id must be a number, not '%s' (see `cargoboard games`)" % ref) from None
         if not 0 < gid < 2 ** 63:  # no id beyond SQLite's integers (they overflow its binding)
-            raise StoreError("no game %d in %s (see `cargoboard games`)" % (gid, self.path))
+            raise NoSuchGame("no game %d in %s (see `cargoboard games`)" % (gid, self.path))
         row = self.db.execute(
             "SELECT id, kind, variant, seats, start, actions, source, source_game, played, log, "
             "stored, %s, %s FROM games WHERE id=?" % (self._abandoned, self._damage),
             (gid,)).fetchone()
         if row is None:
-            raise StoreError("no game %d in %s (see `cargoboard games`)" % (gid, self.path))
+            raise NoSuchGame("no game %d in %s (see `cargoboard games`)" % (gid, self.path))
         rec = GameRecord(row[1], row[2], row[3], row[4], row[5].split() if row[5] else [],
                          source=row[6], source_game=row[7], played=row[8], log=row[9],
                          id=row[0], stored=row[10], abandoned=row[11])
@@ -544,14 +679,14 @@ class Store:
         row = self.db.execute("SELECT id FROM games WHERE source=? AND source_game=?",
                               (source, source_game)).fetchone()
         if row is None:
-            raise StoreError("no game %s#%s in %s" % (source, source_game, self.path))
+            raise NoSuchGame("no game %s#%s in %s" % (source, source_game, self.path))
         return self.get(row[0])
 
     def keep_log(self, gid, log):
         """Give stored game gid the board's raw log if it has none (an import of the game's
         export, found again by a sync: the board deletes its copy, and the store keeps the
         bytes it had)."""
-        with self.db:
+        with self.transaction():
             self.db.execute("UPDATE games SET log=? WHERE id=? AND log IS NULL", (log, gid))
 
     def find(self, kind, start, actions, played=None, check_played=False):
@@ -559,8 +694,8 @@ class Store:
         how an import recognises a game it already holds. check_played: `played` must agree
         too (sync: two games played alike on a board, say both dropped before a first move,
         are still two games; an export of this very game keeps its `played`)."""
-        sql = "SELECT id FROM games WHERE kind=? AND start=? AND actions=?"
-        args = [kind, start, " ".join(actions)]
+        sql = "SELECT id FROM games WHERE kind=? AND start=? AND n_actions=? AND actions=?"
+        args = [kind, start, len(actions), " ".join(actions)]
         if check_played:
             # (and only a game with no board log, an import: a board game that merely looks
             # the same, e.g. dropped before its first move as "board game 1" on an erased
@@ -626,8 +761,8 @@ class Store:
     def delete(self, ref):
         """Remove a stored game (by id); StoreError if unknown. Its board has deleted it
         already if it came from one: this is the only copy."""
-        rec = self.get(ref)
-        with self.db:
+        with self.transaction():
+            rec = self.get(ref)
             # its id is not given to another game (a bookmark or a script's `export N` must not
             # come to mean another game): the highest id given is kept
             self.db.execute("INSERT OR REPLACE INTO meta VALUES('last_id', ?)",
@@ -646,7 +781,7 @@ class Store:
 
     # --- rejected games and half-done transfers -------------------------------------------
     def reject(self, source, source_game, reason, log):
-        with self.db:
+        with self.transaction():
             self.db.execute("INSERT OR REPLACE INTO rejected(source, source_game, reason, log, "
                             "stored) VALUES(?,?,?,?,?)", (source, source_game, reason, log, _now()))
 
@@ -669,6 +804,6 @@ class Store:
         return (row[0], row[1], bytes(row[2])) if row else None
 
     def save_transfer(self, source, source_game, total, data):
-        with self.db:
+        with self.transaction():
             self.db.execute("INSERT OR REPLACE INTO transfers VALUES(?,?,?,?)",
                             (source, source_game, total, bytes(data)))

@@ -16,8 +16,10 @@ each with its size, CRC-32 and flags. For each game of a batch, in order:
   core. A log that does not replay is kept aside in the store's `rejected` table, reported,
   and left on the board. A log damaged on the flash (a record's checksum fails, a torn tail)
   is stored with the game up to the damage and the whole log, and reported.
-The batch's new games are stored in one transaction; only then does one CONFIRM name them all
-(the board deletes them). Then the next batch, until the board has no more. A stream cut short
+What the store holds is looked at and the batch's new games stored in one write transaction
+(each game replayed before it), so another sync at once (a board of the same id) cannot store
+the same numbers in between; what a batch did is said only once it is committed, and only then
+does one CONFIRM name its games (the board deletes them). Then the next batch, until the board has no more. A stream cut short
 keeps what came in the store (a half-done transfer), and the next run resumes from there.
 A second run changes nothing: there is nothing left to fetch.
 """
@@ -43,6 +45,7 @@ class SyncResult:
         self.renumbered = []  # (game_no, source): another game under a number already stored
         self.duplicates = []  # (game_no, store id): the same game stored already (imported)
         self.skipped = []     # game numbers still being played
+        self.stored_before = []  # game numbers stored by an earlier sync cut short: confirmed
         self.bytes = 0        # log bytes read this run
 
     def summary(self) -> str:
@@ -50,6 +53,9 @@ class SyncResult:
         if self.continued:
             parts.append("%d stored game%s played on since and updated" % (
                 len(self.continued), "" if len(self.continued) == 1 else "s"))
+        if self.stored_before:
+            # (a sync stopped between storing them and the board's deleting them: a kill)
+            parts.append("%d stored by an earlier sync" % len(self.stored_before))
         if self.duplicates:
             parts.append("%d already stored" % len(self.duplicates))
         if self.confirmed:
@@ -95,6 +101,21 @@ class Progress:
         self.bar.close()
 
 
+def _replay(data, board):
+    """The record of a board's log (record_from_log), or its LogError if it does not replay."""
+    from cargoboard.logrecord import LogError, record_from_log
+    try:
+        return record_from_log(data, source=board)
+    except LogError as e:
+        return e
+
+
+def _stored_alike(store, board, game_no, data) -> bool:
+    """Whether the store holds this board game with these very bytes (nothing to replay)."""
+    return any(k.log is not None and bytes(k.log) == data
+               for k in store.stored_from(board, game_no))
+
+
 def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
          on_progress=None, res=None) -> SyncResult:
     """One sync run; raises LinkError if the board stops answering (run it again: it
@@ -102,7 +123,7 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
     label): called as games arrive (the web page's bar), in games. chunk: the bytes per frame
     the board streams (0: as many as a frame holds). res: the SyncResult to fill in (a caller
     that may be interrupted, by Ctrl-C, still knows what was stored)."""
-    from cargoboard.logrecord import record_from_log, LogError
+    from cargoboard.logrecord import LogError
 
     say = say or (lambda text: None)
     res = SyncResult() if res is None else res
@@ -121,7 +142,9 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
             games, more, cut = link.fetch(first, resumed, len(prefix), chunk)
             new = []       # (game_no, crc, record) to store
             confirm = []   # (game_no, crc) to confirm once the new ones are stored
+            told = []      # (a list of res, its entry, a line to say or None): once committed
             damaged = None
+            arrived = []   # (game_no, size, crc, data) of the finished games, whole or not
             for game_no, size, crc, flags, data in games:
                 bar.add(1, "game %d" % game_no)
                 if flags & FLAG_PLAYING:
@@ -130,85 +153,107 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
                 if game_no == resumed and prefix:
                     data = None if data is None else prefix + data
                     resumed, prefix = 0, b""
-                if data is None:
-                    # the part kept does not fit the log on the board: fetch it afresh
-                    store.save_transfer(board, game_no, size, b"")
-                    damaged = damaged or game_no
-                    continue
-                res.bytes += len(data)
-                continues = None
-                source = board
-                known = store.stored_from(board, game_no)
-                if known and zlib.crc32(data) == crc:  # (else a damaged transfer: below)
-                    same = grown = None
-                    for stored in known:
-                        old = bytes(stored.log) if stored.log is not None else None
-                        if old == data:
-                            same = stored
-                        elif old and len(data) > len(old) and data[:len(old)] == old:
-                            grown = stored
-                    if same is not None:
-                        confirm.append((game_no, crc))
+                if data is not None:
+                    res.bytes += len(data)
+                arrived.append((game_no, size, crc, data))
+            # Replayed before the write lock is taken (the longest part: another program's
+            # sync or import waits the less), each game that is not stored with these bytes.
+            replayed = {game_no: _replay(data, board) for game_no, _, crc, data in arrived
+                        if data is not None and zlib.crc32(data) == crc
+                        and not _stored_alike(store, board, game_no, data)}
+            # What the store holds is read, and the batch written, in one transaction: another
+            # sync at once (a board of the same id: cloned flash) can neither store a game
+            # between the look and the write (UNIQUE constraint failed) nor see half a batch.
+            with store.transaction():
+                for game_no, size, crc, data in arrived:
+                    if data is None:
+                        # the part kept does not fit the log on the board: fetch it afresh
+                        store.save_transfer(board, game_no, size, b"")
+                        damaged = damaged or game_no
                         continue
-                    if grown is not None:
-                        # A log only grows: the board played on after a take-back once the
-                        # game was stored (docs/protocol.md, CONFIRM). The whole log replaces
-                        # the stored one.
-                        continues, source = grown.id, grown.source
-                    elif any(k.log is None for k in known):
-                        res.conflicts.append((game_no, "stored game has no log to compare"))
-                        say("game %d: the store holds a game under this number without its "
-                            "log; left on the board" % game_no)
+                    continues = None
+                    source = board
+                    known = store.stored_from(board, game_no)
+                    if known and zlib.crc32(data) == crc:  # (else a damaged transfer: below)
+                        same = grown = None
+                        for stored in known:
+                            old = bytes(stored.log) if stored.log is not None else None
+                            if old == data:
+                                same = stored
+                            elif old and len(data) > len(old) and data[:len(old)] == old:
+                                grown = stored
+                        if same is not None:
+                            # stored by an earlier sync cut short before its CONFIRM
+                            told.append((res.stored_before, game_no, None))
+                            confirm.append((game_no, crc))
+                            continue
+                        if grown is not None:
+                            # A log only grows: the board played on after a take-back once the
+                            # game was stored (docs/protocol.md, CONFIRM). The whole log
+                            # replaces the stored one.
+                            continues, source = grown.id, grown.source
+                        elif any(k.log is None for k in known):
+                            told.append((res.conflicts,
+                                         (game_no, "stored game has no log to compare"),
+                                         "game %d: the store holds a game under this number "
+                                         "without its log; left on the board" % game_no))
+                            continue
+                        else:
+                            # Another game under a number the store has: the board counts its
+                            # games from 1 again (its flash was erased). Kept as a game of the
+                            # board's numbering begun again, never in place of the one stored.
+                            source = "%s#%d" % (board, len(known) + 1)
+                            told.append((res.renumbered, (game_no, source),
+                                         "game %d: the store has another game %d of this board "
+                                         "(its numbering began again); stored as a game of %s"
+                                         % (game_no, game_no, source)))
+                    old = store.rejected_log(board, game_no)
+                    if old is not None and old == data and zlib.crc32(old) == crc:
+                        told.append((res.rejected, (game_no, "kept aside earlier"),
+                                     "game %d: kept aside earlier (does not replay); left on "
+                                     "the board" % game_no))
                         continue
-                    else:
-                        # Another game under a number the store has: the board counts its games
-                        # from 1 again (its flash was erased). Kept as a game of the board's
-                        # numbering begun again, never in place of the one stored.
-                        source = "%s#%d" % (board, len(known) + 1)
-                        res.renumbered.append((game_no, source))
-                        say("game %d: the store has another game %d of this board (its "
-                            "numbering began again); stored as a game of %s"
-                            % (game_no, game_no, source))
-                old = store.rejected_log(board, game_no)
-                if old is not None and old == data and zlib.crc32(old) == crc:
-                    res.rejected.append((game_no, "kept aside earlier"))
-                    say("game %d: kept aside earlier (does not replay); left on the board"
-                        % game_no)
-                    continue
-                if zlib.crc32(data) != crc:
-                    store.save_transfer(board, game_no, size, b"")  # start this one afresh
-                    damaged = damaged or game_no
-                    continue
-                try:
-                    rec = record_from_log(data, source=board)
-                except LogError as e:
-                    store.reject(board, game_no, str(e), data)
-                    res.rejected.append((game_no, str(e)))
-                    say("game %d kept aside: %s" % (game_no, e))
-                    continue
-                rec.source, rec.source_game = source, game_no
-                rec.continues = continues
-                if rec.problem is not None:
-                    # The board's own CRC-32 matched: the log was damaged on the flash (a bit
-                    # gone bad, a write cut short). The store keeps the whole log with the
-                    # game that replays up to the damage; the user is told.
-                    res.damaged.append((game_no, rec.problem))
-                    say("game %d: damaged log: %s; %d action%s stored, the whole log kept "
-                        "in the store" % (game_no, rec.damage, len(rec.actions),
-                                          "" if len(rec.actions) == 1 else "s"))
-                elif continues is None:
-                    # An import of this game's export came first: the store has the game.
-                    same = store.find(rec.kind, rec.start, rec.actions, rec.played,
-                                      check_played=True)
-                    if same is not None:
-                        store.keep_log(same, rec.log)  # (the board's bytes are not lost)
-                        res.duplicates.append((game_no, same))
-                        say("game %d: already stored as #%d; not stored again" % (game_no, same))
-                        confirm.append((game_no, crc))
+                    if zlib.crc32(data) != crc:
+                        store.save_transfer(board, game_no, size, b"")  # start this one afresh
+                        damaged = damaged or game_no
                         continue
-                new.append((game_no, crc, rec))
-            # stored first (one transaction), then deleted on the board (one request)
-            for (game_no, crc, rec), gid in zip(new, store.add_all([r for _, _, r in new])):
+                    rec = replayed.pop(game_no, None) or _replay(data, board)
+                    if isinstance(rec, LogError):
+                        store.reject(board, game_no, str(rec), data)
+                        told.append((res.rejected, (game_no, str(rec)),
+                                     "game %d kept aside: %s" % (game_no, rec)))
+                        continue
+                    rec.source, rec.source_game = source, game_no
+                    rec.continues = continues
+                    if rec.problem is not None:
+                        # The board's own CRC-32 matched: the log was damaged on the flash (a
+                        # bit gone bad, a write cut short). The store keeps the whole log with
+                        # the game that replays up to the damage; the user is told.
+                        told.append((res.damaged, (game_no, rec.problem),
+                                     "game %d: damaged log: %s; %d action%s stored, the whole "
+                                     "log kept in the store" % (
+                                         game_no, rec.damage, len(rec.actions),
+                                         "" if len(rec.actions) == 1 else "s")))
+                    elif continues is None:
+                        # An import of this game's export came first: the store has the game.
+                        same = store.find(rec.kind, rec.start, rec.actions, rec.played,
+                                          check_played=True)
+                        if same is not None:
+                            store.keep_log(same, rec.log)  # (the board's bytes are not lost)
+                            told.append((res.duplicates, (game_no, same),
+                                         "game %d: already stored as #%d; not stored again"
+                                         % (game_no, same)))
+                            confirm.append((game_no, crc))
+                            continue
+                    new.append((game_no, crc, rec))
+                # stored first (one transaction), then deleted on the board (one request)
+                ids = store.add_all([r for _, _, r in new])
+            # committed: only now is any of it so
+            for where, entry, line in told:
+                where.append(entry)
+                if line:
+                    say(line)
+            for (game_no, crc, rec), gid in zip(new, ids):
                 (res.stored if rec.continues is None else res.continued).append((game_no, gid))
                 confirm.append((game_no, crc))
             confirm.sort()

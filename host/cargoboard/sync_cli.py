@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cargoboard.clikit import CommandError, terminal_text
+from cargoboard.clikit import CommandError, terminal_text, terminated_as_interrupt
 from cargoboard.link import NO_BOARD, Link, candidate_ports, find_port
 from cargoboard.store import Store, add_db_option, check_writable, played_at, result_text
 
@@ -31,13 +31,13 @@ def cmd_sync(args):
     check_writable(args.db)  # before the board: nothing made yet
     res = SyncResult()
     try:
-        with Link(port) as link:
+        with terminated_as_interrupt(), Link(port) as link:
             link.hello()  # a board that does not answer leaves no store behind
             with Store(args.db) as store:
                 progress = True if args.progress else None
                 sync(link, store, progress=progress, say=print, res=res)
     except KeyboardInterrupt:
-        # Ctrl-C: each batch is stored in one transaction before the board deletes it, so
+        # Ctrl-C (or SIGTERM: Terminated): each batch is stored in one transaction before the board deletes it, so
         # what was stored is whole and the rest is still on the board (the next sync takes it)
         n = len(res.stored) + len(res.continued)
         print("interrupted: %d game%s stored, the rest stay on the board"
@@ -92,8 +92,8 @@ def add_parser(sub):
                                    "replay it, store it, then let the board delete it. "
                                    "Safe to interrupt and to run again. Exit status 0; 1 "
                                    "if a game was kept aside, damaged or in conflict, or on "
-                                   "an error; 130 on Ctrl-C (the games stored so far stay "
-                                   "stored, the rest on the board).",
+                                   "an error; 130 on Ctrl-C, 143 on SIGTERM (the games "
+                                   "stored so far stay stored, the rest on the board).",
                        epilog="examples:\n  cargoboard sync\n"
                               "  cargoboard sync --port /dev/ttyACM0 --db games.sqlite\n"
                               "  cargoboard sim --script game.txt --pty /tmp/board &\n"

@@ -31,7 +31,8 @@ from starlette.templating import Jinja2Templates
 from cargoboard import rules
 from cargoboard.clikit import CommandError, terminal_text
 from cargoboard.export import diagram
-from cargoboard.store import Store, StoreError, RESULTS, result_text, source_text, when_text
+from cargoboard.store import (BadGameId, NoSuchGame, Store, StoreError, RESULTS, result_text,
+                              source_text, when_text)
 from cargoboard.web import views
 from cargoboard.web.security import COOKIE, Keys
 
@@ -401,14 +402,21 @@ def archive_page(request):
                    deleted=deleted)
 
 
+def _store_status(e):
+    """The HTTP status of a StoreError met looking up a game: 404 for a game the store does not
+    have, 400 for an id that is no number, else 503: the store itself cannot be used (missing,
+    damaged, another program's file; in use: another program writing it, a moment later it
+    may be done). (By its class: "no game store at ..." is no unknown game.)"""
+    return 404 if isinstance(e, NoSuchGame) else 400 if isinstance(e, BadGameId) else 503
+
+
 def _game(request):
     web = request.app.state.web
     try:
         with web.store() as st:
             rec = st.get(request.path_params["game"])
     except StoreError as e:
-        status = 404 if "no game" in str(e) else 400 if "must be a number" in str(e) else 503
-        raise HTTPException(status, str(e)) from None
+        raise HTTPException(_store_status(e), str(e)) from None
     try:
         positions = rec.positions()
     except Exception as e:  # the rules' error
@@ -489,7 +497,7 @@ async def delete_game(request):
     try:
         rec = await asyncio.to_thread(remove)
     except StoreError as e:
-        raise HTTPException(404 if "no game" in str(e) else 400, str(e)) from None
+        raise HTTPException(_store_status(e), str(e)) from None
     return RedirectResponse("/games?deleted=%d" % rec.id, status_code=303)
 
 
