@@ -197,3 +197,38 @@ def test_what_sync_asks_of_each_game_is_found_by_an_index(tmp_path):
             for sql in lookups:
                 plan = " ".join(row[-1] for row in st.db.execute("EXPLAIN QUERY PLAN " + sql))
                 assert "USING INDEX" in plan and "SCAN games" not in plan, (sql, plan)
+
+
+def test_two_imports_of_one_game_at_once_store_it_once(tmp_path):
+    """Import looks for the game, then adds it: in one write transaction, so a second import
+    of the same file meanwhile waits and finds it (without, both found nothing and both
+    stored it). The second starts while the first is between its look and its add."""
+    import threading
+    from cargoboard.export import cli as export_cli, gamefile
+    db = tmp_path / "games.sqlite"
+    Store(db).close()
+    rec = gamefile.read_game(EXAMPLE.read_text(encoding="utf-8"), str(EXAMPLE), None)
+    first = Store(db)
+    results = {}
+    others = []
+
+    def import_second():  # another program: its own connection, in its own thread
+        with Store(db) as second:
+            results["second"] = export_cli.store_game(second, rec)
+
+    look = first.find
+
+    def find_then_let_the_other_go(*args, **kwargs):
+        found = look(*args, **kwargs)
+        others.append(threading.Thread(target=import_second))
+        others[0].start()
+        others[0].join(3)  # it finishes at once unless it must wait for this one's lock
+        return found
+
+    first.find = find_then_let_the_other_go
+    results["first"] = export_cli.store_game(first, rec)
+    first.close()
+    others[0].join()
+    assert results["first"][1] is True and results["second"] == (results["first"][0], False)
+    with Store(db) as st:
+        assert len(st.list()) == 1

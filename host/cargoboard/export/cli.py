@@ -182,11 +182,13 @@ def import_game(st, text, name, fmt=None):
 
 
 def store_game(st, rec):
-    """(id, new) after storing the GameRecord rec unless st holds the same game already."""
-    same = st.find(rec.kind, rec.start, rec.actions)
-    if same is not None:
-        return same, False
-    return st.add(rec), True
+    """(id, new) after storing the GameRecord rec unless st holds the same game already: in
+    one write transaction, so two imports of one file at once store it once."""
+    with st.transaction():
+        same = st.find(rec.kind, rec.start, rec.actions)
+        if same is not None:
+            return same, False
+        return st.add(rec), True
 
 
 def cmd_import(args):
