@@ -188,38 +188,37 @@ def case_a_stray_confirm_at_rest_takes_nothing():
     assert t.state == T.IDLE, T.STATE_NAMES[t.state]
 
 
+def _confirm_with_the_keeper_in_hand():
+    """A flat game whose keeper is lifted and `confirm` pressed: (game, the keeper's step Kn)."""
+    g = _flat_game()
+    kn = g.pos.parse_action("Kn")
+    _carry(g, (kn[1],), (), 1000)
+    _wait(g, 1000, 600)
+    g.on_button(H.CONFIRM, 1700)
+    assert g.tracker.state == T.ASKING and g.tracker.offered, T.STATE_NAMES[g.tracker.state]
+    return g, kn
+
+
 def case_confirm_with_the_keeper_in_hand_then_its_step():
     # The messy-hands audit (stop 38): `confirm` pressed with the keeper in the hand offers its
     # steps onto the cards beside it (they fit a keeper gone from its cell); putting it down on
     # the cell in front is the end of its step, not a second move after one shown: the step
     # made is taken (the step onto a card was, and the keeper's cell read as a mistake).
-    g = _flat_game()
-    t = g.tracker
-    kn = g.pos.parse_action("Kn")
-    _carry(g, (kn[1],), (), 1000)
-    _wait(g, 1000, 600)
-    g.on_button(H.CONFIRM, 1700)
-    assert t.state == T.ASKING and t.offered, T.STATE_NAMES[t.state]
+    g, kn = _confirm_with_the_keeper_in_hand()
     _carry(g, (kn[1],), (kn[3],), 2000)
     _wait(g, 2000, 1000)
     assert g.pos.history() == [kn], [g.pos.format_action(a) for a in g.pos.history()]
-    assert t.state == T.IDLE, T.STATE_NAMES[t.state]
+    assert g.tracker.state == T.IDLE, T.STATE_NAMES[g.tracker.state]
 
 
 def case_confirm_with_the_keeper_in_hand_then_put_back():
     # As above, but the keeper goes back onto its own cell: no move was made, none is taken
     # (the board's own cells again: no difference to explain, and reading it crashed).
-    g = _flat_game()
-    t = g.tracker
-    kn = g.pos.parse_action("Kn")
-    _carry(g, (kn[1],), (), 1000)
-    _wait(g, 1000, 600)
-    g.on_button(H.CONFIRM, 1700)
-    assert t.state == T.ASKING and t.offered, T.STATE_NAMES[t.state]
+    g, _ = _confirm_with_the_keeper_in_hand()
     _carry(g, (), (), 2000)
     _wait(g, 2000, 2 * T.OFFER_TAKE_MS)
     assert g.pos.ply() == 0, [g.pos.format_action(a) for a in g.pos.history()]
-    assert t.state == T.IDLE, T.STATE_NAMES[t.state]
+    assert g.tracker.state == T.IDLE, T.STATE_NAMES[g.tracker.state]
 
 
 CASES = list_cases(globals())
