@@ -280,11 +280,14 @@ def test_sync_now_on_the_tables_page_each_table_its_own_and_refusals_in_words(tm
         gone.close()
 
 
-def test_a_sync_the_store_stops_is_over_and_may_run_again(tmp_path):
-    """Sync now into a store another program holds locked (sqlite3's OperationalError
-    "database is locked", no StoreError): the sync ends saying why, the board stays followed and
-    sync may run again; it stayed "running" and the page answered 409 "a sync is running"."""
+@pytest.mark.parametrize("stop", ["locked", "unexpected"])
+def test_a_sync_the_store_stops_is_over_and_may_run_again(tmp_path, monkeypatch, stop):
+    """Sync now into a store another program holds locked (the store's "is in use"), or one
+    that fails in a way sync does not expect (sqlite3's OperationalError, no StoreError): the
+    sync ends saying why, the board stays followed and sync may run again; the unexpected one
+    went to the follower's catch-all, which dropped the link and said "board lost"."""
     import sqlite3
+    import cargoboard.sync
     from cargoboard.web.boards import Follower
     db = tmp_path / "games.sqlite"
     Store(db).close()
@@ -298,18 +301,27 @@ def test_a_sync_the_store_stops_is_over_and_may_run_again(tmp_path):
         while not what():
             assert time.monotonic() < end, follower.sync_state
             time.sleep(0.05)
+
+    def failing(*args, **kwargs):
+        raise sqlite3.OperationalError("disk I/O error")
     try:
         wait(lambda: follower.snapshot()["connected"])
-        holder = sqlite3.connect(db, isolation_level=None)
-        holder.execute("BEGIN IMMEDIATE")  # a writer's lock, as another sync's
+        if stop == "locked":
+            holder = sqlite3.connect(db, isolation_level=None)
+            holder.execute("BEGIN IMMEDIATE")  # a writer's lock, as another sync's
+        else:
+            monkeypatch.setattr(cargoboard.sync, "sync", failing)
         try:
             assert follower.request_sync()
             wait(lambda: not follower.sync_state["running"])
         finally:
-            holder.rollback()
-            holder.close()
-        assert follower.sync_state["result"] == \
-            "not synced: OperationalError: database is locked", follower.sync_state
+            if stop == "locked":
+                holder.rollback()
+                holder.close()
+            monkeypatch.undo()
+        want = "not synced: %s is in use: another program holds it locked" % db \
+            if stop == "locked" else "not synced: OperationalError: disk I/O error"
+        assert follower.sync_state["result"].startswith(want), follower.sync_state
         assert follower.snapshot()["status"] == "connected"
         assert follower.request_sync()
         wait(lambda: not follower.sync_state["running"])
