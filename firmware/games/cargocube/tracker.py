@@ -539,8 +539,9 @@ class Tracker:
         """Time passes with a missed move shown (offered, ASKING): take it once the player has
         let it stand OFFER_TAKE_MS (the plug-in sets offered_since at each press). Nothing else
         is looked at again meanwhile: the question stays as the player sees it."""
-        if self.offered and self.state == ASKING and self._offer_fits() and \
-                ticks_diff(now_ms, self.offered_since) >= OFFER_TAKE_MS:
+        if self.offered and self.state == ASKING and \
+                ticks_diff(now_ms, self.offered_since) >= OFFER_TAKE_MS and self._offer_fits():
+            # (the wait first: _offer_fits makes a tuple, and this runs every frame it stands)
             return self._take_offered() + self._infer()
         return 0
 
