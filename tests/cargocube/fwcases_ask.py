@@ -221,6 +221,31 @@ def case_confirm_with_the_keeper_in_hand_then_put_back():
     assert g.tracker.state == T.IDLE, T.STATE_NAMES[g.tracker.state]
 
 
+def case_undo_before_a_move_settles_takes_that_move_back():
+    # The messy-hands audit (stop 38): a move made and `undo` pressed at once, within the
+    # 0.4 s the board waits for the hand to be still: the player takes back that move. It was
+    # taken after the press, which had taken back the move before it.
+    g = _flat_game()
+    t = g.tracker
+    kn = g.pos.parse_action("Kn")
+    _carry(g, (kn[1],), (kn[3],), 1000)
+    _wait(g, 1000, 1000)
+    assert g.pos.history() == [kn], g.pos.history()
+    roll = None  # a move that empties one cell and fills another: seen whole
+    for a in g.pos.legal_actions():
+        if roll is None and len(T.action_delta(g.pos, a)) == 2:
+            roll = a
+    _carry(g, (roll[1],), (roll[3],), 3000)
+    assert t.state == T.MOVING and t.settling, T.STATE_NAMES[t.state]
+    g.on_button(H.UNDO, 3100)
+    _wait(g, 3100, 1000)
+    assert g.pos.history() == [kn], [g.pos.format_action(a) for a in g.pos.history()]
+    assert t.undone == [roll] and t.state == T.MISMATCH, T.STATE_NAMES[t.state]
+    _carry(g, (), (), 4500)  # the roll put back
+    _wait(g, 4500, 1000)
+    assert g.pos.history() == [kn] and t.state == T.IDLE, T.STATE_NAMES[t.state]
+
+
 CASES = list_cases(globals())
 
 

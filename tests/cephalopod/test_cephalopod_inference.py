@@ -195,6 +195,23 @@ def test_a_taken_back_die_left_standing_stays_barred_after_another_move_is_read(
     assert b.state() == "idle" and b.history() == ["b1:c1,a1"]
 
 
+def test_undo_while_a_placement_settles_takes_that_placement_back():
+    # The messy-hands audit (stop 38), as on Cargocube: black's die put down and `undo` pressed
+    # within the 0.4 s the board waits for stillness. The press took back white's c3 and the
+    # die was then read as white's (its colour swapped); it is black's d3 that goes back.
+    b = Board("...../...../...../...../..... w")
+    b.put("c3", wait=1000)
+    assert b.history() == ["c3"]
+    b.put("d3")
+    assert b.state() == "ready" and b.t.settling
+    b.t.press_undo()
+    b.still(1000)
+    assert b.history() == ["c3"] and b.t.undone == [b.pos.parse_action("d3")]
+    assert b.state() == "mismatch" and b.t.plus == mask(b.pos, "d3")
+    b.take("d3", wait=1000)
+    assert b.state() == "idle" and b.history() == ["c3"]
+
+
 @pytest.mark.parametrize("size,seed,engine", [
     ("5x5", 0, False), ("5x5", 1, True), ("5x5", 2, False), ("3x5", 3, False),
     ("3x5", 4, True), ("5x3", 5, False), ("3x3", 6, False), ("3x3", 7, True)])

@@ -229,6 +229,24 @@ def test_undo_shows_what_to_put_back_then_play_on(game):
     assert gm.events()[-1] == ("confirm", "c3:d3,c2", p)
 
 
+def test_undo_pressed_as_a_die_is_put_down_takes_that_die_back(game):
+    # Within the 0.4 s the board waits for stillness: the die just placed (black's d3) is the
+    # one taken back, not white's b3 before it (the die was then read as white's).
+    gm = game()
+    _play(gm, ["b3"])
+    before = gm.pos.notation()
+    gm.pos.push(gm.pos.parse_action("d3"))
+    after = gm.pos.notation()
+    gm.pos.pop()
+    gm.drop("d3")
+    gm.run("press undo", WAIT)
+    assert gm.events()[-2:] == [("auto", "d3", after), ("undo", "d3", before)], gm.events()
+    assert gm.state()[0] == "mismatch" and gm.cell_leds(["d3"])["d3"] == ("magenta", "fast")
+    gm.take("d3")
+    gm.run(WAIT)
+    assert gm.state() == ("idle", "-", 1) and gm.position() == before
+
+
 def test_hint_lights_the_engine_move(game):
     from shared_rules.cephalopod.engine import best_action
     gm = game()

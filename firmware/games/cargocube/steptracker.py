@@ -125,6 +125,7 @@ class StepTracker(Tracker):
         self._seen[:] = self.levels.level  # the question stays until something moves (observe)
 
     def press_undo(self):
+        self._settle_now()  # (before _undoing: the move it takes is no take-back)
         self._undoing = True  # (_refresh, after the pop, moves the baseline back)
         try:
             return Tracker.press_undo(self)

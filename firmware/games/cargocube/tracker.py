@@ -954,6 +954,7 @@ class Tracker:
         return True
 
     def press_undo(self):
+        self._settle_now()
         if self.state == ASKING:
             # Back out of the question, not out of the game: the difference stays shown until
             # the player puts the pieces right or moves on. (None of the moves asked about
@@ -973,6 +974,14 @@ class Tracker:
         self._refresh()
         self._infer()
         return True
+
+    def _settle_now(self):
+        """`undo` pressed while a move made waits out settle_ms: that move is the one the
+        player takes back, so it is read now (taken, then undone; or asked, and the question
+        backed out of). Left to the tick, it was taken after the press, and the press took
+        back the move before it."""
+        if self.state == MOVING and self.settling:
+            self._infer(True)
 
     def shown(self):
         """The candidate shown now (ASKING), else None."""

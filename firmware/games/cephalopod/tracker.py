@@ -434,7 +434,11 @@ class Tracker:
     def press_undo(self):
         """ASKING: back out of the question. Else take back the last committed action: the
         board then shows what to put back (its evidence is not read as that action again until
-        the board is put right)."""
+        the board is put right). A placement waiting out settle_ms is the one taken back: it
+        is read first (left to the tick, it was taken after the press, which took back the
+        action before it: the other player's, so the die placed was read as its colour)."""
+        if self.settling:
+            self._infer(True)
         if self.state == ASKING:
             self.candidates = []
             self.state = MOVING if self.pairs else MISMATCH
