@@ -540,9 +540,11 @@ class Tracker:
         let it stand OFFER_TAKE_MS (the plug-in sets offered_since at each press). Nothing else
         is looked at again meanwhile: the question stays as the player sees it."""
         if self.offered and self.state == ASKING and \
-                ticks_diff(now_ms, self.offered_since) >= OFFER_TAKE_MS and self._offer_fits():
+                ticks_diff(now_ms, self.offered_since) >= OFFER_TAKE_MS:
             # (the wait first: _offer_fits makes a tuple, and this runs every frame it stands)
-            return self._take_offered() + self._infer()
+            if self._offer_fits():
+                return self._take_offered() + self._infer()
+            self.offered_since = now_ms  # (one that does not fit is looked at once a wait)
         return 0
 
     def _hold(self, actions):
