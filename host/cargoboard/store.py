@@ -224,6 +224,11 @@ def _utc(t):
     return t[:16].replace("T", " ") + (" UTC" if len(t) >= 16 else "")
 
 
+def numbering_source(board, k) -> str:
+    """The source of a board's k-th numbering: `board` (k = 1), `board#2`, `board#3`, ..."""
+    return board if k == 1 else "%s#%d" % (board, k)
+
+
 def source_text(source, source_game) -> str:
     """Where a game came from: `board sim-5b6a, its game 3`, or `import #3`."""
     if source == "import":
@@ -649,6 +654,17 @@ class Store:
             "substr(source, 1, ?)=?) ORDER BY id", (source_game, board, len(board) + 1,
                                                     board + "#")).fetchall()
         return [self.get(r[0]) for r in rows]
+
+    def last_numbering(self, board) -> int:
+        """k of the board's newest numbering that the store has games of: 1 for `board` (also
+        when it has none), k for `board#k` (its games numbered from 1 again after its flash
+        was erased: numbering_source)."""
+        # (by the index of UNIQUE(source, source_game): the sources from `board#` up to the
+        # character after '#')
+        rows = self.db.execute("SELECT DISTINCT source FROM games WHERE source>? AND source<?",
+                               (board + "#", board + "$"))
+        return max([int(r[0][len(board) + 1:]) for r in rows
+                    if r[0][len(board) + 1:].isdecimal()], default=1)
 
     def has(self, source, source_game) -> bool:
         row = self.db.execute("SELECT 1 FROM games WHERE source=? AND source_game=?",
