@@ -889,6 +889,19 @@ def test_a_game_begun_and_closed_soon_after_a_sync_is_fetched_by_the_next(tmp_pa
         assert sorted(n for _, _, n, *_ in st.list()) == [1, 2]
 
 
+def _two_boards_of_one_id(tmp_path, monkeypatch):
+    """(the flash images of two virtual boards of the id sim-c10ed000, each with games 1 and
+    2 closed and 3 open, other games on each; the path of a store)."""
+    from cargoboard.sim import runner
+    monkeypatch.setattr(runner, "sim_board_id", lambda image: "sim-c10ed000")
+    images = [tmp_path / "a" / "flash.img", tmp_path / "b" / "flash.img"]
+    for image, actions in zip(images, [(9, 14, 6), (4, 7, 5)]):
+        image.parent.mkdir()
+        play_games(image, games=3, actions=actions)  # games 1, 2 closed, 3 open: other games
+    db = tmp_path / "games.sqlite"
+    return images, db
+
+
 def test_two_syncs_at_once_from_boards_of_one_id_store_every_game(tmp_path, monkeypatch):
     """The store audit's case: two boards with the same id (cloned flash; two `sim --target
     pico` without --flash) synced at once. Each sync looked at the store (stored_from, find)
@@ -898,13 +911,7 @@ def test_two_syncs_at_once_from_boards_of_one_id_store_every_game(tmp_path, monk
     deterministic: sync B runs while A is about to store its batch, and A goes on only when B
     is done or waits for the write lock A holds."""
     import threading
-    from cargoboard.sim import runner
-    monkeypatch.setattr(runner, "sim_board_id", lambda image: "sim-c10ed000")
-    images = [tmp_path / "a" / "flash.img", tmp_path / "b" / "flash.img"]
-    for image, actions in zip(images, [(9, 14, 6), (4, 7, 5)]):
-        image.parent.mkdir()
-        play_games(image, games=3, actions=actions)  # games 1, 2 closed, 3 open: other games
-    db = tmp_path / "games.sqlite"
+    images, db = _two_boards_of_one_id(tmp_path, monkeypatch)
     Store(db).close()
     boards = [Served(image) for image in images]
     b_state = {"begins": threading.Event(), "done": threading.Event()}
@@ -960,13 +967,7 @@ def test_two_syncs_of_one_id_each_keep_to_one_numbering_across_batches(tmp_path,
     virtual board; no two real Picos share an id) split each board's games between BOARD and
     BOARD#2, the numbering being chosen game by game. Each sync run now keeps to one. The
     board's batches are made one game each here, and B syncs whole between A's two."""
-    from cargoboard.sim import runner
-    monkeypatch.setattr(runner, "sim_board_id", lambda image: "sim-c10ed000")
-    images = [tmp_path / "a" / "flash.img", tmp_path / "b" / "flash.img"]
-    for image, actions in zip(images, [(9, 14, 6), (4, 7, 5)]):
-        image.parent.mkdir()
-        play_games(image, games=3, actions=actions)  # games 1, 2 closed, 3 open: other games
-    db = tmp_path / "games.sqlite"
+    images, db = _two_boards_of_one_id(tmp_path, monkeypatch)
     boards = [Served(image) for image in images]
     try:
         logs = [board_logs(board.runner.port) for board in boards]
