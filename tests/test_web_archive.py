@@ -791,19 +791,23 @@ def test_a_replay_page_is_made_once_and_never_shown_stale(tmp_path, monkeypatch)
 def test_the_replay_pages_kept_stay_within_their_bytes():
     from cargoboard.web.app import ReplayPages
     from cargoboard.store import GameRecord
-    pages = ReplayPages(max_bytes=1000)
+    page = {n: str(n) * 400 for n in range(1, 5)}
+    size = sys.getsizeof(page[1])  # its memory
+    pages = ReplayPages(max_bytes=2 * size + 100)
     recs = [GameRecord("cargocube", "polygon", "SN", "start", [], id=n) for n in (1, 2, 3)]
-    pages.put("a.sqlite", recs[0], "", "1" * 400)
-    pages.put("a.sqlite", recs[1], "", "2" * 400)
-    assert pages.get("a.sqlite", recs[0], "") == "1" * 400  # now the most recently shown
-    pages.put("a.sqlite", recs[2], "", "3" * 400)  # over 1000 bytes: game 2's goes
-    assert pages.bytes == 800 and pages.get("a.sqlite", recs[1], "") is None
-    assert pages.get("a.sqlite", recs[0], "") == "1" * 400
+    pages.put("a.sqlite", recs[0], "", page[1])
+    pages.put("a.sqlite", recs[1], "", page[2])
+    assert pages.get("a.sqlite", recs[0], "") == page[1]  # now the most recently shown
+    pages.put("a.sqlite", recs[2], "", page[3])  # over the bytes: game 2's goes
+    assert pages.bytes == 2 * size and pages.get("a.sqlite", recs[1], "") is None
+    assert pages.get("a.sqlite", recs[0], "") == page[1]
     assert pages.get("b.sqlite", recs[0], "") is None  # another store's game 1
     assert pages.get("a.sqlite", recs[0], "other links") is None
     recs[0].actions.append("e5w")  # the game changed: its page is not given
     assert pages.get("a.sqlite", recs[0], "") is None
-    pages.put("a.sqlite", recs[0], "", "4" * 300)  # a game keeps one page
-    assert pages.bytes == 700
-    pages.put("a.sqlite", recs[1], "", "5" * 1001)  # larger than all: not kept
-    assert pages.bytes == 700 and pages.get("a.sqlite", recs[1], "") is None
+    pages.put("a.sqlite", recs[0], "", page[4][:300])  # a game keeps one page
+    assert pages.bytes == size + sys.getsizeof(page[4][:300])
+    # a page larger than them all is not kept; a Cyrillic one counts 2 bytes a character
+    pages.put("a.sqlite", recs[1], "", "Ф" * (size + 50))
+    assert pages.bytes == size + sys.getsizeof(page[4][:300])
+    assert pages.get("a.sqlite", recs[1], "") is None

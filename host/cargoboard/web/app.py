@@ -17,6 +17,7 @@ import hashlib
 import json
 import logging
 import re
+import sys
 import threading
 from pathlib import Path
 from urllib.parse import urlencode
@@ -107,14 +108,15 @@ class ReplayPages:
         with self._lock:
             old = self._pages.pop((store, rec.id), None)
             if old is not None:
-                self.bytes -= len(old[1])
-            if len(page) > self.max_bytes:
+                self.bytes -= sys.getsizeof(old[1])
+            if sys.getsizeof(page) > self.max_bytes:
                 return
             self._pages[(store, rec.id)] = (self.digest(rec, links), page)
-            self.bytes += len(page)
+            # (its memory: a text with a Cyrillic letter takes 2 bytes a character)
+            self.bytes += sys.getsizeof(page)
             while self.bytes > self.max_bytes:
                 _, (_, dropped) = self._pages.popitem(last=False)
-                self.bytes -= len(dropped)
+                self.bytes -= sys.getsizeof(dropped)
 
 
 class Web:
