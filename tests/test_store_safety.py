@@ -67,6 +67,79 @@ def test_a_store_whose_making_is_killed_is_not_left_half_made(tmp_path, capsys):
     assert status == 0 and len(out.splitlines()) == 2
 
 
+# Runs `cargoboard ARGV...` in this Python with a signal sent to itself just before the new
+# store's temporary file, made whole, is linked into place.
+SIGNAL_AT_LINK = """
+import os, signal, sys
+signame, argv = sys.argv[1], sys.argv[2:]
+real_link = os.link
+def link(*args, **kwargs):
+    os.kill(os.getpid(), getattr(signal, signame))
+    return real_link(*args, **kwargs)
+os.link = link
+from cargoboard.cli import main
+sys.exit(main(argv))
+"""
+
+
+def cli_signalled_at_link(signame, argv):
+    proc = subprocess.run([sys.executable, "-c", SIGNAL_AT_LINK, signame] + argv,
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_a_store_making_killed_outright_leaves_a_file_the_next_writer_removes(tmp_path,
+                                                                             capsys):
+    """SIGKILL (or a power cut) while a store is made leaves its temporary file: the next
+    command that writes a store there removes it, and only what is surely such a leftover: a
+    file of that exact name, of this machine, whose program runs no more."""
+    from cargoboard.store import _HOST
+    db = tmp_path / "games.sqlite"
+    status, _, _ = cli_signalled_at_link("SIGKILL", ["import", str(EXAMPLE), "--db", str(db)])
+    assert status == -signal.SIGKILL
+    left = os.listdir(tmp_path)
+    assert len(left) == 1 and left[0].startswith(".games.sqlite.%s." % _HOST) and \
+        left[0].endswith(".new"), left
+    dead = int(left[0].split(".")[-2].split("-")[0])  # the killed program's id
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+    try:
+        kept = [
+            ".games.sqlite.%s.%d-0123abcd.new" % (_HOST, live.pid),  # it may be making one
+            ".games.sqlite.%s.%d-0123abcd.new-journal" % (_HOST, live.pid),
+            ".games.sqlite.other-machine.%d-0123abcd.new" % dead,  # a shared folder's
+            ".games.sqlite.%s.%d-0123abcd.new.bak" % (_HOST, dead),  # not the very name
+            ".games.sqlite.%s.%d-0123ABCD.new" % (_HOST, dead),
+            "games.sqlite.%s.%d-0123abcd.new" % (_HOST, dead),
+            ".other.sqlite.%s.%d-0123abcd.new" % (_HOST, dead),  # another store's
+        ]
+        stale = [".games.sqlite.%s.%d-89abcdef.new-journal" % (_HOST, dead)]
+        for name in kept + stale:
+            (tmp_path / name).write_text("someone's")
+        status, out, err = run(capsys, ["import", str(EXAMPLE), "--db", str(db)])
+        assert (status, err) == (0, "") and out.startswith("imported ")
+        assert sorted(os.listdir(tmp_path)) == sorted(kept + ["games.sqlite"])
+        # a leftover beside a store that exists (killed between the link and the removal)
+        # goes with the next write too
+        (tmp_path / stale[0]).write_text("stale")
+        status, out, err = run(capsys, ["import", str(EXAMPLE), "--db", str(db)])
+        assert (status, err) == (0, "") and "already stored as game 1" in out
+        assert sorted(os.listdir(tmp_path)) == sorted(kept + ["games.sqlite"])
+        assert all((tmp_path / name).read_text() == "someone's" for name in kept)
+    finally:
+        live.kill()
+        live.wait()
+
+
+@pytest.mark.parametrize("signame,status", [("SIGTERM", 143), ("SIGINT", 130)])
+def test_sigterm_or_ctrl_c_while_a_store_is_made_leaves_nothing(tmp_path, signame, status):
+    """SIGTERM's default ended the program without its `finally`: the temporary file stayed.
+    It now ends the command as Ctrl-C does, the file removed first (exit 143)."""
+    db = tmp_path / "games.sqlite"
+    got, _, err = cli_signalled_at_link(signame, ["import", str(EXAMPLE), "--db", str(db)])
+    assert got == status and "Traceback" not in err
+    assert os.listdir(tmp_path) == []
+
+
 def test_a_store_made_meanwhile_by_another_program_is_used_not_replaced(tmp_path, capsys):
     """Two first imports (or syncs) at once: the second, started while the first made the
     store, found a half-made file ("not a Cargoboard game store"); it now makes its own, and

@@ -569,6 +569,55 @@ def test_the_virtual_boards_id_outlives_its_erased_flash(tmp_path):
         b.close()
 
 
+def test_a_board_numbered_anew_keeps_its_new_games_together(tmp_path):
+    """An erased board's games go to BOARD#2 all, also those whose numbers the store's games
+    of BOARD never reached: the numbering was chosen game by game, so its game 1 (BOARD has a
+    game 1) went to BOARD#2 and its game 2 (BOARD has none) to BOARD, among the games of the
+    old numbering, one board's games split across two numberings. Then a later sync's games
+    follow them into BOARD#2, the board's numbering now."""
+    image = tmp_path / "flash.img"
+    db = tmp_path / "games.sqlite"
+    first, board = _two_games_synced(image, db)  # BOARD holds game 1 only
+    assert [n for n, _ in first.stored] == [1]
+    image.unlink()  # the whole flash erased: its games, its counter
+    play_games(image, games=3, actions=(4, 3, 2))  # games 1 and 2 closed, 3 open
+    b = Served(image)
+    try:
+        with Store(db) as store, Link(b.runner.port) as link:
+            res = sync(link, store)
+            assert [n for n, _ in res.stored] == [1, 2]
+            assert res.renumbered == [(1, board + "#2")]
+            assert sorted((r[1], r[2]) for r in store.list()) == [
+                (board, 1), (board + "#2", 1), (board + "#2", 2)]
+    finally:
+        b.close()
+    play_games(image, games=1, actions=(5,))  # game 3 abandoned for game 4, left open
+    b = Served(image)
+    try:
+        with Store(db) as store, Link(b.runner.port) as link:
+            res = sync(link, store)
+            assert [n for n, _ in res.stored] == [3] and res.renumbered == []
+            assert store.get_by_source(board + "#2", 3).abandoned
+    finally:
+        b.close()
+
+
+def test_the_newest_numbering_of_a_board_is_its_highest(tmp_path):
+    from cargoboard.store import numbering_source
+    from exportgames import random_game
+    with Store(tmp_path / "games.sqlite") as store:
+        assert store.last_numbering("sim-1") == 1  # none yet: the board's own
+        for n, source in enumerate(["sim-1", "sim-1#9", "sim-1#10", "sim-1#x", "sim-10#12",
+                                    "sim-1x#11", "import"], 1):
+            rec = random_game(n, actions=2)
+            rec.source, rec.source_game = source, n
+            store.add(rec)
+        assert store.last_numbering("sim-1") == 10  # (not 9: numbers, not text)
+        assert store.last_numbering("sim-10") == 12 and store.last_numbering("sim-2") == 1
+    assert [numbering_source("sim-1", k) for k in (1, 2, 11)] == ["sim-1", "sim-1#2",
+                                                                  "sim-1#11"]
+
+
 def test_a_board_whose_numbering_began_again_is_stored_beside_not_refused(tmp_path,
                                                                          micropython):
     """A board's flash erased (its game log and counter gone, the chip's id the same) numbers
@@ -840,6 +889,19 @@ def test_a_game_begun_and_closed_soon_after_a_sync_is_fetched_by_the_next(tmp_pa
         assert sorted(n for _, _, n, *_ in st.list()) == [1, 2]
 
 
+def _two_boards_of_one_id(tmp_path, monkeypatch):
+    """(the flash images of two virtual boards of the id sim-c10ed000, each with games 1 and
+    2 closed and 3 open, other games on each; the path of a store)."""
+    from cargoboard.sim import runner
+    monkeypatch.setattr(runner, "sim_board_id", lambda image: "sim-c10ed000")
+    images = [tmp_path / "a" / "flash.img", tmp_path / "b" / "flash.img"]
+    for image, actions in zip(images, [(9, 14, 6), (4, 7, 5)]):
+        image.parent.mkdir()
+        play_games(image, games=3, actions=actions)  # games 1, 2 closed, 3 open: other games
+    db = tmp_path / "games.sqlite"
+    return images, db
+
+
 def test_two_syncs_at_once_from_boards_of_one_id_store_every_game(tmp_path, monkeypatch):
     """The store audit's case: two boards with the same id (cloned flash; two `sim --target
     pico` without --flash) synced at once. Each sync looked at the store (stored_from, find)
@@ -849,13 +911,7 @@ def test_two_syncs_at_once_from_boards_of_one_id_store_every_game(tmp_path, monk
     deterministic: sync B runs while A is about to store its batch, and A goes on only when B
     is done or waits for the write lock A holds."""
     import threading
-    from cargoboard.sim import runner
-    monkeypatch.setattr(runner, "sim_board_id", lambda image: "sim-c10ed000")
-    images = [tmp_path / "a" / "flash.img", tmp_path / "b" / "flash.img"]
-    for image, actions in zip(images, [(9, 14, 6), (4, 7, 5)]):
-        image.parent.mkdir()
-        play_games(image, games=3, actions=actions)  # games 1, 2 closed, 3 open: other games
-    db = tmp_path / "games.sqlite"
+    images, db = _two_boards_of_one_id(tmp_path, monkeypatch)
     Store(db).close()
     boards = [Served(image) for image in images]
     b_state = {"begins": threading.Event(), "done": threading.Event()}
@@ -901,6 +957,43 @@ def test_two_syncs_at_once_from_boards_of_one_id_store_every_game(tmp_path, monk
                 logs = board_logs(board.runner.port)
                 assert sorted(logs) == [3]  # the other two deleted, stored
                 assert [r[1] for r in store.list()].count(source) == 2
+    finally:
+        for board in boards:
+            board.close()
+
+
+def test_two_syncs_of_one_id_each_keep_to_one_numbering_across_batches(tmp_path, monkeypatch):
+    """The store audit: a board's batches interleaved with another's of the same id (a copied
+    virtual board; no two real Picos share an id) split each board's games between BOARD and
+    BOARD#2, the numbering being chosen game by game. Each sync run now keeps to one. The
+    board's batches are made one game each here, and B syncs whole between A's two."""
+    images, db = _two_boards_of_one_id(tmp_path, monkeypatch)
+    boards = [Served(image) for image in images]
+    try:
+        logs = [board_logs(board.runner.port) for board in boards]
+        with Store(db) as store, Link(boards[0].runner.port) as a, \
+                Link(boards[1].runner.port) as b:
+            fetch = Link.fetch
+            fetched = []
+
+            def one_game_a_batch(link, first=0, *args):
+                if link is a and first > 0 and not fetched:
+                    fetched.append(sync(b, store))  # B whole, between A's batches
+                games, more, cut = fetch(link, first, *args)
+                return games[:1], more or len(games) > 1, cut
+
+            monkeypatch.setattr(Link, "fetch", one_game_a_batch)
+            res_a = sync(a, store)
+            res_b, = fetched
+            assert [n for n, _ in res_a.stored] == [1, 2] and res_a.renumbered == []
+            assert [n for n, _ in res_b.stored] == [1, 2]
+            sources = {}
+            for row in store.list():
+                sources.setdefault(row[1], []).append(row[2])
+            assert sources == {"sim-c10ed000": [1, 2], "sim-c10ed000#2": [1, 2]}
+            for source, board_log in zip(sources, logs):  # A's games in one, B's in the other
+                for n in (1, 2):
+                    assert bytes(store.get_by_source(source, n).log) == board_log[n][1]
     finally:
         for board in boards:
             board.close()

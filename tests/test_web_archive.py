@@ -737,3 +737,77 @@ def test_screenshots_are_1280_by_800(tmp_path, browser):
     assert _png_size(tmp_path / "shot.png") == (1280, 800)
     shots = sorted((ROOT / "docs" / "img").glob("web-*.png"))
     assert len(shots) == 5 and {_png_size(p) for p in shots} == {(1280, 800)}, shots
+
+
+def _actions_shown(page):
+    """The actions of a replay page's move list."""
+    return re.findall(r'<button type="button" data-step="[1-9][0-9]*">([^<]*)</button>', page)
+
+
+def test_a_replay_page_is_made_once_and_never_shown_stale(tmp_path, monkeypatch):
+    # A long game's page takes a replay and a drawing per action: it is kept, and given only
+    # while its game is what it was made from (changed by a sync, deleted, another store).
+    from cargoboard.export import html
+    made = []
+    game_html = html.game_html
+    monkeypatch.setattr(html, "game_html", lambda *a, **k: made.append(1) or game_html(*a, **k))
+    db = tmp_path / "games.sqlite"
+    first = random_game(1, players=2, actions=30)
+    with Store(db) as st:
+        gid = st.add(first)
+        other = st.add(random_game(2, players=3, actions=20))
+    with WebServer(db=db, discover=False) as ws:
+        url = ws.url + "/games/%d" % gid
+        for _ in range(3):
+            status, page = get(url)
+            assert status == 200 and _actions_shown(page) == first.actions
+        assert len(made) == 1  # made once, then kept
+        assert get(ws.url + "/games/%d" % other)[0] == 200 and len(made) == 2
+        # a sync stores the board's changed log over the game (`continues`): the new page
+        changed = random_game(1, players=2, actions=30)
+        changed.actions = first.actions[:-2]
+        changed.continues = gid
+        with Store(db) as st:
+            st.add_all([changed])
+        status, page = get(url)
+        assert status == 200 and _actions_shown(page) == first.actions[:-2]
+        assert "<tr><th>actions</th><td>28</td></tr>" in page
+        # another store put at the path (a sync into a new file, a copy restored): its game
+        # of the same id
+        (tmp_path / "new").mkdir()
+        with Store(tmp_path / "new" / "games.sqlite") as st:
+            replacement = random_game(7, players=2, actions=12)
+            assert st.add(replacement) == gid
+        os.replace(tmp_path / "new" / "games.sqlite", db)
+        status, page = get(url)
+        assert status == 200 and _actions_shown(page) == replacement.actions
+        # deleted: gone, not the page kept
+        with Store(db) as st:
+            st.delete(gid)
+        status, page = get(url)
+        assert status == 404 and "no game %d" % gid in page
+
+
+def test_the_replay_pages_kept_stay_within_their_bytes():
+    from cargoboard.web.app import ReplayPages
+    from cargoboard.store import GameRecord
+    page = {n: str(n) * 400 for n in range(1, 5)}
+    size = sys.getsizeof(page[1])  # its memory
+    pages = ReplayPages(max_bytes=2 * size + 100)
+    recs = [GameRecord("cargocube", "polygon", "SN", "start", [], id=n) for n in (1, 2, 3)]
+    pages.put("a.sqlite", recs[0], "", page[1])
+    pages.put("a.sqlite", recs[1], "", page[2])
+    assert pages.get("a.sqlite", recs[0], "") == page[1]  # now the most recently shown
+    pages.put("a.sqlite", recs[2], "", page[3])  # over the bytes: game 2's goes
+    assert pages.bytes == 2 * size and pages.get("a.sqlite", recs[1], "") is None
+    assert pages.get("a.sqlite", recs[0], "") == page[1]
+    assert pages.get("b.sqlite", recs[0], "") is None  # another store's game 1
+    assert pages.get("a.sqlite", recs[0], "other links") is None
+    recs[0].actions.append("e5w")  # the game changed: its page is not given
+    assert pages.get("a.sqlite", recs[0], "") is None
+    pages.put("a.sqlite", recs[0], "", page[4][:300])  # a game keeps one page
+    assert pages.bytes == size + sys.getsizeof(page[4][:300])
+    # a page larger than them all is not kept; a Cyrillic one counts 2 bytes a character
+    pages.put("a.sqlite", recs[1], "", "Ф" * (size + 50))
+    assert pages.bytes == size + sys.getsizeof(page[4][:300])
+    assert pages.get("a.sqlite", recs[1], "") is None

@@ -43,6 +43,16 @@ def terminated_as_interrupt():
         signal.signal(signal.SIGTERM, previous)
 
 
+def sigterm_unwinds():
+    """terminated_as_interrupt where SIGTERM would end the program at once (its default, in
+    the main thread), so that the block's `finally` runs; elsewhere nothing changes: a
+    program's own handler (sync's, serve's) keeps its way, and other threads get no signals."""
+    if threading.current_thread() is threading.main_thread() and \
+            signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        return terminated_as_interrupt()
+    return contextlib.nullcontext()
+
+
 class UsageError(CommandError):
     """Options that are out of range or do not fit together (as argparse's own usage errors):
     printed as one line, exit code 2."""

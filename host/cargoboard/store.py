@@ -14,12 +14,14 @@ from __future__ import annotations
 import contextlib
 import datetime as _dt
 import os
+import re
 import secrets
+import socket
 import sqlite3
 from pathlib import Path
 from urllib.parse import quote
 
-from cargoboard.clikit import why_not_writable
+from cargoboard.clikit import sigterm_unwinds, why_not_writable
 from cargoboard.rules import rules_for, seat_letters
 from firmware.system import logformat, logwrite
 
@@ -220,6 +222,11 @@ def played_at(played):
 
 def _utc(t):
     return t[:16].replace("T", " ") + (" UTC" if len(t) >= 16 else "")
+
+
+def numbering_source(board, k) -> str:
+    """The source of a board's k-th numbering: `board` (k = 1), `board#2`, `board#3`, ..."""
+    return board if k == 1 else "%s#%d" % (board, k)
 
 
 def source_text(source, source_game) -> str:
@@ -450,39 +457,89 @@ def _store_error(path, e):
     return StoreError("%s is not a usable game store: %s" % (path, e))
 
 
+# This machine's name as a new store's temporary file gives it ([A-Za-z0-9_-] only: the name
+# splits at its dots): a leftover of this machine's is told from another's in a shared folder.
+_HOST = re.sub(r"[^A-Za-z0-9_-]", "_", socket.gethostname())[:64] or "host"
+
+
+def _temporary_name(path):
+    """The hidden file beside path that a new store is built in: `.NAME.HOST.PID-XXXXXXXX.new`
+    (this machine, this process, 8 random hex digits; SQLite's journal beside it is that and
+    `-journal`)."""
+    return path.absolute().parent / (".%s.%s.%d-%s.new" % (path.name, _HOST, os.getpid(),
+                                                            secrets.token_hex(4)))
+
+
+def _running(pid):
+    """Whether a process of this id runs on this machine (any user's)."""
+    try:
+        os.kill(pid, 0)  # signal 0: only looks
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):
+        return True  # another user's (PermissionError), or not to be told: kept
+    return True
+
+
+def remove_stale_temporaries(path):
+    """Remove what programs killed while making a store at path (SIGKILL, a power cut) left
+    beside it: files named exactly as _temporary_name names them (and their journals), of this
+    machine, whose process runs no more. A running process's (it may be making the store now),
+    another machine's (a shared folder: its processes cannot be seen from here) and any other
+    file are left alone. Every opening of a store to write calls it."""
+    if os.name != "posix":  # (os.kill(pid, 0) looks only on POSIX)
+        return
+    folder = path.absolute().parent
+    ours = re.compile(r"\.%s\.%s\.([1-9][0-9]{0,9})-[0-9a-f]{8}\.new(-journal)?"
+                      % (re.escape(path.name), re.escape(_HOST)))
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return  # no folder yet (the default store's), or not to be read: nothing to tidy
+    for name in names:
+        m = ours.fullmatch(name)
+        if m and not _running(int(m.group(1))):
+            try:
+                os.unlink(folder / name)
+            except FileNotFoundError:
+                pass  # another program tidied it meanwhile
+
+
 def _create(path):
     """Make a new store at path, whole or not at all: it is built in a temporary file beside
     it (SQLite commits each CREATE on its own: a store made in place and killed midway was
     left half made, and every later command refused it as not a store), then linked to path,
     which never replaces a file there: of two programs making the same store at once, the
-    second finds the first's and uses it. A program killed while building leaves only its
-    temporary file (`.NAME.PID-XXXXXXXX.new`), never a half-made store."""
-    tmp = path.absolute().parent / (".%s.%d-%s.new" % (path.name, os.getpid(),
-                                                        secrets.token_hex(4)))
-    try:
-        db = sqlite3.connect(str(tmp))
+    second finds the first's and uses it. The temporary file (_temporary_name) is removed on
+    every way out: done, an error, Ctrl-C, SIGTERM (which ends the command as it would have,
+    exit 143, once it is removed); one that a program killed outright leaves is removed by
+    the next writing command (remove_stale_temporaries)."""
+    tmp = _temporary_name(path)
+    with sigterm_unwinds():
         try:
-            db.executescript(SCHEMA)
-            db.execute("INSERT INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
-            db.commit()
-        finally:
-            db.close()
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            pass  # another program made it meanwhile: that one is the store
-        except OSError:
-            # a file system without hard links (FAT, some network ones): renamed, after
-            # looking, which is atomic only between the look and the rename
-            if not path.exists():
-                os.replace(tmp, path)
-        _sync_folder(path.absolute().parent)
-    finally:
-        for name in (tmp, str(tmp) + "-journal"):
+            db = sqlite3.connect(str(tmp))
             try:
-                os.unlink(name)
-            except FileNotFoundError:
-                pass
+                db.executescript(SCHEMA)
+                db.execute("INSERT INTO meta VALUES('schema', ?)", (str(SCHEMA_VERSION),))
+                db.commit()
+            finally:
+                db.close()
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                pass  # another program made it meanwhile: that one is the store
+            except OSError:
+                # a file system without hard links (FAT, some network ones): renamed, after
+                # looking, which is atomic only between the look and the rename
+                if not path.exists():
+                    os.replace(tmp, path)
+            _sync_folder(path.absolute().parent)
+        finally:
+            for name in (tmp, str(tmp) + "-journal"):
+                try:
+                    os.unlink(name)
+                except FileNotFoundError:
+                    pass
 
 
 def _sync_folder(folder):
@@ -523,6 +580,7 @@ class Store:
                 self._damage = "log_damage(log)"
             return
         check_writable(self.path)
+        remove_stale_temporaries(self.path)
         if not self.path.exists():
             if is_default_path(self.path):  # check_writable: only its folders may be made
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -596,6 +654,17 @@ class Store:
             "substr(source, 1, ?)=?) ORDER BY id", (source_game, board, len(board) + 1,
                                                     board + "#")).fetchall()
         return [self.get(r[0]) for r in rows]
+
+    def last_numbering(self, board) -> int:
+        """k of the board's newest numbering that the store has games of: 1 for `board` (also
+        when it has none), k for `board#k` (its games numbered from 1 again after its flash
+        was erased: numbering_source)."""
+        # (by the index of UNIQUE(source, source_game): the sources from `board#` up to the
+        # character after '#')
+        rows = self.db.execute("SELECT DISTINCT source FROM games WHERE source>? AND source<?",
+                               (board + "#", board + "$"))
+        return max([int(r[0][len(board) + 1:]) for r in rows
+                    if r[0][len(board) + 1:].isdecimal()], default=1)
 
     def has(self, source, source_game) -> bool:
         row = self.db.execute("SELECT 1 FROM games WHERE source=? AND source_game=?",

@@ -7,7 +7,8 @@ each with its size, CRC-32 and flags. For each game of a batch, in order:
   whose reply was lost still frees the board; stored, and the board's log is the stored one
   and more (a take-back after the end reopened the game on the board, which then kept its
   log): replayed and stored in its place; stored with other bytes: the board counts its games
-  afresh (its flash was erased), so it is stored as a game of `BOARD#2` (`#3`, ...);
+  afresh (its flash was erased), so it is stored as a game of `BOARD#2` (`#3`, ...), as
+  are the board's later games of the run and of later runs (_numbering);
 - kept aside earlier with the same bytes: reported, left on the board;
 - the same game stored from elsewhere (an import of its export: the same kind, start, actions
   and `played`, as import's own check plus the time): not stored again, reported as "already
@@ -30,7 +31,7 @@ import sys
 import zlib
 
 from cargoboard.link import Link, LinkError
-from cargoboard.store import Store
+from cargoboard.store import Store, numbering_source
 from firmware.system.linklog import CONFIRM_MAX, FLAG_PLAYING
 
 
@@ -116,6 +117,21 @@ def _stored_alike(store, board, game_no, data) -> bool:
                for k in store.stored_from(board, game_no))
 
 
+def _numbering(store, board, game_no, numbering):
+    """The numbering (`BOARD`, `BOARD#2`, ...) a new game of the board is stored in: the one
+    this run stores in (numbering; None: the store's newest of the board, where its games go
+    since its flash was last erased), unless that holds a game of this number already: then
+    the board counts from 1 again, and a new numbering begins. Chosen for the run, not game by
+    game: after an erase the board's games whose numbers BOARD had went to BOARD#2, the later
+    ones to BOARD among the games of before; and two syncs at once from boards of one id split
+    their games between the two so, batch by batch."""
+    if numbering is None:
+        numbering = numbering_source(board, store.last_numbering(board))
+    if store.has(numbering, game_no):
+        numbering = numbering_source(board, store.last_numbering(board) + 1)
+    return numbering
+
+
 def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
          on_progress=None, res=None) -> SyncResult:
     """One sync run; raises LinkError if the board stops answering (run it again: it
@@ -137,6 +153,7 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
     kept = store.first_transfer(board)
     resumed, prefix = (kept[0], kept[2]) if kept else (0, b"")  # a transfer cut short
     first = 0
+    numbering = None  # where this run stores the board's new games (_numbering)
     try:
         while True:
             games, more, cut = link.fetch(first, resumed, len(prefix), chunk)
@@ -172,7 +189,7 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
                         damaged = damaged or game_no
                         continue
                     continues = None
-                    source = board
+                    source = None  # the numbering it is stored in; None: the run's (below)
                     known = store.stored_from(board, game_no)
                     if known and zlib.crc32(data) == crc:  # (else a damaged transfer: below)
                         same = grown = None
@@ -201,12 +218,15 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
                         else:
                             # Another game under a number the store has: the board counts its
                             # games from 1 again (its flash was erased). Kept as a game of the
-                            # board's numbering begun again, never in place of the one stored.
-                            source = "%s#%d" % (board, len(known) + 1)
-                            told.append((res.renumbered, (game_no, source),
-                                         "game %d: the store has another game %d of this board "
-                                         "(its numbering began again); stored as a game of %s"
-                                         % (game_no, game_no, source)))
+                            # board's numbering begun again, never in place of the one stored
+                            # (unsaid in a run that stores in BOARD itself: the other game is
+                            # another board's of this id, in the BOARD#2 it began meanwhile).
+                            numbering = source = _numbering(store, board, game_no, numbering)
+                            if source != board:
+                                told.append((res.renumbered, (game_no, source),
+                                             "game %d: the store has another game %d of this "
+                                             "board (its numbering began again); stored as a "
+                                             "game of %s" % (game_no, game_no, source)))
                     old = store.rejected_log(board, game_no)
                     if old is not None and old == data and zlib.crc32(old) == crc:
                         told.append((res.rejected, (game_no, "kept aside earlier"),
@@ -223,6 +243,8 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
                         told.append((res.rejected, (game_no, str(rec)),
                                      "game %d kept aside: %s" % (game_no, rec)))
                         continue
+                    if source is None:
+                        numbering = source = _numbering(store, board, game_no, numbering)
                     rec.source, rec.source_game = source, game_no
                     rec.continues = continues
                     if rec.problem is not None:

@@ -175,6 +175,14 @@ def _json_for_script(obj):
             .replace("</", "<\\/").replace("<!--", "\\u003c!--"))
 
 
+def page_inputs(rec):
+    """Everything of rec that game_html reads (through gamefile.shown too), as JSON-able
+    values: two records alike in these make the same page (`cargoboard serve` keeps pages by
+    it, web/app.py ReplayPages). A field game_html comes to read belongs here."""
+    return [rec.id, rec.kind, rec.variant, rec.seats, rec.start, rec.actions, rec.source,
+            rec.source_game, rec.played, rec.stored, rec.abandoned, rec.damage]
+
+
 def game_html(rec, positions=None, nav=""):
     """The replay page of a game as one string. nav: HTML put at the top of the body (the web
     archive's links; a link with data-step-href gets the step shown appended to it). The game

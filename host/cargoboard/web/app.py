@@ -10,11 +10,15 @@ token: `/table/K/sync` (sync now), `/games/N/delete`. docs/web.md.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import datetime
+import hashlib
 import json
 import logging
 import re
+import sys
+import threading
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -39,6 +43,7 @@ from cargoboard.web.security import COOKIE, Keys
 HERE = Path(__file__).resolve().parent
 PAGE_SIZE = 100          # archive rows per page
 LED_MIN_S = 0.05         # LED frames to one page at most every 50 ms (the board may blink faster)
+REPLAY_CACHE_BYTES = 32 * 2 ** 20  # replay pages kept (a 778-action game's is 0.85 MB)
 log = logging.getLogger("cargoboard.web")
 
 
@@ -67,8 +72,56 @@ class Hub:
             q.put_nowait((key, what))
 
 
+class ReplayPages:
+    """The replay pages made, by what they are made of: a long game's page takes a replay
+    through the rules and a drawing per action (0.3 s for 778 actions), and a page depends on
+    its game's record and its links only. A page is kept under its store and game id with a
+    digest of everything it was made from (html.page_inputs, the links), and given only to a
+    request whose record, read from the store afresh, has the same digest: a game changed (a
+    sync's longer log), deleted (no record: 404 before any look here), or another store at the
+    path (a sync that made it anew, an upgraded schema) never gets a page made before. At most
+    max_bytes of pages are kept, the least recently shown dropped first; a game keeps one page
+    (its newer one replaces it). Requests run in threads: the lock guards the dict."""
+
+    def __init__(self, max_bytes=None):
+        self.max_bytes = REPLAY_CACHE_BYTES if max_bytes is None else max_bytes
+        self.bytes = 0
+        self._pages = collections.OrderedDict()  # (store, id) -> (digest, page)
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def digest(rec, links):
+        from cargoboard.export.html import page_inputs
+        made_of = json.dumps([page_inputs(rec), links], ensure_ascii=False)
+        return hashlib.sha256(made_of.encode()).digest()
+
+    def get(self, store, rec, links):
+        """The page kept for this record and links, or None."""
+        with self._lock:
+            hit = self._pages.get((store, rec.id))
+            if hit is None or hit[0] != self.digest(rec, links):
+                return None
+            self._pages.move_to_end((store, rec.id))
+            return hit[1]
+
+    def put(self, store, rec, links, page):
+        with self._lock:
+            old = self._pages.pop((store, rec.id), None)
+            if old is not None:
+                self.bytes -= sys.getsizeof(old[1])
+            if sys.getsizeof(page) > self.max_bytes:
+                return
+            self._pages[(store, rec.id)] = (self.digest(rec, links), page)
+            # (its memory: a text with a Cyrillic letter takes 2 bytes a character)
+            self.bytes += sys.getsizeof(page)
+            while self.bytes > self.max_bytes:
+                _, (_, dropped) = self._pages.popitem(last=False)
+                self.bytes -= sys.getsizeof(dropped)
+
+
 class Web:
-    """Everything a request needs: the boards, the store's path, the keys, the view cache."""
+    """Everything a request needs: the boards, the store's path, the keys, the view cache,
+    the replay pages made."""
 
     def __init__(self, boards, db_path, keys: Keys, hub: Hub):
         self.boards = boards
@@ -76,6 +129,7 @@ class Web:
         self.keys = keys
         self.hub = hub
         self._views = {}
+        self.replays = ReplayPages()
 
     def view(self, follower, seat=None):
         """The board's view for an audience, made once per board version."""
@@ -410,13 +464,20 @@ def _store_status(e):
     return 404 if isinstance(e, NoSuchGame) else 400 if isinstance(e, BadGameId) else 503
 
 
-def _game(request):
-    web = request.app.state.web
+def _record(request):
+    """The record of the path's game, read from the store."""
     try:
-        with web.store() as st:
-            rec = st.get(request.path_params["game"])
+        with request.app.state.web.store() as st:
+            return st.get(request.path_params["game"])
     except StoreError as e:
         raise HTTPException(_store_status(e), str(e)) from None
+
+
+def _game(request, rec=None):
+    """(record, positions) of the path's game (rec: its record, read already): 422 for a game
+    that does not replay, 403 for a hidden game not over."""
+    if rec is None:
+        rec = _record(request)
     try:
         positions = rec.positions()
     except Exception as e:  # the rules' error
@@ -434,7 +495,8 @@ def _game(request):
 def replay_page(request):
     _need_table_access(request)
     from cargoboard.export.html import game_html
-    rec, positions = _game(request)
+    web = request.app.state.web
+    rec = _record(request)
     links = " ".join('<a href="/games/%d/export.%s">%s</a>' % (rec.id, ext, ext.upper())
                      for ext in ("json", "txt", "svg", "html"))
     if rec.log is not None:  # a synced game: the board's own log (an import has none)
@@ -448,8 +510,14 @@ def replay_page(request):
            '<form method="post" action="/games/%d/delete" class="cb-del">'
            '<input type="hidden" name="csrf" value="%s">'
            '<button type="submit" id="cb-delete">delete…</button></form></nav>'
-           % (links, rec.id, request.app.state.web.keys.csrf))
-    return HTMLResponse(game_html(rec, positions, nav=nav))
+           % (links, rec.id, web.keys.csrf))
+    # (the store by the path it is served from: another store there is told by the digest)
+    page = web.replays.get(str(web.db_path), rec, nav)
+    if page is None:
+        rec, positions = _game(request, rec)
+        page = game_html(rec, positions, nav=nav)
+        web.replays.put(str(web.db_path), rec, nav, page)
+    return HTMLResponse(page)
 
 
 EXPORTS = {"json": ("json", "application/json"), "txt": ("text", "text/plain; charset=utf-8"),

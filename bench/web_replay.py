@@ -1,0 +1,122 @@
+"""`cargoboard serve`'s replay page of a long game: how long a request takes, made afresh and
+kept (web/app.py ReplayPages), over HTTP from a real server.
+
+    .venv/bin/python bench/web_replay.py [--actions N] [--loads N] [--no-keep]
+
+A seeded 2-player Cargocube game with cards of N actions (778 by default, the store audit's
+long game) is stored in a new store; `serve`'s app (WebServer) answers GET /games/1 LOADS
+times: the first request makes the page, the others get the kept one. Then the game is
+changed (its last action taken back, stored over it as a sync stores a board's changed log:
+`continues`) and the page asked again,
+made anew. --no-keep keeps no page (every request makes it, as before the pages were kept).
+Printed, never asserted.
+"""
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests")]
+
+from exportgames import _pick_cargocube  # noqa: E402
+from cargoboard.store import GameRecord, Store  # noqa: E402
+from cargoboard.web import app  # noqa: E402
+from cargoboard.web.server import WebServer  # noqa: E402
+from shared_rules.cargocube import rules as cc  # noqa: E402
+
+
+def _lasts(pos, depth):
+    """Whether the game goes on for depth more actions along some of (a sample of) the legal
+    ones: a random game of Cargocube soon leaves no activation and ends (at 150-250
+    actions), so the long game looks ahead."""
+    if pos.is_over():
+        return False
+    if depth == 0:
+        return True
+    legal = pos.legal_actions()
+    random.Random(depth).shuffle(legal)
+    for a in legal[:6]:
+        after = pos.copy()
+        after.push(a)
+        if _lasts(after, depth - 1):
+            return True
+    return False
+
+
+def long_game(actions, seed=1):
+    """A GameRecord of a seeded 2-player game with cards, up to `actions` legal actions long:
+    each a random pick (exportgames') unless it would end the game soon or score 30."""
+    rng = random.Random(seed)
+    pos = cc.start_position(2, "polygon", True, False)
+    start = pos.notation()
+    played = []
+    while len(played) < actions and not pos.is_over():
+        legal = pos.legal_actions()
+        pick = _pick_cargocube(pos, legal, rng)
+        others = list(legal)
+        rng.shuffle(others)
+        for a in [pick] + others:
+            after = pos.copy()
+            after.push(a)
+            if max(after.scores()) < 30 and _lasts(after, 6):
+                pick = a
+                break
+        played.append(pos.format_action(pick))
+        pos.push(pick)
+    return GameRecord("cargocube", "polygon", "SN", start, played, source="bench-long",
+                      source_game=1, played="2026-12-01T20:00:00")
+
+
+def get_ms(url):
+    t = time.perf_counter()
+    with urllib.request.urlopen(url, timeout=60) as r:
+        size = len(r.read())
+    return 1000 * (time.perf_counter() - t), size
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--actions", type=int, default=778)
+    ap.add_argument("--loads", type=int, default=10)
+    ap.add_argument("--no-keep", action="store_true", help="keep no page: every request "
+                    "makes it (the way before the pages were kept)")
+    args = ap.parse_args()
+    if args.no_keep:
+        app.REPLAY_CACHE_BYTES = 0
+    rec = long_game(args.actions)
+    db = os.path.join(tempfile.mkdtemp(prefix="cb-bench-replay-"), "games.sqlite")
+    with Store(db) as st:
+        gid = st.add(rec)
+    print("A %d-action Cargocube game (2 players, cards) in a new store; GET /games/%d, %s"
+          % (len(rec.actions), gid, "no page kept" if args.no_keep else
+             "pages kept (at most %.0f MB)" % (app.REPLAY_CACHE_BYTES / 2 ** 20)))
+    with WebServer(db=db, discover=False) as ws:
+        url = "%s/games/%d" % (ws.url, gid)
+        first, size = get_ms(url)
+        again = [get_ms(url)[0] for _ in range(args.loads - 1)]
+        # the game changes as a sync's changed log changes it: its page is made anew
+        changed_rec = GameRecord(rec.kind, rec.variant, rec.seats, rec.start, rec.actions[:-1],
+                                 source=rec.source, source_game=rec.source_game,
+                                 played=rec.played)
+        changed_rec.continues = gid
+        with Store(db) as st:
+            st.add_all([changed_rec])
+        changed, _ = get_ms(url)
+        changed_again, _ = get_ms(url)
+    print("  page: %d KB" % (size // 1024))
+    print("  first request (the page made)          %7.0f ms" % first)
+    print("  next %2d requests: median / max          %7.0f / %.0f ms"
+          % (len(again), statistics.median(again), max(again)))
+    print("  after the game changed (made anew)     %7.0f ms" % changed)
+    print("  and again                              %7.0f ms" % changed_again)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
