@@ -1,8 +1,8 @@
 """The board's game store: one log file per game on the flash filesystem (docs/log-format.md).
 
     <root>/games/g00042.log   game 42: header + records (firmware/system/logformat.py)
-    <root>/games/next         the next game number, ASCII (numbers are never reused, so a game
-                              is known to the host by (board id, game number) for good)
+    <root>/games/next         the next game number, ASCII (never reused: the host files a game
+                              by (the board id HELLO gives, game number), docs/log-format.md)
 
 On the Pico the root is "/" (MicroPython's littlefs); in the simulator a littlefs image mounted
 at /flash (firmware/drivers/flashdev.py); on CPython any directory (the same code runs in the tests).
