@@ -250,6 +250,25 @@ def test_a_move_between_two_stacks_is_taken_with_no_button():
     assert game.tracker.state == T.IDLE and game.pos.history() == [a]
 
 
+def test_a_confirm_after_a_move_taken_shows_it_green_for_a_while():
+    # the stray `confirm` of a player used to revision A (docs/board-cargocube.md): the move
+    # the board took lights green, slow blink, on its source and destination, then goes
+    from firmware.games.cargocube import plugin_revb
+    from firmware.drivers import leds as L
+    pos = _stacks_position()
+    table, game, world = _board(pos.notation())
+    a = pos.parse_action("e5e")
+    _do(table, world, pos, a)
+    table.press(H.CONFIRM)
+    assert game.tracker.state == T.IDLE and game.tracker.acked == a
+    lit = {c: (colour, blink) for c, colour, level, blink in game.overlay}
+    table.settle(plugin_revb.ACK_MS + 100)
+    after = {c: (colour, blink) for c, colour, level, blink in game.overlay}
+    green = {c: lit[c] for c in lit if lit[c][0] == L.GREEN}
+    assert green == {a[1]: (L.GREEN, L.BLINK_SLOW), a[3]: (L.GREEN, L.BLINK_SLOW)}, lit
+    assert L.GREEN not in [x[0] for x in after.values()] and game.pos.history() == [a]
+
+
 def test_the_stack_it_landed_on_is_told_from_the_other():
     pos = _stacks_position()
     table, game, world = _board(pos.notation())

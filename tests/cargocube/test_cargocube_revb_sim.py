@@ -154,3 +154,46 @@ def test_a_question_opened_while_a_move_settles_stays_until_answered(tmp_path):
     lines = [x.strip() for x in text.splitlines()]
     assert "ok state=asking diff=- actions=0" in lines, text[-3000:]
     assert "evt confirm f1n" in text and lines[-2] == "ok f1n", text[-3000:]
+
+
+# Two 2-stacks beside a lone cube, S to move with 2 actions: c5's top onto d5 (c5e), which
+# revision B takes with no button, then e5's top onto d5 (e5w).
+BESIDE_STACKS = "c5=B1.B1,d5=B1,e5=B1.B1,f1=KS,f11=KN_SN_S_2"
+
+
+def _stray_confirm_lines(wait_ms):
+    pos = cc.Position.parse(BESIDE_STACKS.replace("_", " "))
+    pos.push(pos.parse_action("c5e"))
+    after_first = pos.notation()
+    for text in ("e5w", "c5w"):  # then N rolls c5's lone cube west
+        pos.push(pos.parse_action(text))
+    # e5w's landing on the third level is too small to see: the board waits, and asks when
+    # c5w comes, e5w first (as with no stray press): the player's `confirm` takes both
+    return ["new-game cargocube position=" + BESIDE_STACKS, "lift c5", "place d5",
+            "expect " + after_first, "press confirm", "wait %d" % wait_ms, "send state",
+            "lift e5", "place d5", "wait 1000", "lift c5", "place b5", "wait 1000",
+            "press confirm", "expect " + pos.notation()]
+
+
+def test_a_stray_confirm_after_a_move_taken_takes_nothing(tmp_path):
+    """The player presses `confirm` after a move onto a stack, as revision A asks, but the
+    board took it itself and nothing has moved since: the board shows that move as taken
+    (`evt taken`) and offers nothing, so neither playing on nor waiting takes a move (the
+    press offered d5e, and playing on or 3 s took it: a move nobody made, nothing red). The
+    moves played are then read as with no press."""
+    for wait_ms in (300, 3500):
+        status, text = _run_revb(tmp_path, _stray_confirm_lines(wait_ms))
+        assert status == 0, text[-3000:]
+        assert "evt auto c5e" in text and "evt taken c5e" in text, text[-3000:]
+        assert "ok state=idle diff=- actions=1" in text, text[-3000:]
+        assert "evt confirm d5e" not in text, text[-3000:]
+        assert "evt confirm e5w" in text and "2 button press(es)" in text, text[-3000:]
+
+
+def test_a_second_confirm_offers_the_moves_the_board_may_have_missed(tmp_path):
+    """A move whose steps stay within the noise (a third level) changes nothing the board can
+    see: the first `confirm` shows the last move taken, the second offers the missed moves."""
+    lines = _stray_confirm_lines(300)[:5] + ["press confirm", "wait 300", "send candidates"]
+    status, text = _run_revb(tmp_path, lines)
+    assert status == 0, text[-3000:]
+    assert "evt taken c5e" in text and "state=asking" in text.splitlines()[-2], text[-3000:]

@@ -6,14 +6,20 @@
 # The app gives on_change the same occupancy again when only the steps changed (a game that
 # keeps options['levels'] as its attribute `levels` reads them): the tracker reads the steps
 # at every on_change.
+#
+# (cc, H and L are reached through plugin.py's names: importing them here again cost 1.1 KB
+# of the emulated Pico's heap, measured with bench/heap.py --rev-b.)
 
 from firmware.games.cargocube import plugin as P
 from firmware.games.cargocube.steptracker import StepTracker
+
+ACK_MS = 1500  # how long a `confirm` with nothing moved shows the action last taken (green)
 
 
 class Game(P.Game):
     def __init__(self, options):
         self.levels = options["levels"]
+        self.ack_until = -1  # the end of that showing (ticks), -1 when none is shown
         P.Game.__init__(self, options)
 
     def new_tracker(self, pos, rank=None):
@@ -22,3 +28,26 @@ class Game(P.Game):
     def start(self):
         self.levels.rebase()  # the pieces are in place: their fields are the baseline
         P.Game.start(self)
+
+    def on_button(self, bit, now_ms):
+        t = self.tracker
+        before = t.acked
+        P.Game.on_button(self, bit, now_ms)
+        if t.acked is not None and t.acked is not before:
+            # the board already took it (StepTracker.press_confirm): said, and shown a while
+            self.emit("taken " + P.cc.format_action(t.acked))
+            self.ack_until = (now_ms + ACK_MS) & P.H.TICKS_MASK
+            self._rebuild()
+
+    def tick(self, now_ms):
+        P.Game.tick(self, now_ms)
+        if self.ack_until >= 0 and P.H.ticks_diff(now_ms, self.ack_until) >= 0:
+            self.ack_until = -1
+            self._rebuild()
+
+    def _rebuild(self):
+        P.Game._rebuild(self)
+        a = self.tracker.acked
+        if a is not None and self.ack_until >= 0:
+            self.overlay.add(a[1], P.L.GREEN, 255, P.L.BLINK_SLOW)
+            self.overlay.add(P._led_dst(a), P.L.GREEN, 255, P.L.BLINK_SLOW)

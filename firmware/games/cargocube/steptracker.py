@@ -9,7 +9,7 @@
 from shared_rules.cargocube import rules as cc
 from shared_rules.cargocube import board as g
 from firmware.games.cargocube import steps as ST
-from firmware.games.cargocube.tracker import Tracker, ASKING, SETTLE_MS, action_delta, \
+from firmware.games.cargocube.tracker import Tracker, ASKING, IDLE, SETTLE_MS, action_delta, \
     passes_portal, packed_delta, _find_all
 
 
@@ -56,6 +56,11 @@ class StepTracker(Tracker):
         # whether they were put back (see _noise_stale), until the position changes
         self.masked = []
         self._undoing = False  # press_undo is taking an action back (see _refresh)
+        # something moved since the last action was taken: a change of occupancy or a field
+        # beyond its still tolerance (observe); acked: the action a `confirm` with nothing
+        # moved since showed as taken (press_confirm)
+        self.stirred = False
+        self.acked = None
         levels.rebase()  # a game's start: the fields as they are are the baseline
         # what the cells read when the tracker last took a change in (observe) or a question
         # was shown (_ask): steps within their noise of it are no change (_moved)
@@ -81,6 +86,9 @@ class StepTracker(Tracker):
             taken = Tracker.observe(self, occ, now_ms)
             self.changed_at = still_since
             return taken
+        if not self.stirred and (occ != self.occ or self._moved()):
+            self.stirred = True
+            self.acked = None
         self._seen[:] = self.levels.level
         self._noise_stale()
         return Tracker.observe(self, occ, now_ms)
@@ -114,6 +122,26 @@ class StepTracker(Tracker):
         if action[0] != cc.END:
             self._explain_levels(action)  # the baseline moves by what it changed
         Tracker._commit(self, action, how)
+        self.stirred = False
+        self.acked = None
+
+    def press_confirm(self):
+        """Tracker.press_confirm; but at rest with nothing moved since the board took its last
+        action, the first `confirm` shows that action as taken (acked; the plug-in lights it
+        green) and offers nothing: revision B takes most moves onto and off stacks itself,
+        and a player used to revision A presses `confirm` after them. The press had shown
+        another move the board might have missed, and playing on took it: a move nobody made,
+        nothing red (the messy-hands audit, stop 38). The sensors cannot tell that press from
+        one for a move that changed no field beyond the noise (a third level's steps), so a
+        second `confirm` offers the missed moves as ever: one press more for such a move."""
+        if self.state == IDLE and not self.stirred and self.acked is None and self.pos.ply() \
+                and not self.undone:
+            last = self.pos.history()[-1]
+            if last[0] != cc.END:  # (a stray press after `end` has no move to show)
+                self.acked = last
+                return True
+        self.acked = None
+        return Tracker.press_confirm(self)
 
     def _ask(self, actions):
         """Tracker._ask; the moves asked about stay pending: a player who plays on without
@@ -126,6 +154,7 @@ class StepTracker(Tracker):
 
     def press_undo(self):
         self._settle_now()  # (before _undoing: the move it takes is no take-back)
+        self.acked = None
         self._undoing = True  # (_refresh, after the pop, moves the baseline back)
         try:
             return Tracker.press_undo(self)

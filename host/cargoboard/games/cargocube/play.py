@@ -294,6 +294,13 @@ def _answer(table, tracker, truth, presses, reasons, upto, final, last=False, st
             # `confirm` asks it for the moves that fit.
             why = {T.IDLE: "no trace", T.MOVING: "settle", T.MISMATCH: "mismatch"}.get(state, "?")
             table.press(H.CONFIRM)
+            if getattr(tracker, "acked", None) is not None:
+                # revision B shows its last move taken (green): not the one made, so the
+                # player presses again for the moves it may have missed
+                presses[done] += 1
+                reasons[done] = reasons[done] or why
+                _count(st, "declare")
+                table.press(H.CONFIRM)
             if tracker.state != T.ASKING and len(tracker.pos.history()) == done:
                 return  # nothing to offer
             presses[done] += 1
