@@ -70,6 +70,7 @@ def set_position(game, pos):
     game.pos = pos
     game.tracker = T.Tracker(pos)
     game._over_told = False
+    game._end_told = False
     game.pick = game.PICK_NONE
     game._rebuild()
 

@@ -154,8 +154,7 @@ class Game:
         elif bit == H.HINT and not self.pos.full:  # digital cards: entered on the seat's page
             self._open_cards()
         elif bit == H.END:
-            t.tick(now_ms, True)  # a move still settling is taken first
-            t.act(R.END) or t.act(R.PASS)
+            t.press_end(now_ms)
         self._after(now_ms)
 
     def tick(self, now_ms):
@@ -258,6 +257,7 @@ class Game:
     def _after(self, now_ms):
         t = self.tracker
         pos = self.pos
+        ended = t.end_at_rest()
         log = t.take_log()
         for how, a in log:
             if how == "undo":
@@ -279,6 +279,13 @@ class Game:
                 self.record_over()
         else:
             self._over_told = False
+        waits = t.end_by >= 0
+        if waits != self._end_told:
+            # an `end` the board keeps until it is at rest, and one it let go untaken (the
+            # W bar shows it while it waits)
+            self._end_told = waits
+            if waits or not ended:
+                self.emit("end waits" if waits else "end dropped")
         if log:
             self.pick = _PICK_NONE  # what a picker was open for has happened (e.g. by console)
         if pos.is_chance() and self.pick == _PICK_NONE and not pos.full:
@@ -429,6 +436,8 @@ class Game:
         if pos.is_chance() or t.card or (pos.full and t.state == T.MOVING and t.moves and
                                          t.moves[0] >> 24 == R.K_LAY):
             self._wanted(bars)  # (digital cards: a token laid waits for its card)
+        elif t.end_by >= 0:
+            self._count(bars, 1, OPTION_CODE[R.K_END], L.CYAN)  # an `end` waits: its code
 
     def _wanted(self, bars):
         """A card is wanted (or being entered): the W bar blinks cyan."""
