@@ -81,7 +81,7 @@ def end_with_the_ship_in_the_hand(gm):
     LEDs: `end`'s code in the option picker) and told to a host, and the turn ends as soon as
     the move is taken."""
     gm.run("lift i3", "press end", "wait 300")
-    assert "evt end waits" in gm.s.events
+    assert "evt end-waits" in gm.s.events
     assert gm.bar(1) == ["cyan"] * 4 + ["off"] * 5
     assert gm.s.query("history")[1] == "ok "  # nothing taken yet
     gm.run("place j1", "wait 800")
@@ -89,7 +89,7 @@ def end_with_the_ship_in_the_hand(gm):
     gm.play("s1-1b1")
     gm.play("end")
     gm.expect()
-    assert "evt end dropped" not in gm.s.events
+    assert "evt end-dropped" not in gm.s.events
 
 
 def test_end_pressed_with_the_ship_in_the_hand_ends_the_turn_once_the_move_is_taken(race):
@@ -124,7 +124,7 @@ def test_an_end_that_waits_is_dropped_and_said_when_the_turn_may_not_end(race):
     player's move then is taken and the turn goes on."""
     gm = race()
     gm.run("lift i3", "press end", "place i3", "wait 800")
-    assert "evt end dropped" in gm.s.events
+    assert "evt end-dropped" in gm.s.events
     assert gm.s.query("history")[1] == "ok "
     assert gm.bar(1) != ["cyan"] * 4 + ["off"] * 5
     gm.run("lift i3", "place j1", "wait 800")

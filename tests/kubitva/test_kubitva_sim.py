@@ -211,7 +211,7 @@ def test_end_pressed_with_a_unit_in_the_hand_ends_the_turn_once_its_move_is_take
     soon as the move the unit makes is taken."""
     b = board()
     b.run("lift c4", "press end")
-    assert "evt end waits" in b.s.events
+    assert "evt end-waits" in b.s.events
     assert b.bar(1) == ["yellow"] * 9
     assert b.state()[0] == "moving" and b.query("history") == "ok "  # nothing taken yet
     b.run("place c6", WAIT)
@@ -219,7 +219,7 @@ def test_end_pressed_with_a_unit_in_the_hand_ends_the_turn_once_its_move_is_take
         b.pos.push(b.pos.parse_action(text))
     assert b.query("history") == "ok c4n c5n end"
     assert b.position() == b.pos.notation()
-    assert "evt end dropped" not in b.s.events
+    assert "evt end-dropped" not in b.s.events
 
 
 def test_end_pressed_with_a_unit_in_the_hand_put_back_ends_the_turn_without_a_move(board):
@@ -238,7 +238,7 @@ def test_undo_drops_an_end_that_waits(board):
     then made is taken and the turn goes on."""
     b = board()
     b.run("lift c4", "press end", "press undo")
-    assert "evt end dropped" in b.s.events
+    assert "evt end-dropped" in b.s.events
     assert b.bar(1) != ["yellow"] * 9
     b.run("place c6", WAIT)
     assert b.query("history") == "ok c4n c5n"

@@ -285,7 +285,7 @@ class Game:
             # W bar shows it while it waits)
             self._end_told = waits
             if waits or not ended:
-                self.emit("end waits" if waits else "end dropped")
+                self.emit("end-waits" if waits else "end-dropped")
         if log:
             self.pick = _PICK_NONE  # what a picker was open for has happened (e.g. by console)
         if pos.is_chance() and self.pick == _PICK_NONE and not pos.full:

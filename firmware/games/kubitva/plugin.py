@@ -316,7 +316,7 @@ class Game:
             # W bar shows it while it waits)
             self._end_told = waits
             if waits or not ended:
-                self.emit("end waits" if waits else "end dropped")
+                self.emit("end-waits" if waits else "end-dropped")
         self._rebuild()
 
     def _rebuild(self):
