@@ -242,3 +242,14 @@ def test_undo_drops_an_end_that_waits(board):
     assert b.bar(1) != ["yellow"] * 9
     b.run("place c6", WAIT)
     assert b.query("history") == "ok c4n c5n"
+
+
+def test_end_pressed_with_a_filler_knocked_and_put_back_ends_the_turn(board):
+    """A filler of a barracks lifted and put back is a tap, which asks what to buy there and
+    waits for `confirm`; with `end` pressed while it was off the board the end goes first: the
+    turn ends, nothing is bought."""
+    b = board(ARENA)
+    b.run("lift c4", "press end", "place c4", WAIT)
+    b.pos.push(b.pos.parse_action("end"))
+    assert b.query("history") == "ok end"
+    assert b.position() == b.pos.notation()

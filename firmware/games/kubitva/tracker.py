@@ -232,12 +232,17 @@ class Tracker:
         the turn of the side that pressed it, whether the move under way was taken or the
         piece went back where it came from (no move: the turn ends without it, as an `end`
         pressed before the lift would have); else (the game is over) it is dropped. Returns
-        whether the turn ended."""
+        whether the turn ended. A tap's request (a cube lifted and put back, the board as the
+        position says) is no move under way: the end goes before it (a filler knocked while
+        reaching for the button asks nothing then)."""
         by = self.end_by
-        if by < 0 or self.state not in (IDLE, OVER):
+        state = self.state
+        if state in (READY, ASKING) and not self.minus and not self.plus:
+            state = IDLE
+        if by < 0 or state not in (IDLE, OVER):
             return False
         self.end_by = -1
-        if self.state == IDLE and by == self.pos.to_move:
+        if state == IDLE and by == self.pos.to_move:
             self._commit((kb.END,), "end")
             return True
         return False
