@@ -164,11 +164,6 @@ class Tracker:
         self.candidates = []  # ASKING
         self.index = 0
         self.card = 0  # a card entered to play from the hand (0: none)
-        # `end` pressed before the board was at rest (a piece in the hand, a move that may go
-        # on, a question, a mistake, pieces to put where an event sent them): the seat whose
-        # turn it was, -1 for none. end_at_rest takes it (or drops it) once the board is at
-        # rest; undo drops it.
-        self.end_by = -1
         if pos.full:
             pos.set_lay_card(R.LAY_FIRST)
         self.log = []  # (how, action) since take_log()
@@ -584,35 +579,8 @@ class Tracker:
             return True
         return False
 
-    def press_end(self, now_ms):
-        """`end`: a move still settling is taken first (the press says it is done), then the
-        turn ends, or passes, if it may now. Not at rest yet, the end waits for the board to
-        come to rest (end_at_rest): the player has said the turn is over, and the move under
-        way is read as any other. Returns whether the turn ended."""
-        self.tick(now_ms, True)
-        if self.state == IDLE:
-            return self._end()
-        if self.state != OVER:
-            self.end_by = self.pos.turn
-        return False
-
-    def end_at_rest(self):
-        """The end that waits (end_by), once the board is at rest: the turn ends (or passes) if
-        it is still the turn of the seat that pressed it and it may end now, whether the move
-        under way was taken or the piece went back where it came from (no move); else (a card
-        to show first, the game over, ...) it is dropped. Returns whether the turn ended."""
-        by = self.end_by
-        if by < 0 or self.state not in (IDLE, OVER):
-            return False
-        self.end_by = -1
-        return self.state == IDLE and by == self.pos.turn and self._end()
-
-    def _end(self):
-        return self.act(R.END) or self.act(R.PASS)
-
     def press_undo(self):
         """Back out of a question or a card entered, else take back the last action."""
-        self.end_by = -1  # no end of the turn
         if self.state == ASKING:
             self.state = MISMATCH
             self.candidates = []
