@@ -85,10 +85,24 @@ def test_import_refuses_a_card_that_is_no_text(tmp_path, engine_game):
     proc = subprocess.run([cargoboard_exe(), "import", str(path), "--db", str(db)],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
-    assert proc.stderr == "cargoboard: error: %s reveal: reveal: 7 is no card\n" % path
+    # the reader's message once after where it is (it said "reveal: reveal: 7 is no card")
+    assert proc.stderr == "cargoboard: error: %s reveal: 7 is no card\n" % path
     if db.exists():
         with Store(db) as st:
             assert st.list() == []
+
+
+def test_a_text_record_names_the_line_of_a_bad_card_laid_once(engine_game):
+    """The text record's [Laid] with a card that is no card: its line and the problem, said
+    once (the reader's message carried its own "reveal: " prefix after the caller's place)."""
+    text = gamefile.to_text(engine_game)
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("[Laid "))
+    ply = lines[at].split('"')[1].split()[0].partition("=")[0]
+    lines[at] = '[Laid "%s=7"]' % ply
+    with pytest.raises(gamefile.GameFileError) as err:
+        gamefile.from_text("\n".join(lines) + "\n", "g.txt")
+    assert str(err.value) == "g.txt line %d [Laid]: '7' is no card" % (at + 1)
 
 
 def test_pictures_show_hands_and_charge_cards_only_at_the_end(engine_game):

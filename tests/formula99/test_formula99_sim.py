@@ -31,14 +31,15 @@ from cargoboard.sim.script import Session, run_script  # noqa: E402
 from cargoboard.store import Store  # noqa: E402
 from cargoboard.sync import sync  # noqa: E402
 from simkit import SimBoard, console_new_from  # noqa: E402
+from picotarget import require_pico  # noqa: E402
 
 
 class Race(SimBoard):
     """A «Формула 99» game on the virtual board, the truth followed in the rules core (cells
     by the board's names)."""
 
-    def __init__(self, level=1, seats="15"):
-        super().__init__("new-game formula99 L%d %s" % (level, seats))
+    def __init__(self, level=1, seats="15", **session_kwargs):
+        super().__init__("new-game formula99 L%d %s" % (level, seats), **session_kwargs)
         self.pos = R.start_position(len(seats), level, civs=[int(c) for c in seats])
 
     def play(self, text):
@@ -71,6 +72,63 @@ def test_end_pressed_while_the_move_settles_takes_it_and_ends_the_turn(race):
     gm.play("s1-1b1")
     gm.play("end")
     gm.expect()
+
+
+def end_with_the_ship_in_the_hand(gm):
+    """The audit's f08: civilisation 1's ship lifted from its start zone, `end` pressed with
+    it in the hand (END is not legal before the move), the ship put down on 1b1. `end` did
+    nothing and said nothing: the turn went on. The end now waits, shown on the W bar (4 cyan
+    LEDs: `end`'s code in the option picker) and told to a host, and the turn ends as soon as
+    the move is taken."""
+    gm.run("lift i3", "press end", "wait 300")
+    assert "evt end-waits" in gm.s.events
+    assert gm.bar(1) == ["cyan"] * 4 + ["off"] * 5
+    assert gm.s.query("history")[1] == "ok "  # nothing taken yet
+    gm.run("place j1", "wait 800")
+    assert gm.s.query("history")[1] == "ok s1-1b1 end"
+    gm.play("s1-1b1")
+    gm.play("end")
+    gm.expect()
+    assert "evt end-dropped" not in gm.s.events
+
+
+def test_end_pressed_with_the_ship_in_the_hand_ends_the_turn_once_the_move_is_taken(race):
+    end_with_the_ship_in_the_hand(race())
+
+
+def test_end_pressed_with_the_ship_in_the_hand_on_the_emulated_pico(race, tmp_path):
+    """The same on the board's own image (rp2040js, the stock MicroPython)."""
+    require_pico()
+    gm = race(target="pico", flash=tmp_path / "flash.img")
+    assert gm.s.runner.target == "pico"
+    end_with_the_ship_in_the_hand(gm)
+
+
+def test_end_pressed_with_a_ship_knocked_and_put_back_ends_the_turn(race):
+    """After the move (the charges phase, `end` legal) a ship knocked off its cell while `end`
+    is pressed and put back where it was: no move; the turn ends, as the player said."""
+    gm = race()
+    gm.run("lift i3", "place j1", "wait 800")
+    gm.play("s1-1b1")
+    gm.expect()
+    gm.run("lift j1", "press end", "wait 300")
+    assert gm.s.query("history")[1] == "ok s1-1b1"  # not while the ship is off its cell
+    gm.run("place j1", "wait 300")
+    gm.play("end")
+    gm.expect()
+
+
+def test_an_end_that_waits_is_dropped_and_said_when_the_turn_may_not_end(race):
+    """The ship lifted, `end`, the ship put back on its start zone: no move, and the turn may
+    not end before one (a ship must move): the end is dropped, and the board says so; the
+    player's move then is taken and the turn goes on."""
+    gm = race()
+    gm.run("lift i3", "press end", "place i3", "wait 800")
+    assert "evt end-dropped" in gm.s.events
+    assert gm.s.query("history")[1] == "ok "
+    assert gm.bar(1) != ["cyan"] * 4 + ["off"] * 5
+    gm.run("lift i3", "place j1", "wait 800")
+    assert gm.s.query("history")[1] == "ok s1-1b1"
 
 
 def test_a_turn_a_charge_a_crossing_and_what_the_leds_say(race):

@@ -202,3 +202,54 @@ def test_an_action_taken_back_is_not_read_again_after_a_power_cut(board, tmp_pat
     assert b.state() == ("fix", "c4,c5", 0)
     b.run("lift c5", "place c4", WAIT)
     assert b.state() == ("idle", "-", 0)
+
+
+def test_end_pressed_with_a_unit_in_the_hand_ends_the_turn_once_its_move_is_taken(board):
+    """`end` while the unit is still in the hand did nothing and said nothing (the audit's
+    k09/k10): the player believed the turn over while the board waited. The end now waits,
+    shown on the W bar (all 9 LEDs: `end`'s code) and told to a host, and the turn ends as
+    soon as the move the unit makes is taken."""
+    b = board()
+    b.run("lift c4", "press end")
+    assert "evt end-waits" in b.s.events
+    assert b.bar(1) == ["yellow"] * 9
+    assert b.state()[0] == "moving" and b.query("history") == "ok "  # nothing taken yet
+    b.run("place c6", WAIT)
+    for text in ("c4n", "c5n", "end"):
+        b.pos.push(b.pos.parse_action(text))
+    assert b.query("history") == "ok c4n c5n end"
+    assert b.position() == b.pos.notation()
+    assert "evt end-dropped" not in b.s.events
+
+
+def test_end_pressed_with_a_unit_in_the_hand_put_back_ends_the_turn_without_a_move(board):
+    """The unit lifted (or knocked) and put back where it came from is no move: the end the
+    player pressed meanwhile ends the turn without one, as if pressed before the lift (the
+    audit's k11)."""
+    b = board()
+    b.run("lift c4", "press end", "place c4", WAIT)
+    b.pos.push(b.pos.parse_action("end"))
+    assert b.query("history") == "ok end"
+    assert b.position() == b.pos.notation()
+
+
+def test_undo_drops_an_end_that_waits(board):
+    """`undo` is no end of the turn: the end that waited is dropped, and said so; the move
+    then made is taken and the turn goes on."""
+    b = board()
+    b.run("lift c4", "press end", "press undo")
+    assert "evt end-dropped" in b.s.events
+    assert b.bar(1) != ["yellow"] * 9
+    b.run("place c6", WAIT)
+    assert b.query("history") == "ok c4n c5n"
+
+
+def test_end_pressed_with_a_filler_knocked_and_put_back_ends_the_turn(board):
+    """A filler of a barracks lifted and put back is a tap, which asks what to buy there and
+    waits for `confirm`; with `end` pressed while it was off the board the end goes first: the
+    turn ends, nothing is bought."""
+    b = board(ARENA)
+    b.run("lift c4", "press end", "place c4", WAIT)
+    b.pos.push(b.pos.parse_action("end"))
+    assert b.query("history") == "ok end"
+    assert b.position() == b.pos.notation()

@@ -70,6 +70,7 @@ def set_position(game, pos):
     game.pos = pos
     game.tracker = T.Tracker(pos)
     game._over_told = False
+    game.end_by = -1  # the seat whose `end` waits for the board to come to rest (plugin.py)
     game.pick = game.PICK_NONE
     game._rebuild()
 

@@ -150,12 +150,17 @@ class Game:
             if not t.press_next():
                 self._open_options()
         elif bit == H.UNDO:
+            if self.end_by >= 0:  # a take-back (or backing out) is no end of the turn
+                self.end_by = -1
+                self.emit("end-dropped")
             t.press_undo()
         elif bit == H.HINT and not self.pos.full:  # digital cards: entered on the seat's page
             self._open_cards()
         elif bit == H.END:
             t.tick(now_ms, True)  # a move still settling is taken first
-            t.act(R.END) or t.act(R.PASS)
+            if self.end_by < 0 and t.state != T.IDLE and t.state != T.OVER:
+                self.emit("end-waits")  # a piece in the hand, ...: until the board is at rest
+            self.end_by = self.pos.turn  # (_after)
         self._after(now_ms)
 
     def tick(self, now_ms):
@@ -258,6 +263,14 @@ class Game:
     def _after(self, now_ms):
         t = self.tracker
         pos = self.pos
+        by = self.end_by
+        if by >= 0 and (t.state == T.IDLE or t.state == T.OVER):
+            # `end`, the board at rest (at once, or once the move under way was taken or the
+            # piece put back): the turn ends (or passes) if it is still the turn of the seat
+            # that pressed it and may end now; else the end is let go, and said so
+            self.end_by = -1
+            if not (t.state == T.IDLE and by == pos.turn and (t.act(R.END) or t.act(R.PASS))):
+                self.emit("end-dropped")
         log = t.take_log()
         for how, a in log:
             if how == "undo":
@@ -429,6 +442,8 @@ class Game:
         if pos.is_chance() or t.card or (pos.full and t.state == T.MOVING and t.moves and
                                          t.moves[0] >> 24 == R.K_LAY):
             self._wanted(bars)  # (digital cards: a token laid waits for its card)
+        elif self.end_by >= 0:
+            self._count(bars, 1, OPTION_CODE[R.K_END], L.CYAN)  # an `end` waits: its code
 
     def _wanted(self, bars):
         """A card is wanted (or being entered): the W bar blinks cyan."""

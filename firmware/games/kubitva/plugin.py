@@ -110,6 +110,7 @@ class Game:
         self.mismatch_since = -1
         self._shown_state = -1
         self._over_told = False
+        self._end_told = False
         self._rebuild()
 
     # -- plug-in interface ------------------------------------------------------------------------
@@ -287,6 +288,7 @@ class Game:
     def _after(self, now_ms):
         t = self.tracker
         pos = self.pos
+        ended = t.end_at_rest()
         for how, a, after in t.take_log():
             self._version += 1
             self.emit("%s %s -> %s" % (how, pos.format_action(a), after))
@@ -308,6 +310,13 @@ class Game:
                 self.record_over()
         else:
             self._over_told = False
+        waits = t.end_by >= 0
+        if waits != self._end_told:
+            # an `end` the board keeps until it is at rest, and one it let go untaken (the
+            # W bar shows it while it waits)
+            self._end_told = waits
+            if waits or not ended:
+                self.emit("end-waits" if waits else "end-dropped")
         self._rebuild()
 
     def _rebuild(self):
@@ -363,6 +372,8 @@ class Game:
             for c in self._units:
                 out.add(c, mover, 255 if c == pos.active else UNIT_LEVEL,
                         L.BLINK_WINK if c == pos.active else 0)
+        if t.end_by >= 0 and not self.bars[0]:
+            self.bars[0] = 9  # an `end` waits for the board to come to rest: `end`'s code
         if pos.active >= 0 and self.bars[1] < 0:
             self.bars[1] = pos.points[pos.active]
         for c in t.swap:

@@ -160,6 +160,10 @@ class Tracker:
         self.now = 0
         self.still_since = 0
         self.settling = False
+        # `end` pressed before the board was at rest (a piece in the hand, a reading not taken
+        # yet, a question, a mistake, pieces to put right): the side that pressed it, -1 for
+        # none. end_at_rest takes it (or drops it) once the board is at rest; undo drops it.
+        self.end_by = -1
         self.log = []
         self._cache = {}  # fill sites and purchases of the position (until it changes)
         occupancy(pos, self.expected)
@@ -213,13 +217,38 @@ class Tracker:
             self.index = (self.index + 1) % len(self.candidates)
 
     def press_end(self):
-        """`end`: the turn passes (a reading still waiting is taken first)."""
+        """`end`: the turn passes (a reading still waiting for stillness is taken first). Not
+        at rest yet, the end waits for the board to come to rest (end_at_rest): the player
+        has said the turn is over, and the move under way is read as any other."""
         if self.state == READY and self.auto:
             self._commit(self.candidates[0], "auto")
-        if self.state == IDLE and not self.pos.is_over():
+        if self.state == IDLE:
             self._commit((kb.END,), "end")
+        elif self.state != OVER:
+            self.end_by = self.pos.to_move
+
+    def end_at_rest(self):
+        """The end that waits (end_by), once the board is at rest: the turn ends if it is still
+        the turn of the side that pressed it, whether the move under way was taken or the
+        piece went back where it came from (no move: the turn ends without it, as an `end`
+        pressed before the lift would have); else (the game is over) it is dropped. Returns
+        whether the turn ended. A tap's request (a cube lifted and put back, the board as the
+        position says) is no move under way: the end goes before it (a filler knocked while
+        reaching for the button asks nothing then)."""
+        by = self.end_by
+        state = self.state
+        if state in (READY, ASKING) and not self.minus and not self.plus:
+            state = IDLE
+        if by < 0 or state not in (IDLE, OVER):
+            return False
+        self.end_by = -1
+        if state == IDLE and by == self.pos.to_move:
+            self._commit((kb.END,), "end")
+            return True
+        return False
 
     def press_undo(self):
+        self.end_by = -1  # a take-back (or backing out of a question) is no end of the turn
         if self.state in (READY, ASKING) and not self.minus and not self.plus:
             self._reset_evidence()  # back out of a tap's question
             self._evaluate()

@@ -405,8 +405,10 @@ def from_text(text, name="<text>"):
             raise GameFileError("%s: [Deal] and [Laid] go with a game that hides information, "
                                 "together" % name)
         reveal = view.reveal_from_text(tags["Deal"], tags.get("Laid", ""))
-        start, full = _restored(name, "line %d" % tag_lines["Deal"], tags["Game"],
-                                tags["Start"], actions, reveal)
+        # (what the reveal's reader finds wrong is in the cards laid)
+        laid_at = "line %d [Laid]" % tag_lines["Laid"] if "Laid" in tags else \
+            "line %d [Deal]" % tag_lines["Deal"]
+        start, full = _restored(name, laid_at, tags["Game"], tags["Start"], actions, reveal)
         rec = GameRecord(tags["Game"], tags["Variant"], tags["Seats"], start, full,
                          source="import", played=tags.get("Played"))
         pos = _replay(rec, name, "line %d" % tag_lines["Deal"], where_of, [{}] * len(full),

@@ -34,7 +34,7 @@ def shown(rec, positions):
 
 def restore(start, actions, reveal):
     """(full start, full action texts) from the shown record and its reveal; ValueError naming
-    the problem."""
+    the problem (the caller says where: the JSON's `reveal`, the text record's line)."""
     deal = reveal.get("deal")
     laid = reveal.get("laid", {})
     if not isinstance(deal, str) or not isinstance(laid, dict):
@@ -44,11 +44,11 @@ def restore(start, actions, reveal):
         try:
             i = int(ply) - 1
         except ValueError:
-            raise ValueError("reveal: ply %r is not a number" % ply) from None
+            raise ValueError("ply %r is not a number" % ply) from None
         if not 0 <= i < len(full) or not full[i].startswith("lay:") or "=" in full[i]:
-            raise ValueError("reveal: action %s is no public charge laid" % ply)
+            raise ValueError("action %s is no public charge laid" % ply)
         if not isinstance(card, str) or not C.parse(card):  # JSON may hold a number there
-            raise ValueError("reveal: %r is no card" % card)
+            raise ValueError("%r is no card" % card)
         full[i] = "%s=%s" % (full[i], card)
     return deal, full
 
