@@ -605,6 +605,22 @@ def test_an_action_taken_back_is_not_read_again_after_a_power_cut(tmp_path):
     assert "evt formula99 resumed ply=0" in text
 
 
+def test_undo_pressed_as_the_ship_is_put_down_takes_that_move_back(tmp_path):
+    """Within the 0.4 s the board waits for stillness: the move just made is the one taken
+    back (it was taken after the press, which had nothing to take back)."""
+    script = tmp_path / "undo-early.txt"
+    script.write_text("\n".join([
+        "new-game formula99 L1 15", "lift i3", "place j1", "press undo", "wait 800",
+        "send state", "send history", "lift j1", "place i3", "wait 800", "send state"]) + "\n")
+    out = []
+    rc = run_script(str(script), out=out.append)
+    text = "\n".join(out)
+    assert rc == 0, text
+    states = re.findall(r"ok state=(\w+) .* actions=(\d+)", text)
+    assert states == [("catchup", "0"), ("idle", "0")], text
+    assert re.search(r"evt undo \S+ ply=0", text) and "\n  ok \n" in text, text
+
+
 def test_the_web_view_works_out_a_mismatch_as_the_boards_state_names_it(race):
     """`cargoboard serve` does not ask a «Формула 99» board's `state` (console.py, loaded for
     it) at each piece moved during a mismatch: it works the places out from the occupancy

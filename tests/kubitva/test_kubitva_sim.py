@@ -253,3 +253,16 @@ def test_end_pressed_with_a_filler_knocked_and_put_back_ends_the_turn(board):
     b.pos.push(b.pos.parse_action("end"))
     assert b.query("history") == "ok end"
     assert b.position() == b.pos.notation()
+
+
+def test_undo_pressed_as_a_unit_is_put_down_takes_that_move_back(board):
+    """Within the 0.4 s the board waits for stillness: the move just made is the one taken
+    back (it was taken after the press, which had nothing to take back)."""
+    b = board()
+    start = b.position()
+    b.run("lift c4", "place c5", "press undo", WAIT)
+    assert b.query("history") == "ok "
+    assert [e for e in b.s.events if e.startswith("evt undo c4n")], b.s.events
+    assert b.state() == ("fix", "c4,c5", 0)
+    b.run("lift c5", "place c4", WAIT)
+    assert b.state() == ("idle", "-", 0) and b.position() == start

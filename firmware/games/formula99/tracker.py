@@ -580,7 +580,10 @@ class Tracker:
         return False
 
     def press_undo(self):
-        """Back out of a question or a card entered, else take back the last action."""
+        """Back out of a question or a card entered, else take back the last action: a move
+        made and waiting out settle_ms is that action (taken now, then undone; left to the
+        tick, it was taken after the press, which had taken back the action before it)."""
+        self.tick(0, True)
         if self.state == ASKING:
             self.state = MISMATCH
             self.candidates = []

@@ -249,6 +249,11 @@ class Tracker:
 
     def press_undo(self):
         self.end_by = -1  # a take-back (or backing out of a question) is no end of the turn
+        if self.state == READY and self.settling and self.auto and self.candidates:
+            # a move made and waiting out settle_ms is the one taken back: taken now, then
+            # undone (left to the tick, it was taken after the press, which had taken back
+            # the move before it)
+            self._commit(self.candidates[0], "auto")
         if self.state in (READY, ASKING) and not self.minus and not self.plus:
             self._reset_evidence()  # back out of a tap's question
             self._evaluate()
