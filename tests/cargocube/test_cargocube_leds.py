@@ -79,3 +79,25 @@ def test_a_lifted_cube_shows_each_destination_in_the_colour_of_its_value():
         assert colour_at[g.parse_cell(cell)] == VALUE_COLOUR[value], cell
     assert colour_at[d4] == L.ORANGE  # where it came from
     assert len(colour_at) == 5  # nothing else but the destinations and the source
+
+
+def test_an_end_that_waits_blinks_the_corners_fast_until_the_piece_lands():
+    from shared_rules import geometry as g
+    from firmware.games.cargocube import tracker as T
+    game = Game({"seats": "SN", "position": "f1=KS,d4=B1,f11=KN SN S 3"})
+    game.start()
+    occ = bytearray(game.tracker.expected)
+    f1 = g.parse_cell("f1")
+    occ[f1 >> 3] &= ~(1 << (f1 & 7))  # S's keeper lifted off f1
+    game.on_change(occ, 1000)
+    game.on_button(H.END, 1100)
+    corners = (0, 10, 110, 120)
+    lit = {c: (colour, blink) for c, colour, level, blink in game.overlay}
+    assert game.end_by == 0 and all(lit.get(c) == (L.BLUE, L.BLINK_FAST) for c in corners), lit
+    f2 = g.parse_cell("f2")
+    occ[f2 >> 3] |= 1 << (f2 & 7)  # put down on f2: Kn, then the turn ends
+    game.on_change(occ, 1200)
+    game.tick(1200 + T.SETTLE_MS)
+    assert game.end_by == -1 and game.pos.to_move != 0
+    lit = {c: (colour, blink) for c, colour, level, blink in game.overlay}
+    assert all(lit.get(c, (0, 0))[1] != L.BLINK_FAST for c in corners), lit

@@ -360,6 +360,46 @@ def test_end_with_actions_left_passes_the_turn(tmp_path):
     assert res.buttons() == ["end"]
 
 
+def _end_with_the_keeper_in_the_hand(then):
+    """c3s, then S's keeper lifted (Kn: f1 -> f2) and `end` pressed, then the lines `then`."""
+    s = Script()
+    s.act("c3s")
+    return s.add("lift f1", "press end", *then)
+
+
+def test_end_pressed_with_the_keeper_in_the_hand_ends_the_turn_once_its_step_is_taken(tmp_path):
+    """`end` with a piece in the hand did nothing on revision B and was lost on revision A (the
+    messy-hands audit, stop 38): it now waits, the corners blinking fast, and the turn ends
+    once the move under way is taken."""
+    s = _end_with_the_keeper_in_the_hand(["place f2", WAIT])
+    s.follow("Kn")
+    s.follow("end")
+    res = s.expect().run(tmp_path)
+    assert res.rc == 0, res.text
+    assert [e[:2] for e in res.events()] == [("auto", "c3s"), ("auto", "Kn"), ("end", "end")]
+    assert "evt end-waits" in res.text and "evt end-dropped" not in res.text
+
+
+def test_end_pressed_with_the_keeper_in_the_hand_put_back_ends_the_turn(tmp_path):
+    """The keeper put back where it came from is no move: the turn ends without one."""
+    s = _end_with_the_keeper_in_the_hand(["place f1", WAIT])
+    s.follow("end")
+    res = s.expect().run(tmp_path)
+    assert res.rc == 0, res.text
+    assert [e[:2] for e in res.events()] == [("auto", "c3s"), ("end", "end")]
+
+
+def test_undo_drops_an_end_that_waits(tmp_path):
+    """`undo` is no end of the turn: the end that waited is dropped, and said so (the undo
+    takes back c3s, as ever with a piece in the hand; the keeper goes back and so does c3s's
+    cube: no end comes)."""
+    s = _end_with_the_keeper_in_the_hand(["press undo", "place f1", "lift c2", "place c3", WAIT])
+    res = s.expect(s.start).run(tmp_path)
+    assert res.rc == 0, res.text
+    assert [e[:2] for e in res.events()] == [("auto", "c3s"), ("undo", "c3s")]
+    assert "evt end-dropped" in res.text
+
+
 # 7 -------------------------------------------------------------------------------------------
 
 def test_undo_of_a_move_without_trace_then_play_on(tmp_path):

@@ -132,6 +132,9 @@ class Game:
         self.hint_until = 0
         self.mismatch_since = -1
         self._over_told = False  # the `over` event and the log's finish are sent once
+        # the seat whose `end` waits for the board to come to rest (a piece in the hand, a
+        # question, a mistake): the turn ends then, if it may (_end_at_rest); -1 for none
+        self.end_by = -1
         self.now = 0
         self._shown_state = -1
         self.paint_version = 0  # bumped whenever what paint() draws changes (docs/firmware.md)
@@ -155,6 +158,7 @@ class Game:
         self.hint = None
         self.mismatch_since = -1
         self._over_told = False
+        self.end_by = -1
         self._rebuild()
 
     def setup_mask(self):
@@ -222,9 +226,17 @@ class Game:
         elif bit == H.NEXT:
             t.press_next()
         elif bit == H.UNDO:
+            if self.end_by >= 0:  # a take-back (or backing out of a question) is no end
+                self.end_by = -1
+                self.emit("end-dropped")
             t.press_undo()
         elif bit == H.END:
             t.press_end()
+            if t.state != T.IDLE and t.state != T.OVER and not _ended(t.log):
+                # not at rest (the piece still in the hand, ...): the end waits for it
+                if self.end_by < 0:
+                    self.emit("end-waits")
+                self.end_by = self.pos.to_move
         elif bit == H.HINT:
             self.hint = _engine(self.pos)
             self.hint_until = (now_ms + HINT_MS) & H.TICKS_MASK
@@ -319,8 +331,24 @@ class Game:
 
     # -- internals ------------------------------------------------------------------------------
 
+    def _end_at_rest(self):
+        """The end that waits (end_by), once the board is at rest: the turn ends if it is still
+        that seat's and has actions left (the move under way was taken, or the piece went
+        back where it came from: no move), else the end is let go and said so. An end the
+        tracker took itself (a question it waited for, answered) is done."""
+        t = self.tracker
+        if _ended(t.log):
+            self.end_by = -1
+        elif t.state == T.IDLE or t.state == T.OVER:
+            by = self.end_by
+            self.end_by = -1
+            if not (t.state == T.IDLE and by == self.pos.to_move and t.press_end()):
+                self.emit("end-dropped")
+
     def _after(self, now_ms):
         t = self.tracker
+        if self.end_by >= 0:
+            self._end_at_rest()
         for how, a, after in t.take_log():
             self.emit("%s %s -> %s" % (how, cc.format_action(a), after))
             if how == "undo":
@@ -410,6 +438,11 @@ class Game:
                 out.keep()
                 self._idle_for = t.position_id
                 self._idle_undone = last
+        if self.end_by >= 0:
+            # an `end` waits for the board to come to rest: the corners blink fast
+            colour = _seat_colour(pos, pos.to_move)
+            for c in (0, 10, 110, 120):
+                out.add(c, colour, 255, L.BLINK_FAST)
         if self.hint is not None and state in (T.IDLE, T.MOVING):
             a = self.hint
             if a[0] != cc.END:
@@ -459,6 +492,14 @@ class Game:
 # With 8 players, the part of a side's score bar (docs/board-cargocube.md) by seat & 1: the
 # side's first seat has the half toward the bar's end (LEDs 5-8), the second LEDs 0-3.
 _BAR_HALF = (2, 1)
+
+
+def _ended(log):
+    """Whether the tracker's log (not yet taken) holds an end of the turn."""
+    for e in log:
+        if e[0] == "end":
+            return True
+    return False
 
 
 def _seat_colour(pos, seat):
