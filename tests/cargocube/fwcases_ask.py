@@ -162,26 +162,37 @@ def _flat_game():
     return g
 
 
+def _keeper_step_taken():
+    """A flat game whose keeper stepped north (Kn), taken: (game, Kn)."""
+    g = _flat_game()
+    kn = g.pos.parse_action("Kn")
+    _carry(g, (kn[1],), (kn[3],), 1000)
+    _wait(g, 1000, 1000)
+    assert g.pos.history() == [kn], g.pos.history()
+    return g, kn
+
+
+def _seen_whole(pos):
+    """A legal move that empties one cell and fills another: the sensors see it whole."""
+    for a in pos.legal_actions():
+        if len(T.action_delta(pos, a)) == 2:
+            return a
+    return None
+
+
 def case_a_stray_confirm_at_rest_takes_nothing():
     # The messy-hands audit (stop 38): the keeper's step seen and taken, then `confirm` pressed
     # by mistake. What the board offers is made from the cells touched before (the keeper's
     # next steps); none fits a board at rest, so none is taken by waiting (it was, and the
     # board read a step back after it: two moves nobody made, the turn spent), and playing on
     # closes the question without taking it.
-    g = _flat_game()
+    g, kn = _keeper_step_taken()
     t = g.tracker
-    kn = g.pos.parse_action("Kn")
-    _carry(g, (kn[1],), (kn[3],), 1000)
-    _wait(g, 1000, 1000)
-    assert g.pos.history() == [kn], g.pos.history()
     g.on_button(H.CONFIRM, 2100)
     assert t.state == T.ASKING and t.offered and t.shown() is not None  # the keeper's steps
     _wait(g, 2100, 2 * T.OFFER_TAKE_MS)
     assert g.pos.history() == [kn], [g.pos.format_action(a) for a in g.pos.history()]
-    roll = None  # a move that empties one cell and fills another: seen whole
-    for a in g.pos.legal_actions():
-        if roll is None and len(T.action_delta(g.pos, a)) == 2:
-            roll = a
+    roll = _seen_whole(g.pos)
     _carry(g, (roll[1],), (roll[3],), 9000)
     _wait(g, 9000, 1000)
     assert g.pos.history() == [kn, roll], [g.pos.format_action(a) for a in g.pos.history()]
@@ -225,16 +236,9 @@ def case_undo_before_a_move_settles_takes_that_move_back():
     # The messy-hands audit (stop 38): a move made and `undo` pressed at once, within the
     # 0.4 s the board waits for the hand to be still: the player takes back that move. It was
     # taken after the press, which had taken back the move before it.
-    g = _flat_game()
+    g, kn = _keeper_step_taken()
     t = g.tracker
-    kn = g.pos.parse_action("Kn")
-    _carry(g, (kn[1],), (kn[3],), 1000)
-    _wait(g, 1000, 1000)
-    assert g.pos.history() == [kn], g.pos.history()
-    roll = None  # a move that empties one cell and fills another: seen whole
-    for a in g.pos.legal_actions():
-        if roll is None and len(T.action_delta(g.pos, a)) == 2:
-            roll = a
+    roll = _seen_whole(g.pos)
     _carry(g, (roll[1],), (roll[3],), 3000)
     assert t.state == T.MOVING and t.settling, T.STATE_NAMES[t.state]
     g.on_button(H.UNDO, 3100)
