@@ -197,3 +197,16 @@ def test_a_second_confirm_offers_the_moves_the_board_may_have_missed(tmp_path):
     status, text = _run_revb(tmp_path, lines)
     assert status == 0, text[-3000:]
     assert "evt taken c5e" in text and "state=asking" in text.splitlines()[-2], text[-3000:]
+
+
+def test_resolve_asks_again_when_the_board_shows_its_last_move_taken(tmp_path):
+    """The script's `resolve` presses what a player would: `confirm` shows the move last taken
+    (nothing moved since), so it presses `confirm` again for the moves the board may have
+    missed (it gave up: "position unreachable from the candidates (none)")."""
+    pos = cc.Position.parse(BESIDE_STACKS.replace("_", " "))
+    for text in ("c5e", "d5e"):
+        pos.push(pos.parse_action(text))
+    lines = _stray_confirm_lines(300)[:4] + ["resolve " + pos.notation()]
+    status, text = _run_revb(tmp_path, lines)
+    assert status == 0, text[-3000:]
+    assert "evt taken c5e" in text and "resolved d5e: 3 press(es)" in text, text[-3000:]

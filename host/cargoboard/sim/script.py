@@ -236,8 +236,9 @@ def default_resolve(session: "Session", position: str) -> int:
             break
         n, shown, cands = _candidates(session)
         if n == 0:
-            if asked:
+            if asked and not _told_taken(session, mark):
                 raise ScriptError("position unreachable from the candidates (none)")
+            mark = len(session.events)
             session.press("confirm")  # "I made a move you did not see": the board offers moves
             presses += 1
             asked = True
@@ -273,6 +274,12 @@ def default_resolve(session: "Session", position: str) -> int:
         action = (done.split()[1:] or ["-"])[-1]
     session.out(f"  resolved {action}: {presses} press(es)")
     return presses
+
+
+def _told_taken(session: "Session", mark: int) -> bool:
+    """Whether the board answered the `confirm` pressed at events[mark] by showing the move it
+    last took (revision B, `evt taken`: nothing had moved since): a second `confirm` asks."""
+    return any(e.startswith("evt taken ") for e in session.events[mark:])
 
 
 def _one_move_from(before: str, after: str, game: str = "") -> bool:
