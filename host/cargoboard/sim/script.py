@@ -55,7 +55,8 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  board has it (after up to 1 s to settle); if it shows
                                  candidates, `next` until the right one is shown, then
                                  `confirm`; if it shows none (a move without a trace),
-                                 `confirm` first to ask for them. If the board is a move
+                                 `confirm` first to ask for them (twice when revision B
+                                 shows its last move taken, `evt taken`). If the board is a move
                                  behind (an earlier move it could not see), the earlier
                                  move is picked first the same way. Fails if no candidate
                                  leads there. Counts the presses.
