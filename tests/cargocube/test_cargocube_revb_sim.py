@@ -193,10 +193,33 @@ def test_a_stray_confirm_after_a_move_taken_takes_nothing(tmp_path):
 def test_a_second_confirm_offers_the_moves_the_board_may_have_missed(tmp_path):
     """A move whose steps stay within the noise (a third level) changes nothing the board can
     see: the first `confirm` shows the last move taken, the second offers the missed moves."""
-    lines = _stray_confirm_lines(300)[:5] + ["press confirm", "wait 300", "send candidates"]
+    lines = _stray_confirm_lines(300)[:5] + ["wait 500", "press confirm", "wait 300",
+                                              "send candidates"]
     status, text = _run_revb(tmp_path, lines)
     assert status == 0, text[-3000:]
     assert "evt taken c5e" in text and "state=asking" in text.splitlines()[-2], text[-3000:]
+
+
+def test_a_confirm_pressed_twice_in_haste_is_one_press(tmp_path):
+    """Two presses 100 ms apart (in haste, or a bounce) are one: the second came before anyone
+    could read the green. It offered d5e, and 3 s later the board took it."""
+    lines = _stray_confirm_lines(300)[:5] + ["wait 100", "press confirm", "wait 4000",
+                                              "send history", "send state"]
+    status, text = _run_revb(tmp_path, lines)
+    assert status == 0, text[-3000:]
+    assert "evt confirm" not in text and "ok state=idle diff=- actions=1" in text, text[-3000:]
+
+
+def test_a_stray_confirm_after_the_turn_ended_takes_nothing(tmp_path):
+    """`end`, then `confirm` out of habit with nothing moved: the turn's end is shown taken
+    (the corners green) and nothing is offered (the next player's e5w was, and 3 s later the
+    board took it: an activation nobody made)."""
+    lines = _stray_confirm_lines(300)[:2] + ["place d5", "wait 200", "press end", "wait 500",
+                                              "press confirm", "wait 4000", "send history"]
+    status, text = _run_revb(tmp_path, lines)
+    assert status == 0, text[-3000:]
+    assert "evt taken end" in text and "evt confirm" not in text, text[-3000:]
+    assert text.splitlines()[-2].strip() == "ok c5e end", text[-3000:]
 
 
 def test_resolve_asks_again_when_the_board_shows_its_last_move_taken(tmp_path):

@@ -14,12 +14,17 @@ from firmware.games.cargocube import plugin as P
 from firmware.games.cargocube.steptracker import StepTracker
 
 ACK_MS = 1500  # how long a `confirm` with nothing moved shows the action last taken (green)
+# a `confirm` this soon after that one is the same press (pressed twice in haste, or bounced):
+# no one reads the green and presses again so fast (a double press offered a missed move,
+# and 3 s later the board took it)
+ACK_REPEAT_MS = 400
 
 
 class Game(P.Game):
     def __init__(self, options):
         self.levels = options["levels"]
         self.ack_until = -1  # the end of that showing (ticks), -1 when none is shown
+        self.ack_at = 0  # when it began (ticks)
         P.Game.__init__(self, options)
 
     def new_tracker(self, pos, rank=None):
@@ -32,10 +37,14 @@ class Game(P.Game):
     def on_button(self, bit, now_ms):
         t = self.tracker
         before = t.acked
+        if bit == P.H.CONFIRM and self.ack_until >= 0 and \
+                P.H.ticks_diff(now_ms, self.ack_at) < ACK_REPEAT_MS:
+            return
         P.Game.on_button(self, bit, now_ms)
         if t.acked is not None and t.acked is not before:
             # the board already took it (StepTracker.press_confirm): said, and shown a while
             self.emit("taken " + P.cc.format_action(t.acked))
+            self.ack_at = now_ms
             self.ack_until = (now_ms + ACK_MS) & P.H.TICKS_MASK
             self._rebuild()
 
@@ -49,5 +58,7 @@ class Game(P.Game):
         P.Game._rebuild(self)
         a = self.tracker.acked
         if a is not None and self.ack_until >= 0:
-            self.overlay.add(a[1], P.L.GREEN, 255, P.L.BLINK_SLOW)
-            self.overlay.add(P._led_dst(a), P.L.GREEN, 255, P.L.BLINK_SLOW)
+            # the move's two cells; the turn's end: the four corners
+            cells = (0, 10, 110, 120) if a[0] == P.cc.END else (a[1], P._led_dst(a))
+            for c in cells:
+                self.overlay.add(c, P.L.GREEN, 255, P.L.BLINK_SLOW)

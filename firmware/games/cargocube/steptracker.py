@@ -136,10 +136,8 @@ class StepTracker(Tracker):
         second `confirm` offers the missed moves as ever: one press more for such a move."""
         if self.state == IDLE and not self.stirred and self.acked is None and self.pos.ply() \
                 and not self.undone:
-            last = self.pos.history()[-1]
-            if last[0] != cc.END:  # (a stray press after `end` has no move to show)
-                self.acked = last
-                return True
+            self.acked = self.pos.history()[-1]  # (`end` too: the plug-in shows the turn's)
+            return True
         self.acked = None
         return Tracker.press_confirm(self)
 

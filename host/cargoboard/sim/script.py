@@ -110,6 +110,7 @@ SETTLE_MS = 50
 SLIDE_CROSS_MS = 20
 SETUP_TIMEOUT_MS = 5000
 SETTLE_WAIT_MS = 1000  # resolve/expect give the board this long to commit a settled move
+ACK_READ_MS = 500  # before a second `confirm` after revision B's `evt taken` (its repeat: 400)
 MAX_RESOLVE_PRESSES = 200  # one resolve: more presses than any question's candidates
 MAX_WAIT_MS = 600_000  # one `wait`: 10 minutes of board time (~15 s here); more is a typo
 TURNS = {"cw": 0, "acw": 1}  # `turn CELL cw|acw`: the rules' TURN direction
@@ -239,6 +240,8 @@ def default_resolve(session: "Session", position: str) -> int:
         if n == 0:
             if asked and not _told_taken(session, mark):
                 raise ScriptError("position unreachable from the candidates (none)")
+            if asked:
+                session.wait(ACK_READ_MS)  # (a player reads the green before pressing again)
             mark = len(session.events)
             session.press("confirm")  # "I made a move you did not see": the board offers moves
             presses += 1

@@ -21,6 +21,11 @@ from shared_rules.cargocube.engine import best_action
 from cargoboard.games.cargocube.hand import Hand, physical_steps
 from cargoboard.sim.table import Table
 
+# how long a player looks at the board's answer to a `confirm` before pressing again: past
+# revision B's ACK_REPEAT_MS (firmware/games/cargocube/plugin_revb.py), which takes a second
+# press sooner as the same press
+ACK_READ_MS = 500
+
 KIND_NAMES = ("activation", "roll", "step", "booster", "end", "ride", "teleport", "turn",
               "biohazard")  # by action kind (cc.ACTIVATE ... cc.HAZARD)
 
@@ -296,10 +301,11 @@ def _answer(table, tracker, truth, presses, reasons, upto, final, last=False, st
             table.press(H.CONFIRM)
             if getattr(tracker, "acked", None) is not None:
                 # revision B shows its last move taken (green): not the one made, so the
-                # player presses again for the moves it may have missed
+                # player, having seen it, presses again for the moves it may have missed
                 presses[done] += 1
                 reasons[done] = reasons[done] or why
                 _count(st, "declare")
+                table.settle(ACK_READ_MS)
                 table.press(H.CONFIRM)
             if tracker.state != T.ASKING and len(tracker.pos.history()) == done:
                 return  # nothing to offer
