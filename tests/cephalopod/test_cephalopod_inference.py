@@ -212,6 +212,27 @@ def test_undo_while_a_placement_settles_takes_that_placement_back():
     assert b.state() == "idle" and b.history() == ["c3"]
 
 
+def test_undo_while_a_capture_is_shown_ready_takes_that_capture_back():
+    # The probe of stop 39 (p1): white's capture made (two dice off, the die down) and shown
+    # ready for `confirm`; `undo` took back black's c3 before it, and the capture was then read
+    # as black's. It is the capture that goes back.
+    b = Board("w1../.../w1.b1 b")
+    b.put("c3", wait=1000)
+    assert b.history() == ["c3"]
+    b.take("a1")
+    b.take("c1")
+    b.put("b1")
+    assert b.state() == "ready" and not b.t.settling
+    b.t.press_undo()
+    b.still(1000)
+    assert b.history() == ["c3"] and b.t.undone == [b.pos.parse_action("b1:c1,a1")]
+    assert b.state() == "mismatch"
+    b.put("a1")
+    b.put("c1")
+    b.take("b1", wait=1000)
+    assert b.state() == "idle" and b.history() == ["c3"]
+
+
 @pytest.mark.parametrize("size,seed,engine", [
     ("5x5", 0, False), ("5x5", 1, True), ("5x5", 2, False), ("3x5", 3, False),
     ("3x5", 4, True), ("5x3", 5, False), ("3x3", 6, False), ("3x3", 7, True)])

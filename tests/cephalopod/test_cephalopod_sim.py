@@ -247,6 +247,21 @@ def test_undo_pressed_as_a_die_is_put_down_takes_that_die_back(game):
     assert gm.state() == ("idle", "-", 1) and gm.position() == before
 
 
+def test_undo_pressed_as_a_capture_is_shown_ready_takes_that_capture_back(game):
+    # White's capture of d3 and c2 made (both off, the die on c3) and shown ready: `undo` takes
+    # back that capture, not black's d3 before it (the capture was then read as black's).
+    gm = game()
+    _play(gm, ["b3", "d3", "c2"])
+    before = gm.pos.notation()
+    gm.act("c3:d3,c2", settle=False)
+    after = gm.pos.notation()
+    gm.pos.pop()
+    gm.run("press undo", WAIT)
+    assert gm.events()[-2:] == [("auto", "c3:d3,c2", after), ("undo", "c3:d3,c2", before)], \
+        gm.events()
+    assert gm.state()[0] in ("moving", "mismatch") and gm.position() == before
+
+
 def test_hint_lights_the_engine_move(game):
     from shared_rules.cephalopod.engine import best_action
     gm = game()

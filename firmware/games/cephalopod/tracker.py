@@ -436,9 +436,15 @@ class Tracker:
         board then shows what to put back (its evidence is not read as that action again until
         the board is put right). A placement waiting out settle_ms is the one taken back: it
         is read first (left to the tick, it was taken after the press, which took back the
-        action before it: the other player's, so the die placed was read as its colour)."""
+        action before it: the other player's, so the die placed was read as its colour), and
+        so is a capture shown ready."""
         if self.settling:
             self._infer(True)
+        elif self.state == READY and self.ready is not None:
+            # a capture made and shown ready (it waits for `confirm` or the next action) is
+            # the one taken back, likewise: the press took back the action before it, and the
+            # capture was then read as the other player's (the probe of stop 39, p1)
+            self._commit(self.ready, "auto")
         if self.state == ASKING:
             self.candidates = []
             self.state = MOVING if self.pairs else MISMATCH
