@@ -195,41 +195,29 @@ def test_a_taken_back_die_left_standing_stays_barred_after_another_move_is_read(
     assert b.state() == "idle" and b.history() == ["b1:c1,a1"]
 
 
-def test_undo_while_a_placement_settles_takes_that_placement_back():
-    # The messy-hands audit (stop 38), as on Cargocube: black's die put down and `undo` pressed
-    # within the 0.4 s the board waits for stillness. The press took back white's c3 and the
-    # die was then read as white's (its colour swapped); it is black's d3 that goes back.
-    b = Board("...../...../...../...../..... w")
+@pytest.mark.parametrize("start,made,taken,settling,back", [
+    # the messy-hands audit (stop 38), as on Cargocube: black's die put down and `undo`
+    # pressed within the 0.4 s the board waits for stillness; the press took back white's c3
+    # and the die was then read as white's (its colour swapped)
+    ("...../...../...../...../..... w", ["+d3"], "d3", True, ["-d3"]),
+    # the probe of stop 39 (p1): white's capture made (two dice off, the die down) and shown
+    # ready for `confirm`; the press took back black's c3, and the capture was read as black's
+    ("w1../.../w1.b1 b", ["-a1", "-c1", "+b1"], "b1:c1,a1", False, ["+a1", "+c1", "-b1"]),
+])
+def test_undo_takes_back_the_action_just_made_not_the_one_before(start, made, taken, settling,
+                                                                 back):
+    b = Board(start)
     b.put("c3", wait=1000)
     assert b.history() == ["c3"]
-    b.put("d3")
-    assert b.state() == "ready" and b.t.settling
+    for step in made:
+        (b.put if step[0] == "+" else b.take)(step[1:])
+    assert b.state() == "ready" and b.t.settling == settling
     b.t.press_undo()
     b.still(1000)
-    assert b.history() == ["c3"] and b.t.undone == [b.pos.parse_action("d3")]
-    assert b.state() == "mismatch" and b.t.plus == mask(b.pos, "d3")
-    b.take("d3", wait=1000)
-    assert b.state() == "idle" and b.history() == ["c3"]
-
-
-def test_undo_while_a_capture_is_shown_ready_takes_that_capture_back():
-    # The probe of stop 39 (p1): white's capture made (two dice off, the die down) and shown
-    # ready for `confirm`; `undo` took back black's c3 before it, and the capture was then read
-    # as black's. It is the capture that goes back.
-    b = Board("w1../.../w1.b1 b")
-    b.put("c3", wait=1000)
-    assert b.history() == ["c3"]
-    b.take("a1")
-    b.take("c1")
-    b.put("b1")
-    assert b.state() == "ready" and not b.t.settling
-    b.t.press_undo()
-    b.still(1000)
-    assert b.history() == ["c3"] and b.t.undone == [b.pos.parse_action("b1:c1,a1")]
+    assert b.history() == ["c3"] and b.t.undone == [b.pos.parse_action(taken)]
     assert b.state() == "mismatch"
-    b.put("a1")
-    b.put("c1")
-    b.take("b1", wait=1000)
+    for step in back:
+        (b.put if step[0] == "+" else b.take)(step[1:], wait=1000)
     assert b.state() == "idle" and b.history() == ["c3"]
 
 
