@@ -97,6 +97,7 @@ import sys
 
 from cargoboard import games
 from cargoboard.rules import boot_game  # the board's game before a script's first new-game
+from cargoboard.sim.table import ACK_READ_MS
 from cargoboard.sim.runner import FirmwareError, FRAME_MS
 from cargoboard.sim.targets import make_runner
 from cargoboard.sim.world import World, WorldError, parse_cell, revb_physics
@@ -110,7 +111,6 @@ SETTLE_MS = 50
 SLIDE_CROSS_MS = 20
 SETUP_TIMEOUT_MS = 5000
 SETTLE_WAIT_MS = 1000  # resolve/expect give the board this long to commit a settled move
-ACK_READ_MS = 500  # before a second `confirm` after revision B's `evt taken` (its repeat: 400)
 MAX_RESOLVE_PRESSES = 200  # one resolve: more presses than any question's candidates
 MAX_WAIT_MS = 600_000  # one `wait`: 10 minutes of board time (~15 s here); more is a typo
 TURNS = {"cw": 0, "acw": 1}  # `turn CELL cw|acw`: the rules' TURN direction

@@ -19,12 +19,7 @@ from firmware.games.cargocube import tracker as T
 from firmware.games.cargocube.plugin import Game
 from shared_rules.cargocube.engine import best_action
 from cargoboard.games.cargocube.hand import Hand, physical_steps
-from cargoboard.sim.table import Table
-
-# how long a player looks at the board's answer to a `confirm` before pressing again: past
-# revision B's ACK_REPEAT_MS (firmware/games/cargocube/plugin_revb.py), which takes a second
-# press sooner as the same press
-ACK_READ_MS = 500
+from cargoboard.sim.table import ACK_READ_MS, Table
 
 KIND_NAMES = ("activation", "roll", "step", "booster", "end", "ride", "teleport", "turn",
               "biohazard")  # by action kind (cc.ACTIVATE ... cc.HAZARD)
