@@ -69,6 +69,18 @@ class Legal:
         sp = s[O_SP]
         return O_AG + 5 * (sp - 1) if sp else -1
 
+    def charge_to_show(self):
+        """The cell of the charge whose card is to be shown (or cleared) now, else -1. The
+        board sees that charge's token leave its cell before it knows the card."""
+        s = self.st
+        i = self._top()
+        if i >= 0:
+            if s[i] == A_SHOW:
+                return s[i + 2]
+            if s[i] == A_CLEAR:
+                return s[i + 1]
+        return -1
+
     def _generate(self):
         s = self.st
         out = []

@@ -7,6 +7,7 @@ import pytest
 
 from shared_rules.formula99 import cards as C
 from shared_rules.formula99 import rules as R
+from shared_rules.formula99 import track as T
 
 
 def play(text, *actions):
@@ -154,7 +155,9 @@ CROSS = "L1 1:s,1b2:-:3 5:s,s:2b1=?:3 1a - d:- k:?"
 
 
 def test_crossing_a_charge_shows_its_card_chance_over_the_pool():
+    assert R.Position.parse(CROSS).charge_to_show() == -1
     pos = play(CROSS, "1b2-2b1")
+    assert pos.charge_to_show() == T.parse("2b1")  # the board sees its token leave
     assert pos.to_move == -1 and pos.is_chance()
     assert len(pos.legal_actions()) == 54
     assert pos.notation() == "L1 1:s,2b1:2b1=?:3 5:s,s:-:3 1c V2b1@2b1 d:- k:?".replace(
@@ -312,7 +315,9 @@ def test_two_pulls_a_charge_behind_and_three_clears_one():
         "L3 1:s,1b2:-:3 5:s,s:2y1=?:3 1a - d:- k:?")))
     pos = R.Position.parse("L3 1:s,2b1:-:3 5:s,s:2y3=?:3 1a - d:- k:?")
     assert "3c:clear:2y3" in legal(pos)
-    pos = play("L3 1:s,2b1:-:3 5:s,s:2y3=?:3 1a - d:- k:?", "3c:clear:2y3", "=5h")
+    pos = play("L3 1:s,2b1:-:3 5:s,s:2y3=?:3 1a - d:- k:?", "3c:clear:2y3")
+    assert pos.charge_to_show() == T.parse("2y3")  # the card cleared is shown
+    pos.push(pos.parse_action("=5h"))
     assert pos.notation() == "L3 1:s,2b1:-:2 5:s,s:-:3 1mp - d:3c5h k:?"
     pos = R.Position.parse("L3 1:s,2b2:-:3 5:s,s:2y1=?:3 1a - d:- k:?")
     assert not any(":clear:" in a for a in legal(pos))  # behind the ship

@@ -246,12 +246,9 @@ class Tracker:
         triggers (or is cleared) leaving its cell, if no ship stands on it. The card's event
         comes after, once the card is known."""
         pos = self.pos
-        s = pos.st
-        i = pos._top()
-        if i >= 0 and s[i] in (R.A_SHOW, R.A_CLEAR):
-            c = s[i + 2] if s[i] == R.A_SHOW else s[i + 1]
-            if pos.ship_at(c) < 0:
-                return [c * 8 + 3]
+        c = pos.charge_to_show()
+        if c >= 0 and pos.ship_at(c) < 0:
+            return [c * 8 + 3]
         return []
 
     def effect_of(self, a):
