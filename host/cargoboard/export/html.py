@@ -7,8 +7,9 @@ The page carries its data as JSON in `<script type="application/json" id="cb-dat
 its board, overlay and scoreboard layers), `fragments` (the distinct SVG fragments) and
 `frames` (per step, the [key, fragment index] pairs of the pieces layer that changed since the
 step before; a key is the rank of the drawing module's piece key; -1 removes a key; frame 0
-holds every key). The script rebuilds the pieces layer of step n from frames 0..n, so the page
-stays small however long the game: an action changes two or three cells. Every layer and the
+holds every key). The script keeps the pieces layer's keys of the step shown and moves them a
+frame at a time (back by each frame's undo), so the page stays small however long the game (an
+action changes two or three cells) and a step forward or back costs one frame. Every layer and the
 caption of a step are those of its SVG export (`export --format svg --at N`).
 """
 
@@ -56,22 +57,37 @@ JS = """
   var board = $("cb-board"), scoreboard = $("cb-scores"), boardShown = -1;
   var slider = $("cb-step"), counter = $("cb-counter"), posText = $("cb-position");
   var moveButtons = document.querySelectorAll("button[data-step]");
-  function cells(n) {
-    var state = {};
-    for (var i = 0; i <= n; i++) {
-      var f = frames[i];
-      for (var j = 0; j < f.length; j++) {
-        if (f[j][1] < 0) { delete state[f[j][0]]; } else { state[f[j][0]] = f[j][1]; }
-      }
+  // The pieces layer's state (key -> fragment) at step `at`, moved one frame at a time: a step
+  // forward applies its frame, a step back applies that frame's undo (what its keys held
+  // before, noted when it was applied: the state before a frame is always the same), a jump
+  // further back than the start rebuilds from frame 0.
+  var state = {}, at = -1, undo = [];
+  function put(changes) {
+    for (var j = 0; j < changes.length; j++) {
+      var k = changes[j][0], v = changes[j][1];
+      if (v < 0) { delete state[k]; } else { state[k] = v; }
     }
+  }
+  function cells(n) {
+    if (n + 1 < at - n) { state = {}; at = -1; }  // n + 1 frames rather than at - n undos
+    for (; at < n; at++) {
+      var f = frames[at + 1], before = [];
+      for (var j = 0; j < f.length; j++) {
+        var k = f[j][0];
+        before.push([k, state.hasOwnProperty(k) ? state[k] : -1]);
+      }
+      undo[at + 1] = before;
+      put(f);
+    }
+    for (; at > n; at--) { put(undo[at]); }
     return state;
   }
   function show(n) {
     n = Math.max(0, Math.min(last, n));
-    var state = cells(n);
-    var keys = Object.keys(state).map(Number).sort(function (a, b) { return a - b; });
+    var layer = cells(n);
+    var keys = Object.keys(layer).map(Number).sort(function (a, b) { return a - b; });
     var html = "";
-    for (var i = 0; i < keys.length; i++) { html += frags[state[keys[i]]]; }
+    for (var i = 0; i < keys.length; i++) { html += frags[layer[keys[i]]]; }
     pieces.innerHTML = html;
     var s = steps[n];
     over.innerHTML = s.overlay >= 0 ? frags[s.overlay] : "";
