@@ -59,8 +59,8 @@ JS = """
   var moveButtons = document.querySelectorAll("button[data-step]");
   // The pieces layer's state (key -> fragment) at step `at`, moved one frame at a time: a step
   // forward applies its frame, a step back applies that frame's undo (what its keys held
-  // before, noted when it was applied: the state before a frame is always the same), a jump
-  // further back than the start rebuilds from frame 0.
+  // before, noted when it was applied: the state before a frame is always the same); a jump
+  // back to a step nearer the start than to the step shown rebuilds from frame 0.
   var state = {}, at = -1, undo = [];
   function put(changes) {
     for (var j = 0; j < changes.length; j++) {
