@@ -1,15 +1,17 @@
-"""`cargoboard serve`'s replay page of a long game: how long a request takes, made afresh and
-kept (web/app.py ReplayPages), over HTTP from a real server.
+"""`cargoboard serve`'s replay page and export.html of a long game: how long a request takes,
+made afresh and kept (web/app.py ReplayPages: one page a game, for both), over HTTP from a real
+server.
 
     .venv/bin/python bench/web_replay.py [--actions N] [--loads N] [--no-keep]
 
 A seeded 2-player Cargocube game with cards of N actions (778 by default, the store audit's
 long game) is stored in a new store; `serve`'s app (WebServer) answers GET /games/1 LOADS
-times: the first request makes the page, the others get the kept one. Then the game is
-changed (its last action taken back, stored over it as a sync stores a board's changed log:
-`continues`) and the page asked again,
-made anew. --no-keep keeps no page (every request makes it, as before the pages were kept).
-Printed, never asserted.
+times: the first request makes the page, the others get the kept one; then GET
+/games/1/export.html LOADS times (the same page kept, without the archive's links). Then the
+game is changed (its last action taken back, stored over it as a sync stores a board's changed
+log: `continues`) and export.html asked first (made anew), then the replay (kept). Last, a new
+server's first request is export.html. --no-keep keeps no page (every request makes it, as
+before the pages were kept). Printed, never asserted.
 """
 
 import argparse
@@ -100,6 +102,7 @@ def main():
         url = "%s/games/%d" % (ws.url, gid)
         first, size = get_ms(url)
         again = [get_ms(url)[0] for _ in range(args.loads - 1)]
+        exports = [get_ms(url + "/export.html") for _ in range(args.loads)]
         # the game changes as a sync's changed log changes it: its page is made anew
         changed_rec = GameRecord(rec.kind, rec.variant, rec.seats, rec.start, rec.actions[:-1],
                                  source=rec.source, source_game=rec.source_game,
@@ -107,14 +110,20 @@ def main():
         changed_rec.continues = gid
         with Store(db) as st:
             st.add_all([changed_rec])
-        changed, _ = get_ms(url)
+        changed, _ = get_ms(url + "/export.html")
         changed_again, _ = get_ms(url)
-    print("  page: %d KB" % (size // 1024))
+    with WebServer(db=db, discover=False) as ws:
+        export_first, _ = get_ms("%s/games/%d/export.html" % (ws.url, gid))
+    export_ms = [ms for ms, _ in exports]
+    print("  page: %d KB, export.html %d KB" % (size // 1024, exports[0][1] // 1024))
     print("  first request (the page made)          %7.0f ms" % first)
     print("  next %2d requests: median / max          %7.0f / %.0f ms"
           % (len(again), statistics.median(again), max(again)))
-    print("  after the game changed (made anew)     %7.0f ms" % changed)
-    print("  and again                              %7.0f ms" % changed_again)
+    print("  export.html, %2d requests: median / max  %7.0f / %.0f ms"
+          % (len(export_ms), statistics.median(export_ms), max(export_ms)))
+    print("  after the game changed: export.html    %7.0f ms (made anew)" % changed)
+    print("  then the replay                        %7.0f ms" % changed_again)
+    print("  a new server's first: export.html      %7.0f ms (made)" % export_first)
     return 0
 
 

@@ -470,6 +470,8 @@ def test_a_game_synced_while_shown_finished_keeps_its_log_when_taken_back(tmp_pa
             with Store(db) as store, Link(port) as link:
                 res = sync(link, store)
         assert len(res.stored) == 1 and res.conflicts == []
+        # the board keeps the game it shows until it moves on: the summary says no "deleted"
+        assert res.summary() == "1 new game stored, 1 confirmed to the board"
         game_no, gid = res.stored[0]
         with Store(db) as store:
             first = store.get(gid)
@@ -1074,8 +1076,8 @@ def test_a_sync_after_one_killed_before_its_confirm_says_what_it_had_stored(
             assert cli_run(capsys, ["sync", "--port", b.runner.port, "--db", str(db)])[0] == 130
         status, out, err = cli_run(capsys, ["sync", "--port", b.runner.port, "--db", str(db)])
         assert (status, err) == (0, "")
-        assert out == "%s: 0 new games stored, %d stored by an earlier sync, %d deleted on the " \
-                      "board, game %d still being played (store: %s)\n" % (
+        assert out == "%s: 0 new games stored, %d stored by an earlier sync, %d confirmed to " \
+                      "the board, game %d still being played (store: %s)\n" % (
                           b.runner.port, GAMES - 1, GAMES - 1, GAMES, db)
     finally:
         b.close()

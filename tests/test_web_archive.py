@@ -347,6 +347,8 @@ def test_bad_requests_get_a_clear_4xx(tmp_path):
             ("/games/4/export.pdf", 404, "no export format"),
             ("/games/4/export.svg?at=999", 400, "at must be"),
             ("/games/4/export.json?at=3", 400, "svg export only"),
+            ("/games/4/export.html?at=3", 400, "svg export only"),
+            ("/games/99/export.html", 404, "no game 99"),
             ("/games?players=many", 400, "players must be a whole number"),
             ("/games?since=yesterday", 400, "since must be a date"),
             ("/games?since=20261202", 400, "since must be a date YYYY-MM-DD"),
@@ -539,7 +541,8 @@ def test_a_hidden_hand_game_replays_only_once_it_is_over(tmp_path, monkeypatch):
             "2clubs@e5", "5hearts@f5", "7spades@g5", "9diamonds@h5", "jclubs@e6",
             "qhearts@f6"]))
     with WebServer(db=db, discover=False) as ws:
-        for path in ("/games/%d" % open_game, "/games/%d/export.json" % open_game):
+        for path in ("/games/%d" % open_game, "/games/%d/export.json" % open_game,
+                     "/games/%d/export.html" % open_game, "/games/%d" % open_game):
             status, text = get(ws.url + path)
             assert status == 403 and "not over" in text and "7spades" not in text, path
         status, text = get(ws.url + "/games/%d" % over)
@@ -745,8 +748,9 @@ def _actions_shown(page):
 
 
 def test_a_replay_page_is_made_once_and_never_shown_stale(tmp_path, monkeypatch):
-    # A long game's page takes a replay and a drawing per action: it is kept, and given only
-    # while its game is what it was made from (changed by a sync, deleted, another store).
+    # A long game's page takes a replay and a drawing per action: it is kept, for its replay
+    # and its export.html alike, and given only while its game is what it was made from
+    # (changed by a sync, deleted, another store).
     from cargoboard.export import html
     made = []
     game_html = html.game_html
@@ -756,12 +760,26 @@ def test_a_replay_page_is_made_once_and_never_shown_stale(tmp_path, monkeypatch)
     with Store(db) as st:
         gid = st.add(first)
         other = st.add(random_game(2, players=3, actions=20))
+
+    def both_show(actions, export_first=False):
+        """The replay and export.html show these actions; export.html is what `cargoboard
+        export --format html` writes (game_html) of the game in the store now. The first
+        asked after a change is the one that would get a stale page."""
+        paths = [url, url + "/export.html"]
+        got = {}
+        for path in reversed(paths) if export_first else paths:
+            status, got[path] = get(path)
+            assert status == 200 and _actions_shown(got[path]) == actions, path
+        with Store(db, readonly=True) as st:
+            assert got[paths[1]] == game_html(st.get(gid))
+        return got[url]
+
     with WebServer(db=db, discover=False) as ws:
         url = ws.url + "/games/%d" % gid
         for _ in range(3):
-            status, page = get(url)
-            assert status == 200 and _actions_shown(page) == first.actions
+            both_show(first.actions)
         assert len(made) == 1  # made once, then kept
+        assert get(ws.url + "/games/%d/export.html" % other)[0] == 200 and len(made) == 2
         assert get(ws.url + "/games/%d" % other)[0] == 200 and len(made) == 2
         # a sync stores the board's changed log over the game (`continues`): the new page
         changed = random_game(1, players=2, actions=30)
@@ -769,8 +787,7 @@ def test_a_replay_page_is_made_once_and_never_shown_stale(tmp_path, monkeypatch)
         changed.continues = gid
         with Store(db) as st:
             st.add_all([changed])
-        status, page = get(url)
-        assert status == 200 and _actions_shown(page) == first.actions[:-2]
+        page = both_show(first.actions[:-2], export_first=True)
         assert "<tr><th>actions</th><td>28</td></tr>" in page
         # another store put at the path (a sync into a new file, a copy restored): its game
         # of the same id
@@ -779,13 +796,13 @@ def test_a_replay_page_is_made_once_and_never_shown_stale(tmp_path, monkeypatch)
             replacement = random_game(7, players=2, actions=12)
             assert st.add(replacement) == gid
         os.replace(tmp_path / "new" / "games.sqlite", db)
-        status, page = get(url)
-        assert status == 200 and _actions_shown(page) == replacement.actions
+        both_show(replacement.actions)
         # deleted: gone, not the page kept
         with Store(db) as st:
             st.delete(gid)
-        status, page = get(url)
-        assert status == 404 and "no game %d" % gid in page
+        for path in (url, url + "/export.html"):
+            status, page = get(path)
+            assert status == 404 and "no game %d" % gid in page, path
 
 
 def test_the_replay_pages_kept_stay_within_their_bytes():
@@ -795,19 +812,18 @@ def test_the_replay_pages_kept_stay_within_their_bytes():
     size = sys.getsizeof(page[1])  # its memory
     pages = ReplayPages(max_bytes=2 * size + 100)
     recs = [GameRecord("cargocube", "polygon", "SN", "start", [], id=n) for n in (1, 2, 3)]
-    pages.put("a.sqlite", recs[0], "", page[1])
-    pages.put("a.sqlite", recs[1], "", page[2])
-    assert pages.get("a.sqlite", recs[0], "") == page[1]  # now the most recently shown
-    pages.put("a.sqlite", recs[2], "", page[3])  # over the bytes: game 2's goes
-    assert pages.bytes == 2 * size and pages.get("a.sqlite", recs[1], "") is None
-    assert pages.get("a.sqlite", recs[0], "") == page[1]
-    assert pages.get("b.sqlite", recs[0], "") is None  # another store's game 1
-    assert pages.get("a.sqlite", recs[0], "other links") is None
+    pages.put("a.sqlite", recs[0], page[1])
+    pages.put("a.sqlite", recs[1], page[2])
+    assert pages.get("a.sqlite", recs[0]) == page[1]  # now the most recently shown
+    pages.put("a.sqlite", recs[2], page[3])  # over the bytes: game 2's goes
+    assert pages.bytes == 2 * size and pages.get("a.sqlite", recs[1]) is None
+    assert pages.get("a.sqlite", recs[0]) == page[1]
+    assert pages.get("b.sqlite", recs[0]) is None  # another store's game 1
     recs[0].actions.append("e5w")  # the game changed: its page is not given
-    assert pages.get("a.sqlite", recs[0], "") is None
-    pages.put("a.sqlite", recs[0], "", page[4][:300])  # a game keeps one page
+    assert pages.get("a.sqlite", recs[0]) is None
+    pages.put("a.sqlite", recs[0], page[4][:300])  # a game keeps one page
     assert pages.bytes == size + sys.getsizeof(page[4][:300])
     # a page larger than them all is not kept; a Cyrillic one counts 2 bytes a character
-    pages.put("a.sqlite", recs[1], "", "Ф" * (size + 50))
+    pages.put("a.sqlite", recs[1], "Ф" * (size + 50))
     assert pages.bytes == size + sys.getsizeof(page[4][:300])
-    assert pages.get("a.sqlite", recs[1], "") is None
+    assert pages.get("a.sqlite", recs[1]) is None

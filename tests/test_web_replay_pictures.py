@@ -110,3 +110,74 @@ def test_exported_html_file_shows_each_step_as_the_svg_export(store, kind, brows
     capsys.readouterr()
     browser.driver.get(page.as_uri())
     check_steps(browser, capsys, db, gid, total)
+
+
+# Counts the page's reads of its frames (data.frames wrapped as the page parses its data):
+# injected before the page's own script runs.
+COUNT_FRAME_READS = """
+(function () {
+  var parse = JSON.parse;
+  window.cbFrameReads = 0;
+  JSON.parse = function () {
+    var data = parse.apply(this, arguments);
+    if (data && data.frames) {
+      data.frames = new Proxy(data.frames, {get: function (t, p) {
+        if (typeof p === "string" && /^[0-9]+$/.test(p)) { window.cbFrameReads++; }
+        return t[p];
+      }});
+    }
+    return data;
+  };
+})();
+"""
+
+# Steps the page with its buttons (ids), from where it is; after each step its pieces layer is
+# compared with the layer rebuilt from frames 0..n of the page's data. Returns [the frames
+# read by each step, the steps whose layer differed].
+STEP_AND_CHECK = """
+var ids = arguments[0], out = [[], []];
+var data = JSON.parse(document.getElementById("cb-data").textContent);
+for (var i = 0; i < ids.length; i++) {
+  var reads = window.cbFrameReads;
+  document.getElementById(ids[i]).click();
+  out[0].push(window.cbFrameReads - reads);
+  var n = Number(document.getElementById("cb-step").value), state = {};
+  for (var f = 0; f <= n; f++) {
+    var fr = data.frames[f];
+    for (var j = 0; j < fr.length; j++) {
+      if (fr[j][1] < 0) { delete state[fr[j][0]]; } else { state[fr[j][0]] = fr[j][1]; }
+    }
+  }
+  var keys = Object.keys(state).map(Number).sort(function (a, b) { return a - b; });
+  var html = "";
+  for (var k = 0; k < keys.length; k++) { html += data.fragments[state[keys[k]]]; }
+  var tmp = document.createElementNS("http://www.w3.org/2000/svg", "g");
+  tmp.innerHTML = html;
+  if (tmp.innerHTML !== document.getElementById("cb-pieces").innerHTML) { out[1].push(n); }
+}
+return out;
+"""
+
+
+@pytest.mark.parametrize("kind", games.kinds())
+def test_stepping_forward_or_back_costs_one_frame(store, kind, browser):
+    # The script rebuilt the pieces layer from frame 0 at every step: stepping through a long
+    # game was quadratic. A step forward or back now reads one frame or none, and shows what
+    # frames 0..n make.
+    db, ids = store
+    gid, total = ids[kind]
+    d = browser.driver
+    script = d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                               {"source": COUNT_FRAME_READS})["identifier"]
+    try:
+        with WebServer(db=db, discover=False) as ws:
+            d.get("%s/games/%d#3" % (ws.url, gid))
+            assert browser.js("return window.cbFrameReads") == 4  # frames 0..3, once
+            reads, wrong = browser.js(STEP_AND_CHECK, ["cb-next"] * (total - 3))
+            assert wrong == [] and reads == [1] * (total - 3), kind  # forward: one frame each
+            reads, wrong = browser.js(STEP_AND_CHECK, ["cb-prev"] * total)
+            assert wrong == [] and reads == [0] * total, kind  # back: its undo, no frame
+            reads, wrong = browser.js(STEP_AND_CHECK, ["cb-last", "cb-first", "cb-next"])
+            assert wrong == [] and reads == [total, 1, 1], kind
+    finally:
+        d.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script})

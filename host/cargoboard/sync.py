@@ -60,7 +60,10 @@ class SyncResult:
         if self.duplicates:
             parts.append("%d already stored" % len(self.duplicates))
         if self.confirmed:
-            parts.append("%d deleted on the board" % len(self.confirmed))
+            # (not "deleted": the board deletes a confirmed game once nothing shows it, and
+            # the game it still shows finished once it moves on, docs/protocol.md CONFIRM;
+            # its reply does not tell the two apart)
+            parts.append("%d confirmed to the board" % len(self.confirmed))
         if self.skipped:
             parts.append("game %s still being played" % ",".join(map(str, self.skipped)))
         if self.renumbered:
@@ -268,7 +271,8 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
                             confirm.append((game_no, crc))
                             continue
                     new.append((game_no, crc, rec))
-                # stored first (one transaction), then deleted on the board (one request)
+                # stored first (one transaction), then confirmed to the board (one
+                # request), which deletes them
                 ids = store.add_all([r for _, _, r in new])
             # committed: only now is any of it so
             for where, entry, line in told:

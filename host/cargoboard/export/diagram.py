@@ -196,10 +196,16 @@ LAYERS = ("board", "pieces", "overlay", "scores")
 
 def document_layers(doc):
     """{"board", "pieces", "overlay", "scores": the layer's inner SVG, "caption": the caption's
-    text} of a document svg_document wrote: what the HTML replay puts into its page at each
-    step, so that it shows what the SVG export shows. Every text in a layer is escaped, so the
-    layers' opening tags, each at the start of a line, split the document unambiguously."""
+    text, "position": the position's notation (its data-position)} of a document svg_document
+    wrote: what the HTML replay puts into its page at each step, so that it shows what the SVG
+    export shows. Every text in a layer is escaped, so the layers' opening tags, each at the
+    start of a line, split the document unambiguously."""
     out = {}
+    head, sep, rest = doc.partition(" data-position=\"")
+    value, end, _ = rest.partition('"')
+    if not sep or not end or "\n" in head:
+        raise ValueError("not an SVG document of diagram.svg_document (no data-position)")
+    out["position"] = unescape(value, {"&quot;": '"'})  # as svg_attr escaped it
     ends = ['</g>\n<g id="cb-%s">' % name for name in LAYERS[1:]] + ["</g>\n<text "]
     at = doc.find('\n<g id="cb-board">')
     for name, end in zip(LAYERS, ends):

@@ -7,8 +7,9 @@ The page carries its data as JSON in `<script type="application/json" id="cb-dat
 its board, overlay and scoreboard layers), `fragments` (the distinct SVG fragments) and
 `frames` (per step, the [key, fragment index] pairs of the pieces layer that changed since the
 step before; a key is the rank of the drawing module's piece key; -1 removes a key; frame 0
-holds every key). The script rebuilds the pieces layer of step n from frames 0..n, so the page
-stays small however long the game: an action changes two or three cells. Every layer and the
+holds every key). The script keeps the pieces layer's keys of the step shown and moves them a
+frame at a time (back by each frame's undo), so the page stays small however long the game (an
+action changes two or three cells) and a step forward or back costs one frame. Every layer and the
 caption of a step are those of its SVG export (`export --format svg --at N`).
 """
 
@@ -56,22 +57,37 @@ JS = """
   var board = $("cb-board"), scoreboard = $("cb-scores"), boardShown = -1;
   var slider = $("cb-step"), counter = $("cb-counter"), posText = $("cb-position");
   var moveButtons = document.querySelectorAll("button[data-step]");
-  function cells(n) {
-    var state = {};
-    for (var i = 0; i <= n; i++) {
-      var f = frames[i];
-      for (var j = 0; j < f.length; j++) {
-        if (f[j][1] < 0) { delete state[f[j][0]]; } else { state[f[j][0]] = f[j][1]; }
-      }
+  // The pieces layer's state (key -> fragment) at step `at`, moved one frame at a time: a step
+  // forward applies its frame, a step back applies that frame's undo (what its keys held
+  // before, noted when it was applied: the state before a frame is always the same); a jump
+  // back to a step nearer the start than to the step shown rebuilds from frame 0.
+  var state = {}, at = -1, undo = [];
+  function put(changes) {
+    for (var j = 0; j < changes.length; j++) {
+      var k = changes[j][0], v = changes[j][1];
+      if (v < 0) { delete state[k]; } else { state[k] = v; }
     }
+  }
+  function cells(n) {
+    if (n + 1 < at - n) { state = {}; at = -1; }  // n + 1 frames rather than at - n undos
+    for (; at < n; at++) {
+      var f = frames[at + 1], before = [];
+      for (var j = 0; j < f.length; j++) {
+        var k = f[j][0];
+        before.push([k, state.hasOwnProperty(k) ? state[k] : -1]);
+      }
+      undo[at + 1] = before;
+      put(f);
+    }
+    for (; at > n; at--) { put(undo[at]); }
     return state;
   }
   function show(n) {
     n = Math.max(0, Math.min(last, n));
-    var state = cells(n);
-    var keys = Object.keys(state).map(Number).sort(function (a, b) { return a - b; });
+    var layer = cells(n);
+    var keys = Object.keys(layer).map(Number).sort(function (a, b) { return a - b; });
     var html = "";
-    for (var i = 0; i < keys.length; i++) { html += frags[state[keys[i]]]; }
+    for (var i = 0; i < keys.length; i++) { html += frags[layer[keys[i]]]; }
     pieces.innerHTML = html;
     var s = steps[n];
     over.innerHTML = s.overlay >= 0 ? frags[s.overlay] : "";
@@ -132,10 +148,16 @@ JS = """
 """
 
 
-def replay_data(rec, positions, draw):
+UNSHOWN_TITLE = "step"  # the title of the step documents replay_data takes the layers of
+
+
+def replay_data(rec, positions, draw, movers=None):
     """The page's data: steps, distinct fragments and per-step changes of the pieces layer.
     Every step's layers are those of its SVG export (diagram.step_svg), so the page shows at
-    each step what `export --format svg --at N` shows."""
+    each step what `export --format svg --at N` shows. movers: mover_of each position but the
+    last (game_html's move list needs them too: each costs the rules' is_over)."""
+    if movers is None:
+        movers = [mover_of(pos) for pos in positions[:-1]]
     fragments = []
     index = {}
 
@@ -158,11 +180,14 @@ def replay_data(rec, positions, draw):
         changes += [[k, -1] for k in sorted(prev) if k not in cur]
         frames.append(changes)
         prev = cur
+        # (the document's title is not on the page: given, it spares the drawing module a
+        # notation of the position, which the document's data-position holds already)
         layers = diagram.document_layers(diagram.step_svg(draw, positions, rec.actions, n,
+                                                          title=UNSHOWN_TITLE,
                                                           abandoned=rec.abandoned))
-        steps.append({"ply": n, "seat": mover_of(positions[n - 1]) if n else None,
+        steps.append({"ply": n, "seat": movers[n - 1] if n else None,
                       "action": rec.actions[n - 1] if n else None,
-                      "position": pos.notation(), "scores": scores_of(pos),
+                      "position": layers["position"], "scores": scores_of(pos),
                       "caption": layers["caption"], "board": frag(layers["board"]),
                       "overlay": frag(layers["overlay"]) if layers["overlay"] else -1,
                       "scoreboard": frag(layers["scores"])})
@@ -183,6 +208,18 @@ def page_inputs(rec):
             rec.source_game, rec.played, rec.stored, rec.abandoned, rec.damage]
 
 
+BODY = "<body>\n"  # where a page's nav goes: at the top of its body (with_nav)
+
+
+def with_nav(page, nav):
+    """A page game_html made without nav, with nav: what game_html(rec, positions, nav) makes
+    (`cargoboard serve` keeps a game's page once, without its links, for its replay and its
+    export.html). The first BODY is the body's tag: no text before it can hold one (the
+    title is escaped, the style is CSS)."""
+    at = page.index(BODY) + len(BODY)
+    return page[:at] + nav + page[at:]
+
+
 def game_html(rec, positions=None, nav=""):
     """The replay page of a game as one string. nav: HTML put at the top of the body (the web
     archive's links; a link with data-step-href gets the step shown appended to it). The game
@@ -190,7 +227,8 @@ def game_html(rec, positions=None, nav=""):
     its end), on the web page as in the file."""
     draw = diagram.for_kind(rec.kind)
     rec, positions, _ = shown(rec, positions)
-    data = replay_data(rec, positions, draw)
+    movers = [mover_of(pos) for pos in positions[:-1]]
+    data = replay_data(rec, positions, draw, movers)
     final = positions[-1]
     total = len(rec.actions)
     name = "game %s" % rec.id if rec.id is not None else "game"
@@ -209,7 +247,7 @@ def game_html(rec, positions=None, nav=""):
     turn = []
     start_button = '<button type="button" data-step="0">start</button>'
     for n, text in enumerate(rec.actions, 1):
-        seat = mover_of(positions[n - 1])
+        seat = movers[n - 1]
         if seat != mover and turn:
             moves.append("<li>%s: %s</li>" % (mover, " ".join(turn)))
             turn = []
@@ -218,7 +256,7 @@ def game_html(rec, positions=None, nav=""):
     if turn:
         moves.append("<li>%s: %s</li>" % (mover, " ".join(turn)))
     svg = draw.svg(positions[0], ply=0, total=total)
-    return "\n".join([
+    return with_nav("\n".join([
         "<!DOCTYPE html>",
         '<html lang="en">',
         "<head>",
@@ -228,7 +266,7 @@ def game_html(rec, positions=None, nav=""):
         "<style>%s</style>" % CSS,
         "</head>",
         "<body>",
-        nav,
+        "",  # the nav's line (with_nav)
         "<h1>%s</h1>" % escape(title),
         '<div class="cb-wrap">',
         '<div class="cb-board">%s</div>' % svg,
@@ -254,4 +292,4 @@ def game_html(rec, positions=None, nav=""):
         "<script>%s</script>" % JS,
         "</body>",
         "</html>",
-    ]) + "\n"
+    ]) + "\n", nav)

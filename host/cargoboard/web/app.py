@@ -74,9 +74,10 @@ class Hub:
 
 class ReplayPages:
     """The replay pages made, by what they are made of: a long game's page takes a replay
-    through the rules and a drawing per action (0.3 s for 778 actions), and a page depends on
-    its game's record and its links only. A page is kept under its store and game id with a
-    digest of everything it was made from (html.page_inputs, the links), and given only to a
+    through the rules and a drawing per action (0.2-0.4 s for 778 actions), and a page depends
+    on its game's record only. A game's page is kept without links (its export.html; its
+    replay page is that with the archive's links, html.with_nav) under its store and game id
+    with a digest of everything it was made from (html.page_inputs), and given only to a
     request whose record, read from the store afresh, has the same digest: a game changed (a
     sync's longer log), deleted (no record: 404 before any look here), or another store at the
     path (a sync that made it anew, an upgraded schema) never gets a page made before. At most
@@ -90,33 +91,45 @@ class ReplayPages:
         self._lock = threading.Lock()
 
     @staticmethod
-    def digest(rec, links):
+    def digest(rec):
         from cargoboard.export.html import page_inputs
-        made_of = json.dumps([page_inputs(rec), links], ensure_ascii=False)
+        made_of = json.dumps(page_inputs(rec), ensure_ascii=False)
         return hashlib.sha256(made_of.encode()).digest()
 
-    def get(self, store, rec, links):
-        """The page kept for this record and links, or None."""
+    def get(self, store, rec):
+        """The page kept for this record, or None."""
         with self._lock:
             hit = self._pages.get((store, rec.id))
-            if hit is None or hit[0] != self.digest(rec, links):
+            if hit is None or hit[0] != self.digest(rec):
                 return None
             self._pages.move_to_end((store, rec.id))
             return hit[1]
 
-    def put(self, store, rec, links, page):
+    def put(self, store, rec, page):
         with self._lock:
             old = self._pages.pop((store, rec.id), None)
             if old is not None:
                 self.bytes -= sys.getsizeof(old[1])
             if sys.getsizeof(page) > self.max_bytes:
                 return
-            self._pages[(store, rec.id)] = (self.digest(rec, links), page)
+            self._pages[(store, rec.id)] = (self.digest(rec), page)
             # (its memory: a text with a Cyrillic letter takes 2 bytes a character)
             self.bytes += sys.getsizeof(page)
             while self.bytes > self.max_bytes:
                 _, (_, dropped) = self._pages.popitem(last=False)
                 self.bytes -= sys.getsizeof(dropped)
+
+    def page(self, store, rec, make):
+        """The page of rec (without links): the one kept, else make() (rec, positions), drawn
+        and kept. make is where a game that does not replay or may not be shown is refused:
+        a page is kept only of a record that passed it."""
+        from cargoboard.export.html import game_html
+        page = self.get(store, rec)
+        if page is None:
+            rec, positions = make()
+            page = game_html(rec, positions)
+            self.put(store, rec, page)
+        return page
 
 
 class Web:
@@ -494,7 +507,7 @@ def _game(request, rec=None):
 
 def replay_page(request):
     _need_table_access(request)
-    from cargoboard.export.html import game_html
+    from cargoboard.export.html import with_nav
     web = request.app.state.web
     rec = _record(request)
     links = " ".join('<a href="/games/%d/export.%s">%s</a>' % (rec.id, ext, ext.upper())
@@ -511,13 +524,15 @@ def replay_page(request):
            '<input type="hidden" name="csrf" value="%s">'
            '<button type="submit" id="cb-delete">delete…</button></form></nav>'
            % (links, rec.id, web.keys.csrf))
+    return HTMLResponse(with_nav(_game_page(request, rec), nav))
+
+
+def _game_page(request, rec):
+    """The replay page of the path's game without links (its export.html), kept
+    (ReplayPages): 422 for a game that does not replay, 403 for a hidden game not over."""
+    web = request.app.state.web
     # (the store by the path it is served from: another store there is told by the digest)
-    page = web.replays.get(str(web.db_path), rec, nav)
-    if page is None:
-        rec, positions = _game(request, rec)
-        page = game_html(rec, positions, nav=nav)
-        web.replays.put(str(web.db_path), rec, nav, page)
-    return HTMLResponse(page)
+    return web.replays.page(str(web.db_path), rec, lambda: _game(request, rec))
 
 
 EXPORTS = {"json": ("json", "application/json"), "txt": ("text", "text/plain; charset=utf-8"),
@@ -531,18 +546,25 @@ def export_file(request):
     ext = request.path_params["ext"]
     if ext not in EXPORTS:
         raise HTTPException(404, "no export format '%s' (json, txt, svg, html, log)" % ext)
-    rec, positions = _game(request)
-    at = _int_param(request, "at", None, 0, len(positions) - 1)
-    if at is not None and ext != "svg":
-        raise HTTPException(400, "at applies to the svg export only")
     fmt, media = EXPORTS[ext]
-    if fmt == "log":
-        try:
-            body = raw_log(rec)
-        except CommandError as e:  # an imported game has none
-            raise HTTPException(404, str(e)) from None
+    if fmt == "html":  # the replay page without links, kept as /games/N keeps it
+        rec = _record(request)
+        at = _int_param(request, "at")
+        if at is not None:
+            raise HTTPException(400, "at applies to the svg export only")
+        body = _game_page(request, rec)
     else:
-        body = render(rec, fmt, at, positions)
+        rec, positions = _game(request)
+        at = _int_param(request, "at", None, 0, len(positions) - 1)
+        if at is not None and ext != "svg":
+            raise HTTPException(400, "at applies to the svg export only")
+        if fmt == "log":
+            try:
+                body = raw_log(rec)
+            except CommandError as e:  # an imported game has none
+                raise HTTPException(404, str(e)) from None
+        else:
+            body = render(rec, fmt, at, positions)
     name = "game%d%s.%s" % (rec.id, "" if at is None else "-%d" % at, ext)
     disposition = "inline" if ext == "svg" else 'attachment; filename="%s"' % name
     return Response(body, media_type=media, headers={"Content-Disposition": disposition})
