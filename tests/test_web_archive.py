@@ -524,6 +524,21 @@ def test_serve_command_prints_its_url_and_serves(tmp_path):
     name = socket.gethostname()
     assert first.startswith("cargoboard serve: http://%s:%d/" % (name, port)), first
     assert "http://%s:%d/host?token=" % (name, port) in host, host
+    # --public on loopback (behind a reverse proxy or an SSH forward): tokens all the same
+    proc = subprocess.Popen(CLI + ["serve", "--listen", "127.0.0.1:%d" % port, "--public", "--db",
+                                   str(tmp_path / "g.sqlite"), "--board", str(tmp_path / "nope")],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+    try:
+        proc.stdout.readline()
+        token = re.search(r"token=([0-9a-f]+)", proc.stdout.readline()).group(1)
+        for path in ("/", "/games"):
+            status, text = get("http://127.0.0.1:%d%s" % (port, path))
+            assert status == 403 and "token" in text, path
+        status, text = get("http://127.0.0.1:%d/games?token=%s" % (port, token))
+        assert status == 200
+    finally:
+        proc.terminate()
+        proc.wait(10)
 
 
 def test_a_hidden_hand_game_replays_only_once_it_is_over(tmp_path, monkeypatch):

@@ -56,7 +56,7 @@ def cmd_serve(args):
                          "page needs the host token or a seat token, printed at start)" % host)
     from cargoboard.web.server import serve
     return serve(host, port, boards=args.board or (), db=args.db or default_path(),
-                 public=not is_loopback(host), out=print)
+                 public=args.public or not is_loopback(host), out=print)
 
 
 def add_parser(sub):
