@@ -1008,3 +1008,18 @@ def test_start_position_rejects_bad_player_count():
         with pytest.raises(cc.RulesError) as exc:
             cc.start_position(players=players)
         assert "players" in str(exc.value)
+
+
+def test_the_rules_pages_position_examples_print_back_unchanged():
+    """docs/rules/cargocube.md's examples are in the canonical form every program prints (a new
+    user's round trip of the first failed: it had the rulings' order, which parsing accepts)."""
+    import pathlib
+    import re
+    text = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "rules" /
+            "cargocube.md").read_text(encoding="utf-8")
+    bullet = text.split("\n- Examples: ", 1)[1].split("\n- ", 1)[0]
+    bullet = re.sub(r"\(.*?\)", "", bullet, flags=re.S)  # an aside: the rulings' order
+    examples = [" ".join(e.split()) for e in re.findall(r"`([^`]+)`", bullet)]
+    assert len(examples) == 2
+    for e in examples:
+        assert cc.Position.parse(e).notation() == e

@@ -34,7 +34,7 @@ START_OPTIONS = (
 EXAMPLES = {
     "perft": ("cargoboard perft polygon 3 --cards",
               "cargoboard perft polygon 3 --expansion both --teleport --players 8",
-              "cargoboard perft 'd4=B1,e4=B1,f1=KS,f11=KN SN S a' 2 --divide"),
+              "cargoboard perft 'f1=KS,d4=B1,e4=B1,f11=KN SN S a' 2 --divide"),
     "legal": ("cargoboard legal polygon --players 3",
               "cargoboard legal 'd5=21.1O,e5=*wS SN S 2'",
               "cargoboard legal 'f1=KS,c5=B1.B1,d5=*cS,f11=KN SN S 2'"),
