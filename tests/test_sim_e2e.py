@@ -397,6 +397,24 @@ def test_sim_options_are_checked_by_the_parser(tmp_path):
     assert plugin("cc=firmware.games.cargocube.plugin") == "cc=firmware.games.cargocube.plugin"
 
 
+def test_sim_modes_that_do_not_fit_together_are_one_line_exit_2(tmp_path):
+    """`--interactive --pty PATH` served the board and dropped --interactive without a word (no
+    prompt, stdin ignored, running until killed). Of the modes --script, --interactive and
+    --pty only --script with --pty fits (the board is served after the script); the other
+    pairs are refused with one line, exit 2, before anything starts or is linked."""
+    import subprocess
+    exe = str(Path(sys.executable).parent / "cargoboard")
+    r = subprocess.run([exe, "sim", "--interactive", "--pty", "b"], cwd=tmp_path, input="quit\n",
+                       capture_output=True, text=True, timeout=30)
+    _one_line(r, 2, "--interactive and --pty do not fit together: the prompt drives the board "
+                    "that --pty would serve to host tools; give one of them (--script FILE "
+                    "--pty PATH serves after the script)")
+    r = _sim("--interactive", "--script", "s.txt", cwd=tmp_path)  # the parser's own refusal
+    assert r.returncode == 2 and r.stderr.splitlines()[-1] == (
+        "cargoboard sim: error: argument --script: not allowed with argument --interactive"), r
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_sim_flash_folder_is_checked_before_anything_is_made(tmp_path):
     """`--from-flash --flash typo` made an empty typo/ and then failed; a --flash that is a
     file said "[Errno 17] File exists"; a --flash deep in folders that do not exist made them
