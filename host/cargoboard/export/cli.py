@@ -102,6 +102,8 @@ def cmd_export(args):
     _not_negative("--at", args.at)
     if args.output == "":
         raise UsageError("-o wants a file name, or - for standard output, not ''")
+    if args.force and args.output in (None, "-"):
+        raise UsageError("--force applies to -o FILE only (it lets FILE be replaced)")
     if args.output and args.output != "-":
         check_output(args.output, args.force, args.db)
     fmt = args.format
