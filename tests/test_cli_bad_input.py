@@ -134,3 +134,38 @@ def test_a_save_that_runs_out_of_room_leaves_no_half_file(tmp_path, command):
     assert (proc.returncode, proc.stderr) == (
         1, "cargoboard: error: cannot write %s: File too large\n" % name), proc
     assert list(tmp_path.iterdir()) == []
+
+
+def _play_games():
+    """The games `cargoboard play` has a sub-command for (each game's own `add_play_parser`)."""
+    import argparse
+    play = cli.build_parser()._subparsers._group_actions[0].choices["play"]
+    return sorted(next(a for a in play._actions
+                       if isinstance(a, argparse._SubParsersAction)).choices)
+
+
+def test_every_game_can_be_played():
+    assert _play_games() == ["formula99", "kubitva"]  # (cargocube and cephalopod have none)
+
+
+@pytest.mark.parametrize("game", _play_games())
+def test_play_save_writes_the_form_its_suffix_names_and_import_takes_it(tmp_path, game):
+    """`play kubitva --save k.json` wrote the text record, which `import k.json` then refused
+    as "not valid JSON" (play formula99 chose by the suffix). Every game's --save now writes
+    JSON for .json and the text record for .txt, and refuses any other name before the game,
+    one line, exit 2, nothing made."""
+    def cargoboard(*args):
+        return subprocess.run([cargoboard_exe(), *args], cwd=str(tmp_path), input="",
+                              capture_output=True, text=True, timeout=120)
+    for name, first in (("g.json", "{"), ("g.TXT", "[")):
+        proc = cargoboard("play", game, "--save", name)
+        assert proc.returncode == 0 and proc.stderr == "", proc
+        assert (tmp_path / name).read_text(encoding="utf-8").startswith(first)
+        proc = cargoboard("import", name, "--db", name + ".sqlite")
+        assert proc.returncode == 0 and proc.stdout.startswith("imported %s as game " % name), proc
+    before = sorted(p.name for p in tmp_path.iterdir())
+    proc = cargoboard("play", game, "--save", "g.svg")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        2, "", "cargoboard: error: --save g.svg: the file's name must end in .json or .txt "
+               "(the form it is written in)\n"), proc
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
