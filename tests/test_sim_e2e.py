@@ -278,6 +278,25 @@ def test_script_that_is_not_utf8_names_the_file_exit_2(tmp_path):
     assert r.stdout == ""
 
 
+def _memory_capped():
+    """preexec_fn: the child's address space capped at 2 GB, so that a file read without a
+    bound ends in a MemoryError at once, not after eating the shared machine's memory."""
+    import resource
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+def test_script_longer_than_16_mib_is_not_read_on_exit_2(tmp_path):
+    """`sim --script /dev/zero` read until memory ran out (a MemoryError traceback, exit 1):
+    at most 16 MiB is read, as `import` reads, then one line, the documented exit 2."""
+    import subprocess
+    exe = str(Path(sys.executable).parent / "cargoboard")
+    r = subprocess.run([exe, "sim", "--script", "/dev/zero"], capture_output=True, text=True,
+                       timeout=60, preexec_fn=_memory_capped)
+    assert (r.returncode, r.stdout, r.stderr) == (
+        2, "", "cargoboard sim: error: /dev/zero: cannot read: longer than 16 MiB; a script is "
+               "some KB\n"), r
+
+
 def test_cargocube_setup_from_start_position(tmp_path):
     """new-game cargocube lays out shared_rules start stacks and the firmware starts the game."""
     p = tmp_path / "cc.txt"

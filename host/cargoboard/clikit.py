@@ -118,6 +118,19 @@ def terminal_text(text):
                    for c in str(text))
 
 
+# The most a command reads of a file the user names (a game file to import, a sim script): such
+# files are some KB; more is none of them, and /dev/zero, or a link to it, would be read until
+# memory runs out.
+MAX_INPUT_FILE = 16 * 1024 * 1024
+
+
+def read_at_most(f, limit=MAX_INPUT_FILE):
+    """f.read() of the open file f (binary: bytes; text: characters), or None if it holds more
+    than limit: every file a user names is read so, never whole without a bound."""
+    data = f.read(limit + 1)
+    return None if len(data) > limit else data
+
+
 def why_not_writable(path):
     """None if this program may write path (a file, or a folder to make files in), else why
     not, in words (said before any work is done, not as "[Errno 30]" at its end)."""

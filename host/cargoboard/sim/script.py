@@ -677,9 +677,15 @@ def run_script(path, out=print, serve=None, err=_stderr_line, **runner_kwargs) -
     interrupted (its flash intact), e.g. for `cargoboard sync --port PATH`. A script that
     cannot be read or a board that does not start is one line to err (stderr: not in the
     report that out gets), exit status 2."""
+    from cargoboard.clikit import MAX_INPUT_FILE, read_at_most
     try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().splitlines()
+        with open(path, "rb") as f:
+            data = read_at_most(f)
+        if data is None:
+            err(f"{path}: cannot read: longer than {MAX_INPUT_FILE >> 20} MiB; a script is "
+                f"some KB")
+            return 2
+        lines = data.decode("utf-8").splitlines()
     except OSError as e:
         err(f"{path}: cannot read: {e.strerror}")
         return 2
