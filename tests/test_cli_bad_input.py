@@ -61,6 +61,23 @@ def test_a_full_disk_behind_standard_output_is_said_in_words(store_path, tmp_pat
         1, "cargoboard: error: cannot write the output: No space left on device\n"), proc
 
 
+def _every_command():
+    """Every command and sub-command as typed after `cargoboard` ("" the program itself)."""
+    sub = cli.build_parser()._subparsers._group_actions[0]
+    return [""] + [p.prog.split(" ", 1)[1] for p in cli._all_parsers(sub)]
+
+
+@pytest.mark.parametrize("command", _every_command())
+def test_help_to_a_full_disk_is_said_in_words(tmp_path, command):
+    """`cargoboard --help > /dev/full` and `perft --help > /dev/full` exited 0 without a word
+    (argparse drops a failed write): its help goes through every command's output error."""
+    proc = shell("$B %s --help > /dev/full" % command, tmp_path)
+    assert (proc.returncode, proc.stderr) == (
+        1, "cargoboard: error: cannot write the output: No space left on device\n"), proc
+    proc = shell("set -o pipefail; $B %s --help | head -c 10" % command, tmp_path)  # stops early
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "usage: car", ""), proc
+
+
 @pytest.mark.parametrize("game, start", [("cargocube", "polygon"), ("cephalopod", "5x5"),
                                          ("kubitva", "board"), ("formula99", "start")])
 def test_an_error_line_echoes_at_most_600_characters(capsys, game, start):

@@ -89,6 +89,23 @@ class ArgumentParser(argparse.ArgumentParser):
     def error(self, message):
         super().error(capped(message))
 
+    def _print_message(self, message, file=None):
+        """argparse's help, usage and error text (of every subcommand too), written and
+        flushed. argparse dropped a failed write and exited 0: `--help > /dev/full` said
+        nothing. Now a failed write to standard output raises its OSError, which main()
+        reports as every command reports its output's (`cannot write the output: ...`, exit
+        1); a failed write to standard error has nowhere to be said and is dropped."""
+        import sys
+        if not message:
+            return
+        file = file or sys.stderr
+        try:
+            file.write(message)
+            file.flush()
+        except (AttributeError, OSError):  # (AttributeError: no such stream, as argparse's)
+            if file is sys.stdout:
+                raise
+
 
 def error_text(exc):
     """The one line an error is told in: an OSError in words with its path(s), "x.svg: No
