@@ -61,6 +61,23 @@ def test_a_full_disk_behind_standard_output_is_said_in_words(store_path, tmp_pat
         1, "cargoboard: error: cannot write the output: No space left on device\n"), proc
 
 
+def _every_command():
+    """Every command and sub-command as typed after `cargoboard` ("" the program itself)."""
+    sub = cli.build_parser()._subparsers._group_actions[0]
+    return [""] + [p.prog.split(" ", 1)[1] for p in cli._all_parsers(sub)]
+
+
+@pytest.mark.parametrize("command", _every_command())
+def test_help_to_a_full_disk_is_said_in_words(tmp_path, command):
+    """`cargoboard --help > /dev/full` and `perft --help > /dev/full` exited 0 without a word
+    (argparse drops a failed write): its help goes through every command's output error."""
+    proc = shell("$B %s --help > /dev/full" % command, tmp_path)
+    assert (proc.returncode, proc.stderr) == (
+        1, "cargoboard: error: cannot write the output: No space left on device\n"), proc
+    proc = shell("set -o pipefail; $B %s --help | head -c 10" % command, tmp_path)  # stops early
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "usage: car", ""), proc
+
+
 @pytest.mark.parametrize("game, start", [("cargocube", "polygon"), ("cephalopod", "5x5"),
                                          ("kubitva", "board"), ("formula99", "start")])
 def test_an_error_line_echoes_at_most_600_characters(capsys, game, start):
@@ -134,3 +151,38 @@ def test_a_save_that_runs_out_of_room_leaves_no_half_file(tmp_path, command):
     assert (proc.returncode, proc.stderr) == (
         1, "cargoboard: error: cannot write %s: File too large\n" % name), proc
     assert list(tmp_path.iterdir()) == []
+
+
+def _play_games():
+    """The games `cargoboard play` has a sub-command for (each game's own `add_play_parser`)."""
+    import argparse
+    play = cli.build_parser()._subparsers._group_actions[0].choices["play"]
+    return sorted(next(a for a in play._actions
+                       if isinstance(a, argparse._SubParsersAction)).choices)
+
+
+def test_every_game_can_be_played():
+    assert _play_games() == ["formula99", "kubitva"]  # (cargocube and cephalopod have none)
+
+
+@pytest.mark.parametrize("game", _play_games())
+def test_play_save_writes_the_form_its_suffix_names_and_import_takes_it(tmp_path, game):
+    """`play kubitva --save k.json` wrote the text record, which `import k.json` then refused
+    as "not valid JSON" (play formula99 chose by the suffix). Every game's --save now writes
+    JSON for .json and the text record for .txt, and refuses any other name before the game,
+    one line, exit 2, nothing made."""
+    def cargoboard(*args):
+        return subprocess.run([cargoboard_exe(), *args], cwd=str(tmp_path), input="",
+                              capture_output=True, text=True, timeout=120)
+    for name, first in (("g.json", "{"), ("g.TXT", "[")):
+        proc = cargoboard("play", game, "--save", name)
+        assert proc.returncode == 0 and proc.stderr == "", proc
+        assert (tmp_path / name).read_text(encoding="utf-8").startswith(first)
+        proc = cargoboard("import", name, "--db", name + ".sqlite")
+        assert proc.returncode == 0 and proc.stdout.startswith("imported %s as game " % name), proc
+    before = sorted(p.name for p in tmp_path.iterdir())
+    proc = cargoboard("play", game, "--save", "g.svg")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        2, "", "cargoboard: error: --save g.svg: the file's name must end in .json or .txt "
+               "(the form it is written in)\n"), proc
+    assert sorted(p.name for p in tmp_path.iterdir()) == before

@@ -32,3 +32,57 @@ def test_a_mistyped_revision_is_quoted_as_typed():
     proc = run("deploy", "--rev", "c", "--dry-run", check_rc=2)
     assert "invalid choice: 'c' (choose from A or B, in either case)" in proc.stderr, proc.stderr
     assert "board_rev" in run("deploy", "--rev", "b", "--dry-run").stdout  # either case taken
+
+
+def _verb_list(lines):
+    """The lines from "One command per line" to the end of the last verb's text (`restart`)."""
+    first = next(i for i, line in enumerate(lines) if line.startswith("One command per line"))
+    last = next(i for i, line in enumerate(lines) if line.startswith("    restart "))
+    while last + 1 < len(lines) and lines[last + 1].startswith(" " * 10):
+        last += 1
+    return lines[first:last + 1]
+
+
+def test_the_interactive_sims_help_is_the_documented_verb_list():
+    """The `help` verb of `sim --interactive` prints cargoboard.sim.script's docstring, which
+    lacked the `new-game formula99 L2 1357` paragraph of docs/virtual-board.md "Script verbs":
+    the docs' list (indented 4) is the docstring's, line for line."""
+    from pathlib import Path
+    from cargoboard.sim import script
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "virtual-board.md").read_text(
+        encoding="utf-8")
+    section = doc[doc.index("## Script verbs"):].split("\n## ")[0]
+    documented = [line[4:] for line in section.splitlines()]
+    assert _verb_list(documented) == _verb_list(script.__doc__.splitlines())
+    assert "`new-game formula99 L2 1357`" in script.__doc__
+
+
+# Commands whose options are one set (the CLI's _add_position_args): documented once for all.
+SAME_OPTIONS = ("perft", "legal", "show")
+
+
+def test_every_option_of_every_command_is_named_in_the_docs():
+    """Options that `--help` lists and no doc named (newuser40: `sim --heapsize`, `play kubitva
+    --position`/`--no-color`, `cephalopod paths --time`, `demo`'s): each option is named in
+    a paragraph (or a README list item) of README.md, DEVELOPERS.md or docs/ that names its
+    command (`cargoboard COMMAND` or `COMMAND`)."""
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    texts = [root / "README.md", root / "DEVELOPERS.md"] + sorted((root / "docs").rglob("*.md"))
+    paragraphs = [p for path in texts for p in
+                  re.split(r"\n\s*\n|\n(?=- )", path.read_text(encoding="utf-8"))]
+    unnamed = []
+    for name, parser in _commands(build_parser(), ""):
+        name = name.strip()
+        if not name:
+            continue
+        names = SAME_OPTIONS if name in SAME_OPTIONS else (name,)
+        about = [p for p in paragraphs
+                 if any("cargoboard " + n in p or "`" + n in p for n in names)]
+        for action in parser._actions:
+            flags = [f for f in action.option_strings if f not in ("-h", "--help", "--debug")]
+            if flags and not any(re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(f), p)
+                                 for f in flags for p in about):
+                unnamed.append((name, flags[0]))
+    assert unnamed == []

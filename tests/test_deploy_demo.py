@@ -106,6 +106,22 @@ def test_deploy_flash_makes_at_most_the_last_folder(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["afile"]
 
 
+def test_deploy_flash_reads_at_most_a_flash_image(tmp_path):
+    """A DIR/flash.img linked to /dev/zero was read until memory ran out (a MemoryError
+    traceback): at most the board's filesystem size is read, then one line, exit 1. The
+    child's memory is capped so that a read without a bound fails at once."""
+    import resource
+    (tmp_path / "fd").mkdir()
+    (tmp_path / "fd" / "flash.img").symlink_to("/dev/zero")
+    r = subprocess.run([EXE, "deploy", "--flash", str(tmp_path / "fd")], capture_output=True,
+                       text=True, timeout=120, preexec_fn=lambda: resource.setrlimit(
+                           resource.RLIMIT_AS, (2 << 30, 2 << 30)))
+    image = tmp_path / "fd" / "flash.img"
+    assert (r.returncode, r.stderr) == (1, "cargoboard: error: writing %s failed: flash image "
+                                           "%s: more than the board's 1441792-byte filesystem\n"
+                                        % (image, image)), r
+
+
 def test_ctrl_c_while_the_flash_is_written_ends_the_deploy(tmp_path, monkeypatch, capsys):
     """Ctrl-C while littlefs wrote the image was printed as "Exception ignored in
     'littlefs.lfs._lfs_read'" and dropped (littlefs calls Python from C): the deploy went on

@@ -271,6 +271,17 @@ def test_import_of_an_svg_or_html_export_says_which_exports_import(stored, tmp_p
     assert not db.exists()
 
 
+@pytest.mark.parametrize("output", [[], ["-o", "-"]])
+def test_force_without_a_file_to_replace_is_a_usage_error(stored, tmp_path, output):
+    """`export 1 --force` without -o (or with -o -, standard output) wrote the game and exited
+    0, --force doing nothing: options that do not fit together exit 2 with one line, as
+    `--at` with `--format text` does."""
+    import clirun
+    proc = clirun.run("export", "1", "--db", str(stored[0]), "--force", *output, check_rc=2)
+    assert (proc.stdout, proc.stderr) == ("", "cargoboard: error: --force applies to -o FILE "
+                                              "only (it lets FILE be replaced)\n"), proc
+
+
 def test_command_errors_are_one_line(stored, tmp_path, capsys):
     path, ids = stored
     db = str(path)

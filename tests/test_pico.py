@@ -145,18 +145,27 @@ def test_each_sim_flash_folder_is_its_own_board_kept_in_the_folder(tmp_path):
     assert throwaway == "e660583883452c27"
 
 
-def test_a_sim_flash_folders_damaged_board_id_is_one_line_exit_2(tmp_path):
+@pytest.mark.parametrize("unique_id", ["mine\n", "/dev/zero"])
+def test_a_sim_flash_folders_damaged_board_id_is_one_line_exit_2(tmp_path, unique_id):
     """A DIR/unique_id that holds no id: one line naming it, exit status 2, before the board
-    starts; the file is left as it was."""
-    from clirun import run
+    starts; the file is left as it was. A link to /dev/zero was read until memory ran out (a
+    MemoryError traceback); the child's memory is capped so that such a read fails at once."""
+    import resource
+    from clirun import cargoboard_exe
     (tmp_path / "a").mkdir()
-    (tmp_path / "a" / "unique_id").write_text("mine\n")
-    r = run("sim", "--target", "pico", "--flash", str(tmp_path / "a"), "--pty",
-            str(tmp_path / "p"), check_rc=2)
-    assert r.stderr == ("cargoboard sim: error: %s holds no board id (16 hex digits, the flash "
-                        "chip's unique id); remove it to make the folder's board a new one\n"
-                        % (tmp_path / "a" / "unique_id")), r.stderr
-    assert (tmp_path / "a" / "unique_id").read_text() == "mine\n"
+    if unique_id.startswith("/"):
+        (tmp_path / "a" / "unique_id").symlink_to(unique_id)
+    else:
+        (tmp_path / "a" / "unique_id").write_text(unique_id)
+    r = subprocess.run([cargoboard_exe(), "sim", "--target", "pico", "--flash",
+                        str(tmp_path / "a"), "--pty", str(tmp_path / "p")], capture_output=True,
+                       text=True, timeout=120, preexec_fn=lambda: resource.setrlimit(
+                           resource.RLIMIT_AS, (2 << 30, 2 << 30)))
+    assert (r.returncode, r.stderr) == (2, (
+        "cargoboard sim: error: %s holds no board id (16 hex digits, the flash chip's unique "
+        "id); remove it to make the folder's board a new one\n" % (tmp_path / "a" / "unique_id"))), r
+    if not unique_id.startswith("/"):
+        assert (tmp_path / "a" / "unique_id").read_text() == unique_id
     assert not (tmp_path / "a" / "flash.img").exists()
 
 

@@ -278,6 +278,25 @@ def test_script_that_is_not_utf8_names_the_file_exit_2(tmp_path):
     assert r.stdout == ""
 
 
+def _memory_capped():
+    """preexec_fn: the child's address space capped at 2 GB, so that a file read without a
+    bound ends in a MemoryError at once, not after eating the shared machine's memory."""
+    import resource
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+def test_script_longer_than_16_mib_is_not_read_on_exit_2(tmp_path):
+    """`sim --script /dev/zero` read until memory ran out (a MemoryError traceback, exit 1):
+    at most 16 MiB is read, as `import` reads, then one line, the documented exit 2."""
+    import subprocess
+    exe = str(Path(sys.executable).parent / "cargoboard")
+    r = subprocess.run([exe, "sim", "--script", "/dev/zero"], capture_output=True, text=True,
+                       timeout=60, preexec_fn=_memory_capped)
+    assert (r.returncode, r.stdout, r.stderr) == (
+        2, "", "cargoboard sim: error: /dev/zero: cannot read: longer than 16 MiB; a script is "
+               "some KB\n"), r
+
+
 def test_cargocube_setup_from_start_position(tmp_path):
     """new-game cargocube lays out shared_rules start stacks and the firmware starts the game."""
     p = tmp_path / "cc.txt"
@@ -395,6 +414,24 @@ def test_sim_options_are_checked_by_the_parser(tmp_path):
     assert [heapsize(t) for t in ("256K", "2m", "131072")] == ["256k", "2m", "131072"]
     assert plugin(PLUGIN[0]) == PLUGIN[0]
     assert plugin("cc=firmware.games.cargocube.plugin") == "cc=firmware.games.cargocube.plugin"
+
+
+def test_sim_modes_that_do_not_fit_together_are_one_line_exit_2(tmp_path):
+    """`--interactive --pty PATH` served the board and dropped --interactive without a word (no
+    prompt, stdin ignored, running until killed). Of the modes --script, --interactive and
+    --pty only --script with --pty fits (the board is served after the script); the other
+    pairs are refused with one line, exit 2, before anything starts or is linked."""
+    import subprocess
+    exe = str(Path(sys.executable).parent / "cargoboard")
+    r = subprocess.run([exe, "sim", "--interactive", "--pty", "b"], cwd=tmp_path, input="quit\n",
+                       capture_output=True, text=True, timeout=30)
+    _one_line(r, 2, "--interactive and --pty do not fit together: the prompt drives the board "
+                    "that --pty would serve to host tools; give one of them (--script FILE "
+                    "--pty PATH serves after the script)")
+    r = _sim("--interactive", "--script", "s.txt", cwd=tmp_path)  # the parser's own refusal
+    assert r.returncode == 2 and r.stderr.splitlines()[-1] == (
+        "cargoboard sim: error: argument --script: not allowed with argument --interactive"), r
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_sim_flash_folder_is_checked_before_anything_is_made(tmp_path):

@@ -257,7 +257,13 @@ def main(argv=None):
         print("cargoboard: error: %s" % exc, file=sys.stderr)
         return 1
     parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
+    try:
+        args, extra = parser.parse_known_args(argv)
+    except BrokenPipeError:  # `--help | head`: the reader has what it wanted, as below
+        return 0
+    except OSError as exc:  # `--help > /dev/full` (ArgumentParser._print_message)
+        print("cargoboard: error: %s" % error_text(exc), file=sys.stderr)
+        return 1
     if extra:
         # `show POSITION --players 3 e4s end`: actions may also follow the options.
         if getattr(args, "func", None) is cmd_show and not any(x.startswith("-") for x in extra):

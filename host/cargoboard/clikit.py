@@ -89,6 +89,23 @@ class ArgumentParser(argparse.ArgumentParser):
     def error(self, message):
         super().error(capped(message))
 
+    def _print_message(self, message, file=None):
+        """argparse's help, usage and error text (of every subcommand too), written and
+        flushed. argparse dropped a failed write and exited 0: `--help > /dev/full` said
+        nothing. Now a failed write to standard output raises its OSError, which main()
+        reports as every command reports its output's (`cannot write the output: ...`, exit
+        1); a failed write to standard error has nowhere to be said and is dropped."""
+        import sys
+        if not message:
+            return
+        file = file or sys.stderr
+        try:
+            file.write(message)
+            file.flush()
+        except (AttributeError, OSError):  # (AttributeError: no such stream, as argparse's)
+            if file is sys.stdout:
+                raise
+
 
 def error_text(exc):
     """The one line an error is told in: an OSError in words with its path(s), "x.svg: No
@@ -116,6 +133,19 @@ def terminal_text(text):
     tags, they could move the cursor or retitle the terminal) shown as its escape, \\x1b."""
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
                    for c in str(text))
+
+
+# The most a command reads of a file the user names (a game file to import, a sim script): such
+# files are some KB; more is none of them, and /dev/zero, or a link to it, would be read until
+# memory runs out.
+MAX_INPUT_FILE = 16 * 1024 * 1024
+
+
+def read_at_most(f, limit=MAX_INPUT_FILE):
+    """f.read() of the open file f (binary: bytes; text: characters), or None if it holds more
+    than limit: every file a user names is read so, never whole without a bound."""
+    data = f.read(limit + 1)
+    return None if len(data) > limit else data
 
 
 def why_not_writable(path):

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from cargoboard import store
 from cargoboard.export import gamefile
-from cargoboard.clikit import CommandError, UsageError, check_new_file, terminal_text, write_file
+from cargoboard.clikit import (MAX_INPUT_FILE, CommandError, UsageError, check_new_file,
+                               read_at_most, terminal_text, write_file)
 
 FORMATS = ("json", "text", "svg", "html", "log")  # log: the board's raw log, as stored
 SUFFIXES = {".json": "json", ".txt": "text", ".svg": "svg", ".html": "html", ".htm": "html",
@@ -102,6 +103,8 @@ def cmd_export(args):
     _not_negative("--at", args.at)
     if args.output == "":
         raise UsageError("-o wants a file name, or - for standard output, not ''")
+    if args.force and args.output in (None, "-"):
+        raise UsageError("--force applies to -o FILE only (it lets FILE be replaced)")
     if args.output and args.output != "-":
         check_output(args.output, args.force, args.db)
     fmt = args.format
@@ -142,23 +145,23 @@ def raw_log(rec, at=None, to_terminal=False):
 
 # The most `import` reads: a game file is some KB (the JSON of a long game with every position
 # some hundred KB); more is no game file, and /dev/zero would be read for ever.
-MAX_GAME_FILE = 16 * 1024 * 1024
+MAX_GAME_FILE = MAX_INPUT_FILE
 
 
 def read_input(name):
     """(text, name to tell it by) of the game file name, or of standard input for "-"."""
     if name == "-":
         name = "<stdin>"
-        data = getattr(sys.stdin, "buffer", sys.stdin).read(MAX_GAME_FILE + 1)
+        data = read_at_most(getattr(sys.stdin, "buffer", sys.stdin), MAX_GAME_FILE)
     else:
         try:
             with open(name, "rb") as f:
-                data = f.read(MAX_GAME_FILE + 1)
+                data = read_at_most(f, MAX_GAME_FILE)
         except FileNotFoundError:
             raise CommandError("no such file: %s" % name) from None
         except IsADirectoryError:
             raise CommandError("%s is a directory, not a game file" % name) from None
-    if len(data) > MAX_GAME_FILE:
+    if data is None:
         raise CommandError("%s is longer than %d MiB: no game file (some KB) is that long"
                            % (name, MAX_GAME_FILE >> 20))
     if isinstance(data, str):

@@ -456,6 +456,37 @@ def _picture(lower_name, text):
     return None
 
 
+# A game file's form by its name's suffix: how `import` tells them apart and how every game's
+# `play GAME --save FILE` chooses what it writes, so that what one saves the other reads.
+FORMS_BY_SUFFIX = {".json": "json", ".txt": "text"}
+
+
+def form_by_suffix(name):
+    """'json' or 'text' by the suffix of the file's name (any case), else None."""
+    for suffix, form in FORMS_BY_SUFFIX.items():
+        if name.lower().endswith(suffix):
+            return form
+    return None
+
+
+def check_save_file(name):
+    """`play GAME --save NAME`, checked before the game is played (a game played for an hour
+    must not be lost at its end): a UsageError unless the suffix names a form (.json, .txt),
+    a CommandError unless NAME may be written as a new file."""
+    from cargoboard.clikit import UsageError, check_new_file
+    if form_by_suffix(name) is None:
+        raise UsageError("--save %s: the file's name must end in %s (the form it is written in)"
+                         % (name, " or ".join(FORMS_BY_SUFFIX)))
+    check_new_file(name)
+
+
+def save_game(rec, name, positions=None):
+    """Write the GameRecord rec (even unfinished) to the new file NAME (check_save_file'd) in
+    the form its suffix names, whole or not at all (clikit.write_file)."""
+    from cargoboard.clikit import write_file
+    write_file(name, (to_json if form_by_suffix(name) == "json" else to_text)(rec, positions))
+
+
 def read_game(text, name="<input>", fmt=None):
     """A checked GameRecord from either form; fmt 'json' or 'text', or None to tell by the
     name's suffix (.json, .txt), else by the first character ('{' is JSON)."""
@@ -466,12 +497,7 @@ def read_game(text, name="<input>", fmt=None):
             raise GameFileError("%s is %s, which cannot be imported: import reads a game's "
                                 "JSON or text export (.json, .txt; `cargoboard export GAME "
                                 "--format json|text`)" % (name, picture))
-        if lower.endswith(".json"):
-            fmt = "json"
-        elif lower.endswith(".txt"):
-            fmt = "text"
-        else:
-            fmt = "json" if text.lstrip().startswith("{") else "text"
+        fmt = form_by_suffix(name) or ("json" if text.lstrip().startswith("{") else "text")
     if fmt == "json":
         return from_json(text, name)
     if fmt == "text":

@@ -148,6 +148,10 @@ def run_sim(args) -> int:
         return _error("--from-flash needs --flash DIR")
     if not (args.script or args.interactive or args.pty):
         return _error("give --script FILE, --interactive or --pty PATH")
+    if args.interactive and args.pty:  # (--script with --interactive: argparse refuses it)
+        return _error("--interactive and --pty do not fit together: the prompt drives the "
+                      "board that --pty would serve to host tools; give one of them (--script "
+                      "FILE --pty PATH serves after the script)")
     try:
         if args.pty:
             check_pty_link(args.pty)

@@ -23,9 +23,13 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  written as `_`; empty cells stay `.`).
                                  The corners are out of play (nothing can be lifted from or put
                                  on them) unless the game's hand model says CORNERS_IN_PLAY
-                                 (КУБитва's board edition plays on the whole grid);
-                                 Words KEY=VALUE go to the game as options: `new-game formula99
-                                 L2 15 deal=7` (digital cards, docs/board-formula99.md).
+                                 (КУБитва's board edition plays on the whole grid).
+                                 `new-game formula99 L2 1357`: «Формула 99» at level 2, both
+                                 ships of each civilisation on its start zone; a charge laid
+                                 is `drop CELL`, a token taken off `take CELL`, a card entered
+                                 `send card Qh` (docs/board-formula99.md).
+                                 Words KEY=VALUE go to the game as options:
+                                 `new-game formula99 L2 15 deal=7` (digital cards).
     lift CELL                    take the top item of CELL into the hand, then 100 ms pass.
     place CELL                   put the item lifted last on top of CELL, then 100 ms pass.
     drop CELL                    put a new piece from the supply on the empty CELL (a
@@ -677,9 +681,15 @@ def run_script(path, out=print, serve=None, err=_stderr_line, **runner_kwargs) -
     interrupted (its flash intact), e.g. for `cargoboard sync --port PATH`. A script that
     cannot be read or a board that does not start is one line to err (stderr: not in the
     report that out gets), exit status 2."""
+    from cargoboard.clikit import MAX_INPUT_FILE, read_at_most
     try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().splitlines()
+        with open(path, "rb") as f:
+            data = read_at_most(f)
+        if data is None:
+            err(f"{path}: cannot read: longer than {MAX_INPUT_FILE >> 20} MiB; a script is "
+                f"some KB")
+            return 2
+        lines = data.decode("utf-8").splitlines()
     except OSError as e:
         err(f"{path}: cannot read: {e.strerror}")
         return 2

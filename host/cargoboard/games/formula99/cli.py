@@ -6,7 +6,6 @@ Cargocube's --players, which it takes too).
     cargoboard perft --game formula99 start 4 --players 4 --level 2
 """
 
-import os
 import sys
 
 
@@ -59,7 +58,8 @@ def load_position(text, args):
 
 
 def cmd_play(args):
-    from cargoboard.clikit import UsageError, check_new_file
+    from cargoboard.clikit import UsageError
+    from cargoboard.export import gamefile
     from cargoboard.games.formula99.hotseat import HotSeat, Quit
     if not 2 <= args.players <= 9:
         raise UsageError("--players: 2 to 9")
@@ -68,10 +68,7 @@ def cmd_play(args):
     if not 1 <= args.samples <= MAX_SAMPLES:  # none: the first legal action, unweighed
         raise UsageError("--samples: 1 to %d" % MAX_SAMPLES)
     if args.save:
-        if os.path.splitext(args.save)[1].lower() not in (".json", ".txt"):
-            raise UsageError("--save %s: the file's name must end in .json or .txt (the form "
-                             "it is written in)" % args.save)
-        check_new_file(args.save)
+        gamefile.check_save_file(args.save)
     try:
         game = HotSeat(args.players, args.level, args.seed, args.engine or "",
                        samples=args.samples, clear=_clearer())
@@ -96,14 +93,12 @@ def cmd_play(args):
 def save(game, path):
     """Write the game (even unfinished) as a game file, JSON or text by the suffix: the public
     game, the hidden cards revealed at its end (docs/export.md)."""
-    from cargoboard.clikit import write_file
     from cargoboard.export import gamefile
     from cargoboard.store import GameRecord
     start, texts = game.record()
     rec = GameRecord("formula99", "L%d" % game.pos.level, game.pos.SEAT_LETTERS, start, texts,
                      source="play")
-    text = gamefile.to_text(rec) if path.lower().endswith(".txt") else gamefile.to_json(rec)
-    write_file(path, text)
+    gamefile.save_game(rec, path)
 
 
 def _clearer():
@@ -135,8 +130,9 @@ def add_play_parser(playsub):
                         "random, printed")
     p.add_argument("--samples", type=int, default=4, help=argparse_samples_help())
     p.add_argument("--save", metavar="FILE", default=None,
-                   help="write the game to FILE (.json or .txt; not overwritten) when it ends "
-                        "or is left")
+                   help="write the game to FILE when it ends or is left: JSON for a name "
+                        "ending in .json, the text record for .txt (as `cargoboard import` "
+                        "reads them); an existing FILE is refused")
     p.set_defaults(func=cmd_play)
 
 

@@ -52,7 +52,9 @@ def add_play_parser(playsub):
     p.add_argument("--engine", default="", metavar="SIDE",
                    help="the engine plays SIDE: S, N or SN (both)")
     p.add_argument("--save", metavar="FILE",
-                   help="write the game to FILE (text format) when it ends or on quit")
+                   help="write the game to FILE when it ends or on quit: JSON for a name "
+                        "ending in .json, the text record for .txt (as `cargoboard import` "
+                        "reads them); an existing FILE is refused")
     p.add_argument("--no-color", action="store_true",
                    help="draw the board without colours (also when NO_COLOR is set; colours "
                         "only on a terminal)")

@@ -10,8 +10,10 @@ on one line if they like (`c4n c5n c6e`), or a command:
     quit         stop (the game is saved first if --save was given)
 
 `--engine S|N|SN` lets the engine (shared_rules/kubitva/engine.py) play that side (both: a whole
-game without input). `--save FILE` writes the game, when it ends or on quit, in the text format
-of docs/export.md (`cargoboard import FILE` stores it); the file must not exist yet.
+game without input). `--save FILE` writes the game, when it ends or on quit, as a game file of
+docs/export.md, JSON for a name ending in .json, the text record for .txt (any other name is
+refused before the game: `cargoboard import FILE` tells the form by the suffix and stores it);
+the file must not exist yet.
 A mistyped or illegal action is one line saying why; nothing of its line is played then.
 Ctrl-C or end of input ends the session as `quit` does.
 """
@@ -131,9 +133,8 @@ class Session:
             sc = pos.scores()
             self.write("%s (land S=%d N=%d)" % (draw.phase_text(pos), sc[0], sc[1]))
         if self.save:
-            from cargoboard.clikit import write_file
-            from cargoboard.export.gamefile import to_text
-            write_file(self.save, to_text(self.record()))
+            from cargoboard.export.gamefile import save_game
+            save_game(self.record(), self.save)
             self.write("saved %d actions to %s" % (pos.ply(), self.save))
 
     def run(self, lines):
@@ -164,12 +165,13 @@ class Session:
 
 def main(args):
     """`cargoboard play kubitva` with parsed args (map, position, engine, save, no_color)."""
-    from cargoboard.clikit import UsageError, check_new_file
+    from cargoboard.clikit import UsageError
+    from cargoboard.export.gamefile import check_save_file
     sides = (args.engine or "").upper()
     if any(s not in kb.SEAT_LETTERS for s in sides) or len(set(sides)) != len(sides):
         raise UsageError("--engine takes S, N or SN, not %r" % args.engine)
     if args.save:
-        check_new_file(args.save)
+        check_save_file(args.save)
     if args.position:
         pos = kb.Position.parse(args.position)
         variant = "position"

@@ -9,7 +9,7 @@ import os
 import signal
 from pathlib import Path
 
-from cargoboard.clikit import signals_held
+from cargoboard.clikit import read_at_most, signals_held
 from firmware.drivers.flashdev import BLOCK_SIZE, BLOCKS, PROG_SIZE
 
 SIZE = BLOCK_SIZE * BLOCKS
@@ -41,12 +41,12 @@ def load(image) -> "littlefs.LittleFS":
     import littlefs
     path = Path(image)
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as f:  # (a link to /dev/zero must not be read for ever)
+            data = read_at_most(f, SIZE)
     except OSError as e:
         raise ImageError(f"flash image {path}: {e.strerror}") from None
-    if len(data) > SIZE:
-        raise ImageError(f"flash image {path}: {len(data)} bytes, more than the board's "
-                         f"{SIZE}-byte filesystem")
+    if data is None:
+        raise ImageError(f"flash image {path}: more than the board's {SIZE}-byte filesystem")
     data = data + b"\xff" * (SIZE - len(data))
     try:
         with signals_held(signal.SIGINT, signal.SIGTERM):

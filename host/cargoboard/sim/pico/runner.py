@@ -32,6 +32,7 @@ import tempfile
 from pathlib import Path
 
 from cargoboard.build import REPO_ROOT
+from cargoboard.clikit import read_at_most
 from cargoboard.sim.runner import FRAME_MS, FirmwareError, PowerCut, Runner, WallPace
 from cargoboard.sim.pico import fsimage
 from cargoboard.sim.pico.images import PicoUnavailable, find_images
@@ -58,6 +59,9 @@ def check_rp2040js():
 
 
 UNIQUE_ID_FILE = "unique_id"
+# What is read of it: 16 hex digits and a newline, with room for blanks an editor added; more
+# is no board id.
+UNIQUE_ID_MAX_BYTES = 64
 
 
 def folder_unique_id(flash_dir) -> bytes:
@@ -85,7 +89,9 @@ def folder_unique_id(flash_dir) -> bytes:
             except OSError:
                 pass
     try:
-        text = path.read_text(encoding="ascii").strip()
+        with open(path, "rb") as f:  # (a link to /dev/zero must not be read for ever)
+            data = read_at_most(f, UNIQUE_ID_MAX_BYTES)
+        text = (data or b"").decode("ascii").strip()
         if len(text) != 16:
             raise ValueError
         return bytes.fromhex(text)
