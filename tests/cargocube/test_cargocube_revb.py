@@ -542,3 +542,30 @@ def test_a_question_left_open_is_shown_again_when_the_steps_rule_the_pair_out(mi
     assert game.pos.history() == pos.history() and t.state == T.IDLE
     out = _read_alike_on_micropython(micropython, tmp_path, trace)
     assert "history e3s Kn" in out.splitlines(), out
+
+
+def test_a_booster_use_asked_and_left_open_is_shown_again(micropython, tmp_path):
+    """A booster use is never the first of two moves the board reads (booster uses are not in
+    the legal list the pairs are tried from): left open, the legal move after it found no
+    reading and read red. Its cells still differ, so the question is shown again: `confirm`
+    takes it, and Kn is read after it."""
+    pos = cc.start_position(2, cards="base")
+    world = HallWorld(QUIET, seed=1)
+    world.load_position(pos)
+    levels = LevelScanner()
+    game = Game({"seats": "SN", "cards": "base", "levels": levels})
+    raw = world.adc_sums()
+    trace = [("start", raw, 0)]
+    table = Table(game, trace, hall=(reader(pinmap_revb), levels), raw=raw)
+    _do(table, world, pos, pos.parse_action("e3s"))
+    _nudge(world, "h1", 1.0, 0.0)  # (the card on g1 lifted, the stack beside it nudged)
+    _do(table, world, pos, pos.parse_action("g1@g2"))
+    t = game.tracker
+    assert t.state == T.ASKING and t.shown() == pos.history()[1], T.STATE_NAMES[t.state]
+    _do(table, world, pos, pos.parse_action("Kn"))
+    assert t.state == T.ASKING and t.shown() == pos.history()[1], T.STATE_NAMES[t.state]
+    table.press(H.CONFIRM)
+    table.settle(T.SETTLE_MS + 200)
+    assert game.pos.history() == pos.history() and t.state == T.IDLE
+    out = _read_alike_on_micropython(micropython, tmp_path, trace)
+    assert "history e3s g1@g2 Kn" in out.splitlines(), out

@@ -330,8 +330,9 @@ class StepTracker(Tracker):
         is; the moves under way (growing) whose start fits, plus the moves off a stack whose top
         was lifted; and the fitting ones whose landing on a stack does not show yet (airborne,
         also under way), with the pending moves back onto their own cell (kept pending only)."""
-        self.paired = []  # (a new read: _fits_two fills them again)
-        self.paired_fit = []
+        if self.paired:  # (a new read: _fits_two fills them again; paired_fit is in paired)
+            self.paired = []
+            self.paired_fit = []
         pos = self.pos
         rough = self.levels.rough
         ignore = diff + tuple(self.uncertain)  # cells whose steps say nothing now
@@ -536,12 +537,20 @@ class StepTracker(Tracker):
     def _explain_in_two(self, diff, seen_only, erased=(), steps=None):
         """Tracker._explain_in_two; its last try (seen_only false: nothing else explains the
         board) gives back, when it finds nothing, the moves of the board's question left
-        unanswered that a legal move follows by occupancy, though the steps rule the pair out
-        (paired): the question is shown again, not a mistake (the legal move after it read
-        as one: revision B, 30 % bumps at 1 mm)."""
+        unanswered whose cells still differ: the question is shown again, not a mistake (at
+        30 % bumps and 1 mm the legal move played after it read as one: the steps ruled the
+        pair out, or the question's move was a booster use, never the first of two)."""
         r = Tracker._explain_in_two(self, diff, seen_only, erased, steps)
-        if not seen_only and not r[0] and not r[1] and self.paired:
-            return self.paired[:], r[1], r[2]
+        if not seen_only and not r[0] and not r[1]:
+            back = []
+            for a in self.asked:
+                for c in action_delta(self.pos, a):
+                    if c not in diff:
+                        break
+                else:
+                    back.append(a)
+            if back:
+                return back, r[1], r[2]
         return r
 
     def _under_way(self, moves, diff, steps):
