@@ -10,7 +10,7 @@ from shared_rules.cargocube import rules as cc
 from shared_rules.cargocube import board as g
 from firmware.games.cargocube import steps as ST
 from firmware.games.cargocube.tracker import Tracker, ASKING, IDLE, SETTLE_MS, action_delta, \
-    passes_portal, packed_delta, _find_all
+    passes_portal, packed_delta, _find_all, explain
 
 
 # A move that fits the steps is taken only if every other with the same occupancy change misses
@@ -539,9 +539,12 @@ class StepTracker(Tracker):
         board) gives back, when it finds nothing, the moves of the board's question left
         unanswered whose cells still differ: the question is shown again, not a mistake (at
         30 % bumps and 1 mm the legal move played after it read as one: the steps ruled the
-        pair out, or the question's move was a booster use, never the first of two)."""
+        pair out, or the question's move was a booster use, never the first of two). Not
+        where one move explains the occupancy alone (the tracker asks about it then: the
+        hand went on with the question's piece, h3e asked, h3w made)."""
         r = Tracker._explain_in_two(self, diff, seen_only, erased, steps)
-        if not seen_only and not r[0] and not r[1]:
+        if not seen_only and not r[0] and not r[1] and self.asked and diff and \
+                not explain(self.pos, self.legal(), self._deltas, diff, self.barred)[0]:
             back = []
             for a in self.asked:
                 for c in action_delta(self.pos, a):
@@ -763,8 +766,11 @@ class StepTracker(Tracker):
                         if d2 == a2[1]:
                             continue
                         lift = lp
+                # (the nudge only for another piece's move: a1's piece gone on may be the
+                # hand not done, which one move with the nudge explains too, _nudged, and
+                # that is read only when nothing fits: the pair must not stand alone)
                 if not ST.fits_two(pred1, hand1, pred2, hand2, steps, ignore, rough,
-                                   1 if asked else 0):
+                                   1 if asked and a2[1] != a1[3] else 0):
                     continue
                 if lift is None or \
                         self._end_shows(pred2, hand2, left, diff, rough, d2, a2[1]) or \
