@@ -471,8 +471,9 @@ def test_a_question_the_board_asked_stays_as_shown_while_a_cell_jitters():
 # activation e3s (e3's lone cube onto e2) made while the hand nudges the stack on e4 beside it
 # (a 1 mm shift: its step fits e3s only with a stack nudged, so the board asks), then the
 # player plays on with the keeper, Kn (f1 onto f2), without answering.
-def _open_question():
-    """(table, game, world, pos, trace): the question on e3s shown, the input recorded."""
+def _recorded_start():
+    """(table, game, world, pos, trace): the 2-player start with the base cards on a quiet
+    board, its input recorded (for driver_revb_replay.py)."""
     pos = cc.start_position(2, cards="base")
     world = HallWorld(QUIET, seed=1)
     world.load_position(pos)
@@ -481,6 +482,12 @@ def _open_question():
     raw = world.adc_sums()
     trace = [("start", raw, 0)]
     table = Table(game, trace, hall=(reader(pinmap_revb), levels), raw=raw)
+    return table, game, world, pos, trace
+
+
+def _open_question():
+    """(table, game, world, pos, trace): the question on e3s shown, the input recorded."""
+    table, game, world, pos, trace = _recorded_start()
     _nudge(world, "e4", 1.0, 0.0)
     _do(table, world, pos, pos.parse_action("e3s"))
     t = game.tracker
@@ -549,14 +556,7 @@ def test_a_booster_use_asked_and_left_open_is_shown_again(micropython, tmp_path)
     the legal list the pairs are tried from): left open, the legal move after it found no
     reading and read red. Its cells still differ, so the question is shown again: `confirm`
     takes it, and Kn is read after it."""
-    pos = cc.start_position(2, cards="base")
-    world = HallWorld(QUIET, seed=1)
-    world.load_position(pos)
-    levels = LevelScanner()
-    game = Game({"seats": "SN", "cards": "base", "levels": levels})
-    raw = world.adc_sums()
-    trace = [("start", raw, 0)]
-    table = Table(game, trace, hall=(reader(pinmap_revb), levels), raw=raw)
+    table, game, world, pos, trace = _recorded_start()
     _do(table, world, pos, pos.parse_action("e3s"))
     _nudge(world, "h1", 1.0, 0.0)  # (the card on g1 lifted, the stack beside it nudged)
     _do(table, world, pos, pos.parse_action("g1@g2"))
