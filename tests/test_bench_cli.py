@@ -36,6 +36,8 @@ def test_help_prints_the_usage(script):
     (("log.py", "many"), "GAMES"),
     (("formula99/formula99_board.py", "pico-walk", "1.5"), "PLIES"),
     (("cargocube/inference.py", "200", "x"), "EXPANSION_GAMES"),
+    (("cargocube/inference.py", "2", "--noise", "1:3"), "--noise"),
+    (("cargocube/inference.py", "2", "--noise", "1"), "--noise"),
     (("cargocube/revb_pico.py", "--players", "5"), "--players"),
 ])
 def test_a_bad_number_is_one_line(args, word):

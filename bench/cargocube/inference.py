@@ -5,10 +5,16 @@ occupancy) and revision B (linear Hall sensors: occupancy and steps, docs/hardwa
 
     .venv/bin/python bench/cargocube/inference.py [GAMES [EXPANSION_GAMES]] [--jobs N] [--rev a|b]
                                         [--chooser purposeful|near-best|random] [--adc-lsb X]
+                                        [--noise MM:P] [--plays-on]
 
 (--rev and --chooser keep only those rows: the goals of issue 12 are the purposeful rows.
 --adc-lsb sets revision B's ADC noise, RMS steps per conversion, default 1 as the datasheets
-give it: a check of how much the figures depend on that guess.)
+give it: a check of how much the figures depend on that guess. --noise MM:P replaces revision
+B's four noise rows by one, the bottom cube shifting up to MM mm and a stack nudged with chance
+P at each lift and put-down: `--noise 1:0.3`, six times the bumps row's rate at 1 mm, is where
+a question left open turned the next move red. --plays-on: the player leaves a question the
+board asks about the move just made unanswered and plays on, as a hasty player does; it answers
+only what the board still asks, or shows red, after the next move.)
 
 Two move choosers: `random` picks uniformly among the legal actions (stacks everywhere: the
 hardest case for occupancy sensors), `purposeful` plays the hint's choice 4 times in 5 (cubes go
@@ -162,8 +168,8 @@ def least_presses(chooser, games):
 
 def _play(task):
     """One chunk of games of one row (a worker process): (row, GameStats, cpu seconds)."""
-    row, seeds, adc_lsb = task
-    rev, noise, chooser = ROWS[row]
+    row, spec, seeds, adc_lsb, plays_on = task
+    rev, noise, chooser = spec
     pick = PICKS[chooser]
     hall = None
     if noise is not None:
@@ -173,7 +179,7 @@ def _play(task):
     t0 = time.process_time()
     for seed in seeds:
         tot.add(play_game(seed, players=(2, 3, 4)[seed % 3], cards=seed % 4 != 0, pick=pick,
-                          noise=hall))
+                          noise=hall, plays_on=plays_on))
     return row, tot, time.process_time() - t0
 
 
@@ -193,7 +199,8 @@ def _map(fn, tasks, jobs):
 
 def run_rows(rows, games, jobs):
     """{row: (GameStats, cpu seconds)} for the rows, games seeds 0.. each, on jobs processes."""
-    results = _map(_play, [(r, seeds, ADC_LSB) for r in rows for seeds in _chunks(games)], jobs)
+    results = _map(_play, [(r, ROWS[r], seeds, ADC_LSB, PLAYS_ON) for r in rows
+                           for seeds in _chunks(games)], jobs)
     out = {r: (GameStats(), 0.0) for r in rows}
     for row, st, secs in results:
         tot, cpu = out[row]
@@ -391,12 +398,28 @@ def press_table(rows, res, least):
 
 
 ADC_LSB = 1.0  # --adc-lsb (handed to the workers in their tasks: any start method)
+PLAYS_ON = False  # --plays-on (the same)
 
 
 def main():
-    global ADC_LSB
+    global ADC_LSB, PLAYS_ON
     args = sys.argv[1:]
     jobs = 2
+    if "--plays-on" in args:
+        PLAYS_ON = True
+        args.remove("--plays-on")
+    if "--noise" in args:
+        i = args.index("--noise")
+        word = args[i + 1] if i + 1 < len(args) else ""
+        mm, _, rate = word.partition(":")
+        noise = (benchcli.number(mm, "--noise MM:P", kind=float),
+                 benchcli.number(rate, "--noise MM:P", kind=float))
+        if noise[0] < 0 or not 0 <= noise[1] <= 1:
+            raise benchcli.UsageError("--noise MM:P wants MM >= 0 and a chance P in 0..1, not %r"
+                                      % word)
+        del args[i:i + 2]
+        ROWS[:] = [r for r in ROWS if r[0] == "A"] + [
+            ("B", noise, chooser) for chooser in ("purposeful", "random")]
     if "--adc-lsb" in args:
         i = args.index("--adc-lsb")
         ADC_LSB = benchcli.number(args[i + 1] if i + 1 < len(args) else "", "--adc-lsb X",

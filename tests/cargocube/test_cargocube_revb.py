@@ -465,3 +465,107 @@ def test_a_question_the_board_asked_stays_as_shown_while_a_cell_jitters():
     _jitter(table, g.parse_cell("i9"), 2000, lambda: states.append(tr.state))
     assert set(states) == {T.ASKING} and tr.index == 1 and tr.candidates == asked
     assert game.pos.history() == []
+
+
+# A question the board asks by itself, left open: the 2-player start with the base cards, S's
+# activation e3s (e3's lone cube onto e2) made while the hand nudges the stack on e4 beside it
+# (a 1 mm shift: its step fits e3s only with a stack nudged, so the board asks), then the
+# player plays on with the keeper, Kn (f1 onto f2), without answering.
+def _recorded_start():
+    """(table, game, world, pos, trace): the 2-player start with the base cards on a quiet
+    board, its input recorded (for driver_revb_replay.py)."""
+    pos = cc.start_position(2, cards="base")
+    world = HallWorld(QUIET, seed=1)
+    world.load_position(pos)
+    levels = LevelScanner()
+    game = Game({"seats": "SN", "cards": "base", "levels": levels})
+    raw = world.adc_sums()
+    trace = [("start", raw, 0)]
+    table = Table(game, trace, hall=(reader(pinmap_revb), levels), raw=raw)
+    return table, game, world, pos, trace
+
+
+def _open_question():
+    """(table, game, world, pos, trace): the question on e3s shown, the input recorded."""
+    table, game, world, pos, trace = _recorded_start()
+    _nudge(world, "e4", 1.0, 0.0)
+    _do(table, world, pos, pos.parse_action("e3s"))
+    t = game.tracker
+    assert t.state == T.ASKING and t.fitting == 1, T.STATE_NAMES[t.state]
+    assert t.shown() == pos.history()[0] and game.pos.history() == []
+    return table, game, world, pos, trace
+
+
+def _nudge(world, name, dx, dy):
+    """The hand nudges the lone cube on cell `name` by (dx, dy) mm (a bump, where we say)."""
+    c = g.parse_cell(name)
+    for p in world.phys[c]:
+        p[0] += dx
+        p[1] += dy
+    world._touch(c)
+
+
+def _read_alike_on_micropython(micropython, tmp_path, trace):
+    """The recorded input through the device code under CPython and under MicroPython: the
+    same output (driver_revb_replay.py's), returned."""
+    path = tmp_path / "trace.txt"
+    write_trace(trace, path)
+    cp = mpy.run_cpython(DRIVER, [str(path), "SN", "base"])
+    from cargoboard.build import cached_build
+    mp = micropython(DRIVER, args=[str(path), "SN", "base"], heapsize=REVB_HEAP, timeout=300,
+                     path=[cached_build(), ROOT / "host"])
+    assert cp == mp, mpy.first_difference(cp, mp)
+    return cp
+
+
+def test_a_question_left_open_is_taken_with_the_legal_move_played_after_it(micropython,
+                                                                            tmp_path):
+    """The player plays on under the board's question: e3s followed by Kn is the one reading
+    of the board (e3s the only move of the question that a legal move follows there, and the
+    pair fits the steps with the same stack nudged), so both are taken, no button. (Kn read
+    red: the pair was held to the steps with no stack nudged, and nothing else explained the
+    four cells.)"""
+    table, game, world, pos, trace = _open_question()
+    _do(table, world, pos, pos.parse_action("Kn"))
+    assert game.tracker.state == T.IDLE, T.STATE_NAMES[game.tracker.state]
+    assert game.pos.history() == pos.history()
+    out = _read_alike_on_micropython(micropython, tmp_path, trace)
+    assert "history e3s Kn" in out.splitlines(), out
+
+
+def test_a_question_left_open_is_shown_again_when_the_steps_rule_the_pair_out(micropython,
+                                                                              tmp_path):
+    """The same, but Kn's hand nudges f3 as well: with two stacks nudged the pair does not fit
+    the steps, and nothing else explains the board. The question is shown again (e3s first),
+    not a mistake: `confirm` takes e3s, and Kn is read after it."""
+    table, game, world, pos, trace = _open_question()
+    _nudge(world, "f3", 0.0, 1.0)
+    _do(table, world, pos, pos.parse_action("Kn"))
+    t = game.tracker
+    assert t.state == T.ASKING and t.shown() == pos.history()[0], T.STATE_NAMES[t.state]
+    assert game.pos.history() == []
+    table.press(H.CONFIRM)
+    table.settle(T.SETTLE_MS + 200)
+    assert game.pos.history() == pos.history() and t.state == T.IDLE
+    out = _read_alike_on_micropython(micropython, tmp_path, trace)
+    assert "history e3s Kn" in out.splitlines(), out
+
+
+def test_a_booster_use_asked_and_left_open_is_shown_again(micropython, tmp_path):
+    """A booster use is never the first of two moves the board reads (booster uses are not in
+    the legal list the pairs are tried from): left open, the legal move after it found no
+    reading and read red. Its cells still differ, so the question is shown again: `confirm`
+    takes it, and Kn is read after it."""
+    table, game, world, pos, trace = _recorded_start()
+    _do(table, world, pos, pos.parse_action("e3s"))
+    _nudge(world, "h1", 1.0, 0.0)  # (the card on g1 lifted, the stack beside it nudged)
+    _do(table, world, pos, pos.parse_action("g1@g2"))
+    t = game.tracker
+    assert t.state == T.ASKING and t.shown() == pos.history()[1], T.STATE_NAMES[t.state]
+    _do(table, world, pos, pos.parse_action("Kn"))
+    assert t.state == T.ASKING and t.shown() == pos.history()[1], T.STATE_NAMES[t.state]
+    table.press(H.CONFIRM)
+    table.settle(T.SETTLE_MS + 200)
+    assert game.pos.history() == pos.history() and t.state == T.IDLE
+    out = _read_alike_on_micropython(micropython, tmp_path, trace)
+    assert "history e3s g1@g2 Kn" in out.splitlines(), out

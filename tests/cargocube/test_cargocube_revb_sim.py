@@ -233,3 +233,23 @@ def test_resolve_asks_again_when_the_board_shows_its_last_move_taken(tmp_path):
     status, text = _run_revb(tmp_path, lines)
     assert status == 0, text[-3000:]
     assert "evt taken c5e" in text and "resolved d5e: 3 press(es)" in text, text[-3000:]
+
+
+def test_a_question_left_open_and_the_move_after_it_are_taken_under_heavy_bumps(tmp_path):
+    """The finding of stop 38 (still so at 40): 30 % bumps, bottom cubes shifting up to 1 mm.
+    S's activation e3s is made with a stack nudged beside it, so the board asks about it; the
+    player plays on (Kn) without answering. e3s followed by Kn is the one reading of the
+    board: both are taken, no button (Kn read red)."""
+    path = tmp_path / "bumps.txt"
+    path.write_text("\n".join(["new-game cargocube polygon SN cards", "slide e3 e2",
+                               "wait 1000", "send state", "slide f1 f2", "wait 1000",
+                               "send history", "send state"]) + "\n")
+    out = []
+    status = run_script(str(path), out=out.append, revision="B",
+                        noise=Noise(shift_mm=1.0, bump_rate=0.3), heapsize=REVB_HEAP)
+    text = "\n".join(out)
+    assert status == 0, text[-3000:]
+    replies = [x.strip() for x in text.splitlines() if x.strip().startswith("ok ")]
+    assert replies == ["ok state=asking diff=e2,e3 actions=0", "ok e3s Kn",  # the question
+                       "ok state=idle diff=- actions=2"], text[-3000:]
+    assert "evt state mismatch" not in text and "0 button press(es)" in text, text[-3000:]

@@ -362,9 +362,9 @@ def lead(pred, hand, pred2, hand2, steps, ignore, rough):
     return gain - top
 
 
-def fits_two(pred1, hand1, pred2, hand2, steps, diff, rough):
+def fits_two(pred1, hand1, pred2, hand2, steps, diff, rough, bumps=0):
     """Whether a first action (its predicted steps pred1, hand cells hand1) and a
-    second one after it (pred2, hand2) together fit the steps seen."""
+    second one after it (pred2, hand2) together fit the steps seen (bumps: as fits())."""
     pred = dict(pred1)
     for c in pred2:
         pred[c] = pred.get(c, 0) + pred2[c]
@@ -372,4 +372,4 @@ def fits_two(pred1, hand1, pred2, hand2, steps, diff, rough):
     for c in hand2:
         if c not in hand:
             hand.append(c)
-    return fits(pred, hand, steps, diff, 0, rough)
+    return fits(pred, hand, steps, diff, bumps, rough)

@@ -10,7 +10,7 @@ from shared_rules.cargocube import rules as cc
 from shared_rules.cargocube import board as g
 from firmware.games.cargocube import steps as ST
 from firmware.games.cargocube.tracker import Tracker, ASKING, IDLE, SETTLE_MS, action_delta, \
-    passes_portal, packed_delta, _find_all
+    passes_portal, packed_delta, _find_all, explain
 
 
 # A move that fits the steps is taken only if every other with the same occupancy change misses
@@ -61,6 +61,13 @@ class StepTracker(Tracker):
         # moved since showed as taken (press_confirm)
         self.stirred = False
         self.acked = None
+        # the board's own question, left unanswered: the moves it asked about that fit, each
+        # alone (_ask);
+        # paired: those of them a read found followed by a legal move that explains the
+        # occupancy, paired_fit: those whose pair fits the steps too (_fits_two)
+        self.asked = []
+        self.paired = []
+        self.paired_fit = []
         levels.rebase()  # a game's start: the fields as they are are the baseline
         # what the cells read when the tracker last took a change in (observe) or a question
         # was shown (_ask): steps within their noise of it are no change (_moved)
@@ -124,6 +131,7 @@ class StepTracker(Tracker):
         Tracker._commit(self, action, how)
         self.stirred = False
         self.acked = None
+        self.asked = []
 
     def press_confirm(self):
         """Tracker.press_confirm; but at rest with nothing moved since the board took its last
@@ -148,11 +156,15 @@ class StepTracker(Tracker):
         (else taken alone: random play at 1 mm took c10e/e10/f9 without c10e/c10 so)."""
         Tracker._ask(self, actions)
         self.pending = self.candidates[:self.fitting]
+        # (those that explain the board alone: one followed by a move is a new move played on,
+        # not the reading the board asked about, by one move and the next, read again)
+        self.asked = [a for a in self.pending if action_delta(self.pos, a) == self.diff]
         self._seen[:] = self.levels.level  # the question stays until something moves (observe)
 
     def press_undo(self):
         self._settle_now()  # (before _undoing: the move it takes is no take-back)
         self.acked = None
+        self.asked = []  # (backed out of the question: none of its moves was made)
         self._undoing = True  # (_refresh, after the pop, moves the baseline back)
         try:
             return Tracker.press_undo(self)
@@ -263,8 +275,13 @@ class StepTracker(Tracker):
         """Tracker._sure: a reading by two moves, or beside a move that hid its lift, is asked
         for (the steps of two moves leave too much room for the noise), and so is any move
         while a pending one's steps were masked (_noise_stale); those moves are among the
-        choices."""
-        if len(fits) == 1 and not self.unshown and not self.masked and fits[0] in match:
+        choices. But a question the board asked and the player left to play on: when the new
+        move's trace fits one of its moves alone followed by a legal move (by occupancy, and
+        by the steps too) and nothing else, that one is taken, and the new move is read after
+        it (the player plays on as after a move taken)."""
+        if len(fits) == 1 and not self.unshown and not self.masked and (
+                fits[0] in match or fits[0] not in match and self.paired == fits and
+                self.paired_fit == fits):
             return True
         fits += [a for a in self.unshown + self.masked if a not in fits]
         return False
@@ -313,6 +330,9 @@ class StepTracker(Tracker):
         is; the moves under way (growing) whose start fits, plus the moves off a stack whose top
         was lifted; and the fitting ones whose landing on a stack does not show yet (airborne,
         also under way), with the pending moves back onto their own cell (kept pending only)."""
+        if self.paired:  # (a new read: _fits_two fills them again; paired_fit is in paired)
+            self.paired = []
+            self.paired_fit = []
         pos = self.pos
         rough = self.levels.rough
         ignore = diff + tuple(self.uncertain)  # cells whose steps say nothing now
@@ -514,6 +534,28 @@ class StepTracker(Tracker):
         return src not in diff and src not in self.uncertain and \
             -ST.TOL_HAND <= steps.get(src, 0) <= ST.TOL_HAND
 
+    def _explain_in_two(self, diff, seen_only, erased=(), steps=None):
+        """Tracker._explain_in_two; its last try (seen_only false: nothing else explains the
+        board) gives back, when it finds nothing, the moves of the board's question left
+        unanswered whose cells still differ: the question is shown again, not a mistake (at
+        30 % bumps and 1 mm the legal move played after it read as one: the steps ruled the
+        pair out, or the question's move was a booster use, never the first of two). Not
+        where one move explains the occupancy alone (the tracker asks about it then: the
+        hand went on with the question's piece, h3e asked, h3w made)."""
+        r = Tracker._explain_in_two(self, diff, seen_only, erased, steps)
+        if not seen_only and not r[0] and not r[1] and self.asked and diff and \
+                not explain(self.pos, self.legal(), self._deltas, diff, self.barred)[0]:
+            back = []
+            for a in self.asked:
+                for c in action_delta(self.pos, a):
+                    if c not in diff:
+                        break
+                else:
+                    back.append(a)
+            if back:
+                return back, r[1], r[2]
+        return r
+
     def _under_way(self, moves, diff, steps):
         """Tracker._under_way: the moves under way (a second move's, after a first) but the
         tipped ones that do not show (_tip_unseen)."""
@@ -654,7 +696,15 @@ class StepTracker(Tracker):
         seen to, as a single move must. The seconds are predicted one at a time, a1 pushed,
         until one fits; those that cannot are passed over unpredicted (a prediction takes
         milliseconds on the board): where a1 alone does not fit the steps, the second must
-        change the field (next to its ends) or work with the hand."""
+        change the field (next to its ends) or work with the hand.
+        A first move of the board's question left unanswered, a move played since (asked:
+        its steps fitted only with a stack nudged next to the hand, or did not decide), is
+        noted in paired, and in paired_fit if the pair fits; the pair may have that nudge too
+        (at 30 % bumps and 1 mm, the legal move played on after such a question read as a
+        mistake)."""
+        asked = a1 in self.asked and a1 in self.pending and action_delta(self.pos, a1) != diff
+        if asked and a1 not in self.paired:
+            self.paired.append(a1)
         pred1, hand1 = self._pred(a1)  # (in the position before a1: pushed below)
         rough = self.levels.rough
         ignore = diff + tuple(self.uncertain)
@@ -679,7 +729,7 @@ class StepTracker(Tracker):
             lifts = {}  # source -> its lift's steps (seconds from one source share it)
             for a2 in seconds:
                 hand2 = None
-                if far:
+                if far and not asked:
                     ends = (a2[1], a2[3])
                     hand2 = ST.hand_cells(pos, a2)
                     missed = False
@@ -716,12 +766,18 @@ class StepTracker(Tracker):
                         if d2 == a2[1]:
                             continue
                         lift = lp
-                if not ST.fits_two(pred1, hand1, pred2, hand2, steps, ignore, rough):
+                # (the nudge only for another piece's move: a1's piece gone on may be the
+                # hand not done, which one move with the nudge explains too, _nudged, and
+                # that is read only when nothing fits: the pair must not stand alone)
+                if not ST.fits_two(pred1, hand1, pred2, hand2, steps, ignore, rough,
+                                   1 if asked and a2[1] != a1[3] else 0):
                     continue
                 if lift is None or \
                         self._end_shows(pred2, hand2, left, diff, rough, d2, a2[1]) or \
                         not ((p > 0 and v < -t) or (p < 0 and v > t)) and \
                         ST.around(pred2, hand2, left, ignore, rough, lift) >= AROUND_MARGIN:
+                    if asked and a1 not in self.paired_fit:
+                        self.paired_fit.append(a1)
                     return True
             return False
         finally:

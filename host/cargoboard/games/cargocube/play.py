@@ -82,12 +82,14 @@ class GameStats:
 
 
 def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None,
-              teleport=False, noise=None, trace=None):
+              teleport=False, noise=None, trace=None, plays_on=False):
     """Play one seeded game; return its GameStats. cards: False, True (base) or a card layout
     (pyramid, bastion, both); pick(pos, legal, rng) chooses the actions (default: uniformly at
     random). noise: a hallfield.Noise (this game's revision-B physics) plays it on a revision-B
     board (linear sensors, steps) with that noise; None on revision A. trace: a list that gets the table's
-    input (cargoboard.sim.table.Table), to play it again elsewhere."""
+    input (cargoboard.sim.table.Table), to play it again elsewhere. plays_on: the player
+    leaves a question the board asks about the move just made unanswered and plays the next
+    move (a hasty player; answered, as ever, when the board still asks or shows red after it)."""
     rng = random.Random(seed)
     if cards is True:
         cards = "base"
@@ -155,7 +157,8 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
             table.press(H.END)
             _answer(table, tracker, truth, presses, reasons, len(presses), final=True, st=st)
         else:
-            _answer(table, tracker, truth, presses, reasons, len(presses), final=False, st=st)
+            _answer(table, tracker, truth, presses, reasons, len(presses), final=False, st=st,
+                    plays_on=plays_on)
         if not _consistent(tracker, truth):
             st.wrong += 1
             st.failures.append(_divergence(tracker, truth, seed))
@@ -260,13 +263,15 @@ def _same(pos, a, b):
     return end == other
 
 
-def _answer(table, tracker, truth, presses, reasons, upto, final, last=False, st=None):
+def _answer(table, tracker, truth, presses, reasons, upto, final, last=False, st=None,
+            plays_on=False):
     """Press what a player reading the LEDs would press until the board has the first `upto`
     actions of the truth (or, when not final, is visibly waiting for the latest move). A missed
     move the player asked for and sees shown is taken when the player goes on (the next move,
     `end`) or lets it stand (tracker.OFFER_TAKE_MS): no more presses for it; where nothing comes
     after it (another unseen move, the game's `last`) the player waits. Each press is counted
-    in st.press_causes by what it was for."""
+    in st.press_causes by what it was for. plays_on: a question the board asks by itself about
+    the latest move is left unanswered (play_game)."""
     true = truth.history()
     for _ in range(60):
         done = len(tracker.pos.history())
@@ -280,6 +285,8 @@ def _answer(table, tracker, truth, presses, reasons, upto, final, last=False, st
         if state == T.MOVING and not final and done == upto - 1 and (
                 target in tracker.moves or target in tracker.pending):
             return  # the board shows the move under way (its destination lit): play on
+        if plays_on and state == T.ASKING and not tracker.offered and done == upto - 1:
+            return  # the board asks about the move just made: the hasty player plays on
         if target[0] == cc.END and state != T.ASKING:
             # The turn the player ended (`end` while the board was asking) has not ended: the
             # player presses `end` again.
