@@ -10,6 +10,7 @@ import pytest
 import exportgames
 from cargoboard import cli
 from cargoboard.export import cli as export_cli, gamefile
+from cargoboard.clikit import MAX_INPUT_FILE
 from cargoboard.store import Store
 
 # Header fields that say where a stored copy lives, not what the game is.
@@ -240,7 +241,7 @@ def test_import_of_what_is_no_game_file_ends_in_one_line(tmp_path, capsys):
         "%s: not a game file (JSON nested too deeply)" % deep
     big = tmp_path / "big.json"
     with open(big, "wb") as f:
-        f.truncate(export_cli.MAX_GAME_FILE + 1)
+        f.truncate(MAX_INPUT_FILE + 1)
     assert _error(capsys, ["import", str(big), "--db", str(db)]) == \
         "%s is longer than 16 MiB: no game file (some KB) is that long" % big
     import subprocess

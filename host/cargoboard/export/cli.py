@@ -143,27 +143,22 @@ def raw_log(rec, at=None, to_terminal=False):
     return bytes(rec.log)
 
 
-# The most `import` reads: a game file is some KB (the JSON of a long game with every position
-# some hundred KB); more is no game file, and /dev/zero would be read for ever.
-MAX_GAME_FILE = MAX_INPUT_FILE
-
-
 def read_input(name):
     """(text, name to tell it by) of the game file name, or of standard input for "-"."""
     if name == "-":
         name = "<stdin>"
-        data = read_at_most(getattr(sys.stdin, "buffer", sys.stdin), MAX_GAME_FILE)
+        data = read_at_most(getattr(sys.stdin, "buffer", sys.stdin))
     else:
         try:
             with open(name, "rb") as f:
-                data = read_at_most(f, MAX_GAME_FILE)
+                data = read_at_most(f)
         except FileNotFoundError:
             raise CommandError("no such file: %s" % name) from None
         except IsADirectoryError:
             raise CommandError("%s is a directory, not a game file" % name) from None
     if data is None:
         raise CommandError("%s is longer than %d MiB: no game file (some KB) is that long"
-                           % (name, MAX_GAME_FILE >> 20))
+                           % (name, MAX_INPUT_FILE >> 20))
     if isinstance(data, str):
         return data, name
     from firmware.system.logformat import MAGIC  # (a board log begins so)
