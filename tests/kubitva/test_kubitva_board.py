@@ -147,6 +147,30 @@ def test_a_cube_put_down_late_is_read_with_its_worker():
     assert b.records == [b"\x23\x00", "undo", b"\x23\x03"]  # c4n, taken back, c4n+c3
 
 
+def test_a_cube_carried_after_end_is_read_with_its_worker_and_the_end_again():
+    b = Board()
+    b.lift("c4")
+    b.put("d4")
+    b.press(H.END)          # the worker's step is taken at once, and the turn ends ...
+    assert b.history() == ["c4e", "end"]
+    b.lift("c3")            # ... then its store cube follows it
+    assert b.state() == "moving"
+    b.put("d3")
+    b.still()
+    assert b.history() == ["c4e+c3", "end"]
+    end = kb.encode_action(kb.END)
+    assert b.records == [b"\x23\x05", end, "undo", "undo", b"\x23\x08", end]  # c4e, c4e+c3
+
+
+def test_a_cube_lifted_after_end_away_from_the_worker_is_a_mistake():
+    b = Board()
+    b.lift("c4")
+    b.put("d4")
+    b.press(H.END)
+    b.lift("b3")            # a store cube not next to the cell the worker left
+    assert b.state() == "mismatch"
+
+
 def test_a_soldiers_ways_through_enemy_land_are_asked_about():
     start = kb.BOARD.replace("..W..W..W../", "..S..W..W../")
     b = Board(start)

@@ -233,6 +233,23 @@ def test_end_pressed_with_a_unit_in_the_hand_put_back_ends_the_turn_without_a_mo
     assert b.position() == b.pos.notation()
 
 
+def test_end_pressed_between_a_unit_and_its_cube_is_taken_again_after_the_carry(board):
+    """`end` pressed with the worker put down and its cube not moved yet ended the turn at
+    once, and the cube then carried after it read as a mistake on the next turn (stop 39's
+    note). The cube lifted within 3 s of the worker's move is the carry coming, not a mistake
+    (held 2.5 s here, 3.3 s after the worker), and put down it is read with the worker as one carry: the end is taken
+    back and taken again after it (the log holds the take-backs)."""
+    b = board()
+    b.run("lift c4", "place d4", "press end", "wait 200", "lift c3", "wait 1000")
+    assert b.state()[0] == "moving"      # not a mistake while the cube is in the hand
+    b.run("wait 1500", "place d3", WAIT)
+    for text in ("c4e+c3", "end"):
+        b.pos.push(b.pos.parse_action(text))
+    assert b.query("history") == "ok c4e+c3 end"
+    assert b.position() == b.pos.notation()
+    assert "evt undo end -> " in "\n".join(b.s.events)
+
+
 def test_undo_drops_an_end_that_waits(board):
     """`undo` is no end of the turn: the end that waited is dropped, and said so; the move
     then made is taken and the turn goes on."""

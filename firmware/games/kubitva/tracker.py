@@ -155,7 +155,9 @@ class Tracker:
         self.unit = -1  # MOVING: the lifted unit's cell (its reach is shown)
         self.cube = -1  # MOVING: the lifted cube's cell
         self.swap = []  # cells whose cube the hands must exchange (rocket target, recycling)
-        self.gesture = ()  # the actions of the last unit move, for amending
+        # the actions of the last unit move, for amending; with END after them when `end` was
+        # pressed between the unit and its cube (the end is taken back and taken again)
+        self.gesture = ()
         self.gesture_at = 0
         self.now = 0
         self.still_since = 0
@@ -333,8 +335,15 @@ class Tracker:
                 self._taps()
             return
         found, self.growing = self.readings()
-        if self.gesture and self._cube_alone():
-            found = found + self._amendments()
+        if self.gesture:
+            if self._cube_alone():
+                found = found + self._amendments()
+            elif not found and not self.growing and self._cube_lifted_beside_unit():
+                # the hand has the unit's cube, after an `end` pressed with the unit down (no
+                # unit of the side to move is next to it): not a mistake while it may come
+                # down as the carry; AMEND_MS counts from its lift
+                self.growing = True
+                self.gesture_at = self.now
         self._offer(found, self.growing)
 
     def _offer(self, found, growing):
@@ -654,10 +663,28 @@ class Tracker:
             return False
         return kb.BRICK <= self.pos.cells[self.minus[0]] <= kb.WASTE
 
+    def _cube_lifted_beside_unit(self):
+        """The evidence is one building cube, armour or waste lifted, next to the cell the
+        last unit move (self.gesture) began on, within AMEND_MS of that move."""
+        if len(self.minus) != 1 or self.plus:
+            return False
+        k = self.minus[0]
+        pos = self.pos
+        if not kb.BRICK <= pos.cells[k] <= kb.WASTE:
+            return False
+        if (self.now - self.gesture_at) & TICKS_MASK > AMEND_MS:
+            return False
+        u = self.gesture[0] >> 8
+        for d in range(4):
+            if pos.nb[k * 4 + d] == u:
+                return True
+        return False
+
     def _amendments(self):
         """A cube moved by itself a moment after a unit's move: readings of the two together
         as one carry (the hand put the unit down before the cube). Each begins with -n: take
-        back the last n actions (the unit's move) first."""
+        back the last n actions (the unit's move, and an `end` pressed before the cube) first;
+        an end taken back ends each reading again."""
         gesture = self.gesture
         if (self.now - self.gesture_at) & TICKS_MASK > AMEND_MS:
             self.gesture = ()
@@ -685,11 +712,14 @@ class Tracker:
             self.minus = minus
             self.plus = plus
         u = gesture[0] >> 8
+        ended = gesture[-1] == kb.END
+        if ended:
+            gesture = gesture[:-1]
         out = []
         for seq in found:
             # the same unit, now carrying the cube that moved
             if seq != gesture and (seq[0] & 255) < kb.KILL and seq[0] >> 8 == u:
-                out.append((-n,) + seq)
+                out.append((-n,) + seq + ((kb.END,) if ended else ()))
         return out
 
     # -- commit -------------------------------------------------------------------------------------
@@ -713,13 +743,17 @@ class Tracker:
             elif letter == "x":
                 swap = pos.action_cell(a)
             pos.push(a)
-            self.log.append((how, a, pos.notation()))
+            self.log.append((how if a != kb.END else "end", a, pos.notation()))
             if swap >= 0 and swap not in self.swap:
                 self.swap.append(swap)
         code = seq[0] & 255 if seq[0] != kb.END else 255
         if code < kb.KILL:
             self.gesture = tuple(seq)
             self.gesture_at = self.now
+        elif seq == (kb.END,) and self.gesture and self.gesture[-1] != kb.END:
+            # `end` pressed with the unit down and its cube not moved yet: the cube may still
+            # come (within AMEND_MS of the unit), and the end is then taken again after it
+            self.gesture = self.gesture + seq
         else:
             self.gesture = ()
         occupancy(pos, self.expected)
