@@ -97,6 +97,22 @@ def test_a_record_whose_sim_is_gone_or_not_its_pty_is_dropped(tmp_path, no_usb_b
         raise AssertionError
 
 
+def test_a_record_that_is_a_fifo_or_huge_is_dropped_unread(no_usb_board):
+    """A record is read to a bound, and only from a plain file: a FIFO under a record's name
+    blocked `cargoboard ports` for good, and a huge file was read whole."""
+    import threading
+    folder = Path(os.environ[virtual_ports.ENV])
+    os.mkfifo(folder / ("%d-abc123.json" % os.getpid()))
+    (folder / ("%d-def456.json" % os.getpid())).write_text(
+        " " * (virtual_ports.MAX_RECORD + 1) + "{}")
+    got = []
+    reader = threading.Thread(target=lambda: got.append(virtual_ports.running()), daemon=True)
+    reader.start()
+    reader.join(10)
+    assert got == [[]]
+    assert list(folder.iterdir()) == []
+
+
 def test_a_registry_folder_others_may_write_is_not_used(tmp_path, monkeypatch):
     """In the shared temp folder someone else could make the folder first: its records are
     not read, and a sim registers nothing there (it is served all the same)."""

@@ -18,7 +18,10 @@ import stat
 import tempfile
 from pathlib import Path
 
+from .clikit import read_at_most
+
 ENV = "CARGOBOARD_SIM_PORTS"
+MAX_RECORD = 4096
 
 
 def folder() -> Path:
@@ -105,7 +108,11 @@ def running(targets=None):
     for entry in sorted(entries, key=lambda p: (_mtime(p), p.name)):
         try:
             pid = int(entry.name.split("-", 1)[0])
-            rec = json.loads(entry.read_text())
+            if not entry.is_file():  # (a FIFO would block the read)
+                raise ValueError(entry)
+            with entry.open("rb") as f:
+                text = read_at_most(f, MAX_RECORD)  # a record is ~150 bytes
+            rec = json.loads(text)
             port, pty = rec["port"], rec["pty"]
             live = _alive(pid) and os.readlink(port) == pty and os.path.exists(pty)
         except (ValueError, KeyError, TypeError, OSError):
