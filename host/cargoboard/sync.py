@@ -20,7 +20,8 @@ each with its size, CRC-32 and flags. For each game of a batch, in order:
 What the store holds is looked at and the batch's new games stored in one write transaction
 (each game replayed before it), so another sync at once (a board of the same id) cannot store
 the same numbers in between; what a batch did is said only once it is committed, and only then
-does one CONFIRM name its games (the board deletes them). Then the next batch, until the board has no more. A stream cut short
+does one CONFIRM name its games (the board deletes their files, but the one it still shows
+keeps its file until the app moves on: docs/protocol.md). Then the next batch, until the board has no more. A stream cut short
 keeps what came in the store (a half-done transfer), and the next run resumes from there.
 A second run changes nothing: there is nothing left to fetch.
 """
@@ -38,7 +39,7 @@ from firmware.system.linklog import CONFIRM_MAX, FLAG_PLAYING
 class SyncResult:
     def __init__(self):
         self.stored = []      # (game_no, store id)
-        self.confirmed = []   # game numbers the board deleted this run
+        self.confirmed = []   # game numbers confirmed to the board this run
         self.rejected = []    # (game_no, reason)
         self.conflicts = []   # (game_no, reason)
         self.continued = []   # (game_no, store id): stored before, played on since (a take-back)
@@ -272,7 +273,7 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
                             continue
                     new.append((game_no, crc, rec))
                 # stored first (one transaction), then confirmed to the board (one
-                # request), which deletes them
+                # request), which lets their files go
                 ids = store.add_all([r for _, _, r in new])
             # committed: only now is any of it so
             for where, entry, line in told:
