@@ -186,3 +186,45 @@ def test_play_save_writes_the_form_its_suffix_names_and_import_takes_it(tmp_path
         2, "", "cargoboard: error: --save g.svg: the file's name must end in .json or .txt "
                "(the form it is written in)\n"), proc
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def _path_options():
+    """(argv, option) for every option or argument of every command that names a file, a
+    folder or a path (its metavar in clikit.PATH_NAMES), given '' (other required arguments
+    get "1": the empty name is refused before they are read)."""
+    from cargoboard import clikit
+    sub = cli.build_parser()._subparsers._group_actions[0]
+    out = []
+    for p in cli._all_parsers(sub):
+        words = p.prog.split(" ")[1:]
+        positionals = [a for a in p._actions if not a.option_strings and a.required
+                       and not isinstance(a, type(sub))]
+        for action in p._actions:
+            if action.metavar not in clikit.PATH_NAMES:
+                continue
+            rest = ["" if a is action else "1" for a in positionals]
+            opt = [action.option_strings[0], ""] if action.option_strings else []
+            out.append((words + rest + opt, "/".join(action.option_strings) or action.metavar))
+    return out
+
+
+@pytest.mark.parametrize("argv, option", _path_options())
+def test_an_empty_name_for_a_file_is_a_usage_error_and_makes_nothing(tmp_path, monkeypatch,
+                                                                     capsys, argv, option):
+    """`play kubitva --save "$OUT"` with OUT unset played the whole game and saved it nowhere;
+    `import k.json --db ''` made the default store under ~/.local/share (stop 41's code
+    read). Every option that names a file, a folder or a path refuses '' in one line."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("CARGOBOARD_DB", raising=False)
+    assert cli.main(argv) == 2
+    cap = capsys.readouterr()
+    assert cap.out == "" and cap.err.startswith("cargoboard: error: %s wants " % option), cap
+    assert cap.err.endswith(", not ''\n") and len(cap.err.splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_every_kind_of_path_option_is_checked_for_an_empty_name():
+    kinds = {tuple(argv[:1]) for argv, _ in _path_options()}
+    assert {("import",), ("export",), ("sim",), ("deploy",), ("sync",), ("serve",), ("demo",),
+            ("play",), ("games",)} <= kinds

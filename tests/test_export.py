@@ -403,7 +403,7 @@ def test_export_never_writes_the_files_sqlite_keeps_beside_the_store(stored, tmp
                 "name; give another file" % (name, end)
     assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
     assert _error(capsys, ["export", "1", "--db", str(path), "-o", ""], status=2) == \
-        "-o wants a file name, or - for standard output, not ''"
+        "--output/-o wants a file name, not ''"
 
 
 def test_export_that_runs_out_of_room_leaves_the_old_file(stored, tmp_path):

@@ -264,6 +264,9 @@ def main(argv=None):
     except OSError as exc:  # `--help > /dev/full` (ArgumentParser._print_message)
         print("cargoboard: error: %s" % error_text(exc), file=sys.stderr)
         return 1
+    except UsageError as exc:  # an empty name for a file (ArgumentParser.parse_known_args)
+        print("cargoboard: error: %s" % exc, file=sys.stderr)
+        return 2
     if extra:
         # `show POSITION --players 3 e4s end`: actions may also follow the options.
         if getattr(args, "func", None) is cmd_show and not any(x.startswith("-") for x in extra):

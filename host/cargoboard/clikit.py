@@ -81,6 +81,11 @@ MAX_ERROR_CHARS = 600
 OUTPUT_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
 
+# The metavars of the options that name a file, a folder or a path, and what each wants.
+PATH_NAMES = {"FILE": "a file name", "DIR": "a folder name", "PATH": "a path",
+              "PORT": "a serial port's path"}
+
+
 class ArgumentParser(argparse.ArgumentParser):
     """argparse's parser with its usage errors capped at MAX_ERROR_CHARS as ours are ("invalid
     choice: 'xxx…'" echoes the argument whole). Its subcommands' parsers are of this class
@@ -88,6 +93,19 @@ class ArgumentParser(argparse.ArgumentParser):
 
     def error(self, message):
         super().error(capped(message))
+
+    def parse_known_args(self, args=None, namespace=None):
+        """argparse's, and an empty name given where a file, folder or path goes (an option
+        whose metavar is in PATH_NAMES) is a UsageError: `--save "$OUT"` with OUT unset played
+        a whole game and saved it nowhere, `--db ''` opened the default store."""
+        ns, extra = super().parse_known_args(args, namespace)
+        for action in self._actions:
+            what = PATH_NAMES.get(action.metavar)
+            given = getattr(ns, action.dest, None)
+            if what and (given == "" or isinstance(given, list) and "" in given):
+                raise UsageError("%s wants %s, not ''" % (
+                    "/".join(action.option_strings) or action.metavar, what))
+        return ns, extra
 
     def _print_message(self, message, file=None):
         """argparse's help, usage and error text (of every subcommand too), written and

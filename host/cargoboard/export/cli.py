@@ -101,8 +101,6 @@ def check_output(name, force=False, db=None):
 
 def cmd_export(args):
     _not_negative("--at", args.at)
-    if args.output == "":
-        raise UsageError("-o wants a file name, or - for standard output, not ''")
     if args.force and args.output in (None, "-"):
         raise UsageError("--force applies to -o FILE only (it lets FILE be replaced)")
     if args.output and args.output != "-":
