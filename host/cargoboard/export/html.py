@@ -212,7 +212,8 @@ BODY = "<body>\n"  # where a page's nav goes: at the top of its body (with_nav)
 
 
 def with_nav(page, nav):
-    """A page game_html made without nav, with nav: what game_html(rec, positions, nav) makes
+    """A page game_html made, with nav: HTML at the top of its body (the web archive's links; a
+    link with data-step-href gets the step shown appended to it). game_html's page has none
     (`cargoboard serve` keeps a game's page once, without its links, for its replay and its
     export.html). The first BODY is the body's tag: no text before it can hold one (the
     title is escaped, the style is CSS)."""
@@ -220,10 +221,9 @@ def with_nav(page, nav):
     return page[:at] + nav + page[at:]
 
 
-def game_html(rec, positions=None, nav=""):
-    """The replay page of a game as one string. nav: HTML put at the top of the body (the web
-    archive's links; a link with data-step-href gets the step shown appended to it). The game
-    is shown as its pictures show it (gamefile.shown: a hot-seat game's hands and deck only at
+def game_html(rec, positions=None):
+    """The replay page of a game as one string, with no links at the top of its body (the web
+    archive adds its own: with_nav). The game is shown as its pictures show it (gamefile.shown: a hot-seat game's hands and deck only at
     its end), on the web page as in the file."""
     draw = diagram.for_kind(rec.kind)
     rec, positions, _ = shown(rec, positions)
@@ -256,7 +256,7 @@ def game_html(rec, positions=None, nav=""):
     if turn:
         moves.append("<li>%s: %s</li>" % (mover, " ".join(turn)))
     svg = draw.svg(positions[0], ply=0, total=total)
-    return with_nav("\n".join([
+    return "\n".join([
         "<!DOCTYPE html>",
         '<html lang="en">',
         "<head>",
@@ -292,4 +292,4 @@ def game_html(rec, positions=None, nav=""):
         "<script>%s</script>" % JS,
         "</body>",
         "</html>",
-    ]) + "\n", nav)
+    ]) + "\n"
