@@ -13,8 +13,9 @@ must never be the only distinction between two meanings.
     4   MAGENTA   255,0,200          seat E, setup "remove this piece"
     5   YELLOW    255,190,0          hint / candidate move
     6   CYAN      0,200,255          selection, board messages
-    7   RED       255,0,0            errors (always with BLINK_FAST)
-    8   GREEN     0,255,40           ok (always with a pattern)
+    7   RED       255,0,0            errors (always with BLINK_FAST); «Формула 99»'s red track
+                                     cells (very dim, steady: its map)
+    8   GREEN     0,255,40           ok (always with a pattern); КУБитва's set-up: a filler
     SEAT_COLOUR = (BLUE, ORANGE, WHITE, MAGENTA) indexed by seat S, W, N, E.
 
 Blink patterns (second channel), from the frame counter (10 ms frames):

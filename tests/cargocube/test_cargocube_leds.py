@@ -101,3 +101,26 @@ def test_an_end_that_waits_blinks_the_corners_fast_until_the_piece_lands():
     assert game.end_by == -1 and game.pos.to_move != 0
     lit = {c: (colour, blink) for c, colour, level, blink in game.overlay}
     assert all(lit.get(c, (0, 0))[1] != L.BLINK_FAST for c in corners), lit
+
+
+def test_a_move_taken_back_that_the_sensors_cannot_show_blinks_its_source_cyan():
+    # S rolls the top cube of the stack on d3 onto the cube on c3: no sensor changes, so the
+    # move is taken with the buttons, and its take-back too leaves the board as it reads. The
+    # LEDs must say where the cube goes back (d3, cyan slow: docs/board-cargocube.md) although
+    # the cube there is also one that may act (drawn dim in S's colour, under it).
+    from shared_rules import geometry as g
+    game = Game({"seats": "SN", "position": "f1=KS,c3=B1,d3=B1.3B,f11=KN SN S 3"})
+    game.start()
+    t = game.tracker
+    game.on_button(H.CONFIRM, 1000)  # a move was missed: the board offers the candidates
+    for _ in range(len(t.candidates)):
+        if t.shown()[1] == g.parse_cell("d3") and t.shown()[3] == g.parse_cell("c3"):
+            break
+        game.on_button(H.NEXT, 1100)
+    game.on_button(H.CONFIRM, 1200)
+    assert game.pos.ply() == 1
+    game.on_button(H.UNDO, 1300)
+    assert game.pos.ply() == 0 and t.undone
+    lit = {c: (colour, blink) for c, colour, level, blink in game.overlay}  # the last entry wins
+    assert lit[g.parse_cell("d3")] == (L.CYAN, L.BLINK_SLOW), lit
+    assert lit[g.parse_cell("c3")] == (L.CYAN, L.BLINK_WINK), lit

@@ -457,12 +457,6 @@ class Game:
         pos = self.pos
         mover = pos.to_move
         colour = _seat_colour(pos, mover)
-        if t.undone:
-            # What a take-back asks the player to put back, when the sensors cannot show it.
-            a = t.undone[-1]
-            if a[0] != cc.END:
-                out.add(a[1], L.CYAN, 255, L.BLINK_SLOW)
-                out.add(a[3], L.CYAN, 255, L.BLINK_WINK)
         if pos.actions_left == 0:
             # Activation candidates, each in the colour of the best value it can give.
             best = {}
@@ -480,6 +474,14 @@ class Game:
                     seen.append(a[1])
             for c in seen:
                 out.add(c, colour, 60, 0)
+        if t.undone:
+            # What a take-back asks the player to put back, when the sensors cannot show it:
+            # after the pieces that may act, as the piece taken back is one of them and a later
+            # entry wins (drawn first, its cell showed the dim seat colour, not the cyan blink)
+            a = t.undone[-1]
+            if a[0] != cc.END:
+                out.add(a[1], L.CYAN, 255, L.BLINK_SLOW)
+                out.add(a[3], L.CYAN, 255, L.BLINK_WINK)
         # Corners: whose turn, and the actions left (1-4 corners lit; activation: all blink).
         corners = (0, 10, 110, 120)
         for i in range(4):
