@@ -269,6 +269,18 @@ def test_a_confirm_after_a_move_taken_shows_it_green_for_a_while():
     assert L.GREEN not in [x[0] for x in after.values()] and game.pos.history() == [a]
 
 
+def test_a_confirm_after_end_winks_the_corners_green():
+    # the corners' slow blink is the next mover's activation due, W's in orange: the turn's
+    # end already taken winks them, so red/green is not the only difference (the LED audit)
+    from firmware.drivers import leds as L
+    table, game, world = _board(STACKS.replace(" SN ", " SWN "))
+    table.press(H.END)
+    assert game.pos.to_move == 1                        # W, orange
+    table.press(H.CONFIRM)
+    lit = {c: (colour, blink) for c, colour, level, blink in game.overlay}
+    assert [lit.get(c) for c in (0, 10, 110, 120)] == [(L.GREEN, L.BLINK_WINK)] * 4, lit
+
+
 def test_the_stack_it_landed_on_is_told_from_the_other():
     pos = _stacks_position()
     table, game, world = _board(pos.notation())

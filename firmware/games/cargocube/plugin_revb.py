@@ -58,7 +58,12 @@ class Game(P.Game):
         P.Game._rebuild(self)
         a = self.tracker.acked
         if a is not None and self.ack_until >= 0:
-            # the move's two cells; the turn's end: the four corners
-            cells = (0, 10, 110, 120) if a[0] == P.cc.END else (a[1], P._led_dst(a))
+            # the move's two cells, slow; the turn's end: the four corners, winking (their
+            # slow blink is the next mover's activation due: W's orange would differ from this
+            # green by hue alone, which a colour-blind player may not see)
+            if a[0] == P.cc.END:
+                cells, blink = (0, 10, 110, 120), P.L.BLINK_WINK
+            else:
+                cells, blink = (a[1], P._led_dst(a)), P.L.BLINK_SLOW
             for c in cells:
-                self.overlay.add(c, P.L.GREEN, 255, P.L.BLINK_SLOW)
+                self.overlay.add(c, P.L.GREEN, 255, blink)
