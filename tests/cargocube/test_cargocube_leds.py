@@ -124,3 +124,15 @@ def test_a_move_taken_back_that_the_sensors_cannot_show_blinks_its_source_cyan()
     lit = {c: (colour, blink) for c, colour, level, blink in game.overlay}  # the last entry wins
     assert lit[g.parse_cell("d3")] == (L.CYAN, L.BLINK_SLOW), lit
     assert lit[g.parse_cell("c3")] == (L.CYAN, L.BLINK_WINK), lit
+
+
+def test_a_game_set_up_at_its_end_lights_the_winners_not_the_activation():
+    events = []
+    over = []
+    game = Game({"seats": "SN", "position": "b1=4B,c1=3B,d1=2B,e1=4B,f1=KS,b11=4B,f11=KN SN S a",
+                 "emit": events.append, "record_over": lambda: over.append(1)})
+    game.start()
+    assert "over winners=S scores=13,0,4,0" in events and over == [1]
+    lit = {c: (colour, blink) for c, colour, level, blink in game.overlay}
+    assert all(lit.get(c) != (L.BLUE, L.BLINK_SLOW) for c in (0, 10, 110, 120)), lit  # corners
+    assert lit[1] == (L.BLUE, L.BLINK_SLOW)           # b1: S's terminal, the winner's

@@ -673,3 +673,19 @@ def test_a_move_taken_back_is_not_read_again_as_the_second_of_two(tmp_path, revi
     res = _run_lines(tmp_path, lines, revision)
     assert [e[:2] for e in res.events()] == [("auto", "f11e"), ("undo", "f11e")], res.text
     assert res.states() == [("mismatch", "f11,g11", 0)], res.text
+
+
+# S to move with no legal activation (no cube with B on top in the grey zone): the game's end.
+OVER_AT_START = "b1=4B,c1=3B,d1=2B,e1=4B,f1=KS,b11=4B,f11=KN SN S a"
+
+
+@pytest.mark.parametrize("revision", ["A", "B"])
+def test_a_game_set_up_at_its_end_is_over(tmp_path, revision):
+    """A game set up from a position where the mover has no activation showed "activation
+    due" (the corners blinking) and waited for a move that cannot come: the tracker looked
+    for the end only after a change (the LED audit, stop 41). It is over at once: told to a
+    host, its log finished, the winners' terminal lit."""
+    res = _run_lines(tmp_path, ["new-game cargocube position=" + OVER_AT_START.replace(" ", "_"),
+                                "wait 500", "send state"], revision)
+    assert "evt over winners=S scores=13,0,4,0" in res.text and "log finished" in res.text
+    assert res.states() == [("over", "-", 0)], res.text

@@ -168,6 +168,7 @@ class Game:
         # The start position is what `pos` answers; not repeated here (a 4-player layout with
         # cards is over 500 bytes, a large block on a busy heap).
         self.emit("cargocube start ply=%d" % self.pos.ply())
+        self._tell_over()
         self._rebuild()
 
     def log_header(self):
@@ -210,6 +211,7 @@ class Game:
         t.undone = undone
         t.barred = barred
         self.emit("cargocube resumed ply=%d" % pos.ply())
+        self._tell_over()
         self._rebuild()
 
     def on_change(self, occ, now_ms):
@@ -360,15 +362,20 @@ class Game:
                 self.mismatch_since = now_ms
         else:
             self.mismatch_since = -1
-        if t.state == T.OVER:
-            if not self._over_told:  # once: _after runs on every change and press
+        self._tell_over()
+        self._rebuild()
+
+    def _tell_over(self):
+        """The game's end told to a host and the log, once (_after runs on every change and
+        press; start and resume too, for a game set up or resumed at its end)."""
+        if self.tracker.state == T.OVER:
+            if not self._over_told:
                 self._over_told = True
                 w = "".join([self.pos.SEAT_LETTERS[s] for s in self.pos.winners()])
                 self.emit("over winners=%s scores=%s" % (w, ",".join([str(x) for x in self.pos.scores()])))
                 self.record_over()
         else:
             self._over_told = False  # a take-back reopens the game
-        self._rebuild()
 
     def _rebuild(self):
         """Prepare the overlay for the current state (not per frame)."""

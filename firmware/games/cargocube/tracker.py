@@ -437,6 +437,8 @@ class Tracker:
         self._deltas = None
         self._refresh()
         self.occ[:] = self.expected
+        if not self.legal():  # a game set up (or resumed) at its end: no change will come
+            self.state = OVER
 
     # -- cached per position ---------------------------------------------------------------------
 
