@@ -25,6 +25,7 @@ from shared_rules import geometry as g  # noqa: E402
 from firmware.games.cephalopod.plugin import block_cells  # noqa: E402
 from firmware import hal as H  # noqa: E402
 from cargoboard.games.cephalopod.play import capture_steps  # noqa: E402
+from cargoboard.sim.script import run_script  # noqa: E402
 from simkit import WAIT, SimBoard, boards_made, console_new_from  # noqa: E402
 
 class Game(SimBoard):
@@ -409,3 +410,17 @@ def test_finished_game_is_synced_and_exported(game, tmp_path):
 def test_a_console_new_game_from_a_position_with_blanks_as_underscores():
     notation = "...../...../..w1../...../..... b"
     assert console_new_from("cephalopod", notation) == "ok " + notation
+
+
+def test_a_game_set_up_with_the_board_full_is_over(tmp_path):
+    """A full board set up showed the mover's turn and waited for a die that has no cell (the
+    tracker looked for the end only after a change; the LED audit, stop 41): it is over at
+    once, told to a host, its log finished."""
+    full = "w1b1w1/b1w1b1/w1b1w1_b"
+    p = tmp_path / "full.txt"
+    p.write_text("new-game cephalopod position=%s\nwait 500\nsend state\n" % full)
+    out = []
+    assert run_script(str(p), out=out.append) == 0, "\n".join(out)
+    text = "\n".join(out)
+    assert "evt over winners=w scores=5,4" in text and "log finished" in text
+    assert "state=over" in text, text

@@ -283,3 +283,14 @@ def test_undo_pressed_as_a_unit_is_put_down_takes_that_move_back(board):
     assert b.state() == ("fix", "c4,c5", 0)
     b.run("lift c5", "place c4", WAIT)
     assert b.state() == ("idle", "-", 0) and b.position() == start
+
+
+def test_a_game_set_up_at_its_end_is_told_over_and_its_log_finished(board):
+    """A position with S's base cube gone is over: the board lit the winner's land but told a
+    host nothing and left the log open until a change came (the LED audit, stop 41)."""
+    breached = kb.BOARD[:kb.BOARD.rindex("aqa")] + "a.a" + kb.BOARD[kb.BOARD.rindex("aqa") + 3:]
+    b = board(breached)
+    b.run("wait 500")
+    text = "\n".join(b.s.events)
+    assert "evt over winners=N scores=60,61" in text and "log finished" in text
+    assert b.state()[0] == "over"

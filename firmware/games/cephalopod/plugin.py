@@ -132,6 +132,7 @@ class Game:
     def start(self):
         self.emit("cephalopod start %s a1=%s ply=%d" % (self.variant, H.cell_name(self.block[0]),
                                                          self.pos.ply()))
+        self._tell_over()
         self._rebuild()
 
     def load(self, text):
@@ -166,6 +167,7 @@ class Game:
         self.tracker.undone = undone
         self.tracker.barred = list(undone)
         self.emit("cephalopod resumed ply=%d" % pos.ply())
+        self._tell_over()
 
     def on_change(self, occ, now_ms):
         self.now = now_ms
@@ -305,7 +307,14 @@ class Game:
                 self.mismatch_since = now_ms
         else:
             self.mismatch_since = -1
-        if t.state == T.OVER:
+        self._tell_over()
+        self._rebuild()
+
+    def _tell_over(self):
+        """The game's end told to a host and the log, once (_after runs on every change and
+        press; start and resume too, for a game set up or resumed with the board full)."""
+        pos = self.pos
+        if self.tracker.state == T.OVER:
             if not self._over_told:
                 self._over_told = True
                 w = "".join([ce.SEAT_LETTERS[s] for s in pos.winners()])
@@ -314,7 +323,6 @@ class Game:
                 self.record_over()
         else:
             self._over_told = False  # a take-back reopens the game
-        self._rebuild()
 
     def _rebuild(self):
         """Prepare the overlay and the pips for the current state (not per frame)."""

@@ -135,6 +135,7 @@ class Game:
 
     def start(self):
         self.emit("kubitva start %s ply=%d" % (self.variant, self.pos.ply()))
+        self._tell_over()
         self._rebuild()
 
     def load(self, text):
@@ -169,6 +170,7 @@ class Game:
             self.tracker.state = T.FIX
             self._rebuild()
         self.emit("kubitva resumed ply=%d" % pos.ply())
+        self._tell_over()
 
     def on_change(self, occ, now_ms):
         self.now = now_ms
@@ -301,15 +303,7 @@ class Game:
                 self.mismatch_since = now_ms
         else:
             self.mismatch_since = -1
-        if t.state == T.OVER:
-            if not self._over_told:
-                self._over_told = True
-                w = "".join([kb.SEAT_LETTERS[s] for s in pos.winners()])
-                sc = pos.scores()
-                self.emit("over winners=%s scores=%d,%d" % (w, sc[0], sc[1]))
-                self.record_over()
-        else:
-            self._over_told = False
+        self._tell_over()
         waits = t.end_by >= 0
         if waits != self._end_told:
             # an `end` the board keeps until it is at rest, and one it let go untaken (the
@@ -318,6 +312,20 @@ class Game:
             if waits or not ended:
                 self.emit("end-waits" if waits else "end-dropped")
         self._rebuild()
+
+    def _tell_over(self):
+        """The game's end told to a host and the log, once (_after runs on every change and
+        press; start and resume too, for a game set up or resumed at its end)."""
+        pos = self.pos
+        if self.tracker.state == T.OVER:
+            if not self._over_told:
+                self._over_told = True
+                w = "".join([kb.SEAT_LETTERS[s] for s in pos.winners()])
+                sc = pos.scores()
+                self.emit("over winners=%s scores=%d,%d" % (w, sc[0], sc[1]))
+                self.record_over()
+        else:
+            self._over_told = False
 
     def _rebuild(self):
         """Prepare the overlay and the bars for the current state (not per frame)."""
