@@ -645,3 +645,18 @@ def test_the_web_view_works_out_a_mismatch_as_the_boards_state_names_it(race):
             assert ",".join(places) == diff, (step, state, places)
     assert seen >= 10
     assert "state=idle" in state and places == []
+
+
+def test_a_game_set_up_at_the_races_end_is_over(tmp_path):
+    """A position whose race is won showed an idle board waiting for a decision that cannot
+    come (the tracker looked for the end only after a change; the LED audit, stop 41): it is
+    over at once, told to a host, its log finished."""
+    won = "L1 1:8r,f:4y2=?,8r=#:4 5:f,c:2b2=?,6r=?:3 5c - d:3hAh k:?"
+    assert R.Position.parse(won).is_over()
+    p = tmp_path / "won.txt"
+    p.write_text("new-game formula99 position=%s\nwait 500\nsend state\n" % won.replace(" ", "_"))
+    out = []
+    assert run_script(str(p), out=out.append) == 0, "\n".join(out)
+    text = "\n".join(out)
+    assert "evt over winners=5" in text and "log finished" in text
+    assert "state=over" in text, text

@@ -85,6 +85,7 @@ def load(game, text):
 def start(game):
     pos = game.pos
     game.emit("formula99 start L%d seats=%s ply=%d" % (pos.level, pos.SEAT_LETTERS, pos.ply()))
+    game._tell_over()
     game._rebuild()
 
 
@@ -138,6 +139,7 @@ def resume(game, records):
         # must not read the action again).
         game.tracker.state = T.CATCHUP
     game.emit("formula99 resumed ply=%d" % pos.ply())
+    game._tell_over()
 
 
 def track_map(game, out):

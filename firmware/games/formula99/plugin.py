@@ -284,14 +284,7 @@ class Game:
                 self.mismatch_since = now_ms
         else:
             self.mismatch_since = -1
-        if pos.is_over():
-            if not self._over_told:
-                self._over_told = True
-                self.emit("over winners=%s" % "".join([pos.SEAT_LETTERS[s]
-                                                       for s in pos.winners()]))
-                self.record_over()
-        else:
-            self._over_told = False
+        self._tell_over()
         if log:
             self.pick = _PICK_NONE  # what a picker was open for has happened (e.g. by console)
         if pos.is_chance() and self.pick == _PICK_NONE and not pos.full:
@@ -310,6 +303,19 @@ class Game:
         if i < T.CTRL:
             return (self.finish_grid[i - T.FIN],)
         return (TK.CONTROL_GRID,)
+
+    def _tell_over(self):
+        """The race's end told to a host and the log, once (_after runs on every change and
+        press; start and resume too, for a game set up or resumed at its end)."""
+        pos = self.pos
+        if pos.is_over():
+            if not self._over_told:
+                self._over_told = True
+                self.emit("over winners=%s" % "".join([pos.SEAT_LETTERS[s]
+                                                       for s in pos.winners()]))
+                self.record_over()
+        else:
+            self._over_told = False
 
     def _rebuild(self):
         t = self.tracker

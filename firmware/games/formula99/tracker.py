@@ -157,7 +157,7 @@ class Tracker:
         for k in range(9):
             sense_of[self.finish_cells[k]] = FIN + k
         sense_of[TK.CONTROL_GRID] = CTRL
-        self.state = IDLE
+        self.state = OVER if pos.is_over() else IDLE  # (set up or resumed at the race's end)
         self.ev = []  # the evidence: observed - expected
         self.ready = None
         self.moves = []  # MOVING: the actions the evidence may grow into
