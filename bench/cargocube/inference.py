@@ -51,6 +51,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "bench")]
 
 from shared_rules.cargocube import rules as cc  # noqa: E402
 from firmware.games.cargocube import tracker as T  # noqa: E402
+from firmware.games.cargocube.plugin import MISMATCH_MS  # noqa: E402
 from shared_rules.cargocube.engine import best_action, rank  # noqa: E402
 from cargoboard.games.cargocube.play import PRESS_CAUSES, GameStats, play_game  # noqa: E402
 import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
@@ -470,6 +471,13 @@ def main():
             "%s %d" % kv for kv in sorted(tot.reasons.items(), key=lambda kv: -kv[1])) or "-"))
         for f in tot.failures[:3]:
             print("      failure: " + f)
+    print("red shown (a mistake lit: nothing explains what the board sees for %d ms), while the"
+          " hand made its move / after it:" % MISMATCH_MS)
+    for i in rows:
+        rev, noise, chooser = ROWS[i]
+        tot, cpu = res[i]
+        print("  %s %-22s %-11s %d / %d" % (rev, noise_name(noise), chooser,
+                                           tot.reds.get("hand", 0), tot.reds.get("at rest", 0)))
     least = {i: least_presses(ROWS[i][2], games) for i in rows if ROWS[i][0] == "A"}
     press_table(rows, res, least)
     for i in rows:
