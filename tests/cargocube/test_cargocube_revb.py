@@ -569,3 +569,44 @@ def test_a_booster_use_asked_and_left_open_is_shown_again(micropython, tmp_path)
     assert game.pos.history() == pos.history() and t.state == T.IDLE
     out = _read_alike_on_micropython(micropython, tmp_path, trace)
     assert "history e3s g1@g2 Kn" in out.splitlines(), out
+
+
+def test_a_further_move_under_a_question_shown_again_keeps_the_question(micropython, tmp_path):
+    """The question shown again (e3s, after Kn with two stacks nudged) stays the open question:
+    the keeper's next step, Ke, played under it, shows it again, e3s first, not a mistake.
+    (Showing it again had made a new question of it, with none of its moves explaining the
+    board alone: the next reading found no question left open and lit red.) `confirm` takes
+    e3s; the two keeper steps after it are two moves at once, a mistake as ever."""
+    table, game, world, pos, trace = _open_question()
+    _nudge(world, "f3", 0.0, 1.0)
+    _do(table, world, pos, pos.parse_action("Kn"))
+    t = game.tracker
+    assert t.state == T.ASKING and t.shown() == pos.history()[0], T.STATE_NAMES[t.state]
+    _do(table, world, pos, pos.parse_action("Ke"))
+    assert t.state == T.ASKING and t.shown() == pos.history()[0], T.STATE_NAMES[t.state]
+    table.press(H.CONFIRM)
+    table.settle(T.SETTLE_MS + 200)
+    assert game.pos.history() == pos.history()[:1]
+    out = _read_alike_on_micropython(micropython, tmp_path, trace)
+    assert "history e3s" in out.splitlines(), out
+
+
+def test_a_question_left_open_whose_piece_went_on_is_shown_again(micropython, tmp_path):
+    """The board asks about the keeper's step Kn (the stack on e2 nudged beside it); the player
+    steps on, Ke, without answering. No one move explains the board; Kn followed by Ke does by
+    occupancy, but Kn's cell no longer differs, and the steps hold the pair to no stack nudged
+    (a piece gone on may be the hand not done). The question is shown again, Kn first, not a
+    mistake (it read red): `confirm` takes Kn, and Ke is read after it."""
+    table, game, world, pos, trace = _recorded_start()
+    t = game.tracker
+    _do(table, world, pos, pos.parse_action("e3s"))
+    _nudge(world, "e2", 1.0, 0.0)
+    _do(table, world, pos, pos.parse_action("Kn"))
+    assert t.state == T.ASKING and t.shown() == pos.history()[1], T.STATE_NAMES[t.state]
+    _do(table, world, pos, pos.parse_action("Ke"))
+    assert t.state == T.ASKING and t.shown() == pos.history()[1], T.STATE_NAMES[t.state]
+    table.press(H.CONFIRM)
+    table.settle(T.SETTLE_MS + 200)
+    assert game.pos.history() == pos.history() and t.state == T.IDLE
+    out = _read_alike_on_micropython(micropython, tmp_path, trace)
+    assert "history e3s Kn Ke" in out.splitlines(), out
