@@ -552,10 +552,11 @@ def test_a_question_left_open_is_shown_again_when_the_steps_rule_the_pair_out(mi
 
 
 def test_a_booster_use_asked_and_left_open_is_shown_again(micropython, tmp_path):
-    """A booster use is never the first of two moves the board reads (booster uses are not in
-    the legal list the pairs are tried from): left open, the legal move after it found no
-    reading and read red. Its cells still differ, so the question is shown again: `confirm`
-    takes it, and Kn is read after it."""
+    """A booster use asked about and left open (the stack on h1 nudged as the card on g1 was
+    lifted): the keeper's step Kn after it does not fit the steps with it, even with that
+    nudge (the card's cell is next to the keeper's), and nothing else explains the board (it
+    read red). Its cells still differ, so the question is shown again: `confirm` takes it,
+    and Kn is read after it."""
     table, game, world, pos, trace = _recorded_start()
     _do(table, world, pos, pos.parse_action("e3s"))
     _nudge(world, "h1", 1.0, 0.0)  # (the card on g1 lifted, the stack beside it nudged)
@@ -610,3 +611,22 @@ def test_a_question_left_open_whose_piece_went_on_is_shown_again(micropython, tm
     assert game.pos.history() == pos.history() and t.state == T.IDLE
     out = _read_alike_on_micropython(micropython, tmp_path, trace)
     assert "history e3s Kn Ke" in out.splitlines(), out
+
+
+def test_a_booster_use_asked_and_left_open_is_taken_with_the_move_played_after_it(
+        micropython, tmp_path):
+    """The same booster use asked about (the stack on g3 nudged this time), then Kn: the use
+    followed by Kn is the one reading of the board, with the same nudge, so both are taken,
+    no button. (A booster use was never tried as the first of two moves, not being in the
+    legal list the pairs are tried from: the question was shown again.)"""
+    table, game, world, pos, trace = _recorded_start()
+    _do(table, world, pos, pos.parse_action("e3s"))
+    _nudge(world, "g3", 1.0, 0.0)
+    _do(table, world, pos, pos.parse_action("g1@g2"))
+    t = game.tracker
+    assert t.state == T.ASKING and t.shown() == pos.history()[1], T.STATE_NAMES[t.state]
+    _do(table, world, pos, pos.parse_action("Kn"))
+    assert t.state == T.IDLE, T.STATE_NAMES[t.state]
+    assert game.pos.history() == pos.history()
+    out = _read_alike_on_micropython(micropython, tmp_path, trace)
+    assert "history e3s g1@g2 Kn" in out.splitlines(), out

@@ -546,11 +546,12 @@ class StepTracker(Tracker):
     def _explain_in_two(self, diff, seen_only, erased=(), steps=None):
         """Tracker._explain_in_two; its last try (seen_only false: nothing else explains the
         board) gives back, when it finds nothing, the moves of the board's question left
-        unanswered whose cells still differ: the question is shown again, not a mistake (at
-        30 % bumps and 1 mm the legal move played after it read as one: the steps ruled the
-        pair out, or the question's move was a booster use, never the first of two). Not
-        where one move explains the occupancy alone (the tracker asks about it then: the
-        hand went on with the question's piece, h3e asked, h3w made)."""
+        unanswered whose cells still differ, or that a legal move after them explained the
+        occupancy with (paired: their piece may have gone on): the question is shown again,
+        not a mistake (at 30 % bumps and 1 mm the legal move played after it read as one:
+        the steps ruled the pair out). Not where one move explains the occupancy alone (the
+        tracker asks about it then: the hand went on with the question's piece, h3e asked,
+        h3w made)."""
         r = Tracker._explain_in_two(self, diff, seen_only, erased, steps)
         if not seen_only and not r[0] and not r[1] and self.asked and diff and \
                 not explain(self.pos, self.legal(), self._deltas, diff, self.barred)[0]:
