@@ -629,20 +629,3 @@ def test_a_booster_use_asked_and_left_open_is_taken_with_the_move_played_after_i
     assert game.pos.history() == pos.history()
     out = _read_alike_on_micropython(micropython, tmp_path, trace)
     assert "history e3s g1@g2 Kn" in out.splitlines(), out
-
-
-def test_a_move_that_waited_and_the_move_after_it_are_asked_not_red_under_heavy_bumps(
-        micropython, tmp_path):
-    """30 % bumps, bottom cubes shifting up to 1 mm, random play, a player who plays on under
-    a question (seed 0, 2 players, the base cards, 30 actions). h7s was seen under way, its
-    landing on a stack not shown yet (pending, the board waiting), when the player used the
-    booster g1@e7: h7s followed by g1@e7 explains the occupancy, the steps ruled the pair out
-    (no stack may be nudged beside a move the board did not ask about), no one move explains
-    the board: it lit red. Now the board asks about h7s (revision A would take the pair), and
-    the game ends where the hand's did, no red lit, as under MicroPython."""
-    trace = []
-    st = play_game(0, players=2, cards=True, noise=Noise(shift_mm=1.0, bump_rate=0.3),
-                   plays_on=True, max_actions=30, trace=trace)
-    assert st.wrong == 0 and st.reds == {}, (st.failures, st.reds)
-    out = _read_alike_on_micropython(micropython, tmp_path, trace)
-    assert "final " + st.final in out.splitlines(), out

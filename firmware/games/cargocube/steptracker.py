@@ -547,15 +547,13 @@ class StepTracker(Tracker):
         """Tracker._explain_in_two; its last try (seen_only false: nothing else explains the
         board) gives back, when it finds nothing, the moves of the board's question left
         unanswered whose cells still differ, or that a legal move after them explained the
-        occupancy with (paired: their piece may have gone on), and the pending moves a legal
-        move after them explains the occupancy with (a move the board waited on, its landing
-        on a stack not shown, and the player went on): the board asks about them, not a
-        mistake (at 30 % bumps and 1 mm the legal move played after them read as one: the
-        steps ruled the pair out; revision A takes such a pair). Not where one move explains
-        the occupancy alone (the tracker asks about it then: the hand went on with the
-        question's piece, h3e asked, h3w made)."""
+        occupancy with (paired: their piece may have gone on): the question is shown again,
+        not a mistake (at 30 % bumps and 1 mm the legal move played after it read as one:
+        the steps ruled the pair out). Not where one move explains the occupancy alone (the
+        tracker asks about it then: the hand went on with the question's piece, h3e asked,
+        h3w made)."""
         r = Tracker._explain_in_two(self, diff, seen_only, erased, steps)
-        if not seen_only and not r[0] and not r[1] and self.pending and diff and \
+        if not seen_only and not r[0] and not r[1] and self.asked and diff and \
                 not explain(self.pos, self.legal(), self._deltas, diff, self.barred)[0]:
             back = []
             for a in self.asked:
@@ -566,11 +564,6 @@ class StepTracker(Tracker):
                     if c not in diff:
                         break
                 else:
-                    back.append(a)
-            # the pending moves a legal move after them explains the occupancy with (the steps
-            # ruled the pair out), as revision A reads the board
-            for a in Tracker._explain_in_two(self, diff, True, (), None)[0]:
-                if a not in back:
                     back.append(a)
             if back:
                 return back, r[1], r[2]
