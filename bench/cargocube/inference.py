@@ -14,7 +14,10 @@ B's four noise rows by one, the bottom cube shifting up to MM mm and a stack nud
 P at each lift and put-down: `--noise 1:0.3`, six times the bumps row's rate at 1 mm, is where
 a question left open turned the next move red. --plays-on: the player leaves a question the
 board asks about the move just made unanswered and plays on, as a hasty player does; it answers
-only what the board still asks, or shows red, after the next move.)
+only what the board still asks, or shows red, after the next move.) Each row also counts the
+times the board lit red (a mistake shown: nothing explained the board for MISMATCH_MS), while
+the hand made its move and after it; the tracker's mistake state that ends sooner (a tip's
+first frames on revision B's hand model, docs/hardware.md) lights nothing and is not counted.
 
 Two move choosers: `random` picks uniformly among the legal actions (stacks everywhere: the
 hardest case for occupancy sensors), `purposeful` plays the hint's choice 4 times in 5 (cubes go
