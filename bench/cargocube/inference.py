@@ -14,7 +14,10 @@ B's four noise rows by one, the bottom cube shifting up to MM mm and a stack nud
 P at each lift and put-down: `--noise 1:0.3`, six times the bumps row's rate at 1 mm, is where
 a question left open turned the next move red. --plays-on: the player leaves a question the
 board asks about the move just made unanswered and plays on, as a hasty player does; it answers
-only what the board still asks, or shows red, after the next move.)
+only what the board still asks, or shows red, after the next move.) Each row also counts the
+times the board lit red (a mistake shown: nothing explained the board for MISMATCH_MS), while
+the hand made its move and after it; the tracker's mistake state that ends sooner (a tip's
+first frames on revision B's hand model, docs/hardware.md) lights nothing and is not counted.
 
 Two move choosers: `random` picks uniformly among the legal actions (stacks everywhere: the
 hardest case for occupancy sensors), `purposeful` plays the hint's choice 4 times in 5 (cubes go
@@ -51,6 +54,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "bench")]
 
 from shared_rules.cargocube import rules as cc  # noqa: E402
 from firmware.games.cargocube import tracker as T  # noqa: E402
+from firmware.games.cargocube.plugin import MISMATCH_MS  # noqa: E402
 from shared_rules.cargocube.engine import best_action, rank  # noqa: E402
 from cargoboard.games.cargocube.play import PRESS_CAUSES, GameStats, play_game  # noqa: E402
 import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
@@ -470,6 +474,13 @@ def main():
             "%s %d" % kv for kv in sorted(tot.reasons.items(), key=lambda kv: -kv[1])) or "-"))
         for f in tot.failures[:3]:
             print("      failure: " + f)
+    print("red shown (a mistake lit: nothing explains what the board sees for %d ms), while the"
+          " hand made its move / after it:" % MISMATCH_MS)
+    for i in rows:
+        rev, noise, chooser = ROWS[i]
+        tot, cpu = res[i]
+        print("  %s %-22s %-11s %d / %d" % (rev, noise_name(noise), chooser,
+                                           tot.reds.get("hand", 0), tot.reds.get("at rest", 0)))
     least = {i: least_presses(ROWS[i][2], games) for i in rows if ROWS[i][0] == "A"}
     press_table(rows, res, least)
     for i in rows:

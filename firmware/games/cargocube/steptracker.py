@@ -154,11 +154,20 @@ class StepTracker(Tracker):
         answering may have made one of them (a wind rose hop back onto its own cell shows
         little beside the next move's steps), so the next move is read with them first too
         (else taken alone: random play at 1 mm took c10e/e10/f9 without c10e/c10 so)."""
+        again = self.asked
+        for a in actions:
+            if a not in again:
+                again = None  # (a new question)
+                break
         Tracker._ask(self, actions)
         self.pending = self.candidates[:self.fitting]
         # (those that explain the board alone: one followed by a move is a new move played on,
-        # not the reading the board asked about, by one move and the next, read again)
-        self.asked = [a for a in self.pending if action_delta(self.pos, a) == self.diff]
+        # not the reading the board asked about, by one move and the next, read again; but a
+        # question shown again, its moves all the open question's, keeps them: else the next
+        # reading, the hand still putting the new move's piece down or a further move, found
+        # no question left open and showed red)
+        self.asked = [a for a in self.pending if a in again] if again else \
+            [a for a in self.pending if action_delta(self.pos, a) == self.diff]
         self._seen[:] = self.levels.level  # the question stays until something moves (observe)
 
     def press_undo(self):
@@ -537,16 +546,20 @@ class StepTracker(Tracker):
     def _explain_in_two(self, diff, seen_only, erased=(), steps=None):
         """Tracker._explain_in_two; its last try (seen_only false: nothing else explains the
         board) gives back, when it finds nothing, the moves of the board's question left
-        unanswered whose cells still differ: the question is shown again, not a mistake (at
-        30 % bumps and 1 mm the legal move played after it read as one: the steps ruled the
-        pair out, or the question's move was a booster use, never the first of two). Not
-        where one move explains the occupancy alone (the tracker asks about it then: the
-        hand went on with the question's piece, h3e asked, h3w made)."""
+        unanswered whose cells still differ, or that a legal move after them explained the
+        occupancy with (paired: their piece may have gone on): the question is shown again,
+        not a mistake (at 30 % bumps and 1 mm the legal move played after it read as one:
+        the steps ruled the pair out). Not where one move explains the occupancy alone (the
+        tracker asks about it then: the hand went on with the question's piece, h3e asked,
+        h3w made)."""
         r = Tracker._explain_in_two(self, diff, seen_only, erased, steps)
         if not seen_only and not r[0] and not r[1] and self.asked and diff and \
                 not explain(self.pos, self.legal(), self._deltas, diff, self.barred)[0]:
             back = []
             for a in self.asked:
+                if a in self.paired:
+                    back.append(a)  # (its piece may have gone on: the pair explained the cells)
+                    continue
                 for c in action_delta(self.pos, a):
                     if c not in diff:
                         break

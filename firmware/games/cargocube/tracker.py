@@ -752,8 +752,8 @@ class Tracker:
         # or pending, and (neither erased nor seen_only) those with no delta. Their places in
         # the list are found in C (bytearray.find) instead of testing every action here;
         # walked in the list's order, as all of them would be (a pending move with no delta
-        # may be found twice: tried once). (Booster uses are not in the list: never a first
-        # move.)
+        # may be found twice: tried once). (Booster uses are not in the list: tried after it,
+        # with evidence only.)
         look = []
         _places(pos, legal, deltas, self.undone_by_next if erased else self.pending, look)
         if not erased and not seen_only:
@@ -771,8 +771,6 @@ class Tracker:
         last = -1  # the delta of the last first move looked at
         prev = -1  # its place in the list
         rest = None  # the evidence it leaves for a second move; None: no second move can fit
-        two = False  # rest is two cells: src emptied, dst filled
-        src = dst = -1
         for i in look:
             a1 = legal[i]
             if i == prev or a1[0] == cc.END or a1 in barred:
@@ -782,61 +780,80 @@ class Tracker:
             if d1 != last:
                 last = d1
                 rest = _left_for_second(diff, unpack(d1), erased, seen, occ, wide, quiet)
-                two = rest is not None and len(rest) == 2 and g.ENTRY_PORTAL not in rest
-                if two:
-                    # the second move's piece is on the cell the sensors see emptied
-                    src, dst = rest
-                    if (occ[src >> 3] >> (src & 7)) & 1:
-                        src, dst = dst, src
-            if rest is None:
-                continue
-            pos.push(a1)
-            try:  # (taken back whatever happens: a MemoryError must not leave it pushed)
-                # (No legal action is the game's end: is_over() would generate them once more.)
-                if two:
-                    # (booster uses are explained from their cards, with none of these too)
-                    legal2 = _seconds_two(pos, src, dst)
-                else:
-                    # into one list for all the tries (emptied with del [:], its room kept): a new
-                    # one for each try grows to 2 KB again, a hole the heap may not have. Made
-                    # once with room for about as many actions as this position has: grown by
-                    # appends it doubled to 256 slots (2 KB on the 64-bit unix port, its old
-                    # block held meanwhile)
-                    legal2 = self._tried
-                    if legal2 is None:
-                        self._tried = legal2 = [None] * min(len(legal) + 16, 120)
-                    del legal2[:]
-                    pos.legal_actions(False, legal2)
-                seconds = None
-                if legal2 is not None and (two or legal2):
-                    # (a move taken back is barred as the second of two as well: else the
-                    # undone move, its piece not yet put back, read again after a first that
-                    # leaves no trace, was asked about instead of shown to put back)
-                    if rest:
-                        match2, growing2 = explain(pos, legal2, None, rest, barred)
-                    else:  # (only with evidence)
-                        match2, growing2 = self._quiet(pos, legal2, None, barred)
-                    if growing2 and steps is not None:
-                        growing2 = self._under_way(growing2, rest, steps)
-                    if match2:
-                        seconds = match2
-                    if growing2 and a1 not in partial:
-                        partial.append(a1)
-                    if in_hand(growing2, rest):
-                        self.held = True
-                    if growing2 and growing2[0][1] != growing2[0][3]:  # (as in _infer)
-                        for a2 in growing2:
-                            if a2[3] not in targets:
-                                targets.append(a2[3])
-            finally:
-                pos.pop()
-            if seconds and a1 not in complete and (
-                    steps is None or self._fits_two(a1, seconds, rest, steps, diff)):
-                complete.append(a1)
+            if rest is not None:
+                self._first_of_two(a1, rest, steps, diff, complete, partial, targets)
+        if steps is not None and seen_only:
+            # With evidence, a pending booster use is a first move too (found by explain()
+            # from its cards, it is in no legal list: asked about and left open, the legal
+            # move after it found no reading, and its question was shown again)
+            for a1 in self.pending:
+                if a1[0] == cc.BOOST and a1 not in barred:
+                    rest = _left_for_second(diff, action_delta(pos, a1), erased, seen, occ,
+                                            wide, quiet)
+                    if rest is not None:
+                        self._first_of_two(a1, rest, steps, diff, complete, partial, targets)
         # its actions and its room are garbage now: kept for the game, its 2 KB block was a
         # hole the log's 1.2 KB append missed (the 8-player game with both expansions at 192k)
         self._tried = None
         return complete, partial, targets
+
+    def _first_of_two(self, a1, rest, steps, diff, complete, partial, targets):
+        """_explain_in_two for one first move a1 (rest: the evidence it leaves for a second):
+        a1 is appended to complete if a second explains rest (and, with steps, the two fit
+        them: _fits_two), to partial if one may be under way; targets gets the cells such
+        ones may go to."""
+        pos = self.pos
+        barred = self.barred
+        two = len(rest) == 2 and g.ENTRY_PORTAL not in rest
+        if two:
+            # the second move's piece is on the cell the sensors see emptied
+            src, dst = rest
+            occ = self.occ
+            if (occ[src >> 3] >> (src & 7)) & 1:
+                src, dst = dst, src
+        pos.push(a1)
+        try:  # (taken back whatever happens: a MemoryError must not leave it pushed)
+            # (No legal action is the game's end: is_over() would generate them once more.)
+            if two:
+                # (booster uses are explained from their cards, with none of these too)
+                legal2 = _seconds_two(pos, src, dst)
+            else:
+                # into one list for all the tries (emptied with del [:], its room kept): a new
+                # one for each try grows to 2 KB again, a hole the heap may not have. Made
+                # once with room for about as many actions as this position has: grown by
+                # appends it doubled to 256 slots (2 KB on the 64-bit unix port, its old
+                # block held meanwhile)
+                legal2 = self._tried
+                if legal2 is None:
+                    self._tried = legal2 = [None] * min(len(self.legal()) + 16, 120)
+                del legal2[:]
+                pos.legal_actions(False, legal2)
+            seconds = None
+            if legal2 is not None and (two or legal2):
+                # (a move taken back is barred as the second of two as well: else the
+                # undone move, its piece not yet put back, read again after a first that
+                # leaves no trace, was asked about instead of shown to put back)
+                if rest:
+                    match2, growing2 = explain(pos, legal2, None, rest, barred)
+                else:  # (only with evidence)
+                    match2, growing2 = self._quiet(pos, legal2, None, barred)
+                if growing2 and steps is not None:
+                    growing2 = self._under_way(growing2, rest, steps)
+                if match2:
+                    seconds = match2
+                if growing2 and a1 not in partial:
+                    partial.append(a1)
+                if in_hand(growing2, rest):
+                    self.held = True
+                if growing2 and growing2[0][1] != growing2[0][3]:  # (as in _infer)
+                    for a2 in growing2:
+                        if a2[3] not in targets:
+                            targets.append(a2[3])
+        finally:
+            pos.pop()
+        if seconds and a1 not in complete and (
+                steps is None or self._fits_two(a1, seconds, rest, steps, diff)):
+            complete.append(a1)
 
     def _ask(self, actions):
         """Show actions (the ones that fit what was seen) for the player to pick; `next` goes on

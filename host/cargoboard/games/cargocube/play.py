@@ -57,6 +57,10 @@ class GameStats:
         self.forced = 0
         self.ended_naturally = 0
         self.stood = 0  # missed moves shown that the player let stand until the board took them
+        # times the board lit red (a mistake: the plug-in's `state mismatch`, once a difference
+        # nothing explains has lasted MISMATCH_MS), by when: "hand" while the hand was making
+        # its move, "at rest" after it (its piece put down, the board looked at or answered)
+        self.reds = {}
         self.games = 0
         self.failures = []
         self.final = ""  # the board's position at the end of the (last) game
@@ -68,6 +72,8 @@ class GameStats:
         self.alike += other.alike
         self.ended_naturally += other.ended_naturally
         self.stood += other.stood
+        for k, v in other.reds.items():
+            self.reds[k] = self.reds.get(k, 0) + v
         self.forced += other.forced
         for k, v in other.press_causes.items():
             self.press_causes[k] = self.press_causes.get(k, 0) + v
@@ -96,6 +102,15 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
     truth = cc.start_position(players, cards=cards, teleport=teleport)
     options = {"seats": layouts.SEATS_BY_PLAYERS[players], "cards": cards or "",
                "teleport": "1" if teleport else ""}
+    st = GameStats()
+    st.games = 1
+    phase = ["at rest"]  # what the hand is doing: "hand" while it makes a move
+
+    def emit(text):
+        if text == "state mismatch":
+            st.reds[phase[0]] = st.reds.get(phase[0], 0) + 1
+
+    options["emit"] = emit
     world = None
     if noise is None:
         game = Game(options)
@@ -117,8 +132,6 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
         table = Table(game, trace, hall=(reader(pinmap_revb), levels), raw=raw)
     tracker = game.tracker
     hand = hand or Hand(seed)
-    st = GameStats()
-    st.games = 1
     presses = []  # per truth action: presses spent to get it registered
     reasons = []  # per truth action: why (first reason)
     truth.ends = []  # the truth's position (notation) after each of its actions (_consistent)
@@ -145,8 +158,10 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
         truth.ends.append(truth.notation())
         presses.append(0)
         reasons.append("")
+        phase[0] = "hand"
         for raw, ms in segs:
             table.feed(raw, ms)
+        phase[0] = "at rest"
         table.settle(T.SETTLE_MS + 100)  # the player looks at the board once it is still
         if action[0] == cc.END:
             # `end` also tells the board the last move is complete; a player answers only what
