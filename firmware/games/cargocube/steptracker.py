@@ -10,7 +10,7 @@ from shared_rules.cargocube import rules as cc
 from shared_rules.cargocube import board as g
 from firmware.games.cargocube import steps as ST
 from firmware.games.cargocube.tracker import Tracker, ASKING, IDLE, SETTLE_MS, action_delta, \
-    passes_portal, packed_delta, _find_all, explain
+    passes_portal, packed_delta, _find_all
 
 
 # A move that fits the steps is taken only if every other with the same occupancy change misses
@@ -84,8 +84,10 @@ class StepTracker(Tracker):
         are read again, but the board has been still since that change: a move that waits to
         settle is taken settle_ms after it, not after the last such reading (which came every
         0.1-0.3 s and held moves for over a second, past the player's patience)."""
-        # (looked at only where it matters: a question, or the wait for stillness; elsewhere
-        # the 121 cells cost 0.35 ms on the Pico for nothing)
+        # (_moved, 0.35 ms on the Pico for the 121 cells, is looked at where it matters: a
+        # question, the wait for stillness, and at rest until something moves after a move
+        # was taken (stirred: what a `confirm` then shows); about once every two actions in
+        # the bench's games, not every frame)
         if occ == self.occ and (self.state == ASKING or self.settling) and not self._moved():
             if self.state == ASKING:
                 return 0
@@ -543,31 +545,23 @@ class StepTracker(Tracker):
         return src not in diff and src not in self.uncertain and \
             -ST.TOL_HAND <= steps.get(src, 0) <= ST.TOL_HAND
 
-    def _explain_in_two(self, diff, seen_only, erased=(), steps=None):
-        """Tracker._explain_in_two; its last try (seen_only false: nothing else explains the
-        board) gives back, when it finds nothing, the moves of the board's question left
-        unanswered whose cells still differ, or that a legal move after them explained the
-        occupancy with (paired: their piece may have gone on): the question is shown again,
-        not a mistake (at 30 % bumps and 1 mm the legal move played after it read as one:
-        the steps ruled the pair out). Not where one move explains the occupancy alone (the
-        tracker asks about it then: the hand went on with the question's piece, h3e asked,
-        h3w made)."""
-        r = Tracker._explain_in_two(self, diff, seen_only, erased, steps)
-        if not seen_only and not r[0] and not r[1] and self.asked and diff and \
-                not explain(self.pos, self.legal(), self._deltas, diff, self.barred)[0]:
-            back = []
-            for a in self.asked:
-                if a in self.paired:
-                    back.append(a)  # (its piece may have gone on: the pair explained the cells)
-                    continue
-                for c in action_delta(self.pos, a):
-                    if c not in diff:
-                        break
-                else:
-                    back.append(a)
-            if back:
-                return back, r[1], r[2]
-        return r
+    def _shown_again(self, diff):
+        """Tracker._shown_again: the moves of the board's question left unanswered whose cells
+        still differ, or that a legal move after them explained the occupancy with (paired:
+        their piece may have gone on): the question is shown again, not a mistake (at 30 %
+        bumps and 1 mm the legal move played after it read as one: the steps ruled the pair
+        out)."""
+        back = []
+        for a in self.asked:
+            if a in self.paired:
+                back.append(a)  # (its piece may have gone on: the pair explained the cells)
+                continue
+            for c in action_delta(self.pos, a):
+                if c not in diff:
+                    break
+            else:
+                back.append(a)
+        return back
 
     def _under_way(self, moves, diff, steps):
         """Tracker._under_way: the moves under way (a second move's, after a first) but the

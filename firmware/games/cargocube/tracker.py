@@ -676,10 +676,13 @@ class Tracker:
             # Nothing the board saw explains it: a move that left no trace at all, then one
             # more. The board cannot know which traceless move it was: it asks.
             complete, partial, targets = self._explain_in_two(diff, False, (), steps)
-            if not complete and not partial and diff and seen:
-                # Occupancy alone explains it, the evidence rules every move out (revision B:
-                # two stacks nudged?): the board asks, as revision A would.
-                complete = [a for a in seen if a[0] != cc.END]
+            if not complete and not partial and diff:
+                if seen:
+                    # Occupancy alone explains it, the evidence rules every move out (revision
+                    # B: two stacks nudged?): the board asks, as revision A would.
+                    complete = [a for a in seen if a[0] != cc.END]
+                else:
+                    complete = self._shown_again(diff)
             if complete and not may_commit:
                 self._hold(complete)
                 return committed
@@ -854,6 +857,12 @@ class Tracker:
         if seconds and a1 not in complete and (
                 steps is None or self._fits_two(a1, seconds, rest, steps, diff)):
             complete.append(a1)
+
+    def _shown_again(self, diff):
+        """The moves of a question of the board's own to show again when nothing explains
+        the board (diff), not even occupancy alone: none here (a mistake); revision B's
+        StepTracker shows its question left unanswered again."""
+        return []
 
     def _ask(self, actions):
         """Show actions (the ones that fit what was seen) for the player to pick; `next` goes on
