@@ -154,6 +154,9 @@ class Game:
         self.pos = pos
         self.variant = "position"  # the log that begins now starts from a position given
         _drop_unused(pos)
+        # the old game's tracker dropped first (as resume does): its legal actions and the new
+        # tracker's (made at once: a position at its end is over) need not share the heap
+        self.tracker = None
         self.tracker = self.new_tracker(pos, rank=_engine)
         self.hint = None
         self.mismatch_since = -1

@@ -106,6 +106,7 @@ class Game:
     def _set(self, pos):
         self.pos = pos
         self.block = block_cells(pos.rows, pos.cols)
+        self.tracker = None  # (the old one's legal actions need not share the heap)
         self.tracker = T.Tracker(pos)
         self.hint = None
         self.mismatch_since = -1
