@@ -113,7 +113,7 @@ class Tracker:
         self._sbits = None
         self._refresh()
         self.occ = self.expected
-        if not self.legal():  # a game set up (or resumed) with the board full: no change will come
+        if not self.legal():  # set up (or resumed) with the board full: no change will come
             self.state = OVER
 
     # -- cached per position --------------------------------------------------------------------

@@ -223,8 +223,9 @@ def with_nav(page, nav):
 
 def game_html(rec, positions=None):
     """The replay page of a game as one string, with no links at the top of its body (the web
-    archive adds its own: with_nav). The game is shown as its pictures show it (gamefile.shown: a hot-seat game's hands and deck only at
-    its end), on the web page as in the file."""
+    archive adds its own: with_nav). The game is shown as its pictures show it
+    (gamefile.shown: a hot-seat game's hands and deck only at its end), on the web page as in
+    the file."""
     draw = diagram.for_kind(rec.kind)
     rec, positions, _ = shown(rec, positions)
     movers = [mover_of(pos) for pos in positions[:-1]]
