@@ -87,7 +87,7 @@ class ReplayPages:
     def __init__(self, max_bytes=None):
         self.max_bytes = REPLAY_CACHE_BYTES if max_bytes is None else max_bytes
         self.bytes = 0
-        self._pages = collections.OrderedDict()  # (store, id) -> (digest, page)
+        self._pages = collections.OrderedDict()  # (store_path, id) -> (digest, page)
         self._lock = threading.Lock()
 
     @staticmethod
@@ -96,39 +96,39 @@ class ReplayPages:
         made_of = json.dumps(page_inputs(rec), ensure_ascii=False)
         return hashlib.sha256(made_of.encode()).digest()
 
-    def get(self, store, rec):
+    def get(self, store_path, rec):
         """The page kept for this record, or None."""
         with self._lock:
-            hit = self._pages.get((store, rec.id))
+            hit = self._pages.get((store_path, rec.id))
             if hit is None or hit[0] != self.digest(rec):
                 return None
-            self._pages.move_to_end((store, rec.id))
+            self._pages.move_to_end((store_path, rec.id))
             return hit[1]
 
-    def put(self, store, rec, page):
+    def put(self, store_path, rec, page):
         with self._lock:
-            old = self._pages.pop((store, rec.id), None)
+            old = self._pages.pop((store_path, rec.id), None)
             if old is not None:
                 self.bytes -= sys.getsizeof(old[1])
             if sys.getsizeof(page) > self.max_bytes:
                 return
-            self._pages[(store, rec.id)] = (self.digest(rec), page)
+            self._pages[(store_path, rec.id)] = (self.digest(rec), page)
             # (its memory: a text with a Cyrillic letter takes 2 bytes a character)
             self.bytes += sys.getsizeof(page)
             while self.bytes > self.max_bytes:
                 _, (_, dropped) = self._pages.popitem(last=False)
                 self.bytes -= sys.getsizeof(dropped)
 
-    def page(self, store, rec, make):
+    def page(self, store_path, rec, make):
         """The page of rec (without links): the one kept, else make() (rec, positions), drawn
         and kept. make is where a game that does not replay or may not be shown is refused:
         a page is kept only of a record that passed it."""
         from cargoboard.export.html import game_html
-        page = self.get(store, rec)
+        page = self.get(store_path, rec)
         if page is None:
             rec, positions = make()
             page = game_html(rec, positions)
-            self.put(store, rec, page)
+            self.put(store_path, rec, page)
         return page
 
 
