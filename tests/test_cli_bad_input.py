@@ -2,6 +2,7 @@
 of the CLI): a closed standard output or input, a full disk behind standard output, an
 argument so long that echoing it would flood the terminal. One line each, never a traceback."""
 
+import os
 import subprocess
 
 import exportgames
@@ -23,7 +24,7 @@ def store_path(tmp_path_factory):
 def shell(command, cwd):
     """command run by bash with $B the console script (for redirections such as `>&-`)."""
     return subprocess.run(["bash", "-c", command], cwd=str(cwd), capture_output=True, text=True,
-                          timeout=120, env=dict(__import__("os").environ, B=cargoboard_exe()))
+                          timeout=120, env=dict(os.environ, B=cargoboard_exe()))
 
 
 @pytest.mark.parametrize("command", ["legal polygon", "export 1 --db %(db)s",
@@ -209,18 +210,18 @@ def _path_options():
 
 
 @pytest.mark.parametrize("argv, option", _path_options())
-def test_an_empty_name_for_a_file_is_a_usage_error_and_makes_nothing(tmp_path, monkeypatch,
-                                                                     capsys, argv, option):
+def test_an_empty_name_for_a_file_is_a_usage_error_and_makes_nothing(tmp_path, argv, option):
     """`play kubitva --save "$OUT"` with OUT unset played the whole game and saved it nowhere;
     `import k.json --db ''` made the default store under ~/.local/share (stop 41's code
-    read). Every option that names a file, a folder or a path refuses '' in one line."""
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.delenv("CARGOBOARD_DB", raising=False)
-    assert cli.main(argv) == 2
-    cap = capsys.readouterr()
-    assert cap.out == "" and cap.err.startswith("cargoboard: error: %s wants " % option), cap
-    assert cap.err.endswith(", not ''\n") and len(cap.err.splitlines()) == 1
+    read). Every option that names a file, a folder or a path refuses '' in one line. (Run
+    as a process with a timeout: without the check `sim --pty ''` serves until killed.)"""
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"))
+    env.pop("CARGOBOARD_DB", None)
+    proc = subprocess.run([cargoboard_exe()] + argv, cwd=str(tmp_path), env=env, timeout=60,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    assert proc.returncode == 2 and proc.stdout == "", proc
+    assert proc.stderr.startswith("cargoboard: error: %s wants " % option), proc
+    assert proc.stderr.endswith(", not ''\n") and len(proc.stderr.splitlines()) == 1, proc
     assert list(tmp_path.iterdir()) == []
 
 
