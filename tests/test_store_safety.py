@@ -9,6 +9,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -92,8 +93,15 @@ def test_a_store_making_killed_outright_leaves_a_file_the_next_writer_removes(tm
                                                                              capsys):
     """SIGKILL (or a power cut) while a store is made leaves its temporary file: the next
     command that writes a store there removes it, and only what is surely such a leftover: a
-    file of that exact name, of this machine, whose program runs no more."""
-    from cargoboard.store import _HOST
+    file of that exact name, of this machine, whose program runs no more, untouched for
+    STALE_AFTER_S (a fresh one may be a container's of the same host name, making it now)."""
+    from cargoboard.store import _HOST, STALE_AFTER_S
+
+    def age(*names):
+        """Files last written before STALE_AFTER_S: as a leftover found later is."""
+        then = time.time() - STALE_AFTER_S - 5
+        for name in names:
+            os.utime(tmp_path / name, (then, then))
     db = tmp_path / "games.sqlite"
     status, _, _ = cli_signalled_at_link("SIGKILL", ["import", str(EXAMPLE), "--db", str(db)])
     assert status == -signal.SIGKILL
@@ -112,15 +120,19 @@ def test_a_store_making_killed_outright_leaves_a_file_the_next_writer_removes(tm
             "games.sqlite.%s.%d-0123abcd.new" % (_HOST, dead),
             ".other.sqlite.%s.%d-0123abcd.new" % (_HOST, dead),  # another store's
         ]
+        fresh = [".games.sqlite.%s.%d-fedcba98.new" % (_HOST, dead)]  # written just now
+        kept += fresh
         stale = [".games.sqlite.%s.%d-89abcdef.new-journal" % (_HOST, dead)]
         for name in kept + stale:
             (tmp_path / name).write_text("someone's")
+        age(left[0], *stale, *[name for name in kept if name not in fresh])
         status, out, err = run(capsys, ["import", str(EXAMPLE), "--db", str(db)])
         assert (status, err) == (0, "") and out.startswith("imported ")
         assert sorted(os.listdir(tmp_path)) == sorted(kept + ["games.sqlite"])
         # a leftover beside a store that exists (killed between the link and the removal)
         # goes with the next write too
         (tmp_path / stale[0]).write_text("stale")
+        age(stale[0])
         status, out, err = run(capsys, ["import", str(EXAMPLE), "--db", str(db)])
         assert (status, err) == (0, "") and "already stored as game 1" in out
         assert sorted(os.listdir(tmp_path)) == sorted(kept + ["games.sqlite"])

@@ -18,6 +18,7 @@ import re
 import secrets
 import socket
 import sqlite3
+import time
 from pathlib import Path
 from urllib.parse import quote
 
@@ -481,12 +482,21 @@ def _running(pid):
     return True
 
 
+# How long a temporary file of a process that runs no more is kept all the same. Making a store
+# takes milliseconds, and SQLite writes the file all along: one untouched this long is no one's
+# work in progress. It keeps what another machine or container of the same name (containers of
+# one image share a folder and a host name; their process ids mean nothing here) is making now.
+STALE_AFTER_S = 60
+
+
 def remove_stale_temporaries(path):
     """Remove what programs killed while making a store at path (SIGKILL, a power cut) left
     beside it: files named exactly as _temporary_name names them (and their journals), of this
-    machine, whose process runs no more. A running process's (it may be making the store now),
-    another machine's (a shared folder: its processes cannot be seen from here) and any other
-    file are left alone. Every opening of a store to write calls it."""
+    machine's name, whose process runs no more here and which nothing has written for
+    STALE_AFTER_S. A running process's (it may be making the store now), one written lately
+    (a process of another machine or container of the same name), another machine's (a shared
+    folder: its processes cannot be seen from here) and any other file are left alone. Every
+    opening of a store to write calls it."""
     if os.name != "posix":  # (os.kill(pid, 0) looks only on POSIX)
         return
     folder = path.absolute().parent
@@ -496,11 +506,13 @@ def remove_stale_temporaries(path):
         names = os.listdir(folder)
     except OSError:
         return  # no folder yet (the default store's), or not to be read: nothing to tidy
+    now = time.time()
     for name in names:
         m = ours.fullmatch(name)
         if m and not _running(int(m.group(1))):
             try:
-                os.unlink(folder / name)
+                if now - os.stat(folder / name).st_mtime >= STALE_AFTER_S:
+                    os.unlink(folder / name)
             except FileNotFoundError:
                 pass  # another program tidied it meanwhile
 
