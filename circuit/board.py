@@ -271,9 +271,8 @@ def build(pinmap=None, tamper=None, revision=None):
             for i, name in enumerate(buttons):
                 sw = part("b3f", role="button " + name)
                 b.buttons.append(sw)
-                connect(input_net(pm["BUTTON_BYTE"], pm["BUTTON_SHIFT"] + i, pm, buttons), sw["1"], sw["2"])
-                rail("GND", sw["3"])
-                rail("GND", sw["4"])
+                connect(input_net(pm["BUTTON_BYTE"], pm["BUTTON_SHIFT"] + i, pm, buttons), sw["1"])
+                rail("GND", sw["2"])
 
         else:
             _hall_matrix(b, pm, part, connect, rail, N, circuit, sk)
@@ -449,9 +448,8 @@ def _hall_matrix(b, pm, part, connect, rail, N, circuit, sk):
         sw = part("b3f", role="button " + name)
         b.buttons.append(sw)
         net = "BTN_" + name.upper()
-        connect(net, sw["1"], sw["2"], rn["R%d" % (i + 1)])
-        rail("GND", sw["3"])
-        rail("GND", sw["4"])
+        connect(net, sw["1"], rn["R%d" % (i + 1)])
+        rail("GND", sw["2"])
     for j in range(H.N_BUTTONS + 1, 9):
         circuit.NC += rn["R%d" % j]
 
@@ -601,6 +599,25 @@ def reset_level_rule(name, pins):
                         "(%.0f k at its strongest) holds %.2f V through reset, below VIH %.2f V "
                         "of %s/%s (%s)" % (name, who, r_pd / 1e3, held, vih, pin.part.ref,
                                            ps.name, _spec(pin.part).mpn)))
+    return out
+
+
+def footprint_rules(specs=None):
+    """Each part's pins are exactly the pads of its footprint (parts.FOOTPRINT_PADS, as KiCad
+    numbers them): a pin with no pad is lost on the PCB, a pad with no pin left open, and a
+    footprint not in the table is not checked at all. Returns [(level, message)]."""
+    out = []
+    for spec in specs or P.ALL:
+        pads = P.FOOTPRINT_PADS.get(spec.footprint)
+        if pads is None:
+            out.append(("ERROR", "%s (%s): footprint %s has no pad list to check its pins "
+                        "against" % (spec.key, spec.mpn, spec.footprint)))
+            continue
+        pins = [ps.num for ps in spec.pins]
+        if sorted(pins) != sorted(set(pads)):
+            out.append(("ERROR", "%s (%s): pins %s, but footprint %s has pads %s" % (
+                spec.key, spec.mpn, ",".join(pins), spec.footprint,
+                ",".join(sorted(set(pads), key=int)))))
     return out
 
 
@@ -761,7 +778,7 @@ def hall_rules(board):
 
 def check(board):
     """All rules: SKiDL's ERC and the board's. [] means the design passes."""
-    return skidl_erc(board) + board_rules(board) + hall_rules(board)
+    return skidl_erc(board) + footprint_rules() + board_rules(board) + hall_rules(board)
 
 
 def netlist_text(board):

@@ -310,9 +310,35 @@ PFET = Spec(
 BUTTON = Spec(
     "b3f", "SW_Push", "SW", "B3F-1000", "Button_Switch_THT:SW_PUSH_6mm", "Omron", "B3F-1000",
     "tactile switch 6x6 mm (confirm / next / undo / hint / end)",
-    _passive("1", "2", "3", "4"),  # 1-2 and 3-4 are joined inside; pressing joins the pairs
+    # KiCad's SW_PUSH_6mm numbers its four pads 1, 2, 1, 2: the two legs of a side are joined
+    # inside the switch and share a number, so the switch has two pins (a 4-pin model put
+    # both sides on one net and GND on pads that do not exist: every button dead)
+    _passive("1", "2"),
     None, None,
 )
+
+# The pad numbers of each footprint, as KiCad's library (kicad-footprints) numbers them: a
+# part's pins must be exactly its footprint's pads (board.footprint_rules), or the netlist
+# puts a pin on no pad, or two pins on one. RPi_Pico_SMD_TH (the Pico's own KiCad library)
+# is listed with its 40 header pads only: its SWD pads are not used.
+_N = lambda n: tuple(str(i) for i in range(1, n + 1))  # noqa: E731
+FOOTPRINT_PADS = {
+    "RPi_Pico:RPi_Pico_SMD_TH": _N(40),
+    "Package_SO:SOIC-16_3.9x9.9mm_P1.27mm": _N(16),
+    "Package_SO:SOIC-24W_7.5x15.4mm_P1.27mm": _N(24),
+    "Package_SO:VSSOP-8_2.3x2mm_P0.5mm": _N(8),
+    "Package_TO_SOT_SMD:SOT-23": _N(3),
+    "Package_TO_SOT_SMD:SOT-23-5": _N(5),
+    "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm": _N(4),
+    "Resistor_THT:R_Array_SIP9": _N(9),
+    "Resistor_SMD:R_0603_1608Metric": _N(2),
+    "Capacitor_SMD:C_0402_1005Metric": _N(2),
+    "Capacitor_SMD:C_0603_1608Metric": _N(2),
+    "Capacitor_SMD:C_0805_2012Metric": _N(2),
+    "Capacitor_THT:CP_Radial_D10.0mm_P5.00mm": _N(2),
+    "Fuse:Fuse_1812_4532Metric": _N(2),
+    "Button_Switch_THT:SW_PUSH_6mm": _N(2),  # four pads: 1, 2, 1, 2
+}
 
 ALL = (PICO, HC165, LVC3G17, AHCT1G125, DRV5032, WS2812B, R_47K_ARRAY, R_33, R_330, R_220K,
        R_470K, C_100N, C_100N_50V, C_2U2, C_BULK, POLYFUSE, PFET, BUTTON,

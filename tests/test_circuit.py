@@ -169,7 +169,12 @@ def _chain_bits(b, occupied, pressed):
             low_nets.add(_net(s["OUT"]))
     for sw in _parts(b, "b3f"):
         if sw.fields["role"].split()[-1] in pressed:
-            low_nets.add(_net(sw["1"]))
+            # a press joins the switch's two sides: the nets of its pads 1 and 2, as the
+            # footprint numbers them (a pin whose number is no pad reaches no copper)
+            pads = set(P.FOOTPRINT_PADS[P.BUTTON.footprint])
+            sides = {_net(pin) for pin in sw.pins if pin.num in pads}
+            if "GND" in sides:
+                low_nets.update(sides - {"GND"})
     bits = []
     net = miso
     while net in chips:
@@ -288,6 +293,19 @@ def test_kicad_netlist_is_written(tmp_path):
 
 
 # --- The checks catch broken circuits ------------------------------------------------------------------
+
+def test_every_part_has_exactly_its_footprints_pads():
+    """A part's pins against its footprint's pads as KiCad numbers them: the buttons were
+    modelled with pins 1-4 on SW_PUSH_6mm, whose pads are 1, 2, 1, 2, so both sides of
+    every switch sat on one net and GND on no pad (every button dead on a built board)."""
+    assert B.footprint_rules() == []
+    four_legged = P.BUTTON._replace(pins=P._passive("1", "2", "3", "4"))
+    assert B.footprint_rules([four_legged]) == [
+        ("ERROR", "b3f (B3F-1000): pins 1,2,3,4, but footprint Button_Switch_THT:SW_PUSH_6mm "
+                  "has pads 1,2")]
+    unknown = P.BUTTON._replace(footprint="Button_Switch_THT:SW_Tactile_Unknown")
+    assert "has no pad list" in B.footprint_rules([unknown])[0][1]
+
 
 def test_rules_catch_broken_circuits():
     """Four faults at once (one ERC run), each must be reported; repaired, the board is clean."""
