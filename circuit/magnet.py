@@ -308,12 +308,16 @@ ADC_FULL_MV = 3300.0
 ADC_CODES = 4096
 ADC_DNL_CODES = (512, 1536, 2560, 3584)
 SHIFTS_MM = (0.25, 0.5, 1.0)
-# The spread of the parts (docs/hardware.md, "What the model assumes"; the virtual board's
-# field model draws the same per sensor): sensitivity +-5 %, zero +-0.5 mT (DRV5055 typical; the
-# spread is a guess). `calibrate` takes every cell's zero on the empty board
-# (firmware/system/calib.py), the sensitivity stays. The ADC's own noise per conversion (RMS).
+# The spread of the parts (docs/hardware.md, "What the model assumes"): sensitivity +-5 %;
+# zero +-2.55 mT before `calibrate`: the DRV5055's quiescent voltage at 3.3 V is 1.65 V +- 60 mV
+# (+-2.0 mT at 30 mV/mT; its datasheet's limits as quoted, to be checked on the bench) and the
+# mid-supply divider's 1 % resistors move the reference by +-16.5 mV (+-0.55 mT). (The
+# virtual board's field model draws +-0.5 mT by default, Noise.zero_mt: it calibrates at
+# bring-up, and what is left after is the same.) `calibrate` takes every cell's zero on the
+# empty board (firmware/system/calib.py), the sensitivity stays. The ADC's own noise per
+# conversion (RMS).
 HALL_GAIN_TOL = 0.05
-HALL_ZERO_MT = 0.5
+HALL_ZERO_MT = 2.55
 ADC_NOISE_LSB = 1.0
 NOISE_SIGMAS = 5            # a bound on noise: 5 sigma (1 cell in ~3.5 million beyond it)
 
@@ -413,7 +417,7 @@ def uncalibrated_revb(a):
     from hardware import pinmap_revb as PM
     on, off = PM.OCC_ON / 100.0, PM.OCC_OFF / 100.0
     occupied, empty = occupancy_revb(a, HALL_ZERO_MT)
-    return ("not calibrated (zero +-%.1f mT left in): occupied >= %.2f mT vs OCC_ON %.2f%s; "
+    return ("not calibrated (zero +-%.2f mT left in): occupied >= %.2f mT vs OCC_ON %.2f%s; "
             "empty <= %.2f mT vs OCC_OFF %.2f%s" % (
                 HALL_ZERO_MT, occupied, on, "" if occupied >= on else ": short",
                 empty, off, "" if empty < off else ": over (a cell emptied may read occupied on)"))

@@ -42,7 +42,7 @@ OCC_ON = 320             # a cell reads occupied from |field| >= 3.20 mT (units 
 OCC_OFF = 280            # ... and empty again below 2.80 mT (hysteresis)
 DEADBAND = 3             # a cell's reported field moves only by more than 0.03 mT (ADC jitter stays out)
 CAL_SCANS = 16           # `calibrate` averages this many scans (each taken whole, no deadband) into every cell's zero
-CAL_CLEAR = 150          # `calibrate` refuses while a cell reads |field| > 1.50 mT after its zero (a piece on the board)
+CAL_CLEAR = 300          # `calibrate` refuses while a cell reads |field| > 3.00 mT with no zero taken off (a piece on the board): over a sensor's whole zero error, 2.55 mT, under the least a cube reads with that error against it, 3.21 mT
 LED_BUDGET_MA = 320      # the LED current budget that keeps revision B within 500 mA of USB (circuit/power.py)
 LED_BUDGET_MAX_MA = 330  # the largest LED budget (`budget`) that keeps the board within 95 % of USB's 500 mA (circuit/power.py)
 WS2812_SM = 0            # PIO0 state machine 0

@@ -205,3 +205,52 @@ def test_the_emulated_pico_keeps_its_zeros_across_a_power_cut(tmp_path, monkeypa
         s.close()
     # the file's format (firmware/system/hallzero.py): its version, then 121 zeros of 0
     assert fsimage.read_file(str(image), "hall_zero") == bytes([1]) + bytes(2 * SIZE * SIZE)
+
+
+
+def test_calibrate_weighs_the_sensors_own_fields_so_no_zero_error_blocks_it(tmp_path):
+    """A DRV5055's zero at 3.3 V is 1.65 V +- 60 mV (+-2.0 mT) and the mid-supply divider's
+    1 % resistors add +-0.55 mT: an empty cell of a board never calibrated may read 2.55 mT.
+    `calibrate` weighed the fields after the zeros against 1.50 mT: such a board, or one whose
+    new sensor's zero differs from the old one's, was refused for good. It now weighs what
+    the sensors give (no zero taken off) against CAL_CLEAR, 3.00 mT, which a cube still
+    exceeds (6.06 mT at least, 3.21 with the whole zero error against it)."""
+    from hardware import pinmap_revb as PM
+    noise = revb_physics().Noise(zero_mt=2.5, shift_mm=0.0, place_mm=0.0, br_spread=False)
+    s = Session(out=lambda line: None, noise=noise, revision="B", heapsize=REVB_HEAP,
+                flash=tmp_path / "flash.img", calibrate=False)
+    refused = "err calibrate: the board must be clear (|field| > 3.00 mT on %s)"
+    try:
+        zero = s.world.zero
+        worst = max(abs(z) for z in zero)
+        assert 1.5 < worst < PM.CAL_CLEAR / 100, worst
+        # a cube is still seen on the cell whose zero error works most against it
+        bare = s.world.fields()[60]
+        s.world.drop(60, 0)
+        up = s.world.fields()[60] > bare  # the sign of this cube's own field
+        s.world.take(60)
+        inner = [k for k in range(SIZE * SIZE) if 0 < k % SIZE < SIZE - 1 and
+                 0 < k // SIZE < SIZE - 1]
+        c = min(inner, key=lambda k: zero[k] if up else -zero[k])
+        s.world.drop(c, 0)
+        s.wait(200)
+        _, final = s.query("calibrate")
+        assert final == refused % cell_name(c), final
+        s.world.take(c)
+        s.wait(200)
+        _, final = s.query("calibrate")
+        assert final.startswith("ok calibrated max="), final
+        assert abs(int(final.split("max=")[1]) - 100 * worst) <= 6, (final, worst)
+        # a sensor replaced: the new part's zero is the old one's mirrored, 2 x apart
+        k = max(range(SIZE * SIZE), key=lambda j: abs(zero[j]))
+        zero[k] = -zero[k]
+        s.wait(200)
+        _, final = s.query("calibrate")
+        assert final.startswith("ok calibrated max="), final
+        s.wait(200)
+        s.world.drop(c, 0)   # calibrated: a cube is refused as before
+        s.wait(200)
+        _, final = s.query("calibrate")
+        assert final == refused % cell_name(c), final
+    finally:
+        s.close()

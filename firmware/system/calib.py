@@ -6,8 +6,12 @@ per part, and what the board adds); the HAL takes it off every reading (firmware
 loads this module and drops it once the zeros are taken (a board playing or idling keeps none
 of it):
 
-- `start(app)`: the board must be clear (no cell above CAL_CLEAR after its zero, else `err`
-  naming the cells). The HAL then takes every scan's sums whole (no deadband) for CAL_SCANS
+- `start(app)`: the board must be clear (no cell above CAL_CLEAR, else `err` naming the
+  cells). The fields are weighed with no zero taken off, as the sensors give them: an empty
+  cell then reads its sensor's whole zero error (a DRV5055's zero is VCC/2 +- 60 mV at 3.3 V,
+  +-2.0 mT, and the mid-supply divider's 1 % resistors add +-0.55 mT), a cube 6.06 mT at
+  least (3.21 with that error against it). Weighed after the zeros, a board never calibrated,
+  or one with a sensor replaced, could read over the limit empty, and be refused for good. The HAL then takes every scan's sums whole (no deadband) for CAL_SCANS
   frames; their average is every cell's zero (HallReader.calibrate), written to the flash
   power-loss safely (the game log's write_atomic: a temporary file renamed over the old one),
   and the reply is `ok calibrated max=N` (the largest zero, 0.01 mT), CAL_SCANS frames after
@@ -21,11 +25,12 @@ from firmware import hal as H
 from firmware.hal import hall
 
 
-def _crowded(fields, limit):
-    """The names of the cells whose |field| is above limit (0.01 mT), or ''."""
+def _crowded(fields, zero, limit):
+    """The names of the cells whose |field| with its zero put back (what the sensor gives) is
+    above limit (0.01 mT), or ''."""
     out = []
     for c in range(hall.N_CELLS):
-        v = fields[c]
+        v = fields[c] + zero[c]
         if v > limit or v < -limit:
             out.append(H.cell_name(c))
     return " ".join(out)
@@ -39,7 +44,7 @@ def start(app):
         return "err calibrate: already calibrating"
     scans = app.hal.reader.cal_scans
     clear = app.hal.reader.cal_clear
-    cells = _crowded(app.hal.levels, clear)
+    cells = _crowded(app.hal.levels, app.hal.reader.zero, clear)
     if cells:
         return "err calibrate: the board must be clear (|field| > %d.%02d mT on %s)" % (
             clear // 100, clear % 100, cells)
@@ -81,7 +86,7 @@ class Calibration:
         for c in range(hall.N_CELLS):  # the average, rounded to the nearest 0.01 mT
             v = s[c]
             s[c] = (v + k // 2) // k if v >= 0 else -((k // 2 - v) // k)
-        cells = _crowded(s, self.clear)
+        cells = _crowded(s, hal.reader.zero, self.clear)
         if cells:
             hal.unsettled(False)
             return "err calibrate: a piece came on the board (%s); zeros unchanged" % cells
