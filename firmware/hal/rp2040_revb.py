@@ -94,7 +94,8 @@ def _scan(sums: ptr16, cfg: ptr32) -> int:
     y = 0
     while y < rows + 1:
         if y < rows:
-            sio_clr[0] = row_mask
+            sio_set[0] = 1 << row_en             # every row off while the address changes:
+            sio_clr[0] = row_mask                # (cleared, it would select row 0 between rows)
             sio_set[0] = y << row_shift
             sio_clr[0] = 1 << row_en             # the row's sensors on
             t0 = timer[0]
