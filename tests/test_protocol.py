@@ -328,10 +328,18 @@ def test_led_frames_alone_leave_the_events_as_lines(board, monkeypatch):
 
 
 def test_board_id_mismatch_of_protocol_version_is_refused(board, monkeypatch):
+    """The refusal says which side to update: the board's firmware when it is older, this
+    program when the board's protocol is newer (it said "the firmware or this program")."""
     monkeypatch.setattr(F, "PROTOCOL_VERSION", 99)
     with pytest.raises(LinkError) as e:
         board.link.hello()
-    assert "protocol 2" in str(e.value)
+    assert str(e.value) == ("the board speaks protocol 2, this program 99: update the "
+                            "board's firmware (cargoboard deploy)")
+    monkeypatch.setattr(F, "PROTOCOL_VERSION", 1)
+    with pytest.raises(LinkError) as e:
+        board.link.hello()
+    assert str(e.value).startswith("the board speaks protocol 2, this program 1: update this "
+                                   "program"), str(e.value)
 
 
 def test_no_answer_is_a_clear_error(tmp_path):

@@ -390,6 +390,42 @@ def test_sim_pty_replaces_a_stale_link_and_removes_its_own(tmp_path):
     assert not pty.is_symlink()
 
 
+def test_sim_pty_stopped_by_sigterm_twice_still_tidies_up(tmp_path):
+    """A second SIGTERM that came while the first was being handled (a service manager's
+    repeat, `kill` typed twice) broke off the tidying: the link could be left and the exit was
+    143. The first SIGTERM now makes the board ignore the others until it has stopped: exit 0,
+    the link gone, the firmware's process ended."""
+    import signal
+    import subprocess
+    pty = tmp_path / "board"
+    exe = str(Path(sys.executable).parent / "cargoboard")
+    from cargoboard.build import cached_build
+    cached_build()
+    for pause in (0.0, 0.001, 0.005, 0.02):
+        sim = subprocess.Popen([exe, "sim", "--pty", str(pty)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+        children = Path("/proc/%d/task/%d/children" % (sim.pid, sim.pid))
+        kids = []
+        try:
+            for _ in range(300):
+                if pty.is_symlink() or sim.poll() is not None:
+                    break
+                time.sleep(0.05)
+            assert pty.is_symlink(), sim.communicate(timeout=5)
+            kids = children.read_text().split()
+        finally:
+            sim.send_signal(signal.SIGTERM)
+            time.sleep(pause)
+            if sim.poll() is None:
+                sim.send_signal(signal.SIGTERM)
+            out, err = sim.communicate(timeout=10)
+        assert (sim.returncode, err) == (0, ""), (pause, sim.returncode, err)
+        assert not pty.is_symlink(), pause
+        for kid in kids:
+            assert not Path("/proc/%s" % kid).exists() or \
+                Path("/proc/%s/stat" % kid).read_text().split()[2] == "Z", (pause, kid)
+
+
 def test_sim_options_are_checked_by_the_parser(tmp_path):
     """--heapsize abc/0/1k and --plugin foo went to the firmware, which died with its stdout
     and stderr dumped; --shift without --rev b was silently ignored: usage errors now."""

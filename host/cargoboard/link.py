@@ -410,8 +410,11 @@ class Link:
         if "proto" not in info:
             raise LinkError("%s does not answer like a Cargoboard" % self.port)
         if info["proto"] != str(F.PROTOCOL_VERSION):
-            raise LinkError("the board speaks protocol %s, this program %d: update the firmware "
-                            "(cargoboard deploy) or this program" % (info["proto"], F.PROTOCOL_VERSION))
+            newer = info["proto"].isdigit() and int(info["proto"]) > F.PROTOCOL_VERSION
+            raise LinkError("the board speaks protocol %s, this program %d: %s" % (
+                info["proto"], F.PROTOCOL_VERSION,
+                "update this program (the host tools, cargoboard)"
+                if newer else "update the board's firmware (cargoboard deploy)"))
         return info
 
     def games(self):

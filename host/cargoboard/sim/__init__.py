@@ -194,6 +194,7 @@ def _serve(path, noise, kwargs):
         pass
 
     def _term(signum, frame):
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # stopping: the others wait till it has
         raise Stopped
 
     # SIGTERM while the board starts stops it as it does once it is served: exit 0, nothing
@@ -212,5 +213,11 @@ def _serve(path, noise, kwargs):
     except Stopped:
         return 0
     finally:
-        signal.signal(signal.SIGTERM, old)
+        # After a SIGTERM (either _term left SIG_IGN) the program ends: further ones stay
+        # ignored to its end (the default handler put back would end it with 143 once all
+        # is tidied); otherwise the handler it had is put back, after the runner is stopped.
+        termed = signal.getsignal(signal.SIGTERM) is signal.SIG_IGN
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         runner.stop()
+        if not termed:
+            signal.signal(signal.SIGTERM, old)

@@ -452,6 +452,8 @@ class Runner:
         link = Path(path)
 
         def _term(signum, frame):
+            # stopping: a second SIGTERM would break off the tidying below (the link left)
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
             raise KeyboardInterrupt
 
         # (in force from before the link is made until after it is removed: a SIGTERM in
@@ -477,7 +479,8 @@ class Runner:
                     link.unlink()
             except OSError:
                 pass
-            signal.signal(signal.SIGTERM, old)
+            if signal.getsignal(signal.SIGTERM) is not signal.SIG_IGN:  # no SIGTERM came
+                signal.signal(signal.SIGTERM, old)
         return 0
 
     def wait_serial_input(self, timeout=1.0):
