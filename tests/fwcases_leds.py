@@ -114,6 +114,42 @@ def case_current_budget_scaling():
     assert not p.scaled and _rgb(p, 3) == (255, 255, 255)
 
 
+def case_turn_glow_budgeted_first():
+    # The turn glow (the mover's bar, unlit LEDs) is never scaled: in a frame far over the
+    # budget it glows as in an unscaled one, the rest is scaled into what is left, and the
+    # frame stays within the budget; a half bar alike. A budget too small even for the glow
+    # scales it with the rest.
+    for part, first, n in ((0, H.SCORE_BASE + H.SCORE_LEN, 9), (2, H.SCORE_BASE + 14, 4)):
+        ref = L.Painter(cap=96, budget_ma=100000)
+        ref.begin(0)
+        ref.turn(1, part)
+        ref.finish()
+        glow = _rgb(ref, first)
+        assert glow[0] > 0 and not ref.scaled
+        for budget in (400, 320):
+            p = L.Painter(cap=96, budget_ma=budget)
+            p.begin(0)
+            for c in range(H.N_CELLS):
+                p.cell(c, L.WHITE, 255, c & 3)
+            p.turn(1, part)
+            p.score(1, 1, 16 if part else 36, 0, part)  # a lit LED first, scaled
+            p.finish()
+            assert p.scaled and p.estimate_ma() <= budget, (budget, p.estimate_ma())
+            assert p.estimate_ma() >= budget - 40
+            assert [_rgb(p, first + k) for k in range(1, n)] == [glow] * (n - 1), part
+            assert 0 < max(_rgb(p, first)) < 96  # the lit LED is scaled
+            assert max(_rgb(p, 0)) < 40  # and the cells
+            for f in range(1, 70):
+                p.animate(f)
+                assert p.estimate_ma() <= budget
+    p = L.Painter(cap=255, budget_ma=158)  # 1 mA for the LEDs: less than the glow's 19 mA
+    p.begin(0)
+    p.turn(0)
+    p.cell(0, L.WHITE)
+    p.finish()
+    assert p.estimate_ma() <= 158
+
+
 def case_budget_below_idle():
     p = L.Painter(cap=255, budget_ma=100)   # less than the idle current: LEDs dark
     p.begin(0)

@@ -15,7 +15,7 @@ WAIT = "wait 600"  # the hands still, longer than the board's settle time (400 m
 # Palette after the default brightness cap (96 of 255), as firmware/drivers/leds.py draws it.
 PALETTE = {"white": (255, 255, 255), "blue": (0, 40, 255), "orange": (255, 90, 0),
            "magenta": (255, 0, 200), "yellow": (255, 190, 0), "cyan": (0, 200, 255),
-           "red": (255, 0, 0)}
+           "red": (255, 0, 0), "green": (0, 255, 40)}
 
 
 def colour_of(rgb):
@@ -79,8 +79,10 @@ class SimBoard:
 
     def leds(self, indices, frames=64):
         """{LED: (colour, pattern)} over `frames` frames: pattern steady, wink (dark 1/8 of
-        the time), slow or fast (half the time, by how often it toggles), or off."""
+        the time), slow or fast (half the time, by how often it toggles), or off. Each LED's
+        brightest channel seen is kept in `peaks` ({LED: 0..255}: its level, as scaled)."""
         seen = {i: [] for i in indices}
+        self.peaks = {i: 0 for i in indices}
         for _ in range(frames):
             self.s.step(1)
             for i in indices:
@@ -88,6 +90,7 @@ class SimBoard:
         out = {}
         for i, rgbs in seen.items():
             on = [rgb for rgb in rgbs if max(rgb) > 0]
+            self.peaks[i] = max([max(rgb) for rgb in rgbs])
             if not on:
                 out[i] = ("off", "off")
                 continue

@@ -5,7 +5,8 @@
 # only take heap).
 #
 # Painter._pat[i] says how LED i was drawn in this render: _DRAWN | its blink pattern (1..3), 0
-# if not drawn (leds.py's _DRAWN; the HAL's native code uses the same encoding).
+# if not drawn (leds.py's _DRAWN; the HAL's native code uses the same encoding) or if it is the
+# turn glow, which finish() budgets first and keeps from scaling.
 
 from firmware.hal import const
 

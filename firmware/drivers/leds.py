@@ -34,7 +34,8 @@ turn()). If max <= 9 each point is one LED.
 value > max: the whole bar blinks fast; value < 0 is shown as 0.
 
 turn(seat): the seat to move has its bar's unlit LEDs at dim white (level 24), so the bar of
-the player to move glows end to end; other bars are dark where unlit.
+the player to move glows end to end; other bars are dark where unlit. The glow is budgeted
+first and never scaled (finish()): it is the whose-turn sign, in a bright frame too.
 
 Half bars (the 8-player variant, two seats to a side): score() and turn() take part=1 for the
 bar's LEDs k = 0..3, part=2 for k = 5..8 (k = 4, before the exit portal, stays dark); a half bar
@@ -58,7 +59,12 @@ Brightness and current:
   If I exceeds `budget_ma` (default 400 mA at 5 V), every channel value is scaled by
   (budget_ma - idle) / (I - idle) (per byte, floored), so the frame stays within the budget. `last_ma` keeps the
   estimate (all-on) before scaling, `scaled` tells whether the last render was scaled.
-  Scaling only visits the LEDs drawn in that render.
+  Scaling only visits the LEDs drawn in that render. The turn glow's LEDs (turn(); `_pat` 0
+  while lit, so that _group does not scale them) are budgeted first: with u their channel sum
+  and t the budget's, the others are scaled by (t - u) / s (s the frame's sum), which keeps the
+  frame within t: (s - u) * (t - u) / s + u <= t. (Scaled with the rest, the glow went to 2 of
+  255 at Cargocube's activation with 8 players, the only sign of which seat of a side moves:
+  the LED audit, stop 41.) A budget too small for the glow alone scales it with the rest.
 No allocation per frame: all state is preallocated, palette lookups index a bytes object.
 
 Speed (every Python operation costs ~1 us on the RP2040): the palette is kept scaled by `cap`
@@ -116,8 +122,8 @@ TURN_LEVEL = const(24)
 
 _DRAWN = const(0x10)  # _pat[i]: LED i was drawn in this render; low bits: its blink pattern
 _ALL_ON = const(7)    # phase bits: 1 << (pattern - 1) set while that pattern is on
-_BAR_DRAWN = bytes((_DRAWN,)) * SCORE_LEN
-_HALF_DRAWN = bytes((_DRAWN,)) * 4
+_BAR_GLOW = bytes(SCORE_LEN)  # _pat of the turn glow's LEDs: 0, not scaled (finish())
+_HALF_GLOW = bytes(4)
 _ZERO3 = bytes(3)
 
 
@@ -315,10 +321,10 @@ class Painter:
         base = _bar_start(seat, part)
         if part == 0:
             self.frame[base * 3:(base + SCORE_LEN) * 3] = self._turn_bar
-            self._pat[base:base + SCORE_LEN] = _BAR_DRAWN
+            self._pat[base:base + SCORE_LEN] = _BAR_GLOW
         else:
             self.frame[base * 3:(base + 4) * 3] = self._turn_half
-            self._pat[base:base + 4] = _HALF_DRAWN
+            self._pat[base:base + 4] = _HALF_GLOW
 
     def score(self, seat, value, max_value, colour=0, part=0):
         """Show value/max_value on the seat's 9-LED bar (encoding in the module doc), in the
@@ -381,6 +387,7 @@ class Painter:
                 self.led(base + k, colour, quarter * 64, blink)
             elif bg:
                 self.led(base + k, WHITE, TURN_LEVEL)
+                pat[base + k] = 0  # the turn glow: not scaled (finish())
             else:
                 self.led(base + k, OFF)
         # kept for the next render (copied byte by byte: a slice would allocate)
@@ -414,7 +421,28 @@ class Painter:
         # channel budget in byte units; each byte is floored, so the result never exceeds the
         # budget. Small ints only; the sum, the scaling and the grouping in one call.
         over = (255 * (avail + 1) + CH_MA - 1) // CH_MA
-        r = self._group(over, (avail * 255) // CH_MA)
+        t = (avail * 255) // CH_MA
+        # The turn glow's LEDs (_pat 0, lit) are budgeted first and never scaled: scaled with
+        # the rest they went dark in a full frame (Cargocube's activation with 8 players: 2 of
+        # 255, the only sign of which seat of a side moves). The others are scaled into what is
+        # left: by (t - u) / s, so that their sum, (s - u) * (t - u) / s at most, and u stay
+        # within t.
+        u = 0
+        seat = self.turn_seat
+        if seat >= 0:
+            base = _bar_start(seat, self.turn_part)
+            n = 4 if self.turn_part else SCORE_LEN
+            f = self.frame
+            pat = self._pat
+            for i in range(base, base + n):
+                if not pat[i]:
+                    o = i * 3
+                    u += f[o] + f[o + 1] + f[o + 2]
+            if u > t:  # a budget too small even for the glow: scaled with the rest
+                u = 0
+                for i in range(base, base + n):
+                    pat[i] |= _DRAWN
+        r = self._group(over, t - u)
         s = r >> 8
         self._nbl = r & 255
         self.last_ma = idle + (s * CH_MA) // 255

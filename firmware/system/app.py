@@ -515,7 +515,8 @@ class App:
             for c in CORNERS:
                 p.cell(c, ORANGE, 255, BLINK_SLOW)
         if st == SETUP:
-            # setup assist: white slow blink = put a piece here, magenta fast blink = remove
+            # setup assist: white slow blink = put a piece here, magenta fast blink = remove;
+            # a game's setup_colour may say what goes there by colour, pattern and level
             m = self.mask
             s = self.scanner.stable
             # a game may say what goes on a cell (docs/firmware.md: setup_colour)
@@ -528,7 +529,12 @@ class App:
                         bit = 1 << j
                         if miss & bit:
                             c = (i << 3) + j
-                            p.cell(c, what(c) if what is not None else WHITE, 255, BLINK_SLOW)
+                            if what is None:
+                                p.cell(c, WHITE, 255, BLINK_SLOW)
+                            else:  # colour | pattern << 4 | level << 8; level 0: full, slow
+                                v = what(c)
+                                lv = v >> 8
+                                p.cell(c, v & 15, lv or 255, (v >> 4) & 15 if lv else BLINK_SLOW)
                         elif extra & bit:
                             p.cell((i << 3) + j, MAGENTA, 255, BLINK_FAST)
         if self.errors and st != PLAY:

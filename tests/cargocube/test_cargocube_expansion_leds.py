@@ -98,3 +98,50 @@ def test_biohazard_card_lifted_shows_its_cubes_and_lands_without_a_button():
     assert t.state == T.ASKING and t.fitting == 2  # two cubes fit: the player picks
     game.on_button(H.CONFIRM, 1600)
     assert game.pos.notation().startswith("f1=KS,e2=B1.!S")
+
+
+def test_eight_players_at_activation_the_movers_half_glows_within_the_budget():
+    """On the virtual board (the real firmware under the MicroPython unix port), 8 players, the
+    activation due at the start: the frame is over the current budget (scaled to about a
+    quarter), and the mover's half bar glowed 2 of 255 (1 on revision B): with 8 players the only
+    sign of which seat of a side moves (the LED audit, stop 41). The turn glow is budgeted first
+    and never scaled: it glows as in any frame (cap 96: 9 of 255), the other half of the bar
+    stays dark, and every frame stays within the budget (400 mA; revision B 320)."""
+    from cargoboard.sim import REVB_HEAP
+    for revision, budget, heap in (("A", 400, "192k"), ("B", 320, REVB_HEAP)):
+        activation_glow_within_budget(budget, revision=revision, heapsize=heap)
+
+
+def test_eight_players_at_activation_the_movers_half_glows_on_the_emulated_pico():
+    """The same on the board's own image (rp2040js, the stock MicroPython), where the render's
+    end is the HAL's native led_group."""
+    from picotarget import require_pico
+    require_pico()
+    activation_glow_within_budget(400, target="pico")
+
+
+def activation_glow_within_budget(budget, **session_kwargs):
+    """8 players, the activation due: the mover's (seat 1's) half bar glows as unscaled, the
+    other half is dark and every frame of the 64 (every blink phase) is within the budget."""
+    from simkit import SimBoard
+    revision = session_kwargs.get("revision", "A")
+    b = SimBoard("new-game cargocube polygon 12345678", **session_kwargs)
+    try:
+        b.run("wait 300")
+        assert b.state()[0] == "idle"
+        glow = (255 * L.TURN_LEVEL * 96) // 65025  # the glow in an unscaled frame
+        worst = cells = 0
+        for _ in range(64):  # every blink phase
+            b.s.step(1)
+            leds = b.s.runner.leds
+            worst = max(worst, H.N_LEDS + sum(leds) * 20 // 255)
+            cells = max(cells, max(leds[:3 * H.N_CELLS]))
+            mover = [b.s.runner.led(H.SCORE_BASE + k) for k in range(5, 9)]  # seat 1: east
+            other = [b.s.runner.led(H.SCORE_BASE + k) for k in range(4)]  # seat 2: west
+            assert mover == [(glow, glow, glow)] * 4, (revision, mover)
+            assert other == [(0, 0, 0)] * 4, (revision, other)
+        assert budget * 3 // 4 < worst <= budget, (revision, worst)  # scaled, within budget
+        # the cells are scaled: the brightest (cap 96 of 255 unscaled) well below 96
+        assert 0 < cells < 48, (revision, cells)
+    finally:
+        b.close()

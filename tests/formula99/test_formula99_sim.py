@@ -179,6 +179,32 @@ def test_a_turn_a_charge_a_crossing_and_what_the_leds_say(race):
     gm.expect()
 
 
+def test_confirm_on_a_suit_with_no_card_that_fits_says_so(race):
+    """The card picker opened with `hint` before any card may be played (the move comes first):
+    `confirm` on a suit with none of its cards that fit did nothing and showed nothing (the LED
+    audit, stop 41). It is refused with a sign: `evt no-card`, and the N bar (where the rank
+    would show) blinks red, fast, until the next press; then the picker goes on as before."""
+    from firmware import hal as H
+    gm = race()
+    n_bar = [H.SCORE_BASE + 2 * H.SCORE_LEN + k for k in range(H.SCORE_LEN)]
+    gm.run("press hint", "wait 100")
+    assert gm.bar(0) == ["blue"] * 9  # the picker: clubs
+    assert set(gm.leds(n_bar).values()) == {("off", "off")}
+    gm.run("press confirm", "wait 100")
+    assert "evt no-card" in gm.s.events
+    assert set(gm.leds(n_bar).values()) == {("red", "fast")}
+    assert gm.bar(0) == ["blue"] * 9  # still the suit
+    gm.run("press next", "wait 100")  # diamonds: the sign goes with the press
+    assert gm.bar(0) == ["orange"] * 9
+    assert set(gm.leds(n_bar).values()) == {("off", "off")}
+    gm.run("press confirm", "wait 100", "press undo", "wait 100")  # refused again; leave
+    assert gm.s.events.count("evt no-card") == 2
+    assert set(gm.leds(n_bar).values()) == {("off", "off")}
+    assert gm.s.query("history")[1] == "ok "
+    gm.run("lift i3", "place j1", "wait 800")  # and the game goes on
+    assert gm.s.query("history")[1] == "ok s1-1b1"
+
+
 def test_undo_shows_what_to_put_back(race):
     gm = race()
     gm.run("lift i3", "place j1", "wait 800")

@@ -374,10 +374,13 @@ def test_setup_mask_and_colours():
     g = Game({})
     m = g.setup_mask()
     assert bin(int.from_bytes(bytes(m), "little")).count("1") == 36
-    assert g.setup_colour(g.pos.parse_cell("f2")) == 5     # the base cube: yellow
-    assert g.setup_colour(g.pos.parse_cell("e1")) == 6     # armour: cyan
-    assert g.setup_colour(g.pos.parse_cell("a2")) == 2     # a building cube: orange
-    assert g.setup_colour(g.pos.parse_cell("c4")) == 1     # S's worker: blue
+    # colour | pattern << 4 | level << 8 (docs/firmware.md; a bare colour: full, slow)
+    assert g.setup_colour(g.pos.parse_cell("f2")) == 5 | 0 << 4 | 255 << 8   # base: yellow, steady
+    assert g.setup_colour(g.pos.parse_cell("e1")) == 6 | 3 << 4 | 255 << 8   # armour: cyan, wink
+    assert g.setup_colour(g.pos.parse_cell("a2")) == 2 | 1 << 4 | 64 << 8    # building: orange, slow, dim
+    assert g.setup_colour(g.pos.parse_cell("c4")) == 1     # S's worker: blue (slow, full)
+    g = Game({"position": SIEGE})
+    assert g.setup_colour(g.pos.parse_cell("f4")) == 8 | 0 << 4 | 64 << 8    # filler: green, steady, dim
 
 
 # -- whole games by the modelled hand ----------------------------------------------------------

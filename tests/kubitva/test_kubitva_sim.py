@@ -170,20 +170,37 @@ def test_power_cut_then_sync_and_export(board, tmp_path):
               rec.actions[-1])
 
 
-def test_setup_assist_says_what_goes_where():
-    """Before the start the set-up assist blinks each empty cell of the layout in the colour of
-    what goes there: base cube yellow, armour cyan, building cube orange, workers in their
-    side's colour."""
+def test_setup_assist_says_what_goes_where_not_by_hue_alone():
+    """Before the start the set-up assist lights each empty cell of the layout in the colour of
+    what goes there, and every kind also differs in blink pattern or level (colour-blind
+    players; the LED audit, stop 41, found them all slow and full, told apart by hue alone): a
+    unit slow, full in its side's colour; a building cube orange, slow, dim; armour cyan, wink;
+    the base cube yellow, steady; a filler green, steady, dim. A cube where none goes blinks
+    magenta, fast, full."""
     b = SimBoard()
     try:
-        data, final = b.s.query("new kubitva board")
-        assert final.startswith("ok setup missing=36")
-        got = b.leds([kb.Position.parse(kb.BOARD).parse_cell(n)
-                      for n in ("f2", "e1", "a2", "c4", "c8", "d5")])
-        names = dict(zip(("f2", "e1", "a2", "c4", "c8", "d5"), got.values()))
-        assert names == {"f2": ("yellow", "slow"), "e1": ("cyan", "slow"),
-                         "a2": ("orange", "slow"), "c4": ("blue", "slow"),
-                         "c8": ("white", "slow"), "d5": ("off", "off")}
+        pos = kb.Position.parse(SIEGE)  # the board edition with a barracks: e4 b, f4 filler
+        data, final = b.s.query("new kubitva position=" + SIEGE.replace(" ", "_"))
+        assert final.startswith("ok setup missing=")
+        b.run("drop d5", "wait 100")  # a cube where none goes
+        names = ("f2", "e1", "a2", "e4", "f4", "c4", "c8", "d5", "d6")
+        got = b.leds([pos.parse_cell(n) for n in names])
+        peak = {n: b.peaks[pos.parse_cell(n)] for n in names}
+        looks = dict(zip(names, got.values()))
+        assert looks == {"f2": ("yellow", "steady"), "e1": ("cyan", "wink"),
+                         "a2": ("orange", "slow"), "e4": ("orange", "slow"),
+                         "f4": ("green", "steady"), "c4": ("blue", "slow"),
+                         "c8": ("white", "slow"), "d5": ("magenta", "fast"),
+                         "d6": ("off", "off")}, looks
+        full = peak["f2"]
+        assert full > 0 and peak["e1"] == peak["c4"] == peak["c8"] == peak["d5"] == full, peak
+        # the dim kinds at a quarter of the full ones (level 64 of 255), the frame's scaling
+        # to the current budget alike for all
+        for n in ("a2", "e4", "f4"):
+            assert 0 < peak[n] <= full // 3, peak
+        # no two kinds (nor the cell to clear) look alike but for their hue
+        kinds = [(looks[n][1], peak[n] > full // 2) for n in ("f2", "e1", "a2", "f4", "c4", "d5")]
+        assert len(set(kinds)) == len(kinds), kinds
     finally:
         b.close()
 

@@ -242,8 +242,12 @@ class Game:
             if bit == H.NEXT:
                 self.pick_suit = (self.pick_suit + 1) % 5
                 self._pick_ranks()
-            elif bit == H.CONFIRM and self.pick_list:
-                self.pick = _PICK_RANK
+            elif bit == H.CONFIRM:
+                if self.pick_list:
+                    self.pick = _PICK_RANK
+                else:  # no card of the suit fits now: said, the N bar red until a press
+                    self.pick_index = -1
+                    self.emit("no-card")
             return
         if bit == H.NEXT and self.pick_list:
             self.pick_index = (self.pick_index + 1) % len(self.pick_list)
@@ -426,6 +430,9 @@ class Game:
                 c = self.pick_list[self.pick_index]
                 n = C.rank(c) if c <= 52 else (1 if c == C.RED_JOKER else 2)
                 self._count(bars, 2, n, L.WHITE)
+            elif self.pick_index < 0:  # `confirm` on a suit with no card that fits: refused
+                for k in range(H.SCORE_LEN):
+                    bars.append((H.SCORE_BASE + 2 * H.SCORE_LEN + k, L.RED, 255, L.BLINK_FAST))
             self._wanted(bars)
             return
         if self.pick == _PICK_OPTION and self.pick_list:

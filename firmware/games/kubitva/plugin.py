@@ -14,7 +14,7 @@ from firmware.games.kubitva import tracker as T
 from firmware.drivers import leds as L
 from firmware import hal as H
 from firmware.system import logwrite as LW
-from firmware.hal import unload
+from firmware.hal import const, unload
 
 # The parser of the notation (11 KB of the Pico's heap) is needed only to read a position: it is
 # dropped once the game's position is read (a later `load` imports it again).
@@ -30,6 +30,7 @@ POINTS_BAR = 3  # E bar: the move points of the unit in the hand or the active u
 MONEY_MAX = 40  # the bar is full at 40 (two super rockets), a strike rocket is 2.25 LEDs
 LAND_LEVEL = 12
 UNIT_LEVEL = 90
+_SETUP_DIM = const(64)  # the set-up assist's dim kinds (a building cube or waste, a filler)
 
 # What the W bar shows for a purchase (b a w s k K x) or a fill (i p m r): that many LEDs.
 ITEM_CODES = "bawskKx"
@@ -121,17 +122,21 @@ class Game:
         return m
 
     def setup_colour(self, c):
-        """The colour of a cell still to be filled in the set-up assist: what goes there."""
+        """How the set-up assist lights a cell still to be filled: what goes there, told by its
+        colour and also by its blink pattern or level, not by hue alone (colour | pattern << 4
+        | level << 8, docs/firmware.md; a bare colour: full level, slow blink). A unit slow,
+        full (the side's colour); a building cube or waste slow, dim; armour wink, full; the
+        base cube steady, full; a filler steady, dim. Clearing a cell is magenta, fast."""
         v = self.pos.cells[c]
         if v >= kb.WORKER:
             return SIDE_COLOUR[v & 1]
         if v == kb.ARMOUR:
-            return L.CYAN
+            return L.CYAN | L.BLINK_WINK << 4 | 255 << 8
         if v == kb.BASE:
-            return L.YELLOW
+            return L.YELLOW | 255 << 8
         if v >= kb.INCOME:
-            return L.GREEN
-        return L.ORANGE
+            return L.GREEN | _SETUP_DIM << 8
+        return L.ORANGE | L.BLINK_SLOW << 4 | _SETUP_DIM << 8
 
     def start(self):
         self.emit("kubitva start %s ply=%d" % (self.variant, self.pos.ply()))
