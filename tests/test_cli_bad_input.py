@@ -220,7 +220,11 @@ def test_an_empty_name_for_a_file_is_a_usage_error_and_makes_nothing(tmp_path, a
     proc = subprocess.run([cargoboard_exe()] + argv, cwd=str(tmp_path), env=env, timeout=60,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True)
     assert proc.returncode == 2 and proc.stdout == "", proc
-    assert proc.stderr.startswith("cargoboard: error: %s wants " % option), proc
+    # named by its command, as argparse names the command's other usage errors
+    import itertools
+    words = itertools.takewhile(lambda w: w not in ("", "1") and not w.startswith("-"), argv)
+    prog = " ".join(["cargoboard"] + list(words))
+    assert proc.stderr.startswith("%s: error: %s wants " % (prog, option)), proc
     assert proc.stderr.endswith(", not ''\n") and len(proc.stderr.splitlines()) == 1, proc
     assert list(tmp_path.iterdir()) == []
 

@@ -265,7 +265,7 @@ def main(argv=None):
         print("cargoboard: error: %s" % error_text(exc), file=sys.stderr)
         return 1
     except UsageError as exc:  # an empty name for a file (ArgumentParser.parse_known_args)
-        print("cargoboard: error: %s" % exc, file=sys.stderr)
+        print("%s: error: %s" % (getattr(exc, "prog", "cargoboard"), exc), file=sys.stderr)
         return 2
     if extra:
         # `show POSITION --players 3 e4s end`: actions may also follow the options.

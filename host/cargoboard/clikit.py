@@ -103,8 +103,10 @@ class ArgumentParser(argparse.ArgumentParser):
             what = PATH_NAMES.get(action.metavar)
             given = getattr(ns, action.dest, None)
             if what and (given == "" or isinstance(given, list) and "" in given):
-                raise UsageError("%s wants %s, not ''" % (
+                e = UsageError("%s wants %s, not ''" % (
                     "/".join(action.option_strings) or action.metavar, what))
+                e.prog = self.prog  # said as argparse says the command's usage errors
+                raise e
         return ns, extra
 
     def _print_message(self, message, file=None):
