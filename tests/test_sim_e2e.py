@@ -341,6 +341,8 @@ def test_sim_pty_board_that_cannot_start_is_one_line_exit_2(tmp_path):
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
     assert r.stderr.startswith("cargoboard sim: error: cannot start the simulated board: no "
                                "/nonexistent/rp2040-bootrom-b1.bin for the emulated Pico"), r.stderr
+    # the folder the user chose is where it goes (it advised setting the variable already set)
+    assert r.stderr.endswith(" and put it at /nonexistent/rp2040-bootrom-b1.bin\n"), r.stderr
 
 
 def test_sim_pty_path_is_checked_before_the_board_starts(tmp_path):

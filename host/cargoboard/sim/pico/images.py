@@ -47,7 +47,12 @@ def find_images() -> tuple[Path, Path]:
                             (uf2, UF2_NAME, "CARGOBOARD_PICO_UF2")):
         if not path.is_file():
             url, sha = SOURCES[name]
+            # where to put it: the folder it was looked for in (the one the user chose, or the
+            # default), and the other ways only when no variable chose it
+            chosen = os.environ.get(env) or os.environ.get("CARGOBOARD_PICO_DIR")
+            where = (f"put it at {path}" if chosen else
+                     f"put it in {DEFAULT_DIR}, or set {env} or CARGOBOARD_PICO_DIR")
             raise PicoUnavailable(
                 f"no {path} for the emulated Pico: get {name} from {url} (sha256 {sha}) and "
-                f"put it in {DEFAULT_DIR}, or set {env} or CARGOBOARD_PICO_DIR")
+                f"{where}")
     return rom, uf2
