@@ -486,6 +486,25 @@ def test_end_with_two_pieces_in_the_hands_takes_nothing(tmp_path):
                                             ("end", "end")], res.text
 
 
+def test_a_double_confirm_takes_no_missed_move_unseen(tmp_path):
+    """A move with no trace (d6's top cube rolled onto d7) and `confirm` pressed twice at once
+    (in haste, or a bounce): the second press took the first guess shown (d6w), which the
+    player had not looked at. Now it is the same press: the player then reads the guess, steps
+    to d6n with `next` and takes it with `confirm`."""
+    s = Script()
+    s.act("d5n")
+    s.resolve()
+    p = s.act("d6n")
+    s.add("press confirm", "press confirm", "send history", "send candidates", "wait 600",
+          "press next", "wait 600", "press confirm").expect()
+    res = s.run(tmp_path)
+    assert res.rc == 0, res.text
+    assert re.search(r"^\s+ok d5n$", res.text, re.M), res.text   # nothing taken by the pair
+    assert re.search(r"^\s+cand 1 d6n$", res.text, re.M), res.text
+    assert [e[:2] for e in res.events()] == [("confirm", "d5n"), ("confirm", "d6n")], res.text
+    assert res.events()[-1][2] == p, res.text
+
+
 # 7 -------------------------------------------------------------------------------------------
 
 def test_undo_of_a_move_without_trace_then_play_on(tmp_path):
