@@ -928,7 +928,7 @@ class Tracker:
             return self._offer_hidden()
         return False
 
-    def _lifted(self):
+    def _may_be_held(self):
         """Whether the difference may be a piece still in the hand: a move of which it is the
         start may still land on an empty cell (in_hand). Occupancy cannot tell such a piece
         from one put onto a stack, so `end` takes no move onto a stack then (press_end): the
@@ -978,15 +978,15 @@ class Tracker:
         """End the turn with actions left. The turn's last move must be complete by now: a move
         still pending (it may have ended on a stack) is committed if only one fits, else the
         player is asked first and the turn ends after the answer; a missed move the player
-        asked for is taken as shown. While the piece may still be in the hand (_lifted), no
-        move is taken by the press: one pending move that fits is shown as a missed move
-        (taken by going on or by waiting), several are asked about, and a `confirm` first
-        only says a move was missed; a pending move that is the first of two (a second piece
-        lifted) is not taken."""
+        asked for is taken as shown. While the piece may still be in the hand
+        (_may_be_held), no move is taken by the press: one pending move that fits is shown as
+        a missed move (taken by going on or by waiting), several are asked about, and a
+        `confirm` first only says a move was missed; a pending move that is the first of two
+        (a second piece lifted) is not taken."""
         if self.state == OVER:
             return False
         if self.offered and self.state == ASKING:
-            if self._lifted():
+            if self._may_be_held():
                 return False  # the piece may be in the hand: no answer (press_confirm)
             self._take_offered()  # (or the question goes: _offer_fits)
             self._infer()
@@ -1001,7 +1001,7 @@ class Tracker:
             alone = [a for a in self.pending if action_delta(self.pos, a) == self.diff]
             if not alone:
                 return False
-            if self._lifted():
+            if self._may_be_held():
                 # Onto a stack, or still in the hand (its other moves land on empty cells):
                 # `end` took it at once (or asked, and `confirm` took it), the piece still in
                 # the hand. One that fits is shown as a missed move, taken when the player
