@@ -400,6 +400,111 @@ def test_undo_drops_an_end_that_waits(tmp_path):
     assert "evt end-dropped" in res.text
 
 
+def test_end_then_confirm_with_the_keeper_in_the_hand_takes_no_step(tmp_path):
+    """Revision A: S's keeper lifted from f1 between the base cards on e1 and g1 looks like a
+    step onto either card (no sensor changes where it lands). `end` pressed with it in the
+    hand showed those steps as a question, and `confirm` took Ke and the end: a step nobody
+    made (the audit's case). Now `end` shows them as a missed move, `confirm` only says a move
+    was missed, and the keeper put down on f2 is read as its step, then the turn ends. Put
+    onto the card on e1 instead, the step `confirm` picked is taken 3 s later, and the end."""
+    s = Script(cards="base")
+    s.act("c3s")
+    s.add("lift f1", "press end", "wait 200", "press confirm", "wait 300", "send history",
+          "place f2", WAIT)
+    s.follow("Kn")
+    p = s.follow("end")
+    res = s.expect().run(tmp_path)
+    assert res.rc == 0, res.text
+    assert re.search(r"^\s+ok c3s$", res.text, re.M), res.text
+    assert [e[:2] for e in res.events()] == [("auto", "c3s"), ("auto", "Kn"), ("end", "end")], \
+        res.text
+    assert res.events()[-1][2] == p, res.text
+
+    s = Script(cards="base")
+    s.act("c3s")
+    s.add("lift f1", "place e1", "press end", "wait 600", "send candidates", "press confirm",
+          "wait 3500")
+    s.follow("Ke")
+    s.follow("end")
+    res = s.expect().run(tmp_path, "onto_the_card.txt")
+    assert res.rc == 0, res.text
+    assert re.search(r"^\s+cand 0 Ke$", res.text, re.M), res.text
+    assert [e[:2] for e in res.events()] == [("auto", "c3s"), ("confirm", "Ke"), ("end", "end")], \
+        res.text
+
+
+def _keeper_beside_the_f3_stack():
+    """c3s and Kn (S's keeper on f2, the cube on f3 in front of it), then the keeper lifted:
+    the only move of it that changes no more sensors is Kn onto f3."""
+    s = Script(cards="base")
+    s.act("c3s")
+    s.act("Kn")
+    return s.add("lift f2", "wait 300")
+
+
+def test_end_with_the_keeper_in_the_hand_takes_no_step_onto_a_stack(tmp_path):
+    """The keeper lifted beside the f3 stack and `end` pressed: `end` took Kn onto f3 at once,
+    and the keeper then put down on e2 read as a mistake. Now it waits: Kw is read, and the
+    turn ends. Put onto the stack instead, Kn is taken 3 s after `end` with no more press."""
+    s = _keeper_beside_the_f3_stack()
+    s.add("press end", "wait 200", "send history", "place e2", WAIT)
+    s.follow("Kw")
+    s.follow("end")
+    res = s.expect().run(tmp_path)
+    assert res.rc == 0, res.text
+    assert re.search(r"^\s+ok c3s Kn$", res.text, re.M), res.text   # nothing at the press
+    assert [e[:2] for e in res.events()] == [("auto", "c3s"), ("auto", "Kn"), ("auto", "Kw"),
+                                            ("end", "end")], res.text
+
+    s = _keeper_beside_the_f3_stack()
+    s.add("place f3", "press end", "wait 3500")
+    s.follow("Kn")
+    s.follow("end")
+    res = s.expect().run(tmp_path, "onto_the_stack.txt")
+    assert res.rc == 0, res.text
+    assert [e[:2] for e in res.events()] == [("auto", "c3s"), ("auto", "Kn"),
+                                            ("confirm", "Kn"), ("end", "end")], res.text
+    assert res.buttons() == ["end"], res.text
+
+
+def test_end_with_two_pieces_in_the_hands_takes_nothing(tmp_path):
+    """The keeper lifted beside the f3 stack, then the card on d1 lifted too, and `end`: the
+    board read Kn onto f3 with the card in the air and `end` took Kn, the keeper still in the
+    hand. Now the end waits, nothing taken; the card put back and the keeper stepped onto e2
+    are read, then the turn ends."""
+    s = _keeper_beside_the_f3_stack()
+    s.add("lift d1", "wait 300", "press end", "wait 200", "send history", "send state",
+          "place d1", "place e2", WAIT)
+    s.follow("Kw")
+    s.follow("end")
+    res = s.expect().run(tmp_path)
+    assert res.rc == 0, res.text
+    assert re.search(r"^\s+ok c3s Kn$", res.text, re.M), res.text
+    assert res.states() == [("moving", "d1,f2", 2)], res.text
+    assert "evt end-waits" in res.text, res.text
+    assert [e[:2] for e in res.events()] == [("auto", "c3s"), ("auto", "Kn"), ("auto", "Kw"),
+                                            ("end", "end")], res.text
+
+
+def test_a_double_confirm_takes_no_missed_move_unseen(tmp_path):
+    """A move with no trace (d6's top cube rolled onto d7) and `confirm` pressed twice at once
+    (in haste, or a bounce): the second press took the first guess shown (d6w), which the
+    player had not looked at. Now it is the same press: the player then reads the guess, steps
+    to d6n with `next` and takes it with `confirm`."""
+    s = Script()
+    s.act("d5n")
+    s.resolve()
+    p = s.act("d6n")
+    s.add("press confirm", "press confirm", "send history", "send candidates", "wait 600",
+          "press next", "wait 600", "press confirm").expect()
+    res = s.run(tmp_path)
+    assert res.rc == 0, res.text
+    assert re.search(r"^\s+ok d5n$", res.text, re.M), res.text   # nothing taken by the pair
+    assert re.search(r"^\s+cand 1 d6n$", res.text, re.M), res.text
+    assert [e[:2] for e in res.events()] == [("confirm", "d5n"), ("confirm", "d6n")], res.text
+    assert res.events()[-1][2] == p, res.text
+
+
 # 7 -------------------------------------------------------------------------------------------
 
 def test_undo_of_a_move_without_trace_then_play_on(tmp_path):

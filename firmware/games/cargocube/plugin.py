@@ -19,6 +19,10 @@ VALUE_COLOUR = (L.OFF, L.BLUE, L.CYAN, L.YELLOW, L.WHITE)
 VALUE_LEVEL = (0, 90, 140, 200, 255)
 
 HINT_MS = 4000  # how long a hint stays lit
+# A `confirm` this soon after the one that showed a missed move (or, after `end`, said a move
+# was missed) is the same press, pressed twice in haste or bounced: the second took the move
+# shown, a guess no one had looked at (revision B's ACK_REPEAT_MS, the same reading).
+CONFIRM_REPEAT_MS = 400
 MISMATCH_MS = 500  # a difference must last this long before it lights red (hands are slow)
 
 
@@ -135,6 +139,7 @@ class Game:
         # the seat whose `end` waits for the board to come to rest (a piece in the hand, a
         # question, a mistake): the turn ends then, if it may (_end_at_rest); -1 for none
         self.end_by = -1
+        self.offer_at = -1  # when a `confirm` left a missed move shown (CONFIRM_REPEAT_MS)
         self.now = 0
         self._shown_state = -1
         self.paint_version = 0  # bumped whenever what paint() draws changes (docs/firmware.md)
@@ -226,8 +231,14 @@ class Game:
     def on_button(self, bit, now_ms):
         self.now = now_ms
         t = self.tracker
+        if bit == H.CONFIRM and self.offer_at >= 0 and t.offered and t.state == T.ASKING \
+                and H.ticks_diff(now_ms, self.offer_at) < CONFIRM_REPEAT_MS:
+            return  # the same press as the one that showed it
+        self.offer_at = -1
         if bit == H.CONFIRM:
             t.press_confirm()
+            if t.offered and t.state == T.ASKING:
+                self.offer_at = now_ms
         elif bit == H.NEXT:
             t.press_next()
         elif bit == H.UNDO:

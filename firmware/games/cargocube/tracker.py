@@ -424,6 +424,10 @@ class Tracker:
         # question counts it (_ask clears it, _offer_hidden sets it): the state says the rest.
         self.offered = False
         self.offered_since = 0  # when the player last pressed a button with a missed move shown
+        # the question was shown by `end` with the piece maybe in the hand (press_end): the
+        # player has not said a move was missed; a `confirm` says it, taking nothing, and
+        # the move shown is then a missed move shown (offered)
+        self.end_offer = False
         self.touched = []  # the last TOUCHED_MAX cells whose occupancy changed (even if restored)
         self.recent = []  # cells whose occupancy changed since the last commit
         self.undone_by_next = []  # moves that were pending when the board looked right again
@@ -875,6 +879,7 @@ class Tracker:
         `fitting` counts the positions: 1 when all that fit end alike (_infer then takes it)."""
         self.end_requested = False
         self.offered = False
+        self.end_offer = False
         self.settling = False
         self.state = ASKING
         self.candidates, self.fitting = self._offers(self._order(actions)) if actions else ([], 0)
@@ -903,6 +908,14 @@ class Tracker:
 
     def press_confirm(self):
         if self.state == ASKING and self.candidates:
+            if self.end_offer:
+                # Shown by `end` with the piece maybe still in the hand (press_end): this press
+                # says a move was missed, as the `confirm` that opens an offer does, and takes
+                # nothing (`end`, then `confirm` with the keeper lifted took the step shown):
+                # the move shown is a missed move shown from now on (offered).
+                self.end_offer = False
+                self.offered = True
+                return True
             self._commit(self.candidates[self.index], "confirm")
             self._infer()
             if self.end_requested and self.state == IDLE:
@@ -914,6 +927,17 @@ class Tracker:
         if self.state != OVER:
             return self._offer_hidden()
         return False
+
+    def _may_be_held(self):
+        """Whether the difference may be a piece still in the hand: a move of which it is the
+        start may still land on an empty cell (in_hand). Occupancy cannot tell such a piece
+        from one put onto a stack, so `end` takes no move onto a stack then (press_end): the
+        piece put down is read, and a missed move shown is taken by going on, by `confirm`
+        once the player has said a move was missed, or after OFFER_TAKE_MS."""
+        if not self.diff:
+            return False
+        return in_hand(explain(self.pos, self.legal(), self._deltas, self.diff, self.barred)[1],
+                       self.diff)
 
     def _offer_hidden(self):
         """The player says: I made a move the board has not registered. Offer what fits, most
@@ -954,10 +978,16 @@ class Tracker:
         """End the turn with actions left. The turn's last move must be complete by now: a move
         still pending (it may have ended on a stack) is committed if only one fits, else the
         player is asked first and the turn ends after the answer; a missed move the player
-        asked for is taken as shown."""
+        asked for is taken as shown. While the piece may still be in the hand
+        (_may_be_held), no move is taken by the press: one pending move that fits is shown as
+        a missed move (taken by going on or by waiting), several are asked about, and a
+        `confirm` first only says a move was missed; a pending move that is the first of two
+        (a second piece lifted) is not taken."""
         if self.state == OVER:
             return False
         if self.offered and self.state == ASKING:
+            if self._may_be_held():
+                return False  # the piece may be in the hand: no answer (press_confirm)
             self._take_offered()  # (or the question goes: _offer_fits)
             self._infer()
         if self.state == MOVING:
@@ -965,9 +995,27 @@ class Tracker:
             # (left to the tick, a move committed after this press would lose the `end`).
             self._infer(True)
         if self.state == MOVING and self.pending:
-            action = self.pending[0]
-            if len(self.pending) > 1:
-                self._ask(self.pending)
+            # Only a move that explains the board by itself may be the turn's last: one read
+            # as the first of two (a second piece lifted) leaves a piece in the hand, and the
+            # end waits for the board to come to rest (the pair is read when it lands).
+            alone = [a for a in self.pending if action_delta(self.pos, a) == self.diff]
+            if not alone:
+                return False
+            if self._may_be_held():
+                # Onto a stack, or still in the hand (its other moves land on empty cells):
+                # `end` took it at once (or asked, and `confirm` took it), the piece still in
+                # the hand. One that fits is shown as a missed move, taken when the player
+                # goes on (the piece put down is read as its own move if it explains the
+                # board) or lets it stand 3 s; several are asked about. A `confirm` first only
+                # says a move was missed (end_offer). The end waits (the plug-in).
+                self._ask(alone)
+                self.offered = self.fitting == 1
+                self.end_offer = True
+                self.end_requested = True
+                return True
+            action = alone[0]
+            if len(alone) > 1:
+                self._ask(alone)
                 if self.fitting > 1:
                     self.end_requested = True
                     return True

@@ -59,11 +59,13 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  board has it (after up to 1 s to settle); if it shows
                                  candidates, `next` until the right one is shown, then
                                  `confirm`; if it shows none (a move without a trace),
-                                 `confirm` first to ask for them (twice when revision B
-                                 shows its last move taken, `evt taken`). If the board is a move
-                                 behind (an earlier move it could not see), the earlier
-                                 move is picked first the same way. Fails if no candidate
-                                 leads there. Counts the presses.
+                                 `confirm` first to ask for them (twice when revision B shows
+                                 its last move taken, `evt taken`), then 0.5 s to read the
+                                 move shown before the `confirm` that takes it (a press
+                                 sooner is the same press). If the board is a move behind (an
+                                 earlier move it could not see), the earlier move is picked
+                                 first the same way. Fails if no candidate leads there.
+                                 Counts the presses.
     bounce CELL                  contact bounce: CELL's sensor toggles every frame for 60 ms
                                  (each state 10 ms < stable_ms) and returns to the true
                                  reading; then 50 ms pass. Must produce no accepted change.
@@ -237,6 +239,7 @@ def default_resolve(session: "Session", position: str) -> int:
     action = None
     rounds = 0  # the moves picked: the one leading to POSITION, after at most one earlier
     asked = False  # `confirm` pressed to ask for the moves the board may have missed
+    fresh = False  # ... and nothing pressed since
     for _ in range(MAX_RESOLVE_PRESSES):
         if session.position() == position:
             break
@@ -250,6 +253,7 @@ def default_resolve(session: "Session", position: str) -> int:
             session.press("confirm")  # "I made a move you did not see": the board offers moves
             presses += 1
             asked = True
+            fresh = True
             continue
         target = [c for c in cands if c[2] == position]
         final = bool(target)
@@ -262,7 +266,13 @@ def default_resolve(session: "Session", position: str) -> int:
         if idx != shown:
             session.press("next")
             presses += 1
+            fresh = False
             continue
+        if fresh:
+            # the move shown by the `confirm` just pressed: a player reads it before pressing
+            # again (a second press sooner is the same press, Cargocube's CONFIRM_REPEAT_MS)
+            session.wait(ACK_READ_MS)
+            fresh = False
         session.press("confirm")
         presses += 1
         if final:
