@@ -398,22 +398,13 @@ def test_sim_pty_stopped_by_sigterm_twice_still_tidies_up(tmp_path):
     143. The first SIGTERM now makes the board ignore the others until it has stopped: exit 0,
     the link gone, the firmware's process ended."""
     import signal
-    import subprocess
+    from clirun import serving_sim
     pty = tmp_path / "board"
-    exe = str(Path(sys.executable).parent / "cargoboard")
-    from cargoboard.build import cached_build
-    cached_build()
     for pause in (0.0, 0.001, 0.005, 0.02):
-        sim = subprocess.Popen([exe, "sim", "--pty", str(pty)], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+        sim = serving_sim(pty)
         children = Path("/proc/%d/task/%d/children" % (sim.pid, sim.pid))
         kids = []
         try:
-            for _ in range(300):
-                if pty.is_symlink() or sim.poll() is not None:
-                    break
-                time.sleep(0.05)
-            assert pty.is_symlink(), sim.communicate(timeout=5)
             kids = children.read_text().split()
         finally:
             sim.send_signal(signal.SIGTERM)

@@ -355,19 +355,9 @@ def test_cli_sync_from_sim_serving_a_script(tmp_path):
     flash = tmp_path / "flash"
     db = tmp_path / "games.sqlite"
     exe = str(Path(sys.executable).parent / "cargoboard")
-    # the firmware's build in the cache first, as the sim's: the wait for the link below is
-    # for the sim, not for a build (a cold cache's took longer: TimeoutExpired)
-    from cargoboard.build import cached_build
-    cached_build()
-    sim = subprocess.Popen([exe, "sim", "--script", str(script), "--pty", str(pty),
-                            "--flash", str(flash)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True)
+    from clirun import serving_sim
+    sim = serving_sim(pty, "--script", str(script), "--flash", str(flash))
     try:
-        for _ in range(300):
-            if pty.is_symlink() or sim.poll() is not None:
-                break
-            time.sleep(0.05)
-        assert pty.is_symlink(), sim.communicate(timeout=5)
         r = subprocess.run([exe, "sync", "--port", str(pty), "--db", str(db), "--progress"],
                            capture_output=True, text=True, timeout=60)
         assert r.returncode == 0, r.stderr
