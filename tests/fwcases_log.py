@@ -86,6 +86,7 @@ def act(hal, app, a):
             t = g.tracker
             if t.state != T.ASKING:
                 press(app, H.CONFIRM)
+                frames(app, 50)  # read the move shown (a `confirm` within 0.4 s is the same)
             assert t.state == T.ASKING and a in t.candidates, (cc.format_action(a), t.state)
             while t.candidates[t.index] != a:
                 press(app, H.NEXT)

@@ -149,14 +149,15 @@ def _lines(stored_path, tmp_path):
     return export_cli.render(rec, "text").splitlines(), rec
 
 
-def _error(capsys, argv, status=1):
+def _error(capsys, argv, status=1, prog="cargoboard"):
     rc = cli.main(argv)
     cap = capsys.readouterr()
     assert rc == status, (rc, cap)
     assert cap.out == ""
     lines = cap.err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("cargoboard: error: "), cap.err
-    return lines[0][len("cargoboard: error: "):]
+    head = prog + ": error: "
+    assert len(lines) == 1 and lines[0].startswith(head), cap.err
+    return lines[0][len(head):]
 
 
 def test_import_names_the_line_of_an_illegal_action(stored, tmp_path, capsys):
@@ -402,8 +403,8 @@ def test_export_never_writes_the_files_sqlite_keeps_beside_the_store(stored, tmp
                 "cannot write %s: SQLite keeps the game store's own %s file under that " \
                 "name; give another file" % (name, end)
     assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
-    assert _error(capsys, ["export", "1", "--db", str(path), "-o", ""], status=2) == \
-        "--output/-o wants a file name, not ''"
+    assert _error(capsys, ["export", "1", "--db", str(path), "-o", ""], status=2,
+                  prog="cargoboard export") == "--output/-o wants a file name, not ''"
 
 
 def test_export_that_runs_out_of_room_leaves_the_old_file(stored, tmp_path):
