@@ -19,9 +19,10 @@ VALUE_COLOUR = (L.OFF, L.BLUE, L.CYAN, L.YELLOW, L.WHITE)
 VALUE_LEVEL = (0, 90, 140, 200, 255)
 
 HINT_MS = 4000  # how long a hint stays lit
-# A `confirm` this soon after the one that showed a missed move (or, after `end`, said a move
-# was missed) is the same press, pressed twice in haste or bounced: the second took the move
-# shown, a guess no one had looked at (revision B's ACK_REPEAT_MS, the same reading).
+# A `confirm` this soon after one that showed something to read (a missed move; revision B:
+# the move it had taken) is the same press, pressed twice in haste or bounced, while that is
+# still shown (_confirm_shown): the second took the missed move shown, a guess no one had
+# looked at, or (revision B) asked for a missed move the board then took 3 s later.
 CONFIRM_REPEAT_MS = 400
 MISMATCH_MS = 500  # a difference must last this long before it lights red (hands are slow)
 
@@ -139,7 +140,7 @@ class Game:
         # the seat whose `end` waits for the board to come to rest (a piece in the hand, a
         # question, a mistake): the turn ends then, if it may (_end_at_rest); -1 for none
         self.end_by = -1
-        self.offer_at = -1  # when a `confirm` left a missed move shown (CONFIRM_REPEAT_MS)
+        self.confirm_at = -1  # when a `confirm` showed something to read (CONFIRM_REPEAT_MS)
         self.now = 0
         self._shown_state = -1
         self.paint_version = 0  # bumped whenever what paint() draws changes (docs/firmware.md)
@@ -231,14 +232,14 @@ class Game:
     def on_button(self, bit, now_ms):
         self.now = now_ms
         t = self.tracker
-        if bit == H.CONFIRM and self.offer_at >= 0 and t.offered and t.state == T.ASKING \
-                and H.ticks_diff(now_ms, self.offer_at) < CONFIRM_REPEAT_MS:
+        if bit == H.CONFIRM and self.confirm_at >= 0 and self._confirm_shown() \
+                and H.ticks_diff(now_ms, self.confirm_at) < CONFIRM_REPEAT_MS:
             return  # the same press as the one that showed it
-        self.offer_at = -1
+        self.confirm_at = -1
         if bit == H.CONFIRM:
             t.press_confirm()
-            if t.offered and t.state == T.ASKING:
-                self.offer_at = now_ms
+            if self._confirm_shown():
+                self.confirm_at = now_ms
         elif bit == H.NEXT:
             t.press_next()
         elif bit == H.UNDO:
@@ -260,6 +261,12 @@ class Game:
             t.offered_since = now_ms  # a missed move shown: taken once it stands OFFER_TAKE_MS
         self._after(now_ms)
 
+
+    def _confirm_shown(self):
+        """Whether what a `confirm` showed is still shown: a missed move (revision B also the
+        move it had taken, plugin_revb)."""
+        t = self.tracker
+        return t.offered and t.state == T.ASKING
     def tick(self, now_ms):
         self.now = now_ms
         t = self.tracker

@@ -14,17 +14,13 @@ from firmware.games.cargocube import plugin as P
 from firmware.games.cargocube.steptracker import StepTracker
 
 ACK_MS = 1500  # how long a `confirm` with nothing moved shows the action last taken (green)
-# a `confirm` this soon after that one is the same press (pressed twice in haste, or bounced):
-# no one reads the green and presses again so fast (a double press offered a missed move,
-# and 3 s later the board took it)
-ACK_REPEAT_MS = 400
+# (a `confirm` within plugin.CONFIRM_REPEAT_MS of that one is the same press: _confirm_shown)
 
 
 class Game(P.Game):
     def __init__(self, options):
         self.levels = options["levels"]
         self.ack_until = -1  # the end of that showing (ticks), -1 when none is shown
-        self.ack_at = 0  # when it began (ticks)
         P.Game.__init__(self, options)
 
     def new_tracker(self, pos, rank=None):
@@ -37,16 +33,16 @@ class Game(P.Game):
     def on_button(self, bit, now_ms):
         t = self.tracker
         before = t.acked
-        if bit == P.H.CONFIRM and self.ack_until >= 0 and \
-                P.H.ticks_diff(now_ms, self.ack_at) < ACK_REPEAT_MS:
-            return
         P.Game.on_button(self, bit, now_ms)
         if t.acked is not None and t.acked is not before:
             # the board already took it (StepTracker.press_confirm): said, and shown a while
             self.emit("taken " + P.cc.format_action(t.acked))
-            self.ack_at = now_ms
+            self.confirm_at = now_ms  # a `confirm` again at once is the same press
             self.ack_until = (now_ms + ACK_MS) & P.H.TICKS_MASK
             self._rebuild()
+
+    def _confirm_shown(self):
+        return self.ack_until >= 0 or P.Game._confirm_shown(self)
 
     def tick(self, now_ms):
         P.Game.tick(self, now_ms)

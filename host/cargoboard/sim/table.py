@@ -9,8 +9,8 @@ from firmware.hal.hall import settle
 from hardware.pinmap_revb import DEADBAND
 
 # how long a modelled player looks at the board's answer to a `confirm` before pressing again
-# (the bench's hand, the script's `resolve`): past revision B's ACK_REPEAT_MS
-# (firmware/games/cargocube/plugin_revb.py), which takes a second press sooner as the same one
+# (the bench's hand, the script's `resolve`): past CONFIRM_REPEAT_MS
+# (firmware/games/cargocube/plugin.py), which takes a second press sooner as the same one
 ACK_READ_MS = 500
 
 FRAME_MS = 10
