@@ -106,7 +106,11 @@ def test_calibrate_takes_the_zeros_out_and_the_flash_keeps_them(tmp_path):
         assert abs(big - 100 * worst) <= 6, (big, worst)   # the largest zero, 0.01 mT
         s.events.clear()
         s.restart()                                          # a power cut: zeros from the flash
-        assert any(e.startswith("evt boot") for e in s.events)
+        # a revision-B virtual board names its HAL apart from revision A's `hal=sim`
+        assert any(e.startswith("evt boot") and e.endswith(" hal=sim-revb") for e in s.events), \
+            s.events
+        _, hello = s.query("hello")
+        assert " hal=sim-revb " in hello, hello
         assert not any("not calibrated" in e or "error" in e for e in s.events), s.events
         _surround(s, c, picks)
         assert _occupied(s) == ring

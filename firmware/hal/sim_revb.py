@@ -14,6 +14,8 @@ from firmware.hal.sim import SimHal
 
 
 class SimHallHal(SimHal):
+    name = "sim-revb"  # `hello` tells a revision-B virtual board from a revision-A one
+
     def __init__(self, inp=None, out=None):
         from hardware import pinmap_revb as PMB
         self._reader = hall.reader(PMB)

@@ -90,7 +90,7 @@ def run_interactive(inp=None, out=None, **runner_kwargs) -> int:
         say(f"cannot start the simulated board: {e}")
         return 2
     say("Cargoboard simulator. Verbs: %s; show status help quit." % " ".join(VERBS))
-    if s.runner.revision == "B":  # (the board's `hello` says hal=sim either way)
+    if s.runner.revision == "B":
         say("Revision B: linear Hall sensors, the field of every cell from the field model.")
     say(f"The board's USB serial is also on {s.runner.port} (pyserial/miniterm can open it).")
     try:
