@@ -394,7 +394,7 @@ def _hall_matrix(b, pm, part, connect, rail, N, circuit, sk):
     # its filter: 10 uF, not 100 nF. When the multiplexer selects it, the ADC input node (the
     # eight multiplexers' COMs, ~445 pF) shares its charge with the filter: with 100 nF the
     # reference moved by 1/226 of the step from the channel read before it (cell k11: up to
-    # 4.8 ADC steps with a cube on a card there, 1.2 with a cube), and the 5 k divider takes
+    # 4.7 ADC steps with a cube on a card there, 1.2 with a cube), and the 5 k divider takes
     # 0.5 ms to put it back, longer than the channel's 18 us. hall_rules checks the figure.
     cm = part("c10u", role="mid-supply reference filter")
     b.mid_filter = cm
@@ -909,14 +909,8 @@ MID_SHARE_MAX_LSB = 0.25      # the mid-supply reference's error from the channe
 # capacitors on +3V3 at their least; the Pico's own output capacitor left out). 0.15 V leaves
 # 3.15 V, far over the RP2040's and the flash's minimums, and the Pico's regulator restores it
 # long before the scan reads (ROW_ON_US, 330 us). The 10 nF bypass gave 0.05 V; 100 nF a
-# sensor would give 0.41 V.
+# sensor would give 0.44 V.
 ROW_DIP_MAX_V = 0.15
-
-
-def adc_node_farads(n_mux):
-    """The ADC input node: every multiplexer's COM (enabled or not), one channel's input, the
-    RP2040's pin and the line along the board."""
-    return n_mux * P.HC4067_C_COM_F + P.HC4067_C_IN_F + P.ADC_NODE_EXTRA_F
 
 
 def analog_figures(board):
@@ -943,6 +937,7 @@ def analog_figures(board):
                 by_cell.setdefault(cell, []).append(p)
         elif other == "HALL_MID":
             on_mid += _least_farads(p)
+    from circuit.scantime import adc_node_farads
     node = adc_node_farads(len(board.muxes))
     swing = 3.3 / 2                 # the channel read before the reference: anywhere in 0..3.3 V
     share = node / (node + on_mid) * swing if on_mid else swing
