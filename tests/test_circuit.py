@@ -388,9 +388,9 @@ def test_the_circuit_tools_answer_help_and_refuse_words_they_do_not_take(capsys)
     a mistyped `--chek` rewrote it instead of checking it); a word a tool does not take is a
     usage error, exit 2."""
     import pytest
-    from circuit import bom as BOM, magnet as MAG, pins as PN, power as PW, scantime as SC
+    from circuit import bom as BOM, cli as CLI, magnet as MAG, pins as PN, power as PW, scantime as SC
     before = BOM.BOM_CSV.stat().st_mtime_ns
-    for tool in (B, BOM, MAG, PN, PW, SC):
+    for tool in (B, BOM, CLI, MAG, PN, PW, SC):
         with pytest.raises(SystemExit) as e:
             tool.main(["--help"])
         assert e.value.code == 0
@@ -404,3 +404,21 @@ def test_the_circuit_tools_answer_help_and_refuse_words_they_do_not_take(capsys)
             tool.main(["--rev", "c"])
         assert e.value.code == 2
     assert BOM.BOM_CSV.stat().st_mtime_ns == before
+
+
+def test_circuit_cli_lists_every_circuit_tool():
+    """`python -m circuit.cli` was the tools' shared parser only: run, it printed nothing and
+    looked like a tool that did nothing. Now it lists every tool (each module of circuit/ with a
+    main()) with how to run it, and its --help says the same."""
+    import subprocess
+    from circuit import cli as CLI
+    tools = sorted(p.stem for p in (ROOT / "circuit").glob("*.py")
+                   if p.stem != "cli" and "\ndef main(" in p.read_text())
+    assert tools == ["board", "bom", "magnet", "pins", "power", "scantime"]
+    for argv in ([], ["--help"]):
+        r = subprocess.run([sys.executable, "-m", "circuit.cli"] + argv, cwd=ROOT,
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0 and r.stderr == "", r
+        for t in tools + ["cli"]:
+            assert "python -m circuit.%s" % t in r.stdout, (t, r.stdout)
+    assert CLI.main([]) == 0
