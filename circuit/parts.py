@@ -184,9 +184,6 @@ DRV5055_NOISE_NT_RTHZ = 130         # input-referred noise density
 DRV5055_BANDWIDTH_HZ = 20000
 DRV5055_BYPASS_MIN_F = 10e-9        # VCC pin: "a ceramic capacitor ... of at least 0.01 uF" (TI)
 DRV5055_DRIVE_MA = 1.0              # output drive, +-1 mA ("Low-Noise Output With +-1-mA Drive")
-DRV5055_STC_PER_K = 0.0012          # A versions: sensitivity +0.12 %/C (compensates NdFeB's drop)
-DRV5055_VQ_DRIFT_MT = 1.0           # quiescent voltage drift, -40..125 C vs 25 C: +-1 x sensitivity
-                                    # (typical; no maximum given): +-1 mT over 100 K from 25 C
 
 # CD74HC4067: 16-channel analog multiplexer. Channel pins are analog (passive); ~E low enables
 # the switch, high isolates COM (so 8 of them share one ADC input, enabled one at a time by a
@@ -202,12 +199,10 @@ HC4067_RON_4V5_OHM = (90, 180, 225)     # typ, max 25 C, max -40..85 C (VIS 0..V
 HC4067_RON_3V3_OHM = 500                # our bound at VCC = 3.3 V, mid-supply, -40..85 C
 HC4067_C_COM_F = 50e-12
 HC4067_C_IN_F = 5e-12
-HC4067_T_ON_NS = (60, 75)               # Sn to COM turn-on, 4.5 V, 50 pF: 25 C, -40..85 C (HCT)
 # The ADC input node besides the multiplexers' COMs: the RP2040's ADC pin and the ADC line to
 # the eight multiplexers along the board (our allowance; the RP2040 datasheet gives the ADC an
 # input impedance of 100 kOhm minimum and no capacitance).
 ADC_NODE_EXTRA_F = 40e-12
-RP2040_ADC_ZIN_OHM = 100e3
 RP2040_VIL = 0.8                        # GPIO input low at IOVDD 3.3 V (RP2040 datasheet)
 HC4067_CHANNEL_PINS = ("9", "8", "7", "6", "5", "4", "3", "2",          # I0..I7
                        "23", "22", "21", "20", "19", "18", "17", "16")  # I8..I15
@@ -386,8 +381,9 @@ CAPACITANCE = {  # nominal (F): the soft start's timing (circuit.power.soft_star
     "c100n": 100e-9, "c22n": 22e-9, "c10u": 10e-6,
 }
 # The least a capacitor gives of its nominal value: its tolerance (the X7R/X5R parts: +-10 %)
-# and, for the 10 uF X5R 0805 at the 1.65 V of the mid-supply reference, its DC-bias loss (our
-# allowance: 20 % more; Murata's curve for GRM21BR61A106KE19 at 1.65 V).
+# and, for the 10 uF X5R 0805 (10 V) at the 1.65 V of the mid-supply reference, its DC-bias
+# loss (our allowance: 20 % more, to be read off the maker's curve; on +3V3 it loses more: with
+# 55 % left there, a row switching on still dips +3V3 by only 0.13 V, circuit.board.hall_rules).
 CAP_LEAST = {"c100n": 0.9, "c22n": 0.9, "c10u": 0.7}
 
 

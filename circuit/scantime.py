@@ -1,5 +1,7 @@
 """Revision B: how long one scan of the 121 linear Hall sensors takes, and whether it fits the
-10 ms frame of the RP2040 (docs/hardware.md quotes the table; a test checks it).
+10 ms frame of the RP2040; and whether the ADC input settles in the one conversion the scan
+discards after each cell address (`settling`) (docs/hardware.md quotes the table; a test
+checks it).
 
     python -m circuit.scantime
 
