@@ -16,7 +16,8 @@ What is wired here (docs/hardware.md explains the choices):
   of chip k+1, chip 15's SER is tied high, QH of chip 0 goes to SPI_MISO. Every input has a
   47 k pull-up (one bussed 8-resistor network per chip, RN(k+1)). The buttons confirm, next,
   undo, hint, end (order of firmware.hal.BUTTON_NAMES) pull inputs D1..D5 of chip 15 low
-  (BUTTON_BYTE / BUTTON_SHIFT of the pin map); D6, D7 stay pulled up (spare).
+  (BUTTON_BYTE / BUTTON_SHIFT of the pin map) through 10 k, 100 nF at each switch (`_button`:
+  they are touched by hand); D6, D7 stay pulled up (spare).
 - CLK, SH/LD and CLK INH reach 16 chips along the board: a 74LVC3G17 Schmitt buffer next to
   the Pico (U2) drives them through 33 ohm series resistors.
 - 157 x WS2812B (D1..D157; LED i = D(i+1), firmware LED order: 121 cells then 4 x 9 score
@@ -344,7 +345,8 @@ def _hall_matrix(b, pm, part, connect, rail, N, circuit, sk):
       whose gate is output Y(y) of a 74HC154: one output low at a time, so at most one row of
       sensors draws current; ~G1 (ROW_EN) is pulled up (10 k: it must beat the RP2040 pad's
       reset pull-down), so none until the firmware drives it.
-    - The buttons pull their GPIOs low; pull-ups from one 8 x 47 k network.
+    - The buttons pull their GPIOs low through 10 k, 100 nF at each switch (`_button`); pull-ups
+      from one 8 x 47 k network.
     """
     b.revision = "B"
     bypass = {}
