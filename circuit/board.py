@@ -16,7 +16,8 @@ What is wired here (docs/hardware.md explains the choices):
   of chip k+1, chip 15's SER is tied high, QH of chip 0 goes to SPI_MISO. Every input has a
   47 k pull-up (one bussed 8-resistor network per chip, RN(k+1)). The buttons confirm, next,
   undo, hint, end (order of firmware.hal.BUTTON_NAMES) pull inputs D1..D5 of chip 15 low
-  (BUTTON_BYTE / BUTTON_SHIFT of the pin map); D6, D7 stay pulled up (spare).
+  (BUTTON_BYTE / BUTTON_SHIFT of the pin map) through 10 k, 100 nF at each switch (`_button`:
+  they are touched by hand); D6, D7 stay pulled up (spare).
 - CLK, SH/LD and CLK INH reach 16 chips along the board: a 74LVC3G17 Schmitt buffer next to
   the Pico (U2) drives them through 33 ohm series resistors.
 - 157 x WS2812B (D1..D157; LED i = D(i+1), firmware LED order: 121 cells then 4 x 9 score
@@ -122,6 +123,7 @@ class Board:
         self.row_decoder = None
         self.row_fets = []   # P-MOSFET of row y (cells 11y .. 11y + 10)
         self.mid_divider = None
+        self.mid_filter = None
         self.row_en_pullup = None
 
 
@@ -269,10 +271,8 @@ def build(pinmap=None, tamper=None, revision=None):
 
             # --- Buttons ---------------------------------------------------------------------------
             for i, name in enumerate(buttons):
-                sw = part("b3f", role="button " + name)
-                b.buttons.append(sw)
-                connect(input_net(pm["BUTTON_BYTE"], pm["BUTTON_SHIFT"] + i, pm, buttons), sw["1"])
-                rail("GND", sw["2"])
+                _button(b, name, input_net(pm["BUTTON_BYTE"], pm["BUTTON_SHIFT"] + i, pm, buttons),
+                        part, connect, rail)
 
         else:
             _hall_matrix(b, pm, part, connect, rail, N, circuit, sk)
@@ -345,7 +345,8 @@ def _hall_matrix(b, pm, part, connect, rail, N, circuit, sk):
       whose gate is output Y(y) of a 74HC154: one output low at a time, so at most one row of
       sensors draws current; ~G1 (ROW_EN) is pulled up (10 k: it must beat the RP2040 pad's
       reset pull-down), so none until the firmware drives it.
-    - The buttons pull their GPIOs low; pull-ups from one 8 x 47 k network.
+    - The buttons pull their GPIOs low through 10 k, 100 nF at each switch (`_button`); pull-ups
+      from one 8 x 47 k network.
     """
     b.revision = "B"
     bypass = {}
@@ -392,7 +393,13 @@ def _hall_matrix(b, pm, part, connect, rail, N, circuit, sk):
     rail("+3V3", r1[1])
     connect("HALL_MID", r1[2], r2[1])
     rail("GND", r2[2])
-    cm = part("c100n", role="mid-supply reference filter")
+    # its filter: 10 uF, not 100 nF. When the multiplexer selects it, the ADC input node (the
+    # eight multiplexers' COMs, ~445 pF) shares its charge with the filter: with 100 nF the
+    # reference moved by 1/226 of the step from the channel read before it (cell k11: up to
+    # 4.7 ADC steps with a cube on a card there, 1.2 with a cube), and the 5 k divider takes
+    # 0.5 ms to put it back, longer than the channel's 18 us. hall_rules checks the figure.
+    cm = part("c10u", role="mid-supply reference filter")
+    b.mid_filter = cm
     connect("HALL_MID", cm[1])
     rail("GND", cm[2])
 
@@ -430,7 +437,7 @@ def _hall_matrix(b, pm, part, connect, rail, N, circuit, sk):
         rail(row_rail, s["VCC"])
         rail("GND", s["GND"])
         connect(hall_net(c), s["OUT"])
-        bypass[c] = decouple(row_rail, "c10n", cell=cell_name(c), role="bypass " + s.ref)
+        bypass[c] = decouple(row_rail, "c22n", cell=cell_name(c), role="bypass " + s.ref)
 
     # ROW_EN's pull-up: 10 k, so that it beats the RP2040 pad's reset pull-down (50 k at its
     # strongest: 2.75 V, above the 74HC154's VIH; 47 k gave 1.69 V, a row could be powered
@@ -445,13 +452,30 @@ def _hall_matrix(b, pm, part, connect, rail, N, circuit, sk):
     b.networks.append(rn)
     rail("+3V3", rn["COM"])
     for i, name in enumerate(H.BUTTON_NAMES):
-        sw = part("b3f", role="button " + name)
-        b.buttons.append(sw)
         net = "BTN_" + name.upper()
-        connect(net, sw["1"], rn["R%d" % (i + 1)])
-        rail("GND", sw["2"])
+        connect(net, rn["R%d" % (i + 1)])
+        _button(b, name, net, part, connect, rail)
     for j in range(H.N_BUTTONS + 1, 9):
         circuit.NC += rn["R%d" % j]
+
+
+def _button(b, name, input_net_name, part, connect, rail):
+    """A user-touched button (both revisions): the switch from its contact net to GND, a 100 nF
+    capacitor there to GND and a 10 k series resistor from there to the logic input (the
+    74HC165 on revision A, the RP2040's GPIO on revision B). An ESD discharge into the switch
+    (IEC 61000-4-2, 8 kV from 150 pF: 1.2 uC) lifts the capacitor by ~12 V at most, and the
+    resistor keeps what reaches the input's clamp diodes under a milliampere. Pressed, the
+    input reads the divider of its 47 k pull-up and the 10 k: 0.59 V at most, under the
+    RP2040's VIL (0.8 V) and the 74HC165's (0.3 x 3.3 V). `button_rules` checks the wiring."""
+    sw = part("b3f", role="button " + name)
+    b.buttons.append(sw)
+    r = part("r10k", role="button %s series resistor (ESD)" % name)
+    c = part("c100n", role="button %s ESD capacitor" % name)
+    connect("BTN_%s_SW" % name.upper(), sw["1"], r[1], c[1])
+    connect(input_net_name, r[2])
+    rail("GND", sw["2"])
+    rail("GND", c[2])
+    return sw
 
 
 def hall_net(c):
@@ -702,7 +726,11 @@ def hall_rules(board):
       exactly one P-MOSFET from +3V3 whose gate is on its own output of the row decoder; the
       decoder's ~G1 has a pull-up (no row on before the firmware drives it);
     - analog range: a sensor's supply is no higher than the multiplexer's (a CD74HC4067 passes
-      0..VCC) nor than the ADC's full scale (3.3 V: the ratiometric reading).
+      0..VCC) nor than the ADC's full scale (3.3 V: the ratiometric reading);
+    - analog figures (`analog_figures`): every sensor's own bypass is at least the DRV5055's
+      10 nF after its tolerance; a row switching on dips +3V3 by at most ROW_DIP_MAX_V; the
+      mid-supply reference's filter holds it within MID_SHARE_MAX_LSB when the ADC node's
+      charge (the last cell read) meets it.
     """
     if board.revision != "B":
         return []
@@ -773,12 +801,161 @@ def hall_rules(board):
     gates = [_net(q["G"]) for q in board.row_fets]
     if len(set(gates)) != len(gates):
         out.append(("ERROR", "two row switches share a gate: two rows would be on at once"))
+    a = analog_figures(board)
+    for c, s in enumerate(board.sensors):
+        least = a["bypass_by_cell"].get(cell_name(c), 0.0)
+        if least < P.DRV5055_BYPASS_MIN_F:
+            out.append(("ERROR", "%s (cell %s): bypass %.1f nF at the least (its tolerance), "
+                        "under the DRV5055's %.0f nF minimum" % (
+                            s.ref, cell_name(c), least * 1e9, P.DRV5055_BYPASS_MIN_F * 1e9)))
+    if a["row_dip_v"] > ROW_DIP_MAX_V:
+        out.append(("ERROR", "a row switching on puts %.0f nF on +3V3 (%.1f uF): it dips by "
+                    "%.2f V, over %.2f V (the ADC's reference and the sensors' supply)" % (
+                        a["row_f"] * 1e9, a["v3_f"] * 1e6, a["row_dip_v"], ROW_DIP_MAX_V)))
+    if a["mid_share_lsb"] > MID_SHARE_MAX_LSB:
+        out.append(("ERROR", "mid-supply reference: %.0f nF against the ADC node's %.0f pF moves "
+                    "it by up to %.2f ADC steps when selected, over %.2f" % (
+                        a["mid_f"] * 1e9, a["node_f"] * 1e12, a["mid_share_lsb"],
+                        MID_SHARE_MAX_LSB)))
     return out
+
+
+# A user-touched button's protection (button_rules): an IEC 61000-4-2 contact discharge, 8 kV
+# from 150 pF, is 1.2 uC; on the capacitor at the switch it must stay within the capacitor's
+# 16 V, and the series resistor must hold what reaches the input's clamp diodes (up to 16 V
+# over its 3.6 V) under 10 mA.
+ESD_CHARGE_C = 150e-12 * 8000
+BUTTON_CAP_MAX_V = 16.0
+BUTTON_SERIES_MIN_OHM = (BUTTON_CAP_MAX_V - 3.6) / 10e-3
+
+
+def _vil(pin):
+    """The highest level pin reads as low: the RP2040's 0.8 V, an HC input's 0.3 x VCC."""
+    if _gpio_of(pin) is not None:
+        return P.RP2040_VIL
+    ps = _pin_spec(pin)
+    if ps.vih is not None and ps.vih[0] == "rel":
+        supply = _supply_volts(pin.part)
+        return None if supply is None else (1 - ps.vih[1]) * supply
+    return None
+
+
+def _other(pin):
+    return [q for q in pin.part.pins if q is not pin][0]
+
+
+def _least_farads(part):
+    return P.CAPACITANCE[part.spec_key] * P.CAP_LEAST.get(part.spec_key, 0.9)
+
+
+def button_rules(board):
+    """A button is touched by hand (both revisions): its switch may take an ESD discharge. Its
+    contact net (pad 1; pad 2 on GND) holds a capacitor to GND big enough to take the
+    discharge's charge within its rating and no logic input; the input is reached through a
+    series resistor of at least BUTTON_SERIES_MIN_OHM, and with the button pressed the input's
+    pull-up against that resistor still reads low. Returns [(level, message)]."""
+    out = []
+    for sw in board.buttons:
+        who = "%s (%s)" % (sw.ref, sw.fields.get("role", "button"))
+        if _net(sw["2"]) != "GND":
+            out.append(("ERROR", "%s: pad 2 on %s, not GND" % (who, _net(sw["2"]))))
+        contact = sw["1"].net
+        pins = [p for p in (contact.pins if contact is not None else []) if p.part is not sw]
+        caps = [p for p in pins if p.part.spec_key in P.CAPACITANCE and _net(_other(p)) == "GND"]
+        farads = sum(_least_farads(p.part) for p in caps)
+        if farads * BUTTON_CAP_MAX_V < ESD_CHARGE_C:
+            out.append(("ERROR", "%s: %.0f nF to GND at the switch; an 8 kV discharge (1.2 uC) "
+                        "needs %.0f nF to stay within %.0f V" % (
+                            who, farads * 1e9, ESD_CHARGE_C / BUTTON_CAP_MAX_V * 1e9,
+                            BUTTON_CAP_MAX_V)))
+        direct = [p for p in pins if _pin_spec(p).type in ("in", "bidir")]
+        for p in direct:
+            out.append(("ERROR", "%s: the switch's net %s goes straight to %s/%s: a discharge "
+                        "into the button reaches the input without a series resistor" % (
+                            who, contact.name, p.part.ref, _pin_spec(p).name)))
+        series = [p for p in pins if p.part.spec_key in P.RESISTANCE
+                  and P.BY_KEY[p.part.spec_key].name == "R"]
+        reached = False
+        for p in series:
+            far = _other(p).net
+            inputs = [q for q in (far.pins if far is not None else [])
+                      if _pin_spec(q).type in ("in", "bidir")]
+            if not inputs:
+                continue
+            reached = True
+            ohms, tol = P.RESISTANCE[p.part.spec_key]
+            if ohms * (1 - tol) < BUTTON_SERIES_MIN_OHM:
+                out.append(("ERROR", "%s: series resistor %s %.0f ohm, under %.0f ohm" % (
+                    who, p.part.ref, ohms, BUTTON_SERIES_MIN_OHM)))
+            ups = [q for q in far.pins if _pullup_rail(q) is not None]
+            if ups:
+                g_up = sum(1.0 / (P.RESISTANCE[q.part.spec_key][0]
+                                  * (1 - P.RESISTANCE[q.part.spec_key][1])) for q in ups)
+                r_ser = ohms * (1 + tol)
+                low = min(_pullup_rail(q) for q in ups) * r_ser / (r_ser + 1.0 / g_up)
+                for q in inputs:
+                    vil = _vil(q)
+                    if vil is not None and low > vil:
+                        out.append(("ERROR", "%s pressed: %s/%s reads %.2f V through %s, over "
+                                    "its VIL %.2f V" % (who, q.part.ref, _pin_spec(q).name,
+                                                        low, p.part.ref, vil)))
+        if not reached and not direct:
+            out.append(("ERROR", "%s reaches no logic input" % who))
+    return out
+
+
+# Revision B's analog rules (hall_rules): what the reference's filter and the sensors' bypass
+# must be for the scan's numbers (docs/hardware.md, "Revision B", "Circuit").
+MID_SHARE_MAX_LSB = 0.25      # the mid-supply reference's error from the channel read before it
+# +3V3's dip when a row's bypass capacitors are switched on (charge shared with the netlist's
+# capacitors on +3V3 at their least; the Pico's own output capacitor left out). 0.15 V leaves
+# 3.15 V, far over the RP2040's and the flash's minimums, and the Pico's regulator restores it
+# long before the scan reads (ROW_ON_US, 330 us). The 10 nF bypass gave 0.05 V; 100 nF a
+# sensor would give 0.44 V.
+ROW_DIP_MAX_V = 0.15
+
+
+def analog_figures(board):
+    """Revision B's analog figures from the netlist: the least bypass of a sensor (F), the dip
+    of +3V3 when a row switches on (V), and the mid-supply reference's error from charge
+    sharing with the ADC input node (ADC steps), with what they were computed from."""
+    by_cell = {}
+    on_3v3 = 0.0
+    on_row = {}
+    on_mid = 0.0
+    for p in board.circuit.parts:
+        if p.spec_key not in P.CAPACITANCE:
+            continue
+        nets = {_net(p[1]), _net(p[2])}
+        if "GND" not in nets:
+            continue
+        other = (nets - {"GND"}).pop() if len(nets) == 2 else None
+        if other == "+3V3":
+            on_3v3 += _least_farads(p)
+        elif other is not None and other.startswith("HALL_ROW_"):
+            on_row[other] = on_row.get(other, 0.0) + P.CAPACITANCE[p.spec_key] * 1.1
+            cell = p.fields.get("cell")
+            if cell:
+                by_cell.setdefault(cell, []).append(p)
+        elif other == "HALL_MID":
+            on_mid += _least_farads(p)
+    from circuit.scantime import adc_node_farads
+    node = adc_node_farads(len(board.muxes))
+    swing = 3.3 / 2                 # the channel read before the reference: anywhere in 0..3.3 V
+    share = node / (node + on_mid) * swing if on_mid else swing
+    row = max(on_row.values()) if on_row else 0.0
+    return {
+        "bypass_by_cell": {c: sum(_least_farads(p) for p in ps) for c, ps in by_cell.items()},
+        "row_f": row, "v3_f": on_3v3,
+        "row_dip_v": 3.3 * row / (row + on_3v3) if row + on_3v3 else 0.0,
+        "node_f": node, "mid_f": on_mid, "mid_share_lsb": share / (3.3 / 4096),
+    }
 
 
 def check(board):
     """All rules: SKiDL's ERC and the board's. [] means the design passes."""
-    return skidl_erc(board) + footprint_rules() + board_rules(board) + hall_rules(board)
+    return (skidl_erc(board) + footprint_rules() + board_rules(board) + button_rules(board)
+            + hall_rules(board))
 
 
 def netlist_text(board):

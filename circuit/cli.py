@@ -1,6 +1,18 @@
-"""The command lines of the circuit tools (`python -m circuit.board` and the rest): `--help`
-prints the module's own usage, a word a tool does not take is an error (exit 2) rather than
-ignored, and `--rev A|B` picks the board revision."""
+"""The circuit tools: which there are, and the command line they share.
+
+    python -m circuit.cli                    # this list
+    python -m circuit.pins                   # hardware/pinmap*.py from hardware/pins*.json
+    python -m circuit.board [--rev b]        # ERC and design rules, then the KiCad netlist
+    python -m circuit.bom [--rev b] [--check]    # circuit/bom*.csv from the netlist
+    python -m circuit.power [--rev b]        # the power budget and the LED rail's soft start
+    python -m circuit.magnet [--rev b]       # the field model's table and its design rules
+    python -m circuit.magnet --tables [--check]  # firmware/games/cargocube/field.py
+    python -m circuit.scantime               # revision B's scan time and its ADC settling
+
+Each tool prints its own usage with --help; a word a tool does not take is an error (exit 2)
+rather than ignored, and `--rev A|B` picks the board revision. docs/hardware.md, "Regenerate
+and check", says what each output is for.
+"""
 
 import sys
 
@@ -39,3 +51,14 @@ def parse(argv, doc, flags=(), rev=True):
 def usage(message):
     sys.stderr.write("usage error: %s (--help: what this tool takes)\n" % message)
     raise SystemExit(2)
+
+
+def main(argv=None):
+    """`python -m circuit.cli`: the list of the circuit tools (this module's docstring)."""
+    parse(argv, __doc__, rev=False)
+    print(__doc__.strip())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -182,10 +182,28 @@ DRV5055_RANGE_MT = 44.0             # linear range at 3.3 V
 DRV5055_T_ON_US = (175, 330)        # power-on time: typical, our allowance for the maximum
 DRV5055_NOISE_NT_RTHZ = 130         # input-referred noise density
 DRV5055_BANDWIDTH_HZ = 20000
+DRV5055_BYPASS_MIN_F = 10e-9        # VCC pin: "a ceramic capacitor ... of at least 0.01 uF" (TI)
+DRV5055_DRIVE_MA = 1.0              # output drive, +-1 mA ("Low-Noise Output With +-1-mA Drive")
 
-# CD74HC4067: 16-channel analog multiplexer (on-resistance ~70..180 ohm at 3.3 V). Channel pins
-# are analog (passive); ~E low enables the switch, high isolates COM (so 8 of them share one ADC
-# input, enabled one at a time by a 74HC138).
+# CD74HC4067: 16-channel analog multiplexer. Channel pins are analog (passive); ~E low enables
+# the switch, high isolates COM (so 8 of them share one ADC input, enabled one at a time by a
+# 74HC138). Its on-resistance is specified at VCC = 4.5 V and 6 V only (TI SCHS209, HC and HCT
+# tables, IO = 1 mA): at 4.5 V 70 typ / 160 max ohm at the rails, 90 / 180 ohm across 0..VCC at
+# 25 C, 225 ohm max at -40..85 C. Not at 3.3 V, where the board runs it: HC switches are "extremely
+# non-linear" near 2 V (Nexperia's HC405x sheets give no peak figure there), worst in mid-supply,
+# where our signals sit. Our bound at 3.3 V: the 4.5 V maximum over temperature (225 ohm) times the
+# gate overdrive ratio at mid-supply, (2.25 - 1.0) / (1.65 - 1.0) V ~ 1.9, rounded up: 500 ohm
+# (circuit.scantime weighs the ADC input's settling with it; the bring-up measures it).
+# Capacitances: TI SCHS209, "Analog Channel Specifications": CI 5 pF per channel, CCOM 50 pF.
+HC4067_RON_4V5_OHM = (90, 180, 225)     # typ, max 25 C, max -40..85 C (VIS 0..VCC, VCC = 4.5 V)
+HC4067_RON_3V3_OHM = 500                # our bound at VCC = 3.3 V, mid-supply, -40..85 C
+HC4067_C_COM_F = 50e-12
+HC4067_C_IN_F = 5e-12
+# The ADC input node besides the multiplexers' COMs: the RP2040's ADC pin and the ADC line to
+# the eight multiplexers along the board (our allowance; the RP2040 datasheet gives the ADC an
+# input impedance of 100 kOhm minimum and no capacitance).
+ADC_NODE_EXTRA_F = 40e-12
+RP2040_VIL = 0.8                        # GPIO input low at IOVDD 3.3 V (RP2040 datasheet)
 HC4067_CHANNEL_PINS = ("9", "8", "7", "6", "5", "4", "3", "2",          # I0..I7
                        "23", "22", "21", "20", "19", "18", "17", "16")  # I8..I15
 HC4067 = Spec(
@@ -261,25 +279,30 @@ R_470K = Spec(
 )
 C_100N = Spec(
     "c100n", "C", "C", "100n", "Capacitor_SMD:C_0402_1005Metric", "Murata", "GRM155R71C104KA88D",
-    {"A": "100 nF 16 V X7R 0402 (decoupling: one per sensor, LED and logic chip)",
-     "B": "100 nF 16 V X7R 0402 (decoupling: one per LED and logic chip; the mid-supply reference filter)"},
+    {"A": "100 nF 16 V X7R 0402 (decoupling: one per sensor, LED and logic chip; a button's ESD "
+          "capacitor)",
+     "B": "100 nF 16 V X7R 0402 (decoupling: one per LED and logic chip; a button's ESD capacitor)"},
     _passive("1", "2"),
     None, None,
 )
 R_10K = Spec(
     "r10k", "R", "R", "10k", "Resistor_SMD:R_0603_1608Metric", "Yageo", "RC0603FR-0710KL",
-    "10 kOhm 1% 0603 (mid-supply reference divider of the Hall scan; ROW_EN pull-up)",
+    {"A": "10 kOhm 1% 0603 (a button's series resistor)",
+     "B": "10 kOhm 1% 0603 (mid-supply reference divider of the Hall scan; ROW_EN pull-up; a "
+          "button's series resistor)"},
     _passive("1", "2"),
     None, None,
 )
-C_10N = Spec(
-    "c10n", "C", "C", "10n", "Capacitor_SMD:C_0402_1005Metric", "Murata", "GRM155R71H103KA88D",
-    "10 nF 50 V X7R 0402 (Hall sensor bypass: small, the row rail is switched)", _passive("1", "2"),
+C_22N = Spec(
+    "c22n", "C", "C", "22n", "Capacitor_SMD:C_0402_1005Metric", "Murata", "GRM155R71H223KA12D",
+    "22 nF 50 V X7R 0402 (Hall sensor bypass: over TI's 10 nF minimum with the part's 10 %; "
+    "small, the row rail is switched)", _passive("1", "2"),
     None, None,
 )
 C_10U = Spec(
     "c10u", "C", "C", "10u", "Capacitor_SMD:C_0805_2012Metric", "Murata", "GRM21BR61A106KE19L",
-    "10 uF 10 V X5R 0805 (3.3 V rail next to the row switches)", _passive("1", "2"), None, None,
+    "10 uF 10 V X5R 0805 (3.3 V rail next to the row switches; the mid-supply reference filter)",
+    _passive("1", "2"), None, None,
 )
 C_100N_50V = Spec(
     "c100n50", "C", "C", "100n", "Capacitor_SMD:C_0603_1608Metric", "Murata", "GRM188R71H104KA93D",
@@ -342,7 +365,7 @@ FOOTPRINT_PADS = {
 
 ALL = (PICO, HC165, LVC3G17, AHCT1G125, DRV5032, WS2812B, R_47K_ARRAY, R_33, R_330, R_220K,
        R_470K, C_100N, C_100N_50V, C_2U2, C_BULK, POLYFUSE, PFET, BUTTON,
-       DRV5055, HC4067, HC138, HC154, R_10K, C_10N, C_10U)
+       DRV5055, HC4067, HC138, HC154, R_10K, C_22N, C_10U)
 BY_KEY = {s.key: s for s in ALL}
 
 # Resistors: (nominal ohms, tolerance), for the rules that weigh a pull-up against the RP2040's
@@ -352,9 +375,16 @@ RESISTANCE = {
     "r33": (33.0, 0.01), "r330": (330.0, 0.01), "r220k": (220e3, 0.01), "r10k": (10e3, 0.01),
     "r470k": (470e3, 0.01),
 }
-CAPACITANCE = {  # nominal (F): the soft start's timing (circuit.power.soft_start)
+CAPACITANCE = {  # nominal (F): the soft start's timing (circuit.power.soft_start), revision B's
+    # bypass, row-switch and mid-reference rules (circuit.board.hall_rules)
     "c100n50": 100e-9, "c2u2": 2.2e-6, "c1000u": 1000e-6,
+    "c100n": 100e-9, "c22n": 22e-9, "c10u": 10e-6,
 }
+# The least a capacitor gives of its nominal value: its tolerance (the X7R/X5R parts: +-10 %)
+# and, for the 10 uF X5R 0805 (10 V) at the 1.65 V of the mid-supply reference, its DC-bias
+# loss (our allowance: 20 % more, to be read off the maker's curve; on +3V3 it loses more: with
+# 55 % left there, a row switching on still dips +3V3 by only 0.13 V, circuit.board.hall_rules).
+CAP_LEAST = {"c100n": 0.9, "c22n": 0.9, "c10u": 0.7}
 
 
 def description(spec, rev):

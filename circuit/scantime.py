@@ -1,5 +1,7 @@
 """Revision B: how long one scan of the 121 linear Hall sensors takes, and whether it fits the
-10 ms frame of the RP2040 (docs/hardware.md quotes the table; a test checks it).
+10 ms frame of the RP2040; and whether the ADC input settles in the one conversion the scan
+discards after each cell address (`settling`) (docs/hardware.md quotes the table; a test
+checks it).
 
     python -m circuit.scantime
 
@@ -22,6 +24,7 @@ conversion on the 125 MHz RP2040 (an empty Python loop iteration alone is ~3.4 u
 would take the conversions off the CPU altogether (the way out if the frame ever overruns).
 """
 
+import math
 import sys
 from pathlib import Path
 
@@ -44,6 +47,67 @@ APP_STEADY_US = 1600
 # in Python: the worst frame's sensor read; p50 8420 us).
 MEASURED_SCAN_US = 6726
 MEASURED_READ_WORST_US = 8428
+
+
+# --- The ADC input's settling: does one discarded conversion cover it? ----------------------------
+# After the cell address is written, the first conversion (2 us) is thrown away while the ADC
+# input node moves from the last channel's voltage to this one's. The node is every
+# multiplexer's COM (all eight join on ADC0, 50 pF each), one channel's input, the RP2040's pin
+# and the line; it is driven by the sensor (a +-1 mA output) through the multiplexer's
+# on-resistance, which TI specifies at 4.5 V and 6 V only (parts.HC4067_RON_*). The worst steps:
+# the next cell after a cell reading the largest field the other way (a cube on a card,
+# 28.5 mT: 0.86 V from mid-supply); the first cell of a row, whose node the previous row's
+# sensor, switched off, or the zero channel left near 0 V: up to 2.51 V. What is left at the
+# first kept conversion counts 1/SAMPLES in the average.
+MUX_ON_US = 0.2                       # the switch's turn-on at 3.3 V: our allowance (60/75 ns at 4.5 V)
+LARGEST_FIELD_MT = 28.5               # circuit.magnet --rev b: card + cube + 8 neighbours
+SETTLE_MAX_LSB = 0.25                 # what the average may keep of the step from the last cell
+
+
+def adc_node_farads(n_mux=8):
+    """The ADC input node: every multiplexer's COM (enabled or not), one channel's input, the
+    RP2040's pin and the line along the board."""
+    return n_mux * P.HC4067_C_COM_F + P.HC4067_C_IN_F + P.ADC_NODE_EXTRA_F
+
+
+def _left(r, c, dv, t):
+    """What is left of a step dv (V) after t (s), driven through r (ohm) into c (F) by an output
+    that gives at most DRV5055_DRIVE_MA: slewing at that current while dv / r exceeds it, then
+    the RC exponential."""
+    imax = P.DRV5055_DRIVE_MA * 1e-3
+    if dv > r * imax:
+        slew = (dv - r * imax) * c / imax
+        if slew >= t:
+            return dv - imax * t / c
+        return r * imax * math.exp(-(t - slew) / (r * c))
+    return dv * math.exp(-t / (r * c))
+
+
+def settling(r_on=None, samples=None):
+    """(figures) the node, its time constant at r_on (default: our bound at 3.3 V) and, for the
+    next cell and for a row's first cell, what the SAMPLES-average keeps of the step, in ADC
+    steps."""
+    PM = settings()
+    r = P.HC4067_RON_3V3_OHM if r_on is None else r_on
+    n = PM.SAMPLES if samples is None else samples
+    c = adc_node_farads()
+    lsb = 3.3 / 4096
+    t = (ADC_CONVERSION_US - MUX_ON_US) * 1e-6
+    mid = 3.3 / 2
+    big = LARGEST_FIELD_MT * PM.SENS_UV_PER_MT / 1e6
+    out = {"r_on": r, "node_f": c, "tau_us": r * c * 1e6, "settle_us": t * 1e6}
+    for name, dv in (("next_cell", big), ("row_start", mid + big)):
+        kept = sum(_left(r, c, dv, t + k * ADC_CONVERSION_US * 1e-6) for k in range(n))
+        out[name + "_v"] = dv
+        out[name + "_lsb"] = kept / n / lsb
+    return out
+
+
+def settles(f=None):
+    """A cell's reading keeps at most SETTLE_MAX_LSB of the last cell's: the multiplexer at our
+    bound for its on-resistance at 3.3 V."""
+    f = f if f is not None else settling()
+    return f["next_cell_lsb"] <= SETTLE_MAX_LSB
 
 
 def settings():
@@ -92,6 +156,24 @@ def table():
          % (APP_STEADY_US / 1000.0), "%.2f ms of the %d ms frame: %s" % (
              frame_figures()["worst_us"] / 1000.0, FRAME_US // 1000, _over(frame_figures()))),
     ]
+    f = settling()
+    at = {k: settling(k) for k in P.HC4067_RON_4V5_OHM[1:2] + (2 * P.HC4067_RON_3V3_OHM,)}
+    rows += [
+        ("ADC input node (8 multiplexer COMs, a channel, the pin and the line)",
+         "%.0f pF" % (f["node_f"] * 1e12)),
+        ("multiplexer on-resistance at 3.3 V: not specified (TI: %d ohm max at 4.5 V, 25 C; %d "
+         "at -40..85 C); our bound" % P.HC4067_RON_4V5_OHM[1:],
+         "%d ohm: tau %.2f us, %.1f us to settle in the discarded conversion" % (
+             f["r_on"], f["tau_us"], f["settle_us"])),
+        ("left of the last channel in the %d-average: next cell (%.2f V step) / a row's first "
+         "cell (%.2f V from 0 V)" % (PM.SAMPLES, f["next_cell_v"], f["row_start_v"]),
+         "%.3f / %.2f ADC steps (at %d ohm: %.3f / %.3f; at %d ohm: %.2f / %.1f)" % (
+             f["next_cell_lsb"], f["row_start_lsb"],
+             P.HC4067_RON_4V5_OHM[1], at[P.HC4067_RON_4V5_OHM[1]]["next_cell_lsb"],
+             at[P.HC4067_RON_4V5_OHM[1]]["row_start_lsb"], 2 * P.HC4067_RON_3V3_OHM,
+             at[2 * P.HC4067_RON_3V3_OHM]["next_cell_lsb"],
+             at[2 * P.HC4067_RON_3V3_OHM]["row_start_lsb"])),
+    ]
     lines = ["| step | time |", "|---|---|"]
     for k, v in rows:
         lines.append("| %s | %s |" % (k, v))
@@ -126,11 +208,17 @@ def main(argv=None):
     print()
     print("viper scan fits the frame: %s; a Python loop would: %s" % (
         "yes" if viper_ok else "NO", "yes" if python_ok else "no"))
+    st = settling()
+    print("the ADC input settles in the discarded conversion: %s (a cell keeps %.3f ADC steps "
+          "of the last one's, at most %.2f, at the multiplexer's %d ohm bound; a row's first "
+          "cell keeps %.2f steps of ~0 V, an offset `calibrate` takes out)" % (
+              "yes" if settles(st) else "NO", st["next_cell_lsb"], SETTLE_MAX_LSB, st["r_on"],
+              st["row_start_lsb"]))
     f = frame_figures()
     print("measured (emulated RP2040): a steady frame %.2f ms, the worst frame %.2f ms (%s; "
           "an overrun delays the next frame, docs/hardware.md)" % (
               f["steady_us"] / 1000.0, f["worst_us"] / 1000.0, _over(f)))
-    return 0 if viper_ok else 1
+    return 0 if viper_ok and settles(st) else 1
 
 
 if __name__ == "__main__":

@@ -75,8 +75,9 @@ def test_erc_clean_and_counts():
     assert counts["c1000u"] == 1                       # bulk capacitor
     assert counts["b3f"] == H.N_BUTTONS == 5
     assert counts["lvc3g17"] == 1 and counts["f750"] == 1 and counts["ao3401a"] == 1
-    # one 100 nF per sensor, per LED, per logic chip
-    assert counts["c100n"] == 121 + 157 + 16 + 2
+    # one 100 nF per sensor, per LED, per logic chip, and one at each button's switch
+    assert counts["c100n"] == 121 + 157 + 16 + 2 + H.N_BUTTONS
+    assert counts["r10k"] == H.N_BUTTONS                # each button's series resistor
     # USB power: the Pico's VBUS feeds the LED rail through the fuse and the soft-start FET
     assert _net(b.pico["40"]) == "VBUS" and _net(b.fuse["1"]) == "VBUS"
     assert _net(b.fuse["2"]) == _net(b.fet["S"]) and _net(b.fet["D"]) == "+5V_LED"
@@ -175,6 +176,14 @@ def _chain_bits(b, occupied, pressed):
             sides = {_net(pin) for pin in sw.pins if pin.num in pads}
             if "GND" in sides:
                 low_nets.update(sides - {"GND"})
+                # ... and the input behind the switch's series resistor reads low too (its
+                # pull-up against the resistor: 0.59 V at most, button_rules checks the level)
+                for side in sides - {"GND"}:
+                    for pin in _pins_on(b, side):
+                        if P.BY_KEY[pin.part.spec_key].name == "R":
+                            far = [q for q in pin.part.pins if q is not pin][0]
+                            if _net(far) not in P.RAILS:
+                                low_nets.add(_net(far))
     bits = []
     net = miso
     while net in chips:
@@ -340,14 +349,48 @@ def test_rules_catch_broken_circuits():
     assert B.check(b) == []
 
 
+def test_buttons_reach_their_inputs_through_a_resistor_with_a_capacitor_at_the_switch():
+    """The buttons are touched by hand (both revisions): an ESD discharge into a switch meets
+    100 nF to GND and 10 k before the input (a 74HC165's on revision A, the RP2040's own GPIO on
+    revision B). Both had the switch straight on the input. The rule catches a switch wired
+    straight to its input, a missing capacitor, and a series resistor that would let the
+    pull-up hold a pressed input over its VIL."""
+    for rev in ("A", "B"):
+        b = B.build(revision=rev)
+        assert B.button_rules(b) == [], rev
+        sw = b.buttons[0]
+        contact = sw["1"].net
+        r = [p for p in contact.pins if p.part.spec_key == "r10k"][0]
+        c = [p for p in contact.pins if p.part.spec_key == "c100n"][0]
+        input_net = [q for q in r.part.pins if q is not r][0].net
+        sw["1"].disconnect()                       # the switch straight on its input, as before
+        input_net += sw["1"]
+        found = "\n".join(m for _, m in B.button_rules(b))
+        assert "goes straight to" in found and "reaches the input without a series resistor" in found, found
+        sw["1"].disconnect()
+        contact += sw["1"]
+        c.disconnect()                             # no capacitor at the switch
+        b.circuit.NC += c
+        found = "\n".join(m for _, m in B.button_rules(b))
+        assert "0 nF to GND at the switch; an 8 kV discharge (1.2 uC) needs 75 nF" in found, found
+        c.disconnect()
+        contact += c
+        assert B.button_rules(b) == []
+        r.part.spec_key = "r470k"                  # a series resistor the pull-up beats
+        found = "\n".join(m for _, m in B.button_rules(b))
+        assert "pressed:" in found and "over its VIL" in found, found
+        r.part.spec_key = "r10k"
+        assert B.check(b) == [], rev
+
+
 def test_the_circuit_tools_answer_help_and_refuse_words_they_do_not_take(capsys):
     """`python -m circuit.X --help` prints its usage and writes nothing (it wrote the BOM, and
     a mistyped `--chek` rewrote it instead of checking it); a word a tool does not take is a
     usage error, exit 2."""
     import pytest
-    from circuit import bom as BOM, magnet as MAG, pins as PN, power as PW, scantime as SC
+    from circuit import bom as BOM, cli as CLI, magnet as MAG, pins as PN, power as PW, scantime as SC
     before = BOM.BOM_CSV.stat().st_mtime_ns
-    for tool in (B, BOM, MAG, PN, PW, SC):
+    for tool in (B, BOM, CLI, MAG, PN, PW, SC):
         with pytest.raises(SystemExit) as e:
             tool.main(["--help"])
         assert e.value.code == 0
@@ -361,3 +404,21 @@ def test_the_circuit_tools_answer_help_and_refuse_words_they_do_not_take(capsys)
             tool.main(["--rev", "c"])
         assert e.value.code == 2
     assert BOM.BOM_CSV.stat().st_mtime_ns == before
+
+
+def test_circuit_cli_lists_every_circuit_tool():
+    """`python -m circuit.cli` was the tools' shared parser only: run, it printed nothing and
+    looked like a tool that did nothing. Now it lists every tool (each module of circuit/ with a
+    main()) with how to run it, and its --help says the same."""
+    import subprocess
+    from circuit import cli as CLI
+    tools = sorted(p.stem for p in (ROOT / "circuit").glob("*.py")
+                   if p.stem != "cli" and "\ndef main(" in p.read_text())
+    assert tools == ["board", "bom", "magnet", "pins", "power", "scantime"]
+    for argv in ([], ["--help"]):
+        r = subprocess.run([sys.executable, "-m", "circuit.cli"] + argv, cwd=ROOT,
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0 and r.stderr == "", r
+        for t in tools + ["cli"]:
+            assert "python -m circuit.%s" % t in r.stdout, (t, r.stdout)
+    assert CLI.main([]) == 0

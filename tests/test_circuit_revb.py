@@ -61,7 +61,8 @@ def test_erc_clean_and_counts():
     assert counts["hc4067"] == 8 and counts["hc138"] == 1 and counts["hc154"] == 1
     assert counts["ao3401a"] == 11 + 1                   # 11 row switches, the LED soft start
     assert counts["ws2812b"] == H.N_LEDS and counts["b3f"] == H.N_BUTTONS
-    assert counts["c10n"] == H.N_CELLS                   # one small bypass per sensor
+    assert counts["c22n"] == H.N_CELLS                   # one small bypass per sensor
+    assert counts["c10u"] == 2                           # +3V3 at the row switches, the mid filter
     assert b.revision == "B" and len(b.sensors) == H.N_CELLS and len(b.row_fets) == 11
 
 
@@ -215,7 +216,7 @@ def test_bom_revb_is_generated_from_the_netlist():
     assert BOM.BOM_CSVS["B"].read_text() == BOM.render(b), "run `python -m circuit.bom --rev b`"
     rows = {r["mpn"]: r for r in BOM.rows(b)}
     assert rows[P.DRV5055.mpn]["qty"] == 121 and rows[P.DRV5055.mpn]["per_cell"] == 1
-    assert rows[P.C_10N.mpn]["per_cell"] == 1 and rows[P.C_100N.mpn]["per_cell"] == 1
+    assert rows[P.C_22N.mpn]["per_cell"] == 1 and rows[P.C_100N.mpn]["per_cell"] == 1
 
 
 def test_hall_rules_catch_broken_circuits():
@@ -258,3 +259,29 @@ def test_hall_rules_catch_broken_circuits():
     vcc.disconnect()
     vcc_net += vcc
     assert B.check(b) == []
+
+
+def test_the_analog_rules_hold_the_bypass_the_row_switch_and_the_mid_reference(monkeypatch):
+    """hall_rules' analog figures from the netlist: each sensor's own bypass at least TI's
+    10 nF after its tolerance (the 10 nF part was that minimum with nothing to spare: 9 nF at
+    its -10 %), +3V3's dip when a row switches on, and the mid-supply reference's error when
+    the ADC node's charge meets its filter (its 100 nF moved it by 0.5 ADC steps and more)."""
+    b = B.build(revision="B")
+    a = B.analog_figures(b)
+    assert B.check(b) == []
+    assert min(a["bypass_by_cell"].values()) >= P.DRV5055_BYPASS_MIN_F
+    assert len(a["bypass_by_cell"]) == H.N_CELLS
+    assert a["row_dip_v"] <= B.ROW_DIP_MAX_V and a["mid_share_lsb"] <= B.MID_SHARE_MAX_LSB
+    # the mid-supply reference's filter as it was: 100 nF
+    b.mid_filter.spec_key = "c100n"
+    found = "\n".join(m for _, m in B.hall_rules(b))
+    assert "mid-supply reference: 90 nF against the ADC node's 445 pF moves it by up to 10.08 ADC steps" in found, found
+    b.mid_filter.spec_key = "c10u"
+    assert B.hall_rules(b) == []
+    # the sensors' bypass as it was (10 nF), then at 100 nF: under the minimum, then a dip
+    monkeypatch.setitem(P.CAPACITANCE, "c22n", 10e-9)
+    found = "\n".join(m for _, m in B.hall_rules(b))
+    assert found.count("bypass 9.0 nF at the least (its tolerance), under the DRV5055's 10 nF") == H.N_CELLS
+    monkeypatch.setitem(P.CAPACITANCE, "c22n", 100e-9)
+    found = "\n".join(m for _, m in B.hall_rules(b))
+    assert "a row switching on puts 1210 nF on +3V3" in found and "bypass" not in found, found
