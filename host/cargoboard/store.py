@@ -339,7 +339,8 @@ def _transaction(db, path):
     own): BEGIN IMMEDIATE takes the write lock first, so what is read inside still holds when
     it is written; committed at the end, rolled back on any exception (Ctrl-C too). Inside
     another transaction it is part of that one. A store another program holds locked past
-    SQLite's wait (5 s) is StoreInUse, said as the docs say, not "database is locked"."""
+    SQLite's wait (5 s) is StoreInUse, said as the docs say, not "database is locked"; a
+    full disk, a read-only store or a disk error is a StoreError that names the store."""
     if db.in_transaction:
         yield
         return
@@ -353,9 +354,8 @@ def _transaction(db, path):
     except BaseException as e:
         if db.in_transaction:
             db.execute("ROLLBACK")
-        if isinstance(e, sqlite3.OperationalError) and isinstance(_store_error(path, e),
-                                                                  StoreInUse):
-            raise _store_error(path, e) from None
+        if _write_refused(e):  # said in words, with the store's name: not "database or disk
+            raise _store_error(path, e) from None  # is full"
         raise
 
 
@@ -466,13 +466,32 @@ def _roll_back_hot_journal(path):
 _LOCK_CODES = (5, 6)
 
 
+# SQLite's primary result codes for a write the disk refused: SQLITE_READONLY, SQLITE_IOERR,
+# SQLITE_FULL
+_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL = 8, 10, 13
+
+
 def _store_error(path, e):
     """The StoreError of an SQLite error met opening (or writing) the store at path."""
-    if (getattr(e, "sqlite_errorcode", 0) or 0) & 0xff in _LOCK_CODES or \
-            "locked" in str(e) or "busy" in str(e):
+    code = (getattr(e, "sqlite_errorcode", 0) or 0) & 0xff
+    if code in _LOCK_CODES or "locked" in str(e) or "busy" in str(e):
         return StoreInUse("%s is in use: another program holds it locked (a sync, serve or "
                           "import still writing?); try again when it has finished" % path)
+    if code == _SQLITE_FULL:
+        return StoreError("cannot write the game store %s: the disk is full (free some "
+                          "space)" % path)
+    if code in (_SQLITE_READONLY, _SQLITE_IOERR):
+        return StoreError("cannot write the game store %s: %s" % (path, e))
     return StoreError("%s is not a usable game store: %s" % (path, e))
+
+
+def _write_refused(e) -> bool:
+    """Whether e is SQLite's word that the store could not be written: locked past the wait,
+    a full disk, a read-only file or a disk error (_store_error says them)."""
+    code = (getattr(e, "sqlite_errorcode", 0) or 0) & 0xff
+    return isinstance(e, sqlite3.OperationalError) and (
+        code in _LOCK_CODES + (_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL)
+        or isinstance(_store_error("", e), StoreInUse))
 
 
 # This machine's name as a new store's temporary file gives it ([A-Za-z0-9_-] only: the name

@@ -6,8 +6,9 @@ import argparse
 import sys
 
 from cargoboard.clikit import CommandError, terminal_text, terminated_as_interrupt
-from cargoboard.link import NO_BOARD, Link, candidate_ports, find_port
-from cargoboard.store import Store, add_db_option, check_writable, played_at, result_text
+from cargoboard.link import NO_BOARD, Link, LinkError, candidate_ports, find_port
+from cargoboard.store import (Store, StoreError, StoreInUse, add_db_option, check_writable,
+                              played_at, result_text)
 
 
 def _add_port(p):
@@ -30,12 +31,25 @@ def cmd_sync(args):
     port = find_port(args.port)
     check_writable(args.db)  # before the board: nothing made yet
     res = SyncResult()
+    store = None
     try:
         with terminated_as_interrupt(), Link(port) as link:
             link.hello()  # a board that does not answer leaves no store behind
             with Store(args.db) as store:
                 progress = True if args.progress else None
                 sync(link, store, progress=progress, say=print, res=res)
+    except (LinkError, StoreError) as e:
+        if store is None:
+            raise  # before the sync began (no answer, another protocol, no store): nothing done
+        # Broken off midway (the board gone, the link cut, the disk full): the one line says
+        # what was stored (each batch whole, before the board deleted any of it), and what to do
+        n = len(res.stored) + len(res.continued)
+        if isinstance(e, StoreInUse) and not n:
+            raise  # (its line says it all: nothing stored yet, try again)
+        again = "" if "again" in str(e) else ": run sync again (it resumes)"
+        raise CommandError("%s; %s%s" % (e, "no game stored, all stay on the board" if not n
+                                         else "%d game%s stored, the rest stay on the board"
+                                         % (n, "" if n == 1 else "s"), again)) from e
     except KeyboardInterrupt:
         # Ctrl-C (or SIGTERM: Terminated): each batch is stored in one transaction before the board deletes it, so
         # what was stored is whole and the rest is still on the board (the next sync takes it)
