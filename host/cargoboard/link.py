@@ -137,6 +137,7 @@ class Link:
         self.resent = 0
         self._seq = 0
         self._rx = bytearray()
+        self._tail = b""       # the last bytes read, frames or not (at_prompt)
         self._blocks = []
         self.damaged = 0       # damaged blocks seen
         self._answered_sent = None  # when we sent the latest frame the board answered
@@ -236,6 +237,7 @@ class Link:
             chunk = self.read_raw()
             if not chunk:
                 return None
+            self._tail = (self._tail + chunk)[-TAIL:]
             self._rx += chunk
             parts = self._rx.split(b"\x00")
             self._rx = bytearray(parts[-1])
@@ -371,7 +373,16 @@ class Link:
             raise LinkError("no answer from the board on %s in %.0f s (the command was sent once "
                             "and may have run; check the board before sending it again)"
                             % (self.port, timeout * self.retries))
+        if self.at_prompt():
+            raise LinkError(AT_PROMPT % self.port)
         raise LinkError("no answer from the board on %s after %d tries" % (self.port, self.retries))
+
+    def at_prompt(self) -> bool:
+        """Whether the last bytes the board sent show MicroPython's REPL (its prompt, the raw
+        REPL's banner, paste mode's, a soft reboot's) rather than the firmware: where a deploy
+        cut short, or mpremote, leaves a board. The REPL echoes a frame sent to it as typed
+        text, with no zero byte: without this the host saw nothing and said "no answer"."""
+        return any(m in self._tail for m in PROMPT_MARKS)
 
     def poll(self, seconds, until=None):
         """Read unsolicited frames (events, LEDs) for a while, or until `until()` is true after
@@ -579,6 +590,20 @@ class Link:
 
 
 _TEXT_BYTES = frozenset(range(32, 127)) | {9, 10, 13}
+
+
+# How many of the last bytes read the link keeps to tell MicroPython's REPL (at_prompt), and
+# what shows it: the friendly REPL's prompt, the raw REPL's banner, paste mode's, the lines a
+# soft reboot prints, and the REPL's echo of a HELLO's body (`time=...`: the REPL echoes typed
+# bytes, and a frame has no newline to end the line, so no prompt follows; the firmware never
+# sends that text outside a frame). A frame typed at the REPL may hold Ctrl-A, Ctrl-E or
+# Ctrl-D, which move it between these.
+TAIL = 512
+PROMPT_MARKS = (b">>> ", b"raw REPL; CTRL-B to exit", b"paste mode; Ctrl-C to cancel",
+                b"MPY: soft reboot", b"MicroPython v", b"time=")
+AT_PROMPT = ("the board on %s is at MicroPython's prompt, not running the Cargoboard firmware: "
+             "run `cargoboard deploy` (a deploy cut short, or mpremote, leaves it so), or "
+             "unplug it and plug it in again")
 
 
 def _is_console_text(block):
