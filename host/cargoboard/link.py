@@ -145,6 +145,11 @@ class Link:
         # yet, or none sent), 0 nothing, else the seq of the ONCE request it keeps
         self._kept = None
         self._board_once = None  # the board keeps ONCE requests (HELLO once=1); None: not asked
+        if serial_port is None:
+            from cargoboard import virtual_ports
+            stale = virtual_ports.stale_link(port)  # a killed sim's link: not its board's pty
+            if stale:
+                raise LinkError(stale)
         try:
             # exclusive: two host programs on one port would steal each other's replies; the
             # second one is told instead (cargoboard serve holds its boards' ports)
