@@ -101,6 +101,13 @@ def find_port(port=None, sim_targets=None) -> str:
         return port
     found = candidate_ports(sim_targets)
     if not found:
+        others = [] if sim_targets is None else candidate_ports()
+        if others:  # boards there are, but none of these targets: they are no answer
+            raise LinkError("%s (%s: %s, which cannot take a deploy; `cargoboard deploy "
+                            "--flash DIR` deploys to the virtual board's flash)" % (
+                                no_board(sim_targets), "the board there is" if len(others) == 1
+                                else "the boards there are",
+                                "; ".join("%s, %s" % f for f in others)))
         raise LinkError(no_board(sim_targets))
     if len(found) > 1:
         raise LinkError("several boards found: %s; choose one with --port"
