@@ -404,3 +404,36 @@ def test_a_store_another_program_is_writing_is_in_use_for_import(tmp_path, capsy
         other.close()
     assert (status, err) == (1, "cargoboard: error: " + IN_USE % db)
     assert sha(db) == before
+
+
+def test_games_takes_the_archives_filters(tmp_path, capsys):
+    """`games` listed every game, with no way to ask for one kind, a number of seats, a result
+    or days (the archive of `serve` has these filters): it takes the same ones; a filter out of
+    range is a usage error, exit 2, and filters that match nothing say so."""
+    import sys
+    sys.path.insert(0, str(ROOT / "tests"))
+    import exportgames
+    db = tmp_path / "g.sqlite"
+    with Store(db) as st:
+        two = exportgames.random_game(1, players=2, actions=10)   # played 2025-03-02
+        four = exportgames.random_game(2, players=4, actions=10)  # played 2025-03-03
+        ceph = exportgames.random_cephalopod_game(3, "3x3", actions=4)  # 2026-11-04
+        ids = st.add_all([two, four, ceph])
+
+    def listed(*argv):
+        assert cli.main(["games", "--db", str(db), *argv]) == 0
+        out = capsys.readouterr().out.splitlines()
+        return [int(line.split()[0]) for line in out[1:]] if out[0].startswith("id ") else out
+    assert listed() == ids
+    assert listed("--game", "cephalopod") == [ids[2]]
+    assert listed("--players", "4") == [ids[1]]
+    assert listed("--result", "open", "--game", "cargocube") == ids[:2]
+    assert listed("--since", "2025-03-03", "--until", "2025-12-31") == [ids[1]]
+    assert listed("--game", "kubitva") == ["no games in %s match (3 games in all)" % db]
+    for argv, word in ((["--game", "chess"], "--game"), (["--players", "10"], "--players"),
+                       (["--result", "won"], "--result"), (["--since", "2026-13-01"], "--since"),
+                       (["--until", "20261201"], "--until")):
+        with pytest.raises(SystemExit) as e:
+            cli.main(["games", "--db", str(db), *argv])
+        err = capsys.readouterr().err
+        assert e.value.code == 2 and "cargoboard games: error: argument %s: " % word in err, err

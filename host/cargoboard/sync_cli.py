@@ -62,9 +62,16 @@ def cmd_sync(args):
 
 
 def cmd_games(args):
+    filters = {"kind": args.game, "players": args.players, "result": args.result,
+               "since": args.since, "until": args.until}
     with Store(args.db, readonly=True) as store:
-        rows = store.list()
+        rows = store.list(**filters)
         if not rows:
+            if any(v is not None for v in filters.values()):
+                n = store.count()
+                print("no games in %s match (%d game%s in all)" % (
+                    store.path, n, "" if n == 1 else "s"))
+                return 0
             print("no games in %s (cargoboard sync fetches them from the board)" % store.path)
             return 0
         # played: when the board's clock (or an import) says the game began, `-` if not known
@@ -87,6 +94,48 @@ def cmd_games(args):
             print(" ".join((cell.rjust(w) if i == right else cell.ljust(w))
                            for i, (cell, w) in enumerate(zip(row, widths))) + " " + row[-1])
     return 0
+
+
+def _game_kind(text):
+    """--game's value: a game's identifier (the archive's `kind`)."""
+    from cargoboard.rules import kinds
+    if text not in kinds():
+        raise argparse.ArgumentTypeError("invalid choice: %r (choose from %s)"
+                                         % (text, ", ".join(kinds())))
+    return text
+
+
+def _players(text):
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if not 1 <= n <= 9:
+        raise argparse.ArgumentTypeError("a number of seats 1..9, not %r" % text)
+    return n
+
+
+def _result(text):
+    """--result's value, as the archive's `result` filter takes it."""
+    if text in ("over", "open", "abandoned") or (len(text) == 1 and text.isascii()
+                                                 and text.isalnum()):
+        return text
+    raise argparse.ArgumentTypeError("over, open, abandoned or a seat (its letter or digit), "
+                                     "not %r" % text)
+
+
+def _date(text):
+    import datetime
+    import re
+    try:
+        # (fromisoformat also takes 20261202 and 2026-W49, which the store's text comparison
+        # would misread)
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            raise ValueError
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("a date YYYY-MM-DD, not %r" % text) from None
+    return text
 
 
 def add_parser(sub):
@@ -123,7 +172,22 @@ def add_parser(sub):
                                    "game, layout, seats, length, scores, result. A game whose "
                                    "log was damaged on the board is marked: how far it "
                                    "replays, and that `export GAME --format log` writes "
-                                   "its whole raw log.",
-                       epilog="example:\n  cargoboard games --db games.sqlite")
+                                   "its whole raw log. The filters are the archive's "
+                                   "(cargoboard serve, docs/web.md); given together, a game "
+                                   "must pass them all.",
+                       epilog="examples:\n  cargoboard games --db games.sqlite\n"
+                              "  cargoboard games --game kubitva --result abandoned\n"
+                              "  cargoboard games --players 4 --since 2026-12-01")
     add_db_option(p)
+    p.add_argument("--game", metavar="KIND", type=_game_kind,
+                   help="only games of this game: cargocube, cephalopod, formula99, kubitva")
+    p.add_argument("--players", metavar="N", type=_players, help="only games of N seats")
+    p.add_argument("--result", metavar="R", type=_result,
+                   help="only games that are over (won), open (neither over nor abandoned), "
+                        "abandoned, or won by a seat (its letter or digit: S, w, 3, ...)")
+    p.add_argument("--since", metavar="DATE", type=_date,
+                   help="only games played (or, the board not knowing the time, stored) on "
+                        "DATE (YYYY-MM-DD, UTC) or later")
+    p.add_argument("--until", metavar="DATE", type=_date,
+                   help="only games played (or stored) on DATE or before")
     p.set_defaults(func=cmd_games)
