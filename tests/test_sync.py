@@ -1137,3 +1137,27 @@ def test_a_store_that_cannot_grow_is_named_and_the_games_stay_on_the_board(playe
             assert st.count() == 0
     finally:
         b.close()
+
+
+def test_a_port_another_sync_holds_is_said_so(played, tmp_path, capsys):
+    """Two syncs (or a sync and a deploy) at once on one port: the second is told who may hold
+    it, where it said `Resource temporarily unavailable` and asked only about `serve` and its
+    "sync now" (no help to a deploy); the store is not made."""
+    b = Served(_copy(played[0], tmp_path))
+    db = tmp_path / "games.sqlite"
+    try:
+        with Link(b.runner.port):  # the first program, holding the port
+            status, out, err = cli_run(capsys, ["sync", "--port", b.runner.port, "--db",
+                                                str(db)])
+    finally:
+        b.close()
+    assert (status, out) == (1, "")
+    assert err == ("cargoboard: error: cannot open %s: another program has the board's port "
+                   "open: a sync or deploy still running, or cargoboard serve following the "
+                   "board (its page has sync now; to deploy, stop it)\n" % b.runner.port), err
+    assert not db.exists()
+
+
+def _copy(image, tmp_path):
+    shutil.copy(image, tmp_path / "flash.img")
+    return tmp_path / "flash.img"

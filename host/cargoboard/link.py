@@ -164,10 +164,8 @@ class Link:
                                                     write_timeout=2, exclusive=True)
         except _IO_ERRORS as e:
             busy = "lock" in str(e).lower()
-            raise LinkError("cannot open %s: %s%s" % (
-                port, _open_error_text(e),
-                " (another program uses the board: is cargoboard serve following it? its page "
-                "has sync now)" if busy else "")) from None
+            raise LinkError("cannot open %s: %s" % (port, BUSY if busy else
+                                                    _open_error_text(e))) from None
 
     def close(self):
         try:
@@ -602,6 +600,12 @@ class Link:
 
 
 _TEXT_BYTES = frozenset(range(32, 127)) | {9, 10, 13}
+
+
+# A port another host program holds (each opens its port exclusively): which ones may, and
+# the way out for the one the user most likely left running.
+BUSY = ("another program has the board's port open: a sync or deploy still running, or "
+        "cargoboard serve following the board (its page has sync now; to deploy, stop it)")
 
 
 # How many of the last bytes read the link keeps to tell MicroPython's REPL (at_prompt), and
