@@ -190,7 +190,11 @@ def _signals_held():
     """Ctrl-C and SIGTERM held while the block runs, then taken (KeyboardInterrupt,
     Terminated): a program started in it is never left running unknown to its caller, as
     when the signal came between the fork and Popen's return."""
+    import threading
     from cargoboard.clikit import Terminated
+    if threading.current_thread() is not threading.main_thread():
+        yield  # (signals come to the main thread only)
+        return
     came = []
     previous = {sig: signal.signal(sig, lambda signum, frame: came.append(signum))
                 for sig in (signal.SIGINT, signal.SIGTERM)}
@@ -199,10 +203,9 @@ def _signals_held():
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-    if signal.SIGTERM in came and previous[signal.SIGTERM] not in (signal.SIG_DFL,
-                                                                   signal.SIG_IGN):
-        raise Terminated
-    if signal.SIGINT in came:
+    if signal.SIGTERM in came and previous[signal.SIGTERM] != signal.SIG_IGN:
+        raise Terminated  # (its default too: the caller then stops what it started, and ends)
+    if signal.SIGINT in came and previous[signal.SIGINT] != signal.SIG_IGN:
         raise KeyboardInterrupt
 
 
