@@ -241,8 +241,8 @@ def deploy_board(port, staged, stage_dir, out=print, timeout=COPY_TIMEOUT_S):
             out("the board is at MicroPython's prompt%s" % (": " + banner if banner else ""))
             cmd = mpremote_command(port, stage_dir)
             cmd[0] = _mpremote_exe()
+            step = INTERRUPTED_COPYING  # (before the line that says so: a test waits for it)
             out("copying %d files with mpremote ..." % len(staged))
-            step = INTERRUPTED_COPYING
             try:
                 r = _run_to_the_end(cmd, max(1.0, end - time.monotonic()))
             except subprocess.TimeoutExpired:
