@@ -96,7 +96,7 @@ def test_import_makes_a_store_only_in_an_existing_folder(tmp_path, capsys):
 
 def test_the_default_store_written_out_gets_its_folders_as_the_implied_one(tmp_path, capsys,
                                                                            monkeypatch):
-    """One rule for every writing command (store.is_default_path): the default store's
+    """One rule for every writing command (store.folders_may_be_made): the default store's
     folders are made whether it is implied or given with --db (in any spelling of the same
     path); `sync --db` with the default path written out said "the folder ... does not exist"
     where `serve --db` with it made them."""
@@ -119,6 +119,36 @@ def test_the_default_store_written_out_gets_its_folders_as_the_implied_one(tmp_p
     # any other store still wants an existing folder
     status, err = run(capsys, ["import", str(EXAMPLE), "--db", str(tmp_path / "no" / "g.sqlite")])
     assert status == 1 and "the folder %s does not exist" % (tmp_path / "no") in err
+
+
+def test_cargoboard_db_in_a_missing_folder_makes_no_folders(tmp_path, capsys, monkeypatch):
+    """$CARGOBOARD_DB is a name the user chose, as --db is: a mistyped one makes no folders
+    (until stop 43 every writing command made them, as for the standard place), and the
+    error says the name came from $CARGOBOARD_DB. Only the standard place
+    ($XDG_DATA_HOME/cargoboard/) gets its folders made, however it is named."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    typo = tmp_path / "gmaes" / "club" / "games.sqlite"
+    monkeypatch.setenv("CARGOBOARD_DB", str(typo))
+    want = ("cargoboard: error: cannot make a game store at %s ($CARGOBOARD_DB): the folder %s "
+            "does not exist" % (typo, typo.parent))
+    status, err = run(capsys, ["import", str(EXAMPLE)])
+    assert status == 1 and err.startswith(want), err
+    assert tree(tmp_path) == []
+    master, slave = os.openpty()  # a serial port where nothing answers: never asked
+    try:
+        status, err = run(capsys, ["sync", "--port", os.ttyname(slave)])
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert status == 1 and err.startswith(want), err
+    assert tree(tmp_path) == []
+    # the standard place, named by $CARGOBOARD_DB: its folders are made as when it is implied
+    standard = tmp_path / "data" / "cargoboard" / "games.sqlite"
+    monkeypatch.setenv("CARGOBOARD_DB", str(standard))
+    status, err = run(capsys, ["import", str(EXAMPLE)])
+    assert (status, err) == (0, "")
+    with Store(standard, readonly=True) as st:
+        assert len(st.list()) == 1
 
 
 def test_sync_that_gets_no_answer_creates_nothing(tmp_path, capsys, monkeypatch):
@@ -374,3 +404,36 @@ def test_a_store_another_program_is_writing_is_in_use_for_import(tmp_path, capsy
         other.close()
     assert (status, err) == (1, "cargoboard: error: " + IN_USE % db)
     assert sha(db) == before
+
+
+def test_games_takes_the_archives_filters(tmp_path, capsys):
+    """`games` listed every game, with no way to ask for one kind, a number of seats, a result
+    or days (the archive of `serve` has these filters): it takes the same ones; a filter out of
+    range is a usage error, exit 2, and filters that match nothing say so."""
+    import sys
+    sys.path.insert(0, str(ROOT / "tests"))
+    import exportgames
+    db = tmp_path / "g.sqlite"
+    with Store(db) as st:
+        two = exportgames.random_game(1, players=2, actions=10)   # played 2025-03-02
+        four = exportgames.random_game(2, players=4, actions=10)  # played 2025-03-03
+        ceph = exportgames.random_cephalopod_game(3, "3x3", actions=4)  # 2026-11-04
+        ids = st.add_all([two, four, ceph])
+
+    def listed(*argv):
+        assert cli.main(["games", "--db", str(db), *argv]) == 0
+        out = capsys.readouterr().out.splitlines()
+        return [int(line.split()[0]) for line in out[1:]] if out[0].startswith("id ") else out
+    assert listed() == ids
+    assert listed("--game", "cephalopod") == [ids[2]]
+    assert listed("--players", "4") == [ids[1]]
+    assert listed("--result", "open", "--game", "cargocube") == ids[:2]
+    assert listed("--since", "2025-03-03", "--until", "2025-12-31") == [ids[1]]
+    assert listed("--game", "kubitva") == ["no games in %s match (3 games in all)" % db]
+    for argv, word in ((["--game", "chess"], "--game"), (["--players", "10"], "--players"),
+                       (["--result", "won"], "--result"), (["--since", "2026-13-01"], "--since"),
+                       (["--until", "20261201"], "--until")):
+        with pytest.raises(SystemExit) as e:
+            cli.main(["games", "--db", str(db), *argv])
+        err = capsys.readouterr().err
+        assert e.value.code == 2 and "cargoboard games: error: argument %s: " % word in err, err

@@ -78,8 +78,14 @@ def test_logs_that_do_not_replay_are_refused(tmp_path):
         record_from_log(build([None], sample_header(start=start)))
     with pytest.raises(LogError, match="unknown game 'chess'"):
         record_from_log(build([], sample_header(kind="chess")))
-    with pytest.raises(LogError, match="rules version 99"):
+    # another rules version: what to do, by which side is newer (it said only the numbers)
+    with pytest.raises(LogError, match="played with cargocube rules version 99; this "
+                                       "program's are version 1: update this program"):
         record_from_log(build([], sample_header(rules=99)))
+    with pytest.raises(LogError, match="version 0; this program's are version 1: the rules "
+                                       "changed since .*the cargoboard of the board's firmware "
+                                       "then reads it"):
+        record_from_log(build([], sample_header(rules=0)))
     with pytest.raises(LogError, match="bad start position"):
         record_from_log(build([], sample_header(start="nonsense")))
     a = cc.encode_action(cc.start_position(2).legal_actions()[0])

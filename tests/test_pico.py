@@ -8,6 +8,7 @@ Skipped, with the reason printed, where the boot ROM and the MicroPython image a
 The bring-up walk of all 121 cells is in test_selftest_sim.py (both targets)."""
 
 import re
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -418,6 +419,65 @@ def test_deploy_with_mpremote_then_boot_into_it(tmp_path):
     # enter_repl returns only at a prompt; the firmware's own hand-over prints the banner
     assert first.startswith("MicroPython v1.26.1") and again in ("", first), after
     assert b"soft reboot" not in after and b"evt boot" not in after, after
+
+
+def _mpremotes_on(port):
+    """The command lines of the running mpremote processes that name port."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            cmd = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if any(b"mpremote" in c for c in cmd) and port.encode() in cmd:
+            found.append(b" ".join(cmd).decode(errors="replace"))
+    return found
+
+
+def test_a_deploy_stopped_midway_says_so_and_leaves_no_mpremote_behind(tmp_path):
+    """SIGTERM (kill, a closed session) while mpremote copied ended `cargoboard deploy` at once
+    (-15, not a word) and left mpremote copying on, holding the port, to reset the board
+    after the deploy had ended. It ends as Ctrl-C does: mpremote stopped, one line that says
+    the board may hold part of the firmware and what to do, exit 143; that deploy again
+    brings the board back."""
+    with PicoRunner(flash=tmp_path / "flash.img") as runner, runner.serving():
+        p = subprocess.Popen(CLI + ["deploy", "--port", runner.port, "--timeout", "600"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        try:
+            for line in p.stdout:
+                if line.startswith("copying "):
+                    break
+            p.send_signal(signal.SIGTERM)
+            out, err = p.communicate(timeout=120)
+        finally:
+            if p.poll() is None:
+                p.kill()
+        assert p.returncode == 143, (p.returncode, out, err)
+        assert err == ("interrupted: mpremote was stopped midway: the board may hold part of "
+                       "the new firmware and not start; run `cargoboard deploy` again (its "
+                       "game logs are kept)\n"), err
+        assert _mpremotes_on(runner.port) == []
+        r = subprocess.run(CLI + ["deploy", "--port", runner.port, "--timeout", "600"],
+                           capture_output=True, text=True, timeout=720, cwd=ROOT)
+        assert r.returncode == 0 and "runs fw=%s" % versions()["fw"] in r.stdout, r
+
+
+def test_a_board_left_at_micropythons_prompt_is_named_so(tmp_path):
+    """A board at MicroPython's prompt (a deploy cut short, mpremote) echoes the host's frames
+    as typed text, with no zero byte: sync said `no answer from the board`, which sends a
+    user to the cable. It says the board is at the prompt, and what to do; no store is
+    made."""
+    db = tmp_path / "games.sqlite"
+    with PicoRunner(flash=tmp_path / "flash.img") as runner, runner.serving():
+        enter_repl(runner.port)  # the firmware hands over, as to a deploy
+        r = subprocess.run(CLI + ["sync", "--port", runner.port, "--db", str(db)],
+                           capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert (r.returncode, r.stdout) == (1, ""), r
+    assert r.stderr == ("cargoboard: error: the board on %s is at MicroPython's prompt, not "
+                        "running the Cargoboard firmware: run `cargoboard deploy` (a deploy "
+                        "cut short, or mpremote, leaves it so), or unplug it and plug it in "
+                        "again\n" % runner.port), r.stderr
+    assert not db.exists()
 
 
 def test_bad_uf2_boot_rom_or_flash_image_give_one_clear_line(tmp_path, monkeypatch):

@@ -392,6 +392,52 @@ def test_sim_pty_replaces_a_stale_link_and_removes_its_own(tmp_path):
     assert not pty.is_symlink()
 
 
+def test_a_link_a_killed_sim_left_to_a_pty_given_out_again_is_not_opened(tmp_path):
+    """A sim killed outright (SIGKILL) leaves its link to /dev/pts/N, and the system gives N to
+    the next program that opens a pseudo-terminal. `sync --port LINK` then opened that
+    program's terminal and spoke frames into it (and `serve`, which follows an unplugged
+    board's link until it is back, held another helper's sim so: seen at stop 43), and `sim
+    --pty LINK` refused the link as "in use". The host tools refuse such a link in one line,
+    writing nothing to the pty, and the sim replaces it; a link made with its pty is taken."""
+    import os
+    import subprocess
+    from cargoboard import virtual_ports
+    from clirun import cargoboard_exe
+    master, slave = os.openpty()  # the other program's pseudo-terminal
+    try:
+        pty = os.ttyname(slave)
+        link = tmp_path / "board"
+        link.symlink_to(pty)
+        assert virtual_ports.stale_link(str(link)) is None  # made with its pty: a live sim's
+        hour_ago = time.time() - 3600  # made for an earlier /dev/pts/N of that number
+        os.utime(link, (hour_ago, hour_ago), follow_symlinks=False)
+        db = tmp_path / "games.sqlite"
+        r = subprocess.run([cargoboard_exe(), "sync", "--port", str(link), "--db", str(db)],
+                           capture_output=True, text=True, timeout=120)
+        assert (r.returncode, r.stdout) == (1, ""), r
+        assert r.stderr == (
+            "cargoboard: error: %s is a link an earlier virtual board left to %s, which the "
+            "system has since given to another program (a terminal, another sim): not opening "
+            "it; start the virtual board again (cargoboard sim --pty %s replaces the link) or "
+            "remove the link\n" % (link, pty, link)), r.stderr
+        os.set_blocking(master, False)
+        with pytest.raises(BlockingIOError):
+            os.read(master, 4096)  # not a byte was written to the other program's terminal
+        assert not db.exists()
+        from cargoboard.build import cached_build
+        from picotarget import SimProcess
+        cached_build()  # (the sim's build made first: its wait is for the sim)
+        sim = SimProcess(link, target="unix")  # serving: the link replaced
+        try:
+            assert str(link.readlink()) != pty
+        finally:
+            sim.stop()  # (exit 0, nothing on stderr)
+        assert not link.is_symlink()
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
 def test_sim_pty_stopped_by_sigterm_twice_still_tidies_up(tmp_path):
     """A second SIGTERM that came while the first was being handled (a service manager's
     repeat, `kill` typed twice) broke off the tidying: the link could be left and the exit was

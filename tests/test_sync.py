@@ -1071,3 +1071,93 @@ def test_a_sync_after_one_killed_before_its_confirm_says_what_it_had_stored(
                           b.runner.port, GAMES - 1, GAMES - 1, GAMES, db)
     finally:
         b.close()
+
+
+def test_a_sync_broken_off_says_what_was_stored_and_to_sync_again(played, tmp_path, capsys,
+                                                                   monkeypatch):
+    """The board gone midway (its process killed, the cable pulled) ended a sync with only
+    `connection to PORT lost: ...`: not a word of what was stored or what to do. The one line
+    now says both; the next sync takes every game, once."""
+    image = tmp_path / "flash.img"
+    shutil.copy(played[0], image)
+    db = tmp_path / "games.sqlite"
+    b = Served(image)
+    port = b.runner.port
+    fetch = Link.fetch
+
+    def board_gone(self, *args):  # the virtual board's link closed as its sync's FETCH goes
+        b.close()
+        return fetch(self, *args)
+    try:
+        with monkeypatch.context() as m:
+            m.setattr(Link, "fetch", board_gone)
+            status, out, err = cli_run(capsys, ["sync", "--port", port, "--db", str(db)])
+    finally:
+        b.close()
+    assert (status, out) == (1, ""), err
+    assert err.startswith("cargoboard: error: connection to %s lost: " % port), err
+    assert err.endswith("; no game stored, all stay on the board: run sync again (it "
+                        "resumes)\n"), err
+    b = Served(image)
+    try:
+        status, out, err = cli_run(capsys, ["sync", "--port", b.runner.port, "--db", str(db)])
+    finally:
+        b.close()
+    assert (status, err) == (0, "")
+    assert "%d new games stored" % (GAMES - 1) in out
+    with Store(db, readonly=True) as st:
+        assert st.count() == GAMES - 1
+
+
+def test_a_store_that_cannot_grow_is_named_and_the_games_stay_on_the_board(played, tmp_path):
+    """A store that cannot grow (a full disk; here the file size limit, whose EFBIG SQLite
+    says as a disk I/O error) ended a sync with SQLite's bare `database or disk is full` (or
+    `disk I/O error`), naming neither the store nor what became of the games. The line names
+    the store and says the games stay on the board; the board deletes none of them."""
+    import resource
+    image = tmp_path / "flash.img"
+    shutil.copy(played[0], image)
+    db = tmp_path / "games.sqlite"
+    Store(db).close()  # made beforehand: the batch's write is what fails
+
+    def small_files():  # no file may grow past 1 KB: the write's journal cannot be written
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # write() fails with EFBIG instead
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))
+    b = Served(image)
+    try:
+        p = subprocess.run([sys.executable, "-m", "cargoboard", "sync", "--port",
+                            b.runner.port, "--db", str(db)], capture_output=True, text=True,
+                           timeout=300, preexec_fn=small_files)
+        assert (p.returncode, p.stdout) == (1, ""), p
+        assert p.stderr == ("cargoboard: error: cannot write the game store %s: disk I/O error; "
+                            "no game stored, all stay on the board: run sync again (it "
+                            "resumes)\n" % db), p.stderr
+        assert len(board_logs(b.runner.port)) == GAMES  # none confirmed: all still there
+        with Store(db, readonly=True) as st:
+            assert st.count() == 0
+    finally:
+        b.close()
+
+
+def test_a_port_another_sync_holds_is_said_so(played, tmp_path, capsys):
+    """Two syncs (or a sync and a deploy) at once on one port: the second is told who may hold
+    it, where it said `Resource temporarily unavailable` and asked only about `serve` and its
+    "sync now" (no help to a deploy); the store is not made."""
+    b = Served(_copy(played[0], tmp_path))
+    db = tmp_path / "games.sqlite"
+    try:
+        with Link(b.runner.port):  # the first program, holding the port
+            status, out, err = cli_run(capsys, ["sync", "--port", b.runner.port, "--db",
+                                                str(db)])
+    finally:
+        b.close()
+    assert (status, out) == (1, "")
+    assert err == ("cargoboard: error: cannot open %s: another program has the board's port "
+                   "open: a sync or deploy still running, or cargoboard serve following the "
+                   "board (its page has sync now; to deploy, stop it)\n" % b.runner.port), err
+    assert not db.exists()
+
+
+def _copy(image, tmp_path):
+    shutil.copy(image, tmp_path / "flash.img")
+    return tmp_path / "flash.img"

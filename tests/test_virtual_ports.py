@@ -166,7 +166,12 @@ def test_deploy_finds_only_the_emulated_picos_virtual_board(tmp_path, no_usb_boa
         assert find_port(None) == str(ports["unix"])
         with pytest.raises(Exception) as e:
             find_port(None, DEPLOYABLE_SIMS)
-        assert str(e.value) == no_board(DEPLOYABLE_SIMS)
+        # the unix port's board is named, and why it is no answer (it said only "no board
+        # found ... start a virtual board with `cargoboard sim --target pico`" beside it)
+        assert str(e.value) == (
+            "%s (the board there is: %s, virtual board (cargoboard sim --target unix, pid %d), "
+            "which cannot take a deploy; `cargoboard deploy --flash DIR` deploys to the virtual "
+            "board's flash)" % (no_board(DEPLOYABLE_SIMS), ports["unix"], os.getpid()))
         (folder / ("%d-bbbbbb.json" % os.getpid())).write_text(json.dumps(
             {"port": str(ports["pico"]), "pty": pty, "target": "pico"}))
         assert find_port(None, DEPLOYABLE_SIMS) == str(ports["pico"])

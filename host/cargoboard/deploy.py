@@ -32,7 +32,9 @@ imports nothing above it.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -141,6 +143,16 @@ def _refusal(seen, seq):
     return None
 
 
+# What a deploy interrupted (Ctrl-C, SIGTERM) says of the board, by the step it was at.
+INTERRUPTED_AT_PROMPT = ("nothing was copied; the board may be at MicroPython's prompt: unplug "
+                         "it and plug it in again, or run `cargoboard deploy` again")
+INTERRUPTED_COPYING = ("mpremote was stopped midway: the board may hold part of the new "
+                       "firmware and not start; run `cargoboard deploy` again (its game logs "
+                       "are kept)")
+INTERRUPTED_BACK = ("the firmware was copied and the board reset; `cargoboard deploy` again "
+                    "checks its versions")
+
+
 # How long the board has to come back after the reset: a Pico boots in a second or two; the
 # emulated one (cargoboard sim --target pico) takes as long in emulated time, several times
 # that in wall time.
@@ -173,28 +185,80 @@ def wait_hello(port, seconds=HELLO_WAIT_S):
 COPY_TIMEOUT_S = 900.0
 
 
+@contextlib.contextmanager
+def _signals_held():
+    """Ctrl-C and SIGTERM held while the block runs, then taken (KeyboardInterrupt,
+    Terminated): a program started in it is never left running unknown to its caller, as
+    when the signal came between the fork and Popen's return."""
+    import threading
+    from cargoboard.clikit import Terminated
+    if threading.current_thread() is not threading.main_thread():
+        yield  # (signals come to the main thread only)
+        return
+    came = []
+    previous = {sig: signal.signal(sig, lambda signum, frame: came.append(signum))
+                for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if signal.SIGTERM in came and previous[signal.SIGTERM] != signal.SIG_IGN:
+        raise Terminated  # (its default too: the caller then stops what it started, and ends)
+    if signal.SIGINT in came and previous[signal.SIGINT] != signal.SIG_IGN:
+        raise KeyboardInterrupt
+
+
+def _run_to_the_end(cmd, timeout):
+    """subprocess.run(cmd) with its output captured, never leaving the program running: on
+    any exception (Ctrl-C, SIGTERM, the timeout) it is killed and waited for. mpremote left
+    so would copy on, holding the port, and reset the board after the deploy had ended
+    (subprocess.run itself leaves a child that a signal met inside Popen, after the fork)."""
+    proc = None
+    try:
+        with _signals_held():
+            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    text=True)
+        out, err = proc.communicate(timeout=timeout)
+    except BaseException:
+        if proc is not None:
+            proc.kill()
+            proc.communicate()
+        raise
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
 def deploy_board(port, staged, stage_dir, out=print, timeout=COPY_TIMEOUT_S):
     """Bring the board to its prompt (enter_repl), copy with mpremote and reset, then wait for
     the new firmware's HELLO: each step within its own limit and all within `timeout`."""
+    from cargoboard.clikit import sigterm_unwinds
     want = read_stamp(staged)
     end = time.monotonic() + timeout
-    banner = enter_repl(port, min(REPL_WAIT_S, timeout))
-    out("the board is at MicroPython's prompt%s" % (": " + banner if banner else ""))
-    cmd = mpremote_command(port, stage_dir)
-    cmd[0] = _mpremote_exe()
-    out("copying %d files with mpremote ..." % len(staged))
+    step = INTERRUPTED_AT_PROMPT
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True,
-                           timeout=max(1.0, end - time.monotonic()))
-    except subprocess.TimeoutExpired:
-        raise DeployError("mpremote did not finish copying within the deploy's %d s (the board "
-                          "stopped answering?); the files copied so far are on the board: run "
-                          "deploy again" % timeout) from None
-    if r.returncode != 0:
-        msg = (r.stderr or r.stdout).strip().splitlines()
-        raise DeployError("mpremote failed: %s" % (msg[-1] if msg else "exit %d" % r.returncode))
-    time.sleep(1.0)
-    info = wait_hello(port, max(1.0, min(HELLO_WAIT_S, end - time.monotonic())))
+        with sigterm_unwinds():  # SIGTERM as Ctrl-C: the line below, and no mpremote left
+            banner = enter_repl(port, min(REPL_WAIT_S, timeout))
+            out("the board is at MicroPython's prompt%s" % (": " + banner if banner else ""))
+            cmd = mpremote_command(port, stage_dir)
+            cmd[0] = _mpremote_exe()
+            step = INTERRUPTED_COPYING  # (before the line that says so: a test waits for it)
+            out("copying %d files with mpremote ..." % len(staged))
+            try:
+                r = _run_to_the_end(cmd, max(1.0, end - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                raise DeployError("mpremote did not finish copying within the deploy's %d s "
+                                  "(the board stopped answering?); the files copied so far are "
+                                  "on the board: run deploy again" % timeout) from None
+            if r.returncode != 0:
+                msg = (r.stderr or r.stdout).strip().splitlines()
+                raise DeployError("mpremote failed: %s" % (msg[-1] if msg else
+                                                          "exit %d" % r.returncode))
+            step = INTERRUPTED_BACK
+            time.sleep(1.0)
+            info = wait_hello(port, max(1.0, min(HELLO_WAIT_S, end - time.monotonic())))
+    except KeyboardInterrupt:
+        print("interrupted: %s" % step, file=sys.stderr)
+        raise
     return want, info
 
 

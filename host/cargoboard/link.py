@@ -101,6 +101,13 @@ def find_port(port=None, sim_targets=None) -> str:
         return port
     found = candidate_ports(sim_targets)
     if not found:
+        others = [] if sim_targets is None else candidate_ports()
+        if others:  # boards there are, but none of these targets: they are no answer
+            raise LinkError("%s (%s: %s, which cannot take a deploy; `cargoboard deploy "
+                            "--flash DIR` deploys to the virtual board's flash)" % (
+                                no_board(sim_targets), "the board there is" if len(others) == 1
+                                else "the boards there are",
+                                "; ".join("%s, %s" % f for f in others)))
         raise LinkError(no_board(sim_targets))
     if len(found) > 1:
         raise LinkError("several boards found: %s; choose one with --port"
@@ -137,6 +144,7 @@ class Link:
         self.resent = 0
         self._seq = 0
         self._rx = bytearray()
+        self._tail = b""       # the last bytes read, frames or not (at_prompt)
         self._blocks = []
         self.damaged = 0       # damaged blocks seen
         self._answered_sent = None  # when we sent the latest frame the board answered
@@ -144,6 +152,11 @@ class Link:
         # yet, or none sent), 0 nothing, else the seq of the ONCE request it keeps
         self._kept = None
         self._board_once = None  # the board keeps ONCE requests (HELLO once=1); None: not asked
+        if serial_port is None:
+            from cargoboard import virtual_ports
+            stale = virtual_ports.stale_link(port)  # a killed sim's link: not its board's pty
+            if stale:
+                raise LinkError(stale)
         try:
             # exclusive: two host programs on one port would steal each other's replies; the
             # second one is told instead (cargoboard serve holds its boards' ports)
@@ -151,10 +164,8 @@ class Link:
                                                     write_timeout=2, exclusive=True)
         except _IO_ERRORS as e:
             busy = "lock" in str(e).lower()
-            raise LinkError("cannot open %s: %s%s" % (
-                port, _open_error_text(e),
-                " (another program uses the board: is cargoboard serve following it? its page "
-                "has sync now)" if busy else "")) from None
+            raise LinkError("cannot open %s: %s" % (port, BUSY if busy else
+                                                    _open_error_text(e))) from None
 
     def close(self):
         try:
@@ -236,6 +247,7 @@ class Link:
             chunk = self.read_raw()
             if not chunk:
                 return None
+            self._tail = (self._tail + chunk)[-TAIL:]
             self._rx += chunk
             parts = self._rx.split(b"\x00")
             self._rx = bytearray(parts[-1])
@@ -371,7 +383,16 @@ class Link:
             raise LinkError("no answer from the board on %s in %.0f s (the command was sent once "
                             "and may have run; check the board before sending it again)"
                             % (self.port, timeout * self.retries))
+        if self.at_prompt():
+            raise LinkError(AT_PROMPT % self.port)
         raise LinkError("no answer from the board on %s after %d tries" % (self.port, self.retries))
+
+    def at_prompt(self) -> bool:
+        """Whether the last bytes the board sent show MicroPython's REPL (its prompt, the raw
+        REPL's banner, paste mode's, a soft reboot's) rather than the firmware: where a deploy
+        cut short, or mpremote, leaves a board. The REPL echoes a frame sent to it as typed
+        text, with no zero byte: without this the host saw nothing and said "no answer"."""
+        return any(m in self._tail for m in PROMPT_MARKS)
 
     def poll(self, seconds, until=None):
         """Read unsolicited frames (events, LEDs) for a while, or until `until()` is true after
@@ -579,6 +600,26 @@ class Link:
 
 
 _TEXT_BYTES = frozenset(range(32, 127)) | {9, 10, 13}
+
+
+# A port another host program holds (each opens its port exclusively): which ones may, and
+# the way out for the one the user most likely left running.
+BUSY = ("another program has the board's port open: a sync or deploy still running, or "
+        "cargoboard serve following the board (its page has sync now; to deploy, stop it)")
+
+
+# How many of the last bytes read the link keeps to tell MicroPython's REPL (at_prompt), and
+# what shows it: the friendly REPL's prompt, the raw REPL's banner, paste mode's, the lines a
+# soft reboot prints, and the REPL's echo of a HELLO's body (`time=...`: the REPL echoes typed
+# bytes, and a frame has no newline to end the line, so no prompt follows; the firmware never
+# sends that text outside a frame). A frame typed at the REPL may hold Ctrl-A, Ctrl-E or
+# Ctrl-D, which move it between these.
+TAIL = 512
+PROMPT_MARKS = (b">>> ", b"raw REPL; CTRL-B to exit", b"paste mode; Ctrl-C to cancel",
+                b"MPY: soft reboot", b"MicroPython v", b"time=")
+AT_PROMPT = ("the board on %s is at MicroPython's prompt, not running the Cargoboard firmware: "
+             "run `cargoboard deploy` (a deploy cut short, or mpremote, leaves it so), or "
+             "unplug it and plug it in again")
 
 
 def _is_console_text(block):

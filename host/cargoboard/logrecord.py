@@ -53,8 +53,13 @@ def record_from_log(raw: bytes, source: str | None = None) -> GameRecord:
         raise LogError("%s: %s" % (name, e)) from None
     version = getattr(rules, "RULES_VERSION", None)
     if version is not None and version != header.rules:
-        raise LogError("%s was played with rules version %d; these rules are version %d" % (
-            name, header.rules, version))
+        # what to do, by which side is newer: the host replays with its one rules version
+        raise LogError("%s was played with %s rules version %d; this program's are version %d: "
+                       "%s" % (name, header.kind, header.rules, version,
+                               "update this program (cargoboard) to read it"
+                               if header.rules > version else
+                               "the rules changed since (a firmware update); the cargoboard "
+                               "of the board's firmware then reads it"))
     try:
         pos = rules.Position.parse(header.start)
     except Exception as e:

@@ -108,21 +108,36 @@ def add_db_option(parser, note=""):
                         help=DB_HELP + ("; " + note if note else ""))
 
 
-def default_path() -> Path:
-    env = os.environ.get("CARGOBOARD_DB")
-    if env:
-        return Path(env)
+def standard_path() -> Path:
+    """The store's standard place, $XDG_DATA_HOME/cargoboard/games.sqlite
+    (~/.local/share/cargoboard/games.sqlite without $XDG_DATA_HOME), whatever $CARGOBOARD_DB
+    says: the one place whose missing folders a writing command makes (folders_may_be_made)."""
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return Path(base) / "cargoboard" / "games.sqlite"
 
 
-def is_default_path(path) -> bool:
-    """Whether path (None: the default) names the default store, written out or implied,
-    compared after resolving: the one store whose missing folders a writing command makes
-    (any other store must be in an existing folder: a mistyped --db makes no folders)."""
-    if path is None:
-        return True
-    return Path(path).resolve() == default_path().resolve()
+def default_path() -> Path:
+    """The store a command uses without --db: $CARGOBOARD_DB, else standard_path()."""
+    env = os.environ.get("CARGOBOARD_DB")
+    if env:
+        return Path(env)
+    return standard_path()
+
+
+def folders_may_be_made(path) -> bool:
+    """Whether a writing command may make the missing folders of the store at path (None: the
+    default): only of the standard place (standard_path), implied or written out with --db or
+    $CARGOBOARD_DB, compared after resolving. A store anywhere else, $CARGOBOARD_DB's as
+    --db's, must be in an existing folder: a mistyped name makes no folders (no command makes
+    a user's folders by surprise)."""
+    path = default_path() if path is None else Path(path)
+    return path.resolve() == standard_path().resolve()
+
+
+def _named_by(path) -> str:
+    """' ($CARGOBOARD_DB)' when the store is the default (path None) and $CARGOBOARD_DB
+    names it, for a message that names the store: the user sees where the name came from."""
+    return " ($CARGOBOARD_DB)" if path is None and os.environ.get("CARGOBOARD_DB") else ""
 
 
 def _now() -> str:
@@ -324,7 +339,8 @@ def _transaction(db, path):
     own): BEGIN IMMEDIATE takes the write lock first, so what is read inside still holds when
     it is written; committed at the end, rolled back on any exception (Ctrl-C too). Inside
     another transaction it is part of that one. A store another program holds locked past
-    SQLite's wait (5 s) is StoreInUse, said as the docs say, not "database is locked"."""
+    SQLite's wait (5 s) is StoreInUse, said as the docs say, not "database is locked"; a
+    full disk, a read-only store or a disk error is a StoreError that names the store."""
     if db.in_transaction:
         yield
         return
@@ -338,9 +354,8 @@ def _transaction(db, path):
     except BaseException as e:
         if db.in_transaction:
             db.execute("ROLLBACK")
-        if isinstance(e, sqlite3.OperationalError) and isinstance(_store_error(path, e),
-                                                                  StoreInUse):
-            raise _store_error(path, e) from None
+        if _write_refused(e):  # said in words, with the store's name: not "database or disk
+            raise _store_error(path, e) from None  # is full"
         raise
 
 
@@ -398,10 +413,11 @@ def check_not_special(path):
 def check_writable(path):
     """StoreError unless a writing command may use path (None: the default store): an existing
     Cargoboard store it may write, in a folder it may write (SQLite keeps its journal beside
-    the store), or a new file in an existing folder it may write (or, for the default store
-    only, in folders that may be made: is_default_path). Creates nothing: a command checks
-    this before it talks to a board."""
-    make_folders = is_default_path(path)
+    the store), or a new file in an existing folder it may write (or, for the standard place
+    only, in folders that may be made: folders_may_be_made). Creates nothing: a command
+    checks this before it talks to a board."""
+    make_folders = folders_may_be_made(path)
+    named = _named_by(path)
     path = Path(path) if path is not None else default_path()
     if path.exists():
         Store._open_existing(path, readonly=True)[0].close()
@@ -415,8 +431,9 @@ def check_writable(path):
                              % (path, path.absolute().parent, why))
         return
     if not make_folders and not path.parent.is_dir():
-        raise StoreError("cannot make a game store at %s: the folder %s does not exist"
-                         % (path, path.parent))
+        raise StoreError("cannot make a game store at %s%s: the folder %s does not exist "
+                         "(make it first, or mend the name)"
+                         % (path, named, path.parent))
     folder = path.absolute().parent
     while not folder.exists():  # the default location: its first folder that exists
         folder = folder.parent
@@ -449,13 +466,32 @@ def _roll_back_hot_journal(path):
 _LOCK_CODES = (5, 6)
 
 
+# SQLite's primary result codes for a write the disk refused: SQLITE_READONLY, SQLITE_IOERR,
+# SQLITE_FULL
+_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL = 8, 10, 13
+
+
 def _store_error(path, e):
     """The StoreError of an SQLite error met opening (or writing) the store at path."""
-    if (getattr(e, "sqlite_errorcode", 0) or 0) & 0xff in _LOCK_CODES or \
-            "locked" in str(e) or "busy" in str(e):
+    code = (getattr(e, "sqlite_errorcode", 0) or 0) & 0xff
+    if code in _LOCK_CODES or "locked" in str(e) or "busy" in str(e):
         return StoreInUse("%s is in use: another program holds it locked (a sync, serve or "
                           "import still writing?); try again when it has finished" % path)
+    if code == _SQLITE_FULL:
+        return StoreError("cannot write the game store %s: the disk is full (free some "
+                          "space)" % path)
+    if code in (_SQLITE_READONLY, _SQLITE_IOERR):
+        return StoreError("cannot write the game store %s: %s" % (path, e))
     return StoreError("%s is not a usable game store: %s" % (path, e))
+
+
+def _write_refused(e) -> bool:
+    """Whether e is SQLite's word that the store could not be written: locked past the wait,
+    a full disk, a read-only file or a disk error (_store_error says them)."""
+    code = (getattr(e, "sqlite_errorcode", 0) or 0) & 0xff
+    return isinstance(e, sqlite3.OperationalError) and (
+        code in _LOCK_CODES + (_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL)
+        or isinstance(_store_error("", e), StoreInUse))
 
 
 # This machine's name as a new store's temporary file gives it ([A-Za-z0-9_-] only: the name
@@ -573,8 +609,8 @@ class Store:
 
     Writable (the default): an existing file must be a Cargoboard store (a SQLite file that
     is not one, or an empty file, is refused and left as it is); a missing one is created,
-    in an existing folder (only the default location gets its folders made). readonly=True
-    opens an existing store for reading only: nothing is created or changed, and a missing
+    in an existing folder (only the standard place gets its folders made:
+    folders_may_be_made). readonly=True opens an existing store for reading only: nothing is created or changed, and a missing
     file, a damaged one or one that is not a store is a StoreError."""
 
     def __init__(self, path=None, readonly=False):
@@ -591,10 +627,10 @@ class Store:
                 self.db.create_function("log_damage", 1, log_damage, deterministic=True)
                 self._damage = "log_damage(log)"
             return
-        check_writable(self.path)
+        check_writable(path or None)
         remove_stale_temporaries(self.path)
         if not self.path.exists():
-            if is_default_path(self.path):  # check_writable: only its folders may be made
+            if folders_may_be_made(self.path):  # check_writable: only its folders may be made
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             try:
                 _create(self.path)

@@ -245,7 +245,8 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
                     if isinstance(rec, LogError):
                         store.reject(board, game_no, str(rec), data)
                         told.append((res.rejected, (game_no, str(rec)),
-                                     "game %d kept aside: %s" % (game_no, rec)))
+                                     "game %d kept aside: %s; left on the board"
+                                     % (game_no, rec)))
                         continue
                     if source is None:
                         numbering = source = _numbering(store, board, game_no, numbering)

@@ -6,8 +6,9 @@ import argparse
 import sys
 
 from cargoboard.clikit import CommandError, terminal_text, terminated_as_interrupt
-from cargoboard.link import NO_BOARD, Link, candidate_ports, find_port
-from cargoboard.store import Store, add_db_option, check_writable, played_at, result_text
+from cargoboard.link import NO_BOARD, Link, LinkError, candidate_ports, find_port
+from cargoboard.store import (Store, StoreError, StoreInUse, add_db_option, check_writable,
+                              played_at, result_text)
 
 
 def _add_port(p):
@@ -30,12 +31,25 @@ def cmd_sync(args):
     port = find_port(args.port)
     check_writable(args.db)  # before the board: nothing made yet
     res = SyncResult()
+    store = None
     try:
         with terminated_as_interrupt(), Link(port) as link:
             link.hello()  # a board that does not answer leaves no store behind
             with Store(args.db) as store:
                 progress = True if args.progress else None
                 sync(link, store, progress=progress, say=print, res=res)
+    except (LinkError, StoreError) as e:
+        if store is None:
+            raise  # before the sync began (no answer, another protocol, no store): nothing done
+        # Broken off midway (the board gone, the link cut, the disk full): the one line says
+        # what was stored (each batch whole, before the board deleted any of it), and what to do
+        n = len(res.stored) + len(res.continued)
+        if isinstance(e, StoreInUse) and not n:
+            raise  # (its line says it all: nothing stored yet, try again)
+        again = "" if "again" in str(e) else ": run sync again (it resumes)"
+        raise CommandError("%s; %s%s" % (e, "no game stored, all stay on the board" if not n
+                                         else "%d game%s stored, the rest stay on the board"
+                                         % (n, "" if n == 1 else "s"), again)) from e
     except KeyboardInterrupt:
         # Ctrl-C (or SIGTERM: Terminated): each batch is stored in one transaction before the board deletes it, so
         # what was stored is whole and the rest is still on the board (the next sync takes it)
@@ -48,9 +62,16 @@ def cmd_sync(args):
 
 
 def cmd_games(args):
+    filters = {"kind": args.game, "players": args.players, "result": args.result,
+               "since": args.since, "until": args.until}
     with Store(args.db, readonly=True) as store:
-        rows = store.list()
+        rows = store.list(**filters)
         if not rows:
+            if any(v is not None for v in filters.values()):
+                n = store.count()
+                print("no games in %s match (%d game%s in all)" % (
+                    store.path, n, "" if n == 1 else "s"))
+                return 0
             print("no games in %s (cargoboard sync fetches them from the board)" % store.path)
             return 0
         # played: when the board's clock (or an import) says the game began, `-` if not known
@@ -73,6 +94,48 @@ def cmd_games(args):
             print(" ".join((cell.rjust(w) if i == right else cell.ljust(w))
                            for i, (cell, w) in enumerate(zip(row, widths))) + " " + row[-1])
     return 0
+
+
+def _game_kind(text):
+    """--game's value: a game's identifier (the archive's `kind`)."""
+    from cargoboard.rules import kinds
+    if text not in kinds():
+        raise argparse.ArgumentTypeError("invalid choice: %r (choose from %s)"
+                                         % (text, ", ".join(kinds())))
+    return text
+
+
+def _players(text):
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if not 1 <= n <= 9:
+        raise argparse.ArgumentTypeError("a number of seats 1..9, not %r" % text)
+    return n
+
+
+def _result(text):
+    """--result's value, as the archive's `result` filter takes it."""
+    if text in ("over", "open", "abandoned") or (len(text) == 1 and text.isascii()
+                                                 and text.isalnum()):
+        return text
+    raise argparse.ArgumentTypeError("over, open, abandoned or a seat (its letter or digit), "
+                                     "not %r" % text)
+
+
+def _date(text):
+    import datetime
+    import re
+    try:
+        # (fromisoformat also takes 20261202 and 2026-W49, which the store's text comparison
+        # would misread)
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            raise ValueError
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("a date YYYY-MM-DD, not %r" % text) from None
+    return text
 
 
 def add_parser(sub):
@@ -109,7 +172,22 @@ def add_parser(sub):
                                    "game, layout, seats, length, scores, result. A game whose "
                                    "log was damaged on the board is marked: how far it "
                                    "replays, and that `export GAME --format log` writes "
-                                   "its whole raw log.",
-                       epilog="example:\n  cargoboard games --db games.sqlite")
+                                   "its whole raw log. The filters are the archive's "
+                                   "(cargoboard serve, docs/web.md); given together, a game "
+                                   "must pass them all.",
+                       epilog="examples:\n  cargoboard games --db games.sqlite\n"
+                              "  cargoboard games --game kubitva --result abandoned\n"
+                              "  cargoboard games --players 4 --since 2026-12-01")
     add_db_option(p)
+    p.add_argument("--game", metavar="KIND", type=_game_kind,
+                   help="only games of this game: cargocube, cephalopod, formula99, kubitva")
+    p.add_argument("--players", metavar="N", type=_players, help="only games of N seats")
+    p.add_argument("--result", metavar="R", type=_result,
+                   help="only games that are over (won), open (neither over nor abandoned), "
+                        "abandoned, or won by a seat (its letter or digit: S, w, 3, ...)")
+    p.add_argument("--since", metavar="DATE", type=_date,
+                   help="only games played (or, the board not knowing the time, stored) on "
+                        "DATE (YYYY-MM-DD, UTC) or later")
+    p.add_argument("--until", metavar="DATE", type=_date,
+                   help="only games played (or stored) on DATE or before")
     p.set_defaults(func=cmd_games)

@@ -7,7 +7,14 @@ test its own), else $XDG_RUNTIME_DIR/cargoboard/sims, else cargoboard-sims-UID i
 folder; the file is removed when the sim stops. A file whose sim is gone (killed, so it could
 not remove it) or whose PATH no longer leads to that sim's pseudo-terminal is ignored and
 removed by whoever reads the folder next. A folder another user owns or may write is not
-used: nothing is registered there, nothing read from it."""
+used: nothing is registered there, nothing read from it.
+
+A sim killed outright (SIGKILL, a crash of the machine's session) leaves its PATH, a link to
+/dev/pts/N, and the system gives N to the next program that opens a pseudo-terminal (a terminal
+window, another sim). stale_link tells such a link by its age: a sim makes its link after its
+pty, so a link older than the pty it leads to was made for an earlier one. The host tools
+refuse to open it (they would speak frames into another program's terminal, and hold it: `serve`
+follows an unplugged board's PATH until it is back), and `sim --pty PATH` replaces it."""
 
 from __future__ import annotations
 
@@ -132,3 +139,37 @@ def _mtime(path):
         return path.stat().st_mtime
     except OSError:
         return 0
+
+
+# How much older than its pseudo-terminal a link must be to be taken for an earlier sim's: a sim
+# makes its link milliseconds after its pty (the clocks of the two times tick in jiffies).
+STALE_LINK_S = 1.0
+
+
+def stale_link(path):
+    """The one-line reason not to open path when it is a virtual board's link (to /dev/pts/N)
+    that its sim left (stale: the pty is gone, or newer than the link, given since to another
+    program); None for anything else (a live sim's link, a device, a file)."""
+    try:
+        if not os.path.islink(path):
+            return None
+        target = os.readlink(path)
+        made = os.lstat(path).st_mtime
+    except OSError:
+        return None
+    if not target.startswith("/dev/pts/"):
+        return None
+    try:
+        given = os.stat(target).st_ctime  # when the system gave out this /dev/pts/N
+    except FileNotFoundError:
+        return ("%s links to %s, which is gone: the virtual board that made the link no longer "
+                "runs (one killed outright leaves its link); start it again (cargoboard sim "
+                "--pty %s)" % (path, target, path))
+    except OSError:
+        return None
+    if given > made + STALE_LINK_S:
+        return ("%s is a link an earlier virtual board left to %s, which the system has since "
+                "given to another program (a terminal, another sim): not opening it; start the "
+                "virtual board again (cargoboard sim --pty %s replaces the link) or remove the "
+                "link" % (path, target, path))
+    return None

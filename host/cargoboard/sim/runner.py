@@ -120,8 +120,10 @@ def sim_board_id(image) -> str:
 def check_pty_link(path) -> bool:
     """Whether `serve_on` may make `path` the link to a board's pty: FirmwareError (one line)
     unless nothing is there (in an existing folder) or a stale link an earlier board left (to a
-    /dev/pts/N that no longer exists), which is replaced: True then. Anything else, a file or
-    the user's own link, is left alone."""
+    /dev/pts/N that no longer exists, or that the system has given out again since the link
+    was made: virtual_ports.stale_link), which is replaced: True then. Anything else, a file,
+    the user's own link or a running sim's, is left alone."""
+    from cargoboard import virtual_ports
     from cargoboard.clikit import why_not_writable
     link = Path(path)
     if link.is_symlink():
@@ -129,7 +131,7 @@ def check_pty_link(path) -> bool:
         if not target.startswith("/dev/pts/"):
             raise FirmwareError(f"{path} is a link to {target}, not one to a board's "
                                 f"pseudo-terminal; not replacing it")
-        if os.path.exists(target):
+        if os.path.exists(target) and not virtual_ports.stale_link(path):
             raise FirmwareError(f"{path} links to {target}, a pseudo-terminal in use (another "
                                 f"`cargoboard sim --pty {path}`?); not replacing it")
         return True

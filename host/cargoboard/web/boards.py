@@ -412,7 +412,7 @@ class Follower:
 
         result, over = "stopped: the board stopped answering; sync again", False
         try:
-            with Store(self.store_path) as store:  # its folders made as sync's (is_default_path)
+            with Store(self.store_path) as store:  # its folders made as sync's (folders_may_be_made)
                 res = sync(link, store, on_progress=progress)
             result, over = res.summary(), True
         except StoreError as e:
