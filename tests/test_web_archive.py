@@ -437,6 +437,47 @@ def test_a_damaged_or_foreign_store_is_reported_and_left_alone(tmp_path):
     assert not missing.parent.exists()
 
 
+def _damage_games_table(db):
+    """Overwrite the first page of db's games table (its b-tree's root) with garbage: the file
+    still opens as a Cargoboard store (its schema and meta are intact), and only reading the
+    games fails, SQLite's "database disk image is malformed"."""
+    import sqlite3
+    con = sqlite3.connect(db)
+    page_size = con.execute("PRAGMA page_size").fetchone()[0]
+    root = con.execute("SELECT rootpage FROM sqlite_master WHERE name='games'").fetchone()[0]
+    con.close()
+    with open(db, "r+b") as f:
+        f.seek((root - 1) * page_size)
+        f.write(bytes((i * 37 + 11) & 255 for i in range(page_size)))
+
+
+def test_a_store_damaged_past_its_schema_is_reported_not_a_500(tmp_path):
+    """web43's audit: a store that opens (its schema and meta intact) but whose games table is
+    damaged, as a disk fault or a copy cut short leaves it: the archive answered a 500 and
+    serve's console showed the traceback twice ("database disk image is malformed"), where
+    `cargoboard games` says one line. The archive says it in words, a game's page and delete
+    are 503, nothing is changed."""
+    db = tmp_path / "g.sqlite"
+    fill(db)
+    _damage_games_table(db)
+    before = sha(db)
+    with WebServer(db=db, discover=False) as ws:
+        status, text = get(ws.url + "/games")
+        assert status == 200 and "The game store cannot be read:" in text, text
+        assert "is not a usable game store: database disk image is malformed" in text
+        assert "Nothing was changed" in text
+        for path in ("/games/1", "/games/1/export.json", "/games/1/export.html"):
+            status, text = get(ws.url + path)
+            assert status == 503 and "is not a usable game store" in text, (path, text)
+        form = urllib.parse.urlencode({"csrf": ws.keys.csrf, "confirm": "yes"}).encode()
+        for path in ("/games/1/delete", "/games/1/delete"):
+            status, text = get(ws.url + path, data=form)
+            assert status == 503 and "is not a usable game store" in text, text
+        status, text = get(ws.url + "/games", headers={"Accept": "application/json"})
+        assert status == 200
+    assert sha(db) == before
+
+
 def test_deleting_from_a_store_another_program_is_writing_says_in_use(tmp_path):
     """The audit's case: another program in a write transaction, the archive's delete answered
     500 (a traceback on serve's console, "database is locked"). It is 503 with the

@@ -331,16 +331,16 @@ def _transaction(db, path):
     try:
         db.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as e:
-        raise _store_error(path, e) from None
+        raise store_error(path, e) from None
     try:
         yield
         db.execute("COMMIT")  # (waits for readers to finish: it may find the store in use)
     except BaseException as e:
         if db.in_transaction:
             db.execute("ROLLBACK")
-        if isinstance(e, sqlite3.OperationalError) and isinstance(_store_error(path, e),
+        if isinstance(e, sqlite3.OperationalError) and isinstance(store_error(path, e),
                                                                   StoreInUse):
-            raise _store_error(path, e) from None
+            raise store_error(path, e) from None
         raise
 
 
@@ -449,8 +449,8 @@ def _roll_back_hot_journal(path):
 _LOCK_CODES = (5, 6)
 
 
-def _store_error(path, e):
-    """The StoreError of an SQLite error met opening (or writing) the store at path."""
+def store_error(path, e):
+    """The StoreError of an SQLite error met opening, reading or writing the store at path."""
     if (getattr(e, "sqlite_errorcode", 0) or 0) & 0xff in _LOCK_CODES or \
             "locked" in str(e) or "busy" in str(e):
         return StoreInUse("%s is in use: another program holds it locked (a sync, serve or "
@@ -599,7 +599,7 @@ class Store:
             try:
                 _create(self.path)
             except sqlite3.DatabaseError as e:
-                raise _store_error(self.path, e) from None
+                raise store_error(self.path, e) from None
         self.db, schema = self._open_existing(self.path, readonly=False)
         try:
             if schema < SCHEMA_VERSION:
@@ -640,7 +640,7 @@ class Store:
             # autocommit: every write is in a transaction of its own making (_transaction)
             return sqlite3.connect(str(path), isolation_level=None), schema
         except sqlite3.DatabaseError as e:
-            raise _store_error(path, e) from None
+            raise store_error(path, e) from None
 
     def close(self):
         self.db.close()

@@ -17,6 +17,7 @@ import hashlib
 import json
 import logging
 import re
+import sqlite3
 import sys
 import threading
 from pathlib import Path
@@ -36,7 +37,7 @@ from cargoboard import rules
 from cargoboard.clikit import CommandError, terminal_text
 from cargoboard.export import diagram
 from cargoboard.store import (BadGameId, NoSuchGame, Store, StoreError, RESULTS, result_text,
-                              source_text, when_text)
+                              source_text, store_error, when_text)
 from cargoboard.web import views
 from cargoboard.web.security import COOKIE, Keys
 
@@ -154,9 +155,16 @@ class Web:
             self._views[key] = hit
         return hit[1]
 
+    @contextlib.contextmanager
     def store(self):
-        """The store, read only: StoreError says what is wrong (missing, damaged, foreign)."""
-        return Store(self.db_path, readonly=True)
+        """The store, read only: StoreError says what is wrong (missing, damaged, foreign),
+        also of an SQLite error met reading it (a store damaged past its schema, which opening
+        it does not read: "database disk image is malformed"), as the commands say it."""
+        try:
+            with Store(self.db_path, readonly=True) as st:
+                yield st
+        except sqlite3.DatabaseError as e:
+            raise store_error(self.db_path, e) from None
 
 
 # --- access ---------------------------------------------------------------------------------
@@ -580,10 +588,13 @@ async def delete_game(request):
         rec, _ = await asyncio.to_thread(_game, request)
         return _render(request, "delete.html", rec=rec)
     def remove():
-        with Store(web.db_path, readonly=True):
+        with web.store():
             pass  # a missing, damaged or foreign store is refused here, never written
-        with Store(web.db_path) as st:
-            return st.delete(ref)
+        try:
+            with Store(web.db_path) as st:
+                return st.delete(ref)
+        except sqlite3.DatabaseError as e:  # (its games damaged: the delete is rolled back)
+            raise store_error(web.db_path, e) from None
     try:
         rec = await asyncio.to_thread(remove)
     except StoreError as e:
