@@ -883,3 +883,39 @@ def test_the_replay_pages_kept_stay_within_their_bytes():
     pages.put("a.sqlite", recs[1], "Ф" * (size + 50))
     assert pages.bytes == size + sys.getsizeof(page[4][:300])
     assert pages.get("a.sqlite", recs[1]) is None
+
+
+def test_a_replay_page_parses_each_action_once(tmp_path, monkeypatch):
+    """The replay page (the web's and `export --format html`'s) drew each step's last action
+    by parsing its text against the position before it, which the replay through the rules
+    had just done: 778 actions parsed twice, a tenth of the page's making (web43). The rules'
+    actions now come with the positions (GameRecord.replay) to the drawing; the pages are the
+    same bytes (tests/test_export.py and the others compare them with the exports)."""
+    from test_kubitva_host import game as kubitva_game
+    from cargoboard.export.cli import render
+    db = tmp_path / "g.sqlite"
+    fill(db)  # Cargocube, Cephalopod, the docs' Cargocube game
+    with Store(db) as st:
+        st.add(kubitva_game(3, actions=60))
+    parsed = []
+    with Store(db, readonly=True) as st:
+        recs = [st.get(gid) for gid in (1, 3, 4, 5)]
+    for rec in recs:
+        cls = type(rec.start_position())
+        if not any(c is cls for c, _ in parsed):
+            parsed.append((cls, cls.parse_action))
+    counts = []
+
+    def counting(original):
+        return lambda pos, text: counts.append(text) or original(pos, text)
+    for cls, original in parsed:
+        monkeypatch.setattr(cls, "parse_action", counting(original))
+    with WebServer(db=db, discover=False) as ws:
+        for rec in recs:
+            del counts[:]
+            page = render(rec, "html")
+            assert len(counts) == len(rec.actions) > 0, (rec.kind, len(counts))
+            del counts[:]
+            status, text = get("%s/games/%d" % (ws.url, rec.id))
+            assert status == 200 and page.split("<body>\n", 1)[1] in text
+            assert len(counts) == len(rec.actions), (rec.kind, len(counts))

@@ -160,12 +160,22 @@ class GameRecord:
     def positions(self):
         """The positions before the first action and after each (len = actions + 1).
         Raises the rules' error if an action is illegal."""
+        return self.replay()[0]
+
+    def replay(self):
+        """(positions, actions): positions() and each action as the rules parsed it (what
+        `Position.parse_action` of its text gives in the position before it), for a drawing
+        of the game's steps that marks each action (diagram.step_svg), which need not parse
+        it again."""
         pos = self.start_position()
         out = [pos.copy()]
+        parsed = []
         for text in self.actions:
-            pos.push(pos.parse_action(text))
+            action = pos.parse_action(text)
+            pos.push(action)
+            parsed.append(action)
             out.append(pos.copy())
-        return out
+        return out, parsed
 
     def final_position(self):
         pos = self.start_position()

@@ -121,14 +121,15 @@ class ReplayPages:
                 self.bytes -= sys.getsizeof(dropped)
 
     def page(self, store_path, rec, make):
-        """The page of rec (without links): the one kept, else make() (rec, positions), drawn
-        and kept. make is where a game that does not replay or may not be shown is refused:
-        a page is kept only of a record that passed it."""
+        """The page of rec (without links): the one kept, else make() (rec, positions, the
+        rules' actions: rec.replay()'s), drawn and kept. make is where a game that does not
+        replay or may not be shown is refused: a page is kept only of a record that passed
+        it."""
         from cargoboard.export.html import game_html
         page = self.get(store_path, rec)
         if page is None:
-            rec, positions = make()
-            page = game_html(rec, positions)
+            rec, positions, actions = make()
+            page = game_html(rec, positions, actions)
             self.put(store_path, rec, page)
         return page
 
@@ -495,12 +496,13 @@ def _record(request):
 
 
 def _game(request, rec=None):
-    """(record, positions) of the path's game (rec: its record, read already): 422 for a game
-    that does not replay, 403 for a hidden game not over."""
+    """(record, positions, the rules' actions) of the path's game (rec: its record, read
+    already; positions and actions as rec.replay() gives them): 422 for a game that does not
+    replay, 403 for a hidden game not over."""
     if rec is None:
         rec = _record(request)
     try:
-        positions = rec.positions()
+        positions, actions = rec.replay()
     except Exception as e:  # the rules' error
         raise HTTPException(422, "game %s does not replay: %s" % (rec.id, e)) from None
     last = positions[-1]
@@ -510,7 +512,7 @@ def _game(request, rec=None):
         # nothing: its seat_view is the position itself)
         raise HTTPException(403, "game %s hides the players' hands and is not over: its replay "
                                  "opens when it has ended" % rec.id)
-    return rec, positions
+    return rec, positions, actions
 
 
 def replay_page(request):
@@ -562,7 +564,7 @@ def export_file(request):
             raise HTTPException(400, "at applies to the svg export only")
         body = _game_page(request, rec)
     else:
-        rec, positions = _game(request)
+        rec, positions, _ = _game(request)
         at = _int_param(request, "at", None, 0, len(positions) - 1)
         if at is not None and ext != "svg":
             raise HTTPException(400, "at applies to the svg export only")
@@ -585,7 +587,7 @@ async def delete_game(request):
     _check_post(request, form)
     ref = request.path_params["game"]
     if form.get("confirm") != "yes":
-        rec, _ = await asyncio.to_thread(_game, request)
+        rec, _, _ = await asyncio.to_thread(_game, request)
         return _render(request, "delete.html", rec=rec)
     def remove():
         with web.store():
