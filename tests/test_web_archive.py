@@ -919,3 +919,29 @@ def test_a_replay_page_parses_each_action_once(tmp_path, monkeypatch):
             status, text = get("%s/games/%d" % (ws.url, rec.id))
             assert status == 200 and page.split("<body>\n", 1)[1] in text
             assert len(counts) == len(rec.actions), (rec.kind, len(counts))
+
+
+def test_a_public_replay_opened_with_the_host_token_keeps_it_for_its_links(tmp_path, browser):
+    """`--public`: every page needs the host token, `?token=` once and a cookie then. The
+    replay page took the token but set no cookie (web43's audit), so a replay link with the
+    token, the first page a browser opened, had links (exports, the SVG of the step, the
+    archive, delete) that all answered 403."""
+    db = tmp_path / "g.sqlite"
+    fill(db)
+    with WebServer(db=db, public=True, discover=False) as ws:
+        d = browser.driver
+        d.delete_all_cookies()
+        d.get(ws.url + "/games/4?token=" + ws.keys.host)
+        assert d.find_element("id", "cb-counter").text == "0 / 120"
+        status = d.execute_async_script(
+            "var done = arguments[0]; fetch('/games/4/export.json').then("
+            "function (r) { done(r.status); }, function (e) { done(String(e)); });")
+        assert status == 200
+        d.find_element("id", "cb-svg-step").click()
+        browser.wait(lambda d: d.find_elements("css selector", "svg[data-position]"),
+                     what="the step's SVG")
+        d.back()
+        d.find_element("link text", "archive").click()
+        browser.wait(lambda d: d.find_elements("id", "count"), what="the archive")
+        assert d.find_element("id", "count").text.startswith("4 games")
+        d.delete_all_cookies()

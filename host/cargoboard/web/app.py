@@ -222,9 +222,14 @@ def _render(request, name, status=200, **context):
     context.setdefault("public", web.keys.public)
     resp = request.app.state.templates.TemplateResponse(request, name, context,
                                                         status_code=status)
+    return _remember_host(request, resp)
+
+
+def _remember_host(request, resp):
+    """resp, with the host token as a cookie if the request's link carried it: the host
+    opened a page with the token, later pages (its links) need it no more."""
     token = request.query_params.get("token")
-    if token and web.keys.is_host(token):
-        # the host opened a link with the token: later pages need it no more
+    if token and request.app.state.web.keys.is_host(token):
         resp.set_cookie(COOKIE, token, httponly=True, samesite="strict")
     return resp
 
@@ -534,7 +539,8 @@ def replay_page(request):
            '<input type="hidden" name="csrf" value="%s">'
            '<button type="submit" id="cb-delete">delete…</button></form></nav>'
            % (links, rec.id, web.keys.csrf))
-    return HTMLResponse(with_nav(_game_page(request, rec), nav))
+    # (a replay opened with the host token, `--public`: its links need the cookie)
+    return _remember_host(request, HTMLResponse(with_nav(_game_page(request, rec), nav)))
 
 
 def _game_page(request, rec):
