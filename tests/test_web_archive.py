@@ -945,3 +945,26 @@ def test_a_public_replay_opened_with_the_host_token_keeps_it_for_its_links(tmp_p
         browser.wait(lambda d: d.find_elements("id", "count"), what="the archive")
         assert d.find_element("id", "count").text.startswith("4 games")
         d.delete_all_cookies()
+
+
+def test_a_token_that_is_not_ascii_is_a_wrong_token_not_a_500(tmp_path):
+    """A token or CSRF field with a letter outside ASCII (`?token=%C3%A9`, a mistyped or
+    mangled link) made hmac.compare_digest raise TypeError: a 500 and a traceback on serve's
+    console for every page of a `--public` server, a seat's page and every change (web43's
+    audit). It is a wrong token: 403 with the usual words."""
+    db = tmp_path / "g.sqlite"
+    fill(db)
+    bad = urllib.parse.quote("\u00e9t\u00e9")
+    with WebServer(db=db, public=True, discover=False) as ws:
+        for path in ("/", "/games", "/games/1", "/games/1/export.json", "/host", "/api/table/1",
+                     "/table/1/seat/S"):
+            status, text = get("%s%s?token=%s" % (ws.url, path, bad))
+            assert status in (403, 404) and "Traceback" not in text and "500" not in text, \
+                (path, status, text)
+        status, text = get(ws.url + "/games?token=" + bad)
+        assert status == 403 and "host token" in text
+        form = urllib.parse.urlencode({"csrf": "\u00e9", "confirm": "yes"}).encode()
+        status, text = get("%s/games/1/delete?token=%s" % (ws.url, ws.keys.host), data=form)
+        assert status == 403 and "CSRF" in text, text
+    with Store(db, readonly=True) as st:
+        assert st.count() == 4
