@@ -968,3 +968,27 @@ def test_a_token_that_is_not_ascii_is_a_wrong_token_not_a_500(tmp_path):
         assert status == 403 and "CSRF" in text, text
     with Store(db, readonly=True) as st:
         assert st.count() == 4
+
+
+def test_a_failure_of_the_server_is_one_traceback_on_its_console(tmp_path, capfd, caplog,
+                                                                monkeypatch):
+    """A failure of the server itself (a bug: here a filter that raises) is a one-line 500 on
+    the page and its traceback on serve's console, once: it was there twice, serve's own log
+    and uvicorn's "Exception in ASGI application" (Starlette raises it again after the
+    handler), which web43's audit met with a damaged store."""
+    from cargoboard.web import app
+
+    def broken(request):
+        raise RuntimeError("a bug")
+    monkeypatch.setattr(app, "_filters", broken)
+    with WebServer(db=tmp_path / "g.sqlite", discover=False) as ws:
+        capfd.readouterr()
+        status, text = get(ws.url + "/games")
+        time.sleep(0.2)
+    assert status == 500 and text.startswith("500: the server failed on this request")
+    assert "Traceback" not in text
+    # (serve's own log goes to the console as uvicorn's does; under pytest to caplog)
+    err = capfd.readouterr().err
+    ours = [r for r in caplog.records if r.name.startswith("cargoboard")]
+    assert err.count("Traceback") + sum(1 for r in ours if r.exc_info) == 1, (err, ours)
+    assert "error serving /games: RuntimeError: a bug" in [r.getMessage() for r in ours]

@@ -630,7 +630,9 @@ async def http_error(request, exc):
 
 
 async def server_error(request, exc):
-    log.exception("error serving %s", request.url.path)
+    # one line naming the request: the traceback follows from uvicorn ("Exception in ASGI
+    # application": Starlette raises the exception again once this answer is sent)
+    log.error("error serving %s: %s: %s", request.url.path, type(exc).__name__, exc)
     return PlainTextResponse("500: the server failed on this request (%s); its console says "
                              "more\n" % type(exc).__name__, status_code=500)
 
