@@ -992,3 +992,29 @@ def test_a_failure_of_the_server_is_one_traceback_on_its_console(tmp_path, capfd
     ours = [r for r in caplog.records if r.name.startswith("cargoboard")]
     assert err.count("Traceback") + sum(1 for r in ours if r.exc_info) == 1, (err, ours)
     assert "error serving /games: RuntimeError: a bug" in [r.getMessage() for r in ours]
+
+
+def test_numbers_in_urls_are_digits_0_to_9(tmp_path):
+    """Python's int() reads "٣" (an Arabic-Indic three), "1_0" and " +3": /games/1_0 was game
+    10 and /games/%D9%A3 game 3, ?page=1_0 page 10 (web43's audit), where /table/1_0 and
+    /games/x are 400. A game id, page, player count or step is digits 0-9 (a step may have a
+    minus: said out of range)."""
+    db = tmp_path / "g.sqlite"
+    fill(db)
+    q = urllib.parse.quote
+    with WebServer(db=db, discover=False) as ws:
+        for path in ("/games/" + q("\u0663"), "/games/1_0", "/games/" + q("+3"),
+                     "/games/" + q(" 3"), "/games/3/export.json?at=" + q("\u0663"),
+                     "/games/3/export.svg?at=1_0", "/games?page=" + q("\u0661"),
+                     "/games?players=0_2", "/games/" + q("\u0663") + "/export.json"):
+            status, text = get(ws.url + path)
+            assert status == 400 and "must be" in text, (path, status)
+        form = urllib.parse.urlencode({"csrf": ws.keys.csrf, "confirm": "yes"}).encode()
+        status, text = get(ws.url + "/games/" + q("\u0663") + "/delete", data=form)
+        assert status == 400 and "game id must be a number" in text
+        status, text = get(ws.url + "/games/3/export.svg?at=-1")
+        assert status == 400 and "at must be 0..40, not -1" in text, text
+        status, text = get(ws.url + "/games/3")
+        assert status == 200
+    with Store(db, readonly=True) as st:
+        assert st.count() == 4

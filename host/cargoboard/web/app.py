@@ -238,10 +238,9 @@ def _int_param(request, name, default=None, lo=None, hi=None):
     raw = request.query_params.get(name)
     if raw in (None, ""):
         return default
-    try:
-        v = int(raw)
-    except ValueError:
-        raise HTTPException(400, "%s must be a whole number, not '%s'" % (name, raw)) from None
+    if not re.fullmatch(r"-?[0-9]+", raw):  # (int() also reads "٣", "1_0", " +3")
+        raise HTTPException(400, "%s must be a whole number, not '%s'" % (name, raw))
+    v = int(raw)
     if hi is None and v >= 2 ** 63:  # past SQLite's integers, where it would fail (a 500)
         raise HTTPException(400, "%s is too large: %d" % (name, v))
     if (lo is not None and v < lo) or (hi is not None and v > hi):
@@ -467,7 +466,8 @@ def archive_page(request):
             # delete_game's redirect says which game went; told only if it is gone (a link
             # cannot make it say so of a game there, and a bad value is no error)
             deleted = request.query_params.get("deleted", "")
-            deleted = int(deleted) if deleted.isdecimal() and len(deleted) < 19 else None
+            deleted = int(deleted) if deleted.isdecimal() and deleted.isascii() and \
+                len(deleted) < 19 else None
             if deleted is not None:
                 try:
                     st.get(deleted)
@@ -491,11 +491,23 @@ def _store_status(e):
     return 404 if isinstance(e, NoSuchGame) else 400 if isinstance(e, BadGameId) else 503
 
 
+def _game_ref(request):
+    """The path's game id, as the store takes it: digits 0-9 only (400 else), since Python's
+    int() also reads "٣" (an Arabic-Indic three), "1_0" and " +3", which made /games/1_0 game
+    10 where /table/1_0 and /games/x are 400."""
+    ref = request.path_params["game"]
+    if not re.fullmatch(r"[0-9]+", ref):
+        raise HTTPException(400, str(BadGameId("game id must be a number, not '%s' (see "
+                                               "`cargoboard games`)" % ref)))
+    return ref
+
+
 def _record(request):
     """The record of the path's game, read from the store."""
+    ref = _game_ref(request)
     try:
         with request.app.state.web.store() as st:
-            return st.get(request.path_params["game"])
+            return st.get(ref)
     except StoreError as e:
         raise HTTPException(_store_status(e), str(e)) from None
 
@@ -591,7 +603,7 @@ async def delete_game(request):
     web = request.app.state.web
     form = await request.form()
     _check_post(request, form)
-    ref = request.path_params["game"]
+    ref = _game_ref(request)
     if form.get("confirm") != "yes":
         rec, _, _ = await asyncio.to_thread(_game, request)
         return _render(request, "delete.html", rec=rec)
