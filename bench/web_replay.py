@@ -11,7 +11,8 @@ times: the first request makes the page, the others get the kept one; then GET
 game is changed (its last action taken back, stored over it as a sync stores a board's changed
 log: `continues`) and export.html asked first (made anew), then the replay (kept). Last, a new
 server's first request is export.html. --no-keep keeps no page (every request makes it, as
-before the pages were kept). Printed, never asserted.
+before the pages were kept). Last, the CPU time of the replay through the rules and the page
+(game_html), LOADS times. Printed, never asserted.
 """
 
 import argparse
@@ -124,6 +125,21 @@ def main():
     print("  after the game changed: export.html    %7.0f ms (made anew)" % changed)
     print("  then the replay                        %7.0f ms" % changed_again)
     print("  a new server's first: export.html      %7.0f ms (made)" % export_first)
+    # the page's making apart from HTTP and the store: CPU time, steadier than the wall clock
+    # on a shared machine (a checkout before GameRecord.replay, web43: positions() and a page
+    # that parses each action again; run this file with that checkout's PYTHONPATH)
+    from cargoboard.export.html import game_html
+    cpu = []
+    for _ in range(args.loads):
+        t = time.process_time()
+        if hasattr(rec, "replay"):
+            positions, actions = rec.replay()
+            game_html(rec, positions, actions)
+        else:
+            game_html(rec, rec.positions())
+        cpu.append(1000 * (time.process_time() - t))
+    print("  the replay and the page, CPU: median / min %5.0f / %.0f ms (%d runs)"
+          % (statistics.median(cpu), min(cpu), len(cpu)))
     return 0
 
 

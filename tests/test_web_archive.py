@@ -437,6 +437,47 @@ def test_a_damaged_or_foreign_store_is_reported_and_left_alone(tmp_path):
     assert not missing.parent.exists()
 
 
+def _damage_games_table(db):
+    """Overwrite the first page of db's games table (its b-tree's root) with garbage: the file
+    still opens as a Cargoboard store (its schema and meta are intact), and only reading the
+    games fails, SQLite's "database disk image is malformed"."""
+    import sqlite3
+    con = sqlite3.connect(db)
+    page_size = con.execute("PRAGMA page_size").fetchone()[0]
+    root = con.execute("SELECT rootpage FROM sqlite_master WHERE name='games'").fetchone()[0]
+    con.close()
+    with open(db, "r+b") as f:
+        f.seek((root - 1) * page_size)
+        f.write(bytes((i * 37 + 11) & 255 for i in range(page_size)))
+
+
+def test_a_store_damaged_past_its_schema_is_reported_not_a_500(tmp_path):
+    """web43's audit: a store that opens (its schema and meta intact) but whose games table is
+    damaged, as a disk fault or a copy cut short leaves it: the archive answered a 500 and
+    serve's console showed the traceback twice ("database disk image is malformed"), where
+    `cargoboard games` says one line. The archive says it in words, a game's page and delete
+    are 503, nothing is changed."""
+    db = tmp_path / "g.sqlite"
+    fill(db)
+    _damage_games_table(db)
+    before = sha(db)
+    with WebServer(db=db, discover=False) as ws:
+        status, text = get(ws.url + "/games")
+        assert status == 200 and "The game store cannot be read:" in text, text
+        assert "is not a usable game store: database disk image is malformed" in text
+        assert "Nothing was changed" in text
+        for path in ("/games/1", "/games/1/export.json", "/games/1/export.html"):
+            status, text = get(ws.url + path)
+            assert status == 503 and "is not a usable game store" in text, (path, text)
+        form = urllib.parse.urlencode({"csrf": ws.keys.csrf, "confirm": "yes"}).encode()
+        for path in ("/games/1/delete", "/games/1/delete"):
+            status, text = get(ws.url + path, data=form)
+            assert status == 503 and "is not a usable game store" in text, text
+        status, text = get(ws.url + "/games", headers={"Accept": "application/json"})
+        assert status == 200
+    assert sha(db) == before
+
+
 def test_deleting_from_a_store_another_program_is_writing_says_in_use(tmp_path):
     """The audit's case: another program in a write transaction, the archive's delete answered
     500 (a traceback on serve's console, "database is locked"). It is 503 with the
@@ -842,3 +883,138 @@ def test_the_replay_pages_kept_stay_within_their_bytes():
     pages.put("a.sqlite", recs[1], "Ф" * (size + 50))
     assert pages.bytes == size + sys.getsizeof(page[4][:300])
     assert pages.get("a.sqlite", recs[1]) is None
+
+
+def test_a_replay_page_parses_each_action_once(tmp_path, monkeypatch):
+    """The replay page (the web's and `export --format html`'s) drew each step's last action
+    by parsing its text against the position before it, which the replay through the rules
+    had just done: 778 actions parsed twice, a tenth of the page's making (web43). The rules'
+    actions now come with the positions (GameRecord.replay) to the drawing; the pages are the
+    same bytes (tests/test_export.py and the others compare them with the exports)."""
+    from test_kubitva_host import game as kubitva_game
+    from cargoboard.export.cli import render
+    db = tmp_path / "g.sqlite"
+    fill(db)  # Cargocube, Cephalopod, the docs' Cargocube game
+    with Store(db) as st:
+        st.add(kubitva_game(3, actions=60))
+    parsed = []
+    with Store(db, readonly=True) as st:
+        recs = [st.get(gid) for gid in (1, 3, 4, 5)]
+    for rec in recs:
+        cls = type(rec.start_position())
+        if not any(c is cls for c, _ in parsed):
+            parsed.append((cls, cls.parse_action))
+    counts = []
+
+    def counting(original):
+        return lambda pos, text: counts.append(text) or original(pos, text)
+    for cls, original in parsed:
+        monkeypatch.setattr(cls, "parse_action", counting(original))
+    with WebServer(db=db, discover=False) as ws:
+        for rec in recs:
+            del counts[:]
+            page = render(rec, "html")
+            assert len(counts) == len(rec.actions) > 0, (rec.kind, len(counts))
+            del counts[:]
+            status, text = get("%s/games/%d" % (ws.url, rec.id))
+            assert status == 200 and page.split("<body>\n", 1)[1] in text
+            assert len(counts) == len(rec.actions), (rec.kind, len(counts))
+
+
+def test_a_public_replay_opened_with_the_host_token_keeps_it_for_its_links(tmp_path, browser):
+    """`--public`: every page needs the host token, `?token=` once and a cookie then. The
+    replay page took the token but set no cookie (web43's audit), so a replay link with the
+    token, the first page a browser opened, had links (exports, the SVG of the step, the
+    archive, delete) that all answered 403."""
+    db = tmp_path / "g.sqlite"
+    fill(db)
+    with WebServer(db=db, public=True, discover=False) as ws:
+        d = browser.driver
+        d.delete_all_cookies()
+        d.get(ws.url + "/games/4?token=" + ws.keys.host)
+        assert d.find_element("id", "cb-counter").text == "0 / 120"
+        status = d.execute_async_script(
+            "var done = arguments[0]; fetch('/games/4/export.json').then("
+            "function (r) { done(r.status); }, function (e) { done(String(e)); });")
+        assert status == 200
+        d.find_element("id", "cb-svg-step").click()
+        browser.wait(lambda d: d.find_elements("css selector", "svg[data-position]"),
+                     what="the step's SVG")
+        d.back()
+        d.find_element("link text", "archive").click()
+        browser.wait(lambda d: d.find_elements("id", "count"), what="the archive")
+        assert d.find_element("id", "count").text.startswith("4 games")
+        d.delete_all_cookies()
+
+
+def test_a_token_that_is_not_ascii_is_a_wrong_token_not_a_500(tmp_path):
+    """A token or CSRF field with a letter outside ASCII (`?token=%C3%A9`, a mistyped or
+    mangled link) made hmac.compare_digest raise TypeError: a 500 and a traceback on serve's
+    console for every page of a `--public` server, a seat's page and every change (web43's
+    audit). It is a wrong token: 403 with the usual words."""
+    db = tmp_path / "g.sqlite"
+    fill(db)
+    bad = urllib.parse.quote("\u00e9t\u00e9")
+    with WebServer(db=db, public=True, discover=False) as ws:
+        for path in ("/", "/games", "/games/1", "/games/1/export.json", "/host", "/api/table/1",
+                     "/table/1/seat/S"):
+            status, text = get("%s%s?token=%s" % (ws.url, path, bad))
+            assert status in (403, 404) and "Traceback" not in text and "500" not in text, \
+                (path, status, text)
+        status, text = get(ws.url + "/games?token=" + bad)
+        assert status == 403 and "host token" in text
+        form = urllib.parse.urlencode({"csrf": "\u00e9", "confirm": "yes"}).encode()
+        status, text = get("%s/games/1/delete?token=%s" % (ws.url, ws.keys.host), data=form)
+        assert status == 403 and "CSRF" in text, text
+    with Store(db, readonly=True) as st:
+        assert st.count() == 4
+
+
+def test_a_failure_of_the_server_is_one_traceback_on_its_console(tmp_path, capfd, caplog,
+                                                                monkeypatch):
+    """A failure of the server itself (a bug: here a filter that raises) is a one-line 500 on
+    the page and its traceback on serve's console, once: it was there twice, serve's own log
+    and uvicorn's "Exception in ASGI application" (Starlette raises it again after the
+    handler), which web43's audit met with a damaged store."""
+    from cargoboard.web import app
+
+    def broken(request):
+        raise RuntimeError("a bug")
+    monkeypatch.setattr(app, "_filters", broken)
+    with WebServer(db=tmp_path / "g.sqlite", discover=False) as ws:
+        capfd.readouterr()
+        status, text = get(ws.url + "/games")
+        time.sleep(0.2)
+    assert status == 500 and text.startswith("500: the server failed on this request")
+    assert "Traceback" not in text
+    # (serve's own log goes to the console as uvicorn's does; under pytest to caplog)
+    err = capfd.readouterr().err
+    ours = [r for r in caplog.records if r.name.startswith("cargoboard")]
+    assert err.count("Traceback") + sum(1 for r in ours if r.exc_info) == 1, (err, ours)
+    assert "error serving /games: RuntimeError: a bug" in [r.getMessage() for r in ours]
+
+
+def test_numbers_in_urls_are_digits_0_to_9(tmp_path):
+    """Python's int() reads "٣" (an Arabic-Indic three), "1_0" and " +3": /games/1_0 was game
+    10 and /games/%D9%A3 game 3, ?page=1_0 page 10 (web43's audit), where /table/1_0 and
+    /games/x are 400. A game id, page, player count or step is digits 0-9 (a step may have a
+    minus: said out of range)."""
+    db = tmp_path / "g.sqlite"
+    fill(db)
+    q = urllib.parse.quote
+    with WebServer(db=db, discover=False) as ws:
+        for path in ("/games/" + q("\u0663"), "/games/1_0", "/games/" + q("+3"),
+                     "/games/" + q(" 3"), "/games/3/export.json?at=" + q("\u0663"),
+                     "/games/3/export.svg?at=1_0", "/games?page=" + q("\u0661"),
+                     "/games?players=0_2", "/games/" + q("\u0663") + "/export.json"):
+            status, text = get(ws.url + path)
+            assert status == 400 and "must be" in text, (path, status)
+        form = urllib.parse.urlencode({"csrf": ws.keys.csrf, "confirm": "yes"}).encode()
+        status, text = get(ws.url + "/games/" + q("\u0663") + "/delete", data=form)
+        assert status == 400 and "game id must be a number" in text
+        status, text = get(ws.url + "/games/3/export.svg?at=-1")
+        assert status == 400 and "at must be 0..40, not -1" in text, text
+        status, text = get(ws.url + "/games/3")
+        assert status == 200
+    with Store(db, readonly=True) as st:
+        assert st.count() == 4

@@ -206,6 +206,36 @@ def handgame_registered(monkeypatch):
     monkeypatch.setitem(games.PACKAGES, "handgame", "handgame")
 
 
+def test_a_seat_page_from_before_serve_was_started_again_says_its_link_is_stale(tmp_path,
+                                                                               browser):
+    """Every run of `serve` makes new tokens. A seat's page left open while serve was started
+    again said "the server is not answering; retrying" for ever (web43's audit): its stream's
+    token was refused (403), so the browser had closed it and tried no more. The page now
+    says it gets no more updates, why in the server's words, and to ask for the new link."""
+    board = LiveBoard(tmp_path / "board")
+    seat_status = "return document.querySelector('#table-1 .status').textContent"
+    try:
+        with WebServer(boards=[str(tmp_path / "board")], db=tmp_path / "games.sqlite") as ws:
+            port = ws.port
+            browser.driver.get("%s/table/1/seat/S?token=%s" % (ws.url, ws.keys.seat("1", "S")))
+            browser.wait(lambda d: browser.js(seat_status) == "connected", timeout=20,
+                         what="the seat's page live")
+        browser.wait(lambda d: "retrying" in browser.js(seat_status), what="the server gone")
+        with WebServer(port=port, boards=[str(tmp_path / "board")],
+                       db=tmp_path / "games.sqlite") as again:
+            assert again.keys.seat("1", "S") != ws.keys.seat("1", "S")
+            text = browser.wait(lambda d: "no more updates" in browser.js(seat_status) and
+                                browser.js(seat_status), timeout=20, what="the stale link said")
+            assert "that seat's link" in text and "ask the host for the new one" in text
+            # the new link works
+            browser.driver.get("%s/table/1/seat/S?token=%s" % (again.url,
+                                                               again.keys.seat("1", "S")))
+            browser.wait(lambda d: browser.js(seat_status) == "connected", timeout=20,
+                         what="the new link")
+    finally:
+        board.close()
+
+
 def test_a_seat_page_never_shows_another_seats_hand(tmp_path, browser, handgame_registered):
     from handgame import rules as handgame
     board = LiveBoard(tmp_path / "board", setup=("new-game handgame deal",),

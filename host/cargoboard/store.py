@@ -175,12 +175,22 @@ class GameRecord:
     def positions(self):
         """The positions before the first action and after each (len = actions + 1).
         Raises the rules' error if an action is illegal."""
+        return self.replay()[0]
+
+    def replay(self):
+        """(positions, actions): positions() and each action as the rules parsed it (what
+        `Position.parse_action` of its text gives in the position before it), for a drawing
+        of the game's steps that marks each action (diagram.step_svg), which need not parse
+        it again."""
         pos = self.start_position()
         out = [pos.copy()]
+        parsed = []
         for text in self.actions:
-            pos.push(pos.parse_action(text))
+            action = pos.parse_action(text)
+            pos.push(action)
+            parsed.append(action)
             out.append(pos.copy())
-        return out
+        return out, parsed
 
     def final_position(self):
         pos = self.start_position()
@@ -347,7 +357,7 @@ def _transaction(db, path):
     try:
         db.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as e:
-        raise _store_error(path, e) from None
+        raise store_error(path, e) from None
     try:
         yield
         db.execute("COMMIT")  # (waits for readers to finish: it may find the store in use)
@@ -355,7 +365,7 @@ def _transaction(db, path):
         if db.in_transaction:
             db.execute("ROLLBACK")
         if _write_refused(e):  # said in words, with the store's name: not "database or disk
-            raise _store_error(path, e) from None  # is full"
+            raise store_error(path, e) from None  # is full"
         raise
 
 
@@ -471,8 +481,8 @@ _LOCK_CODES = (5, 6)
 _SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL = 8, 10, 13
 
 
-def _store_error(path, e):
-    """The StoreError of an SQLite error met opening (or writing) the store at path."""
+def store_error(path, e):
+    """The StoreError of an SQLite error met opening, reading or writing the store at path."""
     code = (getattr(e, "sqlite_errorcode", 0) or 0) & 0xff
     if code in _LOCK_CODES or "locked" in str(e) or "busy" in str(e):
         return StoreInUse("%s is in use: another program holds it locked (a sync, serve or "
@@ -487,11 +497,11 @@ def _store_error(path, e):
 
 def _write_refused(e) -> bool:
     """Whether e is SQLite's word that the store could not be written: locked past the wait,
-    a full disk, a read-only file or a disk error (_store_error says them)."""
+    a full disk, a read-only file or a disk error (store_error says them)."""
     code = (getattr(e, "sqlite_errorcode", 0) or 0) & 0xff
     return isinstance(e, sqlite3.OperationalError) and (
         code in _LOCK_CODES + (_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL)
-        or isinstance(_store_error("", e), StoreInUse))
+        or isinstance(store_error("", e), StoreInUse))
 
 
 # This machine's name as a new store's temporary file gives it ([A-Za-z0-9_-] only: the name
@@ -635,7 +645,7 @@ class Store:
             try:
                 _create(self.path)
             except sqlite3.DatabaseError as e:
-                raise _store_error(self.path, e) from None
+                raise store_error(self.path, e) from None
         self.db, schema = self._open_existing(self.path, readonly=False)
         try:
             if schema < SCHEMA_VERSION:
@@ -676,7 +686,7 @@ class Store:
             # autocommit: every write is in a transaction of its own making (_transaction)
             return sqlite3.connect(str(path), isolation_level=None), schema
         except sqlite3.DatabaseError as e:
-            raise _store_error(path, e) from None
+            raise store_error(path, e) from None
 
     def close(self):
         self.db.close()

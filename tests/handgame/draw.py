@@ -60,7 +60,7 @@ def caption(pos, ply, total, action_text=None, mover=None):
     return caption_line(phase_text(pos), ply, total, action_text, mover)
 
 
-def svg(pos, before=None, action_text=None, ply=None, total=None, title=None):
+def svg(pos, before=None, action_text=None, ply=None, total=None, title=None, action=None):
     from cargoboard.export.diagram import svg_document, svg_text
     if ply is None:
         ply = total = pos.ply()

@@ -171,6 +171,33 @@ def test_html_replay_holds_every_step(games):
         assert built == "".join(f for _, f in sorted(draw.pieces(positions[n]).items()))
 
 
+def test_the_replay_draws_each_land_once(games, monkeypatch):
+    """The board under the pieces (each cell's land, the border) depends on the lands only,
+    which stay for many actions: the replay page drew it at every step, 40 % of a 486-action
+    game's 2.5 s page (web43's audit). Now once for each land the game has, the page the same
+    (its SVG of each step is the export's: tests/test_export.py, test_web_archive.py)."""
+    drawn = []
+    land_letter = draw.land_letter
+    monkeypatch.setattr(draw, "land_letter", lambda pos, c: drawn.append(c) or
+                        land_letter(pos, c))
+    def forget():  # (the lands drawn before)
+        if hasattr(draw, "_background"):
+            draw._background.cache_clear()
+    forget()
+    for rec in games[:2]:
+        positions = rec.positions()
+        del drawn[:]
+        page = game_html(rec, positions)
+        lands = {(p.rows, p.cols, bytes(p.terr)) for p in positions}
+        assert len(drawn) == sum(rows * cols for rows, cols, _ in lands), (rec.variant, len(lands))
+        assert len(lands) < len(positions) / 2
+        forget()
+        monkeypatch.setattr(draw, "land_letter", land_letter)
+        assert game_html(rec, positions) == page  # drawn afresh: the same
+        monkeypatch.setattr(draw, "land_letter", lambda pos, c: drawn.append(c) or
+                            land_letter(pos, c))
+
+
 def test_terminal_replay(games):
     rec = games[0]
     rec.id = 3

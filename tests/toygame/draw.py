@@ -46,7 +46,7 @@ def caption(pos, ply, total, action_text=None, mover=None):
     return caption_line(phase_text(pos), ply, total, action_text, mover)
 
 
-def svg(pos, before=None, action_text=None, ply=None, total=None, title=None):
+def svg(pos, before=None, action_text=None, ply=None, total=None, title=None, action=None):
     mover = pos.SEAT_LETTERS[before.to_move] if before is not None else None
     if ply is None:
         ply = total = pos.ply()

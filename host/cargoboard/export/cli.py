@@ -23,17 +23,23 @@ def open_store(path, create=False):
     return store.Store(path, readonly=not create)
 
 
-def _positions(rec):
+def _replay(rec, what="replay"):
+    """rec.replay() (positions, the rules' actions), or rec.positions() for what="positions"."""
     try:
-        return rec.positions()
+        return getattr(rec, what)()
     except rec.rules.RulesError as e:
         raise CommandError("game %s does not replay: %s" % (rec.id, e)) from None
 
 
+def _positions(rec):
+    return _replay(rec, "positions")
+
+
 def render(rec, fmt, at=None, positions=None):
     """The export of rec in fmt as text; at picks the position of an SVG (default the last)."""
+    actions = None  # the rules' actions, where they come with the positions
     if positions is None:
-        positions = _positions(rec)
+        positions, actions = _replay(rec)
     last = len(positions) - 1
     if at is not None and fmt != "svg":
         raise UsageError("--at applies to --format svg only")
@@ -43,7 +49,7 @@ def render(rec, fmt, at=None, positions=None):
         return gamefile.to_text(rec, positions)
     if fmt == "html":  # shown as the SVG (game_html takes gamefile.shown's view)
         from cargoboard.export.html import game_html
-        return game_html(rec, positions)
+        return game_html(rec, positions, actions)
     if fmt == "svg":  # the game as it is shown (hidden cards at the end)
         from cargoboard.export import diagram
         rec, positions, _ = gamefile.shown(rec, positions)

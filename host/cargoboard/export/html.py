@@ -151,11 +151,13 @@ JS = """
 UNSHOWN_TITLE = "step"  # the title of the step documents replay_data takes the layers of
 
 
-def replay_data(rec, positions, draw, movers=None):
+def replay_data(rec, positions, draw, movers=None, actions=None):
     """The page's data: steps, distinct fragments and per-step changes of the pieces layer.
     Every step's layers are those of its SVG export (diagram.step_svg), so the page shows at
     each step what `export --format svg --at N` shows. movers: mover_of each position but the
-    last (game_html's move list needs them too: each costs the rules' is_over)."""
+    last (game_html's move list needs them too: each costs the rules' is_over). actions: the
+    rules' actions of rec.actions (GameRecord.replay), which the drawing then does not parse
+    again (a tenth of the page's time at 778 actions); None: it parses them."""
     if movers is None:
         movers = [mover_of(pos) for pos in positions[:-1]]
     fragments = []
@@ -184,7 +186,8 @@ def replay_data(rec, positions, draw, movers=None):
         # notation of the position, which the document's data-position holds already)
         layers = diagram.document_layers(diagram.step_svg(draw, positions, rec.actions, n,
                                                           title=UNSHOWN_TITLE,
-                                                          abandoned=rec.abandoned))
+                                                          abandoned=rec.abandoned,
+                                                          parsed=actions))
         steps.append({"ply": n, "seat": movers[n - 1] if n else None,
                       "action": rec.actions[n - 1] if n else None,
                       "position": layers["position"], "scores": scores_of(pos),
@@ -221,15 +224,20 @@ def with_nav(page, nav):
     return page[:at] + nav + page[at:]
 
 
-def game_html(rec, positions=None):
+def game_html(rec, positions=None, actions=None):
     """The replay page of a game as one string, with no links at the top of its body (the web
     archive adds its own: with_nav). The game is shown as its pictures show it
     (gamefile.shown: a hot-seat game's hands and deck only at its end), on the web page as in
-    the file."""
+    the file. positions, actions: rec.replay()'s, if the caller has them (actions may be None:
+    they are parsed again where drawn)."""
     draw = diagram.for_kind(rec.kind)
-    rec, positions, _ = shown(rec, positions)
+    if positions is None:
+        positions, actions = rec.replay()
+    rec, positions, reveal = shown(rec, positions)
+    if reveal is not None:  # the public game shown: other actions, other positions
+        actions = None
     movers = [mover_of(pos) for pos in positions[:-1]]
-    data = replay_data(rec, positions, draw, movers)
+    data = replay_data(rec, positions, draw, movers, actions)
     final = positions[-1]
     total = len(rec.actions)
     name = "game %s" % rec.id if rec.id is not None else "game"

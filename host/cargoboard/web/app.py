@@ -17,6 +17,7 @@ import hashlib
 import json
 import logging
 import re
+import sqlite3
 import sys
 import threading
 from pathlib import Path
@@ -36,7 +37,7 @@ from cargoboard import rules
 from cargoboard.clikit import CommandError, terminal_text
 from cargoboard.export import diagram
 from cargoboard.store import (BadGameId, NoSuchGame, Store, StoreError, RESULTS, result_text,
-                              source_text, when_text)
+                              source_text, store_error, when_text)
 from cargoboard.web import views
 from cargoboard.web.security import COOKIE, Keys
 
@@ -120,14 +121,15 @@ class ReplayPages:
                 self.bytes -= sys.getsizeof(dropped)
 
     def page(self, store_path, rec, make):
-        """The page of rec (without links): the one kept, else make() (rec, positions), drawn
-        and kept. make is where a game that does not replay or may not be shown is refused:
-        a page is kept only of a record that passed it."""
+        """The page of rec (without links): the one kept, else make() (rec, positions, the
+        rules' actions: rec.replay()'s), drawn and kept. make is where a game that does not
+        replay or may not be shown is refused: a page is kept only of a record that passed
+        it."""
         from cargoboard.export.html import game_html
         page = self.get(store_path, rec)
         if page is None:
-            rec, positions = make()
-            page = game_html(rec, positions)
+            rec, positions, actions = make()
+            page = game_html(rec, positions, actions)
             self.put(store_path, rec, page)
         return page
 
@@ -154,9 +156,16 @@ class Web:
             self._views[key] = hit
         return hit[1]
 
+    @contextlib.contextmanager
     def store(self):
-        """The store, read only: StoreError says what is wrong (missing, damaged, foreign)."""
-        return Store(self.db_path, readonly=True)
+        """The store, read only: StoreError says what is wrong (missing, damaged, foreign),
+        also of an SQLite error met reading it (a store damaged past its schema, which opening
+        it does not read: "database disk image is malformed"), as the commands say it."""
+        try:
+            with Store(self.db_path, readonly=True) as st:
+                yield st
+        except sqlite3.DatabaseError as e:
+            raise store_error(self.db_path, e) from None
 
 
 # --- access ---------------------------------------------------------------------------------
@@ -213,9 +222,14 @@ def _render(request, name, status=200, **context):
     context.setdefault("public", web.keys.public)
     resp = request.app.state.templates.TemplateResponse(request, name, context,
                                                         status_code=status)
+    return _remember_host(request, resp)
+
+
+def _remember_host(request, resp):
+    """resp, with the host token as a cookie if the request's link carried it: the host
+    opened a page with the token, later pages (its links) need it no more."""
     token = request.query_params.get("token")
-    if token and web.keys.is_host(token):
-        # the host opened a link with the token: later pages need it no more
+    if token and request.app.state.web.keys.is_host(token):
         resp.set_cookie(COOKIE, token, httponly=True, samesite="strict")
     return resp
 
@@ -224,10 +238,9 @@ def _int_param(request, name, default=None, lo=None, hi=None):
     raw = request.query_params.get(name)
     if raw in (None, ""):
         return default
-    try:
-        v = int(raw)
-    except ValueError:
-        raise HTTPException(400, "%s must be a whole number, not '%s'" % (name, raw)) from None
+    if not re.fullmatch(r"-?[0-9]+", raw):  # (int() also reads "٣", "1_0", " +3")
+        raise HTTPException(400, "%s must be a whole number, not '%s'" % (name, raw))
+    v = int(raw)
     if hi is None and v >= 2 ** 63:  # past SQLite's integers, where it would fail (a 500)
         raise HTTPException(400, "%s is too large: %d" % (name, v))
     if (lo is not None and v < lo) or (hi is not None and v > hi):
@@ -453,7 +466,8 @@ def archive_page(request):
             # delete_game's redirect says which game went; told only if it is gone (a link
             # cannot make it say so of a game there, and a bad value is no error)
             deleted = request.query_params.get("deleted", "")
-            deleted = int(deleted) if deleted.isdecimal() and len(deleted) < 19 else None
+            deleted = int(deleted) if deleted.isdecimal() and deleted.isascii() and \
+                len(deleted) < 19 else None
             if deleted is not None:
                 try:
                     st.get(deleted)
@@ -477,22 +491,35 @@ def _store_status(e):
     return 404 if isinstance(e, NoSuchGame) else 400 if isinstance(e, BadGameId) else 503
 
 
+def _game_ref(request):
+    """The path's game id, as the store takes it: digits 0-9 only (400 else), since Python's
+    int() also reads "٣" (an Arabic-Indic three), "1_0" and " +3", which made /games/1_0 game
+    10 where /table/1_0 and /games/x are 400."""
+    ref = request.path_params["game"]
+    if not re.fullmatch(r"[0-9]+", ref):
+        raise HTTPException(400, str(BadGameId("game id must be a number, not '%s' (see "
+                                               "`cargoboard games`)" % ref)))
+    return ref
+
+
 def _record(request):
     """The record of the path's game, read from the store."""
+    ref = _game_ref(request)
     try:
         with request.app.state.web.store() as st:
-            return st.get(request.path_params["game"])
+            return st.get(ref)
     except StoreError as e:
         raise HTTPException(_store_status(e), str(e)) from None
 
 
 def _game(request, rec=None):
-    """(record, positions) of the path's game (rec: its record, read already): 422 for a game
-    that does not replay, 403 for a hidden game not over."""
+    """(record, positions, the rules' actions) of the path's game (rec: its record, read
+    already; positions and actions as rec.replay() gives them): 422 for a game that does not
+    replay, 403 for a hidden game not over."""
     if rec is None:
         rec = _record(request)
     try:
-        positions = rec.positions()
+        positions, actions = rec.replay()
     except Exception as e:  # the rules' error
         raise HTTPException(422, "game %s does not replay: %s" % (rec.id, e)) from None
     last = positions[-1]
@@ -502,7 +529,7 @@ def _game(request, rec=None):
         # nothing: its seat_view is the position itself)
         raise HTTPException(403, "game %s hides the players' hands and is not over: its replay "
                                  "opens when it has ended" % rec.id)
-    return rec, positions
+    return rec, positions, actions
 
 
 def replay_page(request):
@@ -524,7 +551,8 @@ def replay_page(request):
            '<input type="hidden" name="csrf" value="%s">'
            '<button type="submit" id="cb-delete">delete…</button></form></nav>'
            % (links, rec.id, web.keys.csrf))
-    return HTMLResponse(with_nav(_game_page(request, rec), nav))
+    # (a replay opened with the host token, `--public`: its links need the cookie)
+    return _remember_host(request, HTMLResponse(with_nav(_game_page(request, rec), nav)))
 
 
 def _game_page(request, rec):
@@ -554,7 +582,7 @@ def export_file(request):
             raise HTTPException(400, "at applies to the svg export only")
         body = _game_page(request, rec)
     else:
-        rec, positions = _game(request)
+        rec, positions, _ = _game(request)
         at = _int_param(request, "at", None, 0, len(positions) - 1)
         if at is not None and ext != "svg":
             raise HTTPException(400, "at applies to the svg export only")
@@ -575,15 +603,18 @@ async def delete_game(request):
     web = request.app.state.web
     form = await request.form()
     _check_post(request, form)
-    ref = request.path_params["game"]
+    ref = _game_ref(request)
     if form.get("confirm") != "yes":
-        rec, _ = await asyncio.to_thread(_game, request)
+        rec, _, _ = await asyncio.to_thread(_game, request)
         return _render(request, "delete.html", rec=rec)
     def remove():
-        with Store(web.db_path, readonly=True):
+        with web.store():
             pass  # a missing, damaged or foreign store is refused here, never written
-        with Store(web.db_path) as st:
-            return st.delete(ref)
+        try:
+            with Store(web.db_path) as st:
+                return st.delete(ref)
+        except sqlite3.DatabaseError as e:  # (its games damaged: the delete is rolled back)
+            raise store_error(web.db_path, e) from None
     try:
         rec = await asyncio.to_thread(remove)
     except StoreError as e:
@@ -611,7 +642,9 @@ async def http_error(request, exc):
 
 
 async def server_error(request, exc):
-    log.exception("error serving %s", request.url.path)
+    # one line naming the request: the traceback follows from uvicorn ("Exception in ASGI
+    # application": Starlette raises the exception again once this answer is sent)
+    log.error("error serving %s: %s: %s", request.url.path, type(exc).__name__, exc)
     return PlainTextResponse("500: the server failed on this request (%s); its console says "
                              "more\n" % type(exc).__name__, status_code=500)
 

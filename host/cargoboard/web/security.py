@@ -41,10 +41,18 @@ class Keys:
         return self._derive("seat:%s:%s" % (table, seat))
 
     def is_host(self, token: str | None) -> bool:
-        return bool(token) and hmac.compare_digest(token, self.host)
+        return _same(token, self.host)
 
     def is_seat(self, token: str | None, table: str, seat: str) -> bool:
-        return bool(token) and hmac.compare_digest(token, self.seat(table, seat))
+        return _same(token, self.seat(table, seat))
 
     def csrf_ok(self, token: str | None) -> bool:
-        return bool(token) and hmac.compare_digest(token, self.csrf)
+        return _same(token, self.csrf)
+
+
+def _same(given: str | None, token: str) -> bool:
+    """Whether a token given (a link's, a cookie's, a form's) is token, in constant time. As
+    bytes: compare_digest refuses a str with a letter outside ASCII (TypeError), which a
+    mangled link may carry; such a token is only a wrong one."""
+    return bool(given) and hmac.compare_digest(given.encode("utf-8", "surrogatepass"),
+                                               token.encode())

@@ -381,11 +381,13 @@ def pieces(pos):
     return out
 
 
-def overlay(before, action_text):
-    """The path of the action that led from `before` to the drawn position ('' for end)."""
+def overlay(before, action_text, action=None):
+    """The path of the action that led from `before` to the drawn position ('' for end);
+    action: the rules' action of action_text, if the caller parsed it already."""
     if before is None or not action_text:
         return ""
-    action = before.parse_action(action_text)
+    if action is None:
+        action = before.parse_action(action_text)
     path = cc.action_path(before, action)
     head = [("data-kind", "last-action"), ("data-action", action_text),
             ("data-from", g.cell_name(action[1])), ("data-to", g.cell_name(action[3]))]
@@ -454,15 +456,16 @@ def scores_svg(pos):
     return "".join(out)
 
 
-def svg(pos, before=None, action_text=None, ply=None, total=None, title=None):
+def svg(pos, before=None, action_text=None, ply=None, total=None, title=None, action=None):
     """A standalone SVG document of pos. With before and action_text, the action that led to
-    pos is drawn as a path; ply/total label the caption."""
+    pos is drawn as a path (action: its rules' action, if parsed already); ply/total label the
+    caption."""
     mover = before.SEAT_LETTERS[before.to_move] if before is not None else None
     if ply is None:
         ply = total = pos.ply()
     return svg_document(
         pos, WIDTH, HEIGHT, title or "Cargocube position: " + pos.notation(), STYLE,
-        background(pos.seats), pieces(pos), overlay(before, action_text), scores_svg(pos),
+        background(pos.seats), pieces(pos), overlay(before, action_text, action), scores_svg(pos),
         caption(pos, ply, total, action_text, mover), defs=ARROW_DEFS)
 
 

@@ -119,12 +119,12 @@ def pieces(pos):
     return out
 
 
-def overlay(before, action_text):
+def overlay(before, action_text, action=None):
     """The action that led from `before` to the drawn position: a ring around the new die,
-    a dashed ring on each cell it emptied."""
+    a dashed ring on each cell it emptied (action: its rules' action, if parsed already)."""
     if before is None or not action_text:
         return ""
-    a = before.parse_action(action_text)
+    a = before.parse_action(action_text) if action is None else action
     c = a >> 4
     taken = before.captured_cells(a)
     pips = sum(before.pips(n) for n in taken) if taken else 1
@@ -159,16 +159,17 @@ def scores_svg(pos):
                                                           SCORE_FILL))
 
 
-def svg(pos, before=None, action_text=None, ply=None, total=None, title=None):
+def svg(pos, before=None, action_text=None, ply=None, total=None, title=None, action=None):
     """A standalone SVG document of pos. With before and action_text, the action that led to
-    pos is marked; ply/total label the caption."""
+    pos is marked (action: its rules' action, if parsed already); ply/total label the
+    caption."""
     mover = LETTERS[before.to_move] if before is not None else None
     if ply is None:
         ply = total = pos.ply()
     w, h = size(pos)
     return svg_document(
         pos, w, h, title or "Cephalopod position: " + pos.notation(), STYLE, background(pos),
-        pieces(pos), overlay(before, action_text), scores_svg(pos),
+        pieces(pos), overlay(before, action_text, action), scores_svg(pos),
         caption(pos, ply, total, action_text, mover))
 
 

@@ -292,9 +292,10 @@ def pieces(pos):
     return out
 
 
-def _action_cells(before, action_text):
-    """(from, to) grid cells of the piece an action moved, either may be None."""
-    a = before.parse_action(action_text)
+def _action_cells(before, action_text, action=None):
+    """(from, to) grid cells of the piece an action moved, either may be None (action: the
+    rules' action of action_text, if parsed already)."""
+    a = before.parse_action(action_text) if action is None else action
     k = a >> 24
     cell_grid, start_grid, finish_grid = T.grid_tables()
     civ = before.civ(before.to_move) if before.to_move >= 0 else 0
@@ -318,13 +319,14 @@ def _action_cells(before, action_text):
     return None, None
 
 
-def overlay(before, action_text):
-    """The last action: a ring where its piece went, a dashed ring where it came from."""
+def overlay(before, action_text, action=None):
+    """The last action: a ring where its piece went, a dashed ring where it came from
+    (action: its rules' action, if the caller parsed it already)."""
     if before is None or not action_text:
         return ""
     d = _svg()
     try:
-        src, dst = _action_cells(before, action_text)
+        src, dst = _action_cells(before, action_text, action)
     except R.RulesError:
         return ""
     parts = ["<title>%s</title>" % escape("last action: " + action_text)]
@@ -364,7 +366,7 @@ def scores_svg(pos):
     return "".join(out)
 
 
-def svg(pos, before=None, action_text=None, ply=None, total=None, title=None):
+def svg(pos, before=None, action_text=None, ply=None, total=None, title=None, action=None):
     d = _svg()
     mover = None
     if before is not None and before.to_move >= 0:
@@ -373,7 +375,7 @@ def svg(pos, before=None, action_text=None, ply=None, total=None, title=None):
         ply = total = pos.ply()
     w, h = size(pos)
     return d.svg_document(pos, w, h, title or "«Формула 99» position", STYLE, background(pos),
-                          pieces(pos), overlay(before, action_text), scores_svg(pos),
+                          pieces(pos), overlay(before, action_text, action), scores_svg(pos),
                           caption(pos, ply, total, action_text, mover))
 
 

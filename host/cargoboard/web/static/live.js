@@ -240,15 +240,36 @@
       .catch(function (err) { text(label, "sync failed: " + err); });
   });
 
-  var source = new EventSource(root.getAttribute("data-stream"));
+  var streamUrl = root.getAttribute("data-stream");
+  var source = new EventSource(streamUrl);
   // a page left behind must give its stream back at once: a browser keeps at most 6
   // connections to one server, and a stream stays open until its page lets it go
   window.addEventListener("pagehide", function () { source.close(); });
   source.addEventListener("board", function (e) { showBoard(JSON.parse(e.data)); });
   source.addEventListener("leds", function (e) { var d = JSON.parse(e.data); showLeds(d.key, d.leds); });
   source.addEventListener("sync", function (e) { showSync(JSON.parse(e.data)); });
-  source.onerror = function () {
+  function status(words) {
     var tables = document.querySelectorAll("section.table .status");
-    for (var i = 0; i < tables.length; i++) { tables[i].textContent = "the server is not answering; retrying"; }
+    for (var i = 0; i < tables.length; i++) { tables[i].textContent = words; }
+  }
+  source.onerror = function () {
+    if (source.readyState !== 2 || !window.fetch) {  // (not CLOSED: the browser tries again)
+      status("the server is not answering; retrying");
+      return;
+    }
+    // CLOSED: the server answered the stream with an error (a browser does not try again),
+    // e.g. a seat link's token after `cargoboard serve` was started anew (new tokens each
+    // run): the page says why, in the server's words, rather than "retrying" for ever
+    var ctl = window.AbortController ? new AbortController() : null;
+    fetch(streamUrl, {headers: {"Accept": "application/json"}, signal: ctl ? ctl.signal : null})
+      .then(function (r) {
+        if (r.ok) { if (ctl) { ctl.abort(); } location.reload(); return null; }  // it answers again
+        return r.json().then(function (j) {
+          status("this page gets no more updates: " + (j.error || r.status) + " (a link from " +
+                 "before cargoboard serve was started again is no longer valid: ask the host " +
+                 "for the new one)");
+        });
+      })
+      .catch(function () { status("the server is not answering; reload the page to try again"); });
   };
 })();
