@@ -437,3 +437,23 @@ def test_games_takes_the_archives_filters(tmp_path, capsys):
             cli.main(["games", "--db", str(db), *argv])
         err = capsys.readouterr().err
         assert e.value.code == 2 and "cargoboard games: error: argument %s: " % word in err, err
+
+
+@pytest.mark.parametrize("argv", [["games"], ["export", "1", "-o", "x.json"], ["replay", "1"]])
+def test_a_store_damaged_past_its_schema_is_named_in_the_error(tmp_path, capsys, monkeypatch,
+                                                                argv):
+    """A store that opens but whose games table is damaged (a disk fault, a copy cut short):
+    the reading commands said SQLite's words alone, `database disk image is malformed`,
+    naming no file. They name the store, by --db or $CARGOBOARD_DB; nothing is written."""
+    from storekit import damage_games_table
+    db = tmp_path / "g.sqlite"
+    assert cli.main(["import", str(EXAMPLE), "--db", str(db)]) == 0
+    damage_games_table(db)
+    before = sha(db)
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, argv + ["--db", str(db)]) == (
+        1, "cargoboard: error: %s is not a usable game store: database disk image is "
+           "malformed" % db)
+    monkeypatch.setenv("CARGOBOARD_DB", str(db))
+    assert run(capsys, argv)[1].startswith("cargoboard: error: %s is not a usable" % db)
+    assert sha(db) == before and not (tmp_path / "x.json").exists()

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from exportgames import random_game, random_cephalopod_game
+from storekit import damage_games_table
 from webkit import LiveBoard, browser_fixture
 from cargoboard.store import Store
 from cargoboard.web.server import WebServer
@@ -437,20 +438,6 @@ def test_a_damaged_or_foreign_store_is_reported_and_left_alone(tmp_path):
     assert not missing.parent.exists()
 
 
-def _damage_games_table(db):
-    """Overwrite the first page of db's games table (its b-tree's root) with garbage: the file
-    still opens as a Cargoboard store (its schema and meta are intact), and only reading the
-    games fails, SQLite's "database disk image is malformed"."""
-    import sqlite3
-    con = sqlite3.connect(db)
-    page_size = con.execute("PRAGMA page_size").fetchone()[0]
-    root = con.execute("SELECT rootpage FROM sqlite_master WHERE name='games'").fetchone()[0]
-    con.close()
-    with open(db, "r+b") as f:
-        f.seek((root - 1) * page_size)
-        f.write(bytes((i * 37 + 11) & 255 for i in range(page_size)))
-
-
 def test_a_store_damaged_past_its_schema_is_reported_not_a_500(tmp_path):
     """web43's audit: a store that opens (its schema and meta intact) but whose games table is
     damaged, as a disk fault or a copy cut short leaves it: the archive answered a 500 and
@@ -459,7 +446,7 @@ def test_a_store_damaged_past_its_schema_is_reported_not_a_500(tmp_path):
     are 503, nothing is changed."""
     db = tmp_path / "g.sqlite"
     fill(db)
-    _damage_games_table(db)
+    damage_games_table(db)
     before = sha(db)
     with WebServer(db=db, discover=False) as ws:
         status, text = get(ws.url + "/games")

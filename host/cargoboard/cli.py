@@ -12,7 +12,7 @@ import sys
 
 from cargoboard import rules as game_rules
 from cargoboard.link import LinkError
-from cargoboard.store import StoreError, score_text, winners_text
+from cargoboard.store import StoreError, default_path, score_text, store_error, winners_text
 from cargoboard.deploy import DeployError
 from cargoboard.clikit import (ArgumentParser, CommandError, HelpFormatter, Terminated,
                                UsageError, error_text, read_position)
@@ -281,6 +281,10 @@ def main(argv=None):
             sqlite3.Error) + game_rules.rules_errors() as exc:
         if args.debug:
             raise
+        if isinstance(exc, sqlite3.Error) and hasattr(args, "db"):
+            # SQLite's words alone ("database disk image is malformed") name no file: the
+            # store's reads fail so when the file opens but its games are damaged
+            exc = store_error(args.db if args.db is not None else default_path(), exc)
         print("cargoboard: error: %s" % error_text(exc), file=sys.stderr)
         return 2 if isinstance(exc, UsageError) else 1
     except KeyboardInterrupt as exc:
