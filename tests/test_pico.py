@@ -454,8 +454,8 @@ def test_a_deploy_stopped_midway_says_so_and_leaves_no_mpremote_behind(tmp_path)
                 p.kill()
         assert p.returncode == 143, (p.returncode, out, err)
         assert err == ("interrupted: mpremote was stopped midway: the board may hold part of "
-                       "the new firmware and not start; run `cargoboard deploy` again (its "
-                       "game logs are kept)\n"), err
+                       "the new firmware (its hello says build=incomplete) and not start; run "
+                       "`cargoboard deploy` again (its game logs are kept)\n"), err
         assert _mpremotes_on(runner.port) == []
         r = subprocess.run(CLI + ["deploy", "--port", runner.port, "--timeout", "600"],
                            capture_output=True, text=True, timeout=720, cwd=ROOT)

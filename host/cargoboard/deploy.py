@@ -11,7 +11,9 @@
    whenever the board falls silent without showing `>>> ` (or the raw REPL's banner), until
    it does, for up to REPL_WAIT_S. Without a prompt deploy stops there with one line and
    copies nothing: mpremote itself would wait for ever (on a pty it reads with no timeout).
-3. Copy: one `mpremote connect PORT fs cp ... + reset` run. Game logs (`/games`) are left alone.
+3. Copy: one `mpremote connect PORT fs cp ... + reset` run. It first puts a stamp
+   `build=incomplete` on the board and the real one last, so a copy cut short leaves a board
+   whose HELLO says so. Game logs (`/games`) are left alone.
 4. Check: once the board is back, HELLO must report the staged fw, rules and build.
 
 `--rev a|b` (default a): the board's revision (docs/hardware.md). The build carries only that
@@ -48,9 +50,19 @@ class DeployError(Exception):
     pass
 
 
+# The stamp a deploy writes first and replaces last: a deploy cut short leaves the board
+# saying `build=incomplete` in HELLO, not the old build's id over a mix of old and new modules
+# (mpremote copies only the files that changed).
+INCOMPLETE = "incomplete.ver"
+INCOMPLETE_TEXT = "build=incomplete\n"
+
+
 def mpremote_command(port, stage_dir) -> list:
+    """One mpremote run: the stamp `build=incomplete` first, the packages, main.py, board_rev,
+    the real stamp last, then a reset (deploy_board writes INCOMPLETE into stage_dir)."""
     d = Path(stage_dir)
-    cmd = ["mpremote", "connect", port, "fs", "cp", "-r"]
+    cmd = ["mpremote", "connect", port, "fs", "cp", str(d / INCOMPLETE), ":" + STAMP, "+",
+           "fs", "cp", "-r"]
     cmd += [str(d / pkg) for pkg in ("firmware", "shared_rules", "hardware")]
     cmd += [":", "+", "fs", "cp", str(d / "main.py"), ":main.py",
             "+", "fs", "cp", str(d / BOARD_REV), ":" + BOARD_REV,
@@ -147,8 +159,8 @@ def _refusal(seen, seq):
 INTERRUPTED_AT_PROMPT = ("nothing was copied; the board may be at MicroPython's prompt: unplug "
                          "it and plug it in again, or run `cargoboard deploy` again")
 INTERRUPTED_COPYING = ("mpremote was stopped midway: the board may hold part of the new "
-                       "firmware and not start; run `cargoboard deploy` again (its game logs "
-                       "are kept)")
+                       "firmware (its hello says build=incomplete) and not start; run "
+                       "`cargoboard deploy` again (its game logs are kept)")
 INTERRUPTED_BACK = ("the firmware was copied and the board reset; `cargoboard deploy` again "
                     "checks its versions")
 
@@ -239,6 +251,7 @@ def deploy_board(port, staged, stage_dir, out=print, timeout=COPY_TIMEOUT_S):
         with sigterm_unwinds():  # SIGTERM as Ctrl-C: the line below, and no mpremote left
             banner = enter_repl(port, min(REPL_WAIT_S, timeout))
             out("the board is at MicroPython's prompt%s" % (": " + banner if banner else ""))
+            (Path(stage_dir) / INCOMPLETE).write_text(INCOMPLETE_TEXT)
             cmd = mpremote_command(port, stage_dir)
             cmd[0] = _mpremote_exe()
             step = INTERRUPTED_COPYING  # (before the line that says so: a test waits for it)
