@@ -127,6 +127,22 @@ def _export_svg(db, game, at):
     return pieces, position
 
 
+def test_the_pages_leave_no_error_in_the_browsers_console(tmp_path, browser):
+    """No page of serve makes the browser's console show an error: every page asked for
+    /favicon.ico and got a 404 (web43's audit); serve answers it with the icon."""
+    db = tmp_path / "games.sqlite"
+    fill(db)
+    with WebServer(db=db, discover=False) as ws:
+        browser.console_errors()  # (what earlier tests left)
+        for path in ("/", "/games", "/games/4", "/games/3", "/games?kind=cephalopod"):
+            browser.driver.get(ws.url + path)
+            browser.wait(lambda d: d.execute_script("return document.readyState") == "complete")
+            time.sleep(0.3)  # the icon is asked for after the page has loaded
+            assert browser.console_errors() == [], path
+        status, body = get(ws.url + "/favicon.ico")
+        assert status == 200 and body.startswith("<svg"), (status, body[:80])
+
+
 def test_replay_steps_and_matches_the_export(tmp_path, browser):
     db = tmp_path / "games.sqlite"
     fill(db)

@@ -61,6 +61,7 @@ class Browser:
         for flag in CHROME_FLAGS:
             opts.add_argument(flag)
         opts.add_argument("--user-data-dir=" + self.profile)
+        opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # console_errors()
         self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
         self.driver.set_window_size(1280, 800)
 
@@ -83,6 +84,11 @@ class Browser:
                 return last
             time.sleep(0.02)
         raise AssertionError("%s: still %r after %.1f s" % (what, last, timeout))
+
+    def console_errors(self):
+        """The errors the browser's console got since the last call (a failed request, a
+        script's exception), as its messages."""
+        return [e["message"] for e in self.driver.get_log("browser") if e["level"] == "SEVERE"]
 
     def js(self, script, *args):
         return self.driver.execute_script(script, *args)

@@ -649,6 +649,14 @@ async def server_error(request, exc):
                              "more\n" % type(exc).__name__, status_code=500)
 
 
+async def icon(request):
+    """The browser's tab icon at the place every browser asks for one (/favicon.ico), for every
+    page, the replays too (their HTML is the export's, a file that names no icon): without it
+    each page's request was a 404 in the browser's console."""
+    return Response((HERE / "static" / "icon.svg").read_bytes(), media_type="image/svg+xml",
+                    headers={"Cache-Control": "max-age=86400"})
+
+
 def create_app(boards, db_path, keys=None, allowed_hosts=None, hub=None):
     """The ASGI app. boards: a cargoboard.web.boards.Boards (its on_change should be
     hub.notify); allowed_hosts: the Host headers served (None: any)."""
@@ -674,6 +682,7 @@ def create_app(boards, db_path, keys=None, allowed_hosts=None, hub=None):
         Route("/games/{game}", replay_page),
         Route("/games/{game}/export.{ext}", export_file),
         Route("/games/{game}/delete", delete_game, methods=["POST"]),
+        Route("/favicon.ico", icon),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     middleware = []
