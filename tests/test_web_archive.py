@@ -349,6 +349,27 @@ def test_a_sync_the_store_stops_is_over_and_may_run_again(tmp_path, monkeypatch,
         board.close()
 
 
+def test_huge_values_in_a_url_are_a_short_4xx(tmp_path):
+    """A number of 5000 digits as a page or a filter was a 500 with a traceback (int() refuses
+    past 4300 digits), and a bad value came back whole in the error page; a huge game id was
+    'not a number'. Each is a 4xx that quotes the value's first 40 characters."""
+    db = tmp_path / "games.sqlite"
+    fill(db)
+    digits = "1" * 5000
+    with WebServer(db=db, discover=False) as ws:
+        for path, status, words in [
+                ("/games?page=" + digits, 400, "page is too large: " + "1" * 40 + "…"),
+                ("/games?players=" + digits, 400, "players is too large: "),
+                ("/games/" + digits, 404, "no game " + "1" * 40 + "… (5000 characters) in"),
+                ("/games/%s/export.json" % digits, 404, "no game " + "1" * 40 + "…"),
+                ("/table/" + digits, 404, "no table " + "1" * 40 + "…"),
+                ("/games?kind=" + "x" * 100000, 400, "not &#39;" + "x" * 40 + "… (100000 "),
+                ("/games/x" + digits, 400, "not &#39;x" + "1" * 39 + "… (5001 characters)")]:
+            got, text = get(ws.url + path)
+            assert (got, words in text) == (status, True), (path[:60], got, text[-600:])
+            assert len(text) < 2000 + len(path) // 100, (path[:60], len(text))
+
+
 def test_bad_requests_get_a_clear_4xx(tmp_path):
     db = tmp_path / "games.sqlite"
     fill(db)

@@ -148,6 +148,13 @@ def capped(text):
     return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS - 1] + "\u2026"
 
 
+def shown(value, most=40):
+    """A value a user gave, as an error message quotes it: cut after `most` characters (a
+    100 KB argument or URL parameter came back whole)."""
+    value = str(value)
+    return value if len(value) <= most else value[:most] + "… (%d characters)" % len(value)
+
+
 def terminal_text(text):
     """text as it may be printed: a control character (ESC, a newline, BEL: from a game file's
     tags, they could move the cursor or retitle the terminal) shown as its escape, \\x1b."""

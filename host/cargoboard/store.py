@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
-from cargoboard.clikit import sigterm_unwinds, why_not_writable
+from cargoboard.clikit import shown, sigterm_unwinds, why_not_writable
 from cargoboard.rules import rules_for, seat_letters
 from firmware.system import logformat, logwrite
 
@@ -784,10 +784,15 @@ class Store:
 
     def get(self, ref) -> GameRecord:
         """A game by its store id (an int or a decimal string). StoreError if unknown."""
+        if isinstance(ref, str) and ref.isascii() and ref.isdecimal() and len(ref) > 19:
+            # a number past SQLite's integers (int() refuses one of 4300 digits)
+            raise NoSuchGame("no game %s in %s (see `cargoboard games`)" % (shown(ref),
+                                                                             self.path))
         try:
             gid = int(ref)
         except (TypeError, ValueError):
-            raise BadGameId("game id must be a number, not '%s' (see `cargoboard games`)" % ref) from None
+            raise BadGameId("game id must be a number, not '%s' (see `cargoboard games`)"
+                            % shown(ref)) from None
         if not 0 < gid < 2 ** 63:  # no id beyond SQLite's integers (they overflow its binding)
             raise NoSuchGame("no game %d in %s (see `cargoboard games`)" % (gid, self.path))
         row = self.db.execute(

@@ -34,7 +34,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from cargoboard import rules
-from cargoboard.clikit import CommandError, terminal_text
+from cargoboard.clikit import CommandError, shown, terminal_text
 from cargoboard.export import diagram
 from cargoboard.store import (BadGameId, NoSuchGame, Store, StoreError, RESULTS, result_text,
                               source_text, store_error, when_text)
@@ -186,10 +186,10 @@ def _follower(request):
     is on /games/x), a number no table has is not found (404)."""
     key = request.path_params["key"]
     if not re.fullmatch(r"[0-9]+", key):
-        raise HTTPException(400, "table must be a number, not '%s' (see the tables page)" % key)
+        raise HTTPException(400, "table must be a number, not '%s' (see the tables page)" % shown(key))
     f = request.app.state.web.boards.get(key)
     if f is None:
-        raise HTTPException(404, "no table %s (see the tables page)" % key)
+        raise HTTPException(404, "no table %s (see the tables page)" % shown(key))
     return f
 
 
@@ -239,7 +239,9 @@ def _int_param(request, name, default=None, lo=None, hi=None):
     if raw in (None, ""):
         return default
     if not re.fullmatch(r"-?[0-9]+", raw):  # (int() also reads "٣", "1_0", " +3")
-        raise HTTPException(400, "%s must be a whole number, not '%s'" % (name, raw))
+        raise HTTPException(400, "%s must be a whole number, not '%s'" % (name, shown(raw)))
+    if len(raw.lstrip("-0")) > 19:  # past SQLite's integers (and int() refuses 4300 digits)
+        raise HTTPException(400, "%s is too large: %s" % (name, shown(raw)))
     v = int(raw)
     if hi is None and v >= 2 ** 63:  # past SQLite's integers, where it would fail (a 500)
         raise HTTPException(400, "%s is too large: %d" % (name, v))
@@ -423,13 +425,13 @@ def _filters(request):
     kind = q.get("kind") or None
     if kind is not None and kind not in rules.kinds():
         raise HTTPException(400, "kind must be a game (%s), not '%s'" % (
-            ", ".join(rules.kinds()), kind))
+            ", ".join(rules.kinds()), shown(kind)))
     result = q.get("result") or None
     if result and result not in RESULTS and not (len(result) == 1 and result.isascii() and
                                                  result.isalnum()):
         # a seat: a letter, or a digit («Формула 99»'s civilisations, 8-player Cargocube)
         raise HTTPException(400, "result must be over, open, abandoned or a seat (its letter "
-                                 "or digit), not '%s'" % result)
+                                 "or digit), not '%s'" % shown(result))
     dates = {}
     for name in ("since", "until"):
         v = q.get(name) or None
@@ -441,7 +443,7 @@ def _filters(request):
                     raise ValueError
                 datetime.date.fromisoformat(v)
             except ValueError:
-                raise HTTPException(400, "%s must be a date YYYY-MM-DD, not '%s'" % (name, v)) \
+                raise HTTPException(400, "%s must be a date YYYY-MM-DD, not '%s'" % (name, shown(v))) \
                     from None
         dates[name] = v
     return {"kind": kind, "players": _int_param(request, "players", None, 1, 9),
@@ -498,7 +500,7 @@ def _game_ref(request):
     ref = request.path_params["game"]
     if not re.fullmatch(r"[0-9]+", ref):
         raise HTTPException(400, str(BadGameId("game id must be a number, not '%s' (see "
-                                               "`cargoboard games`)" % ref)))
+                                               "`cargoboard games`)" % shown(ref))))
     return ref
 
 
@@ -573,7 +575,7 @@ def export_file(request):
     from cargoboard.export.cli import raw_log, render
     ext = request.path_params["ext"]
     if ext not in EXPORTS:
-        raise HTTPException(404, "no export format '%s' (json, txt, svg, html, log)" % ext)
+        raise HTTPException(404, "no export format '%s' (json, txt, svg, html, log)" % shown(ext))
     fmt, media = EXPORTS[ext]
     if fmt == "html":  # the replay page without links, kept as /games/N keeps it
         rec = _record(request)
