@@ -457,3 +457,20 @@ def test_a_store_damaged_past_its_schema_is_named_in_the_error(tmp_path, capsys,
     monkeypatch.setenv("CARGOBOARD_DB", str(db))
     assert run(capsys, argv)[1].startswith("cargoboard: error: %s is not a usable" % db)
     assert sha(db) == before and not (tmp_path / "x.json").exists()
+
+
+def test_a_store_in_a_missing_folder_is_not_offered_to_sync(tmp_path, capsys, monkeypatch):
+    """A store named in a folder that does not exist: the reading commands advised `cargoboard
+    sync` or `import` to make it, which refuse it (no command makes a user's folders, only the
+    standard place's). They say the folder is missing; the standard place keeps the advice."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("CARGOBOARD_DB", raising=False)
+    db = tmp_path / "nope" / "g.sqlite"
+    status, err = run(capsys, ["games", "--db", str(db)])
+    assert (status, err) == (1, "cargoboard: error: no game store at %s: its folder %s does not "
+                                "exist (no command makes it: make it first, or mend the name; "
+                                "or give --db)" % (db, db.parent))
+    assert run(capsys, ["import", str(EXAMPLE), "--db", str(db)])[0] == 1  # as it says
+    status, err = run(capsys, ["games"])
+    assert status == 1 and "(`cargoboard sync` or `cargoboard import` makes one" in err, err
+    assert tree(tmp_path) == []

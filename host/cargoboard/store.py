@@ -267,6 +267,12 @@ RESULTS = ("over", "open", "abandoned")
 
 
 def missing_text(path) -> str:
+    """What is said of a store that is not there: which command makes one, unless its folder
+    is missing where no command makes folders (folders_may_be_made)."""
+    path = Path(path)
+    if not path.parent.is_dir() and not folders_may_be_made(path):
+        return ("no game store at %s: its folder %s does not exist (no command makes it: make "
+                "it first, or mend the name; or give --db)" % (path, path.parent))
     return ("no game store at %s (`cargoboard sync` or `cargoboard import` makes one; "
             "or give --db)" % path)
 
