@@ -55,3 +55,14 @@ def test_the_log_bench_runs_with_its_smallest_numbers():
         r = _run("bench/log.py", games)
         assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-500:]
         assert "header: mean" in r.stdout and "whole log:" in r.stdout, r.stdout
+
+
+def test_the_replay_bench_runs_with_one_load():
+    """`bench/web_replay.py --loads 1` (its smallest) printed the first request and then ended in
+    a StatisticsError traceback (the median of no further requests); --loads 0 in an IndexError.
+    Now the row of further requests is left out, and 0 is a usage error (stop 43's audit)."""
+    r = _run("bench/web_replay.py", "--actions", "10", "--loads", "1", "--no-keep")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-500:]
+    assert "a new server's first" in r.stdout, r.stdout
+    r = _run("bench/web_replay.py", "--loads", "0")
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "--loads" in r.stderr, r.stderr
