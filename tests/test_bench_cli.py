@@ -66,3 +66,13 @@ def test_the_replay_bench_runs_with_one_load():
     assert "a new server's first" in r.stdout, r.stdout
     r = _run("bench/web_replay.py", "--loads", "0")
     assert r.returncode == 2 and "Traceback" not in r.stderr and "--loads" in r.stderr, r.stderr
+
+
+def test_the_inference_benchs_noise_reaches_the_expansions_rows():
+    """docs/hardware.md's expansion table has columns at 1 mm and with 5 % bumps that its
+    command (`inference.py 0 200 --rev b`) could not print: the expansions' revision-B rows were
+    fixed at 0.5 mm (stop 43's audit). `--noise MM:P` now sets them too."""
+    r = _run("bench/cargocube/inference.py", "0", "1", "--rev", "b", "--jobs", "1",
+             "--chooser", "random", "--noise", "1:0.05")
+    assert r.returncode == 0, r.stderr[-500:]
+    assert "The expansions (revision B, bottom cubes shifting <= 1 mm, bumps 5%)" in r.stdout
