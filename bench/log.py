@@ -32,9 +32,7 @@ MIB = 1 << 20
 
 
 def main():
-    n_games = benchcli.number(sys.argv[1], "GAMES") if len(sys.argv) > 1 else 100
-    if n_games < 1:
-        raise benchcli.UsageError("GAMES must be 1 or more, not %d" % n_games)
+    n_games = benchcli.number(sys.argv[1], "GAMES", least=1) if len(sys.argv) > 1 else 100
     tmp = tempfile.mkdtemp(prefix="bench-log-")
     gl = GameLog(tmp, "e6614c3100000000")
     rows = []

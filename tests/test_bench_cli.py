@@ -34,7 +34,15 @@ def test_help_prints_the_usage(script):
 @pytest.mark.parametrize("args,word", [
     (("pico.py", "x"), "FRAMES"),
     (("log.py", "many"), "GAMES"),
+    # a count of games of 0 ended in a ZeroDivisionError (or mpremote's ValueError) traceback
+    # (stop 43's audit); inference.py's GAMES 0 is meaningful (only the expansions' rows)
     (("log.py", "0"), "GAMES"),
+    (("sync.py", "0"), "GAMES"),
+    (("cargocube/hint.py", "0"), "GAMES"),
+    (("formula99/formula99.py", "0"), "GAMES"),
+    (("cephalopod/cephalopod_board.py", "0"), "GAMES"),
+    (("kubitva/kubitva_board.py", "0"), "GAMES"),
+    (("formula99/formula99_board.py", "0"), "GAMES"),
     (("formula99/formula99_board.py", "pico-walk", "1.5"), "PLIES"),
     (("cargocube/inference.py", "200", "x"), "EXPANSION_GAMES"),
     (("cargocube/inference.py", "2", "--noise", "1:3"), "--noise"),
