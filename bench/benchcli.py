@@ -10,12 +10,16 @@ class UsageError(Exception):
     pass
 
 
-def number(text, what, kind=int):
-    """text as an int (or kind), or UsageError naming `what` (the usage's word, e.g. GAMES)."""
+def number(text, what, kind=int, least=None):
+    """text as an int (or kind), or UsageError naming `what` (the usage's word, e.g. GAMES);
+    below `least` is a UsageError too (a count of games of 0 left a bench dividing by it)."""
     try:
-        return kind(text)
+        value = kind(text)
     except ValueError:
         raise UsageError("%s must be a number, not %r" % (what, text)) from None
+    if least is not None and value < least:
+        raise UsageError("%s must be %s or more, not %s" % (what, least, text))
+    return value
 
 
 def run(main, doc, *args):

@@ -32,7 +32,7 @@ MIB = 1 << 20
 
 
 def main():
-    n_games = benchcli.number(sys.argv[1], "GAMES") if len(sys.argv) > 1 else 100
+    n_games = benchcli.number(sys.argv[1], "GAMES", least=1) if len(sys.argv) > 1 else 100
     tmp = tempfile.mkdtemp(prefix="bench-log-")
     gl = GameLog(tmp, "e6614c3100000000")
     rows = []
@@ -69,12 +69,16 @@ def main():
               records / played))
     for label, sel in (("no cards", lambda r: not r[1]), ("cards", lambda r: r[1])):
         sub = [r for r in rows if sel(r)]
-        print("    %-8s %.2f bytes per action" % (
-            label, sum(r[6] - r[5] for r in sub) / sum(r[2] for r in sub)))
-    print("  header: mean %.0f bytes (the start position's notation is most of it: 2 players "
-          "%d, 4 players with cards %d)" % (
-              headers / len(rows), min(r[5] for r in rows if r[0] == 2 and not r[1]),
-              max(r[5] for r in rows if r[0] == 4 and r[1])))
+        if sub:  # fewer than 4 games have none with cards (the 4th is the first)
+            print("    %-8s %.2f bytes per action" % (
+                label, sum(r[6] - r[5] for r in sub) / sum(r[2] for r in sub)))
+    # the extremes of the notation's size, of the games there are (4 players with cards from 6)
+    small = [r[5] for r in rows if r[0] == 2 and not r[1]]
+    big = [r[5] for r in rows if r[0] == 4 and r[1]]
+    print("  header: mean %.0f bytes (the start position's notation is most of it%s)" % (
+        headers / len(rows), ": " + ", ".join(
+            "%s %d" % (what, f(sizes)) for what, f, sizes in (
+                ("2 players", min, small), ("4 players with cards", max, big)) if sizes)))
     mean = total / len(rows)
     print("  whole log: %.2f bytes per action, mean %.0f bytes per game (median %.0f, max %d)" % (
         total / played, mean, statistics.median(r[6] for r in rows), max(r[6] for r in rows)))

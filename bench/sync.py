@@ -267,8 +267,8 @@ def pico(n_games):
 def main():
     argv = sys.argv[1:]
     if argv[:2] == ["--target", "pico"]:
-        return pico(benchcli.number(argv[2], "GAMES") if len(argv) > 2 else 100)
-    n_games = benchcli.number(argv[0], "GAMES") if argv else 100
+        return pico(benchcli.number(argv[2], "GAMES", least=1) if len(argv) > 2 else 100)
+    n_games = benchcli.number(argv[0], "GAMES", least=1) if argv else 100
     with tempfile.TemporaryDirectory() as tmp:
         image = write_image(tmp, [random_game(seed) for seed in range(n_games)])
 

@@ -90,6 +90,8 @@ def main():
     ap.add_argument("--no-keep", action="store_true", help="keep no page: every request "
                     "makes it (the way before the pages were kept)")
     args = ap.parse_args()
+    if args.loads < 1 or args.actions < 1:
+        ap.error("--loads and --actions must be 1 or more")
     if args.no_keep:
         app.REPLAY_CACHE_BYTES = 0
     rec = long_game(args.actions)
@@ -118,8 +120,9 @@ def main():
     export_ms = [ms for ms, _ in exports]
     print("  page: %d KB, export.html %d KB" % (size // 1024, exports[0][1] // 1024))
     print("  first request (the page made)          %7.0f ms" % first)
-    print("  next %2d requests: median / max          %7.0f / %.0f ms"
-          % (len(again), statistics.median(again), max(again)))
+    if again:  # none with --loads 1
+        print("  next %2d requests: median / max          %7.0f / %.0f ms"
+              % (len(again), statistics.median(again), max(again)))
     print("  export.html, %2d requests: median / max  %7.0f / %.0f ms"
           % (len(export_ms), statistics.median(export_ms), max(export_ms)))
     print("  after the game changed: export.html    %7.0f ms (made anew)" % changed)

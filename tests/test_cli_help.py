@@ -86,3 +86,15 @@ def test_every_option_of_every_command_is_named_in_the_docs():
                                  for f in flags for p in about):
                 unnamed.append((name, flags[0]))
     assert unnamed == []
+
+
+def test_a_commands_examples_write_to_different_places():
+    """`cargoboard demo --help` showed `--out /tmp/demo` twice: run in turn, as a new user copies
+    them, the second refused the folder the first had filled (exit 1; stop 43's audit). The
+    examples of one command that write a file or folder (`--out`, `-o`) name different ones."""
+    import re
+    clashes = []
+    for name, parser in _commands(build_parser()):
+        places = re.findall(r"(?:--out|-o) +(\S+)", parser.epilog or "")
+        clashes += [(name, p) for p in set(places) if places.count(p) > 1]
+    assert clashes == []

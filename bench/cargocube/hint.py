@@ -75,7 +75,7 @@ def emulated(script):
 
 
 def main(argv):
-    games = benchcli.number(argv[1], "GAMES") if len(argv) > 1 else 3
+    games = benchcli.number(argv[1], "GAMES", least=1) if len(argv) > 1 else 3
     script = "GAMES = %d\n" % games + DRIVER
     emu = emulated(script)
     if emu is not None:

@@ -11,7 +11,9 @@ occupancy) and revision B (linear Hall sensors: occupancy and steps, docs/hardwa
 --adc-lsb sets revision B's ADC noise, RMS steps per conversion, default 1 as the datasheets
 give it: a check of how much the figures depend on that guess. --noise MM:P replaces revision
 B's four noise rows by one, the bottom cube shifting up to MM mm and a stack nudged with chance
-P at each lift and put-down: `--noise 1:0.3`, six times the bumps row's rate at 1 mm, is where
+P at each lift and put-down, and sets the expansions' revision-B rows (else 0.5 mm, no bumps)
+the same: `--noise 1:0` and `--noise 0.5:0.05` give docs/hardware.md's expansion table's 1 mm
+and bumps columns. `--noise 1:0.3`, six times the bumps row's rate at 1 mm, is where
 a question left open turned the next move red. --plays-on: the player leaves a question the
 board asks about the move just made unanswered and plays on, as a hasty player does; it answers
 only what the board still asks, or shows red, after the next move.) Each row also counts the
@@ -41,7 +43,8 @@ same games (revision A: the actions that change no sensor or the same as another
 The expansions get their own rows (EXPANSION_GAMES games each, default 40): «Пирамида»,
 «Бастион» with the walking teleport, both, and both with the teleport and 8 players, with the
 actions of each new kind and the share taken with no button; revision A with the random
-chooser, revision B (bottom cubes shifting <= 0.5 mm) with each chooser asked for.
+chooser, revision B (bottom cubes shifting <= 0.5 mm, or as --noise says) with each chooser
+asked for.
 """
 
 import os
@@ -217,9 +220,9 @@ def _run_chunk(task):
     """Games of one expansion row (a worker process): GameStats."""
     chooser, seeds, kw, shift, adc_lsb = task
     noise = None
-    if shift is not None:
+    if shift is not None:  # (shift mm, bump rate)
         from cargoboard.games.cargocube.hallfield import Noise
-        noise = Noise(shift_mm=shift, adc_lsb=adc_lsb)
+        noise = Noise(shift_mm=shift[0], bump_rate=shift[1], adc_lsb=adc_lsb)
     pick = PICKS[chooser]
     tot = GameStats()
     for seed in seeds:
@@ -229,8 +232,8 @@ def _run_chunk(task):
 
 def run(chooser, games, kw, shift=None, jobs=1):
     """GameStats of games seeded 0.. of one expansion row (kw: play_game's players, cards,
-    teleport), on revision A, or B with bottom cubes shifting up to shift mm; on jobs
-    processes."""
+    teleport), on revision A, or B with shift = (bottom cubes shifting up to MM, bump rate);
+    on jobs processes."""
     tot = GameStats()
     for st in _map(_run_chunk, [(chooser, seeds, kw, shift, ADC_LSB) for seeds in _chunks(games)],
                    jobs):
@@ -242,6 +245,7 @@ def presses(tot):
     return sum(v[2] for k, v in tot.by_kind.items() if k != "end")
 
 
+EXPANSION_NOISE = (0.5, 0.0)  # revision B's expansion rows: (shift mm, bump rate); --noise MM:P
 EXPANSION_ROWS = (
     ("pyramid 2p", dict(cards="pyramid", players=2)),
     ("bastion+T 4p", dict(cards="bastion", teleport=True, players=4)),
@@ -253,12 +257,14 @@ EXPANSION_KINDS = ("activation", "roll", "step", "booster", "ride", "teleport", 
 
 
 def expansions(games, rev="A", chooser="random", jobs=1):
-    """The expansions' rows: revision A, or revision B with bottom cubes shifting <= 0.5 mm."""
+    """The expansions' rows: revision A, or revision B with bottom cubes shifting <= 0.5 mm
+    (or as --noise MM:P asks)."""
     shift = None
     board = "revision A"
     if rev == "B":
-        shift = 0.5
-        board = "revision B, bottom cubes shifting <= 0.5 mm"
+        shift = EXPANSION_NOISE
+        board = "revision B, bottom cubes shifting <= %g mm%s" % (
+            shift[0], ", bumps %d%%" % round(100 * shift[1]) if shift[1] else "")
     print()
     print("The expansions (%s): %d games each, %s chooser, actions and the share that"
           " needed no button" % (board, games, chooser))
@@ -406,7 +412,7 @@ PLAYS_ON = False  # --plays-on (the same)
 
 
 def main():
-    global ADC_LSB, PLAYS_ON
+    global ADC_LSB, PLAYS_ON, EXPANSION_NOISE
     args = sys.argv[1:]
     jobs = 2
     if "--plays-on" in args:
@@ -422,6 +428,7 @@ def main():
             raise benchcli.UsageError("--noise MM:P wants MM >= 0 and a chance P in 0..1, not %r"
                                       % word)
         del args[i:i + 2]
+        EXPANSION_NOISE = noise
         ROWS[:] = [r for r in ROWS if r[0] == "A"] + [
             ("B", noise, chooser) for chooser in ("purposeful", "random")]
     if "--adc-lsb" in args:

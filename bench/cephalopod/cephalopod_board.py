@@ -70,7 +70,7 @@ def cost(games=6):
 
 
 def main():
-    games = benchcli.number(sys.argv[1], "GAMES") if len(sys.argv) > 1 else 200
+    games = benchcli.number(sys.argv[1], "GAMES", least=1) if len(sys.argv) > 1 else 200
     t0 = time.time()
     inference(games)
     cost()

@@ -106,7 +106,7 @@ def bench_micropython():
 
 
 def main(argv):
-    games = benchcli.number(argv[1], "GAMES") if len(argv) > 1 else 100
+    games = benchcli.number(argv[1], "GAMES", least=1) if len(argv) > 1 else 100
     bench_perft()
     bench_engine(games)
     bench_micropython()

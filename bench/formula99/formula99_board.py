@@ -307,7 +307,7 @@ def main():
         pico_heap()
         pico_cost(benchcli.number(sys.argv[2], "ACTIONS") if len(sys.argv) > 2 else 60)
     else:
-        inference(benchcli.number(sys.argv[1], "GAMES") if len(sys.argv) > 1 else 40)
+        inference(benchcli.number(sys.argv[1], "GAMES", least=1) if len(sys.argv) > 1 else 40)
         cost()
         pico_heap()
         pico_cost(benchcli.number(sys.argv[2], "ACTIONS") if len(sys.argv) > 2 else 60)

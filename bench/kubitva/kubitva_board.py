@@ -87,7 +87,7 @@ def main():
     if sys.argv[1:2] == ["pico-heap"]:
         pico_heap(("kubitva board",))
         return
-    games = benchcli.number(sys.argv[1], "GAMES") if len(sys.argv) > 1 else 40
+    games = benchcli.number(sys.argv[1], "GAMES", least=1) if len(sys.argv) > 1 else 40
     inference(games)
     cost()
     pico_heap(("kubitva board",))

@@ -67,7 +67,9 @@ def add_parser(subparsers):
         "sim", help="run the firmware on a simulated board",
         description="Run the firmware on a simulated board (--target unix: the MicroPython unix "
                     "port; --target pico: the stock MicroPython image on an emulated RP2040): "
-                    "--script FILE runs a script (docs in cargoboard.sim.script), "
+                    "--script FILE runs a script, one verb a line (docs/virtual-board.md, \"Script verbs\"; "
+                    "`help` at the --interactive prompt lists them; `cargoboard demo --keep-script` "
+                    "writes a whole game's as DIR/demo-script.txt), "
                     "--interactive shows the LEDs and takes the same verbs at a prompt.",
         epilog="examples:\n  cargoboard sim --script game.txt\n  cargoboard sim --interactive\n"
                "  cargoboard sim --pty /tmp/cargoboard-pty --flash /tmp/board\n"

@@ -236,7 +236,7 @@ def add_parser(sub):
                        description=__doc__.strip().splitlines()[0],
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        epilog="examples:\n  cargoboard demo\n  cargoboard demo --players 3 --seed 4 --out /tmp/demo\n"
-                              "  cargoboard demo --expansion both --teleport --out /tmp/demo")
+                              "  cargoboard demo --expansion both --teleport --out /tmp/demo-both")
     p.add_argument("--players", type=int, choices=(2, 3, 4, 8), default=2,
                    help="how many play: 2, 3, 4 or 8 (default 2)")
     p.add_argument("--expansion", choices=tuple(EXPANSION_NAMES),
