@@ -198,6 +198,36 @@ def test_the_replay_draws_each_land_once(games, monkeypatch):
                             land_letter(pos, c))
 
 
+def test_the_replay_draws_each_cube_and_building_once(games, monkeypatch):
+    """A cube's picture depends on its cell, the cube and a unit's points only, a building's on
+    itself and its rooms: the replay page drew every cube and building of every step (twice a
+    step until kb43), 22 719 cubes for 246 different ones in a 486-action game. Now each
+    different one once, the page the same bytes as drawn afresh."""
+    drawn = []
+    tag = draw._tag
+    monkeypatch.setattr(draw, "_tag", lambda name, attrs, body=None: drawn.append(
+        dict(attrs).get("data-kind")) or tag(name, attrs, body))
+
+    def forget():  # (what was drawn before)
+        for f in ("_cube_drawn", "_building_drawn", "_background"):
+            if hasattr(draw, f):
+                getattr(draw, f).cache_clear()
+    for rec in games[:2]:
+        forget()
+        positions = rec.positions()
+        del drawn[:]
+        page = game_html(rec, positions)
+        cubes = {(c, p.cells[c], p.points[c] if p.cells[c] >= kb.WORKER else 0)
+                 for p in positions for c in range(p.n) if p.cells[c]}
+        buildings = {(b, tuple(p.rooms_of(b[1], b[2]))) for p in positions
+                     for b in p.buildings()}
+        assert drawn.count("cube") == len(cubes), rec.variant
+        assert drawn.count("building") == len(buildings), rec.variant
+        assert len(cubes) < sum(len(draw.pieces(p)) for p in positions) / 10
+        forget()
+        assert game_html(rec, positions) == page  # drawn afresh: the same
+
+
 def test_terminal_replay(games):
     rec = games[0]
     rec.id = 3
