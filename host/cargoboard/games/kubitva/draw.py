@@ -88,7 +88,8 @@ def background(pos):
     """The board under the pieces: each cell's land, the border between the lands, the
     coordinates. It depends on the grid and the lands only, which stay the same for many
     actions: drawn once for each (the HTML replay takes every step's SVG; a 486-action game's
-    page drew it 487 times, 40 % of its 2.5 s, for 91 different lands)."""
+    page drew it 487 times, 40 % of its 2.5 s, for 91 different lands), of cells and border
+    edges each drawn once for all the lands (_land_cell, _border_edge)."""
     return _background(pos.rows, pos.cols, bytes(pos.terr))
 
 
