@@ -2,17 +2,20 @@
 made afresh and kept (web/app.py ReplayPages: one page a game, for both), over HTTP from a real
 server.
 
-    .venv/bin/python bench/web_replay.py [--actions N] [--loads N] [--no-keep]
+    .venv/bin/python bench/web_replay.py [--game cargocube|kubitva] [--actions N] [--loads N]
+                                         [--no-keep]
 
 A seeded 2-player Cargocube game with cards of N actions (778 by default, the store audit's
-long game) is stored in a new store; `serve`'s app (WebServer) answers GET /games/1 LOADS
+long game), or with --game kubitva the КУБитва game `cargoboard play kubitva --engine SN`
+plays (its engine on both sides, 486 actions to its end; at most N), is stored in a new store; `serve`'s app (WebServer) answers GET /games/1 LOADS
 times: the first request makes the page, the others get the kept one; then GET
 /games/1/export.html LOADS times (the same page kept, without the archive's links). Then the
 game is changed (its last action taken back, stored over it as a sync stores a board's changed
 log: `continues`) and export.html asked first (made anew), then the replay (kept). Last, a new
 server's first request is export.html. --no-keep keeps no page (every request makes it, as
 before the pages were kept). Last, the CPU time of the replay through the rules and the page
-(game_html), LOADS times. Printed, never asserted.
+(game_html), LOADS times, each as a new process's first page (the drawing module's caches
+of what it drew emptied first: `serve` keeps them from page to page). Printed, never asserted.
 """
 
 import argparse
@@ -32,6 +35,7 @@ from cargoboard.store import GameRecord, Store  # noqa: E402
 from cargoboard.web import app  # noqa: E402
 from cargoboard.web.server import WebServer  # noqa: E402
 from shared_rules.cargocube import rules as cc  # noqa: E402
+from shared_rules.kubitva import engine as kb_engine, rules as kb  # noqa: E402
 
 
 def _lasts(pos, depth):
@@ -76,6 +80,28 @@ def long_game(actions, seed=1):
                       source_game=1, played="2026-12-01T20:00:00")
 
 
+def engine_game(actions):
+    """A GameRecord of the КУБитва game its engine plays against itself on the board edition
+    (`cargoboard play kubitva --engine SN`: 486 actions to its end, web43's long game), at most
+    `actions` long."""
+    pos = kb.Position.parse(kb.BOARD)
+    played = []
+    while len(played) < actions and not pos.is_over():
+        a = kb_engine.best_action(pos)
+        played.append(pos.format_action(a))
+        pos.push(a)
+    return GameRecord("kubitva", "board", "SN", kb.BOARD, played, source="bench-long",
+                      source_game=1, played="2026-12-01T20:00:00")
+
+
+def forget_drawn(kind):
+    """Empty the drawing module's caches of what it drew (КУБитва's lands, cubes, buildings)."""
+    from cargoboard.export import diagram
+    for f in list(vars(diagram.for_kind(kind)).values()):
+        if hasattr(f, "cache_clear"):
+            f.cache_clear()
+
+
 def get_ms(url):
     t = time.perf_counter()
     with urllib.request.urlopen(url, timeout=60) as r:
@@ -85,6 +111,7 @@ def get_ms(url):
 
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("--game", choices=("cargocube", "kubitva"), default="cargocube")
     ap.add_argument("--actions", type=int, default=778)
     ap.add_argument("--loads", type=int, default=10)
     ap.add_argument("--no-keep", action="store_true", help="keep no page: every request "
@@ -94,12 +121,13 @@ def main():
         ap.error("--loads and --actions must be 1 or more")
     if args.no_keep:
         app.REPLAY_CACHE_BYTES = 0
-    rec = long_game(args.actions)
+    rec = long_game(args.actions) if args.game == "cargocube" else engine_game(args.actions)
     db = os.path.join(tempfile.mkdtemp(prefix="cb-bench-replay-"), "games.sqlite")
     with Store(db) as st:
         gid = st.add(rec)
-    print("A %d-action Cargocube game (2 players, cards) in a new store; GET /games/%d, %s"
-          % (len(rec.actions), gid, "no page kept" if args.no_keep else
+    print("A %d-action %s in a new store; GET /games/%d, %s"
+          % (len(rec.actions), "Cargocube game (2 players, cards)" if args.game == "cargocube"
+             else "КУБитва game (its engine on both sides)", gid, "no page kept" if args.no_keep else
              "pages kept (at most %.0f MB)" % (app.REPLAY_CACHE_BYTES / 2 ** 20)))
     with WebServer(db=db, discover=False) as ws:
         url = "%s/games/%d" % (ws.url, gid)
@@ -134,6 +162,7 @@ def main():
     from cargoboard.export.html import game_html
     cpu = []
     for _ in range(args.loads):
+        forget_drawn(rec.kind)
         t = time.process_time()
         if hasattr(rec, "replay"):
             positions, actions = rec.replay()

@@ -60,7 +60,8 @@ def caption(pos, ply, total, action_text=None, mover=None):
     return caption_line(phase_text(pos), ply, total, action_text, mover)
 
 
-def svg(pos, before=None, action_text=None, ply=None, total=None, title=None, action=None):
+def svg(pos, before=None, action_text=None, ply=None, total=None, title=None, action=None,
+        drawn=None):
     from cargoboard.export.diagram import svg_document, svg_text
     if ply is None:
         ply = total = pos.ply()
@@ -75,7 +76,8 @@ def svg(pos, before=None, action_text=None, ply=None, total=None, title=None, ac
         SEAT_LETTERS[s], pos.hidden[s] if pos.hands[s] is None else len(pos.hands[s])))
         for s in (0, 1))
     return svg_document(pos, size, size + 70, title or "handgame", ".card{font-size:9px}",
-                        grid, pieces(pos), overlay(before, action_text), scores + hands,
+                        grid, pieces(pos) if drawn is None else drawn,
+                        overlay(before, action_text), scores + hands,
                         caption(pos, ply, total, action_text))
 
 

@@ -46,7 +46,8 @@ def caption(pos, ply, total, action_text=None, mover=None):
     return caption_line(phase_text(pos), ply, total, action_text, mover)
 
 
-def svg(pos, before=None, action_text=None, ply=None, total=None, title=None, action=None):
+def svg(pos, before=None, action_text=None, ply=None, total=None, title=None, action=None,
+        drawn=None):
     mover = pos.SEAT_LETTERS[before.to_move] if before is not None else None
     if ply is None:
         ply = total = pos.ply()
@@ -58,7 +59,8 @@ def svg(pos, before=None, action_text=None, ply=None, total=None, title=None, ac
                               "%s %d" % (pos.SEAT_LETTERS[s], sc[s]),
                               [("id", "cb-score-" + pos.SEAT_LETTERS[s])]) for s in pos.seats)
     return svg_document(pos, SIZE, SIZE + 40, title or "Toy position: " + pos.notation(), STYLE,
-                        board, pieces(pos), overlay(before, action_text), scores,
+                        board, pieces(pos) if drawn is None else drawn,
+                        overlay(before, action_text), scores,
                         caption(pos, ply, total, action_text, mover))
 
 

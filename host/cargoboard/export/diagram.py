@@ -2,10 +2,11 @@
 (`cargoboard/games/<kind>/draw.py`, found through the host registry cargoboard.games).
 
 A drawing module has: `svg(pos, before=None, action_text=None, ply=None, total=None, title=None,
-action=None)` (a standalone SVG document whose layers are `<g id="cb-board">`, `<g
+action=None, drawn=None)` (a standalone SVG document whose layers are `<g id="cb-board">`, `<g
 id="cb-pieces">`, `<g id="cb-overlay">`, the scores `<text id="cb-score-SEAT">` and `<text
 id="cb-caption">`; action: the rules' action of action_text when the caller has it parsed,
-as a replay of a whole game has, GameRecord.replay), `pieces(pos)` ({key: SVG fragment},
+as a replay of a whole game has, GameRecord.replay; drawn: pieces(pos) when the caller drew
+them already, as the HTML replay has for its frames), `pieces(pos)` ({key: SVG fragment},
 joined in key order they make the pieces layer), `overlay(before, action_text, action=None)`,
 `caption(pos, ply, total, action_text, mover)`,
 `phase_text(pos)` (whose turn and what is left of it, or the result) and
@@ -183,14 +184,18 @@ def svg_document(pos, width, height, title, style, board, pieces, overlay, score
     return "\n".join(parts) + "\n"
 
 
-def step_svg(draw, positions, actions, n, title=None, abandoned=False, parsed=None):
+def step_svg(draw, positions, actions, n, title=None, abandoned=False, parsed=None,
+             drawn=None):
     """The SVG document of step n of a game (the position after n actions, the action that led
     to it marked): `export --format svg --at N` and every step of the HTML replay. abandoned:
     the game was dropped before its end; its last step says so. parsed: the rules' actions of
     the texts `actions` (GameRecord.replay), so that the drawing need not parse the action
-    again; None: it does."""
+    again; None: it does. drawn: draw.pieces(positions[n]), if the caller drew them already
+    (the HTML replay, for its frames), so that they are not drawn again."""
     last = len(positions) - 1
     extra = {"action": parsed[n - 1]} if parsed is not None and n else {}
+    if drawn is not None:
+        extra["drawn"] = drawn
     doc = draw.svg(positions[n], positions[n - 1] if n else None, actions[n - 1] if n else None,
                    ply=n, total=last, title=title, **extra)
     return with_caption_note(doc, ABANDONED) if abandoned and n == last else doc

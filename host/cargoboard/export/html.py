@@ -169,6 +169,8 @@ def replay_data(rec, positions, draw, movers=None, actions=None):
             fragments.append(text)
         return index[text]
 
+    # each step's pieces drawn once, for its frame and its SVG (step_svg drawn=): drawing them
+    # twice was 40 % of a 486-action КУБитва game's page
     pieces = [draw.pieces(pos) for pos in positions]
     # The pieces layer joins its fragments in the order of their keys (numbers, or strings
     # such as «Формула 99»'s "1-03-12"): the page gets each key's rank in that order.
@@ -187,7 +189,7 @@ def replay_data(rec, positions, draw, movers=None, actions=None):
         layers = diagram.document_layers(diagram.step_svg(draw, positions, rec.actions, n,
                                                           title=UNSHOWN_TITLE,
                                                           abandoned=rec.abandoned,
-                                                          parsed=actions))
+                                                          parsed=actions, drawn=pieces[n]))
         steps.append({"ply": n, "seat": movers[n - 1] if n else None,
                       "action": rec.actions[n - 1] if n else None,
                       "position": layers["position"], "scores": scores_of(pos),

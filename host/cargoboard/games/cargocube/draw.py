@@ -456,16 +456,18 @@ def scores_svg(pos):
     return "".join(out)
 
 
-def svg(pos, before=None, action_text=None, ply=None, total=None, title=None, action=None):
+def svg(pos, before=None, action_text=None, ply=None, total=None, title=None, action=None,
+        drawn=None):
     """A standalone SVG document of pos. With before and action_text, the action that led to
     pos is drawn as a path (action: its rules' action, if parsed already); ply/total label the
-    caption."""
+    caption; drawn: pieces(pos), if the caller drew them already."""
     mover = before.SEAT_LETTERS[before.to_move] if before is not None else None
     if ply is None:
         ply = total = pos.ply()
     return svg_document(
         pos, WIDTH, HEIGHT, title or "Cargocube position: " + pos.notation(), STYLE,
-        background(pos.seats), pieces(pos), overlay(before, action_text, action), scores_svg(pos),
+        background(pos.seats), pieces(pos) if drawn is None else drawn,
+        overlay(before, action_text, action), scores_svg(pos),
         caption(pos, ply, total, action_text, mover), defs=ARROW_DEFS)
 
 

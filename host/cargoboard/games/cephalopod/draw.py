@@ -159,18 +159,19 @@ def scores_svg(pos):
                                                           SCORE_FILL))
 
 
-def svg(pos, before=None, action_text=None, ply=None, total=None, title=None, action=None):
+def svg(pos, before=None, action_text=None, ply=None, total=None, title=None, action=None,
+        drawn=None):
     """A standalone SVG document of pos. With before and action_text, the action that led to
     pos is marked (action: its rules' action, if parsed already); ply/total label the
-    caption."""
+    caption; drawn: pieces(pos), if the caller drew them already."""
     mover = LETTERS[before.to_move] if before is not None else None
     if ply is None:
         ply = total = pos.ply()
     w, h = size(pos)
     return svg_document(
         pos, w, h, title or "Cephalopod position: " + pos.notation(), STYLE, background(pos),
-        pieces(pos), overlay(before, action_text, action), scores_svg(pos),
-        caption(pos, ply, total, action_text, mover))
+        pieces(pos) if drawn is None else drawn, overlay(before, action_text, action),
+        scores_svg(pos), caption(pos, ply, total, action_text, mover))
 
 
 # -- text board for the terminal -----------------------------------------------------------------

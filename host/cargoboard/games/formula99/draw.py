@@ -366,7 +366,8 @@ def scores_svg(pos):
     return "".join(out)
 
 
-def svg(pos, before=None, action_text=None, ply=None, total=None, title=None, action=None):
+def svg(pos, before=None, action_text=None, ply=None, total=None, title=None, action=None,
+        drawn=None):
     d = _svg()
     mover = None
     if before is not None and before.to_move >= 0:
@@ -375,7 +376,8 @@ def svg(pos, before=None, action_text=None, ply=None, total=None, title=None, ac
         ply = total = pos.ply()
     w, h = size(pos)
     return d.svg_document(pos, w, h, title or "«Формула 99» position", STYLE, background(pos),
-                          pieces(pos), overlay(before, action_text, action), scores_svg(pos),
+                          pieces(pos) if drawn is None else drawn,
+                          overlay(before, action_text, action), scores_svg(pos),
                           caption(pos, ply, total, action_text, mover))
 
 

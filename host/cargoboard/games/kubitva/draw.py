@@ -88,64 +88,87 @@ def background(pos):
     """The board under the pieces: each cell's land, the border between the lands, the
     coordinates. It depends on the grid and the lands only, which stay the same for many
     actions: drawn once for each (the HTML replay takes every step's SVG; a 486-action game's
-    page drew it 487 times, 40 % of its 2.5 s, for 91 different lands)."""
+    page drew it 487 times, 40 % of its 2.5 s, for 91 different lands), of cells and border
+    edges each drawn once for all the lands (_land_cell, _border_edge)."""
     return _background(pos.rows, pos.cols, bytes(pos.terr))
 
 
 @functools.lru_cache(maxsize=32)
 def _background(rows, cols, terr):
-    pos = kb.Position(rows, cols)  # (the grid's neighbours and cell names)
-    pos.terr[:] = terr
-    out = []
-    for c in range(pos.n):
-        x, y = origin(pos, c)
-        side = pos.terr[c] & 1
-        fill = LAND_NEW[side] if pos.terr[c] & kb.FRESH else LAND[side]
-        out.append(_tag("rect", [("x", x), ("y", y), ("width", CELL), ("height", CELL),
-                                 ("fill", fill), ("stroke", "#b8b2a2"), ("stroke-width", "1"),
-                                 ("data-kind", "cell"), ("data-cell", pos.cell_name(c)),
-                                 ("data-land", land_letter(pos, c))]))
+    n = rows * cols
+    nb = kb.Position(rows, cols).nb  # (the grid's neighbours)
+    out = [_land_cell(rows, cols, c, terr[c]) for c in range(n)]
     # the border: every edge between cells of the two lands
-    nb = pos.nb
-    for c in range(pos.n):
+    for c in range(n):
         for d in (0, 1):  # north and east edges, so that each edge is drawn once
             t = nb[c * 4 + d]
-            if t == kb.NONE or (pos.terr[t] & 1) == (pos.terr[c] & 1):
-                continue
-            x, y = origin(pos, c)
-            if d == 0:
-                pts = (x, y, x + CELL, y)
-            else:
-                pts = (x + CELL, y, x + CELL, y + CELL)
-            out.append(_tag("line", [("x1", pts[0]), ("y1", pts[1]), ("x2", pts[2]),
-                                     ("y2", pts[3]), ("class", "border"),
-                                     ("data-kind", "border"),
-                                     ("data-between", "%s %s" % (pos.cell_name(c),
-                                                                 pos.cell_name(t)))]))
-    bottom = MARGIN + pos.rows * CELL
-    right = MARGIN + pos.cols * CELL
-    for i in range(pos.cols):
+            if t != kb.NONE and (terr[t] & 1) != (terr[c] & 1):
+                out.append(_border_edge(rows, cols, c, d, t))
+    out.append(_coordinates(rows, cols))
+    return "".join(out)
+
+
+# A land's picture is its cells' and its border's edges: a game's lands share most of them (the
+# 486-action game's 91 lands have 11 011 cells, 251 different ones): each drawn once.
+@functools.lru_cache(maxsize=2048)
+def _land_cell(rows, cols, c, t):
+    x, y = cell_origin(c, cols, rows, CELL, MARGIN)
+    side = t & 1
+    letter = LETTERS[side]
+    return _tag("rect", [("x", x), ("y", y), ("width", CELL), ("height", CELL),
+                         ("fill", LAND_NEW[side] if t & kb.FRESH else LAND[side]),
+                         ("stroke", "#b8b2a2"), ("stroke-width", "1"), ("data-kind", "cell"),
+                         ("data-cell", kb.cell_name(c, cols)),
+                         ("data-land", letter.lower() if t & kb.FRESH else letter)])
+
+
+@functools.lru_cache(maxsize=2048)
+def _border_edge(rows, cols, c, d, t):
+    x, y = cell_origin(c, cols, rows, CELL, MARGIN)
+    if d == 0:
+        pts = (x, y, x + CELL, y)
+    else:
+        pts = (x + CELL, y, x + CELL, y + CELL)
+    return _tag("line", [("x1", pts[0]), ("y1", pts[1]), ("x2", pts[2]), ("y2", pts[3]),
+                         ("class", "border"), ("data-kind", "border"),
+                         ("data-between", "%s %s" % (kb.cell_name(c, cols),
+                                                     kb.cell_name(t, cols)))])
+
+
+@functools.lru_cache(maxsize=8)
+def _coordinates(rows, cols):
+    out = []
+    bottom = MARGIN + rows * CELL
+    right = MARGIN + cols * CELL
+    for i in range(cols):
         x = MARGIN + i * CELL + CELL / 2
         out.append(_text(x, MARGIN / 2, "coord", kb.COLUMNS[i]))
         out.append(_text(x, bottom + MARGIN / 2, "coord", kb.COLUMNS[i]))
-    for row in range(pos.rows):
-        y = MARGIN + (pos.rows - 1 - row) * CELL + CELL / 2
+    for row in range(rows):
+        y = MARGIN + (rows - 1 - row) * CELL + CELL / 2
         out.append(_text(MARGIN / 2, y, "coord", str(row + 1)))
         out.append(_text(right + MARGIN / 2, y, "coord", str(row + 1)))
     return "".join(out)
 
 
 def _cube(pos, c):
+    """Cell c's cube. It depends on the grid, the cell, the cube and a unit's points only, and
+    a game meets few of them (a 486-action game's 22 719 cubes on its 487 steps are 246
+    different ones): each drawn once (the replay page and every step's SVG take them all)."""
     v = pos.cells[c]
+    return _cube_drawn(pos.rows, pos.cols, c, v, pos.points[c] if v >= kb.WORKER else 0)
+
+
+@functools.lru_cache(maxsize=4096)
+def _cube_drawn(rows, cols, c, v, pts):
     letter = kb.cube_text(v)
-    x0, y0 = origin(pos, c)
+    x0, y0 = cell_origin(c, cols, rows, CELL, MARGIN)
     cx, cy = x0 + CELL / 2, y0 + CELL / 2
-    name = pos.cell_name(c)
+    name = kb.cell_name(c, cols)
     attrs = [("data-kind", "cube"), ("data-cell", name), ("data-cube", letter)]
     if v >= kb.WORKER:
         side = v & 1
         soldier = v & 2
-        pts = pos.points[c]
         attrs.append(("data-points", pts))
         what = "%s %s, %d move points" % (SIDE_NAME[side], "soldier" if soldier else "worker",
                                           pts)
@@ -176,25 +199,33 @@ def _cube(pos, c):
 
 
 def _building(pos, b):
+    """Building b (of pos.buildings()). It depends on the grid, b and its rooms only (a
+    486-action game's 2 803 buildings on its 487 steps are 8 different ones): each drawn
+    once."""
+    return _building_drawn(pos.rows, pos.cols, b, tuple(pos.rooms_of(b[1], b[2])))
+
+
+@functools.lru_cache(maxsize=256)
+def _building_drawn(rows, cols, b, rooms):
     kind, door, o, d, f, owner = b
     colour = "#555555" if owner < 0 else SIDE_STROKE[owner]
-    rooms = [r for r in pos.rooms_of(door, o)]
     parts = ["<title>%s</title>" % escape("%s of %s, door %s, opening %s" % (
-        BUILDING_NAME[kind], LETTERS[owner] if owner >= 0 else "nobody", pos.cell_name(door),
-        pos.cell_name(o)))]
+        BUILDING_NAME[kind], LETTERS[owner] if owner >= 0 else "nobody",
+        kb.cell_name(door, cols), kb.cell_name(o, cols)))]
     for r in rooms:
-        x, y = origin(pos, r)
+        x, y = cell_origin(r, cols, rows, CELL, MARGIN)
         parts.append(_tag("rect", [("x", x + 3), ("y", y + 3), ("width", CELL - 6),
                                    ("height", CELL - 6), ("class", "bld"),
                                    ("stroke", colour)]))
-    ox, oy = centre(pos, o)
+    ox, oy = cell_centre(o, cols, rows, CELL, MARGIN)
     dx, dy = ((0, -1), (1, 0), (0, 1), (-1, 0))[d]
     parts.append(_tag("line", [("x1", _num(ox - dx * CELL * 0.3)), ("y1", _num(oy - dy * CELL * 0.3)),
                                ("x2", _num(ox + dx * CELL * 0.3)), ("y2", _num(oy + dy * CELL * 0.3)),
                                ("class", "path"), ("marker-end", "url(#cb-arrow)")]))
     return _tag("g", [("data-kind", "building"), ("data-building", BUILDING_NAME[kind]),
                       ("data-owner", LETTERS[owner] if owner >= 0 else "-"),
-                      ("data-door", pos.cell_name(door)), ("data-opening", pos.cell_name(o))],
+                      ("data-door", kb.cell_name(door, cols)),
+                      ("data-opening", kb.cell_name(o, cols))],
                 "".join(parts))
 
 
@@ -299,18 +330,19 @@ def scores_svg(pos):
     return "".join(out)
 
 
-def svg(pos, before=None, action_text=None, ply=None, total=None, title=None, action=None):
+def svg(pos, before=None, action_text=None, ply=None, total=None, title=None, action=None,
+        drawn=None):
     """A standalone SVG document of pos; with before and action_text the action that led to
     it is marked (action: its rules' action, if parsed already); ply/total label the
-    caption."""
+    caption; drawn: pieces(pos), if the caller drew them already."""
     mover = LETTERS[before.to_move] if before is not None else None
     if ply is None:
         ply = total = pos.ply()
     w, h = size(pos)
     return svg_document(
         pos, w, h, title or "КУБитва position: " + pos.notation(), STYLE, background(pos),
-        pieces(pos), overlay(before, action_text, action), scores_svg(pos),
-        caption(pos, ply, total, action_text, mover), DEFS)
+        pieces(pos) if drawn is None else drawn, overlay(before, action_text, action),
+        scores_svg(pos), caption(pos, ply, total, action_text, mover), DEFS)
 
 
 # -- text board for the terminal -------------------------------------------------------------
