@@ -184,7 +184,7 @@ def test_sensor_coverage_buttons_and_commands(board):
     press(r, "undo")
     press(r, "hint")
     assert [kind(r, i) for i in s_bar] == ["white", "white", "yellow", "yellow", "white"]
-    assert reply(ask(r, ser, "buttons")) == "ok confirm=0 next=0 undo=2 hint=1 end=0"
+    assert reply(ask(r, ser, "buttons")) == "ok confirm=0 next=0 undo=2 hint=1 end=0 held=-"
     assert reply(ask(r, ser, "seen reset")) == "ok seen=1 unseen=120 occupied=1"
     assert reply(ask(r, ser, "selftest leds")) == "ok phase=leds step=red"
     r.step(2)
@@ -208,3 +208,32 @@ def test_a_cell_reading_occupied_blocks_the_start_and_blinks(board):
     r.step(2)
     assert "evt game selftest started" in r.serial_log.decode()
     assert reply(ask(r, ser, "new selftest empty=no")) == "ok started"
+
+
+def test_a_button_stuck_pressed_shows_white_not_yellow(board):
+    """A switch stuck closed (or a short on its input) is told from a good button and from a
+    dead one: its S bar LED is bright white while it reads pressed, and `buttons` names it.
+    By presses alone it could not be: stuck before the test began it counts none (its one
+    press went to the board's boot game), as a dead button; stuck after one press it counts
+    one and would show yellow, as a good button."""
+    r, ser = board
+    nxt = H.button_bit("next")
+    r.buttons = nxt                                # stuck from power-on
+    r.step(SETTLE)
+    assert reply(ask(r, ser, "new selftest sensors")) == "ok started"
+    s_bar = [H.SCORE_BASE + k for k in range(H.N_BUTTONS)]
+    r.step(2)
+    assert reply(ask(r, ser, "buttons")) == "ok confirm=0 next=0 undo=0 hint=0 end=0 held=next"
+    assert max(r.led(s_bar[1])) > 2 * max(r.led(s_bar[0])), (r.led(s_bar[1]), r.led(s_bar[0]))
+    assert kind(r, s_bar[1]) == "white"
+    r.buttons = 0                                  # freed: never pressed, dim again
+    r.step(SETTLE)
+    assert r.led(s_bar[1]) == r.led(s_bar[0])
+    assert reply(ask(r, ser, "buttons")) == "ok confirm=0 next=0 undo=0 hint=0 end=0 held=-"
+    r.buttons = H.button_bit("end")                # pressed once, then stuck: not yellow
+    r.step(SETTLE)
+    assert kind(r, s_bar[4]) == "white" and max(r.led(s_bar[4])) > 2 * max(r.led(s_bar[0]))
+    assert reply(ask(r, ser, "buttons")) == "ok confirm=0 next=0 undo=0 hint=0 end=1 held=end"
+    r.buttons = 0
+    r.step(SETTLE)
+    assert kind(r, s_bar[4]) == "yellow"

@@ -15,10 +15,16 @@ cell a1 first, score bars last), which shows the chain's order and where it brea
 Phase "sensors": a cell that reads occupied is white; a cell seen occupied at least once is dim
 cyan; a cell never seen yet is dim orange. Pass a magnet over every cell: the tester sees the
 coverage grow. The N score bar shows it as a gauge (seen / 121). The first five LEDs of the S bar
-are the buttons confirm, next, undo, hint, end: dim white until pressed once, then yellow.
+are the buttons confirm, next, undo, hint, end: dim white until pressed once, then yellow, and
+bright white while the button reads pressed (debounced), as a cell reads occupied: a switch
+stuck closed (or shorted) shows white with no hand on it, where a press count alone (one press
+when it closed, or none if it was closed before the test began) could not tell it from a good
+button or a dead one. The held state is the app's debounced buttons (`options['buttons']`,
+given to a plug-in with READS_HELD).
 
 Serial commands (besides the app's): `seen` (counts), `seen reset`, `unseen` (the cells never
-seen, by name), `buttons` (presses per button), `selftest [leds|sensors]` (phase), `pos`.
+seen, by name), `buttons` (presses per button, and the buttons held now), `selftest
+[leds|sensors]` (phase), `pos`.
 Events: `evt selftest leds STEP`, `evt selftest sensors`, `evt selftest seen CELL n=N`.
 """
 
@@ -48,9 +54,12 @@ def _noop(text):
 class Game:
     # the options of `new` (firmware/system/newgame.py refuses others)
     OPTIONS = ("layout", "empty")
+    READS_HELD = True   # firmware/system/newgame.py gives options['buttons'] (held: .state)
 
     def __init__(self, options):
         self.emit = options.get("emit") or _noop
+        self._buttons = options.get("buttons")
+        self.held = 0
         first = options.get("layout", "leds")
         if first not in PHASES:
             raise ValueError("selftest: start phase '%s' (leds or sensors)" % first)
@@ -111,6 +120,10 @@ class Game:
 
     def tick(self, now_ms):
         self.now = now_ms
+        b = self._buttons
+        if b is not None and b.state != self.held:
+            self.held = b.state
+            self.paint_version += 1
         if self.phase == LEDS and self.step == CHASE and H.ticks_diff(now_ms, self._due) >= 0:
             self.chase += 1
             if self.chase >= H.N_LEDS:
@@ -142,7 +155,9 @@ class Game:
             else:
                 p.cell(c, ORANGE, UNSEEN_LEVEL)
         for i in range(H.N_BUTTONS):
-            if self.presses[i]:
+            if self.held & (1 << i):
+                p.led(BUTTON_SEAT_BASE + i, WHITE)
+            elif self.presses[i]:
                 p.led(BUTTON_SEAT_BASE + i, YELLOW)
             else:
                 p.led(BUTTON_SEAT_BASE + i, WHITE, BUTTON_IDLE_LEVEL)
@@ -177,9 +192,12 @@ class Game:
             return "\n".join(lines)
         if cmd == "buttons":
             parts = []
+            held = []
             for i in range(H.N_BUTTONS):
                 parts.append("%s=%d" % (H.BUTTON_NAMES[i], self.presses[i]))
-            return "ok " + " ".join(parts)
+                if self.held & (1 << i):
+                    held.append(H.BUTTON_NAMES[i])
+            return "ok %s held=%s" % (" ".join(parts), ",".join(held) or "-")
         if cmd == "selftest":
             if len(words) == 2:
                 if words[1] == "leds":
