@@ -237,3 +237,38 @@ def test_a_button_stuck_pressed_shows_white_not_yellow(board):
     r.buttons = 0
     r.step(SETTLE)
     assert kind(r, s_bar[4]) == "yellow"
+
+
+def test_revision_b_field_shows_each_cell_s_field_and_sign():
+    """Revision B's bring-up checks every cube's magnet points the same way (docs/bringup.md,
+    revision B step 5; docs/hardware.md, "The magnets' polarity") and the empty cells' zeros:
+    the self-test's `field` gives the field of a cell, or of every occupied cell, with its
+    sign, from the console, where before only the REPL with the firmware stopped did. A
+    revision-A board says it reads no field."""
+    from cargoboard.sim import REVB_HEAP
+    from cargoboard.sim.script import Session
+    s = Session(revision="B", heapsize=REVB_HEAP, out=lambda t: None)  # calibrated at bring-up
+    try:
+        assert s.query("new selftest sensors")[1] == "ok started"
+        assert s.query("field")[1] == "ok -"
+        empty = s.query("field e5")[1]
+        assert empty.startswith("ok e5=") and abs(int(empty.split("=")[1])) < 50, empty
+        s.execute("drop e5")
+        s.execute("drop g7")
+        s.step(10)
+        final = s.query("field")[1]
+        got = dict(w.split("=") for w in final[len("ok "):].split())
+        assert set(got) == {"e5", "g7"}, final
+        e5, g7 = int(got["e5"]), int(got["g7"])
+        assert 600 <= abs(e5) <= 800 and 600 <= abs(g7) <= 800, final
+        assert (e5 > 0) == (g7 > 0), final          # both cubes put down the same way up
+        assert s.query("field z9")[1].startswith("err usage: field [CELL]")
+    finally:
+        s.close()
+
+
+def test_revision_a_has_no_field(board):
+    r, ser = board
+    assert reply(ask(r, ser, "new selftest sensors")) == "ok started"
+    assert reply(ask(r, ser, "field e5")) == (
+        "err field: revision B only (this board's Hall switches read no field)")

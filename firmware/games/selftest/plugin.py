@@ -24,7 +24,10 @@ given to a plug-in with READS_HELD).
 
 Serial commands (besides the app's): `seen` (counts), `seen reset`, `unseen` (the cells never
 seen, by name), `buttons` (presses per button, and the buttons held now), `selftest
-[leds|sensors]` (phase), `pos`.
+[leds|sensors]` (phase), `pos`, and on revision B `field [CELL]`: a cell's field, or every
+occupied cell's, in 0.01 mT with its sign (the app's level scanner, `options['levels']`, kept
+as `_levels`: a plug-in's attribute `levels` would ask for on_change at every step), so that
+the magnets' polarity and the empty cells' zeros are checked from the console.
 Events: `evt selftest leds STEP`, `evt selftest sensors`, `evt selftest seen CELL n=N`.
 """
 
@@ -59,6 +62,7 @@ class Game:
     def __init__(self, options):
         self.emit = options.get("emit") or _noop
         self._buttons = options.get("buttons")
+        self._levels = options.get("levels")   # revision B only
         self.held = 0
         first = options.get("layout", "leds")
         if first not in PHASES:
@@ -209,6 +213,8 @@ class Game:
             elif len(words) != 1:
                 return "err usage: selftest [leds|sensors]"
             return "ok " + self._describe()
+        if cmd == "field":
+            return self._field(words)
         if cmd == "pos":
             return "ok selftest " + self._describe()
         if cmd == "candidates":
@@ -217,6 +223,22 @@ class Game:
 
     def scores(self):
         return [0, 0, 0, 0]
+
+    def _field(self, words):
+        lv = self._levels
+        if lv is None:
+            return "err field: revision B only (this board's Hall switches read no field)"
+        if len(words) > 2:
+            return "err usage: field [CELL]"
+        if len(words) == 2:
+            c = H.parse_cell(words[1].lower())
+            if c < 0:
+                return "err usage: field [CELL] (a1..k11)"
+            cells = (c,)
+        else:
+            cells = [c for c in range(H.N_CELLS) if H.bit_get(self.occ, c)]
+        parts = ["%s=%d" % (H.cell_name(c), lv.level[c]) for c in cells]
+        return "ok " + (" ".join(parts) or "-")
 
     # --- phases ----------------------------------------------------------------------------------
     def _describe(self):
