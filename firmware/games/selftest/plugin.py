@@ -20,7 +20,7 @@ bright white while the button reads pressed (debounced), as a cell reads occupie
 stuck closed (or shorted) shows white with no hand on it, where a press count alone (one press
 when it closed, or none if it was closed before the test began) could not tell it from a good
 button or a dead one. The held state is the app's debounced buttons (`options['buttons']`,
-given to a plug-in with READS_HELD).
+given to a plug-in whose Game has an attribute `buttons`, kept there).
 
 Serial commands (besides the app's): `seen` (counts), `seen reset`, `unseen` (the cells never
 seen, by name), `buttons` (presses per button, and the buttons held now), `selftest
@@ -57,11 +57,11 @@ def _noop(text):
 class Game:
     # the options of `new` (firmware/system/newgame.py refuses others)
     OPTIONS = ("layout", "empty")
-    READS_HELD = True   # firmware/system/newgame.py gives options['buttons'] (held: .state)
+    buttons = None   # so firmware/system/newgame.py gives options['buttons'] (held: .state)
 
     def __init__(self, options):
         self.emit = options.get("emit") or _noop
-        self._buttons = options.get("buttons")
+        self.buttons = options.get("buttons")
         self._levels = options.get("levels")   # revision B only
         self.held = 0
         first = options.get("layout", "leds")
@@ -124,7 +124,7 @@ class Game:
 
     def tick(self, now_ms):
         self.now = now_ms
-        b = self._buttons
+        b = self.buttons
         if b is not None and b.state != self.held:
             self.held = b.state
             self.paint_version += 1
