@@ -184,7 +184,7 @@ def test_sensor_coverage_buttons_and_commands(board):
     press(r, "undo")
     press(r, "hint")
     assert [kind(r, i) for i in s_bar] == ["white", "white", "yellow", "yellow", "white"]
-    assert reply(ask(r, ser, "buttons")) == "ok confirm=0 next=0 undo=2 hint=1 end=0"
+    assert reply(ask(r, ser, "buttons")) == "ok confirm=0 next=0 undo=2 hint=1 end=0 held=-"
     assert reply(ask(r, ser, "seen reset")) == "ok seen=1 unseen=120 occupied=1"
     assert reply(ask(r, ser, "selftest leds")) == "ok phase=leds step=red"
     r.step(2)
@@ -208,3 +208,67 @@ def test_a_cell_reading_occupied_blocks_the_start_and_blinks(board):
     r.step(2)
     assert "evt game selftest started" in r.serial_log.decode()
     assert reply(ask(r, ser, "new selftest empty=no")) == "ok started"
+
+
+def test_a_button_stuck_pressed_shows_white_not_yellow(board):
+    """A switch stuck closed (or a short on its input) is told from a good button and from a
+    dead one: its S bar LED is bright white while it reads pressed, and `buttons` names it.
+    By presses alone it could not be: stuck before the test began it counts none (its one
+    press went to the board's boot game), as a dead button; stuck after one press it counts
+    one and would show yellow, as a good button."""
+    r, ser = board
+    nxt = H.button_bit("next")
+    r.buttons = nxt                                # stuck from power-on
+    r.step(SETTLE)
+    assert reply(ask(r, ser, "new selftest sensors")) == "ok started"
+    s_bar = [H.SCORE_BASE + k for k in range(H.N_BUTTONS)]
+    r.step(2)
+    assert reply(ask(r, ser, "buttons")) == "ok confirm=0 next=0 undo=0 hint=0 end=0 held=next"
+    assert max(r.led(s_bar[1])) > 2 * max(r.led(s_bar[0])), (r.led(s_bar[1]), r.led(s_bar[0]))
+    assert kind(r, s_bar[1]) == "white"
+    r.buttons = 0                                  # freed: never pressed, dim again
+    r.step(SETTLE)
+    assert r.led(s_bar[1]) == r.led(s_bar[0])
+    assert reply(ask(r, ser, "buttons")) == "ok confirm=0 next=0 undo=0 hint=0 end=0 held=-"
+    r.buttons = H.button_bit("end")                # pressed once, then stuck: not yellow
+    r.step(SETTLE)
+    assert kind(r, s_bar[4]) == "white" and max(r.led(s_bar[4])) > 2 * max(r.led(s_bar[0]))
+    assert reply(ask(r, ser, "buttons")) == "ok confirm=0 next=0 undo=0 hint=0 end=1 held=end"
+    r.buttons = 0
+    r.step(SETTLE)
+    assert kind(r, s_bar[4]) == "yellow"
+
+
+def test_revision_b_field_shows_each_cell_s_field_and_sign():
+    """Revision B's bring-up checks every cube's magnet points the same way (docs/bringup.md,
+    revision B step 5; docs/hardware.md, "The magnets' polarity") and the empty cells' zeros:
+    the self-test's `field` gives the field of a cell, or of every occupied cell, with its
+    sign, from the console, where before only the REPL with the firmware stopped did. A
+    revision-A board says it reads no field."""
+    from cargoboard.sim import REVB_HEAP
+    from cargoboard.sim.script import Session
+    s = Session(revision="B", heapsize=REVB_HEAP, out=lambda t: None)  # calibrated at bring-up
+    try:
+        assert s.query("new selftest sensors")[1] == "ok started"
+        assert s.query("field")[1] == "ok -"
+        empty = s.query("field e5")[1]
+        assert empty.startswith("ok e5=") and abs(int(empty.split("=")[1])) < 50, empty
+        s.execute("drop e5")
+        s.execute("drop g7")
+        s.step(10)
+        final = s.query("field")[1]
+        got = dict(w.split("=") for w in final[len("ok "):].split())
+        assert set(got) == {"e5", "g7"}, final
+        e5, g7 = int(got["e5"]), int(got["g7"])
+        assert 600 <= abs(e5) <= 800 and 600 <= abs(g7) <= 800, final
+        assert (e5 > 0) == (g7 > 0), final          # both cubes put down the same way up
+        assert s.query("field z9")[1].startswith("err usage: field [CELL]")
+    finally:
+        s.close()
+
+
+def test_revision_a_has_no_field(board):
+    r, ser = board
+    assert reply(ask(r, ser, "new selftest sensors")) == "ok started"
+    assert reply(ask(r, ser, "field e5")) == (
+        "err field: revision B only (this board's Hall switches read no field)")

@@ -125,6 +125,8 @@ def _make(app, name, options):
         opts[k] = options[k]
     app.plugin_options(opts)
     opts["game"] = name
+    if hasattr(cls, "buttons"):         # a plug-in that reads the buttons held (no new name:
+        opts["buttons"] = app.buttons   # each interned one stays); .state, the bits held now
     gc.collect()  # setting a game up is the heap's high point: begin it from a clean heap
     try:
         g, m = _make_game(cls, opts)

@@ -15,10 +15,19 @@ cell a1 first, score bars last), which shows the chain's order and where it brea
 Phase "sensors": a cell that reads occupied is white; a cell seen occupied at least once is dim
 cyan; a cell never seen yet is dim orange. Pass a magnet over every cell: the tester sees the
 coverage grow. The N score bar shows it as a gauge (seen / 121). The first five LEDs of the S bar
-are the buttons confirm, next, undo, hint, end: dim white until pressed once, then yellow.
+are the buttons confirm, next, undo, hint, end: dim white until pressed once, then yellow, and
+bright white while the button reads pressed (debounced), as a cell reads occupied: a switch
+stuck closed (or shorted) shows white with no hand on it, where a press count alone (one press
+when it closed, or none if it was closed before the test began) could not tell it from a good
+button or a dead one. The held state is the app's debounced buttons (`options['buttons']`,
+given to a plug-in whose Game has an attribute `buttons`, kept there).
 
 Serial commands (besides the app's): `seen` (counts), `seen reset`, `unseen` (the cells never
-seen, by name), `buttons` (presses per button), `selftest [leds|sensors]` (phase), `pos`.
+seen, by name), `buttons` (presses per button, and the buttons held now), `selftest
+[leds|sensors]` (phase), `pos`, and on revision B `field [CELL]`: a cell's field, or every
+occupied cell's, in 0.01 mT with its sign (the app's level scanner, `options['levels']`, kept
+as `_levels`: a plug-in's attribute `levels` would ask for on_change at every step), so that
+the magnets' polarity and the empty cells' zeros are checked from the console.
 Events: `evt selftest leds STEP`, `evt selftest sensors`, `evt selftest seen CELL n=N`.
 """
 
@@ -48,9 +57,13 @@ def _noop(text):
 class Game:
     # the options of `new` (firmware/system/newgame.py refuses others)
     OPTIONS = ("layout", "empty")
+    buttons = None   # so firmware/system/newgame.py gives options['buttons'] (held: .state)
 
     def __init__(self, options):
         self.emit = options.get("emit") or _noop
+        self.buttons = options.get("buttons")
+        self._levels = options.get("levels")   # revision B only
+        self.held = 0
         first = options.get("layout", "leds")
         if first not in PHASES:
             raise ValueError("selftest: start phase '%s' (leds or sensors)" % first)
@@ -111,6 +124,10 @@ class Game:
 
     def tick(self, now_ms):
         self.now = now_ms
+        b = self.buttons
+        if b is not None and b.state != self.held:
+            self.held = b.state
+            self.paint_version += 1
         if self.phase == LEDS and self.step == CHASE and H.ticks_diff(now_ms, self._due) >= 0:
             self.chase += 1
             if self.chase >= H.N_LEDS:
@@ -142,7 +159,9 @@ class Game:
             else:
                 p.cell(c, ORANGE, UNSEEN_LEVEL)
         for i in range(H.N_BUTTONS):
-            if self.presses[i]:
+            if self.held & (1 << i):
+                p.led(BUTTON_SEAT_BASE + i, WHITE)
+            elif self.presses[i]:
                 p.led(BUTTON_SEAT_BASE + i, YELLOW)
             else:
                 p.led(BUTTON_SEAT_BASE + i, WHITE, BUTTON_IDLE_LEVEL)
@@ -177,9 +196,12 @@ class Game:
             return "\n".join(lines)
         if cmd == "buttons":
             parts = []
+            held = []
             for i in range(H.N_BUTTONS):
                 parts.append("%s=%d" % (H.BUTTON_NAMES[i], self.presses[i]))
-            return "ok " + " ".join(parts)
+                if self.held & (1 << i):
+                    held.append(H.BUTTON_NAMES[i])
+            return "ok %s held=%s" % (" ".join(parts), ",".join(held) or "-")
         if cmd == "selftest":
             if len(words) == 2:
                 if words[1] == "leds":
@@ -191,6 +213,8 @@ class Game:
             elif len(words) != 1:
                 return "err usage: selftest [leds|sensors]"
             return "ok " + self._describe()
+        if cmd == "field":
+            return self._field(words)
         if cmd == "pos":
             return "ok selftest " + self._describe()
         if cmd == "candidates":
@@ -199,6 +223,22 @@ class Game:
 
     def scores(self):
         return [0, 0, 0, 0]
+
+    def _field(self, words):
+        lv = self._levels
+        if lv is None:
+            return "err field: revision B only (this board's Hall switches read no field)"
+        if len(words) > 2:
+            return "err usage: field [CELL]"
+        if len(words) == 2:
+            c = H.parse_cell(words[1].lower())
+            if c < 0:
+                return "err usage: field [CELL] (a1..k11)"
+            cells = (c,)
+        else:
+            cells = [c for c in range(H.N_CELLS) if H.bit_get(self.occ, c)]
+        parts = ["%s=%d" % (H.cell_name(c), lv.level[c]) for c in cells]
+        return "ok " + (" ".join(parts) or "-")
 
     # --- phases ----------------------------------------------------------------------------------
     def _describe(self):
