@@ -171,6 +171,22 @@ def test_html_replay_holds_every_step(games):
         assert built == "".join(f for _, f in sorted(draw.pieces(positions[n]).items()))
 
 
+def _kinds_drawn(monkeypatch):
+    """The list the drawing's tags append their data-kind to from now on (the test's end
+    puts draw._tag back)."""
+    drawn = []
+    tag = draw._tag
+    monkeypatch.setattr(draw, "_tag", lambda name, attrs, body=None: drawn.append(
+        dict(attrs).get("data-kind")) or tag(name, attrs, body))
+    return drawn
+
+
+def _forget(*caches):
+    """Empty the drawing's caches named: what follows is drawn afresh."""
+    for f in caches:
+        getattr(draw, f).cache_clear()
+
+
 def test_the_replay_draws_each_land_once(games, monkeypatch):
     """The board under the pieces (each cell's land, the border) depends on the lands only,
     which stay for many actions: the replay page drew it at every step, 40 % of a 486-action
@@ -178,15 +194,8 @@ def test_the_replay_draws_each_land_once(games, monkeypatch):
     cells once for all its lands (kb43: the game's 91 lands have 11 011 cells, 251 different
     ones), the page the same (its SVG of each step is the export's: tests/test_export.py,
     test_web_archive.py)."""
-    drawn = []
-    tag = draw._tag
-    monkeypatch.setattr(draw, "_tag", lambda name, attrs, body=None: drawn.append(
-        dict(attrs).get("data-kind")) or tag(name, attrs, body))
-
-    def forget():  # (the lands drawn before)
-        for f in ("_background", "_land_cell", "_border_edge"):
-            if hasattr(draw, f):
-                getattr(draw, f).cache_clear()
+    drawn = _kinds_drawn(monkeypatch)
+    forget = lambda: _forget("_background", "_land_cell", "_border_edge")  # the lands drawn before
     for rec in games[:2]:
         positions = rec.positions()
         forget()
@@ -207,15 +216,8 @@ def test_the_replay_draws_each_cube_and_building_once(games, monkeypatch):
     itself and its rooms: the replay page drew every cube and building of every step (twice a
     step until kb43), 22 719 cubes for 246 different ones in a 486-action game. Now each
     different one once, the page the same bytes as drawn afresh."""
-    drawn = []
-    tag = draw._tag
-    monkeypatch.setattr(draw, "_tag", lambda name, attrs, body=None: drawn.append(
-        dict(attrs).get("data-kind")) or tag(name, attrs, body))
-
-    def forget():  # (what was drawn before)
-        for f in ("_cube_drawn", "_building_drawn", "_background"):
-            if hasattr(draw, f):
-                getattr(draw, f).cache_clear()
+    drawn = _kinds_drawn(monkeypatch)
+    forget = lambda: _forget("_cube_drawn", "_building_drawn", "_background")  # drawn before
     for rec in games[:2]:
         forget()
         positions = rec.positions()
