@@ -34,7 +34,6 @@ imports nothing above it.
 
 from __future__ import annotations
 
-import contextlib
 import shutil
 import signal
 import subprocess
@@ -197,38 +196,16 @@ def wait_hello(port, seconds=HELLO_WAIT_S):
 COPY_TIMEOUT_S = 900.0
 
 
-@contextlib.contextmanager
-def _signals_held():
-    """Ctrl-C and SIGTERM held while the block runs, then taken (KeyboardInterrupt,
-    Terminated): a program started in it is never left running unknown to its caller, as
-    when the signal came between the fork and Popen's return."""
-    import threading
-    from cargoboard.clikit import Terminated
-    if threading.current_thread() is not threading.main_thread():
-        yield  # (signals come to the main thread only)
-        return
-    came = []
-    previous = {sig: signal.signal(sig, lambda signum, frame: came.append(signum))
-                for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-    if signal.SIGTERM in came and previous[signal.SIGTERM] != signal.SIG_IGN:
-        raise Terminated  # (its default too: the caller then stops what it started, and ends)
-    if signal.SIGINT in came and previous[signal.SIGINT] != signal.SIG_IGN:
-        raise KeyboardInterrupt
-
-
 def _run_to_the_end(cmd, timeout):
     """subprocess.run(cmd) with its output captured, never leaving the program running: on
     any exception (Ctrl-C, SIGTERM, the timeout) it is killed and waited for. mpremote left
     so would copy on, holding the port, and reset the board after the deploy had ended
     (subprocess.run itself leaves a child that a signal met inside Popen, after the fork)."""
+    from cargoboard.clikit import signals_held
     proc = None
     try:
-        with _signals_held():
+        # (deploy_board's sigterm_unwinds gives SIGTERM the handler this hands it to)
+        with signals_held(signal.SIGINT, signal.SIGTERM):
             proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                     text=True)
         out, err = proc.communicate(timeout=timeout)
