@@ -266,6 +266,25 @@ def source_text(source, source_game) -> str:
 RESULTS = ("over", "open", "abandoned")
 
 
+def is_result_filter(text) -> bool:
+    """Whether text is a result Store.list takes: one of RESULTS, or a seat, its letter or
+    digit («Формула 99»'s civilisations, 8-player Cargocube): won by it."""
+    return text in RESULTS or (len(text) == 1 and text.isascii() and text.isalnum())
+
+
+def is_date_filter(text) -> bool:
+    """Whether text is a date Store.list's since/until take: YYYY-MM-DD, a real day.
+    (fromisoformat alone also takes 20261202 and 2026-W49, which the store's text comparison
+    would misread.)"""
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        return False
+    try:
+        _dt.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
 def missing_text(path) -> str:
     """What is said of a store that is not there: which command makes one, unless its folder
     is missing where no command makes folders (folders_may_be_made)."""

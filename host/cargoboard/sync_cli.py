@@ -8,7 +8,7 @@ import sys
 from cargoboard.clikit import CommandError, terminal_text, terminated_as_interrupt
 from cargoboard.link import NO_BOARD, Link, LinkError, candidate_ports, find_port
 from cargoboard.store import (Store, StoreError, StoreInUse, add_db_option, check_writable,
-                              played_at, result_text)
+                              is_date_filter, is_result_filter, played_at, result_text)
 
 
 def _add_port(p):
@@ -117,25 +117,16 @@ def _players(text):
 
 def _result(text):
     """--result's value, as the archive's `result` filter takes it."""
-    if text in ("over", "open", "abandoned") or (len(text) == 1 and text.isascii()
-                                                 and text.isalnum()):
+    if is_result_filter(text):
         return text
     raise argparse.ArgumentTypeError("over, open, abandoned or a seat (its letter or digit), "
                                      "not %r" % text)
 
 
 def _date(text):
-    import datetime
-    import re
-    try:
-        # (fromisoformat also takes 20261202 and 2026-W49, which the store's text comparison
-        # would misread)
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-            raise ValueError
-        datetime.date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("a date YYYY-MM-DD, not %r" % text) from None
-    return text
+    if is_date_filter(text):
+        return text
+    raise argparse.ArgumentTypeError("a date YYYY-MM-DD, not %r" % text)
 
 
 def add_parser(sub):

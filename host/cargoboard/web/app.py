@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import datetime
 import hashlib
 import json
 import logging
@@ -36,8 +35,9 @@ from starlette.templating import Jinja2Templates
 from cargoboard import rules
 from cargoboard.clikit import CommandError, shown, terminal_text
 from cargoboard.export import diagram
-from cargoboard.store import (BadGameId, NoSuchGame, Store, StoreError, RESULTS, result_text,
-                              source_text, store_error, when_text)
+from cargoboard.store import (BadGameId, NoSuchGame, Store, StoreError, is_date_filter,
+                              is_result_filter, result_text, source_text, store_error,
+                              when_text)
 from cargoboard.web import views
 from cargoboard.web.security import COOKIE, Keys
 
@@ -427,24 +427,14 @@ def _filters(request):
         raise HTTPException(400, "kind must be a game (%s), not '%s'" % (
             ", ".join(rules.kinds()), shown(kind)))
     result = q.get("result") or None
-    if result and result not in RESULTS and not (len(result) == 1 and result.isascii() and
-                                                 result.isalnum()):
-        # a seat: a letter, or a digit («Формула 99»'s civilisations, 8-player Cargocube)
+    if result and not is_result_filter(result):
         raise HTTPException(400, "result must be over, open, abandoned or a seat (its letter "
                                  "or digit), not '%s'" % shown(result))
     dates = {}
     for name in ("since", "until"):
         v = q.get(name) or None
-        if v is not None:
-            try:
-                # (fromisoformat also takes 20261202 and 2026-W49, which the store's text
-                # comparison would misread)
-                if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
-                    raise ValueError
-                datetime.date.fromisoformat(v)
-            except ValueError:
-                raise HTTPException(400, "%s must be a date YYYY-MM-DD, not '%s'" % (name, shown(v))) \
-                    from None
+        if v is not None and not is_date_filter(v):
+            raise HTTPException(400, "%s must be a date YYYY-MM-DD, not '%s'" % (name, shown(v)))
         dates[name] = v
     return {"kind": kind, "players": _int_param(request, "players", None, 1, 9),
             "result": result, **dates}
