@@ -489,9 +489,9 @@ def test_replay_from_a_step_replays_the_game_once(four_kinds, capsys, monkeypatc
     from cargoboard.store import GameRecord
     path, ids = four_kinds
     worked = []
-    positions, view = GameRecord.positions, f99record.shown
-    monkeypatch.setattr(GameRecord, "positions",
-                        lambda rec: worked.append("rules") or positions(rec))
+    replay, view = GameRecord.replay, f99record.shown  # (positions() is replay()'s first)
+    monkeypatch.setattr(GameRecord, "replay",
+                        lambda rec: worked.append("rules") or replay(rec))
     monkeypatch.setattr(f99record, "shown", lambda *a: worked.append("view") or view(*a))
     for gid, kind in ids:
         argv = ["replay", str(gid), "--db", str(path), "--all", "--color", "always"]

@@ -23,16 +23,13 @@ def open_store(path, create=False):
     return store.Store(path, readonly=not create)
 
 
-def _replay(rec, what="replay"):
-    """rec.replay() (positions, the rules' actions), or rec.positions() for what="positions"."""
+def _replay(rec):
+    """rec.replay(): (positions, the rules' actions); a game that does not replay is a
+    CommandError."""
     try:
-        return getattr(rec, what)()
+        return rec.replay()
     except rec.rules.RulesError as e:
         raise CommandError("game %s does not replay: %s" % (rec.id, e)) from None
-
-
-def _positions(rec):
-    return _replay(rec, "positions")
 
 
 def render(rec, fmt, at=None, positions=None):
@@ -216,7 +213,7 @@ def cmd_replay(args):
         rec = st.get(args.game)
     # worked out once: --from is checked against them and replay.run shows them (a game that
     # hides cards as its shown view, which has as many steps)
-    positions = _positions(rec)
+    positions = _replay(rec)[0]
     _step_in_game("--from", args.start, rec, len(positions) - 1)
     interactive = not args.all and sys.stdin.isatty()
     if args.color == "auto":
