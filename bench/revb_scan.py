@@ -1,7 +1,8 @@
 """Revision B's scan of the 121 linear Hall sensors on the emulated RP2040: the board's own HAL
 (firmware/hal/rp2040_revb.py, its viper loop compiled for the RP2040 as `cargoboard deploy`
 builds it) runs under the stock MicroPython image on rp2040js, whose ADC takes its 2 us per
-conversion and whose timer is the chip's. Printed, never asserted.
+conversion and whose timer is the chip's, wired as revision B (an empty board's sensors on the
+emulator's analog front end). Printed, never asserted.
 
     .venv/bin/python bench/revb_scan.py [SCANS]      (default 50)
 
@@ -71,7 +72,7 @@ def main(argv):
         image = Path(tmp) / "flash.img"
         fsimage.write_files(image, files)
         w0 = time.monotonic()
-        with PicoRunner(flash=image, boot_from_flash=True) as runner:
+        with PicoRunner(flash=image, boot_from_flash=True, revision="B") as runner:
             for _ in range(6000):           # at most 60 emulated seconds
                 runner.step(10)
                 text = bytes(runner.serial_log).decode(errors="replace")

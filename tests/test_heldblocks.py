@@ -224,9 +224,9 @@ def test_no_game_object_can_lie_at_a_word_of_the_boards_code(tmp_path, monkeypat
     from cargoboard.sim.script import Session
     require_pico()
     build = [(bp, Path(lp).read_bytes()) for bp, lp, _ in stage(tmp_path / "build", "rp2", rev)]
-    monkeypatch.setattr(pico, "firmware_files", lambda: build)
-    pins = pico.PINS_REVB if rev == "B" else pico.PINS
-    s = Session(out=lambda line: None, target="pico", pins=pins, flash=tmp_path / "flash.img")
+    monkeypatch.setattr(pico, "firmware_files", lambda rev="A": build)
+    s = Session(out=lambda line: None, target="pico", revision=rev, calibrate=False,
+                flash=tmp_path / "flash.img")
     try:
         at_boot = _words_are_held(s)
         for game in ("new formula99 L2 1357", "new cephalopod 5x5"):

@@ -645,12 +645,11 @@ def test_revb_hal_drives_the_regulator_into_pwm_mode(tmp_path):
     leaves it low). The HAL, as `cargoboard deploy --rev b` builds it, drives GP23 high as an
     output, and ROW_EN high (no row powered) as before."""
     from cargoboard.build import stage
-    from cargoboard.sim.pico.runner import PINS_REVB
     files = [(bp, Path(lp).read_bytes()) for bp, lp, _ in stage(tmp_path / "build", "rp2", "B")
              if bp != "main.py"]
     image = tmp_path / "flash.img"
     fsimage.write_files(image, files + [("main.py", REVB_PINS_MAIN)])
-    with PicoRunner(flash=image, boot_from_flash=True, pins=PINS_REVB) as runner:
+    with PicoRunner(flash=image, boot_from_flash=True, revision="B") as runner:
         log = bytes(runner.serial_log).decode(errors="replace")
     line = [x for x in log.splitlines() if x.startswith("pins ")]
     assert line == ["pins [(1, 1), (1, 1)]"], log

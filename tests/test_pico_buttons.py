@@ -186,13 +186,13 @@ def test_revb_press_wholly_inside_a_flash_erase_is_latched_and_taken():
     require_pico()
     from cargoboard.build import stage
     from cargoboard.sim.pico import fsimage
-    from cargoboard.sim.pico.runner import PicoRunner, PINS_REVB
+    from cargoboard.sim.pico.runner import PicoRunner
     with tempfile.TemporaryDirectory(prefix="pico-revb-") as tmp:
         files = [(bp, Path(lp).read_bytes()) for bp, lp, _ in stage(tmp + "/build", "rp2", "B")
                  if bp != "main.py"]
         image = Path(tmp) / "flash.img"
         fsimage.write_files(image, files + [("main.py", REVB_ERASE_MAIN)])
-        r = PicoRunner(flash=image, boot_from_flash=True, pins=PINS_REVB)
+        r = PicoRunner(flash=image, boot_from_flash=True, revision="B")
         r.start()
         try:
             assert b"ready" in bytes(r.serial_log), bytes(r.serial_log)

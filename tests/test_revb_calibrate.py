@@ -1,5 +1,6 @@
 """Revision B's per-cell zero (firmware/system/calib.py) on the virtual board: the real
-firmware under the MicroPython unix port reads the field model's ADC sums, whose sensors have
+firmware under the MicroPython unix port, and `cargoboard deploy --rev b`'s build on the
+emulated RP2040 (whose scan converts them on its ADC), read the field model's ADC sums, whose sensors have
 zero errors made large here (Noise.zero_mt 1.2 mT, the datasheet's typical is 0.5). An empty
 cell with eight cubes around it, each turned to add to its sensor's own zero error, reads
 occupied on an uncalibrated board; once `calibrate` took the zeros on the empty board they
@@ -8,6 +9,7 @@ come back from the flash after a power cut and the same cell reads empty."""
 import pytest
 
 from cargoboard.sim import REVB_HEAP
+from picotarget import TARGETS, require
 from cargoboard.sim.pico import fsimage
 from cargoboard.sim.script import Session, UNCALIBRATED
 from cargoboard.sim.world import revb_physics
@@ -16,10 +18,23 @@ from shared_rules.cargocube.board import SIZE, around, cell_name
 ZERO_MT = 1.2
 
 
-def _session(tmp_path, **kw):
+def _session(tmp_path, target="unix", **kw):
+    """A revision-B virtual board: the firmware under the unix port, or `cargoboard deploy --rev
+    b`'s build on the emulated RP2040, whose analog front end (sim/pico/devices.mjs,
+    HallFrontEnd) the same field model feeds."""
     noise = revb_physics().Noise(zero_mt=ZERO_MT, shift_mm=0.0, place_mm=0.0, br_spread=False)
-    return Session(out=lambda line: None, noise=noise, revision="B", heapsize=REVB_HEAP,
-                   flash=tmp_path / "flash.img", **kw)
+    require(target)
+    if target == "unix":
+        kw["heapsize"] = REVB_HEAP
+    s = Session(out=lambda line: None, noise=noise, revision="B", target=target,
+                flash=tmp_path / "flash.img", **kw)
+    # the Pico's boot sets up its boot game after the console is up (~0.6 s of emulated time):
+    # its scan starts then
+    for _ in range(300):
+        if any(e == "evt state idle" for e in s.events):
+            break
+        s.step(1)
+    return s
 
 
 def _occupied(s):
@@ -85,8 +100,9 @@ def _clear(s, ring):
     s.wait(200)
 
 
-def test_calibrate_takes_the_zeros_out_and_the_flash_keeps_them(tmp_path):
-    s = _session(tmp_path, calibrate=False)
+@pytest.mark.parametrize("target", TARGETS)
+def test_calibrate_takes_the_zeros_out_and_the_flash_keeps_them(tmp_path, target):
+    s = _session(tmp_path, target, calibrate=False)
     try:
         assert any(e.startswith(UNCALIBRATED) for e in s.events), s.events
         c, picks = _trap(s.world)                            # (the pieces are put)
@@ -107,10 +123,11 @@ def test_calibrate_takes_the_zeros_out_and_the_flash_keeps_them(tmp_path):
         s.events.clear()
         s.restart()                                          # a power cut: zeros from the flash
         # a revision-B virtual board names its HAL apart from revision A's `hal=sim`
-        assert any(e.startswith("evt boot") and e.endswith(" hal=sim-revb") for e in s.events), \
+        hal = "sim-revb" if target == "unix" else "rp2040-revb"
+        assert any(e.startswith("evt boot") and e.endswith(" hal=" + hal) for e in s.events), \
             s.events
         _, hello = s.query("hello")
-        assert " hal=sim-revb " in hello, hello
+        assert " hal=%s " % hal in hello, hello
         assert not any("not calibrated" in e or "error" in e for e in s.events), s.events
         _surround(s, c, picks)
         assert _occupied(s) == ring
@@ -181,35 +198,6 @@ def test_a_board_resuming_a_game_uncalibrated_starts_and_plays_on(tmp_path):
         assert final.startswith("err calibrate: a game is in play"), final
     finally:
         s.close()
-
-
-def test_the_emulated_pico_keeps_its_zeros_across_a_power_cut(tmp_path, monkeypatch):
-    """The same on the real target: `cargoboard deploy --rev b`'s build on the emulated RP2040
-    (its runner has no field model: every ADC channel reads alike, so every zero is 0) writes
-    the zero file to its littlefs flash with `calibrate`, and boots from it calibrated."""
-    from pathlib import Path
-    from picotarget import require_pico
-    import cargoboard.sim.pico.runner as pico
-    from cargoboard.build import stage
-    require_pico()
-    build = [(bp, Path(lp).read_bytes()) for bp, lp, _ in stage(tmp_path / "build", "rp2", "B")]
-    monkeypatch.setattr(pico, "firmware_files", lambda: build)
-    image = tmp_path / "flash.img"
-    s = Session(out=lambda line: None, target="pico", pins=pico.PINS_REVB, flash=image)
-    try:
-        assert any(e.startswith(UNCALIBRATED) for e in s.events), \
-            s.events
-        _, final = s.query("calibrate")
-        assert final == "ok calibrated max=0", final
-        s.events.clear()
-        s.restart()
-        assert any(e.startswith("evt boot") for e in s.events), s.events
-        assert not any("not calibrated" in e for e in s.events), s.events
-    finally:
-        s.close()
-    # the file's format (firmware/system/hallzero.py): its version, then 121 zeros of 0
-    assert fsimage.read_file(str(image), "hall_zero") == bytes([1]) + bytes(2 * SIZE * SIZE)
-
 
 
 def test_calibrate_weighs_the_sensors_own_fields_so_no_zero_error_blocks_it(tmp_path):

@@ -3,6 +3,9 @@
 revision A cannot see (the test_cargocube_sim_resolve scenario: an activation onto a stack,
 then a move from stack to stack) are taken with no button."""
 
+import pytest
+
+from picotarget import TARGETS, require
 from shared_rules.cargocube import rules as cc
 from shared_rules.geometry import cell_name
 from cargoboard.sim import REVB_HEAP
@@ -23,13 +26,18 @@ def _script(pos, expect_each):
     return "\n".join(lines) + "\n"
 
 
-def test_moves_revision_a_cannot_see_are_taken_with_no_button(tmp_path):
+@pytest.mark.parametrize("target", TARGETS)
+def test_moves_revision_a_cannot_see_are_taken_with_no_button(tmp_path, target):
+    """On the unix port and on the emulated RP2040, where `deploy --rev b`'s build scans the
+    emulator's analog front end (sim/pico/devices.mjs) with its viper loop on the ADC."""
+    require(target)
     pos = cc.start_position(2)
     path = tmp_path / "revb.txt"
     path.write_text(_script(pos, True))
     lines = []
+    kw = {"heapsize": REVB_HEAP} if target == "unix" else {}
     status = run_script(str(path), out=lines.append, revision="B", noise=Noise(shift_mm=0.5),
-                        heapsize=REVB_HEAP)
+                        target=target, **kw)
     text = "\n".join(lines)
     assert status == 0, text
     assert "ok; 0 button press(es); 0 firmware error event(s)" in text

@@ -104,8 +104,8 @@ def add_parser(subparsers):
                         "--flash DIR), not this checkout's")
     p.add_argument("--rev", choices=("a", "b", "A", "B"), default="a",
                    help="board revision: a (Hall switches, occupancy; the default) or b (linear "
-                        "Hall sensors: the field of every cell, from the field model; the unix "
-                        "target only)")
+                        "Hall sensors: the field of every cell, from the field model; on the "
+                        "emulated Pico its scan converts it on the chip's ADC)")
     p.add_argument("--shift", type=float, default=None, metavar="MM",
                    help="revision b: how far a hand moves the bottom cube of a stack it works on "
                         "(up to MM, default 0.5)")
@@ -131,9 +131,6 @@ def run_sim(args) -> int:
     heap = args.heapsize or (None if args.target != "unix" else BOARD_HEAP)
     kwargs = {"heapsize": heap, "plugins": args.plugin, "target": args.target}
     if rev == "B":
-        if args.target != "unix":
-            return _error("--rev b runs on the unix target only (the emulated Pico has no "
-                          "revision-B sensors)")
         shift = 0.5 if args.shift is None else args.shift
         bumps = 0.0 if args.bumps is None else args.bumps
         if not 0 <= shift < float("inf"):

@@ -361,7 +361,7 @@ class Runner:
             serial_in = os.read(self.master, 4096)
         except (BlockingIOError, OSError):
             pass
-        if typ == ord("G"):
+        if self.revision == "B":
             if self.sums is None:  # nobody set what the sensors read: an empty table
                 from cargoboard.sim.world import revb_physics
                 self.sums = revb_physics().HallWorld(seed=0).adc_sums()

@@ -15,13 +15,14 @@
 import fs from 'node:fs';
 import { RP2040, ConsoleLogger, LogLevel } from 'rp2040js';
 import { FlashChip, QspiSsi, IoQspi, XipCtrl, FLASH_SIZE, FS_SIZE, DEFAULT_UNIQUE_ID } from './flash.mjs';
-import { LockstepPio, Ws2812Decoder, Hc165Chain, GpioButtons, HeldCdc } from './devices.mjs';
+import { LockstepPio, Ws2812Decoder, Hc165Chain, GpioButtons, HallFrontEnd, HeldCdc } from './devices.mjs';
 import { FastCore } from './fastcore.mjs';
 import { warmUp } from './warmup.mjs';
 
 const MAGIC = 0xa5;
 const FRAME_MS = 10;
 const N_LEDS = 157;
+const N_SUMS = 123; // revision B: 121 cells, the mid-supply reference, the grounded channel
 const PIO0_IRQ0 = 7;
 const PIO1_IRQ0 = 9;
 const UF2_FAMILY_RP2040 = 0xe48bff56;
@@ -120,6 +121,10 @@ export class Board {
     this.leds = new Uint8Array(3 * N_LEDS);
     this.serialOut = [];
     this.sensors = new Uint8Array(16);
+    // revision B: what the scan sums per channel (121 cells, mid-supply, GND), from the world;
+    // an empty, ideal board (every sensor at mid-supply) until the host says otherwise
+    this.sums = new Uint16Array(N_SUMS).fill(8 * 2048);
+    this.sums[N_SUMS - 1] = 0;
     this.buttons = 0;
     this.cut = null; // {at: host nanos} or {op: index, fraction}
     this.flashOps = 0;
@@ -176,12 +181,13 @@ export class Board {
     }
     const { pins } = this;
     if (pins.BUTTON_FIRST !== undefined) {
-      // revision B's pin map: the buttons on their GPIOs (its Hall sensors are not modelled:
-      // the ADC reads what rp2040js gives)
+      // revision B's pin map: the buttons on their GPIOs, the Hall sensors through the ADC
       this.chain = null;
       this.gpioButtons = new GpioButtons(mcu, pins.BUTTON_FIRST);
+      this.hall = new HallFrontEnd(mcu, pins, this.sums);
     } else {
       this.gpioButtons = null;
+      this.hall = null;
       this.chain = new Hc165Chain(mcu, mcu.spi[pins.SPI_ID], {
         sck: pins.SPI_SCK, miso: pins.SPI_MISO, pl: pins.PL, ce: pins.CE,
         chips: pins.CHAIN_BYTES, buttonByte: pins.BUTTON_BYTE, buttonShift: pins.BUTTON_SHIFT,
@@ -443,16 +449,30 @@ function main() {
     const payload = n ? readExact(n) : Buffer.alloc(0);
     if (n && !payload) break;
     const type = String.fromCharCode(h[1]);
-    if (type === 'F' || type === 'A') {
+    if (type === 'F' || type === 'G' || type === 'A') {
       // F: run to the next 10 ms frame boundary of emulated time; A: u32 microseconds first,
-      // run that long. Then both: u32 t (echoed in D), sensors, buttons, serial bytes.
+      // run that long. Then both: u32 t (echoed in D), sensors (16 bytes), buttons, serial
+      // bytes; on revision B (G, and A to such a board): u32 t, buttons, the scan's sums
+      // (u16 each, docs/sim-protocol.md), serial bytes.
+      if ((type === 'G' && !board.hall) || (type === 'F' && board.hall)) {
+        process.stderr.write(`pico: a revision-${type === 'G' ? 'B' : 'A'} frame for a board wired as revision ${board.hall ? 'B' : 'A'} (--pins)\n`);
+        process.exit(2);
+      }
       const us = type === 'A' ? payload.readUInt32LE(0) : 0;
       const p = type === 'A' ? payload.subarray(4) : payload;
       const t = p.readUInt32LE(0);
-      board.sensors.set(p.subarray(4, 20));
-      board.buttons = p[20] & 0x1f;
+      let serial;
+      if (board.hall) {
+        board.buttons = p[4] & 0x1f;
+        for (let i = 0; i < N_SUMS; i++) board.sums[i] = p.readUInt16LE(5 + 2 * i);
+        serial = p.subarray(5 + 2 * N_SUMS);
+      } else {
+        board.sensors.set(p.subarray(4, 20));
+        board.buttons = p[20] & 0x1f;
+        serial = p.subarray(21);
+      }
       board.setWorld();
-      board.cdc.send(p.subarray(21));
+      board.cdc.send(serial);
       const until = type === 'A' ? board.hostNanos + us * 1000
         : (Math.floor(board.hostNanos / (FRAME_MS * 1e6)) + 1) * FRAME_MS * 1e6;
       const alive = board.run(until);

@@ -4,6 +4,7 @@
 // - Ws2812Decoder: the LED data line's edges decoded back into LED frames.
 // - Hc165Chain: the 74HC165 chain on SPI0 with its PL and CLK INH pins, fed by the world.
 // - GpioButtons: buttons on their own GPIOs (revision B), fed by the world.
+// - HallFrontEnd: revision B's sensors, row power and multiplexers into ADC0, fed by the world.
 // - HeldCdc: USB CDC whose OUT transfer is held until there is data (rp2040js answers every
 //   armed OUT endpoint with an empty packet 10 us later: an interrupt storm on an idle line).
 
@@ -299,6 +300,107 @@ export class GpioButtons {
     for (let i = 0; i < this.pins.length; i++) {
       if (changed & (1 << i)) this.pins[i].setInputValue(!(buttons & (1 << i)));
     }
+  }
+}
+
+// --- revision B's analog front end ---------------------------------------------------------------
+/** Revision B's 121 linear Hall sensors, powered a row at a time (74HC154 on ROW_A0..3, enabled
+ *  by ROW_EN low) and read through the CD74HC4067s (the cell address mux << 4 | channel on
+ *  CELL_SHIFT..+6) into ADC0 (docs/hardware.md, "Revision B"). The world gives what the scan
+ *  sums per channel (`setSums`: 121 cells, the mid-supply reference, the grounded channel; SAMPLES
+ *  conversions each, as hall.py reads them); a conversion gives that sum's share, spread so that
+ *  SAMPLES conversions in a row add up to it exactly. What the firmware must wait for is
+ *  modelled, as a caricature of the analog side (circuit/scantime.py has the figures):
+ *  - a cell's sensor gives its reading only once its row has been powered ROW_ON_US (the
+ *    DRV5055's power-on time); unpowered, or still powering up, it gives 0 V;
+ *  - the ADC input node follows a new address, or a sensor that has just come up, in one
+ *    conversion's time (SETTLE_NS): a conversion started before reads the voltage the node had.
+ *  So a scan that did not wait for its row, or kept the first conversion after an address, reads
+ *  other numbers than the world's; the other ADC inputs read rp2040js's channelValues. */
+const SETTLE_NS = 2000;
+
+export class HallFrontEnd {
+  constructor(rp2040, pins, sums) {
+    this.mcu = rp2040;
+    this.cellPins = [];
+    for (let i = 0; i < 7; i++) this.cellPins.push(rp2040.gpio[pins.CELL_SHIFT + i]);
+    this.rowPins = [];
+    for (let i = 0; i < 4; i++) this.rowPins.push(rp2040.gpio[pins.ROW_SHIFT + i]);
+    this.rowEn = rp2040.gpio[pins.ROW_EN];
+    this.adcInput = pins.ADC_ID;
+    this.rowCells = pins.ROW_CELLS;
+    this.samples = pins.SAMPLES;
+    this.onNs = pins.ROW_ON_US * 1000;
+    this.midAddr = pins.MID_ADDR;
+    this.zeroAddr = pins.ZERO_ADDR;
+    this.cells = 121;
+    this.sums = sums; // Uint16Array(cells + 2), shared with the board: kept across chip resets
+    this.row = -1; // the row powered, -1 none
+    this.rowAt = 0; // ns it was powered
+    this.addrAt = 0; // ns the cell address last changed
+    this.node = 0; // the ADC input node's voltage, in ADC codes
+    this.taken = 0; // conversions of the settled value since the address or the source changed
+    this.settledIndex = -2; // the channel (a sums index, -1 for 0 V) the count is for ...
+    this.settledSince = -1; // ... and since when it has been settled there
+    for (const pin of this.cellPins) pin.addListener(() => { this.addrAt = this.now(); });
+    for (const pin of [...this.rowPins, this.rowEn]) pin.addListener(() => this.rowChanged());
+    const adc = rp2040.adc;
+    adc.onADCRead = (channel) => {
+      adc.currentChannel = channel;
+      if (channel === this.adcInput) adc.channelValues[channel] = this.convert();
+      adc.sampleAlarm.schedule(adc.sampleTime * 1000);
+    };
+  }
+
+  now() { return this.mcu.clock.nanos; }
+
+  level(pin, pulled) { return pin.outputEnable ? pin.outputValue : pulled; }
+
+  rowChanged() {
+    let row = -1;
+    if (!this.level(this.rowEn, true)) { // ROW_EN is pulled up: no row until it is driven low
+      row = 0;
+      for (let i = 0; i < 4; i++) if (this.level(this.rowPins[i], false)) row |= 1 << i;
+    }
+    if (row !== this.row) {
+      this.row = row;
+      this.rowAt = this.now();
+    }
+  }
+
+  /** One conversion on the Hall input: an ADC code. */
+  convert() {
+    const now = this.now();
+    let addr = 0;
+    for (let i = 0; i < 7; i++) if (this.level(this.cellPins[i], false)) addr |= 1 << i;
+    let sum = -1; // -1: 0 V (a sensor without power, or an unused channel)
+    let since = this.addrAt;
+    let index = -1;
+    if (addr === this.midAddr) index = this.cells;
+    else if (addr === this.zeroAddr) index = this.cells + 1;
+    else if (addr < this.cells && Math.floor(addr / this.rowCells) === this.row) {
+      const valid = this.rowAt + this.onNs;
+      if (now >= valid) {
+        index = addr;
+        since = Math.max(since, valid);
+      }
+    }
+    if (index >= 0) sum = this.sums[index];
+    if (now - since < SETTLE_NS) return this.node; // the node still holds what it had
+    if (index !== this.settledIndex || since !== this.settledSince) {
+      this.settledIndex = index;
+      this.settledSince = since;
+      this.taken = 0;
+    }
+    let code = 0;
+    if (sum >= 0) {
+      const base = Math.floor(sum / this.samples);
+      code = base + ((this.taken % this.samples) < sum - base * this.samples ? 1 : 0);
+      if (code > 4095) code = 4095;
+    }
+    this.taken++;
+    this.node = code;
+    return code;
   }
 }
 

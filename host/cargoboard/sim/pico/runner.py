@@ -31,7 +31,7 @@ import struct
 import tempfile
 from pathlib import Path
 
-from cargoboard.build import REPO_ROOT
+from cargoboard.build import BOARD_REV, REPO_ROOT
 from cargoboard.clikit import read_at_most
 from cargoboard.sim.runner import FRAME_MS, FirmwareError, PowerCut, Runner, WallPace
 from cargoboard.sim.pico import fsimage
@@ -40,7 +40,7 @@ from cargoboard.sim.pico.images import PicoUnavailable, find_images
 HERE = Path(__file__).resolve().parent
 BOARD_JS = HERE / "board.mjs"
 PINS = REPO_ROOT / "hardware" / "pins.json"
-PINS_REVB = REPO_ROOT / "hardware" / "pins_revb.json"  # buttons on GPIOs; no Hall sensor model
+PINS_REVB = REPO_ROOT / "hardware" / "pins_revb.json"  # buttons on GPIOs, Hall sensors on ADC0
 NODE_MODULES = REPO_ROOT / "node_modules"
 
 
@@ -102,12 +102,12 @@ def folder_unique_id(flash_dir) -> bytes:
                             f"id); remove it to make the folder's board a new one") from None
 
 
-def firmware_files() -> list:
-    """What `cargoboard deploy` puts on the board: [(path on the board, bytes)]."""
+def firmware_files(rev="A") -> list:
+    """What `cargoboard deploy [--rev b]` puts on the board: [(path on the board, bytes)]."""
     from cargoboard.build import BuildError, stage
     with tempfile.TemporaryDirectory(prefix="cargoboard-pico-") as tmp:
         try:
-            staged = stage(tmp, "rp2")
+            staged = stage(tmp, "rp2", rev)
         except BuildError as e:
             raise FirmwareError(str(e)) from None
         return [(bp, Path(lp).read_bytes()) for bp, lp, _ in staged]
@@ -122,8 +122,12 @@ class PicoRunner(Runner):
     BOOT_MAX_MS = 15000
 
     def __init__(self, game="none", flash=None, boot_from_flash=False, plugins=(),
-                 heapsize=None, bootrom=None, uf2=None, pins=PINS, unique_id=None):
+                 heapsize=None, bootrom=None, uf2=None, pins=None, unique_id=None,
+                 revision="A"):
         super().__init__(game=game, flash=flash, boot_from_flash=boot_from_flash)
+        self.revision = revision.upper()
+        if self.revision not in ("A", "B"):
+            raise FirmwareError(f"unknown board revision '{revision}' (A or B)")
         if unique_id is not None and len(unique_id) != 8:
             raise FirmwareError(f"a flash chip's unique id is 8 bytes, not {len(unique_id)}")
         self.unique_id = unique_id  # None: flash.mjs's DEFAULT_UNIQUE_ID
@@ -135,7 +139,9 @@ class PicoRunner(Runner):
                                 "MicroPython's own heap")
         self.bootrom = bootrom
         self.uf2 = uf2
-        self.pins = Path(pins)  # the pin map the board is wired by (hardware/pins*.json)
+        # the pin map the board is wired by: revision B's brings its analog front end (the
+        # emulator's HallFrontEnd, fed the world's sums in G frames) instead of the 74HC165s
+        self.pins = Path(pins or (PINS_REVB if self.revision == "B" else PINS))
         self._tmpdir = None
         self.image = None
         self.emu_ns = 0.0
@@ -163,9 +169,9 @@ class PicoRunner(Runner):
             self.image = Path(self._tmpdir.name) / "flash.img"
         try:
             if not self.boot_from_flash:
-                fsimage.write_files(self.image, firmware_files())
+                fsimage.write_files(self.image, firmware_files(self.revision))
             else:
-                fsimage.load(self.image)
+                self._check_board_rev()
         except fsimage.ImageError as e:
             raise FirmwareError(str(e)) from None
         cmd = [node, str(BOARD_JS), "--bootrom", str(rom), "--uf2", str(uf2),
@@ -173,6 +179,26 @@ class PicoRunner(Runner):
         if self.unique_id is not None:
             cmd += ["--unique-id", bytes(self.unique_id).hex()]
         return cmd, dict(os.environ), str(REPO_ROOT)
+
+    def _check_board_rev(self):
+        """A flash booted as it is must hold a build of the revision the chip is wired as: its
+        /board_rev (`cargoboard deploy --rev`; none is revision A, as the boot reads it). A
+        revision-A build on revision B's wiring would scan a 74HC165 chain that is not there."""
+        import littlefs
+        fs = fsimage.load(self.image)
+        try:
+            with fs.open(BOARD_REV, "rb") as f:
+                rev = f.read(16).decode("ascii", "replace").strip().upper() or "A"
+        except littlefs.LittleFSError as e:
+            if e.code != littlefs.LittleFSError.Error.LFS_ERR_NOENT:
+                raise fsimage.ImageError(f"flash image {self.image}: cannot read its "
+                                         f"/{BOARD_REV} ({e})") from None
+            rev = "A"
+        if rev != self.revision:
+            raise FirmwareError(f"the flash {self.image} holds a revision-{rev} build (its "
+                                f"/{BOARD_REV}), not one for the revision-{self.revision} board "
+                                f"it was asked to boot: run it with --rev {rev.lower()}, or "
+                                f"deploy --rev {self.revision.lower()} onto it")
 
     def start(self):
         """Power on, and run the chip until the firmware has booted: its first console output,
