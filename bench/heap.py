@@ -3,7 +3,7 @@ emulated Pico: what is in use, what is free and the largest free block, at the w
 
     .venv/bin/python bench/heap.py [--target unix|pico|both] [--actions N] [--before DIR]
         [--players N] [--expansion pyramid|bastion|both] [--teleport]
-        [--layout-only] [--link-only] [--switch] [--rev-b]
+        [--layout-only] [--link-only] [--switch] [--rev-b] [--rev a|b]
 
 Each row plays a seeded Cargocube game (cargoboard.games.cargocube.scriptgen) on the real
 firmware with its game log: under `micropython -X heapsize=192k` (the budget the project
@@ -58,6 +58,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "host")]
 
 from cargoboard.games.cargocube.scriptgen import game_script  # noqa: E402
+from cargoboard.sim import REVB_HEAP  # noqa: E402
 from cargoboard.sim.script import Session  # noqa: E402
 
 MEM = re.compile(r"ok alloc=(\d+) free=(\d+)(?: max=(\d+))?")  # older firmware: no max
@@ -82,14 +83,19 @@ def one_game(players, expansion, teleport):
     return [(name, kw, False), (name + " +link", kw, True)]
 
 
-def board(target, out=lambda line: None):
+def board(target, out=lambda line: None, rev="A", calibrate=False):
     """A virtual board on the target. On the unix port with the board's paths: the port interns
     the path of every module it loads (and main.py's, and its search path's), so run from the
     checkout and the build cache the heap in use grows with their paths (~1.1 KB at boot with
     the cache in /root/.cache, a few hundred bytes from one checkout's path to another's);
     from a folder laid out as the board's filesystem every firmware is measured alike
     (cargoboard.sim.runner.UnixRunner, board_paths)."""
-    return Session(out=out, target=target, **({"board_paths": True} if target == "unix" else {}))
+    kw = {"board_paths": True} if target == "unix" else {}
+    if rev == "B":  # as wired (the emulated Pico: revision B's analog front end)
+        kw.update(revision="B", calibrate=calibrate)
+        if target == "unix":
+            kw["heapsize"] = REVB_HEAP
+    return Session(out=out, target=target, **kw)
 
 
 def mem(session):
@@ -109,11 +115,12 @@ def load_link(session):
     session.load_link()
 
 
-def walk(target, kw, link, actions):
-    """Play one game; returns dict of samples and the count of firmware errors."""
+def walk(target, kw, link, actions, rev="A"):
+    """Play one game; returns dict of samples and the count of firmware errors. Revision B's
+    board is calibrated first, as at its bring-up (Session)."""
     script, final = game_script(check_every=0, actions=actions, **kw)
     sink = []
-    session = board(target, sink.append)
+    session = board(target, sink.append, rev=rev, calibrate=True)
     try:
         if link:
             load_link(session)
@@ -135,21 +142,21 @@ def walk(target, kw, link, actions):
                 ply=final.ply(), errors=errors, logged=logged and not log_lost)
 
 
-def boot_mem(target):
+def boot_mem(target, rev="A"):
     """(in use, free, largest free block) once the board has booted, in a run of its own: the
     games are played on boards not asked before (a `mem` loads its module and interns its
     names, and the biggest game sets up with a few hundred bytes to spare on the unix port)."""
-    session = board(target)
+    session = board(target, rev=rev)
     try:
         return mem(session)
     finally:
         session.close()
 
 
-def setup_cost(words, target="unix"):
+def setup_cost(words, target="unix", rev="A"):
     """(bytes in use at boot, bytes in use after `new WORDS`) on a board booted with no game
     (the unix port; the Pico boots into its boot game, which the new game replaces)."""
-    session = board(target)
+    session = board(target, rev=rev)
     try:
         before = mem(session)[0]
         _, final = session.query("new " + words)
@@ -234,12 +241,12 @@ def firmware_of(root):
     with tempfile.TemporaryDirectory(prefix="heap-before-") as stage_dir:
         code = ("import sys; sys.path[:0] = [%r, %r]\n"
                 "from cargoboard.deploy import stage\n"
-                "for board_path, _, _ in stage(%r, 'rp2'): print(board_path)\n"
+                "for board_path, _, _ in stage(%r, 'rp2', %%r): print(board_path)\n"
                 % (str(root), str(root / "host"), stage_dir))
 
-        def files():
-            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                                 check=True).stdout.split()
+        def files(rev="A"):
+            out = subprocess.run([sys.executable, "-c", code % rev], capture_output=True,
+                                 text=True, check=True).stdout.split()
             return [(bp, (Path(stage_dir) / bp).read_bytes()) for bp in out]
 
         build.REPO_ROOT = runner.REPO_ROOT = root
@@ -273,20 +280,9 @@ def layout_cost(target, before_dir=None):
 
 def revb_cost():
     """Revision B's figures on the emulated Pico: (boot, after `new LAYOUT_GAME`) bytes in use
-    with `cargoboard deploy --rev b`'s files on its flash (the boot reads their /board_rev)."""
-    import cargoboard.sim.pico.runner as pico
-    from cargoboard.deploy import stage
-
-    def files():
-        with tempfile.TemporaryDirectory(prefix="heap-revb-") as tmp:
-            return [(bp, Path(lp).read_bytes()) for bp, lp, _ in stage(tmp, "rp2", "B")]
-
-    saved = pico.firmware_files
-    pico.firmware_files = files
-    try:
-        boot, game = setup_cost(LAYOUT_GAME, "pico")
-    finally:
-        pico.firmware_files = saved
+    with `cargoboard deploy --rev b`'s files on its flash (the boot reads their /board_rev), the
+    chip wired as revision B (its sensors on the emulator's analog front end: an empty board)."""
+    boot, game = setup_cost(LAYOUT_GAME, "pico", rev="B")
     print("Revision B on pico (deploy --rev b), bytes in use: at boot (its boot game set up) %d, "
           "after `new %s` %d" % (boot, LAYOUT_GAME, game))
 
@@ -326,20 +322,23 @@ def kb(n):
     return "%.1f" % (n / 1024)
 
 
-def table(target, actions, games=GAMES):
-    print("--- %s ---" % ("unix: micropython -X heapsize=192k, 64-bit" if target == "unix" else
-                           "pico: the stock RPI_PICO v1.26.1 image on rp2040js, 32-bit, its "
-                           "whole heap (~240 KB)"))
+def table(target, actions, games=GAMES, rev="A"):
+    print("--- %s%s ---" % (
+        ("unix: micropython -X heapsize=%s, 64-bit" % ("192k" if rev == "A" else REVB_HEAP))
+        if target == "unix" else
+        "pico: the stock RPI_PICO v1.26.1 image on rp2040js, 32-bit, its whole heap (~240 KB)",
+        "" if rev == "A" else "; revision B (deploy --rev b; the field model's sums, %s)"
+        % ("G frames" if target == "unix" else "converted by the chip's ADC")))
     print("KB; in use / free / largest free block, after a collection (serial `mem`)")
     print("%-22s %5s %-20s %-20s %-8s %s" % ("game", "ply", "set up", "worst (most in use)",
                                              "min max", "log, errors, time"))
-    boot = boot_mem(target)
+    boot = boot_mem(target, rev)
     print("%-22s %5s %-20s" % ("boot" if target == "unix" else "boot (its 2p game set up)",
                                "", "/".join(kb(x) for x in boot)))
     for name, kw, link in games:
         t0 = time.time()
         try:
-            r = walk(target, kw, link, actions)
+            r = walk(target, kw, link, actions, rev)
         except Exception as e:  # a board that cannot set the game up is a figure too
             print("%-22s failed: %s" % (name, str(e).splitlines()[0] if str(e) else repr(e)))
             continue
@@ -379,9 +378,14 @@ def main(argv=None):
                          "same boot" % (SWITCH_BASE, SWITCH_BIG))
     ap.add_argument("--rev-b", action="store_true",
                     help="also the emulated Pico booting revision B's deploy build (`cargoboard "
-                         "deploy --rev b`: its HAL, App and step tracker): bytes in use at boot "
-                         "and after `new %s` (whole games need the field model's G frames, "
-                         "which the Pico's runner does not send)" % LAYOUT_GAME)
+                         "deploy --rev b`: its HAL, App and step tracker) on a chip wired as "
+                         "revision B, its sensors on the emulator's analog front end (an empty "
+                         "board): bytes in use at boot and after `new %s`" % LAYOUT_GAME)
+    ap.add_argument("--rev", choices=("a", "b"), default="a",
+                    help="the board revision the games are played on (default a); b: revision "
+                         "B's build, calibrated at its bring-up, reading the field model's sums "
+                         "(on the unix port at %s; on the emulated Pico converted by its ADC "
+                         "through the emulator's analog front end)" % REVB_HEAP)
     a = ap.parse_args(argv)
     games = GAMES
     if a.players or a.expansion or a.teleport:
@@ -406,8 +410,8 @@ def main(argv=None):
         if a.switch:
             switch_cost(target)
             continue
-        table(target, a.actions, games)
-        if games is not GAMES:
+        table(target, a.actions, games, a.rev.upper())
+        if games is not GAMES or a.rev == "b":
             continue
         if target == "unix":
             print("What setting a game up adds to the live heap (unix port; `mem` before and "
@@ -418,7 +422,7 @@ def main(argv=None):
                 print("  %-46s %7.1f KB" % (words, (after - before) / 1024))
         layout_cost(target, a.before)
         print()
-    if a.layout_only or a.switch or a.link_only:
+    if a.layout_only or a.switch or a.link_only or a.rev == "b":
         return
     print("Goal (issue 11): >= 120 KB free at the worst point of a 4-player game with cards, "
           "log and host link, on the Pico (the pico table's '4p base cards +link' row).")
