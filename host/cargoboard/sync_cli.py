@@ -150,7 +150,10 @@ def add_parser(sub):
                                    "stored so far stay stored, the rest on the board).",
                        epilog="examples:\n  cargoboard sync\n"
                               "  cargoboard sync --port /dev/ttyACM0 --db games.sqlite\n"
-                              "  cargoboard sim --script game.txt --pty /tmp/board &\n"
+                              "  cargoboard demo --keep-script --out /tmp/demo-sync   # a "
+                              "game, and its script\n"
+                              "  cargoboard sim --script /tmp/demo-sync/demo-script.txt "
+                              "--pty /tmp/board &\n"
                               "  cargoboard sync   # the sim, once it says \"serving the "
                               "virtual board on /tmp/board\"")
     _add_port(p)

@@ -23,7 +23,9 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  written as `_`; empty cells stay `.`).
                                  The corners are out of play (nothing can be lifted from or put
                                  on them) unless the game's hand model says CORNERS_IN_PLAY
-                                 (КУБитва's board edition plays on the whole grid).
+                                 (КУБитва's board edition plays on the whole grid) or the
+                                 game is the bring-up self-test (`new-game selftest`, or
+                                 `send new selftest ...`: a cube passes over every cell).
                                  `new-game formula99 L2 1357`: «Формула 99» at level 2, both
                                  ships of each civilisation on its start zone; a charge laid
                                  is `drop CELL`, a token taken off `take CELL`, a card entered
