@@ -63,6 +63,7 @@ def plugin(text):
 
 
 def add_parser(subparsers):
+    import textwrap
     from cargoboard.sim.faults import KINDS as FAULT_KINDS
     p = subparsers.add_parser(
         "sim", help="run the firmware on a simulated board",
@@ -79,7 +80,9 @@ def add_parser(subparsers):
                "send new selftest\n"
                "  cargoboard sim --interactive --rev b --fault row:5\n\n"
                "fault kinds (--fault KIND:ARG, repeatable; docs/bringup.md says what each shows):\n"
-               + "".join("  %-14s %s\n" % (k, what) for k, what in FAULT_KINDS))
+               + "".join(textwrap.fill(what, 79, initial_indent="  %-14s " % k,
+                                       subsequent_indent=" " * 17) + "\n"
+                         for k, what in FAULT_KINDS))
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--script", metavar="FILE", help="run a sim script; exit 0 only if every line held")
     mode.add_argument("--interactive", action="store_true", help="interactive terminal mode")

@@ -30,7 +30,7 @@ KINDS = (
     ("stuck:BUTTON", "a button stuck closed (confirm, next, undo, hint, end)"),
     ("dead:BUTTON", "a button that never closes"),
     ("chip:K", "revision a: 74HC165 number K (0..15) dead, its output line high: cells 8K to "
-               "k11 read empty and the buttons open; chip:K:low, the line low: they all read "
+               "120 (k11) read empty and the buttons open; chip:K:low, the line low: they all read "
                "occupied and pressed"),
     ("led:N", "the LED chain broken at LED N (0..156, or a cell's name for its LED): LED N and "
               "every LED after it stay dark"),
