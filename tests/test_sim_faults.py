@@ -197,6 +197,8 @@ def test_the_emulated_pico_has_the_same_faults(tmp_path):
     (["--fault", "chip:16"], "--fault chip:16: the chip K must be 0..15, not '16'"),
     (["--fault", "chip:3", "--fault", "chip:5"],
      "--fault chip:5: one dead chip at most (the chain loses everything after the first)"),
+    (["--fault", "stuck:c4", "--fault", "dead:C4"],
+     "--fault: a sensor or button cannot be both stuck and dead"),
     (["--fault", "led:157"], "--fault led:157: N must be an LED, 0..156, or a cell (a1..k11), "
                              "not '157'"),
     (["--fault", "row:5"], "--fault row:5: rows are powered one at a time on revision b only "

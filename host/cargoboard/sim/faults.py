@@ -147,6 +147,8 @@ class Faults:
                                  % (spec, shown(kind), ", ".join(sorted({k.split(":")[0]
                                                                    for k, _ in KINDS}))))
             f.specs.append(spec)
+        if f.stuck_buttons & f.dead_buttons or any(a & b for a, b in zip(f.stuck, f.dead)):
+            raise FaultError("--fault: a sensor or button cannot be both stuck and dead")
         return f
 
     # --- what the runner applies ---------------------------------------------------------------
