@@ -89,16 +89,34 @@ def test_an_error_line_echoes_at_most_600_characters(capsys, game, start):
     assert cap.err == line
 
 
-@pytest.mark.parametrize("argv", [["X"], ["show", "--game", "X"], ["export", "1", "--format", "X"],
-                                  ["sim", "--target", "X"]])
-def test_argparses_own_errors_echo_at_most_600_characters(capsys, argv):
-    """argparse's usage errors ("invalid choice: 'xxx...'") echoed a 100 KB argument whole."""
+@pytest.mark.parametrize("argv, said", [
+    (["X"], "argument COMMAND: invalid choice: %s"),
+    (["show", "--game", "X"], "argument --game: invalid choice: %s"),
+    (["export", "1", "--format", "X"], "argument --format/-f: invalid choice: %s"),
+    (["sim", "--target", "X"], "argument --target: invalid choice: %s"),
+    (["games", "--players", "X"], "argument --players: a number of seats 1..9, not %s"),
+    (["games", "--players=X"], "argument --players: a number of seats 1..9, not %s"),
+    (["perft", "polygon", "X"], "argument DEPTH: invalid int value: %s"),
+    (["legal", "polygon", "--players", "X"], "argument --players: invalid int value: %s"),
+])
+def test_argparses_own_errors_quote_a_long_argument_short(capsys, argv, said):
+    """argparse's usage errors ("invalid choice: 'xxx...'", an option's own `not %r`) echoed a
+    100 KB argument whole, then up to 600 characters of it (`games --players <5000 digits>`):
+    now quoted short as our own messages quote one (clikit.shown), in every command."""
     with pytest.raises(SystemExit) as e:
         cli.main([a.replace("X", "x" * 100000) for a in argv])
     assert e.value.code == 2
     err = capsys.readouterr().err
     message = err.splitlines()[-1].split(": error: ", 1)[1]
-    assert len(message) == 600 and message.endswith("\u2026") and "invalid choice" in message
+    assert message.startswith(said % ("'" + "x" * 40 + "\u2026 (100000 characters)'")), message
+
+
+def test_an_unrecognized_long_argument_is_quoted_short(capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["games", "y" * 5000])
+    assert e.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "cargoboard: error: unrecognized arguments: " + "y" * 40 + "\u2026 (5000 characters)")
 
 
 def test_a_device_output_needs_no_writable_folder_and_a_dangling_link_is_taken(tmp_path,

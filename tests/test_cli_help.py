@@ -98,3 +98,71 @@ def test_a_commands_examples_write_to_different_places():
         places = re.findall(r"(?:--out|-o) +(\S+)", parser.epilog or "")
         clashes += [(name, p) for p in set(places) if places.count(p) > 1]
     assert clashes == []
+
+
+def _example_lines(epilog):
+    """The commands of an epilog's examples: each line's, split at `&` (a command started in
+    the background, then the next), comments cut off."""
+    lines = []
+    for line in (epilog or "").splitlines():
+        if line.startswith("  cargoboard "):
+            for part in line.split("#")[0].split("&"):
+                if part.strip():
+                    lines.append(part.strip())
+    return lines
+
+
+def test_the_sync_and_serve_examples_run_a_script_an_example_before_them_makes():
+    """`sync --help` and `serve --help` showed `cargoboard sim --script game.txt ...`: a script a
+    new user has not got (stop 43's audit). Each `--script FILE` in their examples is one an
+    example before it writes: `demo --keep-script --out DIR` keeps DIR/demo-script.txt."""
+    import re
+    commands = dict(_commands(build_parser()))
+    for name in ("cargoboard sync", "cargoboard serve"):
+        made = []
+        scripts = 0
+        for line in _example_lines(commands[name].epilog):
+            m = re.search(r"--script (\S+)", line)
+            if m:
+                scripts += 1
+                assert m.group(1) in made, (name, line, made)
+            m = re.search(r"demo .*--keep-script.*--out (\S+)|demo .*--out (\S+).*--keep-script",
+                          line)
+            if m:
+                made.append((m.group(1) or m.group(2)).rstrip("/") + "/demo-script.txt")
+        assert scripts, name
+
+
+def test_the_sync_examples_run_as_written(tmp_path):
+    """sync's examples for a virtual board, run in turn as a new user types them (their /tmp/
+    in a folder of the test's, the default store under its own XDG_DATA_HOME): the game the
+    demo played comes into the store."""
+    import os
+    import signal
+    import subprocess
+    from clirun import cargoboard_exe
+    commands = dict(_commands(build_parser()))
+    lines = [ln.replace("/tmp/", "%s/" % tmp_path)
+             for ln in _example_lines(commands["cargoboard sync"].epilog)]
+    demo = next(i for i, ln in enumerate(lines) if ln.startswith("cargoboard demo "))
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"))
+    env.pop("CARGOBOARD_DB", None)
+
+    def argv(line):
+        return [cargoboard_exe()] + line.split()[1:]
+    r = subprocess.run(argv(lines[demo]), capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr
+    sim, sync = lines[demo + 1], lines[demo + 2]
+    assert sim.startswith("cargoboard sim ") and sync == "cargoboard sync", lines
+    proc = subprocess.Popen(argv(sim), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+    try:
+        line = proc.stdout.readline()
+        while line and not line.startswith("serving the virtual board on"):
+            line = proc.stdout.readline()
+        assert line, proc.stderr.read()
+        r = subprocess.run(argv(sync), capture_output=True, text=True, timeout=300, env=env)
+        assert r.returncode == 0 and ": 1 new game stored" in r.stdout, r.stdout + r.stderr
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=60)

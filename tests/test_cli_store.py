@@ -474,3 +474,29 @@ def test_a_store_in_a_missing_folder_is_not_offered_to_sync(tmp_path, capsys, mo
     status, err = run(capsys, ["games"])
     assert status == 1 and "(`cargoboard sync` or `cargoboard import` makes one" in err, err
     assert tree(tmp_path) == []
+
+
+@pytest.mark.parametrize("game", ["kubitva", "formula99"])
+def test_games_says_when_a_game_of_cargoboard_play_was_played(tmp_path, game):
+    """`games` showed `-` (not known) as `played` for a game of `cargoboard play`: the PC that
+    ran it knew the time. Its record now has the PC's clock when it began, as a board's game
+    has the board's clock, and `games`, the archive and the replay show it."""
+    import datetime as dt
+    import subprocess
+    from clirun import cargoboard_exe
+
+    def cargoboard(*args):
+        return subprocess.run([cargoboard_exe(), *args], cwd=str(tmp_path), input="",
+                              capture_output=True, text=True, timeout=120)
+    before = dt.datetime.now(dt.timezone.utc).replace(second=0, microsecond=0, tzinfo=None)
+    assert cargoboard("play", game, "--save", "g.json").returncode == 0
+    after = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    db = str(tmp_path / "s.sqlite")
+    assert cargoboard("import", "g.json", "--db", db).returncode == 0
+    proc = cargoboard("games", "--db", db)
+    assert proc.returncode == 0, proc
+    header, row = proc.stdout.splitlines()
+    played = row[header.index("played"):header.index("game")].strip()
+    assert before <= dt.datetime.strptime(played, "%Y-%m-%d %H:%M") <= after, proc.stdout
+    with Store(db, readonly=True) as st:
+        assert st.get(1).played.endswith("Z")

@@ -802,6 +802,40 @@ def test_ctrl_c_in_sync_says_what_was_stored(played, tmp_path, capsys, monkeypat
         b.close()
 
 
+def test_a_sync_broken_off_with_every_game_stored_does_not_say_the_rest_stay(tmp_path, capsys,
+                                                                             monkeypatch):
+    """"the rest stay on the board" was said also when none remained: Ctrl-C (or the link lost)
+    as the sync confirmed the board's only game, stored. It now says none is left to fetch."""
+    image = tmp_path / "flash.img"
+    s = Session(out=lambda line: None, flash=image)
+    try:
+        s.execute("send new cephalopod 3x3")    # begun and dropped: one closed game
+        s.execute("send abort")
+    finally:
+        s.close()
+    db = tmp_path / "games.sqlite"
+
+    def interrupted(self, games):  # Ctrl-C right after the batch was stored
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Link, "confirm_all", interrupted)
+    b = Served(image)
+    try:
+        status, out, err = cli_run(capsys, ["sync", "--port", b.runner.port, "--db", str(db)])
+        assert (status, err) == (130, "interrupted: 1 game stored, none left to fetch\n")
+
+        def lost(self, games):
+            raise LinkError("connection to %s lost: gone" % b.runner.port)
+        monkeypatch.setattr(Link, "confirm_all", lost)
+        status, out, err = cli_run(capsys, ["sync", "--port", b.runner.port, "--db",
+                                            str(tmp_path / "other.sqlite")])
+        assert (status, err) == (1, "cargoboard: error: connection to %s lost: gone; 1 game "
+                                    "stored, none left to fetch: run sync again (it resumes)\n"
+                                 % b.runner.port)
+    finally:
+        b.close()
+
+
 def test_ctrl_c_sent_to_a_waiting_sync_exits_130_with_its_line(tmp_path):
     """The real signal: SIGINT to `cargoboard sync` while it waits for a port that says
     nothing (sent once the request has arrived, so the command is inside sync)."""

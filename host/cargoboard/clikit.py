@@ -87,17 +87,28 @@ PATH_NAMES = {"FILE": "a file name", "DIR": "a folder name", "PATH": "a path",
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse's parser with its usage errors capped at MAX_ERROR_CHARS as ours are ("invalid
-    choice: 'xxx…'" echoes the argument whole). Its subcommands' parsers are of this class
-    too (add_subparsers makes them of the parser's own class)."""
+    """argparse's parser with its usage errors quoting what the user typed as ours do, each
+    argument cut short by shown() ("invalid choice: 'xxx'" and the options' own checks, `not
+    %r`, echoed a 5000-digit --players whole, to 600 characters), and capped at
+    MAX_ERROR_CHARS. Its subcommands' parsers are of this class too (add_subparsers makes
+    them of the parser's own class)."""
+
+    _typed = ()  # the arguments this parser was given (parse_known_args)
 
     def error(self, message):
+        for arg in sorted(set(self._typed), key=len, reverse=True):
+            for value in (arg,) + ((arg.split("=", 1)[1],) if "=" in arg else ()):
+                if len(value) > SHOWN_CHARS:
+                    message = message.replace(repr(value), repr(shown(value))) \
+                        .replace(value, shown(value))
         super().error(capped(message))
 
     def parse_known_args(self, args=None, namespace=None):
         """argparse's, and an empty name given where a file, folder or path goes (an option
         whose metavar is in PATH_NAMES) is a UsageError: `--save "$OUT"` with OUT unset played
         a whole game and saved it nowhere, `--db ''` opened the default store."""
+        import sys
+        self._typed = [str(a) for a in (sys.argv[1:] if args is None else args)]
         ns, extra = super().parse_known_args(args, namespace)
         for action in self._actions:
             what = PATH_NAMES.get(action.metavar)
@@ -148,7 +159,11 @@ def capped(text):
     return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS - 1] + "\u2026"
 
 
-def shown(value, most=40):
+# How much of a value the user gave an error message quotes (shown()).
+SHOWN_CHARS = 40
+
+
+def shown(value, most=SHOWN_CHARS):
     """A value a user gave, as an error message quotes it: cut after `most` characters (a
     100 KB argument or URL parameter came back whole)."""
     value = str(value)

@@ -238,6 +238,15 @@ def when_text(played, stored) -> str:
     return "%s; stored %s" % (known, _utc(stored)) if stored else known
 
 
+def played_now() -> str:
+    """`played` for a game begun now on this machine (`cargoboard play`): the PC's clock, UTC,
+    as a board's clock gives it (`2026-12-04T01:04:26Z`), so that `games` and the archive say
+    when it was played rather than `-` (not known)."""
+    import datetime as dt
+    now = dt.datetime.now(dt.timezone.utc).replace(microsecond=0, tzinfo=None)
+    return now.isoformat() + "Z"
+
+
 def played_at(played):
     """The time a game was played, `2026-11-04 10:20 UTC`, if `played` is one (a board's clock,
     ISO 8601; an import's may be): else None."""

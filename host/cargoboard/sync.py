@@ -49,6 +49,18 @@ class SyncResult:
         self.skipped = []     # game numbers still being played
         self.stored_before = []  # game numbers stored by an earlier sync cut short: confirmed
         self.bytes = 0        # log bytes read this run
+        self.on_board = None  # the games the board had (its HELLO's games=N); None: not heard
+
+    def left_on_board(self):
+        """How many of the board's games this run has not got into the store (stored now or
+        before, played on, already there), or None before the board answered: what stays on
+        the board for a later sync (a game still being played, one kept aside, one not reached
+        when the run was broken off)."""
+        if self.on_board is None:
+            return None
+        done = len(self.stored) + len(self.continued) + len(self.stored_before) + \
+            len(self.duplicates)
+        return max(0, self.on_board - done)
 
     def summary(self) -> str:
         parts = ["%d new game%s stored" % (len(self.stored), "" if len(self.stored) == 1 else "s")]
@@ -153,6 +165,7 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
         on_board = int(info.get("games", "0"))
     except ValueError:
         on_board = 0
+    res.on_board = on_board
     bar = Progress(on_board, enabled=progress, on_progress=on_progress)
     kept = store.first_transfer(board)
     resumed, prefix = (kept[0], kept[2]) if kept else (0, b"")  # a transfer cut short

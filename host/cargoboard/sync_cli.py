@@ -47,18 +47,27 @@ def cmd_sync(args):
         if isinstance(e, StoreInUse) and not n:
             raise  # (its line says it all: nothing stored yet, try again)
         again = "" if "again" in str(e) else ": run sync again (it resumes)"
-        raise CommandError("%s; %s%s" % (e, "no game stored, all stay on the board" if not n
-                                         else "%d game%s stored, the rest stay on the board"
-                                         % (n, "" if n == 1 else "s"), again)) from e
+        raise CommandError("%s; %s%s" % (e, _stored_text(res, n, "no game stored, all stay "
+                                                                 "on the board"), again)) from e
     except KeyboardInterrupt:
         # Ctrl-C (or SIGTERM: Terminated): each batch is stored in one transaction before the board deletes it, so
         # what was stored is whole and the rest is still on the board (the next sync takes it)
         n = len(res.stored) + len(res.continued)
-        print("interrupted: %d game%s stored, the rest stay on the board"
-              % (n, "" if n == 1 else "s"), file=sys.stderr)
+        print("interrupted: %s" % _stored_text(res, n), file=sys.stderr)
         raise
     print("%s: %s (store: %s)" % (port, res.summary(), store.path))
     return 1 if res.rejected or res.conflicts or res.damaged else 0
+
+
+def _stored_text(res, n, nothing="0 games stored, the rest stay on the board"):
+    """What a sync broken off had done: `2 games stored, the rest stay on the board`, or, when
+    the board has none left for a later sync to fetch (each game it listed is in the store:
+    the run was broken off as it confirmed them, or the board had none), `2 games stored, none
+    left to fetch`. nothing: the words when none was stored and some are left."""
+    stored = "%d game%s stored" % (n, "" if n == 1 else "s")
+    if res.left_on_board() == 0:
+        return stored + ", none left to fetch"
+    return stored + ", the rest stay on the board" if n else nothing
 
 
 def cmd_games(args):
@@ -150,7 +159,10 @@ def add_parser(sub):
                                    "stored so far stay stored, the rest on the board).",
                        epilog="examples:\n  cargoboard sync\n"
                               "  cargoboard sync --port /dev/ttyACM0 --db games.sqlite\n"
-                              "  cargoboard sim --script game.txt --pty /tmp/board &\n"
+                              "  cargoboard demo --keep-script --out /tmp/demo-sync   # a "
+                              "game, and its script\n"
+                              "  cargoboard sim --script /tmp/demo-sync/demo-script.txt "
+                              "--pty /tmp/board &\n"
                               "  cargoboard sync   # the sim, once it says \"serving the "
                               "virtual board on /tmp/board\"")
     _add_port(p)

@@ -63,6 +63,8 @@ def plugin(text):
 
 
 def add_parser(subparsers):
+    import textwrap
+    from cargoboard.sim.faults import KINDS as FAULT_KINDS
     p = subparsers.add_parser(
         "sim", help="run the firmware on a simulated board",
         description="Run the firmware on a simulated board (--target unix: the MicroPython unix "
@@ -73,7 +75,14 @@ def add_parser(subparsers):
                     "--interactive shows the LEDs and takes the same verbs at a prompt.",
         epilog="examples:\n  cargoboard sim --script game.txt\n  cargoboard sim --interactive\n"
                "  cargoboard sim --pty /tmp/cargoboard-pty --flash /tmp/board\n"
-               "  cargoboard sim --target pico --script game.txt")
+               "  cargoboard sim --target pico --script game.txt\n"
+               "  cargoboard sim --interactive --fault stuck:c4 --fault dead:next   # then: "
+               "send new selftest\n"
+               "  cargoboard sim --interactive --rev b --fault row:5\n\n"
+               "fault kinds (--fault KIND:ARG, repeatable; docs/bringup.md says what each shows):\n"
+               + "".join(textwrap.fill(what, 79, initial_indent="  %-14s " % k,
+                                       subsequent_indent=" " * 17) + "\n"
+                         for k, what in FAULT_KINDS))
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--script", metavar="FILE", help="run a sim script; exit 0 only if every line held")
     mode.add_argument("--interactive", action="store_true", help="interactive terminal mode")
@@ -112,6 +121,11 @@ def add_parser(subparsers):
     p.add_argument("--bumps", type=float, default=None, metavar="P",
                    help="revision b: chance per lift or put-down that the hand nudges a stack "
                         "nearby (default 0)")
+    p.add_argument("--fault", action="append", default=[], metavar="KIND:ARG",
+                   help="a hardware fault of the board, for rehearsing its bring-up "
+                        "(docs/bringup.md): stuck:CELL, dead:CELL, stuck:BUTTON, dead:BUTTON, "
+                        "chip:K[:low], led:N, row:Y, reversed:CELL (the list below); "
+                        "repeatable")
     p.set_defaults(func=run_sim)
     return p
 
@@ -143,6 +157,15 @@ def run_sim(args) -> int:
     elif args.shift is not None or args.bumps is not None:
         return _error("--shift and --bumps apply to --rev b only (the revision-A board sees "
                       "no field)")
+    if args.fault:
+        from cargoboard.sim.faults import Faults, FaultError
+        try:
+            kwargs["faults"] = Faults.parse(args.fault, rev)
+        except FaultError as e:
+            return _error(e)
+        if kwargs["faults"].reversed and not (args.script or args.interactive):
+            return _error("--fault reversed:CELL is a cube's: with --pty alone no cube is ever "
+                          "put down (give --script FILE or --interactive)")
     if args.from_flash and not args.flash:
         return _error("--from-flash needs --flash DIR")
     if not (args.script or args.interactive or args.pty):
@@ -183,10 +206,13 @@ def _serve(path, noise, kwargs):
     use its flash says so there), and only then link PATH and say that it is served."""
     from cargoboard.sim.runner import FirmwareError
     from cargoboard.sim.targets import make_runner
+    kwargs = dict(kwargs)
+    faults = kwargs.pop("faults", None)
     try:
         runner = make_runner(**kwargs)
     except FirmwareError as e:
         return _error("cannot start the simulated board: %s" % str(e).splitlines()[0])
+    runner.faults = faults  # (from power-on: a button stuck then pressed the boot game)
     import signal
 
     class Stopped(Exception):

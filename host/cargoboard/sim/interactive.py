@@ -92,6 +92,8 @@ def run_interactive(inp=None, out=None, **runner_kwargs) -> int:
     say("Cargoboard simulator. Verbs: %s; show status help quit." % " ".join(VERBS))
     if s.runner.revision == "B":
         say("Revision B: linear Hall sensors, the field of every cell from the field model.")
+    if s.faults:
+        say("Faults (docs/bringup.md): %s." % ", ".join(s.faults.specs))
     say(f"The board's USB serial is also on {s.runner.port} (pyserial/miniterm can open it).")
     try:
         while True:

@@ -209,6 +209,9 @@ class Runner:
         self.revision = "A"
         self.sums = None
         self.buttons = 0
+        # the board's hardware faults (cargoboard.sim.faults, `sim --fault`): applied to the
+        # inputs above as each frame sends them, and to the LED frames that come back
+        self.faults = None
         self.leds = bytearray(FRAME_BYTES)
         self.led_updates = 0
         self.logs: list[str] = []         # 'T' messages
@@ -361,17 +364,20 @@ class Runner:
             serial_in = os.read(self.master, 4096)
         except (BlockingIOError, OSError):
             pass
+        faults = self.faults
+        buttons = faults.buttons(self.buttons) if faults else self.buttons
         if self.revision == "B":
             if self.sums is None:  # nobody set what the sensors read: an empty table
                 from cargoboard.sim.world import revb_physics
                 self.sums = revb_physics().HallWorld(seed=0).adc_sums()
-            payload = (head + struct.pack("<IB", self.t & 0x3FFFFFFF, self.buttons & 0x1F)
-                       + struct.pack("<%dH" % len(self.sums),
-                                     *[min(0xFFFF, max(0, v)) for v in self.sums])
+            sums = faults.sums(self.sums) if faults else self.sums
+            payload = (head + struct.pack("<IB", self.t & 0x3FFFFFFF, buttons & 0x1F)
+                       + struct.pack("<%dH" % len(sums), *[min(0xFFFF, max(0, v)) for v in sums])
                        + serial_in)
         else:
-            payload = (head + struct.pack("<I", self.t & 0x3FFFFFFF) + bytes(self.sensors)
-                       + bytes((self.buttons & 0x1F,)) + serial_in)
+            sensors = faults.sensors(self.sensors) if faults else bytes(self.sensors)
+            payload = (head + struct.pack("<I", self.t & 0x3FFFFFFF) + sensors
+                       + bytes((buttons & 0x1F,)) + serial_in)
         self._send(typ, payload)
         self.exchanges += 1
         out = bytearray()
@@ -382,6 +388,8 @@ class Runner:
                 break
             if typ == ord("L"):
                 self.leds[:] = data
+                if faults:
+                    faults.leds(self.leds)  # what a broken chain lets the eyes see
                 self.led_updates += 1
             elif typ == ord("S"):
                 out += data

@@ -23,7 +23,9 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  written as `_`; empty cells stay `.`).
                                  The corners are out of play (nothing can be lifted from or put
                                  on them) unless the game's hand model says CORNERS_IN_PLAY
-                                 (КУБитва's board edition plays on the whole grid).
+                                 (КУБитва's board edition plays on the whole grid) or the
+                                 game is the bring-up self-test (`new-game selftest`, or
+                                 `send new selftest ...`: a cube passes over every cell).
                                  `new-game formula99 L2 1357`: «Формула 99» at level 2, both
                                  ships of each civilisation on its start zone; a charge laid
                                  is `drop CELL`, a token taken off `take CELL`, a card entered
@@ -125,6 +127,10 @@ MEM_REPLY = re.compile(r"ok alloc=(\d+) free=(\d+) max=(\d+)")  # the console's 
 VERBS = ("new-game", "lift", "place", "drop", "take", "press", "wait", "expect", "resolve",
          "bounce", "slide", "turn", "send", "send-err", "restart")
 COMMITS = ("evt auto ", "evt confirm ", "evt end ", "evt undo ")  # the board took a move
+# The bring-up self-test (docs/bringup.md) passes a cube over every cell, the corners too,
+# which the games' own layouts keep out of play: begun with `new-game selftest` or `send new
+# selftest ...`, the world's corners take pieces until the next new-game.
+SELFTEST = "selftest"
 # a revision-B board with no zeros on its flash says so at boot (boot_revb.load_zeros)
 UNCALIBRATED = "evt not calibrated: no zeros on the flash"
 
@@ -323,8 +329,13 @@ RESOLVE_HOOK = default_resolve
 class Session:
     """A running simulated board: firmware process + world + pyserial on the pty."""
 
-    def __init__(self, out=print, noise=None, calibrate=True, **runner_kwargs):
+    def __init__(self, out=print, noise=None, calibrate=True, faults=None, **runner_kwargs):
+        """faults: the board's hardware faults (cargoboard.sim.faults.Faults, `sim --fault`),
+        in force from power-on."""
         self.out = out
+        self.faults = faults
+        # revision B's cells whose first cube has its magnet the wrong way round, till it comes
+        self._reversing = set(faults.reversed) if faults else set()
         if runner_kwargs.get("revision", "A").upper() == "B":
             # revision B: linear Hall sensors, the field model (docs/virtual-board.md)
             physics = revb_physics()
@@ -333,6 +344,7 @@ class Session:
             self.world = World()
         self._runner_kwargs = runner_kwargs
         self.runner = make_runner(**runner_kwargs)
+        self.runner.faults = faults
         self.runner.start()
         self._attach()
         self.replies: list[str] = []
@@ -355,7 +367,9 @@ class Session:
         calibration) refuses while it plays: it then plays on uncalibrated, and says so."""
         _, final = self.query("calibrate")
         self.out(f"  [{self.runner.t / 1000:8.2f}s] bring-up: calibrate: {final}")
-        if not final.startswith("ok") and "a game is in play" not in final:
+        if not final.startswith("ok") and "a game is in play" not in final and not self.faults:
+            # (a board given faults, `sim --fault row:Y`, may refuse, as docs/bringup.md says
+            # a real one does: it then runs uncalibrated, its refusal printed above)
             raise FirmwareError(f"the fresh board did not calibrate: {final}")
 
     def close(self):
@@ -372,6 +386,7 @@ class Session:
         self.runner.kill()
         self.runner = make_runner(**self._runner_kwargs)
         self.runner.t = t
+        self.runner.faults = self.faults
         self.runner.start()
         self._attach()
         self.step(1)
@@ -426,6 +441,9 @@ class Session:
         r = self.runner
         for _ in range(frames):
             if r.revision == "B":
+                for c in list(self._reversing):  # its cube has come: the fault is in it
+                    if self.world.reverse_magnet(c):
+                        self._reversing.discard(c)
                 r.sums = self.world.adc_sums()   # a fresh scan, ADC noise and all
             s = self.world.sensors()
             for c, v in self.override.items():
@@ -581,7 +599,8 @@ class Session:
                 raise ScriptError(f"mask: {m}")
             hand = games.part(game, "hand")
             self.world.setup_mask(bytes.fromhex(parts[2]),
-                                  corners_open=getattr(hand, "CORNERS_IN_PLAY", False))
+                                  corners_open=getattr(hand, "CORNERS_IN_PLAY", False)
+                                  or game == SELFTEST)
         for _ in range(SETUP_TIMEOUT_MS // 100):
             self.wait(100)
             _, st = self.query("status")
@@ -658,6 +677,9 @@ class Session:
                 if not rest:
                     raise ScriptError(f"usage: {verb} TEXT")
                 data, final = self.query(rest)
+                if rest.split()[:2] == ["new", SELFTEST] and final.startswith("ok"):
+                    # (the firmware's game, no world part: every cell is the test's)
+                    self.world.corners_open = True
                 for d in data:
                     self.out(f"  {d}")
                 self.out(f"  {final}")

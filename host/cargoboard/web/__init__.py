@@ -71,7 +71,8 @@ def add_parser(sub):
         epilog="examples:\n"
                "  cargoboard serve\n"
                "  cargoboard serve --board /dev/ttyACM0 --board /dev/ttyACM1 --db club.sqlite\n"
-               "  cargoboard sim --script game.txt --pty /tmp/board &  "
+               "  cargoboard demo --keep-script --out /tmp/demo-serve   # a game, and its script\n"
+               "  cargoboard sim --script /tmp/demo-serve/demo-script.txt --pty /tmp/board &  "
                "cargoboard serve --board /tmp/board\n"
                "  cargoboard serve --listen 0.0.0.0:8099 --public   # other machines: tokens")
     p.add_argument("--board", action="append", metavar="PORT",

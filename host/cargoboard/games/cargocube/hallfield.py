@@ -385,6 +385,18 @@ class HallWorld(World):
         self._touch(cell)
         return item
 
+    def reverse_magnet(self, cell: int) -> bool:
+        """A fault (`sim --fault reversed:CELL`): the magnet of the top cube on cell glued the
+        wrong way round, its field's sign turned for good (it goes where the cube goes). False
+        if no cube stands there (nothing, or a card on top)."""
+        self._catch_up()
+        items = self.stacks[cell]
+        if not items or items[-1] >= CARD_BASE:
+            return False
+        self.phys[cell][-1][2] = -self.phys[cell][-1][2]
+        self._touch(cell)
+        return True
+
     def setup_mask(self, mask, corners_open=False):
         super().setup_mask(mask, corners_open)
         self._sync_phys()

@@ -97,7 +97,7 @@ def save(game, path):
     from cargoboard.store import GameRecord
     start, texts = game.record()
     rec = GameRecord("formula99", "L%d" % game.pos.level, game.pos.SEAT_LETTERS, start, texts,
-                     source="play")
+                     source="play", played=getattr(game, "played", None))
     gamefile.save_game(rec, path)
 
 

@@ -16,6 +16,7 @@ import os
 from shared_rules.formula99 import engine as E
 from shared_rules.formula99 import rules as R
 from cargoboard.games.formula99 import draw
+from cargoboard.store import played_now
 
 HELP = """Type an action in the action notation (docs/rules/formula99.md §10), e.g.
   s1-1b1   1b2-2y1   1r-3b1/y   lay:3y2=Qh   block:4r   lift:3y2   end   pass   draw1
@@ -52,6 +53,7 @@ class HotSeat:
         self.seed = seed
         self.pos = R.start_position(players, level, seed)
         self.start = self.pos.notation()
+        self.played = played_now()  # when it began: the saved record's `played`
         self.engines = parse_engine_seats(engine, self.pos)
         self.inp = inp
         self.out = out

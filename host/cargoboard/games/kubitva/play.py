@@ -24,6 +24,7 @@ import sys
 from shared_rules.kubitva import engine
 from shared_rules.kubitva import rules as kb
 from cargoboard.games.kubitva import draw
+from cargoboard.store import played_now
 
 HELP = "\n\n".join(__doc__.split("\n\n")[1:3]).strip("\n")  # the input and the commands
 COMMANDS = ("legal", "hint", "undo", "board", "help", "quit")
@@ -35,6 +36,7 @@ class Session:
     def __init__(self, pos, variant, engine_sides="", out=None, color=False, save=None):
         self.pos = pos
         self.start = pos.notation()
+        self.played = played_now()  # when it began: the record's `played`
         self.variant = variant
         self.engine_sides = [kb.SEAT_LETTERS.index(s) for s in engine_sides]
         self.out = out or sys.stdout
@@ -120,7 +122,7 @@ class Session:
         from cargoboard.store import GameRecord
         return GameRecord("kubitva", self.variant, "SN", self.start,
                           [self.pos.format_action(a) for a in self.pos.history()],
-                          source="play")
+                          source="play", played=self.played)
 
     def finish(self):
         """Say the result and save the game (once: a Ctrl-C while it runs does not do it
