@@ -41,12 +41,13 @@ VIPER_CELL_US = 1.0                   # address write, FIFO polls and sum per ce
 VIPER_ROW_US = 2.0                    # row address write and loop per row, in viper
 # What the rest of a steady frame costs there (issue 11: 1.6 ms p95 on the emulated RP2040).
 APP_STEADY_US = 1600
-# Measured on the emulated RP2040 (`.venv/bin/python bench/revb_scan.py 20`, the HAL as
-# deployed, the stock image; docs/hardware.md): the scan alone (p50 of 20; max 6803 us), and the
-# largest read_sensors() of 20 when every cell moved (the scan plus the fields and occupancy
-# in Python: the worst frame's sensor read; p50 8420 us).
+# Measured on the emulated RP2040 wired as revision B (`.venv/bin/python bench/revb_scan.py`,
+# the HAL as deployed, the stock image, an empty board on the emulator's analog front end;
+# docs/hardware.md): the scan alone (p50 of 50; max 6837 us), and the largest read_sensors()
+# of 50 when every cell moved (the scan plus the fields and occupancy in Python: the worst
+# frame's sensor read; p50 8490 us; 8428 on a chip whose ADC read 0 on every channel).
 MEASURED_SCAN_US = 6726
-MEASURED_READ_WORST_US = 8428
+MEASURED_READ_WORST_US = 8490
 
 
 # --- The ADC input's settling: does one discarded conversion cover it? ----------------------------
