@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from driver_kubitva import walled_grid
 from kubitva_positions import ARENA
 from shared_rules.kubitva import rules as kb
 import kubitva_ref as ref
@@ -30,6 +31,38 @@ def test_start_perft_matches_reference(word, depth, count):
 def test_arena_perft_matches_reference():
     pos = kb.Position.parse(ARENA)
     assert kb.perft(pos, 2) == ref.perft(ref.parse(ARENA), 2) == 681
+
+
+def ref_sites(text):
+    """The reference's fill sites: door/opening names in fill_sites' order (by the opening's
+    cell, then the direction from it to the door room)."""
+    st = ref.parse(text)
+    found = []
+    for y in range(st["rows"]):
+        for x in range(st["cols"]):
+            o = (x, y)
+            for di, d in enumerate(ref.DIRS):  # d: from the door to the opening
+                door = ref.add(o, (None, -d[1], -d[2]))
+                if ref.on_grid(st, door) and ref.fill_ok(st, door, o):
+                    found.append((ref.index(st, o), (di + 2) % 4,
+                                  "%s/%s" % (ref.name(door), ref.name(o))))
+    found.sort()
+    return [t for _, _, t in found]
+
+
+def test_fill_sites_match_reference_on_walled_grids():
+    # grids of every size and wall density, which hold far more sites (several at one opening,
+    # openings on units and off the side's land) than games do
+    x = 7
+    with_sites = 0
+    for _ in range(400):
+        text, x = walled_grid(x)
+        pos = kb.Position.parse(text)
+        mine = ["%s/%s" % (pos.cell_name(r), pos.cell_name(pos.nb[r * 4 + d]))
+                for r, d in pos.fill_sites()]
+        assert mine == ref_sites(text), text
+        with_sites += bool(mine)
+    assert with_sites > 100
 
 
 def pick(rng, texts, ends=0.15):
