@@ -423,6 +423,22 @@ class Position:
         out.append(END)
         return out
 
+    def is_legal(self, action):
+        """action in legal_actions(), from the actions of its kind alone (a step or a kill: its
+        unit's; a fill: fill_sites(); a purchase: purchases()): a replay (the board's log after
+        a restart, a record on the PC) checks every action, and a step needs no fill search."""
+        if action == END:
+            return not self.is_over()
+        c = action >> 8
+        code = action & 255
+        if action < 0 or c >= self.n:
+            return False
+        if code < FILL:
+            return action in self.unit_actions(c)
+        if code < BUY:
+            return not self.is_over() and (c, code & 3) in self.fill_sites()
+        return action in self.purchases()
+
     def unit_actions(self, c):
         """The legal steps and kills of the unit on c (the same as in legal_actions)."""
         out = []
@@ -955,7 +971,7 @@ class Position:
         return action
 
     def push_checked(self, action):
-        if action not in self.legal_actions():
+        if not self.is_legal(action):
             raise RulesError("illegal action %s in %s" % (self._describe(action),
                                                           self.notation()))
         self.push(action)
@@ -1005,7 +1021,7 @@ class Position:
         legal here."""
         from shared_rules.kubitva import text as kt
         action = kt.action_number(self, text)
-        if action in self.legal_actions():
+        if self.is_legal(action):
             return action
         raise RulesError("action %r: %s" % (text, kt.why_illegal(self, action)))
 
@@ -1037,7 +1053,7 @@ def decode_action(pos, buf, offset=0):
     if offset + 2 > len(buf):
         raise RulesError("truncated action at byte %d" % offset)
     a = (buf[offset] << 8) | buf[offset + 1]
-    if a in pos.legal_actions():
+    if pos.is_legal(a):
         return a, offset + 2
     raise RulesError("encoded action %04x at byte %d is not legal in %s" % (a, offset,
                                                                              pos.notation()))

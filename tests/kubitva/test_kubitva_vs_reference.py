@@ -250,3 +250,46 @@ def test_arbitrary_positions_match_reference_and_round_trip(text):
         assert again.legal_actions() == pos.legal_actions()
         pos.pop()
         assert pos.notation() == text
+
+
+def every_number(pos):
+    """Every action number a position could be asked about: each cell's 72 codes (steps, kills,
+    fills, purchases and some that are none), a cell past the grid, end, and out of range."""
+    for c in range(pos.n + 1):
+        for code in range(72):
+            yield (c << 8) + code
+    yield from (kb.END, -1, kb.END + 1)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions())
+def test_is_legal_is_membership_in_legal_actions(text):
+    # is_legal generates only the actions of the kind asked about (parse_action, decode_action
+    # and push_checked use it); it must answer as the whole list does, for any number
+    pos = kb.Position.parse(text)
+    legal = set(pos.legal_actions())
+    for a in every_number(pos):
+        assert pos.is_legal(a) == (a in legal), (a, text)
+    with pytest.raises(kb.RulesError):
+        kb.decode_action(pos, bytes((pos.n, 0)), 0)
+
+
+def test_is_legal_is_membership_in_legal_actions_along_games():
+    # positions of games from the busy arena that fill whenever they can: every 20th, and the
+    # first with fill sites (buildings to buy at and units are everywhere)
+    checked = fills = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        pos = kb.Position.parse(ARENA)
+        while not pos.is_over() and pos.ply() < 120:
+            acts = pos.legal_actions()
+            filling = [a for a in acts if a != kb.END and kb.FILL <= a & 255 < kb.BUY]
+            if pos.ply() % 20 == 0 or (filling and fills < 6):
+                legal = set(acts)
+                for a in every_number(pos):
+                    assert pos.is_legal(a) == (a in legal), (pos.format_action(a) if a >> 8 <
+                                                             pos.n else a, pos.notation())
+                checked += 1
+                fills += bool(filling)
+            pos.push(rng.choice(filling or acts))
+    assert checked >= 12 and fills == 6
