@@ -570,16 +570,20 @@ class Position:
         terr = self.terr
         nb = self.nb
         side = self.to_move
+        none = NONE  # locals: a global is a dictionary look-up on the board
+        empty = EMPTY
+        brick = BRICK
+        armour = ARMOUR
         # fit[c]: 0 not fit, else 1 + the exits next to c (counted by the DFS). The cells off the
         # edge only: the neighbours of a fit cell are cells (never NONE) from here on.
         fit = bytearray(n)
-        any_fit = False
+        fits = []  # the fit cells, in order: the loops below visit them alone
         for y in range(cols, n - cols, cols):
             for c in range(y + 1, y + cols - 1):
-                if cells[c] == EMPTY and terr[c] & 1 == side:
+                if cells[c] == empty and terr[c] & 1 == side:
                     fit[c] = 1
-                    any_fit = True
-        if not any_fit:
+                    fits.append(c)
+        if not fits:
             return []
         disc = bytearray(n)   # DFS discovery number, 1-based; 0 = not fit
         low = bytearray(n)
@@ -589,11 +593,11 @@ class Position:
         comp = bytearray(n)   # the root of each fit cell's region
         t = 0
         stack = []  # the cells on the way down, each as cell << 3 | the next direction to try
-        for root in range(n):
-            if disc[root] or not fit[root]:
+        for root in fits:
+            if disc[root]:
                 continue
             c = root
-            p = NONE
+            p = none
             new = True
             while True:
                 if new:  # discover c, a child of p (NONE for the root)
@@ -607,7 +611,7 @@ class Position:
                     w = nb[c * 4 + d]
                     d += 1
                     if not fit[w]:
-                        if cells[w] != BRICK and cells[w] != ARMOUR:
+                        if cells[w] != brick and cells[w] != armour:
                             fit[c] += 1  # an exit
                     elif not disc[w]:
                         stack.append(c << 3 | d)
@@ -621,7 +625,7 @@ class Position:
                     if fit[c] > 1:
                         sub[c] += 1
                     q = par[c]
-                    if q == NONE:
+                    if q == none:
                         break
                     sub[q] += sub[c]
                     if low[c] < low[q]:
@@ -630,13 +634,11 @@ class Position:
                     c = top >> 3
                     d = top & 7
         found = []  # opening * 4 + the direction from it to the door room: the sites' order
-        for c in range(n):
-            if not disc[c]:
-                continue
+        for c in fits:
             dc = disc[c]
             rex = sub[comp[c]]  # cells with an exit in c's region
             p = par[c]
-            if p != NONE:
+            if p != none:
                 # c's subtree, if its parent p cuts it off and p touches it through c alone
                 if not sub[c] and low[c] >= disc[p]:
                     one = True
