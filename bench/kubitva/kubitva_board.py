@@ -3,6 +3,7 @@ costs on the board (printed, never asserted).
 
     .venv/bin/python bench/kubitva/kubitva_board.py [GAMES]      (part of `make bench`)
     .venv/bin/python bench/kubitva/kubitva_board.py pico-heap    (the emulated RP2040's heap only)
+    .venv/bin/python bench/kubitva/kubitva_board.py rules        (only the rules per action, below)
 
 - Inference (cargoboard.games.kubitva.hand: the firmware's scanner and КУБитва plug-in in this
   process): GAMES seeded games per chooser (default 40) from the board edition's start, played
@@ -18,6 +19,13 @@ costs on the board (printed, never asserted).
   estimate (x300, as bench/cargocube/hint.py).
 - The live heap on the emulated RP2040 (when its images are there): serial `mem` booted and with
   `new kubitva board` set up, the whole firmware as deployed with the host link up.
+- The rules per action (`rules`, and last in the whole run): along the game the engine plays
+  against itself on the board edition (`cargoboard play kubitva --engine SN`, 486 actions to its
+  end; web_replay.py --game kubitva's), in every position fill_sites() (what the tracker asks
+  when a cube is put down), legal_actions() (the hint's and `legal`'s) and decode_action() of
+  the action played (the log's replay when the board starts again, a sync's on the PC): mean
+  and worst us, a collection before each call, under the unix port (192 KiB heap) and on the
+  emulated RP2040, both running the modules as deployed.
 """
 
 import os
@@ -30,8 +38,8 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "tests"),
 
 from cargoboard.games.kubitva.hand import Stats, pick_engine, pick_random, play_game  # noqa: E402
 from shared_rules.kubitva import rules as kb  # noqa: E402
-from boardcost import (footer, header, pico_heap, print_rows, replay_times,  # noqa: E402
-                       trace_lines)
+from boardcost import (footer, header, pico_heap, pico_missing, print_rows,  # noqa: E402
+                       replay_times, trace_lines)
 import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
 
 BY_DESIGN = ("end", "fill", "k@", "K@", "x@")  # a button every time (docs/board-kubitva.md)
@@ -82,15 +90,91 @@ def cost(games=3):
     footer()
 
 
+RULES = r"""
+import gc, time, binascii
+from shared_rules.kubitva import rules as kb
+log = binascii.unhexlify(%r)
+pos = kb.start_position('board')
+sums = [0, 0, 0]
+worst = [0, 0, 0]
+def timed(k, f, *a):
+    gc.collect()
+    t0 = time.ticks_us()
+    r = f(*a)
+    dt = time.ticks_diff(time.ticks_us(), t0)
+    sums[k] += dt
+    if dt > worst[k]:
+        worst[k] = dt
+    return r
+for i in range(0, len(log), 2):
+    timed(0, pos.fill_sites)
+    timed(1, pos.legal_actions)
+    pos.push(timed(2, kb.decode_action, pos, log, i)[0])
+n = len(log) // 2
+print('rules', n, sums[0] // n, worst[0], sums[1] // n, worst[1], sums[2] // n, worst[2])
+"""
+
+
+def engine_log():
+    """The encoded actions of the game the engine plays against itself on the board edition."""
+    from shared_rules.kubitva.engine import best_action
+    pos = kb.start_position("board")
+    log = bytearray()
+    while not pos.is_over():
+        a = best_action(pos)
+        log += kb.encode_action(a)
+        pos.push(a)
+    return bytes(log)
+
+
+def rules_cost():
+    import mpy
+    from cargoboard.build import cached_build
+    log = engine_log()
+    script = RULES % log.hex()
+    print()
+    print("the rules per action along the engine's own game (%d actions), us, mean / worst "
+          "(a collection before each call):" % (len(log) // 2))
+    print("  %-34s %15s %15s %15s" % ("", "fill_sites", "legal_actions", "decode_action"))
+
+    def row(label, out):
+        w = [int(v) for v in out.split("rules", 1)[1].split()]
+        print("  %-34s %7d / %5d %7d / %5d %7d / %5d" % ((label,) + tuple(w[1:])))
+
+    build = cached_build()
+    row("MicroPython unix port (192 KiB)", mpy.run_micropython(
+        script, heapsize="192k", timeout=900, path=[build] if build else ()))
+    if pico_missing():
+        return
+    import subprocess
+    import tempfile
+    from cargoboard.deploy import _mpremote_exe
+    from cargoboard.sim.pico.runner import PicoRunner
+    with tempfile.NamedTemporaryFile("w", suffix=".py") as f:
+        f.write(script)
+        f.flush()
+        with PicoRunner() as runner, runner.serving():
+            r = subprocess.run([_mpremote_exe(), "connect", runner.port, "run", f.name],
+                               capture_output=True, text=True, timeout=3600)
+    if r.returncode or "rules" not in r.stdout:
+        print("  emulated RP2040: mpremote failed: %s" % (r.stderr or r.stdout).strip())
+        return
+    row("emulated RP2040 (125 MHz)", r.stdout)
+
+
 def main():
     t0 = time.time()
     if sys.argv[1:2] == ["pico-heap"]:
         pico_heap(("kubitva board",))
         return
+    if sys.argv[1:2] == ["rules"]:
+        rules_cost()
+        return
     games = benchcli.number(sys.argv[1], "GAMES", least=1) if len(sys.argv) > 1 else 40
     inference(games)
     cost()
     pico_heap(("kubitva board",))
+    rules_cost()
     print("\n(%.0f s)" % (time.time() - t0))
 
 

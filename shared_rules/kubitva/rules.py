@@ -423,6 +423,22 @@ class Position:
         out.append(END)
         return out
 
+    def is_legal(self, action):
+        """action in legal_actions(), from the actions of its kind alone (a step or a kill: its
+        unit's; a fill: fill_sites(); a purchase: purchases()): a replay (the board's log after
+        a restart, a record on the PC) checks every action, and a step needs no fill search."""
+        if action == END:
+            return not self.is_over()
+        c = action >> 8
+        code = action & 255
+        if action < 0 or c >= self.n:
+            return False
+        if code < FILL:
+            return action in self.unit_actions(c)
+        if code < BUY:
+            return not self.is_over() and (c, code & 3) in self.fill_sites()
+        return action in self.purchases()
+
     def unit_actions(self, c):
         """The legal steps and kills of the unit on c (the same as in legal_actions)."""
         out = []
@@ -534,134 +550,128 @@ class Position:
 
     def fill_sites(self):
         """(door room, direction to the opening) of every place the side to move may fill
-        (docs 7.3), in no particular order.
+        (docs 7.3), by the opening's cell, then the direction from it to the door room.
 
         The rooms of a site are a piece of the grid's non-wall cells that the opening alone cuts
-        off; so the sites are found with one depth-first search of the non-wall cells
-        (articulation points, Tarjan): for each open cell o, the pieces that removing o leaves
-        next to it are the DFS subtrees of o's children that do not reach above o, and the rest
-        of o's component. A piece qualifies if it holds only empty cells of the side to move off
-        the edge (counted in O(1) from prefix sums along the DFS order) and touches o through
-        one cell. Every site has a room with two wall neighbours (its lowest-leftmost or its
-        highest-rightmost room), so most positions are dismissed by a cheap scan first."""
+        off, every one fit for a room (empty, the side's land, off the edge), and the piece
+        touches the opening through one cell (the door room). Fit cells are few (the empty
+        inside of the side's land), the non-wall cells many: so the search runs on the fit cells
+        only, one depth-first search (articulation points, Tarjan) of the regions they form. A
+        non-wall cell next to a fit cell that is not fit itself is an exit of the region (a way
+        out past something no room may be). A site is then either
+        - a fit opening: a piece that removing it leaves of its region (the DFS subtree of one
+          of its children that does not reach above it, or the rest of the region beyond its
+          parent) without an exit; or
+        - an opening that is not fit: a whole region whose one exit it is, next to one cell.
+        The DFS counts the cells with an exit in each subtree as it counts their size."""
         n = self.n
+        cols = self.cols
         cells = self.cells
         terr = self.terr
         nb = self.nb
         side = self.to_move
-        for c in range(n):
-            if cells[c] == EMPTY and terr[c] & 1 == side:
-                w = 0
-                for d in range(4):
-                    t = nb[c * 4 + d]
-                    if t != NONE and (cells[t] == BRICK or cells[t] == ARMOUR):
-                        w += 1
-                if w >= 2:
-                    break
-        else:
+        none = NONE  # locals: a global is a dictionary look-up on the board
+        empty = EMPTY
+        brick = BRICK
+        armour = ARMOUR
+        # fit[c]: 0 not fit, else 1 + the exits next to c (counted by the DFS). The cells off the
+        # edge only: the neighbours of a fit cell are cells (never NONE) from here on.
+        fit = bytearray(n)
+        fits = []  # the fit cells, in order: the loops below visit them alone
+        for y in range(cols, n - cols, cols):
+            for c in range(y + 1, y + cols - 1):
+                if cells[c] == empty and terr[c] & 1 == side:
+                    fit[c] = 1
+                    fits.append(c)
+        if not fits:
             return []
-        disc = bytearray(n)   # DFS discovery number, 1-based; 0 = not visited or a wall
+        disc = bytearray(n)   # DFS discovery number, 1-based; 0 = not fit
         low = bytearray(n)
         size = bytearray(n)   # subtree size
-        par = _filled(n, NONE)
-        bad = bytearray(n + 1)  # bad[k]: cells unfit for a room among the first k discovered
-        comp = bytearray(n)   # the root cell of each cell's component
+        sub = bytearray(n)    # cells with an exit in the subtree
+        par = bytearray(n)    # DFS parent, NONE for a root
+        comp = bytearray(n)   # the root of each fit cell's region
         t = 0
-        stack = []
-        for root in range(n):
-            if disc[root] or cells[root] == BRICK or cells[root] == ARMOUR:
+        stack = []  # the cells on the way down, each as cell << 3 | the next direction to try
+        for root in fits:
+            if disc[root]:
                 continue
-            t += 1
-            disc[root] = low[root] = t
-            comp[root] = root
-            bad[t] = bad[t - 1] + self._unfit(root)
-            stack.append(root << 3)
-            while stack:
-                top = stack[-1]
-                c = top >> 3
-                d = top & 7
+            c = root
+            p = none
+            new = True
+            while True:
+                if new:  # discover c, a child of p (NONE for the root)
+                    t += 1
+                    disc[c] = low[c] = t
+                    comp[c] = root
+                    par[c] = p
+                    d = 0
+                    new = False
                 if d < 4:
-                    stack[-1] = top + 1
-                    u = nb[c * 4 + d]
-                    if u == NONE or cells[u] == BRICK or cells[u] == ARMOUR:
-                        continue
-                    if not disc[u]:
-                        t += 1
-                        disc[u] = low[u] = t
-                        comp[u] = root
-                        par[u] = c
-                        bad[t] = bad[t - 1] + self._unfit(u)
-                        stack.append(u << 3)
-                    elif u != par[c] and disc[u] < low[c]:
-                        low[c] = disc[u]
-                else:
-                    stack.pop()
+                    w = nb[c * 4 + d]
+                    d += 1
+                    if not fit[w]:
+                        if cells[w] != brick and cells[w] != armour:
+                            fit[c] += 1  # an exit
+                    elif not disc[w]:
+                        stack.append(c << 3 | d)
+                        p = c
+                        c = w
+                        new = True
+                    elif w != par[c] and disc[w] < low[c]:
+                        low[c] = disc[w]
+                else:  # c done: back to its parent
                     size[c] = t - disc[c] + 1
-                    p = par[c]
-                    if p != NONE and low[c] < low[p]:
-                        low[p] = low[c]
+                    if fit[c] > 1:
+                        sub[c] += 1
+                    q = par[c]
+                    if q == none:
+                        break
+                    sub[q] += sub[c]
+                    if low[c] < low[q]:
+                        low[q] = low[c]
+                    top = stack.pop()
+                    c = top >> 3
+                    d = top & 7
+        found = []  # opening * 4 + the direction from it to the door room: the sites' order
+        for c in fits:
+            dc = disc[c]
+            rex = sub[comp[c]]  # cells with an exit in c's region
+            p = par[c]
+            if p != none:
+                # c's subtree, if its parent p cuts it off and p touches it through c alone
+                if not sub[c] and low[c] >= disc[p]:
+                    one = True
+                    for i in range(p * 4, p * 4 + 4):
+                        u = nb[i]
+                        if u != c and fit[u] and dc <= disc[u] < dc + size[c]:
+                            one = False
+                    if one:
+                        found.append(p * 4 + _direction(nb, p, c))
+                # the rest of the region beyond c, if it has no exit and c touches it through
+                # p alone: every other fit neighbour of c lies below it, in a subtree c cuts off
+                if rex == sub[c]:
+                    one = True
+                    for i in range(c * 4, c * 4 + 4):
+                        u = nb[i]
+                        if fit[u] and u != p and (disc[u] < dc or par[u] == c and low[u] < dc):
+                            one = False
+                    if one:
+                        found.append(c * 4 + _direction(nb, c, p))
+            # the whole region, if its one exit is a neighbour x of c alone, and x may be an
+            # opening (empty or a unit)
+            if rex == 1 and fit[c] == 2:
+                for d in range(4):
+                    x = nb[c * 4 + d]
+                    v = cells[x]
+                    if not fit[x] and v != BRICK and v != ARMOUR and (v == EMPTY or v >= WORKER):
+                        found.append(x * 4 + ((d + 2) & 3))
+        if len(found) > 1:
+            found.sort()
         sites = []
-        for o in range(n):
-            v = cells[o]
-            if not disc[o] or (v != EMPTY and v < WORKER):
-                continue
-            do = disc[o]
-            # pieces next to o: key = child cell (a separated subtree) or NONE (the rest)
-            keys = []
-            doors = []
-            for d in range(4):
-                u = nb[o * 4 + d]
-                if u == NONE or not disc[u]:
-                    continue
-                key = NONE
-                if disc[u] > do and disc[u] < do + size[o]:
-                    ch = u
-                    while par[ch] != o:
-                        ch = par[ch]
-                    if low[ch] >= do:
-                        key = ch
-                if key in keys:
-                    doors[keys.index(key)] = NONE
-                else:
-                    keys.append(key)
-                    doors.append(u)
-            for i in range(len(keys)):
-                r = doors[i]
-                if r == NONE:
-                    continue
-                key = keys[i]
-                if key != NONE:
-                    a = disc[key]
-                    if bad[a + size[key] - 1] - bad[a - 1]:
-                        continue
-                else:
-                    if par[o] == NONE:
-                        continue
-                    # the rest: o's component minus o's subtree plus the children's subtrees
-                    # that reach above o
-                    rc = disc[comp[o]]
-                    rsize = size[comp[o]]
-                    total = bad[rc + rsize - 1] - bad[rc - 1]
-                    total -= bad[do + size[o] - 1] - bad[do - 1]
-                    for e in range(4):
-                        ch = nb[o * 4 + e]
-                        if ch != NONE and disc[ch] and par[ch] == o and low[ch] < do:
-                            total += bad[disc[ch] + size[ch] - 1] - bad[disc[ch] - 1]
-                    if total:
-                        continue
-                sites.append((r, _direction(nb, r, o)))
+        for k in found:
+            sites.append((nb[k], ((k & 3) + 2) & 3))
         return sites
-
-    def _unfit(self, c):
-        """1 if cell c cannot be a room of the side to move: not empty, on the edge, or not its
-        territory."""
-        if self.cells[c] != EMPTY or self.terr[c] & 1 != self.to_move:
-            return 1
-        nb = self.nb
-        b = c * 4
-        if nb[b] == NONE or nb[b + 1] == NONE or nb[b + 2] == NONE or nb[b + 3] == NONE:
-            return 1
-        return 0
 
     # -- make / unmake --------------------------------------------------------------------------
 
@@ -963,7 +973,7 @@ class Position:
         return action
 
     def push_checked(self, action):
-        if action not in self.legal_actions():
+        if not self.is_legal(action):
             raise RulesError("illegal action %s in %s" % (self._describe(action),
                                                           self.notation()))
         self.push(action)
@@ -1013,7 +1023,7 @@ class Position:
         legal here."""
         from shared_rules.kubitva import text as kt
         action = kt.action_number(self, text)
-        if action in self.legal_actions():
+        if self.is_legal(action):
             return action
         raise RulesError("action %r: %s" % (text, kt.why_illegal(self, action)))
 
@@ -1045,7 +1055,7 @@ def decode_action(pos, buf, offset=0):
     if offset + 2 > len(buf):
         raise RulesError("truncated action at byte %d" % offset)
     a = (buf[offset] << 8) | buf[offset + 1]
-    if a in pos.legal_actions():
+    if pos.is_legal(a):
         return a, offset + 2
     raise RulesError("encoded action %04x at byte %d is not legal in %s" % (a, offset,
                                                                              pos.notation()))

@@ -2,7 +2,8 @@
 unix port with a 192 KiB heap (the Pico budget): seeded games from both start maps and from a
 busy position with every kind of building (every legal list, the chosen action, its encoding and
 the position after it, the scores and winners), games where S follows the engine (the board's
-hint), and perft counts. The modules run as deployed: compiled by mpy-cross."""
+hint), the fill sites of seeded walled grids, and perft counts. The modules run as deployed:
+compiled by mpy-cross."""
 
 import mpy
 from cargoboard.build import cached_build
@@ -38,6 +39,15 @@ def test_same_games_on_cpython_and_micropython(micropython):
         if e[1].startswith("e"):
             s, n = (int(v) for v in e[3].split(","))
             assert e[4] == "S" and s > 2 * n, e
+
+
+def test_same_fill_sites_on_cpython_and_micropython(micropython):
+    # the seeded walled grids of the reference test (driver's walled_grid): many sites each
+    args = ["sites", "7", "400"]
+    cp = mpy.run_cpython(DRIVER, args, path=KIT).splitlines()
+    mp = on_the_port(micropython, args)
+    assert cp == mp, mpy.first_difference(cp, mp)
+    assert len(cp) == 400 and sum(1 for line in cp if not line.endswith("| ")) > 100
 
 
 PERFT = [("3", "board"), ("2", "full"), ("2", "arena")]

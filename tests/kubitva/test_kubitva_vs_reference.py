@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from driver_kubitva import walled_grid
 from kubitva_positions import ARENA
 from shared_rules.kubitva import rules as kb
 import kubitva_ref as ref
@@ -30,6 +31,38 @@ def test_start_perft_matches_reference(word, depth, count):
 def test_arena_perft_matches_reference():
     pos = kb.Position.parse(ARENA)
     assert kb.perft(pos, 2) == ref.perft(ref.parse(ARENA), 2) == 681
+
+
+def ref_sites(text):
+    """The reference's fill sites: door/opening names in fill_sites' order (by the opening's
+    cell, then the direction from it to the door room)."""
+    st = ref.parse(text)
+    found = []
+    for y in range(st["rows"]):
+        for x in range(st["cols"]):
+            o = (x, y)
+            for di, d in enumerate(ref.DIRS):  # d: from the door to the opening
+                door = ref.add(o, (None, -d[1], -d[2]))
+                if ref.on_grid(st, door) and ref.fill_ok(st, door, o):
+                    found.append((ref.index(st, o), (di + 2) % 4,
+                                  "%s/%s" % (ref.name(door), ref.name(o))))
+    found.sort()
+    return [t for _, _, t in found]
+
+
+def test_fill_sites_match_reference_on_walled_grids():
+    # grids of every size and wall density, which hold far more sites (several at one opening,
+    # openings on units and off the side's land) than games do
+    x = 7
+    with_sites = 0
+    for _ in range(400):
+        text, x = walled_grid(x)
+        pos = kb.Position.parse(text)
+        mine = ["%s/%s" % (pos.cell_name(r), pos.cell_name(pos.nb[r * 4 + d]))
+                for r, d in pos.fill_sites()]
+        assert mine == ref_sites(text), text
+        with_sites += bool(mine)
+    assert with_sites > 100
 
 
 def pick(rng, texts, ends=0.15):
@@ -217,3 +250,46 @@ def test_arbitrary_positions_match_reference_and_round_trip(text):
         assert again.legal_actions() == pos.legal_actions()
         pos.pop()
         assert pos.notation() == text
+
+
+def every_number(pos):
+    """Every action number a position could be asked about: each cell's 72 codes (steps, kills,
+    fills, purchases and some that are none), a cell past the grid, end, and out of range."""
+    for c in range(pos.n + 1):
+        for code in range(72):
+            yield (c << 8) + code
+    yield from (kb.END, -1, kb.END + 1)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions())
+def test_is_legal_is_membership_in_legal_actions(text):
+    # is_legal generates only the actions of the kind asked about (parse_action, decode_action
+    # and push_checked use it); it must answer as the whole list does, for any number
+    pos = kb.Position.parse(text)
+    legal = set(pos.legal_actions())
+    for a in every_number(pos):
+        assert pos.is_legal(a) == (a in legal), (a, text)
+    with pytest.raises(kb.RulesError):
+        kb.decode_action(pos, bytes((pos.n, 0)), 0)
+
+
+def test_is_legal_is_membership_in_legal_actions_along_games():
+    # positions of games from the busy arena that fill whenever they can: every 20th, and the
+    # first with fill sites (buildings to buy at and units are everywhere)
+    checked = fills = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        pos = kb.Position.parse(ARENA)
+        while not pos.is_over() and pos.ply() < 120:
+            acts = pos.legal_actions()
+            filling = [a for a in acts if a != kb.END and kb.FILL <= a & 255 < kb.BUY]
+            if pos.ply() % 20 == 0 or (filling and fills < 6):
+                legal = set(acts)
+                for a in every_number(pos):
+                    assert pos.is_legal(a) == (a in legal), (pos.format_action(a) if a >> 8 <
+                                                             pos.n else a, pos.notation())
+                checked += 1
+                fills += bool(filling)
+            pos.push(rng.choice(filling or acts))
+    assert checked >= 12 and fills == 6
