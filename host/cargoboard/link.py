@@ -558,14 +558,10 @@ class Link:
                 raise
             return out
 
-    def confirm(self, game_no, crc):
-        """Tell the board the host holds game_no (checksum crc): the board deletes it."""
-        return self.request(L.CONFIRM, _u32(game_no) + _u32(crc))
-
     def confirm_all(self, pairs):
-        """CONFIRM of several games at once: pairs [(game_no, crc32)], at most CONFIRM_MAX;
-        the board deletes them in order (BoardError at one it refuses: those before it are
-        gone)."""
+        """CONFIRM: tell the board the host holds these games, pairs [(game_no, crc32)], at
+        most CONFIRM_MAX; the board deletes them in order (BoardError at one it refuses: those
+        before it are gone)."""
         return self.request(L.CONFIRM, b"".join(_u32(g) + _u32(c) for g, c in pairs))
 
     def text(self, command, timeout=None, resend=False) -> str:
