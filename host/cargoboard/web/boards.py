@@ -28,7 +28,6 @@ import time
 from collections import deque
 
 from cargoboard import games
-from cargoboard.games import kinds as game_kinds
 from cargoboard.link import Link, LinkError, BoardError, candidate_ports, parse_info
 from cargoboard.logrecord import LogError, record_from_log
 from firmware.system import linklog as LL
@@ -44,7 +43,7 @@ COMMAND_S = 5.0       # a seat's command waits this long per try for its one rep
 # Events after which the game is read afresh (`status`, `pos`, `state`, the move list): the
 # app's, and every game's `GAME start ...` and `GAME resumed ...` (docs/serial-protocol.md).
 FRESH_PREFIXES = ("game ", "load ", "log resumed") + tuple(
-    "%s %s" % (kind, what) for kind in game_kinds() for what in ("start", "resumed"))
+    "%s %s" % (kind, what) for kind in games.kinds() for what in ("start", "resumed"))
 MOVE_KINDS = ("auto", "confirm", "end")
 # «Формула 99» reports an action by its 4-byte code, `HOW CODE ply=N` (HOW: auto, confirm,
 # act, card, pick, undo; docs/board-formula99.md): its text and the position are read afresh.
