@@ -297,17 +297,20 @@ def test_sync_now_on_the_tables_page_each_table_its_own_and_refusals_in_words(tm
         gone.close()
 
 
-@pytest.mark.parametrize("stop", ["locked", "unexpected"])
+@pytest.mark.parametrize("stop", ["locked", "damaged", "unexpected"])
 def test_a_sync_the_store_stops_is_over_and_may_run_again(tmp_path, monkeypatch, stop):
-    """Sync now into a store another program holds locked (the store's "is in use"), or one
-    that fails in a way sync does not expect (sqlite3's OperationalError, no StoreError): the
-    sync ends saying why, the board stays followed and sync may run again; the unexpected one
-    went to the follower's catch-all, which dropped the link and said "board lost"."""
+    """Sync now into a store another program holds locked (the store's "is in use"), one
+    damaged past its schema (it opens, its games do not read: SQLite's "database disk image is
+    malformed" alone named no store, where the commands and the archive name it), or one that
+    fails in a way sync does not expect (a bug: the follower's catch-all): the sync ends saying
+    why, the board stays followed and sync may run again; the unexpected one went to the
+    catch-all, which dropped the link and said "board lost"."""
     import sqlite3
     import cargoboard.sync
     from cargoboard.web.boards import Follower
     db = tmp_path / "games.sqlite"
     Store(db).close()
+    whole = db.read_bytes()
     board = LiveBoard(tmp_path / "b1", setup=(
         "new-game cargocube polygon SN", "lift c3", "place c2", "wait 600",
         "new-game cargocube polygon SN"))
@@ -320,12 +323,14 @@ def test_a_sync_the_store_stops_is_over_and_may_run_again(tmp_path, monkeypatch,
             time.sleep(0.05)
 
     def failing(*args, **kwargs):
-        raise sqlite3.OperationalError("disk I/O error")
+        raise RuntimeError("a bug")
     try:
         wait(lambda: follower.snapshot()["connected"])
         if stop == "locked":
             holder = sqlite3.connect(db, isolation_level=None)
             holder.execute("BEGIN IMMEDIATE")  # a writer's lock, as another sync's
+        elif stop == "damaged":
+            damage_games_table(db)
         else:
             monkeypatch.setattr(cargoboard.sync, "sync", failing)
         try:
@@ -335,9 +340,13 @@ def test_a_sync_the_store_stops_is_over_and_may_run_again(tmp_path, monkeypatch,
             if stop == "locked":
                 holder.rollback()
                 holder.close()
+            elif stop == "damaged":
+                db.write_bytes(whole)
             monkeypatch.undo()
-        want = "not synced: %s is in use: another program holds it locked" % db \
-            if stop == "locked" else "not synced: OperationalError: disk I/O error"
+        want = {"locked": "not synced: %s is in use: another program holds it locked" % db,
+                "damaged": "not synced: %s is not a usable game store: database disk image "
+                           "is malformed" % db,
+                "unexpected": "not synced: RuntimeError: a bug"}[stop]
         assert follower.sync_state["result"].startswith(want), follower.sync_state
         assert follower.snapshot()["status"] == "connected"
         assert follower.request_sync()

@@ -401,7 +401,8 @@ class Follower:
 
     # --- sync now -------------------------------------------------------------------------------
     def _sync(self, link):
-        from cargoboard.store import Store, StoreError
+        import sqlite3
+        from cargoboard.store import Store, StoreError, default_path, store_error
         from cargoboard.sync import sync
 
         def progress(done, total, label):
@@ -416,9 +417,15 @@ class Follower:
             result, over = res.summary(), True
         except StoreError as e:
             result, over = "not synced: %s" % e, True
+        except sqlite3.Error as e:
+            # SQLite's words alone ("database disk image is malformed": a store damaged past
+            # its schema, which opening it does not read) name no store: said as the commands
+            # and the archive say them
+            path = self.store_path or default_path()
+            result, over = "not synced: %s" % store_error(path, e), True
         except LinkError:
             raise
-        except Exception as e:  # e.g. sqlite3's "database is locked": said, and sync may run again
+        except Exception as e:  # a bug: said, the board stays followed, and sync may run again
             result = "not synced: %s: %s" % (type(e).__name__, e)
         finally:  # whatever ended it, the sync is over: "a sync is running" must not stay
             s = self.sync_state
