@@ -358,6 +358,34 @@ def test_a_sync_the_store_stops_is_over_and_may_run_again(tmp_path, monkeypatch,
         board.close()
 
 
+def test_a_game_that_does_not_replay_is_a_422_and_a_bug_a_500(tmp_path, monkeypatch):
+    """A stored game its rules refuse (an action, here one changed in the store) or of a kind
+    this program has no rules for (a newer cargoboard's store) is a 422 that says so, as the
+    export says it; a bug met replaying (any other exception) is a 500, not a 422 that took
+    its words ("list index out of range") for the game's fault."""
+    import sqlite3
+    from cargoboard.store import GameRecord
+    db = tmp_path / "games.sqlite"
+    fill(db)
+    con = sqlite3.connect(db)
+    con.execute("UPDATE games SET actions = 'zz99 ' || actions WHERE id = 1")
+    con.execute("UPDATE games SET kind = 'chess' WHERE id = 2")
+    con.commit()
+    con.close()
+    with WebServer(db=db, discover=False) as ws:
+        status, text = get(ws.url + "/games/1/export.json", headers={"Accept": "application/json"})
+        assert status == 422 and "game 1 does not replay" in text, (status, text)
+        status, text = get(ws.url + "/games/2", headers={"Accept": "application/json"})
+        assert status == 422 and "game 2 does not replay: unknown game 'chess'" in text, \
+            (status, text)
+
+        def broken(self):
+            raise IndexError("list index out of range")
+        monkeypatch.setattr(GameRecord, "replay", broken)
+        status, text = get(ws.url + "/games/3/export.json")
+        assert status == 500 and "IndexError" in text, (status, text)
+
+
 def test_huge_values_in_a_url_are_a_short_4xx(tmp_path):
     """A number of 5000 digits as a page or a filter was a 500 with a traceback (int() refuses
     past 4300 digits), and a bad value came back whole in the error page; a huge game id was

@@ -508,12 +508,13 @@ def _game(request, rec=None):
     """(record, positions, the rules' actions) of the path's game (rec: its record, read
     already; positions and actions as rec.replay() gives them): 422 for a game that does not
     replay, 403 for a hidden game not over."""
+    from cargoboard.export.cli import replayed
     if rec is None:
         rec = _record(request)
     try:
-        positions, actions = rec.replay()
-    except Exception as e:  # the rules' error
-        raise HTTPException(422, "game %s does not replay: %s" % (rec.id, e)) from None
+        positions, actions = replayed(rec)
+    except CommandError as e:  # its rules refuse it, or this program has none for its kind
+        raise HTTPException(422, str(e)) from None
     last = positions[-1]
     if diagram.has_hidden(rec.kind) and not last.is_over() and \
             diagram.seat_view(rec.kind, last.notation(), None)[0] != last.notation():
