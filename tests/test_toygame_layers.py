@@ -108,6 +108,16 @@ def test_the_toy_plays_logs_syncs_and_exports(toy, tmp_path, capsys):
     assert capsys.readouterr().out.split()[-1] == "16"
 
 
+def test_the_commands_that_name_the_games_name_the_toy(toy, capsys):
+    """`games --game KIND`'s help lists the games of the rules registry, as its check does: it
+    listed the four of the project by hand, so a new game's line in the registry was not
+    enough."""
+    with pytest.raises(SystemExit):
+        cli.main(["games", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "only games of this game: cargocube, cephalopod, formula99, kubitva, toy" in out, out
+
+
 @pytest.mark.parametrize("game", [game for game, _ in RULES])
 def test_every_game_has_its_folder_on_every_layer(game):
     assert rules.rules_for(game).__name__ == "shared_rules.%s.rules" % game

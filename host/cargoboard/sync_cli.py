@@ -130,6 +130,7 @@ def _date(text):
 
 
 def add_parser(sub):
+    from cargoboard.rules import kinds as game_kinds
     fmt = argparse.RawDescriptionHelpFormatter
     p = sub.add_parser("ports", help="list connected boards and running virtual boards",
                        formatter_class=fmt,
@@ -171,7 +172,7 @@ def add_parser(sub):
                               "  cargoboard games --players 4 --since 2026-12-01")
     add_db_option(p)
     p.add_argument("--game", metavar="KIND", type=_game_kind,
-                   help="only games of this game: cargocube, cephalopod, formula99, kubitva")
+                   help="only games of this game: %s" % ", ".join(game_kinds()))
     p.add_argument("--players", metavar="N", type=_players, help="only games of N seats")
     p.add_argument("--result", metavar="R", type=_result,
                    help="only games that are over (won), open (neither over nor abandoned), "
