@@ -317,11 +317,9 @@ def _revision(text):
 
 def add_parser(sub, flash=None):
     """`cargoboard deploy`; flash: what run() takes for --flash DIR."""
-    import argparse
     import functools
     p = sub.add_parser(
         "deploy", help="compile the firmware and put it on the board",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Compile firmware/, shared_rules/ and hardware/ with mpy-cross for the "
                     "RP2040, copy them to the board with mpremote (game logs are kept), reset "
                     "it, and check that it reports the deployed versions.",

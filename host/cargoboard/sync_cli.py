@@ -131,9 +131,7 @@ def _date(text):
 
 def add_parser(sub):
     from cargoboard.rules import kinds as game_kinds
-    fmt = argparse.RawDescriptionHelpFormatter
     p = sub.add_parser("ports", help="list connected boards and running virtual boards",
-                       formatter_class=fmt,
                        description="List the serial ports that look like a Cargoboard (a "
                                    "Raspberry Pi Pico running MicroPython, on USB) and the "
                                    "running virtual boards (cargoboard sim --pty PATH), one "
@@ -142,7 +140,7 @@ def add_parser(sub):
                        epilog="example:\n  cargoboard ports")
     p.set_defaults(func=cmd_ports)
 
-    p = sub.add_parser("sync", help="fetch the board's games into the store", formatter_class=fmt,
+    p = sub.add_parser("sync", help="fetch the board's games into the store",
                        description="Fetch every game the store lacks from the board, check and "
                                    "replay it, store it, then let the board delete it. "
                                    "Safe to interrupt and to run again. Exit status 0; 1 "
@@ -159,7 +157,7 @@ def add_parser(sub):
     p.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
     p.set_defaults(func=cmd_sync)
 
-    p = sub.add_parser("games", help="list the stored games", formatter_class=fmt,
+    p = sub.add_parser("games", help="list the stored games",
                        description="List the games in the store: id, when it was stored, "
                                    "game, layout, seats, length, scores, result. A game whose "
                                    "log was damaged on the board is marked: how far it "

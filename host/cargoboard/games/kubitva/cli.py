@@ -34,15 +34,12 @@ def cmd_hint(args):
 
 def add_play_parser(playsub):
     """`cargoboard play kubitva` (the command `play` is the CLI's, one sub-command a game)."""
-    from cargoboard.clikit import HelpFormatter
-
     maps = ", ".join(name for name, _ in kb.MAPS)
     p = playsub.add_parser(
         "kubitva", help="two people at one computer, or against the engine",
         description="Play КУБитва in the terminal: the board is drawn after every line; the "
                     "player to move types actions in the notation of docs/rules/kubitva.md "
                     "(several on a line) or legal, hint, undo, board, help, quit.",
-        formatter_class=HelpFormatter,
         epilog="examples:\n  cargoboard play kubitva\n"
                "  cargoboard play kubitva --engine N --save game.txt\n"
                "  cargoboard play kubitva --map full --engine SN")
@@ -62,12 +59,9 @@ def add_play_parser(playsub):
 
 
 def add_parser(sub):
-    from cargoboard.clikit import HelpFormatter
-
     maps = ", ".join(name for name, _ in kb.MAPS)
     p = sub.add_parser("kubitva", help="КУБитва analysis: hint",
                        description=__doc__.strip().splitlines()[0],
-                       formatter_class=HelpFormatter,
                        epilog="examples:\n  cargoboard kubitva hint board\n"
                               "  cargoboard perft --game kubitva board 3")
     ksub = p.add_subparsers(dest="kubitva_command", metavar="WHAT")
@@ -75,7 +69,6 @@ def add_parser(sub):
     q = ksub.add_parser("hint", help="the engine's action for the side to move",
                         description="Print the action the engine (shared_rules/kubitva/"
                                     "engine.py) chooses in POSITION.",
-                        formatter_class=HelpFormatter,
                         epilog="example:\n  cargoboard kubitva hint board")
     q.add_argument("position", metavar="POSITION",
                    help="a КУБитва position (quote it), or a map word (%s) for its start" % maps)
