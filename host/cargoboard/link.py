@@ -588,12 +588,6 @@ class Link:
     def events(self, mask):
         return self.request(L.EVENTS, bytes((mask,)))
 
-    def repl(self):
-        """Ask the board to hand over to the MicroPython REPL and wait for its yes (retried
-        like any request: for a board that refuses; `cargoboard deploy` sends it once,
-        deploy.enter_repl)."""
-        return self.request(L.REPL)
-
 
 _TEXT_BYTES = frozenset(range(32, 127)) | {9, 10, 13}
 
