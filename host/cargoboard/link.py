@@ -133,7 +133,7 @@ def parse_info(text: str) -> dict:
 
 
 class Link:
-    def __init__(self, port, timeout=1.0, retries=6, baudrate=115200, serial_port=None):
+    def __init__(self, port, timeout=1.0, retries=6, baudrate=115200):
         self.port = port
         self.timeout = timeout
         self.retries = retries
@@ -152,16 +152,15 @@ class Link:
         # yet, or none sent), 0 nothing, else the seq of the ONCE request it keeps
         self._kept = None
         self._board_once = None  # the board keeps ONCE requests (HELLO once=1); None: not asked
-        if serial_port is None:
-            from cargoboard import virtual_ports
-            stale = virtual_ports.stale_link(port)  # a killed sim's link: not its board's pty
-            if stale:
-                raise LinkError(stale)
+        from cargoboard import virtual_ports
+        stale = virtual_ports.stale_link(port)  # a killed sim's link: not its board's pty
+        if stale:
+            raise LinkError(stale)
         try:
             # exclusive: two host programs on one port would steal each other's replies; the
             # second one is told instead (cargoboard serve holds its boards' ports)
-            self.ser = serial_port or serial.Serial(port, baudrate=baudrate, timeout=0.02,
-                                                    write_timeout=2, exclusive=True)
+            self.ser = serial.Serial(port, baudrate=baudrate, timeout=0.02, write_timeout=2,
+                                     exclusive=True)
         except _IO_ERRORS as e:
             busy = "lock" in str(e).lower()
             raise LinkError("cannot open %s: %s" % (port, BUSY if busy else
