@@ -755,6 +755,23 @@ def test_serve_refuses_a_folder_as_store_and_a_host_that_is_none(tmp_path):
     assert "--public" not in r.stderr
 
 
+def test_listen_with_an_unclosed_bracket_or_words_after_it_is_refused(tmp_path):
+    """`--listen '[::1'` and `--listen '[::1]8100'` (a typo of [::1]:8100) served on [::1]:8099
+    as if nothing were wrong; such a --listen is a usage error, as `here:port` is."""
+    from cargoboard.web import ServeError, parse_listen
+    assert parse_listen("[::1]:8100") == ("::1", 8100)
+    assert parse_listen("[::1]") == ("::1", 8099)
+    for bad in ("[::1", "[::1]8100", "[::1] :8100"):
+        with pytest.raises(ServeError, match=r"--listen wants HOST:PORT \(an IPv6 address in "
+                                             r"brackets: \[::1\]:8099\), not "):
+            parse_listen(bad)
+    r = subprocess.run(CLI + ["serve", "--listen", "[::1", "--db", str(tmp_path / "g")],
+                       capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert (r.returncode, r.stdout) == (2, ""), r
+    assert r.stderr == "cargoboard: error: --listen wants HOST:PORT (an IPv6 address in " \
+                       "brackets: [::1]:8099), not '[::1'\n"
+
+
 def test_the_same_board_named_twice_is_one_table(tmp_path):
     """`serve --board B --board B` made two tables of one port; the second said another
     program used the board, when it was the same serve."""
