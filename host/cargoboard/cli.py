@@ -1,8 +1,10 @@
 """The `cargoboard` command: one entry point for the host tools.
 
 Exit codes: 0 success, 1 the command ran and found a problem (bad position, illegal action,
-a failed script line, an unknown game, a malformed file), 2 wrong usage (argparse). A problem is
-one line on stderr; `--debug` shows its traceback instead.
+a failed script line, an unknown game, a malformed file), 2 wrong usage (argparse's, and
+clikit.UsageError: options out of range or that do not fit together), 130 Ctrl-C, 143 SIGTERM
+(where a command takes it as Ctrl-C: clikit.Terminated). A problem is one line on stderr;
+`--debug` shows its traceback instead.
 """
 
 import argparse

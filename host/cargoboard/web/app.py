@@ -1,10 +1,11 @@
 """The web app of `cargoboard serve` (Starlette): the live tables, the archive, the replays.
 
-Pages: `/` every table side by side, `/table/K` one table, `/table/K/seat/S?token=T` one seat's
-page (its hidden hand), `/games` the archive (filters), `/games/N` a replay, `/games/N/export.FMT`
-the exports, `/host?token=T` the host's page (seat links). Live pages update through
-server-sent events (`/table/K/events`, `/events`). Changes are POSTs with the page's CSRF
-token: `/table/K/sync` (sync now), `/games/N/delete`. docs/web.md.
+Pages: `/` every table side by side, `/table/K` one table (`/api/table/K` its view as JSON),
+`/table/K/seat/S?token=T` one seat's page (its hidden hand), `/games` the archive (filters),
+`/games/N` a replay, `/games/N/export.FMT` the exports, `/host?token=T` the host's page (seat
+links). Live pages update through server-sent events (`/events`, `/table/K/events`,
+`/table/K/seat/S/events`). Changes are POSTs with the page's CSRF token: `/table/K/sync` (sync
+now), `/table/K/seat/S/act` (a seat plays from its page), `/games/N/delete`. docs/web.md.
 """
 
 from __future__ import annotations
