@@ -17,7 +17,7 @@ from cargoboard.link import LinkError
 from cargoboard.store import StoreError, default_path, score_text, store_error, winners_text
 from cargoboard.deploy import DeployError
 from cargoboard.clikit import (ArgumentParser, CommandError, HelpFormatter, Terminated,
-                               UsageError, error_text, read_position)
+                               UsageError, error_text, read_named_position, read_position)
 
 
 # The game of `perft`, `legal` and `show` without --game: the board's boot game.
@@ -47,14 +47,10 @@ def load_position(args):
               if kind != args.game and hasattr(part, "reject_start_options")]
     for _, part in sorted(others, key=lambda other: other[0] == DEFAULT_GAME):
         part.reject_start_options(args, taken)
-    errors = game_rules.rules_errors()
     if hasattr(own, "load_position"):
         return read_position(lambda text: own.load_position(text, args), args.position,
-                             own.POSITION_HELP, errors)
-    rules = game_rules.rules_for(args.game)
-    named = rules.named_position(args.position.strip().lower())  # its own error for '4x4'
-    return named if named is not None else \
-        read_position(rules.Position.parse, args.position, own.POSITION_HELP, errors)
+                             own.POSITION_HELP, game_rules.rules_errors())
+    return read_named_position(game_rules.rules_for(args.game), args.position, own.POSITION_HELP)
 
 
 def _add_position_args(p):

@@ -74,6 +74,17 @@ def read_position(read, text, position_help, errors):
         raise CommandError("%s; POSITION: %s" % (e, position_help)) from None
 
 
+def read_named_position(rules, text, position_help):
+    """A POSITION of a game whose rules module names its starts (rules.named_position(word):
+    Cephalopod's 5x5, КУБитва's board, ...): the start the word names, else the notation
+    (read_position, the rules' RulesError). `perft`, `legal`, `show` and the games' `hint`."""
+    text = text.strip()
+    named = rules.named_position(text.lower())  # (its own error for a size it lacks: '4x4')
+    if named is not None:
+        return named
+    return read_position(rules.Position.parse, text, position_help, rules.RulesError)
+
+
 # The longest error line the CLI prints: the longest real ones (an action not legal in an
 # 8-player Cargocube position with cards, named in full) are some 500 characters; a 100 KB
 # argument echoed whole would flood the terminal.

@@ -42,15 +42,13 @@ MAX_HINT_DEPTH = 8
 
 
 def cmd_hint(args):
-    from cargoboard.clikit import CommandError, UsageError, read_position
+    from cargoboard.clikit import CommandError, UsageError, read_named_position
     from shared_rules.cephalopod.engine import best_action
 
     if not 1 <= args.depth <= MAX_HINT_DEPTH:
         raise UsageError("--depth must be 1 to %d, not %d (each ply costs about 8 times the "
                          "one before)" % (MAX_HINT_DEPTH, args.depth))
-    text = args.position.strip()
-    pos = ce.named_position(text.lower()) or \
-        read_position(ce.Position.parse, text, POSITION_HELP, ce.RulesError)
+    pos = read_named_position(ce, args.position, POSITION_HELP)
     a = best_action(pos, args.depth)
     if a is None:
         raise CommandError("the game is over: no action to suggest")

@@ -19,12 +19,10 @@ def cmd_play(args):
 
 
 def cmd_hint(args):
-    from cargoboard.clikit import CommandError, read_position
+    from cargoboard.clikit import CommandError, read_named_position
     from shared_rules.kubitva.engine import best_action
 
-    text = args.position.strip()
-    pos = kb.named_position(text.lower()) or \
-        read_position(kb.Position.parse, text, POSITION_HELP, kb.RulesError)
+    pos = read_named_position(kb, args.position, POSITION_HELP)
     a = best_action(pos)
     if a is None:
         raise CommandError("the game is over: no action to suggest")
