@@ -50,7 +50,9 @@ def load_position(args):
     if hasattr(own, "load_position"):
         return read_position(lambda text: own.load_position(text, args), args.position,
                              own.POSITION_HELP, game_rules.rules_errors())
-    return read_named_position(game_rules.rules_for(args.game), args.position, own.POSITION_HELP)
+    # (a game with no `cli` part, as the tests' toy: its notation or its rules' start words)
+    position_help = getattr(own, "POSITION_HELP", "the game's notation or a start word")
+    return read_named_position(game_rules.rules_for(args.game), args.position, position_help)
 
 
 def _add_position_args(p):
