@@ -298,13 +298,15 @@ def test_sync_now_on_the_tables_page_each_table_its_own_and_refusals_in_words(tm
 
 
 @pytest.mark.parametrize("stop", ["locked", "damaged", "unexpected"])
-def test_a_sync_the_store_stops_is_over_and_may_run_again(tmp_path, monkeypatch, stop):
+def test_a_sync_the_store_stops_is_over_and_may_run_again(tmp_path, monkeypatch, caplog, stop):
     """Sync now into a store another program holds locked (the store's "is in use"), one
     damaged past its schema (it opens, its games do not read: SQLite's "database disk image is
     malformed" alone named no store, where the commands and the archive name it), or one that
     fails in a way sync does not expect (a bug: the follower's catch-all): the sync ends saying
     why, the board stays followed and sync may run again; the unexpected one went to the
-    catch-all, which dropped the link and said "board lost"."""
+    catch-all, which dropped the link and said "board lost", and its traceback (a bug's) goes
+    to the console, where it went nowhere."""
+    import logging
     import sqlite3
     import cargoboard.sync
     from cargoboard.web.boards import Follower
@@ -334,8 +336,9 @@ def test_a_sync_the_store_stops_is_over_and_may_run_again(tmp_path, monkeypatch,
         else:
             monkeypatch.setattr(cargoboard.sync, "sync", failing)
         try:
-            assert follower.request_sync()
-            wait(lambda: not follower.sync_state["running"])
+            with caplog.at_level(logging.ERROR, logger="cargoboard.web"):
+                assert follower.request_sync()
+                wait(lambda: not follower.sync_state["running"])
         finally:
             if stop == "locked":
                 holder.rollback()
@@ -348,6 +351,8 @@ def test_a_sync_the_store_stops_is_over_and_may_run_again(tmp_path, monkeypatch,
                            "is malformed" % db,
                 "unexpected": "not synced: RuntimeError: a bug"}[stop]
         assert follower.sync_state["result"].startswith(want), follower.sync_state
+        assert [r.exc_info[0] for r in caplog.records] == (
+            [RuntimeError] if stop == "unexpected" else []), caplog.records
         assert follower.snapshot()["status"] == "connected"
         assert follower.request_sync()
         wait(lambda: not follower.sync_state["running"])
@@ -384,6 +389,40 @@ def test_a_game_that_does_not_replay_is_a_422_and_a_bug_a_500(tmp_path, monkeypa
         monkeypatch.setattr(GameRecord, "replay", broken)
         status, text = get(ws.url + "/games/3/export.json")
         assert status == 500 and "IndexError" in text, (status, text)
+
+
+def test_a_bug_following_a_board_is_said_logged_and_followed_again(tmp_path, monkeypatch,
+                                                                    caplog):
+    """A failure of ours while following a board (here reading its game) does not end the
+    follower: its status says it and it reconnects (as it did), and the traceback goes to the
+    console (it went nowhere: a bug showed only as a status line)."""
+    import logging
+    from cargoboard.web.boards import Follower
+    board = LiveBoard(tmp_path / "b1", setup=("new-game cargocube polygon SN",))
+    calls = []
+    real = Follower._refresh
+
+    def refresh(self, link, known=None):
+        calls.append(1)
+        if len(calls) == 1:
+            raise KeyError("a bug")
+        return real(self, link, known)
+    monkeypatch.setattr(Follower, "_refresh", refresh)
+    with caplog.at_level(logging.ERROR, logger="cargoboard.web"):
+        follower = Follower("1", str(tmp_path / "b1")).start()
+        statuses = []
+        try:
+            end = time.monotonic() + 30
+            while not (len(calls) > 1 and follower.snapshot()["status"] == "connected"):
+                statuses.append(follower.snapshot()["status"])
+                assert time.monotonic() < end, statuses
+                time.sleep(0.01)
+        finally:
+            follower.stop()
+            board.close()
+    assert "error following %s: KeyError: 'a bug'; reconnecting" % (tmp_path / "b1") in statuses
+    assert [r.exc_info[0] for r in caplog.records] == [KeyError], caplog.records
+    assert caplog.records[0].getMessage() == "following %s" % (tmp_path / "b1")
 
 
 def test_huge_values_in_a_url_are_a_short_4xx(tmp_path):

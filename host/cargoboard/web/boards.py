@@ -21,6 +21,7 @@ the same Link), events keep flowing meanwhile.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import threading
@@ -39,6 +40,7 @@ QUIET_S = 3.0         # a board silent this long is asked HELLO (is it still the
 HISTORY_PAGE = 48     # actions per `history FROM COUNT` request (a reply holds at most 1 KB)
 POLL_S = 0.02         # the thread's serial read slice
 COMMAND_S = 5.0       # a seat's command waits this long per try for its one reply (3 tries)
+log = logging.getLogger("cargoboard.web")
 
 # Events after which the game is read afresh (`status`, `pos`, `state`, the move list): the
 # app's, and every game's `GAME start ...` and `GAME resumed ...` (docs/serial-protocol.md).
@@ -153,6 +155,7 @@ class Follower:
             except LinkError as e:
                 self._lost("lost the board on %s: %s; reconnecting" % (self.port, e))
             except Exception as e:  # a bug must not end the thread: say so and start again
+                log.exception("following %s", self.port)  # (its traceback, on the console)
                 self._lost("error following %s: %s: %s; reconnecting" % (self.port,
                                                                        type(e).__name__, e))
             finally:
@@ -426,6 +429,7 @@ class Follower:
         except LinkError:
             raise
         except Exception as e:  # a bug: said, the board stays followed, and sync may run again
+            log.exception("sync now of %s", self.port)  # (its traceback, on the console)
             result = "not synced: %s: %s" % (type(e).__name__, e)
         finally:  # whatever ended it, the sync is over: "a sync is running" must not stay
             s = self.sync_state
