@@ -162,8 +162,8 @@ def test_every_bad_frame_gets_an_error_frame(board):
     with pytest.raises(BoardError) as e:
         board.link.request(FL.TEXT, b"\xff\xfe")
     assert e.value.code == FL.E_REQUEST
-    with pytest.raises(BoardError) as e:
-        board.link.repl()
+    with pytest.raises(BoardError) as e:  # (deploy sends it once: deploy.enter_repl)
+        board.link.request(FL.REPL)
     assert "no REPL" in str(e.value)
     # and the board is still there, on both sides of the serial
     assert board.link.hello()["proto"] == "2"

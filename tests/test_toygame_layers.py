@@ -108,6 +108,26 @@ def test_the_toy_plays_logs_syncs_and_exports(toy, tmp_path, capsys):
     assert capsys.readouterr().out.split()[-1] == "16"
 
 
+def test_the_commands_that_name_the_games_name_the_toy(toy, capsys):
+    """`games --game KIND`'s help lists the games of the rules registry, as its check does: it
+    listed the four of the project by hand, so a new game's line in the registry was not
+    enough."""
+    with pytest.raises(SystemExit):
+        cli.main(["games", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "only games of this game: cargocube, cephalopod, formula99, kubitva, toy" in out, out
+
+
+def test_a_game_without_a_cli_part_has_its_bad_position_said_in_one_line(toy, capsys):
+    """perft, legal and show read the position of a game with no `cli` part (the toy) through
+    its rules; a one-word position that does not read is one line (exit 1) naming what a
+    POSITION may be, where it was an AttributeError's traceback (the game's POSITION_HELP)."""
+    assert cli.main(["legal", "--game", "toy", "nonsense"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("cargoboard: error: ") and err.count("\n") == 1, err
+    assert err.endswith("; POSITION: the game's notation or a start word\n"), err
+
+
 @pytest.mark.parametrize("game", [game for game, _ in RULES])
 def test_every_game_has_its_folder_on_every_layer(game):
     assert rules.rules_for(game).__name__ == "shared_rules.%s.rules" % game

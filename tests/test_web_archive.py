@@ -297,17 +297,22 @@ def test_sync_now_on_the_tables_page_each_table_its_own_and_refusals_in_words(tm
         gone.close()
 
 
-@pytest.mark.parametrize("stop", ["locked", "unexpected"])
-def test_a_sync_the_store_stops_is_over_and_may_run_again(tmp_path, monkeypatch, stop):
-    """Sync now into a store another program holds locked (the store's "is in use"), or one
-    that fails in a way sync does not expect (sqlite3's OperationalError, no StoreError): the
-    sync ends saying why, the board stays followed and sync may run again; the unexpected one
-    went to the follower's catch-all, which dropped the link and said "board lost"."""
+@pytest.mark.parametrize("stop", ["locked", "damaged", "unexpected"])
+def test_a_sync_the_store_stops_is_over_and_may_run_again(tmp_path, monkeypatch, caplog, stop):
+    """Sync now into a store another program holds locked (the store's "is in use"), one
+    damaged past its schema (it opens, its games do not read: SQLite's "database disk image is
+    malformed" alone named no store, where the commands and the archive name it), or one that
+    fails in a way sync does not expect (a bug: the follower's catch-all): the sync ends saying
+    why, the board stays followed and sync may run again; the unexpected one went to the
+    catch-all, which dropped the link and said "board lost", and its traceback (a bug's) goes
+    to the console, where it went nowhere."""
+    import logging
     import sqlite3
     import cargoboard.sync
     from cargoboard.web.boards import Follower
     db = tmp_path / "games.sqlite"
     Store(db).close()
+    whole = db.read_bytes()
     board = LiveBoard(tmp_path / "b1", setup=(
         "new-game cargocube polygon SN", "lift c3", "place c2", "wait 600",
         "new-game cargocube polygon SN"))
@@ -320,25 +325,34 @@ def test_a_sync_the_store_stops_is_over_and_may_run_again(tmp_path, monkeypatch,
             time.sleep(0.05)
 
     def failing(*args, **kwargs):
-        raise sqlite3.OperationalError("disk I/O error")
+        raise RuntimeError("a bug")
     try:
         wait(lambda: follower.snapshot()["connected"])
         if stop == "locked":
             holder = sqlite3.connect(db, isolation_level=None)
             holder.execute("BEGIN IMMEDIATE")  # a writer's lock, as another sync's
+        elif stop == "damaged":
+            damage_games_table(db)
         else:
             monkeypatch.setattr(cargoboard.sync, "sync", failing)
         try:
-            assert follower.request_sync()
-            wait(lambda: not follower.sync_state["running"])
+            with caplog.at_level(logging.ERROR, logger="cargoboard.web"):
+                assert follower.request_sync()
+                wait(lambda: not follower.sync_state["running"])
         finally:
             if stop == "locked":
                 holder.rollback()
                 holder.close()
+            elif stop == "damaged":
+                db.write_bytes(whole)
             monkeypatch.undo()
-        want = "not synced: %s is in use: another program holds it locked" % db \
-            if stop == "locked" else "not synced: OperationalError: disk I/O error"
+        want = {"locked": "not synced: %s is in use: another program holds it locked" % db,
+                "damaged": "not synced: %s is not a usable game store: database disk image "
+                           "is malformed" % db,
+                "unexpected": "not synced: RuntimeError: a bug"}[stop]
         assert follower.sync_state["result"].startswith(want), follower.sync_state
+        assert [r.exc_info[0] for r in caplog.records] == (
+            [RuntimeError] if stop == "unexpected" else []), caplog.records
         assert follower.snapshot()["status"] == "connected"
         assert follower.request_sync()
         wait(lambda: not follower.sync_state["running"])
@@ -347,6 +361,68 @@ def test_a_sync_the_store_stops_is_over_and_may_run_again(tmp_path, monkeypatch,
     finally:
         follower.stop()
         board.close()
+
+
+def test_a_game_that_does_not_replay_is_a_422_and_a_bug_a_500(tmp_path, monkeypatch):
+    """A stored game its rules refuse (an action, here one changed in the store) or of a kind
+    this program has no rules for (a newer cargoboard's store) is a 422 that says so, as the
+    export says it; a bug met replaying (any other exception) is a 500, not a 422 that took
+    its words ("list index out of range") for the game's fault."""
+    import sqlite3
+    from cargoboard.store import GameRecord
+    db = tmp_path / "games.sqlite"
+    fill(db)
+    con = sqlite3.connect(db)
+    con.execute("UPDATE games SET actions = 'zz99 ' || actions WHERE id = 1")
+    con.execute("UPDATE games SET kind = 'chess' WHERE id = 2")
+    con.commit()
+    con.close()
+    with WebServer(db=db, discover=False) as ws:
+        status, text = get(ws.url + "/games/1/export.json", headers={"Accept": "application/json"})
+        assert status == 422 and "game 1 does not replay" in text, (status, text)
+        status, text = get(ws.url + "/games/2", headers={"Accept": "application/json"})
+        assert status == 422 and "game 2 does not replay: unknown game 'chess'" in text, \
+            (status, text)
+
+        def broken(self):
+            raise IndexError("list index out of range")
+        monkeypatch.setattr(GameRecord, "replay", broken)
+        status, text = get(ws.url + "/games/3/export.json")
+        assert status == 500 and "IndexError" in text, (status, text)
+
+
+def test_a_bug_following_a_board_is_said_logged_and_followed_again(tmp_path, monkeypatch,
+                                                                    caplog):
+    """A failure of ours while following a board (here reading its game) does not end the
+    follower: its status says it and it reconnects (as it did), and the traceback goes to the
+    console (it went nowhere: a bug showed only as a status line)."""
+    import logging
+    from cargoboard.web.boards import Follower
+    board = LiveBoard(tmp_path / "b1", setup=("new-game cargocube polygon SN",))
+    calls = []
+    real = Follower._refresh
+
+    def refresh(self, link, known=None):
+        calls.append(1)
+        if len(calls) == 1:
+            raise KeyError("a bug")
+        return real(self, link, known)
+    monkeypatch.setattr(Follower, "_refresh", refresh)
+    with caplog.at_level(logging.ERROR, logger="cargoboard.web"):
+        follower = Follower("1", str(tmp_path / "b1")).start()
+        statuses = []
+        try:
+            end = time.monotonic() + 30
+            while not (len(calls) > 1 and follower.snapshot()["status"] == "connected"):
+                statuses.append(follower.snapshot()["status"])
+                assert time.monotonic() < end, statuses
+                time.sleep(0.01)
+        finally:
+            follower.stop()
+            board.close()
+    assert "error following %s: KeyError: 'a bug'; reconnecting" % (tmp_path / "b1") in statuses
+    assert [r.exc_info[0] for r in caplog.records] == [KeyError], caplog.records
+    assert caplog.records[0].getMessage() == "following %s" % (tmp_path / "b1")
 
 
 def test_huge_values_in_a_url_are_a_short_4xx(tmp_path):
@@ -716,6 +792,23 @@ def test_serve_refuses_a_folder_as_store_and_a_host_that_is_none(tmp_path):
     assert r.returncode == 2 and r.stderr.startswith(
         "cargoboard: error: --listen wants HOST:PORT, not 'nonsense' (nonsense: ")
     assert "--public" not in r.stderr
+
+
+def test_listen_with_an_unclosed_bracket_or_words_after_it_is_refused(tmp_path):
+    """`--listen '[::1'` and `--listen '[::1]8100'` (a typo of [::1]:8100) served on [::1]:8099
+    as if nothing were wrong; such a --listen is a usage error, as `here:port` is."""
+    from cargoboard.web import ServeError, parse_listen
+    assert parse_listen("[::1]:8100") == ("::1", 8100)
+    assert parse_listen("[::1]") == ("::1", 8099)
+    for bad in ("[::1", "[::1]8100", "[::1] :8100"):
+        with pytest.raises(ServeError, match=r"--listen wants HOST:PORT \(an IPv6 address in "
+                                             r"brackets: \[::1\]:8099\), not "):
+            parse_listen(bad)
+    r = subprocess.run(CLI + ["serve", "--listen", "[::1", "--db", str(tmp_path / "g")],
+                       capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert (r.returncode, r.stdout) == (2, ""), r
+    assert r.stderr == "cargoboard: error: --listen wants HOST:PORT (an IPv6 address in " \
+                       "brackets: [::1]:8099), not '[::1'\n"
 
 
 def test_the_same_board_named_twice_is_one_table(tmp_path):

@@ -350,6 +350,32 @@ def test_the_live_page_follows_the_emulated_pico(tmp_path, browser):
         board.close()
 
 
+def test_a_position_the_host_cannot_draw_is_said_and_a_bug_drawing_it_logged(monkeypatch,
+                                                                             caplog):
+    """A board's position the host's rules refuse is said on the page (drawing_error), as it
+    was; a bug met drawing it (any other exception) is said there too, and its traceback goes
+    to serve's console, where the catch-all had sent it nowhere."""
+    import logging
+    from cargoboard.web import views
+    pos = cc.start_position(2, "polygon")
+    snap = dict(key="k", port="p", connected=True, status="s", board="b", fw="1", app="play",
+                game="cargocube", tracker="", shown=0, notice="", time=0, moves=[],
+                candidates=[], last=None, before=None, position=pos.notation())
+    with caplog.at_level(logging.ERROR, logger="cargoboard.web"):
+        view = views.board_view(dict(snap, position="x9 nonsense"))
+        assert view["drawing_error"].startswith("cannot draw the board's position: ")
+        assert view["svg"] is None and not caplog.records
+        assert views.board_view(snap)["svg"].startswith("<svg")
+
+        def broken(*args, **kwargs):
+            raise IndexError("list index out of range")
+        monkeypatch.setattr(views.diagram.for_kind("cargocube"), "svg", broken)
+        view = views.board_view(snap)
+    assert view["drawing_error"] == "cannot draw the board's position: list index out of range"
+    assert [r.exc_info[0] for r in caplog.records] == [IndexError], caplog.records
+    assert "drawing table k's position (cargocube)" in caplog.records[0].getMessage()
+
+
 def test_the_live_drawing_is_patched_part_by_part_into_the_same_drawing(tmp_path, browser):
     """live.js puts a new drawing in by replacing only the parts that differ (laying out a
     whole board again cost 10-40 ms of every update). After each action of random games with

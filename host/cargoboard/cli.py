@@ -1,8 +1,10 @@
 """The `cargoboard` command: one entry point for the host tools.
 
 Exit codes: 0 success, 1 the command ran and found a problem (bad position, illegal action,
-a failed script line, an unknown game, a malformed file), 2 wrong usage (argparse). A problem is
-one line on stderr; `--debug` shows its traceback instead.
+a failed script line, an unknown game, a malformed file), 2 wrong usage (argparse's, and
+clikit.UsageError: options out of range or that do not fit together), 130 Ctrl-C, 143 SIGTERM
+(where a command takes it as Ctrl-C: clikit.Terminated). A problem is one line on stderr;
+`--debug` shows its traceback instead.
 """
 
 import argparse
@@ -15,7 +17,7 @@ from cargoboard.link import LinkError
 from cargoboard.store import StoreError, default_path, score_text, store_error, winners_text
 from cargoboard.deploy import DeployError
 from cargoboard.clikit import (ArgumentParser, CommandError, HelpFormatter, Terminated,
-                               UsageError, error_text, read_position)
+                               UsageError, error_text, read_named_position, read_position)
 
 
 # The game of `perft`, `legal` and `show` without --game: the board's boot game.
@@ -45,14 +47,12 @@ def load_position(args):
               if kind != args.game and hasattr(part, "reject_start_options")]
     for _, part in sorted(others, key=lambda other: other[0] == DEFAULT_GAME):
         part.reject_start_options(args, taken)
-    errors = game_rules.rules_errors()
     if hasattr(own, "load_position"):
         return read_position(lambda text: own.load_position(text, args), args.position,
-                             own.POSITION_HELP, errors)
-    rules = game_rules.rules_for(args.game)
-    named = rules.named_position(args.position.strip().lower())  # its own error for '4x4'
-    return named if named is not None else \
-        read_position(rules.Position.parse, args.position, own.POSITION_HELP, errors)
+                             own.POSITION_HELP, game_rules.rules_errors())
+    # (a game with no `cli` part, as the tests' toy: its notation or its rules' start words)
+    position_help = getattr(own, "POSITION_HELP", "the game's notation or a start word")
+    return read_named_position(game_rules.rules_for(args.game), args.position, position_help)
 
 
 def _add_position_args(p):

@@ -1,6 +1,10 @@
-"""What every command module shares: its errors (one line each, with the exit code they mean)
-and its help's formatter. Apart from cli.py so that the commands' modules (deploy, export, the
-games' own) need not import the entry point that imports them."""
+"""What every command module shares: its errors (one line each, with the exit code they mean:
+CommandError, UsageError, Terminated; error_text, capped, shown, terminal_text), its parser
+and help's formatter (ArgumentParser, HelpFormatter; read_position, apply_only_to), Ctrl-C and
+SIGTERM (terminated_as_interrupt, sigterm_unwinds, signals_held), and the files a user names
+(read_at_most; check_new_file, why_not_writable and write_file, whole or not at all). Apart
+from cli.py so that the commands' modules (deploy, export, the store, the games' own) need not
+import the entry point that imports them."""
 
 import argparse
 import contextlib
@@ -68,6 +72,17 @@ def read_position(read, text, position_help, errors):
         if len(text.split()) != 1:
             raise
         raise CommandError("%s; POSITION: %s" % (e, position_help)) from None
+
+
+def read_named_position(rules, text, position_help):
+    """A POSITION of a game whose rules module names its starts (rules.named_position(word):
+    Cephalopod's 5x5, КУБитва's board, ...): the start the word names, else the notation
+    (read_position, the rules' RulesError). `perft`, `legal`, `show` and the games' `hint`."""
+    text = text.strip()
+    named = rules.named_position(text.lower())  # (its own error for a size it lacks: '4x4')
+    if named is not None:
+        return named
+    return read_position(rules.Position.parse, text, position_help, rules.RulesError)
 
 
 # The longest error line the CLI prints: the longest real ones (an action not legal in an

@@ -258,7 +258,7 @@ def run(args, out=print, flash=None) -> int:
     cargoboard.sim.flashdeploy, which the command line hands in (cli.PLUGIN_PARTS): a core
     module imports nothing above it."""
     from cargoboard.clikit import UsageError
-    from cargoboard.link import find_port
+    from cargoboard.link import LinkError, find_port
     if not 0 < args.timeout < float("inf"):  # nan, too: it waited for ever
         raise UsageError("--timeout wants a finite number of seconds above 0, not %s" % args.timeout)
     if args.flash and args.port:
@@ -279,8 +279,8 @@ def run(args, out=print, flash=None) -> int:
             if not args.port and not args.flash:
                 try:
                     port = find_port(None, DEPLOYABLE_SIMS)
-                except Exception:
-                    port = "PORT"
+                except LinkError:  # no board, or several: the command is shown with PORT
+                    pass
             for board_path, _, n in staged:
                 out("%8d  :%s" % (n, board_path))
             out("%8d  bytes in %d files" % (total, len(staged)))
@@ -317,11 +317,9 @@ def _revision(text):
 
 def add_parser(sub, flash=None):
     """`cargoboard deploy`; flash: what run() takes for --flash DIR."""
-    import argparse
     import functools
     p = sub.add_parser(
         "deploy", help="compile the firmware and put it on the board",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Compile firmware/, shared_rules/ and hardware/ with mpy-cross for the "
                     "RP2040, copy them to the board with mpremote (game logs are kept), reset "
                     "it, and check that it reports the deployed versions.",

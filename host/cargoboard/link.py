@@ -133,7 +133,7 @@ def parse_info(text: str) -> dict:
 
 
 class Link:
-    def __init__(self, port, timeout=1.0, retries=6, baudrate=115200, serial_port=None):
+    def __init__(self, port, timeout=1.0, retries=6, baudrate=115200):
         self.port = port
         self.timeout = timeout
         self.retries = retries
@@ -152,16 +152,15 @@ class Link:
         # yet, or none sent), 0 nothing, else the seq of the ONCE request it keeps
         self._kept = None
         self._board_once = None  # the board keeps ONCE requests (HELLO once=1); None: not asked
-        if serial_port is None:
-            from cargoboard import virtual_ports
-            stale = virtual_ports.stale_link(port)  # a killed sim's link: not its board's pty
-            if stale:
-                raise LinkError(stale)
+        from cargoboard import virtual_ports
+        stale = virtual_ports.stale_link(port)  # a killed sim's link: not its board's pty
+        if stale:
+            raise LinkError(stale)
         try:
             # exclusive: two host programs on one port would steal each other's replies; the
             # second one is told instead (cargoboard serve holds its boards' ports)
-            self.ser = serial_port or serial.Serial(port, baudrate=baudrate, timeout=0.02,
-                                                    write_timeout=2, exclusive=True)
+            self.ser = serial.Serial(port, baudrate=baudrate, timeout=0.02, write_timeout=2,
+                                     exclusive=True)
         except _IO_ERRORS as e:
             busy = "lock" in str(e).lower()
             raise LinkError("cannot open %s: %s" % (port, BUSY if busy else
@@ -558,14 +557,10 @@ class Link:
                 raise
             return out
 
-    def confirm(self, game_no, crc):
-        """Tell the board the host holds game_no (checksum crc): the board deletes it."""
-        return self.request(L.CONFIRM, _u32(game_no) + _u32(crc))
-
     def confirm_all(self, pairs):
-        """CONFIRM of several games at once: pairs [(game_no, crc32)], at most CONFIRM_MAX;
-        the board deletes them in order (BoardError at one it refuses: those before it are
-        gone)."""
+        """CONFIRM: tell the board the host holds these games, pairs [(game_no, crc32)], at
+        most CONFIRM_MAX; the board deletes them in order (BoardError at one it refuses: those
+        before it are gone)."""
         return self.request(L.CONFIRM, b"".join(_u32(g) + _u32(c) for g, c in pairs))
 
     def text(self, command, timeout=None, resend=False) -> str:
@@ -591,12 +586,6 @@ class Link:
 
     def events(self, mask):
         return self.request(L.EVENTS, bytes((mask,)))
-
-    def repl(self):
-        """Ask the board to hand over to the MicroPython REPL and wait for its yes (retried
-        like any request: for a board that refuses; `cargoboard deploy` sends it once,
-        deploy.enter_repl)."""
-        return self.request(L.REPL)
 
 
 _TEXT_BYTES = frozenset(range(32, 127)) | {9, 10, 13}

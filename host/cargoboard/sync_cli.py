@@ -139,9 +139,8 @@ def _date(text):
 
 
 def add_parser(sub):
-    fmt = argparse.RawDescriptionHelpFormatter
+    from cargoboard.rules import kinds as game_kinds
     p = sub.add_parser("ports", help="list connected boards and running virtual boards",
-                       formatter_class=fmt,
                        description="List the serial ports that look like a Cargoboard (a "
                                    "Raspberry Pi Pico running MicroPython, on USB) and the "
                                    "running virtual boards (cargoboard sim --pty PATH), one "
@@ -150,7 +149,7 @@ def add_parser(sub):
                        epilog="example:\n  cargoboard ports")
     p.set_defaults(func=cmd_ports)
 
-    p = sub.add_parser("sync", help="fetch the board's games into the store", formatter_class=fmt,
+    p = sub.add_parser("sync", help="fetch the board's games into the store",
                        description="Fetch every game the store lacks from the board, check and "
                                    "replay it, store it, then let the board delete it. "
                                    "Safe to interrupt and to run again. Exit status 0; 1 "
@@ -170,7 +169,7 @@ def add_parser(sub):
     p.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
     p.set_defaults(func=cmd_sync)
 
-    p = sub.add_parser("games", help="list the stored games", formatter_class=fmt,
+    p = sub.add_parser("games", help="list the stored games",
                        description="List the games in the store: id, when it was stored, "
                                    "game, layout, seats, length, scores, result. A game whose "
                                    "log was damaged on the board is marked: how far it "
@@ -183,7 +182,7 @@ def add_parser(sub):
                               "  cargoboard games --players 4 --since 2026-12-01")
     add_db_option(p)
     p.add_argument("--game", metavar="KIND", type=_game_kind,
-                   help="only games of this game: cargocube, cephalopod, formula99, kubitva")
+                   help="only games of this game: %s" % ", ".join(game_kinds()))
     p.add_argument("--players", metavar="N", type=_players, help="only games of N seats")
     p.add_argument("--result", metavar="R", type=_result,
                    help="only games that are over (won), open (neither over nor abandoned), "

@@ -409,6 +409,15 @@ def test_replay_keys(games):
     assert "this is the start" in text and "no step 99" in text
     assert "that was the last step" in text and "unknown key 'what'" in text
     assert "unknown key '²'" in text  # a digit to str.isdigit, not to int(): it quit
+    # a step of 5000 digits (int() refuses past 4300: the replay ended with an error), or a
+    # long line, is said cut short and the replay goes on
+    out = io.StringIO()
+    keys = "\n".join(["3", "9" * 5000, "x" * 5000, "0012", "q"]) + "\n"
+    assert replay.run(rec, out, io.StringIO(keys), interactive=True) == 0
+    text = out.getvalue()
+    assert _shown_steps(text) == [0, 3, 3, 3, 12]
+    assert "no step %s… (5000 characters): the game has steps 0..25" % ("9" * 40) in text
+    assert "unknown key '%s… (5000 characters)'" % ("x" * 40) in text
     # End of input ends the replay as q does.
     out = io.StringIO()
     assert replay.run(rec, out, io.StringIO("n\n"), interactive=True, start=24) == 0

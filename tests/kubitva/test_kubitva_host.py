@@ -55,7 +55,7 @@ def check_svg(text, pos, before=None, action=None):
     root = ET.fromstring(text)
     assert root.tag == SVG + "svg" and root.get("data-position") == pos.notation()
     lands = {e.get("data-cell"): e.get("data-land") for e in by_kind(root, "cell")}
-    assert lands == {pos.cell_name(c): draw.land_letter(pos, c) for c in range(pos.n)}
+    assert lands == {pos.cell_name(c): draw.land_letter(pos.terr[c]) for c in range(pos.n)}
     cubes = {e.get("data-cell"): e for e in by_kind(root, "cube")}
     assert {k: e.get("data-cube") for k, e in cubes.items()} == {
         pos.cell_name(c): kb.cube_text(pos.cells[c]) for c in range(pos.n) if pos.cells[c]}

@@ -23,11 +23,16 @@ def open_store(path, create=False):
     return store.Store(path, readonly=not create)
 
 
-def _replay(rec):
-    """rec.replay(): (positions, the rules' actions); a game that does not replay is a
-    CommandError."""
+def replayed(rec):
+    """rec.replay(): (positions, the rules' actions). A game that does not replay (its rules
+    refuse its start or an action, or this program has no rules for its kind) is a
+    CommandError: the export's and the terminal replay's one line, serve's 422 (web.app). Any
+    other exception is a bug and goes on."""
+    from cargoboard.rules import UnknownGame
     try:
         return rec.replay()
+    except UnknownGame as e:
+        raise CommandError("game %s does not replay: %s" % (rec.id, e)) from None
     except rec.rules.RulesError as e:
         raise CommandError("game %s does not replay: %s" % (rec.id, e)) from None
 
@@ -36,7 +41,7 @@ def render(rec, fmt, at=None, positions=None):
     """The export of rec in fmt as text; at picks the position of an SVG (default the last)."""
     actions = None  # the rules' actions, where they come with the positions
     if positions is None:
-        positions, actions = _replay(rec)
+        positions, actions = replayed(rec)
     last = len(positions) - 1
     if at is not None and fmt != "svg":
         raise UsageError("--at applies to --format svg only")
@@ -213,7 +218,7 @@ def cmd_replay(args):
         rec = st.get(args.game)
     # worked out once: --from is checked against them and replay.run shows them (a game that
     # hides cards as its shown view, which has as many steps)
-    positions = _replay(rec)[0]
+    positions = replayed(rec)[0]
     _step_in_game("--from", args.start, rec, len(positions) - 1)
     interactive = not args.all and sys.stdin.isatty()
     if args.color == "auto":

@@ -8,7 +8,7 @@ once, top to bottom.
 
 import textwrap
 
-from cargoboard.clikit import terminal_text
+from cargoboard.clikit import shown as quoted, terminal_text
 from cargoboard.export import diagram
 from cargoboard.store import score_text
 from cargoboard.rules import mover as mover_of
@@ -90,9 +90,12 @@ def run(rec, out, inp=None, interactive=False, color=False, start=0, clear=False
         elif cmd in ("q", "quit", "exit"):
             return 0
         elif cmd.isdecimal():
-            if int(cmd) <= last:
-                n = int(cmd)
+            # (compared as digits: int() refuses more than 4300 of them, which ended the
+            # replay with an error, and a long line is quoted cut short: clikit.shown)
+            digits = cmd.lstrip("0") or "0"
+            if len(digits) <= len(str(last)) and int(digits) <= last:
+                n = int(digits)
             else:
-                note = "no step %s: the game has steps 0..%d" % (cmd, last)
+                note = "no step %s: the game has steps 0..%d" % (quoted(cmd), last)
         else:
-            note = "unknown key %r; %s" % (cmd, HELP)
+            note = "unknown key %r; %s" % (quoted(cmd), HELP)

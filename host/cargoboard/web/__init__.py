@@ -14,12 +14,16 @@ class ServeError(UsageError):
 
 
 def parse_listen(text):
-    """'HOST:PORT', ':PORT', 'HOST' or '[::1]:PORT' -> (host, port)."""
+    """'HOST:PORT', ':PORT', 'HOST', '[::1]:PORT' or '[::1]' -> (host, port); ServeError for
+    anything else ('[::1' and '[::1]x' were served as '[::1]', on the default port)."""
     default_host, default_port = DEFAULT_LISTEN.rsplit(":", 1)
     text = text.strip()
     if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
-        port = rest[1:] if rest.startswith(":") else ""
+        host, bracket, rest = text[1:].partition("]")
+        if not bracket or rest and not rest.startswith(":"):
+            raise ServeError("--listen wants HOST:PORT (an IPv6 address in brackets: "
+                             "[::1]:8099), not '%s'" % text)
+        port = rest[1:]
     elif text.count(":") == 1:
         host, port = text.split(":")
     else:

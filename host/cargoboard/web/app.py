@@ -1,10 +1,11 @@
 """The web app of `cargoboard serve` (Starlette): the live tables, the archive, the replays.
 
-Pages: `/` every table side by side, `/table/K` one table, `/table/K/seat/S?token=T` one seat's
-page (its hidden hand), `/games` the archive (filters), `/games/N` a replay, `/games/N/export.FMT`
-the exports, `/host?token=T` the host's page (seat links). Live pages update through
-server-sent events (`/table/K/events`, `/events`). Changes are POSTs with the page's CSRF
-token: `/table/K/sync` (sync now), `/games/N/delete`. docs/web.md.
+Pages: `/` every table side by side, `/table/K` one table (`/api/table/K` its view as JSON),
+`/table/K/seat/S?token=T` one seat's page (its hidden hand), `/games` the archive (filters),
+`/games/N` a replay, `/games/N/export.FMT` the exports, `/host?token=T` the host's page (seat
+links). Live pages update through server-sent events (`/events`, `/table/K/events`,
+`/table/K/seat/S/events`). Changes are POSTs with the page's CSRF token: `/table/K/sync` (sync
+now), `/table/K/seat/S/act` (a seat plays from its page), `/games/N/delete`. docs/web.md.
 """
 
 from __future__ import annotations
@@ -508,12 +509,13 @@ def _game(request, rec=None):
     """(record, positions, the rules' actions) of the path's game (rec: its record, read
     already; positions and actions as rec.replay() gives them): 422 for a game that does not
     replay, 403 for a hidden game not over."""
+    from cargoboard.export.cli import replayed
     if rec is None:
         rec = _record(request)
     try:
-        positions, actions = rec.replay()
-    except Exception as e:  # the rules' error
-        raise HTTPException(422, "game %s does not replay: %s" % (rec.id, e)) from None
+        positions, actions = replayed(rec)
+    except CommandError as e:  # its rules refuse it, or this program has none for its kind
+        raise HTTPException(422, str(e)) from None
     last = positions[-1]
     if diagram.has_hidden(rec.kind) and not last.is_over() and \
             diagram.seat_view(rec.kind, last.notation(), None)[0] != last.notation():

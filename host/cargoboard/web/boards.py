@@ -21,6 +21,7 @@ the same Link), events keep flowing meanwhile.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import threading
@@ -28,7 +29,6 @@ import time
 from collections import deque
 
 from cargoboard import games
-from cargoboard.games import kinds as game_kinds
 from cargoboard.link import Link, LinkError, BoardError, candidate_ports, parse_info
 from cargoboard.logrecord import LogError, record_from_log
 from firmware.system import linklog as LL
@@ -40,11 +40,12 @@ QUIET_S = 3.0         # a board silent this long is asked HELLO (is it still the
 HISTORY_PAGE = 48     # actions per `history FROM COUNT` request (a reply holds at most 1 KB)
 POLL_S = 0.02         # the thread's serial read slice
 COMMAND_S = 5.0       # a seat's command waits this long per try for its one reply (3 tries)
+log = logging.getLogger("cargoboard.web")
 
 # Events after which the game is read afresh (`status`, `pos`, `state`, the move list): the
 # app's, and every game's `GAME start ...` and `GAME resumed ...` (docs/serial-protocol.md).
 FRESH_PREFIXES = ("game ", "load ", "log resumed") + tuple(
-    "%s %s" % (kind, what) for kind in game_kinds() for what in ("start", "resumed"))
+    "%s %s" % (kind, what) for kind in games.kinds() for what in ("start", "resumed"))
 MOVE_KINDS = ("auto", "confirm", "end")
 # «Формула 99» reports an action by its 4-byte code, `HOW CODE ply=N` (HOW: auto, confirm,
 # act, card, pick, undo; docs/board-formula99.md): its text and the position are read afresh.
@@ -154,6 +155,7 @@ class Follower:
             except LinkError as e:
                 self._lost("lost the board on %s: %s; reconnecting" % (self.port, e))
             except Exception as e:  # a bug must not end the thread: say so and start again
+                log.exception("following %s", self.port)  # (its traceback, on the console)
                 self._lost("error following %s: %s: %s; reconnecting" % (self.port,
                                                                        type(e).__name__, e))
             finally:
@@ -402,7 +404,8 @@ class Follower:
 
     # --- sync now -------------------------------------------------------------------------------
     def _sync(self, link):
-        from cargoboard.store import Store, StoreError
+        import sqlite3
+        from cargoboard.store import Store, StoreError, default_path, store_error
         from cargoboard.sync import sync
 
         def progress(done, total, label):
@@ -417,9 +420,16 @@ class Follower:
             result, over = res.summary(), True
         except StoreError as e:
             result, over = "not synced: %s" % e, True
+        except sqlite3.Error as e:
+            # SQLite's words alone ("database disk image is malformed": a store damaged past
+            # its schema, which opening it does not read) name no store: said as the commands
+            # and the archive say them
+            path = self.store_path or default_path()
+            result, over = "not synced: %s" % store_error(path, e), True
         except LinkError:
             raise
-        except Exception as e:  # e.g. sqlite3's "database is locked": said, and sync may run again
+        except Exception as e:  # a bug: said, the board stays followed, and sync may run again
+            log.exception("sync now of %s", self.port)  # (its traceback, on the console)
             result = "not synced: %s: %s" % (type(e).__name__, e)
         finally:  # whatever ended it, the sync is over: "a sync is running" must not stay
             s = self.sync_state

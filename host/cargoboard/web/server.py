@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import asyncio
-import signal
 import socket
 import sys
 import threading
@@ -13,7 +12,7 @@ from urllib.parse import urlencode
 
 import uvicorn
 
-from cargoboard.clikit import CommandError
+from cargoboard.clikit import CommandError, terminated_as_interrupt
 from cargoboard.web.app import Hub, create_app
 from cargoboard.web.boards import Boards
 from cargoboard.web.security import Keys, is_loopback
@@ -143,17 +142,14 @@ def serve(host, port, boards=(), db=None, public=False, out=print):
         finally:
             task.cancel()
 
-    def term(signum, frame):
-        raise KeyboardInterrupt
-
     # uvicorn stops gracefully on SIGINT/SIGTERM, then raises the signal again once it has
-    # restored the handlers it found: with this one, SIGTERM ends here as Ctrl-C does (exit 0)
-    old_term = signal.signal(signal.SIGTERM, term)
+    # restored the handlers it found: with terminated_as_interrupt's, SIGTERM ends here as
+    # Ctrl-C does (exit 0)
     try:
-        asyncio.run(main())
-    except KeyboardInterrupt:
+        with terminated_as_interrupt():
+            asyncio.run(main())
+    except KeyboardInterrupt:  # (Terminated too)
         pass
     finally:
-        signal.signal(signal.SIGTERM, old_term)
         ws.boards.stop()
     return 0 if ws.server.started else 1

@@ -6,10 +6,13 @@ and the table's view (seat None) holds nobody's."""
 
 from __future__ import annotations
 
+import logging
 import re
 
 from cargoboard.export import diagram
-from cargoboard.rules import rules_for, seat_letters
+from cargoboard.rules import rules_errors, rules_for, seat_letters
+
+log = logging.getLogger("cargoboard.web")
 
 
 def _parse(kind, text):
@@ -106,7 +109,12 @@ def board_view(snap, seat=None):
         view["over"] = pos.is_over()
         view["to_move"] = None if pos.is_over() else letters[pos.to_move]
         view["mover"] = mover
-    except Exception as e:  # the rules' error: the board's text does not parse here
+    except Exception as e:
+        # the rules' error: the board's text does not parse here. Anything else is a bug of
+        # ours: the page says it all the same (the board's state still shows), and the console
+        # gets its traceback (it went nowhere)
+        if not isinstance(e, rules_errors()):
+            log.exception("drawing table %s's position (%s)", snap.get("key"), kind)
         view["drawing_error"] = "cannot draw the board's position: %s" % (
             str(e).splitlines() or [type(e).__name__])[0]
     return view

@@ -231,10 +231,8 @@ def cmd_demo(args):
 
 
 def add_parser(sub):
-    import argparse
     p = sub.add_parser("demo", help="play, sync and export a game on the virtual board",
                        description=__doc__.strip().splitlines()[0],
-                       formatter_class=argparse.RawDescriptionHelpFormatter,
                        epilog="examples:\n  cargoboard demo\n  cargoboard demo --players 3 --seed 4 --out /tmp/demo\n"
                               "  cargoboard demo --expansion both --teleport --out /tmp/demo-both")
     p.add_argument("--players", type=int, choices=(2, 3, 4, 8), default=2,

@@ -42,15 +42,13 @@ MAX_HINT_DEPTH = 8
 
 
 def cmd_hint(args):
-    from cargoboard.clikit import CommandError, UsageError, read_position
+    from cargoboard.clikit import CommandError, UsageError, read_named_position
     from shared_rules.cephalopod.engine import best_action
 
     if not 1 <= args.depth <= MAX_HINT_DEPTH:
         raise UsageError("--depth must be 1 to %d, not %d (each ply costs about 8 times the "
                          "one before)" % (MAX_HINT_DEPTH, args.depth))
-    text = args.position.strip()
-    pos = ce.named_position(text.lower()) or \
-        read_position(ce.Position.parse, text, POSITION_HELP, ce.RulesError)
+    pos = read_named_position(ce, args.position, POSITION_HELP)
     a = best_action(pos, args.depth)
     if a is None:
         raise CommandError("the game is over: no action to suggest")
@@ -59,8 +57,6 @@ def cmd_hint(args):
 
 
 def add_parser(sub):
-    from cargoboard.clikit import HelpFormatter
-
     p = sub.add_parser("cephalopod", help="Cephalopod analysis: paths, hint",
                        description=__doc__.strip().splitlines()[0],
                        epilog="examples:\n  cargoboard cephalopod paths 20 '0 6 0/2 2 2/1 6 1'\n"
@@ -75,7 +71,6 @@ def add_parser(sub):
                     "every sequence of up to DEPTH placements (a sequence ends early when the "
                     "board is full); each final board read left to right, top to bottom as a "
                     "9-digit number (empty = 0); print the sum modulo 2^30.",
-        formatter_class=HelpFormatter,
         epilog="examples:\n  cargoboard cephalopod paths 1 '5 5 5/0 0 5/5 5 5'\n"
                "  cargoboard cephalopod paths 24 300/362/102 --time")
     q.add_argument("depth", metavar="DEPTH", type=int,
@@ -90,7 +85,6 @@ def add_parser(sub):
     q = csub.add_parser("hint", help="the engine's action for the side to move",
                         description="Print the action the engine (shared_rules."
                                     "cephalopod.engine) chooses in POSITION.",
-                        formatter_class=HelpFormatter,
                         epilog="examples:\n  cargoboard cephalopod hint 5x5\n"
                                "  cargoboard cephalopod hint '.w1./b1.b1/.w1. w' --depth 3")
     q.add_argument("position", metavar="POSITION",

@@ -110,10 +110,8 @@ def _clearer():
 
 def add_play_parser(playsub):
     """`cargoboard play formula99` (the command `play` is the CLI's, one sub-command a game)."""
-    from cargoboard.clikit import HelpFormatter
     p = playsub.add_parser(
         "formula99", help="hot seat, engines for any seats",
-        formatter_class=HelpFormatter,
         description="Play «Формула 99» in the terminal: each player sees only their own hand "
                     "(a hand-over screen between players); engines may take any seats.",
         epilog="examples:\n  cargoboard play formula99 --players 3 --level 2\n"

@@ -19,12 +19,10 @@ def cmd_play(args):
 
 
 def cmd_hint(args):
-    from cargoboard.clikit import CommandError, read_position
+    from cargoboard.clikit import CommandError, read_named_position
     from shared_rules.kubitva.engine import best_action
 
-    text = args.position.strip()
-    pos = kb.named_position(text.lower()) or \
-        read_position(kb.Position.parse, text, POSITION_HELP, kb.RulesError)
+    pos = read_named_position(kb, args.position, POSITION_HELP)
     a = best_action(pos)
     if a is None:
         raise CommandError("the game is over: no action to suggest")
@@ -34,15 +32,12 @@ def cmd_hint(args):
 
 def add_play_parser(playsub):
     """`cargoboard play kubitva` (the command `play` is the CLI's, one sub-command a game)."""
-    from cargoboard.clikit import HelpFormatter
-
     maps = ", ".join(name for name, _ in kb.MAPS)
     p = playsub.add_parser(
         "kubitva", help="two people at one computer, or against the engine",
         description="Play КУБитва in the terminal: the board is drawn after every line; the "
                     "player to move types actions in the notation of docs/rules/kubitva.md "
                     "(several on a line) or legal, hint, undo, board, help, quit.",
-        formatter_class=HelpFormatter,
         epilog="examples:\n  cargoboard play kubitva\n"
                "  cargoboard play kubitva --engine N --save game.txt\n"
                "  cargoboard play kubitva --map full --engine SN")
@@ -62,12 +57,9 @@ def add_play_parser(playsub):
 
 
 def add_parser(sub):
-    from cargoboard.clikit import HelpFormatter
-
     maps = ", ".join(name for name, _ in kb.MAPS)
     p = sub.add_parser("kubitva", help="КУБитва analysis: hint",
                        description=__doc__.strip().splitlines()[0],
-                       formatter_class=HelpFormatter,
                        epilog="examples:\n  cargoboard kubitva hint board\n"
                               "  cargoboard perft --game kubitva board 3")
     ksub = p.add_subparsers(dest="kubitva_command", metavar="WHAT")
@@ -75,7 +67,6 @@ def add_parser(sub):
     q = ksub.add_parser("hint", help="the engine's action for the side to move",
                         description="Print the action the engine (shared_rules/kubitva/"
                                     "engine.py) chooses in POSITION.",
-                        formatter_class=HelpFormatter,
                         epilog="example:\n  cargoboard kubitva hint board")
     q.add_argument("position", metavar="POSITION",
                    help="a КУБитва position (quote it), or a map word (%s) for its start" % maps)

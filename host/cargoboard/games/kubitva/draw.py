@@ -78,8 +78,9 @@ def centre(pos, c):
     return cell_centre(c, pos.cols, pos.rows, CELL, MARGIN)
 
 
-def land_letter(pos, c):
-    t = pos.terr[c]
+def land_letter(t):
+    """A cell's land t (pos.terr[c]) as the picture's data-land says it: its side's letter, in
+    lower case if it was captured this turn (kb.FRESH)."""
     letter = LETTERS[t & 1]
     return letter.lower() if t & kb.FRESH else letter
 
@@ -114,12 +115,10 @@ def _background(rows, cols, terr):
 def _land_cell(rows, cols, c, t):
     x, y = cell_origin(c, cols, rows, CELL, MARGIN)
     side = t & 1
-    letter = LETTERS[side]
     return _tag("rect", [("x", x), ("y", y), ("width", CELL), ("height", CELL),
                          ("fill", LAND_NEW[side] if t & kb.FRESH else LAND[side]),
                          ("stroke", "#b8b2a2"), ("stroke-width", "1"), ("data-kind", "cell"),
-                         ("data-cell", kb.cell_name(c, cols)),
-                         ("data-land", letter.lower() if t & kb.FRESH else letter)])
+                         ("data-cell", kb.cell_name(c, cols)), ("data-land", land_letter(t))])
 
 
 @functools.lru_cache(maxsize=2048)
