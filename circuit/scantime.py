@@ -42,12 +42,12 @@ VIPER_ROW_US = 2.0                    # row address write and loop per row, in v
 # What the rest of a steady frame costs there (issue 11: 1.6 ms p95 on the emulated RP2040).
 APP_STEADY_US = 1600
 # Measured on the emulated RP2040 wired as revision B (`.venv/bin/python bench/revb_scan.py`,
-# the HAL as deployed, the stock image, an empty board on the emulator's analog front end;
-# docs/hardware.md): the scan alone (p50 of 50; max 6837 us), and the largest read_sensors()
-# of 50 when every cell moved (the scan plus the fields and occupancy in Python: the worst
-# frame's sensor read; p50 8490 us; 8428 on a chip whose ADC read 0 on every channel).
+# the HAL as deployed, the stock image, the 2-player Cargocube start on the emulator's analog
+# front end; docs/hardware.md): the scan alone (p50 of 50; max 6734 us), and the largest
+# read_sensors() of 50 when every cell moved (the scan plus the fields and occupancy of all
+# 121 cells in Python: the worst frame's sensor read; p50 15239 us).
 MEASURED_SCAN_US = 6726
-MEASURED_READ_WORST_US = 8490
+MEASURED_READ_WORST_US = 15245
 
 
 # --- The ADC input's settling: does one discarded conversion cover it? ----------------------------

@@ -48,9 +48,16 @@ def settle(new, sums, deadband):
 class HallReader:
     def __init__(self, samples, sens_uv_per_mt, full_mv, occ_on, occ_off, zero=None,
                  cal_scans=0, cal_clear=0):
-        # 0.01 mT per unit of a sum: full_mv / 4096 mV a code, sens uV per mT, samples a sum
-        self.num = 100 * full_mv * 1000
-        self.den = 4096 * sens_uv_per_mt * samples
+        # 0.01 mT per unit of a sum: full_mv / 4096 mV a code, sens uV per mT, samples a sum;
+        # num / den in lowest terms (1375 / 4096 on the board), so that a cell's (sum - mid) *
+        # num stays a small int: at 330 000 000 it was a big int, an allocation per cell
+        num = 100 * full_mv * 1000
+        den = 4096 * sens_uv_per_mt * samples
+        g, k = num, den
+        while k:
+            g, k = k, g % k
+        self.num = num // g
+        self.den = den // g
         self.occ_on = occ_on
         self.occ_off = occ_off
         # `calibrate` (firmware/system/calib.py): the scans it averages, and the most a cell
@@ -72,7 +79,7 @@ class HallReader:
 
     def sum_units(self, mt100):
         """How many units of a sum make mt100 (0.01 mT): the deadband of `settle`."""
-        return (mt100 * self.den + self.num // 2) // self.num
+        return (2 * mt100 * self.den + self.num) // (2 * self.num)  # rounded, half up
 
     def update(self, sums, occ):
         """Convert the cells whose sum changed (all when the mid reference moved); fill the
@@ -95,9 +102,12 @@ class HallReader:
         bits = self._occ
         on = self.occ_on
         off = self.occ_off
-        num = self.num
+        num = 2 * self.num  # twice over, so that halves round as with any num / den
         den = self.den
-        half = den // 2
+        den2 = 2 * den
+        samples = self._samples
+        rough = self.rough
+        band = DNL_BAND
         n = 0
         for c in range(N_CELLS):
             s = sums[c]
@@ -105,20 +115,18 @@ class HallReader:
                 continue
             last[c] = s
             d = (s - mid) * num  # (cell - mid) in 0.01 mT, rounded to nearest
-            v = ((d + half) // den if d >= 0 else -((half - d) // den)) - zero[c]
+            v = ((d + den) // den2 if d >= 0 else -((den - d) // den2)) - zero[c]
             levels[c] = v
             a = v if v >= 0 else -v
             i = c >> 3
             b = 1 << (c & 7)
-            code = s // self._samples
-            near = False
-            for k in DNL_CODES:
-                if -DNL_BAND < code - k < DNL_BAND:
-                    near = True
-            if near:
-                self.rough[i] |= b
+            # within DNL_BAND of a DNL code: one remainder, not a loop over the four (every
+            # cell of a frame in which all moved: the worst frame)
+            r = (s // samples - 512) % 1024  # DNL_CODES are 512 + 1024 k
+            if r < band or r > 1024 - band:
+                rough[i] |= b
             else:
-                self.rough[i] &= ~b & 0xFF
+                rough[i] &= ~b & 0xFF
             if a >= on:
                 bits[i] |= b
             elif a < off:

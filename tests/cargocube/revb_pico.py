@@ -40,7 +40,7 @@ def run(trace, main, max_s=300):
         image = Path(tmp) / "flash.img"
         fsimage.write_files(image, files)
         text = ""
-        with PicoRunner(flash=image, boot_from_flash=True) as runner:
+        with PicoRunner(flash=image, boot_from_flash=True, revision="B") as runner:
             for _ in range(max_s * 100):
                 runner.step(10)
                 text = bytes(runner.serial_log).decode(errors="replace")
