@@ -71,6 +71,9 @@ class HallReader:
         self._last = array("H", bytes(2 * N_SUMS))   # the sums last converted (u16)
         self._samples = samples
         self._first = True
+        # the per-cell loop of update() in compiled code, if the HAL has one (the board's:
+        # fast(sums, mid, every) -> cells converted); None: update's own loop, in Python
+        self.fast = None
         # The mid-supply reference moves every cell's zero at once: it is averaged over about
         # 16 scans (x 16 here) and taken over only when it moved by more than MID_BAND units
         # of a sum, else its own noise would shift all 121 fields together.
@@ -84,7 +87,6 @@ class HallReader:
     def update(self, sums, occ):
         """Convert the cells whose sum changed (all when the mid reference moved); fill the
         occupancy bitmap occ (bytearray(16)). Returns the number of cells converted."""
-        last = self._last
         if self._first:
             self._mid16 = sums[MID] * 16
             self._mid = sums[MID]
@@ -97,41 +99,46 @@ class HallReader:
             every = True
         mid = self._mid
         self._first = False
-        levels = self.levels
-        zero = self.zero
+        last = self._last
         bits = self._occ
-        on = self.occ_on
-        off = self.occ_off
-        num = 2 * self.num  # twice over, so that halves round as with any num / den
-        den = self.den
-        den2 = 2 * den
-        samples = self._samples
-        rough = self.rough
-        band = DNL_BAND
-        n = 0
-        for c in range(N_CELLS):
-            s = sums[c]
-            if not every and s == last[c]:
-                continue
-            last[c] = s
-            d = (s - mid) * num  # (cell - mid) in 0.01 mT, rounded to nearest
-            v = ((d + den) // den2 if d >= 0 else -((den - d) // den2)) - zero[c]
-            levels[c] = v
-            a = v if v >= 0 else -v
-            i = c >> 3
-            b = 1 << (c & 7)
-            # within DNL_BAND of a DNL code: one remainder, not a loop over the four (every
-            # cell of a frame in which all moved: the worst frame)
-            r = (s // samples - 512) % 1024  # DNL_CODES are 512 + 1024 k
-            if r < band or r > 1024 - band:
-                rough[i] |= b
-            else:
-                rough[i] &= ~b & 0xFF
-            if a >= on:
-                bits[i] |= b
-            elif a < off:
-                bits[i] &= ~b & 0xFF
-            n += 1
+        if self.fast is not None:
+            # the board's compiled loop (rp2040_revb.py): the same numbers as the one below
+            # (tests/test_revb_pico.py compares both on the chip)
+            n = self.fast(sums, mid, every)
+        else:
+            levels = self.levels
+            zero = self.zero
+            on = self.occ_on
+            off = self.occ_off
+            num = 2 * self.num  # twice over, so that halves round as with any num / den
+            den = self.den
+            den2 = 2 * den
+            samples = self._samples
+            rough = self.rough
+            band = DNL_BAND
+            n = 0
+            for c in range(N_CELLS):
+                s = sums[c]
+                if not every and s == last[c]:
+                    continue
+                last[c] = s
+                d = (s - mid) * num  # (cell - mid) in 0.01 mT, rounded to nearest
+                v = ((d + den) // den2 if d >= 0 else -((den - d) // den2)) - zero[c]
+                levels[c] = v
+                a = v if v >= 0 else -v
+                i = c >> 3
+                b = 1 << (c & 7)
+                # within DNL_BAND of a DNL code: one remainder, not a loop over the four
+                r = (s // samples - 512) % 1024  # DNL_CODES are 512 + 1024 k
+                if r < band or r > 1024 - band:
+                    rough[i] |= b
+                else:
+                    rough[i] &= ~b & 0xFF
+                if a >= on:
+                    bits[i] |= b
+                elif a < off:
+                    bits[i] &= ~b & 0xFF
+                n += 1
         last[MID] = sums[MID]
         last[ZERO] = sums[ZERO]
         for i in range(16):
