@@ -9,6 +9,7 @@ import the entry point that imports them."""
 import argparse
 import contextlib
 import errno
+import os
 import signal
 import threading
 
@@ -196,6 +197,24 @@ def terminal_text(text):
 # files are some KB; more is none of them, and /dev/zero, or a link to it, would be read until
 # memory runs out.
 MAX_INPUT_FILE = 16 * 1024 * 1024
+
+
+def process_runs(pid, others_count):
+    """Whether a process of this id runs on this machine, for a file named by the id of the
+    process that wrote it. others_count: whether another user's process counts (the
+    system says only that it may not signal it): in a folder other users share (a store's) it
+    may be the writer, still at work, so it runs; in a folder of this user's alone (the
+    virtual boards') it is not the writer but a process that got the number later, so the
+    writer is gone. An id no process can have (too large for the system) runs not."""
+    try:
+        os.kill(pid, 0)  # signal 0: only looks
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return others_count
+    except OverflowError:
+        return False
+    return True
 
 
 def read_at_most(f, limit=MAX_INPUT_FILE):

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
-from cargoboard.clikit import shown, sigterm_unwinds, why_not_writable
+from cargoboard.clikit import process_runs, shown, sigterm_unwinds, why_not_writable
 from cargoboard.rules import rules_for, seat_letters
 from firmware.system import logformat, logwrite
 
@@ -552,14 +552,9 @@ def _temporary_name(path):
 
 
 def _running(pid):
-    """Whether a process of this id runs on this machine (any user's)."""
-    try:
-        os.kill(pid, 0)  # signal 0: only looks
-    except ProcessLookupError:
-        return False
-    except (OSError, OverflowError):
-        return True  # another user's (PermissionError), or not to be told: kept
-    return True
+    """Whether a process of this id runs on this machine, any user's: a store's folder may be
+    shared, and another user's process may be making a store there now."""
+    return process_runs(pid, others_count=True)
 
 
 # How long a temporary file of a process that runs no more is kept all the same. Making a store
