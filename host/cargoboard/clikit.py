@@ -239,6 +239,17 @@ def why_not_writable(path):
     return "no permission to write it"
 
 
+def is_stream(name):
+    """Whether name leads to a character device or a pipe (/dev/null, /dev/stdout at a
+    terminal, a FIFO): written as it is, it holds no file of the user's to protect."""
+    import stat
+    try:
+        mode = os.stat(name).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
+
+
 def check_new_file(name, replace=False):
     """CommandError unless a file may be written at name, said in words before any work is
     done (a game played for an hour must not be lost at the end to "No such file or
