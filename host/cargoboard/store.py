@@ -294,10 +294,33 @@ def is_date_filter(text) -> bool:
     return True
 
 
+def file_in_the_way(path):
+    """The first of path's folders that exists, if it is no folder (a file: $XDG_DATA_HOME
+    naming a file), else None: then no store can be made at path."""
+    folder = Path(path).absolute().parent
+    while not os.path.lexists(folder) and folder != folder.parent:
+        folder = folder.parent
+    return None if folder.is_dir() else folder
+
+
+def _mend(path) -> str:
+    """What to mend when a file stands where the store at path needs a folder: the variable
+    that named it ($CARGOBOARD_DB, $XDG_DATA_HOME), or the name given."""
+    if os.environ.get("CARGOBOARD_DB") and Path(path) == Path(os.environ["CARGOBOARD_DB"]):
+        return "mend $CARGOBOARD_DB, or give --db"
+    if os.environ.get("XDG_DATA_HOME") and Path(path) == standard_path():
+        return "mend $XDG_DATA_HOME, or give --db"
+    return "mend the name"
+
+
 def missing_text(path) -> str:
     """What is said of a store that is not there: which command makes one, unless its folder
     is missing where no command makes folders (folders_may_be_made)."""
     path = Path(path)
+    blocking = file_in_the_way(path)
+    if blocking is not None:
+        return ("no game store at %s: %s is a file, not a folder, so no command can make one "
+                "there (%s)" % (path, blocking, _mend(path)))
     if not path.parent.is_dir() and not folders_may_be_made(path):
         return ("no game store at %s: its folder %s does not exist (no command makes it: make "
                 "it first, or mend the name; or give --db)" % (path, path.parent))
@@ -474,6 +497,10 @@ def check_writable(path):
                              "keeps its journal, cannot be written (%s)"
                              % (path, path.absolute().parent, why))
         return
+    blocking = file_in_the_way(path)
+    if blocking is not None:
+        raise StoreError("cannot make a game store at %s%s: %s is a file, not a folder (%s)"
+                         % (path, named, blocking, _mend(path)))
     if not make_folders and not path.parent.is_dir():
         raise StoreError("cannot make a game store at %s%s: the folder %s does not exist "
                          "(make it first, or mend the name)"
