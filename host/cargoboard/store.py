@@ -271,8 +271,11 @@ def source_text(source, source_game) -> str:
     return "board %s, its game %s" % (source, source_game)
 
 
-# The archive's filters (Store.list): what a game's result may be asked as.
+# The archive's filters (Store.list): what a game's result may be asked as, and the numbers of
+# seats a game may be asked by (`games --players N`, the web archive's `players=N`): no game
+# seats more than 9 (a seat is named by one letter or digit).
 RESULTS = ("over", "open", "abandoned")
+SEATS = (1, 9)
 
 
 def is_result_filter(text) -> bool:
