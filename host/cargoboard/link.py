@@ -604,8 +604,11 @@ BUSY = ("another program has the board's port open: a sync or deploy still runni
 # sends that text outside a frame). A frame typed at the REPL may hold Ctrl-A, Ctrl-E or
 # Ctrl-D, which move it between these.
 TAIL = 512
-PROMPT_MARKS = (b">>> ", b"raw REPL; CTRL-B to exit", b"paste mode; Ctrl-C to cancel",
-                b"MPY: soft reboot", b"MicroPython v", b"time=")
+REPL_PROMPT = b">>> "                         # the friendly REPL's prompt
+RAW_REPL_BANNER = b"raw REPL; CTRL-B to exit"  # then "\r\n>", the raw REPL's prompt
+REPL_BANNER = b"MicroPython v"                 # the friendly REPL's first line: version, ...
+PROMPT_MARKS = (REPL_PROMPT, RAW_REPL_BANNER, b"paste mode; Ctrl-C to cancel",
+                b"MPY: soft reboot", REPL_BANNER, b"time=")
 AT_PROMPT = ("the board on %s is at MicroPython's prompt, not running the Cargoboard firmware: "
              "run `cargoboard deploy` (a deploy cut short, or mpremote, leaves it so), or "
              "unplug it and plug it in again")
