@@ -52,7 +52,16 @@ QUIET_S = 2.0
 
 
 class LinkError(Exception):
-    """The board cannot be reached or stopped answering: one line for the user."""
+    """The board cannot be reached or stopped answering: one line for the user. tells_next:
+    whether the line already says what to do next (check the board before sending a command
+    again, plug the board in again), so that a sync it breaks off adds no "run sync again"."""
+
+    tells_next = False
+
+    def __init__(self, *args, tells_next=None):
+        super().__init__(*args)
+        if tells_next is not None:
+            self.tells_next = tells_next
 
 
 class _Broken(Exception):
@@ -377,13 +386,13 @@ class Link:
         if once:
             raise LinkError("no answer from the board on %s after %d tries (the command may "
                             "have run, once at most; check the board before sending it again)"
-                            % (self.port, self.retries))
+                            % (self.port, self.retries), tells_next=True)
         if not resend:
             raise LinkError("no answer from the board on %s in %.0f s (the command was sent once "
                             "and may have run; check the board before sending it again)"
-                            % (self.port, timeout * self.retries))
+                            % (self.port, timeout * self.retries), tells_next=True)
         if self.at_prompt():
-            raise LinkError(AT_PROMPT % self.port)
+            raise LinkError(AT_PROMPT % self.port, tells_next=True)
         raise LinkError("no answer from the board on %s after %d tries" % (self.port, self.retries))
 
     def at_prompt(self) -> bool:

@@ -81,7 +81,10 @@ SCHEMA += "".join(statement + ";\n" for statement in INDEXES)
 
 
 class StoreError(Exception):
-    """A store problem the user can act on (bad file, unknown game)."""
+    """A store problem the user can act on (bad file, unknown game). tells_next: whether the
+    line already says what to do next (try again), as LinkError's."""
+
+    tells_next = False
 
 
 class NoSuchGame(StoreError):
@@ -94,6 +97,8 @@ class BadGameId(StoreError):
 
 class StoreInUse(StoreError):
     """Another program holds the store locked (for longer than SQLite waits): try again."""
+
+    tells_next = True  # "try again when it has finished"
 
 
 # `--db FILE`'s help in every command that takes it (sync, games, export, import, replay, serve)

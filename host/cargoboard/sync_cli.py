@@ -46,7 +46,7 @@ def cmd_sync(args):
         n = len(res.stored) + len(res.continued)
         if isinstance(e, StoreInUse) and not n:
             raise  # (its line says it all: nothing stored yet, try again)
-        again = "" if "again" in str(e) else ": run sync again (it resumes)"
+        again = "" if e.tells_next else ": run sync again (it resumes)"
         raise CommandError("%s; %s%s" % (e, _stored_text(res, n, "no game stored, all stay "
                                                                  "on the board"), again)) from e
     except KeyboardInterrupt:
