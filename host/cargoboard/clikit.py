@@ -28,6 +28,14 @@ class CommandError(Exception):
     """A failure the user can act on: printed as one line, exit code 1."""
 
 
+class InputError(ValueError):
+    """What the user gave will not do (a game file, a flash image, a sim's world or fault, a
+    game's name, a board's log): one line, exit code 1, as a CommandError. A ValueError, as
+    the readers that raise it catch ValueError among their own errors; the command line
+    catches only this kind (and CommandError), so any other ValueError is a bug and shows its
+    traceback."""
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM (`kill`, a session ending) where a command ends it as it ends a Ctrl-C
     (terminated_as_interrupt): it says what it had done; exit status 143 (128 + 15)."""
