@@ -1,8 +1,9 @@
 """What every command module shares: its errors (one line each, with the exit code they mean:
-CommandError, UsageError, Terminated; error_text, capped, shown, terminal_text), its parser
-and help's formatter (ArgumentParser, HelpFormatter; read_position, apply_only_to), Ctrl-C and
-SIGTERM (terminated_as_interrupt, sigterm_unwinds, signals_held), and the files a user names
-(read_at_most; check_new_file, why_not_writable and write_file, whole or not at all). Apart
+CommandError, UsageError, InputError, Terminated; error_text, capped, shown, terminal_text),
+its parser and help's formatter (ArgumentParser, HelpFormatter; read_position, apply_only_to),
+Ctrl-C and SIGTERM (terminated_as_interrupt, sigterm_unwinds, signals_held), the files a user
+names (read_at_most; check_new_file, is_stream, why_not_writable and write_file, whole or not
+at all) and whether the process that named a file runs (process_runs). Apart
 from cli.py so that the commands' modules (deploy, export, the store, the games' own) need not
 import the entry point that imports them."""
 
