@@ -251,3 +251,26 @@ def test_every_kind_of_path_option_is_checked_for_an_empty_name():
     kinds = {tuple(argv[:1]) for argv, _ in _path_options()}
     assert {("import",), ("export",), ("sim",), ("deploy",), ("sync",), ("serve",), ("demo",),
             ("play",), ("games",)} <= kinds
+
+
+def test_a_value_error_no_command_expects_is_a_bug_with_its_traceback(monkeypatch, capsys):
+    """cli.main caught every ValueError, so a bug that raised one (a bad int(), a wrong
+    unpacking of a tuple) was one line and exit 1, as a bad file is, and no traceback told
+    where. The errors a command expects of bad input are named (clikit.InputError: a game
+    file's, an unknown game's, a sim world's, ...); any other ValueError goes up as a bug."""
+    from cargoboard import rules
+    from cargoboard.export.gamefile import GameFileError
+
+    def buggy(args):
+        raise ValueError("invalid literal for int() with base 10: 'x'")
+    monkeypatch.setattr(cli, "cmd_legal", buggy)
+    with pytest.raises(ValueError, match="invalid literal"):
+        cli.main(["legal", "polygon"])
+    assert capsys.readouterr().err == ""
+    for expected in (GameFileError("game.json: line 3: not a game"),
+                     rules.UnknownGame("unknown game 'chess'")):
+        def refused(args, expected=expected):
+            raise expected
+        monkeypatch.setattr(cli, "cmd_legal", refused)
+        assert cli.main(["legal", "polygon"]) == 1
+        assert capsys.readouterr().err == "cargoboard: error: %s\n" % expected

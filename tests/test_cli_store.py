@@ -151,6 +151,30 @@ def test_cargoboard_db_in_a_missing_folder_makes_no_folders(tmp_path, capsys, mo
         assert len(st.list()) == 1
 
 
+
+def test_xdg_data_home_naming_a_file_is_said_not_sync_advised(tmp_path, capsys, monkeypatch):
+    """$XDG_DATA_HOME naming a file: `games` advised running sync, which cannot make the store
+    under a file ("Not a directory" once it had asked the board). Each command now says
+    which path is a file and what to mend, and makes nothing."""
+    monkeypatch.delenv("CARGOBOARD_DB", raising=False)
+    data = tmp_path / "data"
+    data.write_text("a file of mine\n")
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
+    where = data / "cargoboard" / "games.sqlite"
+    status, err = run(capsys, ["games"])
+    assert (status, err) == (1, "cargoboard: error: no game store at %s: %s is a file, not a "
+                                "folder, so no command can make one there (mend "
+                                "$XDG_DATA_HOME, or give --db)" % (where, data))
+    for argv in (["import", str(EXAMPLE)], ["sync", "--port", "/dev/null"]):
+        status, err = run(capsys, argv)
+        assert (status, err) == (1, "cargoboard: error: cannot make a game store at %s: %s is "
+                                    "a file, not a folder (mend $XDG_DATA_HOME, or give --db)"
+                                 % (where, data)), argv
+    status, err = run(capsys, ["import", str(EXAMPLE), "--db", str(data / "g.sqlite")])
+    assert (status, err) == (1, "cargoboard: error: cannot make a game store at %s: %s is a "
+                                "file, not a folder (mend the name)" % (data / "g.sqlite", data))
+    assert tree(tmp_path) == ["data"] and data.read_text() == "a file of mine\n"
+
 def test_sync_that_gets_no_answer_creates_nothing(tmp_path, capsys, monkeypatch):
     master, slave = os.openpty()  # a serial port where nothing answers
     try:

@@ -390,6 +390,24 @@ def test_export_never_replaces_a_file_unasked_nor_the_store(stored, tmp_path, ca
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.json", "link.json", "s.sqlite"]
 
 
+
+def test_export_to_a_device_or_a_pipe_needs_no_force(stored, tmp_path, capsys):
+    """`export 1 -o /dev/null` was refused ("it exists; ... --force"): a character device or a
+    pipe holds no file of the user's to protect, and writing to it is what was asked."""
+    import os
+    import threading
+    path, _ = stored
+    assert cli.main(["export", "1", "--db", str(path), "-o", os.devnull]) == 0
+    assert capsys.readouterr().err == "wrote game 1 as json to %s\n" % os.devnull
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()), daemon=True)
+    reader.start()
+    assert cli.main(["export", "1", "--db", str(path), "-o", str(fifo)]) == 0
+    reader.join(10)
+    assert json.loads(got[0])["header"]["id"] == 1
+
 def test_export_never_writes_the_files_sqlite_keeps_beside_the_store(stored, tmp_path, capsys,
                                                                     monkeypatch):
     """`export 5 -o good.sqlite-journal --db good.sqlite` wrote a file that SQLite then took

@@ -1195,3 +1195,44 @@ def test_a_port_another_sync_holds_is_said_so(played, tmp_path, capsys):
 def _copy(image, tmp_path):
     shutil.copy(image, tmp_path / "flash.img")
     return tmp_path / "flash.img"
+
+
+def test_run_sync_again_is_added_by_the_error_not_by_a_word_in_its_text(tmp_path, capsys,
+                                                                        monkeypatch):
+    """A sync broken off adds "run sync again (it resumes)" unless the error's line already
+    says what to do next. That was a search for the word "again" in the text: a store in a
+    folder named `again` (or `try-again`, ...) lost the advice. It is the error's own say now
+    (tells_next)."""
+    from cargoboard import sync as sync_module
+    from cargoboard import sync_cli
+    from cargoboard.store import StoreError, StoreInUse
+
+    class Board:
+        def __init__(self, port):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def hello(self):
+            pass
+    monkeypatch.setattr(sync_cli, "Link", Board)
+    db = tmp_path / "again" / "games.sqlite"
+    db.parent.mkdir()
+    for error, advice in ((lambda: StoreError("cannot write the game store %s: the disk is "
+                                              "full" % db), True),
+                          (lambda: LinkError("connection to again lost"), True),
+                          (lambda: StoreInUse("%s is in use: ...; try again when it has "
+                                              "finished" % db), False),
+                          (lambda: LinkError("no answer (the command may have run)",
+                                             tells_next=True), False)):
+        def broken_off(link, store, res, error=error, **kwargs):
+            res.stored.append(1)  # one game stored before it broke off
+            raise error()
+        monkeypatch.setattr(sync_module, "sync", broken_off)
+        status, out, err = cli_run(capsys, ["sync", "--port", "/dev/null", "--db", str(db)])
+        assert (status, out) == (1, ""), err
+        assert err.endswith(": run sync again (it resumes)\n") == advice, err

@@ -178,3 +178,15 @@ def test_deploy_finds_only_the_emulated_picos_virtual_board(tmp_path, no_usb_boa
     finally:
         os.close(master)
         os.close(slave)
+
+
+def test_a_record_of_an_id_no_process_can_have_is_dropped(no_usb_board):
+    """A record's name may hold any number: one too large for the system's process ids was a
+    traceback (OverflowError) in `cargoboard ports`, in sync and in serve, for good."""
+    folder = Path(os.environ[virtual_ports.ENV])
+    (folder / "99999999999-abc123.json").write_text(json.dumps(
+        {"port": "/dev/null", "pty": "/dev/null", "target": "unix"}))
+    (folder / "99999999999-def456.part").write_text("{")
+    assert virtual_ports.running() == []
+    assert list(folder.iterdir()) == []
+

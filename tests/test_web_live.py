@@ -517,3 +517,17 @@ def test_a_mismatch_is_marked_red_in_the_drawing_and_said_in_words(tmp_path, bro
     finally:
         for b in boards:
             b.close()
+
+
+def test_a_game_registered_after_the_import_is_read_afresh_at_its_start(handgame_registered):
+    """The events after which a board's game is read afresh (`GAME start ...`) were listed
+    once, when cargoboard.web.boards was imported: a game registered later (a plug-in, this
+    test's handgame) never had its start read, and the page kept the game before it."""
+    from cargoboard.web import boards
+    follower = boards.Follower("k", "p")
+    refreshed = []
+    follower._refresh = lambda link, known=None: refreshed.append(link)
+    follower._event("link", "handgame start seats=2")
+    follower._event("link", "handgame resumed ply=3")
+    follower._event("link", "cargocube start polygon")
+    assert refreshed == ["link"] * 3

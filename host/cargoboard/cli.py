@@ -4,7 +4,9 @@ Exit codes: 0 success, 1 the command ran and found a problem (bad position, ille
 a failed script line, an unknown game, a malformed file), 2 wrong usage (argparse's, and
 clikit.UsageError: options out of range or that do not fit together), 130 Ctrl-C, 143 SIGTERM
 (where a command takes it as Ctrl-C: clikit.Terminated). A problem is one line on stderr;
-`--debug` shows its traceback instead.
+`--debug` shows its traceback instead. A problem is an error of the kinds main() names
+(CommandError, clikit.InputError, LinkError, ...); any other exception, a bare ValueError
+among them, is a bug: its traceback, exit code 1.
 """
 
 import argparse
@@ -16,8 +18,9 @@ from cargoboard import rules as game_rules
 from cargoboard.link import LinkError
 from cargoboard.store import StoreError, default_path, score_text, store_error, winners_text
 from cargoboard.deploy import DeployError
-from cargoboard.clikit import (ArgumentParser, CommandError, HelpFormatter, Terminated,
-                               UsageError, error_text, read_named_position, read_position)
+from cargoboard.clikit import (ArgumentParser, CommandError, HelpFormatter, InputError,
+                               Terminated, UsageError, error_text, read_named_position,
+                               read_position)
 
 
 # The game of `perft`, `legal` and `show` without --game: the board's boot game.
@@ -277,7 +280,7 @@ def main(argv=None):
         return args.func(args) or 0
     except BrokenPipeError:  # an OSError: before the clause below
         return 0
-    except (CommandError, LinkError, StoreError, DeployError, ValueError, OSError,
+    except (CommandError, InputError, LinkError, StoreError, DeployError, OSError,
             sqlite3.Error) + game_rules.rules_errors() as exc:
         if args.debug:
             raise

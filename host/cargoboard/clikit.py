@@ -1,14 +1,16 @@
 """What every command module shares: its errors (one line each, with the exit code they mean:
-CommandError, UsageError, Terminated; error_text, capped, shown, terminal_text), its parser
-and help's formatter (ArgumentParser, HelpFormatter; read_position, apply_only_to), Ctrl-C and
-SIGTERM (terminated_as_interrupt, sigterm_unwinds, signals_held), and the files a user names
-(read_at_most; check_new_file, why_not_writable and write_file, whole or not at all). Apart
+CommandError, UsageError, InputError, Terminated; error_text, capped, shown, terminal_text),
+its parser and help's formatter (ArgumentParser, HelpFormatter; read_position, apply_only_to),
+Ctrl-C and SIGTERM (terminated_as_interrupt, sigterm_unwinds, signals_held), the files a user
+names (read_at_most; check_new_file, is_stream, why_not_writable and write_file, whole or not
+at all) and whether the process that named a file runs (process_runs). Apart
 from cli.py so that the commands' modules (deploy, export, the store, the games' own) need not
 import the entry point that imports them."""
 
 import argparse
 import contextlib
 import errno
+import os
 import signal
 import threading
 
@@ -25,6 +27,14 @@ class HelpFormatter(argparse.HelpFormatter):
 
 class CommandError(Exception):
     """A failure the user can act on: printed as one line, exit code 1."""
+
+
+class InputError(ValueError):
+    """What the user gave will not do (a game file, a flash image, a sim's world or fault, a
+    game's name, a board's log): one line, exit code 1, as a CommandError. A ValueError, as
+    the readers that raise it catch ValueError among their own errors; the command line
+    catches only this kind (and CommandError), so any other ValueError is a bug and shows its
+    traceback."""
 
 
 class Terminated(KeyboardInterrupt):
@@ -198,6 +208,24 @@ def terminal_text(text):
 MAX_INPUT_FILE = 16 * 1024 * 1024
 
 
+def process_runs(pid, others_count):
+    """Whether a process of this id runs on this machine, for a file named by the id of the
+    process that wrote it. others_count: whether another user's process counts (the
+    system says only that it may not signal it): in a folder other users share (a store's) it
+    may be the writer, still at work, so it runs; in a folder of this user's alone (the
+    virtual boards') it is not the writer but a process that got the number later, so the
+    writer is gone. An id no process can have (too large for the system) runs not."""
+    try:
+        os.kill(pid, 0)  # signal 0: only looks
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return others_count
+    except OverflowError:
+        return False
+    return True
+
+
 def read_at_most(f, limit=MAX_INPUT_FILE):
     """f.read() of the open file f (binary: bytes; text: characters), or None if it holds more
     than limit: every file a user names is read so, never whole without a bound."""
@@ -218,6 +246,17 @@ def why_not_writable(path):
     except OSError:
         pass
     return "no permission to write it"
+
+
+def is_stream(name):
+    """Whether name leads to a character device or a pipe (/dev/null, /dev/stdout at a
+    terminal, a FIFO): written as it is, it holds no file of the user's to protect."""
+    import stat
+    try:
+        mode = os.stat(name).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
 def check_new_file(name, replace=False):

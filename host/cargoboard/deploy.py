@@ -43,6 +43,7 @@ import time
 from pathlib import Path
 
 from cargoboard.build import BOARD_REV, REVISIONS, STAMP, BuildError, read_stamp, stage
+from cargoboard.link import RAW_REPL_BANNER, REPL_BANNER, REPL_PROMPT
 
 
 class DeployError(Exception):
@@ -88,9 +89,11 @@ def _mpremote_exe():
 # and hands over its REPL as a board does; the unix port's sim has no REPL to take a deploy.
 DEPLOYABLE_SIMS = ("pico",)
 
-PROMPT = b">>> "
-RAW_REPL = b"raw REPL; CTRL-B to exit\r\n>"
-BANNER = b"MicroPython v"  # the friendly REPL's first line: version, date, board
+# The REPL's marks are the link's (link.PROMPT_MARKS: what tells a board at the REPL); a
+# deploy waits for a prompt itself, the friendly REPL's or the raw REPL's.
+PROMPT = REPL_PROMPT
+RAW_REPL = RAW_REPL_BANNER + b"\r\n>"
+BANNER = REPL_BANNER  # the friendly REPL's first line: version, date, board
 # Enter; Ctrl-C stops a running program (the firmware, once Ctrl-C is on); Ctrl-B leaves the
 # raw REPL (and in the friendly REPL prints the banner): every state ends at ">>> ".
 TO_PROMPT = b"\r\x03\x02"

@@ -52,7 +52,16 @@ QUIET_S = 2.0
 
 
 class LinkError(Exception):
-    """The board cannot be reached or stopped answering: one line for the user."""
+    """The board cannot be reached or stopped answering: one line for the user. tells_next:
+    whether the line already says what to do next (check the board before sending a command
+    again, plug the board in again), so that a sync it breaks off adds no "run sync again"."""
+
+    tells_next = False
+
+    def __init__(self, *args, tells_next=None):
+        super().__init__(*args)
+        if tells_next is not None:
+            self.tells_next = tells_next
 
 
 class _Broken(Exception):
@@ -377,13 +386,13 @@ class Link:
         if once:
             raise LinkError("no answer from the board on %s after %d tries (the command may "
                             "have run, once at most; check the board before sending it again)"
-                            % (self.port, self.retries))
+                            % (self.port, self.retries), tells_next=True)
         if not resend:
             raise LinkError("no answer from the board on %s in %.0f s (the command was sent once "
                             "and may have run; check the board before sending it again)"
-                            % (self.port, timeout * self.retries))
+                            % (self.port, timeout * self.retries), tells_next=True)
         if self.at_prompt():
-            raise LinkError(AT_PROMPT % self.port)
+            raise LinkError(AT_PROMPT % self.port, tells_next=True)
         raise LinkError("no answer from the board on %s after %d tries" % (self.port, self.retries))
 
     def at_prompt(self) -> bool:
@@ -604,8 +613,11 @@ BUSY = ("another program has the board's port open: a sync or deploy still runni
 # sends that text outside a frame). A frame typed at the REPL may hold Ctrl-A, Ctrl-E or
 # Ctrl-D, which move it between these.
 TAIL = 512
-PROMPT_MARKS = (b">>> ", b"raw REPL; CTRL-B to exit", b"paste mode; Ctrl-C to cancel",
-                b"MPY: soft reboot", b"MicroPython v", b"time=")
+REPL_PROMPT = b">>> "                         # the friendly REPL's prompt
+RAW_REPL_BANNER = b"raw REPL; CTRL-B to exit"  # then "\r\n>", the raw REPL's prompt
+REPL_BANNER = b"MicroPython v"                 # the friendly REPL's first line: version, ...
+PROMPT_MARKS = (REPL_PROMPT, RAW_REPL_BANNER, b"paste mode; Ctrl-C to cancel",
+                b"MPY: soft reboot", REPL_BANNER, b"time=")
 AT_PROMPT = ("the board on %s is at MicroPython's prompt, not running the Cargoboard firmware: "
              "run `cargoboard deploy` (a deploy cut short, or mpremote, leaves it so), or "
              "unplug it and plug it in again")

@@ -22,13 +22,14 @@ from __future__ import annotations
 import datetime as _dt
 
 from firmware.system import logformat as LF
+from cargoboard.clikit import InputError
 from cargoboard.rules import rules_for, UnknownGame
 from cargoboard.store import GameRecord, log_damage
 
 STATUS = {LF.FINISH: "over", LF.ABANDON: "abandoned"}
 
 
-class LogError(ValueError):
+class LogError(InputError):
     """The log cannot become a game record (no header, unknown game, does not replay)."""
 
 

@@ -12,12 +12,13 @@ Every module named here has the python-chess-like face of shared_rules.cargocube
 
 import importlib
 
+from cargoboard.clikit import InputError
 from shared_rules import versions
 
 MODULES = {kind: "shared_rules.%s.rules" % kind for kind, _ in versions.RULES}
 
 
-class UnknownGame(ValueError):
+class UnknownGame(InputError):
     pass
 
 

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
-from cargoboard.clikit import shown, sigterm_unwinds, why_not_writable
+from cargoboard.clikit import process_runs, shown, sigterm_unwinds, why_not_writable
 from cargoboard.rules import rules_for, seat_letters
 from firmware.system import logformat, logwrite
 
@@ -81,7 +81,10 @@ SCHEMA += "".join(statement + ";\n" for statement in INDEXES)
 
 
 class StoreError(Exception):
-    """A store problem the user can act on (bad file, unknown game)."""
+    """A store problem the user can act on (bad file, unknown game). tells_next: whether the
+    line already says what to do next (try again), as LinkError's."""
+
+    tells_next = False
 
 
 class NoSuchGame(StoreError):
@@ -94,6 +97,8 @@ class BadGameId(StoreError):
 
 class StoreInUse(StoreError):
     """Another program holds the store locked (for longer than SQLite waits): try again."""
+
+    tells_next = True  # "try again when it has finished"
 
 
 # `--db FILE`'s help in every command that takes it (sync, games, export, import, replay, serve)
@@ -271,8 +276,11 @@ def source_text(source, source_game) -> str:
     return "board %s, its game %s" % (source, source_game)
 
 
-# The archive's filters (Store.list): what a game's result may be asked as.
+# The archive's filters (Store.list): what a game's result may be asked as, and the numbers of
+# seats a game may be asked by (`games --players N`, the web archive's `players=N`): no game
+# seats more than 9 (a seat is named by one letter or digit).
 RESULTS = ("over", "open", "abandoned")
+SEATS = (1, 9)
 
 
 def is_result_filter(text) -> bool:
@@ -294,10 +302,33 @@ def is_date_filter(text) -> bool:
     return True
 
 
+def file_in_the_way(path):
+    """The first of path's folders that exists, if it is no folder (a file: $XDG_DATA_HOME
+    naming a file), else None: then no store can be made at path."""
+    folder = Path(path).absolute().parent
+    while not os.path.lexists(folder) and folder != folder.parent:
+        folder = folder.parent
+    return None if folder.is_dir() else folder
+
+
+def _mend(path) -> str:
+    """What to mend when a file stands where the store at path needs a folder: the variable
+    that named it ($CARGOBOARD_DB, $XDG_DATA_HOME), or the name given."""
+    if os.environ.get("CARGOBOARD_DB") and Path(path) == Path(os.environ["CARGOBOARD_DB"]):
+        return "mend $CARGOBOARD_DB, or give --db"
+    if os.environ.get("XDG_DATA_HOME") and Path(path) == standard_path():
+        return "mend $XDG_DATA_HOME, or give --db"
+    return "mend the name"
+
+
 def missing_text(path) -> str:
     """What is said of a store that is not there: which command makes one, unless its folder
     is missing where no command makes folders (folders_may_be_made)."""
     path = Path(path)
+    blocking = file_in_the_way(path)
+    if blocking is not None:
+        return ("no game store at %s: %s is a file, not a folder, so no command can make one "
+                "there (%s)" % (path, blocking, _mend(path)))
     if not path.parent.is_dir() and not folders_may_be_made(path):
         return ("no game store at %s: its folder %s does not exist (no command makes it: make "
                 "it first, or mend the name; or give --db)" % (path, path.parent))
@@ -474,6 +505,10 @@ def check_writable(path):
                              "keeps its journal, cannot be written (%s)"
                              % (path, path.absolute().parent, why))
         return
+    blocking = file_in_the_way(path)
+    if blocking is not None:
+        raise StoreError("cannot make a game store at %s%s: %s is a file, not a folder (%s)"
+                         % (path, named, blocking, _mend(path)))
     if not make_folders and not path.parent.is_dir():
         raise StoreError("cannot make a game store at %s%s: the folder %s does not exist "
                          "(make it first, or mend the name)"
@@ -552,14 +587,9 @@ def _temporary_name(path):
 
 
 def _running(pid):
-    """Whether a process of this id runs on this machine (any user's)."""
-    try:
-        os.kill(pid, 0)  # signal 0: only looks
-    except ProcessLookupError:
-        return False
-    except (OSError, OverflowError):
-        return True  # another user's (PermissionError), or not to be told: kept
-    return True
+    """Whether a process of this id runs on this machine, any user's: a store's folder may be
+    shared, and another user's process may be making a store there now."""
+    return process_runs(pid, others_count=True)
 
 
 # How long a temporary file of a process that runs no more is kept all the same. Making a store

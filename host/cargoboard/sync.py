@@ -302,7 +302,8 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
                 link.confirm_all(confirm[i:i + CONFIRM_MAX])
                 res.confirmed.extend(g for g, _ in confirm[i:i + CONFIRM_MAX])
             if damaged is not None:
-                raise LinkError("game %d arrived with a wrong checksum; run sync again" % damaged)
+                raise LinkError("game %d arrived with a wrong checksum; run sync again" % damaged,
+                                tells_next=True)
             if cut is not None:
                 # the stream broke off inside a game: keep what came, ask on from there
                 game_no, total, offset, part = cut

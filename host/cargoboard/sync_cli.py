@@ -7,7 +7,7 @@ import sys
 
 from cargoboard.clikit import CommandError, terminal_text, terminated_as_interrupt
 from cargoboard.link import NO_BOARD, Link, LinkError, candidate_ports, find_port
-from cargoboard.store import (Store, StoreError, StoreInUse, add_db_option, check_writable,
+from cargoboard.store import (SEATS, Store, StoreError, StoreInUse, add_db_option, check_writable,
                               is_date_filter, is_result_filter, played_at, result_text)
 
 
@@ -46,7 +46,7 @@ def cmd_sync(args):
         n = len(res.stored) + len(res.continued)
         if isinstance(e, StoreInUse) and not n:
             raise  # (its line says it all: nothing stored yet, try again)
-        again = "" if "again" in str(e) else ": run sync again (it resumes)"
+        again = "" if e.tells_next else ": run sync again (it resumes)"
         raise CommandError("%s; %s%s" % (e, _stored_text(res, n, "no game stored, all stay "
                                                                  "on the board"), again)) from e
     except KeyboardInterrupt:
@@ -119,8 +119,8 @@ def _players(text):
         n = int(text)
     except ValueError:
         n = 0
-    if not 1 <= n <= 9:
-        raise argparse.ArgumentTypeError("a number of seats 1..9, not %r" % text)
+    if not SEATS[0] <= n <= SEATS[1]:
+        raise argparse.ArgumentTypeError("a number of seats %d..%d, not %r" % (SEATS + (text,)))
     return n
 
 

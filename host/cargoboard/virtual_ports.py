@@ -25,7 +25,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from .clikit import read_at_most
+from .clikit import process_runs, read_at_most
 
 ENV = "CARGOBOARD_SIM_PORTS"
 MAX_RECORD = 4096
@@ -79,13 +79,9 @@ def unregister(entry):
 
 
 def _alive(pid) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process has the number now
-        return False
-    return True
+    """Whether the sim of this id runs: the folder is this user's alone, so another user's
+    process of that id got the number after the sim was gone."""
+    return process_runs(pid, others_count=False)
 
 
 # The names register() gives (a record, and the part it writes first): the only files of the

@@ -9,7 +9,7 @@ from pathlib import Path
 from cargoboard import store
 from cargoboard.export import gamefile
 from cargoboard.clikit import (MAX_INPUT_FILE, CommandError, UsageError, check_new_file,
-                               read_at_most, terminal_text, write_file)
+                               is_stream, read_at_most, terminal_text, write_file)
 
 FORMATS = ("json", "text", "svg", "html", "log")  # log: the board's raw log, as stored
 SUFFIXES = {".json": "json", ".txt": "text", ".svg": "svg", ".html": "html", ".htm": "html",
@@ -102,7 +102,7 @@ def check_output(name, force=False, db=None):
     if source.exists() and os.path.samefile(path, source):
         raise CommandError("cannot write %s: it is the game store being read; give another "
                            "file" % name)
-    if not force:
+    if not force and not is_stream(name):  # (writing /dev/null is what was asked)
         raise CommandError("cannot write %s: it exists; give another file, or --force to "
                            "replace it" % name)
 

@@ -29,10 +29,11 @@ shell.
 from xml.sax.saxutils import escape, unescape
 
 from cargoboard import games
+from cargoboard.clikit import InputError
 
 
-class NoDiagram(ValueError):
-    pass
+class NoDiagram(InputError):
+    """A game kind with no drawing (yet): a ValueError, one line on the command line."""
 
 
 def for_kind(kind):

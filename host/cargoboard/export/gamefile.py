@@ -12,6 +12,7 @@ import json
 import re
 
 from cargoboard import games
+from cargoboard.clikit import InputError
 from cargoboard.rules import mover as mover_of, rules_for, seat_letters, turn_letter
 from cargoboard.store import GameRecord, score_text, winners_text
 
@@ -19,7 +20,7 @@ FORMAT = "cargoboard-game"
 VERSION = 1
 
 
-class GameFileError(ValueError):
+class GameFileError(InputError):
     """A file that is no valid game; the message says where."""
 
 

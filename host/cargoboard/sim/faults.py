@@ -12,7 +12,7 @@ board with that fault shows."""
 
 from __future__ import annotations
 
-from cargoboard.clikit import shown
+from cargoboard.clikit import InputError, shown
 from shared_rules import geometry as g
 
 N_CELLS = 121
@@ -41,7 +41,7 @@ KINDS = (
 )
 
 
-class FaultError(ValueError):
+class FaultError(InputError):
     """A --fault that cannot be: one line saying why."""
 
 

@@ -19,6 +19,7 @@ found through the game registry by `revb_physics()`.
 
 from __future__ import annotations
 
+from cargoboard.clikit import InputError
 from shared_rules import geometry as g
 
 CARD_BASE = 100
@@ -34,7 +35,7 @@ def revb_physics():
     return games.sole_part("hallfield")
 
 
-class WorldError(ValueError):
+class WorldError(InputError):
     """A physically impossible hand move (message says why)."""
 
 

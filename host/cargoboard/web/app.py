@@ -36,7 +36,7 @@ from starlette.templating import Jinja2Templates
 from cargoboard import rules
 from cargoboard.clikit import CommandError, shown, terminal_text
 from cargoboard.export import diagram
-from cargoboard.store import (BadGameId, NoSuchGame, Store, StoreError, is_date_filter,
+from cargoboard.store import (SEATS, BadGameId, NoSuchGame, Store, StoreError, is_date_filter,
                               is_result_filter, result_text, source_text, store_error,
                               when_text)
 from cargoboard.web import views
@@ -437,7 +437,7 @@ def _filters(request):
         if v is not None and not is_date_filter(v):
             raise HTTPException(400, "%s must be a date YYYY-MM-DD, not '%s'" % (name, shown(v)))
         dates[name] = v
-    return {"kind": kind, "players": _int_param(request, "players", None, 1, 9),
+    return {"kind": kind, "players": _int_param(request, "players", None, *SEATS),
             "result": result, **dates}
 
 

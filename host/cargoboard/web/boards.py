@@ -44,8 +44,14 @@ log = logging.getLogger("cargoboard.web")
 
 # Events after which the game is read afresh (`status`, `pos`, `state`, the move list): the
 # app's, and every game's `GAME start ...` and `GAME resumed ...` (docs/serial-protocol.md).
-FRESH_PREFIXES = ("game ", "load ", "log resumed") + tuple(
-    "%s %s" % (kind, what) for kind in games.kinds() for what in ("start", "resumed"))
+APP_FRESH_PREFIXES = ("game ", "load ", "log resumed")
+
+
+def fresh_prefixes():
+    """APP_FRESH_PREFIXES and each game's start and resumed events, of the games registered
+    now (games.register: a game registered after this module was imported is not left out)."""
+    return APP_FRESH_PREFIXES + tuple(
+        "%s %s" % (kind, what) for kind in games.kinds() for what in ("start", "resumed"))
 MOVE_KINDS = ("auto", "confirm", "end")
 # «Формула 99» reports an action by its 4-byte code, `HOW CODE ply=N` (HOW: auto, confirm,
 # act, card, pick, undo; docs/board-formula99.md): its text and the position are read afresh.
@@ -381,7 +387,7 @@ class Follower:
             # code, and «Формула 99»'s card picker takes some 20 presses a card.)
             cands, shown = self._candidates(link)
             self._publish(candidates=cands, shown=shown)
-        elif text.startswith(FRESH_PREFIXES):
+        elif text.startswith(fresh_prefixes()):
             self._refresh(link)
         elif kind in ("error", "log", "over"):
             self._publish(notice=text)

@@ -9,14 +9,14 @@ import os
 import signal
 from pathlib import Path
 
-from cargoboard.clikit import read_at_most, signals_held
+from cargoboard.clikit import InputError, read_at_most, signals_held
 from firmware.drivers.flashdev import BLOCK_SIZE, BLOCKS, PROG_SIZE
 
 SIZE = BLOCK_SIZE * BLOCKS
 READ_SIZE = 32  # as MicroPython's vfs.VfsLfs2 reads
 
 
-class ImageError(ValueError):
+class ImageError(InputError):
     """The file is not a filesystem image of the board (the message says why, in one line)."""
 
 
