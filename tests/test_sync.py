@@ -779,17 +779,20 @@ def test_sync_recognises_a_game_imported_from_its_export(tmp_path, capsys):
         b.close()
 
 
+def _ctrl_c_at_confirm(monkeypatch):
+    """Ctrl-C right after the sync's batch was stored, as it confirms it to the board."""
+    def interrupted(self, games):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(Link, "confirm_all", interrupted)
+
+
 def test_ctrl_c_in_sync_says_what_was_stored(played, tmp_path, capsys, monkeypatch):
     """Ctrl-C during `cargoboard sync` exited 130 without a word although games were stored:
     now one line on stderr says how many are stored and that the rest stay on the board."""
     image = tmp_path / "flash.img"
     shutil.copy(played[0], image)
     db = tmp_path / "games.sqlite"
-
-    def interrupted(self, games):  # Ctrl-C right after the batch was stored
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(Link, "confirm_all", interrupted)
+    _ctrl_c_at_confirm(monkeypatch)
     b = Served(image)
     try:
         status, out, err = cli_run(capsys, ["sync", "--port", b.runner.port, "--db", str(db)])
@@ -814,11 +817,7 @@ def test_a_sync_broken_off_with_every_game_stored_does_not_say_the_rest_stay(tmp
     finally:
         s.close()
     db = tmp_path / "games.sqlite"
-
-    def interrupted(self, games):  # Ctrl-C right after the batch was stored
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(Link, "confirm_all", interrupted)
+    _ctrl_c_at_confirm(monkeypatch)
     b = Served(image)
     try:
         status, out, err = cli_run(capsys, ["sync", "--port", b.runner.port, "--db", str(db)])
@@ -1089,14 +1088,10 @@ def test_a_sync_after_one_killed_before_its_confirm_says_what_it_had_stored(
     image = tmp_path / "flash.img"
     shutil.copy(played[0], image)
     db = tmp_path / "games.sqlite"
-
-    def interrupted(self, games):  # stopped right after the batch was stored
-        raise KeyboardInterrupt
-
     b = Served(image)
     try:
         with monkeypatch.context() as m:
-            m.setattr(Link, "confirm_all", interrupted)
+            _ctrl_c_at_confirm(m)
             assert cli_run(capsys, ["sync", "--port", b.runner.port, "--db", str(db)])[0] == 130
         status, out, err = cli_run(capsys, ["sync", "--port", b.runner.port, "--db", str(db)])
         assert (status, err) == (0, "")
