@@ -144,9 +144,10 @@ _C_BAND = const(7)      # hall.DNL_BAND
 
 @micropython.viper
 def _convert(sums: ptr16, bufs, cfg: ptr32, every: int) -> int:
-    """The per-cell loop of hall.HallReader.update in viper, the same numbers (tests/test_revb_pico.py compares
-    the two on the chip): the Python loop takes 70 us a cell there, 8.5 ms for a frame in which
-    every cell moved. bufs: (levels, zero, last, rough, occupancy bits)."""
+    """The per-cell loop of hall.HallReader.update in viper, the same numbers
+    (tests/test_revb_pico.py compares the two on the chip): the Python loop takes 70 us a cell
+    there, 8.5 ms for a frame in which every cell moved; this one 6 us.
+    bufs: (levels, zero, last, rough, occupancy bits)."""
     levels = ptr16(bufs[0])
     zero = ptr16(bufs[1])
     last = ptr16(bufs[2])
