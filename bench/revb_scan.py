@@ -9,9 +9,10 @@ emulator's analog front end). Printed, never asserted.
 Figures, in emulated microseconds: the scan alone (rows powered in turn, ROW_ON_US each, one
 conversion discarded and SAMPLES summed per cell; no cell moved, so nothing else runs), the HAL's
 read_sensors() when every cell moved (the scan plus firmware.hal.hall's fields and occupancy for
-all 121 cells of a board with the 2-player start's 42 cubes on it: the worst frame), and the frame (10 ms) they must fit in. What the emulator does
-not model: flash wait states (the viper loop is native code in RAM, the Python around it runs
-from RAM too, as .mpy), the sensors' own settling (the scan waits ROW_ON_US regardless)."""
+all 121 cells of a board with the 2-player start's 42 cubes on it, each converted: the worst
+frame), and the frame (10 ms) they must fit in. What the emulator does not model: flash wait
+states (the viper loops are native code in RAM, the Python around them runs from RAM too, as
+.mpy), the sensors' own settling (the scan waits ROW_ON_US regardless)."""
 
 import re
 import sys

@@ -68,8 +68,8 @@ def test_the_emulated_pico_reads_every_cells_field_as_the_unix_port_does():
 
 def test_a_flash_of_the_other_revision_is_refused_in_one_line(tmp_path):
     """`sim --target pico --rev b --flash DIR --from-flash` where DIR holds a revision-A build
-    (as `sim --target pico --flash DIR` or `deploy` writes it): the chip would boot revision A's HAL on
-    revision B's wiring, scanning a 74HC165 chain that is not there. One line, exit 2, naming
+    (as `sim --target pico --flash DIR` or `deploy` writes it): the chip would boot revision
+    A's HAL on revision B's wiring, scanning a 74HC165 chain that is not there. One line, exit 2, naming
     what the flash holds and both ways out; the flash is left as it was. The other way round,
     the same."""
     import subprocess
@@ -131,7 +131,8 @@ for frame in range(40):
                 sums[c] = rnd(8 * 4095 + 1)
     a = fast.update(sums, occ_f)
     b = slow.update(sums, occ_s)
-    if a != b or occ_f != occ_s or fast.rough != slow.rough or list(fast.levels) != list(slow.levels):
+    if (a != b or occ_f != occ_s or fast.rough != slow.rough
+            or list(fast.levels) != list(slow.levels)):
         bad += 1
         print("differs at frame", frame, a, b)
 print("compared 40 frames, %d differ" % bad)
