@@ -20,7 +20,8 @@ N_LEDS = 157
 CHIPS = 16                     # the 74HC165 chain: chip k holds cells 8k..8k+7; chip 15 k11 and
 BUTTON_NAMES = ("confirm", "next", "undo", "hint", "end")  # the buttons (bit = index)
 ALL_BUTTONS = (1 << len(BUTTON_NAMES)) - 1
-ROWS = 11                      # revision B: a row rail powers the 11 sensors of cells 11y..11y+10
+ROW_CELLS = 11                 # revision B: a row rail powers the sensors of cells 11y..11y+10
+ROWS = N_CELLS // ROW_CELLS
 
 # What `--help` says of each kind (KIND:ARG, what it does); the order of the help's list.
 KINDS = (
@@ -178,7 +179,7 @@ class Faults:
         mid = out[N_CELLS]
         for c in range(N_CELLS):
             bit = self.stuck[c >> 3] >> (c & 7) & 1
-            if bit or c // ROWS in self.rows:
+            if bit or c // ROW_CELLS in self.rows:
                 out[c] = 0
             elif self.dead[c >> 3] >> (c & 7) & 1:
                 out[c] = mid
