@@ -43,12 +43,12 @@ VIPER_ROW_US = 2.0                    # row address write and loop per row, in v
 APP_STEADY_US = 1600
 # Measured on the emulated RP2040 wired as revision B (`.venv/bin/python bench/revb_scan.py`,
 # the HAL as deployed, the stock image, the 2-player Cargocube start on the emulator's analog
-# front end; docs/hardware.md): the scan alone (p50 of 50; max 6733 us), and the largest
+# front end; docs/hardware.md): the scan alone (p50 of 50; max 6734 us), and the largest
 # read_sensors() of 50 when every cell moved (the scan plus the fields and occupancy of all
-# 121 cells, in viper: the worst frame's sensor read; p50 7484 us; 15239 with the conversion
+# 121 cells, in viper: the worst frame's sensor read; p50 7512 us; 15239 with the conversion
 # in Python).
 MEASURED_SCAN_US = 6726
-MEASURED_READ_WORST_US = 7492
+MEASURED_READ_WORST_US = 7515
 
 
 # --- The ADC input's settling: does one discarded conversion cover it? ----------------------------

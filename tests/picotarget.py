@@ -31,6 +31,17 @@ def require(target):
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def scanning(session, most_ms=3000):
+    """A Session's board once its frame loop scans the sensors (`evt state idle`): at once on
+    the unix port; the emulated Pico's boot sets up its boot game first (~0.6 s of emulated
+    time after its console is up). Returns the session."""
+    for _ in range(most_ms // 10):
+        if "evt state idle" in session.events:
+            break
+        session.step(1)
+    return session
+
+
 class SimProcess:
     """`cargoboard sim --target TARGET --pty PATH [--flash DIR] [--script FILE]` in its own
     process, as a user starts it, until stopped (the emulated Pico by default)."""

@@ -9,7 +9,7 @@ come back from the flash after a power cut and the same cell reads empty."""
 import pytest
 
 from cargoboard.sim import REVB_HEAP
-from picotarget import TARGETS, require
+from picotarget import TARGETS, require, scanning
 from cargoboard.sim.pico import fsimage
 from cargoboard.sim.script import Session, UNCALIBRATED
 from cargoboard.sim.world import revb_physics
@@ -26,15 +26,8 @@ def _session(tmp_path, target="unix", **kw):
     require(target)
     if target == "unix":
         kw["heapsize"] = REVB_HEAP
-    s = Session(out=lambda line: None, noise=noise, revision="B", target=target,
-                flash=tmp_path / "flash.img", **kw)
-    # the Pico's boot sets up its boot game after the console is up (~0.6 s of emulated time):
-    # its scan starts then
-    for _ in range(300):
-        if any(e == "evt state idle" for e in s.events):
-            break
-        s.step(1)
-    return s
+    return scanning(Session(out=lambda line: None, noise=noise, revision="B", target=target,
+                            flash=tmp_path / "flash.img", **kw))
 
 
 def _occupied(s):

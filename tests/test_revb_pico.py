@@ -3,15 +3,16 @@ MicroPython image, its viper scan driving the row power and the multiplexer addr
 GPIOs and converting on ADC0, where the emulator's analog front end (sim/pico/devices.mjs,
 HallFrontEnd) gives each conversion from the field model's sums. The unix port's virtual board
 gets the same sums whole ('G' frames), so with the model's noise off the two boards must read
-the same field on every cell: a scan that kept the conversion it should throw away, or did not
-wait for its row's sensors to come up, reads other numbers (the front end models both)."""
+the same field on each cell asked (cubes, a stack, the cells read after them): a scan that
+kept the conversion it should throw away, or did not wait for its row's sensors to come up,
+reads other numbers (the front end models both)."""
 
 import pytest
 
 from cargoboard.sim import REVB_HEAP
 from cargoboard.sim.script import Session
 from cargoboard.sim.world import revb_physics
-from picotarget import require_pico
+from picotarget import require_pico, scanning
 from shared_rules.cargocube.board import cell_name
 
 # b1 and c1 (the scan's first row; a1 is a corner, where no piece goes), a2 (row 1's first),
@@ -31,10 +32,7 @@ def _fields(target):
     s = Session(out=lambda line: None, noise=noise, revision="B", target=target,
                 calibrate=False, **kw)
     try:
-        for _ in range(300):                    # (the Pico sets up its boot game first)
-            if "evt state idle" in s.events:
-                break
-            s.step(1)
+        scanning(s)
         assert s.query("new selftest sensors")[1] == "ok started"
         for c, item in CUBES:
             if s.world.stacks[c]:
@@ -54,7 +52,7 @@ def _fields(target):
         s.close()
 
 
-def test_the_emulated_pico_reads_every_cells_field_as_the_unix_port_does():
+def test_the_emulated_pico_reads_the_fields_the_unix_port_reads():
     require_pico()
     pico = _fields("pico")
     unix = _fields("unix")

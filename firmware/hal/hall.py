@@ -30,7 +30,8 @@ MID_BAND = 4        # units of a sum: 0.5 ADC steps of an 8-conversion sum
 # The RP2040 ADC's codes 512, 1536, 2560, 3584 are several steps wide (errata RP2040-E11): a
 # reading within DNL_BAND codes of one may jump by that much for a tiny change. Such cells
 # are marked `rough`, so that whoever compares their steps allows for it.
-DNL_CODES = (512, 1536, 2560, 3584)
+DNL_FIRST = 512     # the codes DNL_FIRST + DNL_STEP * k: 512, 1536, 2560, 3584
+DNL_STEP = 1024
 DNL_BAND = 12
 
 
@@ -115,6 +116,8 @@ class HallReader:
             den2 = 2 * den
             samples = self._samples
             rough = self.rough
+            first = DNL_FIRST
+            step = DNL_STEP
             band = DNL_BAND
             n = 0
             for c in range(N_CELLS):
@@ -129,8 +132,8 @@ class HallReader:
                 i = c >> 3
                 b = 1 << (c & 7)
                 # within DNL_BAND of a DNL code: one remainder, not a loop over the four
-                r = (s // samples - 512) % 1024  # DNL_CODES are 512 + 1024 k
-                if r < band or r > 1024 - band:
+                r = (s // samples - first) % step
+                if r < band or r > step - band:
                     rough[i] |= b
                 else:
                     rough[i] &= ~b & 0xFF

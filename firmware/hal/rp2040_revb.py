@@ -140,13 +140,16 @@ _C_SSHIFT = const(4)    # log2(SAMPLES): a sum to its code
 _C_ON = const(5)
 _C_OFF = const(6)
 _C_BAND = const(7)      # hall.DNL_BAND
+_C_FIRST = const(8)     # hall.DNL_FIRST
+_C_STEP = const(9)      # hall.DNL_STEP, a power of two
+_C_CELLS = const(10)    # hall.N_CELLS
 
 
 @micropython.viper
 def _convert(sums: ptr16, bufs, cfg: ptr32, every: int) -> int:
     """The per-cell loop of hall.HallReader.update in viper, the same numbers
     (tests/test_revb_pico.py compares the two on the chip): the Python loop takes 70 us a cell
-    there, 8.5 ms for a frame in which every cell moved; this one 6 us.
+    there, 8.5 ms for a frame in which every cell moved; this one 6.5 us.
     bufs: (levels, zero, last, rough, occupancy bits)."""
     levels = ptr16(bufs[0])
     zero = ptr16(bufs[1])
@@ -161,9 +164,12 @@ def _convert(sums: ptr16, bufs, cfg: ptr32, every: int) -> int:
     on = cfg[_C_ON]
     off = cfg[_C_OFF]
     band = cfg[_C_BAND]
+    first = cfg[_C_FIRST]
+    step = cfg[_C_STEP]
+    cells = cfg[_C_CELLS]
     n = 0
     c = 0
-    while c < 121:
+    while c < cells:
         s = int(sums[c])
         if every or s != int(last[c]):
             last[c] = s
@@ -182,8 +188,8 @@ def _convert(sums: ptr16, bufs, cfg: ptr32, every: int) -> int:
                 a = 0 - v
             i = c >> 3
             b = 1 << (c & 7)
-            r = ((s >> sshift) - 512) & 1023    # hall.DNL_CODES are 512 + 1024 k
-            if r < band or r > 1024 - band:
+            r = ((s >> sshift) - first) & (step - 1)
+            if r < band or r > step - band:
                 rough[i] = int(rough[i]) | b
             else:
                 rough[i] = int(rough[i]) & (0xFF ^ b)
@@ -245,14 +251,15 @@ class Rp2040HallHal(Rp2040Hal):
 
     def _fast_conversion(self, pm):
         """Hand the reader the viper loop (_convert) if its arithmetic fits: the field's
-        denominator and SAMPLES powers of two (1375 / 4096 and 8 on this board)."""
+        denominator, SAMPLES and the DNL codes' step powers of two (1375 / 4096, 8 and 1024 on
+        this board)."""
         r = self._reader
         shift = _log2(2 * r.den)
         sshift = _log2(pm.SAMPLES)
-        if shift < 0 or sshift < 0 or hall.N_CELLS != 121:
+        if shift < 0 or sshift < 0 or _log2(hall.DNL_STEP) < 0:
             return
         cfg = array("i", (0, 2 * r.num, r.den, shift, sshift, r.occ_on, r.occ_off,
-                          hall.DNL_BAND))
+                          hall.DNL_BAND, hall.DNL_FIRST, hall.DNL_STEP, hall.N_CELLS))
         bufs = (r.levels, r.zero, r._last, r.rough, r._occ)
 
         def fast(sums, mid, every):

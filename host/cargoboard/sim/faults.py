@@ -46,10 +46,6 @@ class FaultError(InputError):
     """A --fault that cannot be: one line saying why."""
 
 
-def kinds_text() -> str:
-    return "; ".join("%s: %s" % (k, what) for k, what in KINDS)
-
-
 def _cell(text, spec):
     c = g.parse_cell(text.strip().lower())
     if c < 0:
