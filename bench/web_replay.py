@@ -15,7 +15,10 @@ log: `continues`) and export.html asked first (made anew), then the replay (kept
 server's first request is export.html. --no-keep keeps no page (every request makes it, as
 before the pages were kept). Last, the CPU time of the replay through the rules and the page
 (game_html), LOADS times, each as a new process's first page (the drawing module's caches
-of what it drew emptied first: `serve` keeps them from page to page). Printed, never asserted.
+of what it drew emptied first), and LOADS times again with them kept, as `serve` keeps them from
+page to page (with how many drawings each page made again: what the caches did not hold), and
+the memory those caches hold after a page.
+Printed, never asserted.
 """
 
 import argparse
@@ -102,6 +105,23 @@ def forget_drawn(kind):
             f.cache_clear()
 
 
+def drawings_missed(kind):
+    """How many times the drawing module's caches have not had what was asked (drawn afresh)."""
+    from cargoboard.export import diagram
+    return sum(f.cache_info().misses for f in vars(diagram.for_kind(kind)).values()
+               if hasattr(f, "cache_info"))
+
+
+def make_page(rec):
+    """The replay through the rules and the page (game_html)."""
+    from cargoboard.export.html import game_html
+    if hasattr(rec, "replay"):
+        positions, actions = rec.replay()
+        game_html(rec, positions, actions)
+    else:
+        game_html(rec, rec.positions())
+
+
 def get_ms(url):
     t = time.perf_counter()
     with urllib.request.urlopen(url, timeout=60) as r:
@@ -159,19 +179,36 @@ def main():
     # the page's making apart from HTTP and the store: CPU time, steadier than the wall clock
     # on a shared machine (a checkout before GameRecord.replay, web43: positions() and a page
     # that parses each action again; run this file with that checkout's PYTHONPATH)
-    from cargoboard.export.html import game_html
     cpu = []
     for _ in range(args.loads):
         forget_drawn(rec.kind)
         t = time.process_time()
-        if hasattr(rec, "replay"):
-            positions, actions = rec.replay()
-            game_html(rec, positions, actions)
-        else:
-            game_html(rec, rec.positions())
+        make_page(rec)
         cpu.append(1000 * (time.process_time() - t))
     print("  the replay and the page, CPU: median / min %5.0f / %.0f ms (%d runs)"
           % (statistics.median(cpu), min(cpu), len(cpu)))
+    # made again with what was drawn kept, as `serve` makes a game's page again (the game
+    # changed, the page dropped from those kept): what the drawing caches still hold of it
+    warm = []
+    for _ in range(args.loads):
+        missed = drawings_missed(rec.kind)
+        t = time.process_time()
+        make_page(rec)
+        warm.append(1000 * (time.process_time() - t))
+        missed = drawings_missed(rec.kind) - missed
+    print("  again, the drawings kept, CPU: median / min %5.0f / %.0f ms (%d runs), %d "
+          "drawing%s made again a page" % (statistics.median(warm), min(warm), len(warm), missed,
+                                            "" if missed == 1 else "s"))
+    # what the drawing caches hold once the page is made: the memory they free when emptied
+    import tracemalloc
+    tracemalloc.start()
+    forget_drawn(rec.kind)
+    make_page(rec)
+    held = tracemalloc.get_traced_memory()[0]
+    forget_drawn(rec.kind)
+    held -= tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    print("  the drawing caches hold after the page   %7.2f MB" % (held / 2 ** 20))
     return 0
 
 

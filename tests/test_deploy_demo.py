@@ -11,7 +11,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "host"))
 
 from cargoboard import build, deploy  # noqa: E402
-from cargoboard.link import NO_BOARD, candidate_ports, find_port, no_board, LinkError  # noqa: E402
+from cargoboard.link import (ELSEWHERE, NO_BOARD, candidate_ports, find_port, no_board,  # noqa: E402
+                             LinkError)
 
 EXE = str(Path(sys.executable).parent / "cargoboard")
 
@@ -289,25 +290,26 @@ def test_deploy_to_a_board_without_a_repl_says_so(tmp_path):
 
 
 def test_no_board_attached_is_said_plainly():
-    """ports, sync and deploy say the same line (ports said other words than find_port)."""
+    """ports, sync and deploy say the same line, each with what it takes: sync and deploy
+    point to their --port, ports (which takes none) does not; deploy names only the virtual
+    board that can take a deploy. (find_port said deploy's words, and ports the --port it has
+    not.)"""
     if candidate_ports():
         return  # a real board is plugged in on this machine: nothing to check
     try:
         find_port(None)
     except LinkError as e:
-        assert str(e) == NO_BOARD
+        assert str(e) == NO_BOARD + ELSEWHERE
     else:
         raise AssertionError
-    for argv in (["sync"], ["ports"]):
+    for argv, line in ((["sync"], NO_BOARD + ELSEWHERE), (["ports"], NO_BOARD),
+                       (["deploy"], no_board(deploy.DEPLOYABLE_SIMS) + ELSEWHERE)):
         r = run(*argv)
         assert (r.returncode, r.stdout, r.stderr) == (1, "", "cargoboard: error: %s\n"
-                                                      % NO_BOARD), argv
+                                                      % line), argv
     assert "a Pico running MicroPython shows up as USB 2e8a:0005" in NO_BOARD
     assert "cargoboard sim --pty PATH" in NO_BOARD
-    # deploy names the one virtual board that can take a deploy (the unix sim refuses one)
-    r = run("deploy")
-    assert (r.returncode, r.stdout, r.stderr) == (1, "", "cargoboard: error: %s\n"
-                                                  % no_board(deploy.DEPLOYABLE_SIMS))
+    assert "--port" not in NO_BOARD and "deploy" not in NO_BOARD
     assert "start a virtual board with `cargoboard sim --target pico --pty PATH`;" in r.stderr
 
 

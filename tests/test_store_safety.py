@@ -95,7 +95,7 @@ def test_a_store_making_killed_outright_leaves_a_file_the_next_writer_removes(tm
     command that writes a store there removes it, and only what is surely such a leftover: a
     file of that exact name, of this machine, whose program runs no more, untouched for
     STALE_AFTER_S (a fresh one may be a container's of the same host name, making it now)."""
-    from cargoboard.store import _HOST, STALE_AFTER_S
+    from cargoboard.store_files import _HOST, STALE_AFTER_S
 
     def age(*names):
         """Files last written before STALE_AFTER_S: as a leftover found later is."""
@@ -236,10 +236,10 @@ def test_an_upgrade_killed_midway_leaves_the_old_store(tmp_path, capsys, schema)
 # NAME reads the first game's log.
 CTRL_C_IN_UPGRADE = """
 import signal, sys
-import cargoboard.store
+import cargoboard.store_schema
 def interrupted(log):
     signal.raise_signal(signal.SIGINT)
-setattr(cargoboard.store, sys.argv[1], interrupted)
+setattr(cargoboard.store_schema, sys.argv[1], interrupted)  # where upgrade finds it
 from cargoboard.cli import main
 sys.exit(main(sys.argv[2:]))
 """

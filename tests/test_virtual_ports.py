@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cargoboard import virtual_ports
-from cargoboard.link import NO_BOARD, find_port, no_board
+from cargoboard.link import ELSEWHERE, NO_BOARD, find_port, no_board
 from cargoboard.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -92,7 +92,7 @@ def test_a_record_whose_sim_is_gone_or_not_its_pty_is_dropped(tmp_path, no_usb_b
     try:
         find_port(None)
     except Exception as e:
-        assert str(e) == NO_BOARD
+        assert str(e) == NO_BOARD + ELSEWHERE
     else:
         raise AssertionError
 
@@ -149,10 +149,13 @@ def test_the_users_own_files_in_the_folder_are_left_alone(tmp_path, monkeypatch,
     assert sorted(p.name for p in mine.iterdir()) == sorted(own)
 
 
-def test_deploy_finds_only_the_emulated_picos_virtual_board(tmp_path, no_usb_board):
+def test_deploy_finds_only_the_emulated_picos_virtual_board(tmp_path, no_usb_board, capsys):
     """A unix-port sim has no REPL to take a deploy: `deploy` without --port does not pick it
-    (nor count it among several boards), where `sync` does."""
-    from cargoboard.deploy import DEPLOYABLE_SIMS
+    (nor count it among several boards), where `sync` does; with only such a board there,
+    deploy's line names it and says why it is no answer, in deploy's words, which find_port
+    (sync's too) does not say."""
+    from cargoboard import cli
+    from cargoboard.deploy import DEPLOYABLE_SIMS, find_deployable_port
     folder = Path(os.environ[virtual_ports.ENV])
     master, slave = os.openpty()
     try:
@@ -164,14 +167,23 @@ def test_deploy_finds_only_the_emulated_picos_virtual_board(tmp_path, no_usb_boa
         (folder / ("%d-aaaaaa.json" % os.getpid())).write_text(json.dumps(
             {"port": str(ports["unix"]), "pty": pty, "target": "unix"}))
         assert find_port(None) == str(ports["unix"])
+        there = "the board there is: %s, virtual board (cargoboard sim --target unix, pid %d)" % (
+            ports["unix"], os.getpid())
         with pytest.raises(Exception) as e:
             find_port(None, DEPLOYABLE_SIMS)
+        assert str(e.value) == "%s%s (%s)" % (no_board(DEPLOYABLE_SIMS), ELSEWHERE, there)
         # the unix port's board is named, and why it is no answer (it said only "no board
         # found ... start a virtual board with `cargoboard sim --target pico`" beside it)
-        assert str(e.value) == (
-            "%s (the board there is: %s, virtual board (cargoboard sim --target unix, pid %d), "
-            "which cannot take a deploy; `cargoboard deploy --flash DIR` deploys to the virtual "
-            "board's flash)" % (no_board(DEPLOYABLE_SIMS), ports["unix"], os.getpid()))
+        deploy_line = (
+            "%s%s (%s, which cannot take a deploy; `cargoboard deploy --flash DIR` deploys to "
+            "the virtual board's flash)" % (no_board(DEPLOYABLE_SIMS), ELSEWHERE, there))
+        with pytest.raises(Exception) as e:
+            find_deployable_port(None)
+        assert str(e.value) == deploy_line
+        assert cli.main(["deploy", "--dry-run"]) == 0  # (PORT: no board to deploy to)
+        assert "would run: mpremote connect PORT " in capsys.readouterr().out
+        assert cli.main(["deploy"]) == 1
+        assert capsys.readouterr() == ("", "cargoboard: error: %s\n" % deploy_line)
         (folder / ("%d-bbbbbb.json" % os.getpid())).write_text(json.dumps(
             {"port": str(ports["pico"]), "pty": pty, "target": "pico"}))
         assert find_port(None, DEPLOYABLE_SIMS) == str(ports["pico"])

@@ -255,13 +255,28 @@ def deploy_board(port, staged, stage_dir, out=print, timeout=COPY_TIMEOUT_S):
     return want, info
 
 
+def find_deployable_port(port):
+    """The port to deploy to (link.find_port, of the virtual boards only the emulated Pico's);
+    when the only boards there are cannot take a deploy, the no-board line says why and what
+    deploys to a virtual board."""
+    from cargoboard.link import LinkError, NoBoardFound, boards_there_text, find_port
+    try:
+        return find_port(port, DEPLOYABLE_SIMS)
+    except NoBoardFound as e:
+        if not e.others:
+            raise
+        raise LinkError("%s (%s, which cannot take a deploy; `cargoboard deploy --flash DIR` "
+                        "deploys to the virtual board's flash)"
+                        % (e.plain, boards_there_text(e.others))) from None
+
+
 def run(args, out=print, flash=None) -> int:
     """The deploy command. flash: the virtual board's flash as a place to deploy to (`--flash
     DIR`: image(dir, create), deploy(dir, staged, out, rev=) -> HELLO's info), the sim layer's
     cargoboard.sim.flashdeploy, which the command line hands in (cli.PLUGIN_PARTS): a core
     module imports nothing above it."""
     from cargoboard.clikit import UsageError
-    from cargoboard.link import LinkError, find_port
+    from cargoboard.link import LinkError
     if not 0 < args.timeout < float("inf"):  # nan, too: it waited for ever
         raise UsageError("--timeout wants a finite number of seconds above 0, not %s" % args.timeout)
     if args.flash and args.port:
@@ -281,7 +296,7 @@ def run(args, out=print, flash=None) -> int:
             port = args.port or "PORT"
             if not args.port and not args.flash:
                 try:
-                    port = find_port(None, DEPLOYABLE_SIMS)
+                    port = find_deployable_port(None)
                 except LinkError:  # no board, or several: the command is shown with PORT
                     pass
             for board_path, _, n in staged:
@@ -299,7 +314,7 @@ def run(args, out=print, flash=None) -> int:
             want, info = read_stamp(staged), flash.deploy(args.flash, staged, out, rev=args.rev)
             where = "the virtual board (%s)" % args.flash
         else:
-            port = find_port(args.port, DEPLOYABLE_SIMS)
+            port = find_deployable_port(args.port)
             want, info = deploy_board(port, staged, Path(tmp), out, args.timeout)
             where = port
     bad = check_versions(info, want)

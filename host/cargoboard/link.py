@@ -77,9 +77,9 @@ class BoardError(LinkError):
 
 
 _NO_BOARD = ("no board found: connect the board by USB (a Pico running MicroPython shows up "
-             "as USB 2e8a:0005), or start a virtual board with %s; a board elsewhere: "
-             "--port PATH")
-NO_BOARD = _NO_BOARD % "`cargoboard sim --pty PATH`"
+             "as USB 2e8a:0005), or start a virtual board with %s")
+NO_BOARD = _NO_BOARD % "`cargoboard sim --pty PATH`"  # what `ports` says (it takes no --port)
+ELSEWHERE = "; a board elsewhere: --port PATH"  # what a command that takes --port adds
 
 
 def no_board(sim_targets=None):
@@ -89,6 +89,24 @@ def no_board(sim_targets=None):
         return NO_BOARD
     return _NO_BOARD % " or ".join("`cargoboard sim --target %s --pty PATH`" % t
                                    for t in sim_targets)
+
+
+class NoBoardFound(LinkError):
+    """find_port found no board to use, in words that fit every command that takes --port
+    PATH (sync, deploy). others: the boards there are that are none of the virtual boards
+    asked for (port, description); the caller may say why they are no answer (plain: the
+    line without them)."""
+
+    def __init__(self, sim_targets, others):
+        self.plain = no_board(sim_targets) + ELSEWHERE
+        self.others = others
+        super().__init__(self.plain + (" (%s)" % boards_there_text(others) if others else ""))
+
+
+def boards_there_text(boards):
+    """`the board there is: PORT, WHAT` (`the boards there are: ...; ...`)."""
+    return "%s: %s" % ("the board there is" if len(boards) == 1 else "the boards there are",
+                       "; ".join("%s, %s" % b for b in boards))
 
 
 def candidate_ports(sim_targets=None):
@@ -104,20 +122,14 @@ def candidate_ports(sim_targets=None):
 
 
 def find_port(port=None, sim_targets=None) -> str:
-    """The port to use: the one given, else the single board there is (candidate_ports; of the
-    virtual boards only those of sim_targets: `deploy` takes only the emulated Pico's)."""
+    """The port to use: the one given (the command's --port), else the single board there is
+    (candidate_ports; of the virtual boards only those of sim_targets: `deploy` takes only the
+    emulated Pico's). None there: NoBoardFound; several: a LinkError naming them."""
     if port:
         return port
     found = candidate_ports(sim_targets)
     if not found:
-        others = [] if sim_targets is None else candidate_ports()
-        if others:  # boards there are, but none of these targets: they are no answer
-            raise LinkError("%s (%s: %s, which cannot take a deploy; `cargoboard deploy "
-                            "--flash DIR` deploys to the virtual board's flash)" % (
-                                no_board(sim_targets), "the board there is" if len(others) == 1
-                                else "the boards there are",
-                                "; ".join("%s, %s" % f for f in others)))
-        raise LinkError(no_board(sim_targets))
+        raise NoBoardFound(sim_targets, [] if sim_targets is None else candidate_ports())
     if len(found) > 1:
         raise LinkError("several boards found: %s; choose one with --port"
                         % "; ".join("%s (%s)" % f for f in found))

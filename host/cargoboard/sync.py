@@ -155,167 +155,236 @@ def sync(link: Link, store: Store, progress=None, say=None, chunk=0,
     label): called as games arrive (the web page's bar), in games. chunk: the bytes per frame
     the board streams (0: as many as a frame holds). res: the SyncResult to fill in (a caller
     that may be interrupted, by Ctrl-C, still knows what was stored)."""
-    from cargoboard.logrecord import LogError
-
-    say = say or (lambda text: None)
     res = SyncResult() if res is None else res
-    info = link.hello()
-    board = info.get("board", "-")
+    board, res.on_board = _greet(link)
+    bar = Progress(res.on_board, enabled=progress, on_progress=on_progress)
     try:
-        on_board = int(info.get("games", "0"))
-    except ValueError:
-        on_board = 0
-    res.on_board = on_board
-    bar = Progress(on_board, enabled=progress, on_progress=on_progress)
-    kept = store.first_transfer(board)
-    resumed, prefix = (kept[0], kept[2]) if kept else (0, b"")  # a transfer cut short
-    first = 0
-    numbering = None  # where this run stores the board's new games (_numbering)
-    try:
+        run = _Run(link, store, board, res, say or (lambda text: None))
+        first = 0  # the board's first game number the next batch lists
         while True:
-            games, more, cut = link.fetch(first, resumed, len(prefix), chunk)
-            new = []       # (game_no, crc, record) to store
-            confirm = []   # (game_no, crc) to confirm once the new ones are stored
-            told = []      # (a list of res, its entry, a line to say or None): once committed
-            damaged = None
-            arrived = []   # (game_no, size, crc, data) of the finished games, whole or not
-            for game_no, size, crc, flags, data in games:
-                bar.add(1, "game %d" % game_no)
-                if flags & FLAG_PLAYING:
-                    res.skipped.append(game_no)
-                    continue
-                if game_no == resumed and prefix:
-                    data = None if data is None else prefix + data
-                    resumed, prefix = 0, b""
-                if data is not None:
-                    res.bytes += len(data)
-                arrived.append((game_no, size, crc, data))
-            # Replayed before the write lock is taken (the longest part: another program's
-            # sync or import waits the less), each game that is not stored with these bytes.
-            replayed = {game_no: _replay(data, board) for game_no, _, crc, data in arrived
-                        if data is not None and zlib.crc32(data) == crc
-                        and not _stored_alike(store, board, game_no, data)}
-            # What the store holds is read, and the batch written, in one transaction: another
-            # sync at once (a board of the same id: cloned flash) can neither store a game
-            # between the look and the write (UNIQUE constraint failed) nor see half a batch.
-            with store.transaction():
-                for game_no, size, crc, data in arrived:
-                    if data is None:
-                        # the part kept does not fit the log on the board: fetch it afresh
-                        store.save_transfer(board, game_no, size, b"")
-                        damaged = damaged or game_no
-                        continue
-                    continues = None
-                    source = None  # the numbering it is stored in; None: the run's (below)
-                    known = store.stored_from(board, game_no)
-                    if known and zlib.crc32(data) == crc:  # (else a damaged transfer: below)
-                        same = grown = None
-                        for stored in known:
-                            old = bytes(stored.log) if stored.log is not None else None
-                            if old == data:
-                                same = stored
-                            elif old and len(data) > len(old) and data[:len(old)] == old:
-                                grown = stored
-                        if same is not None:
-                            # stored by an earlier sync cut short before its CONFIRM
-                            told.append((res.stored_before, game_no, None))
-                            confirm.append((game_no, crc))
-                            continue
-                        if grown is not None:
-                            # A log only grows: the board played on after a take-back once the
-                            # game was stored (docs/protocol.md, CONFIRM). The whole log
-                            # replaces the stored one.
-                            continues, source = grown.id, grown.source
-                        elif any(k.log is None for k in known):
-                            told.append((res.conflicts,
-                                         (game_no, "stored game has no log to compare"),
-                                         "game %d: the store holds a game under this number "
-                                         "without its log; left on the board" % game_no))
-                            continue
-                        else:
-                            # Another game under a number the store has: the board counts its
-                            # games from 1 again (its flash was erased). Kept as a game of the
-                            # board's numbering begun again, never in place of the one stored
-                            # (unsaid in a run that stores in BOARD itself: the other game is
-                            # another board's of this id, in the BOARD#2 it began meanwhile).
-                            numbering = source = _numbering(store, board, game_no, numbering)
-                            if source != board:
-                                told.append((res.renumbered, (game_no, source),
-                                             "game %d: the store has another game %d of this "
-                                             "board (its numbering began again); stored as a "
-                                             "game of %s" % (game_no, game_no, source)))
-                    old = store.rejected_log(board, game_no)
-                    if old is not None and old == data and zlib.crc32(old) == crc:
-                        told.append((res.rejected, (game_no, "kept aside earlier"),
-                                     "game %d: kept aside earlier (does not replay); left on "
-                                     "the board" % game_no))
-                        continue
-                    if zlib.crc32(data) != crc:
-                        store.save_transfer(board, game_no, size, b"")  # start this one afresh
-                        damaged = damaged or game_no
-                        continue
-                    rec = replayed.pop(game_no, None) or _replay(data, board)
-                    if isinstance(rec, LogError):
-                        store.reject(board, game_no, str(rec), data)
-                        told.append((res.rejected, (game_no, str(rec)),
-                                     "game %d kept aside: %s; left on the board"
-                                     % (game_no, rec)))
-                        continue
-                    if source is None:
-                        numbering = source = _numbering(store, board, game_no, numbering)
-                    rec.source, rec.source_game = source, game_no
-                    rec.continues = continues
-                    if rec.problem is not None:
-                        # The board's own CRC-32 matched: the log was damaged on the flash (a
-                        # bit gone bad, a write cut short). The store keeps the whole log with
-                        # the game that replays up to the damage; the user is told.
-                        told.append((res.damaged, (game_no, rec.problem),
-                                     "game %d: damaged log: %s; %d action%s stored, the whole "
-                                     "log kept in the store" % (
-                                         game_no, rec.damage, len(rec.actions),
-                                         "" if len(rec.actions) == 1 else "s")))
-                    elif continues is None:
-                        # An import of this game's export came first: the store has the game.
-                        same = store.find(rec.kind, rec.start, rec.actions, rec.played,
-                                          check_played=True)
-                        if same is not None:
-                            store.keep_log(same, rec.log)  # (the board's bytes are not lost)
-                            told.append((res.duplicates, (game_no, same),
-                                         "game %d: already stored as #%d; not stored again"
-                                         % (game_no, same)))
-                            confirm.append((game_no, crc))
-                            continue
-                    new.append((game_no, crc, rec))
-                # stored first (one transaction), then confirmed to the board (one
-                # request), which lets their files go
-                ids = store.add_all([r for _, _, r in new])
-            # committed: only now is any of it so
-            for where, entry, line in told:
-                where.append(entry)
-                if line:
-                    say(line)
-            for (game_no, crc, rec), gid in zip(new, ids):
-                (res.stored if rec.continues is None else res.continued).append((game_no, gid))
-                confirm.append((game_no, crc))
-            confirm.sort()
-            for i in range(0, len(confirm), CONFIRM_MAX):
-                link.confirm_all(confirm[i:i + CONFIRM_MAX])
-                res.confirmed.extend(g for g, _ in confirm[i:i + CONFIRM_MAX])
-            if damaged is not None:
-                raise LinkError("game %d arrived with a wrong checksum; run sync again" % damaged,
-                                tells_next=True)
+            games, more, cut = link.fetch(first, run.resumed, len(run.prefix), chunk)
+            batch = run.receive(games, bar)
+            run.store_batch(batch)
+            run.tell_committed(batch)
+            run.confirm_to_board(batch)
+            if batch.damaged is not None:
+                raise LinkError("game %d arrived with a wrong checksum; run sync again"
+                                % batch.damaged, tells_next=True)
             if cut is not None:
-                # the stream broke off inside a game: keep what came, ask on from there
-                game_no, total, offset, part = cut
-                data = (prefix if game_no == resumed else b"")[:offset] + part
-                store.save_transfer(board, game_no, total, data)
-                first, resumed, prefix = game_no, game_no, data
+                first = run.keep_cut_transfer(cut)
             elif more and games:
                 first = games[-1][0] + 1
             else:
                 break
-        if prefix:  # the game of the transfer kept is no longer on the board
-            store.save_transfer(board, resumed, 0, b"")
+        run.forget_stale_transfer()
     finally:
         bar.close()
     return res
+
+
+def _greet(link):
+    """The board's id and how many games it has (its HELLO; 0 when it says no number)."""
+    info = link.hello()
+    try:
+        on_board = int(info.get("games", "0"))
+    except ValueError:
+        on_board = 0
+    return info.get("board", "-"), on_board
+
+
+class _Batch:
+    """One batch of the board's games on its way to the store: what it comes to is said and
+    confirmed only once it is committed."""
+
+    def __init__(self):
+        self.arrived = []   # (game_no, size, crc, data) of the finished games, whole or not
+        self.replayed = {}  # game_no: record or LogError, replayed before the write lock
+        self.new = []       # (game_no, crc, record) to store
+        self.ids = []       # the store ids of new, once stored
+        self.confirm = []   # (game_no, crc) to confirm once the new ones are stored
+        self.told = []      # (a list of res, its entry, a line to say or None): once committed
+        self.damaged = None  # the first game that arrived with a wrong checksum
+
+
+class _Run:
+    """The state of one sync run across its batches: the transfer cut short that it resumes
+    (resumed: its game, prefix: the bytes kept) and the numbering it stores the board's new
+    games in (_numbering; None until one is chosen)."""
+
+    def __init__(self, link, store, board, res, say):
+        self.link, self.store, self.board, self.res, self.say = link, store, board, res, say
+        kept = store.first_transfer(board)
+        self.resumed, self.prefix = (kept[0], kept[2]) if kept else (0, b"")
+        self.numbering = None
+
+    def receive(self, games, bar):
+        """The batch of the finished games that came (a game still being played is left
+        alone), the part of a transfer cut short put before its rest, and each game that is
+        not stored with these bytes replayed."""
+        batch = _Batch()
+        for game_no, size, crc, flags, data in games:
+            bar.add(1, "game %d" % game_no)
+            if flags & FLAG_PLAYING:
+                self.res.skipped.append(game_no)
+                continue
+            if game_no == self.resumed and self.prefix:
+                data = None if data is None else self.prefix + data
+                self.resumed, self.prefix = 0, b""
+            if data is not None:
+                self.res.bytes += len(data)
+            batch.arrived.append((game_no, size, crc, data))
+        # Replayed before the write lock is taken (the longest part: another program's
+        # sync or import waits the less), each game that is not stored with these bytes.
+        batch.replayed = {game_no: _replay(data, self.board)
+                          for game_no, _, crc, data in batch.arrived
+                          if data is not None and zlib.crc32(data) == crc
+                          and not _stored_alike(self.store, self.board, game_no, data)}
+        return batch
+
+    def store_batch(self, batch):
+        """Each game of the batch looked at and the new ones stored, in one transaction:
+        another sync at once (a board of the same id: cloned flash) can neither store a game
+        between the look and the write (UNIQUE constraint failed) nor see half a batch."""
+        with self.store.transaction():
+            for game_no, size, crc, data in batch.arrived:
+                self._file_game(batch, game_no, size, crc, data)
+            # stored first (one transaction), then confirmed to the board (one request),
+            # which lets their files go
+            batch.ids = self.store.add_all([r for _, _, r in batch.new])
+
+    def _file_game(self, batch, game_no, size, crc, data):
+        """Where one game of the batch goes: stored already (confirmed again), kept aside
+        earlier, fetched afresh, kept aside now, stored from elsewhere, or new (batch.new)."""
+        from cargoboard.logrecord import LogError
+        if data is None:
+            self._fetch_afresh(batch, game_no, size)  # the part kept does not fit the board's log
+            return
+        continues = None
+        source = None  # the numbering it is stored in; None: the run's (below)
+        known = self.store.stored_from(self.board, game_no)
+        if known and zlib.crc32(data) == crc:  # (else a damaged transfer: below)
+            place = self._place_among_stored(batch, known, game_no, crc, data)
+            if place is None:
+                return
+            continues, source = place
+        old = self.store.rejected_log(self.board, game_no)
+        if old is not None and old == data and zlib.crc32(old) == crc:
+            batch.told.append((self.res.rejected, (game_no, "kept aside earlier"),
+                               "game %d: kept aside earlier (does not replay); left on "
+                               "the board" % game_no))
+            return
+        if zlib.crc32(data) != crc:
+            self._fetch_afresh(batch, game_no, size)
+            return
+        rec = batch.replayed.pop(game_no, None) or _replay(data, self.board)
+        if isinstance(rec, LogError):
+            self.store.reject(self.board, game_no, str(rec), data)
+            batch.told.append((self.res.rejected, (game_no, str(rec)),
+                               "game %d kept aside: %s; left on the board" % (game_no, rec)))
+            return
+        if source is None:
+            self.numbering = source = _numbering(self.store, self.board, game_no,
+                                                 self.numbering)
+        rec.source, rec.source_game = source, game_no
+        rec.continues = continues
+        if rec.problem is not None:
+            # The board's own CRC-32 matched: the log was damaged on the flash (a bit gone
+            # bad, a write cut short). The store keeps the whole log with the game that
+            # replays up to the damage; the user is told.
+            batch.told.append((self.res.damaged, (game_no, rec.problem),
+                               "game %d: damaged log: %s; %d action%s stored, the whole log "
+                               "kept in the store" % (game_no, rec.damage, len(rec.actions),
+                                                      "" if len(rec.actions) == 1 else "s")))
+        elif continues is None and self._stored_from_elsewhere(batch, game_no, crc, rec):
+            return
+        batch.new.append((game_no, crc, rec))
+
+    def _fetch_afresh(self, batch, game_no, size):
+        """A game whose bytes arrived wrong: its transfer starts again from nothing."""
+        self.store.save_transfer(self.board, game_no, size, b"")
+        batch.damaged = batch.damaged or game_no
+
+    def _place_among_stored(self, batch, known, game_no, crc, data):
+        """A whole game under a number the store has (known: its games of this board and
+        number): (the id of the stored game it continues or None, the numbering to store it
+        in or None: the run's), or None when there is nothing to store (said or confirmed)."""
+        same = grown = None
+        for stored in known:
+            old = bytes(stored.log) if stored.log is not None else None
+            if old == data:
+                same = stored
+            elif old and len(data) > len(old) and data[:len(old)] == old:
+                grown = stored
+        if same is not None:
+            # stored by an earlier sync cut short before its CONFIRM
+            batch.told.append((self.res.stored_before, game_no, None))
+            batch.confirm.append((game_no, crc))
+            return None
+        if grown is not None:
+            # A log only grows: the board played on after a take-back once the game was
+            # stored (docs/protocol.md, CONFIRM). The whole log replaces the stored one.
+            return grown.id, grown.source
+        if any(k.log is None for k in known):
+            batch.told.append((self.res.conflicts,
+                               (game_no, "stored game has no log to compare"),
+                               "game %d: the store holds a game under this number without its "
+                               "log; left on the board" % game_no))
+            return None
+        # Another game under a number the store has: the board counts its games from 1 again
+        # (its flash was erased). Kept as a game of the board's numbering begun again, never
+        # in place of the one stored (unsaid in a run that stores in BOARD itself: the other
+        # game is another board's of this id, in the BOARD#2 it began meanwhile).
+        self.numbering = source = _numbering(self.store, self.board, game_no, self.numbering)
+        if source != self.board:
+            batch.told.append((self.res.renumbered, (game_no, source),
+                               "game %d: the store has another game %d of this board (its "
+                               "numbering began again); stored as a game of %s"
+                               % (game_no, game_no, source)))
+        return None, source
+
+    def _stored_from_elsewhere(self, batch, game_no, crc, rec) -> bool:
+        """Whether an import of this game's export came first (the store has the game): then
+        the board's bytes are kept with it, and the board may delete its log."""
+        same = self.store.find(rec.kind, rec.start, rec.actions, rec.played,
+                               check_played=True)
+        if same is None:
+            return False
+        self.store.keep_log(same, rec.log)
+        batch.told.append((self.res.duplicates, (game_no, same),
+                           "game %d: already stored as #%d; not stored again" % (game_no, same)))
+        batch.confirm.append((game_no, crc))
+        return True
+
+    def tell_committed(self, batch):
+        """What the batch did, into res and said, now that it is committed (only now is any
+        of it so)."""
+        for where, entry, line in batch.told:
+            where.append(entry)
+            if line:
+                self.say(line)
+        for (game_no, crc, rec), gid in zip(batch.new, batch.ids):
+            (self.res.stored if rec.continues is None else self.res.continued).append(
+                (game_no, gid))
+            batch.confirm.append((game_no, crc))
+
+    def confirm_to_board(self, batch):
+        """The batch's games the store has, confirmed to the board (which lets their files go),
+        CONFIRM_MAX a request."""
+        confirm = sorted(batch.confirm)
+        for i in range(0, len(confirm), CONFIRM_MAX):
+            self.link.confirm_all(confirm[i:i + CONFIRM_MAX])
+            self.res.confirmed.extend(g for g, _ in confirm[i:i + CONFIRM_MAX])
+
+    def keep_cut_transfer(self, cut):
+        """The stream broke off inside a game: what came is kept, to ask on from there. The
+        game number to fetch from."""
+        game_no, total, offset, part = cut
+        data = (self.prefix if game_no == self.resumed else b"")[:offset] + part
+        self.store.save_transfer(self.board, game_no, total, data)
+        self.resumed, self.prefix = game_no, data
+        return game_no
+
+    def forget_stale_transfer(self):
+        """The game of the transfer kept is no longer on the board: its part is dropped."""
+        if self.prefix:
+            self.store.save_transfer(self.board, self.resumed, 0, b"")

@@ -20,7 +20,7 @@ def _add_port(p):
 def cmd_ports(args):
     found = candidate_ports()
     if not found:
-        raise CommandError(NO_BOARD)  # the words find_port says (sync, deploy, ...)
+        raise CommandError(NO_BOARD)  # find_port's words (sync, deploy) but for --port, not ours
     for dev, desc in found:
         print("%s\t%s" % (dev, desc))
     return 0

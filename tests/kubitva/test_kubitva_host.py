@@ -211,6 +211,29 @@ def test_the_replay_draws_each_land_once(games, monkeypatch):
         assert game_html(rec, positions) == page  # drawn afresh: the same
 
 
+def test_a_long_games_page_made_again_draws_no_land_again():
+    """`serve` makes a game's page again (the game changed, its page no longer kept) with what
+    was drawn kept: the board under the pieces of each land (draw._background) kept room for 32
+    lands, and a page draws them in the order played, so the engine's 486-action game's 91
+    lands were each drawn again at every page (the least recently used dropped just before it
+    was wanted). Now the whole game's lands stay, bounded (draw.LANDS_KEPT)."""
+    pos = kb.Position.parse(kb.BOARD)
+    played = []
+    while not pos.is_over() and len(played) < 600:
+        a = en.best_action(pos)
+        played.append(pos.format_action(a))
+        pos.push(a)
+    rec = GameRecord("kubitva", "board", "SN", kb.BOARD, played)
+    positions, actions = rec.replay()
+    lands = {(p.rows, p.cols, bytes(p.terr)) for p in positions}
+    assert 80 < len(lands) <= draw.LANDS_KEPT <= 256, len(lands)
+    _forget("_background")
+    page = game_html(rec, positions, actions)
+    assert draw._background.cache_info().misses == len(lands)
+    assert game_html(rec, positions, actions) == page
+    assert draw._background.cache_info().misses == len(lands)  # none drawn again
+
+
 def test_the_replay_draws_each_cube_and_building_once(games, monkeypatch):
     """A cube's picture depends on its cell, the cube and a unit's points only, a building's on
     itself and its rooms: the replay page drew every cube and building of every step (twice a

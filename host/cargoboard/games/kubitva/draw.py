@@ -94,7 +94,15 @@ def background(pos):
     return _background(pos.rows, pos.cols, bytes(pos.terr))
 
 
-@functools.lru_cache(maxsize=32)
+# The lands a cache of _background keeps. A page draws a game's lands in the order played, so a
+# cache with less room than the game has lands drops each one just before it is wanted again
+# (least recently used first): with room for 32, the engine's 486-action game (91 lands) drew
+# all 91 again at each page `serve` made again. Room for 128, with a margin over that long
+# game; each is ~20 KB of SVG text: 1.8 MB for its 91 lands, at most ~2.6 MB.
+LANDS_KEPT = 128
+
+
+@functools.lru_cache(maxsize=LANDS_KEPT)
 def _background(rows, cols, terr):
     n = rows * cols
     nb = kb.Position(rows, cols).nb  # (the grid's neighbours)
