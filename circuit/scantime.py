@@ -16,8 +16,9 @@ settles during the one discarded conversion, no wait of its own), the datasheets
 power-on time, which ROW_ON_US is, the RP2040 ADC's 96 cycles of its 48 MHz clock per
 conversion) and our estimate of the loop's own cost per cell. Beside the estimate the table
 gives what the emulated RP2040 measured (bench/revb_scan.py): the scan took 0.7 ms more than
-estimated, and the worst frame (every cell moved) with the rest of a steady frame overruns the
-10 ms frame; `frame_figures` says by how much. Where the loop is written decides
+estimated; a quiet frame fits the 10 ms frame, a move's frame just (or just not), the worst
+(every cell converted anew, and the frame in which the 121 settle in the level scanner)
+overruns it; `frame_figures` says by how much. Where the loop is written decides
 whether it fits: a Python loop calling `ADC.read_u16()` costs tens of microseconds per
 conversion on the 125 MHz RP2040 (an empty Python loop iteration alone is ~3.4 us there, issue
 11), a viper loop on the registers about a microsecond per cell; the ADC's FIFO drained by DMA
@@ -45,10 +46,22 @@ APP_STEADY_US = 1600
 # the HAL as deployed, the stock image, the 2-player Cargocube start on the emulator's analog
 # front end; docs/hardware.md): the scan alone (p50 of 50; max 6734 us), and the largest
 # read_sensors() of 50 when every cell moved (the scan plus the fields and occupancy of all
-# 121 cells, in viper: the worst frame's sensor read; p50 7512 us; 15239 with the conversion
+# 121 cells, in viper: the worst frame's sensor read; p50 7552 us; 15239 with the conversion
 # in Python).
 MEASURED_SCAN_US = 6726
-MEASURED_READ_WORST_US = 7515
+MEASURED_READ_WORST_US = 7556
+# ... and whole frames there (App.step as deployed, Cargocube in play on the 2-player start:
+# the bench's second part): a quiet frame (p50), the frame in which a move's 7-8 cells change
+# (the most of the four such frames: 8.8-9.7 ms, 10.4 ms in the first, whose level scanner took
+# 1.9 ms against 0.5: its emptied list's first append allocates), the frame in which every
+# cell is converted anew (the mid-supply reference moved: the level scanner compares all 121)
+# and the one 30 ms later in which the 121 settle in the level scanner: the worst frames the
+# sensors make. (A frame in which the game's tracker works is longer: bench/cargocube/
+# revb_pico.py.)
+MEASURED_FRAME_QUIET_US = 7674
+MEASURED_FRAME_MOVE_US = 10358
+MEASURED_FRAME_ALL_US = 12320
+MEASURED_FRAME_SETTLE_US = 17587
 
 
 # --- The ADC input's settling: does one discarded conversion cover it? ----------------------------
@@ -154,9 +167,14 @@ def table():
         ("scan, measured on the emulated RP2040 (bench/revb_scan.py)",
          "%.2f ms (%.2f ms over the estimate)" % (MEASURED_SCAN_US / 1000.0,
                                                    (MEASURED_SCAN_US - viper_max) / 1000.0)),
-        ("worst frame, measured: read_sensors() with every cell moved + the rest (%.1f ms)"
-         % (APP_STEADY_US / 1000.0), "%.2f ms of the %d ms frame: %s" % (
-             frame_figures()["worst_us"] / 1000.0, FRAME_US // 1000, _over(frame_figures()))),
+        ("quiet frame, measured whole (App.step, bench/revb_scan.py)",
+         "%.2f ms of the %d ms frame" % (MEASURED_FRAME_QUIET_US / 1000.0, FRAME_US // 1000)),
+        ("a move's frame, measured whole: its 7-8 cells converted and compared (the most of 4)",
+         "%.2f ms of the %d ms frame" % (MEASURED_FRAME_MOVE_US / 1000.0, FRAME_US // 1000)),
+        ("worst frames, measured whole: every cell converted anew / the 121 settling",
+         "%.2f / %.2f ms of the %d ms frame: %s" % (
+             MEASURED_FRAME_ALL_US / 1000.0, MEASURED_FRAME_SETTLE_US / 1000.0,
+             FRAME_US // 1000, _over(frame_figures()))),
     ]
     f = settling()
     at = {k: settling(k) for k in P.HC4067_RON_4V5_OHM[1:2] + (2 * P.HC4067_RON_3V3_OHM,)}
@@ -183,10 +201,10 @@ def table():
 
 
 def frame_figures():
-    """The frames as measured on the emulated RP2040: a steady one (the scan with few cells
-    moved, and the rest of the frame) and the worst (every cell moved), in us."""
-    return {"steady_us": MEASURED_SCAN_US + APP_STEADY_US,
-            "worst_us": MEASURED_READ_WORST_US + APP_STEADY_US}
+    """The whole frames as measured on the emulated RP2040: a steady (quiet) one, a move's and
+    the worst the sensors make (every cell converted anew, or the 121 settling), in us."""
+    return {"steady_us": MEASURED_FRAME_QUIET_US, "move_us": MEASURED_FRAME_MOVE_US,
+            "worst_us": max(MEASURED_FRAME_ALL_US, MEASURED_FRAME_SETTLE_US)}
 
 
 def _over(f):

@@ -10,13 +10,20 @@ what the board will read once the pieces are put back). A step is level - baseli
 step is at least `report` (0.04 mT: four times the ADC noise of a step) are listed in `cells`.
 
 When nothing moves the HAL's fields do not change (its deadband), so a frame costs one array
-comparison; no allocation per frame.
+comparison; when some do, only the cells the HAL converted are compared (its `changed` bitmap),
+and the waiting cells are looked at only in a frame in which one may have held long enough
+(bench/revb_scan.py: the frame in which a move changed 8 cells spent 1.6 ms here, a Python
+loop over all 121); no allocation per frame.
 """
 
 from array import array
-from firmware.hal import N_CELLS, TICKS_MASK
+from firmware.hal import const, N_CELLS, TICKS_MASK, BITMAP_BYTES
 
 REPORT = 4
+# _since[_OLDEST]: no waiting cell moved before then. (A private const: no name in the heap,
+# where every new name stays for good; one more, an attribute, tipped the unix port at 240k
+# into a MemoryError loading the hint engine, tests/cargocube/test_cargocube_revb_sim.py.)
+_OLDEST = const(121)
 
 
 class LevelScanner:
@@ -28,7 +35,9 @@ class LevelScanner:
         self.cells = []                           # cells with |step| >= report
         self.version = 0                          # bumped whenever a reported step changes
         self._prev = array("h", bytes(2 * N_CELLS))   # last frame's fields
-        self._since = array("i", bytes(4 * N_CELLS))  # when a cell's field last moved (ms)
+        # when a cell's field last moved (ms); a waiting cell's (one in _pending) is kept as
+        # ~ms, below 0: its sign says it waits, without a search of the list
+        self._since = array("i", bytes(4 * N_CELLS + 4))
         self._pending = []                        # cells whose field differs from their level
         self._first = True
         self.rough = None                         # the HAL's cells next to an ADC DNL spike
@@ -40,48 +49,87 @@ class LevelScanner:
             self.level[c] = v
             self.base[c] = v
             self._prev[c] = v
+        for c in self._pending:
+            self._since[c] = 0
         self._pending = []
         self.cells = []
         self._first = False
         self.version += 1
 
-    def update(self, fields, now, rough=None):
+    def update(self, fields, now, rough=None, changed=None):
         """Feed one frame's fields taken at now (ms); rough: the HAL's bitmap of cells reading
-        next to an ADC DNL spike (their steps are rougher). Returns True when a reported step
-        changed (then `version` was bumped)."""
+        next to an ADC DNL spike (their steps are rougher); changed: the HAL's bitmap of the
+        cells it converted since the last call (HallReader.changed: no other cell's field can
+        have moved), cleared here as it is read, so that only those cells are compared (None:
+        all 121). Returns True when a reported step changed (then `version` was bumped)."""
         self.rough = rough
         if self._first:
             self.reset(fields)
             return False
         prev = self._prev
+        since = self._since
         pending = self._pending
         if fields != prev:                        # compared in C: the usual frame stops here
-            since = self._since
-            for c in range(N_CELLS):
-                v = fields[c]
-                if v != prev[c]:
-                    prev[c] = v
-                    since[c] = now
-                    if c not in pending:
-                        pending.append(c)
+            fresh = not pending
+            # (the bitmap of every cell, when none is given)
+            mask = b"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01" \
+                if changed is None else changed
+            for i in range(BITMAP_BYTES):
+                m = mask[i]
+                if m:
+                    if changed is not None:
+                        changed[i] = 0
+                    c = i << 3
+                    while m:
+                        if m & 1:
+                            v = fields[c]
+                            if v != prev[c]:
+                                prev[c] = v
+                                if since[c] >= 0:
+                                    pending.append(c)
+                                since[c] = ~now
+                        m >>= 1
+                        c += 1
+            if fresh and pending:
+                since[_OLDEST] = now
         if not pending:
             return False
-        changed = False
         sms = self.stable_ms
+        if ((now - since[_OLDEST]) & TICKS_MASK) < sms:
+            # no cell has held for stable_ms yet: since[_OLDEST] is when the longest-waiting
+            # one last moved, or earlier (a cell that moves again waits anew)
+            return False
+        moved = False
+        level = self.level
+        oldest = now                              # (of the cells left waiting)
+        wait = 0
+        kept = 0                                  # the cells left waiting, moved up in place
+        n = len(pending)
         i = 0
-        while i < len(pending):
+        while i < n:
             c = pending[i]
-            if ((now - self._since[c]) & TICKS_MASK) >= sms:
-                pending.pop(i)
-                if self.level[c] != prev[c]:
-                    self.level[c] = prev[c]
+            i += 1
+            t = ~since[c]
+            age = (now - t) & TICKS_MASK
+            if age >= sms:
+                since[c] = t
+                if level[c] != prev[c]:
+                    level[c] = prev[c]
                     if self._restep(c):
-                        changed = True
+                        moved = True
             else:
-                i += 1
-        if changed:
+                if age > wait:
+                    wait = age
+                    oldest = t
+                pending[kept] = c
+                kept += 1
+        while n > kept:                           # (a slice would be allocated)
+            pending.pop()
+            n -= 1
+        since[_OLDEST] = oldest
+        if moved:
             self.version += 1
-        return changed
+        return moved
 
     def _restep(self, c):
         """Update the listing of cell c; True if what is reported for it changed."""
@@ -111,6 +159,7 @@ class LevelScanner:
         if cells is None:
             for c in self._pending:
                 self.level[c] = self._prev[c]
+                self._since[c] = ~self._since[c]
             self._pending = []
         todo = range(N_CELLS) if cells is None else cells
         for c in todo:

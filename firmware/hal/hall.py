@@ -15,7 +15,9 @@ simulator:
   the flash, firmware/system/boot_revb.py); and the occupancy bitmap, with hysteresis: a cell
   reads occupied from |field| >= occ_on and empty again below occ_off (a cube with its worst
   neighbours against it reads 4.1 mT, an empty cell among 8 worst neighbours 2.0 mT, at nominal
-  sensitivity: docs/hardware.md, revision B).
+  sensitivity: docs/hardware.md, revision B). The cells it converted are marked in `changed`,
+  which the app's level scanner reads and clears (firmware/drivers/levels.py): it compares
+  only those.
 
 Small ints, preallocated arrays; the conversion runs only on frames where a sum changed.
 """
@@ -69,6 +71,9 @@ class HallReader:
         self.zero = zero if zero is not None else array("h", bytes(2 * N_CELLS))
         self._occ = bytearray(16)
         self.rough = bytearray(16)                  # cells reading next to a DNL spike
+        # the cells converted since the level scanner last read this bitmap (it clears what it
+        # reads, firmware/drivers/levels.py): no other cell's field can have moved
+        self.changed = bytearray(16)
         self._last = array("H", bytes(2 * N_SUMS))   # the sums last converted (u16)
         self._samples = samples
         self._first = True
@@ -116,6 +121,7 @@ class HallReader:
             den2 = 2 * den
             samples = self._samples
             rough = self.rough
+            changed = self.changed
             first = DNL_FIRST
             step = DNL_STEP
             band = DNL_BAND
@@ -131,6 +137,7 @@ class HallReader:
                 a = v if v >= 0 else -v
                 i = c >> 3
                 b = 1 << (c & 7)
+                changed[i] |= b
                 # within DNL_BAND of a DNL code: one remainder, not a loop over the four
                 r = (s // samples - first) % step
                 if r < band or r > step - band:

@@ -150,12 +150,13 @@ def _convert(sums: ptr16, bufs, cfg: ptr32, every: int) -> int:
     """The per-cell loop of hall.HallReader.update in viper, the same numbers
     (tests/test_revb_pico.py compares the two on the chip): the Python loop takes 70 us a cell
     there, 8.5 ms for a frame in which every cell moved; this one 6.5 us.
-    bufs: (levels, zero, last, rough, occupancy bits)."""
+    bufs: (levels, zero, last, rough, occupancy bits, changed)."""
     levels = ptr16(bufs[0])
     zero = ptr16(bufs[1])
     last = ptr16(bufs[2])
     rough = ptr8(bufs[3])
     bits = ptr8(bufs[4])
+    changed = ptr8(bufs[5])
     mid = cfg[_C_MID]
     num = cfg[_C_NUM]
     den = cfg[_C_DEN]
@@ -188,6 +189,7 @@ def _convert(sums: ptr16, bufs, cfg: ptr32, every: int) -> int:
                 a = 0 - v
             i = c >> 3
             b = 1 << (c & 7)
+            changed[i] = int(changed[i]) | b
             r = ((s >> sshift) - first) & (step - 1)
             if r < band or r > step - band:
                 rough[i] = int(rough[i]) | b
@@ -260,7 +262,7 @@ class Rp2040HallHal(Rp2040Hal):
             return
         cfg = array("i", (0, 2 * r.num, r.den, shift, sshift, r.occ_on, r.occ_off,
                           hall.DNL_BAND, hall.DNL_FIRST, hall.DNL_STEP, hall.N_CELLS))
-        bufs = (r.levels, r.zero, r._last, r.rough, r._occ)
+        bufs = (r.levels, r.zero, r._last, r.rough, r._occ, r.changed)
 
         def fast(sums, mid, every):
             cfg[_C_MID] = mid

@@ -35,7 +35,8 @@ class _StepScanner(Scanner):
             app.calibration.scan()
         n = Scanner.update(self, raw, now)
         hal = app.hal
-        if app.levels.update(hal.levels, now, hal.rough) and not n and app.state == PLAY:
+        if app.levels.update(hal.levels, now, hal.rough, hal.reader.changed) and not n and \
+                app.state == PLAY:
             game = app.game
             if getattr(game, "levels", None) is not None:
                 try:

@@ -79,7 +79,8 @@ class Table:
                 occ = raw if hall is None else self._hall_frame(raw)
                 if scanner.update(occ, self.now):
                     self.game.on_change(scanner.stable, self.now)
-                if levels is not None and levels.update(hall[0].levels, self.now, hall[0].rough):
+                if levels is not None and levels.update(hall[0].levels, self.now, hall[0].rough,
+                                                      hall[0].changed):
                     self.game.on_change(scanner.stable, self.now)  # the steps alone changed
                 quiet = not scanner.pending() and (levels is None or not levels.pending())
             self.game.tick(self.now)
