@@ -9,12 +9,16 @@
 #                  tracker integers are folded by the build, its tracker module has none to read)
 #   encode_action  the rules core's encode_action (a staticmethod): an action as the log stores it
 #   _rebuild()     prepares its LEDs (calling _state_to_show() for the state they show)
-# and, where it does more or otherwise, overrides (calling the base for the rest): TAKES_WHILE_
-# SETTLING, TELLS_EVERY_STATE below; _log(log); _tell_over(); on_change (Cephalopod reads only
-# its block of cells); _after (a turn's end that waits).
+#   _end_at_rest() if it sets end_by (an `end` that waits for the board to come to rest)
+# and, where it does more or otherwise, sets the flags below (TAKES_WHILE_SETTLING,
+# TELLS_EVERY_STATE, SHOWS_MISSED_MOVES) or overrides (calling the base for the rest):
+# on_change (Cephalopod reads only its block of cells); _after (КУБитва's turn's end, which
+# its tracker keeps; «Формула 99»'s log and pickers); _tell_over (КУБитва's turn's end told;
+# «Формула 99»'s race, told without scores).
 #
-# The module is resident with every such game (the board loads one game at a time): it holds
-# only what all four run, and its private integers are const() (no name in any dictionary).
+# Every method here costs heap with each such game (the board loads one game at a time, and
+# this module with it): what is here is what the games run, without hooks of its own (each
+# one a function object more in every game), and its private integers are const().
 
 from firmware.hal import const, ticks_diff
 
@@ -34,6 +38,12 @@ class TrackedGame:
     # True: every change of the state shown is told on the event line; False: only a mistake
     # shown or put right (a host then asks `state` for the cells)
     TELLS_EVERY_STATE = True
+    # True: the tracker shows a move the player says it missed (offered: Cargocube's `confirm`
+    # with nothing asked) and takes it once it has stood long enough (tracker.tick_offered)
+    SHOWS_MISSED_MOVES = False
+    # the seat whose `end` waits for the board to come to rest (a piece in the hand, a
+    # question, a mistake), -1 for none: _after then calls the game's _end_at_rest()
+    end_by = -1
 
     def __init__(self, options):
         # The app's event line and game log (docs/firmware.md): every committed action,
@@ -65,6 +75,9 @@ class TrackedGame:
             if not t.settling or (self.TAKES_WHILE_SETTLING and t.log):
                 self._after(now_ms)
                 return
+        elif self.SHOWS_MISSED_MOVES and t.offered and t.tick_offered(now_ms):
+            self._after(now_ms)  # the missed move shown stood long enough: taken
+            return
         changed = False
         if self.hint is not None and ticks_diff(now_ms, self.hint_until) >= 0:
             self.hint = None
@@ -80,34 +93,27 @@ class TrackedGame:
     # -- after every input ------------------------------------------------------------------
 
     def _after(self, now_ms):
-        self._take(now_ms)
-        self._rebuild()
-
-    def _take(self, now_ms):
-        """What every input ends with before the LEDs: the tracker's log told and written
-        (_log), the mistake's clock started or stopped, the game's end told once. Returns the
-        log."""
+        """After every input: the tracker's log, (how, action, position after) each, told on the
+        event line and written to the game log; the mistake's clock started or stopped; the
+        game's end told once; the LEDs prepared. First, an `end` that waits (end_by) is taken
+        or let go if the board is at rest now."""
+        if self.end_by >= 0:
+            self._end_at_rest()
         t = self.tracker
-        log = t.take_log()
-        self._log(log)
+        pos = self.pos
+        for how, a, after in t.take_log():
+            self.emit("%s %s -> %s" % (how, pos.format_action(a), after))
+            if how == "undo":
+                self.record_undo()
+            else:
+                self.record(self.encode_action(a))
         if t.state == self.MISMATCH:
             if self.mismatch_since < 0:
                 self.mismatch_since = now_ms
         else:
             self.mismatch_since = -1
         self._tell_over()
-        return log
-
-    def _log(self, log):
-        """The tracker's log, (how, action, position after) each: the event line and the game
-        log."""
-        pos = self.pos
-        for how, a, after in log:
-            self.emit("%s %s -> %s" % (how, pos.format_action(a), after))
-            if how == "undo":
-                self.record_undo()
-            else:
-                self.record(self.encode_action(a))
+        self._rebuild()
 
     def _tell_over(self):
         """The game's end told to a host and the log, once (_after runs on every change and

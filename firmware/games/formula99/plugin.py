@@ -96,7 +96,6 @@ class Game(TrackedGame):
     drop_text = staticmethod(drop_text)
     MISMATCH = T.MISMATCH  # the tracker's states (TrackedGame)
     MOVING = T.MOVING
-    OVER = T.OVER
     STATE_NAMES = T.STATE_NAMES
     TELLS_EVERY_STATE = False  # `state` loads console.py: told only for a mistake
 
@@ -256,22 +255,25 @@ class Game(TrackedGame):
             self.end_by = -1
             if not (t.state == T.IDLE and by == pos.turn and (t.act(R.END) or t.act(R.PASS))):
                 self.emit("end-dropped")
-        if self._take(now_ms):
-            self.pick = _PICK_NONE  # what a picker was open for has happened (e.g. by console)
-        if pos.is_chance() and self.pick == _PICK_NONE and not pos.full:
-            self._open_cards()  # a card to enter: nothing else can happen now
-        self._rebuild()
-
-    def _log(self, log):
-        """The tracker's log, (how, action) each: the game log, then the event line."""
+        log = t.take_log()
         for how, a in log:
             if how == "undo":
                 self.record_undo()
             else:
                 self.record(R.encode_action(a))
-        ply = self.pos.ply()
         for how, a in log:  # the action's 4-byte code: short, and what the log holds
-            self.emit("%s %08x ply=%d" % (how, a, ply))
+            self.emit("%s %08x ply=%d" % (how, a, pos.ply()))
+        if t.state == T.MISMATCH:
+            if self.mismatch_since < 0:
+                self.mismatch_since = now_ms
+        else:
+            self.mismatch_since = -1
+        self._tell_over()
+        if log:
+            self.pick = _PICK_NONE  # what a picker was open for has happened (e.g. by console)
+        if pos.is_chance() and self.pick == _PICK_NONE and not pos.full:
+            self._open_cards()  # a card to enter: nothing else can happen now
+        self._rebuild()
 
     # -- LEDs -------------------------------------------------------------------------------
 

@@ -265,17 +265,20 @@ class Game(TrackedGame):
 
     def _after(self, now_ms):
         t = self.tracker
-        ended = t.end_at_rest()
-        self._version += len(t.log)  # the commits and take-backs _take tells
-        self._take(now_ms)
-        waits = t.end_by >= 0
+        self._ended = t.end_at_rest()  # (for _tell_over)
+        self._version += len(t.log)  # the commits and take-backs TrackedGame._after tells
+        TrackedGame._after(self, now_ms)
+
+    def _tell_over(self):
+        """The game's end (TrackedGame), then an `end` the board keeps until it is at rest and
+        one it let go untaken (the W bar shows it while it waits), each told once. (At the
+        start and a resume no end waits.)"""
+        TrackedGame._tell_over(self)
+        waits = self.tracker.end_by >= 0
         if waits != self._end_told:
-            # an `end` the board keeps until it is at rest, and one it let go untaken (the
-            # W bar shows it while it waits)
             self._end_told = waits
-            if waits or not ended:
+            if waits or not self._ended:
                 self.emit("end-waits" if waits else "end-dropped")
-        self._rebuild()
 
     def _rebuild(self):
         """Prepare the overlay and the bars for the current state (not per frame)."""
