@@ -9,16 +9,17 @@
 #                  tracker integers are folded by the build, its tracker module has none to read)
 #   encode_action  the rules core's encode_action (a staticmethod): an action as the log stores it
 #   _rebuild()     prepares its LEDs (calling _state_to_show() for the state they show)
-#   _end_at_rest() if it sets end_by (an `end` that waits for the board to come to rest)
 # and, where it does more or otherwise, sets the flags below (TAKES_WHILE_SETTLING,
-# TELLS_EVERY_STATE, SHOWS_MISSED_MOVES) or overrides (calling the base for the rest):
-# on_change (Cephalopod reads only its block of cells); _after (КУБитва's turn's end, which
-# its tracker keeps; «Формула 99»'s log and pickers); _tell_over (КУБитва's turn's end told;
+# TELLS_EVERY_STATE) or overrides a method, calling it for the rest: on_change (Cephalopod
+# reads only its block of cells), tick (Cargocube takes a missed move shown once it has
+# stood), _after (an `end` that waits for the board to come to rest, first: Cargocube's and
+# КУБитва's; «Формула 99»'s own log and pickers), _tell_over (КУБитва's waiting end told;
 # «Формула 99»'s race, told without scores).
 #
-# Every method here costs heap with each such game (the board loads one game at a time, and
-# this module with it): what is here is what the games run, without hooks of its own (each
-# one a function object more in every game), and its private integers are const().
+# The module is loaded with each such game (the board loads one game at a time) and what it
+# holds costs heap with each: only what the games run, no hook of its own (each would be a
+# function object more with every game), its private integers const(); measured in
+# docs/firmware.md ("Modules").
 
 from firmware.hal import const, ticks_diff
 
@@ -38,12 +39,6 @@ class TrackedGame:
     # True: every change of the state shown is told on the event line; False: only a mistake
     # shown or put right (a host then asks `state` for the cells)
     TELLS_EVERY_STATE = True
-    # True: the tracker shows a move the player says it missed (offered: Cargocube's `confirm`
-    # with nothing asked) and takes it once it has stood long enough (tracker.tick_offered)
-    SHOWS_MISSED_MOVES = False
-    # the seat whose `end` waits for the board to come to rest (a piece in the hand, a
-    # question, a mistake), -1 for none: _after then calls the game's _end_at_rest()
-    end_by = -1
 
     def __init__(self, options):
         # The app's event line and game log (docs/firmware.md): every committed action,
@@ -75,9 +70,6 @@ class TrackedGame:
             if not t.settling or (self.TAKES_WHILE_SETTLING and t.log):
                 self._after(now_ms)
                 return
-        elif self.SHOWS_MISSED_MOVES and t.offered and t.tick_offered(now_ms):
-            self._after(now_ms)  # the missed move shown stood long enough: taken
-            return
         changed = False
         if self.hint is not None and ticks_diff(now_ms, self.hint_until) >= 0:
             self.hint = None
@@ -95,10 +87,7 @@ class TrackedGame:
     def _after(self, now_ms):
         """After every input: the tracker's log, (how, action, position after) each, told on the
         event line and written to the game log; the mistake's clock started or stopped; the
-        game's end told once; the LEDs prepared. First, an `end` that waits (end_by) is taken
-        or let go if the board is at rest now."""
-        if self.end_by >= 0:
-            self._end_at_rest()
+        game's end told once; the LEDs prepared."""
         t = self.tracker
         pos = self.pos
         for how, a, after in t.take_log():

@@ -96,7 +96,6 @@ class Game(TrackedGame):
     OVER = T.OVER
     STATE_NAMES = T.STATE_NAMES
     encode_action = staticmethod(cc.encode_action)
-    SHOWS_MISSED_MOVES = True  # (a `confirm` with nothing asked: tracker.tick_offered)
 
     def __init__(self, options):
         TrackedGame.__init__(self, options)
@@ -253,6 +252,16 @@ class Game(TrackedGame):
         t = self.tracker
         return t.offered and t.state == T.ASKING
 
+    def tick(self, now_ms):
+        """TrackedGame's, and a missed move shown (offered) taken once it has stood
+        OFFER_TAKE_MS."""
+        t = self.tracker
+        if not t.settling and t.offered and t.state == T.ASKING and t.tick_offered(now_ms):
+            self.now = now_ms
+            self._after(now_ms)
+        else:
+            TrackedGame.tick(self, now_ms)
+
     def paint(self, painter, frame_no):
         painter.cells(self.overlay)
         pos = self.pos
@@ -316,6 +325,11 @@ class Game(TrackedGame):
                                                   T.STATE_NAMES[t.state])
 
     # -- internals ------------------------------------------------------------------------------
+
+    def _after(self, now_ms):
+        if self.end_by >= 0:  # an `end` waits: taken or let go if the board is at rest now
+            self._end_at_rest()
+        TrackedGame._after(self, now_ms)
 
     def _end_at_rest(self):
         """The end that waits (end_by), once the board is at rest: the turn ends if it is still

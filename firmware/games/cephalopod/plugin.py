@@ -164,16 +164,14 @@ class Game(TrackedGame):
         self._tell_over()
 
     def on_change(self, occ, now_ms):
-        self.now = now_ms
-        self.hint = None
+        """TrackedGame's, on the cells of the block only (bit c: the game's cell c)."""
         block = self.block
         m = 0
         for c in range(len(block)):
             b = block[c]
             if occ[b >> 3] >> (b & 7) & 1:
                 m |= 1 << c
-        self.tracker.observe(m, now_ms)
-        self._after(now_ms)
+        TrackedGame.on_change(self, m, now_ms)
 
     def on_button(self, bit, now_ms):
         self.now = now_ms
