@@ -14,12 +14,10 @@ none may go upward or form a circle.
                           (firmware.games, and revision B's firmware.games.revb; data only:
                           plug-ins are loaded by name) and the table of rules versions
                           (shared_rules.versions)
-    firmware.games.tracked   what the plug-ins of the games with a move tracker share
-                          (class TrackedGame): imports the HAL only
     firmware.games.<g>    imports the HAL, the drivers, the log's record kinds
-                          (firmware.system.logwrite), firmware.games.tracked, its own folder,
-                          its own game's rules (shared_rules.<g>) and the shared modules of
-                          shared_rules; never another game's plug-in or rules
+                          (firmware.system.logwrite), its own folder, its own game's rules
+                          (shared_rules.<g>) and the shared modules of shared_rules; never
+                          another game's plug-in or rules
     firmware.main, firmware.bench_frame   the top: anything
 """
 
@@ -32,7 +30,6 @@ from mpy import REPO_ROOT
 
 TOP = {"firmware.main", "firmware.bench_frame"}
 REGISTRIES = ("firmware.games", "firmware.games.revb")  # data only: game name -> plug-in module
-SHARED_PLUGIN = "firmware.games.tracked"  # what the plug-ins of tracked games share
 
 
 def module_name(path, root=REPO_ROOT):
@@ -113,12 +110,10 @@ def allowed(src, dst):
         return (_under(dst, "firmware.hal") or _under(dst, "firmware.drivers")
                 or _under(dst, "firmware.system") or dst in REGISTRIES
                 or dst == "shared_rules.versions")
-    if src == SHARED_PLUGIN:
-        return _under(dst, "firmware.hal")
     if src.startswith("firmware.games."):
         own = game_of(src)
         return (_under(dst, "firmware.hal") or _under(dst, "firmware.drivers")
-                or dst == "firmware.system.logwrite" or dst == SHARED_PLUGIN
+                or dst == "firmware.system.logwrite"
                 or (own is not None and (_under(dst, "firmware.games." + own)
                                          or _under(dst, "shared_rules." + own)))
                 or (_under(dst, "shared_rules") and game_of(dst) is None))
@@ -211,10 +206,6 @@ def test_the_registry_is_data_only(registry):
     ("shared_rules.formula99.rules", "shared_rules.cargocube.orient"),
     # the shared modules of shared_rules belong to no game
     ("shared_rules.perft", "shared_rules.kubitva.rules"),
-    # so does what the plug-ins share: none of their trackers, rules or drivers
-    ("firmware.games.tracked", "firmware.games.cargocube.tracker"),
-    ("firmware.games.tracked", "shared_rules.cargocube.rules"),
-    ("firmware.games.tracked", "firmware.drivers.leds"),
 ])
 def test_the_checks_find_an_upward_import(src, dst):
     modules = dict(MODULES)

@@ -13,17 +13,18 @@ from firmware.drivers import leds as L
 from firmware import hal as H
 from firmware.system import logwrite as LW
 from firmware.hal import unload
-from firmware.games.tracked import TrackedGame, HINT_MS
 
 # Activation values 1..4 as colour + level, so that values differ in hue and in brightness.
 VALUE_COLOUR = (L.OFF, L.BLUE, L.CYAN, L.YELLOW, L.WHITE)
 VALUE_LEVEL = (0, 90, 140, 200, 255)
 
+HINT_MS = 4000  # how long a hint stays lit
 # A `confirm` this soon after one that showed something to read (a missed move; revision B:
 # the move it had taken) is the same press, pressed twice in haste or bounced, while that is
 # still shown (_confirm_shown): the second took the missed move shown, a guess no one had
 # looked at, or (revision B) asked for a missed move the board then took 3 s later.
 CONFIRM_REPEAT_MS = 400
+MISMATCH_MS = 500  # a difference must last this long before it lights red (hands are slow)
 
 
 def _engine(pos, actions=None):
@@ -62,6 +63,10 @@ def _drop_unused(pos):
         unload("shared_rules.cargocube.eight")
 
 
+def _nothing(*args):
+    pass
+
+
 def _seats(text):
     if not text:
         return "SN"
@@ -82,7 +87,7 @@ def _cards(value):
     return value
 
 
-class Game(TrackedGame):
+class Game:
     # the options of `new` (firmware/system/newgame.py refuses others)
     OPTIONS = ("layout", "seats", "cards", "teleport", "position")
 
@@ -91,14 +96,13 @@ class Game(TrackedGame):
     # the move tracker, made as new_tracker(pos, rank=): revision B's plug-in
     # (plugin_revb.py) makes its StepTracker instead
     new_tracker = T.Tracker
-    MISMATCH = T.MISMATCH  # the tracker's states (TrackedGame)
-    MOVING = T.MOVING
-    OVER = T.OVER
-    STATE_NAMES = T.STATE_NAMES
-    encode_action = staticmethod(cc.encode_action)
 
     def __init__(self, options):
-        TrackedGame.__init__(self, options)
+        self.emit = options.get("emit") or _nothing
+        # The app's game log (docs/firmware.md): every committed action, take-back and the end.
+        self.record = options.get("record") or _nothing
+        self.record_undo = options.get("record_undo") or _nothing
+        self.record_over = options.get("record_over") or _nothing
         layout = options.get("layout") or "polygon"
         seats = _seats(options.get("seats"))
         cards = _cards(options.get("cards"))
@@ -131,10 +135,15 @@ class Game(TrackedGame):
         self._idle_undone = None
         self.hint = None
         self.hint_until = 0
+        self.mismatch_since = -1
+        self._over_told = False  # the `over` event and the log's finish are sent once
         # the seat whose `end` waits for the board to come to rest (a piece in the hand, a
         # question, a mistake): the turn ends then, if it may (_end_at_rest); -1 for none
         self.end_by = -1
         self.confirm_at = -1  # when a `confirm` showed something to read (CONFIRM_REPEAT_MS)
+        self.now = 0
+        self._shown_state = -1
+        self.paint_version = 0  # bumped whenever what paint() draws changes (docs/firmware.md)
         self._rebuild()
 
     # -- plug-in interface ------------------------------------------------------------------------
@@ -214,6 +223,12 @@ class Game(TrackedGame):
         self._tell_over()
         self._rebuild()
 
+    def on_change(self, occ, now_ms):
+        self.now = now_ms
+        self.hint = None
+        self.tracker.observe(occ, now_ms)
+        self._after(now_ms)
+
     def on_button(self, bit, now_ms):
         self.now = now_ms
         t = self.tracker
@@ -246,21 +261,34 @@ class Game(TrackedGame):
             t.offered_since = now_ms  # a missed move shown: taken once it stands OFFER_TAKE_MS
         self._after(now_ms)
 
+
     def _confirm_shown(self):
         """Whether what a `confirm` showed is still shown: a missed move (revision B also the
         move it had taken, plugin_revb)."""
         t = self.tracker
         return t.offered and t.state == T.ASKING
-
     def tick(self, now_ms):
-        """TrackedGame's, and a missed move shown (offered) taken once it has stood
-        OFFER_TAKE_MS."""
+        self.now = now_ms
         t = self.tracker
-        if not t.settling and t.offered and t.state == T.ASKING and t.tick_offered(now_ms):
-            self.now = now_ms
-            self._after(now_ms)
-        else:
-            TrackedGame.tick(self, now_ms)
+        if t.settling:
+            t.tick(now_ms)
+            if not t.settling:
+                self._after(now_ms)
+                return
+        elif t.offered and t.state == T.ASKING:
+            if t.tick_offered(now_ms):  # the missed move shown stood long enough: taken
+                self._after(now_ms)
+                return
+        changed = False
+        if self.hint is not None and H.ticks_diff(now_ms, self.hint_until) >= 0:
+            self.hint = None
+            changed = True
+        if self.tracker.state == T.MISMATCH and self.mismatch_since >= 0:
+            if (H.ticks_diff(now_ms, self.mismatch_since) >= MISMATCH_MS
+                    and self._shown_state != T.MISMATCH):
+                changed = True
+        if changed:
+            self._rebuild()
 
     def paint(self, painter, frame_no):
         painter.cells(self.overlay)
@@ -326,11 +354,6 @@ class Game(TrackedGame):
 
     # -- internals ------------------------------------------------------------------------------
 
-    def _after(self, now_ms):
-        if self.end_by >= 0:  # an `end` waits: taken or let go if the board is at rest now
-            self._end_at_rest()
-        TrackedGame._after(self, now_ms)
-
     def _end_at_rest(self):
         """The end that waits (end_by), once the board is at rest: the turn ends if it is still
         that seat's and has actions left (the move under way was taken, or the piece went
@@ -345,13 +368,50 @@ class Game(TrackedGame):
             if not (t.state == T.IDLE and by == self.pos.to_move and t.press_end()):
                 self.emit("end-dropped")
 
+    def _after(self, now_ms):
+        t = self.tracker
+        if self.end_by >= 0:
+            self._end_at_rest()
+        for how, a, after in t.take_log():
+            self.emit("%s %s -> %s" % (how, cc.format_action(a), after))
+            if how == "undo":
+                self.record_undo()
+            else:
+                self.record(cc.encode_action(a))
+        if t.state == T.MISMATCH:
+            if self.mismatch_since < 0:
+                self.mismatch_since = now_ms
+        else:
+            self.mismatch_since = -1
+        self._tell_over()
+        self._rebuild()
+
+    def _tell_over(self):
+        """The game's end told to a host and the log, once (_after runs on every change and
+        press; start and resume too, for a game set up or resumed at its end)."""
+        if self.tracker.state == T.OVER:
+            if not self._over_told:
+                self._over_told = True
+                w = "".join([self.pos.SEAT_LETTERS[s] for s in self.pos.winners()])
+                self.emit("over winners=%s scores=%s" % (w, ",".join([str(x) for x in self.pos.scores()])))
+                self.record_over()
+        else:
+            self._over_told = False  # a take-back reopens the game
+
     def _rebuild(self):
         """Prepare the overlay for the current state (not per frame)."""
         t = self.tracker
         pos = self.pos
         out = self.overlay
         out.clear()
-        state = self._state_to_show()
+        state = t.state
+        if (state == T.MISMATCH and self.mismatch_since >= 0
+                and H.ticks_diff(self.now, self.mismatch_since) < MISMATCH_MS):
+            state = T.MOVING  # not yet: a hand may still be on its way
+        if state != self._shown_state:
+            # what the LEDs now show, for a host following the game (docs/serial-protocol.md)
+            self.emit("state " + T.STATE_NAMES[state])
+        self._shown_state = state
         if state == T.OVER:
             for s in pos.winners():
                 for c in pos.terminal_cells(s):

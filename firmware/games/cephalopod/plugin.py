@@ -15,8 +15,9 @@ from firmware.drivers import leds as L
 from firmware import hal as H
 from firmware.system import logwrite as LW
 from firmware.hal import unload
-from firmware.games.tracked import TrackedGame, HINT_MS
 
+HINT_MS = 4000  # how long a hint stays lit
+MISMATCH_MS = 500  # a difference must last this long before it lights red (hands are slow)
 HINT_DEPTH = 1  # the engine's depth for the hint: depth 1 answers at once on the board
 
 DIE_COLOUR = (L.WHITE, L.BLUE)  # white's dice and turn, black's
@@ -41,6 +42,10 @@ def _hint(pos):
         unload(name)
 
 
+def _nothing(*args):
+    pass
+
+
 def block_cells(rows, cols):
     """The board cell under each cell of the game (index = the rules core's cell): the block is
     centred on the board's f6."""
@@ -52,20 +57,19 @@ def block_cells(rows, cols):
     return bytes(out)
 
 
-class Game(TrackedGame):
+class Game:
     # the options of `new` (firmware/system/newgame.py refuses others)
     OPTIONS = ("layout", "seats", "position")
 
     name = "cephalopod"
     rules_version = ce.RULES_VERSION  # in the log's header; a log of another one is not resumed
-    MISMATCH = T.MISMATCH  # the tracker's states (TrackedGame)
-    MOVING = T.MOVING
-    OVER = T.OVER
-    STATE_NAMES = T.STATE_NAMES
-    encode_action = staticmethod(ce.encode_action)
 
     def __init__(self, options):
-        TrackedGame.__init__(self, options)
+        self.emit = options.get("emit") or _nothing
+        # The app's game log (docs/firmware.md): every committed action, take-back and the end.
+        self.record = options.get("record") or _nothing
+        self.record_undo = options.get("record_undo") or _nothing
+        self.record_over = options.get("record_over") or _nothing
         seats = options.get("seats")
         if seats and seats.lower() != "wb":
             raise ValueError("seats %s: Cephalopod is played by w (white, moves first) and b"
@@ -94,6 +98,9 @@ class Game(TrackedGame):
         self.pips_colour = 0
         self.hint = None
         self.hint_until = 0
+        self.mismatch_since = -1
+        self.now = 0
+        self.paint_version = 0  # bumped whenever what paint() draws changes (docs/firmware.md)
         self._set(pos)
 
     def _set(self, pos):
@@ -164,14 +171,16 @@ class Game(TrackedGame):
         self._tell_over()
 
     def on_change(self, occ, now_ms):
-        """TrackedGame's, on the cells of the block only (bit c: the game's cell c)."""
+        self.now = now_ms
+        self.hint = None
         block = self.block
         m = 0
         for c in range(len(block)):
             b = block[c]
             if occ[b >> 3] >> (b & 7) & 1:
                 m |= 1 << c
-        TrackedGame.on_change(self, m, now_ms)
+        self.tracker.observe(m, now_ms)
+        self._after(now_ms)
 
     def on_button(self, bit, now_ms):
         self.now = now_ms
@@ -186,6 +195,25 @@ class Game(TrackedGame):
             self.hint = _hint(self.pos)
             self.hint_until = (now_ms + HINT_MS) & H.TICKS_MASK
         self._after(now_ms)
+
+    def tick(self, now_ms):
+        self.now = now_ms
+        t = self.tracker
+        if t.settling:
+            t.tick(now_ms)
+            if not t.settling:
+                self._after(now_ms)
+                return
+        changed = False
+        if self.hint is not None and H.ticks_diff(now_ms, self.hint_until) >= 0:
+            self.hint = None
+            changed = True
+        if t.state == T.MISMATCH and self.mismatch_since >= 0 and \
+                self._shown_state != T.MISMATCH and \
+                H.ticks_diff(now_ms, self.mismatch_since) >= MISMATCH_MS:
+            changed = True
+        if changed:
+            self._rebuild()
 
     def paint(self, painter, frame_no):
         painter.cells(self.overlay)
@@ -266,6 +294,37 @@ class Game(TrackedGame):
 
     # -- internals ------------------------------------------------------------------------------
 
+    def _after(self, now_ms):
+        t = self.tracker
+        pos = self.pos
+        for how, a, after in t.take_log():
+            self.emit("%s %s -> %s" % (how, pos.format_action(a), after))
+            if how == "undo":
+                self.record_undo()
+            else:
+                self.record(ce.encode_action(a))
+        if t.state == T.MISMATCH:
+            if self.mismatch_since < 0:
+                self.mismatch_since = now_ms
+        else:
+            self.mismatch_since = -1
+        self._tell_over()
+        self._rebuild()
+
+    def _tell_over(self):
+        """The game's end told to a host and the log, once (_after runs on every change and
+        press; start and resume too, for a game set up or resumed with the board full)."""
+        pos = self.pos
+        if self.tracker.state == T.OVER:
+            if not self._over_told:
+                self._over_told = True
+                w = "".join([ce.SEAT_LETTERS[s] for s in pos.winners()])
+                sc = pos.scores()
+                self.emit("over winners=%s scores=%d,%d" % (w, sc[0], sc[1]))
+                self.record_over()
+        else:
+            self._over_told = False  # a take-back reopens the game
+
     def _rebuild(self):
         """Prepare the overlay and the pips for the current state (not per frame)."""
         t = self.tracker
@@ -274,7 +333,14 @@ class Game(TrackedGame):
         out = self.overlay
         out.clear()
         self.pips = 0
-        state = self._state_to_show()
+        state = t.state
+        if state == T.MISMATCH and (self.mismatch_since < 0 or
+                                    H.ticks_diff(self.now, self.mismatch_since) < MISMATCH_MS):
+            state = T.MOVING  # not yet: a hand may still be on its way
+        if state != self._shown_state:
+            # what the LEDs now show, for a host following the game (docs/serial-protocol.md)
+            self.emit("state " + T.STATE_NAMES[state])
+        self._shown_state = state
         mover = DIE_COLOUR[pos.to_move]
         if state == T.OVER:
             for s in pos.winners():

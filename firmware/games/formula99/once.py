@@ -46,6 +46,10 @@ def init(game, options):
     game.overlay = L.Overlay(H.N_CELLS + 64)
     track_map(game, game.overlay)
     game.bars = []  # (led, colour, level, blink) drawn on the side bars
+    game.now = 0
+    game.mismatch_since = -1
+    game._shown = -1  # the state the LEDs show (none yet)
+    game.paint_version = 0
     game.pick_suit = 0
     game.pick_list = []
     game.pick_index = 0

@@ -19,7 +19,6 @@ from firmware.games.formula99 import tracker as T
 from firmware.drivers import leds as L
 from firmware import hal as H
 from firmware.hal import const, unload
-from firmware.games.tracked import TrackedGame
 
 # The notation is needed only for text: a position read (reader.py), the log's header and the
 # console's answers (notation.py, alone for `pos`: 4 KB against the reader's 12 KB on the unix
@@ -44,6 +43,7 @@ def drop_text():
 
 # Private integers are const(): MicroPython puts them in the code, with no name in the module's
 # dictionary or the interned names (the board's heap).
+_MISMATCH_MS = const(500)
 SUIT_COLOUR = (L.BLUE, L.ORANGE, L.MAGENTA, L.WHITE, L.YELLOW)  # c d h s, joker
 SUIT_BLINK = (0, 0, L.BLINK_SLOW, 0, L.BLINK_WINK)
 
@@ -66,6 +66,10 @@ _PICK_RANK = const(2)
 _PICK_OPTION = const(3)
 
 
+def _nothing(*args):
+    pass
+
+
 def fitting_cards(pos):
     """The cards that may be entered now, ascending: at a chance node the cards that may be
     shown, else the cards the player may play from the hand."""
@@ -85,7 +89,7 @@ def fitting_cards(pos):
     return out
 
 
-class Game(TrackedGame):
+class Game:
     # the options of `new` (firmware/system/newgame.py refuses others)
     OPTIONS = ("layout", "seats", "deal", "position")
 
@@ -94,14 +98,13 @@ class Game(TrackedGame):
     PICK_OPTION = _PICK_OPTION  # (for console.py: `candidates` lists the option picker's)
     PICK_NONE = _PICK_NONE  # (for once.py, which does not import this module)
     drop_text = staticmethod(drop_text)
-    MISMATCH = T.MISMATCH  # the tracker's states (TrackedGame)
-    MOVING = T.MOVING
-    STATE_NAMES = T.STATE_NAMES
-    TELLS_EVERY_STATE = False  # `state` loads console.py: told only for a mistake
 
     def __init__(self, options):
         # (here: a function of once.py kept would keep that module in the heap)
-        TrackedGame.__init__(self, options)
+        self.emit = options.get("emit") or _nothing
+        self.record = options.get("record") or _nothing
+        self.record_undo = options.get("record_undo") or _nothing
+        self.record_over = options.get("record_over") or _nothing
         self._once("init", options)
 
     # -- plug-in interface ------------------------------------------------------------------
@@ -130,6 +133,11 @@ class Game(TrackedGame):
     def resume(self, records):
         self._once("resume", records)
 
+    def on_change(self, occ, now_ms):
+        self.now = now_ms
+        self.tracker.observe(occ, now_ms)
+        self._after(now_ms)
+
     def on_button(self, bit, now_ms):
         self.now = now_ms
         t = self.tracker
@@ -154,6 +162,18 @@ class Game(TrackedGame):
                 self.emit("end-waits")  # a piece in the hand, ...: until the board is at rest
             self.end_by = self.pos.turn  # (_after)
         self._after(now_ms)
+
+    def tick(self, now_ms):
+        self.now = now_ms
+        t = self.tracker
+        if t.settling:
+            t.tick(now_ms)
+            if not t.settling:
+                self._after(now_ms)
+                return
+        if t.state == T.MISMATCH and self.mismatch_since >= 0 and self._shown != T.MISMATCH \
+                and H.ticks_diff(now_ms, self.mismatch_since) >= _MISMATCH_MS:
+            self._rebuild()
 
     def paint(self, painter, frame_no):
         painter.cells(self.overlay)  # the map and what the state shows over it, in one call
@@ -307,7 +327,15 @@ class Game(TrackedGame):
         out = self.overlay
         out.show_kept()  # the map
         bars = []
-        state = self._state_to_show()
+        state = t.state
+        if state == T.MISMATCH and (self.mismatch_since < 0 or
+                                    H.ticks_diff(self.now, self.mismatch_since) < _MISMATCH_MS):
+            state = T.MOVING
+        if state != self._shown and T.MISMATCH in (state, self._shown):
+            # a mistake shown or put right, for a host following the game: it then asks
+            # `state` for the cells (only these changes: `state` loads console.py)
+            self.emit("state " + T.STATE_NAMES[state])
+        self._shown = state
         self._map(out)
         if state == T.OVER:
             w = pos.winners()[0]

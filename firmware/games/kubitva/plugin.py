@@ -15,11 +15,13 @@ from firmware.drivers import leds as L
 from firmware import hal as H
 from firmware.system import logwrite as LW
 from firmware.hal import const, unload
-from firmware.games.tracked import TrackedGame, HINT_MS
 
 # The parser of the notation (11 KB of the Pico's heap) is needed only to read a position: it is
 # dropped once the game's position is read (a later `load` imports it again).
 PARSER = "shared_rules.kubitva.text"
+
+HINT_MS = 4000  # how long a hint stays lit
+MISMATCH_MS = 500  # a difference must last this long before it lights red (hands are slow)
 
 SIDE_COLOUR = (L.BLUE, L.WHITE)  # S's units and land, N's
 MONEY_BAR = (0, 2)  # S's treasury on the S bar, N's on the N bar (the seats of the painter)
@@ -35,6 +37,10 @@ ITEM_CODES = "bawskKx"
 FILL_CODES = "ipmr"
 
 
+def _nothing(*args):
+    pass
+
+
 def item_code(a):
     """How many W-bar LEDs name the action's item (0: none)."""
     t = kb.item_letter(a)
@@ -45,23 +51,18 @@ def item_code(a):
     return ITEM_CODES.index(t) + 1
 
 
-class Game(TrackedGame):
+class Game:
     # the options of `new` (firmware/system/newgame.py refuses others)
     OPTIONS = ("layout", "seats", "position")
 
     name = "kubitva"
     rules_version = kb.RULES_VERSION  # in the log's header; a log of another one is not resumed
-    MISMATCH = T.MISMATCH  # the tracker's states (TrackedGame)
-    MOVING = T.MOVING
-    OVER = T.OVER
-    STATE_NAMES = T.STATE_NAMES
-    encode_action = staticmethod(kb.encode_action)
-    TAKES_WHILE_SETTLING = True  # a tick may take a reading and still be settling
-    TELLS_EVERY_STATE = False  # at `ready`, which every move passes through, a host would ask
-    # for the `candidates`
 
     def __init__(self, options):
-        TrackedGame.__init__(self, options)
+        self.emit = options.get("emit") or _nothing
+        self.record = options.get("record") or _nothing
+        self.record_undo = options.get("record_undo") or _nothing
+        self.record_over = options.get("record_over") or _nothing
         seats = options.get("seats")
         if seats and seats.upper() != "SN":
             raise ValueError("seats %s: KUBitva is played by S (moves first) and N" % seats)
@@ -92,6 +93,9 @@ class Game(TrackedGame):
         self.bars = [0, 0]  # W bar item code, E bar points (-1: none)
         self.hint = None
         self.hint_until = 0
+        self.mismatch_since = -1
+        self.now = 0
+        self.paint_version = 0
         self._version = 0  # counts the commits and take-backs (the land overlay's key)
         self._land_key = None  # what the kept land border in the overlay was made for
         self._units = []  # the cells of the units that may move, made with the land border
@@ -173,6 +177,12 @@ class Game(TrackedGame):
         self.emit("kubitva resumed ply=%d" % pos.ply())
         self._tell_over()
 
+    def on_change(self, occ, now_ms):
+        self.now = now_ms
+        self.hint = None
+        self.tracker.observe(occ, now_ms)
+        self._after(now_ms)
+
     def on_button(self, bit, now_ms):
         self.now = now_ms
         t = self.tracker
@@ -188,6 +198,25 @@ class Game(TrackedGame):
             self.hint = self._hint()
             self.hint_until = (now_ms + HINT_MS) & H.TICKS_MASK
         self._after(now_ms)
+
+    def tick(self, now_ms):
+        self.now = now_ms
+        t = self.tracker
+        if t.settling:
+            t.tick(now_ms)
+            if not t.settling or t.log:
+                self._after(now_ms)
+                return
+        changed = False
+        if self.hint is not None and H.ticks_diff(now_ms, self.hint_until) >= 0:
+            self.hint = None
+            changed = True
+        if t.state == T.MISMATCH and self.mismatch_since >= 0 and \
+                self._shown_state != T.MISMATCH and \
+                H.ticks_diff(now_ms, self.mismatch_since) >= MISMATCH_MS:
+            changed = True
+        if changed:
+            self._rebuild()
 
     def paint(self, painter, frame_no):
         painter.cells(self.overlay)
@@ -265,20 +294,43 @@ class Game(TrackedGame):
 
     def _after(self, now_ms):
         t = self.tracker
-        self._ended = t.end_at_rest()  # (for _tell_over)
-        self._version += len(t.log)  # the commits and take-backs TrackedGame._after tells
-        TrackedGame._after(self, now_ms)
+        pos = self.pos
+        ended = t.end_at_rest()
+        for how, a, after in t.take_log():
+            self._version += 1
+            self.emit("%s %s -> %s" % (how, pos.format_action(a), after))
+            if how == "undo":
+                self.record_undo()
+            else:
+                self.record(kb.encode_action(a))
+        if t.state == T.MISMATCH:
+            if self.mismatch_since < 0:
+                self.mismatch_since = now_ms
+        else:
+            self.mismatch_since = -1
+        self._tell_over()
+        waits = t.end_by >= 0
+        if waits != self._end_told:
+            # an `end` the board keeps until it is at rest, and one it let go untaken (the
+            # W bar shows it while it waits)
+            self._end_told = waits
+            if waits or not ended:
+                self.emit("end-waits" if waits else "end-dropped")
+        self._rebuild()
 
     def _tell_over(self):
-        """The game's end (TrackedGame), then an `end` the board keeps until it is at rest and
-        one it let go untaken (the W bar shows it while it waits), each told once. (At the
-        start and a resume no end waits.)"""
-        TrackedGame._tell_over(self)
-        waits = self.tracker.end_by >= 0
-        if waits != self._end_told:
-            self._end_told = waits
-            if waits or not self._ended:
-                self.emit("end-waits" if waits else "end-dropped")
+        """The game's end told to a host and the log, once (_after runs on every change and
+        press; start and resume too, for a game set up or resumed at its end)."""
+        pos = self.pos
+        if self.tracker.state == T.OVER:
+            if not self._over_told:
+                self._over_told = True
+                w = "".join([kb.SEAT_LETTERS[s] for s in pos.winners()])
+                sc = pos.scores()
+                self.emit("over winners=%s scores=%d,%d" % (w, sc[0], sc[1]))
+                self.record_over()
+        else:
+            self._over_told = False
 
     def _rebuild(self):
         """Prepare the overlay and the bars for the current state (not per frame)."""
@@ -286,7 +338,16 @@ class Game(TrackedGame):
         pos = self.pos
         out = self.overlay
         self.bars = [0, -1]
-        state = self._state_to_show()
+        state = t.state
+        if state == T.MISMATCH and (self.mismatch_since < 0 or
+                                    H.ticks_diff(self.now, self.mismatch_since) < MISMATCH_MS):
+            state = T.MOVING
+        if state != self._shown_state and T.MISMATCH in (state, self._shown_state):
+            # a mistake shown or put right, for a host following the game: it then asks
+            # `state` for the cells (not every change: at `ready`, which every move passes
+            # through, a host would ask for the `candidates`)
+            self.emit("state " + T.STATE_NAMES[state])
+        self._shown_state = state
         self._land(out)
         mover = SIDE_COLOUR[pos.to_move]
         if state == T.OVER:
