@@ -9,7 +9,11 @@ model, scripted and interactive drivers. `add_parser(subparsers)` registers `car
 # unix port's objects are bigger, and there its 2-player game's set-up found no 2 KB block at
 # 216k and 224k (one tracker for both revisions, both expansions' speed-ups, the teleport's
 # returning moves) while 208k and 232k passed: the layout decides that close to the edge. The
-# tests run revision B at the Pico's own heap size, a margin the board does not need.
+# tests run revision B at the Pico's own heap size, a margin the board does not need. At 240k
+# tests/cargocube/test_cargocube_revb_sim.py's missed-move tests fail (MemoryError when the
+# engine is loaded to rank the moves) as soon as the plug-ins bring a few more interned names:
+# two of them with 4 new names in Cargocube's plug-in, three with any new module the plug-ins
+# import, even an empty one (stop 45, docs/firmware.md "Modules").
 REVB_HEAP = "240k"
 # What `cargoboard sim` and `cargoboard demo` give the firmware: the Pico's ~240 KB as this
 # 64-bit port needs it. Its objects are bigger than the Pico's 32-bit ones: after `new
