@@ -52,16 +52,16 @@ MEASURED_SCAN_US = 6726
 MEASURED_READ_WORST_US = 7556
 # ... and whole frames there (App.step as deployed, Cargocube in play on the 2-player start:
 # the bench's second part): a quiet frame (p50), the frame in which a move's 7-8 cells change
-# (the most of the four such frames: 8.8-9.7 ms, 10.4 ms in the first, whose level scanner took
-# 1.9 ms against 0.5: its emptied list's first append allocates), the frame in which every
-# cell is converted anew (the mid-supply reference moved: the level scanner compares all 121)
-# and the one 30 ms later in which the 121 settle in the level scanner: the worst frames the
-# sensors make. (A frame in which the game's tracker works is longer: bench/cargocube/
-# revb_pico.py.)
-MEASURED_FRAME_QUIET_US = 7674
-MEASURED_FRAME_MOVE_US = 10358
-MEASURED_FRAME_ALL_US = 12320
-MEASURED_FRAME_SETTLE_US = 17587
+# (the most of the move's frames: 8.5-8.6 ms, 10.4 ms in the first, whose level scanner took
+# 1.9 ms against 0.5: its emptied list's first append allocates, and 10.6 ms in one in which
+# a collection landed), the frame in which every cell is converted anew (the mid-supply
+# reference moved: the level scanner compares all 121) and the one 30 ms later in which the
+# 121 settle in the level scanner: the worst frames the sensors make. (A frame in which the
+# game's tracker works is longer: bench/cargocube/revb_pico.py.)
+MEASURED_FRAME_QUIET_US = 7400
+MEASURED_FRAME_MOVE_US = 10614
+MEASURED_FRAME_ALL_US = 12388
+MEASURED_FRAME_SETTLE_US = 17460
 
 
 # --- The ADC input's settling: does one discarded conversion cover it? ----------------------------

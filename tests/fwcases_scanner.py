@@ -217,8 +217,48 @@ def case_no_allocation_per_frame():
             sc.update(raw, t)
             b.update(i & 3, t)
             t += 10
+        for i in range(10):                # settled, then still: the quiet frames' own path
+            sc.update(raw, t)
+            t += 10
     finally:
         unlock()
+
+
+def case_same_as_a_cell_by_cell_debounce():
+    # Random frames, often the same as the last (the still board's quick path), against the
+    # rule written plainly: a cell's raw reading is accepted once it has differed from the
+    # accepted state, unchanged, for stable_ms.
+    sc = Scanner(30)
+    raw = bytearray(16)
+    x = 12345
+    stable = [0] * 121
+    prev = [0] * 121
+    since = [0] * 121
+    t = 0
+    sc.update(raw, t)
+    for frame in range(3000):
+        t += 10
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        if x % 3 == 0:                     # a third of the frames change a few cells
+            for k in range(1 + (x >> 8) % 3):
+                c = (x >> (4 + 7 * k)) % 121
+                H.bit_set(raw, c, 1 - H.bit_get(raw, c))
+        n = sc.update(raw, t)
+        want = 0
+        for c in range(121):
+            r = H.bit_get(raw, c)
+            if r != prev[c]:
+                since[c] = t
+                prev[c] = r
+            now_changed = 0
+            if r != stable[c] and t - since[c] >= 30:
+                stable[c] = r
+                now_changed = 1
+                want += 1
+            assert H.bit_get(sc.changed, c) == now_changed, (frame, c)
+            assert H.bit_get(sc.stable, c) == stable[c], (frame, c)
+        assert n == want, (frame, n, want)
+        assert sc.pending() == sum(1 for c in range(121) if prev[c] != stable[c]), frame
 
 
 CASES = list_cases(globals())
