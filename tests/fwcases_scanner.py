@@ -236,7 +236,7 @@ def case_same_as_a_cell_by_cell_debounce():
     since = [0] * 121
     t = 0
     sc.update(raw, t)
-    for frame in range(3000):
+    for frame in range(1500):
         t += 10
         x = (x * 1103515245 + 12345) & 0x7FFFFFFF
         if x % 3 == 0:                     # a third of the frames change a few cells
