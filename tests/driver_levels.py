@@ -18,45 +18,23 @@ from array import array
 from firmware.hal import N_CELLS, TICKS_MASK
 from firmware.hal import hall as HL
 from firmware.drivers.levels import LevelScanner
+from driver_revb import Lcg
 
 
-class PlainLevelScanner:
-    def __init__(self, stable_ms=30, report=4):
-        self.stable_ms = stable_ms
-        self.report = report
-        self.level = array("h", bytes(2 * N_CELLS))   # debounced field per cell
-        self.base = array("h", bytes(2 * N_CELLS))    # the tracker's baseline
-        self.cells = []                           # cells with |step| >= report
-        self.version = 0                          # bumped whenever a reported step changes
-        self._prev = array("h", bytes(2 * N_CELLS))   # last frame's fields
-        self._since = array("i", bytes(4 * N_CELLS))  # when a cell's field last moved (ms)
-        self._pending = []                        # cells whose field differs from their level
-        self._first = True
-        self.rough = None                         # the HAL's cells next to an ADC DNL spike
-
-    def reset(self, fields):
-        """Take fields as level and baseline at once (boot, a new game)."""
-        for c in range(N_CELLS):
-            v = fields[c]
-            self.level[c] = v
-            self.base[c] = v
-            self._prev[c] = v
-        self._pending = []
-        self.cells = []
-        self._first = False
-        self.version += 1
+class PlainLevelScanner(LevelScanner):
+    """The level scanner with the loops it had until stop 45 (update and rebase as at ff6e313);
+    what did not change (reset, explain, shift_base, _restep, pending) is the scanner's own. Its
+    `_since` holds plain times: the reset's and rebase's sign flips of waiting cells' times
+    find no waiting cell here, which the plain rebase empties first."""
 
     def update(self, fields, now, rough=None):
-        """Feed one frame's fields taken at now (ms); rough: the HAL's bitmap of cells reading
-        next to an ADC DNL spike (their steps are rougher). Returns True when a reported step
-        changed (then `version` was bumped)."""
         self.rough = rough
         if self._first:
             self.reset(fields)
             return False
         prev = self._prev
         pending = self._pending
-        if fields != prev:                        # compared in C: the usual frame stops here
+        if fields != prev:
             since = self._since
             for c in range(N_CELLS):
                 v = fields[c]
@@ -84,80 +62,12 @@ class PlainLevelScanner:
             self.version += 1
         return changed
 
-    def _restep(self, c):
-        """Update the listing of cell c; True if what is reported for it changed."""
-        d = self.level[c] - self.base[c]
-        big = d >= self.report or d <= -self.report
-        listed = c in self.cells
-        if big:
-            if not listed:
-                self.cells.append(c)
-            return True
-        if listed:
-            self.cells.remove(c)
-            return True
-        return False
-
-    def pending(self):
-        """Number of cells whose field moved and has not held long enough yet."""
-        return len(self._pending)
-
     def rebase(self, cells=None):
-        """The levels of cells (all if None) become their baseline. All: the fields as they
-        are now (a game's start), so a cell whose field is still moving takes its latest field
-        as its level first: a cell next to an ADC spike reads a little different every few
-        frames and may not hold for stable_ms for a while, and its level from before the
-        pieces were put down must not become its baseline (a step of a whole cube that no
-        move explains, found at a 4-player start with both expansions)."""
         if cells is None:
             for c in self._pending:
                 self.level[c] = self._prev[c]
             self._pending = []
-        todo = range(N_CELLS) if cells is None else cells
-        for c in todo:
-            self.base[c] = self.level[c]
-        self.cells = [c for c in self.cells if self.level[c] != self.base[c] and
-                      abs(self.level[c] - self.base[c]) >= self.report]
-        self.version += 1
-
-    def explain(self, changes, cells, absorb, filled=()):
-        """An action made changes ({cell: change}), a hand working on cells: the baseline moves
-        by the changes; on the cells the action filled or emptied (filled), and on the hand's
-        cells if absorb (the action alone explains what they show, a shifted cube included),
-        it takes the level over."""
-        base = self.base
-        level = self.level
-        for c in changes:
-            base[c] += changes[c]
-        for c in cells:
-            if absorb or c in filled:
-                base[c] = level[c]
-        for c in filled:
-            base[c] = level[c]
-        for c in changes:
-            self._restep(c)
-        for c in cells:
-            self._restep(c)
-        for c in filled:
-            self._restep(c)
-        self.version += 1
-
-    def shift_base(self, changes):
-        """Move the baseline by -change for each (cell, change) in changes ({cell: change}):
-        after a take-back, what the board will read once the pieces are put back."""
-        for c in changes:
-            self.base[c] -= changes[c]
-            self._restep(c)
-        self.version += 1
-
-
-class Lcg:
-    def __init__(self, seed):
-        self.x = seed & 0x7FFFFFFF
-
-    def next(self, n):
-        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
-        return (self.x >> 8) % n
+        LevelScanner.rebase(self, cells)
 
 
 def _differs(a, b):

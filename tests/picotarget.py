@@ -2,7 +2,8 @@
 boot ROM and the MicroPython image are not there (CI has ../shared/pico). Node.js and rp2040js
 are installed by `make`, so a test that finds them missing fails instead. `SimProcess`: either
 target's `cargoboard sim --pty` in its own process, `console` a line typed at its text
-console, `one_game` a game begun and dropped there."""
+console, `one_game` a game begun and dropped there; `run_on_chip` a script run on the emulated
+RP2040 beside the board's build."""
 
 import signal
 import subprocess
@@ -40,6 +41,29 @@ def scanning(session, most_ms=3000):
             break
         session.step(1)
     return session
+
+
+def run_on_chip(tmp, main, files=(), revision="A", most_ms=60000):
+    """main (bytes) run as main.py on the emulated RP2040, with the board's own build for
+    revision beside it (its main.py left out) and files ((board path, bytes)) on its flash;
+    what it printed on the serial line once it says "done" or an Error, or most_ms of emulated
+    time have passed. tmp: a folder for the build and the flash image."""
+    from cargoboard.build import stage
+    from cargoboard.sim.pico import fsimage
+    from cargoboard.sim.pico.runner import PicoRunner
+    require_pico()
+    built = [(bp, Path(lp).read_bytes()) for bp, lp, _ in stage(Path(tmp) / "build", "rp2",
+                                                                  revision) if bp != "main.py"]
+    image = Path(tmp) / "flash.img"
+    fsimage.write_files(image, built + list(files) + [("main.py", main)])
+    text = ""
+    with PicoRunner(flash=image, boot_from_flash=True, revision=revision) as runner:
+        for _ in range(most_ms // 10):
+            text = bytes(runner.serial_log).decode(errors="replace")
+            if "done" in text or "Error" in text:
+                break
+            runner.step(10)
+    return text
 
 
 class SimProcess:

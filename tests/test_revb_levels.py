@@ -7,10 +7,9 @@ same), and on the emulated RP2040 with the revision-B HAL's reader, whose viper 
 marks the cells it converted."""
 
 import re
-from pathlib import Path
 
 import mpy
-from picotarget import require_pico
+from picotarget import run_on_chip
 
 DRIVER = mpy.REPO_ROOT / "tests" / "driver_levels.py"
 
@@ -35,20 +34,6 @@ print("done")
 
 
 def test_same_steps_and_baselines_on_the_chip(tmp_path):
-    from cargoboard.build import stage
-    from cargoboard.sim.pico import fsimage
-    from cargoboard.sim.pico.runner import PicoRunner
-    require_pico()
-    files = [(bp, Path(lp).read_bytes()) for bp, lp, _ in stage(tmp_path / "build", "rp2", "B")
-             if bp != "main.py"]
-    files += [("driver_levels.py", DRIVER.read_bytes()), ("main.py", MAIN)]
-    image = tmp_path / "flash.img"
-    fsimage.write_files(image, files)
-    text = ""
-    with PicoRunner(flash=image, boot_from_flash=True, revision="B") as runner:
-        for _ in range(6000):
-            text = bytes(runner.serial_log).decode(errors="replace")
-            if "done" in text or "Error" in text:
-                break
-            runner.step(10)
+    files = [(path.name, path.read_bytes()) for path in (DRIVER, DRIVER.parent / "driver_revb.py")]
+    text = run_on_chip(tmp_path, MAIN, files, revision="B")
     assert "compared 400 frames, 0 differ" in text, text[-2000:]

@@ -12,7 +12,7 @@ import pytest
 from cargoboard.sim import REVB_HEAP
 from cargoboard.sim.script import Session
 from cargoboard.sim.world import revb_physics
-from picotarget import require_pico, scanning
+from picotarget import require_pico, run_on_chip, scanning
 from shared_rules.cargocube.board import cell_name
 
 # b1 and c1 (the scan's first row; a1 is a corner, where no piece goes), a2 (row 1's first),
@@ -146,19 +146,5 @@ def test_the_boards_viper_conversion_gives_the_python_loops_numbers(tmp_path):
     took 8.5 ms of a frame in which every cell moved, bench/revb_scan.py); run beside
     hall.HallReader._convert on the emulated RP2040 over 40 frames of random sums (the whole
     code range, many by the ADC's DNL codes, zeros of both signs, the mid reference moving)."""
-    from pathlib import Path
-    from cargoboard.build import stage
-    from cargoboard.sim.pico import fsimage
-    from cargoboard.sim.pico.runner import PicoRunner
-    require_pico()
-    files = [(bp, Path(lp).read_bytes()) for bp, lp, _ in stage(tmp_path / "build", "rp2", "B")
-             if bp != "main.py"]
-    image = tmp_path / "flash.img"
-    fsimage.write_files(image, files + [("main.py", CONVERT_MAIN)])
-    with PicoRunner(flash=image, boot_from_flash=True, revision="B") as runner:
-        for _ in range(3000):
-            text = bytes(runner.serial_log).decode(errors="replace")
-            if "done" in text or "Error" in text:
-                break
-            runner.step(10)
+    text = run_on_chip(tmp_path, CONVERT_MAIN, revision="B", most_ms=30000)
     assert "compared 40 frames, 0 differ" in text, text[-2000:]
