@@ -17,24 +17,37 @@ from cargoboard.link import Link  # noqa: E402
 from cargoboard.sim.script import Session  # noqa: E402
 from picotarget import TARGETS, require  # noqa: E402
 
-def test_switching_games_drops_the_old_games_code(tmp_path):
+@pytest.mark.parametrize("target", TARGETS)
+def test_switching_games_drops_the_old_games_code(tmp_path, target):
     """Cephalopod set up after a Cargocube game uses the heap that Cephalopod set up on a fresh
-    board uses (within 4 KB): Cargocube's modules (its rules, plug-in and tracker, tens of KB)
-    are gone with its game. Before, both games' code stayed for good and a board switching
-    between games ran out of heap."""
-    fresh = Session(out=lambda line: None, flash=tmp_path / "a.img", board_paths=True)
-    try:
-        fresh.execute("new-game cephalopod 5x5")
-        alone = fresh.heap_in_use()
-    finally:
-        fresh.close()
-    s = Session(out=lambda line: None, flash=tmp_path / "b.img", board_paths=True)
+    board uses (within 1 KB), 23 KB less than Cargocube's: Cargocube's modules (its rules,
+    plug-in and tracker) are gone with its game. Before, both games' code stayed for good and
+    a board switching between games ran out of heap. The figure is the emulated Pico's (-16 to
+    +96 B, whatever ran before the switch): the 64-bit unix port keeps ~3.9 KB more after the
+    switch, and in some heap layouts 21.5 KB (7 of 100 lengths of the flash's folder path,
+    `pytest -n 2`'s among them) with Cargocube's modules gone from sys.modules, the same
+    after frames and commands: most likely a stale word its conservative collector takes for
+    a pointer, in a layout the board does not have. There the switch is played and checked
+    without the figure."""
+    require(target)
+    kw = {"board_paths": True} if target == "unix" else {"target": "pico"}
+    if target == "pico":
+        fresh = Session(out=lambda line: None, flash=tmp_path / "a.img", **kw)
+        try:
+            fresh.execute("new-game cephalopod 5x5")
+            alone = fresh.heap_in_use()
+        finally:
+            fresh.close()
+    s = Session(out=lambda line: None, flash=tmp_path / "b.img", **kw)
     try:
         s.execute("new-game cargocube polygon SN")
         cargocube = s.heap_in_use()
         s.execute("new-game cephalopod 5x5")
         after = s.heap_in_use()
-        assert after - alone < 4096, (alone, cargocube, after)
+        if target == "pico":
+            # (a fresh board drops its boot game's code for Cephalopod as well: hence both)
+            assert abs(after - alone) < 1024 and cargocube - after > 16384, (
+                alone, cargocube, after)
         assert "evt log abandoned game=1" in s.events
         # and back: Cargocube, its code loaded again, plays from its start
         script, final = game_script(seed=1, players=2, actions=3, check_every=0)
