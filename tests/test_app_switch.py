@@ -24,12 +24,12 @@ def test_switching_games_drops_the_old_games_code(tmp_path, target):
     plug-in and tracker) are gone with its game. Before, both games' code stayed for good and
     a board switching between games ran out of heap. The figure is the emulated Pico's (-16 to
     +96 B, whatever ran before the switch): the 64-bit unix port keeps ~3.9 KB more after the
-    switch, and in some heap layouts 21.5 KB (7 of 100 lengths of the flash's folder path,
-    `pytest -n 2`'s among them) with Cargocube's modules gone from sys.modules, the same
-    after frames and commands, and freed by the next switch (Cargocube and back: 3.9 KB
-    again): most likely a stale word its conservative collector takes for a pointer, in a
-    layout the board does not have. There the switch is played and checked without the
-    figure."""
+    switch, and in some heap layouts 21.5 KB (8 of the 109 lengths of the flash's folder path
+    tried, 13-121 characters, `pytest -n 2`'s among them) with Cargocube's modules gone from
+    sys.modules, the same after frames and commands, and freed by the next switch (Cargocube
+    and back: 3.9 KB again): most likely a stale word its conservative collector takes for a
+    pointer, in a layout the board does not have. There the switch is played and checked
+    without the figure."""
     require(target)
     kw = {"board_paths": True} if target == "unix" else {"target": "pico"}
     if target == "pico":

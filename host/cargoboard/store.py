@@ -11,7 +11,8 @@ Default location: $CARGOBOARD_DB, else $XDG_DATA_HOME/cargoboard/games.sqlite
 Its parts, each in a module of its own: the stored game and its words (store_record), the
 schema and its upgrades (store_schema), where the store's file is and making and opening it
 (store_files), SQLite's errors and transactions (store_sqlite). This module is the store's
-games, written and read (Store), and the one place callers import the store's names from.
+games, written and read (Store), and the one place callers import the store's names from
+(what only the parts use stays in them).
 """
 
 from __future__ import annotations
@@ -21,12 +22,10 @@ import sqlite3
 from pathlib import Path
 
 from cargoboard.clikit import shown
-from cargoboard.store_files import (DB_HELP, STALE_AFTER_S, add_db_option,  # noqa: F401
-                                    check_not_special, check_writable, create_store,
-                                    default_path, file_in_the_way, folders_may_be_made,
-                                    missing_text, open_existing, remove_stale_temporaries,
-                                    standard_path)
-from cargoboard.store_record import (RESULTS, SEATS, GameRecord, is_date_filter,  # noqa: F401
+from cargoboard.store_files import (add_db_option, check_not_special,  # noqa: F401
+                                    check_writable, create_store, default_path,
+                                    folders_may_be_made, open_existing, remove_stale_temporaries)
+from cargoboard.store_record import (SEATS, GameRecord, is_date_filter,  # noqa: F401
                                      is_result_filter, numbering_source, played_at, played_now,
                                      result_text, score_text, source_text, when_text,
                                      winners_text)
@@ -45,8 +44,9 @@ class Store:
     Writable (the default): an existing file must be a Cargoboard store (a SQLite file that
     is not one, or an empty file, is refused and left as it is); a missing one is created,
     in an existing folder (only the standard place gets its folders made:
-    folders_may_be_made). readonly=True opens an existing store for reading only: nothing is created or changed, and a missing
-    file, a damaged one or one that is not a store is a StoreError."""
+    folders_may_be_made). readonly=True opens an existing store for reading only: nothing is
+    created or changed, and a missing file, a damaged one or one that is not a store is a
+    StoreError."""
 
     def __init__(self, path=None, readonly=False):
         self.path = Path(path) if path else default_path()
