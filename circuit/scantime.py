@@ -55,9 +55,9 @@ MEASURED_READ_WORST_US = 7556
 # (the most of the move's frames: 8.5-8.6 ms, 10.4 ms in the first, whose level scanner took
 # 1.9 ms against 0.5: its emptied list's first append allocates, and 10.6 ms in the second
 # frame of a move onto a stack, whose read phase took 1.36 ms against ~0.1 and the rest 1.24
-# against ~0.55: a collection's size, not traced), the frame in which every cell is converted anew (the mid-supply
-# reference moved: the level scanner compares all 121) and the one 30 ms later in which the
-# 121 settle in the level scanner: the worst frames the sensors make. (A frame in which the
+# against ~0.55: a collection's size, not traced), the frame in which every cell is converted
+# anew (the mid-supply reference moved: the level scanner compares all 121) and the one 30 ms
+# later in which the 121 settle in the level scanner: the worst frames the sensors make. (A frame in which the
 # game's tracker works is longer: bench/cargocube/revb_pico.py.)
 MEASURED_FRAME_QUIET_US = 7400
 MEASURED_FRAME_MOVE_US = 10614
