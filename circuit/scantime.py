@@ -57,8 +57,8 @@ MEASURED_READ_WORST_US = 7556
 # frame of a move onto a stack, whose read phase took 1.36 ms against ~0.1 and the rest 1.24
 # against ~0.55: a collection's size, not traced), the frame in which every cell is converted
 # anew (the mid-supply reference moved: the level scanner compares all 121) and the one 30 ms
-# later in which the 121 settle in the level scanner: the worst frames the sensors make. (A frame in which the
-# game's tracker works is longer: bench/cargocube/revb_pico.py.)
+# later in which the 121 settle in the level scanner: the worst frames the sensors make. (A
+# frame in which the game's tracker works is longer: bench/cargocube/revb_pico.py.)
 MEASURED_FRAME_QUIET_US = 7400
 MEASURED_FRAME_MOVE_US = 10614
 MEASURED_FRAME_ALL_US = 12388
