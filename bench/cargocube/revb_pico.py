@@ -3,7 +3,7 @@ field model (cargoboard.games.cargocube.play, purposeful, the bottom cube shifti
 0.5 mm) is recorded as the scan's raw ADC sums, then played again on the stock MicroPython
 image under rp2040js through the device code as `cargoboard deploy --rev b` builds it (the
 HAL's readings logic, the level and occupancy scanners, the Cargocube plug-in with its step
-tracker), by tests/cargocube/driver_revb_replay.py and the host's Table. Printed, never asserted.
+tracker), by tests/cargocube/driver_replay.py and the host's Table. Printed, never asserted.
 
     .venv/bin/python bench/cargocube/revb_pico.py [ACTIONS [SEED]] [--players 2|3|4|8]
                                         [--cards base|pyramid|bastion|both|none] [--teleport]
@@ -85,7 +85,7 @@ def _stats(ts):
 
 def unix_figures(path, seats, cards, teleport):
     """The same replay in this process (CPython): (on_change us, work tick us, final line)."""
-    import driver_revb_replay as R
+    import driver_replay as R
     calls, ticks = [], []
 
     def wrap(game):

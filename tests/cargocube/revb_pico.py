@@ -1,6 +1,6 @@
 """Revision B's device code replaying a recorded game on the emulated RP2040 (host side): the
 flash holds what `cargoboard deploy --rev b` builds, the host's Table (cargoboard/sim/table.py),
-tests/cargocube/driver_revb_replay.py as `revb_replay`, the trace as `trace.txt` and a main.py. Used by
+tests/cargocube/driver_replay.py as `revb_replay`, the trace as `trace.txt` and a main.py. Used by
 tests/cargocube/test_cargocube_revb.py and bench/cargocube/revb_pico.py."""
 
 import tempfile
@@ -34,7 +34,7 @@ def run(trace, main, max_s=300):
                   ("cargoboard/sim/__init__.py", b""),  # (the host's registers a CLI)
                   ("cargoboard/sim/table.py", (host / "sim" / "table.py").read_bytes()),
                   ("revb_replay.py",
-                   (ROOT / "tests" / "cargocube" / "driver_revb_replay.py").read_bytes()),
+                   (ROOT / "tests" / "cargocube" / "driver_replay.py").read_bytes()),
                   ("trace.txt", path.read_bytes()),
                   ("main.py", main)]
         image = Path(tmp) / "flash.img"

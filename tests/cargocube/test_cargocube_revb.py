@@ -28,7 +28,7 @@ from cargoboard.games.cargocube.hallfield import HallBoard, HallWorld, Noise  # 
 from cargoboard.sim import REVB_HEAP  # noqa: E402
 from cargoboard.sim.table import Table, write_trace  # noqa: E402
 
-DRIVER = ROOT / "tests" / "cargocube" / "driver_revb_replay.py"
+DRIVER = ROOT / "tests" / "cargocube" / "driver_replay.py"
 QUIET = Noise(shift_mm=0.0, place_mm=0.0, br_spread=False, zero_mt=0.0, gain_tol=0.0)
 
 
@@ -485,7 +485,7 @@ def test_a_question_the_board_asked_stays_as_shown_while_a_cell_jitters():
 # player plays on with the keeper, Kn (f1 onto f2), without answering.
 def _recorded_start():
     """(table, game, world, pos, trace): the 2-player start with the base cards on a quiet
-    board, its input recorded (for driver_revb_replay.py)."""
+    board, its input recorded (for driver_replay.py)."""
     pos = cc.start_position(2, cards="base")
     world = HallWorld(QUIET, seed=1)
     world.load_position(pos)
@@ -519,7 +519,7 @@ def _nudge(world, name, dx, dy):
 
 def _read_alike_on_micropython(micropython, tmp_path, trace):
     """The recorded input through the device code under CPython and under MicroPython: the
-    same output (driver_revb_replay.py's), returned."""
+    same output (driver_replay.py's), returned."""
     path = tmp_path / "trace.txt"
     write_trace(trace, path)
     cp = mpy.run_cpython(DRIVER, [str(path), "SN", "base"])

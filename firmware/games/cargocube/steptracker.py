@@ -152,17 +152,16 @@ class StepTracker(Tracker):
         return Tracker.press_confirm(self)
 
     def _ask(self, actions):
-        """Tracker._ask; the moves asked about stay pending: a player who plays on without
-        answering may have made one of them (a wind rose hop back onto its own cell shows
-        little beside the next move's steps), so the next move is read with them first too
-        (else taken alone: random play at 1 mm took c10e/e10/f9 without c10e/c10 so)."""
+        """Tracker._ask (the moves asked about stay pending: a wind rose hop back onto its own
+        cell shows little beside the next move's steps, and random play at 1 mm took
+        c10e/e10/f9 without c10e/c10 when they did not); and the moves of the open question
+        kept for a question shown again (asked)."""
         again = self.asked
         for a in actions:
             if a not in again:
                 again = None  # (a new question)
                 break
         Tracker._ask(self, actions)
-        self.pending = self.candidates[:self.fitting]
         # (those that explain the board alone: one followed by a move is a new move played on,
         # not the reading the board asked about, by one move and the next, read again; but a
         # question shown again, its moves all the open question's, keeps them: else the next

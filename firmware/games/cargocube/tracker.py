@@ -876,7 +876,11 @@ class Tracker:
         the player opened while the board was letting a move settle lost the player's `next`
         to that move, taken 0.1 s later, and the `confirm` meant for it asked for another).
         Of the candidates that end in one position only the first is shown (_offers), and
-        `fitting` counts the positions: 1 when all that fit end alike (_infer then takes it)."""
+        `fitting` counts the positions: 1 when all that fit end alike (_infer then takes it).
+        The moves that fit stay pending: a player who plays on without answering made one of
+        them, so the next change is read with them first too. Read alone, it may fit one move
+        that explains both (hasty play on revision A: g9n asked about, onto g10, then the card
+        lifted from e11 for e2; the card onto g10 explained both cells and was taken)."""
         self.end_requested = False
         self.offered = False
         self.end_offer = False
@@ -884,7 +888,7 @@ class Tracker:
         self.state = ASKING
         self.candidates, self.fitting = self._offers(self._order(actions)) if actions else ([], 0)
         self.index = 0
-        self.pending = []
+        self.pending = self.candidates[:self.fitting]
 
     def _commit(self, action, how):
         self.recent = []

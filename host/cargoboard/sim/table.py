@@ -105,13 +105,15 @@ class Table:
 
 
 def write_trace(trace, path):
-    """Write a revision-B Table's recorded input (trace) as tests/cargocube/driver_revb_replay.py reads it:
-    one line per event, `S sums...` the first scan, `F ms sums...` a reading held for ms, `P bit`
-    a button."""
+    """Write a Table's recorded input (trace) as tests/cargocube/driver_replay.py reads it: one
+    line per event; revision B: `S sums...` the first scan, `F ms sums...` a reading held for
+    ms; revision A: `R ms HEX` an occupancy held for ms; `P bit` a button."""
     with open(path, "w") as f:
         for ev in trace:
             if ev[0] == "start":
                 f.write("S " + " ".join(str(v) for v in ev[1]) + "\n")
+            elif ev[0] == "feed" and isinstance(ev[1], bytes):
+                f.write("R %d %s\n" % (ev[2], ev[1].hex()))
             elif ev[0] == "feed":
                 f.write("F %d %s\n" % (ev[2], " ".join(str(v) for v in ev[1])))
             else:
