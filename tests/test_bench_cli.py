@@ -48,6 +48,8 @@ def test_help_prints_the_usage(script):
     (("cargocube/inference.py", "2", "--noise", "1:3"), "--noise"),
     (("cargocube/inference.py", "2", "--noise", "1"), "--noise"),
     (("cargocube/revb_pico.py", "--players", "5"), "--players"),
+    (("cargocube/lookback.py", "many"), "GAMES"),
+    (("cargocube/lookback.py", "2", "--chooser", "lucky"), "--chooser"),
 ])
 def test_a_bad_number_is_one_line(args, word):
     r = _run("bench/" + args[0], *args[1:])
@@ -84,3 +86,29 @@ def test_the_inference_benchs_noise_reaches_the_expansions_rows():
              "--chooser", "random", "--noise", "1:0.05")
     assert r.returncode == 0, r.stderr[-500:]
     assert "The expansions (revision B, bottom cubes shifting <= 1 mm, bumps 5%)" in r.stdout
+
+
+def test_a_part_this_machine_lacks_is_one_line(capsys, monkeypatch):
+    """The benches on the emulated Pico ended in a FirmwareError traceback where rp2040js was
+    not installed (stop 45's note): a part of the environment the bench needs, or a device build
+    that fails, is one line naming it and exit status 3; argparse benches (no docstring given)
+    keep their own --help."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import benchcli
+    from cargoboard.build import BuildError
+    from cargoboard.sim.runner import FirmwareError
+
+    def lacks(error):
+        def main():
+            raise error("rp2040js is not installed in node_modules; run `make venv`")
+        return main
+
+    monkeypatch.setattr(sys, "argv", ["bench/pico.py"])
+    for error in (FirmwareError, BuildError):
+        assert benchcli.run(lacks(error), "usage") == 3
+        out, err = capsys.readouterr()
+        assert out == "" and err == "bench/pico.py: rp2040js is not installed in node_modules;" \
+            " run `make venv`\n"
+    monkeypatch.setattr(sys, "argv", ["bench/heap.py", "--help"])
+    assert benchcli.run(lambda: 7, None) == 7  # (argparse's own --help, not the docstring)
+    assert benchcli.run(lambda: 7, "usage") == 0
