@@ -137,16 +137,18 @@ def chances(chooser, pos, legal):
 
 
 def least_presses(chooser, games):
-    """What occupancy sensors and the chooser allow any board, on the positions of the bench's
-    games (the same seeds, so the same games as play_game plays): per action (not `end`), as
-    exact expectations over the chooser at each position, (floor, misses, nexts). Actions with
-    the same net change of occupancy (none, or another legal action's) are told apart only by
-    a press: the floor. Among such look-alikes the board can show first only one, at best the
+    """What occupancy sensors and the chooser allow a board that settles each move before the
+    next, on the positions of the bench's games (the same seeds, so the same games as play_game
+    plays): per action (not `end`), as exact expectations over the chooser at each position,
+    (floor, misses, nexts). Actions with the same net change of occupancy (none, or another
+    legal action's) are told apart only by a press: the floor. Among such look-alikes the board can show first only one, at best the
     likeliest; the chooser's other picks need a second press at least (misses), and stepping
     through the look-alikes one `next` at a time in the best order costs nexts. So no board
-    does better than floor + misses, nor one with `next` than floor + nexts, on average. (A
-    board also sees how a move went, e.g. the cells a slide passes: that can tell a few
-    look-alikes apart, so the figures are what the net change allows.)"""
+    that settles each move before the next one does better than floor + misses, nor one with
+    `next` than floor + nexts, on average. (A board also sees how a move went, e.g. the cells a
+    slide passes: that can tell a few look-alikes apart, so the figures are what the net change
+    allows. A board that keeps every reading of a look-alike and lets the moves after it tell
+    them apart needs fewer: bench/cargocube/lookback.py.)"""
     actions = forced = misses = nexts = 0.0
     for seed in range(games):
         rng = random.Random(seed)
@@ -400,11 +402,12 @@ def press_table(rows, res, least):
           " stand 3 s did not; take-last: the same for the game's last move; next-hint / next-oth: `next` past the first"
           " candidate, the move being the hint's choice / another; undo: out of a question"
           " without the move; end-again: `end` pressed again, counted with `end` and not in total;"
-          " floor and over: revision A only; least / next: the fewest presses per action any"
-          " board can need on average with what occupancy sensors see of these games and this"
-          " chooser, and any board that steps through look-alike moves with `next`: floor +"
-          " first guesses the chooser makes wrong / + the `next`s in the best order"
-          " (least_presses))")
+          " floor and over: revision A only; least / next: the fewest presses per action a board"
+          " that settles each move before the next can need on average with what occupancy"
+          " sensors see of these games and this chooser, and one that steps through look-alike"
+          " moves with `next`: floor + first guesses the chooser makes wrong / + the `next`s in"
+          " the best order (least_presses); a board that waits for later moves to tell"
+          " look-alikes apart may need fewer: bench/cargocube/lookback.py)")
 
 
 ADC_LSB = 1.0  # --adc-lsb (handed to the workers in their tasks: any start method)
@@ -520,12 +523,15 @@ def main():
             print("  revision A, purposeful: %.3f presses per action (goal <= %.2f): %s" % (
                 v, GOAL_A_PRESSES, "met" if v <= GOAL_A_PRESSES else "NOT met"))
             floor, misses, nexts = least[i]
-            print("    the fewest any board can need with occupancy sensors and this chooser: %.3f"
-                  " (floor %.3f + first guesses the chooser makes wrong %.3f); with `next`:"
-                  " %.3f" % (floor + misses, floor, misses, floor + nexts))
+            print("    the fewest a board that settles each move before the next can need with"
+                  " occupancy sensors and this chooser: %.3f (floor %.3f + first guesses the"
+                  " chooser makes wrong %.3f); with `next`: %.3f (one that waits for later moves:"
+                  " bench/cargocube/lookback.py)" % (floor + misses, floor, misses,
+                                                     floor + nexts))
         if rev == "A" and chooser == "near-best":
             floor, misses, nexts = least[i]
-            print("  (revision A, near-best: %.3f presses per action, the fewest any board: %.3f,"
+            print("  (revision A, near-best: %.3f presses per action, the fewest settling each move"
+                  " first: %.3f,"
                   " with `next`: %.3f; not the goal's row)" % (
                       presses(tot) / max(1, tot.actions), floor + misses, floor + nexts))
     wrong = sum(res[i][0].wrong for i in rows)

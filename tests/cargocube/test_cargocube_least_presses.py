@@ -1,7 +1,8 @@
-"""bench/cargocube/inference.py's least_presses: the fewest presses per action any board can need
-with occupancy sensors and a given player (issue 12's revision-A goal is measured against it).
-Its chances must be the choosers' own, its floor the one the played games count, and no board
-may do better than it."""
+"""bench/cargocube/inference.py's least_presses: the fewest presses per action a board that settles
+each move before the next can need with occupancy sensors and a given player (issue 12's
+revision-A goal is measured against it; bench/cargocube/lookback.py for a board that waits).
+Its chances must be the choosers' own, its floor the one the played games count, and the board,
+which settles each move so, may not do better than it."""
 
 import random
 import sys
@@ -47,7 +48,7 @@ def test_chances_are_how_often_the_chooser_picks(chooser):
             assert abs(seen[i] / n - p[i]) < 0.025, (chooser, cc.format_action(legal[i]))
 
 
-def test_the_floor_is_what_the_played_games_count_and_no_board_does_better():
+def test_the_floor_is_what_the_played_games_count_and_the_board_does_no_better():
     games = 24
     floor, misses, nexts = I.least_presses("random", games)
     assert 0 < misses < nexts
