@@ -123,6 +123,16 @@ def test_games_that_once_took_a_wrong_move_take_none():
         assert st.ended_naturally, seed  # played to its end
 
 
+def test_a_hasty_players_question_stays_possible_while_the_next_move_is_made():
+    """A hasty player (plays_on: the board's own question about the move just made left
+    unanswered), random play at 0.25 mm, seed 69: a question about c7w/c6 alone (its steps did
+    not decide), then c6w. Half-way through c6w the pair's steps did not fit, the question's
+    move was dropped from pending, and c7w/b6 (the hop on, the same cells in the end) was taken
+    for both. The question's moves now stay possible until a move is taken."""
+    st = play_game(69, players=2, cards=True, noise=Noise(shift_mm=0.25), plays_on=True)
+    assert st.wrong == 0, st.failures
+
+
 # Revision B with the expansions, the teleport and 8 seats: (cards, teleport, players, seed,
 # purposeful, shift mm). The 8-seat games raised IndexError in the step predictions (a keeper of
 # seat 4-7, the teleport). In bastion 8 and both 2 a biohazard moved from cube to cube (its card,
