@@ -744,11 +744,12 @@ class Tracker:
         cells that changed since the last commit and are back as expected (the next move undid
         its trace, e.g. a cube teleported to an empty exit portal and rolled on from there);
         else with seen_only: a pending move (its evidence was seen but it may have ended on a
-        stack); else a move that never shows (onto and off stacks). With evidence beyond
-        occupancy (steps, not None), where moves that change no occupancy show, a pending first
-        move may have cells back as expected since, and a second may change no occupancy after
-        a first that was seen; a first with a complete second counts only if together they fit
-        the evidence (_fits_two).
+        stack), whose cells may be back as expected since (the second move took its piece on:
+        d11e onto the empty e11, asked about, then e11s); else a move that never shows (onto
+        and off stacks). With evidence beyond occupancy (steps, not None), where moves that
+        change no occupancy show, a second may change no occupancy after a first that was
+        seen; a first with a complete second counts only if together they fit the evidence
+        (_fits_two).
         Returns (firsts with a complete second, firsts with a second in progress, the cells the
         moves in progress may go to)."""
         legal = self.legal()
@@ -771,10 +772,11 @@ class Tracker:
             _find_all(deltas[0], b"\x00", look)
         look.sort()
         seen = diff + erased  # the cells a first move waiting to settle may have changed
-        # With evidence beyond occupancy: a pending first move's cells may be back as expected
-        # since (wide), and a second move may change no occupancy after a first that was seen
-        # (quiet).
-        wide = None if steps is None else diff + tuple(self.recent)
+        # A pending first move's cells may be back as expected since (wide: on revision A
+        # until stop 46 only those in diff counted, and d11s then d10e were taken for d11e then
+        # e11s); with evidence beyond occupancy, a second move may change no occupancy after a
+        # first that was seen (quiet).
+        wide = diff + tuple(self.recent) if steps is not None or seen_only else None
         quiet = steps is not None and (seen_only or bool(erased))
         # What a first move leaves for the second depends only on its cells (its delta), and
         # the first moves tried are mostly one piece's (the last lift's moves onto stacks): the
