@@ -397,6 +397,11 @@ _positions = 0  # _refresh() calls of every tracker: position_id names a tracked
 
 
 class Tracker:
+    # The moves of the question left open that stay pending while the next move is made, though
+    # their pair with it does not fit every frame: none on revision A, where a move under way
+    # shows in occupancy; StepTracker's own (a class attribute: no room in each instance).
+    asked = ()
+
     def __init__(self, pos, settle_ms=SETTLE_MS, rank=None):
         self.pos = pos
         # rank(pos, actions) -> the same actions, most likely first (the plug-in gives the
@@ -415,7 +420,6 @@ class Tracker:
         self.targets = []  # cells an item in progress may go to (MOVING)
         self.moves = []  # the actions in progress those targets come from (MOVING)
         self.pending = []  # actions that may have completed without a trace (put on a stack)
-        self.unanswered = []  # the moves that fit of the last question, until a move is taken
         self.end_requested = False  # `end` pressed while the board was asking
         # the question was opened by the player (`confirm` with nothing asked: "I made a move
         # you did not see"): the candidate shown is taken when the player goes on playing,
@@ -647,7 +651,7 @@ class Tracker:
                     # (a move of the question left open stays, though its pair does not fit
                     # this frame: revision B's steps of a hand half-way through the next move
                     # dropped c7w/c6, and the hop c7w/b6 alone was taken for it and c6w)
-                    if x in complete or x in partial or x in self.unanswered:
+                    if x in complete or x in partial or x in self.asked:
                         still.append(x)
                 for x in match:
                     if x not in still:
@@ -895,7 +899,6 @@ class Tracker:
         self.candidates, self.fitting = self._offers(self._order(actions)) if actions else ([], 0)
         self.index = 0
         self.pending = self.candidates[:self.fitting]
-        self.unanswered = self.pending
 
     def _commit(self, action, how):
         self.recent = []
@@ -904,7 +907,6 @@ class Tracker:
         self.log.append((how, action, self.pos.notation()))
         self.undone = []
         self.pending = []
-        self.unanswered = []
         self.candidates = []
         self._refresh()
 
@@ -1051,7 +1053,6 @@ class Tracker:
             # was made: none stays pending.)
             self.candidates = []
             self.pending = []
-            self.unanswered = []
             self.state = MISMATCH if self.diff else IDLE
             return True
         if not self.pos.ply():
