@@ -136,27 +136,38 @@ def chances(chooser, pos, legal):
     return [(0.8 if a == hint else 0.0) + (0.2 / len(top) if a in top else 0.0) for a in legal]
 
 
+def game_positions(chooser, seed):
+    """The rules' side of the game play_game plays with this seed and chooser (its players,
+    cards and picks): (position, its legal actions, the action chosen) before each action, the
+    position pushed on after the caller has looked (one position object, not copies)."""
+    rng = random.Random(seed)
+    pos = cc.start_position((2, 3, 4)[seed % 3], cards=seed % 4 != 0)
+    for _ in range(400):
+        legal = pos.legal_actions()
+        if not legal:
+            return
+        action = PICKS[chooser](pos, legal, rng)
+        yield pos, legal, action
+        pos.push(action)
+
+
 def least_presses(chooser, games):
     """What occupancy sensors and the chooser allow a board that settles each move before the
     next, on the positions of the bench's games (the same seeds, so the same games as play_game
     plays): per action (not `end`), as exact expectations over the chooser at each position,
     (floor, misses, nexts). Actions with the same net change of occupancy (none, or another
-    legal action's) are told apart only by a press: the floor. Among such look-alikes the board can show first only one, at best the
-    likeliest; the chooser's other picks need a second press at least (misses), and stepping
-    through the look-alikes one `next` at a time in the best order costs nexts. So no board
-    that settles each move before the next one does better than floor + misses, nor one with
-    `next` than floor + nexts, on average. (A board also sees how a move went, e.g. the cells a
-    slide passes: that can tell a few look-alikes apart, so the figures are what the net change
-    allows. A board that keeps every reading of a look-alike and lets the moves after it tell
-    them apart needs fewer: bench/cargocube/lookback.py.)"""
+    legal action's) are told apart only by a press: the floor. Among such look-alikes the board
+    can show first only one, at best the likeliest; the chooser's other picks need a second
+    press at least (misses), and stepping through the look-alikes one `next` at a time in the
+    best order costs nexts. So no board that settles each move before the next one does better
+    than floor + misses, nor one with `next` than floor + nexts, on average. (A board also sees
+    how a move went, e.g. the cells a slide passes: that can tell a few look-alikes apart, so
+    the figures are what the net change allows. A board that keeps every reading of a
+    look-alike and lets the moves after it tell them apart needs fewer:
+    bench/cargocube/lookback.py.)"""
     actions = forced = misses = nexts = 0.0
     for seed in range(games):
-        rng = random.Random(seed)
-        pos = cc.start_position((2, 3, 4)[seed % 3], cards=seed % 4 != 0)
-        for _ in range(400):
-            legal = pos.legal_actions()
-            if not legal:
-                break
+        for pos, legal, _ in game_positions(chooser, seed):
             p = chances(chooser, pos, legal)
             same = {}
             for i in range(len(legal)):
@@ -170,7 +181,6 @@ def least_presses(chooser, games):
                 forced += sum(ps)
                 misses += sum(ps[1:])
                 nexts += sum(ps[k] * k for k in range(1, len(ps)))
-            pos.push(PICKS[chooser](pos, legal, rng))
     actions = max(actions, 1e-9)
     return forced / actions, misses / actions, nexts / actions
 

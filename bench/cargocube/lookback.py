@@ -26,7 +26,6 @@ revision A's presses go"). Printed, never asserted.
 """
 
 import os
-import random
 import sys
 import time
 
@@ -87,18 +86,8 @@ def settled_after(played, t, alternative, horizon):
 
 def play(chooser, seed):
     """The game the bench plays with this seed: [(position before, action)]."""
-    from inference import PICKS
-    rng = random.Random(seed)
-    pos = cc.start_position((2, 3, 4)[seed % 3], cards=seed % 4 != 0)
-    played = []
-    for _ in range(400):
-        legal = pos.legal_actions()
-        if not legal:
-            break
-        action = PICKS[chooser](pos, legal, rng)
-        played.append((pos.copy(), action))
-        pos.push(action)
-    return played
+    from inference import game_positions
+    return [(pos.copy(), action) for pos, _, action in game_positions(chooser, seed)]
 
 
 def presses_by_window(chooser, games, windows=WINDOWS):
