@@ -53,3 +53,17 @@ def test_waiting_only_saves_and_no_wait_is_the_floor():
     assert 0 <= needs / actions - floor0 < 0.02
     assert rows[8][0] <= rows[2][0] < floor0
     assert rows[8][1] <= rows[2][1] <= misses0
+
+
+def test_a_move_with_no_trace_picked_when_declared_gains_nothing_from_waiting(monkeypatch):
+    # Left to later moves, a declared move with no trace would still need a question whenever
+    # they do not settle it; the bench counts it as picked at the declaration (PICK_DECLARED),
+    # as the board does, so waiting saves its second presses only where the other is assumed
+    games = 4
+    monkeypatch.setattr(L, "PICK_DECLARED", True)
+    picked, _ = L.presses_by_window("purposeful", games, windows=(0, 8))
+    monkeypatch.setattr(L, "PICK_DECLARED", False)
+    free, _ = L.presses_by_window("purposeful", games, windows=(0, 8))
+    assert picked[0] == free[0]  # no wait: the same board
+    assert picked[8][0] == free[8][0]  # the presses forced are the same either way
+    assert picked[8][1] > free[8][1]  # the wrong first guesses of declared moves stay
