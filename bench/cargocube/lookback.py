@@ -95,12 +95,15 @@ def play(chooser, seed):
 
 
 def presses_by_window(chooser, games, windows=WINDOWS):
-    """{window: (forced, misses)} per action (not `end`), and the number of actions."""
+    """{window: (forced, misses, nexts)} per action (not `end`), and the number of actions.
+    nexts: the `next`s a question needs before the move made when the readings left are shown
+    likeliest first (ties in either order), as the board's questions step through them."""
     from inference import chances
     horizon = max(windows)
     actions = 0
     forced = dict.fromkeys(windows, 0.0)
     misses = dict.fromkeys(windows, 0.0)
+    nexts = dict.fromkeys(windows, 0.0)
     for seed in range(games):
         played = play(chooser, seed)
         for t, (pos, action) in enumerate(played):
@@ -141,8 +144,9 @@ def presses_by_window(chooser, games, windows=WINDOWS):
                 above = sum(1 for p in left if p > mine)
                 ties = sum(1 for p in left if p == mine)
                 misses[w] += 1 if above else ties / (ties + 1.0)
+                nexts[w] += above + ties / 2.0
     n = max(actions, 1)
-    return {w: (forced[w] / n, misses[w] / n) for w in windows}, actions
+    return {w: (forced[w] / n, misses[w] / n, nexts[w] / n) for w in windows}, actions
 
 
 def main():
@@ -161,14 +165,19 @@ def main():
     print("Revision A, %s play, %d games, %d actions (not `end`): presses per action a board"
           " needs at least if it may settle a look-alike move up to K actions later" % (
               chooser, games, actions))
-    print("  %6s %8s %8s %8s" % ("K", "forced", "misses", "total"))
+    print("  %6s %8s %8s %8s %8s %10s" % ("K", "forced", "misses", "total", "nexts",
+                                         "with next"))
     for w in WINDOWS:
-        forced, miss = rows[w]
-        print("  %6d %8.3f %8.3f %8.3f" % (w, forced, miss, forced + miss))
+        forced, miss, step = rows[w]
+        print("  %6d %8.3f %8.3f %8.3f %8.3f %10.3f" % (w, forced, miss, forced + miss, step,
+                                                     forced + step))
     print("(forced: moves with no trace, declared, and look-alikes the K actions after them do"
           " not tell apart, asked; misses: second presses where the move made was not the"
-          " likeliest reading left; K 0: each move settled before the next, as the board does;"
-          " %.0f s)" % (time.time() - t0))
+          " likeliest reading left; total: a board that needs one more press for any other;"
+          " nexts: the `next`s before the move made with the readings left shown likeliest"
+          " first; with next: a board that steps through them so, as the board's questions do;"
+          " K 0: each move settled before the next, as the board does; %.0f s)" % (
+              time.time() - t0))
 
 
 if __name__ == "__main__":

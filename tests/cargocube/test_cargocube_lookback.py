@@ -48,11 +48,14 @@ def test_waiting_only_saves_and_no_wait_is_the_floor():
     for seed in range(games):  # the floor as play_game counts it, on the same games
         for pos, action in L.play("purposeful", seed):
             needs += _needs_press(pos, pos.legal_actions(), action)
-    floor0, misses0 = rows[0]
+    floor0, misses0, nexts0 = rows[0]
     # (the bench counts a move like another legal one only if they end apart: a little less)
     assert 0 <= needs / actions - floor0 < 0.02
     assert rows[8][0] <= rows[2][0] < floor0
     assert rows[8][1] <= rows[2][1] <= misses0
+    assert rows[8][2] <= rows[2][2] <= nexts0
+    for w in (0, 2, 8):
+        assert rows[w][2] >= rows[w][1]  # a wrong first guess costs a `next` at least
 
 
 def test_a_move_with_no_trace_picked_when_declared_gains_nothing_from_waiting(monkeypatch):
