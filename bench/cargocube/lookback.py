@@ -22,10 +22,12 @@ trace, an `end`), until none of them fits any more. With a window of K actions:
   at the move), as today: a press, and a second one if the move made was not the likeliest.
 
 Printed per window: presses per action (not `end`) = the forced presses left + the wrong
-first guesses. Window 0 is the board of today (about least_presses, measured on the played
-games instead of as an expectation). The figures are what the sensors and the rules allow a
-board that keeps the readings; the board does not do this (docs/board-cargocube.md, "Where
-revision A's presses go"). Printed, never asserted.
+first guesses (total), and + the `next`s before the move made with the readings left shown
+likeliest first, as the board's questions step through them (with next). Window 0 is the
+board of today (about least_presses, measured on the played games instead of as an
+expectation). The figures are what the sensors and the rules allow a board that keeps the
+readings; the board does not do this (docs/board-cargocube.md, "Where revision A's presses
+go", with the prototype of stop 47). Printed, never asserted.
 """
 
 import os
