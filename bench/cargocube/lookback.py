@@ -44,6 +44,7 @@ import benchcli  # noqa: E402
 WINDOWS = (0, 1, 2, 4, 8)
 READINGS_MAX = 300  # readings of one move followed at most; more: it is taken as never settled
 NEVER = 1 << 30
+# A move with no trace is picked when declared (the docstring); False: stop 46's count
 PICK_DECLARED = True
 
 
@@ -133,11 +134,7 @@ def presses_by_window(chooser, games, windows=WINDOWS):
                 continue  # seen, and like no other legal action
             ends = [(settled_after(played, t, q, horizon), p) for q, p in others.values()]
             for w in windows:
-                # A move with no trace is picked when it is declared (the player's `next`s): a
-                # board that left it to later moves would still have to ask about it whenever
-                # they do not settle it, even when the move made is the likeliest, a press the
-                # player's pick at the declaration saves (PICK_DECLARED False: counted as if
-                # that question were free, the bound of stop 46).
+                # (a move with no trace: its pick is settled at the declaration, PICK_DECLARED)
                 wait = w if event or not PICK_DECLARED else 0
                 left = [p for j, p in ends if j > wait]
                 if event and not left:
