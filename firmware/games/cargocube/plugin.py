@@ -93,9 +93,12 @@ class Game:
 
     name = "cargocube"
     rules_version = cc.RULES_VERSION  # in the log's header; a log of another one is not resumed
-    # the move tracker, made as new_tracker(pos, rank=): revision B's plug-in
-    # (plugin_revb.py) makes its StepTracker instead
-    new_tracker = T.Tracker
+    def new_tracker(self, pos, rank=None):
+        """The move tracker: revision A's WaitingTracker, which settles a look-alike by the
+        moves after it (loaded here: revision B's plug-in, plugin_revb.py, makes its
+        StepTracker instead, and never loads it)."""
+        from firmware.games.cargocube.waiting import WaitingTracker
+        return WaitingTracker(pos, rank=rank)
 
     def __init__(self, options):
         self.emit = options.get("emit") or _nothing

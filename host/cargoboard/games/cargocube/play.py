@@ -236,20 +236,55 @@ def _divergence(tracker, truth, seed):
         " ".join(fmt(a) for a in true[i:i + 3]) or "-", T.STATE_NAMES[tracker.state])
 
 
+def _settled(tracker):
+    """How many of the board's actions are settled: taken into its log. Revision A's board
+    plays on a look-alike's likeliest reading until later moves (or the player) settle it
+    (firmware/games/cargocube/waiting.py); those moves are not taken yet, right or not."""
+    settled = getattr(tracker, "settled", None)
+    return settled() if settled is not None else tracker.pos.ply()
+
+
 def _consistent(tracker, truth):
-    """Whether the board's actions so far are the truth's: each the truth's action, or one that
-    ends in the same position (the board cannot tell them apart and offers them once)."""
+    """Whether the board's settled actions so far are the truth's: each the truth's action, or
+    one that ends in the same position (the board cannot tell them apart and offers them
+    once)."""
     mine = tracker.pos.history()
     true = truth.history()
-    n = len(mine)
+    n = _settled(tracker)
     if n > len(true):
         return False
     for i in range(n):
         if mine[i] != true[i] and (i, mine[i]) not in truth.alike:
-            if not _ends_alike(tracker.pos, n - 1 - i, truth.ends[i]):
+            if not _ends_alike(tracker.pos, len(mine) - 1 - i, truth.ends[i]):
                 return False
             truth.alike.add((i, mine[i]))
     return True
+
+
+def _answer_late(table, tracker, truth, presses, reasons, st):
+    """The board asks about a move before its latest one (asking_at: the readings of a
+    look-alike it kept differ there): the player finds that move on the LEDs and confirms it."""
+    i = tracker.asking_at
+    true = truth.history()
+    target = true[i]
+    later = [truth.pop() for _ in range(len(true) - i)]  # (the truth before that move)
+    try:
+        reasons[i] = reasons[i] or "late"
+        n = 0
+        next_cause = None
+        if not _same(truth, tracker.shown(), target):
+            next_cause = "next hint" if best_action(truth) == target else "next other"
+        while not _same(truth, tracker.shown(), target) and n < len(tracker.candidates):
+            table.press(H.NEXT)
+            presses[i] += 1
+            _count(st, next_cause)
+            n += 1
+    finally:
+        for a in reversed(later):
+            truth.push(a)
+    _count(st, "answer")
+    table.press(H.CONFIRM)
+    presses[i] += 1
 
 
 def _ends_alike(pos, back, end):
@@ -289,6 +324,9 @@ def _answer(table, tracker, truth, presses, reasons, upto, final, last=False, st
     the latest move is left unanswered (play_game)."""
     true = truth.history()
     for _ in range(60):
+        if getattr(tracker, "asking_at", -1) >= 0 and tracker.state == T.ASKING:
+            _answer_late(table, tracker, truth, presses, reasons, st)
+            continue
         done = len(tracker.pos.history())
         if done >= upto or not _consistent(tracker, truth):
             return
@@ -297,6 +335,16 @@ def _answer(table, tracker, truth, presses, reasons, upto, final, last=False, st
         if tracker.offered and _same(tracker.pos, tracker.shown(), target) and done == upto - 1 \
                 and not last:
             return  # shown as the move made: playing on takes it
+        if tracker.offered and getattr(tracker, "deferrable", False) and not last:
+            # the board says it can follow every missed move that fits (revision A's waiting
+            # tracker): the player need not look for theirs
+            if done == upto - 1:
+                return  # playing on takes the one shown, for now
+            table.settle(T.OFFER_TAKE_MS + 100)  # another unseen move comes: let it stand
+            if len(tracker.pos.history()) > done:
+                if st is not None:
+                    st.stood += 1
+                continue
         if state == T.MOVING and not final and done == upto - 1 and (
                 target in tracker.moves or target in tracker.pending):
             return  # the board shows the move under way (its destination lit): play on

@@ -1,0 +1,489 @@
+# Revision A's tracker: a look-alike move settled by the moves after it, not asked about at once.
+#
+# Occupancy sensors cannot tell some moves apart (a cube rolled onto one stack or another: the
+# same cell empties). The moves after such a look-alike often can: the cube rolled onto one
+# stack, not the other, is the one that rolls on; the activation value one reading gives runs
+# out, or does not, when the turn passes. So instead of asking, this tracker takes the likeliest
+# reading for now (the tentative one: the position the board shows and plays on) and keeps the
+# others as readings: action lists from the move in doubt (doubt_at), all of which explain what
+# the board has seen since. Each later move is read on the tentative position as ever; each
+# other reading then takes every move that shows the same (the same occupancy change; a move
+# the player picked among the shown ones: the same cells too; `end`), and a reading with none
+# is dropped. When one reading is left, the moves are settled: taken into the log (the log and
+# the host see settled moves only; a power cut loses the unsettled ones, which the board then
+# reads again from the cells, or asks). When no move fits the tentative reading but fits
+# another, that one becomes the tentative. The board asks (the question is about the first move
+# where the readings differ, `asking_at`) once `wait` moves have come after the look-alike, when
+# the game ends on the tentative reading, when the readings would grow past READINGS_MAX, and
+# whenever the board would have to ask anything else or read a move that only two moves
+# explain: the other readings follow the board one move at a time, and no question is ever
+# read on a reading that may be wrong. Nothing is guessed: every reading that fits what was seen
+# is kept until a move rules it out or the player picks. docs/board-cargocube.md, "Where
+# revision A's presses go"; bench/cargocube/inference.py and lookback.py measure it.
+
+from shared_rules.cargocube import rules as cc
+from firmware.games.cargocube import tracker as T
+
+WAIT = 4  # moves after a look-alike the board reads before it asks about it
+DEFER_DECLARED = False
+READINGS_MAX = 12  # readings kept at most; one more move that would grow past it: ask first
+
+
+class _AskFirst(Exception):
+    """Raised where the board would have to read a move on a reading that may be wrong: the
+    move in doubt is asked about first (caught at every input, _input)."""
+
+
+class WaitingTracker(T.Tracker):
+    def __init__(self, pos, settle_ms=T.SETTLE_MS, rank=None, wait=None):
+        self.wait = WAIT if wait is None else wait
+        self.readings = []  # action lists from doubt_at; [] when every move is settled
+        self.mine = []  # the tentative reading: pos's actions from doubt_at
+        self.hows = []  # how each of mine was taken ("auto", "confirm", "end"), for the log
+        self.doubt_at = 0  # the ply of the move in doubt
+        self.later = 0  # moves taken since it
+        self.must_ask = False  # a move could not be read on every reading: ask now
+        self.asking_at = -1  # the ply a question of the readings is about (ASKING), else -1
+        # A missed move shown (offered) that the player may leave to the board: taken as the
+        # likeliest reading by going on, the other moves that fit what was seen kept as
+        # readings (the player need not look for theirs with `next`). Else the player picks.
+        self.deferrable = False
+        self._unpicked = False  # the missed move being taken was not picked (never `next`)
+        T.Tracker.__init__(self, pos, settle_ms, rank)
+
+    def settled(self):
+        """How many of pos's actions are settled (in the log); the rest are the tentative
+        reading's."""
+        return self.doubt_at if self.readings else self.pos.ply()
+
+    # -- the look-alike, and the moves after it ----------------------------------------------------
+
+    def _defer(self, fits, match):
+        if self.wait <= 0 or self.end_requested:
+            return False
+        for a in fits:
+            if a not in match:
+                return False  # a first of two: asked (or, readings open, they are asked first)
+        if self.readings:
+            self._commit(fits[0], "auto")  # one more event: every reading takes what fits
+            return True
+        cands = _distinct(self.pos, self._order(fits))
+        if len(cands) < 2:
+            return False  # they end alike: taken as the base does
+        self._open(cands, "auto")
+        return True
+
+    def _ask(self, actions):
+        if self.readings and actions:
+            raise _AskFirst()  # a question read on the tentative reading: the doubt first
+        self.asking_at = -1
+        self.deferrable = False
+        T.Tracker._ask(self, actions)
+
+    def _open(self, cands, how):
+        """A new doubt: cands (two or more, ending apart) read it, the first taken for now."""
+        self.doubt_at = self.pos.ply()
+        self.readings = [[a] for a in cands]
+        self.mine = [cands[0]]
+        self.hows = [how]
+        self.later = 0
+        T.Tracker._commit(self, cands[0], how)
+        self.log.pop()  # (logged when settled)
+
+    def _readings_of(self, action):
+        """The moves that show what action does on the settled position, action first, or
+        None for more than READINGS_MAX (the player must pick)."""
+        pos = self.pos
+        fit = _fitting(pos, (T.action_delta(pos, action), False, None))
+        if action in fit:
+            fit.remove(action)
+        if len(fit) > 1:
+            fit = self._order(fit)
+        fit.insert(0, action)
+        fit = _distinct(pos, fit)
+        return fit if len(fit) <= READINGS_MAX else None
+
+    def _commit(self, action, how):
+        unpicked = self._unpicked and how == "confirm"
+        self._unpicked = False
+        if not self.readings:
+            if unpicked:
+                cands = self._readings_of(action)
+                if cands is not None and len(cands) > 1:
+                    self._open(cands, how)
+                    return
+            T.Tracker._commit(self, action, how)
+            return
+        cells = T.action_delta(self.pos, action)
+        end = action[0] == cc.END
+        if how == "auto" and not end and cells != self.diff:
+            raise _AskFirst()  # the first of two moves: the readings follow one at a time
+        grown = self._grown((cells, end, None if how == "auto" or unpicked else action),
+                            action)
+        if grown is None:
+            raise _AskFirst()
+        T.Tracker._commit(self, action, how)
+        self.log.pop()
+        self.mine.append(action)
+        self.hows.append(how)
+        self.readings = grown
+        self.later += 1
+        if len(grown) == 1:
+            self._settle(grown[0])
+
+    def _grown(self, event, action):
+        """The readings after one more move that showed event (cells toggled, `end`, the
+        move picked or None), the tentative one taking action; None past READINGS_MAX."""
+        pos = self.pos
+        mine = self.mine
+        for _ in mine:
+            pos.pop()
+        out = []
+        try:
+            for r in self.readings:
+                for a in r:
+                    pos.push(a)
+                try:
+                    fit = _fitting(pos, event)
+                    if r == mine:
+                        if action in fit:
+                            fit.remove(action)
+                        fit.insert(0, action)  # (kept first by _distinct: the move taken)
+                    if len(fit) > 1:
+                        fit = _distinct(pos, fit)
+                    for b in fit:
+                        out.append(r + [b])
+                    if len(out) > READINGS_MAX:
+                        return None
+                finally:
+                    for _ in r:
+                        pos.pop()
+        finally:
+            for a in mine:
+                pos.push(a)
+        return out
+
+    def _switch(self, reading):
+        """Make reading the tentative one (pos plays it); what the board held for the old one
+        (pending moves, taken-back moves) goes: it may not be legal on this one."""
+        pos = self.pos
+        for _ in self.mine:
+            pos.pop()
+        for a in reading:
+            pos.push(a)
+        self.mine = list(reading)
+        self.undone_by_next = []
+        self.barred = []
+        self.candidates = []
+        self._refresh()
+        # The moves that may have ended on a stack, for the move under way: every one here whose
+        # trace is a part of the difference (the old reading's were those it saw begin; fewer
+        # would let a single move be read where two were made).
+        pending = []
+        diff = self.diff
+        if diff:
+            legal = self.legal()
+            for i in range(len(legal)):
+                dl = T._cells(self._deltas, i)
+                if dl and legal[i][0] != cc.END and T._is_subset(dl, diff):
+                    pending.append(legal[i])
+        self.pending = pending
+
+    def _offer_hidden(self):
+        """The player says a move was missed. With readings open, the missed moves shown are the
+        tentative reading's; unless the first of them may be left to the board (deferrable: it
+        follows every move with no trace on every reading), the move in doubt is asked about
+        first (the move made may be legal on another reading only: a cube rolled on from the
+        stack the likeliest reading did not put it on)."""
+        done = T.Tracker._offer_hidden(self)
+        if done and DEFER_DECLARED:
+            self._may_defer()
+            if self.readings and not self.deferrable:
+                raise _AskFirst()
+        return done
+
+    def _may_defer(self):
+        """Whether the missed move shown first may be left to the board (deferrable): no cell
+        changed since the last move taken, and the board can follow every move with no trace."""
+        a = self.candidates[0]
+        # No cell changed since the last move taken: whatever the player made since left no
+        # trace, so the moves with none are all the readings. (A move whose trace the next
+        # one undid, a cube rolled onto an empty cell and back, is not among them.)
+        ok = not self.diff and not self.recent and not T.action_delta(self.pos, a)
+        if ok and self.readings:
+            ok = self._grown((self.diff, False, None), a) is not None
+        elif ok:
+            ok = self._readings_of(a) is not None
+        self.deferrable = ok
+
+    def press_next(self):
+        done = T.Tracker.press_next(self)
+        if done and self.offered:
+            self.deferrable = False  # the player looks for theirs: what they pick is taken
+        return done
+
+    def _take_offered(self, occ=None):
+        self._unpicked = self.deferrable and self.offered and self.state == T.ASKING
+        self.deferrable = False
+        try:
+            return T.Tracker._take_offered(self, occ)
+        finally:
+            self._unpicked = False
+
+    def _on_shown(self):
+        """A missed move shown that is not legal on the tentative reading: the first reading
+        where it is becomes the tentative one (what the board reads next is read there)."""
+        a = self.candidates[self.index]
+        if a in self.pos.legal_actions():
+            return
+        mine = self.mine
+        for r in self.readings:
+            if r != mine:
+                self._keeping_question(r)
+                if a in self.pos.legal_actions():
+                    return
+        self._keeping_question(mine)
+
+    def _settle(self, reading):
+        """One reading left: it is the game. Its moves go to the log."""
+        if reading != self.mine:
+            self._switch(reading)
+        pos = self.pos
+        for _ in reading:
+            pos.pop()
+        for i in range(len(reading)):
+            pos.push(reading[i])
+            self.log.append((self.hows[i], reading[i], pos.notation()))
+        self.readings = []
+        self.mine = []
+        self.hows = []
+        self.later = 0
+        self.must_ask = False
+        self.asking_at = -1
+
+    def _infer(self, may_commit=True):
+        n = T.Tracker._infer(self, may_commit)
+        if self.state != T.MISMATCH or len(self.readings) < 2:
+            return n
+        # Nothing fits the tentative reading: another one may be the game.
+        mine = self.mine
+        for r in self.readings:
+            if r == mine:
+                continue
+            self._switch(r)
+            got = T.Tracker._infer(self, may_commit)
+            if self.state != T.MISMATCH or got:
+                return n + got
+        if self.readings and self.mine != mine:
+            self._switch(mine)
+            T.Tracker._infer(self, may_commit)
+        return n
+
+    # -- the question about the move in doubt ------------------------------------------------------
+
+    def _ask_doubt(self):
+        rs = self.readings
+        i = 0
+        first = rs[0]
+        while i < len(first) - 1:
+            a = first[i]
+            same = True
+            for r in rs:
+                if r[i] != a:
+                    same = False
+                    break
+            if not same:
+                break
+            i += 1
+        cands = []
+        for r in rs:
+            if r[i] not in cands:
+                cands.append(r[i])
+        self.state = T.ASKING
+        self.candidates = cands
+        self.fitting = len(cands)
+        self.index = 0
+        self.offered = False
+        self.end_offer = False
+        self.settling = False
+        self.moves = []  # (the pending moves stay: read again after the answer)
+        self.targets = []
+        self.asking_at = self.doubt_at + i
+
+    def _after_input(self):
+        if not self.readings:
+            return
+        if self.asking_at >= 0 and self.state == T.ASKING:
+            return  # (the question stands)
+        self.asking_at = -1
+        if self.must_ask or self.state == T.OVER or (
+                self.later >= self.wait and self.state == T.IDLE):
+            self._ask_doubt()
+
+    def _answer(self, action):
+        i = self.asking_at - self.doubt_at
+        self.asking_at = -1
+        self.readings = [r for r in self.readings if r[i] == action]
+        self.hows[i] = "confirm"
+        if len(self.readings) == 1:
+            self._settle(self.readings[0])
+            self.state = T.IDLE
+            self._infer()
+            if self.end_requested and self.state == T.IDLE:
+                self.end_requested = False
+                if self.pos.actions_left > 0:
+                    self._commit(cc.END_ACTION, "end")
+                    self._infer()
+        else:
+            if self.mine not in self.readings:
+                self._switch(self.readings[0])
+            self.state = T.IDLE
+            self.must_ask = True  # the next move where they differ
+
+    # -- inputs: a question the tentative reading cannot read is asked about first ---------------
+
+    def observe(self, occ, now_ms=0):
+        try:
+            n = T.Tracker.observe(self, occ, now_ms)
+        except _AskFirst:
+            n = 0
+            self.must_ask = True
+        self._after_input()
+        return n
+
+    def tick(self, now_ms):
+        if not self.settling:
+            return 0
+        try:
+            n = T.Tracker.tick(self, now_ms)
+        except _AskFirst:
+            n = 0
+            self.must_ask = True
+        self._after_input()
+        return n
+
+    def tick_offered(self, now_ms):
+        try:
+            n = T.Tracker.tick_offered(self, now_ms)
+        except _AskFirst:
+            n = 0
+            self.must_ask = True
+        self._after_input()
+        return n
+
+    def press_confirm(self):
+        if self.asking_at >= 0 and self.state == T.ASKING:
+            try:
+                self._answer(self.candidates[self.index])
+            except _AskFirst:
+                self.must_ask = True
+            self._after_input()
+            return True
+        try:
+            done = T.Tracker.press_confirm(self)
+        except _AskFirst:
+            done = True
+            self.must_ask = True
+        self._after_input()
+        return done
+
+    def press_end(self):
+        if self.asking_at >= 0 and self.state == T.ASKING:
+            self.end_requested = True  # the turn ends once the question is answered
+            return True
+        if self.readings and self.state == T.IDLE and self.pos.actions_left == 0:
+            # No `end` on the tentative reading (an activation is due): another reading may
+            # have one. Asked, and the turn ends after the answer if it may.
+            self.end_requested = True
+            self.must_ask = True
+            self._after_input()
+            return True
+        try:
+            done = T.Tracker.press_end(self)
+        except _AskFirst:
+            done = True
+            self.end_requested = True
+            self.must_ask = True
+        self._after_input()
+        return done
+
+    def press_undo(self):
+        if self.asking_at >= 0 and self.state == T.ASKING:
+            return False  # the board needs the answer: a move before the last one is in doubt
+        if self.offered and self.state == T.ASKING and self.readings:
+            # Out of a missed move shown on the tentative reading: the move made may be legal
+            # only on another one. Asked about first.
+            T.Tracker.press_undo(self)
+            self.must_ask = True
+            self._after_input()
+            return True
+        if not self.readings or self.state == T.ASKING:
+            try:
+                done = T.Tracker.press_undo(self)
+            except _AskFirst:
+                done = True
+                self.must_ask = True
+            self._after_input()
+            return done
+        try:
+            self._settle_now()
+        except _AskFirst:
+            self.must_ask = True
+            self._after_input()
+            return True
+        if not self.readings:
+            return self.press_undo()  # (settled meanwhile)
+        # A move of the readings taken back: each reading loses its last move.
+        action = self.pos.pop()
+        self.mine.pop()
+        self.hows.pop()
+        self.undone.append(action)
+        self.barred.append(action)
+        self.later = max(0, self.later - 1)
+        left = []
+        for r in self.readings:
+            r = r[:-1]
+            if r not in left:
+                left.append(r)
+        self.pending = []
+        self.candidates = []
+        self._refresh()
+        if not self.mine:
+            self.readings = []  # the move in doubt itself: nothing of it is left
+        elif len(left) == 1:
+            self.readings = left
+            self._settle(left[0])
+        else:
+            self.readings = left
+        try:
+            self._infer()
+        except _AskFirst:
+            self.must_ask = True
+        self._after_input()
+        return True
+
+
+def _fitting(pos, event):
+    """The moves legal in pos that show event (_grown)."""
+    cells, end, picked = event
+    legal = pos.legal_actions(False)
+    if end:
+        return [cc.END_ACTION] if cc.END_ACTION in legal else []
+    if cells:
+        fit = T.explain(pos, legal, None, cells, ())[0]
+    else:
+        fit = [b for b in legal if b[0] != cc.END and not T.packed_delta(pos, b)]
+    if picked is not None:
+        # the player picked it on the LEDs: its cells are what they saw
+        fit = [b for b in fit if b[1] == picked[1] and b[3] == picked[3]]
+    return fit
+
+
+def _distinct(pos, actions):
+    """actions without those that end as one before them (offers.distinct, loaded for it)."""
+    from firmware.games.cargocube import offers
+    try:
+        return offers.distinct(pos, actions)
+    finally:
+        offers = None
+        T.unload("firmware.games.cargocube.offers")
