@@ -61,16 +61,58 @@ class WaitingTracker(T.Tracker):
     def _defer(self, fits, match):
         if self.wait <= 0 or self.end_requested:
             return False
+        single = True
         for a in fits:
             if a not in match:
-                return False  # a first of two: asked (or, readings open, they are asked first)
+                single = False
         if self.readings:
+            if not single:
+                return False  # a first of two: the move in doubt is asked about first
             self._commit(fits[0], "auto")  # one more event: every reading takes what fits
             return True
-        cands = _distinct(self.pos, self._order(fits))
-        if len(cands) < 2:
-            return False  # they end alike: taken as the base does
-        self._open(cands, "auto")
+        if single:
+            cands = _distinct(self.pos, self._order(fits))
+            if len(cands) < 2:
+                return False  # they end alike: taken as the base does
+            self._open(cands, "auto")
+            return True
+        # A move that may have ended on a stack (pending), then the next one: each first move
+        # with every second that explains what it leaves, the whole of it seen and settled
+        # (nothing that may still be under way).
+        readings = []
+        pos = self.pos
+        expected = bytearray(16)
+        for a in self._order(fits):
+            if a in match:
+                readings.append([a])
+                continue
+            pos.push(a)
+            try:
+                T.occupancy(pos, expected)
+                rest = T.diff_cells(self.occ, expected)
+                if not rest:
+                    return False
+                seconds, growing = T.explain(pos, pos.legal_actions(False), None, rest,
+                                             self.barred)
+                if growing or not seconds:
+                    return False
+                for b in _distinct(pos, seconds):
+                    readings.append([a, b])
+            finally:
+                pos.pop()
+            if len(readings) > READINGS_MAX:
+                return False
+        if len(readings) < 2:
+            return False
+        first = readings[0]
+        self.doubt_at = pos.ply()
+        self.readings = readings
+        self.mine = list(first)
+        self.hows = ["auto"] * len(first)
+        self.later = len(first) - 1
+        for a in first:
+            T.Tracker._commit(self, a, "auto")
+            self.log.pop()  # (logged when settled)
         return True
 
     def _ask(self, actions):
@@ -171,6 +213,11 @@ class WaitingTracker(T.Tracker):
             pos.pop()
         for a in reading:
             pos.push(a)
+        # how each was taken: the old reading's where the two agree
+        mine = self.mine
+        hows = self.hows
+        self.hows = [hows[i] if i < len(mine) and mine[i] == reading[i] else
+                     "end" if reading[i][0] == cc.END else "auto" for i in range(len(reading))]
         self.mine = list(reading)
         self.undone_by_next = []
         self.barred = []
@@ -189,18 +236,59 @@ class WaitingTracker(T.Tracker):
                     pending.append(legal[i])
         self.pending = pending
 
+    def _keeping_question(self, reading):
+        """_switch(reading), the missed moves shown (and the one shown) kept."""
+        cands = self.candidates
+        index = self.index
+        offered = self.offered
+        self._switch(reading)
+        self.candidates = cands
+        self.index = index
+        self.offered = offered
+
     def _offer_hidden(self):
-        """The player says a move was missed. With readings open, the missed moves shown are the
-        tentative reading's; unless the first of them may be left to the board (deferrable: it
-        follows every move with no trace on every reading), the move in doubt is asked about
-        first (the move made may be legal on another reading only: a cube rolled on from the
-        stack the likeliest reading did not put it on)."""
-        done = T.Tracker._offer_hidden(self)
-        if done and DEFER_DECLARED:
+        """The player says a move was missed: the missed moves of every reading are shown, the
+        tentative one's first (the move made may be legal on another reading only: a cube
+        rolled on from the stack the likeliest reading did not put it on)."""
+        if not self.readings:
+            done = T.Tracker._offer_hidden(self)
+            if done and DEFER_DECLARED:
+                self._may_defer()
+            return done
+        mine = self.mine
+        pending = self.pending
+        barred = self.barred
+        lists = [self._offers()]
+        for r in self.readings:
+            if r != mine:
+                self._switch(r)
+                lists.append(self._offers())
+        # Each reading's likeliest first, then each one's second, ... (the move made is mostly
+        # the likeliest of its reading, which may not be the tentative one).
+        offers = []
+        k = 0
+        more = True
+        while more:
+            more = False
+            for one in lists:
+                if k < len(one):
+                    more = True
+                    if one[k] not in offers:
+                        offers.append(one[k])
+            k += 1
+        if self.mine != mine:
+            self._switch(mine)
+        self.pending = pending
+        self.barred = barred
+        if not offers:
+            return False
+        self._ask([])
+        self.candidates = offers
+        self.offered = True
+        self._on_shown()  # (the tentative reading may have none: the first is another's)
+        if DEFER_DECLARED:
             self._may_defer()
-            if self.readings and not self.deferrable:
-                raise _AskFirst()
-        return done
+        return True
 
     def _may_defer(self):
         """Whether the missed move shown first may be left to the board (deferrable): no cell
@@ -220,6 +308,8 @@ class WaitingTracker(T.Tracker):
         done = T.Tracker.press_next(self)
         if done and self.offered:
             self.deferrable = False  # the player looks for theirs: what they pick is taken
+            if self.readings:
+                self._on_shown()
         return done
 
     def _take_offered(self, occ=None):
@@ -248,12 +338,13 @@ class WaitingTracker(T.Tracker):
         """One reading left: it is the game. Its moves go to the log."""
         if reading != self.mine:
             self._switch(reading)
+        hows = self.hows
         pos = self.pos
         for _ in reading:
             pos.pop()
         for i in range(len(reading)):
             pos.push(reading[i])
-            self.log.append((self.hows[i], reading[i], pos.notation()))
+            self.log.append((hows[i], reading[i], pos.notation()))
         self.readings = []
         self.mine = []
         self.hows = []
@@ -285,7 +376,10 @@ class WaitingTracker(T.Tracker):
         rs = self.readings
         i = 0
         first = rs[0]
-        while i < len(first) - 1:
+        n = len(first)
+        for r in rs:
+            n = min(n, len(r))
+        while i < n - 1:
             a = first[i]
             same = True
             for r in rs:
@@ -323,8 +417,9 @@ class WaitingTracker(T.Tracker):
     def _answer(self, action):
         i = self.asking_at - self.doubt_at
         self.asking_at = -1
-        self.readings = [r for r in self.readings if r[i] == action]
-        self.hows[i] = "confirm"
+        self.readings = [r for r in self.readings if i < len(r) and r[i] == action]
+        if i < len(self.mine) and self.mine[i] == action:
+            self.hows[i] = "confirm"
         if len(self.readings) == 1:
             self._settle(self.readings[0])
             self.state = T.IDLE
