@@ -23,6 +23,7 @@
 
 from shared_rules.cargocube import rules as cc
 from firmware.games.cargocube import tracker as T
+from firmware.games.cargocube.tracker import explain
 
 WAIT = 4  # moves after a look-alike the board reads before it asks about it
 DEFER_DECLARED = False
@@ -49,6 +50,8 @@ class WaitingTracker(T.Tracker):
         # readings (the player need not look for theirs with `next`). Else the player picks.
         self.deferrable = False
         self._unpicked = False  # the missed move being taken was not picked (never `next`)
+        self.end_at_rest = False  # `end` asked for was pressed with the board at rest
+        self.picked = None  # a missed move the player picked that the readings could not follow
         T.Tracker.__init__(self, pos, settle_ms, rank)
 
     def settled(self):
@@ -113,6 +116,8 @@ class WaitingTracker(T.Tracker):
         for a in first:
             T.Tracker._commit(self, a, "auto")
             self.log.pop()  # (logged when settled)
+        if self._one_ended():
+            self.must_ask = True
         return True
 
     def _ask(self, actions):
@@ -131,6 +136,8 @@ class WaitingTracker(T.Tracker):
         self.later = 0
         T.Tracker._commit(self, cands[0], how)
         self.log.pop()  # (logged when settled)
+        if self._one_ended():
+            self.must_ask = True
 
     def _readings_of(self, action):
         """The moves that show what action does on the settled position, action first, or
@@ -160,9 +167,13 @@ class WaitingTracker(T.Tracker):
         end = action[0] == cc.END
         if how == "auto" and not end and cells != self.diff:
             raise _AskFirst()  # the first of two moves: the readings follow one at a time
-        grown = self._grown((cells, end, None if how == "auto" or unpicked else action),
-                            action)
+        picked = None if how == "auto" or unpicked else action
+        if how == "auto" and not end and self._read_otherwise(cells):
+            raise _AskFirst()
+        grown = self._grown((cells, end, picked), action)
         if grown is None:
+            if picked is not None:
+                self.picked = action  # the player's pick: taken once the doubt is settled
             raise _AskFirst()
         T.Tracker._commit(self, action, how)
         self.log.pop()
@@ -172,6 +183,8 @@ class WaitingTracker(T.Tracker):
         self.later += 1
         if len(grown) == 1:
             self._settle(grown[0])
+        elif self._one_ended():
+            self.must_ask = True  # the game may be over: the players would stop
 
     def _grown(self, event, action):
         """The readings after one more move that showed event (cells toggled, `end`, the
@@ -205,10 +218,69 @@ class WaitingTracker(T.Tracker):
                 pos.push(a)
         return out
 
-    def _switch(self, reading):
-        """Make reading the tentative one (pos plays it); what the board held for the old one
-        (pending moves, taken-back moves) goes: it may not be legal on this one."""
+    def _read_otherwise(self, cells):
+        """Whether another reading would read what the sensors saw (cells, read here as one
+        move) as more than one move: a move that may have ended on a stack and one more, or,
+        where no single move explains it, a move with no trace and one more. (This board would
+        read it so, or ask, on that reading: taking one move for every reading would drop the
+        one where two were made.)"""
+        mine = self.mine
+        pending = self.pending
+        barred = self.barred
+        undone = self.undone_by_next
+        held = self.held
+        found = False
+        try:
+            for r in self.readings:
+                if r == mine:
+                    continue
+                self._switch(r, True)
+                complete, partial, _ = self._explain_in_two(self.diff, True)
+                if complete or partial:
+                    found = True
+                    break
+                if not explain(self.pos, self.legal(), self._deltas, cells, ())[0]:
+                    complete, partial, _ = self._explain_in_two(self.diff, False)
+                    if complete or partial:
+                        found = True
+                        break
+        finally:
+            if self.mine != mine:
+                self._switch(mine)
+            self.pending = pending
+            self.barred = barred
+            self.undone_by_next = undone
+            self.held = held
+        return found
+
+    def _one_ended(self):
+        """Whether the game is over on some reading."""
         pos = self.pos
+        mine = self.mine
+        for _ in mine:
+            pos.pop()
+        try:
+            for r in self.readings:
+                for a in r:
+                    pos.push(a)
+                over = not pos.legal_actions(False)
+                for _ in r:
+                    pos.pop()
+                if over:
+                    return True
+            return False
+        finally:
+            for a in mine:
+                pos.push(a)
+
+    def _switch(self, reading, every=False):
+        """Make reading the tentative one (pos plays it). Taken-back moves go: they may not be
+        legal on this one. The pending moves (seen begun, maybe ended on a stack) become this
+        reading's moves between the same cells (the cube on a cell may be another one here);
+        with every, every move here whose trace is a part of the difference (_read_otherwise:
+        all that this reading may read as the first of two)."""
+        pos = self.pos
+        cells = [(a[1], a[3]) for a in self.pending]
         for _ in self.mine:
             pos.pop()
         for a in reading:
@@ -223,17 +295,20 @@ class WaitingTracker(T.Tracker):
         self.barred = []
         self.candidates = []
         self._refresh()
-        # The moves that may have ended on a stack, for the move under way: every one here whose
-        # trace is a part of the difference (the old reading's were those it saw begin; fewer
-        # would let a single move be read where two were made).
         pending = []
         diff = self.diff
         if diff:
             legal = self.legal()
             for i in range(len(legal)):
-                dl = T._cells(self._deltas, i)
-                if dl and legal[i][0] != cc.END and T._is_subset(dl, diff):
-                    pending.append(legal[i])
+                a = legal[i]
+                if a[0] == cc.END:
+                    continue
+                if every:
+                    dl = T._cells(self._deltas, i)
+                    if dl and T._is_subset(dl, diff):
+                        pending.append(a)
+                elif (a[1], a[3]) in cells:
+                    pending.append(a)
         self.pending = pending
 
     def _keeping_question(self, reading):
@@ -423,8 +498,20 @@ class WaitingTracker(T.Tracker):
         if len(self.readings) == 1:
             self._settle(self.readings[0])
             self.state = T.IDLE
+            picked = self.picked
+            self.picked = None
+            if picked is not None and picked in self.pos.legal_actions():
+                T.Tracker._commit(self, picked, "confirm")
+            if self.end_requested and self.end_at_rest:
+                # `end` was pressed at rest: the turn ends before what the board shows now
+                # (the next move may be under way already)
+                self.end_requested = False
+                if self.pos.actions_left > 0:
+                    T.Tracker._commit(self, cc.END_ACTION, "end")
+            self.end_at_rest = False
             self._infer()
             if self.end_requested and self.state == T.IDLE:
+                # (pressed with a move under way: the turn ends after it)
                 self.end_requested = False
                 if self.pos.actions_left > 0:
                     self._commit(cc.END_ACTION, "end")
@@ -485,11 +572,13 @@ class WaitingTracker(T.Tracker):
     def press_end(self):
         if self.asking_at >= 0 and self.state == T.ASKING:
             self.end_requested = True  # the turn ends once the question is answered
+            self.end_at_rest = True
             return True
         if self.readings and self.state == T.IDLE and self.pos.actions_left == 0:
             # No `end` on the tentative reading (an activation is due): another reading may
             # have one. Asked, and the turn ends after the answer if it may.
             self.end_requested = True
+            self.end_at_rest = True
             self.must_ask = True
             self._after_input()
             return True
