@@ -151,7 +151,7 @@ class StepTracker(Tracker):
         self.acked = None
         return Tracker.press_confirm(self)
 
-    def _ask(self, actions):
+    def _ask(self, actions, match=None):
         """Tracker._ask (the moves asked about stay pending: a wind rose hop back onto its own
         cell shows little beside the next move's steps, and random play at 1 mm took
         c10e/e10/f9 without c10e/c10 when they did not); and the moves of the open question

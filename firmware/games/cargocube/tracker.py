@@ -633,11 +633,8 @@ class Tracker:
                     self._commit(fits[0], "auto")
                     committed += 1
                     continue
-                if steps is None and self._defer(fits, match):
-                    committed += 1
-                    continue
                 end = self.end_requested
-                self._ask(fits)
+                self._ask(fits, match)
                 if self.fitting == 1 and (steps is None or self._sure(self.candidates[:1], match)):
                     # All that fit end in one position: the board cannot tell them apart, and
                     # nothing after depends on which it records (the first in its order).
@@ -718,12 +715,6 @@ class Tracker:
             self.state = MISMATCH
             self.candidates = []
             return committed
-
-    def _defer(self, fits, match):
-        """Whether a look-alike (several moves fit, match: those that fit alone) is taken for
-        now and settled by the moves after it, instead of asked about: never here;
-        revision A's WaitingTracker (firmware/games/cargocube/waiting.py) does."""
-        return False
 
     # -- hooks: the evidence beyond occupancy (revision B's steps, StepTracker) ----------------
 
@@ -887,7 +878,7 @@ class Tracker:
         StepTracker shows its question left unanswered again."""
         return []
 
-    def _ask(self, actions):
+    def _ask(self, actions, match=None):
         """Show actions (the ones that fit what was seen) for the player to pick; `next` goes on
         past them into the other moves the board may have missed, so the player's move is
         always among the choices. A question stands until the player answers it or the board
@@ -899,7 +890,9 @@ class Tracker:
         The moves that fit stay pending: a player who plays on without answering made one of
         them, so the next change is read with them first too. Read alone, it may fit one move
         that explains both (hasty play on revision A: g9n asked about, onto g10, then the card
-        lifted from e11 for e2; the card onto g10 explained both cells and was taken)."""
+        lifted from e11 for e2; the card onto g10 explained both cells and was taken). match:
+        the moves that explain the board alone, where every move that fits explains it now
+        (revision A's WaitingTracker may take one for now instead: waiting.py)."""
         self.end_requested = False
         self.offered = False
         self.end_offer = False

@@ -25,9 +25,30 @@ from shared_rules.cargocube import rules as cc
 from firmware.games.cargocube import tracker as T
 from firmware.games.cargocube.tracker import explain
 
-WAIT = 4  # moves after a look-alike the board reads before it asks about it
-DEFER_DECLARED = False
+WAIT = 4  # moves after a look-alike the board reads before it asks about it (default)
+WAIT_MAX = 8
 READINGS_MAX = 12  # readings kept at most; one more move that would grow past it: ask first
+
+
+def _moves(value):
+    """The option wait=K's K (text or int): 0 to WAIT_MAX moves, else ValueError."""
+    try:
+        k = int(value)
+    except ValueError:
+        k = -1
+    if not 0 <= k <= WAIT_MAX:
+        raise ValueError("wait=%s: a number of moves, 0 to %d" % (value, WAIT_MAX))
+    return k
+
+
+def maker(value):
+    """The plug-in's new_tracker for the option wait=K (value: its text): new_tracker(pos,
+    rank=None) -> a WaitingTracker waiting up to K moves. ValueError for a bad K, at once."""
+    k = _moves(value)
+
+    def new_tracker(pos, rank=None):
+        return WaitingTracker(pos, rank=rank, wait=k)
+    return new_tracker
 
 
 class _AskFirst(Exception):
@@ -37,7 +58,7 @@ class _AskFirst(Exception):
 
 class WaitingTracker(T.Tracker):
     def __init__(self, pos, settle_ms=T.SETTLE_MS, rank=None, wait=None):
-        self.wait = WAIT if wait is None else wait
+        self.wait = WAIT if wait is None else _moves(wait)
         self.readings = []  # action lists from doubt_at; [] when every move is settled
         self.mine = []  # the tentative reading: pos's actions from doubt_at
         self.hows = []  # how each of mine was taken ("auto", "confirm", "end"), for the log
@@ -45,13 +66,9 @@ class WaitingTracker(T.Tracker):
         self.later = 0  # moves taken since it
         self.must_ask = False  # a move could not be read on every reading: ask now
         self.asking_at = -1  # the ply a question of the readings is about (ASKING), else -1
-        # A missed move shown (offered) that the player may leave to the board: taken as the
-        # likeliest reading by going on, the other moves that fit what was seen kept as
-        # readings (the player need not look for theirs with `next`). Else the player picks.
-        self.deferrable = False
-        self._unpicked = False  # the missed move being taken was not picked (never `next`)
         self.end_at_rest = False  # `end` asked for was pressed with the board at rest
         self.picked = None  # a missed move the player picked that the readings could not follow
+        self.deferred = False  # a look-alike was taken for now in this reading (_ask, _read)
         T.Tracker.__init__(self, pos, settle_ms, rank)
 
     def settled(self):
@@ -120,11 +137,16 @@ class WaitingTracker(T.Tracker):
             self.must_ask = True
         return True
 
-    def _ask(self, actions):
+    def _ask(self, actions, match=None):
+        # (match: called where every move that fits explains the board now, those that explain
+        # it alone; Tracker._infer returns after it as after a question: _read reads on)
+        if match is not None and self._defer(actions, match):
+            self.deferred = True
+            self.fitting = 0
+            return
         if self.readings and actions:
             raise _AskFirst()  # a question read on the tentative reading: the doubt first
         self.asking_at = -1
-        self.deferrable = False
         T.Tracker._ask(self, actions)
 
     def _open(self, cands, how):
@@ -139,35 +161,15 @@ class WaitingTracker(T.Tracker):
         if self._one_ended():
             self.must_ask = True
 
-    def _readings_of(self, action):
-        """The moves that show what action does on the settled position, action first, or
-        None for more than READINGS_MAX (the player must pick)."""
-        pos = self.pos
-        fit = _fitting(pos, (T.action_delta(pos, action), False, None))
-        if action in fit:
-            fit.remove(action)
-        if len(fit) > 1:
-            fit = self._order(fit)
-        fit.insert(0, action)
-        fit = _distinct(pos, fit)
-        return fit if len(fit) <= READINGS_MAX else None
-
     def _commit(self, action, how):
-        unpicked = self._unpicked and how == "confirm"
-        self._unpicked = False
         if not self.readings:
-            if unpicked:
-                cands = self._readings_of(action)
-                if cands is not None and len(cands) > 1:
-                    self._open(cands, how)
-                    return
             T.Tracker._commit(self, action, how)
             return
         cells = T.action_delta(self.pos, action)
         end = action[0] == cc.END
         if how == "auto" and not end and cells != self.diff:
             raise _AskFirst()  # the first of two moves: the readings follow one at a time
-        picked = None if how == "auto" or unpicked else action
+        picked = None if how == "auto" else action
         if how == "auto" and not end and self._read_otherwise(cells):
             raise _AskFirst()
         grown = self._grown((cells, end, picked), action)
@@ -326,10 +328,7 @@ class WaitingTracker(T.Tracker):
         tentative one's first (the move made may be legal on another reading only: a cube
         rolled on from the stack the likeliest reading did not put it on)."""
         if not self.readings:
-            done = T.Tracker._offer_hidden(self)
-            if done and DEFER_DECLARED:
-                self._may_defer()
-            return done
+            return T.Tracker._offer_hidden(self)
         mine = self.mine
         pending = self.pending
         barred = self.barred
@@ -361,39 +360,13 @@ class WaitingTracker(T.Tracker):
         self.candidates = offers
         self.offered = True
         self._on_shown()  # (the tentative reading may have none: the first is another's)
-        if DEFER_DECLARED:
-            self._may_defer()
         return True
-
-    def _may_defer(self):
-        """Whether the missed move shown first may be left to the board (deferrable): no cell
-        changed since the last move taken, and the board can follow every move with no trace."""
-        a = self.candidates[0]
-        # No cell changed since the last move taken: whatever the player made since left no
-        # trace, so the moves with none are all the readings. (A move whose trace the next
-        # one undid, a cube rolled onto an empty cell and back, is not among them.)
-        ok = not self.diff and not self.recent and not T.action_delta(self.pos, a)
-        if ok and self.readings:
-            ok = self._grown((self.diff, False, None), a) is not None
-        elif ok:
-            ok = self._readings_of(a) is not None
-        self.deferrable = ok
 
     def press_next(self):
         done = T.Tracker.press_next(self)
-        if done and self.offered:
-            self.deferrable = False  # the player looks for theirs: what they pick is taken
-            if self.readings:
-                self._on_shown()
+        if done and self.offered and self.readings:
+            self._on_shown()
         return done
-
-    def _take_offered(self, occ=None):
-        self._unpicked = self.deferrable and self.offered and self.state == T.ASKING
-        self.deferrable = False
-        try:
-            return T.Tracker._take_offered(self, occ)
-        finally:
-            self._unpicked = False
 
     def _on_shown(self):
         """A missed move shown that is not legal on the tentative reading: the first reading
@@ -428,7 +401,7 @@ class WaitingTracker(T.Tracker):
         self.asking_at = -1
 
     def _infer(self, may_commit=True):
-        n = T.Tracker._infer(self, may_commit)
+        n = self._read(may_commit)
         if self.state != T.MISMATCH or len(self.readings) < 2:
             return n
         # Nothing fits the tentative reading: another one may be the game.
@@ -437,13 +410,23 @@ class WaitingTracker(T.Tracker):
             if r == mine:
                 continue
             self._switch(r)
-            got = T.Tracker._infer(self, may_commit)
+            got = self._read(may_commit)
             if self.state != T.MISMATCH or got:
                 return n + got
         if self.readings and self.mine != mine:
             self._switch(mine)
-            T.Tracker._infer(self, may_commit)
+            self._read(may_commit)
         return n
+
+    def _read(self, may_commit):
+        """Tracker._infer, read on after a look-alike taken for now (_ask)."""
+        n = 0
+        while True:
+            self.deferred = False
+            n += T.Tracker._infer(self, may_commit)
+            if not self.deferred:
+                return n
+            n += 1
 
     # -- the question about the move in doubt ------------------------------------------------------
 
@@ -528,6 +511,10 @@ class WaitingTracker(T.Tracker):
         try:
             n = T.Tracker.observe(self, occ, now_ms)
         except _AskFirst:
+            # (raised taking the missed move shown, before the cells were taken in: they are
+            # the board's all the same)
+            self.occ[:] = occ
+            self.changed_at = now_ms
             n = 0
             self.must_ask = True
         self._after_input()

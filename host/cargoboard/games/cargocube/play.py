@@ -88,20 +88,22 @@ class GameStats:
 
 
 def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None,
-              teleport=False, noise=None, trace=None, plays_on=False):
+              teleport=False, noise=None, trace=None, plays_on=False, wait=0):
     """Play one seeded game; return its GameStats. cards: False, True (base) or a card layout
     (pyramid, bastion, both); pick(pos, legal, rng) chooses the actions (default: uniformly at
     random). noise: a hallfield.Noise (this game's revision-B physics) plays it on a revision-B
     board (linear sensors, steps) with that noise; None on revision A. trace: a list that gets the table's
     input (cargoboard.sim.table.Table), to play it again elsewhere. plays_on: the player
     leaves a question the board asks about the move just made unanswered and plays the next
-    move (a hasty player; answered, as ever, when the board still asks or shows red after it)."""
+    move (a hasty player; answered, as ever, when the board still asks or shows red after it).
+    wait: the game's option `wait=K` (revision A: a look-alike settled by up to K later moves,
+    firmware/games/cargocube/waiting.py; 0 asks at once)."""
     rng = random.Random(seed)
     if cards is True:
         cards = "base"
     truth = cc.start_position(players, cards=cards, teleport=teleport)
     options = {"seats": layouts.SEATS_BY_PLAYERS[players], "cards": cards or "",
-               "teleport": "1" if teleport else ""}
+               "teleport": "1" if teleport else "", "wait": str(wait) if wait else ""}
     st = GameStats()
     st.games = 1
     phase = ["at rest"]  # what the hand is doing: "hand" while it makes a move
@@ -383,16 +385,6 @@ def _answer(table, tracker, truth, presses, reasons, upto, final, last=False, st
         if tracker.offered and _shows(tracker, target, truth, done) and done == upto - 1 \
                 and not last:
             return  # shown as the move made: playing on takes it
-        if tracker.offered and getattr(tracker, "deferrable", False) and not last:
-            # the board says it can follow every missed move that fits (revision A's waiting
-            # tracker): the player need not look for theirs
-            if done == upto - 1:
-                return  # playing on takes the one shown, for now
-            table.settle(T.OFFER_TAKE_MS + 100)  # another unseen move comes: let it stand
-            if _done(tracker, truth) > done:
-                if st is not None:
-                    st.stood += 1
-                continue
         if state == T.MOVING and not final and done == upto - 1 and (
                 target in tracker.moves or target in tracker.pending):
             return  # the board shows the move under way (its destination lit): play on
