@@ -48,6 +48,9 @@ def test_help_prints_the_usage(script):
     (("cargocube/inference.py", "2", "--noise", "1:3"), "--noise"),
     (("cargocube/inference.py", "2", "--noise", "1"), "--noise"),
     (("cargocube/revb_pico.py", "--players", "5"), "--players"),
+    (("cargocube/reva_pico.py", "--wait", "9"), "--wait"),
+    (("cargocube/inference.py", "2", "--wait", "9"), "--wait"),
+    (("cargocube/inference.py", "2", "--wait", "x"), "--wait"),
     (("cargocube/lookback.py", "many"), "GAMES"),
     (("cargocube/lookback.py", "2", "--chooser", "lucky"), "--chooser"),
 ])

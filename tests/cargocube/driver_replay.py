@@ -7,7 +7,7 @@
 # button. Prints the board's final position and its history. Runs under CPython and the
 # MicroPython unix port, which must agree.
 #
-#   driver_replay.py TRACE_FILE SEATS CARDS [teleport]
+#   driver_replay.py TRACE_FILE SEATS CARDS [teleport] [wait=K]
 #
 # bench/cargocube/revb_pico.py runs it on the emulated RP2040 too (replay(), report()).
 
@@ -19,10 +19,11 @@ from shared_rules.cargocube import rules as cc
 from cargoboard.sim.table import Table
 
 
-def _game(revb, seats, cards, teleport):
-    """A new game on revision B (with its LevelScanner) or A; returns (game, levels or None)."""
+def _game(revb, seats, cards, teleport, wait=0):
+    """A new game on revision B (with its LevelScanner) or A (with the option wait=K);
+    returns (game, levels or None)."""
     options = {"seats": seats, "cards": cards if cards != "-" else "",
-               "teleport": "1" if teleport else ""}
+               "teleport": "1" if teleport else "", "wait": str(wait) if wait else ""}
     if not revb:
         from firmware.games.cargocube.plugin import Game
         return Game(options), None
@@ -33,9 +34,10 @@ def _game(revb, seats, cards, teleport):
     return Game(options), levels
 
 
-def replay(path, seats, cards, wrap=None, teleport=False):
+def replay(path, seats, cards, wrap=None, teleport=False, wait=0):
     """Play the trace at path again on a new game (seats, cards: '-' for none, teleport: with
-    the walking teleport), on the revision its first line shows; wrap(game), if given, is
+    the walking teleport, wait: revision A's option wait=K), on the revision its first line
+    shows; wrap(game), if given, is
     called once the game is made (bench/cargocube/revb_pico.py times its calls so). Returns
     (game, readings fed)."""
     game = table = levels = None
@@ -44,7 +46,7 @@ def replay(path, seats, cards, wrap=None, teleport=False):
         for line in f:
             parts = line.split()
             if game is None:
-                game, levels = _game(parts[0] == "S", seats, cards, teleport)
+                game, levels = _game(parts[0] == "S", seats, cards, teleport, wait)
                 if wrap is not None:
                     wrap(game)
                 if levels is None:
@@ -73,5 +75,10 @@ def report(game, n):
 
 
 if __name__ == "__main__":
-    report(*replay(sys.argv[1], sys.argv[2], sys.argv[3],
-                   teleport=len(sys.argv) > 4 and sys.argv[4] == "teleport"))
+    words = sys.argv[4:]
+    wait = 0
+    for w in words:
+        if w.startswith("wait="):
+            wait = int(w[5:])
+    report(*replay(sys.argv[1], sys.argv[2], sys.argv[3], teleport="teleport" in words,
+                   wait=wait))

@@ -1,7 +1,9 @@
 """Revision B's device code replaying a recorded game on the emulated RP2040 (host side): the
 flash holds what `cargoboard deploy --rev b` builds, the host's Table (cargoboard/sim/table.py),
 tests/cargocube/driver_replay.py as `revb_replay`, the trace as `trace.txt` and a main.py. Used by
-tests/cargocube/test_cargocube_revb.py and bench/cargocube/revb_pico.py."""
+tests/cargocube/test_cargocube_revb.py and bench/cargocube/revb_pico.py (and reva_pico.py: a
+revision-A game, its plug-in made by the replay; the flash holds revision B's build, which has
+every module the host's Table imports)."""
 
 import tempfile
 from pathlib import Path

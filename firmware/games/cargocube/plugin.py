@@ -32,7 +32,12 @@ def _engine(pos, actions=None):
     after: most games ask for few (docs/firmware.md "Loading on demand"). Its action for the
     hint; with actions, those most likely first (the tracker's rank: what its questions show
     first)."""
-    from shared_rules.cargocube import engine
+    try:
+        from shared_rules.cargocube import engine
+    except MemoryError:
+        if actions is None:
+            raise
+        return actions  # (no room for it now: the question shows them in the board's order)
     try:
         return engine.best_action(pos) if actions is None else engine.rank(pos, actions)
     finally:
@@ -89,16 +94,14 @@ def _cards(value):
 
 class Game:
     # the options of `new` (firmware/system/newgame.py refuses others)
-    OPTIONS = ("layout", "seats", "cards", "teleport", "position")
+    OPTIONS = ("layout", "seats", "cards", "teleport", "position", "wait")
 
     name = "cargocube"
     rules_version = cc.RULES_VERSION  # in the log's header; a log of another one is not resumed
-    def new_tracker(self, pos, rank=None):
-        """The move tracker: revision A's WaitingTracker, which settles a look-alike by the
-        moves after it (loaded here: revision B's plug-in, plugin_revb.py, makes its
-        StepTracker instead, and never loads it)."""
-        from firmware.games.cargocube.waiting import WaitingTracker
-        return WaitingTracker(pos, rank=rank)
+    # the move tracker, made as new_tracker(pos, rank=): revision B's plug-in
+    # (plugin_revb.py) makes its StepTracker instead; with the option wait=K, revision A's
+    # WaitingTracker (waiting.py, loaded only then)
+    new_tracker = T.Tracker
 
     def __init__(self, options):
         self.emit = options.get("emit") or _nothing
@@ -111,6 +114,9 @@ class Game:
         cards = _cards(options.get("cards"))
         teleport = options.get("teleport") in ("1", "yes", True)
         start = options.get("position")
+        if options.get("wait") not in (None, "", "0"):
+            from firmware.games.cargocube.waiting import maker
+            self.new_tracker = maker(options["wait"])
         try:
             from shared_rules.cargocube import layouts
             players = len(seats)
@@ -341,19 +347,27 @@ class Game:
         is a few hundred bytes and the board keeps only one in memory."""
         t = self.tracker
         cands = list(t.candidates)
+        # (with wait=K the board may ask about a move before its latest ones, asking_at: the
+        # candidates are moves of the position then)
+        at = getattr(t, "asking_at", -1) if t.state == T.ASKING else -1
+        pos = self.pos
         for i in range(len(cands)):
             a = cands[i]
             if full:
-                self.pos.push(a)
+                later = [pos.pop() for _ in range(pos.ply() - at)] if at >= 0 else ()
+                pos.push(a)
                 try:  # (a MemoryError must not leave it pushed)
-                    after = self.pos.notation()
+                    after = pos.notation()
                 finally:
-                    self.pos.pop()
+                    pos.pop()
+                    for b in reversed(later):
+                        pos.push(b)
                 yield "cand %d %s %s" % (i, cc.format_action(a), after)
             else:
                 yield "cand %d %s" % (i, cc.format_action(a))
-        yield "ok %d shown=%d fit=%d state=%s" % (len(cands), t.index, t.fitting,
-                                                  T.STATE_NAMES[t.state])
+        yield "ok %d shown=%d fit=%d state=%s%s" % (len(cands), t.index, t.fitting,
+                                                    T.STATE_NAMES[t.state],
+                                                    " at=%d" % at if at >= 0 else "")
 
     # -- internals ------------------------------------------------------------------------------
 

@@ -13,7 +13,9 @@ model, scripted and interactive drivers. `add_parser(subparsers)` registers `car
 # tests/cargocube/test_cargocube_revb_sim.py's missed-move tests fail (MemoryError when the
 # engine is loaded to rank the moves) as soon as the plug-ins bring a few more interned names:
 # two of them with 4 new names in Cargocube's plug-in, three with any new module the plug-ins
-# import, even an empty one (a try of December 2026, docs/firmware.md "Modules").
+# import, even an empty one (a try of December 2026, docs/firmware.md "Modules"). Since stop
+# 48 those tests pass there with the engine not loaded: a question whose ranking finds no room
+# shows the moves in the tracker's own order (firmware/games/cargocube/plugin.py, _engine).
 REVB_HEAP = "240k"
 # What `cargoboard sim` and `cargoboard demo` give the firmware: the Pico's ~240 KB as this
 # 64-bit port needs it. Its objects are bigger than the Pico's 32-bit ones: after `new
