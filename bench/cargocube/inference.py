@@ -5,7 +5,7 @@ occupancy) and revision B (linear Hall sensors: occupancy and steps, docs/hardwa
 
     .venv/bin/python bench/cargocube/inference.py [GAMES [EXPANSION_GAMES]] [--jobs N] [--rev a|b]
                                         [--chooser purposeful|near-best|random] [--adc-lsb X]
-                                        [--noise MM:P] [--plays-on]
+                                        [--noise MM:P] [--plays-on] [--wait K]
 
 (--rev and --chooser keep only those rows: the goals of issue 12 are the purposeful rows.
 --adc-lsb sets revision B's ADC noise, RMS steps per conversion, default 1 as the datasheets
@@ -16,7 +16,9 @@ the same: `--noise 1:0` and `--noise 0.5:0.05` give docs/hardware.md's expansion
 and bumps columns. `--noise 1:0.3`, six times the bumps row's rate at 1 mm, is where
 a question left open turned the next move red. --plays-on: the player leaves a question the
 board asks about the move just made unanswered and plays on, as a hasty player does; it answers
-only what the board still asks, or shows red, after the next move.) Each row also counts the
+only what the board still asks, or shows red, after the next move. --wait K: revision A's
+games are set up with the option wait=K, a look-alike settled by up to K later moves,
+firmware/games/cargocube/waiting.py; revision B's rows are the same either way.) Each row also counts the
 times the board lit red (a mistake shown: nothing explained the board for MISMATCH_MS), while
 the hand made its move and after it; the tracker's mistake state that ends sooner (a tip's
 first frames on revision B's hand model, docs/hardware.md) lights nothing and is not counted.
@@ -187,7 +189,7 @@ def least_presses(chooser, games):
 
 def _play(task):
     """One chunk of games of one row (a worker process): (row, GameStats, cpu seconds)."""
-    row, spec, seeds, adc_lsb, plays_on = task
+    row, spec, seeds, adc_lsb, plays_on, wait = task
     rev, noise, chooser = spec
     pick = PICKS[chooser]
     hall = None
@@ -198,7 +200,7 @@ def _play(task):
     t0 = time.process_time()
     for seed in seeds:
         tot.add(play_game(seed, players=(2, 3, 4)[seed % 3], cards=seed % 4 != 0, pick=pick,
-                          noise=hall, plays_on=plays_on))
+                          noise=hall, plays_on=plays_on, wait=wait if hall is None else 0))
     return row, tot, time.process_time() - t0
 
 
@@ -218,7 +220,7 @@ def _map(fn, tasks, jobs):
 
 def run_rows(rows, games, jobs):
     """{row: (GameStats, cpu seconds)} for the rows, games seeds 0.. each, on jobs processes."""
-    results = _map(_play, [(r, ROWS[r], seeds, ADC_LSB, PLAYS_ON) for r in rows
+    results = _map(_play, [(r, ROWS[r], seeds, ADC_LSB, PLAYS_ON, WAIT) for r in rows
                            for seeds in _chunks(games)], jobs)
     out = {r: (GameStats(), 0.0) for r in rows}
     for row, st, secs in results:
@@ -230,7 +232,7 @@ def run_rows(rows, games, jobs):
 
 def _run_chunk(task):
     """Games of one expansion row (a worker process): GameStats."""
-    chooser, seeds, kw, shift, adc_lsb = task
+    chooser, seeds, kw, shift, adc_lsb, wait = task
     noise = None
     if shift is not None:  # (shift mm, bump rate)
         from cargoboard.games.cargocube.hallfield import Noise
@@ -238,7 +240,8 @@ def _run_chunk(task):
     pick = PICKS[chooser]
     tot = GameStats()
     for seed in seeds:
-        tot.add(play_game(seed, pick=pick, noise=noise, **kw))
+        tot.add(play_game(seed, pick=pick, noise=noise, wait=wait if noise is None else 0,
+                          **kw))
     return tot
 
 
@@ -247,8 +250,8 @@ def run(chooser, games, kw, shift=None, jobs=1):
     teleport), on revision A, or B with shift = (bottom cubes shifting up to MM, bump rate);
     on jobs processes."""
     tot = GameStats()
-    for st in _map(_run_chunk, [(chooser, seeds, kw, shift, ADC_LSB) for seeds in _chunks(games)],
-                   jobs):
+    for st in _map(_run_chunk, [(chooser, seeds, kw, shift, ADC_LSB, WAIT)
+                                for seeds in _chunks(games)], jobs):
         tot.add(st)
     return tot
 
@@ -422,12 +425,19 @@ def press_table(rows, res, least):
 
 ADC_LSB = 1.0  # --adc-lsb (handed to the workers in their tasks: any start method)
 PLAYS_ON = False  # --plays-on (the same)
+WAIT = 0  # --wait K: revision A's games with the option wait=K (the same)
 
 
 def main():
-    global ADC_LSB, PLAYS_ON, EXPANSION_NOISE
+    global ADC_LSB, PLAYS_ON, EXPANSION_NOISE, WAIT
     args = sys.argv[1:]
     jobs = 2
+    if "--wait" in args:
+        i = args.index("--wait")
+        WAIT = benchcli.number(args[i + 1] if i + 1 < len(args) else "", "--wait K", least=0)
+        if WAIT > 8:
+            raise benchcli.UsageError("--wait K must be 8 or less, not %d" % WAIT)
+        del args[i:i + 2]
     if "--plays-on" in args:
         PLAYS_ON = True
         args.remove("--plays-on")
@@ -466,8 +476,9 @@ def main():
     games = benchcli.number(args[0], "GAMES") if args else 200
     expansion_games = benchcli.number(args[1], "EXPANSION_GAMES") if len(args) > 1 else 40
     rows = [i for i, r in enumerate(ROWS) if r[0] in revs and r[2] in choosers]
-    print("Move inference: %d games per row, 2/3/4 players, 3 in 4 with base cards, %d processes%s"
-          % (games, jobs, "" if ADC_LSB == 1.0 else "; revision B's ADC noise %g steps RMS" % ADC_LSB))
+    print("Move inference: %d games per row, 2/3/4 players, 3 in 4 with base cards, %d processes%s%s"
+          % (games, jobs, "" if ADC_LSB == 1.0 else "; revision B's ADC noise %g steps RMS" % ADC_LSB,
+             "; revision A with wait=%d" % WAIT if WAIT else ""))
     print()
     t0 = time.time()
     res = run_rows(rows, games, jobs)
@@ -570,9 +581,9 @@ def main():
             expansions(expansion_games, jobs=jobs)
         print()
         n, total, nob, secs = on_virtual_board()
-        print("On the virtual board (firmware under MicroPython, script hand, random play, revision A):"
+        print("On the virtual board (firmware under MicroPython, script hand, random play, revision A%s):"
               " %d games, %d actions, %.1f%% with no button (%.0f s)" % (
-                  n, total, 100.0 * nob / max(1, total), secs))
+                  ", without wait" if WAIT else "", n, total, 100.0 * nob / max(1, total), secs))
         print()
         print("What the sensors allow (revision A, occupancy only): share of chosen actions that")
         for name, pick in (("random", pick_random), ("purposeful", pick_purposeful)):

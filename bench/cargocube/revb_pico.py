@@ -65,7 +65,7 @@ def wrap(game):
     game.tick = timed_tick
 gc.collect()
 low[0] = gc.mem_free()
-game, n = R.replay("trace.txt", %(seats)r, %(cards)r, wrap, %(teleport)r)
+game, n = R.replay("trace.txt", %(seats)r, %(cards)r, wrap, %(teleport)r, %(wait)r)
 R.report(game, n)
 def stats(name, ts):
     ts.sort()
@@ -83,7 +83,7 @@ def _stats(ts):
     return len(ts), ts[len(ts) // 2], ts[len(ts) * 95 // 100], ts[-1]
 
 
-def unix_figures(path, seats, cards, teleport):
+def unix_figures(path, seats, cards, teleport, wait=0):
     """The same replay in this process (CPython): (on_change us, work tick us, final line)."""
     import driver_replay as R
     calls, ticks = [], []
@@ -103,7 +103,7 @@ def unix_figures(path, seats, cards, teleport):
             if d > 50:
                 ticks.append(d)
         game.on_change, game.tick = timed_change, timed_tick
-    game, _ = R.replay(path, seats, cards, wrap, teleport)
+    game, _ = R.replay(path, seats, cards, wrap, teleport, wait)
     return calls, ticks, game.pos.notation()
 
 
@@ -138,32 +138,42 @@ def main(argv):
     except PicoUnavailable as e:
         print("bench/cargocube/revb_pico.py: skipped: %s" % e)
         return 0
+    return 0 if measure(actions, seed, players, cards, teleport) else 1
+
+
+def measure(actions, seed, players, cards, teleport, rev="B", wait=0):
+    """Record the game, play it again on the emulated Pico and here, print the figures; whether
+    the board ended where the hand did. rev "A": on revision A (occupancy), with the option
+    wait=K (bench/cargocube/reva_pico.py)."""
     from inference import pick_purposeful
     trace = []
     st = play_game(seed, players=players, cards=cards if cards != "none" else False,
-                   teleport=teleport, pick=pick_purposeful, noise=Noise(shift_mm=0.5),
-                   max_actions=actions, trace=trace)
+                   teleport=teleport, pick=pick_purposeful,
+                   noise=Noise(shift_mm=0.5) if rev == "B" else None,
+                   max_actions=actions, trace=trace, wait=wait)
     seats = SEATS_BY_PLAYERS[players]
     cards = cards if cards != "none" else "-"
     with tempfile.TemporaryDirectory(prefix="bench-revb-pico-") as tmp:
         path = Path(tmp) / "trace.txt"
         write_trace(trace, path)
-        calls_u, ticks_u, final_u = unix_figures(str(path), seats, cards, teleport)
+        calls_u, ticks_u, final_u = unix_figures(str(path), seats, cards, teleport, wait)
     w0 = time.monotonic()
     text, emulated = revb_pico.run(trace, (SCRIPT % {"seats": seats, "cards": cards,
-                                                     "teleport": teleport}).encode())
+                                                     "teleport": teleport, "wait": wait}).encode())
     wall = time.monotonic() - w0
     figures = {m.group(1): tuple(int(v) for v in m.groups()[1:])
                for m in re.finditer(r"(\w+_us) n=(\d+) p50=(\d+) p95=(\d+) max=(\d+)", text)}
     final = re.search(r"^final (.*)$", text, re.M)
     if not figures or not final:
-        print("bench/cargocube/revb_pico.py: the board printed no figures:\n" + text[-3000:])
-        return 1
-    print("Revision B move inference on the emulated RP2040 (rp2040js, stock MicroPython): seed %d,"
-          " %d players, cards %s%s, %d actions of purposeful play, bottom cubes shifting <= 0.5 mm"
+        print("the board printed no figures:\n" + text[-3000:])
+        return False
+    print("Revision %s move inference on the emulated RP2040 (rp2040js, stock MicroPython): seed %d,"
+          " %d players, cards %s%s, %d actions of purposeful play, %s"
           " (%d readings; %.0f s emulated, %.0f s wall)" % (
-              seed, players, cards if cards != "-" else "none", ", teleport" if teleport else "",
-              st.actions, sum(1 for e in trace if e[0] == "feed"), emulated, wall))
+              rev, seed, players, cards if cards != "-" else "none",
+              ", teleport" if teleport else "", st.actions,
+              "bottom cubes shifting <= 0.5 mm" if rev == "B" else "wait=%d" % wait,
+              sum(1 for e in trace if e[0] == "feed"), emulated, wall))
     print("  %-40s %6s %8s %8s %8s   %s" % ("", "calls", "p50 us", "p95 us", "max us",
                                            "unix port (CPython) p95 / max us"))
     for name, label, unix in (("change_us", "on_change (inference after a change)", calls_u),
@@ -179,7 +189,7 @@ def main(argv):
     same = final.group(1).strip() == st.final == final_u
     print("  the board ended where the hand did: %s (%s)" % ("yes" if same else "NO",
                                                              final.group(1).strip()))
-    return 0 if same else 1
+    return same
 
 
 if __name__ == "__main__":

@@ -1,0 +1,80 @@
+"""Revision A's move inference on the emulated RP2040, asking at once and with the option
+wait=K (firmware/games/cargocube/waiting.py: a look-alike settled by up to K later moves): for
+each, a game the modelled hand plays (cargoboard.games.cargocube.play, purposeful) is recorded as
+the occupancy frames and presses, then played again on the stock MicroPython image under
+rp2040js through the device code as `cargoboard deploy --rev b` builds it (every module the
+host's Table imports; the game is revision A's plug-in, made by the replay), by
+tests/cargocube/driver_replay.py and the host's Table (bench/cargocube/revb_pico.py's measure()).
+Printed, never asserted.
+
+    .venv/bin/python bench/cargocube/reva_pico.py [ACTIONS [SEED]] [--players 2|3|4|8]
+                                        [--cards base|pyramid|bastion|both|none] [--wait K]
+
+(default: 80 actions of seed 3, 4 players, the base cards, K = 4.) Figures, in emulated
+microseconds: each on_change (the inference after a stable change of the occupancy) and each
+tick that did work (over 0.5 ms: a move committed once the board was still, and with wait=K
+the readings of a look-alike followed), with the unix port's (this process, CPython) beside
+them, and the live heap's lowest free figure after an on_change (a collection before each
+reading). The two games differ after the first question the waiting board does not ask."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT), str(ROOT / "host"), str(ROOT / "bench")]
+
+import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
+from cargoboard.sim.pico.images import PicoUnavailable, find_images  # noqa: E402
+
+# bench/cargocube/revb_pico.py (its name is tests/cargocube/revb_pico.py's too, which it imports)
+_spec = importlib.util.spec_from_file_location("revb_pico_bench",
+                                               str(ROOT / "bench" / "cargocube" / "revb_pico.py"))
+_bench = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_bench)
+measure = _bench.measure
+
+
+def main(argv):
+    args = list(argv[1:])
+    players, cards, wait = 4, "base", 4
+    try:
+        for flag in ("--players", "--cards", "--wait"):
+            if flag in args:
+                i = args.index(flag)
+                value = args[i + 1]
+                del args[i:i + 2]
+                if flag == "--players":
+                    players = int(value)
+                    if players not in (2, 3, 4, 8):
+                        raise ValueError
+                elif flag == "--wait":
+                    wait = int(value)
+                    if not 1 <= wait <= 8:
+                        raise ValueError
+                elif value in ("base", "pyramid", "bastion", "both", "none"):
+                    cards = value
+                else:
+                    raise ValueError
+        actions = int(args[0]) if len(args) > 0 else 80
+        seed = int(args[1]) if len(args) > 1 else 3
+        if len(args) > 2:
+            raise ValueError
+    except (ValueError, IndexError):
+        raise benchcli.UsageError("ACTIONS and SEED are whole numbers, --players 2, 3, 4 or 8, "
+                                  "--cards base, pyramid, bastion, both or none, --wait 1 to 8"
+                                  ) from None
+    try:
+        find_images()
+    except PicoUnavailable as e:
+        print("bench/cargocube/reva_pico.py: skipped: %s" % e)
+        return 0
+    same = True
+    for k in (0, wait):
+        same = measure(actions, seed, players, cards, False, rev="A", wait=k) and same
+        print()
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(benchcli.run(main, __doc__, sys.argv))
