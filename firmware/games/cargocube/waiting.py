@@ -1,4 +1,7 @@
-# Revision A's tracker: a look-alike move settled by the moves after it, not asked about at once.
+# Revision A's tracker with the game option wait=K (plugin.py loads this module only then): a
+# look-alike move settled by up to K moves after it, not asked about at once. It takes the
+# look-alike where Tracker._infer would ask about moves that all explain the board (_ask with
+# match), and reads on (_read).
 #
 # Occupancy sensors cannot tell some moves apart (a cube rolled onto one stack or another: the
 # same cell empties). The moves after such a look-alike often can: the cube rolled onto one
@@ -18,8 +21,8 @@
 # whenever the board would have to ask anything else or read a move that only two moves
 # explain: the other readings follow the board one move at a time, and no question is ever
 # read on a reading that may be wrong. Nothing is guessed: every reading that fits what was seen
-# is kept until a move rules it out or the player picks. docs/board-cargocube.md, "Where
-# revision A's presses go"; bench/cargocube/inference.py and lookback.py measure it.
+# is kept until a move rules it out or the player picks. docs/board-cargocube.md, "The option
+# `wait=K`"; bench/cargocube/inference.py --wait K and reva_pico.py measure it.
 
 from shared_rules.cargocube import rules as cc
 from firmware.games.cargocube import tracker as T
