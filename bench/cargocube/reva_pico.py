@@ -8,7 +8,8 @@ tests/cargocube/driver_replay.py and the host's Table (bench/cargocube/revb_pico
 Printed, never asserted.
 
     .venv/bin/python bench/cargocube/reva_pico.py [ACTIONS [SEED]] [--players 2|3|4|8]
-                                        [--cards base|pyramid|bastion|both|none] [--wait K]
+                                        [--cards base|pyramid|bastion|both|none] [--teleport]
+                                        [--wait K]
 
 (default: 80 actions of seed 3, 4 players, the base cards, K = 4.) Figures, in emulated
 microseconds: each on_change (the inference after a stable change of the occupancy) and each
@@ -36,34 +37,8 @@ measure = _bench.measure
 
 
 def main(argv):
-    args = list(argv[1:])
-    players, cards, wait = 4, "base", 4
-    try:
-        for flag in ("--players", "--cards", "--wait"):
-            if flag in args:
-                i = args.index(flag)
-                value = args[i + 1]
-                del args[i:i + 2]
-                if flag == "--players":
-                    players = int(value)
-                    if players not in (2, 3, 4, 8):
-                        raise ValueError
-                elif flag == "--wait":
-                    wait = int(value)
-                    if not 1 <= wait <= 8:
-                        raise ValueError
-                elif value in ("base", "pyramid", "bastion", "both", "none"):
-                    cards = value
-                else:
-                    raise ValueError
-        actions = int(args[0]) if len(args) > 0 else 80
-        seed = int(args[1]) if len(args) > 1 else 3
-        if len(args) > 2:
-            raise ValueError
-    except (ValueError, IndexError):
-        raise benchcli.UsageError("ACTIONS and SEED are whole numbers, --players 2, 3, 4 or 8, "
-                                  "--cards base, pyramid, bastion, both or none, --wait 1 to 8"
-                                  ) from None
+    actions, seed, players, cards, teleport, wait = _bench.parse(argv, actions=80, players=4,
+                                                                 wait=4)
     try:
         find_images()
     except PicoUnavailable as e:
@@ -71,7 +46,7 @@ def main(argv):
         return 0
     same = True
     for k in (0, wait):
-        same = measure(actions, seed, players, cards, False, rev="A", wait=k) and same
+        same = measure(actions, seed, players, cards, teleport, rev="A", wait=k) and same
         print()
     return 0 if same else 1
 

@@ -107,13 +107,16 @@ def unix_figures(path, seats, cards, teleport, wait=0):
     return calls, ticks, game.pos.notation()
 
 
-def main(argv):
+def parse(argv, actions=40, players=2, wait=None):
+    """(ACTIONS, SEED, players, cards, teleport, wait) from the command line argv[1:] (this
+    bench's and reva_pico.py's: wait=None takes no --wait); benchcli.UsageError if wrong."""
     args = list(argv[1:])
-    players, cards, teleport = 2, "base", "--teleport" in args
+    cards, teleport = "base", "--teleport" in args
     if teleport:
         args.remove("--teleport")
+    flags = ("--players", "--cards") + (("--wait",) if wait is not None else ())
     try:
-        for flag in ("--players", "--cards"):
+        for flag in flags:
             if flag in args:
                 i = args.index(flag)
                 value = args[i + 1]
@@ -122,17 +125,27 @@ def main(argv):
                     players = int(value)
                     if players not in (2, 3, 4, 8):
                         raise ValueError
+                elif flag == "--wait":
+                    wait = int(value)
+                    if not 1 <= wait <= 8:
+                        raise ValueError
                 elif value in ("base", "pyramid", "bastion", "both", "none"):
                     cards = value
                 else:
                     raise ValueError
-        actions = int(args[0]) if len(args) > 0 else 40
+        actions = int(args[0]) if len(args) > 0 else actions
         seed = int(args[1]) if len(args) > 1 else 3
         if len(args) > 2:
             raise ValueError
     except (ValueError, IndexError):
         raise benchcli.UsageError("ACTIONS and SEED are whole numbers, --players 2, 3, 4 or 8, "
-                                  "--cards base, pyramid, bastion, both or none") from None
+                                  "--cards base, pyramid, bastion, both or none" +
+                                  (", --wait 1 to 8" if wait is not None else "")) from None
+    return actions, seed, players, cards, teleport, wait
+
+
+def main(argv):
+    actions, seed, players, cards, teleport, _ = parse(argv)
     try:
         find_images()
     except PicoUnavailable as e:
