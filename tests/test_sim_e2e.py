@@ -532,9 +532,9 @@ def test_sim_flash_folder_is_checked_before_anything_is_made(tmp_path):
 # messages are its firmware's); the check below fails until a new game is added here.
 MISTYPED = [
     ("unix", "cargocube polygon SN", "new cargocube polygon SN card=base", "card",
-     "cargocube takes layout= seats= cards= teleport= position="),
+     "cargocube takes layout= seats= cards= teleport= position= wait="),
     ("pico", "cargocube polygon SN", "new cargocube polygon SWNE cards=both teleprt=1", "teleprt",
-     "cargocube takes layout= seats= cards= teleport= position="),
+     "cargocube takes layout= seats= cards= teleport= position= wait="),
     ("unix", "cephalopod 5x5", "new cephalopod 5x5 colour=w", "colour",
      "cephalopod takes layout= seats= position="),
     ("unix", "kubitva board", "new kubitva board rockets=0", "rockets",
