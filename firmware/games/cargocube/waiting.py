@@ -199,6 +199,7 @@ class WaitingTracker(T.Tracker):
         for _ in mine:
             pos.pop()
         out = []
+        offers = None  # (loaded once for all the readings, if one needs it: offers.distinct)
         try:
             for r in self.readings:
                 for a in r:
@@ -208,9 +209,11 @@ class WaitingTracker(T.Tracker):
                     if r == mine:
                         if action in fit:
                             fit.remove(action)
-                        fit.insert(0, action)  # (kept first by _distinct: the move taken)
+                        fit.insert(0, action)  # (kept first by distinct: the move taken)
                     if len(fit) > 1:
-                        fit = _distinct(pos, fit)
+                        if offers is None:
+                            from firmware.games.cargocube import offers
+                        fit = offers.distinct(pos, fit)
                     for b in fit:
                         out.append(r + [b])
                     if len(out) > READINGS_MAX:
@@ -221,6 +224,9 @@ class WaitingTracker(T.Tracker):
         finally:
             for a in mine:
                 pos.push(a)
+            if offers is not None:
+                offers = None
+                T.unload("firmware.games.cargocube.offers")
         return out
 
     def _read_otherwise(self, cells):
@@ -268,7 +274,7 @@ class WaitingTracker(T.Tracker):
             for r in self.readings:
                 for a in r:
                     pos.push(a)
-                over = not pos.legal_actions(False)
+                over = pos.is_over()  # (no legal action: no move list made for it)
                 for _ in r:
                     pos.pop()
                 if over:
