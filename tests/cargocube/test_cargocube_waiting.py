@@ -159,3 +159,40 @@ def test_a_waiting_game_on_the_emulated_rp2040_reads_the_same(monkeypatch):
     main = b'import revb_replay as R\nR.report(*R.replay("trace.txt", "SN", "-", None, False, 4))\nprint("done")\n'
     text, _ = revb_pico.run(trace, main)
     assert "final " + st.final in text.splitlines(), text[-2000:]
+
+
+def test_a_take_back_while_readings_are_open_takes_back_the_last_move():
+    """`undo` with a look-alike's readings open (seed 0's game, wait=4, played again up to two
+    moves into a doubt): the last move is taken back on every reading, and the board waits for
+    its pieces to be put back. It read the cells left as the other reading's move instead (the
+    ply unchanged, the reading switched: undo seemed to do nothing)."""
+    from cargoboard.sim.table import Table
+    from firmware import hal as H
+    trace = []
+    st = _game(0, 4, pick=_purposeful, trace=trace)
+    assert st.wrong == 0, st.failures
+    events = []
+    game = Game({"seats": "SN", "wait": "4", "emit": events.append})
+    table = Table(game)
+    t = game.tracker
+    for ev in trace:
+        if ev[0] == "feed":
+            table.feed(ev[1], ev[2])
+        else:
+            table.press(ev[1])
+        if len(t.readings) > 1 and t.state == T.IDLE and len(t.mine) >= 2:
+            break
+    else:
+        pytest.fail("no doubt two moves long in this game")
+    ply = t.pos.ply()
+    before = [r[:-1] for r in t.readings]
+    last = t.mine[-1]
+    table.press(H.UNDO)
+    assert t.pos.ply() == ply - 1
+    assert last in t.barred and t.state == T.MISMATCH  # its pieces to be put back
+    assert t.readings == before and t.pos.history()[-1] == t.mine[-1]
+    back = bytearray(16)
+    T.occupancy(t.pos, back)
+    table.feed(bytes(back), 600)  # the player puts them back
+    assert t.state == T.IDLE and t.pos.ply() == ply - 1 and t.readings == before
+    assert not [e for e in events if e.startswith(("undo", "error"))]  # it was never logged

@@ -56,7 +56,7 @@ def maker(value):
 
 class _AskFirst(Exception):
     """Raised where the board would have to read a move on a reading that may be wrong: the
-    move in doubt is asked about first (caught at every input, _input)."""
+    move in doubt is asked about first (caught at every input: observe ... press_undo)."""
 
 
 class WaitingTracker(T.Tracker):
@@ -285,8 +285,8 @@ class WaitingTracker(T.Tracker):
                 pos.push(a)
 
     def _switch(self, reading, every=False):
-        """Make reading the tentative one (pos plays it). Taken-back moves go: they may not be
-        legal on this one. The pending moves (seen begun, maybe ended on a stack) become this
+        """Make reading the tentative one (pos plays it). The moves undone by a next one go:
+        they may not be legal on this one. The pending moves (seen begun, maybe ended on a stack) become this
         reading's moves between the same cells (the cube on a cell may be another one here);
         with every, every move here whose trace is a part of the difference (_read_otherwise:
         all that this reading may read as the first of two)."""
@@ -303,8 +303,7 @@ class WaitingTracker(T.Tracker):
                      "end" if reading[i][0] == cc.END else "auto" for i in range(len(reading))]
         self.mine = list(reading)
         self.undone_by_next = []
-        self.barred = []
-        self.candidates = []
+        self.candidates = []  # (barred stays: a move taken back is not read again on any)
         self._refresh()
         pending = []
         diff = self.diff
@@ -411,7 +410,9 @@ class WaitingTracker(T.Tracker):
 
     def _infer(self, may_commit=True):
         n = self._read(may_commit)
-        if self.state != T.MISMATCH or len(self.readings) < 2:
+        if self.state != T.MISMATCH or len(self.readings) < 2 or self.barred:
+            # (barred: a move taken back whose pieces are not put back yet; what the board
+            # shows is the take-back, to be put right, not another reading)
             return n
         # Nothing fits the tentative reading: another one may be the game.
         mine = self.mine
