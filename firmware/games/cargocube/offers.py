@@ -24,7 +24,10 @@ def offers(tr, cells, is_subset):
         if a[0] == cc.END:
             continue
         dl = cells(deltas, i)
-        if dl == tr.diff:
+        # a move seen begun whose trace the next move undid, the board as expected again: it
+        # may have ended on a stack and a piece come back (d6s onto d5, then d5n)
+        undone = not tr.diff and a in tr.undone_by_next
+        if dl == tr.diff or undone:
             k = 0
         elif a in tr.pending:
             k = 1
@@ -39,7 +42,7 @@ def offers(tr, cells, is_subset):
             # no trace only by chance (a roll onto a stack).
             groups[k].insert(first[k], a)
             first[k] += 1
-        elif k == 0 and a in tr.pending:
+        elif k == 0 and (undone or a in tr.pending):
             # A move whose start the board saw (revision B: a piece lifted off a stack) and
             # that fits the whole difference: before the others that fit it only as well (with
             # no difference, every move onto and off stacks does; the one begun came last)
