@@ -62,7 +62,7 @@ def test_waiting_games_are_never_misread(seed, purposeful):
 
 
 def test_waiting_settles_look_alikes_with_fewer_presses():
-    # seeds 0-7, purposeful: 274 presses asking at once, 239 with wait=4, of which answers
+    # seeds 0-7, purposeful: 274 presses asking at once, 232 with wait=4, of which answers
     # to the board's questions 52 and 31 (measured at stop 49; 285, 262, 52, 28 at stop 48)
     asked = waited = answers_asked = answers_waited = 0
     for seed in range(8):
@@ -290,3 +290,31 @@ def test_a_missed_move_after_a_move_whose_trace_the_next_undid_shows_that_move_f
             else:
                 table.press(ev[1])
         assert seen >= 2, wait
+
+
+def test_a_late_question_shows_first_the_move_the_moves_after_it_make_likeliest(monkeypatch):
+    """The board's question about an earlier move (the readings still differ after K moves)
+    orders its moves by the readings that make them, each weighed by what a player trying to
+    win makes of its moves after the one in doubt too (WaitingTracker._likeliest). Seeds 0-15,
+    purposeful: the `next`s in those questions, 15 so against 28 in the readings' order, where
+    only the move in doubt was ranked (measured)."""
+    from firmware.games.cargocube import waiting
+
+    def late_nexts():
+        nexts = [0]
+        answer = play._answer_late
+
+        def counting(table, tracker, truth, presses, reasons, st):
+            before = sum(presses)
+            answer(table, tracker, truth, presses, reasons, st)
+            nexts[0] += sum(presses) - before - 1  # (the `confirm` that answers it is not one)
+        monkeypatch.setattr(play, "_answer_late", counting)
+        for seed in range(16):
+            st = _game(seed, 4, pick=_purposeful)
+            assert st.wrong == 0, st.failures
+        monkeypatch.setattr(play, "_answer_late", answer)
+        return nexts[0]
+
+    ranked = late_nexts()
+    monkeypatch.setattr(waiting.WaitingTracker, "_likeliest", lambda self, cands, i: cands)
+    assert ranked < late_nexts() * 0.7

@@ -463,6 +463,8 @@ class WaitingTracker(T.Tracker):
         for r in rs:
             if r[i] not in cands:
                 cands.append(r[i])
+        if len(cands) > 1:
+            cands = self._likeliest(cands, i)
         self.state = T.ASKING
         self.candidates = cands
         self.fitting = len(cands)
@@ -473,6 +475,52 @@ class WaitingTracker(T.Tracker):
         self.moves = []  # (the pending moves stay: read again after the answer)
         self.targets = []
         self.asking_at = self.doubt_at + i
+
+    def _likeliest(self, cands, i):
+        """cands (the moves where the readings first differ, at i), likeliest first by the moves
+        after them too: each reading weighs what a player trying to win makes of its moves
+        from i (the hint's choice 4 times in 5, else any legal move: the ranking the questions
+        use, engine.py, extended past the move in doubt; the moves before i are every
+        reading's), and a move weighs the readings that make it. The hint engine is loaded for
+        this and dropped after (without room for it, the readings' order stands); its choice
+        is worked out once for each position the readings share."""
+        try:
+            from shared_rules.cargocube import engine
+        except MemoryError:
+            return cands
+        pos = self.pos
+        back = self.mine[i:]
+        weight = [0.0] * len(cands)
+        seen = {}  # the moves from i to a position -> (the hint's choice there, 0.2 / legal)
+        for _ in back:
+            pos.pop()
+        try:
+            for r in self.readings:
+                p = 1.0
+                n = 0
+                try:
+                    for j in range(i, len(r)):
+                        key = tuple(r[i:j])
+                        look = seen.get(key)
+                        if look is None:
+                            look = (engine.best_action(pos), 0.2 / len(pos.legal_actions()))
+                            seen[key] = look
+                        a = r[j]
+                        best = look[0]
+                        p *= look[1] + (0.8 if best is not None and best[:5] == a[:5] else 0)
+                        pos.push(a)
+                        n += 1
+                finally:
+                    for _ in range(n):
+                        pos.pop()
+                weight[cands.index(r[i])] += p
+        finally:
+            for a in back:
+                pos.push(a)
+            engine = None
+            T.unload("shared_rules.cargocube.engine")
+        order = sorted(range(len(cands)), key=lambda k: -weight[k])
+        return [cands[k] for k in order]
 
     def _after_input(self):
         if not self.readings:
