@@ -318,3 +318,30 @@ def test_a_late_question_shows_first_the_move_the_moves_after_it_make_likeliest(
     ranked = late_nexts()
     monkeypatch.setattr(waiting.WaitingTracker, "_likeliest", lambda self, cands, i: cands)
     assert ranked < late_nexts() * 0.7
+
+
+def test_a_confirm_with_the_piece_still_in_the_hand_then_the_piece_put_down_takes_its_move():
+    """Seed 1's e8w again, but the `confirm` is pressed with the cube still in the hand and it is
+    then put on the empty e7 (e8s): the board had read it as put onto a stack and shown the
+    moves after that; nothing after them explains the board, e8s from before does, so that is
+    the move taken, and nothing of the reading dropped was logged."""
+    from firmware import hal as H
+    table, t, events, rest = _up_to_a_confirm_on_a_waiting_piece(1, 4)
+    pos = t.pos
+    ply = pos.ply()
+    own = [a for a in pos.legal_actions() if a[1] == t.pending[0][1] and a[0] != cc.END
+           and len(T.action_delta(pos, a)) == 2]  # onto an empty cell
+    assert [cc.format_action(a) for a in own] == ["e8s"]
+    pos.push(own[0])
+    landed = bytearray(16)
+    T.occupancy(pos, landed)
+    pos.pop()
+    logged = len(events)
+    table.press(H.CONFIRM)
+    assert t.state == T.ASKING and t.offered and pos.ply() == ply + 1
+    table.feed(bytes(landed), 300)
+    table.settle(1500)
+    assert t.state == T.IDLE and not t.readings
+    assert pos.ply() == ply + 1 and pos.history()[-1] == own[0]
+    taken = [e.split(" ->")[0] for e in events[logged:] if e.startswith(("auto", "confirm"))]
+    assert taken == ["auto e8s"], taken

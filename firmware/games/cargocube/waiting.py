@@ -568,6 +568,8 @@ class WaitingTracker(T.Tracker):
     # -- inputs: a question the tentative reading cannot read is asked about first ---------------
 
     def observe(self, occ, now_ms=0):
+        if self.put_down and self.offered and self.state == T.ASKING and len(self.mine) == 1:
+            self._held(occ)
         try:
             n = T.Tracker.observe(self, occ, now_ms)
         except _AskFirst:
@@ -643,6 +645,49 @@ class WaitingTracker(T.Tracker):
         self._open(_distinct(pos, self._order(alone)), "confirm")
         self._read(True)
         return True
+
+    def _held(self, occ):
+        """Whether occ (a change with the moves after a piece read as down shown) is that piece
+        put down after all, on an empty cell (a `confirm` pressed with the piece in the hand):
+        one of its own moves from before explains it exactly, and nothing explains it after
+        the piece's move and the move shown (a move played on from there would: seed 45's h9w
+        onto a stack, h6n, then h7n onto h8, where h9s alone also explains the board). The
+        piece's readings are then dropped (nothing of them was logged) and the change is read
+        from before them."""
+        pos = self.pos
+        expected = bytearray(16)
+        shown = self.candidates[self.index]
+        pos.push(shown)
+        try:
+            T.occupancy(pos, expected)
+            diff = T.diff_cells(occ, expected)
+            if not diff:
+                return False
+            match, growing = explain(pos, pos.legal_actions(False), None, diff, ())
+            if match or growing:
+                return False
+        finally:
+            pos.pop()
+        src = self.mine[0][1]
+        down = pos.pop()
+        T.occupancy(pos, expected)
+        diff = T.diff_cells(occ, expected)
+        if diff:
+            for a in explain(pos, pos.legal_actions(False), None, diff, self.barred)[0]:
+                if a[1] == src:
+                    self.readings = []
+                    self.mine = []
+                    self.hows = []
+                    self.later = 0
+                    self.must_ask = False
+                    self.put_down = False
+                    self.offered = False
+                    self.candidates = []
+                    self.state = T.IDLE
+                    self._refresh()
+                    return True
+        pos.push(down)
+        return False
 
     def press_end(self):
         if self.asking_at >= 0 and self.state == T.ASKING:
