@@ -519,7 +519,8 @@ class WaitingTracker(T.Tracker):
                 pos.push(a)
             engine = None
             T.unload("shared_rules.cargocube.engine")
-        order = sorted(range(len(cands)), key=lambda k: -weight[k])
+        # (ties keep the readings' order: MicroPython's sort is not stable)
+        order = sorted(range(len(cands)), key=lambda k: (-weight[k], k))
         return [cands[k] for k in order]
 
     def _after_input(self):
