@@ -13,8 +13,9 @@ tracker), by tests/cargocube/driver_replay.py and the host's Table. Printed, nev
 
 Figures, in emulated microseconds: each call of the plug-in's on_change (the inference after a
 stable change of the occupancy or of the steps) and each tick that did work (over 0.5 ms: a
-move committed once the board was still), with the unix port's (this process, CPython) beside
-them; the live heap's lowest free figure after an on_change (a collection before each reading,
+move committed once the board was still), and each button press the player made (what the
+board reads from it: a question shown, a move taken), with the unix port's (this process,
+CPython) beside them; the live heap's lowest free figure after an on_change (a collection before each reading,
 outside the timed part); and whether the board ended where the hand did. The scan itself is
 bench/revb_scan.py's."""
 
@@ -43,10 +44,16 @@ SCRIPT = """import time, gc
 import revb_replay as R
 calls = []
 ticks = []
+presses = []
 low = [gc.mem_free()]
 def wrap(game):
     on_change = game.on_change
     tick = game.tick
+    on_button = game.on_button
+    def timed_button(bit, now):
+        t = time.ticks_us()
+        on_button(bit, now)
+        presses.append(time.ticks_diff(time.ticks_us(), t))
     def timed_change(stable, now):
         t = time.ticks_us()
         on_change(stable, now)
@@ -63,6 +70,7 @@ def wrap(game):
             ticks.append(d)
     game.on_change = timed_change
     game.tick = timed_tick
+    game.on_button = timed_button
 gc.collect()
 low[0] = gc.mem_free()
 game, n = R.replay("trace.txt", %(seats)r, %(cards)r, wrap, %(teleport)r, %(wait)r)
@@ -74,6 +82,7 @@ def stats(name, ts):
                                                  ts[len(ts) * 95 // 100], ts[-1]))
 stats("change_us", calls)
 stats("tick_us", ticks)
+stats("press_us", presses)
 print("lowfree=%%d done" %% low[0])
 """
 
@@ -84,12 +93,18 @@ def _stats(ts):
 
 
 def unix_figures(path, seats, cards, teleport, wait=0):
-    """The same replay in this process (CPython): (on_change us, work tick us, final line)."""
+    """The same replay in this process (CPython): (on_change us, work tick us, button press us,
+    final line)."""
     import driver_replay as R
-    calls, ticks = [], []
+    calls, ticks, presses = [], [], []
 
     def wrap(game):
-        on_change, tick = game.on_change, game.tick
+        on_change, tick, on_button = game.on_change, game.tick, game.on_button
+
+        def timed_button(bit, now):
+            t = time.perf_counter()
+            on_button(bit, now)
+            presses.append(int((time.perf_counter() - t) * 1e6))
 
         def timed_change(stable, now):
             t = time.perf_counter()
@@ -102,9 +117,9 @@ def unix_figures(path, seats, cards, teleport, wait=0):
             d = int((time.perf_counter() - t) * 1e6)
             if d > 50:
                 ticks.append(d)
-        game.on_change, game.tick = timed_change, timed_tick
+        game.on_change, game.tick, game.on_button = timed_change, timed_tick, timed_button
     game, _ = R.replay(path, seats, cards, wrap, teleport, wait)
-    return calls, ticks, game.pos.notation()
+    return calls, ticks, presses, game.pos.notation()
 
 
 def parse(argv, actions=40, players=2, wait=None):
@@ -169,7 +184,8 @@ def measure(actions, seed, players, cards, teleport, rev="B", wait=0):
     with tempfile.TemporaryDirectory(prefix="bench-revb-pico-") as tmp:
         path = Path(tmp) / "trace.txt"
         write_trace(trace, path)
-        calls_u, ticks_u, final_u = unix_figures(str(path), seats, cards, teleport, wait)
+        calls_u, ticks_u, presses_u, final_u = unix_figures(str(path), seats, cards, teleport,
+                                                           wait)
     w0 = time.monotonic()
     text, emulated = revb_pico.run(trace, (SCRIPT % {"seats": seats, "cards": cards,
                                                      "teleport": teleport, "wait": wait}).encode())
@@ -190,7 +206,8 @@ def measure(actions, seed, players, cards, teleport, rev="B", wait=0):
     print("  %-40s %6s %8s %8s %8s   %s" % ("", "calls", "p50 us", "p95 us", "max us",
                                            "unix port (CPython) p95 / max us"))
     for name, label, unix in (("change_us", "on_change (inference after a change)", calls_u),
-                              ("tick_us", "tick that did work (> 0.5 ms: a commit)", ticks_u)):
+                              ("tick_us", "tick that did work (> 0.5 ms: a commit)", ticks_u),
+                              ("press_us", "button press (its reading)", presses_u)):
         if name in figures:
             n, p50, p95, hi = figures[name]
             u = _stats(unix) if unix else (0, 0, 0, 0)
