@@ -364,6 +364,8 @@ class WaitingTracker(T.Tracker):
             self._switch(mine)
         self.pending = pending
         self.barred = barred
+        if len(offers) > 1 and mine in self.readings:
+            offers = self._by_readings(offers, lists)
         if not offers:
             return False
         self._ask([])
@@ -371,6 +373,26 @@ class WaitingTracker(T.Tracker):
         self.offered = True
         self._on_shown()  # (the tentative reading may have none: the first is another's)
         return True
+
+    def _by_readings(self, offers, lists):
+        """offers (the missed moves of every reading: lists, the tentative one's first, then
+        the others in the readings' order), likeliest first: a move weighs each reading that
+        offers it by the reading's weight and by what a player trying to win makes of the move
+        there (_weights); ties keep the order given."""
+        ws = self._weights(0, True)
+        if ws is None:
+            return offers
+        rs = self.readings
+        mine = self.mine
+        at = [rs.index(mine)] + [k for k in range(len(rs)) if rs[k] != mine]
+        score = {}
+        for j in range(len(lists)):
+            w, best, q = ws[at[j]]
+            for a in lists[j]:
+                s = w * (q + (0.8 if best is not None and best[:5] == a[:5] else 0))
+                score[a] = score.get(a, 0) + s
+        order = sorted(range(len(offers)), key=lambda k: (-score[offers[k]], k))
+        return [offers[k] for k in order]
 
     def press_next(self):
         done = T.Tracker.press_next(self)
@@ -478,19 +500,31 @@ class WaitingTracker(T.Tracker):
 
     def _likeliest(self, cands, i):
         """cands (the moves where the readings first differ, at i), likeliest first by the moves
-        after them too: each reading weighs what a player trying to win makes of its moves
-        from i (the hint's choice 4 times in 5, else any legal move: the ranking the questions
-        use, engine.py, extended past the move in doubt; the moves before i are every
-        reading's), and a move weighs the readings that make it. The hint engine is loaded for
-        this and dropped after (without room for it, the readings' order stands); its choice
-        is worked out once for each position the readings share."""
+        after them too: a move weighs the readings that make it (_weights; ties keep the
+        readings' order: MicroPython's sort is not stable)."""
+        ws = self._weights(i)
+        if ws is None:
+            return cands
+        weight = [0.0] * len(cands)
+        for k in range(len(ws)):
+            weight[cands.index(self.readings[k][i])] += ws[k][0]
+        order = sorted(range(len(cands)), key=lambda k: (-weight[k], k))
+        return [cands[k] for k in order]
+
+    def _weights(self, i, ends=False):
+        """For each reading: (its weight, and with ends the hint's choice where it ends and
+        0.2 / the legal moves there). A reading weighs what a player trying to win makes of its
+        moves from i (the hint's choice 4 times in 5, else any legal move: the ranking the
+        questions use, engine.py, carried past the move in doubt; the moves before i are every
+        reading's). The hint engine is loaded for this and dropped after (None without room
+        for it); its choice is worked out once for each position the readings share."""
         try:
             from shared_rules.cargocube import engine
         except MemoryError:
-            return cands
+            return None
         pos = self.pos
         back = self.mine[i:]
-        weight = [0.0] * len(cands)
+        out = []
         seen = {}  # the moves from i to a position -> (the hint's choice there, 0.2 / legal)
         for _ in back:
             pos.pop()
@@ -498,13 +532,17 @@ class WaitingTracker(T.Tracker):
             for r in self.readings:
                 p = 1.0
                 n = 0
+                look = None
                 try:
-                    for j in range(i, len(r)):
+                    for j in range(i, len(r) + 1 if ends else len(r)):
                         key = tuple(r[i:j])
                         look = seen.get(key)
                         if look is None:
-                            look = (engine.best_action(pos), 0.2 / len(pos.legal_actions()))
+                            look = (engine.best_action(pos),
+                                    0.2 / max(1, len(pos.legal_actions())))
                             seen[key] = look
+                        if j == len(r):
+                            break
                         a = r[j]
                         best = look[0]
                         p *= look[1] + (0.8 if best is not None and best[:5] == a[:5] else 0)
@@ -513,15 +551,13 @@ class WaitingTracker(T.Tracker):
                 finally:
                     for _ in range(n):
                         pos.pop()
-                weight[cands.index(r[i])] += p
+                out.append((p, look[0], look[1]) if ends else (p,))
         finally:
             for a in back:
                 pos.push(a)
             engine = None
             T.unload("shared_rules.cargocube.engine")
-        # (ties keep the readings' order: MicroPython's sort is not stable)
-        order = sorted(range(len(cands)), key=lambda k: (-weight[k], k))
-        return [cands[k] for k in order]
+        return out
 
     def _after_input(self):
         if not self.readings:
