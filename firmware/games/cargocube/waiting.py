@@ -248,6 +248,9 @@ class WaitingTracker(T.Tracker):
                 if r == mine:
                     continue
                 self._switch(r, True)
+                if self.undone_by_next:
+                    found = True  # (a move erased by the next may be this reading's first)
+                    break
                 complete, partial, _ = self._explain_in_two(self.diff, True)
                 if complete or partial:
                     found = True
@@ -294,6 +297,7 @@ class WaitingTracker(T.Tracker):
         all that this reading may read as the first of two)."""
         pos = self.pos
         cells = [(a[1], a[3]) for a in self.pending]
+        erased = [(a[1], a[3]) for a in self.undone_by_next]
         for _ in self.mine:
             pos.pop()
         for a in reading:
@@ -304,10 +308,20 @@ class WaitingTracker(T.Tracker):
         self.hows = [hows[i] if i < len(mine) and mine[i] == reading[i] else
                      "end" if reading[i][0] == cc.END else "auto" for i in range(len(reading))]
         self.mine = list(reading)
-        self.undone_by_next = []
         self.candidates = []  # (barred stays: a move taken back is not read again on any)
         self._refresh()
         pending = []
+        # A move seen begun whose trace the next move undid (undone_by_next) may have been
+        # made: this reading's moves between the same cells stay so (cleared, random seed 966
+        # lost a keeper's step: the board read the cube that went onto its cell as put onto
+        # the keeper, on a reading where the keeper could not step).
+        undone = []
+        if erased:
+            legal = self.legal()
+            for a in legal:
+                if a[0] != cc.END and (a[1], a[3]) in erased:
+                    undone.append(a)
+        self.undone_by_next = undone
         diff = self.diff
         if diff:
             legal = self.legal()
@@ -437,6 +451,13 @@ class WaitingTracker(T.Tracker):
         if self.state != T.MISMATCH or len(self.readings) < 2 or self.barred:
             # (barred: a move taken back whose pieces are not put back yet; what the board
             # shows is the take-back, to be put right, not another reading)
+            return n
+        if self.undone_by_next:
+            # A move seen begun whose trace the next one undid may have been made first: a pair
+            # the other readings do not follow (random seed 966: a keeper's step, then a cube
+            # onto the cell it left; another reading, where the keeper could not step, read
+            # the cube as put onto the keeper). The move in doubt is asked about first.
+            self.must_ask = True
             return n
         # Nothing fits the tentative reading: another one may be the game.
         mine = self.mine
@@ -687,42 +708,48 @@ class WaitingTracker(T.Tracker):
         """Whether occ (a change with the moves after a piece read as down shown) is that piece
         put down after all, on an empty cell (a `confirm` pressed with the piece in the hand):
         one of its own moves from before explains it exactly, and nothing explains it after
-        the piece's move and the move shown (a move played on from there would: seed 45's h9w
-        onto a stack, h6n, then h7n onto h8, where h9s alone also explains the board). The
-        piece's readings are then dropped (nothing of them was logged) and the change is read
-        from before them."""
+        any reading's move of the piece and the move shown (a move played on from there would:
+        seed 45's h9w onto a stack, h6n, then h7n onto h8, where h9s alone also explains the
+        board; random seed 395's i7e, f5w, then g8e, explained after i7e only). The piece's
+        readings are then dropped (nothing of them was logged) and the change is read from
+        before them."""
         pos = self.pos
-        expected = bytearray(16)
         shown = self.candidates[self.index]
-        pos.push(shown)
-        try:
+        down = pos.pop()
+        expected = bytearray(16)
+        after = False  # something explains occ after a reading's move and the move shown
+        for r in self.readings:
+            pos.push(r[0])
+            if shown in pos.legal_actions():
+                pos.push(shown)
+                T.occupancy(pos, expected)
+                diff = T.diff_cells(occ, expected)
+                if diff:
+                    match, growing = explain(pos, pos.legal_actions(False), None, diff, ())
+                    after = bool(match or growing)
+                else:
+                    after = True
+                pos.pop()
+            pos.pop()
+            if after:
+                break
+        if not after:
             T.occupancy(pos, expected)
             diff = T.diff_cells(occ, expected)
-            if not diff:
-                return False
-            match, growing = explain(pos, pos.legal_actions(False), None, diff, ())
-            if match or growing:
-                return False
-        finally:
-            pos.pop()
-        src = self.mine[0][1]
-        down = pos.pop()
-        T.occupancy(pos, expected)
-        diff = T.diff_cells(occ, expected)
-        if diff:
-            for a in explain(pos, pos.legal_actions(False), None, diff, self.barred)[0]:
-                if a[1] == src:
-                    self.readings = []
-                    self.mine = []
-                    self.hows = []
-                    self.later = 0
-                    self.must_ask = False
-                    self.put_down = False
-                    self.offered = False
-                    self.candidates = []
-                    self.state = T.IDLE
-                    self._refresh()
-                    return True
+            if diff:
+                for a in explain(pos, pos.legal_actions(False), None, diff, self.barred)[0]:
+                    if a[1] == down[1]:
+                        self.readings = []
+                        self.mine = []
+                        self.hows = []
+                        self.later = 0
+                        self.must_ask = False
+                        self.put_down = False
+                        self.offered = False
+                        self.candidates = []
+                        self.state = T.IDLE
+                        self._refresh()
+                        return True
         pos.push(down)
         return False
 
