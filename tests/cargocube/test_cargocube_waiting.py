@@ -298,6 +298,19 @@ def test_a_missed_move_after_a_move_whose_trace_the_next_undid_shows_that_move_f
         assert seen >= 2, wait
 
 
+def _counted_in_games(monkeypatch, owner, name, counting):
+    """Seeds 0-15, purposeful, wait=4 (each read right), played with owner.name replaced by
+    counting(the original, count), which counts in count[0]: the count."""
+    original = getattr(owner, name)
+    count = [0]
+    monkeypatch.setattr(owner, name, counting(original, count))
+    for seed in range(16):
+        st = _game(seed, 4, pick=_purposeful)
+        assert st.wrong == 0, st.failures
+    monkeypatch.setattr(owner, name, original)
+    return count[0]
+
+
 def test_a_late_question_shows_first_the_move_the_moves_after_it_make_likeliest(monkeypatch):
     """The board's question about an earlier move (the readings still differ after K moves)
     orders its moves by the readings that make them, each weighed by what a player trying to
@@ -306,24 +319,16 @@ def test_a_late_question_shows_first_the_move_the_moves_after_it_make_likeliest(
     only the move in doubt was ranked (measured)."""
     from firmware.games.cargocube import waiting
 
-    def late_nexts():
-        nexts = [0]
-        answer = play._answer_late
-
-        def counting(table, tracker, truth, presses, reasons, st):
+    def counting(answer, nexts):
+        def late(table, tracker, truth, presses, reasons, st):
             before = sum(presses)
             answer(table, tracker, truth, presses, reasons, st)
             nexts[0] += sum(presses) - before - 1  # (the `confirm` that answers it is not one)
-        monkeypatch.setattr(play, "_answer_late", counting)
-        for seed in range(16):
-            st = _game(seed, 4, pick=_purposeful)
-            assert st.wrong == 0, st.failures
-        monkeypatch.setattr(play, "_answer_late", answer)
-        return nexts[0]
+        return late
 
-    ranked = late_nexts()
+    ranked = _counted_in_games(monkeypatch, play, "_answer_late", counting)
     monkeypatch.setattr(waiting.WaitingTracker, "_likeliest", lambda self, cands, i: cands)
-    assert ranked < late_nexts() * 0.7
+    assert ranked < _counted_in_games(monkeypatch, play, "_answer_late", counting) * 0.7
 
 
 def test_a_confirm_with_the_piece_still_in_the_hand_then_the_piece_put_down_takes_its_move():
@@ -362,22 +367,14 @@ def test_a_move_declared_with_readings_open_is_looked_for_likeliest_first(monkey
     from firmware import hal as H
     from firmware.games.cargocube import waiting
 
-    def nexts():
-        count = [0]
-        press = Table.press
-
-        def counting(table, bit):
+    def counting(press, count):
+        def counted(table, bit):
             t = table.game.tracker
             if bit == H.NEXT and t.offered and t.readings:
                 count[0] += 1
             press(table, bit)
-        monkeypatch.setattr(Table, "press", counting)
-        for seed in range(16):
-            st = _game(seed, 4, pick=_purposeful)
-            assert st.wrong == 0, st.failures
-        monkeypatch.setattr(Table, "press", press)
-        return count[0]
+        return counted
 
-    ranked = nexts()
+    ranked = _counted_in_games(monkeypatch, Table, "press", counting)
     monkeypatch.setattr(waiting.WaitingTracker, "_by_readings", lambda self, offers, lists: offers)
-    assert ranked < nexts() * 0.85
+    assert ranked < _counted_in_games(monkeypatch, Table, "press", counting) * 0.85
