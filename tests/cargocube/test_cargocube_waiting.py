@@ -57,10 +57,12 @@ def test_wait_0_is_the_board_that_asks_at_once():
 # move of the piece from before also explains (45: after the tentative reading; 395: after
 # another reading only) was read as the piece put down (WaitingTracker._held). 966 random (since
 # stop 48): a keeper's step, then a cube onto the cell it left; nothing fitted the tentative
-# reading, and another, where the keeper could not step, read the cube as put onto it.
+# reading, and another, where the keeper could not step, read the cube as put onto it. 1786
+# random: the same after the question about the move in doubt, and a `confirm` read the cube as
+# put down onto the keeper (WaitingTracker._put_down).
 @pytest.mark.parametrize("seed, purposeful", [(542, False), (0, True), (5, True), (14, True),
                                               (3, False), (7, False), (45, True),
-                                              (395, False), (966, False)])
+                                              (395, False), (966, False), (1786, False)])
 def test_waiting_games_are_never_misread(seed, purposeful):
     st = _game(seed, 4, pick=_purposeful if purposeful else None)
     assert st.wrong == 0, st.failures

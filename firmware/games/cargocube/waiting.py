@@ -693,7 +693,10 @@ class WaitingTracker(T.Tracker):
         the press offers the moves missed after them (_offer_hidden). Whether it took them.
         Not with readings open already (taken on every reading, it misread 4 random games in
         200)."""
-        if self.state != T.MOVING or self.readings or not self.pending or self.wait <= 0:
+        if self.state != T.MOVING or self.readings or not self.pending or self.wait <= 0 or \
+                self.undone_by_next:
+            # (a move erased by the next may have come first: random seed 1786's keeper step,
+            # then a cube onto the cell it left, read as put onto the keeper; the base offers it)
             return False
         diff = self.diff
         pos = self.pos
