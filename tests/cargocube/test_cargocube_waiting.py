@@ -59,10 +59,12 @@ def test_wait_0_is_the_board_that_asks_at_once():
 # stop 48): a keeper's step, then a cube onto the cell it left; nothing fitted the tentative
 # reading, and another, where the keeper could not step, read the cube as put onto it. 1786
 # random: the same after the question about the move in doubt, and a `confirm` read the cube as
-# put down onto the keeper (WaitingTracker._put_down).
+# put down onto the keeper (WaitingTracker._put_down). 2187 random (since stop 48): a move the
+# player picked had another trace on the other reading, which was dropped (_grown).
 @pytest.mark.parametrize("seed, purposeful", [(542, False), (0, True), (5, True), (14, True),
                                               (3, False), (7, False), (45, True),
-                                              (395, False), (966, False), (1786, False)])
+                                              (395, False), (966, False), (1786, False),
+                                              (2187, False)])
 def test_waiting_games_are_never_misread(seed, purposeful):
     st = _game(seed, 4, pick=_purposeful if purposeful else None)
     assert st.wrong == 0, st.failures
@@ -70,8 +72,10 @@ def test_waiting_games_are_never_misread(seed, purposeful):
 
 
 def test_waiting_settles_look_alikes_with_fewer_presses():
-    # seeds 0-7, purposeful: 274 presses asking at once, 229 with wait=4, of which answers
-    # to the board's questions 52 and 31 (measured at stop 49; 285, 262, 52, 28 at stop 48)
+    # seeds 0-7, purposeful: 274 presses asking at once, 233 with wait=4, of which answers
+    # to the board's questions 52 and 34 (measured at stop 49; 285, 262, 52, 28 at stop 48;
+    # the bound was 0.6 until a move the player picks that another reading traces otherwise
+    # made the board ask first: random seed 2187's misread)
     asked = waited = answers_asked = answers_waited = 0
     for seed in range(8):
         a = _game(seed, 0, pick=_purposeful)
@@ -83,7 +87,7 @@ def test_waiting_settles_look_alikes_with_fewer_presses():
         answers_asked += a.press_causes.get("answer", 0)
         answers_waited += w.press_causes.get("answer", 0)
     assert waited < asked * 0.95, (waited, asked)
-    assert answers_waited < answers_asked * 0.6, (answers_waited, answers_asked)
+    assert answers_waited < answers_asked * 0.7, (answers_waited, answers_asked)
 
 
 def test_a_late_question_lists_the_moves_of_the_position_it_is_about(monkeypatch):
