@@ -443,6 +443,10 @@ class WaitingTracker(T.Tracker):
         for i in range(len(reading)):
             pos.push(reading[i])
             self.log.append((hows[i], reading[i], pos.notation()))
+        self._no_doubt()
+
+    def _no_doubt(self):
+        """Every move settled (or the doubt's moves dropped): no readings, nothing to ask."""
         self.readings = []
         self.mine = []
         self.hows = []
@@ -746,11 +750,7 @@ class WaitingTracker(T.Tracker):
             if diff:
                 for a in explain(pos, pos.legal_actions(False), None, diff, self.barred)[0]:
                     if a[1] == down[1]:
-                        self.readings = []
-                        self.mine = []
-                        self.hows = []
-                        self.later = 0
-                        self.must_ask = False
+                        self._no_doubt()
                         self.put_down = False
                         self.offered = False
                         self.candidates = []
