@@ -33,7 +33,7 @@ from firmware.system import gamelog
 from firmware.system import logformat as LF
 from firmware.system import logread
 from firmware.system.logboot import open_newest
-from logsteps import as_records, log_step, read_steps
+from logsteps import as_records, log_step, needs_version, read_steps
 
 
 EIO = -5
@@ -98,7 +98,8 @@ def play(gl, steps, first=0):
     i = first
     try:
         if first < 0:
-            gl.begin("cargocube", "polygon", "SN", START, "cutboard", 1, 0)
+            gl.begin("cargocube", "polygon", "SN", START, "cutboard", 1, 0,
+                     needs_version(steps))
             i = 0
         while i < len(steps):
             log_step(gl, steps[i])

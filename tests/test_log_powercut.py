@@ -5,7 +5,8 @@ resumes the game; every completed action must be there, at most the one in fligh
 older game on the flash untouched.
 
 The game: a seeded random Cargocube game with the base cards (wind-rose hops make 3+ byte
-actions) and take-backs, 180+ steps, then the finish. Two flash geometries: the Pico's (4 KB
+actions) and take-backs, 180+ steps, then the finish, with a doubt record (format version 2, the
+option wait=K's) after every 11th step. Two flash geometries: the Pico's (4 KB
 blocks, progsize 256: the log starts inline in the directory and moves to its own blocks past
 512 bytes) and a small one (512-byte blocks, progsize 16: many more block operations, metadata
 compactions and block boundaries). Each geometry runs as two interleaved halves (odd and even
@@ -21,14 +22,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from logsteps import random_steps, steps_text  # noqa: E402
+from logsteps import random_steps, steps_text, with_doubts  # noqa: E402
 
 DRIVER = ROOT / "tests" / "driver_powercut.py"
 GEOMETRIES = {"pico": "4096:48:256", "small": "512:128:16"}
 
 
 def long_game(seed=5, steps=190):
-    return random_steps(seed, n=steps, cards=True, undo_rate=0.08)[0] + ["f"]
+    return with_doubts(random_steps(seed, n=steps, cards=True, undo_rate=0.08)[0]) + ["f"]
 
 
 @pytest.mark.parametrize("half", [1, 2])
@@ -38,6 +39,8 @@ def test_power_cut_at_every_block_operation(micropython, tmp_path, geometry, hal
     actions = sum(1 for x in lines if isinstance(x, bytes))
     assert actions >= 150 and None in lines
     assert any(len(x) > 2 for x in lines if isinstance(x, bytes)), "no action with hops"
+    assert any(isinstance(x, tuple) and x[1] for x in lines), "no doubt record"
+    assert any(isinstance(x, tuple) and not x[1] for x in lines), "no empty doubt record"
     steps = tmp_path / "steps.txt"
     steps.write_text(steps_text(lines))
     out = micropython(DRIVER, heapsize="2m", args=[steps, GEOMETRIES[geometry], half, 2],

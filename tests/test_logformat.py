@@ -3,6 +3,8 @@ the MicroPython unix port, torn and corrupt logs give a named problem and the go
 never an exception."""
 
 import random
+
+import pytest
 import sys
 from pathlib import Path
 
@@ -12,7 +14,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from firmware.system import logformat as LF  # noqa: E402
 from shared_rules.cargocube import rules as cc  # noqa: E402
-from logsteps import as_records, random_steps  # noqa: E402
+from logsteps import as_records, random_steps, with_doubts  # noqa: E402
 
 START = cc.start_position(2).notation()
 
@@ -36,6 +38,8 @@ def build(steps, header=None):
             rec, crc = LF.encode_record(LF.FINISH, b"", crc, len(out))
         elif s == "x":
             rec, crc = LF.encode_record(LF.ABANDON, b"", crc, len(out))
+        elif isinstance(s, tuple):
+            rec, crc = LF.encode_record(LF.DOUBT, s[1], crc)
         else:
             rec, crc = LF.encode_record(LF.ACTION, s, crc)
         out += rec
@@ -45,11 +49,35 @@ def build(steps, header=None):
 def test_header_round_trip():
     h = sample_header()
     raw = h.encode()
-    assert raw[:4] == b"CBGL" and raw[4] == LF.FORMAT_VERSION
+    assert raw[:4] == b"CBGL" and raw[4] == 1  # (a log with no doubt record: version 1)
     h2, n, problem = LF.decode_header(raw + b"\x02\x00\x00\x00")
     assert problem is None and n == len(raw) == h.length
-    for f in ("kind", "variant", "seats", "start", "board", "game", "rules", "time", "crc"):
+    for f in ("kind", "variant", "seats", "start", "board", "game", "rules", "time", "crc",
+              "version"):
         assert getattr(h2, f) == getattr(h, f), f
+    h3 = sample_header(version=2)
+    assert h3.encode()[4] == 2 == LF.FORMAT_VERSION and LF.decode_header(h3.encode())[0].version == 2
+
+
+def test_doubt_records_round_trip_in_a_version_2_log_only():
+    steps = with_doubts(random_steps(4, n=60)[0], every=5) + ["f"]
+    assert any(isinstance(x, tuple) and not x[1] for x in steps)
+    raw = build(steps, sample_header(version=2))
+    h, recs, good, problem = LF.parse(raw)
+    assert problem is None and good == len(raw) and recs == as_records(steps)
+    # the same records under a version 1 header: the first doubt record is no record
+    v1 = build(steps, sample_header())
+    h, recs, good, problem = LF.parse(v1)
+    first = next(i for i, x in enumerate(steps) if isinstance(x, tuple))
+    assert recs == as_records(steps[:first]) and problem.startswith("bad record tag")
+    # torn anywhere in a doubt record: the good prefix and a named problem, never an exception
+    at = len(build(steps[:first], sample_header(version=2)))
+    end = len(build(steps[:first + 1], sample_header(version=2)))
+    for cut in range(at + 1, end):
+        h, recs, good, problem = LF.parse(raw[:cut])
+        assert good == at and problem.startswith("torn tail") and recs == as_records(steps[:first])
+    with pytest.raises(ValueError):
+        LF.encode_record(LF.DOUBT, bytes(LF.DOUBT_MAX + 1), 0)
 
 
 def test_records_round_trip_and_sizes():
@@ -107,20 +135,22 @@ def test_tags_differ_in_four_bits():
     tags = list(LF.TAGS)
     assert min(bin(a ^ b).count("1") for a in tags for b in tags if a != b) == 4
     assert LF.TAG_VALUE[0x00] == LF.TAG_VALUE[0xFF] == 0xFF  # blank bytes are no tag
-    assert LF.TAG_VALUE[LF.TAGS[15]] == 0xFF  # reserved
-    assert sum(1 for v in LF.TAG_VALUE if v != 0xFF) == 15
+    assert LF.TAG_VALUE[LF.TAGS[15]] == 15 == LF.V_DOUBT  # (a record only in version 2)
+    assert sum(1 for v in LF.TAG_VALUE if v != 0xFF) == 16
 
 
 def test_every_error_of_up_to_three_bits_in_a_record_is_found():
     from itertools import combinations
-    small = sample_header(start="f1=B1 SN S a")
-    for middle in (b"\x12\x34", None, "f", b"\x01\x02\x03\x04\x05"):
+    small = sample_header(start="f1=B1 SN S a", version=2)
+    for middle in (b"\x12\x34", None, "f", b"\x01\x02\x03\x04\x05", ("d", b"\x07\x00\x01\x02"),
+                   ("d", bytes(range(40)))):
         steps = [b"\x00\x10", middle, b"\x23\x45"]
         raw = build(steps, small)
         lo = len(build(steps[:1], small))
         hi = len(build(steps[:2], small))
         bits = range(lo * 8, hi * 8)
-        for k in ((1, 2) if middle == b"\x01\x02\x03\x04\x05" else (1, 2, 3)):
+        long = middle == b"\x01\x02\x03\x04\x05" or isinstance(middle, tuple) and len(middle[1]) > 4
+        for k in ((1, 2) if long else (1, 2, 3)):
             for flip in combinations(bits, k):
                 bad = bytearray(raw)
                 for b in flip:

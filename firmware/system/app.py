@@ -59,7 +59,8 @@ class App:
         # The game log on the flash (firmware/system/gamelog.py), None without one. Games whose
         # plug-in has log_header() are logged: the header when the game starts, every action
         # and take-back the plug-in reports through options['record'] / ['record_undo'], the
-        # end through options['record_over'].
+        # moves it keeps in doubt through options['record_doubt'] (the header then says format
+        # version 2: the plug-in's log_version), the end through options['record_over'].
         self.glog = gamelog
         self.flash_low = False
         self._resumed = False  # the game was resumed from the log: compare the first scan
@@ -169,6 +170,10 @@ class App:
         if self._logged():
             self._log_write("undo", self.glog.undo)
 
+    def _record_doubt(self, payload):
+        if self._logged():
+            self._log_write("doubt", self.glog.doubt, payload)
+
     def _record_over(self):
         n = self._logged()
         if n and not self.glog.closed:
@@ -199,7 +204,7 @@ class App:
             try:
                 variant, seats, start, rules = g.log_header()
                 n = self.glog.begin(self.game_name, variant, seats, start, None, rules,
-                                    self.hal.wall_time())
+                                    self.hal.wall_time(), getattr(g, "log_version", 1))
                 self.emit("log begin game=%d" % n)
                 err = None
                 break
@@ -217,10 +222,11 @@ class App:
 
     def plugin_options(self, opts):
         """Put the app's callbacks into a plug-in's options (docs/firmware.md): emit and the
-        game log's record, record_undo, record_over."""
+        game log's record, record_undo, record_doubt, record_over."""
         opts["emit"] = self.emit
         opts["record"] = self._record
         opts["record_undo"] = self._record_undo
+        opts["record_doubt"] = self._record_doubt
         opts["record_over"] = self._record_over
 
     # --- game lifecycle ------------------------------------------------------------------------

@@ -141,9 +141,10 @@ class GameLog:
                            "the host to make room" % (free // 1024, self.reserve // 1024))
 
     # --- writing -------------------------------------------------------------------------------
-    def begin(self, kind, variant, seats, start, board=None, rules=0, time=0):
+    def begin(self, kind, variant, seats, start, board=None, rules=0, time=0, version=1):
         """Start the log of a new game; returns its number. An open current game is abandoned
-        first. Raises FlashLow if space is low (nothing written), OSError if the flash fails."""
+        first. Raises FlashLow if space is low (nothing written), OSError if the flash fails.
+        version: the log's format version (2 for a game that writes doubt records)."""
         self.close()
         self.check_room()
         nums = self.numbers()
@@ -160,7 +161,7 @@ class GameLog:
             with self._open(path + ".tmp", "wb") as f:
                 size, c = logformat.write_header(f, kind, variant, seats, start,
                                                  self.board if board is None else board, n,
-                                                 rules, time)
+                                                 rules, time, version)
             seed = logformat.seed_of(c)
         finally:
             logformat = None
@@ -210,6 +211,12 @@ class GameLog:
     def undo(self):
         """Log a take-back of the last action still standing."""
         self._append(LW.UNDO)
+        self.closed = 0
+
+    def doubt(self, payload):
+        """Log the moves the game keeps in doubt (a doubt record, format version 2; payload
+        b"": none)."""
+        self._append(LW.DOUBT, payload)
         self.closed = 0
 
     def finish(self):

@@ -45,7 +45,7 @@ def open_newest(glog):
     h, hl, problem = LF.decode_header(raw)
     if h is None:
         return None
-    rd = LF.Reader(raw, hl, h.seed())
+    rd = LF.Reader(raw, hl, h.seed(), h.version)
     for rec in rd:
         pass
     if rd.last == LF.FINISH or rd.last == LF.ABANDON:
@@ -62,7 +62,7 @@ def open_newest(glog):
     glog.closed = 0
     glog._crc = rd.crc
     glog._size = rd.good
-    records = LF.Reader(raw, hl, h.seed())
+    records = LF.Reader(raw, hl, h.seed(), h.version)
     records.expected_actions = rd.actions  # known before the replay (to reserve room)
     return h, records, dropped
 

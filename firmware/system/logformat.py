@@ -24,27 +24,12 @@ loaded while it plays.
 """
 
 from firmware.system.logwrite import *  # noqa: F401,F403 (kinds, tags, CRC-8, encode_record, ...)
-from firmware.system.logwrite import _u16
+from firmware.system.logwrite import _u16, crc16
 
 MAGIC = b"CBGL"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # the newest this codec reads: 1, or 2 (1 and doubt records), written by
+# games that keep moves in doubt (the Cargocube option wait=K); the others still write 1
 _HEAD_FIXED = 17  # magic 4, version 1, header length 2, game 4, time 4, rules version 2
-
-
-_CRC16_NIBBLE = (0x0000, 0x1021, 0x2042, 0x3063, 0x4084, 0x50A5, 0x60C6, 0x70E7,
-                 0x8108, 0x9129, 0xA14A, 0xB16B, 0xC18C, 0xD1AD, 0xE1CE, 0xF1EF)
-
-
-def crc16(data, start=0, end=-1, crc=0xFFFF):
-    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) of data[start:end]."""
-    t = _CRC16_NIBBLE
-    if end < 0:
-        end = len(data)
-    for i in range(start, end):
-        b = data[i]
-        crc = ((crc << 4) & 0xFFFF) ^ t[(crc >> 12) ^ (b >> 4)]
-        crc = ((crc << 4) & 0xFFFF) ^ t[(crc >> 12) ^ (b & 15)]
-    return crc
 
 
 def seed_of(header_crc):
@@ -52,12 +37,14 @@ def seed_of(header_crc):
     return (header_crc ^ (header_crc >> 8)) & 0xFF
 
 
-def _header_head(kind, variant, seats, start_len, board, game, rules, time):
+def _header_head(kind, variant, seats, start_len, board, game, rules, time, version=1):
     """The header's bytes before its start position (of start_len bytes)."""
     if start_len > 0xFFFF - 64:
         raise ValueError("start position too long")
+    if not 1 <= version <= FORMAT_VERSION:
+        raise ValueError("log format version %r" % (version,))
     out = bytearray(MAGIC)
-    out.append(FORMAT_VERSION)
+    out.append(version)
     out.extend(b"\x00\x00")  # header length, filled in below
     _put_u32(out, game)
     _put_u32(out, time)
@@ -75,10 +62,10 @@ def _header_head(kind, variant, seats, start_len, board, game, rules, time):
     return out
 
 
-def encode_header(kind, variant, seats, start, board, game, rules, time):
+def encode_header(kind, variant, seats, start, board, game, rules, time, version=1):
     """(header bytes, its CRC-16)."""
     b = start.encode()
-    out = _header_head(kind, variant, seats, len(b), board, game, rules, time)
+    out = _header_head(kind, variant, seats, len(b), board, game, rules, time, version)
     out.extend(b)
     c = crc16(out)
     _put_u16(out, c)
@@ -101,7 +88,7 @@ class _Stream:
             self.f.write(b)
 
 
-def write_header(f, kind, variant, seats, start, board, game, rules, time):
+def write_header(f, kind, variant, seats, start, board, game, rules, time, version=1):
     """Write the header to the binary file f in pieces, the same bytes as encode_header with
     no buffer of the whole; returns (its length, its CRC-16). start: the notation, or a
     position that writes it (notation(out)), streamed twice (its length comes first):
@@ -114,7 +101,7 @@ def write_header(f, kind, variant, seats, start, board, game, rules, time):
         text = _Stream()
         start.notation(text)
         n = text.n
-    head = _header_head(kind, variant, seats, n, board, game, rules, time)
+    head = _header_head(kind, variant, seats, n, board, game, rules, time, version)
     f.write(head)
     out = _Stream(f, crc16(head))
     if isinstance(text, _Stream):
@@ -140,7 +127,7 @@ def _put_u32(out, v):
 
 def _tag_values():
     t = bytearray(b"\xff" * 256)
-    for v in range(15):  # 15: reserved, no tag in this version
+    for v in range(16):  # (15, a doubt record, only in a log of format version 2)
         t[TAGS[v]] = v
     return bytes(t)
 
@@ -154,7 +141,7 @@ class Header:
     """A log header. `crc` is the CRC-16 it was written with (set by encode/decode)."""
 
     def __init__(self, kind, variant, seats, start, board="", game=0, rules=0, time=0,
-                 version=FORMAT_VERSION):
+                 version=1):
         self.kind = kind
         self.variant = variant
         self.seats = seats
@@ -169,7 +156,7 @@ class Header:
 
     def encode(self):
         raw, self.crc = encode_header(self.kind, self.variant, self.seats, self.start, self.board,
-                                      self.game, self.rules, self.time)
+                                      self.game, self.rules, self.time, self.version)
         self.length = len(raw)
         return raw
 
@@ -197,8 +184,9 @@ def decode_header(raw):
         return None, 0, "not a game log (no CBGL magic)"
     if n < 7:
         return None, 0, "torn header: %d of at least %d bytes" % (n, _HEAD_FIXED + 8)
-    if raw[4] != FORMAT_VERSION:
-        return None, 0, "log format version %d (this reader knows %d)" % (raw[4], FORMAT_VERSION)
+    if not 1 <= raw[4] <= FORMAT_VERSION:
+        return None, 0, "log format version %d (this reader knows 1 to %d)" % (
+            raw[4], FORMAT_VERSION)
     hl = _u16(raw, 5)
     if hl < _HEAD_FIXED + 8:
         return None, 0, "bad header length %d" % hl
@@ -232,8 +220,9 @@ def decode_header(raw):
 
 # --- records ---------------------------------------------------------------------------------
 
-# By tag value: the record's kind and its size in bytes (tag and CRC included).
-_KIND = bytes([UNDO] + [ACTION] * MAX_PAYLOAD + [FINISH, ABANDON, 0])
+# By tag value: the record's kind and its size in bytes (tag and CRC included; a doubt
+# record's, 4 + its length, is read from it).
+_KIND = bytes([UNDO] + [ACTION] * MAX_PAYLOAD + [FINISH, ABANDON, DOUBT])
 _SIZE = bytes([2] + [v + 2 for v in range(1, MAX_PAYLOAD + 1)] + [4, 4, 0])
 
 
@@ -242,10 +231,12 @@ class Reader:
     (payload: bytes, b"" for undo; the offset field for finish/abandon is checked and not
     returned). Stops at the end or at the first bad record; afterwards `good` is the length of
     the good prefix, `problem` None or what was wrong, `crc` the register after the last good
-    record, `count` the records read, `actions`/`undos` their numbers, `last` the last kind."""
+    record, `count` the records read, `actions`/`undos` their numbers, `last` the last kind.
+    version: the log's format version (a doubt record is no record in version 1)."""
 
-    def __init__(self, raw, offset, seed):
+    def __init__(self, raw, offset, seed, version=1):
         self.raw = raw
+        self.version = version
         self.good = offset
         self.crc = seed
         self.problem = None
@@ -263,6 +254,19 @@ class Reader:
             tag = raw[i]
             v = TAG_VALUE[tag]
             size = _SIZE[v] if v < 16 else 0
+            if v == V_DOUBT and self.version >= 2:
+                if i + 4 > n:
+                    self.problem = "torn tail: record %d at byte %d has %d of at least %d " \
+                        "bytes" % (self.count + 1, i, n - i, DOUBT_OVER)
+                    break
+                if crc8(raw, 0, i + 1, i + 3) != raw[i + 3] or _u16(raw, i + 1) > DOUBT_MAX:
+                    self.problem = "bad doubt record length at byte %d (record %d)" % (
+                        i, self.count + 1)
+                    break
+                size = _u16(raw, i + 1) + DOUBT_OVER
+                if i + size <= n and crc16(raw, i, i + size - 3) != _u16(raw, i + size - 3):
+                    self.problem = "bad checksum at byte %d (record %d)" % (i, self.count + 1)
+                    break
             if size == 0:
                 self.problem = "bad record tag 0x%02x at byte %d (record %d)" % (
                     tag, i, self.count + 1)
@@ -287,6 +291,8 @@ class Reader:
             if kind == ACTION:
                 self.actions += 1
                 yield kind, bytes(raw[i + 1:i + size - 1])
+            elif kind == DOUBT:
+                yield kind, bytes(raw[i + 4:i + size - 3])
             else:
                 if kind == UNDO:
                     self.undos += 1
@@ -307,7 +313,7 @@ def parse(raw):
     h, hl, problem = decode_header(raw)
     if h is None:
         return None, [], 0, problem
-    rd = Reader(raw, hl, h.seed())
+    rd = Reader(raw, hl, h.seed(), h.version)
     records = list(rd)
     return h, records, rd.good, rd.problem
 

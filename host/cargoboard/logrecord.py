@@ -68,6 +68,7 @@ def record_from_log(raw: bytes, source: str | None = None) -> GameRecord:
     actions = []
     undos = 0
     status = "open"
+    doubt = None
     for i, (kind, payload) in enumerate(records, 1):
         if kind == LF.ACTION:
             try:
@@ -87,6 +88,10 @@ def record_from_log(raw: bytes, source: str | None = None) -> GameRecord:
             actions.pop()
             undos += 1
             status = "open"
+        elif kind == LF.DOUBT:
+            # the board's readings of the moves it has taken for now (option wait=K): the
+            # actions logged are its likeliest reading; the board, not the host, settles them
+            doubt = payload[0] | payload[1] << 8 if len(payload) >= 2 else None
         else:
             status = STATUS[kind]
     rec = GameRecord(header.kind, header.variant, header.seats, header.start, actions,
@@ -98,5 +103,6 @@ def record_from_log(raw: bytes, source: str | None = None) -> GameRecord:
     rec.damage = log_damage(raw) if problem is not None else None
     rec.dropped = len(raw) - good
     rec.undos = undos
+    rec.doubt_at = doubt  # the ply from which the board's moves were still in doubt, or None
     rec.header = header
     return rec

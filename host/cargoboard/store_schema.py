@@ -102,7 +102,7 @@ def _records_after(raw, bad):
     wins: an estimate, as the damaged record itself may have been anything."""
     best = (0, 0)
     for start in range(bad + 2, min(len(raw), bad + 15)):
-        rd = logformat.Reader(raw, start, raw[start - 1])
+        rd = logformat.Reader(raw, start, raw[start - 1], raw[4])
         for _ in rd:
             pass
         if rd.count > best[1]:
@@ -124,7 +124,7 @@ def log_damage(log):
     header, hl, _ = logformat.decode_header(raw)
     if header is None:
         return None  # no game at all: such a log is kept aside, never stored
-    rd = logformat.Reader(raw, hl, header.seed())
+    rd = logformat.Reader(raw, hl, header.seed(), header.version)
     for _ in rd:
         pass
     if rd.problem is None:
