@@ -102,21 +102,30 @@ class Game:
     # (plugin_revb.py) makes its StepTracker instead; with the option wait=K, revision A's
     # WaitingTracker (waiting.py, loaded only then)
     new_tracker = T.Tracker
+    log_version = 1  # the game log's format version (2 with the option wait=K: doubt records)
 
     def __init__(self, options):
         self.emit = options.get("emit") or _nothing
         # The app's game log (docs/firmware.md): every committed action, take-back and the end.
         self.record = options.get("record") or _nothing
         self.record_undo = options.get("record_undo") or _nothing
+        self.record_doubt = options.get("record_doubt") or _nothing
         self.record_over = options.get("record_over") or _nothing
         layout = options.get("layout") or "polygon"
         seats = _seats(options.get("seats"))
         cards = _cards(options.get("cards"))
         teleport = options.get("teleport") in ("1", "yes", True)
         start = options.get("position")
-        if options.get("wait") not in (None, "", "0"):
+        wait = options.get("wait")
+        variant = options.get("variant") or ""
+        if wait is None and "+wait" in variant:
+            wait = variant[variant.index("+wait") + 5:].split("+")[0]  # resumed: the header's
+        self.wait_tag = ""  # "+waitK" with the option wait=K: in the variant, so a resume has it
+        if wait not in (None, "", "0"):
             from firmware.games.cargocube.waiting import maker
-            self.new_tracker = maker(options["wait"])
+            self.new_tracker = maker(wait)
+            self.log_version = 2  # its log holds doubt records (docs/log-format.md)
+            self.wait_tag = "+wait%d" % int(wait)
         try:
             from shared_rules.cargocube import layouts
             players = len(seats)
@@ -124,7 +133,7 @@ class Game:
                 raise ValueError("seats %s: play SN, SWN, SWNE or 12345678" % seats)
             if start is not None:  # an empty position= is a bad position, not a new game
                 self.pos = cc.Position.parse(start)
-                self.variant = options.get("variant") or "position"
+                self.variant = variant or "position"
             else:
                 try:
                     self.pos = cc.start_position(players, layout, cards or False, teleport)
@@ -132,6 +141,8 @@ class Game:
                     raise ValueError(str(e))  # a bad layout is a bad option: `err <message>`
                 self.variant = layout + ("+cards" if cards == "base" else "+" + cards if cards
                                          else "") + ("+teleport" if teleport else "")
+            if self.wait_tag not in self.variant:
+                self.variant += self.wait_tag
         finally:
             _done_reading()
         _drop_unused(self.pos)
@@ -167,7 +178,7 @@ class Game:
         finally:
             _done_reading()
         self.pos = pos
-        self.variant = "position"  # the log that begins now starts from a position given
+        self.variant = "position" + self.wait_tag  # the log that begins now starts from it
         _drop_unused(pos)
         # the old game's tracker dropped first (as resume does): its legal actions and the new
         # tracker's (made at once: a position at its end is over) need not share the heap
@@ -214,6 +225,7 @@ class Game:
         # may be after more moves (`confirm`ed with its trace still standing), and the log
         # does not say when the board was at rest. The first scan clears them if it is.
         barred = []
+        doubt = None  # the last doubt record's payload (option wait=K): b"" for none
         for kind, payload in records:
             if kind == LW.ACTION:
                 pos.push(cc.decode_action(pos, payload, 0)[0])
@@ -224,7 +236,14 @@ class Game:
                 undone.append(a)
                 if a not in barred:
                     barred.append(a)
-        self.tracker = t = self.new_tracker(pos, rank=_engine)
+            elif kind == LW.DOUBT:
+                doubt = payload
+        if doubt:
+            # moves taken for now: the readings come back (waiting.py, loaded for it)
+            from firmware.games.cargocube.waiting import reopen
+            self.tracker = t = reopen(self, doubt, _engine)
+        else:
+            self.tracker = t = self.new_tracker(pos, rank=_engine)
         # (a power cut before the pieces were put back must not read the move again)
         t.undone = undone
         t.barred = barred
@@ -390,6 +409,9 @@ class Game:
         if self.end_by >= 0:
             self._end_at_rest()
         for how, a, after in t.take_log():
+            if how == "doubt":
+                self.record_doubt(a)  # (a: the record's payload; the host is told nothing)
+                continue
             self.emit("%s %s -> %s" % (how, cc.format_action(a), after))
             if how == "undo":
                 self.record_undo()

@@ -73,6 +73,11 @@ class WaitingTracker(T.Tracker):
         self.picked = None  # a missed move the player picked that the readings could not follow
         self.deferred = False  # a look-alike was taken for now in this reading (_ask, _read)
         self.put_down = False  # the missed moves shown are those after a piece read as put down
+        # What the game log holds of the doubt: its moves from doubt_at (the log's line, brought
+        # to mine by take_log: _log_line), and the readings its last doubt record lists (None:
+        # no doubt record open)
+        self.logged = []
+        self.doubt_rec = None
         T.Tracker.__init__(self, pos, settle_ms, rank)
 
     def settled(self):
@@ -433,20 +438,21 @@ class WaitingTracker(T.Tracker):
         self._keeping_question(mine)
 
     def _settle(self, reading):
-        """One reading left: it is the game. Its moves go to the log."""
+        """One reading left: it is the game (the log's line becomes it, the doubt closed)."""
         if reading != self.mine:
             self._switch(reading)
-        hows = self.hows
-        pos = self.pos
-        for _ in reading:
-            pos.pop()
-        for i in range(len(reading)):
-            pos.push(reading[i])
-            self.log.append((hows[i], reading[i], pos.notation()))
-        self._no_doubt()
+        self._no_doubt(self.mine)
 
-    def _no_doubt(self):
-        """Every move settled (or the doubt's moves dropped): no readings, nothing to ask."""
+    def _no_doubt(self, line):
+        """Every move settled (or the doubt's moves dropped): no readings, nothing to ask. line:
+        the doubt's moves pos holds now (pos: the position before them plus line), which the
+        log's line becomes before its doubt record is closed."""
+        # (no record of the one reading left: until the empty one, the last lists it too)
+        self._log_line(line, False)
+        if self.doubt_rec is not None:
+            self.doubt_rec = None
+            self.log.append(("doubt", b"", None))
+        self.logged = []
         self.readings = []
         self.mine = []
         self.hows = []
@@ -490,6 +496,62 @@ class WaitingTracker(T.Tracker):
             if not self.deferred:
                 return n
             n += 1
+
+    # -- the game log: moves as the board reads them now, and the readings of the doubt ----------
+    #
+    # Every move goes to the log when taken, as on the board that asks at once: a power cut loses
+    # nothing the board has read. A doubt record (docs/log-format.md), written before the moves
+    # it is about, lists the readings; when the tentative one changes, the log takes back its
+    # moves from the first that differs and takes the new ones (undo and action records); a
+    # settled or dropped doubt is closed by an empty doubt record, after the moves. So at every
+    # point of a power cut the log's last doubt record holds what the board knew, and a resumed
+    # game reopens it (reopen).
+
+    def take_log(self):
+        if self.readings:
+            self._log_line(self.mine)
+        return T.Tracker.take_log(self)
+
+    def _log_line(self, line, record=True):
+        """The log's line brought to line (pos: the position at doubt_at plus line): a doubt
+        record first if the readings changed (record), then the take-backs and moves."""
+        if record and self.readings != self.doubt_rec:
+            self.log.append(("doubt", self._doubt_payload(), None))
+            self.doubt_rec = [list(r) for r in self.readings]
+        logged = self.logged
+        k = 0
+        n = min(len(logged), len(line))
+        while k < n and logged[k] == line[k]:
+            k += 1
+        if k == len(logged) and k == len(line):
+            return
+        pos = self.pos
+        for _ in range(len(line) - k):
+            pos.pop()
+        for a in logged[k:]:
+            pos.push(a)
+        for _ in range(len(logged) - k):
+            a = pos.pop()
+            self.log.append(("undo", a, pos.notation()))
+        hows = self.hows
+        for i in range(k, len(line)):
+            pos.push(line[i])
+            self.log.append((hows[i] if i < len(hows) else "auto", line[i], pos.notation()))
+        self.logged = list(line)
+
+    def _doubt_payload(self):
+        """The doubt record's payload: doubt_at (u16 LE), the tentative reading's index, the
+        number of readings, then each reading as its length and its actions (the rules core's
+        encoding, each read in the position after the ones before it)."""
+        rs = self.readings
+        if self.mine not in rs:
+            rs = rs + [self.mine]  # (the board shows it: kept, as a reading, never lost)
+        out = bytearray((self.doubt_at & 0xFF, self.doubt_at >> 8, rs.index(self.mine), len(rs)))
+        for r in rs:
+            out.append(len(r))
+            for a in r:
+                out.extend(cc.encode_action(a))
+        return bytes(out)
 
     # -- the question about the move in doubt ------------------------------------------------------
 
@@ -750,7 +812,7 @@ class WaitingTracker(T.Tracker):
             if diff:
                 for a in explain(pos, pos.legal_actions(False), None, diff, self.barred)[0]:
                     if a[1] == down[1]:
-                        self._no_doubt()
+                        self._no_doubt([])
                         self.put_down = False
                         self.offered = False
                         self.candidates = []
@@ -840,7 +902,7 @@ class WaitingTracker(T.Tracker):
         self.candidates = []
         self._refresh()
         if not self.mine:
-            self.readings = []  # the move in doubt itself: nothing of it is left
+            self._no_doubt([])  # the move in doubt itself: nothing of it is left
         elif len(left) == 1:
             self.readings = left
             self._settle(left[0])
@@ -886,3 +948,58 @@ def _distinct(pos, actions):
     finally:
         offers = None
         T.unload("firmware.games.cargocube.offers")
+
+
+def reopen(game, payload, rank=None):
+    """A resumed game's tracker with the doubt its log's last doubt record holds (the plug-in's
+    resume: game.pos is the position after the log's records). The log may end inside a
+    change of the line (a power cut between the doubt record and the moves after it): the
+    record's tentative reading is what the board shows, and the log's line is brought to it
+    with the next take_log. ValueError for a payload that does not read."""
+    pos = game.pos
+    d = payload[0] | payload[1] << 8 if len(payload) >= 4 else -1
+    if d < 0 or pos.ply() < d:
+        raise ValueError("doubt record at ply %d after %d moves" % (d, pos.ply()))
+    logged = []
+    while pos.ply() > d:
+        logged.insert(0, pos.pop())
+    readings = []
+    i = 4
+    try:
+        for _ in range(payload[3]):
+            r = []
+            k = payload[i]
+            i += 1
+            try:
+                for _ in range(k):
+                    a, i = cc.decode_action(pos, payload, i)
+                    r.append(a)
+                    pos.push(a)
+            finally:
+                for _ in r:
+                    pos.pop()
+            readings.append(r)
+    except (IndexError, cc.RulesError):
+        i = -1
+    if i != len(payload) or payload[2] >= len(readings):
+        for a in logged:
+            pos.push(a)
+        raise ValueError("doubt record of %d bytes does not read" % len(payload))
+    mine = readings[payload[2]]
+    for a in mine:
+        pos.push(a)
+    t = game.new_tracker(pos, rank=rank)
+    if not isinstance(t, WaitingTracker):
+        t = WaitingTracker(pos, rank=rank)
+    t.doubt_at = d
+    t.readings = readings
+    t.mine = list(mine)
+    t.hows = ["end" if a[0] == cc.END else "auto" for a in mine]
+    t.later = max(0, len(mine) - 1)
+    t.logged = logged
+    t.doubt_rec = [list(r) for r in readings]
+    if len(readings) < 2:
+        t._no_doubt(t.mine)
+    elif t._one_ended():
+        t.must_ask = True
+    return t
