@@ -399,14 +399,18 @@ DOUBT_BASE = ("b1=*sS,c1=*sS,f1=KS,c2=*sS,b3=41,c3=41,d3=41.34,e3=41,f3=41,g3=41
               "f11=KN,i11=*sN SN N a")
 
 
-def test_a_power_cut_with_moves_in_doubt_loses_none_of_them(tmp_path):
-    """The virtual board (the firmware, its flash) with wait=4: c5w taken for now, d3n declared
-    on it, then the power goes. The moves in doubt are in the log (their doubt record and
-    actions), so the resumed board is where it was, with its readings. Before, only settled
-    moves were logged: it resumed before c5w, read the emptied c5 again and lost d3n, which
-    left no trace."""
+@pytest.mark.parametrize("target", ["unix", "pico"])
+def test_a_power_cut_with_moves_in_doubt_loses_none_of_them(tmp_path, target):
+    """The virtual board (the firmware, its flash; the unix port and the stock image on the
+    emulated RP2040) with wait=4: c5w taken for now, d3n declared on it, then the power goes.
+    The moves in doubt are in the log (its doubt record, format version 2, and the actions), so
+    the resumed board is where it was. Before, only settled moves were logged: it resumed before
+    c5w, read the emptied c5 again and lost d3n, which left no trace. (That the readings come
+    back too: test_a_power_cut_anywhere_in_a_waiting_game_keeps_what_the_board_knew.)"""
     from cargoboard.games.cargocube.scriptgen import action_lines
     from cargoboard.sim.script import run_script
+    from picotarget import require
+    require(target)
     pos = cc.Position.parse(DOUBT_BASE)
     ply = pos.ply()
     lines = ["new-game cargocube position=%s wait=4" % DOUBT_BASE.replace(" ", "_")]
@@ -419,7 +423,7 @@ def test_a_power_cut_with_moves_in_doubt_loses_none_of_them(tmp_path):
     path = tmp_path / "cut.txt"
     path.write_text("\n".join(lines) + "\n")
     out = []
-    rc = run_script(str(path), out=out.append, flash=str(tmp_path / "flash.img"))
+    rc = run_script(str(path), out=out.append, flash=str(tmp_path / "flash.img"), target=target)
     text = "\n".join(out)
     assert rc == 0, text
     assert "evt error" not in text and "Traceback" not in text, text
