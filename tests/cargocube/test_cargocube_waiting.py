@@ -60,11 +60,14 @@ def test_wait_0_is_the_board_that_asks_at_once():
 # reading, and another, where the keeper could not step, read the cube as put onto it. 1786
 # random: the same after the question about the move in doubt, and a `confirm` read the cube as
 # put down onto the keeper (WaitingTracker._put_down). 2187 random (since stop 48): a move the
-# player picked had another trace on the other reading, which was dropped (_grown).
+# player picked had another trace on the other reading, which was dropped (_grown). 3432 and
+# 3501 random (since stop 48): the readings tried one after another when nothing fitted the
+# tentative one each took the moves seen begun from the one tried before, so a keeper's step
+# legal only on the tentative and the right reading was lost on the way (WaitingTracker._infer).
 @pytest.mark.parametrize("seed, purposeful", [(542, False), (0, True), (5, True), (14, True),
                                               (3, False), (7, False), (45, True),
                                               (395, False), (966, False), (1786, False),
-                                              (2187, False)])
+                                              (2187, False), (3432, False), (3501, False)])
 def test_waiting_games_are_never_misread(seed, purposeful):
     st = _game(seed, 4, pick=_purposeful if purposeful else None)
     assert st.wrong == 0, st.failures

@@ -473,16 +473,25 @@ class WaitingTracker(T.Tracker):
             # the cube as put onto the keeper). The move in doubt is asked about first.
             self.must_ask = True
             return n
-        # Nothing fits the tentative reading: another one may be the game.
+        # Nothing fits the tentative reading: another one may be the game. Each is tried with
+        # the moves seen begun as the tentative reading saw them (random seed 3432: translated
+        # through a reading tried before, where the keeper could not step west, the keeper's
+        # Kw was lost, and the right reading read its Ks instead).
         mine = self.mine
+        pending = list(self.pending)
+        erased = list(self.undone_by_next)
         for r in self.readings:
             if r == mine:
                 continue
+            self.pending = list(pending)
+            self.undone_by_next = list(erased)
             self._switch(r)
             got = self._read(may_commit)
             if self.state != T.MISMATCH or got:
                 return n + got
         if self.readings and self.mine != mine:
+            self.pending = pending
+            self.undone_by_next = erased
             self._switch(mine)
             self._read(may_commit)
         return n
