@@ -91,3 +91,55 @@ def test_logs_that_do_not_replay_are_refused(tmp_path):
     a = cc.encode_action(cc.start_position(2).legal_actions()[0])
     with pytest.raises(LogError, match="left over"):
         record_from_log(build([a + b"\x00"], sample_header(start=start)))
+
+
+def test_a_waiting_boards_log_of_format_2_reads_as_the_board_showed_it(tmp_path, monkeypatch):
+    """A wait=4 game (seed 6, purposeful) logged by the board's store as the app does it: the
+    doubt records make the log format version 2. Read while a doubt is open, the record holds
+    the moves the board showed and names the open doubt; read at the end, the whole game, its
+    changes of reading counted with the take-backs, no doubt open; both go into the store."""
+    from cargoboard.games.cargocube import play
+    from firmware.games.cargocube.plugin import Game
+    from shared_rules.cargocube.engine import best_action
+    gl = GameLog(str(tmp_path), "e6614c31")
+    seen = {}
+
+    def factory(options):
+        options["record"] = gl.append
+        options["record_undo"] = gl.undo
+        options["record_doubt"] = gl.doubt
+        options["record_over"] = gl.finish
+        game = Game(options)
+        gl.begin("cargocube", game.variant, options["seats"], game.pos.notation(), None,
+                 cc.RULES_VERSION, 1767225600, game.log_version)
+        after0 = game._after
+
+        def after(now_ms):
+            after0(now_ms)
+            t = game.tracker
+            if t.readings and "open" not in seen:
+                n = gl.current()
+                seen["open"] = (logread.read(gl, n, 0, logread.size(gl, n)), t.doubt_at,
+                                [cc.format_action(a) for a in t.pos.history()])
+            seen["game"] = game
+        game._after = after
+        return game
+
+    monkeypatch.setattr(play, "Game", factory)
+    st = play.play_game(6, players=2, cards=True, wait=4,
+                        pick=lambda pos, legal, rng: best_action(pos) if rng.random() < 0.8
+                        else legal[rng.randrange(len(legal))])
+    assert st.wrong == 0
+    raw, doubt_at, shown = seen["open"]
+    assert raw[4] == 2
+    rec = record_from_log(raw)
+    assert rec.variant == "polygon+cards+wait4" and rec.status == "open"
+    assert rec.doubt_at == doubt_at and rec.actions == shown
+    n = gl.current()
+    raw = logread.read(gl, n, 0, logread.size(gl, n))
+    rec = record_from_log(raw)
+    game = seen["game"]
+    assert rec.actions == [cc.format_action(a) for a in game.pos.history()]
+    assert rec.doubt_at is None and rec.undos > 0 and rec.problem is None
+    with Store(str(tmp_path / "games.db")) as store:
+        assert store.add(rec) is not None
