@@ -166,6 +166,7 @@ class GameLog:
         finally:
             logformat = None
             unload("firmware.system.logformat")
+            unload("firmware.system.logdoubt")  # (loaded by it)
         os.rename(path + ".tmp", path)
         self.cur = n
         self.closed = 0

@@ -24,7 +24,8 @@ loaded while it plays.
 """
 
 from firmware.system.logwrite import *  # noqa: F401,F403 (kinds, tags, CRC-8, encode_record, ...)
-from firmware.system.logwrite import _u16, crc16
+from firmware.system.logwrite import _u16
+from firmware.system.logdoubt import DOUBT_MAX, DOUBT_OVER, crc16  # noqa: F401 (re-exported)
 
 MAGIC = b"CBGL"
 FORMAT_VERSION = 2  # the newest this codec reads: 1, or 2 (1 and doubt records), written by

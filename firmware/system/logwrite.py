@@ -18,9 +18,7 @@ KIND_NAMES = ("", "action", "undo", "finish", "abandon", "doubt")
 V_UNDO = 0
 V_FINISH = 13
 V_ABANDON = 14
-V_DOUBT = 15
-DOUBT_MAX = 1024  # a doubt record's payload at most (bytes)
-DOUBT_OVER = 7  # a doubt record's bytes besides its payload
+V_DOUBT = 15  # (its framing: firmware/system/logdoubt.py)
 MAX_PAYLOAD = 12
 TAG_MASK = 0x5A  # not a codeword: 0x00 and 0xFF (blank or erased bytes) are no tags
 
@@ -40,7 +38,6 @@ del _codeword
 TAG_UNDO = TAGS[V_UNDO]
 TAG_FINISH = TAGS[V_FINISH]
 TAG_ABANDON = TAGS[V_ABANDON]
-TAG_DOUBT = TAGS[V_DOUBT]
 
 
 # --- checksums -------------------------------------------------------------------------------
@@ -69,22 +66,6 @@ def crc8(data, crc=0, start=0, end=-1):
     return crc
 
 
-_CRC16_NIBBLE = (0x0000, 0x1021, 0x2042, 0x3063, 0x4084, 0x50A5, 0x60C6, 0x70E7,
-                 0x8108, 0x9129, 0xA14A, 0xB16B, 0xC18C, 0xD1AD, 0xE1CE, 0xF1EF)
-
-
-def crc16(data, start=0, end=-1, crc=0xFFFF):
-    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) of data[start:end]."""
-    t = _CRC16_NIBBLE
-    if end < 0:
-        end = len(data)
-    for i in range(start, end):
-        b = data[i]
-        crc = ((crc << 4) & 0xFFFF) ^ t[(crc >> 12) ^ (b >> 4)]
-        crc = ((crc << 4) & 0xFFFF) ^ t[(crc >> 12) ^ (b & 15)]
-    return crc
-
-
 def _u16(raw, i):
     return raw[i] | (raw[i + 1] << 8)
 
@@ -92,7 +73,7 @@ def _u16(raw, i):
 def encode_record(kind, payload, crc, offset=0):
     """(record bytes, CRC register after it). kind: ACTION (payload: 1..MAX_PAYLOAD bytes), UNDO,
     FINISH or ABANDON (offset: where the record starts in the log), DOUBT (payload: 0..DOUBT_MAX
-    bytes, after its length as u16 LE)."""
+    bytes, firmware/system/logdoubt.py)."""
     if kind == ACTION:
         n = len(payload)
         if n < 1 or n > MAX_PAYLOAD:
@@ -104,21 +85,9 @@ def encode_record(kind, payload, crc, offset=0):
         out = bytearray(2)
         out[0] = TAG_UNDO
     elif kind == DOUBT:
-        # tag, length (u16 LE) and its own CRC-8, payload, CRC-16 of all that, chained CRC-8:
-        # the length decides where the record ends, so an error in it must be found before
-        # it is believed, and the payload may be longer than a CRC-8 guards
-        n = len(payload)
-        if n > DOUBT_MAX:
-            raise ValueError("doubt payload must be 0..%d bytes, got %d" % (DOUBT_MAX, n))
-        out = bytearray(n + DOUBT_OVER)
-        out[0] = TAG_DOUBT
-        out[1] = n & 0xFF
-        out[2] = n >> 8
-        out[3] = crc8(out, 0, 1, 3)
-        out[4:n + 4] = payload
-        c = crc16(out, 0, n + 4)
-        out[n + 4] = c & 0xFF
-        out[n + 5] = c >> 8
+        # (only a game that keeps moves in doubt writes these: their framing is loaded for it)
+        from firmware.system.logdoubt import doubt_record
+        out = doubt_record(payload, TAGS[V_DOUBT], crc8)
     elif kind == FINISH or kind == ABANDON:
         out = bytearray(4)
         out[0] = TAG_FINISH if kind == FINISH else TAG_ABANDON

@@ -103,6 +103,7 @@ class Game:
     # WaitingTracker (waiting.py, loaded only then)
     new_tracker = T.Tracker
     log_version = 1  # the game log's format version (2 with the option wait=K: doubt records)
+    wait_tag = ""  # "+waitK" with the option wait=K: at the variant's end, so a resume has it
 
     def __init__(self, options):
         self.emit = options.get("emit") or _nothing
@@ -118,14 +119,9 @@ class Game:
         start = options.get("position")
         wait = options.get("wait")
         variant = options.get("variant") or ""
-        if wait is None and "+wait" in variant:
-            wait = variant[variant.index("+wait") + 5:].split("+")[0]  # resumed: the header's
-        self.wait_tag = ""  # "+waitK" with the option wait=K: in the variant, so a resume has it
-        if wait not in (None, "", "0"):
-            from firmware.games.cargocube.waiting import maker
-            self.new_tracker = maker(wait)
-            self.log_version = 2  # its log holds doubt records (docs/log-format.md)
-            self.wait_tag = "+wait%d" % int(wait)
+        if wait not in (None, "", "0") or "+wait" in variant:  # (a resumed game: its header's)
+            from firmware.games.cargocube.waiting import option
+            option(self, wait, variant)  # new_tracker, log_version, wait_tag
         try:
             from shared_rules.cargocube import layouts
             players = len(seats)

@@ -54,6 +54,19 @@ def maker(value):
     return new_tracker
 
 
+def option(game, wait, variant):
+    """The plug-in with the option wait=K (K: wait, or, for a game resumed from its log, the
+    variant's `+waitK`): its trackers wait, its log is of format version 2 (doubt records) and
+    its variant says so. ValueError for a bad K, at once."""
+    if wait is None or wait == "":
+        wait = variant[variant.index("+wait") + 5:].split("+")[0]
+    k = _moves(wait)
+    if k:
+        game.new_tracker = maker(k)
+        game.log_version = 2
+        game.wait_tag = "+wait%d" % k
+
+
 class _AskFirst(Exception):
     """Raised where the board would have to read a move on a reading that may be wrong: the
     move in doubt is asked about first (caught at every input: observe ... press_undo)."""
