@@ -50,7 +50,6 @@ def _resume(app):
         logboot = None
         unload("firmware.system.logboot")
         unload("firmware.system.logformat")
-        unload("firmware.system.logdoubt")  # (loaded by it)
         unload("firmware.system.plugins")
         gc.collect()
 

@@ -68,6 +68,16 @@ def open_newest(glog):
 
 
 def resume(app, load=None):
+    """_resume, then the doubt records' code that the codec loaded is let go (boot.py drops the
+    codec itself and this module)."""
+    try:
+        return _resume(app, load)
+    finally:
+        from firmware.hal import unload
+        unload("firmware.system.logdoubt")
+
+
+def _resume(app, load=None):
     """Go on with the newest game in the app's log if it is still open (the pieces are still
     on the board): replay it into a new plug-in (its Game class from load(name), by default
     firmware/system/plugins.py's, imported only then) and put the app in play. True if a game
