@@ -76,6 +76,11 @@ def test_doubt_records_round_trip_in_a_version_2_log_only():
     for cut in range(at + 1, end):
         h, recs, good, problem = LF.parse(raw[:cut])
         assert good == at and problem.startswith("torn tail") and recs == as_records(steps[:first])
+    # its length damaged: named as such, before the length is believed
+    bad = bytearray(raw)
+    bad[at + 1] ^= 0x04
+    h, recs, good, problem = LF.parse(bytes(bad))
+    assert good == at and problem.startswith("bad doubt record length at byte %d" % at), problem
     with pytest.raises(ValueError):
         LF.encode_record(LF.DOUBT, bytes(LF.DOUBT_MAX + 1), 0)
 
