@@ -1,7 +1,7 @@
-# Revision A's tracker with the game option wait=K (plugin.py loads this module only then): a
-# look-alike move settled by up to K moves after it, not asked about at once. It takes the
-# look-alike where Tracker._infer would ask about moves that all explain the board (_ask with
-# match), and reads on (_read).
+# Revision A's tracker with the game option wait=K (K > 0: the default, plugin.Game.WAIT;
+# plugin.py loads this module only then): a look-alike move settled by up to K moves after it,
+# not asked about at once. It takes the look-alike where Tracker._infer would ask about moves
+# that all explain the board (_ask with match), and reads on (_read).
 #
 # Occupancy sensors cannot tell some moves apart (a cube rolled onto one stack or another: the
 # same cell empties). The moves after such a look-alike often can: the cube rolled onto one
@@ -10,25 +10,26 @@
 # reading for now (the tentative one: the position the board shows and plays on) and keeps the
 # others as readings: action lists from the move in doubt (doubt_at), all of which explain what
 # the board has seen since. Each later move is read on the tentative position as ever; each
-# other reading then takes every move that shows the same (the same occupancy change; a move
-# the player picked among the shown ones: the same cells too; `end`), and a reading with none
-# is dropped. When one reading is left, the moves are settled: taken into the log (the log and
-# the host see settled moves only; a power cut loses the unsettled ones, which the board then
-# reads again from the cells, or asks). When no move fits the tentative reading but fits
-# another, that one becomes the tentative. The board asks (the question is about the first move
-# where the readings differ, `asking_at`) once `wait` moves have come after the look-alike, when
-# the game ends on the tentative reading, when the readings would grow past READINGS_MAX, and
-# whenever the board would have to ask anything else or read a move that only two moves
-# explain: the other readings follow the board one move at a time, and no question is ever
-# read on a reading that may be wrong. Nothing is guessed: every reading that fits what was seen
-# is kept until a move rules it out or the player picks. docs/board-cargocube.md, "The option
-# `wait=K`"; bench/cargocube/inference.py --wait K and reva_pico.py measure it.
+# other reading then takes every move that shows the same (the same occupancy change; a move the
+# player picked among the shown ones: the same cells too; `end`), and a reading with none is
+# dropped. When one reading is left, the moves are settled. Every move goes to the log when it
+# is taken, with doubt records that hold the readings (docs/log-format.md; take_log), so a power
+# cut loses no move in doubt: the board resumes with its readings (reopen). When no move fits
+# the tentative reading but fits another, that one becomes the tentative. The board asks (the
+# question is about the first move where the readings differ, `asking_at`) once `wait` moves
+# have come after the look-alike, when the game ends on the tentative reading, when the readings
+# would grow past READINGS_MAX, and whenever the board would have to ask anything else or read a
+# move that only two moves explain: the other readings follow the board one move at a time, and
+# no question is ever read on a reading that may be wrong. Nothing is guessed: every reading
+# that fits what was seen is kept until a move rules it out or the player picks.
+# docs/board-cargocube.md, "The option `wait=K`"; bench/cargocube/inference.py --wait K and
+# reva_pico.py measure it.
 
 from shared_rules.cargocube import rules as cc
 from firmware.games.cargocube import tracker as T
 from firmware.games.cargocube.tracker import explain
 
-WAIT = 4  # moves after a look-alike the board reads before it asks about it (default)
+WAIT = 2  # moves after a look-alike the board reads before it asks about it (plugin.Game.WAIT)
 WAIT_MAX = 8
 READINGS_MAX = 12  # readings kept at most; one more move that would grow past it: ask first
 
@@ -54,17 +55,41 @@ def maker(value):
     return new_tracker
 
 
-def option(game, wait, variant):
-    """The plug-in with the option wait=K (K: wait, or, for a game resumed from its log, the
-    variant's `+waitK`): its trackers wait, its log is of format version 2 (doubt records) and
-    its variant says so. ValueError for a bad K, at once."""
-    if wait is None or wait == "":
-        wait = variant[variant.index("+wait") + 5:].split("+")[0]
+def option(game, wait):
+    """The plug-in with the option wait=K (K: wait's text; for a game resumed from its log, the
+    variant's `+waitK`): its trackers wait, its log is of format version 2 (doubt records), its
+    variant says so and its console has the readings (_commands). ValueError for a bad K, or
+    on revision B (its plug-in has levels: the steps tell look-alikes apart), at once."""
     k = _moves(wait)
+    if k and hasattr(game, "levels"):
+        raise ValueError("wait=%s: revision A only (revision B sees the steps)" % (wait,))
     if k:
         game.new_tracker = maker(k)
         game.log_version = 2
         game.wait_tag = "+wait%d" % k
+        game.command = _commands(game, game.command)
+        # waiting_rare.py loaded once now, while the heap is in one piece: the names it brings
+        # are interned for good, and a first load in the middle of a game needed a new block of
+        # the names' pool (2 KB; 4 KB on the unix port), which a heap in pieces did not have
+        from firmware.games.cargocube import waiting_rare
+        waiting_rare = None
+        T.unload("firmware.games.cargocube.waiting_rare")
+
+
+def _commands(game, command):
+    """The plug-in's console with the readings (here, so that a board without the option keeps
+    none of it): `readings` (WaitingTracker.reading_lines), and `state` ends with ` doubt=PLY`
+    while moves from that ply are in doubt (docs/serial-protocol.md)."""
+    def with_readings(words):
+        t = game.tracker
+        cmd = words[0].lower()
+        if cmd == "readings":
+            return t.reading_lines()
+        reply = command(words)
+        if cmd == "state" and t.readings:
+            reply += " doubt=%d" % t.doubt_at
+        return reply
+    return with_readings
 
 
 class _AskFirst(Exception):
@@ -73,6 +98,8 @@ class _AskFirst(Exception):
 
 
 class WaitingTracker(T.Tracker):
+    AskFirst = _AskFirst  # (waiting_rare.py raises it through the tracker: no import circle)
+
     def __init__(self, pos, settle_ms=T.SETTLE_MS, rank=None, wait=None):
         self.wait = WAIT if wait is None else _moves(wait)
         self.readings = []  # action lists from doubt_at; [] when every move is settled
@@ -97,6 +124,10 @@ class WaitingTracker(T.Tracker):
         """How many of pos's actions are settled (in the log); the rest are the tentative
         reading's."""
         return self.doubt_at if self.readings else self.pos.ply()
+
+    def reading_lines(self):
+        """The console's `readings` (waiting_rare.reading_lines)."""
+        return _rare("reading_lines", self)
 
     # -- the look-alike, and the moves after it ----------------------------------------------------
 
@@ -254,42 +285,9 @@ class WaitingTracker(T.Tracker):
         return out
 
     def _read_otherwise(self, cells):
-        """Whether another reading would read what the sensors saw (cells, read here as one
-        move) as more than one move: a move that may have ended on a stack and one more, or,
-        where no single move explains it, a move with no trace and one more. (This board would
-        read it so, or ask, on that reading: taking one move for every reading would drop the
-        one where two were made.)"""
-        mine = self.mine
-        pending = self.pending
-        barred = self.barred
-        undone = self.undone_by_next
-        held = self.held
-        found = False
-        try:
-            for r in self.readings:
-                if r == mine:
-                    continue
-                self._switch(r, True)
-                if self.undone_by_next:
-                    found = True  # (a move erased by the next may be this reading's first)
-                    break
-                complete, partial, _ = self._explain_in_two(self.diff, True)
-                if complete or partial:
-                    found = True
-                    break
-                if not explain(self.pos, self.legal(), self._deltas, cells, ())[0]:
-                    complete, partial, _ = self._explain_in_two(self.diff, False)
-                    if complete or partial:
-                        found = True
-                        break
-        finally:
-            if self.mine != mine:
-                self._switch(mine)
-            self.pending = pending
-            self.barred = barred
-            self.undone_by_next = undone
-            self.held = held
-        return found
+        """Whether another reading would read cells as more than one move
+        (waiting_rare.read_otherwise)."""
+        return _rare("read_otherwise", self, cells)
 
     def _one_ended(self):
         """Whether the game is over on some reading."""
@@ -370,65 +368,11 @@ class WaitingTracker(T.Tracker):
         self.offered = offered
 
     def _offer_hidden(self):
-        """The player says a move was missed: the missed moves of every reading are shown, the
-        tentative one's first (the move made may be legal on another reading only: a cube
-        rolled on from the stack the likeliest reading did not put it on)."""
+        """The player says a move was missed: with readings open, the missed moves of every
+        reading (waiting_rare.offer_hidden)."""
         if not self.readings:
             return T.Tracker._offer_hidden(self)
-        mine = self.mine
-        pending = self.pending
-        barred = self.barred
-        lists = [self._offers()]
-        for r in self.readings:
-            if r != mine:
-                self._switch(r)
-                lists.append(self._offers())
-        # Each reading's likeliest first, then each one's second, ... (the move made is mostly
-        # the likeliest of its reading, which may not be the tentative one).
-        offers = []
-        k = 0
-        more = True
-        while more:
-            more = False
-            for one in lists:
-                if k < len(one):
-                    more = True
-                    if one[k] not in offers:
-                        offers.append(one[k])
-            k += 1
-        if self.mine != mine:
-            self._switch(mine)
-        self.pending = pending
-        self.barred = barred
-        if len(offers) > 1 and mine in self.readings:
-            offers = self._by_readings(offers, lists)
-        if not offers:
-            return False
-        self._ask([])
-        self.candidates = offers
-        self.offered = True
-        self._on_shown()  # (the tentative reading may have none: the first is another's)
-        return True
-
-    def _by_readings(self, offers, lists):
-        """offers (the missed moves of every reading: lists, the tentative one's first, then
-        the others in the readings' order), likeliest first: a move weighs each reading that
-        offers it by the reading's weight and by what a player trying to win makes of the move
-        there (_weights); ties keep the order given."""
-        ws = self._weights(0, True)
-        if ws is None:
-            return offers
-        rs = self.readings
-        mine = self.mine
-        at = [rs.index(mine)] + [k for k in range(len(rs)) if rs[k] != mine]
-        score = {}
-        for j in range(len(lists)):
-            w, best, q = ws[at[j]]
-            for a in lists[j]:
-                s = w * (q + (0.8 if best is not None and best[:5] == a[:5] else 0))
-                score[a] = score.get(a, 0) + s
-        order = sorted(range(len(offers)), key=lambda k: (-score[offers[k]], k))
-        return [offers[k] for k in order]
+        return _rare("offer_hidden", self)
 
     def press_next(self):
         done = T.Tracker.press_next(self)
@@ -578,99 +522,12 @@ class WaitingTracker(T.Tracker):
     # -- the question about the move in doubt ------------------------------------------------------
 
     def _ask_doubt(self):
-        rs = self.readings
-        i = 0
-        first = rs[0]
-        n = len(first)
-        for r in rs:
-            n = min(n, len(r))
-        while i < n - 1:
-            a = first[i]
-            same = True
-            for r in rs:
-                if r[i] != a:
-                    same = False
-                    break
-            if not same:
-                break
-            i += 1
-        cands = []
-        for r in rs:
-            if r[i] not in cands:
-                cands.append(r[i])
-        if len(cands) > 1:
-            cands = self._likeliest(cands, i)
-        self.state = T.ASKING
-        self.candidates = cands
-        self.fitting = len(cands)
-        self.index = 0
-        self.offered = False
-        self.end_offer = False
-        self.settling = False
-        self.moves = []  # (the pending moves stay: read again after the answer)
-        self.targets = []
-        self.asking_at = self.doubt_at + i
+        """The question about the move in doubt (waiting_rare.ask_doubt)."""
+        return _rare("ask_doubt", self)
 
     def _likeliest(self, cands, i):
-        """cands (the moves where the readings first differ, at i), likeliest first by the moves
-        after them too: a move weighs the readings that make it (_weights; ties keep the
-        readings' order: MicroPython's sort is not stable)."""
-        ws = self._weights(i)
-        if ws is None:
-            return cands
-        weight = [0.0] * len(cands)
-        for k in range(len(ws)):
-            weight[cands.index(self.readings[k][i])] += ws[k][0]
-        order = sorted(range(len(cands)), key=lambda k: (-weight[k], k))
-        return [cands[k] for k in order]
-
-    def _weights(self, i, ends=False):
-        """For each reading: (its weight, and with ends the hint's choice where it ends and
-        0.2 / the legal moves there). A reading weighs what a player trying to win makes of its
-        moves from i (the hint's choice 4 times in 5, else any legal move: the ranking the
-        questions use, engine.py, carried past the move in doubt; the moves before i are every
-        reading's). The hint engine is loaded for this and dropped after (None without room
-        for it); its choice is worked out once for each position the readings share."""
-        try:
-            from shared_rules.cargocube import engine
-        except MemoryError:
-            return None
-        pos = self.pos
-        back = self.mine[i:]
-        out = []
-        seen = {}  # the moves from i to a position -> (the hint's choice there, 0.2 / legal)
-        for _ in back:
-            pos.pop()
-        try:
-            for r in self.readings:
-                p = 1.0
-                n = 0
-                look = None
-                try:
-                    for j in range(i, len(r) + 1 if ends else len(r)):
-                        key = tuple(r[i:j])
-                        look = seen.get(key)
-                        if look is None:
-                            look = (engine.best_action(pos),
-                                    0.2 / max(1, len(pos.legal_actions())))
-                            seen[key] = look
-                        if j == len(r):
-                            break
-                        a = r[j]
-                        best = look[0]
-                        p *= look[1] + (0.8 if best is not None and best[:5] == a[:5] else 0)
-                        pos.push(a)
-                        n += 1
-                finally:
-                    for _ in range(n):
-                        pos.pop()
-                out.append((p, look[0], look[1]) if ends else (p,))
-        finally:
-            for a in back:
-                pos.push(a)
-            engine = None
-            T.unload("shared_rules.cargocube.engine")
-        return out
+        """cands, likeliest first by the moves after them too (waiting_rare.likeliest)."""
+        return _rare("likeliest", self, cands, i)
 
     def _after_input(self):
         if not self.readings:
@@ -683,37 +540,8 @@ class WaitingTracker(T.Tracker):
             self._ask_doubt()
 
     def _answer(self, action):
-        i = self.asking_at - self.doubt_at
-        self.asking_at = -1
-        self.readings = [r for r in self.readings if i < len(r) and r[i] == action]
-        if i < len(self.mine) and self.mine[i] == action:
-            self.hows[i] = "confirm"
-        if len(self.readings) == 1:
-            self._settle(self.readings[0])
-            self.state = T.IDLE
-            picked = self.picked
-            self.picked = None
-            if picked is not None and picked in self.pos.legal_actions():
-                T.Tracker._commit(self, picked, "confirm")
-            if self.end_requested and self.end_at_rest:
-                # `end` was pressed at rest: the turn ends before what the board shows now
-                # (the next move may be under way already)
-                self.end_requested = False
-                if self.pos.actions_left > 0:
-                    T.Tracker._commit(self, cc.END_ACTION, "end")
-            self.end_at_rest = False
-            self._infer()
-            if self.end_requested and self.state == T.IDLE:
-                # (pressed with a move under way: the turn ends after it)
-                self.end_requested = False
-                if self.pos.actions_left > 0:
-                    self._commit(cc.END_ACTION, "end")
-                    self._infer()
-        else:
-            if self.mine not in self.readings:
-                self._switch(self.readings[0])
-            self.state = T.IDLE
-            self.must_ask = True  # the next move where they differ
+        """A question about the move in doubt answered (waiting_rare.answer)."""
+        return _rare("answer", self, action)
 
     # -- inputs: a question the tentative reading cannot read is asked about first ---------------
 
@@ -800,49 +628,8 @@ class WaitingTracker(T.Tracker):
         return True
 
     def _held(self, occ):
-        """Whether occ (a change with the moves after a piece read as down shown) is that piece
-        put down after all, on an empty cell (a `confirm` pressed with the piece in the hand):
-        one of its own moves from before explains it exactly, and nothing explains it after
-        any reading's move of the piece and the move shown (a move played on from there would:
-        seed 45's h9w onto a stack, h6n, then h7n onto h8, where h9s alone also explains the
-        board; random seed 395's i7e, f5w, then g8e, explained after i7e only). The piece's
-        readings are then dropped (nothing of them was logged) and the change is read from
-        before them."""
-        pos = self.pos
-        shown = self.candidates[self.index]
-        down = pos.pop()
-        expected = bytearray(16)
-        after = False  # something explains occ after a reading's move and the move shown
-        for r in self.readings:
-            pos.push(r[0])
-            if shown in pos.legal_actions():
-                pos.push(shown)
-                T.occupancy(pos, expected)
-                diff = T.diff_cells(occ, expected)
-                if diff:
-                    match, growing = explain(pos, pos.legal_actions(False), None, diff, ())
-                    after = bool(match or growing)
-                else:
-                    after = True
-                pos.pop()
-            pos.pop()
-            if after:
-                break
-        if not after:
-            T.occupancy(pos, expected)
-            diff = T.diff_cells(occ, expected)
-            if diff:
-                for a in explain(pos, pos.legal_actions(False), None, diff, self.barred)[0]:
-                    if a[1] == down[1]:
-                        self._no_doubt([])
-                        self.put_down = False
-                        self.offered = False
-                        self.candidates = []
-                        self.state = T.IDLE
-                        self._refresh()
-                        return True
-        pos.push(down)
-        return False
+        """Whether occ is the piece read as down put down after all (waiting_rare.held)."""
+        return _rare("held", self, occ)
 
     def press_end(self):
         if self.asking_at >= 0 and self.state == T.ASKING:
@@ -867,75 +654,7 @@ class WaitingTracker(T.Tracker):
         return done
 
     def press_undo(self):
-        if self.asking_at >= 0 and self.state == T.ASKING:
-            return False  # the board needs the answer: a move before the last one is in doubt
-        if self.offered and self.state == T.ASKING and self.put_down:
-            # Out of the moves offered after a piece read as put down (_put_down): no other
-            # move was made; the piece's move (its readings) stays, and an `end` that waited on
-            # it ends the turn now.
-            end = self.put_down == 2
-            self.put_down = False
-            self.offered = False
-            T.Tracker.press_undo(self)
-            if end and self.state == T.IDLE and self.pos.actions_left > 0:
-                try:
-                    self._commit(cc.END_ACTION, "end")
-                    self._read(True)
-                except _AskFirst:
-                    self.must_ask = True
-                self._after_input()
-            return True
-        if self.offered and self.state == T.ASKING and self.readings:
-            # Out of a missed move shown on the tentative reading: the move made may be legal
-            # only on another one. Asked about first.
-            T.Tracker.press_undo(self)
-            self.must_ask = True
-            self._after_input()
-            return True
-        if not self.readings or self.state == T.ASKING:
-            try:
-                done = T.Tracker.press_undo(self)
-            except _AskFirst:
-                done = True
-                self.must_ask = True
-            self._after_input()
-            return done
-        try:
-            self._settle_now()
-        except _AskFirst:
-            self.must_ask = True
-            self._after_input()
-            return True
-        if not self.readings:
-            return self.press_undo()  # (settled meanwhile)
-        # A move of the readings taken back: each reading loses its last move.
-        action = self.pos.pop()
-        self.mine.pop()
-        self.hows.pop()
-        self.undone.append(action)
-        self.barred.append(action)
-        self.later = max(0, self.later - 1)
-        left = []
-        for r in self.readings:
-            r = r[:-1]
-            if r not in left:
-                left.append(r)
-        self.pending = []
-        self.candidates = []
-        self._refresh()
-        if not self.mine:
-            self._no_doubt([])  # the move in doubt itself: nothing of it is left
-        elif len(left) == 1:
-            self.readings = left
-            self._settle(left[0])
-        else:
-            self.readings = left
-        try:
-            self._infer()
-        except _AskFirst:
-            self.must_ask = True
-        self._after_input()
-        return True
+        return _rare("press_undo", self)
 
 
 def _fitting(pos, event):
@@ -962,6 +681,17 @@ def _same_cells(pos, picked):
     return False
 
 
+def _rare(name, *args):
+    """waiting_rare.py's function name called with args: the parts of this tracker a game
+    seldom needs, loaded for the call and dropped after (as the hint engine is)."""
+    from firmware.games.cargocube import waiting_rare
+    try:
+        return getattr(waiting_rare, name)(*args)
+    finally:
+        waiting_rare = None
+        T.unload("firmware.games.cargocube.waiting_rare")
+
+
 def _distinct(pos, actions):
     """actions without those that end as one before them (offers.distinct, loaded for it)."""
     from firmware.games.cargocube import offers
@@ -973,55 +703,6 @@ def _distinct(pos, actions):
 
 
 def reopen(game, payload, rank=None):
-    """A resumed game's tracker with the doubt its log's last doubt record holds (the plug-in's
-    resume: game.pos is the position after the log's records). The log may end inside a
-    change of the line (a power cut between the doubt record and the moves after it): the
-    record's tentative reading is what the board shows, and the log's line is brought to it
-    with the next take_log. ValueError for a payload that does not read."""
-    pos = game.pos
-    d = payload[0] | payload[1] << 8 if len(payload) >= 4 else -1
-    if d < 0 or pos.ply() < d:
-        raise ValueError("doubt record at ply %d after %d moves" % (d, pos.ply()))
-    logged = []
-    while pos.ply() > d:
-        logged.insert(0, pos.pop())
-    readings = []
-    i = 4
-    try:
-        for _ in range(payload[3]):
-            r = []
-            k = payload[i]
-            i += 1
-            try:
-                for _ in range(k):
-                    a, i = cc.decode_action(pos, payload, i)
-                    r.append(a)
-                    pos.push(a)
-            finally:
-                for _ in r:
-                    pos.pop()
-            readings.append(r)
-    except (IndexError, cc.RulesError):
-        i = -1
-    if i != len(payload) or payload[2] >= len(readings):
-        for a in logged:
-            pos.push(a)
-        raise ValueError("doubt record of %d bytes does not read" % len(payload))
-    mine = readings[payload[2]]
-    for a in mine:
-        pos.push(a)
-    t = game.new_tracker(pos, rank=rank)
-    if not isinstance(t, WaitingTracker):
-        t = WaitingTracker(pos, rank=rank)
-    t.doubt_at = d
-    t.readings = readings
-    t.mine = list(mine)
-    t.hows = ["end" if a[0] == cc.END else "auto" for a in mine]
-    t.later = max(0, len(mine) - 1)
-    t.logged = logged
-    t.doubt_rec = [list(r) for r in readings]
-    if len(readings) < 2:
-        t._no_doubt(t.mine)
-    elif t._one_ended():
-        t.must_ask = True
-    return t
+    """A resumed game's tracker with the doubt its log's last doubt record holds
+    (waiting_rare.reopen)."""
+    return _rare("reopen", game, payload, rank)
