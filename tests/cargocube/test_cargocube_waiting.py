@@ -42,12 +42,41 @@ def test_a_bad_wait_is_refused_with_its_range(value):
         Game({"seats": "SN", "wait": value})
 
 
-def test_wait_0_is_the_board_that_asks_at_once():
-    assert type(Game({"seats": "SN"}).tracker) is T.Tracker
-    assert type(Game({"seats": "SN", "wait": "0"}).tracker) is T.Tracker
+def test_wait_2_is_the_default_and_wait_0_the_board_that_asks_at_once():
+    g = Game({"seats": "SN"})
+    assert type(g.tracker) is not T.Tracker and g.tracker.wait == 2
+    assert g.variant == "polygon+wait2" and g.log_version == 2
+    g = Game({"seats": "SN", "wait": "0"})
+    assert type(g.tracker) is T.Tracker and g.variant == "polygon" and g.log_version == 1
     t = Game({"seats": "SN", "wait": "3"}).tracker
     assert type(t) is not T.Tracker and isinstance(t, T.Tracker)
     assert t.wait == 3
+    assert Game({"seats": "SWNE", "cards": "base"}).tracker.wait == 2
+    # the expansions, the teleport and 8 players ask at once unless told
+    for options in ({"seats": "SN", "cards": "pyramid"}, {"seats": "SN", "teleport": "1"},
+                    {"seats": "12345678"}):
+        g = Game(options)
+        assert type(g.tracker) is T.Tracker and g.log_version == 1, options
+        assert "+wait" not in g.variant
+    assert Game({"seats": "SN", "cards": "both", "wait": "2"}).tracker.wait == 2
+    # a game resumed from its log keeps what its variant says: none (every log before stop
+    # 51, and wait=0's) is the board that asks at once
+    g = Game({"seats": "SN", "variant": "polygon+cards", "cards": "base"})
+    assert type(g.tracker) is T.Tracker and g.log_version == 1
+    g = Game({"seats": "SN", "variant": "polygon+wait4"})
+    assert g.tracker.wait == 4 and g.variant == "polygon+wait4"
+    with pytest.raises(ValueError):
+        Game({"seats": "SN", "wait": "9"})
+
+
+def test_revision_b_takes_no_waiting_tracker():
+    from firmware.drivers.levels import LevelScanner
+    from firmware.games.cargocube.plugin_revb import Game as GameB
+    from firmware.games.cargocube.steptracker import StepTracker
+    g = GameB({"seats": "SN", "levels": LevelScanner()})
+    assert isinstance(g.tracker, StepTracker) and g.variant == "polygon" and g.log_version == 1
+    with pytest.raises(ValueError, match="revision A only"):
+        GameB({"seats": "SN", "levels": LevelScanner(), "wait": "2"})
 
 
 # 542 random: the player let a missed move stand and made the next move; the board took the
@@ -374,7 +403,7 @@ def test_a_confirm_with_the_piece_still_in_the_hand_then_the_piece_put_down_take
 def test_a_move_declared_with_readings_open_is_looked_for_likeliest_first(monkeypatch):
     """A `confirm` for a missed move while a look-alike's readings are open shows every
     reading's missed moves: ordered by the reading's weight (what a player trying to win makes
-    of its moves) and the move's there (WaitingTracker._by_readings), not each reading's first
+    of its moves) and the move's there (waiting_rare.by_readings), not each reading's first
     in turn. Seeds 0-15, purposeful: the `next`s in those offers, 38 so against 50 (measured)."""
     from cargoboard.sim.table import Table
     from firmware import hal as H
@@ -389,7 +418,13 @@ def test_a_move_declared_with_readings_open_is_looked_for_likeliest_first(monkey
         return counted
 
     ranked = _counted_in_games(monkeypatch, Table, "press", counting)
-    monkeypatch.setattr(waiting.WaitingTracker, "_by_readings", lambda self, offers, lists: offers)
+    rare = waiting._rare
+
+    def unranked(name, *args):  # waiting_rare, loaded for each call, without its by_readings
+        from firmware.games.cargocube import waiting_rare
+        waiting_rare.by_readings = lambda t, offers, lists: offers
+        return rare(name, *args)
+    monkeypatch.setattr(waiting, "_rare", unranked)
     assert ranked < _counted_in_games(monkeypatch, Table, "press", counting) * 0.85
 
 

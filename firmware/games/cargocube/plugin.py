@@ -102,6 +102,12 @@ class Game:
     # (plugin_revb.py) makes its StepTracker instead; with the option wait=K, revision A's
     # WaitingTracker (waiting.py, loaded only then)
     new_tracker = T.Tracker
+    # the option wait=K when `new` names none, for the base game (2 to 4 players, no cards or
+    # the base cards, no teleport; the rest asks at once unless told): a look-alike is settled
+    # by up to 2 moves after it before the board asks (waiting.py; docs/board-cargocube.md
+    # "The option wait=K"); wait=0 asks at once. A game resumed from its log keeps the option
+    # its variant names (none: 0).
+    WAIT = "2"
     log_version = 1  # the game log's format version (2 with the option wait=K: doubt records)
     wait_tag = ""  # "+waitK" with the option wait=K: at the variant's end, so a resume has it
 
@@ -119,9 +125,9 @@ class Game:
         start = options.get("position")
         wait = options.get("wait")
         variant = options.get("variant") or ""
-        if wait not in (None, "", "0") or "+wait" in variant:  # (a resumed game: its header's)
-            from firmware.games.cargocube.waiting import option
-            option(self, wait, variant)  # new_tracker, log_version, wait_tag
+        if variant:  # a game resumed from its log: the option its variant ends in, or none
+            wait = variant[variant.index("+wait") + 5:].split("+")[0] if "+wait" in variant \
+                else "0"
         try:
             from shared_rules.cargocube import layouts
             players = len(seats)
@@ -137,10 +143,20 @@ class Game:
                     raise ValueError(str(e))  # a bad layout is a bad option: `err <message>`
                 self.variant = layout + ("+cards" if cards == "base" else "+" + cards if cards
                                          else "") + ("+teleport" if teleport else "")
-            if self.wait_tag not in self.variant:
-                self.variant += self.wait_tag
         finally:
             _done_reading()
+        if wait is None or wait == "":
+            # (the expansions, the teleport and 8 players ask at once unless told: their
+            # positions offer hundreds of moves, a list of them for each reading, for which
+            # the unix port's heap in pieces found no room; the default is measured for the
+            # base game)
+            wait = self.WAIT if not self.pos.uses_expansions() and len(self.pos.seats) <= 4 \
+                else "0"
+        if wait != "0":
+            from firmware.games.cargocube.waiting import option
+            option(self, wait)  # new_tracker, log_version, wait_tag; ValueError for a bad K
+            if self.wait_tag not in self.variant:
+                self.variant += self.wait_tag
         _drop_unused(self.pos)
         self.tracker = self.new_tracker(self.pos, rank=_engine)
         self.overlay = L.Overlay()  # (cell, colour, level, blink) lit besides the score bars
