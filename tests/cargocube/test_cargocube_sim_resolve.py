@@ -8,11 +8,13 @@ from cargoboard.sim.script import run_script
 
 
 def test_resolve_two_moves_behind(tmp_path):
+    """The board that asks at once (wait=0) is two moves behind: the earlier one is picked
+    first."""
     pos = cc.start_position(2)
     pos.push(pos.parse_action("d4w"))  # onto c4: only d4 empties
     pos.push(pos.parse_action("c4n"))  # the cube on top of c4 onto c5: nothing changes
     script = "\n".join([
-        "new-game cargocube polygon SN",
+        "new-game cargocube polygon SN wait=0",
         "lift d4", "place c4",
         "lift c4", "place c5",
         "resolve " + pos.notation(),
@@ -25,3 +27,29 @@ def test_resolve_two_moves_behind(tmp_path):
     text = "\n".join(lines)
     assert "resolved the earlier d4w first" in text
     assert "resolved c4n" in text
+
+
+def test_resolve_and_expect_follow_a_board_that_holds_moves_in_doubt(tmp_path):
+    """Revision A's default board (wait=2) takes a look-alike for now and settles it by the
+    moves after, or asks about it later: `resolve` plays on while the board holds the move in
+    doubt (one of its `readings` leads to the position), answers a question about an earlier
+    move (`candidates` ... at=PLY) with the move that led to the position resolved then, and
+    `expect` takes a position the board holds as a reading. Seed 1's random game does all three
+    (host/cargoboard/sim/script.py)."""
+    from cargoboard.games.cargocube.scriptgen import game_script
+    text, final = game_script(seed=1, players=2, actions=60, check_every=10)
+    path = tmp_path / "doubts.txt"
+    path.write_text(text)
+    lines = []
+    assert run_script(str(path), out=lines.append) == 0, "\n".join(lines[-80:])
+    out = "\n".join(lines)
+    assert "resolved: the board holds it in doubt" in out
+    assert "resolved the earlier " in out and "(ply " in out
+    assert "expected position: a reading the board holds in doubt" in out
+    # the same script on the board that asks at once never holds a move in doubt
+    path.write_text(text.replace("new-game cargocube polygon SN",
+                                 "new-game cargocube polygon SN wait=0"))
+    lines = []
+    assert run_script(str(path), out=lines.append) == 0, "\n".join(lines[-80:])
+    out = "\n".join(lines)
+    assert "in doubt" not in out and "(ply " not in out

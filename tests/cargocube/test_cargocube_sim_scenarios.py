@@ -1,4 +1,4 @@
-"""Scripted scenarios on the virtual board: the REAL firmware (MicroPython unix port, 192k heap)
+"""Scripted scenarios on the virtual board: the REAL firmware (MicroPython unix port, the runner's 224k heap)
 behind a real pty, driven by `cargoboard sim` scripts (host/cargoboard/sim/script.py).
 
 Every script starts with `new-game cargocube polygon SEATS` (cubes B1 on the 40 Polygon cells,
@@ -9,7 +9,7 @@ never written by hand. The physical steps of an action come from `cargoboard.gam
 After a move the player holds still (`wait SETTLE_MS`, longer than the tracker's settle time)
 before `resolve`: `resolve` then reports 0 presses when the board has taken the move by itself.
 The output lines parsed here: `resolved ACTION: N press(es)` / `resolved: the board has it,
-0 presses` (one per `resolve`), `evt auto|confirm|end|undo ACTION -> POSITION`, `evt over ...`,
+0 presses` / `resolved: the board holds it in doubt, N press(es)` (one per `resolve`), `evt auto|confirm|end|undo ACTION -> POSITION`, `evt over ...`,
 and the replies of `send state` (`ok state=NAME diff=CELLS actions=N`).
 """
 
@@ -36,7 +36,8 @@ from cargoboard.sim import REVB_HEAP  # noqa: E402
 SETTLE_MS = 600  # the hand holds still this long after a move (> the tracker's settle time)
 WAIT = "wait %d" % SETTLE_MS
 
-RESOLVED = re.compile(r"^\s+resolved(?: (\S+))?: (?:the board has it, )?(\d+) press")
+RESOLVED = re.compile(r"^\s+resolved(?: (\S+))?: (?:the board (?:has|holds) it(?: in doubt)?, )?"
+                      r"(\d+) press")
 EVENT = re.compile(r"\] evt (auto|confirm|end|undo) (\S+) -> (.*)$")
 STATE = re.compile(r"^\s+ok state=(\w+) diff=(\S+) actions=(\d+)")
 
@@ -92,14 +93,16 @@ class Result:
 class Script:
     """A sim script built along a game followed with the rules core."""
 
-    def __init__(self, players=2, cards=False, teleport=False):
+    def __init__(self, players=2, cards=False, teleport=False, wait=None):
         """cards: False or a card layout (base, pyramid, bastion, both); teleport: the walking
-        teleport on the centre (docs/virtual-board.md, new-game)."""
+        teleport on the centre (docs/virtual-board.md, new-game); wait: the option wait=K
+        (None: the board's default, wait=2; 0: the board that asks at once)."""
         self.pos = cc.start_position(players, cards=cards, teleport=teleport)
         self.start = self.pos.notation()
         words = {False: "", "base": " cards"}.get(cards, " %s" % cards)
-        self.lines = ["new-game cargocube polygon %s%s%s" % (
-            layouts.SEATS_BY_PLAYERS[players], words, " teleport" if teleport else "")]
+        self.lines = ["new-game cargocube polygon %s%s%s%s" % (
+            layouts.SEATS_BY_PLAYERS[players], words, " teleport" if teleport else "",
+            "" if wait is None else " wait=%d" % wait)]
 
     def add(self, *lines):
         self.lines.extend(lines)
@@ -169,7 +172,7 @@ def test_tipped_cube_and_keeper_seen_on_new_cell_first(tmp_path):
     over its edge, a keeper stepped). The script has no "tip" verb; it borrows the top item of a
     stack (lifting it changes no sensor), puts it on the destination, then lifts the moving
     piece and puts it on the stack: the sensors see +DEST, then -SRC, exactly a tip."""
-    s = Script()
+    s = Script(wait=0)  # the board that asks at once
     p_act = s.act("d5n")                 # onto the occupied d6: a 2-stack to borrow from
     s.resolve()
     p_step = s.follow("Kn")              # S keeper f1 -> f2, tipped
@@ -226,7 +229,7 @@ def test_noise_and_hovering_hand_commit_nothing(tmp_path):
 # 4 -------------------------------------------------------------------------------------------
 
 def test_activation_onto_occupied_cell_waits_then_needs_buttons(tmp_path):
-    s = Script()
+    s = Script(wait=0)  # the board that asks at once
     p = s.act("d5n")                     # onto d6 (occupied): the board sees only -d5
     s.add("send state").resolve().expect()
     res = s.run(tmp_path)
@@ -491,7 +494,7 @@ def test_a_double_confirm_takes_no_missed_move_unseen(tmp_path):
     (in haste, or a bounce): the second press took the first guess shown (d6w), which the
     player had not looked at. Now it is the same press: the player then reads the guess, steps
     to d6n with `next` and takes it with `confirm`."""
-    s = Script()
+    s = Script(wait=0)  # the board that asks at once
     s.act("d5n")
     s.resolve()
     p = s.act("d6n")
@@ -508,7 +511,7 @@ def test_a_double_confirm_takes_no_missed_move_unseen(tmp_path):
 # 7 -------------------------------------------------------------------------------------------
 
 def test_undo_of_a_move_without_trace_then_play_on(tmp_path):
-    s = Script()
+    s = Script(wait=0)  # the board that asks at once
     p_act = s.act("d5n")
     s.resolve()
     s.act("d6n")                         # no trace: confirmed with buttons
@@ -684,7 +687,7 @@ def test_a_stray_next_at_rest_offers_nothing_that_playing_on_would_take(tmp_path
     """The tracking audit's case: `next` pressed with no question open offered a move that left
     no trace (as `confirm` does when the player says a move was missed), and the player's
     real move then took it: a move nobody made, then a mismatch. Only `confirm` declares."""
-    s = Script()
+    s = Script(wait=0)  # the board that asks at once
     p1 = s.act("d5n")   # onto d6: its top cube may now roll onto d7, a move with no trace
     s.resolve()
     s.add("press next", "wait 200", "send state")

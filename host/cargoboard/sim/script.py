@@ -55,7 +55,9 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  expect gives it up to 1 s of sim time first: it holds as
                                  soon as the board tracks POSITION, so the position before a
                                  move not yet taken passes too (`wait 1000` first checks that
-                                 the move was not taken).
+                                 the move was not taken). A board that holds moves in doubt
+                                 (Cargocube, `wait=K`) passes it too when one of its readings
+                                 leads to POSITION (console `readings`).
     resolve POSITION             the player gets the board to register the action leading to
                                  POSITION with buttons only, as the LEDs lead: nothing if the
                                  board has it (after up to 1 s to settle); if it shows
@@ -66,7 +68,14 @@ One command per line; `#` starts a comment (at the line start or after a space).
                                  move shown before the `confirm` that takes it (a press
                                  sooner is the same press). If the board is a move behind (an
                                  earlier move it could not see), the earlier move is picked
-                                 first the same way. Fails if no candidate leads there.
+                                 first the same way. A board that waits (Cargocube, revision
+                                 A, `wait=K`, the base game's default wait=2) may take a
+                                 look-alike for now: once it has taken a move and holds
+                                 moves in doubt (`state` ... doubt=PLY) one of whose
+                                 readings leads to POSITION, the player plays on; when it
+                                 asks about an earlier move (`candidates` ... at=PLY), the
+                                 player picks the move that led to a position an earlier
+                                 resolve named. Fails if no candidate leads there.
                                  Counts the presses.
     bounce CELL                  contact bounce: CELL's sensor toggles every frame for 60 ms
                                  (each state 10 ms < stable_ms) and returns to the true
@@ -175,9 +184,15 @@ def canonical(position: str, game: str = "") -> str:
 
 
 def _candidates(session: "Session"):
+    """(N, shown, [(I, ACTION, POSITION-AFTER)], at): the board's question; at is the ply of
+    the move it asks about when that is before its latest ones (a waiting board's ` at=PLY`,
+    whose positions are asked for with `full`: they follow from the position then), else -1."""
     data, final = session.query("candidates")
     if final.startswith("err"):
         raise ScriptError(f"candidates: {final}")
+    at = re.search(r"\sat=(\d+)$", final)
+    if at:
+        data, final = session.query("candidates full")
     m = re.match(r"ok\s+(\d+)\s+shown=(\d+)", final)
     if not m:
         raise ScriptError(f"candidates: unexpected reply '{final}'")
@@ -195,7 +210,19 @@ def _candidates(session: "Session"):
                     board = _rules_position(session.position(), session.game)
                 after = _after(board, parts[2])
             cands.append((int(parts[1]), parts[2], after))
-    return int(m.group(1)), int(m.group(2)), cands
+    return int(m.group(1)), int(m.group(2)), cands, int(at.group(1)) if at else -1
+
+
+def _in_doubt(session: "Session", position: str) -> bool:
+    """Whether the board is at rest holding moves in doubt, one of whose readings leads to
+    POSITION (Cargocube's `wait=K`: `state` says ` doubt=PLY`, `readings` lists where each
+    reading leads): it plays on the likeliest reading and settles it by the moves after, or
+    asks about it later (the question then has ` at=PLY`)."""
+    if not session.doubts:  # (a query lets sim time pass: asked only where it may be)
+        return False
+    _, final = session.query("state")
+    return final.startswith("ok state=idle ") and " doubt=" in final and \
+        position in session.readings()
 
 
 def _rules_position(text, game=""):
@@ -236,20 +263,63 @@ def default_resolve(session: "Session", position: str) -> int:
     that earlier move, then the one leading to POSITION. Like a player watching the LEDs, it
     looks again after every press: a board that takes the move itself meanwhile (its evidence
     came in late) needs nothing more, and a question that changed is read anew.
+    A board that waits (Cargocube's `wait=K`, revision A's default) may take a look-alike move
+    for now and hold it in doubt: when it has taken a move since the last resolve and is at rest
+    with moves in doubt, the player plays on (0 presses); when it asks about an earlier move
+    (` at=PLY`), the player picks the candidate that led to a position an earlier resolve
+    named (the truth then).
     Returns the presses used; raises ScriptError if the board cannot get there."""
     position = canonical(position, session.game)
-    if session.settle(position):
-        session.out("  resolved: the board has it, 0 presses")
+    session.truths.append(position)
+    held = _settle_or_doubt(session, position)
+    if held is not None and not _asks_earlier(session):
+        session.out("  resolved: the board has it, 0 presses" if not held else
+                    "  resolved: the board holds it in doubt, 0 presses")
         return 0
     presses = 0
+    looked = 0  # `next`s pressed to look at the moves of every reading a waiting board holds
     action = None
     rounds = 0  # the moves picked: the one leading to POSITION, after at most one earlier
     asked = False  # `confirm` pressed to ask for the moves the board may have missed
     fresh = False  # ... and nothing pressed since
     for _ in range(MAX_RESOLVE_PRESSES):
-        if session.position() == position:
+        got = session.position()
+        if got == position and asked and session.doubts and \
+                session.query("state")[1].startswith("ok state=asking "):
+            # A waiting board read the piece it waited on as put down at the `confirm` (the
+            # move wanted) and offers a move missed after it: there was none, `undo` says so
+            session.press("undo")
+            presses += 1
+            asked = False
+            continue
+        if got == position and not _asks_earlier(session):
             break
-        n, shown, cands = _candidates(session)
+        n, shown, cands, at = _candidates(session)
+        if n == 0 and got != session.seen and _in_doubt(session, position):
+            session.seen = got
+            session.out(f"  resolved: the board holds it in doubt, {presses} press(es)")
+            return presses
+        if at >= 0:
+            # a question about an earlier move: its candidate that led to the truth then
+            target = sorted([c for c in cands if c[2] in session.truths],
+                            key=lambda c: -_last_index(session.truths, c[2]))
+            if not target:
+                listing = "; ".join(f"{a} -> {p}" for _, a, p in cands[:12]) or "none"
+                raise ScriptError(f"the question about ply {at} has no candidate that led to a"
+                                  f" position resolved before ({listing})")
+            idx, action, _ = target[0]
+            if idx != shown:
+                session.press("next")
+            else:
+                session.press("confirm")
+                session.out(f"  resolved the earlier {action} (ply {at})")
+                # the board reads the moves after it again: the player lets it settle and
+                # reads what it then shows before pressing again (a `confirm` sooner is the
+                # same press, Cargocube's CONFIRM_REPEAT_MS)
+                session.wait(ACK_READ_MS)
+                _settle_or_doubt(session, position)
+            presses += 1
+            continue
         if n == 0:
             if asked and not _told_taken(session, mark):
                 raise ScriptError("position unreachable from the candidates (none)")
@@ -261,10 +331,29 @@ def default_resolve(session: "Session", position: str) -> int:
             asked = True
             fresh = True
             continue
-        target = [c for c in cands if c[2] == position]
+        # (the one shown first: a waiting board shows a move of another reading on that
+        # reading, and two readings' moves may read alike, a keeper's step naming no cell)
+        target = sorted([c for c in cands if c[2] == position], key=lambda c: c[0] != shown)
         final = bool(target)
-        if not target and _rules(session.game) is not None:
+        doubt = not target and session.doubts and \
+            " doubt=" in session.query("state")[1]
+        if doubt and looked < n:
+            # A waiting board offers the moves of every reading it holds and shows each on its
+            # reading (docs/board-cargocube.md "Stop 49"): the player looks at each in turn
+            session.press("next")
+            presses += 1
+            looked += 1
+            fresh = False
+            continue
+        if not target and not doubt and _rules(session.game) is not None:
             target = [c for c in cands if _one_move_from(c[2], position, session.game)]
+        if doubt and not target and asked:
+            # A waiting board read the piece it waited on as put down (its moves onto stacks
+            # in doubt) and offers a move missed after it: there was none, `undo` says so
+            session.press("undo")
+            presses += 1
+            asked = False
+            continue
         if not target:
             listing = "; ".join(f"{a} -> {p}" for _, a, p in cands[:12]) or "none"
             raise ScriptError(f"position unreachable from the candidates ({listing})")
@@ -281,6 +370,8 @@ def default_resolve(session: "Session", position: str) -> int:
             fresh = False
         session.press("confirm")
         presses += 1
+        if final and _asks_earlier(session):
+            continue  # a waiting board asks about the move in doubt now: answered above
         if final:
             break
         rounds += 1
@@ -291,6 +382,10 @@ def default_resolve(session: "Session", position: str) -> int:
         if session.settle(position):
             break
     got = session.position()
+    session.seen = got
+    if got != position and _in_doubt(session, position):
+        session.out(f"  resolved {action}: {presses} press(es) (the board holds it in doubt)")
+        return presses
     if got != position:
         raise ScriptError(f"after confirming {action}: position is '{got}', not '{position}'")
     if action is None:  # the board took it itself after a press: its last action
@@ -298,6 +393,35 @@ def default_resolve(session: "Session", position: str) -> int:
         action = (done.split()[1:] or ["-"])[-1]
     session.out(f"  resolved {action}: {presses} press(es)")
     return presses
+
+
+def _asks_earlier(session: "Session") -> bool:
+    """Whether a waiting board (Cargocube's wait=K) asks about a move before its latest ones
+    (` at=PLY`): the player answers it, though the board shows the position it should."""
+    if not session.doubts:
+        return False
+    _, final = session.query("candidates")
+    return re.search(r"\sat=\d+$", final) is not None
+
+
+def _settle_or_doubt(session: "Session", position: str, max_ms=SETTLE_WAIT_MS):
+    """Session.settle, and a board that took a move since the last resolve and holds it in
+    doubt (_in_doubt): False once the board tracks POSITION, True once it holds a move in
+    doubt, None when neither within max_ms."""
+    waited = 0
+    while True:
+        got = session.position()
+        if got == position or (got != session.seen and _in_doubt(session, position)):
+            session.seen = got  # (kept here: a query more would let sim time pass)
+            return got != position
+        if waited >= max_ms:
+            return None
+        session.wait(100)
+        waited += 100
+
+
+def _last_index(items: list, item) -> int:
+    return len(items) - 1 - items[::-1].index(item)
 
 
 def _told_taken(session: "Session", mark: int) -> bool:
@@ -353,6 +477,9 @@ class Session:
         self.buttons = 0
         self.presses = 0
         self.game = ""
+        self.truths: list[str] = []  # the positions resolve was given (the truth as it went)
+        self.seen = None  # the board's position when the last resolve ended
+        self.doubts = False  # whether the game may hold moves in doubt (console `readings`)
         self.step(1)
         if calibrate and self.runner.revision == "B" and any(
                 e.startswith(UNCALIBRATED) for e in self.events):
@@ -522,6 +649,16 @@ class Session:
             raise ScriptError(f"mem: {final}")
         return int(m.group(1))
 
+    def readings(self) -> list:
+        """The positions the board's readings of moves in doubt lead to (Cargocube's `wait=K`,
+        console `readings`; [] when none, or for a game without them)."""
+        if not self.doubts:
+            return []
+        data, final = self.query("readings")
+        if not final.startswith("ok"):
+            return []
+        return [line.split(" ", 2)[2] for line in data if line.startswith("reading ")]
+
     def position(self) -> str:
         data, final = self.query("pos")
         if not final.startswith("ok"):
@@ -584,6 +721,9 @@ class Session:
         """options: the KEY=VALUE words for the firmware's `new`; setup: the keywords of the
         game's world part's setup (Cargocube's cards and teleport, its new_game_words)."""
         self.game = game
+        self.truths = []
+        self.seen = None
+        self.doubts = False
         extra = "".join(" " + w for w in options)
         words = f"{layout} {seats}" if seats else layout
         data, final = self.query(f"new {game} {words}{extra}")
@@ -605,6 +745,10 @@ class Session:
             self.wait(100)
             _, st = self.query("status")
             if "state=play" in st:
+                if getattr(world_part, "MAY_HOLD_DOUBTS", False):
+                    # a game whose board may wait before it asks (Cargocube's wait=K) answers
+                    # `readings` when it has the option (docs/serial-protocol.md)
+                    self.doubts = self.query("readings")[1].startswith("ok")
                 return
         raise ScriptError(f"the board did not start the game after setup: {st}")
 
@@ -653,7 +797,10 @@ class Session:
                 rest = canonical(rest, self.game)
                 self.settle(rest)
                 got = self.position()
-                if got != rest:
+                if got != rest and rest in self.readings():
+                    # a waiting board (Cargocube's wait=K) shows another reading for now
+                    self.out("  expected position: a reading the board holds in doubt")
+                elif got != rest:
                     raise ScriptError(f"expected position\n    {rest}\n  but the board tracks\n    {got}")
             elif verb == "resolve":
                 if not rest:

@@ -212,14 +212,25 @@ def cmd_demo(args):
         if status:
             return status
         ends = sum(1 for a in final.history() if a[0] == cc.END)
+        # A game cut short may end with its last moves in doubt (revision A's board waits for
+        # the moves after a look-alike, docs/board-cargocube.md "The option wait=K"): the
+        # board shows one reading, the truth is another, and the log keeps what it shows.
+        shown = session.position()
+        readings = session.readings() if shown != final.notation() else []
+        if shown != final.notation() and final.notation() not in readings:
+            print("demo FAILED: the board does not hold the true final position")
+            return 1
         print("played %d actions (%d of them `end`, a button by the rules) in %.1f s; the board "
-              "asked for %d button press(es); it reached the true final position%s"
+              "asked for %d button press(es); %s%s"
               % (final.ply(), ends, time.monotonic() - t0, presses,
+                 "it reached the true final position" if not readings else
+                 "it holds its last moves in doubt (%d readings, the true final position one of "
+                 "them; it shows another, which its log keeps)" % len(readings),
                  "; game over" if final.is_over() else ""))
         print("scores: " + score_text(final))
         rec, db_path, html, svg = sync_and_export(session, out_dir, final.is_over())
-        if rec.final_position().notation() != final.notation():
-            print("demo FAILED: the synced game does not end in the true position")
+        if rec.final_position().notation() != shown:
+            print("demo FAILED: the synced game does not end in the position the board showed")
             return 1
     finally:
         session.close()

@@ -26,12 +26,13 @@ def action_lines(pos, a):
 
 
 def game_script(seed=1, players=2, actions=40, check_every=10, pick=None, cards=False,
-                teleport=False):
+                teleport=False, wait=None):
     """(script text, final position) for a seeded game on the Polygon start, with cards in
     their default places if cards (True or "base": the base cards, or "pyramid", "bastion",
     "both") and the walking teleport if asked (what `new-game cargocube polygon SEATS [cards]
     [teleport]` lays out). pick(pos, legal, rng) may choose the action; by default it is
-    uniform among the legal actions."""
+    uniform among the legal actions. wait: the game's option wait=K (None: the board's
+    default, 2 for the base game on revision A; 0: the board that asks at once)."""
     rng = random.Random(seed)
     seats = layouts.SEATS_BY_PLAYERS[players]
     if cards is True:
@@ -39,8 +40,9 @@ def game_script(seed=1, players=2, actions=40, check_every=10, pick=None, cards=
     pos = cc.start_position(players, cards=cards, teleport=teleport)
     words = {"base": " cards", False: ""}.get(cards, " %s" % cards)
     lines = ["# seeded game: seed %d, %d players, up to %d actions" % (seed, players, actions),
-             "new-game cargocube polygon %s%s%s" % (seats, words,
-                                                    " teleport" if teleport else "")]
+             "new-game cargocube polygon %s%s%s%s" % (
+                 seats, words, " teleport" if teleport else "",
+                 "" if wait is None else " wait=%d" % wait)]
     for n in range(actions):
         legal = pos.legal_actions()
         if not legal:

@@ -30,6 +30,12 @@ CARD_WORDS = ("cards", "pyramid", "bastion", "both")  # new-game's card words
 NEW_GAME_WORDS = "[cards|pyramid|bastion|both] [teleport]"  # for the script's usage line
 
 
+# The virtual board's scripts ask a game set up with this part whether its board may hold moves
+# in doubt (console `readings`: revision A's option wait=K, its default; cargoboard.sim.script,
+# resolve and expect).
+MAY_HOLD_DOUBTS = True
+
+
 def new_game_words(words):
     """A script's `new-game cargocube LAYOUT SEATS [cards|pyramid|bastion|both] [teleport]`
     (cargoboard.sim.script; words: GAME, LAYOUT and the words after them but KEY=VALUE): takes
