@@ -1,4 +1,4 @@
-"""Simulator end to end: firmware under the MicroPython unix port (192k heap), the binary
+"""Simulator end to end: firmware under the MicroPython unix port (the runner's 224k heap), the binary
 channel, a real pseudo-terminal driven by real pyserial, the test plug-in (tests/sim_testgame.py)."""
 
 import argparse

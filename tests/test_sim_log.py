@@ -1,4 +1,4 @@
-"""The game log on the virtual board: the real firmware (MicroPython unix port, 192 KiB heap)
+"""The game log on the virtual board: the real firmware (MicroPython unix port, the runner's 224 KiB heap)
 with its flash in a littlefs image file. A game is played, the power is cut (the firmware
 process killed) and the board boots again on the same image with the pieces where they were:
 it resumes the game and tracks the same position; the host's reading of the log
@@ -27,7 +27,9 @@ DRIVER = ROOT / "tests" / "driver_mkflash.py"
 
 
 def script_lines(seed, actions):
-    text, final = game_script(seed=seed, actions=actions, check_every=0)
+    # the board that asks at once (wait=0): a record per action, as counted below (the
+    # waiting board's log and resume: tests/cargocube/test_cargocube_waiting.py)
+    text, final = game_script(seed=seed, actions=actions, check_every=0, wait=0)
     lines = [x for x in text.splitlines() if x and not x.startswith("#")]
     assert lines[-1].startswith("expect ")
     return lines[:-1], final

@@ -1,4 +1,4 @@
-"""The expansions on the virtual board: the REAL firmware (MicroPython unix port, 192k heap;
+"""The expansions on the virtual board: the REAL firmware (MicroPython unix port, the runner's 224k heap;
 240k for 8 players with both expansions and the teleport)
 plays each new piece and card as a hand moves them (docs/board-cargocube.md, "The expansions on
 the board"), and whole games with each expansion, through physical events only. Expected

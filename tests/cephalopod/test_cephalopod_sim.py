@@ -1,4 +1,4 @@
-"""Cephalopod on the virtual board: the REAL firmware (MicroPython unix port, 192k heap) behind a
+"""Cephalopod on the virtual board: the REAL firmware (MicroPython unix port, the runner's 224k heap) behind a
 real pty, driven with the script verbs (host/cargoboard/sim/script.py): `drop CELL` puts a new
 die down, `take CELL` takes one off. Expected positions come from the rules core, never written
 by hand; the LEDs are read back from the frames the firmware shows (colour and blink pattern

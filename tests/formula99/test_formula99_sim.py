@@ -1,4 +1,4 @@
-"""«Формула 99» on the virtual board: the REAL firmware (MicroPython unix port, 192 KiB heap,
+"""«Формула 99» on the virtual board: the REAL firmware (MicroPython unix port, the runner's 224 KiB heap,
 modules compiled by mpy-cross) behind a real pty, driven with the script verbs (`lift`/`place` a
 piece, `drop` a token from the supply, `take` one off, `press`, `send`). Expected positions come
 from the rules core; the LEDs are read back from the frames the firmware shows. Cells are the

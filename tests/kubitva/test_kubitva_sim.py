@@ -1,4 +1,4 @@
-"""КУБитва on the virtual board: the REAL firmware (MicroPython unix port, 192k heap) behind a
+"""КУБитва on the virtual board: the REAL firmware (MicroPython unix port, the runner's 224k heap) behind a
 real pty, driven with the script verbs (host/cargoboard/sim/script.py): `lift`/`place` move a
 piece, `take` takes one off, `drop` puts a new one down (a purchase, a filler), `lift` and
 `place` on one cell is a tap. The hands' steps for an action come from the hand model

@@ -20,7 +20,7 @@ def image(flash_dir, create=True) -> Path:
         raise DeployError(str(e)) from None
 
 
-def deploy(flash_dir, staged, out=print, heapsize="192k", rev="A") -> dict:
+def deploy(flash_dir, staged, out=print, heapsize="224k", rev="A") -> dict:
     """Write the staged files (cargoboard.build's stage) into the virtual board's flash image,
     boot it from there (as a board of revision rev) and return what it reports (HELLO)."""
     from cargoboard.link import Link

@@ -1,6 +1,6 @@
 """Run the firmware under the MicroPython unix port and drive it in lockstep.
 
-The firmware runs as its own process, `micropython -X heapsize=192k firmware/main.py --sim`,
+The firmware runs as its own process, `micropython -X heapsize=224k firmware/main.py --sim`,
 with MICROPYPATH=.frozen:<repo>[:extra] so `firmware.*` and `shared_rules.*` import. The
 runner speaks the binary channel of docs/sim-protocol.md on the process's stdin/stdout,
 advances simulated time in 10 ms frames, and owns a pseudo-terminal: bytes written to the pty
@@ -506,7 +506,7 @@ class Runner:
 
 class UnixRunner(Runner):
     """The firmware as its own process under the MicroPython unix port:
-    `micropython -X heapsize=192k firmware/main.py --sim` (firmware/hal/sim.py speaks the
+    `micropython -X heapsize=224k firmware/main.py --sim` (firmware/hal/sim.py speaks the
     channel), MICROPYPATH=.frozen:<build>:<repo>[:extra].
 
     board_paths=True runs it with the board's paths instead: `main.py` and the build's packages
@@ -518,7 +518,7 @@ class UnixRunner(Runner):
 
     target = "unix"
 
-    def __init__(self, heapsize="192k", game="none", plugins=(), extra_path=(), args=(),
+    def __init__(self, heapsize="224k", game="none", plugins=(), extra_path=(), args=(),
                  micropython=None, compiled=True, flash=None, boot_from_flash=False,
                  revision="A", board_paths=False):
         super().__init__(game=game, flash=flash, boot_from_flash=boot_from_flash)
