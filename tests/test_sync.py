@@ -35,7 +35,9 @@ GAMES = 3
 
 def play_games(image, games=GAMES, actions=(9, 14, 6)):
     """Play `games` short games on the virtual board with that flash; the last one is left
-    open (being played). Returns the true final position of each."""
+    open (being played). Returns the final position of each as the board shows it: the true
+    one, or, while the board (revision A's default, wait=2) holds its last moves in doubt, one
+    of its readings, which the truth is another of."""
     finals = []
     s = Session(out=lambda line: None, flash=image)
     try:
@@ -45,7 +47,9 @@ def play_games(image, games=GAMES, actions=(9, 14, 6)):
                 line = strip_comment(raw).strip()
                 if line:
                     s.execute(line)
-            finals.append(final.notation())
+            shown = s.position()
+            assert shown == final.notation() or final.notation() in s.readings()
+            finals.append(shown)
     finally:
         s.close()
     return finals
@@ -308,7 +312,10 @@ def test_faulty_link_trials_every_game_arrives_once_byte_identical(played, tmp_p
             originals = board_logs(b.runner.port)
             assert len(originals) == GAMES
             done = False
-            for attempt in range(30):
+            # (up to 100: the waiting board's logs, revision A's default since stop 51, are
+            # about twice as long, and at these fault rates a sync then gets through about one
+            # time in 12 here, against one in 6: 125 attempts in the 10 trials against 59)
+            for attempt in range(100):
                 attempts_total += 1
                 cut = rnd.randrange(200, 6000) if attempt < 4 else None
                 fl = FaultLink(b.runner.port, seed=trial * 100 + attempt, drop=0.003,
@@ -328,7 +335,7 @@ def test_faulty_link_trials_every_game_arrives_once_byte_identical(played, tmp_p
                     fl.close()
                 if done:
                     break
-            assert done, "trial %d: no sync got through in 30 attempts" % trial
+            assert done, "trial %d: no sync got through in 100 attempts" % trial
             with Store(db) as store:
                 rows = store.db.execute(
                     "SELECT source_game, COUNT(*) FROM games GROUP BY source, source_game").fetchall()
@@ -348,7 +355,9 @@ def test_faulty_link_trials_every_game_arrives_once_byte_identical(played, tmp_p
 def test_cli_sync_from_sim_serving_a_script(tmp_path):
     """The user's path: `cargoboard sim --script FILE --pty PATH --flash DIR` plays and keeps
     serving; `cargoboard sync --port PATH` fetches; `cargoboard games` lists."""
-    text, final = game_script(seed=5, actions=10, check_every=0)
+    # (wait=0: the game is abandoned at once, and a waiting board could leave its last moves
+    # in doubt, logged as the reading it showed: play_games above checks that case)
+    text, final = game_script(seed=5, actions=10, check_every=0, wait=0)
     script = tmp_path / "game.txt"
     script.write_text(text + "send abort\n")
     pty = tmp_path / "board"

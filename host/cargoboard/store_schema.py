@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlite3
 
 from cargoboard.store_sqlite import StoreError, write_transaction
-from firmware.system import logformat, logwrite
+from firmware.system import logdoubt, logformat, logwrite
 
 # 2: games.abandoned; 3: games.damage; 4: the indexes of INDEXES (an older store is upgraded
 # when opened to write)
@@ -97,11 +97,13 @@ def log_abandoned(log) -> int:
 def _records_after(raw, bad):
     """(actions standing, records) read past a damaged record that begins at byte bad, or (0,
     0): the record after it is found by trying each place it may begin (a record is at most 14
-    bytes) with the chain taken up from the CRC byte just before that place, which damage to
-    the record's payload leaves as it was written. The place whose records read on furthest
-    wins: an estimate, as the damaged record itself may have been anything."""
+    bytes; in a log of format version 2 a doubt record at most DOUBT_MAX + DOUBT_OVER) with the
+    chain taken up from the CRC byte just before that place, which damage to the record's
+    payload leaves as it was written. The place whose records read on furthest wins: an
+    estimate, as the damaged record itself may have been anything."""
     best = (0, 0)
-    for start in range(bad + 2, min(len(raw), bad + 15)):
+    longest = 14 if raw[4] < 2 else logdoubt.DOUBT_MAX + logdoubt.DOUBT_OVER
+    for start in range(bad + 2, min(len(raw), bad + longest + 1)):
         rd = logformat.Reader(raw, start, raw[start - 1], raw[4])
         for _ in rd:
             pass
