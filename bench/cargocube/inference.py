@@ -18,7 +18,8 @@ a question left open turned the next move red. --plays-on: the player leaves a q
 board asks about the move just made unanswered and plays on, as a hasty player does; it answers
 only what the board still asks, or shows red, after the next move. --wait K: revision A's
 games are set up with the option wait=K, a look-alike settled by up to K later moves,
-firmware/games/cargocube/waiting.py; revision B's rows are the same either way.) Each row also counts the
+firmware/games/cargocube/waiting.py (default: the board's, 2; --wait 0 asks at once); revision
+B's rows are the same either way.) Each row also counts the
 times the board lit red (a mistake shown: nothing explained the board for MISMATCH_MS), while
 the hand made its move and after it; the tracker's mistake state that ends sooner (a tip's
 first frames on revision B's hand model, docs/hardware.md) lights nothing and is not counted.
@@ -59,7 +60,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "host"), os.path.join(ROOT, "bench")]
 
 from shared_rules.cargocube import rules as cc  # noqa: E402
 from firmware.games.cargocube import tracker as T  # noqa: E402
-from firmware.games.cargocube.plugin import MISMATCH_MS  # noqa: E402
+from firmware.games.cargocube.plugin import MISMATCH_MS, Game  # noqa: E402
 from shared_rules.cargocube.engine import best_action, rank  # noqa: E402
 from cargoboard.games.cargocube.play import PRESS_CAUSES, GameStats, play_game  # noqa: E402
 import benchcli  # noqa: E402  (bench/: --help, the numbers on the command line)
@@ -425,7 +426,7 @@ def press_table(rows, res, least):
 
 ADC_LSB = 1.0  # --adc-lsb (handed to the workers in their tasks: any start method)
 PLAYS_ON = False  # --plays-on (the same)
-WAIT = 0  # --wait K: revision A's games with the option wait=K (the same)
+WAIT = int(Game.WAIT)  # --wait K: revision A's games with the option wait=K (the same)
 
 
 def main():
@@ -478,7 +479,8 @@ def main():
     rows = [i for i, r in enumerate(ROWS) if r[0] in revs and r[2] in choosers]
     print("Move inference: %d games per row, 2/3/4 players, 3 in 4 with base cards, %d processes%s%s"
           % (games, jobs, "" if ADC_LSB == 1.0 else "; revision B's ADC noise %g steps RMS" % ADC_LSB,
-             "; revision A with wait=%d" % WAIT if WAIT else ""))
+             "; revision A with wait=%d%s" % (WAIT, " (the board's default)"
+                                              if WAIT == int(Game.WAIT) else "")))
     print()
     t0 = time.time()
     res = run_rows(rows, games, jobs)
@@ -583,7 +585,8 @@ def main():
         n, total, nob, secs = on_virtual_board()
         print("On the virtual board (firmware under MicroPython, script hand, random play, revision A%s):"
               " %d games, %d actions, %.1f%% with no button (%.0f s)" % (
-                  ", without wait" if WAIT else "", n, total, 100.0 * nob / max(1, total), secs))
+                  "" if WAIT == int(Game.WAIT) else ", the board's default wait=%s" % Game.WAIT,
+                  n, total, 100.0 * nob / max(1, total), secs))
         print()
         print("What the sensors allow (revision A, occupancy only): share of chosen actions that")
         for name, pick in (("random", pick_random), ("purposeful", pick_purposeful)):

@@ -1,4 +1,4 @@
-"""Revision A's move inference on the emulated RP2040, asking at once and with the option
+"""Revision A's move inference on the emulated RP2040, asking at once (wait=0) and with the option
 wait=K (firmware/games/cargocube/waiting.py: a look-alike settled by up to K later moves): for
 each, a game the modelled hand plays (cargoboard.games.cargocube.play, purposeful) is recorded as
 the occupancy frames and presses, then played again on the stock MicroPython image under
@@ -11,7 +11,7 @@ Printed, never asserted.
                                         [--cards base|pyramid|bastion|both|none] [--teleport]
                                         [--wait K]
 
-(default: 80 actions of seed 3, 4 players, the base cards, K = 4.) Figures, in emulated
+(default: 80 actions of seed 3, 4 players, the base cards, K = 2, the board's default.) Figures, in emulated
 microseconds: each on_change (the inference after a stable change of the occupancy) and each
 tick that did work (over 0.5 ms: a move committed once the board was still, and with wait=K
 the readings of a look-alike followed), with the unix port's (this process, CPython) beside
@@ -38,7 +38,7 @@ measure = _bench.measure
 
 def main(argv):
     actions, seed, players, cards, teleport, wait = _bench.parse(argv, actions=80, players=4,
-                                                                 wait=4)
+                                                                 wait=2)
     try:
         find_images()
     except PicoUnavailable as e:

@@ -19,11 +19,11 @@ from shared_rules.cargocube import rules as cc
 from cargoboard.sim.table import Table
 
 
-def _game(revb, seats, cards, teleport, wait=0):
+def _game(revb, seats, cards, teleport, wait=None):
     """A new game on revision B (with its LevelScanner) or A (with the option wait=K);
     returns (game, levels or None)."""
     options = {"seats": seats, "cards": cards if cards != "-" else "",
-               "teleport": "1" if teleport else "", "wait": str(wait) if wait else ""}
+               "teleport": "1" if teleport else "", "wait": "" if wait is None else str(wait)}
     if not revb:
         from firmware.games.cargocube.plugin import Game
         return Game(options), None
@@ -34,7 +34,7 @@ def _game(revb, seats, cards, teleport, wait=0):
     return Game(options), levels
 
 
-def replay(path, seats, cards, wrap=None, teleport=False, wait=0):
+def replay(path, seats, cards, wrap=None, teleport=False, wait=None):
     """Play the trace at path again on a new game (seats, cards: '-' for none, teleport: with
     the walking teleport, wait: revision A's option wait=K), on the revision its first line
     shows; wrap(game), if given, is
@@ -76,7 +76,7 @@ def report(game, n):
 
 if __name__ == "__main__":
     words = sys.argv[4:]
-    wait = 0
+    wait = None
     for w in words:
         if w.startswith("wait="):
             wait = int(w[5:])

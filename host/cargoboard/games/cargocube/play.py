@@ -88,7 +88,7 @@ class GameStats:
 
 
 def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None,
-              teleport=False, noise=None, trace=None, plays_on=False, wait=0):
+              teleport=False, noise=None, trace=None, plays_on=False, wait=None):
     """Play one seeded game; return its GameStats. cards: False, True (base) or a card layout
     (pyramid, bastion, both); pick(pos, legal, rng) chooses the actions (default: uniformly at
     random). noise: a hallfield.Noise (this game's revision-B physics) plays it on a revision-B
@@ -97,13 +97,14 @@ def play_game(seed, players=2, cards=True, max_actions=400, hand=None, pick=None
     leaves a question the board asks about the move just made unanswered and plays the next
     move (a hasty player; answered, as ever, when the board still asks or shows red after it).
     wait: the game's option `wait=K` (revision A: a look-alike settled by up to K later moves,
-    firmware/games/cargocube/waiting.py; 0 asks at once)."""
+    firmware/games/cargocube/waiting.py; 0 asks at once; None: the board's default,
+    firmware/games/cargocube/plugin.py Game.WAIT)."""
     rng = random.Random(seed)
     if cards is True:
         cards = "base"
     truth = cc.start_position(players, cards=cards, teleport=teleport)
     options = {"seats": layouts.SEATS_BY_PLAYERS[players], "cards": cards or "",
-               "teleport": "1" if teleport else "", "wait": str(wait) if wait else ""}
+               "teleport": "1" if teleport else "", "wait": "" if wait is None else str(wait)}
     st = GameStats()
     st.games = 1
     phase = ["at rest"]  # what the hand is doing: "hand" while it makes a move
