@@ -33,7 +33,7 @@ def _play_firsts(g, n):
 
 
 def case_cargocube_tells_its_state_changes_once():
-    g, told = _game(cargocube_game, {"layout": "polygon", "seats": "SN"})
+    g, told = _game(cargocube_game, {"layout": "polygon", "seats": "SN", "wait": "0"})
     occ = g.setup_mask()
     g.start()
     g.on_change(occ, 0)
@@ -52,7 +52,7 @@ def case_cargocube_tells_its_state_changes_once():
 
 
 def case_cargocube_history_pages():
-    g, told = _game(cargocube_game, {"layout": "polygon", "seats": "SN"})
+    g, told = _game(cargocube_game, {"layout": "polygon", "seats": "SN", "wait": "0"})
     done = _play_firsts(g, 5)
     whole = g.command(["history"])
     assert whole.split()[1:] == done, (whole, done)

@@ -2,7 +2,9 @@
 run by tests/test_app_log.py under CPython (a temporary directory) and under the MicroPython
 unix port (littlefs on a RAM block device). The Cargocube plug-in is driven the way the board
 drives it: the sensors show the pieces where an action leaves them, frames pass, the tracker
-commits; a reboot is a new App on the same flash with the pieces where they were."""
+commits; a reboot is a new App on the same flash with the pieces where they were. The games
+are the board that asks at once (`wait=0`), which `act` drives; the waiting board's log
+(revision A's default) is tests/cargocube/test_cargocube_waiting.py's and test_logfile.py's."""
 
 from binascii import crc32
 from fwcases import list_cases, run_cases
@@ -51,7 +53,7 @@ def ask(hal, app, line):
 
 def start_game(root):
     hal, app = boot(root)
-    app.new_game("cargocube", {"seats": "SN"})
+    app.new_game("cargocube", {"seats": "SN", "wait": "0"})
     hal.sensors[:] = app.mask
     for f in range(5):
         app.step()
@@ -185,7 +187,7 @@ def case_abort_and_new_abandon_the_open_game():
     # A new game while one is in play: the old one is abandoned once the new one is made.
     hal3, app3 = start_game(root)
     assert app3.glog.current() == 2
-    app3.new_game("cargocube", {"seats": "SN"})  # the pieces stand as it wants: it starts
+    app3.new_game("cargocube", {"seats": "SN", "wait": "0"})  # the pieces stand as it wants: it starts
     assert logread.state(app3.glog, 2) == LF.ABANDON
     assert events(hal3)[-2:] == ["abandoned game=2", "begin game=3"]
     try:
@@ -410,7 +412,7 @@ def case_out_of_memory_at_log_begin_is_tried_once_more():
         return real(*args)
 
     app.glog.begin = tight
-    app.new_game("cargocube", {"seats": "SN"})
+    app.new_game("cargocube", {"seats": "SN", "wait": "0"})
     hal.sensors[:] = app.mask
     frames(app, 5)
     assert app.state == PLAY and len(calls) == 2 and app.errors == 0
@@ -422,7 +424,7 @@ def case_out_of_memory_at_log_begin_is_tried_once_more():
         raise MemoryError("memory allocation failed")
 
     app.glog.begin = full  # out of memory twice: reported once, the game goes on unlogged
-    app.new_game("cargocube", {"seats": "SN"})
+    app.new_game("cargocube", {"seats": "SN", "wait": "0"})
     frames(app, 5)
     assert app.state == PLAY and len(calls) == 4 and app.errors == 1
     assert "evt error log begin: MemoryError: memory allocation failed" in bytes(hal.out).decode()

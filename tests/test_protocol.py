@@ -223,7 +223,7 @@ def test_config_sets_all_of_its_body_or_nothing(board):
 
 def test_a_loaded_position_begins_a_log_of_the_variant_position(tmp_path):
     """LOAD ends the game's log and begins one at the loaded position; its header names the
-    variant `position` (docs/log-format.md), as `new cargocube position=...` does. A Cargocube
+    variant `position` (docs/log-format.md; then `+wait2`, the game's option), as `new cargocube position=...` does. A Cargocube
     game begun as `polygon` kept that name for the loaded start (found by stop 36's
     independent host)."""
     from firmware.system import logformat as LF
@@ -238,7 +238,9 @@ def test_a_loaded_position_begins_a_log_of_the_variant_position(tmp_path):
         assert len(playing) == 1
         total, raw = link.read(playing[0], 0)
         header = LF.parse(raw)[0]
-        assert (header.variant, header.start) == ("position", pos.notation())
+        # (`+wait2`: revision A's default option, kept by the loaded game)
+        assert (header.variant, header.start) == ("position+wait2", pos.notation())
+        assert header.version == 2
     finally:
         b.close()
 

@@ -171,7 +171,8 @@ def test_unplugged_board_is_said_and_followed_again_when_back(tmp_path, browser)
 
 
 def test_candidates_when_the_board_waits_for_a_button(tmp_path, browser):
-    board = LiveBoard(tmp_path / "board")
+    # the board that asks at once (wait=0): the default would take one for now and wait
+    board = LiveBoard(tmp_path / "board", setup=("new-game cargocube polygon SN wait=0",))
     try:
         with WebServer(boards=[str(tmp_path / "board")], db=tmp_path / "games.sqlite") as ws:
             browser.driver.get(ws.url + "/table/1")

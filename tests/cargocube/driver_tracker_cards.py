@@ -80,8 +80,9 @@ class Board(Table):
     def __init__(self, notation):
         self.events = []
         seats = notation.split()[1]
+        # the board that asks at once (wait=0): the game here answers its questions as they come
         Table.__init__(self, Game({"position": notation, "seats": seats,
-                                   "emit": self._emit}))
+                                   "emit": self._emit, "wait": "0"}))
         self.tracker = self.game.tracker
         self.presses = 0
         self.record = True  # keep (state, targets) after every held reading in self.seen

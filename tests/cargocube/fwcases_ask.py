@@ -1,7 +1,8 @@
 """Cargocube's questions as a player meets them (docs/board-cargocube.md, "A move left no
 trace"): a missed move the player asked for with `confirm` and sees shown is taken once it
 has stood OFFER_TAKE_MS with no press; `next` starts the wait again; `undo` backs out and
-nothing is taken. MicroPython-compatible: run by tests/test_firmware_cases.py under CPython and
+nothing is taken. The board that asks at once (`wait=0`; revision A's default waits,
+tests/cargocube/test_cargocube_waiting.py). MicroPython-compatible: run by tests/test_firmware_cases.py under CPython and
 under the unix port with the Pico's heap."""
 
 from fwcases import list_cases, run_cases
@@ -20,7 +21,8 @@ POSITION = ("b1=*sS,c1=*sS,d1=*wS,e1=*sS,f1=KS,g1=*sS,h1=*aS,c3=B1,d3=B1,e3=B1,f
 
 def _game():
     told = []
-    g = cargocube_game.Game({"position": POSITION, "seats": "SN", "emit": told.append})
+    g = cargocube_game.Game({"position": POSITION, "seats": "SN", "emit": told.append,
+                                "wait": "0"})
     g.start()
     del told[:]
     return g, told
@@ -76,7 +78,8 @@ SAME_END = ("b1=*x2,d1=*w2,e1=*s2.K2,h1=K1,i1=*h1,j1=*v1,a2=*v3,e2=3B,k2=*x8,a3=
 
 
 def _same_end_game():
-    g = cargocube_game.Game({"position": SAME_END, "seats": "12345678", "emit": _nothing})
+    g = cargocube_game.Game({"position": SAME_END, "seats": "12345678", "emit": _nothing,
+                                "wait": "0"})
     g.start()
     return g
 
@@ -157,7 +160,7 @@ FLAT = POSITION.replace("e4=B1.B1", "e4=B1").replace("e5=B1.B1", "e5=B1")
 
 
 def _flat_game():
-    g = cargocube_game.Game({"position": FLAT, "seats": "SN", "emit": _nothing})
+    g = cargocube_game.Game({"position": FLAT, "seats": "SN", "emit": _nothing, "wait": "0"})
     g.start()
     return g
 

@@ -32,12 +32,13 @@ def test_the_movers_score_stays_visible_over_the_turn_glow():
 
 def test_a_question_shows_the_candidate_and_next_moves_on():
     # S activates d4 onto one of its neighbours; all four are occupied, so only d4 changes and
-    # four activations fit: once the hand is still the board asks.
+    # four activations fit: once the hand is still the board that asks at once (wait=0; the
+    # default waits for the moves after) asks.
     from shared_rules.cargocube import rules as cc
     from shared_rules import geometry as g
     from firmware.games.cargocube import tracker as T
     pos_text = "f1=KS,c4=B1,d3=B1,d4=B1,d5=B1,e4=B1,f11=KN SN S a"
-    game = Game({"seats": "SN", "position": pos_text})
+    game = Game({"seats": "SN", "position": pos_text, "wait": "0"})
     game.start()
     occ = bytearray(game.tracker.expected)
     d4 = g.parse_cell("d4")

@@ -31,9 +31,11 @@ DRIVER = ROOT / "tests" / "cargocube" / "driver_tracker_cards.py"
 CASES = {c[0]: c for c in D.CASES}
 
 
-def new_table(notation):
+def new_table(notation, wait=None):
+    """wait: the option wait=K (None: the board's default; "0": the board that asks at once)."""
     events = []
-    game = Game({"position": notation, "seats": notation.split()[1], "emit": events.append})
+    game = Game({"position": notation, "seats": notation.split()[1], "emit": events.append,
+                 "wait": wait})
     return Table(game), game, events
 
 
@@ -108,9 +110,9 @@ def test_acceleration_slide_target_shown_then_committed():
 def test_rose_next_to_stacks_is_asked_and_answered():
     """With occupied cells around the rose, "i1n/j2" has a rival explanation (the cube hops onto
     a neighbouring stack, then rolls from it over the rose to j2): the board asks; next/confirm
-    pick the move."""
+    pick the move (the board that asks at once: the default waits for the moves after)."""
     notation = D.edit(D.START, {"d1": None, "i2": "*wS", "i1": "3B"})
-    table, game, events = new_table(notation)
+    table, game, events = new_table(notation, wait="0")
     t = game.tracker
     truth = cc.Position.parse(notation)
     a = truth.parse_action("i1n/j2")
