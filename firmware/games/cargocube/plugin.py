@@ -157,6 +157,8 @@ class Game:
             option(self, wait)  # new_tracker, log_version, wait_tag; ValueError for a bad K
             if self.wait_tag not in self.variant:
                 self.variant += self.wait_tag
+        else:  # (a game before this one may have loaded it: it goes with that game)
+            unload("firmware.games.cargocube.waiting")
         _drop_unused(self.pos)
         self.tracker = self.new_tracker(self.pos, rank=_engine)
         self.overlay = L.Overlay()  # (cell, colour, level, blink) lit besides the score bars
