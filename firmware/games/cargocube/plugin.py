@@ -124,10 +124,7 @@ class Game:
         teleport = options.get("teleport") in ("1", "yes", True)
         start = options.get("position")
         wait = options.get("wait")
-        variant = options.get("variant") or ""
-        if variant:  # a game resumed from its log: the option its variant ends in, or none
-            wait = variant[variant.index("+wait") + 5:].split("+")[0] if "+wait" in variant \
-                else "0"
+        variant = options.get("variant") or ""  # (a game resumed from its log: its header's)
         try:
             from shared_rules.cargocube import layouts
             players = len(seats)
@@ -145,16 +142,16 @@ class Game:
                                          else "") + ("+teleport" if teleport else "")
         finally:
             _done_reading()
-        if wait is None or wait == "":
+        if not (wait or variant):
             # (the expansions, the teleport and 8 players ask at once unless told: their
             # positions offer hundreds of moves, a list of them for each reading, for which
             # the unix port's heap in pieces found no room; the default is measured for the
             # base game)
             wait = self.WAIT if not self.pos.uses_expansions() and len(self.pos.seats) <= 4 \
                 else "0"
-        if wait != "0":
+        if wait not in (None, "", "0") or "+wait" in variant:  # (resumed: the variant's)
             from firmware.games.cargocube.waiting import option
-            option(self, wait)  # new_tracker, log_version, wait_tag; ValueError for a bad K
+            option(self, wait, variant)  # new_tracker, log_version, wait_tag; ValueError
             if self.wait_tag not in self.variant:
                 self.variant += self.wait_tag
         else:  # (a game before this one may have loaded it: it goes with that game)

@@ -55,11 +55,13 @@ def maker(value):
     return new_tracker
 
 
-def option(game, wait):
-    """The plug-in with the option wait=K (K: wait's text; for a game resumed from its log, the
-    variant's `+waitK`): its trackers wait, its log is of format version 2 (doubt records), its
+def option(game, wait, variant):
+    """The plug-in with the option wait=K (K: wait's text, or, for a game resumed from its log,
+    the variant's `+waitK`): its trackers wait, its log is of format version 2 (doubt records), its
     variant says so and its console has the readings (_commands). ValueError for a bad K, or
     on revision B (its plug-in has levels: the steps tell look-alikes apart), at once."""
+    if wait is None or wait == "":
+        wait = variant[variant.index("+wait") + 5:].split("+")[0]
     k = _moves(wait)
     if k and hasattr(game, "levels"):
         raise ValueError("wait=%s: revision A only (revision B sees the steps)" % (wait,))
