@@ -103,10 +103,10 @@ class Game:
     # WaitingTracker (waiting.py, loaded only then)
     new_tracker = T.Tracker
     # the option wait=K when `new` names none, for the base game (2 to 4 players, no cards or
-    # the base cards, no teleport; the rest asks at once unless told): a look-alike is settled
-    # by up to 2 moves after it before the board asks (waiting.py; docs/board-cargocube.md
-    # "The option wait=K"); wait=0 asks at once. A game resumed from its log keeps the option
-    # its variant names (none: 0).
+    # the base cards, no teleport; the rest asks at once unless told, waiting.option): a
+    # look-alike is settled by up to 2 moves after it before the board asks (waiting.py;
+    # docs/board-cargocube.md "The option wait=K"); wait=0 asks at once. A game resumed from
+    # its log keeps the option its variant names (none: 0). Revision B's plug-in: "" (none).
     WAIT = "2"
     log_version = 1  # the game log's format version (2 with the option wait=K: doubt records)
     wait_tag = ""  # "+waitK" with the option wait=K: at the variant's end, so a resume has it
@@ -142,20 +142,13 @@ class Game:
                                          else "") + ("+teleport" if teleport else "")
         finally:
             _done_reading()
-        if not (wait or variant):
-            # (the expansions, the teleport and 8 players ask at once unless told: their
-            # positions offer hundreds of moves, a list of them for each reading, for which
-            # the unix port's heap in pieces found no room; the default is measured for the
-            # base game)
-            wait = self.WAIT if not self.pos.uses_expansions() and len(self.pos.seats) <= 4 \
-                else "0"
-        if wait not in (None, "", "0") or "+wait" in variant:  # (resumed: the variant's)
+        if wait != "0" and (wait or "+wait" in variant or self.WAIT and not variant):
             from firmware.games.cargocube.waiting import option
             option(self, wait, variant)  # new_tracker, log_version, wait_tag; ValueError
-            if self.wait_tag not in self.variant:
-                self.variant += self.wait_tag
-        else:  # (a game before this one may have loaded it: it goes with that game)
+        if not self.wait_tag:  # (a game before this one may have loaded it: it goes with it)
             unload("firmware.games.cargocube.waiting")
+        elif self.wait_tag not in self.variant:
+            self.variant += self.wait_tag
         _drop_unused(self.pos)
         self.tracker = self.new_tracker(self.pos, rank=_engine)
         self.overlay = L.Overlay()  # (cell, colour, level, blink) lit besides the score bars

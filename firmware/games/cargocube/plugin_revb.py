@@ -18,7 +18,7 @@ ACK_MS = 1500  # how long a `confirm` with nothing moved shows the action last t
 
 
 class Game(P.Game):
-    WAIT = "0"  # the steps tell look-alikes apart as they happen: no waiting tracker
+    WAIT = ""  # the steps tell look-alikes apart as they happen: no waiting tracker
 
     def __init__(self, options):
         self.levels = options["levels"]

@@ -56,12 +56,19 @@ def maker(value):
 
 
 def option(game, wait, variant):
-    """The plug-in with the option wait=K (K: wait's text, or, for a game resumed from its log,
-    the variant's `+waitK`): its trackers wait, its log is of format version 2 (doubt records), its
+    """The plug-in with the option wait=K (K: wait's text; for a game resumed from its log, the
+    variant's `+waitK`; with neither, game.WAIT for a base game, else none): its trackers wait, its log is of format version 2 (doubt records), its
     variant says so and its console has the readings (_commands). ValueError for a bad K, or
     on revision B (its plug-in has levels: the steps tell look-alikes apart), at once."""
-    if wait is None or wait == "":
+    if (wait is None or wait == "") and variant:
         wait = variant[variant.index("+wait") + 5:].split("+")[0]
+    elif wait is None or wait == "":
+        # The default (game.WAIT) is for the base game: the expansions, the teleport and 8
+        # players ask at once unless told. Their positions offer hundreds of moves, a list of
+        # them for each reading, for which the unix port's heap in pieces found no room.
+        if game.pos.uses_expansions() or len(game.pos.seats) > 4:
+            return
+        wait = game.WAIT
     k = _moves(wait)
     if k and hasattr(game, "levels"):
         raise ValueError("wait=%s: revision A only (revision B sees the steps)" % (wait,))
