@@ -428,6 +428,47 @@ def test_a_move_declared_with_readings_open_is_looked_for_likeliest_first(monkey
     assert ranked < _counted_in_games(monkeypatch, Table, "press", counting) * 0.85
 
 
+def test_missed_moves_over_the_readings_that_find_no_room_leave_the_reading_shown(monkeypatch):
+    """An expansion's position offers hundreds of moves, a list of them for each reading: where
+    those lists find no room (MemoryError), the tentative reading is put back before the error
+    goes on (waiting_rare.offer_hidden): the press takes nothing and the board shows what it
+    showed. Before, the board was left on whichever reading it had switched to. Seeds 0-15,
+    purposeful: at each offer over the readings, the second reading's list runs out of room
+    once; the position and the readings are as before the press, and the press is then made
+    again with room."""
+    from firmware.games.cargocube import tracker as T
+    from firmware.games.cargocube import waiting
+    rare = waiting._rare
+    calls = [-1000, 0]  # _offers calls in the offer now (<= 1: room); offers out of room
+
+    def offers(self, *args):
+        calls[0] += 1
+        if calls[0] == 2:
+            raise MemoryError("memory allocation failed")
+        return T.Tracker._offers(self, *args)
+
+    def once_out_of_room(name, *args):
+        if name != "offer_hidden":
+            return rare(name, *args)
+        t = args[0]
+        before = (t.pos.notation(), [list(r) for r in t.readings], list(t.mine), t.state)
+        calls[0] = 0
+        try:
+            return rare(name, *args)
+        except MemoryError:
+            calls[1] += 1
+            assert (t.pos.notation(), t.readings, t.mine, t.state) == before
+        finally:
+            calls[0] = -1000  # (room again)
+        return rare(name, *args)
+    monkeypatch.setattr(waiting.WaitingTracker, "_offers", offers)
+    monkeypatch.setattr(waiting, "_rare", once_out_of_room)
+    for seed in range(16):
+        st = _game(seed, 4, pick=_purposeful)
+        assert st.wrong == 0, st.failures
+    assert calls[1] > 0
+
+
 # Seed 6's game (purposeful, wait=4) at ply 57: c5w onto a stack has three readings (c5w/b6,
 # c5w/c6 then c6w, c5w/b4 then b4n/b6); d3n along stacks leaves no trace and is declared.
 DOUBT_BASE = ("b1=*sS,c1=*sS,f1=KS,c2=*sS,b3=41,c3=41,d3=41.34,e3=41,f3=41,g3=41,h3=41,b4=41,c4=41,"

@@ -57,9 +57,10 @@ def maker(value):
 
 def option(game, wait, variant):
     """The plug-in with the option wait=K (K: wait's text; for a game resumed from its log, the
-    variant's `+waitK`; with neither, game.WAIT for a base game, else none): its trackers wait, its log is of format version 2 (doubt records), its
-    variant says so and its console has the readings (_commands). ValueError for a bad K, or
-    on revision B (its plug-in has levels: the steps tell look-alikes apart), at once."""
+    variant's `+waitK`; with neither, game.WAIT for a base game, else none): its trackers wait,
+    its log is of format version 2 (doubt records), its variant says so and its console has
+    the readings (_commands). ValueError for a bad K, or on revision B (its plug-in has
+    levels: the steps tell look-alikes apart), at once."""
     if (wait is None or wait == "") and variant:
         wait = variant[variant.index("+wait") + 5:].split("+")[0]
     elif wait is None or wait == "":
@@ -77,12 +78,6 @@ def option(game, wait, variant):
         game.log_version = 2
         game.wait_tag = "+wait%d" % k
         game.command = _commands(game, game.command)
-        # waiting_rare.py loaded once now, while the heap is in one piece: the names it brings
-        # are interned for good, and a first load in the middle of a game needed a new block of
-        # the names' pool (2 KB; 4 KB on the unix port), which a heap in pieces did not have
-        from firmware.games.cargocube import waiting_rare
-        waiting_rare = None
-        T.unload("firmware.games.cargocube.waiting_rare")
 
 
 def _commands(game, command):

@@ -40,8 +40,9 @@ def offer_hidden(t):
     """The player says a move was missed: the missed moves of every reading are shown, the
     tentative one's first (the move made may be legal on another reading only: a cube
     rolled on from the stack the likeliest reading did not put it on). Where they find no
-    room (an expansion's position offers hundreds of moves, a list of them each reading), the
-    tentative reading's are shown, as the board that asks at once shows them."""
+    room (MemoryError: an expansion's position offers hundreds of moves, a list of them for
+    each reading), the tentative reading is put back before the error goes on: the press
+    takes nothing (`evt error`), and the board shows what it showed."""
     mine = t.mine
     pending = t.pending
     barred = t.barred
@@ -64,15 +65,11 @@ def offer_hidden(t):
                     if one[k] not in offers:
                         offers.append(one[k])
             k += 1
-    except MemoryError:
-        lists = offers = None
     finally:
         if t.mine != mine:
             t._switch(mine)
         t.pending = pending
         t.barred = barred
-    if offers is None:
-        return T.Tracker._offer_hidden(t)
     if len(offers) > 1 and mine in t.readings:
         try:
             offers = by_readings(t, offers, lists)

@@ -127,6 +127,8 @@ BOUNCE_MS = 60
 SETTLE_MS = 50
 SLIDE_CROSS_MS = 20
 SETUP_TIMEOUT_MS = 5000
+# the end of a `candidates` reply when a waiting board asks about a move before its latest ones
+ASKING_AT = re.compile(r"\sat=(\d+)$")
 SETTLE_WAIT_MS = 1000  # resolve/expect give the board this long to commit a settled move
 MAX_RESOLVE_PRESSES = 200  # one resolve: more presses than any question's candidates
 MAX_WAIT_MS = 600_000  # one `wait`: 10 minutes of board time (~15 s here); more is a typo
@@ -190,7 +192,7 @@ def _candidates(session: "Session"):
     data, final = session.query("candidates")
     if final.startswith("err"):
         raise ScriptError(f"candidates: {final}")
-    at = re.search(r"\sat=(\d+)$", final)
+    at = ASKING_AT.search(final)
     if at:
         data, final = session.query("candidates full")
     m = re.match(r"ok\s+(\d+)\s+shown=(\d+)", final)
@@ -401,7 +403,7 @@ def _asks_earlier(session: "Session") -> bool:
     if not session.doubts:
         return False
     _, final = session.query("candidates")
-    return re.search(r"\sat=\d+$", final) is not None
+    return ASKING_AT.search(final) is not None
 
 
 def _settle_or_doubt(session: "Session", position: str, max_ms=SETTLE_WAIT_MS):
